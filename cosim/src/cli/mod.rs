@@ -1,0 +1,8 @@
+//! Subcommands. Each `run` returns the process exit code on success; errors
+//! are printed by `main` as one line on stderr with exit code 2.
+
+pub mod addr;
+pub mod cosim;
+pub mod isa;
+pub mod nccom;
+pub mod run;

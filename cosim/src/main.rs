@@ -1,0 +1,43 @@
+//! `sb2sb` command-line tool. Each subcommand lives in `cosim/src/cli/<name>.rs`.
+
+use clap::{Parser, Subcommand};
+use sb2sb::cli;
+
+#[derive(Parser)]
+#[command(name = "sb2sb", version, about = "Cross-die SBUF->SBUF data path: ISA, address fold, lockstep cosim, system model, collectives")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// CAYMAN SoC address codec: decode and fold.
+    Addr(cli::addr::AddrArgs),
+    /// 64-byte instruction words: decode and encode.
+    Isa(cli::isa::IsaArgs),
+    /// Lockstep co-simulation of golden models against Verilated RTL.
+    Cosim(cli::cosim::CosimArgs),
+    /// Run a program or a single send/recv leg on the system model.
+    Run(cli::run::RunArgs),
+    /// nccom-test style collective benchmark on the system model.
+    Nccom(cli::nccom::NccomArgs),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let r = match cli.cmd {
+        Cmd::Addr(a) => cli::addr::run(a),
+        Cmd::Isa(a) => cli::isa::run(a),
+        Cmd::Cosim(a) => cli::cosim::run(a),
+        Cmd::Run(a) => cli::run::run(a),
+        Cmd::Nccom(a) => cli::nccom::run(a),
+    };
+    match r {
+        Ok(code) => std::process::exit(code),
+        Err(e) => {
+            eprintln!("sb2sb: error: {e:#}");
+            std::process::exit(2);
+        }
+    }
+}

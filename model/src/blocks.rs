@@ -1,0 +1,17 @@
+//! Registry of lockstep blocks: golden model ↔ RTL top.
+//!
+//! `build.rs` verilates exactly the blocks listed here and generates a C++
+//! shim per block from its port lists, so a block joins the Verilator build
+//! (and `sb2sb cosim`) by adding its [`BlockDesc`] to [`BLOCKS`].
+
+use crate::ports::BlockDesc;
+
+/// Every block with a golden model and an RTL top.
+pub const BLOCKS: &[BlockDesc] = &[
+    crate::decoder::BLOCK,
+];
+
+/// Look a block up by its CLI name.
+pub fn find(name: &str) -> Option<&'static BlockDesc> {
+    BLOCKS.iter().find(|b| b.name == name)
+}

@@ -1,0 +1,1 @@
+//! collective (placeholder until implemented).

@@ -1,0 +1,1 @@
+//! datapath (placeholder until implemented).

@@ -1,0 +1,2 @@
+//! EVT_SEM semaphore window (owner: EVT_SEM work). Placeholder.
+pub mod regs;

@@ -1,0 +1,1 @@
+//! 64-byte instruction words (owner: ISA work). Placeholder until implemented.

@@ -1,0 +1,1 @@
+//! lower (placeholder until implemented).

@@ -1,0 +1,97 @@
+//! Register offsets and field positions, defined once in Rust and rendered as
+//! the SystemVerilog package `sb2sb_pkg` (`rtl/sb2sb_pkg.sv`).
+//!
+//! Each block declares its constants with [`sv_consts!`]; [`render`] emits
+//! them as `localparam`s. `build.rs` verilates the freshly rendered package,
+//! and the test `committed_package_is_current` keeps the committed copy
+//! (used by `make lint`) identical to the rendering — so nothing is typed twice.
+
+/// One exported constant.
+#[derive(Debug, Clone, Copy)]
+pub struct SvConst {
+    pub name: &'static str,
+    pub width: u32,
+    pub value: u64,
+    pub doc: &'static str,
+}
+
+/// Declare `pub const NAME: TYPE = VALUE;` items and an exported list
+/// `pub const SV_CONSTS: &[SvConst]` holding the same values.
+#[macro_export]
+macro_rules! sv_consts {
+    ( $( $(#[doc = $doc:literal])* $name:ident : $ty:ident [$w:literal] = $val:expr ; )* ) => {
+        $( $(#[doc = $doc])* pub const $name: $ty = $val; )*
+        /// Constants exported to the SystemVerilog package.
+        pub const SV_CONSTS: &[$crate::svpkg::SvConst] = &[
+            $( $crate::svpkg::SvConst {
+                name: stringify!($name), width: $w, value: $name as u64,
+                doc: concat!($($doc),*),
+            }, )*
+        ];
+    };
+}
+
+/// All constant groups, in package order.
+pub fn groups() -> Vec<(&'static str, &'static [SvConst])> {
+    vec![
+        ("CAYMAN address codec", crate::addr::SV_CONSTS),
+        ("EVT_SEM window", crate::evt_sem::regs::SV_CONSTS),
+        ("UDMA engine", crate::udma::regs::SV_CONSTS),
+    ]
+}
+
+/// Render the SystemVerilog package.
+pub fn render() -> String {
+    let mut s = String::new();
+    s.push_str("// Generated from the Rust definitions in model/src (svpkg::render).\n");
+    s.push_str("// Do not edit: run `make gen` after changing the Rust constants.\n\n");
+    s.push_str("package sb2sb_pkg;\n");
+    for (title, consts) in groups() {
+        s.push_str(&format!("\n  // ---- {title} ----\n"));
+        for c in consts {
+            let doc = c.doc.trim();
+            if !doc.is_empty() {
+                s.push_str(&format!("  // {doc}\n"));
+            }
+            s.push_str(&format!(
+                "  localparam logic [{}:0] {} = {}'h{:X};\n",
+                c.width - 1,
+                c.name,
+                c.width,
+                c.value
+            ));
+        }
+    }
+    s.push_str("\nendpackage : sb2sb_pkg\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn committed_package_is_current() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rtl/sb2sb_pkg.sv");
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
+        let rendered = super::render();
+        if std::env::var_os("SB2SB_UPDATE_PKG").is_some() {
+            std::fs::write(path, &rendered).expect("write rtl/sb2sb_pkg.sv");
+            return;
+        }
+        assert!(
+            committed == rendered,
+            "rtl/sb2sb_pkg.sv is stale: run `make gen` (SB2SB_UPDATE_PKG=1 cargo test -p sb2sb-model svpkg)"
+        );
+    }
+
+    #[test]
+    fn every_constant_fits_its_declared_width() {
+        for (_, consts) in super::groups() {
+            for c in consts {
+                assert!(c.width >= 1 && c.width <= 64, "{}", c.name);
+                if c.width < 64 {
+                    assert!(c.value < (1u64 << c.width), "{} = {:#x} exceeds {} bits", c.name, c.value, c.width);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! system (placeholder until implemented).

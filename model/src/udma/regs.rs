@@ -1,0 +1,1 @@
+crate::sv_consts! {}
