@@ -1,0 +1,1 @@
+//! Block dispatch for `sb2sb cosim --block NAME` (the lead fills this in).

@@ -1,1 +1,0 @@
-//! datapath (placeholder until implemented).

@@ -1,0 +1,1 @@
+//! Fused receive-reduce kernels (placeholder until implemented).
