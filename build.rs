@@ -1,1 +1,258 @@
-fn main() {}
+//! Verilates every block registered in `sb2sb_model::blocks::BLOCKS`,
+//! generates the C++ shim (one `Dut` subclass per block, port code derived
+//! from the Rust port lists) and compiles it with the `cxx` bridge.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use sb2sb_model::ports::{BlockDesc, Signal};
+
+fn fail(msg: &str) -> ! {
+    eprintln!("error: {msg}");
+    std::process::exit(1);
+}
+
+fn verilator_root() -> PathBuf {
+    if let Ok(r) = std::env::var("VERILATOR_ROOT") {
+        if !r.is_empty() {
+            return PathBuf::from(r);
+        }
+    }
+    let out = Command::new("verilator").arg("--getenv").arg("VERILATOR_ROOT").output();
+    match out {
+        Ok(o) if o.status.success() => PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()),
+        _ => fail(
+            "Verilator not found (need `verilator` on PATH or VERILATOR_ROOT): run `make setup` \
+             (installs Debian's verilator package)",
+        ),
+    }
+}
+
+/// Read a `VAR += a b c` list (with `\` continuations) from a Verilator `_classes.mk`.
+fn mk_list(mk: &str, var: &str) -> Vec<String> {
+    let mut v = Vec::new();
+    let mut cont = false;
+    for line in mk.lines() {
+        let t = line.trim();
+        let body = if cont {
+            Some(t)
+        } else {
+            t.strip_prefix(var)
+                .map(str::trim_start)
+                .and_then(|r| r.strip_prefix("+=").or_else(|| r.strip_prefix('=')))
+        };
+        match body {
+            Some(b) => {
+                v.extend(b.split_whitespace().filter(|s| *s != "\\").map(String::from));
+                cont = t.ends_with('\\');
+            }
+            None => cont = false,
+        }
+    }
+    v
+}
+
+fn cxx_type_words32(s: &Signal) -> usize {
+    s.width.div_ceil(32) as usize
+}
+
+fn gen_block(b: &BlockDesc, out: &mut String) {
+    let cls = format!("Dut_{}", b.name);
+    let v = format!("V{}", b.top);
+    writeln!(out, "class {cls} final : public Dut {{").unwrap();
+    writeln!(out, "  std::unique_ptr<VerilatedContext> ctx_;\n  std::unique_ptr<{v}> m_;\n  std::unique_ptr<VerilatedVcdC> tfp_;\n  uint64_t t_ = 0;").unwrap();
+    writeln!(out, " public:").unwrap();
+    writeln!(out, "  {cls}(uint32_t seed, uint32_t rr) : ctx_(new VerilatedContext) {{").unwrap();
+    writeln!(out, "    ctx_->randReset(int(rr));\n    ctx_->randSeed(int(seed & 0x7fffffffu));\n    ctx_->traceEverOn(true);").unwrap();
+    writeln!(out, "    m_.reset(new {v}(ctx_.get(), \"TOP\"));\n    m_->clk_i = 0;\n  }}").unwrap();
+    writeln!(out, "  ~{cls}() override {{ close_trace(); m_->final(); }}").unwrap();
+    writeln!(out, "  void step(rust::Slice<const uint64_t> in, rust::Slice<uint64_t> out) override {{").unwrap();
+    let mut off = 0usize;
+    for s in b.inputs {
+        if s.width <= 64 {
+            writeln!(out, "    m_->{} = in[{off}];", s.name).unwrap();
+        } else {
+            for k in 0..cxx_type_words32(s) {
+                writeln!(out, "    m_->{}[{k}] = uint32_t(in[{}] >> {});", s.name, off + k / 2, 32 * (k % 2)).unwrap();
+            }
+        }
+        off += s.words();
+    }
+    writeln!(out, "    m_->eval();").unwrap();
+    let mut off = 0usize;
+    for s in b.outputs {
+        if s.width <= 64 {
+            writeln!(out, "    out[{off}] = uint64_t(m_->{});", s.name).unwrap();
+        } else {
+            for w in 0..s.words() {
+                let lo = 2 * w;
+                let hi = 2 * w + 1;
+                if hi < cxx_type_words32(s) {
+                    writeln!(out, "    out[{}] = uint64_t(m_->{n}[{lo}]) | (uint64_t(m_->{n}[{hi}]) << 32);", off + w, n = s.name).unwrap();
+                } else {
+                    writeln!(out, "    out[{}] = uint64_t(m_->{n}[{lo}]);", off + w, n = s.name).unwrap();
+                }
+            }
+        }
+        off += s.words();
+    }
+    writeln!(out, "    if (tfp_) tfp_->dump(t_);\n    m_->clk_i = 1;\n    m_->eval();\n    if (tfp_) tfp_->dump(t_ + 5);\n    m_->clk_i = 0;\n    t_ += 10;\n  }}").unwrap();
+    writeln!(out, "  void open_trace(rust::Str path) override {{\n    close_trace();\n    tfp_.reset(new VerilatedVcdC);\n    m_->trace(tfp_.get(), 99);\n    tfp_->open(std::string(path).c_str());\n    if (!tfp_->isOpen()) {{ tfp_.reset(); throw std::runtime_error(\"cannot open VCD \" + std::string(path)); }}\n  }}").unwrap();
+    writeln!(out, "  void close_trace() override {{ if (tfp_) {{ tfp_->dump(t_); tfp_->close(); tfp_.reset(); }} }}").unwrap();
+    writeln!(out, "}};\n").unwrap();
+}
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    println!("cargo:rerun-if-changed=rtl");
+    println!("cargo:rerun-if-changed=cosim/cpp");
+    println!("cargo:rerun-if-changed=cosim/src/ffi.rs");
+    println!("cargo:rerun-if-env-changed=VERILATOR_ROOT");
+    println!("cargo:rerun-if-env-changed=PATH");
+
+    let vroot = verilator_root();
+    let vinc = vroot.join("include");
+    if !vinc.join("verilated.cpp").exists() {
+        fail(&format!("Verilator include directory {} has no verilated.cpp: run `make setup`", vinc.display()));
+    }
+    let verilator_bin = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".into());
+
+    // The SV package is rendered fresh from the Rust constants.
+    let gen_rtl = out_dir.join("rtl");
+    std::fs::create_dir_all(&gen_rtl).unwrap();
+    std::fs::write(gen_rtl.join("sb2sb_pkg.sv"), sb2sb_model::svpkg::render()).unwrap();
+
+    let blocks: Vec<&BlockDesc> = sb2sb_model::blocks::BLOCKS.iter().filter(|b| !b.inputs.is_empty()).collect();
+    let mut block_cpp: Vec<(&BlockDesc, Vec<PathBuf>)> = Vec::new();
+    let mut includes: Vec<PathBuf> = vec![vinc.clone(), vinc.join("vltstd")];
+    let mut shim = String::new();
+    shim.push_str("// Generated by build.rs — do not edit.\n#include \"sb2sb/cosim/cpp/dut.h\"\n#include <stdexcept>\n#include <string>\n#include \"verilated.h\"\n#include \"verilated_vcd_c.h\"\n");
+    for b in &blocks {
+        writeln!(shim, "#include \"V{}.h\"", b.top).unwrap();
+    }
+    shim.push_str("\nnamespace sb2sb {\n\n");
+
+    for b in &blocks {
+        let mdir = out_dir.join(format!("v_{}", b.top));
+        // Keep the directory: unchanged Verilator output keeps its compiled library.
+        std::fs::create_dir_all(&mdir).unwrap();
+        let mut cmd = Command::new(&verilator_bin);
+        cmd.arg("--cc").arg("--trace").arg("-O3").arg("--x-assign").arg("unique").arg("--x-initial").arg("unique")
+            .arg("-Wall").arg("-Wno-fatal")
+            .arg("--top-module").arg(b.top).arg("--prefix").arg(format!("V{}", b.top))
+            .arg("--Mdir").arg(&mdir).arg(format!("-I{}", manifest.join("rtl").display()));
+        for f in b.rtl_files {
+            if *f == "sb2sb_pkg.sv" {
+                cmd.arg(gen_rtl.join(f));
+            } else {
+                cmd.arg(manifest.join("rtl").join(f));
+            }
+        }
+        let o = cmd.output().unwrap_or_else(|e| fail(&format!("cannot run verilator: {e}: run `make setup`")));
+        if !o.status.success() {
+            fail(&format!(
+                "verilator failed on block {} ({}):\n{}",
+                b.name,
+                b.top,
+                String::from_utf8_lossy(&o.stderr)
+            ));
+        }
+        let mk = std::fs::read_to_string(mdir.join(format!("V{}_classes.mk", b.top)))
+            .unwrap_or_else(|e| fail(&format!("no _classes.mk for {}: {e}", b.top)));
+        let mut files = Vec::new();
+        for var in ["VM_CLASSES_FAST", "VM_CLASSES_SLOW", "VM_SUPPORT_FAST", "VM_SUPPORT_SLOW"] {
+            for c in mk_list(&mk, var) {
+                files.push(mdir.join(format!("{c}.cpp")));
+            }
+        }
+        block_cpp.push((*b, files));
+        includes.push(mdir.clone());
+        gen_block(b, &mut shim);
+    }
+    shim.push_str("std::unique_ptr<Dut> new_dut(rust::Str name, uint32_t seed, uint32_t rand_reset) {\n  std::string n(name);\n");
+    for b in &blocks {
+        writeln!(shim, "  if (n == \"{}\") return std::unique_ptr<Dut>(new Dut_{}(seed, rand_reset));", b.name, b.name).unwrap();
+    }
+    shim.push_str("  throw std::runtime_error(\"no Verilated model for block '\" + n + \"' in this build\");\n}\n\n");
+    let names: Vec<&str> = blocks.iter().map(|b| b.name).collect();
+    writeln!(shim, "rust::String compiled_blocks() {{ return rust::String(\"{}\"); }}\n", names.join(",")).unwrap();
+    shim.push_str("}  // namespace sb2sb\n");
+    let shim_path = out_dir.join("duts.cc");
+    std::fs::write(&shim_path, shim).unwrap();
+
+    // 1. Bridge + shim (small, always rebuilt).
+    let mut b = cxx_build::bridge("cosim/src/ffi.rs");
+    b.file(&shim_path).includes(&includes).std("c++17").opt_level(2).cargo_metadata(false).warnings(false);
+    b.compile("sb2sb_bridge");
+    let mut libs = vec!["sb2sb_bridge".to_string()];
+
+    // 2. One static library per Verilated block, rebuilt only when the
+    //    Verilator output changed (C++ at -O2 regardless of the Rust profile).
+    for (blk, files) in &block_cpp {
+        let mdir = out_dir.join(format!("v_{}", blk.top));
+        let stamp = out_dir.join(format!("libvblk_{}.stamp", blk.top));
+        let lib = out_dir.join(format!("libvblk_{}.a", blk.top));
+        let h = dir_hash(&mdir);
+        let fresh = lib.exists() && std::fs::read_to_string(&stamp).ok().as_deref() == Some(h.as_str());
+        if !fresh {
+            cc_build(&includes).files(files).compile(&format!("vblk_{}", blk.top));
+            std::fs::write(&stamp, &h).unwrap();
+        }
+        libs.push(format!("vblk_{}", blk.top));
+    }
+
+    // 3. The Verilator runtime, built once per Verilator installation.
+    let rt_stamp = out_dir.join("libsb2sb_vlrt.stamp");
+    let rt_key = format!("{}", vroot.display());
+    let rt_fresh = out_dir.join("libsb2sb_vlrt.a").exists()
+        && std::fs::read_to_string(&rt_stamp).ok().as_deref() == Some(rt_key.as_str());
+    if !rt_fresh {
+        let mut rt = cc_build(&includes);
+        for g in ["verilated", "verilated_vcd_c", "verilated_threads"] {
+            rt.file(vinc.join(format!("{g}.cpp")));
+        }
+        rt.compile("sb2sb_vlrt");
+        std::fs::write(&rt_stamp, &rt_key).unwrap();
+    }
+    libs.push("sb2sb_vlrt".into());
+
+    println!("cargo:rustc-link-search=native={}", out_dir.display());
+    for l in libs {
+        println!("cargo:rustc-link-lib=static={l}");
+    }
+    println!("cargo:rustc-link-lib=stdc++");
+    println!("cargo:rustc-link-lib=pthread");
+}
+
+fn cc_build(includes: &[PathBuf]) -> cc::Build {
+    let mut b = cc::Build::new();
+    b.cpp(true)
+        .includes(includes)
+        .std("c++17")
+        .opt_level(2)
+        .debug(false)
+        .cargo_metadata(false)
+        .define("VM_TRACE", "1")
+        .define("VM_TRACE_VCD", "1")
+        .flag_if_supported("-fno-strict-aliasing")
+        .warnings(false)
+        .flag_if_supported("-w");
+    b
+}
+
+/// Content hash of a Verilator output directory (deterministic across runs).
+fn dir_hash(dir: &Path) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut names: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok().map(|e| e.path())).collect();
+    names.sort();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for n in names {
+        if matches!(n.extension().and_then(|e| e.to_str()), Some("cpp" | "h")) {
+            n.file_name().hash(&mut h);
+            std::fs::read(&n).unwrap_or_default().hash(&mut h);
+        }
+    }
+    format!("{:016x}", h.finish())
+}

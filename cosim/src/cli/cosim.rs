@@ -1,12 +1,124 @@
-//! `sb2sb cosim` (placeholder until implemented).
+//! `sb2sb cosim`: lockstep co-simulation of golden models against the
+//! Verilated RTL, with a summary table (or JSON) and coverage counters.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use crate::blocks::{self, Fault};
+use crate::lockstep::{self, Options, Report};
+use crate::rtl::XInit;
 
 #[derive(clap::Args, Debug)]
 pub struct CosimArgs {
-    /// Print one JSON object instead of a table.
+    /// Block to run (`all` runs every block compiled into this build).
+    #[arg(long, default_value = "all")]
+    pub block: String,
+    /// Cycles per block.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub cycles: u64,
+    /// Stimulus seed (decimal or 0x-hex).
+    #[arg(long, default_value = "1", value_parser = parse_u64)]
+    pub seed: u64,
+    /// Write golden, RTL and comparison VCDs and a .gtkw per block into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub vcd: Option<PathBuf>,
+    /// Initial RTL state before reset.
+    #[arg(long, value_enum, default_value = "random")]
+    pub x_init: XInit,
+    /// Test-only fault in the golden model: flip output bit SIGNAL:BIT@CYCLE.
+    #[arg(long, value_name = "SIGNAL:BIT@CYCLE")]
+    pub inject_fault: Option<String>,
+    /// Cycles of history printed with a mismatch.
+    #[arg(long, default_value_t = 32)]
+    pub history: usize,
+    /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
 }
 
-pub fn run(_a: CosimArgs) -> anyhow::Result<i32> {
-    anyhow::bail!("`sb2sb cosim` is not implemented yet")
+/// Parse a decimal or `0x`-prefixed hexadecimal u64.
+pub fn parse_u64(s: &str) -> Result<u64, String> {
+    let t = s.trim().replace('_', "");
+    let r = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16)
+    } else {
+        t.parse()
+    };
+    r.map_err(|e| format!("`{s}` is not a 64-bit number ({e})"))
+}
+
+fn print_table(reports: &[Report]) {
+    println!("{:<10} {:>12} {:>11} {:>14} {:>8}", "block", "cycles", "mismatches", "cycles/s", "seed");
+    for r in reports {
+        println!(
+            "{:<10} {:>12} {:>11} {:>14.0} {:>8}",
+            r.block, r.cycles_run, r.mismatches, r.cycles_per_sec, r.seed
+        );
+    }
+    for r in reports {
+        println!("\ncoverage: {}", r.block);
+        let w = r.coverage.iter().map(|c| c.0.len()).max().unwrap_or(0);
+        for (n, v) in &r.coverage {
+            let flag = if *v == 0 { "   <-- never hit" } else { "" };
+            println!("  {n:w$}  {v:>10}{flag}");
+        }
+        if let Some(wv) = &r.waves {
+            println!(
+                "waves: {} (RTL), {} (golden), {} (side by side)\n  gtkwave {}",
+                wv.rtl_vcd.display(),
+                wv.golden_vcd.display(),
+                wv.cmp_vcd.display(),
+                wv.gtkw.display()
+            );
+        }
+    }
+}
+
+pub fn run(a: CosimArgs) -> Result<i32> {
+    let names: Vec<String> = if a.block == "all" {
+        blocks::names().into_iter().map(String::from).collect()
+    } else {
+        vec![a.block.clone()]
+    };
+    anyhow::ensure!(!names.is_empty(), "no blocks are compiled into this build");
+    let fault = match &a.inject_fault {
+        Some(spec) => {
+            anyhow::ensure!(a.block != "all", "--inject-fault needs one --block");
+            let (signal, bit, cycle) = lockstep::parse_fault(spec)?;
+            Some(Fault { signal, bit, cycle })
+        }
+        None => None,
+    };
+    let opts = Options {
+        seed: a.seed,
+        cycles: a.cycles,
+        vcd_dir: a.vcd.clone(),
+        progress: !a.json,
+        history: a.history,
+        x_init: a.x_init,
+        replay_extra: a.inject_fault.as_ref().map(|f| format!("--inject-fault {f}")).unwrap_or_default(),
+    };
+    let mut reports = Vec::new();
+    for n in &names {
+        let r = blocks::run_named(n, &opts, fault.as_ref())?;
+        let failed = !r.passed();
+        reports.push(r);
+        if failed {
+            break;
+        }
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "blocks": reports }))?);
+    } else {
+        print_table(&reports);
+    }
+    let mut code = 0;
+    for r in &reports {
+        if let Some(m) = &r.first_mismatch {
+            eprint!("{}", m.render());
+            code = 1;
+        }
+    }
+    Ok(code)
 }
