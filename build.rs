@@ -65,7 +65,13 @@ fn gen_block(b: &BlockDesc, out: &mut String) {
     writeln!(out, " public:").unwrap();
     writeln!(out, "  {cls}(uint32_t seed, uint32_t rr) : ctx_(new VerilatedContext) {{").unwrap();
     writeln!(out, "    ctx_->randReset(int(rr));\n    ctx_->randSeed(int(seed & 0x7fffffffu));\n    ctx_->traceEverOn(true);").unwrap();
-    writeln!(out, "    m_.reset(new {v}(ctx_.get(), \"TOP\"));\n    m_->clk_i = 0;\n  }}").unwrap();
+    writeln!(out, "    m_.reset(new {v}(ctx_.get(), \"TOP\"));\n    m_->clk_i = 0;").unwrap();
+    if b.inputs.iter().any(|s| s.name == "rst_ni") {
+        // Power-on: settle once with reset released so that the stimulus'
+        // first `rst_ni = 0` is a real negative edge for the async reset.
+        writeln!(out, "    m_->rst_ni = 1;\n    m_->eval();").unwrap();
+    }
+    writeln!(out, "  }}").unwrap();
     writeln!(out, "  ~{cls}() override {{ close_trace(); m_->final(); }}").unwrap();
     writeln!(out, "  void step(rust::Slice<const uint64_t> in, rust::Slice<uint64_t> out) override {{").unwrap();
     let mut off = 0usize;

@@ -4,6 +4,10 @@
 use anyhow::{bail, Result};
 use sb2sb_model::ports::{CycleModel, Stimulus};
 
+use sb2sb_model::decoder::{Decoder, DecoderStim};
+use sb2sb_model::evt_sem::{EvtSem, EvtSemStim};
+use sb2sb_model::udma::{Udma, UdmaStim};
+
 use crate::lockstep::{self, FlipOutputBit, Options, Report};
 
 /// Optional generic fault: flip `bit` of output `signal` at `cycle`.
@@ -35,8 +39,10 @@ pub fn names() -> Vec<&'static str> {
 /// Run one block by name.
 pub fn run_named(name: &str, opts: &Options, fault: Option<&Fault>) -> Result<Report> {
     match name {
-        // Block arms: golden model type and stimulus type.
-        // "decoder" => go::<Decoder, DecoderStim>(name, Decoder::default(), opts, fault),
+        // One arm per block: golden model type and stimulus type.
+        "decoder" => go::<Decoder, DecoderStim>(name, Decoder::new(), opts, fault),
+        "evt_sem" => go::<EvtSem, EvtSemStim>(name, EvtSem::new(), opts, fault),
+        "udma" => go::<Udma, UdmaStim>(name, Udma::new(), opts, fault),
         _ => {
             let _ = go::<Never, Never>;
             bail!("unknown block `{name}` (known: {})", names().join(", "))

@@ -9,6 +9,8 @@ use crate::ports::BlockDesc;
 /// Every block with a golden model and an RTL top.
 pub const BLOCKS: &[BlockDesc] = &[
     crate::decoder::BLOCK,
+    crate::evt_sem::BLOCK,
+    crate::udma::BLOCK,
 ];
 
 /// Look a block up by its CLI name.

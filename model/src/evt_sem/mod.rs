@@ -1,2 +1,452 @@
-//! EVT_SEM semaphore window (owner: EVT_SEM work). Placeholder.
+//! EVT_SEM: 256 events and 256 signed 32-bit semaphores behind a 0x2000-byte
+//! AXI4-Lite window, 16 hardware increment ports (one per DMA engine) and 4
+//! wait ports — the golden cycle model of `rtl/evt_sem.sv`.
+//!
+//! Theory of operation, register map and every same-cycle rule:
+//! `docs/evt_sem.md`. In short, per cycle (all reads see the state *before*
+//! the clock edge, all updates land *at* the edge):
+//!
+//! 1. Wait ports are served in port order: a port sees the semaphore minus
+//!    the decrements, and the event after the clears, of lower-numbered ports
+//!    satisfied in the same cycle (so two GE-and-decrement waiters never
+//!    consume the same count).
+//! 2. A semaphore's next value is `base + Σ deltas`, saturated to the signed
+//!    32-bit range: `base` is the AXI SEM_SET value if one commits this cycle,
+//!    else the current value; the deltas are every valid increment port, the
+//!    AXI INCR (+wdata) or DECR (−wdata), and every satisfied GE-and-decrement
+//!    wait port (−imm). The exact sum is formed first, so the order of the
+//!    deltas never matters. Saturation sets ERR_STATUS.OVERFLOW.
+//! 3. An event's next value: cleared by satisfied SET_THEN_CLEAR waiters, then
+//!    an AXI EVENT write of the same cycle overrides.
+
+pub mod bfm;
+pub mod io;
 pub mod regs;
+pub mod stim;
+
+#[cfg(test)]
+mod tests;
+
+pub use io::{EvtSemIn, EvtSemOut, NUM_INC, NUM_WAIT};
+pub use stim::EvtSemStim;
+
+use crate::ports::{BlockDesc, CycleModel, PortBundle};
+use regs::*;
+
+/// Lockstep registration of this block.
+pub const BLOCK: BlockDesc = BlockDesc {
+    name: "evt_sem",
+    top: "evt_sem",
+    rtl_files: &["sb2sb_pkg.sv", "evt_sem.sv"],
+    inputs: EvtSemIn::SIGNALS,
+    outputs: EvtSemOut::SIGNALS,
+};
+
+/// Number of semaphores / events.
+pub const NUM_SEM: usize = EVT_SEM_NUM_SEM as usize;
+/// Update sources per cycle: AXI, the increment ports, the wait ports.
+const NUM_SLOTS: usize = 1 + NUM_INC + NUM_WAIT;
+
+/// Test-only faults that make the golden model deliberately wrong, to prove
+/// the lockstep catches bugs. Off (`None`) by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvtSemFault {
+    /// When two or more increment ports hit one semaphore in a cycle, drop
+    /// every increment after the first (the classic lost update).
+    DropSameCycleIncrement,
+}
+
+/// An AXI write waiting in the slave (address or data phase accepted).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct AxiRegs {
+    aw_v: bool,
+    aw_addr: u32,
+    w_v: bool,
+    w_data: u32,
+    w_strb: u32,
+    b_v: bool,
+    b_resp: u32,
+    r_v: bool,
+    r_data: u32,
+    r_resp: u32,
+}
+
+/// One AXI error detected in a cycle (for FIRST_ERR capture).
+#[derive(Debug, Clone, Copy)]
+struct AxiErr {
+    kind: ErrKind,
+    write: bool,
+    addr: u32,
+    data: u32,
+}
+
+/// The effect of a committed AXI write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WriteOp {
+    None,
+    Event(u8, bool),
+    SemSet(u8, i32),
+    SemAdd(u8, i64),
+    ErrW1c(u32),
+    FirstErrRearm,
+}
+
+/// Golden model of `evt_sem`.
+#[derive(Debug, Clone)]
+pub struct EvtSem {
+    sem: [i32; NUM_SEM],
+    evt: [u64; NUM_SEM / 64],
+    err: u32,
+    first_err: u32,
+    first_err_data: u32,
+    axi: AxiRegs,
+    /// Scratch: per-semaphore sum of this cycle's deltas (always zero between steps).
+    delta: [i64; NUM_SEM],
+    /// Test-only fault; `None` in normal use.
+    pub fault: Option<EvtSemFault>,
+}
+
+impl Default for EvtSem {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl EvtSem {
+    /// A block in its reset state.
+    pub fn new() -> Self {
+        Self {
+            sem: [0; NUM_SEM],
+            evt: [0; NUM_SEM / 64],
+            err: 0,
+            first_err: 0,
+            first_err_data: 0,
+            axi: AxiRegs::default(),
+            delta: [0; NUM_SEM],
+            fault: None,
+        }
+    }
+
+    /// Semaphore `i` (debug/test view).
+    pub fn sem(&self, i: u8) -> i32 {
+        self.sem[usize::from(i)]
+    }
+
+    /// Event `i` (debug/test view).
+    pub fn evt(&self, i: u8) -> bool {
+        (self.evt[usize::from(i) / 64] >> (i % 64)) & 1 == 1
+    }
+
+    /// ERR_STATUS.
+    pub fn err_status(&self) -> u32 {
+        self.err
+    }
+
+    /// FIRST_ERR.
+    pub fn first_err(&self) -> FirstErr {
+        FirstErr::unpack(self.first_err)
+    }
+
+    fn reset(&mut self) {
+        let fault = self.fault;
+        *self = Self::new();
+        self.fault = fault;
+    }
+
+    /// Read data and response for a read of `addr` (state before the edge).
+    fn read(&self, addr: u32) -> (u32, u32, Option<ErrKind>) {
+        match Reg::decode(addr) {
+            Reg::Event(i) => (u32::from(self.evt(i)), EVT_SEM_RESP_OKAY, None),
+            Reg::ErrStatus => (self.err, EVT_SEM_RESP_OKAY, None),
+            Reg::FirstErr => (self.first_err, EVT_SEM_RESP_OKAY, None),
+            Reg::FirstErrData => (self.first_err_data, EVT_SEM_RESP_OKAY, None),
+            Reg::Sem(_, i) => (self.sem(i) as u32, EVT_SEM_RESP_OKAY, None),
+            Reg::Unmapped => (0, EVT_SEM_RESP_SLVERR, Some(ErrKind::Unmapped)),
+        }
+    }
+
+    /// Classify a write: its effect, or the error it raises (no effect).
+    fn write_op(addr: u32, data: u32, strb: u32) -> Result<WriteOp, ErrKind> {
+        let reg = Reg::decode(addr);
+        match reg {
+            Reg::Unmapped => return Err(ErrKind::Unmapped),
+            Reg::FirstErrData | Reg::Sem(SemWindow::Read, _) => return Err(ErrKind::WrRo),
+            _ => {}
+        }
+        if strb != EVT_SEM_FULL_STRB {
+            return Err(ErrKind::PartialStrb);
+        }
+        let signed = i64::from(data as i32);
+        Ok(match reg {
+            Reg::Event(i) => WriteOp::Event(i, data & 1 == 1),
+            Reg::ErrStatus => WriteOp::ErrW1c(data & ERR_MASK),
+            Reg::FirstErr if (data >> EVT_SEM_FE_VALID_BIT) & 1 == 1 => WriteOp::FirstErrRearm,
+            Reg::Sem(SemWindow::Set, i) => WriteOp::SemSet(i, data as i32),
+            Reg::Sem(SemWindow::Incr, i) => WriteOp::SemAdd(i, signed),
+            Reg::Sem(SemWindow::Decr, i) => WriteOp::SemAdd(i, -signed),
+            _ => WriteOp::None,
+        })
+    }
+}
+
+/// Saturate an exact sum to the signed 32-bit range; `true` when it was outside.
+#[inline(always)]
+fn saturate(v: i64) -> (i32, bool) {
+    if v > i64::from(i32::MAX) {
+        (i32::MAX, true)
+    } else if v < i64::from(i32::MIN) {
+        (i32::MIN, true)
+    } else {
+        (v as i32, false)
+    }
+}
+
+impl CycleModel for EvtSem {
+    type In = EvtSemIn;
+    type Out = EvtSemOut;
+
+    fn step(&mut self, i: &EvtSemIn) -> EvtSemOut {
+        let in_reset = i.rst_ni & 1 == 0;
+        if in_reset {
+            self.reset();
+        }
+        let a = self.axi;
+
+        // ---- AXI outputs are registered ----
+        let mut o = EvtSemOut {
+            s_axil_awready: u64::from(!a.aw_v),
+            s_axil_wready: u64::from(!a.w_v),
+            s_axil_bresp: u64::from(a.b_resp),
+            s_axil_bvalid: u64::from(a.b_v),
+            s_axil_arready: u64::from(!a.r_v),
+            s_axil_rdata: u64::from(a.r_data),
+            s_axil_rresp: u64::from(a.r_resp),
+            s_axil_rvalid: u64::from(a.r_v),
+            err_status_o: u64::from(self.err),
+            evt_o: self.evt,
+            dbg_sem_o: u64::from(self.sem[(i.dbg_idx_i & 0xFF) as usize] as u32),
+            ..EvtSemOut::default()
+        };
+
+        let aw_hs = i.s_axil_awvalid & 1 == 1 && !a.aw_v;
+        let w_hs = i.s_axil_wvalid & 1 == 1 && !a.w_v;
+        let ar_hs = i.s_axil_arvalid & 1 == 1 && !a.r_v;
+        let b_hs = a.b_v && i.s_axil_bready & 1 == 1;
+        let r_hs = a.r_v && i.s_axil_rready & 1 == 1;
+        let do_write = a.aw_v && a.w_v && !a.b_v;
+
+        // ---- AXI write commit ----
+        let mut wr_err: Option<AxiErr> = None;
+        let mut wop = WriteOp::None;
+        if do_write {
+            match Self::write_op(a.aw_addr, a.w_data, a.w_strb) {
+                Ok(op) => wop = op,
+                Err(kind) => {
+                    wr_err = Some(AxiErr { kind, write: true, addr: a.aw_addr, data: a.w_data })
+                }
+            }
+        }
+        // ---- AXI read ----
+        let mut rd = (a.r_data, a.r_resp);
+        let mut rd_err: Option<AxiErr> = None;
+        if ar_hs {
+            let addr = (i.s_axil_araddr as u32) & ADDR_MASK;
+            let (data, resp, err) = self.read(addr);
+            rd = (data, resp);
+            if let Some(kind) = err {
+                rd_err = Some(AxiErr { kind, write: false, addr, data: 0 });
+            }
+        }
+
+        // ---- wait ports, served in port order ----
+        let mut done = 0u64;
+        let mut bad_wait: Option<(usize, u8)> = None;
+        let mut dec: [(bool, u8, i64); NUM_WAIT] = [(false, 0, 0); NUM_WAIT];
+        let mut clr: [(bool, u8); NUM_WAIT] = [(false, 0); NUM_WAIT];
+        for p in 0..NUM_WAIT {
+            let (valid, mode, idx, imm) = i.wait(p);
+            if !valid {
+                continue;
+            }
+            let mut eff = i64::from(self.sem[usize::from(idx)]);
+            let mut ev = self.evt(idx);
+            for q in 0..p {
+                if dec[q].0 && dec[q].1 == idx {
+                    eff -= dec[q].2;
+                }
+                if clr[q].0 && clr[q].1 == idx {
+                    ev = false;
+                }
+            }
+            let imm64 = i64::from(imm);
+            let ok = match WaitMode::from_code(u32::from(mode)) {
+                Some(WaitMode::None) => true,
+                Some(WaitMode::SemEq) => eff == imm64,
+                Some(WaitMode::SemLt) => eff < imm64,
+                Some(WaitMode::SemLe) => eff <= imm64,
+                Some(WaitMode::SemGt) => eff > imm64,
+                Some(WaitMode::SemGe) => eff >= imm64,
+                Some(WaitMode::EvtSet) => ev,
+                Some(WaitMode::EvtSetThenClear) => {
+                    clr[p] = (ev, idx);
+                    ev
+                }
+                Some(WaitMode::SemGeDec) => {
+                    let ok = eff >= imm64;
+                    dec[p] = (ok, idx, imm64);
+                    ok
+                }
+                None => {
+                    bad_wait.get_or_insert((p, mode));
+                    false
+                }
+            };
+            done |= u64::from(ok) << p;
+        }
+        o.wait_done_o = done;
+
+        // ---- semaphore updates: base + exact sum of deltas, then saturate ----
+        let mut touched = [0u8; NUM_SLOTS];
+        let mut n_touched = 0usize;
+        let mut seen = [0u64; NUM_SEM / 64];
+        let mut set: Option<(u8, i32)> = None;
+        let mut inc_seen = [0u64; NUM_SEM / 64];
+        {
+            let delta = &mut self.delta;
+            let mut touch = |idx: u8, v: i64| {
+                let (w, b) = (usize::from(idx) / 64, idx % 64);
+                if (seen[w] >> b) & 1 == 0 {
+                    seen[w] |= 1 << b;
+                    touched[n_touched] = idx;
+                    n_touched += 1;
+                }
+                delta[usize::from(idx)] += v;
+            };
+            match wop {
+                WriteOp::SemSet(idx, v) => {
+                    set = Some((idx, v));
+                    touch(idx, 0);
+                }
+                WriteOp::SemAdd(idx, v) => touch(idx, v),
+                _ => {}
+            }
+            for p in 0..NUM_INC {
+                let (valid, idx, v) = i.inc(p);
+                if !valid {
+                    continue;
+                }
+                if self.fault == Some(EvtSemFault::DropSameCycleIncrement) {
+                    let (w, b) = (usize::from(idx) / 64, idx % 64);
+                    if (inc_seen[w] >> b) & 1 == 1 {
+                        continue;
+                    }
+                    inc_seen[w] |= 1 << b;
+                }
+                touch(idx, i64::from(v));
+            }
+            for d in dec.iter().filter(|d| d.0) {
+                touch(d.1, -d.2);
+            }
+        }
+        let mut updates = [(0u8, 0i32); NUM_SLOTS];
+        let mut ovf: Option<(u8, i32)> = None;
+        for (k, &idx) in touched[..n_touched].iter().enumerate() {
+            let base = match set {
+                Some((s, v)) if s == idx => i64::from(v),
+                _ => i64::from(self.sem[usize::from(idx)]),
+            };
+            let (v, sat) = saturate(base + self.delta[usize::from(idx)]);
+            self.delta[usize::from(idx)] = 0;
+            if sat {
+                ovf.get_or_insert((idx, v));
+            }
+            updates[k] = (idx, v);
+        }
+
+        // ---- errors: pulse, sticky, first-error capture ----
+        let mut pulse = 0u32;
+        for e in [wr_err, rd_err].into_iter().flatten() {
+            pulse |= e.kind.bit();
+        }
+        if ovf.is_some() {
+            pulse |= ErrKind::Overflow.bit();
+        }
+        if bad_wait.is_some() {
+            pulse |= ErrKind::BadWaitMode.bit();
+        }
+        o.err_pulse_o = u64::from(pulse);
+
+        if in_reset {
+            return o;
+        }
+
+        // ---- clock edge ----
+        for &(idx, v) in &updates[..n_touched] {
+            self.sem[usize::from(idx)] = v;
+        }
+        for c in clr.iter().filter(|c| c.0) {
+            self.evt[usize::from(c.1) / 64] &= !(1u64 << (c.1 % 64));
+        }
+        let mut err_clear = 0u32;
+        let mut rearm = false;
+        match wop {
+            WriteOp::Event(idx, v) => {
+                let (w, b) = (usize::from(idx) / 64, idx % 64);
+                self.evt[w] = (self.evt[w] & !(1u64 << b)) | (u64::from(v) << b);
+            }
+            WriteOp::ErrW1c(m) => err_clear = m,
+            WriteOp::FirstErrRearm => rearm = true,
+            _ => {}
+        }
+        self.err = (self.err & !err_clear) | pulse;
+        if rearm {
+            self.first_err = 0;
+            self.first_err_data = 0;
+        }
+        if !FirstErr::unpack(self.first_err).valid && pulse != 0 {
+            let (fe, data) = if let Some(e) = wr_err.or(rd_err) {
+                (FirstErr { valid: true, kind: e.kind as u32, write: e.write, info: e.addr }, e.data)
+            } else if let Some((idx, v)) = ovf {
+                let kind = ErrKind::Overflow as u32;
+                (FirstErr { valid: true, kind, write: false, info: u32::from(idx) }, v as u32)
+            } else if let Some((p, mode)) = bad_wait {
+                let kind = ErrKind::BadWaitMode as u32;
+                (FirstErr { valid: true, kind, write: false, info: p as u32 }, u32::from(mode))
+            } else {
+                (FirstErr::default(), 0)
+            };
+            self.first_err = fe.pack();
+            self.first_err_data = data;
+        }
+
+        // AXI channel registers.
+        let mut n = a;
+        if aw_hs {
+            n.aw_v = true;
+            n.aw_addr = (i.s_axil_awaddr as u32) & ADDR_MASK;
+        }
+        if w_hs {
+            n.w_v = true;
+            n.w_data = i.s_axil_wdata as u32;
+            n.w_strb = (i.s_axil_wstrb as u32) & EVT_SEM_FULL_STRB;
+        }
+        if do_write {
+            n.aw_v = false;
+            n.w_v = false;
+            n.b_v = true;
+            n.b_resp = if wr_err.is_some() { EVT_SEM_RESP_SLVERR } else { EVT_SEM_RESP_OKAY };
+        }
+        if b_hs {
+            n.b_v = false;
+        }
+        if ar_hs {
+            n.r_v = true;
+            (n.r_data, n.r_resp) = rd;
+        }
+        if r_hs {
+            n.r_v = false;
+        }
+        self.axi = n;
+        o
+    }
+}

@@ -1,1 +1,382 @@
-crate::sv_consts! {}
+//! EVT_SEM register map, defined once (exported to `rtl/sb2sb_pkg.sv`).
+//!
+//! Window layout (0x2000 bytes, 4-byte registers):
+//!
+//! | offset | window | source |
+//! | --- | --- | --- |
+//! | 0x0000–0x03FF | EVENT\[i\] (256 events, read 0/1, write stores wdata\[0\]) | PUBLIC-FACTS §2 ("events live below the semaphore windows"); offset project-defined |
+//! | 0x0400 | ERR_STATUS (sticky, write-1-to-clear) | project-defined |
+//! | 0x0404 | FIRST_ERR (first error since re-armed; write VALID=1 to re-arm) | project-defined |
+//! | 0x0408 | FIRST_ERR_DATA (read-only) | project-defined |
+//! | 0x040C–0x0FFF | unmapped (SLVERR) | project-defined |
+//! | 0x1000 | SEM_READ\[i\] (read-only) | PUBLIC-FACTS §2 |
+//! | 0x1400 | SEM_SET\[i\] | PUBLIC-FACTS §2 |
+//! | 0x1800 | SEM_INCR\[i\] (+= wdata) | seed 001 §5.1 (HIGH/OBSERVED), PUBLIC-FACTS §2 |
+//! | 0x1C00 | SEM_DECR\[i\] (-= wdata) | PUBLIC-FACTS §2 |
+//!
+//! The window is selected by offset bits \[12:10\], the register index by
+//! bits \[9:2\]; bits \[1:0\] are ignored (32-bit registers).
+
+crate::sv_consts! {
+    /// EVT_SEM: bytes in the register window.
+    EVT_SEM_WINDOW_BYTES: u32[14] = 0x2000;
+    /// EVT_SEM: AXI4-Lite address width (byte offset inside the window).
+    EVT_SEM_ADDR_W: u32[8] = 13;
+    /// EVT_SEM: number of semaphores (signed 32-bit).
+    EVT_SEM_NUM_SEM: u32[16] = 256;
+    /// EVT_SEM: number of events (one bit each).
+    EVT_SEM_NUM_EVT: u32[16] = 256;
+    /// EVT_SEM: hardware increment ports (one per DMA engine).
+    EVT_SEM_NUM_INC: u32[8] = 16;
+    /// EVT_SEM: wait ports.
+    EVT_SEM_NUM_WAIT: u32[8] = 4;
+    /// EVT_SEM: lowest offset bit of the window selector (offset[12:10]).
+    EVT_SEM_WIN_LSB: u32[8] = 10;
+    /// EVT_SEM: lowest offset bit of the register index (offset[9:2]).
+    EVT_SEM_IDX_LSB: u32[8] = 2;
+    /// EVT_SEM: window code of EVENT[i] (0x0000).
+    EVT_SEM_WIN_EVENT: u32[3] = 0;
+    /// EVT_SEM: window code of SEM_READ[i] (0x1000), read-only.
+    EVT_SEM_WIN_SEM_READ: u32[3] = 4;
+    /// EVT_SEM: window code of SEM_SET[i] (0x1400).
+    EVT_SEM_WIN_SEM_SET: u32[3] = 5;
+    /// EVT_SEM: window code of SEM_INCR[i] (0x1800).
+    EVT_SEM_WIN_SEM_INCR: u32[3] = 6;
+    /// EVT_SEM: window code of SEM_DECR[i] (0x1C00).
+    EVT_SEM_WIN_SEM_DECR: u32[3] = 7;
+    /// EVT_SEM: byte offset of EVENT[0].
+    EVT_SEM_EVENT_BASE: u32[13] = 0x0000;
+    /// EVT_SEM: byte offset of SEM_READ[0].
+    EVT_SEM_SEM_READ_BASE: u32[13] = 0x1000;
+    /// EVT_SEM: byte offset of SEM_SET[0].
+    EVT_SEM_SEM_SET_BASE: u32[13] = 0x1400;
+    /// EVT_SEM: byte offset of SEM_INCR[0].
+    EVT_SEM_SEM_INCR_BASE: u32[13] = 0x1800;
+    /// EVT_SEM: byte offset of SEM_DECR[0].
+    EVT_SEM_SEM_DECR_BASE: u32[13] = 0x1C00;
+    /// EVT_SEM: ERR_STATUS offset (sticky error bits, write-1-to-clear).
+    EVT_SEM_ERR_STATUS: u32[13] = 0x0400;
+    /// EVT_SEM: FIRST_ERR offset (write with VALID set re-arms the capture).
+    EVT_SEM_FIRST_ERR: u32[13] = 0x0404;
+    /// EVT_SEM: FIRST_ERR_DATA offset (read-only).
+    EVT_SEM_FIRST_ERR_DATA: u32[13] = 0x0408;
+    /// EVT_SEM: ERR bit: write to a read-only register (SEM_READ, FIRST_ERR_DATA).
+    EVT_SEM_ERR_WR_RO: u32[3] = 0;
+    /// EVT_SEM: ERR bit: access to an unmapped offset.
+    EVT_SEM_ERR_UNMAPPED: u32[3] = 1;
+    /// EVT_SEM: ERR bit: write with wstrb != 4'hF.
+    EVT_SEM_ERR_PARTIAL_STRB: u32[3] = 2;
+    /// EVT_SEM: ERR bit: a semaphore update left the signed 32-bit range (saturated).
+    EVT_SEM_ERR_OVERFLOW: u32[3] = 3;
+    /// EVT_SEM: ERR bit: a wait port was valid with an unsupported wait_mode.
+    EVT_SEM_ERR_BAD_WAIT_MODE: u32[3] = 4;
+    /// EVT_SEM: number of ERR_STATUS bits.
+    EVT_SEM_NUM_ERR: u32[8] = 5;
+    /// EVT_SEM: FIRST_ERR bit: a first error is captured.
+    EVT_SEM_FE_VALID_BIT: u32[8] = 31;
+    /// EVT_SEM: FIRST_ERR lowest bit of KIND (the ERR bit number, 3 bits).
+    EVT_SEM_FE_KIND_LSB: u32[8] = 28;
+    /// EVT_SEM: FIRST_ERR bit: the error was an AXI write (1) or read (0).
+    EVT_SEM_FE_WRITE_BIT: u32[8] = 27;
+    /// EVT_SEM: FIRST_ERR INFO width (INFO in [15:0]: byte offset, semaphore or port index).
+    EVT_SEM_FE_INFO_W: u32[8] = 16;
+    /// EVT_SEM: wait_mode NONE (satisfied at once). Seed 002 §3.
+    EVT_SEM_WAIT_NONE: u32[8] = 0x00;
+    /// EVT_SEM: wait_mode WAIT_FOR_SEM_EQ_IMM. Seed 002 §3.
+    EVT_SEM_WAIT_SEM_EQ: u32[8] = 0x01;
+    /// EVT_SEM: wait_mode WAIT_FOR_SEM_LT_IMM. Seed 002 §3.
+    EVT_SEM_WAIT_SEM_LT: u32[8] = 0x02;
+    /// EVT_SEM: wait_mode WAIT_FOR_SEM_LE_IMM. Seed 002 §3.
+    EVT_SEM_WAIT_SEM_LE: u32[8] = 0x03;
+    /// EVT_SEM: wait_mode WAIT_FOR_SEM_GT_IMM. Seed 002 §3.
+    EVT_SEM_WAIT_SEM_GT: u32[8] = 0x04;
+    /// EVT_SEM: wait_mode WAIT_FOR_SEM_GE_IMM. Seed 002 §3.
+    EVT_SEM_WAIT_SEM_GE: u32[8] = 0x05;
+    /// EVT_SEM: wait_mode WAIT_FOR_EVT_SET. Seed 002 §3.
+    EVT_SEM_WAIT_EVT_SET: u32[8] = 0x06;
+    /// EVT_SEM: wait_mode WAIT_FOR_EVT_SET_THEN_CLEAR. Seed 002 §3.
+    EVT_SEM_WAIT_EVT_SET_CLR: u32[8] = 0x07;
+    /// EVT_SEM: wait_mode wait >= immediate then decrement by it (project-defined code; seed 001 §5.2 add_semaphore_wait_ge_and_dec).
+    EVT_SEM_WAIT_SEM_GE_DEC: u32[8] = 0x08;
+    /// EVT_SEM: full write strobe (the only one accepted).
+    EVT_SEM_FULL_STRB: u32[4] = 0xF;
+    /// AXI response OKAY.
+    EVT_SEM_RESP_OKAY: u32[2] = 0;
+    /// AXI response SLVERR.
+    EVT_SEM_RESP_SLVERR: u32[2] = 2;
+}
+
+/// Mask of the valid bits of ERR_STATUS.
+pub const ERR_MASK: u32 = (1 << EVT_SEM_NUM_ERR) - 1;
+/// Mask of the FIRST_ERR INFO field.
+pub const FE_INFO_MASK: u32 = (1 << EVT_SEM_FE_INFO_W) - 1;
+/// Mask of the byte offset inside the window.
+pub const ADDR_MASK: u32 = (1 << EVT_SEM_ADDR_W) - 1;
+/// Mask of a register index (8 bits).
+pub const IDX_MASK: u32 = EVT_SEM_NUM_SEM - 1;
+/// Mask of the window selector (3 bits) once shifted down.
+pub const WIN_MASK: u32 = 0x7;
+
+/// The four semaphore windows (PUBLIC-FACTS §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SemWindow {
+    /// 0x1000: read-only.
+    Read,
+    /// 0x1400: write replaces the value.
+    Set,
+    /// 0x1800: write adds wdata (signed).
+    Incr,
+    /// 0x1C00: write subtracts wdata (signed).
+    Decr,
+}
+
+/// What one window offset addresses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reg {
+    /// EVENT\[i\].
+    Event(u8),
+    /// ERR_STATUS (W1C).
+    ErrStatus,
+    /// FIRST_ERR (write VALID=1 to re-arm).
+    FirstErr,
+    /// FIRST_ERR_DATA (read-only).
+    FirstErrData,
+    /// A semaphore window and index.
+    Sem(SemWindow, u8),
+    /// Nothing is mapped here (0x040C–0x0FFF).
+    Unmapped,
+}
+
+impl Reg {
+    /// Decode a byte offset (bits above the window and bits \[1:0\] are ignored).
+    pub fn decode(offset: u32) -> Reg {
+        let off = offset & ADDR_MASK;
+        let idx = ((off >> EVT_SEM_IDX_LSB) & IDX_MASK) as u8;
+        let word = off >> EVT_SEM_IDX_LSB;
+        match (off >> EVT_SEM_WIN_LSB) & WIN_MASK {
+            EVT_SEM_WIN_EVENT => Reg::Event(idx),
+            EVT_SEM_WIN_SEM_READ => Reg::Sem(SemWindow::Read, idx),
+            EVT_SEM_WIN_SEM_SET => Reg::Sem(SemWindow::Set, idx),
+            EVT_SEM_WIN_SEM_INCR => Reg::Sem(SemWindow::Incr, idx),
+            EVT_SEM_WIN_SEM_DECR => Reg::Sem(SemWindow::Decr, idx),
+            _ if word == EVT_SEM_ERR_STATUS >> EVT_SEM_IDX_LSB => Reg::ErrStatus,
+            _ if word == EVT_SEM_FIRST_ERR >> EVT_SEM_IDX_LSB => Reg::FirstErr,
+            _ if word == EVT_SEM_FIRST_ERR_DATA >> EVT_SEM_IDX_LSB => Reg::FirstErrData,
+            _ => Reg::Unmapped,
+        }
+    }
+
+    /// Byte offset of this register (inverse of [`Reg::decode`]).
+    pub fn offset(self) -> u32 {
+        let at = |base: u32, i: u8| base + (u32::from(i) << EVT_SEM_IDX_LSB);
+        match self {
+            Reg::Event(i) => at(EVT_SEM_EVENT_BASE, i),
+            Reg::ErrStatus => EVT_SEM_ERR_STATUS,
+            Reg::FirstErr => EVT_SEM_FIRST_ERR,
+            Reg::FirstErrData => EVT_SEM_FIRST_ERR_DATA,
+            Reg::Sem(SemWindow::Read, i) => at(EVT_SEM_SEM_READ_BASE, i),
+            Reg::Sem(SemWindow::Set, i) => at(EVT_SEM_SEM_SET_BASE, i),
+            Reg::Sem(SemWindow::Incr, i) => at(EVT_SEM_SEM_INCR_BASE, i),
+            Reg::Sem(SemWindow::Decr, i) => at(EVT_SEM_SEM_DECR_BASE, i),
+            Reg::Unmapped => EVT_SEM_FIRST_ERR_DATA + (1 << EVT_SEM_IDX_LSB),
+        }
+    }
+}
+
+/// Error kinds recorded in ERR_STATUS (bit number = discriminant).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
+pub enum ErrKind {
+    /// Write to a read-only register.
+    WrRo = EVT_SEM_ERR_WR_RO,
+    /// Access to an unmapped offset.
+    Unmapped = EVT_SEM_ERR_UNMAPPED,
+    /// Write with a partial strobe.
+    PartialStrb = EVT_SEM_ERR_PARTIAL_STRB,
+    /// Semaphore saturated.
+    Overflow = EVT_SEM_ERR_OVERFLOW,
+    /// Unsupported wait mode on a valid wait port.
+    BadWaitMode = EVT_SEM_ERR_BAD_WAIT_MODE,
+}
+
+impl ErrKind {
+    /// The ERR_STATUS bit of this kind.
+    pub const fn bit(self) -> u32 {
+        1 << self as u32
+    }
+}
+
+/// A decoded FIRST_ERR register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FirstErr {
+    /// A first error is captured.
+    pub valid: bool,
+    /// ERR_STATUS bit number of the error.
+    pub kind: u32,
+    /// The error came from an AXI write.
+    pub write: bool,
+    /// Byte offset (AXI errors), semaphore index (overflow) or port index (wait mode).
+    pub info: u32,
+}
+
+impl FirstErr {
+    /// Pack into the register value.
+    pub const fn pack(self) -> u32 {
+        ((self.valid as u32) << EVT_SEM_FE_VALID_BIT)
+            | ((self.kind & WIN_MASK) << EVT_SEM_FE_KIND_LSB)
+            | ((self.write as u32) << EVT_SEM_FE_WRITE_BIT)
+            | (self.info & FE_INFO_MASK)
+    }
+    /// Unpack a register value (never fails: every field is total).
+    pub const fn unpack(v: u32) -> Self {
+        Self {
+            valid: (v >> EVT_SEM_FE_VALID_BIT) & 1 == 1,
+            kind: (v >> EVT_SEM_FE_KIND_LSB) & WIN_MASK,
+            write: (v >> EVT_SEM_FE_WRITE_BIT) & 1 == 1,
+            info: v & FE_INFO_MASK,
+        }
+    }
+}
+
+/// Wait modes accepted by the wait ports (seed 002 §3 codes; GE_DEC project-defined).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitMode {
+    /// No wait: satisfied at once.
+    None,
+    /// sem == imm.
+    SemEq,
+    /// sem < imm (signed).
+    SemLt,
+    /// sem <= imm.
+    SemLe,
+    /// sem > imm.
+    SemGt,
+    /// sem >= imm.
+    SemGe,
+    /// event set.
+    EvtSet,
+    /// event set; clear it when satisfied.
+    EvtSetThenClear,
+    /// sem >= imm; subtract imm when satisfied (atomic).
+    SemGeDec,
+}
+
+impl WaitMode {
+    /// All supported modes, in code order.
+    pub const ALL: [WaitMode; 9] = [
+        WaitMode::None,
+        WaitMode::SemEq,
+        WaitMode::SemLt,
+        WaitMode::SemLe,
+        WaitMode::SemGt,
+        WaitMode::SemGe,
+        WaitMode::EvtSet,
+        WaitMode::EvtSetThenClear,
+        WaitMode::SemGeDec,
+    ];
+
+    /// Decode a wait_mode byte; `None` for unsupported codes (e.g. the _REG variants 0x81..0x85).
+    pub const fn from_code(code: u32) -> Option<WaitMode> {
+        Some(match code {
+            EVT_SEM_WAIT_NONE => WaitMode::None,
+            EVT_SEM_WAIT_SEM_EQ => WaitMode::SemEq,
+            EVT_SEM_WAIT_SEM_LT => WaitMode::SemLt,
+            EVT_SEM_WAIT_SEM_LE => WaitMode::SemLe,
+            EVT_SEM_WAIT_SEM_GT => WaitMode::SemGt,
+            EVT_SEM_WAIT_SEM_GE => WaitMode::SemGe,
+            EVT_SEM_WAIT_EVT_SET => WaitMode::EvtSet,
+            EVT_SEM_WAIT_EVT_SET_CLR => WaitMode::EvtSetThenClear,
+            EVT_SEM_WAIT_SEM_GE_DEC => WaitMode::SemGeDec,
+            _ => return None,
+        })
+    }
+
+    /// The wait_mode byte of this mode.
+    pub const fn code(self) -> u32 {
+        match self {
+            WaitMode::None => EVT_SEM_WAIT_NONE,
+            WaitMode::SemEq => EVT_SEM_WAIT_SEM_EQ,
+            WaitMode::SemLt => EVT_SEM_WAIT_SEM_LT,
+            WaitMode::SemLe => EVT_SEM_WAIT_SEM_LE,
+            WaitMode::SemGt => EVT_SEM_WAIT_SEM_GT,
+            WaitMode::SemGe => EVT_SEM_WAIT_SEM_GE,
+            WaitMode::EvtSet => EVT_SEM_WAIT_EVT_SET,
+            WaitMode::EvtSetThenClear => EVT_SEM_WAIT_EVT_SET_CLR,
+            WaitMode::SemGeDec => EVT_SEM_WAIT_SEM_GE_DEC,
+        }
+    }
+
+    /// Stable lower-case name (coverage counters, docs).
+    pub const fn name(self) -> &'static str {
+        match self {
+            WaitMode::None => "none",
+            WaitMode::SemEq => "sem_eq",
+            WaitMode::SemLt => "sem_lt",
+            WaitMode::SemLe => "sem_le",
+            WaitMode::SemGt => "sem_gt",
+            WaitMode::SemGe => "sem_ge",
+            WaitMode::EvtSet => "evt_set",
+            WaitMode::EvtSetThenClear => "evt_set_then_clear",
+            WaitMode::SemGeDec => "sem_ge_dec",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn public_semaphore_window_offsets_match_public_facts_2() {
+        // PUBLIC-FACTS §2: READ +0x1000, SET +0x1400, INCR +0x1800, DECR +0x1c00, 0x2000 bytes.
+        assert_eq!(Reg::Sem(SemWindow::Read, 0).offset(), 0x1000);
+        assert_eq!(Reg::Sem(SemWindow::Set, 0).offset(), 0x1400);
+        assert_eq!(Reg::Sem(SemWindow::Incr, 0).offset(), 0x1800);
+        assert_eq!(Reg::Sem(SemWindow::Decr, 0).offset(), 0x1c00);
+        assert_eq!(EVT_SEM_WINDOW_BYTES, 0x2000);
+        assert_eq!(Reg::Sem(SemWindow::Decr, 255).offset() + 4, EVT_SEM_WINDOW_BYTES);
+    }
+
+    #[test]
+    fn seed001_5_1_incr_window_is_0x1800_with_4_byte_stride_over_256_semaphores() {
+        // seed 001 §5.1: +0x1800[sem*4], ArraySize 256, BundleSizeInBytes 4; §8: local_sem=12, remote_sem=20.
+        assert_eq!(Reg::Sem(SemWindow::Incr, 12).offset(), 0x1800 + 12 * 4);
+        assert_eq!(Reg::decode(0x1800 + 20 * 4), Reg::Sem(SemWindow::Incr, 20));
+        assert_eq!(EVT_SEM_NUM_SEM, 256);
+    }
+
+    #[test]
+    fn seed002_3_wait_mode_codes() {
+        // seed 002 §3: NONE=0, SEM_{EQ,LT,LE,GT,GE}_IMM=1..5, EVT_SET=6, EVT_SET_THEN_CLEAR=7.
+        let seed = [0u32, 1, 2, 3, 4, 5, 6, 7];
+        for (m, c) in WaitMode::ALL.iter().zip(seed) {
+            assert_eq!(m.code(), c, "{}", m.name());
+        }
+        for c in 0x81..=0x85 {
+            assert_eq!(WaitMode::from_code(c), None, "_REG variant {c:#x} unsupported");
+        }
+        for m in WaitMode::ALL {
+            assert_eq!(WaitMode::from_code(m.code()), Some(m));
+        }
+    }
+
+    #[test]
+    fn every_offset_decodes_and_mapped_offsets_round_trip() {
+        for off in (0..EVT_SEM_WINDOW_BYTES).step_by(4) {
+            let r = Reg::decode(off);
+            if r != Reg::Unmapped {
+                assert_eq!(r.offset(), off, "{r:?}");
+            } else {
+                assert!((0x40C..0x1000).contains(&off), "{off:#x}");
+            }
+        }
+        assert_eq!(Reg::decode(Reg::Unmapped.offset()), Reg::Unmapped);
+    }
+
+    #[test]
+    fn first_err_pack_unpack_round_trip() {
+        let f = FirstErr { valid: true, kind: 4, write: true, info: 0x1ffc };
+        assert_eq!(FirstErr::unpack(f.pack()), f);
+        assert_eq!(f.pack() >> 31, 1);
+    }
+}

@@ -1,0 +1,81 @@
+//! Collective datapath benchmarks (docs/collectives.md §Benchmarks).
+//!
+//! - `recv_reduce_bf16`: fused receive-reduce vs copy-then-add in two passes.
+//! - `all_gather_8x16MiB`: 8-rank ring all-gather, 16 MiB output per rank, on
+//!   the fast path vs `copy_from_slice` of the same bytes.
+//!
+//! Run: `cargo bench --bench collective`.
+
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use sb2sb_model::collective::nccom::{fill_values, prepare, Config, Machine};
+use sb2sb_model::collective::{self, CollectiveOp};
+use sb2sb_model::datapath::reduce::{recv_reduce, Dtype, ReduceOp};
+use sb2sb_model::datapath::{copy, Features};
+use sb2sb_model::isa::Arch;
+use sb2sb_model::stim::StimRng;
+
+fn recv_reduce_bf16(c: &mut Criterion) {
+    let mut g = c.benchmark_group("recv_reduce_bf16");
+    g.measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_secs(1))
+        .sample_size(20);
+    eprintln!("datapath features: {:?}", Features::get());
+    for size in [256 << 10, 16 << 20] {
+        let mut rng = StimRng::new(1);
+        let mut incoming = vec![0u8; size];
+        fill_values(&mut rng, Dtype::Bf16, &mut incoming);
+        let mut acc = vec![0u8; size];
+        fill_values(&mut rng, Dtype::Bf16, &mut acc);
+        let mut staging = vec![0u8; size];
+        g.throughput(Throughput::Bytes(size as u64));
+        g.bench_with_input(BenchmarkId::new("fused", size), &size, |b, _| {
+            b.iter(|| recv_reduce(&mut acc, &incoming, Dtype::Bf16, ReduceOp::Sum).unwrap())
+        });
+        g.bench_with_input(BenchmarkId::new("copy_then_add", size), &size, |b, _| {
+            b.iter(|| {
+                copy(&mut staging, &incoming).unwrap();
+                recv_reduce(&mut acc, &staging, Dtype::Bf16, ReduceOp::Sum).unwrap()
+            })
+        });
+    }
+    g.finish();
+}
+
+fn all_gather_8x16(c: &mut Criterion) {
+    const RANKS: usize = 8;
+    const SIZE: u64 = 16 << 20;
+    let cfg = Config {
+        op: CollectiveOp::AllGather,
+        ranks: RANKS,
+        min_bytes: SIZE,
+        max_bytes: SIZE,
+        factor: 2,
+        dtype: Dtype::Bf16,
+        reduce: ReduceOp::Sum,
+        check: false,
+        channel: 0,
+        arch: Arch::Cayman,
+        seed: 1,
+        machine: Machine::Flat,
+    };
+    let mut p = prepare(&cfg, SIZE).expect("layout");
+    // Bytes moved: (n − 1) steps × n legs × one block of SIZE / n.
+    let moved = (RANKS as u64 - 1) * SIZE;
+    let mut g = c.benchmark_group("all_gather_8x16MiB");
+    g.measurement_time(Duration::from_secs(5))
+        .warm_up_time(Duration::from_secs(1))
+        .sample_size(10);
+    g.throughput(Throughput::Bytes(moved));
+    g.bench_function("model", |b| {
+        b.iter(|| collective::run(p.target.as_mut(), cfg.op, &p.members, 0, None).unwrap())
+    });
+    let src = vec![1u8; moved as usize];
+    let mut dst = vec![0u8; moved as usize];
+    g.bench_function("memcpy", |b| b.iter(|| dst.copy_from_slice(&src)));
+    g.finish();
+}
+
+criterion_group!(benches, recv_reduce_bf16, all_gather_8x16);
+criterion_main!(benches);

@@ -1,1 +1,0 @@
-//! collective (placeholder until implemented).

@@ -1,0 +1,498 @@
+//! nccom-test style sweeps: for each size, lay the buffers out in SBUF, fill
+//! them, run the ring collective on the fast path, optionally check against
+//! [`super::reference`], and report the row of the nccom-test table
+//! (PUBLIC-FACTS §4: size(B), count(elems), type, time(us), algbw(GB/s),
+//! busbw(GB/s), then "Avg bus bandwidth").
+//!
+//! Sizes follow nccom-test/nccl-tests: all_reduce and reduce_scatter give the
+//! per-rank input, all_gather the per-rank output, permute and sendrecv the
+//! bytes each rank sends. A size is rounded down to a whole number of
+//! elements per rank (blocked ops) or of elements (others); sizes that round
+//! to zero are skipped.
+
+use std::time::Instant;
+
+use serde::Serialize;
+use thiserror::Error;
+
+use super::{
+    read_tensor, reference, run, write_tensor, CollectiveError, CollectiveOp, Member, Ring,
+};
+use crate::datapath::reduce::{Dtype, ReduceOp};
+use crate::isa::Arch;
+use crate::lower::layout::Layout;
+use crate::lower::target::{
+    default_partition_bytes, FlatTarget, Target, TargetError, SBUF_PARTITIONS,
+};
+use crate::lower::SystemTarget;
+use crate::stim::StimRng;
+
+/// Most ranks the fast path accepts.
+pub const MAX_RANKS: usize = 64;
+
+/// Which machine runs the legs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Machine {
+    /// The flat fast path ([`FlatTarget`]): SIMD copy / fused reduce per leg row.
+    Flat,
+    /// The system model in fast mode (real descriptor rings, SIMD data moves).
+    SystemFast,
+    /// The system model in cycle mode (UDMA / EVT_SEM stepped every cycle).
+    SystemCycle,
+}
+
+/// A sweep's parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Config {
+    /// Collective.
+    pub op: CollectiveOp,
+    /// Ranks (one per core).
+    pub ranks: usize,
+    /// Smallest size, bytes.
+    pub min_bytes: u64,
+    /// Largest size, bytes.
+    pub max_bytes: u64,
+    /// Multiplier between sizes (≥ 2).
+    pub factor: u64,
+    /// Element type.
+    pub dtype: Dtype,
+    /// Reduction operator of the reducing ops.
+    pub reduce: ReduceOp,
+    /// Check every size against the reference.
+    pub check: bool,
+    /// Ring direction.
+    pub channel: u16,
+    /// Architecture.
+    pub arch: Arch,
+    /// Seed of the input data.
+    pub seed: u64,
+    /// Machine.
+    pub machine: Machine,
+}
+
+/// One row of the table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Row {
+    /// size(B).
+    pub size_bytes: u64,
+    /// count(elems).
+    pub count: u64,
+    /// type.
+    pub dtype: Dtype,
+    /// time(us), modeled.
+    pub time_us: f64,
+    /// algbw(GB/s) = size / time.
+    pub algbw_gbps: f64,
+    /// busbw(GB/s) = algbw × bus factor.
+    pub busbw_gbps: f64,
+    /// Host wall time of the collective, µs.
+    pub host_us: f64,
+    /// Bytes the model moved per host second, GB/s.
+    pub sim_gbps: f64,
+    /// Legs executed.
+    pub legs: u64,
+    /// `Some(true)` when checked and equal to the reference.
+    pub verified: Option<bool>,
+}
+
+/// A sweep that cannot run.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum NccomError {
+    /// Bad rank count.
+    #[error("ranks must be 2..={MAX_RANKS} for the fast path, got {0}")]
+    Ranks(usize),
+    /// Bad size bounds.
+    #[error("size range is empty: min {min} > max {max}")]
+    Range {
+        /// Min.
+        min: u64,
+        /// Max.
+        max: u64,
+    },
+    /// Bad factor.
+    #[error("factor must be at least 2, got {0}")]
+    Factor(u64),
+    /// A size string that does not parse.
+    #[error("bad size {0:?}: expected a number with an optional K, M or G suffix (powers of 1024), e.g. 1K, 16M")]
+    Size(String),
+    /// Reference mismatch.
+    #[error("{op} size {size}: rank {pos} differs from the reference at byte {at} (got {got:#04x}, want {want:#04x})")]
+    Mismatch {
+        /// Op.
+        op: CollectiveOp,
+        /// Size.
+        size: u64,
+        /// Group position.
+        pos: usize,
+        /// Byte offset in the buffer.
+        at: u64,
+        /// Value read.
+        got: u8,
+        /// Reference value.
+        want: u8,
+    },
+    /// The collective failed.
+    #[error(transparent)]
+    Collective(#[from] CollectiveError),
+    /// The machine failed.
+    #[error(transparent)]
+    Target(#[from] TargetError),
+}
+
+/// Parse `1K`, `16M`, `2G`, `4096` (K/M/G are powers of 1024; `B` and `iB` accepted).
+pub fn parse_size(s: &str) -> Result<u64, NccomError> {
+    let t = s.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
+    let (num, mul) = match t.chars().last() {
+        Some('k' | 'K') => (&t[..t.len() - 1], 1u64 << 10),
+        Some('m' | 'M') => (&t[..t.len() - 1], 1 << 20),
+        Some('g' | 'G') => (&t[..t.len() - 1], 1 << 30),
+        _ => (t, 1),
+    };
+    num.parse::<u64>()
+        .ok()
+        .and_then(|v| v.checked_mul(mul))
+        .ok_or_else(|| NccomError::Size(s.to_string()))
+}
+
+impl Config {
+    /// Check the parameters.
+    pub fn validate(&self) -> Result<(), NccomError> {
+        if !(2..=MAX_RANKS).contains(&self.ranks) {
+            return Err(NccomError::Ranks(self.ranks));
+        }
+        if self.min_bytes > self.max_bytes {
+            return Err(NccomError::Range {
+                min: self.min_bytes,
+                max: self.max_bytes,
+            });
+        }
+        if self.factor < 2 {
+            return Err(NccomError::Factor(self.factor));
+        }
+        if self.op == CollectiveOp::SendRecv && !self.ranks.is_multiple_of(2) {
+            return Err(CollectiveError::OddPairs { n: self.ranks }.into());
+        }
+        Ok(())
+    }
+
+    /// The (rounded) sizes of the sweep, smallest first, zeros dropped.
+    pub fn sizes(&self) -> Vec<u64> {
+        let unit = self.unit();
+        let mut out = Vec::new();
+        let mut s = self.min_bytes.max(1);
+        while s <= self.max_bytes {
+            let r = s - s % unit;
+            if r > 0 && out.last() != Some(&r) {
+                out.push(r);
+            }
+            match s.checked_mul(self.factor) {
+                Some(x) => s = x,
+                None => break,
+            }
+        }
+        out
+    }
+
+    /// Granule a size is rounded down to.
+    fn unit(&self) -> u64 {
+        let e = self.dtype.size() as u64;
+        if self.op.blocked() {
+            e * self.ranks as u64
+        } else {
+            e
+        }
+    }
+
+    /// The reduction passed to the executor.
+    fn reduction(&self) -> Option<(Dtype, ReduceOp)> {
+        self.op.reduces().then_some((self.dtype, self.reduce))
+    }
+}
+
+/// The partition count for a buffer: the largest p ≤ 128 dividing `size`.
+fn partitions_for(size: u64) -> u32 {
+    (1..=SBUF_PARTITIONS)
+        .rev()
+        .find(|p| size.is_multiple_of(*p as u64))
+        .unwrap_or(1)
+}
+
+/// Fill `buf` with finite values of `dtype` (magnitudes in [0.5, 1) for the
+/// floats, any value for int32), reproducibly from `rng`.
+pub fn fill_values(rng: &mut StimRng, dtype: Dtype, buf: &mut [u8]) {
+    rng.fill(buf);
+    match dtype {
+        Dtype::Int32 => {}
+        Dtype::Fp32 => {
+            for c in buf.chunks_exact_mut(4) {
+                let v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                c.copy_from_slice(&((v & 0x807F_FFFF) | 0x3F00_0000).to_le_bytes());
+            }
+        }
+        Dtype::Bf16 => {
+            for c in buf.chunks_exact_mut(2) {
+                let v = u16::from_le_bytes([c[0], c[1]]);
+                c.copy_from_slice(&((v & 0x807F) | 0x3F00).to_le_bytes());
+            }
+        }
+        Dtype::Fp16 => {
+            for c in buf.chunks_exact_mut(2) {
+                let v = u16::from_le_bytes([c[0], c[1]]);
+                c.copy_from_slice(&((v & 0x83FF) | 0x3800).to_le_bytes());
+            }
+        }
+    }
+}
+
+/// One prepared size: the machine, the members and the inputs.
+pub struct Prepared {
+    /// The machine.
+    pub target: Box<dyn Target>,
+    /// Members by group position (rank r on core r).
+    pub members: Vec<Member>,
+    /// Inputs by group position (kept for the check).
+    pub inputs: Vec<Vec<u8>>,
+}
+
+/// Lay out and fill the buffers for one size. The SBUF is sized to hold the
+/// buffers when they exceed the arch default (nccom-test buffers live in HBM
+/// on hardware; this model moves them SBUF→SBUF — project-defined).
+pub fn prepare(cfg: &Config, size: u64) -> Result<Prepared, NccomError> {
+    let parts = partitions_for(size);
+    let row = size / parts as u64;
+    let bufs = if cfg.op.needs_output() { 2 } else { 1 };
+    // Rounded up to 64 bytes (the system model's partition granule).
+    let pb = default_partition_bytes(cfg.arch).max((row * bufs).next_multiple_of(64));
+    let mut target: Box<dyn Target> = match cfg.machine {
+        Machine::Flat => Box::new(FlatTarget::new(cfg.arch, cfg.ranks, pb)),
+        Machine::SystemFast | Machine::SystemCycle => {
+            // Packages of 2 dies x 4 cores (the last one may be partly used).
+            let packages = cfg.ranks.div_ceil(8);
+            let mode = if cfg.machine == Machine::SystemFast {
+                crate::system::Mode::Fast
+            } else {
+                crate::system::Mode::Cycle
+            };
+            Box::new(SystemTarget::new(cfg.arch, packages, 4, pb, mode)?)
+        }
+    };
+    let mut rng = StimRng::new(cfg.seed ^ size);
+    let mut members = Vec::with_capacity(cfg.ranks);
+    let mut inputs = Vec::with_capacity(cfg.ranks);
+    for r in 0..cfg.ranks {
+        let input = Layout {
+            core: r,
+            partition: 0,
+            partitions: parts,
+            offset: 0,
+            size,
+        };
+        let output = cfg.op.needs_output().then_some(Layout {
+            offset: row,
+            ..input
+        });
+        let mut data = vec![0u8; size as usize];
+        fill_values(&mut rng, cfg.dtype, &mut data);
+        write_tensor(target.as_mut(), &input, 0, &data)?;
+        members.push(Member { input, output });
+        inputs.push(data);
+    }
+    Ok(Prepared {
+        target,
+        members,
+        inputs,
+    })
+}
+
+/// Compare the machine's buffers with the reference.
+pub fn verify(cfg: &Config, size: u64, p: &Prepared) -> Result<(), NccomError> {
+    let ring = Ring::new(cfg.ranks, cfg.channel);
+    for e in reference::expected(cfg.op, &p.inputs, &ring, cfg.reduction()) {
+        let m = &p.members[e.pos];
+        let buf = if cfg.op.needs_output() {
+            m.output.unwrap_or(m.input)
+        } else {
+            m.input
+        };
+        let got = read_tensor(p.target.as_ref(), &buf, e.offset, e.bytes.len() as u64)?;
+        if let Some(i) = got.iter().zip(&e.bytes).position(|(a, b)| a != b) {
+            return Err(NccomError::Mismatch {
+                op: cfg.op,
+                size,
+                pos: e.pos,
+                at: e.offset + i as u64,
+                got: got[i],
+                want: e.bytes[i],
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Run one size: prepare, time the collective, check if asked, build the row.
+pub fn run_size(cfg: &Config, size: u64) -> Result<Row, NccomError> {
+    let mut p = prepare(cfg, size)?;
+    let t0 = Instant::now();
+    let rep = run(
+        p.target.as_mut(),
+        cfg.op,
+        &p.members,
+        cfg.channel,
+        cfg.reduction(),
+    )?;
+    let host = t0.elapsed().as_secs_f64();
+    let verified = if cfg.check {
+        verify(cfg, size, &p)?;
+        Some(true)
+    } else {
+        None
+    };
+    let time_us = rep.modeled_ns as f64 / 1e3;
+    let algbw = if rep.modeled_ns > 0 {
+        size as f64 / rep.modeled_ns as f64
+    } else {
+        0.0
+    };
+    Ok(Row {
+        size_bytes: size,
+        count: size / cfg.dtype.size() as u64,
+        dtype: cfg.dtype,
+        time_us,
+        algbw_gbps: algbw,
+        busbw_gbps: algbw * cfg.op.bus_factor(cfg.ranks),
+        host_us: host * 1e6,
+        sim_gbps: if host > 0.0 {
+            rep.bytes as f64 / host / 1e9
+        } else {
+            0.0
+        },
+        legs: rep.legs,
+        verified,
+    })
+}
+
+/// Average bus bandwidth of the rows (the "Avg bus bandwidth" line).
+pub fn avg_busbw(rows: &[Row]) -> f64 {
+    if rows.is_empty() {
+        0.0
+    } else {
+        rows.iter().map(|r| r.busbw_gbps).sum::<f64>() / rows.len() as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(op: CollectiveOp, ranks: usize, dtype: Dtype) -> Config {
+        Config {
+            op,
+            ranks,
+            min_bytes: 1024,
+            max_bytes: 64 * 1024,
+            factor: 4,
+            dtype,
+            reduce: ReduceOp::Sum,
+            check: true,
+            channel: 0,
+            arch: Arch::Cayman,
+            seed: 7,
+            machine: Machine::Flat,
+        }
+    }
+
+    #[test]
+    fn parse_size_accepts_suffixes_and_rejects_garbage() {
+        assert_eq!(parse_size("1K").unwrap(), 1024);
+        assert_eq!(parse_size("16M").unwrap(), 16 << 20);
+        assert_eq!(parse_size("2G").unwrap(), 2 << 30);
+        assert_eq!(parse_size("4096").unwrap(), 4096);
+        assert_eq!(parse_size("8KiB").unwrap(), 8192);
+        let e = parse_size("12Q").unwrap_err();
+        assert!(e.to_string().contains("bad size \"12Q\""), "{e}");
+    }
+
+    #[test]
+    fn bus_factors_follow_public_facts_4() {
+        assert_eq!(CollectiveOp::AllReduce.bus_factor(8), 1.75);
+        assert_eq!(CollectiveOp::AllGather.bus_factor(8), 0.875);
+        assert_eq!(CollectiveOp::ReduceScatter.bus_factor(4), 0.75);
+        assert_eq!(CollectiveOp::Permute.bus_factor(8), 1.0);
+        assert_eq!(CollectiveOp::SendRecv.bus_factor(2), 1.0);
+    }
+
+    #[test]
+    fn sweep_sizes_multiply_by_factor_and_round_to_rank_elements() {
+        let mut c = cfg(CollectiveOp::AllReduce, 3, Dtype::Fp32);
+        c.min_bytes = 1000;
+        c.max_bytes = 16000;
+        assert_eq!(c.sizes(), vec![996, 3996, 15996]);
+    }
+
+    #[test]
+    fn every_op_and_dtype_verifies_on_a_small_sweep() {
+        for op in CollectiveOp::ALL {
+            for dtype in Dtype::ALL {
+                let c = cfg(op, 4, dtype);
+                for s in c.sizes() {
+                    let row = run_size(&c, s).unwrap();
+                    assert_eq!(row.verified, Some(true));
+                    assert!(row.time_us > 0.0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn system_model_fast_mode_gives_the_reference_result() {
+        for op in [
+            CollectiveOp::AllReduce,
+            CollectiveOp::AllGather,
+            CollectiveOp::Permute,
+        ] {
+            let mut c = cfg(op, 8, Dtype::Bf16);
+            c.machine = Machine::SystemFast;
+            c.max_bytes = 16 * 1024;
+            for s in c.sizes() {
+                assert_eq!(run_size(&c, s).unwrap().verified, Some(true));
+            }
+        }
+    }
+
+    #[test]
+    fn bad_config_is_rejected_with_a_message() {
+        let mut c = cfg(CollectiveOp::AllReduce, 65, Dtype::Fp32);
+        assert!(c
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("ranks must be 2..=64"));
+        c.ranks = 8;
+        c.factor = 1;
+        assert!(c
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("factor must be at least 2"));
+        c.factor = 2;
+        c.min_bytes = 10;
+        c.max_bytes = 1;
+        assert!(c
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("size range is empty"));
+        let mut c = cfg(CollectiveOp::SendRecv, 3, Dtype::Fp32);
+        c.ranks = 3;
+        assert!(c
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("even number"));
+    }
+}

@@ -1,0 +1,204 @@
+//! Ring collectives on the fast path against the independent reference.
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::collective::nccom::fill_values;
+use crate::isa::Arch;
+use crate::lower::target::FlatTarget;
+use crate::stim::StimRng;
+
+#[allow(clippy::too_many_arguments)] // one test helper covering every shape knob
+/// Run `op` on `n` ranks with buffers of `size` bytes laid out over
+/// `parts` partitions at `offset`, and compare every expected byte.
+fn check(
+    op: CollectiveOp,
+    n: usize,
+    size: u64,
+    parts: u32,
+    offset: u64,
+    channel: u16,
+    red: Option<(Dtype, ReduceOp)>,
+    seed: u64,
+) {
+    let mut t = FlatTarget::new(Arch::Cayman, n, 4096);
+    let mut rng = StimRng::new(seed);
+    let mut members = Vec::new();
+    let mut inputs = Vec::new();
+    for r in 0..n {
+        // Vary the placement per rank so legs cut across different tilings.
+        let p = parts - (r as u32 % 2) * (parts / 2).min(parts - 1);
+        let p = if size.is_multiple_of(p as u64) {
+            p
+        } else {
+            parts
+        };
+        let input = Layout {
+            core: r,
+            partition: r as u32 % 3,
+            partitions: p,
+            offset: offset + r as u64 * 8,
+            size,
+        };
+        let output = op.needs_output().then_some(Layout {
+            partition: 0,
+            partitions: parts,
+            offset: 2048,
+            core: r,
+            size,
+        });
+        let mut d = vec![0u8; size as usize];
+        fill_values(&mut rng, red.map_or(Dtype::Int32, |x| x.0), &mut d);
+        write_tensor(&mut t, &input, 0, &d).unwrap();
+        members.push(Member { input, output });
+        inputs.push(d);
+    }
+    run(&mut t, op, &members, channel, red).unwrap();
+    let ring = Ring::new(n, channel);
+    for e in reference::expected(op, &inputs, &ring, red) {
+        let m = &members[e.pos];
+        let buf = if op.needs_output() {
+            m.output.unwrap()
+        } else {
+            m.input
+        };
+        let got = read_tensor(&t, &buf, e.offset, e.bytes.len() as u64).unwrap();
+        assert_eq!(
+            got, e.bytes,
+            "{op} n={n} size={size} channel={channel} {red:?} pos {}",
+            e.pos
+        );
+    }
+}
+
+#[test]
+fn all_reduce_is_bit_exact_in_ring_order_for_every_dtype_and_op() {
+    for dtype in Dtype::ALL {
+        for rop in ReduceOp::ALL {
+            for n in [2, 3, 5, 8] {
+                for ch in [0, 1] {
+                    let size = (n * dtype.size() * 16) as u64;
+                    check(
+                        CollectiveOp::AllReduce,
+                        n,
+                        size,
+                        16,
+                        0,
+                        ch,
+                        Some((dtype, rop)),
+                        n as u64,
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn reduce_scatter_leaves_each_rank_its_reduced_block() {
+    for dtype in Dtype::ALL {
+        for n in [2, 4, 7] {
+            let size = (n * dtype.size() * 12) as u64;
+            check(
+                CollectiveOp::ReduceScatter,
+                n,
+                size,
+                4,
+                16,
+                0,
+                Some((dtype, ReduceOp::Sum)),
+                3,
+            );
+        }
+    }
+}
+
+#[test]
+fn all_gather_and_permute_and_sendrecv_move_bytes_exactly() {
+    for n in [2, 3, 6] {
+        check(
+            CollectiveOp::AllGather,
+            n,
+            (n * 40) as u64,
+            8,
+            0,
+            0,
+            None,
+            1,
+        );
+        check(
+            CollectiveOp::AllGather,
+            n,
+            (n * 40) as u64,
+            8,
+            0,
+            1,
+            None,
+            1,
+        );
+        check(CollectiveOp::Permute, n, 96, 8, 0, 0, None, 2);
+        check(CollectiveOp::Permute, n, 96, 8, 0, 1, None, 2);
+    }
+    check(CollectiveOp::SendRecv, 4, 96, 8, 0, 0, None, 3);
+}
+
+#[test]
+fn channel_1_is_the_reverse_ring() {
+    let r = Ring::new(4, 1);
+    assert_eq!(
+        (0..4).map(|j| r.pos(j)).collect::<Vec<_>>(),
+        vec![0, 3, 2, 1]
+    );
+    assert_eq!(r.index_of(3), 1);
+}
+
+#[test]
+fn reducing_op_without_reduction_and_indivisible_sizes_are_errors() {
+    let mut t = FlatTarget::new(Arch::Cayman, 2, 1024);
+    let l = |core| Layout {
+        core,
+        partition: 0,
+        partitions: 1,
+        offset: 0,
+        size: 10,
+    };
+    let m = [
+        Member {
+            input: l(0),
+            output: None,
+        },
+        Member {
+            input: l(1),
+            output: None,
+        },
+    ];
+    let e = run(&mut t, CollectiveOp::AllReduce, &m, 0, None).unwrap_err();
+    assert!(
+        e.to_string().contains("needs a dtype and a reduction"),
+        "{e}"
+    );
+    let e = run(
+        &mut t,
+        CollectiveOp::AllReduce,
+        &m,
+        0,
+        Some((Dtype::Fp32, ReduceOp::Sum)),
+    )
+    .unwrap_err();
+    assert!(
+        e.to_string().contains("does not split into 2 blocks"),
+        "{e}"
+    );
+    let e = run(&mut t, CollectiveOp::Permute, &m, 0, None).unwrap_err();
+    assert!(e.to_string().contains("needs an output buffer"), "{e}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn random_shapes_match_the_reference(n in 2usize..7, elems in 1u64..20, di in 0usize..4, oi in 0usize..3, ch in 0u16..2, seed in any::<u64>()) {
+        let dtype = Dtype::ALL[di];
+        let size = n as u64 * elems * dtype.size() as u64;
+        check(CollectiveOp::AllReduce, n, size, 1, 0, ch, Some((dtype, ReduceOp::ALL[oi])), seed);
+    }
+}

@@ -1,0 +1,179 @@
+//! Byte-copy kernels: a scalar reference, the portable standard-library copy,
+//! and AVX2 / AVX-512 kernels (unaligned vector loads, 4× unrolled; above
+//! [`STREAM_THRESHOLD`] bytes the destination is aligned and written with
+//! non-temporal stores so a large SBUF image does not evict the source from the
+//! cache).
+
+/// One copy implementation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CopyKernel {
+    /// Byte-by-byte loop: the reference every kernel is tested against.
+    Scalar,
+    /// `<[u8]>::copy_from_slice` (the platform `memcpy`): the portable fallback.
+    Portable,
+    /// 256-bit AVX2 loads/stores.
+    Avx2,
+    /// 512-bit AVX-512F loads/stores.
+    Avx512,
+}
+
+impl CopyKernel {
+    /// Every kernel, in increasing width.
+    pub const ALL: [CopyKernel; 4] = [
+        CopyKernel::Scalar,
+        CopyKernel::Portable,
+        CopyKernel::Avx2,
+        CopyKernel::Avx512,
+    ];
+}
+
+/// Copies of at least this many bytes use non-temporal (streaming) stores.
+pub const STREAM_THRESHOLD: usize = 4 << 20;
+
+/// Reference copy: one byte at a time (no vectorisation hints).
+pub fn copy_scalar(dst: &mut [u8], src: &[u8]) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        // SAFETY-free volatile-like reference: a plain loop the tests trust.
+        *d = *s;
+    }
+}
+
+/// Run `kernel`. The caller has checked equal lengths and CPU support
+/// (`super::copy_with`); an unsupported kernel falls back to the portable one.
+pub(crate) fn run(kernel: CopyKernel, dst: &mut [u8], src: &[u8]) {
+    debug_assert_eq!(dst.len(), src.len());
+    let n = dst.len().min(src.len());
+    match kernel {
+        CopyKernel::Scalar => copy_scalar(&mut dst[..n], &src[..n]),
+        CopyKernel::Portable => dst[..n].copy_from_slice(&src[..n]),
+        #[cfg(target_arch = "x86_64")]
+        CopyKernel::Avx2 if super::Features::get().avx2 => {
+            // SAFETY: AVX2 is present (checked above); both slices hold `n` bytes.
+            unsafe { x86::copy_avx2(dst.as_mut_ptr(), src.as_ptr(), n) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        CopyKernel::Avx512 if super::Features::get().avx512f => {
+            // SAFETY: AVX-512F is present (checked above); both slices hold `n` bytes.
+            unsafe { x86::copy_avx512(dst.as_mut_ptr(), src.as_ptr(), n) }
+        }
+        _ => dst[..n].copy_from_slice(&src[..n]),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::STREAM_THRESHOLD;
+    use std::arch::x86_64::*;
+
+    /// AVX2 copy of `n` bytes. Safety: AVX2 present; `d`/`s` valid for `n`
+    /// bytes and not overlapping (guaranteed by `&mut`/`&` slices).
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn copy_avx2(d: *mut u8, s: *const u8, n: usize) {
+        const V: usize = 32;
+        if n < V {
+            core::ptr::copy_nonoverlapping(s, d, n);
+            return;
+        }
+        let mut i = 0usize;
+        let stream = n >= STREAM_THRESHOLD;
+        if stream {
+            // Copy an unaligned head so the destination is 32-byte aligned.
+            let head = (V - (d as usize % V)) % V;
+            let v = _mm256_loadu_si256(s as *const __m256i);
+            _mm256_storeu_si256(d as *mut __m256i, v);
+            i = head;
+            while i + 4 * V <= n {
+                let a = _mm256_loadu_si256(s.add(i) as *const __m256i);
+                let b = _mm256_loadu_si256(s.add(i + V) as *const __m256i);
+                let c = _mm256_loadu_si256(s.add(i + 2 * V) as *const __m256i);
+                let e = _mm256_loadu_si256(s.add(i + 3 * V) as *const __m256i);
+                _mm256_stream_si256(d.add(i) as *mut __m256i, a);
+                _mm256_stream_si256(d.add(i + V) as *mut __m256i, b);
+                _mm256_stream_si256(d.add(i + 2 * V) as *mut __m256i, c);
+                _mm256_stream_si256(d.add(i + 3 * V) as *mut __m256i, e);
+                i += 4 * V;
+            }
+            _mm_sfence();
+        } else {
+            while i + 4 * V <= n {
+                let a = _mm256_loadu_si256(s.add(i) as *const __m256i);
+                let b = _mm256_loadu_si256(s.add(i + V) as *const __m256i);
+                let c = _mm256_loadu_si256(s.add(i + 2 * V) as *const __m256i);
+                let e = _mm256_loadu_si256(s.add(i + 3 * V) as *const __m256i);
+                _mm256_storeu_si256(d.add(i) as *mut __m256i, a);
+                _mm256_storeu_si256(d.add(i + V) as *mut __m256i, b);
+                _mm256_storeu_si256(d.add(i + 2 * V) as *mut __m256i, c);
+                _mm256_storeu_si256(d.add(i + 3 * V) as *mut __m256i, e);
+                i += 4 * V;
+            }
+        }
+        while i + V <= n {
+            let a = _mm256_loadu_si256(s.add(i) as *const __m256i);
+            _mm256_storeu_si256(d.add(i) as *mut __m256i, a);
+            i += V;
+        }
+        if i < n {
+            // Overlapping last vector (n >= V here).
+            let a = _mm256_loadu_si256(s.add(n - V) as *const __m256i);
+            _mm256_storeu_si256(d.add(n - V) as *mut __m256i, a);
+        }
+    }
+
+    /// AVX-512F copy of `n` bytes. Safety as [`copy_avx2`], with AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn copy_avx512(d: *mut u8, s: *const u8, n: usize) {
+        const V: usize = 64;
+        if n < V {
+            if n >= 32 {
+                // Two overlapping 32-byte halves.
+                let a = _mm256_loadu_si256(s as *const __m256i);
+                let b = _mm256_loadu_si256(s.add(n - 32) as *const __m256i);
+                _mm256_storeu_si256(d as *mut __m256i, a);
+                _mm256_storeu_si256(d.add(n - 32) as *mut __m256i, b);
+            } else {
+                core::ptr::copy_nonoverlapping(s, d, n);
+            }
+            return;
+        }
+        let mut i = 0usize;
+        if n >= STREAM_THRESHOLD {
+            let head = (V - (d as usize % V)) % V;
+            let v = _mm512_loadu_si512(s as *const __m512i);
+            _mm512_storeu_si512(d as *mut __m512i, v);
+            i = head;
+            while i + 4 * V <= n {
+                let a = _mm512_loadu_si512(s.add(i) as *const __m512i);
+                let b = _mm512_loadu_si512(s.add(i + V) as *const __m512i);
+                let c = _mm512_loadu_si512(s.add(i + 2 * V) as *const __m512i);
+                let e = _mm512_loadu_si512(s.add(i + 3 * V) as *const __m512i);
+                _mm512_stream_si512(d.add(i) as *mut __m512i, a);
+                _mm512_stream_si512(d.add(i + V) as *mut __m512i, b);
+                _mm512_stream_si512(d.add(i + 2 * V) as *mut __m512i, c);
+                _mm512_stream_si512(d.add(i + 3 * V) as *mut __m512i, e);
+                i += 4 * V;
+            }
+            _mm_sfence();
+        } else {
+            while i + 4 * V <= n {
+                let a = _mm512_loadu_si512(s.add(i) as *const __m512i);
+                let b = _mm512_loadu_si512(s.add(i + V) as *const __m512i);
+                let c = _mm512_loadu_si512(s.add(i + 2 * V) as *const __m512i);
+                let e = _mm512_loadu_si512(s.add(i + 3 * V) as *const __m512i);
+                _mm512_storeu_si512(d.add(i) as *mut __m512i, a);
+                _mm512_storeu_si512(d.add(i + V) as *mut __m512i, b);
+                _mm512_storeu_si512(d.add(i + 2 * V) as *mut __m512i, c);
+                _mm512_storeu_si512(d.add(i + 3 * V) as *mut __m512i, e);
+                i += 4 * V;
+            }
+        }
+        while i + V <= n {
+            let a = _mm512_loadu_si512(s.add(i) as *const __m512i);
+            _mm512_storeu_si512(d.add(i) as *mut __m512i, a);
+            i += V;
+        }
+        if i < n {
+            let a = _mm512_loadu_si512(s.add(n - V) as *const __m512i);
+            _mm512_storeu_si512(d.add(n - V) as *mut __m512i, a);
+        }
+    }
+}

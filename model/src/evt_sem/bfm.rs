@@ -1,0 +1,273 @@
+//! AXI4-Lite master bus-functional model driving the `s_axil_*` ports.
+//!
+//! It reacts to the previous cycle's outputs (a handshake happened in cycle
+//! `c-1` when the driven valid and the sampled ready were both high), keeps
+//! every valid high with stable payload until its handshake, raises AW and W
+//! independently after random delays (so AW-before-W, W-before-AW and both
+//! together all occur), and applies random B/R backpressure. Fixed-size
+//! queues: no allocation per cycle.
+
+use super::io::{EvtSemIn, EvtSemOut};
+use super::regs::EVT_SEM_FULL_STRB;
+use crate::stim::StimRng;
+
+/// [`StimRng`] with a pool of bits, so the many small per-cycle decisions cost
+/// one ChaCha word per 64 bits instead of one each.
+#[derive(Debug, Clone)]
+pub struct Dice {
+    /// The underlying stream (for rare, wide draws).
+    pub rng: StimRng,
+    pool: u64,
+    left: u32,
+}
+
+impl Dice {
+    /// Dice over `rng`.
+    pub fn new(rng: StimRng) -> Self {
+        Self { rng, pool: 0, left: 0 }
+    }
+    /// `k` (1..=32) fresh random bits.
+    #[inline]
+    pub fn bits(&mut self, k: u32) -> u64 {
+        if self.left < k {
+            self.pool = self.rng.u64();
+            self.left = 64;
+        }
+        let v = self.pool & ((1u64 << k) - 1);
+        self.pool >>= k;
+        self.left -= k;
+        v
+    }
+    /// True with probability `num/16`.
+    #[inline]
+    pub fn chance16(&mut self, num: u32) -> bool {
+        self.bits(4) < u64::from(num)
+    }
+}
+
+/// Queue depth of writes and reads in flight.
+pub const DEPTH: usize = 4;
+
+/// One AXI4-Lite write.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WrTxn {
+    /// Byte offset.
+    pub addr: u32,
+    /// Write data.
+    pub data: u32,
+    /// Write strobe.
+    pub strb: u32,
+    /// Caller's tag (e.g. directed-sequence step).
+    pub tag: u32,
+    /// Cycle of the AW handshake.
+    pub aw_at: u64,
+    /// Cycle of the W handshake.
+    pub w_at: u64,
+}
+
+impl WrTxn {
+    /// A full-strobe write.
+    pub fn full(addr: u32, data: u32) -> Self {
+        Self { addr, data, strb: EVT_SEM_FULL_STRB, ..Self::default() }
+    }
+}
+
+/// One AXI4-Lite read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RdTxn {
+    /// Byte offset.
+    pub addr: u32,
+}
+
+/// A finished transaction reported by [`AxiLiteMaster::observe`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Done {
+    /// Write with its B response.
+    Write(WrTxn, u32),
+    /// Read with its R data and response.
+    Read(RdTxn, u32, u32),
+}
+
+/// Timing knobs: chance (out of 16) per cycle to raise a valid / ready.
+#[derive(Debug, Clone, Copy)]
+pub struct Timing {
+    pub aw: u32,
+    pub w: u32,
+    pub b: u32,
+    pub ar: u32,
+    pub r: u32,
+}
+
+impl Timing {
+    /// Random timing profile (from always-ready to heavy backpressure).
+    pub fn random(rng: &mut StimRng) -> Self {
+        let mut k = || *rng.pick(&[2u32, 6, 12, 16]);
+        Self { aw: k(), w: k(), b: k(), ar: k(), r: k() }
+    }
+}
+
+/// The AXI4-Lite master.
+#[derive(Debug, Clone)]
+pub struct AxiLiteMaster {
+    wq: [WrTxn; DEPTH],
+    w_len: usize,
+    aw_next: usize,
+    w_next: usize,
+    awvalid: bool,
+    wvalid: bool,
+    bready: bool,
+    rq: [RdTxn; DEPTH],
+    r_len: usize,
+    ar_next: usize,
+    arvalid: bool,
+    rready: bool,
+    /// Current timing profile.
+    pub timing: Timing,
+}
+
+impl AxiLiteMaster {
+    /// An idle master.
+    pub fn new(timing: Timing) -> Self {
+        Self {
+            wq: [WrTxn::default(); DEPTH],
+            w_len: 0,
+            aw_next: 0,
+            w_next: 0,
+            awvalid: false,
+            wvalid: false,
+            bready: false,
+            rq: [RdTxn::default(); DEPTH],
+            r_len: 0,
+            ar_next: 0,
+            arvalid: false,
+            rready: false,
+            timing,
+        }
+    }
+
+    /// Drop everything in flight (the slave is being reset).
+    pub fn reset(&mut self) {
+        *self = Self::new(self.timing);
+    }
+
+    /// Room for another write.
+    pub fn can_write(&self) -> bool {
+        self.w_len < DEPTH
+    }
+    /// Room for another read.
+    pub fn can_read(&self) -> bool {
+        self.r_len < DEPTH
+    }
+    /// Nothing in flight.
+    pub fn idle(&self) -> bool {
+        self.w_len == 0 && self.r_len == 0
+    }
+    /// Queue a write; `false` when full.
+    pub fn push_write(&mut self, t: WrTxn) -> bool {
+        if !self.can_write() {
+            return false;
+        }
+        self.wq[self.w_len] = t;
+        self.w_len += 1;
+        true
+    }
+    /// Queue a read; `false` when full.
+    pub fn push_read(&mut self, t: RdTxn) -> bool {
+        if !self.can_read() {
+            return false;
+        }
+        self.rq[self.r_len] = t;
+        self.r_len += 1;
+        true
+    }
+    /// The oldest write still waiting for its B response.
+    pub fn oldest_write(&self) -> Option<&WrTxn> {
+        (self.w_len > 0).then(|| &self.wq[0])
+    }
+    /// B is stalled by this master (bvalid high, bready low) in the last cycle.
+    pub fn b_stalled(&self, o: &EvtSemOut) -> bool {
+        o.s_axil_bvalid & 1 == 1 && !self.bready
+    }
+    /// R is stalled by this master in the last cycle.
+    pub fn r_stalled(&self, o: &EvtSemOut) -> bool {
+        o.s_axil_rvalid & 1 == 1 && !self.rready
+    }
+
+    /// Account for the handshakes of cycle `cycle - 1` (outputs `o`); calls
+    /// `done` for every finished transaction.
+    pub fn observe(&mut self, cycle: u64, o: &EvtSemOut, mut done: impl FnMut(Done)) {
+        let prev = cycle.saturating_sub(1);
+        if self.awvalid && o.s_axil_awready & 1 == 1 {
+            self.wq[self.aw_next].aw_at = prev;
+            self.aw_next += 1;
+            self.awvalid = false;
+        }
+        if self.wvalid && o.s_axil_wready & 1 == 1 {
+            self.wq[self.w_next].w_at = prev;
+            self.w_next += 1;
+            self.wvalid = false;
+        }
+        if self.bready && o.s_axil_bvalid & 1 == 1 && self.w_len > 0 {
+            done(Done::Write(self.wq[0], o.s_axil_bresp as u32));
+            self.wq.copy_within(1..self.w_len, 0);
+            self.w_len -= 1;
+            self.aw_next = self.aw_next.saturating_sub(1);
+            self.w_next = self.w_next.saturating_sub(1);
+        }
+        if self.arvalid && o.s_axil_arready & 1 == 1 {
+            self.ar_next += 1;
+            self.arvalid = false;
+        }
+        if self.rready && o.s_axil_rvalid & 1 == 1 && self.r_len > 0 {
+            done(Done::Read(self.rq[0], o.s_axil_rdata as u32, o.s_axil_rresp as u32));
+            self.rq.copy_within(1..self.r_len, 0);
+            self.r_len -= 1;
+            self.ar_next = self.ar_next.saturating_sub(1);
+        }
+    }
+
+    /// Drive this cycle's AXI inputs.
+    pub fn drive(&mut self, d: &mut Dice, i: &mut EvtSemIn) {
+        let t = self.timing;
+        if !self.awvalid && self.aw_next < self.w_len && d.chance16(t.aw) {
+            self.awvalid = true;
+        }
+        if !self.wvalid && self.w_next < self.w_len && d.chance16(t.w) {
+            self.wvalid = true;
+        }
+        if !self.arvalid && self.ar_next < self.r_len && d.chance16(t.ar) {
+            self.arvalid = true;
+        }
+        self.bready = d.chance16(t.b);
+        self.rready = d.chance16(t.r);
+
+        i.s_axil_awvalid = u64::from(self.awvalid);
+        i.s_axil_wvalid = u64::from(self.wvalid);
+        i.s_axil_arvalid = u64::from(self.arvalid);
+        i.s_axil_bready = u64::from(self.bready);
+        i.s_axil_rready = u64::from(self.rready);
+        // Payload: the pending transaction while valid, otherwise noise
+        // (a slave must ignore payload without valid).
+        let noise = d.rng.u64();
+        i.s_axil_awprot = noise & 0x7;
+        i.s_axil_arprot = (noise >> 3) & 0x7;
+        if self.awvalid {
+            i.s_axil_awaddr = u64::from(self.wq[self.aw_next].addr);
+        } else {
+            i.s_axil_awaddr = (noise >> 6) & 0x1FFF;
+        }
+        if self.wvalid {
+            let w = &self.wq[self.w_next];
+            i.s_axil_wdata = u64::from(w.data);
+            i.s_axil_wstrb = u64::from(w.strb);
+        } else {
+            i.s_axil_wdata = noise >> 32;
+            i.s_axil_wstrb = (noise >> 19) & 0xF;
+        }
+        if self.arvalid {
+            i.s_axil_araddr = u64::from(self.rq[self.ar_next].addr);
+        } else {
+            i.s_axil_araddr = (noise >> 23) & 0x1FFF;
+        }
+    }
+}

@@ -1,0 +1,753 @@
+//! Stimulus for the EVT_SEM lockstep: the seed's two-semaphore completion
+//! sequence first (seed 001 §5.2, §8), then constrained-random AXI traffic
+//! (through [`AxiLiteMaster`]), increment bursts (including all 16 ports on
+//! one semaphore), waits of every mode and resets in mid-run.
+//!
+//! Coverage is counted from what the stimulus drives and from the outputs it
+//! observes (handshakes, `wait_done_o`, `err_pulse_o`), never from the model's
+//! internals, so both lockstep twins count the same.
+
+use super::bfm::{AxiLiteMaster, Dice, Done, RdTxn, Timing, WrTxn};
+use super::io::{EvtSemIn, EvtSemOut, NUM_INC, NUM_WAIT};
+use super::regs::*;
+use super::NUM_SEM;
+use crate::ports::Stimulus;
+use crate::stim::StimRng;
+
+/// Directed sequence constants: seed 001 §8 (local_sem = 12, remote_sem = 20,
+/// dma_engine_mask = 0x000F → 4 engines), then the full 16 engines (§5.2).
+pub const LOCAL_SEM: u8 = 12;
+/// See [`LOCAL_SEM`].
+pub const REMOTE_SEM: u8 = 20;
+/// Engines of the seed 001 §8 example (dma_engine_mask = 0x000F).
+pub const EXAMPLE_ENGINES: u32 = 4;
+
+/// Coverage counters (index into [`EvtSemStim::coverage`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(usize)]
+pub enum Cov {
+    WinEventRd,
+    WinEventWr,
+    WinErrStatusRd,
+    WinErrStatusWr,
+    WinFirstErrRd,
+    WinFirstErrWr,
+    WinFirstErrDataRd,
+    WinFirstErrDataWr,
+    WinSemReadRd,
+    WinSemReadWr,
+    WinSemSetRd,
+    WinSemSetWr,
+    WinSemIncrRd,
+    WinSemIncrWr,
+    WinSemDecrRd,
+    WinSemDecrWr,
+    WinUnmappedRd,
+    WinUnmappedWr,
+    WaitNone,
+    WaitSemEq,
+    WaitSemLt,
+    WaitSemLe,
+    WaitSemGt,
+    WaitSemGe,
+    WaitEvtSet,
+    WaitEvtSetThenClear,
+    WaitSemGeDec,
+    WaitCancelled,
+    WaitBadMode,
+    CollideInc2Plus,
+    CollideIncAll16,
+    CollideIncAxi,
+    CollideDecDec,
+    CollideDecInc,
+    CollideEvtClearAxi,
+    Overflow,
+    SlverrWr,
+    SlverrRd,
+    PartialStrb,
+    WrRo,
+    Unmapped,
+    AxiAwBeforeW,
+    AxiWBeforeAw,
+    AxiAwWSameCycle,
+    AxiBBackpressure,
+    AxiRBackpressure,
+    ResetMidRun,
+    DirectedCompletion,
+}
+
+/// Stable counter names, in [`Cov`] order.
+pub const COV_NAMES: [&str; 48] = [
+    "win_event_rd",
+    "win_event_wr",
+    "win_err_status_rd",
+    "win_err_status_wr",
+    "win_first_err_rd",
+    "win_first_err_wr",
+    "win_first_err_data_rd",
+    "win_first_err_data_wr",
+    "win_sem_read_rd",
+    "win_sem_read_wr",
+    "win_sem_set_rd",
+    "win_sem_set_wr",
+    "win_sem_incr_rd",
+    "win_sem_incr_wr",
+    "win_sem_decr_rd",
+    "win_sem_decr_wr",
+    "win_unmapped_rd",
+    "win_unmapped_wr",
+    "wait_none",
+    "wait_sem_eq",
+    "wait_sem_lt",
+    "wait_sem_le",
+    "wait_sem_gt",
+    "wait_sem_ge",
+    "wait_evt_set",
+    "wait_evt_set_then_clear",
+    "wait_sem_ge_dec",
+    "wait_cancelled",
+    "wait_bad_mode",
+    "collide_inc_2plus",
+    "collide_inc_all16",
+    "collide_inc_axi",
+    "collide_dec_dec",
+    "collide_dec_inc",
+    "collide_evt_clear_axi",
+    "overflow",
+    "slverr_wr",
+    "slverr_rd",
+    "partial_strb",
+    "wr_ro",
+    "unmapped",
+    "axi_aw_before_w",
+    "axi_w_before_aw",
+    "axi_aw_w_same_cycle",
+    "axi_b_backpressure",
+    "axi_r_backpressure",
+    "reset_mid_run",
+    "directed_completion",
+];
+
+const NUM_COV: usize = COV_NAMES.len();
+/// Semaphores/events the random traffic concentrates on (collisions).
+const NUM_HOT: usize = 8;
+
+/// A wait request held on one port.
+#[derive(Debug, Clone, Copy, Default)]
+struct WaitReq {
+    active: bool,
+    mode: u8,
+    idx: u8,
+    value: i32,
+    age: u32,
+    limit: u32,
+}
+
+/// Directed-sequence progress.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Seed 001 §8: 4 engines, local_sem 12 and remote_sem 20.
+    Example { t: u32 },
+    /// 16 engines (seed 001 §5.2).
+    Full { t: u32 },
+    /// Constrained-random traffic.
+    Random,
+}
+
+/// Seeded stimulus for `evt_sem`.
+#[derive(Debug, Clone)]
+pub struct EvtSemStim {
+    rng: Dice,
+    cycles: u64,
+    bfm: AxiLiteMaster,
+    waits: [WaitReq; NUM_WAIT],
+    phase: Phase,
+    /// Waiters of the directed phase still pending (bit p = wait port p).
+    directed_pending: u32,
+    reset_left: u32,
+    next_reset: u64,
+    hot: [u8; NUM_HOT],
+    burst_left: u32,
+    burst_density: u32,
+    /// Last value seen of each semaphore on the debug port.
+    seen: [i32; NUM_SEM],
+    last_in: EvtSemIn,
+    /// Increment-port semaphore masks of the last two cycles (commit detection).
+    inc_mask: [[u64; 4]; 2],
+    /// Event-clear masks of the last two cycles (pushed at the end of `observe`).
+    clr_mask: [[u64; 4]; 2],
+    /// Directed INCR writes to remote_sem still to queue.
+    directed_writes: u32,
+    bvalid_prev: bool,
+    sweep: u8,
+    cov: [u64; NUM_COV],
+    /// Hash of every response received (compared between the twins).
+    resp_hash: u64,
+}
+
+fn mask_set(m: &mut [u64; 4], i: u8) {
+    m[usize::from(i) / 64] |= 1 << (i % 64);
+}
+
+fn mask_has(m: &[u64; 4], i: u8) -> bool {
+    (m[usize::from(i) / 64] >> (i % 64)) & 1 == 1
+}
+
+impl EvtSemStim {
+    fn hit(&mut self, c: Cov) {
+        self.cov[c as usize] += 1;
+    }
+
+    /// Count of one coverage counter.
+    pub fn count(&self, c: Cov) -> u64 {
+        self.cov[c as usize]
+    }
+
+    /// The directed completion sequence is over.
+    pub fn directed_done(&self) -> bool {
+        self.phase == Phase::Random
+    }
+
+    fn hot_idx(&mut self) -> u8 {
+        if self.rng.chance16(1) {
+            self.rng.bits(8) as u8
+        } else {
+            self.hot[self.rng.bits(3) as usize]
+        }
+    }
+
+    fn reshuffle_hot(&mut self) {
+        for k in 0..NUM_HOT {
+            self.hot[k] = match self.rng.rng.below(8) {
+                0 => 0,
+                1 => 255,
+                _ => self.rng.rng.below(NUM_SEM as u64) as u8,
+            };
+        }
+    }
+
+    fn start_reset(&mut self) {
+        self.reset_left = self.rng.rng.range(1, 3) as u32;
+        self.bfm.reset();
+        self.waits = [WaitReq::default(); NUM_WAIT];
+        self.burst_left = 0;
+        self.bvalid_prev = false;
+        self.seen = [0; NUM_SEM];
+    }
+
+    fn window_cov(reg: Reg, write: bool) -> Cov {
+        use Cov::*;
+        let (rd, wr) = match reg {
+            Reg::Event(_) => (WinEventRd, WinEventWr),
+            Reg::ErrStatus => (WinErrStatusRd, WinErrStatusWr),
+            Reg::FirstErr => (WinFirstErrRd, WinFirstErrWr),
+            Reg::FirstErrData => (WinFirstErrDataRd, WinFirstErrDataWr),
+            Reg::Sem(SemWindow::Read, _) => (WinSemReadRd, WinSemReadWr),
+            Reg::Sem(SemWindow::Set, _) => (WinSemSetRd, WinSemSetWr),
+            Reg::Sem(SemWindow::Incr, _) => (WinSemIncrRd, WinSemIncrWr),
+            Reg::Sem(SemWindow::Decr, _) => (WinSemDecrRd, WinSemDecrWr),
+            Reg::Unmapped => (WinUnmappedRd, WinUnmappedWr),
+        };
+        if write {
+            wr
+        } else {
+            rd
+        }
+    }
+
+    fn mode_cov(mode: u8) -> Cov {
+        use Cov::*;
+        match WaitMode::from_code(u32::from(mode)) {
+            Some(WaitMode::None) => WaitNone,
+            Some(WaitMode::SemEq) => WaitSemEq,
+            Some(WaitMode::SemLt) => WaitSemLt,
+            Some(WaitMode::SemLe) => WaitSemLe,
+            Some(WaitMode::SemGt) => WaitSemGt,
+            Some(WaitMode::SemGe) => WaitSemGe,
+            Some(WaitMode::EvtSet) => WaitEvtSet,
+            Some(WaitMode::EvtSetThenClear) => WaitEvtSetThenClear,
+            Some(WaitMode::SemGeDec) => WaitSemGeDec,
+            None => WaitBadMode,
+        }
+    }
+
+    /// Account for everything observed in the outputs of cycle `cycle - 1`.
+    fn observe(&mut self, cycle: u64, o: &EvtSemOut) {
+        let last = self.last_in;
+        if last.rst_ni & 1 == 0 {
+            return;
+        }
+        // Debug port shadow.
+        self.seen[(last.dbg_idx_i & 0xFF) as usize] = o.dbg_sem_o as u32 as i32;
+
+        // AXI.
+        if self.bfm.b_stalled(o) {
+            self.hit(Cov::AxiBBackpressure);
+        }
+        if self.bfm.r_stalled(o) {
+            self.hit(Cov::AxiRBackpressure);
+        }
+        // A write committed in cycle - 2 when bvalid rises in cycle - 1.
+        let bvalid = o.s_axil_bvalid & 1 == 1;
+        if bvalid && !self.bvalid_prev {
+            if let Some(w) = self.bfm.oldest_write() {
+                match Reg::decode(w.addr) {
+                    Reg::Sem(SemWindow::Set | SemWindow::Incr | SemWindow::Decr, i)
+                        if w.strb == EVT_SEM_FULL_STRB && mask_has(&self.inc_mask[1], i) =>
+                    {
+                        self.hit(Cov::CollideIncAxi)
+                    }
+                    Reg::Event(i) if w.strb == EVT_SEM_FULL_STRB && mask_has(&self.clr_mask[0], i) => {
+                        self.hit(Cov::CollideEvtClearAxi)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.bvalid_prev = bvalid;
+        let mut finished: [Option<Done>; 2] = [None, None];
+        let mut n = 0;
+        self.bfm.observe(cycle, o, |d| {
+            finished[n] = Some(d);
+            n += 1;
+        });
+        for d in finished.into_iter().flatten() {
+            match d {
+                Done::Write(w, resp) => {
+                    self.resp_hash = self.resp_hash.rotate_left(5) ^ u64::from(resp);
+                    let c = Self::window_cov(Reg::decode(w.addr), true);
+                    self.hit(c);
+                    if resp == EVT_SEM_RESP_SLVERR {
+                        self.hit(Cov::SlverrWr);
+                    }
+                    let c = match w.aw_at.cmp(&w.w_at) {
+                        core::cmp::Ordering::Less => Cov::AxiAwBeforeW,
+                        core::cmp::Ordering::Greater => Cov::AxiWBeforeAw,
+                        core::cmp::Ordering::Equal => Cov::AxiAwWSameCycle,
+                    };
+                    self.hit(c);
+                }
+                Done::Read(r, data, resp) => {
+                    self.resp_hash =
+                        self.resp_hash.rotate_left(5) ^ u64::from(data) ^ (u64::from(resp) << 32);
+                    let c = Self::window_cov(Reg::decode(r.addr), false);
+                    self.hit(c);
+                    if resp == EVT_SEM_RESP_SLVERR {
+                        self.hit(Cov::SlverrRd);
+                    }
+                }
+            }
+        }
+
+        // Errors.
+        let pulse = o.err_pulse_o as u32;
+        for (k, c) in [
+            (ErrKind::Overflow, Cov::Overflow),
+            (ErrKind::PartialStrb, Cov::PartialStrb),
+            (ErrKind::WrRo, Cov::WrRo),
+            (ErrKind::Unmapped, Cov::Unmapped),
+        ] {
+            if pulse & k.bit() != 0 {
+                self.hit(c);
+            }
+        }
+
+        // Waits.
+        let done = o.wait_done_o;
+        let mut dec_mask = [0u64; 4];
+        let mut dec_dup = false;
+        for p in 0..NUM_WAIT {
+            let (valid, mode, idx, _) = last.wait(p);
+            if !valid {
+                continue;
+            }
+            if WaitMode::from_code(u32::from(mode)).is_none() {
+                self.hit(Cov::WaitBadMode);
+            }
+            if (done >> p) & 1 == 1 {
+                let c = Self::mode_cov(mode);
+                self.hit(c);
+                self.waits[p].active = false;
+                if u32::from(mode) == EVT_SEM_WAIT_SEM_GE_DEC {
+                    dec_dup |= mask_has(&dec_mask, idx);
+                    mask_set(&mut dec_mask, idx);
+                    if mask_has(&self.inc_mask[0], idx) {
+                        self.hit(Cov::CollideDecInc);
+                    }
+                }
+                if self.directed_pending & (1 << p) != 0 {
+                    self.directed_pending &= !(1 << p);
+                    if self.directed_pending == 0 {
+                        self.hit(Cov::DirectedCompletion);
+                    }
+                }
+            }
+        }
+        if dec_dup {
+            self.hit(Cov::CollideDecDec);
+        }
+        // Event clears of the last cycle (for the event-write collision counter).
+        let mut clr = [0u64; 4];
+        for p in 0..NUM_WAIT {
+            let (valid, mode, idx, _) = last.wait(p);
+            if valid && (done >> p) & 1 == 1 && u32::from(mode) == EVT_SEM_WAIT_EVT_SET_CLR {
+                mask_set(&mut clr, idx);
+            }
+        }
+        self.clr_mask = [clr, self.clr_mask[0]];
+    }
+
+    /// Drive the increment ports for this cycle (random bursts).
+    fn drive_incs_random(&mut self, i: &mut EvtSemIn) {
+        if self.burst_left == 0 {
+            if self.rng.bits(6) == 0 {
+                self.burst_left = self.rng.rng.range(1, 200) as u32;
+                self.burst_density = self.rng.rng.range(1, 16) as u32;
+            }
+            return;
+        }
+        self.burst_left -= 1;
+        if self.rng.bits(6) == 0 {
+            // All 16 DMA engines finish on the same semaphore in the same cycle.
+            let idx = self.hot_idx();
+            let v = if self.rng.bits(4) == 0 { 0x1000_0000 } else { 1 };
+            for p in 0..NUM_INC {
+                i.set_inc(p, idx, v);
+            }
+            return;
+        }
+        for p in 0..NUM_INC {
+            if !self.rng.chance16(self.burst_density) {
+                continue;
+            }
+            let idx = self.hot_idx();
+            let v = match self.rng.bits(8) {
+                0 => 0x4000_0000,
+                1 => -0x4000_0000,
+                2 => self.rng.rng.u32() as i32,
+                3..=60 => -(self.rng.bits(2) as i32) - 1,
+                61..=70 => 0,
+                _ => self.rng.bits(2) as i32 + 1,
+            };
+            i.set_inc(p, idx, v);
+        }
+    }
+
+    fn random_write(&mut self) -> WrTxn {
+        let idx = self.hot_idx();
+        let value = match self.rng.rng.below(64) {
+            0 => i32::MAX as u32 - self.rng.rng.below(8) as u32,
+            1 => i32::MIN as u32 + self.rng.rng.below(8) as u32,
+            2 => self.rng.rng.u32(),
+            3 => 0x4000_0000,
+            _ => self.rng.rng.range(0, 40) as u32,
+        };
+        let reg = match self.rng.rng.below(40) {
+            0..=7 => Reg::Sem(SemWindow::Incr, idx),
+            8..=12 => Reg::Sem(SemWindow::Decr, idx),
+            13..=18 => Reg::Sem(SemWindow::Set, idx),
+            19..=26 => Reg::Event(idx),
+            27..=28 => Reg::ErrStatus,
+            29..=30 => Reg::FirstErr,
+            31 => Reg::FirstErrData,
+            32..=33 => Reg::Sem(SemWindow::Read, idx),
+            34..=35 => Reg::Unmapped,
+            _ => Reg::Sem(SemWindow::Incr, self.rng.rng.below(NUM_SEM as u64) as u8),
+        };
+        let mut addr = reg.offset();
+        if reg == Reg::Unmapped {
+            addr = self.rng.rng.range(0x40C, 0xFFF) as u32;
+        }
+        if self.rng.rng.chance(1, 8) {
+            addr |= self.rng.rng.below(4) as u32; // bits [1:0] are ignored
+        }
+        let data = match reg {
+            Reg::Event(_) => {
+                if self.rng.rng.chance(1, 4) {
+                    self.rng.rng.u32()
+                } else {
+                    self.rng.rng.below(2) as u32
+                }
+            }
+            Reg::ErrStatus => self.rng.rng.u32(),
+            Reg::FirstErr => {
+                if self.rng.rng.chance(3, 4) {
+                    1 << EVT_SEM_FE_VALID_BIT
+                } else {
+                    self.rng.rng.u32()
+                }
+            }
+            _ => value,
+        };
+        let strb = if self.rng.rng.chance(1, 24) { self.rng.rng.below(15) as u32 } else { EVT_SEM_FULL_STRB };
+        WrTxn { addr, data, strb, ..WrTxn::default() }
+    }
+
+    fn random_read(&mut self) -> RdTxn {
+        let idx = self.hot_idx();
+        let reg = match self.rng.rng.below(16) {
+            0..=2 => Reg::Event(idx),
+            3 => Reg::ErrStatus,
+            4 => Reg::FirstErr,
+            5 => Reg::FirstErrData,
+            6..=7 => Reg::Sem(SemWindow::Read, idx),
+            8 => Reg::Sem(SemWindow::Set, idx),
+            9 => Reg::Sem(SemWindow::Incr, idx),
+            10 => Reg::Sem(SemWindow::Decr, idx),
+            11 => Reg::Unmapped,
+            _ => Reg::Sem(SemWindow::Read, self.rng.rng.below(NUM_SEM as u64) as u8),
+        };
+        let mut addr = reg.offset();
+        if reg == Reg::Unmapped {
+            addr = self.rng.rng.range(0x40C, 0xFFF) as u32;
+        }
+        RdTxn { addr }
+    }
+
+    fn new_wait(&mut self) -> WaitReq {
+        let idx = self.hot_idx();
+        let mode = if self.rng.rng.chance(1, 60) {
+            *self.rng.rng.pick(&[0x09u8, 0x7F, 0x81, 0x83, 0x85, 0xFF])
+        } else {
+            WaitMode::ALL[self.rng.rng.below(WaitMode::ALL.len() as u64) as usize].code() as u8
+        };
+        let seen = self.seen[usize::from(idx)];
+        let value = match WaitMode::from_code(u32::from(mode)) {
+            Some(WaitMode::SemGeDec) => {
+                if self.rng.rng.chance(1, 4) {
+                    seen
+                } else {
+                    self.rng.rng.range(1, 6) as i32
+                }
+            }
+            _ => seen.wrapping_add(self.rng.rng.range(0, 4) as i32 - 2),
+        };
+        let bad = WaitMode::from_code(u32::from(mode)).is_none();
+        let limit = if bad { self.rng.rng.range(1, 4) } else { self.rng.rng.range(1, 120) } as u32;
+        WaitReq { active: true, mode, idx, value, age: 0, limit }
+    }
+
+    fn drive_waits(&mut self, i: &mut EvtSemIn, random: bool) {
+        for p in 0..NUM_WAIT {
+            let w = &mut self.waits[p];
+            if w.active {
+                w.age += 1;
+                if random && w.age > w.limit {
+                    w.active = false;
+                    self.cov[Cov::WaitCancelled as usize] += 1;
+                }
+            }
+            if !self.waits[p].active && random && self.rng.bits(3) == 0 {
+                self.waits[p] = self.new_wait();
+            }
+            let w = self.waits[p];
+            if w.active {
+                i.set_wait(p, w.mode, w.idx, w.value);
+            }
+        }
+    }
+
+    fn directed(&mut self, i: &mut EvtSemIn) {
+        let sem_incr = |s: u8| WrTxn::full(Reg::Sem(SemWindow::Incr, s).offset(), 1);
+        let ge_dec = |idx: u8, n: u32| WaitReq {
+            active: true,
+            mode: EVT_SEM_WAIT_SEM_GE_DEC as u8,
+            idx,
+            value: n as i32,
+            age: 0,
+            limit: u32::MAX,
+        };
+        match self.phase {
+            Phase::Example { t } => {
+                if t == 0 {
+                    // §8 step 3: the 4 engines of mask 0x000F bump local_sem 12 (one cycle);
+                    // the routed remote BDs arrive at the peer's +0x1800[20*4] over the fabric.
+                    for p in 0..EXAMPLE_ENGINES as usize {
+                        i.set_inc(p, LOCAL_SEM, 1);
+                    }
+                    self.directed_writes = EXAMPLE_ENGINES;
+                    self.waits[0] = ge_dec(REMOTE_SEM, EXAMPLE_ENGINES);
+                    self.waits[1] = ge_dec(LOCAL_SEM, EXAMPLE_ENGINES);
+                    self.directed_pending = 0b11;
+                }
+                let quiet = self.directed_writes == 0 && self.bfm.idle();
+                self.phase = if self.directed_pending == 0 && t > 0 && quiet {
+                    Phase::Full { t: 0 }
+                } else if t > 2000 {
+                    Phase::Random
+                } else {
+                    Phase::Example { t: t + 1 }
+                };
+            }
+            Phase::Full { t } => {
+                if t == 0 {
+                    // §5.2 (3): all 16 engines bump local_sem in the same cycle.
+                    for p in 0..NUM_INC {
+                        i.set_inc(p, LOCAL_SEM, 1);
+                    }
+                    self.waits[0] = ge_dec(REMOTE_SEM, NUM_INC as u32);
+                    self.waits[1] = ge_dec(LOCAL_SEM, NUM_INC as u32);
+                    self.directed_pending = 0b11;
+                }
+                // §5.2 (4): remote_sem rises by the number of engines — 8 routed writes
+                // through the INCR window and 8 engines through their ports, staggered.
+                if t < 8 * 3 && t % 3 == 1 {
+                    self.directed_writes += 1;
+                }
+                if t < 8 * 3 && t % 3 == 2 {
+                    i.set_inc(8 + (t / 3) as usize, REMOTE_SEM, 1);
+                }
+                let quiet = self.directed_writes == 0 && self.bfm.idle();
+                self.phase = if self.directed_pending == 0 && t > 24 && quiet {
+                    Phase::Random
+                } else if t > 4000 {
+                    Phase::Random
+                } else {
+                    Phase::Full { t: t + 1 }
+                };
+            }
+            Phase::Random => {}
+        }
+        if self.directed_writes > 0 && self.bfm.push_write(sem_incr(REMOTE_SEM)) {
+            self.directed_writes -= 1;
+        }
+        for p in 0..NUM_WAIT {
+            let w = self.waits[p];
+            if w.active {
+                i.set_wait(p, w.mode, w.idx, w.value);
+            }
+        }
+    }
+
+    fn collision_cov(&mut self, i: &EvtSemIn) {
+        let mut m = [0u64; 4];
+        let mut dup = false;
+        let mut all_same = i.inc_valid_i == (1 << NUM_INC) - 1;
+        let first = i.inc(0).1;
+        for p in 0..NUM_INC {
+            let (valid, idx, _) = i.inc(p);
+            if valid {
+                dup |= mask_has(&m, idx);
+                mask_set(&mut m, idx);
+                all_same &= idx == first;
+            }
+        }
+        if dup {
+            self.hit(Cov::CollideInc2Plus);
+        }
+        if all_same {
+            self.hit(Cov::CollideIncAll16);
+        }
+        self.inc_mask = [m, self.inc_mask[0]];
+    }
+}
+
+impl Stimulus for EvtSemStim {
+    type In = EvtSemIn;
+    type Out = EvtSemOut;
+
+    fn new(seed: u64, cycles: u64) -> Self {
+        let mut rng = StimRng::new(seed ^ 0xE5E5_0001);
+        let timing = Timing::random(&mut rng);
+        let next_reset = if cycles < 60_000 { cycles / 2 } else { rng.range(20_000, 80_000) };
+        let rng = Dice::new(rng);
+        let mut s = Self {
+            rng,
+            cycles,
+            bfm: AxiLiteMaster::new(timing),
+            waits: [WaitReq::default(); NUM_WAIT],
+            phase: Phase::Example { t: 0 },
+            directed_pending: 0,
+            reset_left: 2,
+            next_reset,
+            hot: [0; NUM_HOT],
+            burst_left: 0,
+            burst_density: 0,
+            seen: [0; NUM_SEM],
+            last_in: EvtSemIn::default(),
+            inc_mask: [[0; 4]; 2],
+            clr_mask: [[0; 4]; 2],
+            directed_writes: 0,
+            bvalid_prev: false,
+            sweep: 0,
+            cov: [0; NUM_COV],
+            resp_hash: 0,
+        };
+        s.hot = [LOCAL_SEM, REMOTE_SEM, 0, 255, 1, 2, 3, 128];
+        s
+    }
+
+    fn next(&mut self, cycle: u64, prev_out: Option<&EvtSemOut>) -> EvtSemIn {
+        if let Some(o) = prev_out {
+            self.observe(cycle, o);
+        }
+        let mut i = EvtSemIn::idle();
+
+        // Reset: initial and in mid-run. AXI valids stay low during reset;
+        // the other ports carry noise (their outputs are still compared).
+        if self.reset_left == 0 && cycle == self.next_reset && cycle + 100 < self.cycles {
+            self.start_reset();
+            self.hit(Cov::ResetMidRun);
+            self.next_reset = cycle + self.rng.rng.range(20_000, 120_000);
+        }
+        if self.reset_left > 0 {
+            self.reset_left -= 1;
+            i.rst_ni = 0;
+            if self.rng.rng.bool() {
+                i.inc_valid_i = self.rng.rng.below(1 << NUM_INC);
+                i.inc_idx_i = [self.rng.rng.u64(), self.rng.rng.u64()];
+                i.wait_valid_i = self.rng.rng.below(1 << NUM_WAIT);
+                i.wait_mode_i = self.rng.rng.u64() & 0x0707_0707;
+            }
+            i.dbg_idx_i = self.rng.rng.below(NUM_SEM as u64);
+            self.last_in = i;
+            self.inc_mask = [[0; 4]; 2];
+            return i;
+        }
+
+        if self.phase == Phase::Random {
+            if self.rng.bits(15) == 0 {
+                self.reshuffle_hot();
+                self.bfm.timing = Timing::random(&mut self.rng.rng);
+            }
+            if self.bfm.can_write() && self.rng.chance16(5) {
+                let w = self.random_write();
+                self.bfm.push_write(w);
+            }
+            if self.bfm.can_read() && self.rng.chance16(5) {
+                let r = self.random_read();
+                self.bfm.push_read(r);
+            }
+            self.drive_incs_random(&mut i);
+            self.drive_waits(&mut i, true);
+        } else {
+            self.directed(&mut i);
+        }
+        self.bfm.drive(&mut self.rng, &mut i);
+        self.collision_cov(&i);
+
+        // Debug port: mostly the hot semaphores, otherwise a sweep of all 256.
+        i.dbg_idx_i = if self.rng.bits(2) != 0 {
+            u64::from(self.hot[self.rng.bits(3) as usize])
+        } else {
+            self.sweep = self.sweep.wrapping_add(1);
+            u64::from(self.sweep)
+        };
+        self.last_in = i;
+        i
+    }
+
+    fn coverage(&self) -> Vec<(String, u64)> {
+        COV_NAMES.iter().zip(self.cov).map(|(n, c)| (n.to_string(), c)).collect()
+    }
+
+    fn compare_final(&self, other: &Self) -> Result<(), String> {
+        if self.resp_hash != other.resp_hash {
+            return Err(format!(
+                "AXI response hash differs: {:#018x} vs {:#018x}",
+                self.resp_hash, other.resp_hash
+            ));
+        }
+        Ok(())
+    }
+}

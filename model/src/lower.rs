@@ -1,1 +1,0 @@
-//! lower (placeholder until implemented).

@@ -1,0 +1,213 @@
+//! [`Target`] on the system model ([`crate::system::System`]): every leg is a
+//! real `rdma_desc_gen` / `rdma_desc_start` pair (RX arms first, TX fires)
+//! over UDMA descriptor rings, in the system's fast or cycle mode; a reducing
+//! leg passes the fused kernel as the receive hook (`LegOp::Reduce`).
+//!
+//! Project-defined choices (docs/decisions.md):
+//! - The leg's own completion semaphores use the reserved indices
+//!   [`LEG_LOCAL_SEM`] / [`LEG_REMOTE_SEM`] (the go handshake uses the
+//!   system's 255), so they never disturb a program's semaphores; after each
+//!   leg the lowering waits for both to reach the engine count and
+//!   decrements them (the next step's `wait ≥ target and decrement`, seed 001 §5.2).
+//! - A leg of p partitions uses ⌈p / 8⌉ DMA engines (about 8 partitions per
+//!   engine, PUBLIC-FACTS §4), queue 0.
+//! - One device leg copies partition p to partition p; a transfer whose
+//!   two sides sit on different partitions is refused (the flat target
+//!   accepts it).
+//! - Legs of one batch run one after the other (they share no bytes, checked
+//!   by [`check_batch`]); the batch's modeled time is its slowest leg.
+
+use std::sync::Arc;
+
+use super::target::{check_batch, Leg, LegReport, Target, TargetError};
+use crate::datapath::reduce::recv_reduce;
+use crate::isa::{Arch, Events, UpdateMode};
+use crate::system::{CoreId, LegOp, LegSpec, Mode, System, SystemError, Topology};
+
+/// TX-core semaphore of a lowered leg (project-defined, reserved).
+pub const LEG_LOCAL_SEM: u8 = 252;
+/// RX-core semaphore of a lowered leg (project-defined, reserved).
+pub const LEG_REMOTE_SEM: u8 = 253;
+
+/// The system model as a lowering target.
+pub struct SystemTarget {
+    /// The system.
+    pub sys: System,
+    /// Fast or cycle mode for every leg.
+    pub mode: Mode,
+}
+
+impl SystemTarget {
+    /// A system of `packages` packages × 2 dies × `cores_per_die` cores.
+    pub fn new(
+        arch: Arch,
+        packages: usize,
+        cores_per_die: usize,
+        partition_bytes: u64,
+        mode: Mode,
+    ) -> Result<Self, TargetError> {
+        let topo = Topology {
+            packages: u8::try_from(packages).unwrap_or(u8::MAX),
+            cores_per_die: u8::try_from(cores_per_die).unwrap_or(u8::MAX),
+            sbuf_bytes_per_partition: u32::try_from(partition_bytes).unwrap_or(u32::MAX),
+            arch,
+            ..Topology::trn2(u8::try_from(packages).unwrap_or(1).max(1))
+        };
+        Ok(Self {
+            sys: System::new(topo).map_err(sys_err)?,
+            mode,
+        })
+    }
+}
+
+fn sys_err(e: SystemError) -> TargetError {
+    TargetError::System(e.to_string())
+}
+
+fn core(c: usize) -> CoreId {
+    CoreId(c as u16)
+}
+
+fn part(p: u32) -> u8 {
+    p as u8
+}
+
+impl Target for SystemTarget {
+    fn arch(&self) -> Arch {
+        self.sys.topology().arch
+    }
+
+    fn cores(&self) -> usize {
+        self.sys.topology().num_cores()
+    }
+
+    fn partition_bytes(&self) -> u64 {
+        self.sys.topology().sbuf_bytes_per_partition.into()
+    }
+
+    fn write(
+        &mut self,
+        c: usize,
+        partition: u32,
+        offset: u64,
+        data: &[u8],
+    ) -> Result<(), TargetError> {
+        self.sys
+            .write_sbuf(core(c), part(partition), offset, data)
+            .map_err(sys_err)
+    }
+
+    fn read(
+        &self,
+        c: usize,
+        partition: u32,
+        offset: u64,
+        len: u64,
+    ) -> Result<Vec<u8>, TargetError> {
+        self.sys
+            .read_sbuf(core(c), part(partition), offset, len as usize)
+            .map_err(sys_err)
+    }
+
+    fn reg_write(&mut self, c: usize, reg: u8, value: u64) -> Result<(), TargetError> {
+        let arch = self.arch();
+        if !arch.is_valid_register_write(reg) {
+            return Err(TargetError::BadRegister {
+                reg,
+                arch,
+                num: arch.num_registers(),
+            });
+        }
+        let v = u32::try_from(value).map_err(|_| {
+            TargetError::System(format!("register value {value:#x} exceeds 32 bits"))
+        })?;
+        self.sys.write_reg(core(c), reg, v).map_err(sys_err)
+    }
+
+    fn reg_read(&self, c: usize, reg: u8) -> Result<u64, TargetError> {
+        self.sys.reg(core(c), reg).map(u64::from).map_err(sys_err)
+    }
+
+    fn sem(&self, c: usize, idx: u8) -> Result<i32, TargetError> {
+        self.sys.sem(core(c), idx).map_err(sys_err)
+    }
+
+    fn sem_update(&mut self, c: usize, ev: &Events) -> Result<(), TargetError> {
+        let cur = self.sem(c, ev.update_idx)?;
+        let v = ev.semaphore_value as i32;
+        let new = match ev.update_mode {
+            UpdateMode::None => return Ok(()),
+            UpdateMode::SemIncOnRead | UpdateMode::SemIncOnComplete => cur.wrapping_add(1),
+            UpdateMode::SemDecOnRead | UpdateMode::SemDecOnComplete => cur.wrapping_sub(1),
+            UpdateMode::SemAddOnRead | UpdateMode::SemAddOnComplete => cur.wrapping_add(v),
+            UpdateMode::SemSubOnRead | UpdateMode::SemSubOnComplete => cur.wrapping_sub(v),
+            UpdateMode::SemWrOnRead | UpdateMode::SemWrOnComplete => v,
+        };
+        self.sys
+            .set_sem(core(c), ev.update_idx, new)
+            .map_err(sys_err)
+    }
+
+    fn run_legs(&mut self, legs: &[Leg]) -> Result<LegReport, TargetError> {
+        check_batch(legs)?;
+        let mut rep = LegReport::default();
+        for l in legs {
+            if l.src.partitions == 0 || l.src.bytes == 0 {
+                continue;
+            }
+            let engines = l.src.partitions.div_ceil(8).clamp(1, 16);
+            let mut spec = LegSpec::new(
+                core(l.src.core),
+                l.src.offset,
+                core(l.dst.core),
+                l.dst.offset,
+                u32::try_from(l.src.bytes).map_err(|_| {
+                    TargetError::System(format!(
+                        "leg of {} bytes per partition exceeds 32 bits",
+                        l.src.bytes
+                    ))
+                })?,
+                part(l.src.partitions),
+            );
+            spec.partition_start = part(l.src.partition);
+            if l.dst.partition != l.src.partition {
+                // One device leg copies partition p of the source to partition
+                // p of the destination (seed 001 §8: free_dim_bytes × partitions).
+                return Err(TargetError::System(format!(
+                    "a leg from partitions {}..{} to partitions {}..{} shifts partitions; one rdma leg copies partition p to partition p (place both tensors on the same partitions, at the same offset_bytes, or use --mode flat)",
+                    l.src.partition,
+                    l.src.partition + l.src.partitions,
+                    l.dst.partition,
+                    l.dst.partition + l.dst.partitions
+                )));
+            }
+            spec.engine_mask = ((1u32 << engines) - 1) as u16;
+            spec.local_sem = LEG_LOCAL_SEM;
+            spec.remote_sem = LEG_REMOTE_SEM;
+            if let Some((dtype, op)) = l.reduce {
+                spec.op = LegOp::Reduce(Arc::new(move |dst: &mut [u8], src: &[u8]| {
+                    recv_reduce(dst, src, dtype, op).map_err(|e| e.to_string())
+                }));
+            }
+            let r = self.leg(&spec, engines)?;
+            rep.legs += 1;
+            rep.bytes += l.src.total();
+            rep.modeled_ns = rep.modeled_ns.max(r);
+        }
+        Ok(rep)
+    }
+}
+
+impl SystemTarget {
+    /// One device leg plus the completion waits; returns its modeled ns.
+    fn leg(&mut self, spec: &LegSpec, engines: u32) -> Result<u64, TargetError> {
+        let r = self.sys.send_recv(spec, self.mode).map_err(sys_err)?;
+        self.sys
+            .wait_sem(spec.src, LEG_LOCAL_SEM, engines as i32, self.mode)
+            .map_err(sys_err)?;
+        self.sys
+            .wait_sem(spec.dst, LEG_REMOTE_SEM, engines as i32, self.mode)
+            .map_err(sys_err)?;
+        Ok(r.modeled_ps.div_ceil(1000))
+    }
+}

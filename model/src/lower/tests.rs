@@ -1,0 +1,563 @@
+//! Programs end to end: every guard fed its bad input, message checked;
+//! the no-reduce guarantee; 0xDB / 0xDC results; collectives; examples/.
+
+use serde_json::{json, Value};
+
+use super::*;
+use crate::isa::{Arch, GidDst, GidLoad, GidTarget};
+
+fn run_json(v: Value) -> Result<RunReport, ProgramError> {
+    let p: Program = serde_json::from_value(v).expect("test program parses");
+    let l = load(p)?;
+    let mut t = fast_target(&l);
+    run(&l, &mut t)
+}
+
+fn err_of(v: Value) -> String {
+    match run_json(v) {
+        Err(e) => e.to_string(),
+        Ok(r) => panic!("expected an error, got {r:?}"),
+    }
+}
+
+fn hex(w: &[u8]) -> String {
+    w.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// SEND word fields from rank `peer` perspective.
+fn sr(is_send: u8, peer: u64, tensor: u32, off: u64, size: u64) -> Value {
+    json!({"kind": "sendrecv", "fields": {
+        "tensor_id": tensor, "peer_id": peer, "is_send": is_send,
+        "offset_bytes": off, "size_bytes": size,
+        "update_mode": "SEM_INC_ON_COMPLETE", "update_idx": 3}})
+}
+
+/// Two ranks on different dies (cores 0 and 4), one 4 KiB fp32 tensor each.
+fn pair_program(p0: Vec<Value>, p1: Vec<Value>) -> Value {
+    json!({
+        "arch": "cayman",
+        "ranks": [0, 4],
+        "replica_groups": [[0, 1]],
+        "tensors": [
+            {"rank": 0, "id": 1, "partitions": [0, 32], "offset": 256, "size": 4096, "dtype": "fp32"},
+            {"rank": 1, "id": 1, "partitions": [64, 128], "offset": 0, "size": 4096, "dtype": "fp32"}
+        ],
+        "init": [
+            {"rank": 0, "tensor": 1, "data": {"iota": {"start": 1.5, "step": 0.25}}},
+            {"rank": 1, "tensor": 1, "data": {"fill": 85}}
+        ],
+        "programs": [p0, p1]
+    })
+}
+
+#[test]
+fn sendrecv_moves_exact_bytes_and_never_reduces_seed_000_7() {
+    // The destination held nonzero data: a fold (sum/max) would change the result.
+    let mut p = pair_program(vec![sr(1, 1, 1, 0, 4096)], vec![sr(0, 0, 1, 0, 4096)]);
+    p["expect"] = json!({
+        "data": [{"rank": 1, "tensor": 1, "data": {"copy_of": {"rank": 0, "tensor": 1}}}],
+        "sems": [{"rank": 0, "idx": 3, "value": 1}, {"rank": 1, "idx": 3, "value": 1}]
+    });
+    let rep = run_json(p).unwrap();
+    assert!(rep.passed(), "{:?}", rep.checks);
+    assert_eq!(rep.pairs, 1);
+    assert_eq!(rep.legs.bytes, 4096);
+}
+
+#[test]
+fn sendrecv_partial_range_lands_at_receiver_offset() {
+    let mut p = pair_program(vec![sr(1, 1, 1, 100, 1000)], vec![sr(0, 0, 1, 2000, 1000)]);
+    p["expect"] = json!({"data": [
+        {"rank": 1, "tensor": 1, "offset": 2000, "size": 1000, "data": {"copy_of": {"rank": 0, "tensor": 1, "offset": 100}}},
+        {"rank": 1, "tensor": 1, "offset": 0, "size": 2000, "data": {"fill": 85}},
+        {"rank": 1, "tensor": 1, "offset": 3000, "data": {"fill": 85}}
+    ]});
+    let rep = run_json(p).unwrap();
+    assert!(rep.passed(), "{:?}", rep.checks);
+}
+
+#[test]
+fn sendrecv_peer_from_two_rank_group_seed_000_4a() {
+    let mut s = sr(1, 1, 1, 0, 64);
+    s["group"] = json!(0);
+    let mut p = pair_program(vec![s], vec![sr(0, 0, 1, 0, 64)]);
+    p["expect"] = json!({"data": [{"rank": 1, "tensor": 1, "size": 64, "data": {"copy_of": {"rank": 0, "tensor": 1}}}]});
+    assert!(run_json(p).unwrap().passed());
+}
+
+#[test]
+fn guard_rank_cannot_send_to_itself_seed_000_4a() {
+    let e = err_of(pair_program(vec![sr(1, 0, 1, 0, 64)], vec![]));
+    assert!(
+        e.contains("assertion `g_device_id != peer_id` failed: rank 0"),
+        "{e}"
+    );
+    assert!(e.starts_with("rank 0, instruction 0:"), "{e}");
+}
+
+#[test]
+fn guard_sendrecv_must_increment_semaphore_seed_000_8a() {
+    let mut s = sr(1, 1, 1, 0, 64);
+    s["fields"]["update_mode"] = json!("NONE");
+    let e = err_of(pair_program(vec![s], vec![sr(0, 0, 1, 0, 64)]));
+    assert!(
+        e.contains("Collective instruction must increment semaphore when done"),
+        "{e}"
+    );
+}
+
+#[test]
+fn guard_send_must_meet_receive_of_same_size_public_facts_5() {
+    let e = err_of(pair_program(
+        vec![sr(1, 1, 1, 0, 64)],
+        vec![sr(0, 0, 1, 0, 128)],
+    ));
+    assert!(
+        e.contains("a send must meet a receive of the same size"),
+        "{e}"
+    );
+    assert!(
+        e.contains("moves 64 bytes") && e.contains("takes 128 bytes"),
+        "{e}"
+    );
+}
+
+#[test]
+fn guard_unmatched_send_is_reported() {
+    let e = err_of(pair_program(vec![sr(1, 1, 1, 0, 64)], vec![]));
+    assert!(
+        e.contains("SEND of rank 0 (instruction 0, 64 bytes, peer 1) never met a matching RECV"),
+        "{e}"
+    );
+}
+
+#[test]
+fn guard_offset_plus_size_inside_tensor() {
+    let e = err_of(pair_program(vec![sr(1, 1, 1, 4000, 97)], vec![]));
+    assert!(e.contains("offset_bytes 4000 + size_bytes 97"), "{e}");
+    let e = err_of(pair_program(vec![sr(1, 1, 9, 0, 1)], vec![]));
+    assert!(
+        e.contains("tensor_id 9 (byte 12) is not a tensor of rank 0"),
+        "{e}"
+    );
+}
+
+#[test]
+fn guard_pair_group_must_have_two_ranks_and_agree_with_peer_id() {
+    let mut p = pair_program(vec![], vec![]);
+    p["replica_groups"] = json!([[0, 1], [0]]);
+    let mut s = sr(1, 1, 1, 0, 64);
+    s["group"] = json!(1);
+    p["programs"] = json!([[s], []]);
+    let e = err_of(p.clone());
+    assert!(e.contains("send/recv replica group 1 has 1 ranks"), "{e}");
+    let mut s = sr(1, 5, 1, 0, 64);
+    s["group"] = json!(0);
+    p["programs"] = json!([[s], []]);
+    let e = err_of(p);
+    assert!(
+        e.contains("peer_id (byte 16) is 5 but replica group 0 makes the peer rank 1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn guard_peer_must_exist() {
+    let e = err_of(pair_program(vec![sr(1, 9, 1, 0, 64)], vec![]));
+    assert!(e.contains("peer rank 9 does not exist"), "{e}");
+}
+
+fn ranks4(programs: Value) -> Value {
+    json!({
+        "arch": "cayman",
+        "replica_groups": [[0, 1, 2, 3], [3, 2, 1, 0]],
+        "tensors": (0..4).map(|r| json!({"rank": r, "id": 7, "partitions": [0, 1], "size": 64})).collect::<Vec<_>>(),
+        "programs": programs
+    })
+}
+
+fn cur(group: u32, channel: u32, iteration: u32, reg: u32, stream: u32) -> Value {
+    json!({"kind": "cur-rank", "fields": {"group_id": group, "channel_id": channel, "iteration_id": iteration, "dst_reg": reg, "stream_id": stream}})
+}
+
+#[test]
+fn cur_rank_id_writes_ring_peer_into_dst_reg_seed_002_4() {
+    let progs: Vec<Value> = (0..4)
+        .map(|_| {
+            json!([
+                cur(0, 0, 0, 10, 0),
+                cur(0, 0, 1, 11, 0),
+                cur(0, 1, 1, 12, 0),
+                cur(0, 0, 3, 13, 0)
+            ])
+        })
+        .collect();
+    let mut p = ranks4(json!(progs));
+    let mut regs = Vec::new();
+    for r in 0u32..4 {
+        regs.push(json!({"rank": r, "reg": 10, "value": r}));
+        regs.push(json!({"rank": r, "reg": 11, "value": (r + 3) % 4}));
+        regs.push(json!({"rank": r, "reg": 12, "value": (r + 1) % 4}));
+        regs.push(json!({"rank": r, "reg": 13, "value": (r + 1) % 4}));
+    }
+    p["expect"] = json!({"regs": regs});
+    let rep = run_json(p).unwrap();
+    assert!(rep.passed(), "{:?}", rep.checks);
+}
+
+#[test]
+fn guard_cur_rank_id_checks_group_channel_iteration_and_dst_reg_seed_002_1() {
+    let one = |w: Value| ranks4(json!([[w], [], [], []]));
+    assert!(err_of(one(cur(5, 0, 0, 1, 0))).contains("group_id 5 does not exist"));
+    assert!(err_of(one(cur(0, 2, 0, 1, 0))).contains("channel_id 2 (byte 14) out of range"));
+    assert!(err_of(one(cur(0, 0, 4, 1, 0))).contains("iteration_id 4 (byte 16) out of range"));
+    let e = err_of(one(cur(0, 0, 0, 64, 0)));
+    assert!(
+        e.contains(
+            "dst_reg 64 (byte 18) is not a general register on cayman (v3): NUM_REGISTERS is 64"
+        ),
+        "{e}"
+    );
+    // v5 has 192 registers.
+    let mut p = one(cur(0, 0, 1, 150, 0));
+    p["arch"] = json!("maverick");
+    p["expect"] = json!({"regs": [{"rank": 0, "reg": 150, "value": 3}]});
+    assert!(run_json(p).unwrap().passed());
+}
+
+#[test]
+fn guard_stream_group_one_to_one_seed_002_5() {
+    // Same stream, two groups.
+    let p = ranks4(json!([
+        [cur(0, 0, 0, 1, 4), cur(1, 0, 0, 2, 4)],
+        [],
+        [],
+        []
+    ]));
+    let e = err_of(p);
+    assert!(
+        e.contains("stream_id <-> group_id mapping violation. There should be a one-to-one"),
+        "{e}"
+    );
+    // A fixed map that is not one-to-one is refused at load.
+    let mut p = ranks4(json!([[], [], [], []]));
+    p["streams"] = json!([{"stream_id": 0, "group_id": 0}, {"stream_id": 1, "group_id": 0}]);
+    let e = err_of(p);
+    assert!(
+        e.starts_with("stream_id <-> group_id mapping violation"),
+        "{e}"
+    );
+    // A word outside a fixed map.
+    let mut p = ranks4(json!([[cur(1, 0, 0, 1, 0)], [], [], []]));
+    p["streams"] = json!([{"stream_id": 0, "group_id": 0}]);
+    assert!(err_of(p).contains("mapping violation"));
+}
+
+fn gid_prog(words: Vec<Value>, arch: &str) -> Value {
+    let mut p = ranks4(json!([[], [], words, []]));
+    p["arch"] = json!(arch);
+    p
+}
+
+#[test]
+fn gid_load_writes_own_gid_to_register_and_address_forms_seed_002_7() {
+    let reg = json!({"kind": "gid-load", "fields": {"regnum": 20}});
+    let dge = json!({"kind": "gid-load", "fields": {"regnum": 131}});
+    // addr_reg: register 21 holds an SBUF address (partition 3, byte 16), +8.
+    let base = json!({"kind": "cur-rank", "fields": {"group_id": 0, "channel_id": 0, "iteration_id": 0, "dst_reg": 21}});
+    let addr_reg = GidLoad {
+        dst_target: GidTarget::Address,
+        dst: GidDst::AddrReg {
+            reg_lo: 21,
+            offset: 8,
+        },
+        ..Default::default()
+    };
+    let addr_var = GidLoad {
+        dst_target: GidTarget::Address,
+        dst: GidDst::AddrVar {
+            var_id: 7,
+            offset: 16,
+        },
+        ..Default::default()
+    };
+    let words = vec![
+        reg,
+        dge,
+        base,
+        json!({"hex": hex(&addr_reg.encode())}),
+        json!({"hex": hex(&addr_var.encode())}),
+    ];
+    let mut p = gid_prog(words, "cayman");
+    // Rank 2's 0xDB at iteration 0 writes 2 into r21: SBUF address 2 + 8 = byte 10 of partition 0.
+    p["tensors"] = json!([{"rank": 2, "id": 7, "partitions": [0, 1], "size": 64}]);
+    p["expect"] = json!({
+        "regs": [{"rank": 2, "reg": 20, "value": 2}, {"rank": 2, "reg": 131, "value": 2}],
+        "data": [
+            {"rank": 2, "tensor": 7, "offset": 10, "size": 4, "data": {"hex": "02000000"}},
+            {"rank": 2, "tensor": 7, "offset": 16, "size": 4, "data": {"hex": "02000000"}}
+        ]
+    });
+    let rep = run_json(p).unwrap();
+    assert!(rep.passed(), "{:?}", rep.checks);
+}
+
+#[test]
+fn guard_gid_load_validator_on_both_forms_seed_002_7_2() {
+    // Register form: 64 is not writable on v2–v4 (130/131 are).
+    let e = err_of(gid_prog(
+        vec![json!({"kind": "gid-load", "fields": {"regnum": 64}})],
+        "cayman",
+    ));
+    assert!(e.contains("64"), "{e}");
+    assert!(run_json(gid_prog(
+        vec![json!({"kind": "gid-load", "fields": {"regnum": 100}})],
+        "maverick"
+    ))
+    .is_ok());
+    // Register form with a nonzero reserved byte.
+    let mut w = GidLoad::to_register(5).encode();
+    w[16] = 1;
+    let e = err_of(gid_prog(vec![json!({"hex": hex(&w)})], "cayman"));
+    assert!(e.contains("reserved"), "{e}");
+    // Address form: addr_reg marker with reg_hi != 0.
+    let mut w = GidLoad {
+        dst_target: GidTarget::Address,
+        dst: GidDst::AddrReg {
+            reg_lo: 1,
+            offset: 0,
+        },
+        ..Default::default()
+    }
+    .encode();
+    w[17] = 1;
+    let e = err_of(gid_prog(vec![json!({"hex": hex(&w)})], "cayman"));
+    assert!(e.contains("reg_hi"), "{e}");
+    // Address form with an unknown marker.
+    let mut w = GidLoad {
+        dst_target: GidTarget::Address,
+        dst: GidDst::AddrReg {
+            reg_lo: 1,
+            offset: 0,
+        },
+        ..Default::default()
+    }
+    .encode();
+    w[23] = 0x11;
+    let e = err_of(gid_prog(vec![json!({"hex": hex(&w)})], "cayman"));
+    assert!(e.contains("marker"), "{e}");
+    // Var form naming a tensor the rank does not have.
+    let w = GidLoad {
+        dst_target: GidTarget::Address,
+        dst: GidDst::AddrVar {
+            var_id: 99,
+            offset: 0,
+        },
+        ..Default::default()
+    }
+    .encode();
+    let e = err_of(gid_prog(vec![json!({"hex": hex(&w)})], "cayman"));
+    assert!(e.contains("tensor_id 99"), "{e}");
+}
+
+#[test]
+fn permute_from_cur_rank_id_and_sendrecv_peer_reg_seed_002_6() {
+    // Channel 0 iteration 1 = the rank we receive from; channel 1 iteration 1 = the one we send to.
+    let progs: Vec<Value> = (0..4)
+        .map(|_| {
+            let mut recv = sr(0, 0, 8, 0, 64);
+            recv["peer_reg"] = json!(1);
+            let mut send = sr(1, 0, 7, 0, 64);
+            send["peer_reg"] = json!(2);
+            json!([cur(0, 0, 1, 1, 0), cur(0, 1, 1, 2, 0), recv, send])
+        })
+        .collect();
+    let mut p = ranks4(json!(progs));
+    let mut tensors: Vec<Value> = p["tensors"].as_array().unwrap().clone();
+    let mut init = Vec::new();
+    let mut expect = Vec::new();
+    for r in 0..4u32 {
+        tensors.push(json!({"rank": r, "id": 8, "partitions": [1, 2], "size": 64}));
+        init.push(json!({"rank": r, "tensor": 7, "data": {"random": r}}));
+        expect.push(json!({"rank": (r + 1) % 4, "tensor": 8, "data": {"copy_of": {"rank": r, "tensor": 7}}}));
+    }
+    p["tensors"] = json!(tensors);
+    p["init"] = json!(init);
+    p["expect"] = json!({"data": expect, "sems": [{"rank": 0, "idx": 3, "value": 2}]});
+    let rep = run_json(p).unwrap();
+    assert!(rep.passed(), "{:?}", rep.checks);
+    assert_eq!(rep.pairs, 4);
+}
+
+#[test]
+fn deadlock_on_a_semaphore_that_never_rises_is_reported() {
+    let mut s = sr(1, 1, 1, 0, 64);
+    s["fields"]["wait_mode"] = json!("SEM_GE_IMM");
+    s["fields"]["wait_idx"] = json!(9);
+    s["fields"]["semaphore_value"] = json!(1);
+    let e = err_of(pair_program(vec![s], vec![sr(0, 0, 1, 0, 64)]));
+    assert!(e.starts_with("deadlock: no rank can proceed"), "{e}");
+}
+
+#[test]
+fn collective_entries_run_and_match_the_reference() {
+    for (op, dtype) in [
+        ("all_reduce", "bf16"),
+        ("reduce_scatter", "fp16"),
+        ("all_gather", "int32"),
+        ("permute", "fp32"),
+    ] {
+        let mut tensors = Vec::new();
+        let mut init = Vec::new();
+        for r in 0..4u32 {
+            tensors.push(
+                json!({"rank": r, "id": 1, "partitions": [0, 16], "size": 1024, "dtype": dtype}),
+            );
+            tensors.push(
+                json!({"rank": r, "id": 2, "partitions": [16, 32], "size": 1024, "dtype": dtype}),
+            );
+            init.push(
+                json!({"rank": r, "tensor": 1, "data": {"iota": {"start": r as f64, "step": 0.5}}}),
+            );
+        }
+        let out = if op == "permute" {
+            json!(2)
+        } else {
+            Value::Null
+        };
+        let c =
+            json!({"collective": {"op": op, "group": 0, "tensor": 1, "output": out, "channel": 1}});
+        let p = json!({
+            "replica_groups": [[0, 1, 2, 3]],
+            "tensors": tensors, "init": init,
+            "programs": [[c], [c], [c], [c]]
+        });
+        let rep = run_json(p).unwrap();
+        assert_eq!(rep.collectives, 1);
+        assert!(
+            rep.passed() && rep.checks.len() == 1,
+            "{op}: {:?}",
+            rep.checks
+        );
+    }
+}
+
+#[test]
+fn malformed_entries_and_setup_errors_name_the_key() {
+    let mut p = pair_program(vec![json!({"comment": "nothing"})], vec![]);
+    assert!(err_of(p.clone()).contains("exactly one of"));
+    p["programs"] = json!([[{"hex": "cb00"}], []]);
+    assert!(err_of(p.clone()).contains("an instruction word is 64"));
+    p["programs"] = json!([[], []]);
+    p["tensors"][0]["size"] = json!(4097);
+    assert!(err_of(p.clone()).starts_with("tensors[0]: size 4097 is not a multiple"));
+    p["tensors"][0]["size"] = json!(4096);
+    p["ranks"] = json!([0, 8]);
+    assert!(err_of(p).starts_with("ranks[1]: core 8 is not in the topology"));
+}
+
+#[test]
+fn every_example_program_runs_and_verifies() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().and_then(|x| x.to_str()) != Some("json") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let p = Program::from_json(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let l = load(p).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut t = fast_target(&l);
+        let rep = run(&l, &mut t).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(rep.passed(), "{}: {:?}", path.display(), rep.checks);
+        assert!(
+            !rep.checks.is_empty(),
+            "{}: an example must check something",
+            path.display()
+        );
+        n += 1;
+    }
+    assert!(n >= 8, "examples/ holds {n} programs");
+}
+
+/// Run a program on a target and return the SBUF bytes of every tensor.
+fn tensor_bytes(l: &Loaded, t: &mut dyn Target) -> Vec<((u32, u32), Vec<u8>)> {
+    run(l, t).unwrap();
+    let mut keys: Vec<_> = l.tensors.keys().copied().collect();
+    keys.sort();
+    keys.into_iter()
+        .map(|k| {
+            let lay = l.tensors[&k].layout;
+            (
+                k,
+                crate::collective::read_tensor(t, &lay, 0, lay.size).unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn examples_agree_on_flat_target_and_system_model_fast_mode() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.ends_with(".json") || name.starts_with("guard_") {
+            continue;
+        }
+        let l =
+            load(Program::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap()).unwrap();
+        let mut flat = fast_target(&l);
+        let mut sys = system_target(&l, crate::system::Mode::Fast).unwrap();
+        let a = tensor_bytes(&l, &mut flat);
+        let b = tensor_bytes(&l, &mut sys);
+        assert_eq!(a, b, "{name}");
+        let rep = run(
+            &l,
+            &mut system_target(&l, crate::system::Mode::Fast).unwrap(),
+        )
+        .unwrap();
+        assert!(rep.passed(), "{name}: {:?}", rep.checks);
+    }
+}
+
+#[test]
+fn sendrecv_and_all_reduce_in_cycle_mode_match_the_fast_path() {
+    for ex in ["sendrecv.json", "all_reduce_fp32_max.json", "permute.json"] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../examples")
+            .join(ex);
+        let l =
+            load(Program::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap()).unwrap();
+        let mut cyc = system_target(&l, crate::system::Mode::Cycle).unwrap();
+        let rep = run(&l, &mut cyc).unwrap();
+        assert!(rep.passed(), "{ex}: {:?}", rep.checks);
+        let mut cyc = system_target(&l, crate::system::Mode::Cycle).unwrap();
+        let mut flat = fast_target(&l);
+        assert_eq!(
+            tensor_bytes(&l, &mut cyc),
+            tensor_bytes(&l, &mut flat),
+            "{ex}"
+        );
+    }
+}
+
+#[test]
+fn system_model_refuses_a_partition_shift() {
+    // Different offset_bytes on the two sides put the bytes on other partitions.
+    let mut p = pair_program(vec![sr(1, 1, 1, 0, 256)], vec![sr(0, 0, 1, 1024, 256)]);
+    p["tensors"][1]["partitions"] = json!([0, 32]);
+    let l = load(serde_json::from_value(p).unwrap()).unwrap();
+    let mut sys = system_target(&l, crate::system::Mode::Fast).unwrap();
+    let e = run(&l, &mut sys).unwrap_err().to_string();
+    assert!(e.contains("shifts partitions"), "{e}");
+    // The flat target moves it.
+    assert!(run(&l, &mut fast_target(&l)).is_ok());
+}
+
+#[test]
+fn arch_default_is_cayman() {
+    let p: Program = serde_json::from_value(json!({"programs": [[]]})).unwrap();
+    assert_eq!(p.arch, Arch::Cayman);
+}

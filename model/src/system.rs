@@ -1,1 +1,0 @@
-//! system (placeholder until implemented).

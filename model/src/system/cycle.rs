@@ -1,0 +1,441 @@
+//! Cycle executor: the same Q7 programs and descriptor rings, advanced one
+//! clock at a time with the golden cycle models — [`crate::udma::engine::Udma`]
+//! for every DMA engine that has work and [`crate::evt_sem::EvtSem`] for every
+//! semaphore access.
+//!
+//! Each engine with a descriptor pair ready is loaded into a golden UDMA
+//! instance (its queue registers copied from the core's CSR state, engine
+//! state NORMAL). Per cycle the system drives the engine's ports: the AXI4
+//! memory master is served from the SoC fabric (every address routed and
+//! decoded, so the S2M writes land in the remote SBUF or EVT_SEM INCR window),
+//! the M2S stream is looped back into the S2M stream through a 2-entry FIFO
+//! (one memory-to-memory channel, the seed's CME-COPY), and doorbells rung by
+//! the Q7s are forwarded to the live engine's tail pointers. When the engine
+//! has drained every M2S queue its head pointers are copied back and the
+//! instance is dropped. Every pending Q7 program gets one attempt per cycle (a
+//! left_pop or wait is one EVT_SEM wait-port cycle).
+
+use std::collections::{BTreeMap, VecDeque};
+
+use crate::ports::CycleModel;
+use crate::udma::desc::{M2sDesc, S2mDesc};
+use crate::udma::engine::{Udma, UdmaIn};
+use crate::udma::m2s::M_IDLE;
+use crate::udma::regs::{AXI_RESP_OKAY, UDMA_STATE_NORMAL};
+use crate::udma::s2m::S_IDLE;
+
+use super::link::Ps;
+use super::map::Target;
+use super::topology::DMA_QUEUES;
+use super::{CoreId, LegOp, System, SystemError};
+
+/// Modeled clock period (1 GHz, project-defined).
+pub const CYCLE_PS: Ps = 1000;
+/// Bytes per AXI / stream beat of the golden UDMA.
+const BEAT: u64 = 8;
+/// A live engine with no bus or stream activity for this many cycles, while
+/// no Q7 program progresses either, is reported as stalled.
+const STALL_CYCLES: u64 = 4096;
+
+/// One stream beat in the loop-back FIFO.
+#[derive(Debug, Clone, Copy)]
+struct Beat {
+    tdata: u64,
+    tkeep: u64,
+    tlast: u64,
+    tid: u64,
+    tuser: u64,
+}
+
+/// A golden UDMA engine and the bus state the system keeps for it.
+#[derive(Debug, Clone)]
+pub struct LiveEngine {
+    udma: Box<Udma>,
+    /// Read burst accepted: (address, last beat index, beats done).
+    rd: Option<(u64, u32, u32)>,
+    aw: Option<u64>,
+    w: Option<(u64, u64)>,
+    b_pending: bool,
+    fifo: VecDeque<Beat>,
+    last_activity: u64,
+}
+
+impl System {
+    /// Copy the core's CSR state of engine `e` into a fresh golden engine.
+    fn load_engine(&self, core: CoreId, e: u8) -> Result<LiveEngine, SystemError> {
+        let c = self.core(core)?;
+        let mut u = Udma::new();
+        for side in 0..2u8 {
+            let sr = &mut u.regs.side[usize::from(side)];
+            sr.state = UDMA_STATE_NORMAL;
+            for q in 0..DMA_QUEUES {
+                let s = c.queue(e, q, side);
+                let r = &mut sr.q[usize::from(q)];
+                r.cfg = s.cfg;
+                r.rbp_lo = s.rbp as u32;
+                r.rbp_hi = (s.rbp >> 32) as u32;
+                r.rl = s.rl;
+                r.head = s.head;
+                r.tail = s.tail;
+            }
+        }
+        Ok(LiveEngine {
+            udma: Box::new(u),
+            rd: None,
+            aw: None,
+            w: None,
+            b_pending: false,
+            fifo: VecDeque::new(),
+            last_activity: self.cycles,
+        })
+    }
+
+    /// Read `out.len()` bytes at a routed address issued by `core`.
+    fn bus_read(&self, core: CoreId, e: u8, addr: u64, out: &mut [u8]) -> Result<(), SystemError> {
+        let (c, t) = self.resolve(core, addr)?;
+        match t {
+            Target::Sbuf { partition, offset } => {
+                self.core(c)?.sbuf.read(partition, offset.into(), out)
+            }
+            Target::Desc { offset } => {
+                self.core(c)?.desc.read(offset, out);
+                Ok(())
+            }
+            _ => Err(SystemError::Dma {
+                core: core.0,
+                engine: e,
+                queue: 0,
+                rule: format!("AXI read of {addr:#x}: not SBUF or descriptor RAM"),
+            }),
+        }
+    }
+
+    /// Write the strobed bytes of one 8-byte beat at a routed address.
+    fn bus_write(
+        &mut self,
+        core: CoreId,
+        e: u8,
+        q: u8,
+        addr: u64,
+        data: u64,
+        strb: u64,
+    ) -> Result<(), SystemError> {
+        let bytes = data.to_le_bytes();
+        // Contiguous strobed runs.
+        let mut i = 0usize;
+        while i < 8 {
+            if strb >> i & 1 == 0 {
+                i += 1;
+                continue;
+            }
+            let s = i;
+            while i < 8 && strb >> i & 1 == 1 {
+                i += 1;
+            }
+            self.write_run(core, e, q, addr + s as u64, &bytes[s..i])?;
+        }
+        Ok(())
+    }
+
+    fn write_run(
+        &mut self,
+        core: CoreId,
+        e: u8,
+        q: u8,
+        addr: u64,
+        run: &[u8],
+    ) -> Result<(), SystemError> {
+        let (c, t) = self.resolve(core, addr)?;
+        let dma = |rule: String| SystemError::Dma {
+            core: core.0,
+            engine: e,
+            queue: q,
+            rule,
+        };
+        match t {
+            Target::Sbuf { partition, offset } => {
+                let op = self
+                    .rx_ops
+                    .get(&(core.0, e, q))
+                    .cloned()
+                    .unwrap_or_default();
+                let d =
+                    self.core_mut(c)?
+                        .sbuf
+                        .slice_mut(partition, offset.into(), run.len() as u64)?;
+                match op {
+                    LegOp::Copy => d.copy_from_slice(run),
+                    LegOp::Reduce(f) => f(d, run).map_err(SystemError::Reduce)?,
+                }
+            }
+            Target::Desc { offset } => self.core_mut(c)?.desc.write(offset, run),
+            Target::EvtSem { offset } => {
+                if !run.len().is_multiple_of(4) || !offset.is_multiple_of(4) {
+                    return Err(dma(format!("EVT_SEM write at {offset:#x} of {} bytes (must cover whole 4-byte registers)", run.len())));
+                }
+                self.evt_sem_write(c, e, offset, run)?;
+            }
+            _ => {
+                return Err(dma(format!(
+                    "AXI write of {addr:#x}: CSR/register space is not a DMA target"
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    /// One clock of a live engine. `Ok(true)` if any bus or stream beat moved.
+    fn clock_engine(
+        &mut self,
+        core: CoreId,
+        e: u8,
+        le: &mut LiveEngine,
+    ) -> Result<bool, SystemError> {
+        // Doorbells rung since the last cycle: the CSR tail pointers.
+        {
+            let c = self.core(core)?;
+            for side in 0..2u8 {
+                for q in 0..DMA_QUEUES {
+                    le.udma.regs.side[usize::from(side)].q[usize::from(q)].tail =
+                        c.queue(e, q, side).tail;
+                }
+            }
+        }
+        let mut i = UdmaIn {
+            rst_ni: 1,
+            m_axi_awready: 1,
+            m_axi_wready: 1,
+            ..UdmaIn::default()
+        };
+        i.m_axi_arready = u64::from(le.rd.is_none());
+        if let Some((addr, _, cnt)) = le.rd {
+            let mut b = [0u8; 8];
+            self.bus_read(core, e, addr + u64::from(cnt) * BEAT, &mut b)?;
+            i.m_axi_rvalid = 1;
+            i.m_axi_rdata = u64::from_le_bytes(b);
+            i.m_axi_rresp = u64::from(AXI_RESP_OKAY);
+            i.m_axi_rlast = u64::from(Some(cnt) == le.rd.map(|r| r.1));
+        }
+        if le.b_pending {
+            i.m_axi_bvalid = 1;
+            i.m_axi_bresp = u64::from(AXI_RESP_OKAY);
+        }
+        i.m_axis_tready = u64::from(le.fifo.len() < 2);
+        if let Some(b) = le.fifo.front() {
+            i.s_axis_tvalid = 1;
+            i.s_axis_tdata = b.tdata;
+            i.s_axis_tkeep = b.tkeep;
+            i.s_axis_tlast = b.tlast;
+            i.s_axis_tid = b.tid;
+            i.s_axis_tuser = b.tuser;
+        }
+        let q_s2m = le.udma.s2m.q as u8;
+        let o = le.udma.step(&i);
+        let mut act = false;
+        // Read channel.
+        if let Some((addr, last, cnt)) = le.rd {
+            if o.m_axi_rready == 1 {
+                act = true;
+                le.rd = if cnt == last {
+                    None
+                } else {
+                    Some((addr, last, cnt + 1))
+                };
+            }
+        } else if o.m_axi_arvalid == 1 {
+            act = true;
+            le.rd = Some((o.m_axi_araddr, o.m_axi_arlen as u32, 0));
+        }
+        // Write channel (single-beat writes).
+        if le.b_pending && o.m_axi_bready == 1 {
+            le.b_pending = false;
+            act = true;
+        }
+        if o.m_axi_awvalid == 1 && le.aw.is_none() {
+            le.aw = Some(o.m_axi_awaddr);
+        }
+        if o.m_axi_wvalid == 1 && le.w.is_none() {
+            le.w = Some((o.m_axi_wdata, o.m_axi_wstrb));
+        }
+        if let (Some(a), Some((d, s))) = (le.aw, le.w) {
+            self.bus_write(core, e, q_s2m, a, d, s)?;
+            le.aw = None;
+            le.w = None;
+            le.b_pending = true;
+            act = true;
+        }
+        // Stream loop-back.
+        if i.s_axis_tvalid == 1 && o.s_axis_tready == 1 {
+            le.fifo.pop_front();
+            act = true;
+        }
+        if i.m_axis_tready == 1 && o.m_axis_tvalid == 1 {
+            le.fifo.push_back(Beat {
+                tdata: o.m_axis_tdata,
+                tkeep: o.m_axis_tkeep,
+                tlast: o.m_axis_tlast,
+                tid: o.m_axis_tid,
+                tuser: o.m_axis_tuser,
+            });
+            act = true;
+        }
+        // Errors the golden engine flags stop the run with a typed error.
+        for (side, sr) in le.udma.regs.side.iter().enumerate() {
+            if sr.err_status != 0 {
+                let q = sr.q.iter().position(|r| r.err != 0).unwrap_or(0);
+                return Err(SystemError::Dma {
+                    core: core.0,
+                    engine: e,
+                    queue: q as u8,
+                    rule: format!(
+                        "golden UDMA {} err_status {:#x}, queue err {:#x} (see udma::regs UDMA_*_ERR_*; bit 17 M2S / 11 S2M = PREF_RING_ID)",
+                        if side == 0 { "M2S" } else { "S2M" },
+                        sr.err_status,
+                        sr.q[q].err
+                    ),
+                });
+            }
+        }
+        if act {
+            le.last_activity = self.cycles;
+        }
+        Ok(act)
+    }
+
+    /// Whether a live engine has finished every M2S queue and is idle.
+    fn engine_drained(le: &LiveEngine) -> bool {
+        let m = &le.udma.regs.side[0];
+        le.udma.m2s.st == M_IDLE
+            && le.udma.s2m.st == S_IDLE
+            && !le.udma.m2s.pkt_open
+            && !le.udma.s2m.in_pkt
+            && le.fifo.is_empty()
+            && le.rd.is_none()
+            && le.aw.is_none()
+            && le.w.is_none()
+            && !le.b_pending
+            && m.q.iter().all(|r| r.head.offset == r.tail.offset)
+    }
+
+    /// Copy the golden head pointers back, counting descriptors and bytes.
+    fn unload_engine(&mut self, core: CoreId, e: u8, le: &LiveEngine) -> Result<(), SystemError> {
+        for side in 0..2u8 {
+            for q in 0..DMA_QUEUES {
+                let new = le.udma.regs.side[usize::from(side)].q[usize::from(q)].head;
+                let mut qs = *self.core(core)?.queue(e, q, side);
+                while qs.head != new {
+                    let a = qs.rbp + u64::from(qs.head.offset) * 16;
+                    let (c, t) = self.resolve(core, a)?;
+                    let Target::Desc { offset } = t else { break };
+                    let mut b = [0u8; 16];
+                    self.core(c)?.desc.read(offset, &mut b);
+                    let len = if side == 0 {
+                        M2sDesc::decode(&b).map(|d| d.len)
+                    } else {
+                        S2mDesc::decode(&b).map(|d| d.len)
+                    }
+                    .map_err(SystemError::Desc)?;
+                    qs.head = qs.head.advance(1, qs.rl);
+                    qs.desc_done = qs.desc_done.wrapping_add(1);
+                    qs.bytes += u64::from(len);
+                }
+                *self.core_mut(core)?.queue_mut(e, q, side) = qs;
+            }
+        }
+        Ok(())
+    }
+
+    /// Cycle mode: one Q7 attempt and one golden clock per live engine per cycle.
+    pub(crate) fn run_cycle(&mut self) -> Result<(), SystemError> {
+        let start = self.cycles;
+        let mut live: BTreeMap<(u16, u8), LiveEngine> = BTreeMap::new();
+        loop {
+            let a = self.q7_pass(false)?;
+            // Load engines whose queues got a pair ready.
+            let ready: Vec<(u16, u8)> = self
+                .active
+                .iter()
+                .filter(|&&(c, e, q)| !live.contains_key(&(c, e)) && self.pair_ready(c, e, q))
+                .map(|&(c, e, _)| (c, e))
+                .collect();
+            for (c, e) in ready {
+                if let std::collections::btree_map::Entry::Vacant(v) = live.entry((c, e)) {
+                    v.insert(self.load_engine(CoreId(c), e)?);
+                }
+            }
+            let mut b = false;
+            let keys: Vec<(u16, u8)> = live.keys().copied().collect();
+            for k in keys {
+                let mut le = live.remove(&k).expect("key listed");
+                b |= self.clock_engine(CoreId(k.0), k.1, &mut le)?;
+                if Self::engine_drained(&le) {
+                    self.unload_engine(CoreId(k.0), k.1, &le)?;
+                    if self.trace_on {
+                        self.trace_heads(CoreId(k.0), k.1);
+                    }
+                } else {
+                    live.insert(k, le);
+                }
+            }
+            self.cycles += 1;
+            self.timing.now = self.timing.now.max(self.cycles * CYCLE_PS);
+            let cores = &self.cores;
+            self.active.retain(|&(c, e, q)| {
+                live.contains_key(&(c, e)) || {
+                    let k = &cores[usize::from(c)];
+                    k.queue(e, q, 0).pending() > 0 && k.queue(e, q, 1).pending() > 0
+                }
+            });
+            if self.pending.is_empty() && live.is_empty() {
+                return self.check_idle();
+            }
+            if !a && live.is_empty() {
+                return Err(self.diagnose());
+            }
+            if !a && !b {
+                if let Some((&(c, e), le)) = live
+                    .iter()
+                    .find(|(_, le)| self.cycles - le.last_activity > STALL_CYCLES)
+                {
+                    let q = le.udma.regs.side[0]
+                        .q
+                        .iter()
+                        .position(|r| r.head.offset != r.tail.offset)
+                        .unwrap_or(0);
+                    let m = le.udma.regs.side[0].q[q].used();
+                    let s = le.udma.regs.side[1].q[q].used();
+                    return Err(SystemError::Stalled {
+                        core: c,
+                        engine: e,
+                        queue: q as u8,
+                        m2s: m,
+                        s2m: s,
+                    });
+                }
+            }
+            if self.cycles - start > self.max_cycles {
+                return Err(SystemError::Timeout {
+                    cycles: self.cycles - start,
+                });
+            }
+        }
+    }
+
+    fn trace_heads(&mut self, core: CoreId, e: u8) {
+        let t = self.cycles * CYCLE_PS;
+        let c = &self.cores[usize::from(core.0)];
+        let evs: Vec<_> = (0..DMA_QUEUES)
+            .filter(|&q| c.queue(e, q, 0).desc_done > 0)
+            .map(|q| super::TraceEvent::Desc {
+                t,
+                core: core.0,
+                engine: e,
+                queue: q,
+                m2s_head: super::core::pack_pos(c.queue(e, q, 0).head),
+                s2m_head: super::core::pack_pos(c.queue(e, q, 1).head),
+                bytes: c.queue(e, q, 0).bytes as u32,
+            })
+            .collect();
+        self.trace.extend(evs);
+    }
+}

@@ -1,0 +1,496 @@
+//! The two device legs: `rdma_desc_gen` (extended op 8) and `rdma_desc_start`
+//! (extended op 9), seed 001 §2.5, §4, §5.
+//!
+//! Model of one leg (project-defined where the seed is MED/LOW, see
+//! docs/system.md): DMA engine `e` of the TX (source) core runs a
+//! memory-to-memory copy on queue `q` — its M2S side reads the source SBUF,
+//! its S2M side writes the destination through the routed (folded) SoC
+//! address, like the seed's CME-COPY ("buf_ptr = src SBUF SoC on the M2S BD,
+//! = dst_soc on the S2M BD"). The M2S ring lives in the TX core's descriptor
+//! RAM and is built by the TX Q7; the S2M ring lives in the RX core's
+//! descriptor RAM and is built by the RX Q7 (which programs its windows, as the
+//! seed's figure shows), the TX engine fetching it through the fabric. After
+//! the data descriptors each engine carries a LOCAL semaphore descriptor (a
+//! 4-byte write of 1 into SEM_INCR\[local_sem\] of the TX core) and a REMOTE one
+//! (SEM_INCR\[remote_sem\] of the RX core, routed with the routing id).
+//!
+//! The Q7 that runs a leg is named by its PRID: [`prid`]`(core, role)`, whose
+//! parity is the role (seed 001 §4.2: bit 0 of the role word = PRID parity;
+//! 0 = RX, 1 = TX). Both words of a leg carry the semaphores as seen from TX
+//! (local_sem on the TX core, remote_sem on the RX core).
+
+use crate::addr;
+use crate::isa::{RdmaDescGen, RdmaDescStart, Role};
+use crate::udma::desc::{M2sDesc, S2mDesc};
+use crate::udma::regs::*;
+
+use super::map::{
+    self, core_local, ring_offset, sbuf_offset, sem_incr_offset, udma_offset, RING_LEN,
+};
+use super::topology::{CoreId, DMA_ENGINES};
+use super::{System, SystemError};
+
+/// Largest data length of one descriptor (PUBLIC-FACTS §1).
+pub const MAX_DESC_LEN: u64 = UDMA_DESC_MAX_LEN as u64;
+/// Alignment of SBUF buffer addresses (the golden UDMA moves 8-byte lanes
+/// and ignores buf_ptr[2:0], `udma::m2s::BEAT_BYTES`).
+pub const BUF_ALIGN: u64 = crate::udma::m2s::BEAT_BYTES as u64;
+/// Offset in descriptor RAM of the 8-byte semaphore constants: `{1, 0}` for an
+/// even semaphore, then `{0, 1}` for an odd one.
+pub const SEMA_PAIR_BYTES: u64 = 8;
+
+/// (length, source constant offset, INCR register offset) of the semaphore
+/// descriptor for `sem`: an even semaphore is a 4-byte write of 1 (seed 001
+/// §5); an odd one is an 8-byte write of `{0, 1}` into the aligned pair
+/// INCR\[sem−1\], INCR\[sem\] (project-defined: the UDMA moves 8-byte lanes
+/// from lane 0, so a 4-byte write can only land on an 8-byte boundary).
+pub const fn sema_desc(sem: u8) -> (u32, u64, u64) {
+    if sem.is_multiple_of(2) {
+        (4, map::SEMA_ONE_OFFSET, sem_incr_offset(sem))
+    } else {
+        (
+            8,
+            map::SEMA_ONE_OFFSET + SEMA_PAIR_BYTES,
+            sem_incr_offset(sem - 1),
+        )
+    }
+}
+
+/// Base of the Q7-local window views of the peer SBUF: window `k` maps
+/// `k << 28` (256 MiB, the whole SBUF aperture) to the peer SBUF.
+pub const XT_WINDOW_SHIFT: u32 = 28;
+
+/// The PRID of the Q7 that plays `role` on `core` (project-defined: two Q7s
+/// per core, PRID = 2 × core + role, so the parity is the role).
+pub const fn prid(core: CoreId, role: Role) -> u32 {
+    core.0 as u32 * 2 + role as u32
+}
+
+/// Role a PRID may play (its parity).
+pub const fn role_of_prid(prid: u32) -> Role {
+    if prid & 1 == 1 {
+        Role::Tx
+    } else {
+        Role::Rx
+    }
+}
+
+/// What one `rdma_desc_gen` wrote (the DescriptorStream of that Q7).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct GenReport {
+    /// Core that ran it.
+    pub core: CoreId,
+    /// Role (from PRID parity).
+    pub role: Role,
+    /// The peer core.
+    pub peer: CoreId,
+    /// `dst_addr` after the fold, as the firmware logs it (seed 001 §2.3,
+    /// "after remote_routing_id=$%d, dst_addr=0x%llx").
+    pub dst_soc: u64,
+    /// Descriptors written per engine (index = engine number).
+    pub per_engine: Vec<(u8, u32)>,
+    /// Total descriptors written (the DescriptorStream count).
+    pub total: u32,
+    /// Q7-local window view of the peer SBUF per engine (`xt_addrs[16]`), RX only.
+    pub xt_addrs: Vec<u32>,
+}
+
+/// Split `count` partitions from `start` over the engines of `mask`:
+/// contiguous blocks, the first `count % n` engines take one more.
+pub fn split_partitions(mask: u16, start: u8, count: u8) -> Vec<(u8, u8, u8)> {
+    let engines: Vec<u8> = (0..DMA_ENGINES).filter(|e| mask >> e & 1 == 1).collect();
+    let n = engines.len() as u16;
+    let mut out = Vec::new();
+    let mut p = u16::from(start);
+    for (k, &e) in engines.iter().enumerate() {
+        let c = u16::from(count) / n + u16::from((k as u16) < u16::from(count) % n);
+        out.push((e, p as u8, c as u8));
+        p += c;
+    }
+    out
+}
+
+/// Descriptors one engine needs: one per ≤ 64 KiB chunk of each partition, plus 2 semaphore BDs.
+pub fn descs_for(parts: u8, bytes: u64) -> u32 {
+    u32::from(parts) * bytes.div_ceil(MAX_DESC_LEN).max(1) as u32 + 2
+}
+
+impl System {
+    /// `rdma_desc_gen` (op 8) on the Q7 `prid` of `core`.
+    pub fn rdma_desc_gen(
+        &mut self,
+        core: CoreId,
+        prid: u32,
+        w: &RdmaDescGen,
+    ) -> Result<GenReport, SystemError> {
+        w.validate(self.topo.arch).map_err(SystemError::Isa)?;
+        let me = self.topo.loc(core)?;
+        if prid / 2 != u32::from(core.0) {
+            return Err(SystemError::Prid {
+                core: core.0,
+                prid,
+                rule: "a core's Q7 PRIDs are 2×core and 2×core+1",
+            });
+        }
+        let role = role_of_prid(prid);
+        let peer = CoreId(u16::try_from(w.remote_core_id).unwrap_or(u16::MAX));
+        self.topo.loc(peer)?;
+        if peer == core {
+            return Err(SystemError::SelfPeer { core: core.0 });
+        }
+        let (tx, rx) = match role {
+            Role::Tx => (core, peer),
+            Role::Rx => (peer, core),
+        };
+        let want_rid = self.topo.routing_id(core, peer)?;
+        if w.remote_routing_id != want_rid {
+            return Err(SystemError::RoutingId {
+                core: core.0,
+                peer: peer.0,
+                expected: want_rid,
+                found: w.remote_routing_id,
+            });
+        }
+        let bytes = u64::from(w.free_dim_bytes);
+        if bytes == 0 {
+            return Err(SystemError::Leg {
+                field: "free_dim_bytes",
+                value: 0,
+                rule: "must be > 0",
+            });
+        }
+        let end = u16::from(w.partition_start) + u16::from(w.partition_count);
+        for (field, c, off) in [("src_addr", tx, w.src_addr), ("dst_addr", rx, w.dst_addr)] {
+            let sb = &self.core(c)?.sbuf;
+            for p in [w.partition_start, (end - 1) as u8] {
+                sb.check(p, off, bytes).map_err(|_| SystemError::Leg {
+                    field,
+                    value: off,
+                    rule: "offset + free_dim_bytes must lie inside every partition of the leg",
+                })?;
+            }
+        }
+        for (field, off) in [("src_addr", w.src_addr), ("dst_addr", w.dst_addr)] {
+            if !off.is_multiple_of(BUF_ALIGN) {
+                return Err(SystemError::Leg {
+                    field,
+                    value: off,
+                    rule: "must be 8-byte aligned (the UDMA data path moves whole 8-byte lanes)",
+                });
+            }
+        }
+        // The fold of dst_addr as the firmware logs it (seed 001 §2.3 / §8).
+        let dst_soc = self.topo.fold(tx, rx, w.dst_addr)?;
+        let split = split_partitions(w.dma_engine_mask, w.partition_start, w.partition_count);
+        let q = w.queue_id;
+        let side = match role {
+            Role::Tx => 0u8,
+            Role::Rx => 1u8,
+        };
+        let mut per_engine = Vec::new();
+        let mut xt_addrs = Vec::new();
+        let tx_loc = self.topo.loc(tx)?;
+        let rx_loc = self.topo.loc(rx)?;
+
+        if role == Role::Rx {
+            // program_window: one window per engine, the Q7-local view of the
+            // RX SBUF as the TX engine reaches it (seed 001 §2.5).
+            let sbuf_soc = self
+                .topo
+                .fold(tx, rx, core_local(rx_loc.core, map::SBUF_BASE))?;
+            let l_mask = (1u32 << XT_WINDOW_SHIFT) - 1;
+            let c = self.core_mut(core)?;
+            for (k, _) in split.iter().enumerate() {
+                let xt = (k as u32) << XT_WINDOW_SHIFT;
+                c.windows
+                    .program_window(k, xt, sbuf_soc, l_mask)
+                    .map_err(SystemError::Addr)?;
+                xt_addrs.push(xt);
+            }
+        } else {
+            // The constant the semaphore descriptors read.
+            let consts: [u8; 16] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0];
+            self.core_mut(core)?
+                .desc
+                .write(map::SEMA_ONE_OFFSET as u32, &consts);
+        }
+
+        for (k, &(e, p0, np)) in split.iter().enumerate() {
+            let n = descs_for(np, bytes);
+            // The queue whose ring we fill lives on the TX engine.
+            let ring_local = core_local(me.core, ring_offset(e, q, side));
+            let ring_soc_from_tx = self.topo.fold(tx, core, ring_local)?;
+            let qs = *self.core(tx)?.queue(e, q, side);
+            let mut qs_rl = qs.rl;
+            if qs_rl == 0 || qs.rbp != ring_soc_from_tx {
+                if qs.pending() != 0 {
+                    return Err(SystemError::RingBusy {
+                        core: tx.0,
+                        engine: e,
+                        queue: q,
+                        side,
+                    });
+                }
+                // Configure the queue (a CSR write by this Q7, routed for RX).
+                let base = if side == 0 {
+                    UDMA_M2S_BASE
+                } else {
+                    UDMA_S2M_BASE
+                };
+                let qreg = base + UDMA_Q_ARRAY_BASE + u32::from(q) * UDMA_Q_STRIDE;
+                let csr = |r: u32| core_local(tx_loc.core, udma_offset(e, qreg + r));
+                let soc = |s: &System, r: u32| s.topo.fold(core, tx, csr(r));
+                if qs_rl == 0 {
+                    let a = soc(self, UDMA_Q_RL)?;
+                    self.mmio_write(core, a, RING_LEN)?;
+                    qs_rl = RING_LEN;
+                }
+                let a = soc(self, UDMA_Q_RBP_LOW)?;
+                self.mmio_write(core, a, ring_soc_from_tx as u32)?;
+                let a = soc(self, UDMA_Q_RBP_HIGH)?;
+                self.mmio_write(core, a, (ring_soc_from_tx >> 32) as u32)?;
+                let a = soc(self, UDMA_Q_CFG)?;
+                self.mmio_write(
+                    core,
+                    a,
+                    1 << UDMA_Q_CFG_EN_PREF_BIT | 1 << UDMA_Q_CFG_EN_SCHED_BIT,
+                )?;
+            }
+            let qs = *self.core(tx)?.queue(e, q, side);
+            if n > qs.free() {
+                return Err(SystemError::RingFull {
+                    core: tx.0,
+                    engine: e,
+                    queue: q,
+                    side,
+                    need: n,
+                    free: qs.free(),
+                });
+            }
+            // Write the descriptors at the submitter's position (the tail).
+            let mut pos = qs.tail;
+            let mut descs: Vec<[u8; 16]> = Vec::with_capacity(n as usize);
+            let mut push = |d: Result<[u8; 16], crate::udma::desc::DescError>,
+                            pos: &mut crate::udma::desc::RingPos| {
+                *pos = pos.advance(1, qs_rl);
+                d.map(|b| descs.push(b))
+            };
+            for p in p0..p0 + np {
+                let mut off = 0u64;
+                while off < bytes {
+                    let len = (bytes - off).min(MAX_DESC_LEN);
+                    let rid = pos.ring_id;
+                    let d = if role == Role::Tx {
+                        let src = self.topo.fold(
+                            tx,
+                            tx,
+                            core_local(tx_loc.core, sbuf_offset(p, w.src_addr + off)),
+                        )?;
+                        M2sDesc {
+                            len: len as u32,
+                            ring_id: rid,
+                            first: true,
+                            last: true,
+                            int_en: false,
+                            dmb: false,
+                            concat: false,
+                            meta_ctrl: 0,
+                            buf_ptr: src,
+                        }
+                        .encode()
+                    } else {
+                        let xt = xt_addrs[k] + sbuf_offset(p, w.dst_addr + off) as u32;
+                        let (_, dst) = self
+                            .core(core)?
+                            .windows
+                            .translate(xt)
+                            .map_err(SystemError::Addr)?;
+                        S2mDesc {
+                            len: len as u32,
+                            ring_id: rid,
+                            int_en: false,
+                            buf2_ptr_lo: 0,
+                            buf1_ptr: dst,
+                        }
+                        .encode()
+                    };
+                    push(d, &mut pos).map_err(SystemError::Desc)?;
+                    off += len;
+                }
+            }
+            // LOCAL then REMOTE semaphore descriptors.
+            for (sem_core, sem_loc, sem) in [(tx, tx_loc, w.local_sem), (rx, rx_loc, w.remote_sem)]
+            {
+                let rid = pos.ring_id;
+                let (len, konst, incr) = sema_desc(sem);
+                let d = if role == Role::Tx {
+                    let one =
+                        self.topo
+                            .fold(tx, tx, core_local(tx_loc.core, map::DESC_BASE + konst))?;
+                    M2sDesc {
+                        len,
+                        ring_id: rid,
+                        first: true,
+                        last: true,
+                        int_en: false,
+                        dmb: true,
+                        concat: false,
+                        meta_ctrl: 0,
+                        buf_ptr: one,
+                    }
+                    .encode()
+                } else {
+                    let a = self
+                        .topo
+                        .fold(tx, sem_core, core_local(sem_loc.core, incr))?;
+                    S2mDesc {
+                        len,
+                        ring_id: rid,
+                        int_en: false,
+                        buf2_ptr_lo: 0,
+                        buf1_ptr: a,
+                    }
+                    .encode()
+                };
+                push(d, &mut pos).map_err(SystemError::Desc)?;
+            }
+            // Store the ring bytes in this core's descriptor RAM (wrapping).
+            let c = self.core_mut(core)?;
+            let mut slot = qs.tail.offset;
+            for d in &descs {
+                let a = (map::ring_offset(e, q, side) - map::DESC_BASE) as u32 + slot * 16;
+                c.desc.write(a, d);
+                slot = (slot + 1) % qs_rl;
+            }
+            debug_assert_eq!(descs.len() as u32, n);
+            per_engine.push((e, n));
+        }
+        let total = per_engine.iter().map(|x| x.1).sum();
+        let rep = GenReport {
+            core,
+            role,
+            peer,
+            dst_soc,
+            per_engine,
+            total,
+            xt_addrs,
+        };
+        self.streams.insert((core.0, role as u8, q), rep.clone());
+        let _ = addr::NUM_WINDOWS;
+        Ok(rep)
+    }
+
+    /// `rdma_desc_start` (op 9) on the Q7 `prid` of `core`: checks the role
+    /// against PRID parity and the DescriptorStream count, then queues the Q7
+    /// program (RX: S2M doorbells, right_push; TX: left_pop wait, M2S
+    /// doorbells) for [`System::run`].
+    pub fn rdma_desc_start(
+        &mut self,
+        core: CoreId,
+        prid: u32,
+        w: &RdmaDescStart,
+    ) -> Result<(), SystemError> {
+        w.validate(self.topo.arch).map_err(SystemError::Isa)?;
+        self.topo.loc(core)?;
+        if prid / 2 != u32::from(core.0) {
+            return Err(SystemError::Prid {
+                core: core.0,
+                prid,
+                rule: "a core's Q7 PRIDs are 2×core and 2×core+1",
+            });
+        }
+        // seed 001 §4.2: bit 0 of the role word = PRID parity; bne → error path.
+        let parity = role_of_prid(prid);
+        if parity != w.role {
+            return Err(SystemError::RoleMismatch {
+                core: core.0,
+                prid,
+                parity,
+                word: w.role,
+            });
+        }
+        // seed 001 §5.3: "DescriptorStream wrote %d descriptors, expected %d" is a hard error.
+        let rec = self.streams.remove(&(core.0, w.role as u8, w.queue_id));
+        let wrote = rec.as_ref().map_or(0, |r| r.total);
+        if wrote != w.num_descriptors {
+            return Err(SystemError::DescriptorStream {
+                core: core.0,
+                wrote,
+                expected: w.num_descriptors,
+            });
+        }
+        let rec = rec.ok_or(SystemError::DescriptorStream {
+            core: core.0,
+            wrote: 0,
+            expected: w.num_descriptors,
+        })?;
+        let mask: u16 = rec.per_engine.iter().fold(0, |m, (e, _)| m | 1 << e);
+        if mask != w.dma_engine_mask {
+            return Err(SystemError::Leg {
+                field: "dma_engine_mask",
+                value: w.dma_engine_mask.into(),
+                rule: "rdma_desc_start must name the engines rdma_desc_gen used",
+            });
+        }
+        let peer = CoreId(u16::try_from(w.remote_core_id).unwrap_or(u16::MAX));
+        if peer != rec.peer {
+            return Err(SystemError::Leg {
+                field: "remote_core_id",
+                value: w.remote_core_id.into(),
+                rule: "rdma_desc_start must name the peer rdma_desc_gen used",
+            });
+        }
+        let op = match w.role {
+            Role::Rx => super::Q7Op::RxArm {
+                core,
+                tx: peer,
+                queue: w.queue_id,
+                engines: rec.per_engine,
+                go_sem: w.go_sem,
+            },
+            Role::Tx => super::Q7Op::TxLaunch {
+                core,
+                queue: w.queue_id,
+                engines: rec.per_engine,
+                go_sem: w.go_sem,
+            },
+        };
+        self.pending.push_back(op);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_is_contiguous_and_balanced() {
+        assert_eq!(
+            split_partitions(0x000F, 0, 128),
+            vec![(0, 0, 32), (1, 32, 32), (2, 64, 32), (3, 96, 32)]
+        );
+        assert_eq!(
+            split_partitions(0b1010_0001, 4, 10),
+            vec![(0, 4, 4), (5, 8, 3), (7, 11, 3)]
+        );
+        let s = split_partitions(0xFFFF, 0, 128);
+        assert!(
+            s.iter().all(|&(_, _, n)| n == 8),
+            "PUBLIC-FACTS §4: about 8 partitions per engine"
+        );
+    }
+
+    #[test]
+    fn descs_cover_64k_chunks_plus_two_semaphores() {
+        assert_eq!(descs_for(32, 0x4000), 34);
+        assert_eq!(descs_for(1, 224 * 1024), 4 + 2);
+        assert_eq!(descs_for(1, 65536), 3);
+    }
+
+    #[test]
+    fn prid_parity_is_the_role() {
+        assert_eq!(role_of_prid(prid(CoreId(7), Role::Tx)), Role::Tx);
+        assert_eq!(role_of_prid(prid(CoreId(7), Role::Rx)), Role::Rx);
+    }
+}

@@ -1,0 +1,228 @@
+//! Lazily allocated memories: an SBUF whose partitions are allocated on first
+//! write (reads of an untouched partition return zeros), and a sparse paged
+//! RAM for descriptor rings. A 64-die system therefore costs memory only for
+//! the bytes it touches.
+
+use std::collections::HashMap;
+
+use super::topology::SBUF_PARTITIONS;
+use super::SystemError;
+
+/// One core's SBUF: 128 partitions of `bytes_per_partition`, allocated lazily.
+#[derive(Debug, Clone)]
+pub struct Sbuf {
+    bytes_per_partition: u32,
+    parts: Vec<Option<Box<[u8]>>>,
+}
+
+impl Sbuf {
+    /// An SBUF with no partition allocated.
+    pub fn new(bytes_per_partition: u32) -> Self {
+        Self {
+            bytes_per_partition,
+            parts: vec![None; usize::from(SBUF_PARTITIONS)],
+        }
+    }
+
+    /// Bytes per partition.
+    pub fn bytes_per_partition(&self) -> u32 {
+        self.bytes_per_partition
+    }
+
+    /// Bytes currently allocated.
+    pub fn allocated_bytes(&self) -> u64 {
+        self.parts.iter().flatten().map(|p| p.len() as u64).sum()
+    }
+
+    /// Check that `[offset, offset+len)` lies in partition `partition`.
+    pub fn check(&self, partition: u8, offset: u64, len: u64) -> Result<(), SystemError> {
+        let bpp = self.bytes_per_partition;
+        if u16::from(partition) >= SBUF_PARTITIONS
+            || offset.checked_add(len).is_none_or(|e| e > u64::from(bpp))
+        {
+            return Err(SystemError::SbufRange {
+                partition,
+                offset,
+                len,
+                bytes_per_partition: bpp,
+            });
+        }
+        Ok(())
+    }
+
+    /// Read bytes (zeros where never written).
+    pub fn read(&self, partition: u8, offset: u64, out: &mut [u8]) -> Result<(), SystemError> {
+        self.check(partition, offset, out.len() as u64)?;
+        match &self.parts[usize::from(partition)] {
+            Some(p) => out.copy_from_slice(&p[offset as usize..offset as usize + out.len()]),
+            None => out.fill(0),
+        }
+        Ok(())
+    }
+
+    /// The bytes of a range, if the partition is allocated (`None` = all zero).
+    pub fn slice(
+        &self,
+        partition: u8,
+        offset: u64,
+        len: u64,
+    ) -> Result<Option<&[u8]>, SystemError> {
+        self.check(partition, offset, len)?;
+        Ok(self.parts[usize::from(partition)]
+            .as_deref()
+            .map(|p| &p[offset as usize..(offset + len) as usize]))
+    }
+
+    /// Mutable bytes of a range, allocating the partition.
+    pub fn slice_mut(
+        &mut self,
+        partition: u8,
+        offset: u64,
+        len: u64,
+    ) -> Result<&mut [u8], SystemError> {
+        self.check(partition, offset, len)?;
+        let bpp = self.bytes_per_partition as usize;
+        let p = self.parts[usize::from(partition)]
+            .get_or_insert_with(|| vec![0u8; bpp].into_boxed_slice());
+        Ok(&mut p[offset as usize..(offset + len) as usize])
+    }
+
+    /// Write bytes.
+    pub fn write(&mut self, partition: u8, offset: u64, data: &[u8]) -> Result<(), SystemError> {
+        self.slice_mut(partition, offset, data.len() as u64)?
+            .copy_from_slice(data);
+        Ok(())
+    }
+
+    /// Take partition `partition` out (for a copy between two partitions of
+    /// one core); put it back with [`Sbuf::put_back`].
+    pub(crate) fn take(&mut self, partition: u8) -> Box<[u8]> {
+        let bpp = self.bytes_per_partition as usize;
+        self.parts[usize::from(partition)]
+            .take()
+            .unwrap_or_else(|| vec![0u8; bpp].into_boxed_slice())
+    }
+
+    /// Return a partition taken with [`Sbuf::take`].
+    pub(crate) fn put_back(&mut self, partition: u8, p: Box<[u8]>) {
+        self.parts[usize::from(partition)] = Some(p);
+    }
+
+    /// A digest-friendly image: every partition's bytes (zeros if untouched).
+    pub fn image(&self) -> Vec<u8> {
+        let bpp = self.bytes_per_partition as usize;
+        let mut v = Vec::with_capacity(bpp * self.parts.len());
+        for p in &self.parts {
+            match p {
+                Some(b) => v.extend_from_slice(b),
+                None => v.resize(v.len() + bpp, 0),
+            }
+        }
+        v
+    }
+
+    /// Whether two SBUFs hold the same bytes (untouched = zero).
+    pub fn same_bytes(&self, other: &Sbuf) -> bool {
+        if self.bytes_per_partition != other.bytes_per_partition {
+            return false;
+        }
+        self.parts
+            .iter()
+            .zip(&other.parts)
+            .all(|(a, b)| match (a, b) {
+                (Some(a), Some(b)) => a == b,
+                (Some(x), None) | (None, Some(x)) => x.iter().all(|&v| v == 0),
+                (None, None) => true,
+            })
+    }
+}
+
+/// Page size of [`SparseMem`].
+pub const PAGE: usize = 4096;
+
+/// A sparse byte-addressed RAM of 4 KiB pages (zeros where never written).
+#[derive(Debug, Clone, Default)]
+pub struct SparseMem {
+    pages: HashMap<u32, Box<[u8; PAGE]>>,
+}
+
+impl SparseMem {
+    /// Read `out.len()` bytes at `addr`.
+    pub fn read(&self, addr: u32, out: &mut [u8]) {
+        let mut a = addr as usize;
+        let mut done = 0;
+        while done < out.len() {
+            let (pg, off) = ((a / PAGE) as u32, a % PAGE);
+            let n = (PAGE - off).min(out.len() - done);
+            match self.pages.get(&pg) {
+                Some(p) => out[done..done + n].copy_from_slice(&p[off..off + n]),
+                None => out[done..done + n].fill(0),
+            }
+            done += n;
+            a += n;
+        }
+    }
+
+    /// Write `data` at `addr`.
+    pub fn write(&mut self, addr: u32, data: &[u8]) {
+        let mut a = addr as usize;
+        let mut done = 0;
+        while done < data.len() {
+            let (pg, off) = ((a / PAGE) as u32, a % PAGE);
+            let n = (PAGE - off).min(data.len() - done);
+            let p = self
+                .pages
+                .entry(pg)
+                .or_insert_with(|| Box::new([0u8; PAGE]));
+            p[off..off + n].copy_from_slice(&data[done..done + n]);
+            done += n;
+            a += n;
+        }
+    }
+
+    /// Read a little-endian u32.
+    pub fn read_u32(&self, addr: u32) -> u32 {
+        let mut b = [0u8; 4];
+        self.read(addr, &mut b);
+        u32::from_le_bytes(b)
+    }
+
+    /// Bytes allocated.
+    pub fn allocated_bytes(&self) -> u64 {
+        (self.pages.len() * PAGE) as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sbuf_is_lazy_and_reads_zero_until_written() {
+        let mut s = Sbuf::new(1024);
+        assert_eq!(s.allocated_bytes(), 0);
+        let mut b = [1u8; 8];
+        s.read(5, 0, &mut b).unwrap();
+        assert_eq!(b, [0; 8]);
+        s.write(5, 1016, &[9; 8]).unwrap();
+        assert_eq!(s.allocated_bytes(), 1024);
+        s.read(5, 1016, &mut b).unwrap();
+        assert_eq!(b, [9; 8]);
+        assert!(s.write(5, 1017, &[9; 8]).is_err());
+        assert!(s.read(128, 0, &mut b).is_err());
+        assert!(Sbuf::new(1024).same_bytes(&Sbuf::new(1024)));
+        assert!(!s.same_bytes(&Sbuf::new(1024)));
+    }
+
+    #[test]
+    fn sparse_mem_spans_pages() {
+        let mut m = SparseMem::default();
+        let data: Vec<u8> = (0..10_000u32).map(|i| i as u8).collect();
+        m.write(4090, &data);
+        let mut out = vec![0u8; 10_000];
+        m.read(4090, &mut out);
+        assert_eq!(out, data);
+        assert_eq!(m.allocated_bytes(), 4 * PAGE as u64);
+        assert_eq!(m.read_u32(1 << 20), 0);
+    }
+}

@@ -1,0 +1,724 @@
+//! System model: packages × 2 dies × cores joined by io_d2d links, running
+//! real `rdma_desc_gen` / `rdma_desc_start` legs over real UDMA descriptor
+//! rings, in a fast mode (descriptor by descriptor, SIMD copies) or a cycle
+//! mode (beat by beat, the EVT_SEM golden model stepped every cycle).
+//! Theory of operation: `docs/system.md`.
+//!
+//! # Public API (for the host-lowering and collective layers)
+//!
+//! ```
+//! use sb2sb_model::system::{System, Topology, CoreId, LegSpec, Mode};
+//! let mut sys = System::new(Topology::default()).unwrap();          // 1 package, 2 dies × 4 cores
+//! sys.write_sbuf(CoreId(1), 0, 0x100, &[7u8; 64]).unwrap();          // (core, partition, offset)
+//! let leg = LegSpec::new(CoreId(1), 0x100, CoreId(5), 0x200, 64, 1); // 1 partition × 64 bytes
+//! let rep = sys.send_recv(&leg, Mode::Fast).unwrap();                // RX arms, TX launches
+//! assert_eq!(sys.read_sbuf(CoreId(5), 0, 0x200, 64).unwrap(), vec![7u8; 64]);
+//! assert_eq!(sys.sem(CoreId(1), leg.local_sem).unwrap(), 1);         // one engine
+//! assert_eq!(sys.sem(CoreId(5), leg.remote_sem).unwrap(), 1);
+//! sys.wait_sem(CoreId(5), leg.remote_sem, 1, Mode::Fast).unwrap();   // next step: wait ≥ 1, decrement
+//! assert!(rep.modeled_ps > 0);
+//! ```
+//!
+//! - [`System::new`]`(Topology)`; [`Topology`] sets packages, cores per die,
+//!   SBUF bytes per partition, arch, CAYMAN_IDs and link timing.
+//! - SBUF: [`System::read_sbuf`] / [`System::write_sbuf`] by (core, partition,
+//!   offset); [`System::sbuf`] borrows a core's [`mem::Sbuf`].
+//! - A directed leg: [`System::send_recv`]`(&LegSpec, Mode) -> LegReport`
+//!   (src/dst core and offset, bytes per partition, partition start/count,
+//!   engine mask, queue, local/remote/go semaphores, [`LegOp`]). The report
+//!   carries the folded `dst_soc`, descriptor counts and modeled time.
+//! - Reducing receive: `LegSpec::op = LegOp::Reduce(f)` applies
+//!   `f(dst, src)` on the destination bytes instead of a copy (fast and cycle
+//!   mode), e.g. a `datapath::reduce` kernel.
+//! - Semaphores and registers: [`System::sem`], [`System::set_sem`],
+//!   [`System::wait_sem`] (wait ≥ target and decrement, with the deadlock
+//!   watchdog), [`System::reg`], [`System::write_reg`].
+//! - The device primitives one by one: [`System::rdma_desc_gen`],
+//!   [`System::rdma_desc_start`], [`System::run`]; queue state:
+//!   [`System::queue`]; a trace of transactions: [`System::trace`].
+//!
+//! Errors are [`SystemError`]; a leg that can never complete ends in
+//! [`SystemError::Deadlock`] naming the core, semaphore and target.
+
+pub mod core;
+pub mod cycle;
+pub mod fast;
+pub mod legs;
+pub mod link;
+pub mod map;
+pub mod mem;
+pub mod topology;
+pub mod watchdog;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::sync::Arc;
+
+use crate::addr::AddrError;
+use crate::isa::{IsaError, RdmaDescGen, RdmaDescStart, Role};
+use crate::udma::desc::DescError;
+
+pub use self::core::{Core, QueueState};
+pub use legs::{prid, GenReport};
+pub use link::{LinkClass, LinkParams, Ps};
+pub use topology::{CoreId, CoreLoc, FoldMode, Topology};
+
+/// Errors of the system model. Each names the core (and engine, queue,
+/// semaphore…) involved and the rule broken.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SystemError {
+    #[error("topology: {field} = {value}: {rule}")]
+    Topology {
+        field: &'static str,
+        value: u64,
+        rule: &'static str,
+    },
+    #[error("no core {core} (the topology has {cores})")]
+    NoSuchCore { core: u16, cores: usize },
+    #[error("SBUF partition {partition} [{offset:#x}, +{len:#x}) is outside the partition ({bytes_per_partition:#x} bytes, 128 partitions)")]
+    SbufRange {
+        partition: u8,
+        offset: u64,
+        len: u64,
+        bytes_per_partition: u32,
+    },
+    #[error("core offset {offset:#x} is unmapped")]
+    Unmapped { offset: u64 },
+    #[error("core {from}: address {addr:#x} cannot be routed: {rule}")]
+    Route {
+        from: u16,
+        addr: u64,
+        rule: &'static str,
+    },
+    #[error("core {core} UDMA engine {engine} CSR {offset:#x}: {rule}")]
+    Csr {
+        core: u16,
+        engine: u8,
+        offset: u32,
+        rule: &'static str,
+    },
+    #[error("core {core} EVT_SEM offset {offset:#x}: AXI response {resp}")]
+    EvtSemResp { core: u16, offset: u32, resp: u8 },
+    #[error("core {core}: Q7 PRID {prid}: {rule}")]
+    Prid {
+        core: u16,
+        prid: u32,
+        rule: &'static str,
+    },
+    #[error(
+        "core {core}: rdma_desc_start role {word:?} does not match PRID {prid} parity ({parity:?})"
+    )]
+    RoleMismatch {
+        core: u16,
+        prid: u32,
+        parity: Role,
+        word: Role,
+    },
+    #[error("core {core}: DescriptorStream wrote {wrote} descriptors, expected {expected}")]
+    DescriptorStream {
+        core: u16,
+        wrote: u32,
+        expected: u32,
+    },
+    #[error("core {core}: a leg needs a peer other than itself")]
+    SelfPeer { core: u16 },
+    #[error("core {core}: remote_routing_id {found} for peer core {peer}, the topology gives {expected}")]
+    RoutingId {
+        core: u16,
+        peer: u16,
+        expected: u32,
+        found: u32,
+    },
+    #[error("leg: {field} = {value:#x}: {rule}")]
+    Leg {
+        field: &'static str,
+        value: u64,
+        rule: &'static str,
+    },
+    #[error("core {core} engine {engine} queue {queue} side {side}: ring busy (descriptors pending) and cannot be re-based")]
+    RingBusy {
+        core: u16,
+        engine: u8,
+        queue: u8,
+        side: u8,
+    },
+    #[error("core {core} engine {engine} queue {queue} side {side}: ring needs {need} free slots, has {free}")]
+    RingFull {
+        core: u16,
+        engine: u8,
+        queue: u8,
+        side: u8,
+        need: u32,
+        free: u32,
+    },
+    #[error("core {core} engine {engine} queue {queue} side {side} slot {slot}: descriptor ring id {found}, expected {expected} (PREF_RING_ID)")]
+    RingId {
+        core: u16,
+        engine: u8,
+        queue: u8,
+        side: u8,
+        slot: u32,
+        expected: u8,
+        found: u8,
+    },
+    #[error("core {core} engine {engine} queue {queue}: {rule}")]
+    Dma {
+        core: u16,
+        engine: u8,
+        queue: u8,
+        rule: String,
+    },
+    #[error("deadlock: core {core} waits for semaphore {sem} >= {target} (value {value}) and nothing pending can increment it ({what})")]
+    Deadlock {
+        core: u16,
+        sem: u8,
+        target: i32,
+        value: i32,
+        what: &'static str,
+    },
+    #[error("stalled: core {core} engine {engine} queue {queue} has {m2s} M2S and {s2m} S2M descriptors pending that can never pair")]
+    Stalled {
+        core: u16,
+        engine: u8,
+        queue: u8,
+        m2s: u32,
+        s2m: u32,
+    },
+    #[error("cycle budget of {cycles} cycles exhausted")]
+    Timeout { cycles: u64 },
+    #[error("register {index}: {rule}")]
+    Register { index: u16, rule: &'static str },
+    #[error("reduce op failed: {0}")]
+    Reduce(String),
+    #[error(transparent)]
+    Addr(#[from] AddrError),
+    #[error(transparent)]
+    Isa(IsaError),
+    #[error(transparent)]
+    Desc(DescError),
+}
+
+/// Execution mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Descriptor by descriptor with SIMD copies; time from the link model.
+    Fast,
+    /// Clock by clock: the golden UDMA engines and EVT_SEM models.
+    Cycle,
+}
+
+/// A reduce function applied on the receive side: `f(dst, src)` folds `src`
+/// into `dst` (equal lengths; a multiple of the element size).
+pub type ReduceFn = Arc<dyn Fn(&mut [u8], &[u8]) -> Result<(), String> + Send + Sync>;
+
+/// What the receive side does with the bytes.
+#[derive(Clone, Default)]
+pub enum LegOp {
+    /// Plain copy (SENDRECV is a pure move, seed 000 §7).
+    #[default]
+    Copy,
+    /// Fold the bytes into the destination (reducing ring steps, seed 000 §6 NOTE).
+    Reduce(ReduceFn),
+}
+
+impl std::fmt::Debug for LegOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LegOp::Copy => f.write_str("Copy"),
+            LegOp::Reduce(_) => f.write_str("Reduce(..)"),
+        }
+    }
+}
+
+/// Default go-semaphore of the RX→TX right_push / left_pop handshake
+/// (project-defined).
+pub const DEFAULT_GO_SEM: u8 = 255;
+
+/// One directed SBUF→SBUF leg.
+#[derive(Debug, Clone)]
+pub struct LegSpec {
+    /// TX (source) core.
+    pub src: CoreId,
+    /// Source byte offset inside each partition.
+    pub src_offset: u64,
+    /// RX (destination) core.
+    pub dst: CoreId,
+    /// Destination byte offset inside each partition.
+    pub dst_offset: u64,
+    /// Bytes per partition (`free_dim_bytes`).
+    pub bytes_per_partition: u32,
+    /// First partition.
+    pub partition_start: u8,
+    /// Partitions (1..=128).
+    pub partitions: u8,
+    /// DMA engines (one bit each).
+    pub engine_mask: u16,
+    /// UDMA queue.
+    pub queue: u8,
+    /// Semaphore on the TX core, +1 per engine when the source is released.
+    pub local_sem: u8,
+    /// Semaphore on the RX core, +1 per engine when the bytes have landed.
+    pub remote_sem: u8,
+    /// TX-core semaphore of the RX→TX go handshake.
+    pub go_sem: u8,
+    /// Receive operation.
+    pub op: LegOp,
+}
+
+impl LegSpec {
+    /// A copy leg with engine mask 0x000F (or fewer engines than partitions),
+    /// queue 0, local_sem 12, remote_sem 20 (seed 001 §8), go_sem 255.
+    pub fn new(
+        src: CoreId,
+        src_offset: u64,
+        dst: CoreId,
+        dst_offset: u64,
+        bytes: u32,
+        partitions: u8,
+    ) -> Self {
+        let engines = partitions.clamp(1, 4);
+        Self {
+            src,
+            src_offset,
+            dst,
+            dst_offset,
+            bytes_per_partition: bytes,
+            partition_start: 0,
+            partitions,
+            engine_mask: (1u16 << engines) - 1,
+            queue: 0,
+            local_sem: 12,
+            remote_sem: 20,
+            go_sem: DEFAULT_GO_SEM,
+            op: LegOp::Copy,
+        }
+    }
+}
+
+/// What a leg did.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct LegReport {
+    /// The folded destination as the firmware logs it (seed 001 §8: 0x58800000100000).
+    pub dst_soc: u64,
+    /// How the destination was folded.
+    pub fold: FoldMode,
+    /// Link class crossed.
+    pub link: LinkClass,
+    /// Descriptors per engine (engine, count) on each side.
+    pub per_engine: Vec<(u8, u32)>,
+    /// Total descriptors per side (the DescriptorStream count).
+    pub descriptors: u32,
+    /// Data bytes moved.
+    pub bytes: u64,
+    /// Modeled time of the leg (ps).
+    pub modeled_ps: Ps,
+    /// Cycles (cycle mode) or 0.
+    pub cycles: u64,
+}
+
+/// A Q7 program queued by `rdma_desc_start` or `wait_sem`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Q7Op {
+    /// RX: S2M doorbells of the TX engines, then right_push the go-semaphore.
+    RxArm {
+        core: CoreId,
+        tx: CoreId,
+        queue: u8,
+        engines: Vec<(u8, u32)>,
+        go_sem: u8,
+    },
+    /// TX: left_pop (wait go ≥ 1, decrement), then M2S doorbells.
+    TxLaunch {
+        core: CoreId,
+        queue: u8,
+        engines: Vec<(u8, u32)>,
+        go_sem: u8,
+    },
+    /// Wait semaphore ≥ target, then decrement by target.
+    Wait { core: CoreId, sem: u8, target: i32 },
+}
+
+/// One traced transaction (for the transaction-level VCD of the CLI).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub enum TraceEvent {
+    /// A doorbell: (time, core, engine, queue, side, new tail).
+    Doorbell {
+        t: Ps,
+        core: u16,
+        engine: u8,
+        queue: u8,
+        side: u8,
+        tail: u32,
+    },
+    /// A descriptor pair completed: head pointers after it.
+    Desc {
+        t: Ps,
+        core: u16,
+        engine: u8,
+        queue: u8,
+        m2s_head: u32,
+        s2m_head: u32,
+        bytes: u32,
+    },
+    /// A semaphore changed: (time, core, sem, new value).
+    Sem {
+        t: Ps,
+        core: u16,
+        sem: u8,
+        value: i32,
+    },
+}
+
+/// The whole system.
+pub struct System {
+    topo: Topology,
+    cores: Vec<Core>,
+    pub(crate) pending: VecDeque<Q7Op>,
+    pub(crate) streams: HashMap<(u16, u8, u8), GenReport>,
+    /// Receive op per TX (core, engine, queue).
+    pub(crate) rx_ops: HashMap<(u16, u8, u8), LegOp>,
+    /// Queues with doorbells rung: (core, engine, queue).
+    pub(crate) active: BTreeSet<(u16, u8, u8)>,
+    /// Fast-mode timing state.
+    pub(crate) timing: fast::Timing,
+    /// Cycles run in cycle mode.
+    pub cycles: u64,
+    /// Cycle budget per `run` in cycle mode.
+    pub max_cycles: u64,
+    /// Transaction trace (off unless `trace_on`).
+    pub trace: Vec<TraceEvent>,
+    /// Record [`System::trace`].
+    pub trace_on: bool,
+}
+
+impl System {
+    /// Build a system (cores created, no SBUF allocated).
+    pub fn new(topo: Topology) -> Result<Self, SystemError> {
+        topo.validate()?;
+        let cores = (0..topo.num_cores() as u16)
+            .map(|i| {
+                let loc = topo.loc(CoreId(i))?;
+                Ok(Core::new(CoreId(i), loc, topo.sbuf_bytes_per_partition))
+            })
+            .collect::<Result<Vec<_>, SystemError>>()?;
+        Ok(Self {
+            topo,
+            cores,
+            pending: VecDeque::new(),
+            streams: HashMap::new(),
+            rx_ops: HashMap::new(),
+            active: BTreeSet::new(),
+            timing: fast::Timing::default(),
+            cycles: 0,
+            max_cycles: 1 << 32,
+            trace: Vec::new(),
+            trace_on: false,
+        })
+    }
+
+    /// The topology.
+    pub fn topology(&self) -> &Topology {
+        &self.topo
+    }
+
+    /// A core.
+    pub fn core(&self, c: CoreId) -> Result<&Core, SystemError> {
+        self.cores
+            .get(usize::from(c.0))
+            .ok_or(SystemError::NoSuchCore {
+                core: c.0,
+                cores: self.cores.len(),
+            })
+    }
+
+    /// A core, mutably.
+    pub fn core_mut(&mut self, c: CoreId) -> Result<&mut Core, SystemError> {
+        let n = self.cores.len();
+        self.cores
+            .get_mut(usize::from(c.0))
+            .ok_or(SystemError::NoSuchCore {
+                core: c.0,
+                cores: n,
+            })
+    }
+
+    /// A core's SBUF.
+    pub fn sbuf(&self, c: CoreId) -> Result<&mem::Sbuf, SystemError> {
+        Ok(&self.core(c)?.sbuf)
+    }
+
+    /// Read `len` SBUF bytes of (core, partition, offset).
+    pub fn read_sbuf(
+        &self,
+        c: CoreId,
+        partition: u8,
+        offset: u64,
+        len: usize,
+    ) -> Result<Vec<u8>, SystemError> {
+        let mut v = vec![0u8; len];
+        self.core(c)?.sbuf.read(partition, offset, &mut v)?;
+        Ok(v)
+    }
+
+    /// Write SBUF bytes at (core, partition, offset).
+    pub fn write_sbuf(
+        &mut self,
+        c: CoreId,
+        partition: u8,
+        offset: u64,
+        data: &[u8],
+    ) -> Result<(), SystemError> {
+        self.core_mut(c)?.sbuf.write(partition, offset, data)
+    }
+
+    /// Semaphore value.
+    pub fn sem(&self, c: CoreId, sem: u8) -> Result<i32, SystemError> {
+        Ok(self.core(c)?.evt.sem(sem))
+    }
+
+    /// Set a semaphore (an AXI write to SEM_SET).
+    pub fn set_sem(&mut self, c: CoreId, sem: u8, value: i32) -> Result<(), SystemError> {
+        let off = crate::evt_sem::regs::EVT_SEM_SEM_SET_BASE + u32::from(sem) * 4;
+        self.core_mut(c)?.evt_write(off, value as u32)
+    }
+
+    /// Engine register.
+    pub fn reg(&self, c: CoreId, index: u8) -> Result<u32, SystemError> {
+        Ok(self.core(c)?.regs[usize::from(index)])
+    }
+
+    /// Write an engine register (valid indices per arch, seed 002: `< NUM_REGISTERS` or 130/131).
+    pub fn write_reg(&mut self, c: CoreId, index: u8, value: u32) -> Result<(), SystemError> {
+        if !self.topo.arch.is_valid_register_write(index) {
+            return Err(SystemError::Register {
+                index: index.into(),
+                rule: "not a writable register of this arch",
+            });
+        }
+        self.core_mut(c)?.regs[usize::from(index)] = value;
+        Ok(())
+    }
+
+    /// Queue register state of (core, engine, queue, side 0 = M2S / 1 = S2M).
+    pub fn queue(
+        &self,
+        c: CoreId,
+        engine: u8,
+        queue: u8,
+        side: u8,
+    ) -> Result<QueueState, SystemError> {
+        if engine >= topology::DMA_ENGINES || queue >= topology::DMA_QUEUES || side > 1 {
+            return Err(SystemError::Leg {
+                field: "engine/queue/side",
+                value: engine.into(),
+                rule: "engine < 16, queue < 16, side 0|1",
+            });
+        }
+        Ok(*self.core(c)?.queue(engine, queue, side))
+    }
+
+    /// Modeled time now (ps).
+    pub fn now_ps(&self) -> Ps {
+        self.timing.now
+    }
+
+    /// Bytes of host memory held by SBUFs and descriptor RAMs.
+    pub fn allocated_bytes(&self) -> u64 {
+        self.cores
+            .iter()
+            .map(|c| c.sbuf.allocated_bytes() + c.desc.allocated_bytes())
+            .sum()
+    }
+
+    /// A 32-bit MMIO write by a Q7 of core `from` to the routed SoC address `soc`.
+    pub fn mmio_write(&mut self, from: CoreId, soc: u64, data: u32) -> Result<(), SystemError> {
+        let (to, off) = map::route_address(&self.topo, from, soc)?;
+        let bpp = self.topo.sbuf_bytes_per_partition;
+        let t = self.timing.now;
+        match map::decode_core_offset(off, bpp)? {
+            map::Target::Udma { engine, offset } => {
+                self.core_mut(to)?.udma_write(engine, offset, data)?;
+                if let Some((side, q)) = doorbell_of(offset) {
+                    self.active.insert((to.0, engine, q));
+                    let tail = core::pack_pos(self.core(to)?.queue(engine, q, side).tail);
+                    if self.trace_on {
+                        self.trace.push(TraceEvent::Doorbell {
+                            t,
+                            core: to.0,
+                            engine,
+                            queue: q,
+                            side,
+                            tail,
+                        });
+                    }
+                }
+            }
+            map::Target::EvtSem { offset } => {
+                self.core_mut(to)?.evt_write(offset, data)?;
+                self.trace_sem(to, offset);
+            }
+            map::Target::Reg { index } => self.core_mut(to)?.regs[usize::from(index)] = data,
+            map::Target::Desc { offset } => {
+                self.core_mut(to)?.desc.write(offset, &data.to_le_bytes())
+            }
+            map::Target::Sbuf { partition, offset } => {
+                self.core_mut(to)?
+                    .sbuf
+                    .write(partition, offset.into(), &data.to_le_bytes())?
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn trace_sem(&mut self, c: CoreId, evt_offset: u32) {
+        if self.trace_on && evt_offset >= 0x1000 {
+            let sem = ((evt_offset >> 2) & 0xFF) as u8;
+            let value = self.cores[usize::from(c.0)].evt.sem(sem);
+            self.trace.push(TraceEvent::Sem {
+                t: self.timing.now,
+                core: c.0,
+                sem,
+                value,
+            });
+        }
+    }
+
+    /// Run every queued Q7 program and DMA transfer to completion.
+    pub fn run(&mut self, mode: Mode) -> Result<(), SystemError> {
+        match mode {
+            Mode::Fast => self.run_fast(),
+            Mode::Cycle => self.run_cycle(),
+        }
+    }
+
+    /// Wait until semaphore `sem` of core `c` is ≥ `target`, then decrement
+    /// it by `target` (the next ring step's add_semaphore_wait_ge_and_dec,
+    /// seed 001 §5.2). Errors with [`SystemError::Deadlock`] when nothing
+    /// pending can ever satisfy it.
+    pub fn wait_sem(
+        &mut self,
+        c: CoreId,
+        sem: u8,
+        target: i32,
+        mode: Mode,
+    ) -> Result<(), SystemError> {
+        self.core(c)?;
+        self.pending.push_back(Q7Op::Wait {
+            core: c,
+            sem,
+            target,
+        });
+        self.run(mode)
+    }
+
+    /// The gen/start words of a leg: (TX gen, RX gen) — the start words need
+    /// the descriptor counts the gens report.
+    pub fn leg_gen_words(&self, leg: &LegSpec) -> Result<(RdmaDescGen, RdmaDescGen), SystemError> {
+        let base = RdmaDescGen {
+            queue_id: leg.queue,
+            local_sem: leg.local_sem,
+            remote_sem: leg.remote_sem,
+            src_addr: leg.src_offset,
+            dst_addr: leg.dst_offset,
+            free_dim_bytes: leg.bytes_per_partition,
+            dma_engine_mask: leg.engine_mask,
+            partition_start: leg.partition_start,
+            partition_count: leg.partitions,
+            ..RdmaDescGen::default()
+        };
+        let tx = RdmaDescGen {
+            remote_core_id: leg.dst.0.into(),
+            remote_routing_id: self.topo.routing_id(leg.src, leg.dst)?,
+            ..base
+        };
+        let rx = RdmaDescGen {
+            remote_core_id: leg.src.0.into(),
+            remote_routing_id: self.topo.routing_id(leg.dst, leg.src)?,
+            ..base
+        };
+        Ok((tx, rx))
+    }
+
+    /// The start word matching a gen report.
+    pub fn leg_start_word(leg: &LegSpec, g: &GenReport) -> RdmaDescStart {
+        RdmaDescStart {
+            queue_id: leg.queue,
+            local_sem: leg.local_sem,
+            remote_sem: leg.remote_sem,
+            remote_core_id: g.peer.0.into(),
+            role: g.role,
+            go_sem: leg.go_sem,
+            dma_engine_mask: leg.engine_mask,
+            num_descriptors: g.total,
+            ..RdmaDescStart::default()
+        }
+    }
+
+    /// Run one directed leg: gen on both Q7s, RX start (arm S2M, right_push),
+    /// TX start (left_pop, M2S launch), then run to completion. local_sem on
+    /// the TX core and remote_sem on the RX core each rise by the number of
+    /// engines; nothing waits on them here.
+    pub fn send_recv(&mut self, leg: &LegSpec, mode: Mode) -> Result<LegReport, SystemError> {
+        let (wtx, wrx) = self.leg_gen_words(leg)?;
+        let t0 = self.timing.now;
+        let c0 = self.cycles;
+        let gtx = self.rdma_desc_gen(leg.src, prid(leg.src, Role::Tx), &wtx)?;
+        let grx = match self.rdma_desc_gen(leg.dst, prid(leg.dst, Role::Rx), &wrx) {
+            Ok(g) => g,
+            Err(e) => {
+                self.streams.remove(&(leg.src.0, Role::Tx as u8, leg.queue));
+                return Err(e);
+            }
+        };
+        for &(e, _) in &gtx.per_engine {
+            self.rx_ops
+                .insert((leg.src.0, e, leg.queue), leg.op.clone());
+        }
+        self.rdma_desc_start(
+            leg.dst,
+            prid(leg.dst, Role::Rx),
+            &Self::leg_start_word(leg, &grx),
+        )?;
+        self.rdma_desc_start(
+            leg.src,
+            prid(leg.src, Role::Tx),
+            &Self::leg_start_word(leg, &gtx),
+        )?;
+        self.run(mode)?;
+        let link = self.topo.link_class(leg.src, leg.dst)?;
+        Ok(LegReport {
+            dst_soc: gtx.dst_soc,
+            fold: self.topo.fold_mode(leg.src, leg.dst)?,
+            link,
+            per_engine: gtx.per_engine.clone(),
+            descriptors: gtx.total,
+            bytes: u64::from(leg.bytes_per_partition) * u64::from(leg.partitions),
+            modeled_ps: match mode {
+                Mode::Fast => self.timing.now - t0,
+                Mode::Cycle => (self.cycles - c0) * cycle::CYCLE_PS,
+            },
+            cycles: self.cycles - c0,
+        })
+    }
+}
+
+/// (side, queue) when a UDMA CSR offset is a tail-pointer-increment doorbell.
+pub(crate) fn doorbell_of(offset: u32) -> Option<(u8, u8)> {
+    use crate::udma::regs::*;
+    let side = u8::from(offset >= UDMA_S2M_BASE);
+    let rel = offset
+        - if side == 1 {
+            UDMA_S2M_BASE
+        } else {
+            UDMA_M2S_BASE
+        };
+    if rel < UDMA_Q_ARRAY_BASE {
+        return None;
+    }
+    let q = (rel - UDMA_Q_ARRAY_BASE) / UDMA_Q_STRIDE;
+    (q < UDMA_NUM_QUEUES && (rel - UDMA_Q_ARRAY_BASE) % UDMA_Q_STRIDE == UDMA_Q_RTP_INC)
+        .then_some((side, q as u8))
+}

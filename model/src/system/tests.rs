@@ -1,0 +1,475 @@
+//! Scenario tests of the system model (both execution modes).
+
+use super::*;
+use crate::isa::Role;
+
+fn fill(sys: &mut System, c: CoreId, off: u64, bytes: u32, parts: u8, seed: u8) {
+    for p in 0..parts {
+        let v: Vec<u8> = (0..bytes)
+            .map(|i| (i as u8).wrapping_mul(7).wrapping_add(p).wrapping_add(seed))
+            .collect();
+        sys.write_sbuf(c, p, off, &v).unwrap();
+    }
+}
+
+fn verify(sys: &System, src: CoreId, so: u64, dst: CoreId, d_o: u64, bytes: u32, parts: u8) {
+    for p in 0..parts {
+        let a = sys.read_sbuf(src, p, so, bytes as usize).unwrap();
+        let b = sys.read_sbuf(dst, p, d_o, bytes as usize).unwrap();
+        assert_eq!(a, b, "partition {p}");
+    }
+}
+
+/// Seed 001 §8 topology with partitions large enough for offset 0x100000.
+fn seed_topo() -> Topology {
+    Topology {
+        sbuf_bytes_per_partition: 2 << 20,
+        ..Topology::trn2(1)
+    }
+}
+
+/// Seed 001 §8: 128 partitions × 16 KiB from 0x100000 to the peer's 0x100000,
+/// engines 0x000F, local_sem 12, remote_sem 20, cross-die neighbor route.
+#[test]
+fn seed001_s8_worked_example_leg_moves_bytes_and_raises_both_semaphores_by_4() {
+    let mut sys = System::new(seed_topo()).unwrap();
+    let (a, b) = (CoreId(1), CoreId(7));
+    fill(&mut sys, a, 0x10_0000, 0x4000, 128, 3);
+    let leg = LegSpec {
+        engine_mask: 0x000F,
+        ..LegSpec::new(a, 0x10_0000, b, 0x10_0000, 0x4000, 128)
+    };
+    let rep = sys.send_recv(&leg, Mode::Fast).unwrap();
+    assert_eq!(rep.dst_soc, 0x58800000100000);
+    assert_eq!(rep.fold, FoldMode::Neighbor);
+    assert_eq!(rep.link, LinkClass::D2d);
+    assert_eq!(rep.per_engine, vec![(0, 34), (1, 34), (2, 34), (3, 34)]);
+    verify(&sys, a, 0x10_0000, b, 0x10_0000, 0x4000, 128);
+    assert_eq!(sys.sem(a, 12).unwrap(), 4);
+    assert_eq!(sys.sem(b, 20).unwrap(), 4);
+    assert_eq!(
+        sys.sem(a, DEFAULT_GO_SEM).unwrap(),
+        0,
+        "left_pop consumed the right_push"
+    );
+    assert!(rep.modeled_ps > 0);
+    // Next step: wait >= 4 and decrement.
+    sys.wait_sem(b, 20, 4, Mode::Fast).unwrap();
+    assert_eq!(sys.sem(b, 20).unwrap(), 0);
+}
+
+#[test]
+fn same_die_and_cross_chip_legs_verify() {
+    let topo = Topology {
+        chip_ids: vec![0, 0x12],
+        ..Topology::trn2(2)
+    };
+    let mut sys = System::new(topo).unwrap();
+    let (a, same, far) = (CoreId(0), CoreId(2), CoreId(13));
+    fill(&mut sys, a, 0, 4096, 16, 1);
+    let r1 = sys
+        .send_recv(&LegSpec::new(a, 0, same, 512, 4096, 16), Mode::Fast)
+        .unwrap();
+    assert_eq!(r1.fold, FoldMode::Local);
+    verify(&sys, a, 0, same, 512, 4096, 16);
+    let r2 = sys
+        .send_recv(&LegSpec::new(a, 0, far, 0, 4096, 16), Mode::Fast)
+        .unwrap();
+    assert_eq!(r2.fold, FoldMode::ChipId);
+    assert_eq!(r2.link, LinkClass::C2c);
+    assert_eq!(r2.dst_soc >> 48 & 0x3F, 0x12);
+    verify(&sys, a, 0, far, 0, 4096, 16);
+    assert!(r2.modeled_ps > r1.modeled_ps, "c2c slower than on-die");
+    assert_eq!(sys.sem(a, 12).unwrap(), 8);
+}
+
+/// A digest of everything the equivalence test compares.
+fn state(sys: &System) -> (Vec<Vec<u8>>, Vec<Vec<i32>>, Vec<QueueState>) {
+    let n = sys.topology().num_cores() as u16;
+    let images = (0..n)
+        .map(|c| sys.sbuf(CoreId(c)).unwrap().image())
+        .collect();
+    let sems = (0..n)
+        .map(|c| {
+            (0..=255u8)
+                .map(|s| sys.sem(CoreId(c), s).unwrap())
+                .collect()
+        })
+        .collect();
+    let mut qs = Vec::new();
+    for c in 0..n {
+        for e in 0..16 {
+            for q in 0..16 {
+                for side in 0..2 {
+                    qs.push(sys.queue(CoreId(c), e, q, side).unwrap());
+                }
+            }
+        }
+    }
+    (images, sems, qs)
+}
+
+#[test]
+fn cycle_and_fast_modes_give_identical_sbuf_semaphores_and_queue_pointers() {
+    let topo = Topology {
+        sbuf_bytes_per_partition: 96 * 1024,
+        chip_ids: vec![0, 5],
+        ..Topology::trn2(2)
+    };
+    let legs = [
+        LegSpec {
+            engine_mask: 0x000F,
+            ..LegSpec::new(CoreId(1), 0x100, CoreId(7), 0x40, 3000, 9)
+        },
+        LegSpec {
+            engine_mask: 0x0101,
+            queue: 3,
+            ..LegSpec::new(CoreId(2), 0, CoreId(3), 70_000, 20_000, 5)
+        },
+        LegSpec {
+            engine_mask: 0x8000,
+            ..LegSpec::new(CoreId(0), 0, CoreId(12), 8, 70_000, 2)
+        },
+        // Same queue again: the rings continue (ring ids advance).
+        LegSpec {
+            engine_mask: 0x000F,
+            ..LegSpec::new(CoreId(7), 0x40, CoreId(1), 0x8000, 3000, 9)
+        },
+    ];
+    let mut out = Vec::new();
+    for mode in [Mode::Fast, Mode::Cycle] {
+        let mut sys = System::new(topo.clone()).unwrap();
+        for c in [0u16, 1, 2] {
+            fill(&mut sys, CoreId(c), 0, 96 * 1024, 16, c as u8);
+        }
+        for l in &legs {
+            sys.send_recv(l, mode).unwrap();
+        }
+        assert!(mode == Mode::Fast || sys.cycles > 0);
+        out.push(state(&sys));
+    }
+    let (f, c) = (&out[0], &out[1]);
+    assert!(f.0 == c.0, "SBUF images differ");
+    assert_eq!(f.1, c.1, "semaphores differ");
+    assert_eq!(f.2, c.2, "queue pointers differ");
+    assert_eq!(f.1[1][12], 4, "local_sem of core 1");
+    assert_eq!(f.1[1][20], 4, "remote_sem of core 1 (last leg)");
+}
+
+#[test]
+fn tx_without_rx_is_a_deadlock_naming_core_semaphore_and_target() {
+    let mut sys = System::new(Topology::default()).unwrap();
+    let leg = LegSpec::new(CoreId(0), 0, CoreId(4), 0, 256, 4);
+    let (wtx, _) = sys.leg_gen_words(&leg).unwrap();
+    let g = sys
+        .rdma_desc_gen(leg.src, prid(leg.src, Role::Tx), &wtx)
+        .unwrap();
+    sys.rdma_desc_start(
+        leg.src,
+        prid(leg.src, Role::Tx),
+        &System::leg_start_word(&leg, &g),
+    )
+    .unwrap();
+    for mode in [Mode::Fast, Mode::Cycle] {
+        let e = sys.run(mode).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                SystemError::Deadlock {
+                    core: 0,
+                    sem: DEFAULT_GO_SEM,
+                    target: 1,
+                    value: 0,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert!(
+            e.to_string()
+                .contains("core 0 waits for semaphore 255 >= 1"),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn wait_on_a_semaphore_nobody_increments_is_a_deadlock() {
+    let mut sys = System::new(Topology::default()).unwrap();
+    for mode in [Mode::Fast, Mode::Cycle] {
+        let e = sys.wait_sem(CoreId(3), 20, 4, mode).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                SystemError::Deadlock {
+                    core: 3,
+                    sem: 20,
+                    target: 4,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        sys.pending.clear();
+    }
+}
+
+#[test]
+fn seed001_s4_2_role_mismatch_with_prid_parity_is_an_error() {
+    let mut sys = System::new(Topology::default()).unwrap();
+    let leg = LegSpec::new(CoreId(0), 0, CoreId(4), 0, 256, 4);
+    let (wtx, _) = sys.leg_gen_words(&leg).unwrap();
+    let g = sys
+        .rdma_desc_gen(leg.src, prid(leg.src, Role::Tx), &wtx)
+        .unwrap();
+    let w = System::leg_start_word(&leg, &g);
+    let e = sys
+        .rdma_desc_start(leg.src, prid(leg.src, Role::Rx), &w)
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            SystemError::RoleMismatch {
+                core: 0,
+                prid: 0,
+                parity: Role::Rx,
+                word: Role::Tx
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn seed001_s5_3_descriptor_stream_count_mismatch_is_an_error() {
+    let mut sys = System::new(Topology::default()).unwrap();
+    let leg = LegSpec::new(CoreId(0), 0, CoreId(4), 0, 256, 4);
+    let (wtx, _) = sys.leg_gen_words(&leg).unwrap();
+    let g = sys
+        .rdma_desc_gen(leg.src, prid(leg.src, Role::Tx), &wtx)
+        .unwrap();
+    let mut w = System::leg_start_word(&leg, &g);
+    w.num_descriptors += 1;
+    let e = sys
+        .rdma_desc_start(leg.src, prid(leg.src, Role::Tx), &w)
+        .unwrap_err();
+    assert_eq!(
+        e,
+        SystemError::DescriptorStream {
+            core: 0,
+            wrote: g.total,
+            expected: g.total + 1
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "core 0: DescriptorStream wrote {} descriptors, expected {}",
+            g.total,
+            g.total + 1
+        )
+    );
+}
+
+#[test]
+fn reduce_op_folds_into_the_destination_in_both_modes() {
+    let add: ReduceFn = Arc::new(|d: &mut [u8], s: &[u8]| {
+        for (a, b) in d.iter_mut().zip(s) {
+            *a = a.wrapping_add(*b);
+        }
+        Ok(())
+    });
+    for mode in [Mode::Fast, Mode::Cycle] {
+        let mut sys = System::new(Topology::default()).unwrap();
+        sys.write_sbuf(CoreId(0), 0, 0, &[5u8; 1000]).unwrap();
+        sys.write_sbuf(CoreId(6), 0, 0, &[1u8; 1000]).unwrap();
+        let leg = LegSpec {
+            op: LegOp::Reduce(add.clone()),
+            ..LegSpec::new(CoreId(0), 0, CoreId(6), 0, 1000, 1)
+        };
+        sys.send_recv(&leg, mode).unwrap();
+        assert_eq!(
+            sys.read_sbuf(CoreId(6), 0, 0, 1000).unwrap(),
+            vec![6u8; 1000]
+        );
+        assert_eq!(
+            sys.sem(CoreId(6), 20).unwrap(),
+            1,
+            "semaphore write is not reduced"
+        );
+    }
+}
+
+#[test]
+fn a_64_die_system_allocates_only_touched_memory() {
+    let sys_topo = Topology::trn2(32);
+    let mut sys = System::new(sys_topo).unwrap();
+    assert_eq!(sys.allocated_bytes(), 0);
+    let last = CoreId(sys.topology().num_cores() as u16 - 1);
+    sys.write_sbuf(CoreId(0), 0, 0, &[1; 64]).unwrap();
+    sys.send_recv(&LegSpec::new(CoreId(0), 0, last, 0, 64, 1), Mode::Fast)
+        .unwrap();
+    assert_eq!(sys.read_sbuf(last, 0, 0, 64).unwrap(), vec![1; 64]);
+    assert!(sys.allocated_bytes() < 2 << 20, "{}", sys.allocated_bytes());
+}
+
+#[test]
+fn bad_legs_are_typed_errors() {
+    let mut sys = System::new(Topology::default()).unwrap();
+    // Offset beyond the 224 KiB partition.
+    let e = sys
+        .send_recv(
+            &LegSpec::new(CoreId(0), 0x10_0000, CoreId(4), 0, 16, 1),
+            Mode::Fast,
+        )
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            SystemError::Leg {
+                field: "src_addr",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = sys
+        .send_recv(&LegSpec::new(CoreId(0), 0, CoreId(0), 0, 16, 1), Mode::Fast)
+        .unwrap_err();
+    assert_eq!(e, SystemError::SelfPeer { core: 0 });
+    let e = sys
+        .send_recv(
+            &LegSpec::new(CoreId(0), 0, CoreId(99), 0, 16, 1),
+            Mode::Fast,
+        )
+        .unwrap_err();
+    assert!(matches!(e, SystemError::NoSuchCore { core: 99, .. }), "{e}");
+    let mut w = sys
+        .leg_gen_words(&LegSpec::new(CoreId(0), 0, CoreId(4), 0, 16, 1))
+        .unwrap()
+        .0;
+    w.remote_routing_id = 3;
+    let e = sys.rdma_desc_gen(CoreId(0), 1, &w).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            SystemError::RoutingId {
+                expected: 0,
+                found: 3,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn corrupted_ring_id_is_reported_as_pref_ring_id() {
+    let mut sys = System::new(Topology::default()).unwrap();
+    let leg = LegSpec::new(CoreId(0), 0, CoreId(4), 0, 256, 1);
+    let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
+    let gtx = sys.rdma_desc_gen(CoreId(0), 1, &wtx).unwrap();
+    let grx = sys.rdma_desc_gen(CoreId(4), 8, &wrx).unwrap();
+    // Flip the ring id of the first M2S descriptor (byte 3 holds bits [31:24]).
+    let off = (map::ring_offset(0, 0, 0) - map::DESC_BASE) as u32 + 3;
+    let mut b = [0u8; 1];
+    sys.core(CoreId(0)).unwrap().desc.read(off, &mut b);
+    sys.core_mut(CoreId(0))
+        .unwrap()
+        .desc
+        .write(off, &[b[0] ^ 0x03]);
+    sys.rdma_desc_start(CoreId(4), 8, &System::leg_start_word(&leg, &grx))
+        .unwrap();
+    sys.rdma_desc_start(CoreId(0), 1, &System::leg_start_word(&leg, &gtx))
+        .unwrap();
+    let e = sys.run(Mode::Fast).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            SystemError::RingId {
+                core: 0,
+                engine: 0,
+                side: 0,
+                expected: 1,
+                found: 2,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn engine_registers_respect_the_arch_register_file() {
+    let mut sys = System::new(Topology::default()).unwrap();
+    sys.write_reg(CoreId(2), 63, 7).unwrap();
+    assert_eq!(sys.reg(CoreId(2), 63).unwrap(), 7);
+    assert!(
+        sys.write_reg(CoreId(2), 64, 1).is_err(),
+        "cayman has 64 registers"
+    );
+    sys.write_reg(CoreId(2), 130, 1).unwrap();
+    sys.set_sem(CoreId(2), 9, -5).unwrap();
+    assert_eq!(sys.sem(CoreId(2), 9).unwrap(), -5);
+}
+
+#[test]
+fn odd_lengths_and_odd_semaphores_agree_in_both_modes_and_unaligned_offsets_are_refused() {
+    let mut out = Vec::new();
+    for mode in [Mode::Fast, Mode::Cycle] {
+        let mut sys = System::new(Topology::default()).unwrap();
+        fill(&mut sys, CoreId(2), 0, 4096, 3, 9);
+        // Odd semaphores take the 8-byte pair write.
+        let leg = LegSpec {
+            local_sem: 13,
+            remote_sem: 7,
+            ..LegSpec::new(CoreId(2), 8, CoreId(5), 16, 1001, 3)
+        };
+        sys.send_recv(&leg, mode).unwrap();
+        verify(&sys, CoreId(2), 8, CoreId(5), 16, 1001, 3);
+        assert_eq!(sys.sem(CoreId(2), 13).unwrap(), 3);
+        assert_eq!(sys.sem(CoreId(2), 12).unwrap(), 0);
+        assert_eq!(sys.sem(CoreId(5), 7).unwrap(), 3);
+        assert_eq!(sys.sem(CoreId(5), 6).unwrap(), 0);
+        let bad = LegSpec::new(CoreId(2), 3, CoreId(5), 16, 1001, 3);
+        let e = sys.send_recv(&bad, mode).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                SystemError::Leg {
+                    field: "src_addr",
+                    value: 3,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        out.push(state(&sys));
+    }
+    assert!(out[0] == out[1]);
+}
+
+#[test]
+fn corrupted_ring_id_stops_the_golden_engine_in_cycle_mode() {
+    let mut sys = System::new(Topology::default()).unwrap();
+    let leg = LegSpec::new(CoreId(0), 0, CoreId(4), 0, 256, 1);
+    let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
+    let gtx = sys.rdma_desc_gen(CoreId(0), 1, &wtx).unwrap();
+    let grx = sys.rdma_desc_gen(CoreId(4), 8, &wrx).unwrap();
+    let off = (map::ring_offset(0, 0, 0) - map::DESC_BASE) as u32 + 3;
+    let mut b = [0u8; 1];
+    sys.core(CoreId(0)).unwrap().desc.read(off, &mut b);
+    sys.core_mut(CoreId(0))
+        .unwrap()
+        .desc
+        .write(off, &[b[0] ^ 0x03]);
+    sys.rdma_desc_start(CoreId(4), 8, &System::leg_start_word(&leg, &grx))
+        .unwrap();
+    sys.rdma_desc_start(CoreId(0), 1, &System::leg_start_word(&leg, &gtx))
+        .unwrap();
+    let e = sys.run(Mode::Cycle).unwrap_err();
+    assert!(
+        matches!(&e, SystemError::Dma { core: 0, engine: 0, queue: 0, rule } if rule.contains("M2S")),
+        "{e}"
+    );
+}

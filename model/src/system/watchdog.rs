@@ -1,0 +1,65 @@
+//! Deadlock watchdog. A run ends when no Q7 program can proceed and no DMA
+//! engine has a descriptor pair to move: nothing can change any more, so a
+//! pending wait is reported as [`SystemError::Deadlock`] (naming the core,
+//! semaphore and target) instead of spinning. Queues left with unpaired
+//! descriptors are [`SystemError::Stalled`]. Cycle mode also has a cycle
+//! budget ([`super::System::max_cycles`], [`SystemError::Timeout`]).
+
+use super::topology::{DMA_ENGINES, DMA_QUEUES};
+use super::{Q7Op, System, SystemError};
+
+impl System {
+    /// The error for a run where nothing can progress.
+    pub(crate) fn diagnose(&self) -> SystemError {
+        for op in &self.pending {
+            match op {
+                Q7Op::TxLaunch { core, go_sem, .. } => {
+                    return SystemError::Deadlock {
+                        core: core.0,
+                        sem: *go_sem,
+                        target: 1,
+                        value: self.cores[usize::from(core.0)].evt.sem(*go_sem),
+                        what: "TX left_pop waits for an RX right_push that never comes",
+                    };
+                }
+                Q7Op::Wait { core, sem, target } => {
+                    return SystemError::Deadlock {
+                        core: core.0,
+                        sem: *sem,
+                        target: *target,
+                        value: self.cores[usize::from(core.0)].evt.sem(*sem),
+                        what: "semaphore wait",
+                    };
+                }
+                Q7Op::RxArm { .. } => {}
+            }
+        }
+        match self.check_idle() {
+            Err(e) => e,
+            Ok(()) => SystemError::Timeout {
+                cycles: self.cycles,
+            },
+        }
+    }
+
+    /// After a run: every queue must be drained or hold no unpaired work.
+    pub(crate) fn check_idle(&self) -> Result<(), SystemError> {
+        for c in &self.cores {
+            for e in 0..DMA_ENGINES {
+                for q in 0..DMA_QUEUES {
+                    let (m, s) = (c.queue(e, q, 0).pending(), c.queue(e, q, 1).pending());
+                    if m > 0 {
+                        return Err(SystemError::Stalled {
+                            core: c.id.0,
+                            engine: e,
+                            queue: q,
+                            m2s: m,
+                            s2m: s,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}

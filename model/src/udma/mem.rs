@@ -1,0 +1,250 @@
+//! AXI4 slave memory model serving the engine's `m_axi_*` master port in the
+//! testbench: seeded ready/valid gaps and latency, SLVERR in a poisoned
+//! window, DECERR above the memory. One read burst and one write burst are
+//! accepted at a time (the engine never has more outstanding).
+
+use super::engine::UdmaOut;
+use super::regs::{AXI_RESP_DECERR, AXI_RESP_OKAY, AXI_RESP_SLVERR};
+use crate::stim::StimRng;
+
+/// Bytes per data beat.
+const BEAT: u64 = 8;
+
+/// Channel stalls seen by the memory (coverage).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MemCov {
+    /// AR valid while the memory held AR ready low.
+    pub bp_ar: u64,
+    /// Cycles a read burst waited for its next R beat.
+    pub bp_r: u64,
+    pub bp_aw: u64,
+    pub bp_w: u64,
+    /// Cycles a finished write waited for its B response.
+    pub bp_b: u64,
+    pub slverr: u64,
+    pub decerr: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Burst {
+    addr: u64,
+    len: u32,
+    cnt: u32,
+    wait: u32,
+}
+
+/// Signals the memory drives (the `m_axi_*` inputs of the engine).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MemDrive {
+    pub arready: bool,
+    pub rvalid: bool,
+    pub rdata: u64,
+    pub rresp: u32,
+    pub rlast: bool,
+    pub awready: bool,
+    pub wready: bool,
+    pub bvalid: bool,
+    pub bresp: u32,
+}
+
+/// The AXI4 memory.
+#[derive(Debug, Clone)]
+pub struct AxiMem {
+    pub data: Vec<u8>,
+    /// `[lo, hi)` answers SLVERR (reads return 0, writes are dropped).
+    pub slverr: (u64, u64),
+    rng: StimRng,
+    /// Ready/valid probability in percent.
+    pub p_ready: u32,
+    /// Maximum first-beat / B latency in cycles.
+    pub max_lat: u32,
+    rd: Option<Burst>,
+    aw: Option<(u64, u32)>,
+    wbeats: [(u64, u32); 4],
+    nw: usize,
+    wlast: bool,
+    b_pending: Option<(u32, u32)>,
+    pub drive: MemDrive,
+    pub cov: MemCov,
+}
+
+impl AxiMem {
+    /// Memory of `size` bytes (zeroed).
+    pub fn new(size: usize, slverr: (u64, u64), rng: StimRng) -> Self {
+        Self {
+            data: vec![0; size],
+            slverr,
+            rng,
+            p_ready: 70,
+            max_lat: 4,
+            rd: None,
+            aw: None,
+            wbeats: [(0, 0); 4],
+            nw: 0,
+            wlast: false,
+            b_pending: None,
+            drive: MemDrive::default(),
+            cov: MemCov::default(),
+        }
+    }
+
+    /// Response for a beat at `addr`.
+    pub fn resp(&self, addr: u64) -> u32 {
+        if addr.saturating_add(BEAT) > self.data.len() as u64 {
+            AXI_RESP_DECERR
+        } else if addr >= self.slverr.0 && addr < self.slverr.1 {
+            AXI_RESP_SLVERR
+        } else {
+            AXI_RESP_OKAY
+        }
+    }
+
+    fn read64(&self, addr: u64) -> u64 {
+        if self.resp(addr) != AXI_RESP_OKAY {
+            return 0;
+        }
+        let a = addr as usize;
+        u64::from_le_bytes(self.data[a..a + 8].try_into().unwrap_or([0; 8]))
+    }
+
+    fn chance(&mut self) -> bool {
+        self.rng.chance(self.p_ready, 100)
+    }
+
+    /// Advance one cycle: consume the handshakes of the previous cycle (`o`
+    /// are the engine outputs sampled then), then choose this cycle's drive.
+    pub fn step(&mut self, o: Option<&UdmaOut>) {
+        let prev = self.drive;
+        if let Some(o) = o {
+            // ---- read ----
+            if o.m_axi_arvalid != 0 {
+                if prev.arready {
+                    self.rd = Some(Burst {
+                        addr: o.m_axi_araddr & !(BEAT - 1),
+                        len: o.m_axi_arlen as u32,
+                        cnt: 0,
+                        wait: self.rng.below(self.max_lat as u64 + 1) as u32,
+                    });
+                } else {
+                    self.cov.bp_ar += 1;
+                }
+            }
+            if prev.rvalid && o.m_axi_rready != 0 {
+                if let Some(b) = &mut self.rd {
+                    b.cnt += 1;
+                    if b.cnt > b.len {
+                        self.rd = None;
+                    }
+                }
+                self.drive.rvalid = false;
+            }
+            // ---- write ----
+            if o.m_axi_awvalid != 0 {
+                if prev.awready {
+                    self.aw = Some((o.m_axi_awaddr & !(BEAT - 1), o.m_axi_awlen as u32));
+                } else {
+                    self.cov.bp_aw += 1;
+                }
+            }
+            if o.m_axi_wvalid != 0 {
+                if prev.wready && self.nw < self.wbeats.len() {
+                    self.wbeats[self.nw] = (o.m_axi_wdata, o.m_axi_wstrb as u32);
+                    self.nw += 1;
+                    self.wlast |= o.m_axi_wlast != 0;
+                } else {
+                    self.cov.bp_w += 1;
+                }
+            }
+            if prev.bvalid && o.m_axi_bready != 0 {
+                self.drive.bvalid = false;
+            }
+        }
+        // Complete a write once its address and last data beat are in.
+        if let (Some((addr, len)), true) = (self.aw, self.wlast) {
+            let mut worst = AXI_RESP_OKAY;
+            for k in 0..self.nw.min(len as usize + 1) {
+                let a = addr.wrapping_add(k as u64 * BEAT);
+                let r = self.resp(a);
+                worst = worst.max(r);
+                if r == AXI_RESP_OKAY {
+                    let (d, strb) = self.wbeats[k];
+                    for (j, byte) in d.to_le_bytes().iter().enumerate() {
+                        if strb & (1 << j) != 0 {
+                            self.data[a as usize + j] = *byte;
+                        }
+                    }
+                }
+            }
+            self.count_err(worst);
+            self.aw = None;
+            self.nw = 0;
+            self.wlast = false;
+            self.b_pending = Some((worst, self.rng.below(self.max_lat as u64 + 1) as u32));
+        }
+
+        // ---- drive ----
+        self.drive.arready = self.rd.is_none() && self.chance();
+        if !self.drive.rvalid {
+            if let Some(b) = self.rd {
+                if b.wait > 0 {
+                    if let Some(bm) = &mut self.rd {
+                        bm.wait -= 1;
+                    }
+                    self.cov.bp_r += 1;
+                } else if self.chance() {
+                    let a = b.addr.wrapping_add(b.cnt as u64 * BEAT);
+                    let r = self.resp(a);
+                    self.count_err(r);
+                    self.drive.rvalid = true;
+                    self.drive.rdata = self.read64(a);
+                    self.drive.rresp = r;
+                    self.drive.rlast = b.cnt == b.len;
+                } else {
+                    self.cov.bp_r += 1;
+                }
+            }
+        }
+        if !self.drive.rvalid {
+            self.drive.rdata = 0;
+            self.drive.rresp = 0;
+            self.drive.rlast = false;
+        }
+        let busy_b = self.b_pending.is_some() || self.drive.bvalid;
+        self.drive.awready = self.aw.is_none() && !busy_b && self.chance();
+        self.drive.wready = !self.wlast && self.nw < self.wbeats.len() && !busy_b && self.chance();
+        if !self.drive.bvalid {
+            if let Some((r, w)) = self.b_pending {
+                if w == 0 {
+                    self.drive.bvalid = true;
+                    self.drive.bresp = r;
+                    self.b_pending = None;
+                } else {
+                    self.b_pending = Some((r, w - 1));
+                    self.cov.bp_b += 1;
+                }
+            } else {
+                self.drive.bresp = 0;
+            }
+        }
+    }
+
+    fn count_err(&mut self, r: u32) {
+        if r == AXI_RESP_SLVERR {
+            self.cov.slverr += 1;
+        } else if r == AXI_RESP_DECERR {
+            self.cov.decerr += 1;
+        }
+    }
+
+    /// Write bytes (the driver's stores).
+    pub fn write(&mut self, addr: u64, bytes: &[u8]) {
+        let a = addr as usize;
+        self.data[a..a + bytes.len()].copy_from_slice(bytes);
+    }
+
+    /// Read bytes.
+    pub fn read(&self, addr: u64, len: usize) -> &[u8] {
+        let a = addr as usize;
+        &self.data[a..a + len]
+    }
+}

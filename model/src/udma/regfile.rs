@@ -1,0 +1,533 @@
+//! UDMA register file and AXI4-Lite CSR slave (mirrors `rtl/udma_regs.sv`).
+//!
+//! One CSR transaction at a time: in `C_IDLE` a write (AW and W both valid)
+//! is taken before a read; the response is registered (`C_B` / `C_R`).
+//! Register updates in one cycle are applied in this order (the RTL's
+//! `always_comb` order): FSM events first, then the CSR write; a queue reset
+//! (RST_Q) wins over FSM events, sticky/W1C bits use "set wins over clear".
+
+use super::desc::RingPos;
+use super::regs::*;
+
+/// Number of queues per side.
+pub const NQ: usize = UDMA_NUM_QUEUES as usize;
+
+/// CSR slave state.
+pub const C_IDLE: u8 = 0;
+/// CSR slave: write response pending.
+pub const C_B: u8 = 1;
+/// CSR slave: read data pending.
+pub const C_R: u8 = 2;
+
+/// Registers of one queue (one side).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QueueRegs {
+    pub desc_pref_cfg: u32,
+    /// EN_PREF / EN_SCHEDULING(EN_STREAM) bits only.
+    pub cfg: u32,
+    pub rbp_lo: u32,
+    pub rbp_hi: u32,
+    pub rl: u32,
+    pub head: RingPos,
+    pub tail: RingPos,
+    pub crbp_lo: u32,
+    pub crbp_hi: u32,
+    pub crhp: RingPos,
+    pub comp_cfg: u32,
+    pub stopped: bool,
+    pub err: u32,
+    pub bytes: u32,
+    pub drop: u32,
+    pub done: u32,
+}
+
+impl Default for QueueRegs {
+    fn default() -> Self {
+        Self {
+            desc_pref_cfg: 0,
+            cfg: 0,
+            rbp_lo: 0,
+            rbp_hi: 0,
+            rl: 0,
+            head: RingPos::default(),
+            tail: RingPos::default(),
+            crbp_lo: 0,
+            crbp_hi: 0,
+            crhp: RingPos::default(),
+            comp_cfg: 0,
+            stopped: false,
+            err: 0,
+            bytes: 0,
+            drop: 0,
+            done: 0,
+        }
+    }
+}
+
+const CFG_MASK: u32 = (1 << UDMA_Q_CFG_EN_PREF_BIT) | (1 << UDMA_Q_CFG_EN_SCHED_BIT);
+const BASE_LO_MASK: u32 = !((1 << UDMA_Q_RBP_LOW_SHIFT) - 1);
+/// Width of the used/free arithmetic in the RTL (26 bits).
+const USED_MASK: u32 = (1 << 26) - 1;
+const COMP_CFG_MASK: u32 = 1 << UDMA_COMP_CFG_EN_COMP_RING_UPDATE_BIT;
+
+impl QueueRegs {
+    /// Descriptor ring base address.
+    pub fn ring_base(&self) -> u64 {
+        (self.rbp_hi as u64) << 32 | (self.rbp_lo & BASE_LO_MASK) as u64
+    }
+    /// Completion ring base address.
+    pub fn comp_base(&self) -> u64 {
+        (self.crbp_hi as u64) << 32 | (self.crbp_lo & BASE_LO_MASK) as u64
+    }
+    /// Address of the descriptor at the head.
+    pub fn head_desc_addr(&self) -> u64 {
+        self.ring_base().wrapping_add((self.head.offset as u64) * UDMA_DESC_BYTES as u64)
+    }
+    /// Address of the next completion slot.
+    pub fn comp_addr(&self) -> u64 {
+        self.comp_base().wrapping_add((self.crhp.offset as u64) * UDMA_DESC_BYTES as u64)
+    }
+    /// Both enable bits set.
+    pub fn enabled(&self) -> bool {
+        self.cfg == CFG_MASK
+    }
+    /// Completion ring writes enabled.
+    pub fn comp_en(&self) -> bool {
+        self.comp_cfg & COMP_CFG_MASK != 0
+    }
+    /// Descriptors between head and tail (head ≠ tail).
+    pub fn nonempty(&self) -> bool {
+        self.head.offset != self.tail.offset
+    }
+    /// Descriptors posted and not yet completed (26-bit arithmetic, as the RTL).
+    pub fn used(&self) -> u32 {
+        if self.tail.offset >= self.head.offset {
+            self.tail.offset - self.head.offset
+        } else {
+            self.tail.offset.wrapping_add(self.rl).wrapping_sub(self.head.offset) & USED_MASK
+        }
+    }
+    /// Free slots (the driver keeps one slot free).
+    pub fn free(&self) -> u32 {
+        let used = self.used();
+        if self.rl > used {
+            self.rl - 1 - used
+        } else {
+            0
+        }
+    }
+    /// Advance a pointer by one slot, wrapping at the ring length.
+    pub fn step(p: RingPos, rl: u32) -> RingPos {
+        let n = p.offset + 1;
+        if n >= rl {
+            RingPos { offset: 0, ring_id: (p.ring_id + 1) & 3 }
+        } else {
+            RingPos { offset: n, ring_id: p.ring_id }
+        }
+    }
+}
+
+/// Registers of one side (M2S or S2M).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SideRegs {
+    pub state: u32,
+    pub err_mask: u32,
+    pub err_status: u32,
+    pub int_status: u32,
+    pub no_desc_tout: u32,
+    pub cfg_len: u32,
+    pub q: [QueueRegs; NQ],
+}
+
+impl SideRegs {
+    /// Engine in normal operation.
+    pub fn normal(&self) -> bool {
+        self.state == UDMA_STATE_NORMAL
+    }
+    /// Queue `q` can hand out a descriptor.
+    pub fn avail(&self, q: usize) -> bool {
+        let r = &self.q[q];
+        self.normal() && r.enabled() && !r.stopped && r.nonempty()
+    }
+}
+
+/// What a side's FSM does to the register file this cycle.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SideEv {
+    /// Queue the event applies to.
+    pub q: usize,
+    pub head_adv: bool,
+    pub crhp_adv: bool,
+    pub done_inc: bool,
+    pub int_set: bool,
+    /// Error: stop the queue and set this cause bit.
+    pub err: Option<u32>,
+    pub bytes_add: u32,
+    pub drop_add: u32,
+}
+
+/// FSM status a side shows in the register file (status bit 29, DBG_STATE).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SideStat {
+    pub st: u8,
+    pub q: usize,
+    pub pkt: bool,
+}
+
+impl SideStat {
+    /// DBG_STATE register value.
+    pub fn dbg(&self) -> u32 {
+        self.st as u32 | (self.q as u32) << 8 | (self.pkt as u32) << 16
+    }
+}
+
+/// Outputs of the CSR slave.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CsrOut {
+    pub awready: bool,
+    pub wready: bool,
+    pub bvalid: bool,
+    pub bresp: u32,
+    pub arready: bool,
+    pub rvalid: bool,
+    pub rdata: u32,
+    pub rresp: u32,
+}
+
+/// Inputs of the CSR slave.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CsrIn {
+    pub awaddr: u32,
+    pub awvalid: bool,
+    pub wdata: u32,
+    pub wstrb: u32,
+    pub wvalid: bool,
+    pub bready: bool,
+    pub araddr: u32,
+    pub arvalid: bool,
+    pub rready: bool,
+}
+
+/// Kind of a decoded CSR address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Acc {
+    Rw,
+    Ro,
+    Wo,
+    W1c,
+    Bad,
+}
+
+/// The register file of the whole engine plus the CSR slave state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RegFile {
+    pub side: [SideRegs; 2],
+    pub c_st: u8,
+    pub c_bresp: u32,
+    pub c_rdata: u32,
+    pub c_rresp: u32,
+}
+
+/// Decoded address: side index, queue (None = engine register), offset.
+fn decode(addr: u32) -> (usize, Option<usize>, u32) {
+    let side = ((addr >> UDMA_SIDE_BIT) & 1) as usize;
+    let off = addr & (UDMA_S2M_BASE - 1);
+    if off >= UDMA_Q_ARRAY_BASE {
+        let qi = (off - UDMA_Q_ARRAY_BASE) / UDMA_Q_STRIDE;
+        (side, Some(qi as usize), off & (UDMA_Q_STRIDE - 1))
+    } else {
+        (side, None, off)
+    }
+}
+
+fn access(addr: u32) -> Acc {
+    if addr & 3 != 0 || addr >= UDMA_GEN_BASE {
+        return Acc::Bad;
+    }
+    let (side, q, off) = decode(addr);
+    let m2s = side == 0;
+    match q {
+        Some(qi) if qi < NQ => match off {
+            UDMA_Q_DESC_PREF_CFG if m2s => Acc::Rw,
+            UDMA_Q_CFG | UDMA_Q_RBP_LOW | UDMA_Q_RBP_HIGH | UDMA_Q_RL | UDMA_Q_CRBP_LOW | UDMA_Q_CRBP_HIGH => Acc::Rw,
+            UDMA_Q_STATUS | UDMA_Q_RHP | UDMA_Q_RTP | UDMA_Q_RCP | UDMA_Q_CRHP => Acc::Ro,
+            UDMA_Q_ERR | UDMA_Q_BYTES | UDMA_Q_DROP_BYTES | UDMA_Q_DESC_DONE => Acc::Ro,
+            UDMA_Q_RTP_INC => Acc::Wo,
+            UDMA_S2M_Q_COMP_CFG if !m2s => Acc::Rw,
+            UDMA_M2S_Q_SW_CTRL if m2s => Acc::Wo,
+            UDMA_S2M_Q_SW_CTRL if !m2s => Acc::Wo,
+            _ => Acc::Bad,
+        },
+        Some(_) => Acc::Bad,
+        None => match off {
+            UDMA_ENG_STATE | UDMA_ENG_DBG_STATE => Acc::Ro,
+            UDMA_ENG_CHANGE_STATE => Acc::Wo,
+            UDMA_ENG_ERR_LOG_MASK | UDMA_ENG_NO_DESC_TOUT => Acc::Rw,
+            UDMA_M2S_CFG_LEN if m2s => Acc::Rw,
+            UDMA_ENG_ERR_STATUS | UDMA_ENG_INT_STATUS => Acc::W1c,
+            _ => Acc::Bad,
+        },
+    }
+}
+
+impl RegFile {
+    /// Reset values.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Q_STATUS register value.
+    fn q_status(&self, s: usize, qi: usize, stat: &SideStat) -> u32 {
+        let r = &self.side[s].q[qi];
+        let used = r.used() & PTR_OFFSET_MASK;
+        let full = r.rl >= 1 && r.used() == r.rl - 1;
+        let pref = r.cfg & (1 << UDMA_Q_CFG_EN_PREF_BIT) != 0 && !r.stopped;
+        let busy = stat.st != 0 && stat.q == qi;
+        used | (r.stopped as u32) << UDMA_Q_STATUS_STOPPED_BIT
+            | (pref as u32) << UDMA_Q_STATUS_PREFETCH_BIT
+            | (busy as u32) << UDMA_Q_STATUS_SCHED_BIT
+            | (full as u32) << UDMA_Q_STATUS_Q_FULL_BIT
+    }
+
+    /// Value a CSR read of `addr` returns (0 for write-only and bad addresses).
+    pub fn read(&self, addr: u32, stat: &[SideStat; 2]) -> u32 {
+        let acc = access(addr);
+        if acc == Acc::Bad || acc == Acc::Wo {
+            return 0;
+        }
+        let (s, q, off) = decode(addr);
+        let sr = &self.side[s];
+        match q {
+            Some(qi) => {
+                let r = &sr.q[qi];
+                match off {
+                    UDMA_Q_DESC_PREF_CFG => r.desc_pref_cfg,
+                    UDMA_Q_CFG => r.cfg,
+                    UDMA_Q_STATUS => self.q_status(s, qi, &stat[s]),
+                    UDMA_Q_RBP_LOW => r.rbp_lo,
+                    UDMA_Q_RBP_HIGH => r.rbp_hi,
+                    UDMA_Q_RL => r.rl,
+                    UDMA_Q_RHP | UDMA_Q_RCP => r.head.reg(),
+                    UDMA_Q_RTP => r.tail.reg(),
+                    UDMA_Q_CRBP_LOW => r.crbp_lo,
+                    UDMA_Q_CRBP_HIGH => r.crbp_hi,
+                    UDMA_Q_CRHP => r.crhp.reg(),
+                    UDMA_S2M_Q_COMP_CFG => r.comp_cfg,
+                    UDMA_Q_ERR => r.err,
+                    UDMA_Q_BYTES => r.bytes,
+                    UDMA_Q_DROP_BYTES => r.drop,
+                    UDMA_Q_DESC_DONE => r.done,
+                    _ => 0,
+                }
+            }
+            None => match off {
+                UDMA_ENG_STATE => sr.state,
+                UDMA_ENG_ERR_LOG_MASK => sr.err_mask,
+                UDMA_M2S_CFG_LEN => sr.cfg_len,
+                UDMA_ENG_ERR_STATUS => sr.err_status,
+                UDMA_ENG_INT_STATUS => sr.int_status,
+                UDMA_ENG_NO_DESC_TOUT => sr.no_desc_tout,
+                UDMA_ENG_DBG_STATE => stat[s].dbg(),
+                _ => 0,
+            },
+        }
+    }
+
+    /// CSR slave outputs for this cycle.
+    pub fn csr_out(&self, i: &CsrIn) -> CsrOut {
+        let mut o = CsrOut::default();
+        match self.c_st {
+            C_IDLE => {
+                if i.awvalid && i.wvalid {
+                    o.awready = true;
+                    o.wready = true;
+                } else if i.arvalid {
+                    o.arready = true;
+                }
+            }
+            C_B => {
+                o.bvalid = true;
+                o.bresp = self.c_bresp;
+            }
+            _ => {
+                o.rvalid = true;
+                o.rdata = self.c_rdata;
+                o.rresp = self.c_rresp;
+            }
+        }
+        o
+    }
+
+    /// Clock edge: apply the FSM events, then the CSR transaction.
+    pub fn update(&mut self, i: &CsrIn, o: &CsrOut, ev: &[SideEv; 2], stat: &[SideStat; 2]) {
+        // CSR read data and write effects are computed from the state before the edge.
+        let wr = o.awready; // AW and W are taken together
+        let rd = o.arready;
+        let rd_val = if rd { self.read(i.araddr, stat) } else { 0 };
+        let rd_acc = access(i.araddr);
+        let wr_acc = access(i.awaddr);
+        let wr_bad = wr && (wr_acc == Acc::Bad || wr_acc == Acc::Ro || i.wstrb != 0xF);
+        let rd_bad = rd && rd_acc == Acc::Bad;
+        // Doorbell check from the pre-edge head/tail.
+        let (ws, wq, woff) = decode(i.awaddr);
+        let mut db_tail = None;
+        let mut db_over = false;
+        if wr && !wr_bad {
+            if let Some(qi) = wq {
+                if woff == UDMA_Q_RTP_INC {
+                    let r = &self.side[ws].q[qi];
+                    let inc = i.wdata & PTR_OFFSET_MASK;
+                    if inc > r.free() {
+                        db_over = true;
+                    } else if inc != 0 {
+                        let n = r.tail.offset + inc;
+                        db_tail = Some(if n >= r.rl {
+                            RingPos { offset: (n - r.rl) & PTR_OFFSET_MASK, ring_id: (r.tail.ring_id + 1) & 3 }
+                        } else {
+                            RingPos { offset: n, ring_id: r.tail.ring_id }
+                        });
+                    }
+                }
+            }
+        }
+
+        // 1. FSM events.
+        for (s, e) in ev.iter().enumerate() {
+            let sr = &mut self.side[s];
+            let r = &mut sr.q[e.q];
+            if e.head_adv {
+                r.head = QueueRegs::step(r.head, r.rl);
+            }
+            if e.crhp_adv {
+                r.crhp = QueueRegs::step(r.crhp, r.rl);
+            }
+            if e.done_inc {
+                r.done = r.done.wrapping_add(1);
+            }
+            r.bytes = r.bytes.wrapping_add(e.bytes_add);
+            r.drop = r.drop.wrapping_add(e.drop_add);
+            if let Some(b) = e.err {
+                r.stopped = true;
+                r.err |= 1 << b;
+            }
+        }
+        // Sticky/W1C side registers: (old & !clear) | set.
+        let mut w1c = [[0u32; 2]; 2]; // [side][err, int]
+        let mut set_err = [0u32; 2];
+        let mut set_int = [0u32; 2];
+        for (s, e) in ev.iter().enumerate() {
+            if let Some(b) = e.err {
+                set_err[s] |= 1 << b;
+            }
+            if e.int_set {
+                set_int[s] |= 1 << e.q;
+            }
+        }
+        if wr_bad {
+            set_err[ws] |= 1 << UDMA_ERR_CSR;
+        }
+        if rd_bad {
+            set_err[((i.araddr >> UDMA_SIDE_BIT) & 1) as usize] |= 1 << UDMA_ERR_CSR;
+        }
+        if db_over {
+            set_err[ws] |= 1 << UDMA_ERR_DB_OVERFLOW;
+        }
+
+        // 2. CSR write.
+        if wr && !wr_bad {
+            let d = i.wdata;
+            let sr = &mut self.side[ws];
+            match wq {
+                Some(qi) => {
+                    let r = &mut sr.q[qi];
+                    match woff {
+                        UDMA_Q_DESC_PREF_CFG => r.desc_pref_cfg = d,
+                        UDMA_Q_CFG => r.cfg = d & CFG_MASK,
+                        UDMA_Q_RBP_LOW => r.rbp_lo = d & BASE_LO_MASK,
+                        UDMA_Q_RBP_HIGH => r.rbp_hi = d,
+                        UDMA_Q_RL => r.rl = d & PTR_OFFSET_MASK,
+                        UDMA_Q_CRBP_LOW => r.crbp_lo = d & BASE_LO_MASK,
+                        UDMA_Q_CRBP_HIGH => r.crbp_hi = d,
+                        UDMA_S2M_Q_COMP_CFG => r.comp_cfg = d & COMP_CFG_MASK,
+                        UDMA_Q_RTP_INC => {
+                            if db_over {
+                                r.stopped = true;
+                                r.err |= 1 << UDMA_ERR_DB_OVERFLOW;
+                            } else if let Some(t) = db_tail {
+                                r.tail = t;
+                            }
+                        }
+                        _ => {
+                            // q_sw_ctrl (the only other writable queue register)
+                            if d & (1 << UDMA_Q_SW_CTRL_RST_Q_BIT) != 0 {
+                                r.head = RingPos::default();
+                                r.tail = RingPos::default();
+                                r.crhp = RingPos::default();
+                                r.stopped = false;
+                                r.err = 0;
+                                r.bytes = 0;
+                                r.drop = 0;
+                                r.done = 0;
+                            }
+                        }
+                    }
+                }
+                None => match woff {
+                    UDMA_ENG_CHANGE_STATE => {
+                        if d & (1 << UDMA_CHANGE_STATE_ABORT_BIT) != 0 {
+                            sr.state = UDMA_STATE_ABORT;
+                        } else if d & (1 << UDMA_CHANGE_STATE_DIS_BIT) != 0 {
+                            sr.state = UDMA_STATE_IDLE;
+                        } else if d & (1 << UDMA_CHANGE_STATE_NORMAL_BIT) != 0 {
+                            sr.state = UDMA_STATE_NORMAL;
+                        }
+                    }
+                    UDMA_ENG_ERR_LOG_MASK => sr.err_mask = d,
+                    UDMA_M2S_CFG_LEN => sr.cfg_len = d,
+                    UDMA_ENG_NO_DESC_TOUT => sr.no_desc_tout = d,
+                    UDMA_ENG_ERR_STATUS => w1c[ws][0] = d,
+                    UDMA_ENG_INT_STATUS => w1c[ws][1] = d,
+                    _ => {}
+                },
+            }
+        }
+        for s in 0..2 {
+            let sr = &mut self.side[s];
+            sr.err_status = (sr.err_status & !w1c[s][0]) | set_err[s];
+            sr.int_status = ((sr.int_status & !w1c[s][1]) | set_int[s]) & ((1 << NQ) - 1);
+        }
+
+        // 3. CSR slave state.
+        match self.c_st {
+            C_IDLE => {
+                if wr {
+                    self.c_st = C_B;
+                    self.c_bresp = if wr_bad { AXI_RESP_SLVERR } else { AXI_RESP_OKAY };
+                } else if rd {
+                    self.c_st = C_R;
+                    self.c_rdata = rd_val;
+                    self.c_rresp = if rd_bad { AXI_RESP_SLVERR } else { AXI_RESP_OKAY };
+                }
+            }
+            C_B => {
+                if i.bready {
+                    self.c_st = C_IDLE;
+                }
+            }
+            _ => {
+                if i.rready {
+                    self.c_st = C_IDLE;
+                }
+            }
+        }
+    }
+
+    /// Level interrupt: any INT_STATUS bit set on either side.
+    pub fn irq(&self) -> bool {
+        self.side.iter().any(|s| s.int_status != 0)
+    }
+    /// Error interrupt: any unmasked sticky error on either side.
+    pub fn err_irq(&self) -> bool {
+        self.side.iter().any(|s| s.err_status & !s.err_mask != 0)
+    }
+}

@@ -1,0 +1,351 @@
+//! S2M (RX) FSM: stream in, descriptor fetch, single-beat AXI writes,
+//! completion descriptors (mirrors `rtl/udma_s2m.sv`).
+//!
+//! States (docs/udma.md §FSMs): IDLE → DAR → DR → DCHK → (DATA → WR → B)* →
+//! CMP → [CAW → CB] → ADV, with DROP draining a packet that has no usable
+//! descriptor (counted in Q_DROP_BYTES).
+
+use super::desc::{decode_len, ring_id_of};
+use super::m2s::{ArReq, RdPort, BEAT_BYTES};
+use super::regfile::{SideEv, SideRegs, SideStat};
+use super::regs::*;
+
+pub const S_IDLE: u8 = 0;
+pub const S_DAR: u8 = 1;
+pub const S_DR: u8 = 2;
+pub const S_DCHK: u8 = 3;
+pub const S_DATA: u8 = 4;
+pub const S_WR: u8 = 5;
+pub const S_B: u8 = 6;
+pub const S_CMP: u8 = 7;
+pub const S_CAW: u8 = 8;
+pub const S_CB: u8 = 9;
+pub const S_ADV: u8 = 10;
+pub const S_DROP: u8 = 11;
+
+/// AXI4-Stream slave inputs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StreamIn {
+    pub tvalid: bool,
+    pub tdata: u64,
+    pub tkeep: u32,
+    pub tlast: bool,
+    pub tid: u32,
+    pub tuser: bool,
+}
+
+/// Write-port inputs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WrIn {
+    pub awready: bool,
+    pub wready: bool,
+    pub bvalid: bool,
+    pub bresp: u32,
+}
+
+/// Write-port outputs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WrOut {
+    pub awvalid: bool,
+    pub awaddr: u64,
+    pub awlen: u32,
+    pub wvalid: bool,
+    pub wdata: u64,
+    pub wstrb: u32,
+    pub wlast: bool,
+    pub bready: bool,
+}
+
+/// Outputs of the S2M FSM for one cycle.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct S2mOut {
+    pub want: bool,
+    pub ar: ArReq,
+    pub wr: WrOut,
+    pub tready: bool,
+    pub ev: SideEv,
+}
+
+/// S2M state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct S2m {
+    pub st: u8,
+    pub q: usize,
+    pub in_pkt: bool,
+    pub first: bool,
+    pub w0: u32,
+    pub bufp: u64,
+    pub rd_err: bool,
+    pub cap: u32,
+    pub used: u32,
+    pub dst: u64,
+    pub beat: u64,
+    pub keep: u32,
+    pub blast: bool,
+    pub buser: bool,
+    pub aw_done: bool,
+    pub w_done: bool,
+    pub w_idx: u32,
+    pub tout: u32,
+}
+
+impl S2m {
+    /// Status shown in the register file.
+    pub fn stat(&self) -> SideStat {
+        SideStat { st: self.st, q: self.q, pkt: self.in_pkt }
+    }
+
+    /// Completion descriptor beats (word1:word0, word3:word2).
+    fn comp_beats(&self, regs: &SideRegs) -> [u64; 2] {
+        let r = &regs.q[self.q];
+        let w0 = ((self.blast && self.buser) as u32) << UDMA_CDESC_ERROR_BIT
+            | ((self.used != 0) as u32) << UDMA_CDESC_BUF1_USED_BIT
+            | (self.blast as u32) << UDMA_DESC_LAST_BIT
+            | (self.first as u32) << UDMA_DESC_FIRST_BIT
+            | (r.crhp.ring_id as u32) << UDMA_DESC_RING_ID_SHIFT;
+        [w0 as u64 | (self.used as u64) << 32, r.head.offset as u64]
+    }
+
+    /// Queue examined in IDLE: the open packet's queue, else the stream's tid.
+    fn idle_q(&self, s: &StreamIn) -> usize {
+        if self.in_pkt {
+            self.q
+        } else {
+            (s.tid & (UDMA_NUM_QUEUES - 1)) as usize
+        }
+    }
+
+    /// Outputs for this cycle.
+    pub fn outputs(&self, regs: &SideRegs, rd: &RdPort, s: &StreamIn) -> S2mOut {
+        let mut o = S2mOut::default();
+        o.ev.q = self.q;
+        match self.st {
+            S_IDLE => o.ev.q = self.idle_q(s),
+            S_DAR => {
+                o.want = true;
+                if rd.owner {
+                    o.ar = ArReq { valid: true, addr: regs.q[self.q].head_desc_addr(), len: 1 };
+                }
+            }
+            S_DATA => {
+                o.tready = s.tvalid && s.tkeep.count_ones() <= self.cap;
+            }
+            S_WR => {
+                o.wr = WrOut {
+                    awvalid: !self.aw_done,
+                    awaddr: if self.aw_done { 0 } else { self.dst },
+                    awlen: 0,
+                    wvalid: !self.w_done,
+                    wdata: if self.w_done { 0 } else { self.beat },
+                    wstrb: if self.w_done { 0 } else { self.keep },
+                    wlast: !self.w_done,
+                    bready: false,
+                };
+            }
+            S_CAW => {
+                let b = self.comp_beats(regs);
+                o.wr = WrOut {
+                    awvalid: !self.aw_done,
+                    awaddr: if self.aw_done { 0 } else { regs.q[self.q].comp_addr() },
+                    awlen: if self.aw_done { 0 } else { 1 },
+                    wvalid: !self.w_done,
+                    wdata: if self.w_done { 0 } else { b[(self.w_idx & 1) as usize] },
+                    wstrb: if self.w_done { 0 } else { 0xff },
+                    wlast: !self.w_done && self.w_idx == 1,
+                    bready: false,
+                };
+            }
+            S_B | S_CB => o.wr.bready = true,
+            S_DROP => o.tready = true,
+            _ => {}
+        }
+        o
+    }
+
+    /// Clock edge.
+    pub fn update(&mut self, regs: &SideRegs, rd: &RdPort, s: &StreamIn, wi: &WrIn, o: &mut S2mOut) {
+        let beat = rd.owner && rd.rvalid;
+        let last_beat = beat && rd.cnt == rd.len;
+        let err_beat = beat && rd.rresp != AXI_RESP_OKAY;
+        let aw_hs = o.wr.awvalid && wi.awready;
+        let w_hs = o.wr.wvalid && wi.wready;
+        let b_hs = o.wr.bready && wi.bvalid;
+        let b_err = wi.bresp != AXI_RESP_OKAY;
+        let t_hs = o.tready && s.tvalid;
+        match self.st {
+            S_IDLE => {
+                let q = self.idle_q(s);
+                if self.in_pkt || s.tvalid {
+                    let r = &regs.q[q];
+                    if r.stopped {
+                        self.q = q;
+                        self.in_pkt = true;
+                        self.tout = 0;
+                        self.st = S_DROP;
+                    } else if regs.avail(q) {
+                        self.q = q;
+                        self.first = !self.in_pkt;
+                        self.in_pkt = true;
+                        self.tout = 0;
+                        self.st = S_DAR;
+                    } else if s.tvalid {
+                        let lim = regs.no_desc_tout;
+                        if lim != 0 && self.tout.wrapping_add(1) >= lim {
+                            o.ev.err = Some(UDMA_S2M_ERR_NO_DESC);
+                            self.q = q;
+                            self.in_pkt = true;
+                            self.tout = 0;
+                            self.st = S_DROP;
+                        } else {
+                            self.tout = self.tout.wrapping_add(1);
+                        }
+                    }
+                }
+            }
+            S_DAR => {
+                if o.ar.valid && rd.arready {
+                    self.rd_err = false;
+                    self.st = S_DR;
+                }
+            }
+            S_DR => {
+                if beat {
+                    if rd.cnt == 0 {
+                        self.w0 = rd.rdata as u32;
+                    } else if rd.cnt == 1 {
+                        self.bufp = rd.rdata;
+                    }
+                    self.rd_err |= err_beat;
+                    if last_beat {
+                        self.st = S_DCHK;
+                    }
+                }
+            }
+            S_DCHK => {
+                if self.rd_err {
+                    o.ev.err = Some(UDMA_S2M_ERR_PREF_AXI_RESPONSE);
+                    self.st = S_DROP;
+                } else if ring_id_of(self.w0) != regs.q[self.q].head.ring_id {
+                    o.ev.err = Some(UDMA_S2M_ERR_PREF_RING_ID);
+                    self.st = S_DROP;
+                } else {
+                    self.cap = decode_len(self.w0);
+                    self.used = 0;
+                    self.dst = self.bufp & !((BEAT_BYTES as u64) - 1);
+                    self.blast = false;
+                    self.buser = false;
+                    self.st = S_DATA;
+                }
+            }
+            S_DATA => {
+                if s.tvalid {
+                    if t_hs {
+                        let n = s.tkeep.count_ones();
+                        self.beat = s.tdata;
+                        self.keep = s.tkeep;
+                        self.blast = s.tlast;
+                        self.buser = s.tuser;
+                        self.cap -= n;
+                        self.used += n;
+                        o.ev.bytes_add = n;
+                        if n != 0 {
+                            self.aw_done = false;
+                            self.w_done = false;
+                            self.st = S_WR;
+                        } else if s.tlast {
+                            self.st = S_CMP;
+                        }
+                    } else {
+                        self.st = S_CMP;
+                    }
+                }
+            }
+            S_WR => {
+                let a = self.aw_done || aw_hs;
+                let w = self.w_done || w_hs;
+                self.aw_done = a;
+                self.w_done = w;
+                if a && w {
+                    self.st = S_B;
+                }
+            }
+            S_B => {
+                if b_hs {
+                    if b_err {
+                        o.ev.err = Some(UDMA_S2M_ERR_DATA_AXI_RESPONSE);
+                        if self.blast {
+                            self.in_pkt = false;
+                            self.st = S_IDLE;
+                        } else {
+                            self.st = S_DROP;
+                        }
+                    } else {
+                        self.dst = self.dst.wrapping_add(BEAT_BYTES as u64);
+                        self.st = if self.blast || self.cap == 0 { S_CMP } else { S_DATA };
+                    }
+                }
+            }
+            S_CMP => {
+                if regs.q[self.q].comp_en() {
+                    self.aw_done = false;
+                    self.w_done = false;
+                    self.w_idx = 0;
+                    self.st = S_CAW;
+                } else {
+                    self.st = S_ADV;
+                }
+            }
+            S_CAW => {
+                let a = self.aw_done || aw_hs;
+                let mut w = self.w_done;
+                if w_hs {
+                    if self.w_idx == 1 {
+                        w = true;
+                    } else {
+                        self.w_idx = 1;
+                    }
+                }
+                self.aw_done = a;
+                self.w_done = w;
+                if a && w {
+                    self.st = S_CB;
+                }
+            }
+            S_CB => {
+                if b_hs {
+                    if b_err {
+                        o.ev.err = Some(UDMA_S2M_ERR_COMP_AXI_RESPONSE);
+                        if self.blast {
+                            self.in_pkt = false;
+                            self.st = S_IDLE;
+                        } else {
+                            self.st = S_DROP;
+                        }
+                    } else {
+                        self.st = S_ADV;
+                    }
+                }
+            }
+            S_ADV => {
+                o.ev.head_adv = true;
+                o.ev.crhp_adv = regs.q[self.q].comp_en();
+                o.ev.done_inc = true;
+                o.ev.int_set = self.w0 & (1 << UDMA_DESC_INT_EN_BIT) != 0;
+                self.first = false;
+                if self.blast {
+                    self.in_pkt = false;
+                }
+                self.st = S_IDLE;
+            }
+            _ => {
+                if t_hs {
+                    o.ev.drop_add = s.tkeep.count_ones();
+                    if s.tlast {
+                        self.in_pkt = false;
+                        self.st = S_IDLE;
+                    }
+                }
+            }
+        }
+    }
+}

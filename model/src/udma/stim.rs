@@ -1,0 +1,909 @@
+//! UDMA testbench environment: an AXI4 memory ([`AxiMem`]) on the engine's
+//! master port, the M2S stream looped back into S2M through a small FIFO with
+//! random gaps, and an AXI4-Lite CSR master driven by a per-queue "driver"
+//! that programs rings the way the public driver does (PUBLIC-FACTS §1):
+//! descriptors stamped with the ring id, one slot kept free, the S2M (RX)
+//! doorbell rung before the M2S (TX) doorbell (seed 001 §4.3).
+//!
+//! Phase 1 (directed, driver style): queue 0, ring of 4 descriptors, one M2S
+//! and one S2M descriptor of equal size per transfer, 24 transfers (6 wraps,
+//! every ring-id value). Each transfer is checked: bytes landed, completion
+//! descriptor (ring id, length, FIRST/LAST), head/tail/completion pointers.
+//! Phase 2 (constrained random): all 16 queues concurrently, random sizes
+//! 1..=65536, multi-descriptor packets, random ring lengths, injected errors
+//! (ring-id mismatch, doorbell overflow, SLVERR/DECERR on data and descriptor
+//! reads and on writes, NO_DESC timeout, bad CSR accesses) with recovery
+//! through RST_Q.
+
+use std::collections::VecDeque;
+
+use super::desc::{CompDesc, M2sDesc, RingPos, S2mDesc};
+use super::engine::{UdmaIn, UdmaOut};
+use super::mem::AxiMem;
+use super::regfile::NQ;
+use super::regs::*;
+use crate::ports::Stimulus;
+use crate::stim::StimRng;
+
+/// Memory size of the testbench (DECERR above).
+pub const MEM_SIZE: u64 = 0x44_0000;
+/// M2S descriptor rings: queue q at `M2S_RINGS + q * 0x1000`.
+pub const M2S_RINGS: u64 = 0x0_0000;
+/// S2M descriptor rings.
+pub const S2M_RINGS: u64 = 0x1_0000;
+/// S2M completion rings.
+pub const COMP_RINGS: u64 = 0x2_0000;
+/// Window answering SLVERR.
+pub const BAD_LO: u64 = 0x3_0000;
+/// End of the SLVERR window.
+pub const BAD_HI: u64 = 0x4_0000;
+/// Source buffers: queue q at `SRC_BASE + q * BUF_AREA`.
+pub const SRC_BASE: u64 = 0x4_0000;
+/// Destination buffers.
+pub const DST_BASE: u64 = 0x24_0000;
+/// Buffer area per queue and direction.
+pub const BUF_AREA: u64 = 0x2_0000;
+/// Cycles of reset at the start.
+const RESET_CYCLES: u64 = 4;
+/// Directed transfers (queue 0, ring of 4).
+pub const DIRECTED_JOBS: u32 = 24;
+/// Directed ring length.
+const DIRECTED_RL: u32 = 4;
+/// S2M NO_DESC timeout programmed in the random phase.
+const NO_DESC_TOUT: u32 = 3000;
+/// Cycles without progress after which a queue is declared hung.
+const HANG_CYCLES: u64 = 600_000;
+
+/// Injected error of one job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Inject {
+    None,
+    RingIdM2s,
+    RingIdS2m,
+    DbOverM2s,
+    DbOverS2m,
+    SlverrSrc,
+    DecerrSrcClose,
+    SlverrDst,
+    SlverrDescM2s,
+    DecerrDescS2m,
+    NoDesc,
+}
+
+const INJECTS: [Inject; 10] = [
+    Inject::RingIdM2s,
+    Inject::RingIdS2m,
+    Inject::DbOverM2s,
+    Inject::DbOverS2m,
+    Inject::SlverrSrc,
+    Inject::DecerrSrcClose,
+    Inject::SlverrDst,
+    Inject::SlverrDescM2s,
+    Inject::DecerrDescS2m,
+    Inject::NoDesc,
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tag {
+    None,
+    Poll(usize, usize),
+    BadCsr,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct CsrOp {
+    write: bool,
+    addr: u32,
+    data: u32,
+    strb: u32,
+    tag: Tag,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CPhase {
+    Idle,
+    Aw,
+    B,
+    Ar,
+    R,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum QPhase {
+    Off,
+    Idle,
+    Wait,
+    Recover,
+}
+
+/// Poll batch: register reads issued while a job runs.
+const POLL: [(Side, u32, bool); 11] = [
+    (Side::M2s, UDMA_Q_RHP, true),
+    (Side::S2m, UDMA_Q_RHP, true),
+    (Side::M2s, UDMA_Q_RTP, true),
+    (Side::S2m, UDMA_Q_RTP, true),
+    (Side::M2s, UDMA_Q_STATUS, true),
+    (Side::S2m, UDMA_Q_STATUS, true),
+    (Side::M2s, UDMA_ENG_DBG_STATE, false),
+    (Side::S2m, UDMA_ENG_DBG_STATE, false),
+    (Side::M2s, UDMA_Q_ERR, true),
+    (Side::S2m, UDMA_Q_ERR, true),
+    (Side::S2m, UDMA_Q_CRHP, true),
+];
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Job {
+    m2s: [(u64, u32); 4],
+    nm: usize,
+    s2m: [(u64, u32); 4],
+    ns: usize,
+    inject: Option<Inject>,
+    directed: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct QDrv {
+    rl: u32,
+    mt: RingPos,
+    st: RingPos,
+    cp: RingPos,
+    comp: bool,
+    job: Job,
+    phase: QPhase,
+    outstanding: u32,
+    timer: u64,
+    started: u64,
+    poll: [u32; 11],
+    rbp_bad: Option<Side>,
+}
+
+impl Default for QDrv {
+    fn default() -> Self {
+        Self {
+            rl: DIRECTED_RL,
+            mt: RingPos::default(),
+            st: RingPos::default(),
+            cp: RingPos::default(),
+            comp: true,
+            job: Job::default(),
+            phase: QPhase::Off,
+            outstanding: 0,
+            timer: 0,
+            started: 0,
+            poll: [0; 11],
+            rbp_bad: None,
+        }
+    }
+}
+
+/// Coverage counters (names in [`UdmaStim::coverage`]).
+#[derive(Debug, Clone, Copy, Default)]
+struct Cov {
+    directed_jobs: u64,
+    random_jobs: u64,
+    multi_desc_pkts: u64,
+    len_65536: u64,
+    wraps_m2s: u64,
+    wraps_s2m: u64,
+    ring_id_seen: [u64; 4],
+    comp_checked: u64,
+    injected: [u64; 10],
+    err_bits: [[u64; 32]; 2],
+    csr_slverr: u64,
+    close_beats: u64,
+    irq_cycles: u64,
+    err_irq_cycles: u64,
+    bp_axis_out: u64,
+    bp_axis_in: u64,
+    bp_csr: u64,
+    check_fail: u64,
+    unexpected_err: u64,
+    inject_missed: u64,
+    hangs: u64,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Beat {
+    data: u64,
+    keep: u64,
+    last: bool,
+    id: u64,
+    user: bool,
+}
+
+/// The UDMA testbench environment.
+#[derive(Debug, Clone)]
+pub struct UdmaStim {
+    pub mem: AxiMem,
+    rng: StimRng,
+    drv: UdmaIn,
+    fifo: VecDeque<Beat>,
+    ops: VecDeque<CsrOp>,
+    cur: Option<CsrOp>,
+    cphase: CPhase,
+    qs: [QDrv; NQ],
+    directed_done: u32,
+    random_on: bool,
+    cov: Cov,
+    /// First failed check, if any.
+    pub fail_msg: Option<String>,
+}
+
+fn q_reg(side: Side, q: usize, off: u32) -> u32 {
+    q_addr(side, q as u32, off)
+}
+
+impl UdmaStim {
+    fn fail(&mut self, cycle: u64, msg: String) {
+        self.cov.check_fail += 1;
+        if self.fail_msg.is_none() {
+            self.fail_msg = Some(format!("cycle {cycle}: {msg}"));
+        }
+    }
+
+    fn wr(&mut self, addr: u32, data: u32, tag: Tag) {
+        self.ops.push_back(CsrOp { write: true, addr, data, strb: 0xf, tag });
+    }
+
+    fn rd(&mut self, addr: u32, tag: Tag) {
+        self.ops.push_back(CsrOp { write: false, addr, data: 0, strb: 0xf, tag });
+    }
+
+    /// Program queue q on both sides (after a queue reset).
+    fn program_queue(&mut self, q: usize) {
+        let rl = self.qs[q].rl;
+        let comp = self.qs[q].comp;
+        for side in [Side::M2s, Side::S2m] {
+            let ring = if side == Side::M2s { M2S_RINGS } else { S2M_RINGS } + q as u64 * 0x1000;
+            self.wr(q_reg(side, q, side.q_sw_ctrl()), 1 << UDMA_Q_SW_CTRL_RST_Q_BIT, Tag::None);
+            self.wr(q_reg(side, q, UDMA_Q_RBP_LOW), ring as u32, Tag::None);
+            self.wr(q_reg(side, q, UDMA_Q_RBP_HIGH), 0, Tag::None);
+            self.wr(q_reg(side, q, UDMA_Q_RL), rl, Tag::None);
+            let cfg = (1 << UDMA_Q_CFG_EN_PREF_BIT) | (1 << UDMA_Q_CFG_EN_SCHED_BIT);
+            self.wr(q_reg(side, q, UDMA_Q_CFG), cfg, Tag::None);
+        }
+        let cring = COMP_RINGS + q as u64 * 0x1000;
+        self.wr(q_reg(Side::S2m, q, UDMA_Q_CRBP_LOW), cring as u32, Tag::None);
+        self.wr(q_reg(Side::S2m, q, UDMA_Q_CRBP_HIGH), 0, Tag::None);
+        self.wr(q_reg(Side::S2m, q, UDMA_S2M_Q_COMP_CFG), comp as u32, Tag::None);
+        let d = &mut self.qs[q];
+        d.mt = RingPos::default();
+        d.st = RingPos::default();
+        d.cp = RingPos::default();
+        d.phase = QPhase::Idle;
+    }
+
+    /// Random length 1..=65536, biased to small.
+    fn rand_len(&mut self) -> u32 {
+        match self.rng.below(100) {
+            0..=49 => self.rng.range(1, 64) as u32,
+            50..=79 => self.rng.range(65, 2048) as u32,
+            80..=94 => self.rng.range(2049, 16384) as u32,
+            95..=97 => self.rng.range(16385, 65535) as u32,
+            _ => 65536,
+        }
+    }
+
+    /// Build job for queue q.
+    fn make_job(&mut self, q: usize) -> Job {
+        let src = SRC_BASE + q as u64 * BUF_AREA;
+        let dst = DST_BASE + q as u64 * BUF_AREA;
+        let mut j = Job::default();
+        if !self.random_on {
+            const SIZES: [u32; 12] = [1, 7, 8, 9, 64, 100, 4096, 4097, 65536, 13, 3000, 511];
+            let len = SIZES[(self.directed_done as usize) % SIZES.len()];
+            j.m2s[0] = (src, len);
+            j.s2m[0] = (dst, len);
+            j.nm = 1;
+            j.ns = 1;
+            j.directed = true;
+            return j;
+        }
+        // At most rl - 1 descriptors per side: the driver keeps one slot free.
+        let max_n = (self.qs[q].rl - 1).clamp(1, 4) as u64;
+        let mut inject = if self.rng.chance(12, 100) { Some(*self.rng.pick(&INJECTS)) } else { None };
+        if inject == Some(Inject::DecerrSrcClose) && max_n < 2 {
+            inject = Some(Inject::SlverrSrc);
+        }
+        let multi = max_n >= 2 && (self.rng.chance(35, 100) || inject == Some(Inject::DecerrSrcClose));
+        if multi {
+            j.nm = self.rng.range(2, max_n) as usize;
+            let mut off = 0u64;
+            let mut total = 0u32;
+            for k in 0..j.nm {
+                let len = if k + 1 < j.nm { 8 * self.rng.range(1, 256) as u32 } else { self.rng.range(1, 2048) as u32 };
+                j.m2s[k] = (src + off, len);
+                off += len.div_ceil(8) as u64 * 8;
+                total += len;
+            }
+            let want = self.rng.range(1, max_n) as usize;
+            let mut rem = total;
+            let mut doff = 0u64;
+            while j.ns + 1 < want {
+                let blocks = (rem - 1) / 8;
+                if blocks == 0 {
+                    break;
+                }
+                let c = 8 * self.rng.range(1, blocks.min(512) as u64) as u32;
+                j.s2m[j.ns] = (dst + doff, c);
+                j.ns += 1;
+                doff += c as u64;
+                rem -= c;
+            }
+            j.s2m[j.ns] = (dst + doff, rem);
+            j.ns += 1;
+        } else {
+            let len = self.rand_len();
+            j.m2s[0] = (src, len);
+            j.s2m[0] = (dst, len);
+            j.nm = 1;
+            j.ns = 1;
+        }
+        j.inject = inject;
+        match inject {
+            Some(Inject::SlverrSrc) => j.m2s[0].0 = BAD_LO + 8 * self.rng.below(64),
+            Some(Inject::DecerrSrcClose) => j.m2s[1].0 = MEM_SIZE + 8 * self.rng.below(64),
+            Some(Inject::SlverrDst) => j.s2m[0].0 = BAD_LO + 8 * self.rng.below(64),
+            Some(Inject::NoDesc) => j.ns = 0,
+            _ => {}
+        }
+        j
+    }
+
+    fn start_job(&mut self, q: usize, cycle: u64) {
+        let job = self.make_job(q);
+        let inj = job.inject.unwrap_or(Inject::None);
+        let rl = self.qs[q].rl;
+        // Data and descriptors (the driver's stores), then doorbells RX first.
+        let total: u32 = job.m2s[..job.nm].iter().map(|c| c.1).sum();
+        let mut buf = vec![0u8; total as usize];
+        self.rng.fill(&mut buf);
+        let mut o = 0usize;
+        for &(addr, len) in &job.m2s[..job.nm] {
+            if addr + len as u64 <= MEM_SIZE && !(BAD_LO..BAD_HI).contains(&addr) {
+                self.mem.write(addr, &buf[o..o + len as usize]);
+            }
+            o += len as usize;
+        }
+        let dst_total: u64 = job.s2m[..job.ns].iter().map(|c| c.1 as u64).sum();
+        if job.ns > 0 && (DST_BASE..MEM_SIZE).contains(&job.s2m[0].0) {
+            let fill = vec![0xA5u8; dst_total.div_ceil(8) as usize * 8];
+            self.mem.write(job.s2m[0].0, &fill);
+        }
+        let mut mt = self.qs[q].mt;
+        for (k, &(addr, len)) in job.m2s[..job.nm].iter().enumerate() {
+            let rid = if inj == Inject::RingIdM2s && k == 0 { (mt.ring_id + 2) & 3 } else { mt.ring_id };
+            let d = M2sDesc {
+                len,
+                ring_id: rid,
+                first: k == 0,
+                last: k + 1 == job.nm,
+                int_en: job.directed && self.directed_done % 3 == 0,
+                dmb: false,
+                concat: false,
+                meta_ctrl: k as u32,
+                buf_ptr: addr,
+            };
+            let bytes = d.encode().unwrap_or([0; 16]);
+            self.mem.write(M2S_RINGS + q as u64 * 0x1000 + mt.offset as u64 * 16, &bytes);
+            mt = mt.advance(1, rl);
+        }
+        let mut st = self.qs[q].st;
+        for (k, &(addr, len)) in job.s2m[..job.ns].iter().enumerate() {
+            let rid = if inj == Inject::RingIdS2m && k == 0 { (st.ring_id + 2) & 3 } else { st.ring_id };
+            let d = S2mDesc { len, ring_id: rid, int_en: k == 0 && job.directed, buf2_ptr_lo: 0, buf1_ptr: addr };
+            let bytes = d.encode().unwrap_or([0; 16]);
+            self.mem.write(S2M_RINGS + q as u64 * 0x1000 + st.offset as u64 * 16, &bytes);
+            st = st.advance(1, rl);
+        }
+        match inj {
+            Inject::SlverrDescM2s => {
+                self.wr(q_reg(Side::M2s, q, UDMA_Q_RBP_LOW), BAD_LO as u32, Tag::None);
+                self.qs[q].rbp_bad = Some(Side::M2s);
+            }
+            Inject::DecerrDescS2m => {
+                self.wr(q_reg(Side::S2m, q, UDMA_Q_RBP_HIGH), 1, Tag::None);
+                self.qs[q].rbp_bad = Some(Side::S2m);
+            }
+            _ => {}
+        }
+        if job.ns > 0 {
+            let n = if inj == Inject::DbOverS2m { rl } else { job.ns as u32 };
+            self.wr(q_reg(Side::S2m, q, UDMA_Q_RTP_INC), n, Tag::None);
+        }
+        let n = if inj == Inject::DbOverM2s { rl } else { job.nm as u32 };
+        self.wr(q_reg(Side::M2s, q, UDMA_Q_RTP_INC), n, Tag::None);
+        if let Some(i) = job.inject {
+            let k = INJECTS.iter().position(|x| *x == i).unwrap_or(0);
+            self.cov.injected[k] += 1;
+        }
+        if job.nm > 1 {
+            self.cov.multi_desc_pkts += 1;
+        }
+        if job.m2s[..job.nm].iter().any(|c| c.1 == 65536) {
+            self.cov.len_65536 += 1;
+        }
+        let d = &mut self.qs[q];
+        if mt.offset < d.mt.offset {
+            self.cov.wraps_m2s += 1;
+        }
+        if st.offset < d.st.offset {
+            self.cov.wraps_s2m += 1;
+        }
+        d.mt = mt;
+        d.st = st;
+        d.job = job;
+        d.phase = QPhase::Wait;
+        d.timer = cycle + 64;
+        d.started = cycle;
+    }
+
+    fn issue_poll(&mut self, q: usize, cycle: u64) {
+        for (k, &(side, off, per_q)) in POLL.iter().enumerate() {
+            let a = if per_q { q_reg(side, q, off) } else { eng_addr(side, off) };
+            self.rd(a, Tag::Poll(q, k));
+        }
+        let gap = if self.random_on { 150 + self.rng.below(100) } else { 32 };
+        let d = &mut self.qs[q];
+        d.outstanding += POLL.len() as u32;
+        d.timer = cycle + gap;
+    }
+
+    fn check_done(&mut self, q: usize, cycle: u64) {
+        let d = self.qs[q];
+        let j = d.job;
+        // Bytes landed: concatenated S2M buffers equal the concatenated M2S buffers.
+        let mut src = Vec::new();
+        for &(a, l) in &j.m2s[..j.nm] {
+            src.extend_from_slice(self.mem.read(a, l as usize));
+        }
+        let mut dst = Vec::new();
+        for &(a, l) in &j.s2m[..j.ns] {
+            dst.extend_from_slice(self.mem.read(a, l as usize));
+        }
+        if src != dst {
+            let at = src.iter().zip(&dst).position(|(a, b)| a != b).unwrap_or(0);
+            self.fail(cycle, format!("queue {q}: data mismatch at byte {at} of {}", src.len()));
+        }
+        // Pointers and ring ids advanced.
+        let (mh, sh) = (RingPos::from_reg(d.poll[0]), RingPos::from_reg(d.poll[1]));
+        let (mtp, stp) = (RingPos::from_reg(d.poll[2]), RingPos::from_reg(d.poll[3]));
+        if mh != d.mt || sh != d.st || mtp != d.mt || stp != d.st {
+            self.fail(cycle, format!("queue {q}: pointers M2S head {mh:?} tail {mtp:?}, S2M head {sh:?} tail {stp:?}; expected {:?} / {:?}", d.mt, d.st));
+        }
+        self.cov.ring_id_seen[mh.ring_id as usize] += 1;
+        // Completion descriptors.
+        let mut cp = d.cp;
+        if d.comp {
+            for k in 0..j.ns {
+                let a = COMP_RINGS + q as u64 * 0x1000 + cp.offset as u64 * 16;
+                let mut b = [0u8; 16];
+                b.copy_from_slice(self.mem.read(a, 16));
+                match CompDesc::decode(&b) {
+                    Ok(c) => {
+                        let ok = c.ring_id == cp.ring_id
+                            && c.len == j.s2m[k].1
+                            && c.first == (k == 0)
+                            && c.last == (k + 1 == j.ns)
+                            && !c.error
+                            && c.buf1_used;
+                        if !ok {
+                            self.fail(cycle, format!("queue {q}: completion {k} {c:?}, expected ring id {} len {}", cp.ring_id, j.s2m[k].1));
+                        }
+                        self.cov.comp_checked += 1;
+                    }
+                    Err(e) => self.fail(cycle, format!("queue {q}: completion {k}: {e}")),
+                }
+                cp = cp.advance(1, d.rl);
+            }
+            if RingPos::from_reg(d.poll[10]) != cp {
+                self.fail(cycle, format!("queue {q}: completion head {:?}, expected {cp:?}", RingPos::from_reg(d.poll[10])));
+            }
+        }
+        self.qs[q].cp = cp;
+        if j.directed {
+            self.cov.directed_jobs += 1;
+            self.directed_done += 1;
+        } else {
+            self.cov.random_jobs += 1;
+        }
+        if j.inject.is_some() {
+            self.cov.inject_missed += 1;
+        }
+        // Acknowledge the interrupt of this queue on both sides.
+        self.wr(eng_addr(Side::M2s, UDMA_ENG_INT_STATUS), 1 << q, Tag::None);
+        self.wr(eng_addr(Side::S2m, UDMA_ENG_INT_STATUS), 1 << q, Tag::None);
+        self.qs[q].phase = QPhase::Idle;
+        self.qs[q].timer = cycle + if self.random_on { self.rng.below(200) } else { 0 };
+    }
+
+    fn evaluate(&mut self, q: usize, cycle: u64) {
+        let d = self.qs[q];
+        let p = d.poll;
+        let stop_bit = 1 << UDMA_Q_STATUS_STOPPED_BIT;
+        let (ms, ss) = (p[4] & stop_bit != 0, p[5] & stop_bit != 0);
+        let (mh, sh) = (RingPos::from_reg(p[0]), RingPos::from_reg(p[1]));
+        let on_q = |dbg: u32| (dbg >> 16) & 1 == 1 && ((dbg >> 8) & 0xf) as usize == q;
+        let busy_q = |dbg: u32| dbg & 0xf != 0 && ((dbg >> 8) & 0xf) as usize == q;
+        match d.phase {
+            QPhase::Wait => {
+                if !ms && !ss && mh == d.mt && sh == d.st && d.job.ns > 0 {
+                    self.check_done(q, cycle);
+                } else if ms || ss {
+                    for (s, bits) in [p[8], p[9]].into_iter().enumerate() {
+                        for b in 0..32 {
+                            if bits & (1 << b) != 0 {
+                                self.cov.err_bits[s][b] += 1;
+                            }
+                        }
+                    }
+                    if d.job.inject.is_none() {
+                        self.cov.unexpected_err += 1;
+                        self.fail(cycle, format!("queue {q}: unexpected error M2S {:#x} S2M {:#x}", p[8], p[9]));
+                    }
+                    self.qs[q].phase = QPhase::Recover;
+                } else if cycle - d.started > HANG_CYCLES {
+                    self.cov.hangs += 1;
+                    self.fail(cycle, format!("queue {q}: no progress for {HANG_CYCLES} cycles"));
+                    self.qs[q].phase = QPhase::Recover;
+                }
+            }
+            QPhase::Recover => {
+                let m_settled = (ms || mh == d.mt) && !on_q(p[6]) && !busy_q(p[6]);
+                let s_settled = !on_q(p[7]) && !busy_q(p[7]);
+                if m_settled && s_settled {
+                    for side in [Side::M2s, Side::S2m] {
+                        self.wr(q_reg(side, q, side.q_sw_ctrl()), 1 << UDMA_Q_SW_CTRL_RST_Q_BIT, Tag::None);
+                        self.wr(eng_addr(side, UDMA_ENG_ERR_STATUS), u32::MAX, Tag::None);
+                        self.wr(eng_addr(side, UDMA_ENG_INT_STATUS), 1 << q, Tag::None);
+                    }
+                    match self.qs[q].rbp_bad.take() {
+                        Some(Side::M2s) => {
+                            self.wr(q_reg(Side::M2s, q, UDMA_Q_RBP_LOW), (M2S_RINGS + q as u64 * 0x1000) as u32, Tag::None)
+                        }
+                        Some(Side::S2m) => self.wr(q_reg(Side::S2m, q, UDMA_Q_RBP_HIGH), 0, Tag::None),
+                        None => {}
+                    }
+                    let dq = &mut self.qs[q];
+                    dq.mt = RingPos::default();
+                    dq.st = RingPos::default();
+                    dq.cp = RingPos::default();
+                    dq.phase = QPhase::Idle;
+                    dq.timer = cycle + 16;
+                    self.cov.random_jobs += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn on_resp(&mut self, op: CsrOp, data: u32, resp: u32, cycle: u64) {
+        match op.tag {
+            Tag::Poll(q, k) => {
+                self.qs[q].poll[k] = data;
+                self.qs[q].outstanding -= 1;
+                if self.qs[q].outstanding == 0 {
+                    self.evaluate(q, cycle);
+                }
+            }
+            Tag::BadCsr => {
+                if resp == AXI_RESP_SLVERR {
+                    self.cov.csr_slverr += 1;
+                } else {
+                    self.fail(cycle, format!("bad CSR access {:#x} answered {resp}", op.addr));
+                }
+            }
+            Tag::None => {
+                if resp != AXI_RESP_OKAY {
+                    self.fail(cycle, format!("CSR {} {:#x} answered {resp}", if op.write { "write" } else { "read" }, op.addr));
+                }
+            }
+        }
+    }
+
+    fn start_random(&mut self) {
+        self.random_on = true;
+        self.wr(eng_addr(Side::S2m, UDMA_ENG_NO_DESC_TOUT), NO_DESC_TOUT, Tag::None);
+        for q in 0..NQ {
+            self.qs[q].rl = self.rng.range(2, 16) as u32;
+            self.qs[q].comp = self.rng.chance(3, 4);
+            self.program_queue(q);
+        }
+    }
+
+    fn driver(&mut self, cycle: u64) {
+        if cycle == RESET_CYCLES {
+            for side in [Side::M2s, Side::S2m] {
+                self.wr(eng_addr(side, UDMA_ENG_CHANGE_STATE), 1 << UDMA_CHANGE_STATE_NORMAL_BIT, Tag::None);
+            }
+            self.program_queue(0);
+        }
+        if cycle < RESET_CYCLES {
+            return;
+        }
+        if !self.random_on && self.directed_done >= DIRECTED_JOBS && self.qs[0].phase == QPhase::Idle {
+            self.start_random();
+        }
+        // Occasional bad CSR access.
+        if self.random_on && self.ops.len() < 24 && self.rng.chance(1, 3000) {
+            let (write, addr, strb) = match self.rng.below(5) {
+                0 => (false, UDMA_GEN_BASE, 0xf),
+                1 => (true, q_reg(Side::M2s, NQ, UDMA_Q_CFG), 0xf),
+                2 => (false, q_reg(Side::M2s, 0, UDMA_Q_CFG) + 2, 0xf),
+                3 => (true, q_reg(Side::S2m, 1, UDMA_Q_STATUS), 0xf),
+                _ => (true, q_reg(Side::M2s, 2, UDMA_Q_DESC_PREF_CFG), 0x3),
+            };
+            self.ops.push_back(CsrOp { write, addr, data: 0x1234, strb, tag: Tag::BadCsr });
+        }
+        for q in 0..NQ {
+            let d = self.qs[q];
+            if d.outstanding != 0 || cycle < d.timer {
+                continue;
+            }
+            match d.phase {
+                QPhase::Idle => {
+                    if self.ops.len() < 24 && (self.random_on || (q == 0 && self.directed_done < DIRECTED_JOBS)) {
+                        self.start_job(q, cycle);
+                    }
+                }
+                QPhase::Wait | QPhase::Recover => {
+                    if self.ops.len() < 24 {
+                        self.issue_poll(q, cycle);
+                    }
+                }
+                QPhase::Off => {}
+            }
+        }
+    }
+
+    fn csr_master(&mut self, o: Option<&UdmaOut>, cycle: u64) {
+        let prev = self.drv;
+        if let Some(o) = o {
+            match self.cphase {
+                CPhase::Aw => {
+                    if o.s_axil_awready != 0 {
+                        self.cphase = CPhase::B;
+                    }
+                }
+                CPhase::B => {
+                    if o.s_axil_bvalid != 0 {
+                        if prev.s_axil_bready != 0 {
+                            if let Some(op) = self.cur.take() {
+                                self.on_resp(op, 0, o.s_axil_bresp as u32, cycle);
+                            }
+                            self.cphase = CPhase::Idle;
+                        } else {
+                            self.cov.bp_csr += 1;
+                        }
+                    }
+                }
+                CPhase::Ar => {
+                    if o.s_axil_arready != 0 {
+                        self.cphase = CPhase::R;
+                    }
+                }
+                CPhase::R => {
+                    if o.s_axil_rvalid != 0 {
+                        if prev.s_axil_rready != 0 {
+                            if let Some(op) = self.cur.take() {
+                                self.on_resp(op, o.s_axil_rdata as u32, o.s_axil_rresp as u32, cycle);
+                            }
+                            self.cphase = CPhase::Idle;
+                        } else {
+                            self.cov.bp_csr += 1;
+                        }
+                    }
+                }
+                CPhase::Idle => {}
+            }
+        }
+        if self.cphase == CPhase::Idle && cycle >= RESET_CYCLES {
+            if let Some(op) = self.ops.pop_front() {
+                self.cphase = if op.write { CPhase::Aw } else { CPhase::Ar };
+                self.cur = Some(op);
+            }
+        }
+        let i = &mut self.drv;
+        i.s_axil_awvalid = 0;
+        i.s_axil_wvalid = 0;
+        i.s_axil_arvalid = 0;
+        i.s_axil_awaddr = 0;
+        i.s_axil_wdata = 0;
+        i.s_axil_wstrb = 0;
+        i.s_axil_araddr = 0;
+        if let Some(op) = self.cur {
+            match self.cphase {
+                CPhase::Aw => {
+                    i.s_axil_awvalid = 1;
+                    i.s_axil_wvalid = 1;
+                    i.s_axil_awaddr = op.addr as u64;
+                    i.s_axil_wdata = op.data as u64;
+                    i.s_axil_wstrb = op.strb as u64;
+                }
+                CPhase::Ar => {
+                    i.s_axil_arvalid = 1;
+                    i.s_axil_araddr = op.addr as u64;
+                }
+                _ => {}
+            }
+        }
+        i.s_axil_bready = self.rng.chance(3, 4) as u64;
+        i.s_axil_rready = self.rng.chance(3, 4) as u64;
+    }
+
+    fn stream(&mut self, o: Option<&UdmaOut>) {
+        let prev = self.drv;
+        if let Some(o) = o {
+            if o.m_axis_tvalid != 0 {
+                if prev.m_axis_tready != 0 {
+                    let b = Beat {
+                        data: o.m_axis_tdata,
+                        keep: o.m_axis_tkeep,
+                        last: o.m_axis_tlast != 0,
+                        id: o.m_axis_tid,
+                        user: o.m_axis_tuser != 0,
+                    };
+                    if b.user {
+                        self.cov.close_beats += 1;
+                    }
+                    self.fifo.push_back(b);
+                } else {
+                    self.cov.bp_axis_out += 1;
+                }
+            }
+            if prev.s_axis_tvalid != 0 {
+                if o.s_axis_tready != 0 {
+                    self.fifo.pop_front();
+                    self.drv.s_axis_tvalid = 0;
+                } else {
+                    self.cov.bp_axis_in += 1;
+                }
+            }
+            self.cov.irq_cycles += o.irq_o;
+            self.cov.err_irq_cycles += o.err_irq_o;
+        }
+        let i = &mut self.drv;
+        i.m_axis_tready = (self.fifo.len() < 4 && self.rng.chance(80, 100)) as u64;
+        if i.s_axis_tvalid == 0 {
+            match self.fifo.front() {
+                Some(b) if self.rng.chance(80, 100) => {
+                    i.s_axis_tvalid = 1;
+                    i.s_axis_tdata = b.data;
+                    i.s_axis_tkeep = b.keep;
+                    i.s_axis_tlast = b.last as u64;
+                    i.s_axis_tid = b.id;
+                    i.s_axis_tuser = b.user as u64;
+                }
+                _ => {
+                    i.s_axis_tdata = 0;
+                    i.s_axis_tkeep = 0;
+                    i.s_axis_tlast = 0;
+                    i.s_axis_tid = 0;
+                    i.s_axis_tuser = 0;
+                }
+            }
+        }
+    }
+
+    /// Directed transfers checked so far.
+    pub fn directed_jobs(&self) -> u64 {
+        self.cov.directed_jobs
+    }
+    /// Failed checks so far.
+    pub fn check_failures(&self) -> u64 {
+        self.cov.check_fail
+    }
+}
+
+impl Stimulus for UdmaStim {
+    type In = UdmaIn;
+    type Out = UdmaOut;
+
+    fn new(seed: u64, _cycles: u64) -> Self {
+        let mut rng = StimRng::new(seed ^ 0x0d3a_0000);
+        let mem_rng = rng.fork(1);
+        Self {
+            mem: AxiMem::new(MEM_SIZE as usize, (BAD_LO, BAD_HI), mem_rng),
+            rng,
+            drv: UdmaIn::default(),
+            fifo: VecDeque::with_capacity(8),
+            ops: VecDeque::with_capacity(64),
+            cur: None,
+            cphase: CPhase::Idle,
+            qs: [QDrv::default(); NQ],
+            directed_done: 0,
+            random_on: false,
+            cov: Cov::default(),
+            fail_msg: None,
+        }
+    }
+
+    fn next(&mut self, cycle: u64, prev_out: Option<&UdmaOut>) -> UdmaIn {
+        let o = if cycle <= RESET_CYCLES { None } else { prev_out };
+        self.mem.step(o);
+        self.stream(o);
+        self.csr_master(o, cycle);
+        self.driver(cycle);
+        let m = self.mem.drive;
+        let i = &mut self.drv;
+        i.rst_ni = (cycle >= RESET_CYCLES) as u64;
+        i.m_axi_arready = m.arready as u64;
+        i.m_axi_rvalid = m.rvalid as u64;
+        i.m_axi_rdata = m.rdata;
+        i.m_axi_rresp = m.rresp as u64;
+        i.m_axi_rlast = m.rlast as u64;
+        i.m_axi_awready = m.awready as u64;
+        i.m_axi_wready = m.wready as u64;
+        i.m_axi_bvalid = m.bvalid as u64;
+        i.m_axi_bresp = m.bresp as u64;
+        *i
+    }
+
+    fn coverage(&self) -> Vec<(String, u64)> {
+        let c = &self.cov;
+        let m = &self.mem.cov;
+        let mut v: Vec<(String, u64)> = vec![
+            ("directed_jobs".into(), c.directed_jobs),
+            ("random_jobs".into(), c.random_jobs),
+            ("multi_desc_pkts".into(), c.multi_desc_pkts),
+            ("len_65536".into(), c.len_65536),
+            ("wraps_m2s".into(), c.wraps_m2s),
+            ("wraps_s2m".into(), c.wraps_s2m),
+        ];
+        for (k, n) in c.ring_id_seen.iter().enumerate() {
+            v.push((format!("ring_id_{k}"), *n));
+        }
+        v.push(("completions_checked".into(), c.comp_checked));
+        for (k, i) in INJECTS.iter().enumerate() {
+            v.push((format!("inject_{i:?}"), c.injected[k]));
+        }
+        let named = [
+            ("err_m2s_pref_ring_id", 0, UDMA_M2S_ERR_PREF_RING_ID),
+            ("err_s2m_pref_ring_id", 1, UDMA_S2M_ERR_PREF_RING_ID),
+            ("err_m2s_db_overflow", 0, UDMA_ERR_DB_OVERFLOW),
+            ("err_s2m_db_overflow", 1, UDMA_ERR_DB_OVERFLOW),
+            ("err_m2s_data_axi", 0, UDMA_M2S_ERR_DATA_AXI_RESPONSE),
+            ("err_m2s_pref_axi", 0, UDMA_M2S_ERR_PREF_AXI_RESPONSE),
+            ("err_s2m_data_axi", 1, UDMA_S2M_ERR_DATA_AXI_RESPONSE),
+            ("err_s2m_pref_axi", 1, UDMA_S2M_ERR_PREF_AXI_RESPONSE),
+            ("err_s2m_no_desc", 1, UDMA_S2M_ERR_NO_DESC),
+        ];
+        for (name, s, b) in named {
+            v.push((name.into(), c.err_bits[s][b as usize]));
+        }
+        v.extend([
+            ("csr_slverr".into(), c.csr_slverr),
+            ("stream_close_beats".into(), c.close_beats),
+            ("axi_slverr_beats".into(), m.slverr),
+            ("axi_decerr_beats".into(), m.decerr),
+            ("irq_cycles".into(), c.irq_cycles),
+            ("err_irq_cycles".into(), c.err_irq_cycles),
+            ("bp_ar".into(), m.bp_ar),
+            ("bp_r".into(), m.bp_r),
+            ("bp_aw".into(), m.bp_aw),
+            ("bp_w".into(), m.bp_w),
+            ("bp_b".into(), m.bp_b),
+            ("bp_axis_out".into(), c.bp_axis_out),
+            ("bp_axis_in".into(), c.bp_axis_in),
+            ("bp_csr".into(), c.bp_csr),
+            ("check_fail".into(), c.check_fail),
+            ("unexpected_err".into(), c.unexpected_err),
+            ("inject_missed".into(), c.inject_missed),
+            ("hangs".into(), c.hangs),
+        ]);
+        v
+    }
+
+    fn compare_final(&self, other: &Self) -> Result<(), String> {
+        if let Some(m) = &self.fail_msg {
+            return Err(format!("driver check failed: {m}"));
+        }
+        match self.mem.data.iter().zip(&other.mem.data).position(|(a, b)| a != b) {
+            None => Ok(()),
+            Some(a) => Err(format!(
+                "memory images differ at {a:#x}: golden-side {:#04x}, rtl-side {:#04x}",
+                self.mem.data[a], other.mem.data[a]
+            )),
+        }
+    }
+}

@@ -1,0 +1,557 @@
+// EVT_SEM: 256 events and 256 signed 32-bit semaphores behind a 0x2000-byte AXI4-Lite
+// window, 16 hardware increment ports (one per DMA engine) and 4 wait ports.
+//
+// Golden model: model/src/evt_sem/mod.rs (same ports, same cycle behaviour).
+// Theory of operation and register map: docs/evt_sem.md. Offsets and codes come from
+// sb2sb_pkg (generated from model/src/evt_sem/regs.rs).
+//
+// Per cycle (reads see the state before the edge, updates land at the edge):
+// - AXI: AW and W are each held in one register; a write commits in the cycle after both
+//   are held (and no B is pending); B follows one cycle later. A read is answered from the
+//   state at its AR handshake; R is registered. Only wstrb = 4'hF is accepted.
+// - Wait ports are served in port order; a port sees the decrements and clears of the
+//   lower-numbered ports satisfied in the same cycle.
+// - Semaphore next value = saturate(base + sum of deltas): base is the AXI SET value if one
+//   commits, else the current value; deltas are every increment port, AXI INCR/DECR and every
+//   satisfied GE-then-decrement wait. Saturation raises ERR_STATUS.OVERFLOW.
+// - Event next value: cleared by satisfied SET_THEN_CLEAR waits, then overridden by an AXI
+//   EVENT write of the same cycle.
+
+module evt_sem
+  import sb2sb_pkg::*;
+(
+  input  logic                                  clk_i,
+  input  logic                                  rst_ni,
+  // AXI4-Lite slave (offset inside the window)
+  input  logic [EVT_SEM_ADDR_W-1:0]             s_axil_awaddr,
+  input  logic [2:0]                            s_axil_awprot,
+  input  logic                                  s_axil_awvalid,
+  output logic                                  s_axil_awready,
+  input  logic [31:0]                           s_axil_wdata,
+  input  logic [3:0]                            s_axil_wstrb,
+  input  logic                                  s_axil_wvalid,
+  output logic                                  s_axil_wready,
+  output logic [1:0]                            s_axil_bresp,
+  output logic                                  s_axil_bvalid,
+  input  logic                                  s_axil_bready,
+  input  logic [EVT_SEM_ADDR_W-1:0]             s_axil_araddr,
+  input  logic [2:0]                            s_axil_arprot,
+  input  logic                                  s_axil_arvalid,
+  output logic                                  s_axil_arready,
+  output logic [31:0]                           s_axil_rdata,
+  output logic [1:0]                            s_axil_rresp,
+  output logic                                  s_axil_rvalid,
+  input  logic                                  s_axil_rready,
+  // Increment ports, one per DMA engine: every valid port counts, every cycle
+  input  logic [EVT_SEM_NUM_INC-1:0]            inc_valid_i,
+  input  logic [EVT_SEM_NUM_INC-1:0][7:0]       inc_idx_i,
+  input  logic [EVT_SEM_NUM_INC-1:0][31:0]      inc_value_i,
+  // Wait ports (combinational done; side effect at the edge)
+  input  logic [EVT_SEM_NUM_WAIT-1:0]           wait_valid_i,
+  input  logic [EVT_SEM_NUM_WAIT-1:0][7:0]      wait_mode_i,
+  input  logic [EVT_SEM_NUM_WAIT-1:0][7:0]      wait_idx_i,
+  input  logic [EVT_SEM_NUM_WAIT-1:0][31:0]     wait_value_i,
+  output logic [EVT_SEM_NUM_WAIT-1:0]           wait_done_o,
+  // Status and debug
+  output logic [EVT_SEM_NUM_ERR-1:0]            err_pulse_o,
+  output logic [EVT_SEM_NUM_ERR-1:0]            err_status_o,
+  output logic [EVT_SEM_NUM_EVT-1:0]            evt_o,
+  input  logic [7:0]                            dbg_idx_i,
+  output logic [31:0]                           dbg_sem_o
+);
+
+  localparam int unsigned AddrW    = int'(EVT_SEM_ADDR_W);
+  localparam int unsigned NumSem   = int'(EVT_SEM_NUM_SEM);
+  localparam int unsigned NumInc   = int'(EVT_SEM_NUM_INC);
+  localparam int unsigned NumWait  = int'(EVT_SEM_NUM_WAIT);
+  localparam int unsigned NumErr   = int'(EVT_SEM_NUM_ERR);
+  localparam int unsigned NumSlots = 1 + NumInc + NumWait;
+  // Exact sum of up to NumSlots signed 32-bit terms plus a base: 32 + 5 bits suffice.
+  localparam int unsigned SumW     = 40;
+  localparam int unsigned WinLsb   = int'(EVT_SEM_WIN_LSB);
+  localparam int unsigned IdxLsb   = int'(EVT_SEM_IDX_LSB);
+  localparam int unsigned FeValid  = int'(EVT_SEM_FE_VALID_BIT);
+  localparam int unsigned FeKind   = int'(EVT_SEM_FE_KIND_LSB);
+  localparam int unsigned FeWrite  = int'(EVT_SEM_FE_WRITE_BIT);
+  localparam int unsigned FeInfoW  = int'(EVT_SEM_FE_INFO_W);
+
+  localparam logic signed [SumW-1:0] SemMax = SumW'(32'sh7fff_ffff);
+  localparam logic signed [SumW-1:0] SemMin = -SumW'(41'sh0_8000_0000);
+
+  typedef enum logic [3:0] {
+    RegEvent,
+    RegErrStatus,
+    RegFirstErr,
+    RegFirstErrData,
+    RegSemRead,
+    RegSemSet,
+    RegSemIncr,
+    RegSemDecr,
+    RegUnmapped
+  } reg_e;
+
+  localparam int unsigned WordW = AddrW - IdxLsb;
+
+  // Decode a word offset (byte offset [AddrW-1:2]) into the register it addresses.
+  function automatic reg_e decode_reg(logic [WordW-1:0] word);
+    reg_e r;
+    unique case (word[WinLsb - IdxLsb +: 3])
+      EVT_SEM_WIN_EVENT:    r = RegEvent;
+      EVT_SEM_WIN_SEM_READ: r = RegSemRead;
+      EVT_SEM_WIN_SEM_SET:  r = RegSemSet;
+      EVT_SEM_WIN_SEM_INCR: r = RegSemIncr;
+      EVT_SEM_WIN_SEM_DECR: r = RegSemDecr;
+      default: begin
+        if (word == EVT_SEM_ERR_STATUS[AddrW-1:IdxLsb]) begin
+          r = RegErrStatus;
+        end else if (word == EVT_SEM_FIRST_ERR[AddrW-1:IdxLsb]) begin
+          r = RegFirstErr;
+        end else if (word == EVT_SEM_FIRST_ERR_DATA[AddrW-1:IdxLsb]) begin
+          r = RegFirstErrData;
+        end else begin
+          r = RegUnmapped;
+        end
+      end
+    endcase
+    return r;
+  endfunction
+
+  function automatic logic signed [SumW-1:0] sext(logic [31:0] v);
+    return {{(SumW - 32){v[31]}}, v};
+  endfunction
+
+  // ---------------------------------------------------------------------------------------
+  // State
+  // ---------------------------------------------------------------------------------------
+  // Semaphore values live in a register array without reset (written through one write
+  // port per update slot); sem_vld_q qualifies each entry, so reset clears 256 bits only
+  // and an entry reads 0 until written after reset.
+  logic [31:0]             sem_mem_q [NumSem];
+  logic [NumSem-1:0]       sem_vld_q, sem_vld_d;
+  logic [NumSem-1:0]       evt_q, evt_d;
+  logic [NumErr-1:0]       err_q, err_d;
+  logic [31:0]             first_err_q, first_err_d;
+  logic [31:0]             first_data_q, first_data_d;
+
+  logic             aw_v_q, aw_v_d;
+  logic [AddrW-1:0] aw_addr_q, aw_addr_d;
+  logic             w_v_q, w_v_d;
+  logic [31:0]      w_data_q, w_data_d;
+  logic [3:0]       w_strb_q, w_strb_d;
+  logic             b_v_q, b_v_d;
+  logic [1:0]       b_resp_q, b_resp_d;
+  logic             r_v_q, r_v_d;
+  logic [31:0]      r_data_q, r_data_d;
+  logic [1:0]       r_resp_q, r_resp_d;
+
+  // AXI protection bits carry no meaning here.
+  logic unused_prot;
+  assign unused_prot = ^{s_axil_awprot, s_axil_arprot};
+
+  // ---------------------------------------------------------------------------------------
+  // AXI4-Lite channels
+  // ---------------------------------------------------------------------------------------
+  assign s_axil_awready = ~aw_v_q;
+  assign s_axil_wready  = ~w_v_q;
+  assign s_axil_bvalid  = b_v_q;
+  assign s_axil_bresp   = b_resp_q;
+  assign s_axil_arready = ~r_v_q;
+  assign s_axil_rvalid  = r_v_q;
+  assign s_axil_rdata   = r_data_q;
+  assign s_axil_rresp   = r_resp_q;
+
+  logic aw_hs, w_hs, ar_hs, b_hs, r_hs, do_write;
+  assign aw_hs    = s_axil_awvalid & ~aw_v_q;
+  assign w_hs     = s_axil_wvalid & ~w_v_q;
+  assign ar_hs    = s_axil_arvalid & ~r_v_q;
+  assign b_hs     = b_v_q & s_axil_bready;
+  assign r_hs     = r_v_q & s_axil_rready;
+  assign do_write = aw_v_q & w_v_q & ~b_v_q;
+
+  // Write classification: its effect, or the error it raises (no effect).
+  reg_e              wr_reg;
+  logic [7:0]        wr_idx;
+  logic              wr_err_v;
+  logic [2:0]        wr_err_kind;
+  logic              wr_evt_v, wr_set_v, wr_add_v, wr_rearm;
+  logic [SumW-1:0]   wr_add_val;
+  logic [NumErr-1:0] wr_w1c;
+
+  assign wr_reg = decode_reg(aw_addr_q[AddrW-1:IdxLsb]);
+  assign wr_idx = aw_addr_q[IdxLsb +: 8];
+
+  always_comb begin
+    wr_err_v    = 1'b0;
+    wr_err_kind = '0;
+    wr_evt_v    = 1'b0;
+    wr_set_v    = 1'b0;
+    wr_add_v    = 1'b0;
+    wr_add_val  = '0;
+    wr_rearm    = 1'b0;
+    wr_w1c      = '0;
+    if (do_write) begin
+      if (wr_reg == RegUnmapped) begin
+        wr_err_v    = 1'b1;
+        wr_err_kind = EVT_SEM_ERR_UNMAPPED;
+      end else if (wr_reg == RegFirstErrData || wr_reg == RegSemRead) begin
+        wr_err_v    = 1'b1;
+        wr_err_kind = EVT_SEM_ERR_WR_RO;
+      end else if (w_strb_q != EVT_SEM_FULL_STRB) begin
+        wr_err_v    = 1'b1;
+        wr_err_kind = EVT_SEM_ERR_PARTIAL_STRB;
+      end else begin
+        unique case (wr_reg)
+          RegEvent:     wr_evt_v = 1'b1;
+          RegErrStatus: wr_w1c = w_data_q[NumErr-1:0];
+          RegFirstErr:  wr_rearm = w_data_q[FeValid];
+          RegSemSet:    wr_set_v = 1'b1;
+          RegSemIncr: begin
+            wr_add_v   = 1'b1;
+            wr_add_val = sext(w_data_q);
+          end
+          RegSemDecr: begin
+            wr_add_v   = 1'b1;
+            wr_add_val = -sext(w_data_q);
+          end
+          default: ;
+        endcase
+      end
+    end
+  end
+
+  // Read: answered from the state before the edge.
+  reg_e       rd_reg;
+  logic [7:0] rd_idx;
+  logic       rd_err_v;
+  logic [31:0] rd_data;
+  logic [1:0] rd_resp;
+
+  assign rd_reg = decode_reg(s_axil_araddr[AddrW-1:IdxLsb]);
+  assign rd_idx = s_axil_araddr[IdxLsb +: 8];
+
+  always_comb begin
+    rd_data  = '0;
+    rd_resp  = EVT_SEM_RESP_OKAY;
+    rd_err_v = 1'b0;
+    unique case (rd_reg)
+      RegEvent:        rd_data = {31'b0, evt_q[rd_idx]};
+      RegErrStatus:    rd_data = {{(32 - NumErr){1'b0}}, err_q};
+      RegFirstErr:     rd_data = first_err_q;
+      RegFirstErrData: rd_data = first_data_q;
+      RegSemRead, RegSemSet, RegSemIncr, RegSemDecr: rd_data = sem_vld_q[rd_idx] ? sem_mem_q[rd_idx] : '0;
+      default: begin
+        rd_resp  = EVT_SEM_RESP_SLVERR;
+        rd_err_v = ar_hs;
+      end
+    endcase
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Wait ports, served in port order
+  // ---------------------------------------------------------------------------------------
+  logic [NumWait-1:0] dec_v, clr_v, bad_v;
+
+  always_comb begin
+    logic signed [SumW-1:0] eff;
+    logic signed [SumW-1:0] imm;
+    logic                   ev;
+    wait_done_o = '0;
+    dec_v       = '0;
+    clr_v       = '0;
+    bad_v       = '0;
+    for (int unsigned p = 0; p < NumWait; p++) begin
+      eff = sem_vld_q[wait_idx_i[p]] ? sext(sem_mem_q[wait_idx_i[p]]) : '0;
+      ev  = evt_q[wait_idx_i[p]];
+      imm = sext(wait_value_i[p]);
+      for (int unsigned q = 0; q < p; q++) begin
+        if (dec_v[q] && wait_idx_i[q] == wait_idx_i[p]) begin
+          eff = eff - sext(wait_value_i[q]);
+        end
+        if (clr_v[q] && wait_idx_i[q] == wait_idx_i[p]) begin
+          ev = 1'b0;
+        end
+      end
+      if (wait_valid_i[p]) begin
+        unique case (wait_mode_i[p])
+          EVT_SEM_WAIT_NONE:   wait_done_o[p] = 1'b1;
+          EVT_SEM_WAIT_SEM_EQ: wait_done_o[p] = (eff == imm);
+          EVT_SEM_WAIT_SEM_LT: wait_done_o[p] = (eff < imm);
+          EVT_SEM_WAIT_SEM_LE: wait_done_o[p] = (eff <= imm);
+          EVT_SEM_WAIT_SEM_GT: wait_done_o[p] = (eff > imm);
+          EVT_SEM_WAIT_SEM_GE: wait_done_o[p] = (eff >= imm);
+          EVT_SEM_WAIT_EVT_SET: wait_done_o[p] = ev;
+          EVT_SEM_WAIT_EVT_SET_CLR: begin
+            wait_done_o[p] = ev;
+            clr_v[p]       = ev;
+          end
+          EVT_SEM_WAIT_SEM_GE_DEC: begin
+            wait_done_o[p] = (eff >= imm);
+            dec_v[p]       = (eff >= imm);
+          end
+          default: bad_v[p] = 1'b1;
+        endcase
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Semaphore update: base + exact sum of this cycle's deltas, then saturate
+  // ---------------------------------------------------------------------------------------
+  // Update sources ("slots") in priority order: AXI, increment ports, wait ports.
+  logic [NumSlots-1:0]    slot_v;
+  logic [7:0]             slot_idx [NumSlots];
+  logic signed [SumW-1:0] slot_val [NumSlots];
+
+  always_comb begin
+    slot_v      = '0;
+    slot_v[0]   = wr_set_v | wr_add_v;
+    slot_idx[0] = wr_idx;
+    slot_val[0] = wr_add_val;
+    for (int unsigned p = 0; p < NumInc; p++) begin
+      slot_v[1 + p]   = inc_valid_i[p];
+      slot_idx[1 + p] = inc_idx_i[p];
+      slot_val[1 + p] = sext(inc_value_i[p]);
+    end
+    for (int unsigned p = 0; p < NumWait; p++) begin
+      slot_v[1 + NumInc + p]   = dec_v[p];
+      slot_idx[1 + NumInc + p] = wait_idx_i[p];
+      slot_val[1 + NumInc + p] = -sext(wait_value_i[p]);
+    end
+  end
+
+  // Per-semaphore sum of deltas. Only the entries named by a slot are cleared and read.
+  logic signed [SumW-1:0] delta [NumSem];
+
+  always_comb begin
+    for (int unsigned k = 0; k < NumSlots; k++) begin
+      delta[slot_idx[k]] = '0;
+    end
+    for (int unsigned k = 0; k < NumSlots; k++) begin
+      if (slot_v[k]) begin
+        delta[slot_idx[k]] = delta[slot_idx[k]] + slot_val[k];
+      end
+    end
+  end
+
+  logic        ovf_v;
+  logic [7:0]  ovf_idx;
+  logic [31:0] ovf_val;
+  logic [31:0] slot_res [NumSlots];
+
+  always_comb begin
+    logic signed [SumW-1:0] base;
+    logic signed [SumW-1:0] acc;
+    logic                   sat;
+    base      = '0;
+    acc       = '0;
+    sat       = 1'b0;
+    sem_vld_d = sem_vld_q;
+    ovf_v     = 1'b0;
+    ovf_idx   = '0;
+    ovf_val   = '0;
+    for (int unsigned k = 0; k < NumSlots; k++) begin
+      slot_res[k] = '0;
+      if (slot_v[k]) begin
+        if (wr_set_v && wr_idx == slot_idx[k]) begin
+          base = sext(w_data_q);
+        end else if (sem_vld_q[slot_idx[k]]) begin
+          base = sext(sem_mem_q[slot_idx[k]]);
+        end else begin
+          base = '0;
+        end
+        acc = base + delta[slot_idx[k]];
+        sat = 1'b1;
+        if (acc > SemMax) begin
+          slot_res[k] = 32'h7fff_ffff;
+        end else if (acc < SemMin) begin
+          slot_res[k] = 32'h8000_0000;
+        end else begin
+          slot_res[k] = acc[31:0];
+          sat         = 1'b0;
+        end
+        sem_vld_d[slot_idx[k]] = 1'b1;
+        if (sat && !ovf_v) begin
+          ovf_v   = 1'b1;
+          ovf_idx = slot_idx[k];
+          ovf_val = slot_res[k];
+        end
+      end
+    end
+  end
+
+  // One write port per slot. Slots naming the same semaphore write the same value.
+  for (genvar k = 0; k < NumSlots; k++) begin : g_sem_wr
+    always_ff @(posedge clk_i) begin
+      if (slot_v[k]) begin
+        sem_mem_q[slot_idx[k]] <= slot_res[k];
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Events
+  // ---------------------------------------------------------------------------------------
+  always_comb begin
+    evt_d = evt_q;
+    for (int unsigned p = 0; p < NumWait; p++) begin
+      if (clr_v[p]) begin
+        evt_d[wait_idx_i[p]] = 1'b0;
+      end
+    end
+    if (wr_evt_v) begin
+      evt_d[wr_idx] = w_data_q[0];
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Errors: pulse, sticky ERR_STATUS (W1C), first-error capture
+  // ---------------------------------------------------------------------------------------
+  logic [NumErr-1:0] err_pulse;
+  logic [1:0]        bad_port;
+
+  // Lowest-numbered wait port with an unsupported mode.
+  always_comb begin
+    bad_port = '0;
+    for (int p = NumWait - 1; p >= 0; p--) begin
+      if (bad_v[p]) begin
+        bad_port = 2'(p);
+      end
+    end
+  end
+
+  always_comb begin
+    err_pulse = '0;
+    if (wr_err_v) begin
+      err_pulse[wr_err_kind] = 1'b1;
+    end
+    if (rd_err_v) begin
+      err_pulse[EVT_SEM_ERR_UNMAPPED] = 1'b1;
+    end
+    if (ovf_v) begin
+      err_pulse[EVT_SEM_ERR_OVERFLOW] = 1'b1;
+    end
+    if (|bad_v) begin
+      err_pulse[EVT_SEM_ERR_BAD_WAIT_MODE] = 1'b1;
+    end
+  end
+
+  assign err_d = (err_q & ~wr_w1c) | err_pulse;
+
+  always_comb begin
+    first_err_d  = first_err_q;
+    first_data_d = first_data_q;
+    if (wr_rearm) begin
+      first_err_d  = '0;
+      first_data_d = '0;
+    end
+    if (!first_err_d[FeValid] && |err_pulse) begin
+      first_err_d          = '0;
+      first_err_d[FeValid] = 1'b1;
+      if (wr_err_v) begin
+        first_err_d[FeKind +: 3]    = wr_err_kind;
+        first_err_d[FeWrite]        = 1'b1;
+        first_err_d[FeInfoW-1:0]    = FeInfoW'(aw_addr_q);
+        first_data_d                = w_data_q;
+      end else if (rd_err_v) begin
+        first_err_d[FeKind +: 3]    = EVT_SEM_ERR_UNMAPPED;
+        first_err_d[FeInfoW-1:0]    = FeInfoW'(s_axil_araddr);
+        first_data_d                = '0;
+      end else if (ovf_v) begin
+        first_err_d[FeKind +: 3]    = EVT_SEM_ERR_OVERFLOW;
+        first_err_d[FeInfoW-1:0]    = FeInfoW'(ovf_idx);
+        first_data_d                = ovf_val;
+      end else begin
+        first_err_d[FeKind +: 3]    = EVT_SEM_ERR_BAD_WAIT_MODE;
+        first_err_d[FeInfoW-1:0]    = FeInfoW'(bad_port);
+        first_data_d                = 32'(wait_mode_i[bad_port]);
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // AXI channel registers
+  // ---------------------------------------------------------------------------------------
+  always_comb begin
+    aw_v_d    = aw_v_q;
+    aw_addr_d = aw_addr_q;
+    w_v_d     = w_v_q;
+    w_data_d  = w_data_q;
+    w_strb_d  = w_strb_q;
+    b_v_d     = b_v_q;
+    b_resp_d  = b_resp_q;
+    r_v_d     = r_v_q;
+    r_data_d  = r_data_q;
+    r_resp_d  = r_resp_q;
+    if (aw_hs) begin
+      aw_v_d    = 1'b1;
+      aw_addr_d = s_axil_awaddr;
+    end
+    if (w_hs) begin
+      w_v_d    = 1'b1;
+      w_data_d = s_axil_wdata;
+      w_strb_d = s_axil_wstrb;
+    end
+    if (do_write) begin
+      aw_v_d   = 1'b0;
+      w_v_d    = 1'b0;
+      b_v_d    = 1'b1;
+      b_resp_d = wr_err_v ? EVT_SEM_RESP_SLVERR : EVT_SEM_RESP_OKAY;
+    end
+    if (b_hs) begin
+      b_v_d = 1'b0;
+    end
+    if (ar_hs) begin
+      r_v_d    = 1'b1;
+      r_data_d = rd_data;
+      r_resp_d = rd_resp;
+    end
+    if (r_hs) begin
+      r_v_d = 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sem_vld_q    <= '0;
+      evt_q        <= '0;
+      err_q        <= '0;
+      first_err_q  <= '0;
+      first_data_q <= '0;
+      aw_v_q       <= 1'b0;
+      aw_addr_q    <= '0;
+      w_v_q        <= 1'b0;
+      w_data_q     <= '0;
+      w_strb_q     <= '0;
+      b_v_q        <= 1'b0;
+      b_resp_q     <= '0;
+      r_v_q        <= 1'b0;
+      r_data_q     <= '0;
+      r_resp_q     <= '0;
+    end else begin
+      sem_vld_q    <= sem_vld_d;
+      evt_q        <= evt_d;
+      err_q        <= err_d;
+      first_err_q  <= first_err_d;
+      first_data_q <= first_data_d;
+      aw_v_q       <= aw_v_d;
+      aw_addr_q    <= aw_addr_d;
+      w_v_q        <= w_v_d;
+      w_data_q     <= w_data_d;
+      w_strb_q     <= w_strb_d;
+      b_v_q        <= b_v_d;
+      b_resp_q     <= b_resp_d;
+      r_v_q        <= r_v_d;
+      r_data_q     <= r_data_d;
+      r_resp_q     <= r_resp_d;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Outputs
+  // ---------------------------------------------------------------------------------------
+  assign err_pulse_o  = err_pulse;
+  assign err_status_o = err_q;
+  assign evt_o        = evt_q;
+  assign dbg_sem_o    = sem_vld_q[dbg_idx_i] ? sem_mem_q[dbg_idx_i] : '0;
+
+endmodule : evt_sem

@@ -1,0 +1,319 @@
+// Generated from the Rust definitions in model/src (svpkg::render).
+// Do not edit: run `make gen` after changing the Rust constants.
+
+package sb2sb_pkg;
+
+  // Each block uses only its own constants.
+  /* verilator lint_off UNUSEDPARAM */
+
+  // ---- CAYMAN address codec ----
+  // LOCAL [46:0]: byte offset inside the target die (both views).
+  localparam logic [5:0] ADDR_LOCAL_LSB = 6'h0;
+  // Width of LOCAL.
+  localparam logic [5:0] ADDR_LOCAL_W = 6'h2F;
+  // DIE [47]: die of the target inside its package (both views).
+  localparam logic [5:0] ADDR_DIE_BIT = 6'h2F;
+  // CAYMAN_ID [53:48] (chip-id view): target chip in the 64-die mesh.
+  localparam logic [5:0] ADDR_CAYMAN_ID_LSB = 6'h30;
+  // Width of CAYMAN_ID.
+  localparam logic [5:0] ADDR_CAYMAN_ID_W = 6'h6;
+  // CAYMAN_ID_VALID / ID_VALID [54]: the routing id is valid (same bit in both views).
+  localparam logic [5:0] ADDR_ID_VALID_BIT = 6'h36;
+  // EXIT_SENG [50] (neighbor view; position inferred, PUBLIC-FACTS §3).
+  localparam logic [5:0] ADDR_EXIT_SENG_BIT = 6'h32;
+  // EXIT_DIE [51] (neighbor view): cross the die boundary.
+  localparam logic [5:0] ADDR_EXIT_DIE_BIT = 6'h33;
+  // NEIGHBOR_ROUTE [52] (neighbor view): engage neighbor routing.
+  localparam logic [5:0] ADDR_NEIGHBOR_ROUTE_BIT = 6'h34;
+  // PEB [53] (neighbor view; position inferred).
+  localparam logic [5:0] ADDR_PEB_BIT = 6'h35;
+  // Reserved [49:48] in the neighbor view.
+  localparam logic [5:0] ADDR_RSVD_NBR_LSB = 6'h30;
+  // Width of the neighbor-view reserved field.
+  localparam logic [5:0] ADDR_RSVD_NBR_W = 6'h2;
+  // Reserved [56:55] in both views.
+  localparam logic [5:0] ADDR_RSVD_MID_LSB = 6'h37;
+  // Width of the [56:55] reserved field.
+  localparam logic [5:0] ADDR_RSVD_MID_W = 6'h2;
+  // Reserved [63:57] in both views.
+  localparam logic [5:0] ADDR_RSVD_HI_LSB = 6'h39;
+  // Width of the [63:57] reserved field.
+  localparam logic [5:0] ADDR_RSVD_HI_W = 6'h7;
+  // Host memory (PCIe A0) aperture bit inside LOCAL (PUBLIC-FACTS §3).
+  localparam logic [5:0] ADDR_HOST_BIT = 6'h2E;
+  // Width of a route code.
+  localparam logic [5:0] ROUTE_W = 6'h3;
+  // Route: the target is this core's own die.
+  localparam logic [2:0] ROUTE_SAME_DIE = 3'h0;
+  // Route: the other die of this package (io_d2d).
+  localparam logic [2:0] ROUTE_OTHER_DIE = 3'h1;
+  // Route: another chip, addressed by CAYMAN_ID.
+  localparam logic [2:0] ROUTE_OTHER_CHIP = 3'h2;
+  // Route: a neighbor device aperture (PCIe B0_n).
+  localparam logic [2:0] ROUTE_NEIGHBOR_DEVICE = 3'h3;
+  // Route: host memory (PCIe A0).
+  localparam logic [2:0] ROUTE_HOST = 3'h4;
+  // Width of the decoder op code.
+  localparam logic [5:0] ADDR_OP_W = 6'h2;
+  // Decoder op: decode `addr_i`.
+  localparam logic [1:0] ADDR_OP_DECODE = 2'h0;
+  // Decoder op: fold_chip_id(local_i, die_i, chip_id_i).
+  localparam logic [1:0] ADDR_OP_FOLD_CHIP = 2'h1;
+  // Decoder op: fold_neighbor(local_i, die_i, exit_seng_i).
+  localparam logic [1:0] ADDR_OP_FOLD_NEIGHBOR = 2'h2;
+
+  // ---- EVT_SEM window ----
+  // EVT_SEM: bytes in the register window.
+  localparam logic [13:0] EVT_SEM_WINDOW_BYTES = 14'h2000;
+  // EVT_SEM: AXI4-Lite address width (byte offset inside the window).
+  localparam logic [7:0] EVT_SEM_ADDR_W = 8'hD;
+  // EVT_SEM: number of semaphores (signed 32-bit).
+  localparam logic [15:0] EVT_SEM_NUM_SEM = 16'h100;
+  // EVT_SEM: number of events (one bit each).
+  localparam logic [15:0] EVT_SEM_NUM_EVT = 16'h100;
+  // EVT_SEM: hardware increment ports (one per DMA engine).
+  localparam logic [7:0] EVT_SEM_NUM_INC = 8'h10;
+  // EVT_SEM: wait ports.
+  localparam logic [7:0] EVT_SEM_NUM_WAIT = 8'h4;
+  // EVT_SEM: lowest offset bit of the window selector (offset[12:10]).
+  localparam logic [7:0] EVT_SEM_WIN_LSB = 8'hA;
+  // EVT_SEM: lowest offset bit of the register index (offset[9:2]).
+  localparam logic [7:0] EVT_SEM_IDX_LSB = 8'h2;
+  // EVT_SEM: window code of EVENT[i] (0x0000).
+  localparam logic [2:0] EVT_SEM_WIN_EVENT = 3'h0;
+  // EVT_SEM: window code of SEM_READ[i] (0x1000), read-only.
+  localparam logic [2:0] EVT_SEM_WIN_SEM_READ = 3'h4;
+  // EVT_SEM: window code of SEM_SET[i] (0x1400).
+  localparam logic [2:0] EVT_SEM_WIN_SEM_SET = 3'h5;
+  // EVT_SEM: window code of SEM_INCR[i] (0x1800).
+  localparam logic [2:0] EVT_SEM_WIN_SEM_INCR = 3'h6;
+  // EVT_SEM: window code of SEM_DECR[i] (0x1C00).
+  localparam logic [2:0] EVT_SEM_WIN_SEM_DECR = 3'h7;
+  // EVT_SEM: byte offset of EVENT[0].
+  localparam logic [12:0] EVT_SEM_EVENT_BASE = 13'h0;
+  // EVT_SEM: byte offset of SEM_READ[0].
+  localparam logic [12:0] EVT_SEM_SEM_READ_BASE = 13'h1000;
+  // EVT_SEM: byte offset of SEM_SET[0].
+  localparam logic [12:0] EVT_SEM_SEM_SET_BASE = 13'h1400;
+  // EVT_SEM: byte offset of SEM_INCR[0].
+  localparam logic [12:0] EVT_SEM_SEM_INCR_BASE = 13'h1800;
+  // EVT_SEM: byte offset of SEM_DECR[0].
+  localparam logic [12:0] EVT_SEM_SEM_DECR_BASE = 13'h1C00;
+  // EVT_SEM: ERR_STATUS offset (sticky error bits, write-1-to-clear).
+  localparam logic [12:0] EVT_SEM_ERR_STATUS = 13'h400;
+  // EVT_SEM: FIRST_ERR offset (write with VALID set re-arms the capture).
+  localparam logic [12:0] EVT_SEM_FIRST_ERR = 13'h404;
+  // EVT_SEM: FIRST_ERR_DATA offset (read-only).
+  localparam logic [12:0] EVT_SEM_FIRST_ERR_DATA = 13'h408;
+  // EVT_SEM: ERR bit: write to a read-only register (SEM_READ, FIRST_ERR_DATA).
+  localparam logic [2:0] EVT_SEM_ERR_WR_RO = 3'h0;
+  // EVT_SEM: ERR bit: access to an unmapped offset.
+  localparam logic [2:0] EVT_SEM_ERR_UNMAPPED = 3'h1;
+  // EVT_SEM: ERR bit: write with wstrb != 4'hF.
+  localparam logic [2:0] EVT_SEM_ERR_PARTIAL_STRB = 3'h2;
+  // EVT_SEM: ERR bit: a semaphore update left the signed 32-bit range (saturated).
+  localparam logic [2:0] EVT_SEM_ERR_OVERFLOW = 3'h3;
+  // EVT_SEM: ERR bit: a wait port was valid with an unsupported wait_mode.
+  localparam logic [2:0] EVT_SEM_ERR_BAD_WAIT_MODE = 3'h4;
+  // EVT_SEM: number of ERR_STATUS bits.
+  localparam logic [7:0] EVT_SEM_NUM_ERR = 8'h5;
+  // EVT_SEM: FIRST_ERR bit: a first error is captured.
+  localparam logic [7:0] EVT_SEM_FE_VALID_BIT = 8'h1F;
+  // EVT_SEM: FIRST_ERR lowest bit of KIND (the ERR bit number, 3 bits).
+  localparam logic [7:0] EVT_SEM_FE_KIND_LSB = 8'h1C;
+  // EVT_SEM: FIRST_ERR bit: the error was an AXI write (1) or read (0).
+  localparam logic [7:0] EVT_SEM_FE_WRITE_BIT = 8'h1B;
+  // EVT_SEM: FIRST_ERR INFO width (INFO in [15:0]: byte offset, semaphore or port index).
+  localparam logic [7:0] EVT_SEM_FE_INFO_W = 8'h10;
+  // EVT_SEM: wait_mode NONE (satisfied at once). Seed 002 §3.
+  localparam logic [7:0] EVT_SEM_WAIT_NONE = 8'h0;
+  // EVT_SEM: wait_mode WAIT_FOR_SEM_EQ_IMM. Seed 002 §3.
+  localparam logic [7:0] EVT_SEM_WAIT_SEM_EQ = 8'h1;
+  // EVT_SEM: wait_mode WAIT_FOR_SEM_LT_IMM. Seed 002 §3.
+  localparam logic [7:0] EVT_SEM_WAIT_SEM_LT = 8'h2;
+  // EVT_SEM: wait_mode WAIT_FOR_SEM_LE_IMM. Seed 002 §3.
+  localparam logic [7:0] EVT_SEM_WAIT_SEM_LE = 8'h3;
+  // EVT_SEM: wait_mode WAIT_FOR_SEM_GT_IMM. Seed 002 §3.
+  localparam logic [7:0] EVT_SEM_WAIT_SEM_GT = 8'h4;
+  // EVT_SEM: wait_mode WAIT_FOR_SEM_GE_IMM. Seed 002 §3.
+  localparam logic [7:0] EVT_SEM_WAIT_SEM_GE = 8'h5;
+  // EVT_SEM: wait_mode WAIT_FOR_EVT_SET. Seed 002 §3.
+  localparam logic [7:0] EVT_SEM_WAIT_EVT_SET = 8'h6;
+  // EVT_SEM: wait_mode WAIT_FOR_EVT_SET_THEN_CLEAR. Seed 002 §3.
+  localparam logic [7:0] EVT_SEM_WAIT_EVT_SET_CLR = 8'h7;
+  // EVT_SEM: wait_mode wait >= immediate then decrement by it (project-defined code; seed 001 §5.2 add_semaphore_wait_ge_and_dec).
+  localparam logic [7:0] EVT_SEM_WAIT_SEM_GE_DEC = 8'h8;
+  // EVT_SEM: full write strobe (the only one accepted).
+  localparam logic [3:0] EVT_SEM_FULL_STRB = 4'hF;
+  // AXI response OKAY.
+  localparam logic [1:0] EVT_SEM_RESP_OKAY = 2'h0;
+  // AXI response SLVERR.
+  localparam logic [1:0] EVT_SEM_RESP_SLVERR = 2'h2;
+
+  // ---- UDMA engine ----
+  // Width of the AXI4-Lite CSR address (engine space 0x00000..0x3FFFF).
+  localparam logic [31:0] UDMA_CSR_ADDR_WIDTH = 32'h12;
+  // M2S (TX) unit base (public: driver v4 layout).
+  localparam logic [31:0] UDMA_M2S_BASE = 32'h0;
+  // S2M (RX) unit base (public: driver v4 layout).
+  localparam logic [31:0] UDMA_S2M_BASE = 32'h20000;
+  // Address bit that selects the S2M side (0x20000).
+  localparam logic [31:0] UDMA_SIDE_BIT = 32'h11;
+  // "gen" unit base (public); not implemented here, accesses answer SLVERR.
+  localparam logic [31:0] UDMA_GEN_BASE = 32'h38000;
+  // Number of queues per side (public: 16).
+  localparam logic [31:0] UDMA_NUM_QUEUES = 32'h10;
+  // Queue array base inside a side (public).
+  localparam logic [31:0] UDMA_Q_ARRAY_BASE = 32'h1000;
+  // Queue register bundle stride (public: BundleSizeInBytes 4096).
+  localparam logic [31:0] UDMA_Q_STRIDE = 32'h1000;
+  // Engine state, read-only: [1:0] 0 idle, 1 normal, 2 abort (public values).
+  localparam logic [31:0] UDMA_ENG_STATE = 32'h200;
+  // Change state, write-only: bit0 NORMAL, bit1 DIS, bit2 ABORT (Alpine HAL).
+  localparam logic [31:0] UDMA_ENG_CHANGE_STATE = 32'h204;
+  // Error log mask: a set bit keeps that cause off `err_irq_o` (public offset).
+  localparam logic [31:0] UDMA_ENG_ERR_LOG_MASK = 32'h20C;
+  // M2S cfg_len (public offset); stored, no effect in this model.
+  localparam logic [31:0] UDMA_M2S_CFG_LEN = 32'h254;
+  // Project-defined: sticky error status, same bit layout as err_log_mask, write 1 to clear.
+  localparam logic [31:0] UDMA_ENG_ERR_STATUS = 32'h300;
+  // Project-defined: interrupt status, bit q set when a queue-q descriptor with INT_EN completes; W1C.
+  localparam logic [31:0] UDMA_ENG_INT_STATUS = 32'h304;
+  // Project-defined: S2M no-descriptor timeout in cycles (0 = never); M2S: stored, unused.
+  localparam logic [31:0] UDMA_ENG_NO_DESC_TOUT = 32'h308;
+  // Project-defined: debug read of the side's FSM: [3:0] state, [11:8] queue, [16] packet open.
+  localparam logic [31:0] UDMA_ENG_DBG_STATE = 32'h30C;
+  // Engine state: idle (reset value).
+  localparam logic [31:0] UDMA_STATE_IDLE = 32'h0;
+  // Engine state: normal operation.
+  localparam logic [31:0] UDMA_STATE_NORMAL = 32'h1;
+  // Engine state: abort.
+  localparam logic [31:0] UDMA_STATE_ABORT = 32'h2;
+  // change_state bit: start normal operation (Alpine HAL bit 0).
+  localparam logic [31:0] UDMA_CHANGE_STATE_NORMAL_BIT = 32'h0;
+  // change_state bit: stop normal operation (Alpine HAL bit 1).
+  localparam logic [31:0] UDMA_CHANGE_STATE_DIS_BIT = 32'h1;
+  // change_state bit: abort (Alpine HAL bit 2).
+  localparam logic [31:0] UDMA_CHANGE_STATE_ABORT_BIT = 32'h2;
+  // M2S completion write AXI response error (Alpine HAL bit 5; unused: M2S writes no completions).
+  localparam logic [31:0] UDMA_M2S_ERR_COMP_AXI_RESPONSE = 32'h5;
+  // M2S data read AXI response error (Alpine HAL bit 8).
+  localparam logic [31:0] UDMA_M2S_ERR_DATA_AXI_RESPONSE = 32'h8;
+  // M2S descriptor prefetch AXI response error (Alpine HAL bit 11).
+  localparam logic [31:0] UDMA_M2S_ERR_PREF_AXI_RESPONSE = 32'hB;
+  // M2S descriptor ring-id mismatch on prefetch (public: bit 17).
+  localparam logic [31:0] UDMA_M2S_ERR_PREF_RING_ID = 32'h11;
+  // S2M completion write AXI response error (project-defined bit).
+  localparam logic [31:0] UDMA_S2M_ERR_COMP_AXI_RESPONSE = 32'h5;
+  // S2M data write AXI response error (project-defined bit).
+  localparam logic [31:0] UDMA_S2M_ERR_DATA_AXI_RESPONSE = 32'h8;
+  // S2M descriptor prefetch AXI response error (project-defined bit).
+  localparam logic [31:0] UDMA_S2M_ERR_PREF_AXI_RESPONSE = 32'hA;
+  // S2M descriptor ring-id mismatch on prefetch (public: bit 11).
+  localparam logic [31:0] UDMA_S2M_ERR_PREF_RING_ID = 32'hB;
+  // S2M packet waited longer than NO_DESC_TOUT cycles for a descriptor (project-defined bit).
+  localparam logic [31:0] UDMA_S2M_ERR_NO_DESC = 32'hC;
+  // Doorbell would move the tail past the free space (project-defined bit, both sides).
+  localparam logic [31:0] UDMA_ERR_DB_OVERFLOW = 32'h18;
+  // Bad CSR access answered with SLVERR (project-defined bit, side = address bit 17).
+  localparam logic [31:0] UDMA_ERR_CSR = 32'h19;
+  // M2S desc_pref_cfg (public offset); stored, no effect.
+  localparam logic [31:0] UDMA_Q_DESC_PREF_CFG = 32'h0;
+  // Queue cfg: EN_PREF bit16, EN_SCHEDULING (M2S) / EN_STREAM (S2M) bit17.
+  localparam logic [31:0] UDMA_Q_CFG = 32'h20;
+  // Queue status, read-only: Q_USED [23:0], STOPPED 27, PREFETCH 28, SCHEDULER/RX 29, Q_FULL 31.
+  localparam logic [31:0] UDMA_Q_STATUS = 32'h24;
+  // Descriptor ring base low, bits [31:6] (rings 256-byte aligned by the driver).
+  localparam logic [31:0] UDMA_Q_RBP_LOW = 32'h28;
+  // Descriptor ring base high [63:32].
+  localparam logic [31:0] UDMA_Q_RBP_HIGH = 32'h2C;
+  // Ring length in descriptors, 24 bits.
+  localparam logic [31:0] UDMA_Q_RL = 32'h30;
+  // Head pointer, read-only: offset [23:0], ring id [31:30].
+  localparam logic [31:0] UDMA_Q_RHP = 32'h34;
+  // Tail-pointer increment (the doorbell), write-only, value [23:0].
+  localparam logic [31:0] UDMA_Q_RTP_INC = 32'h38;
+  // Tail pointer, read-only: offset [23:0], ring id [31:30].
+  localparam logic [31:0] UDMA_Q_RTP = 32'h3C;
+  // Current pointer, read-only: offset of the descriptor being (or next to be) fetched.
+  localparam logic [31:0] UDMA_Q_RCP = 32'h40;
+  // Completion ring base low, bits [31:6].
+  localparam logic [31:0] UDMA_Q_CRBP_LOW = 32'h44;
+  // Completion ring base high [63:32].
+  localparam logic [31:0] UDMA_Q_CRBP_HIGH = 32'h48;
+  // Completion ring head (next slot hardware writes), read-only: offset [23:0], ring id [31:30].
+  localparam logic [31:0] UDMA_Q_CRHP = 32'h4C;
+  // S2M comp_cfg: bit0 EN_COMP_RING_UPDATE (Alpine HAL).
+  localparam logic [31:0] UDMA_S2M_Q_COMP_CFG = 32'h54;
+  // M2S q_sw_ctrl (public): bit8 RST_Q.
+  localparam logic [31:0] UDMA_M2S_Q_SW_CTRL = 32'hB0;
+  // S2M q_sw_ctrl (public): bit8 RST_Q.
+  localparam logic [31:0] UDMA_S2M_Q_SW_CTRL = 32'h64;
+  // Project-defined: queue sticky error causes (bit layout of err_log_mask), cleared by RST_Q.
+  localparam logic [31:0] UDMA_Q_ERR = 32'hC0;
+  // Project-defined: bytes moved (M2S: accepted by the stream; S2M: written to memory), mod 2^32.
+  localparam logic [31:0] UDMA_Q_BYTES = 32'hC4;
+  // Project-defined: S2M bytes accepted from the stream and dropped (no usable descriptor).
+  localparam logic [31:0] UDMA_Q_DROP_BYTES = 32'hC8;
+  // Project-defined: descriptors completed, mod 2^32.
+  localparam logic [31:0] UDMA_Q_DESC_DONE = 32'hCC;
+  // cfg: enable prefetch.
+  localparam logic [31:0] UDMA_Q_CFG_EN_PREF_BIT = 32'h10;
+  // cfg: enable scheduling (M2S) / stream (S2M).
+  localparam logic [31:0] UDMA_Q_CFG_EN_SCHED_BIT = 32'h11;
+  // status: Q_USED field width (project: 24 bits; ring offsets are 24 bits).
+  localparam logic [31:0] UDMA_Q_STATUS_Q_USED_WIDTH = 32'h18;
+  // status: queue stopped by an error (project-defined bit).
+  localparam logic [31:0] UDMA_Q_STATUS_STOPPED_BIT = 32'h1B;
+  // status: prefetch operational (public bit 28).
+  localparam logic [31:0] UDMA_Q_STATUS_PREFETCH_BIT = 32'h1C;
+  // status: scheduler (M2S) / RX (S2M) active (public bit 29).
+  localparam logic [31:0] UDMA_Q_STATUS_SCHED_BIT = 32'h1D;
+  // status: queue full (public bit 31).
+  localparam logic [31:0] UDMA_Q_STATUS_Q_FULL_BIT = 32'h1F;
+  // Ring base low: lowest stored bit (public: [31:6]).
+  localparam logic [31:0] UDMA_Q_RBP_LOW_SHIFT = 32'h6;
+  // Pointer registers: offset field width (public [23:0]).
+  localparam logic [31:0] UDMA_PTR_OFFSET_WIDTH = 32'h18;
+  // Pointer registers: ring id field position (public [31:30]).
+  localparam logic [31:0] UDMA_PTR_RING_ID_SHIFT = 32'h1E;
+  // comp_cfg: enable completion ring writes (Alpine HAL bit 0).
+  localparam logic [31:0] UDMA_COMP_CFG_EN_COMP_RING_UPDATE_BIT = 32'h0;
+  // q_sw_ctrl: queue reset (public bit 8).
+  localparam logic [31:0] UDMA_Q_SW_CTRL_RST_Q_BIT = 32'h8;
+  // Ring id after reset (public: initial value 1).
+  localparam logic [31:0] UDMA_RING_ID_INIT = 32'h1;
+  // Descriptor size in bytes (public: 16).
+  localparam logic [31:0] UDMA_DESC_BYTES = 32'h10;
+  // len_ctrl LEN field width: [15:0], 0 encodes 65536 (public).
+  localparam logic [31:0] UDMA_DESC_LEN_WIDTH = 32'h10;
+  // len_ctrl RING_ID field position [25:24] (public; also completion word 0).
+  localparam logic [31:0] UDMA_DESC_RING_ID_SHIFT = 32'h18;
+  // len_ctrl FIRST (M2S) / completion FIRST (public bit 26).
+  localparam logic [31:0] UDMA_DESC_FIRST_BIT = 32'h1A;
+  // len_ctrl LAST (M2S) / completion LAST (public bit 27).
+  localparam logic [31:0] UDMA_DESC_LAST_BIT = 32'h1B;
+  // len_ctrl INT_EN (public bit 28).
+  localparam logic [31:0] UDMA_DESC_INT_EN_BIT = 32'h1C;
+  // M2S len_ctrl DMB, data memory barrier (public bit 30); accepted, no effect here.
+  localparam logic [31:0] UDMA_DESC_DMB_BIT = 32'h1E;
+  // M2S len_ctrl CONCAT (public bit 31); accepted, no effect here.
+  localparam logic [31:0] UDMA_DESC_CONCAT_BIT = 32'h1F;
+  // Completion word 0 BUF1_USED (public bit 30).
+  localparam logic [31:0] UDMA_CDESC_BUF1_USED_BIT = 32'h1E;
+  // Completion word 0 ERROR (public bit 31).
+  localparam logic [31:0] UDMA_CDESC_ERROR_BIT = 32'h1F;
+  // Completion word 1: bytes written into buf1, [16:0] (project-defined).
+  localparam logic [31:0] UDMA_CDESC_LEN_WIDTH = 32'h11;
+  // Maximum bytes per descriptor (public: 65536).
+  localparam logic [31:0] UDMA_DESC_MAX_LEN = 32'h10000;
+  // AXI OKAY.
+  localparam logic [31:0] AXI_RESP_OKAY = 32'h0;
+  // AXI SLVERR.
+  localparam logic [31:0] AXI_RESP_SLVERR = 32'h2;
+  // AXI DECERR.
+  localparam logic [31:0] AXI_RESP_DECERR = 32'h3;
+
+  /* verilator lint_on UNUSEDPARAM */
+
+endpackage : sb2sb_pkg

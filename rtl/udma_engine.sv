@@ -1,0 +1,341 @@
+// UDMA engine top: register file (AXI4-Lite), M2S and S2M FSMs, shared AXI4 read
+// port arbiter (one outstanding read, S2M first), AXI4 write port (S2M only).
+//
+// Golden model: model/src/udma/engine.rs (same ports, same cycle behaviour).
+
+module udma_engine
+  import sb2sb_pkg::*;
+#(
+  parameter int unsigned NumQ = 16,
+  parameter int unsigned DataWidth = 64,
+  parameter int unsigned MaxBurst = 16,
+  localparam int unsigned QW = $clog2(NumQ)
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  // AXI4-Lite CSR slave
+  input  logic [17:0]            s_axil_awaddr,
+  input  logic                   s_axil_awvalid,
+  output logic                   s_axil_awready,
+  input  logic [31:0]            s_axil_wdata,
+  input  logic [3:0]             s_axil_wstrb,
+  input  logic                   s_axil_wvalid,
+  output logic                   s_axil_wready,
+  output logic [1:0]             s_axil_bresp,
+  output logic                   s_axil_bvalid,
+  input  logic                   s_axil_bready,
+  input  logic [17:0]            s_axil_araddr,
+  input  logic                   s_axil_arvalid,
+  output logic                   s_axil_arready,
+  output logic [31:0]            s_axil_rdata,
+  output logic [1:0]             s_axil_rresp,
+  output logic                   s_axil_rvalid,
+  input  logic                   s_axil_rready,
+  // AXI4 master, read
+  output logic [63:0]            m_axi_araddr,
+  output logic [7:0]             m_axi_arlen,
+  output logic [2:0]             m_axi_arsize,
+  output logic [1:0]             m_axi_arburst,
+  output logic                   m_axi_arvalid,
+  input  logic                   m_axi_arready,
+  input  logic [DataWidth-1:0]   m_axi_rdata,
+  input  logic [1:0]             m_axi_rresp,
+  input  logic                   m_axi_rlast,
+  input  logic                   m_axi_rvalid,
+  output logic                   m_axi_rready,
+  // AXI4 master, write
+  output logic [63:0]            m_axi_awaddr,
+  output logic [7:0]             m_axi_awlen,
+  output logic [2:0]             m_axi_awsize,
+  output logic [1:0]             m_axi_awburst,
+  output logic                   m_axi_awvalid,
+  input  logic                   m_axi_awready,
+  output logic [DataWidth-1:0]   m_axi_wdata,
+  output logic [DataWidth/8-1:0] m_axi_wstrb,
+  output logic                   m_axi_wlast,
+  output logic                   m_axi_wvalid,
+  input  logic                   m_axi_wready,
+  input  logic [1:0]             m_axi_bresp,
+  input  logic                   m_axi_bvalid,
+  output logic                   m_axi_bready,
+  // AXI4-Stream master (M2S out)
+  output logic [DataWidth-1:0]   m_axis_tdata,
+  output logic [DataWidth/8-1:0] m_axis_tkeep,
+  output logic                   m_axis_tlast,
+  output logic [QW-1:0]          m_axis_tid,
+  output logic                   m_axis_tuser,
+  output logic                   m_axis_tvalid,
+  input  logic                   m_axis_tready,
+  // AXI4-Stream slave (S2M in)
+  input  logic [DataWidth-1:0]   s_axis_tdata,
+  input  logic [DataWidth/8-1:0] s_axis_tkeep,
+  input  logic                   s_axis_tlast,
+  input  logic [QW-1:0]          s_axis_tid,
+  input  logic                   s_axis_tuser,
+  input  logic                   s_axis_tvalid,
+  output logic                   s_axis_tready,
+  // interrupts and debug
+  output logic                   irq_o,
+  output logic                   err_irq_o,
+  output logic [31:0]            dbg_o
+);
+
+  // Only the 64-bit data path is implemented and verified (docs/udma.md).
+  if (DataWidth != 64) begin : gen_width_check
+    $error("udma_engine: DataWidth must be 64");
+  end
+
+  localparam logic [1:0] RdNone = 2'd0;
+  localparam logic [1:0] RdM2s  = 2'd1;
+  localparam logic [1:0] RdS2m  = 2'd2;
+
+  logic [1:0]       rd_owner_q, rd_owner_d;
+  logic             rd_phase_q, rd_phase_d;
+  logic [7:0]       rd_cnt_q, rd_cnt_d;
+  logic [7:0]       rd_len_q, rd_len_d;
+  logic             rvalid;
+
+  // register-file wiring (index 0 = M2S, 1 = S2M)
+  logic [1:0][QW-1:0]   ev_q;
+  logic [1:0]           ev_head_adv, ev_crhp_adv, ev_done_inc, ev_int_set, ev_err;
+  logic [1:0][4:0]      ev_err_bit;
+  logic [1:0][3:0]      ev_bytes, ev_drop;
+  logic [1:0][3:0]      stat_st;
+  logic [1:0][QW-1:0]   stat_q;
+  logic [1:0]           stat_pkt;
+  logic [1:0][NumQ-1:0] avail, stopped;
+  logic [1:0]           normal;
+  logic [1:0][63:0]     desc_addr, comp_addr;
+  logic [1:0][1:0]      head_id, crhp_id;
+  logic [1:0][23:0]     head_off;
+  logic [1:0]           comp_en;
+  logic [1:0][31:0]     tout;
+  logic [1:0]           csr_st;
+
+  logic             m_want, m_arvalid, s_want, s_arvalid;
+  logic [63:0]      m_araddr, s_araddr;
+  logic [7:0]       m_arlen, s_arlen;
+
+  assign rvalid       = m_axi_rvalid && rd_phase_q;
+  assign m_axi_rready = rd_phase_q;
+
+  udma_regs #(.NumQ(NumQ)) u_regs (
+    .clk_i,
+    .rst_ni,
+    .s_axil_awaddr,
+    .s_axil_awvalid,
+    .s_axil_awready,
+    .s_axil_wdata,
+    .s_axil_wstrb,
+    .s_axil_wvalid,
+    .s_axil_wready,
+    .s_axil_bresp,
+    .s_axil_bvalid,
+    .s_axil_bready,
+    .s_axil_araddr,
+    .s_axil_arvalid,
+    .s_axil_arready,
+    .s_axil_rdata,
+    .s_axil_rresp,
+    .s_axil_rvalid,
+    .s_axil_rready,
+    .ev_q_i        (ev_q),
+    .ev_head_adv_i (ev_head_adv),
+    .ev_crhp_adv_i (ev_crhp_adv),
+    .ev_done_inc_i (ev_done_inc),
+    .ev_int_set_i  (ev_int_set),
+    .ev_err_i      (ev_err),
+    .ev_err_bit_i  (ev_err_bit),
+    .ev_bytes_i    (ev_bytes),
+    .ev_drop_i     (ev_drop),
+    .stat_st_i     (stat_st),
+    .stat_q_i      (stat_q),
+    .stat_pkt_i    (stat_pkt),
+    .avail_o       (avail),
+    .stopped_o     (stopped),
+    .normal_o      (normal),
+    .desc_addr_o   (desc_addr),
+    .comp_addr_o   (comp_addr),
+    .head_id_o     (head_id),
+    .head_off_o    (head_off),
+    .crhp_id_o     (crhp_id),
+    .comp_en_o     (comp_en),
+    .tout_o        (tout),
+    .irq_o,
+    .err_irq_o,
+    .csr_st_o      (csr_st)
+  );
+
+  udma_m2s #(.NumQ(NumQ), .MaxBurst(MaxBurst)) u_m2s (
+    .clk_i,
+    .rst_ni,
+    .avail_i       (avail[0]),
+    .stopped_i     (stopped[0]),
+    .normal_i      (normal[0]),
+    .desc_addr_i   (desc_addr[0]),
+    .head_id_i     (head_id[0]),
+    .rd_owner_i    (rd_owner_q == RdM2s),
+    .arready_i     (m_axi_arready),
+    .rvalid_i      (rvalid),
+    .rdata_i       (m_axi_rdata),
+    .rresp_i       (m_axi_rresp),
+    .rd_cnt_i      (rd_cnt_q),
+    .rd_len_i      (rd_len_q),
+    .want_o        (m_want),
+    .arvalid_o     (m_arvalid),
+    .araddr_o      (m_araddr),
+    .arlen_o       (m_arlen),
+    .m_axis_tdata,
+    .m_axis_tkeep,
+    .m_axis_tlast,
+    .m_axis_tid,
+    .m_axis_tuser,
+    .m_axis_tvalid,
+    .m_axis_tready,
+    .ev_q_o        (ev_q[0]),
+    .ev_head_adv_o (ev_head_adv[0]),
+    .ev_done_inc_o (ev_done_inc[0]),
+    .ev_int_set_o  (ev_int_set[0]),
+    .ev_err_o      (ev_err[0]),
+    .ev_err_bit_o  (ev_err_bit[0]),
+    .ev_bytes_o    (ev_bytes[0]),
+    .st_o          (stat_st[0]),
+    .pkt_o         (stat_pkt[0])
+  );
+  assign ev_crhp_adv[0] = 1'b0;
+  assign ev_drop[0]     = '0;
+  assign stat_q[0]      = ev_q[0];
+
+  udma_s2m #(.NumQ(NumQ)) u_s2m (
+    .clk_i,
+    .rst_ni,
+    .avail_i       (avail[1]),
+    .stopped_i     (stopped[1]),
+    .desc_addr_i   (desc_addr[1]),
+    .comp_addr_i   (comp_addr[1]),
+    .head_id_i     (head_id[1]),
+    .head_off_i    (head_off[1]),
+    .crhp_id_i     (crhp_id[1]),
+    .comp_en_i     (comp_en[1]),
+    .tout_i        (tout[1]),
+    .rd_owner_i    (rd_owner_q == RdS2m),
+    .arready_i     (m_axi_arready),
+    .rvalid_i      (rvalid),
+    .rdata_i       (m_axi_rdata),
+    .rresp_i       (m_axi_rresp),
+    .rd_cnt_i      (rd_cnt_q),
+    .rd_len_i      (rd_len_q),
+    .want_o        (s_want),
+    .arvalid_o     (s_arvalid),
+    .araddr_o      (s_araddr),
+    .arlen_o       (s_arlen),
+    .m_axi_awvalid,
+    .m_axi_awaddr,
+    .m_axi_awlen,
+    .m_axi_awready,
+    .m_axi_wvalid,
+    .m_axi_wdata,
+    .m_axi_wstrb,
+    .m_axi_wlast,
+    .m_axi_wready,
+    .m_axi_bvalid,
+    .m_axi_bresp,
+    .m_axi_bready,
+    .s_axis_tdata,
+    .s_axis_tkeep,
+    .s_axis_tlast,
+    .s_axis_tid,
+    .s_axis_tuser,
+    .s_axis_tvalid,
+    .s_axis_tready,
+    .ev_q_o        (ev_q[1]),
+    .ev_head_adv_o (ev_head_adv[1]),
+    .ev_crhp_adv_o (ev_crhp_adv[1]),
+    .ev_done_inc_o (ev_done_inc[1]),
+    .ev_int_set_o  (ev_int_set[1]),
+    .ev_err_o      (ev_err[1]),
+    .ev_err_bit_o  (ev_err_bit[1]),
+    .ev_bytes_o    (ev_bytes[1]),
+    .ev_drop_o     (ev_drop[1]),
+    .st_o          (stat_st[1]),
+    .stat_q_o      (stat_q[1]),
+    .pkt_o         (stat_pkt[1])
+  );
+
+  // AR channel mux
+  always_comb begin
+    m_axi_arvalid = 1'b0;
+    m_axi_araddr  = '0;
+    m_axi_arlen   = '0;
+    unique case (rd_owner_q)
+      RdM2s: begin
+        m_axi_arvalid = m_arvalid;
+        m_axi_araddr  = m_araddr;
+        m_axi_arlen   = m_arlen;
+      end
+      RdS2m: begin
+        m_axi_arvalid = s_arvalid;
+        m_axi_araddr  = s_araddr;
+        m_axi_arlen   = s_arlen;
+      end
+      default: ;
+    endcase
+  end
+  assign m_axi_arsize  = m_axi_arvalid ? 3'd3 : 3'd0;
+  assign m_axi_arburst = m_axi_arvalid ? 2'd1 : 2'd0;
+  assign m_axi_awsize  = m_axi_awvalid ? 3'd3 : 3'd0;
+  assign m_axi_awburst = m_axi_awvalid ? 2'd1 : 2'd0;
+
+  // read-port arbiter: grant (S2M first), AR handshake, R beats until the last
+  always_comb begin
+    rd_owner_d = rd_owner_q;
+    rd_phase_d = rd_phase_q;
+    rd_cnt_d   = rd_cnt_q;
+    rd_len_d   = rd_len_q;
+    if (rd_owner_q == RdNone) begin
+      if (s_want) begin
+        rd_owner_d = RdS2m;
+      end else if (m_want) begin
+        rd_owner_d = RdM2s;
+      end
+      rd_phase_d = 1'b0;
+    end else if (!rd_phase_q) begin
+      if (m_axi_arvalid && m_axi_arready) begin
+        rd_phase_d = 1'b1;
+        rd_cnt_d   = '0;
+        rd_len_d   = m_axi_arlen;
+      end
+    end else if (rvalid) begin
+      if (rd_cnt_q == rd_len_q) begin
+        rd_owner_d = RdNone;
+        rd_phase_d = 1'b0;
+      end else begin
+        rd_cnt_d = rd_cnt_q + 8'd1;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd_owner_q <= RdNone;
+      rd_phase_q <= 1'b0;
+      rd_cnt_q   <= '0;
+      rd_len_q   <= '0;
+    end else begin
+      rd_owner_q <= rd_owner_d;
+      rd_phase_q <= rd_phase_d;
+      rd_cnt_q   <= rd_cnt_d;
+      rd_len_q   <= rd_len_d;
+    end
+  end
+
+  // debug: [8:0] M2S {pkt, q, st}, [17:9] S2M, [19:18] read owner, [21:20] CSR state
+  assign dbg_o = {10'b0, csr_st, rd_owner_q, stat_pkt[1], stat_q[1], stat_st[1],
+                  stat_pkt[0], stat_q[0], stat_st[0]};
+
+  // Side-specific views the other side does not use; RLAST is implied by the beat count.
+  logic unused_sig;
+  assign unused_sig = ^{m_axi_rlast, normal[1], comp_addr[0], crhp_id[0], head_off[0],
+                        comp_en[0], tout[0]};
+
+endmodule : udma_engine

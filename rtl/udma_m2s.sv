@@ -1,0 +1,311 @@
+// UDMA M2S (TX) FSM: descriptor fetch, burst read into a beat buffer, AXI4-Stream out.
+//
+// Golden model: model/src/udma/m2s.rs. States and transitions: docs/udma.md.
+
+module udma_m2s
+  import sb2sb_pkg::*;
+#(
+  parameter int unsigned NumQ = 16,
+  parameter int unsigned MaxBurst = 16,
+  localparam int unsigned QW = $clog2(NumQ),
+  localparam int unsigned BW = $clog2(MaxBurst)
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  // register-file view
+  input  logic [NumQ-1:0] avail_i,
+  input  logic [NumQ-1:0] stopped_i,
+  input  logic            normal_i,
+  input  logic [63:0]     desc_addr_i,
+  input  logic [1:0]      head_id_i,
+  // shared read port
+  input  logic            rd_owner_i,
+  input  logic            arready_i,
+  input  logic            rvalid_i,
+  input  logic [63:0]     rdata_i,
+  input  logic [1:0]      rresp_i,
+  input  logic [7:0]      rd_cnt_i,
+  input  logic [7:0]      rd_len_i,
+  output logic            want_o,
+  output logic            arvalid_o,
+  output logic [63:0]     araddr_o,
+  output logic [7:0]      arlen_o,
+  // AXI4-Stream master
+  output logic [63:0]     m_axis_tdata,
+  output logic [7:0]      m_axis_tkeep,
+  output logic            m_axis_tlast,
+  output logic [QW-1:0]   m_axis_tid,
+  output logic            m_axis_tuser,
+  output logic            m_axis_tvalid,
+  input  logic            m_axis_tready,
+  // register-file events and status
+  output logic [QW-1:0]   ev_q_o,
+  output logic            ev_head_adv_o,
+  output logic            ev_done_inc_o,
+  output logic            ev_int_set_o,
+  output logic            ev_err_o,
+  output logic [4:0]      ev_err_bit_o,
+  output logic [3:0]      ev_bytes_o,
+  output logic [3:0]      st_o,
+  output logic            pkt_o
+);
+
+  typedef enum logic [3:0] {
+    MIdle  = 4'd0,
+    MDar   = 4'd1,
+    MDr    = 4'd2,
+    MDchk  = 4'd3,
+    MRar   = 4'd4,
+    MRd    = 4'd5,
+    MTx    = 4'd6,
+    MDone  = 4'd7,
+    MClose = 4'd8
+  } m_st_e;
+
+  m_st_e                     st_q, st_d;
+  logic [QW-1:0]             q_q, q_d;
+  logic [QW-1:0]             rr_q, rr_d;
+  logic                      pkt_q, pkt_d;
+  logic [31:0]               w0_q, w0_d;
+  logic [63:0]               bufp_q, bufp_d;
+  logic                      rderr_q, rderr_d;
+  logic [16:0]               rem_q, rem_d;
+  logic [63:0]               addr_q, addr_d;
+  logic [BW-1:0]             tx_q, tx_d;
+  logic [7:0]                blen_q, blen_d;
+  logic [MaxBurst-1:0][63:0] buf_q, buf_d;
+
+  logic        beat, last_beat, err_beat, fin;
+  logic [13:0] need;
+  logic [9:0]  to4k;
+  logic [13:0] beats;
+  logic [3:0]  nbytes;
+
+  assign beat      = rd_owner_i && rvalid_i;
+  assign last_beat = beat && (rd_cnt_i == rd_len_i);
+  assign err_beat  = beat && (rresp_i != AXI_RESP_OKAY[1:0]);
+  assign fin       = rem_q <= 17'd8;
+  assign nbytes    = fin ? rem_q[3:0] : 4'd8;
+
+  // next data burst: bytes left, 4 KiB boundary, MaxBurst
+  always_comb begin
+    need  = 14'((rem_q + 17'd7) >> 3);
+    to4k  = 10'd512 - {1'b0, addr_q[11:3]};
+    beats = need;
+    if ({4'b0, to4k} < beats) begin
+      beats = {4'b0, to4k};
+    end
+    if (beats > 14'(MaxBurst)) begin
+      beats = 14'(MaxBurst);
+    end
+  end
+
+  // outputs
+  always_comb begin
+    want_o        = 1'b0;
+    arvalid_o     = 1'b0;
+    araddr_o      = '0;
+    arlen_o       = '0;
+    m_axis_tvalid = 1'b0;
+    m_axis_tdata  = '0;
+    m_axis_tkeep  = '0;
+    m_axis_tlast  = 1'b0;
+    m_axis_tid    = '0;
+    m_axis_tuser  = 1'b0;
+    unique case (st_q)
+      MDar: begin
+        want_o = 1'b1;
+        if (rd_owner_i) begin
+          arvalid_o = 1'b1;
+          araddr_o  = desc_addr_i;
+          arlen_o   = 8'd1;
+        end
+      end
+      MRar: begin
+        want_o = 1'b1;
+        if (rd_owner_i) begin
+          arvalid_o = 1'b1;
+          araddr_o  = addr_q;
+          arlen_o   = 8'(beats - 14'd1);
+        end
+      end
+      MTx: begin
+        m_axis_tvalid = 1'b1;
+        m_axis_tdata  = buf_q[tx_q];
+        m_axis_tkeep  = fin ? 8'((9'd1 << rem_q[3:0]) - 9'd1) : 8'hff;
+        m_axis_tlast  = fin && w0_q[UDMA_DESC_LAST_BIT];
+        m_axis_tid    = q_q;
+      end
+      MClose: begin
+        m_axis_tvalid = 1'b1;
+        m_axis_tlast  = 1'b1;
+        m_axis_tuser  = 1'b1;
+        m_axis_tid    = q_q;
+      end
+      default: ;
+    endcase
+  end
+
+  // next state
+  always_comb begin
+    logic          found;
+    logic [QW-1:0] cand;
+    st_d          = st_q;
+    q_d           = q_q;
+    rr_d          = rr_q;
+    pkt_d         = pkt_q;
+    w0_d          = w0_q;
+    bufp_d        = bufp_q;
+    rderr_d       = rderr_q;
+    rem_d         = rem_q;
+    addr_d        = addr_q;
+    tx_d          = tx_q;
+    blen_d        = blen_q;
+    buf_d         = buf_q;
+    ev_head_adv_o = 1'b0;
+    ev_done_inc_o = 1'b0;
+    ev_int_set_o  = 1'b0;
+    ev_err_o      = 1'b0;
+    ev_err_bit_o  = '0;
+    ev_bytes_o    = '0;
+    found         = 1'b0;
+    cand          = '0;
+    unique case (st_q)
+      MIdle: begin
+        if (pkt_q) begin
+          if (stopped_i[q_q]) begin
+            st_d = MClose;
+          end else if (avail_i[q_q]) begin
+            st_d = MDar;
+          end
+        end else if (normal_i) begin
+          for (int k = 1; k <= NumQ; k++) begin
+            cand = QW'(rr_q + QW'(k));
+            if (!found && avail_i[cand]) begin
+              found = 1'b1;
+              q_d   = cand;
+              rr_d  = cand;
+              st_d  = MDar;
+            end
+          end
+        end
+      end
+      MDar: begin
+        if (arvalid_o && arready_i) begin
+          rderr_d = 1'b0;
+          st_d    = MDr;
+        end
+      end
+      MDr: begin
+        if (beat) begin
+          if (rd_cnt_i == 8'd0) begin
+            w0_d = rdata_i[31:0];
+          end else if (rd_cnt_i == 8'd1) begin
+            bufp_d = rdata_i;
+          end
+          rderr_d = rderr_q | err_beat;
+          if (last_beat) begin
+            st_d = MDchk;
+          end
+        end
+      end
+      MDchk: begin
+        if (rderr_q) begin
+          ev_err_o     = 1'b1;
+          ev_err_bit_o = UDMA_M2S_ERR_PREF_AXI_RESPONSE[4:0];
+          st_d         = pkt_q ? MClose : MIdle;
+        end else if (w0_q[UDMA_DESC_RING_ID_SHIFT+:2] != head_id_i) begin
+          ev_err_o     = 1'b1;
+          ev_err_bit_o = UDMA_M2S_ERR_PREF_RING_ID[4:0];
+          st_d         = pkt_q ? MClose : MIdle;
+        end else begin
+          rem_d  = (w0_q[15:0] == 16'd0) ? 17'h10000 : {1'b0, w0_q[15:0]};
+          addr_d = {bufp_q[63:3], 3'b000};
+          st_d   = MRar;
+        end
+      end
+      MRar: begin
+        if (arvalid_o && arready_i) begin
+          rderr_d = 1'b0;
+          blen_d  = arlen_o;
+          st_d    = MRd;
+        end
+      end
+      MRd: begin
+        if (beat) begin
+          buf_d[rd_cnt_i[BW-1:0]] = rdata_i;
+          rderr_d = rderr_q | err_beat;
+          if (last_beat) begin
+            if (rderr_q | err_beat) begin
+              ev_err_o     = 1'b1;
+              ev_err_bit_o = UDMA_M2S_ERR_DATA_AXI_RESPONSE[4:0];
+              st_d         = pkt_q ? MClose : MIdle;
+            end else begin
+              tx_d = '0;
+              st_d = MTx;
+            end
+          end
+        end
+      end
+      MTx: begin
+        if (m_axis_tready) begin
+          ev_bytes_o = nbytes;
+          rem_d      = rem_q - {13'b0, nbytes};
+          pkt_d      = !m_axis_tlast;
+          addr_d     = addr_q + 64'd8;
+          if ({{(8 - BW){1'b0}}, tx_q} == blen_q) begin
+            st_d = (rem_d == 17'd0) ? MDone : MRar;
+          end
+          tx_d = tx_q + BW'(1);
+        end
+      end
+      MDone: begin
+        ev_head_adv_o = 1'b1;
+        ev_done_inc_o = 1'b1;
+        ev_int_set_o  = w0_q[UDMA_DESC_INT_EN_BIT];
+        st_d          = MIdle;
+      end
+      default: begin  // MClose
+        if (m_axis_tready) begin
+          pkt_d = 1'b0;
+          st_d  = MIdle;
+        end
+      end
+    endcase
+  end
+
+  assign ev_q_o = q_q;
+  assign st_o   = st_q;
+  assign pkt_o  = pkt_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q    <= MIdle;
+      q_q     <= '0;
+      rr_q    <= '0;
+      pkt_q   <= 1'b0;
+      w0_q    <= '0;
+      bufp_q  <= '0;
+      rderr_q <= 1'b0;
+      rem_q   <= '0;
+      addr_q  <= '0;
+      tx_q    <= '0;
+      blen_q  <= '0;
+      buf_q   <= '0;
+    end else begin
+      st_q    <= st_d;
+      q_q     <= q_d;
+      rr_q    <= rr_d;
+      pkt_q   <= pkt_d;
+      w0_q    <= w0_d;
+      bufp_q  <= bufp_d;
+      rderr_q <= rderr_d;
+      rem_q   <= rem_d;
+      addr_q  <= addr_d;
+      tx_q    <= tx_d;
+      blen_q  <= blen_d;
+      buf_q   <= buf_d;
+    end
+  end
+
+endmodule : udma_m2s

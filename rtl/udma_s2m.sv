@@ -1,0 +1,432 @@
+// UDMA S2M (RX) FSM: AXI4-Stream in, descriptor fetch, single-beat AXI4 writes,
+// completion descriptors, NO_DESC timeout and packet drop.
+//
+// Golden model: model/src/udma/s2m.rs. States and transitions: docs/udma.md.
+
+module udma_s2m
+  import sb2sb_pkg::*;
+#(
+  parameter int unsigned NumQ = 16,
+  localparam int unsigned QW = $clog2(NumQ)
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  // register-file view (queue ev_q_o)
+  input  logic [NumQ-1:0] avail_i,
+  input  logic [NumQ-1:0] stopped_i,
+  input  logic [63:0]     desc_addr_i,
+  input  logic [63:0]     comp_addr_i,
+  input  logic [1:0]      head_id_i,
+  input  logic [23:0]     head_off_i,
+  input  logic [1:0]      crhp_id_i,
+  input  logic            comp_en_i,
+  input  logic [31:0]     tout_i,
+  // shared read port
+  input  logic            rd_owner_i,
+  input  logic            arready_i,
+  input  logic            rvalid_i,
+  input  logic [63:0]     rdata_i,
+  input  logic [1:0]      rresp_i,
+  input  logic [7:0]      rd_cnt_i,
+  input  logic [7:0]      rd_len_i,
+  output logic            want_o,
+  output logic            arvalid_o,
+  output logic [63:0]     araddr_o,
+  output logic [7:0]      arlen_o,
+  // write port
+  output logic            m_axi_awvalid,
+  output logic [63:0]     m_axi_awaddr,
+  output logic [7:0]      m_axi_awlen,
+  input  logic            m_axi_awready,
+  output logic            m_axi_wvalid,
+  output logic [63:0]     m_axi_wdata,
+  output logic [7:0]      m_axi_wstrb,
+  output logic            m_axi_wlast,
+  input  logic            m_axi_wready,
+  input  logic            m_axi_bvalid,
+  input  logic [1:0]      m_axi_bresp,
+  output logic            m_axi_bready,
+  // AXI4-Stream slave
+  input  logic [63:0]     s_axis_tdata,
+  input  logic [7:0]      s_axis_tkeep,
+  input  logic            s_axis_tlast,
+  input  logic [QW-1:0]   s_axis_tid,
+  input  logic            s_axis_tuser,
+  input  logic            s_axis_tvalid,
+  output logic            s_axis_tready,
+  // register-file events and status
+  output logic [QW-1:0]   ev_q_o,
+  output logic            ev_head_adv_o,
+  output logic            ev_crhp_adv_o,
+  output logic            ev_done_inc_o,
+  output logic            ev_int_set_o,
+  output logic            ev_err_o,
+  output logic [4:0]      ev_err_bit_o,
+  output logic [3:0]      ev_bytes_o,
+  output logic [3:0]      ev_drop_o,
+  output logic [3:0]      st_o,
+  output logic [QW-1:0]   stat_q_o,
+  output logic            pkt_o
+);
+
+  typedef enum logic [3:0] {
+    SIdle = 4'd0,
+    SDar  = 4'd1,
+    SDr   = 4'd2,
+    SDchk = 4'd3,
+    SData = 4'd4,
+    SWr   = 4'd5,
+    SB    = 4'd6,
+    SCmp  = 4'd7,
+    SCaw  = 4'd8,
+    SCb   = 4'd9,
+    SAdv  = 4'd10,
+    SDrop = 4'd11
+  } s_st_e;
+
+  s_st_e         st_q, st_d;
+  logic [QW-1:0] q_q, q_d;
+  logic          pkt_q, pkt_d;
+  logic          first_q, first_d;
+  logic [31:0]   w0_q, w0_d;
+  logic [63:0]   bufp_q, bufp_d;
+  logic          rderr_q, rderr_d;
+  logic [16:0]   cap_q, cap_d;
+  logic [16:0]   used_q, used_d;
+  logic [63:0]   dst_q, dst_d;
+  logic [63:0]   beat_q, beat_d;
+  logic [7:0]    keep_q, keep_d;
+  logic          blast_q, blast_d;
+  logic          buser_q, buser_d;
+  logic          awd_q, awd_d;
+  logic          wd_q, wd_d;
+  logic          widx_q, widx_d;
+  logic [31:0]   tout_q, tout_d;
+
+  logic          beat, last_beat, err_beat, aw_hs, w_hs, b_hs, b_err, t_hs;
+  logic [3:0]    n;
+  logic [QW-1:0] idle_q;
+  logic [31:0]   cw0;
+  logic [63:0]   cbeat0, cbeat1;
+
+  assign beat      = rd_owner_i && rvalid_i;
+  assign last_beat = beat && (rd_cnt_i == rd_len_i);
+  assign err_beat  = beat && (rresp_i != AXI_RESP_OKAY[1:0]);
+  assign aw_hs     = m_axi_awvalid && m_axi_awready;
+  assign w_hs      = m_axi_wvalid && m_axi_wready;
+  assign b_hs      = m_axi_bready && m_axi_bvalid;
+  assign b_err     = m_axi_bresp != AXI_RESP_OKAY[1:0];
+  assign t_hs      = s_axis_tready && s_axis_tvalid;
+  assign n         = 4'($countones(s_axis_tkeep));
+  assign idle_q    = pkt_q ? q_q : s_axis_tid;
+
+  // completion descriptor (PUBLIC-FACTS §1 word 0; words 1-2 project-defined)
+  always_comb begin
+    cw0 = '0;
+    cw0[UDMA_CDESC_ERROR_BIT]            = blast_q && buser_q;
+    cw0[UDMA_CDESC_BUF1_USED_BIT]        = used_q != 17'd0;
+    cw0[UDMA_DESC_LAST_BIT]              = blast_q;
+    cw0[UDMA_DESC_FIRST_BIT]             = first_q;
+    cw0[UDMA_DESC_RING_ID_SHIFT+:2]      = crhp_id_i;
+  end
+  assign cbeat0 = {15'b0, used_q, cw0};
+  assign cbeat1 = {40'b0, head_off_i};
+
+  // outputs
+  always_comb begin
+    want_o        = 1'b0;
+    arvalid_o     = 1'b0;
+    araddr_o      = '0;
+    arlen_o       = '0;
+    m_axi_awvalid = 1'b0;
+    m_axi_awaddr  = '0;
+    m_axi_awlen   = '0;
+    m_axi_wvalid  = 1'b0;
+    m_axi_wdata   = '0;
+    m_axi_wstrb   = '0;
+    m_axi_wlast   = 1'b0;
+    m_axi_bready  = 1'b0;
+    s_axis_tready = 1'b0;
+    ev_q_o        = q_q;
+    unique case (st_q)
+      SIdle: ev_q_o = idle_q;
+      SDar: begin
+        want_o = 1'b1;
+        if (rd_owner_i) begin
+          arvalid_o = 1'b1;
+          araddr_o  = desc_addr_i;
+          arlen_o   = 8'd1;
+        end
+      end
+      SData: s_axis_tready = s_axis_tvalid && ({13'b0, n} <= cap_q);
+      SWr: begin
+        m_axi_awvalid = !awd_q;
+        m_axi_awaddr  = awd_q ? 64'd0 : dst_q;
+        m_axi_wvalid  = !wd_q;
+        m_axi_wdata   = wd_q ? 64'd0 : beat_q;
+        m_axi_wstrb   = wd_q ? 8'd0 : keep_q;
+        m_axi_wlast   = !wd_q;
+      end
+      SCaw: begin
+        m_axi_awvalid = !awd_q;
+        m_axi_awaddr  = awd_q ? 64'd0 : comp_addr_i;
+        m_axi_awlen   = awd_q ? 8'd0 : 8'd1;
+        m_axi_wvalid  = !wd_q;
+        m_axi_wdata   = wd_q ? 64'd0 : (widx_q ? cbeat1 : cbeat0);
+        m_axi_wstrb   = wd_q ? 8'd0 : 8'hff;
+        m_axi_wlast   = !wd_q && widx_q;
+      end
+      SB, SCb: m_axi_bready = 1'b1;
+      SDrop: s_axis_tready = 1'b1;
+      default: ;
+    endcase
+  end
+
+  // next state
+  always_comb begin
+    st_d          = st_q;
+    q_d           = q_q;
+    pkt_d         = pkt_q;
+    first_d       = first_q;
+    w0_d          = w0_q;
+    bufp_d        = bufp_q;
+    rderr_d       = rderr_q;
+    cap_d         = cap_q;
+    used_d        = used_q;
+    dst_d         = dst_q;
+    beat_d        = beat_q;
+    keep_d        = keep_q;
+    blast_d       = blast_q;
+    buser_d       = buser_q;
+    awd_d         = awd_q;
+    wd_d          = wd_q;
+    widx_d        = widx_q;
+    tout_d        = tout_q;
+    ev_head_adv_o = 1'b0;
+    ev_crhp_adv_o = 1'b0;
+    ev_done_inc_o = 1'b0;
+    ev_int_set_o  = 1'b0;
+    ev_err_o      = 1'b0;
+    ev_err_bit_o  = '0;
+    ev_bytes_o    = '0;
+    ev_drop_o     = '0;
+    unique case (st_q)
+      SIdle: begin
+        if (pkt_q || s_axis_tvalid) begin
+          if (stopped_i[idle_q]) begin
+            q_d    = idle_q;
+            pkt_d  = 1'b1;
+            tout_d = '0;
+            st_d   = SDrop;
+          end else if (avail_i[idle_q]) begin
+            q_d     = idle_q;
+            first_d = !pkt_q;
+            pkt_d   = 1'b1;
+            tout_d  = '0;
+            st_d    = SDar;
+          end else if (s_axis_tvalid) begin
+            if (tout_i != 32'd0 && (tout_q + 32'd1) >= tout_i) begin
+              ev_err_o     = 1'b1;
+              ev_err_bit_o = UDMA_S2M_ERR_NO_DESC[4:0];
+              q_d          = idle_q;
+              pkt_d        = 1'b1;
+              tout_d       = '0;
+              st_d         = SDrop;
+            end else begin
+              tout_d = tout_q + 32'd1;
+            end
+          end
+        end
+      end
+      SDar: begin
+        if (arvalid_o && arready_i) begin
+          rderr_d = 1'b0;
+          st_d    = SDr;
+        end
+      end
+      SDr: begin
+        if (beat) begin
+          if (rd_cnt_i == 8'd0) begin
+            w0_d = rdata_i[31:0];
+          end else if (rd_cnt_i == 8'd1) begin
+            bufp_d = rdata_i;
+          end
+          rderr_d = rderr_q | err_beat;
+          if (last_beat) begin
+            st_d = SDchk;
+          end
+        end
+      end
+      SDchk: begin
+        if (rderr_q) begin
+          ev_err_o     = 1'b1;
+          ev_err_bit_o = UDMA_S2M_ERR_PREF_AXI_RESPONSE[4:0];
+          st_d         = SDrop;
+        end else if (w0_q[UDMA_DESC_RING_ID_SHIFT+:2] != head_id_i) begin
+          ev_err_o     = 1'b1;
+          ev_err_bit_o = UDMA_S2M_ERR_PREF_RING_ID[4:0];
+          st_d         = SDrop;
+        end else begin
+          cap_d   = (w0_q[15:0] == 16'd0) ? 17'h10000 : {1'b0, w0_q[15:0]};
+          used_d  = '0;
+          dst_d   = {bufp_q[63:3], 3'b000};
+          blast_d = 1'b0;
+          buser_d = 1'b0;
+          st_d    = SData;
+        end
+      end
+      SData: begin
+        if (s_axis_tvalid) begin
+          if (t_hs) begin
+            beat_d     = s_axis_tdata;
+            keep_d     = s_axis_tkeep;
+            blast_d    = s_axis_tlast;
+            buser_d    = s_axis_tuser;
+            cap_d      = cap_q - {13'b0, n};
+            used_d     = used_q + {13'b0, n};
+            ev_bytes_o = n;
+            if (n != 4'd0) begin
+              awd_d = 1'b0;
+              wd_d  = 1'b0;
+              st_d  = SWr;
+            end else if (s_axis_tlast) begin
+              st_d = SCmp;
+            end
+          end else begin
+            st_d = SCmp;
+          end
+        end
+      end
+      SWr: begin
+        awd_d = awd_q || aw_hs;
+        wd_d  = wd_q || w_hs;
+        if ((awd_q || aw_hs) && (wd_q || w_hs)) begin
+          st_d = SB;
+        end
+      end
+      SB: begin
+        if (b_hs) begin
+          if (b_err) begin
+            ev_err_o     = 1'b1;
+            ev_err_bit_o = UDMA_S2M_ERR_DATA_AXI_RESPONSE[4:0];
+            if (blast_q) begin
+              pkt_d = 1'b0;
+              st_d  = SIdle;
+            end else begin
+              st_d = SDrop;
+            end
+          end else begin
+            dst_d = dst_q + 64'd8;
+            st_d  = (blast_q || cap_q == 17'd0) ? SCmp : SData;
+          end
+        end
+      end
+      SCmp: begin
+        if (comp_en_i) begin
+          awd_d  = 1'b0;
+          wd_d   = 1'b0;
+          widx_d = 1'b0;
+          st_d   = SCaw;
+        end else begin
+          st_d = SAdv;
+        end
+      end
+      SCaw: begin
+        awd_d = awd_q || aw_hs;
+        if (w_hs) begin
+          if (widx_q) begin
+            wd_d = 1'b1;
+          end else begin
+            widx_d = 1'b1;
+          end
+        end
+        if ((awd_q || aw_hs) && wd_d) begin
+          st_d = SCb;
+        end
+      end
+      SCb: begin
+        if (b_hs) begin
+          if (b_err) begin
+            ev_err_o     = 1'b1;
+            ev_err_bit_o = UDMA_S2M_ERR_COMP_AXI_RESPONSE[4:0];
+            if (blast_q) begin
+              pkt_d = 1'b0;
+              st_d  = SIdle;
+            end else begin
+              st_d = SDrop;
+            end
+          end else begin
+            st_d = SAdv;
+          end
+        end
+      end
+      SAdv: begin
+        ev_head_adv_o = 1'b1;
+        ev_crhp_adv_o = comp_en_i;
+        ev_done_inc_o = 1'b1;
+        ev_int_set_o  = w0_q[UDMA_DESC_INT_EN_BIT];
+        first_d       = 1'b0;
+        if (blast_q) begin
+          pkt_d = 1'b0;
+        end
+        st_d = SIdle;
+      end
+      default: begin  // SDrop
+        if (t_hs) begin
+          ev_drop_o = n;
+          if (s_axis_tlast) begin
+            pkt_d = 1'b0;
+            st_d  = SIdle;
+          end
+        end
+      end
+    endcase
+  end
+
+  assign st_o     = st_q;
+  assign stat_q_o = q_q;
+  assign pkt_o    = pkt_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q    <= SIdle;
+      q_q     <= '0;
+      pkt_q   <= 1'b0;
+      first_q <= 1'b0;
+      w0_q    <= '0;
+      bufp_q  <= '0;
+      rderr_q <= 1'b0;
+      cap_q   <= '0;
+      used_q  <= '0;
+      dst_q   <= '0;
+      beat_q  <= '0;
+      keep_q  <= '0;
+      blast_q <= 1'b0;
+      buser_q <= 1'b0;
+      awd_q   <= 1'b0;
+      wd_q    <= 1'b0;
+      widx_q  <= 1'b0;
+      tout_q  <= '0;
+    end else begin
+      st_q    <= st_d;
+      q_q     <= q_d;
+      pkt_q   <= pkt_d;
+      first_q <= first_d;
+      w0_q    <= w0_d;
+      bufp_q  <= bufp_d;
+      rderr_q <= rderr_d;
+      cap_q   <= cap_d;
+      used_q  <= used_d;
+      dst_q   <= dst_d;
+      beat_q  <= beat_d;
+      keep_q  <= keep_d;
+      blast_q <= blast_d;
+      buser_q <= buser_d;
+      awd_q   <= awd_d;
+      wd_q    <= wd_d;
+      widx_q  <= widx_d;
+      tout_q  <= tout_d;
+    end
+  end
+
+endmodule : udma_s2m
