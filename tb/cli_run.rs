@@ -120,10 +120,9 @@ fn bad_inputs_are_one_line_errors() {
         &sb2sb(&["run", "program", f.to_str().unwrap()]),
         "unknown field `tensorz`",
     );
-    let f = root().join("examples/sendrecv.json");
     assert_one_line_error(
-        &sb2sb(&["run", "program", f.to_str().unwrap(), "--mode", "cycle"]),
-        "--mode cycle",
+        &sb2sb(&["nccom", "all_gather", "--mode", "warp"]),
+        "--mode: unknown \"warp\"",
     );
     assert_one_line_error(
         &sb2sb(&["nccom", "all_reduce", "-d", "fp8"]),
@@ -145,6 +144,50 @@ fn bad_inputs_are_one_line_errors() {
     assert_one_line_error(
         &sb2sb(&["run", "sendrecv", "--to-core", "0"]),
         "core 0 already runs another rank",
+    );
+}
+
+#[test]
+fn every_mode_runs_the_sendrecv_and_all_reduce_examples() {
+    for ex in ["sendrecv.json", "all_reduce_fp32_max.json"] {
+        let f = root().join("examples").join(ex);
+        for mode in ["fast", "cycle", "flat"] {
+            let o = sb2sb(&["run", "program", f.to_str().unwrap(), "--mode", mode]);
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{ex} {mode}: {}{}",
+                stdout(&o),
+                stderr(&o)
+            );
+        }
+    }
+}
+
+#[test]
+fn nccom_on_the_system_model_fast_mode_verifies() {
+    let o = sb2sb(&[
+        "nccom",
+        "all_reduce",
+        "-r",
+        "8",
+        "-b",
+        "4K",
+        "-e",
+        "64K",
+        "-f",
+        "4",
+        "-d",
+        "fp16",
+        "--mode",
+        "fast",
+        "--check",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("system model, fast mode"),
+        "{}",
+        stdout(&o)
     );
 }
 

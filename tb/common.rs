@@ -22,10 +22,28 @@ pub fn vcd2fst_accepts(vcd: &Path) {
         .arg(&fst)
         .output()
         .expect("vcd2fst (Debian package gtkwave) is required: run `make setup`");
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "vcd2fst rejected {}: {text}", vcd.display());
-    assert!(!text.to_lowercase().contains("error"), "vcd2fst complained about {}: {text}", vcd.display());
-    assert!(std::fs::metadata(&fst).map(|m| m.len() > 0).unwrap_or(false), "vcd2fst wrote no FST for {}", vcd.display());
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success(),
+        "vcd2fst rejected {}: {text}",
+        vcd.display()
+    );
+    assert!(
+        !text.to_lowercase().contains("error"),
+        "vcd2fst complained about {}: {text}",
+        vcd.display()
+    );
+    assert!(
+        std::fs::metadata(&fst)
+            .map(|m| m.len() > 0)
+            .unwrap_or(false),
+        "vcd2fst wrote no FST for {}",
+        vcd.display()
+    );
 }
 
 /// Names of the variables directly in scope `scope` (a `.`-path such as
@@ -41,7 +59,8 @@ pub fn vcd_vars(path: &Path, scope: &str) -> Vec<(String, u32)> {
             vcd::ScopeItem::Scope(s) if s.identifier == part => Some(s),
             _ => None,
         });
-        let sc = sc.unwrap_or_else(|| panic!("scope {part} (of {scope}) not in {}", path.display()));
+        let sc =
+            sc.unwrap_or_else(|| panic!("scope {part} (of {scope}) not in {}", path.display()));
         items = &sc.items;
         if k == scope.split('.').count() - 1 {
             for it in items {

@@ -13,7 +13,11 @@ use sb2sb_model::evt_sem::{EvtSem, EvtSemFault, EvtSemIn, EvtSemOut, EvtSemStim,
 use sb2sb_model::ports::{CycleModel, PortBundle, Stimulus};
 
 fn opts(seed: u64, cycles: u64) -> Options {
-    Options { seed, cycles, ..Options::default() }
+    Options {
+        seed,
+        cycles,
+        ..Options::default()
+    }
 }
 
 #[test]
@@ -21,7 +25,13 @@ fn evt_sem_lockstep_is_clean_and_covers_every_counter() {
     let _g = common::lock();
     for seed in [1u64, 2, 0xC0FF_EE00] {
         let cycles = 200_000;
-        let r = lockstep::run(EvtSem::new(), EvtSemStim::new(seed, cycles), &BLOCK, &opts(seed, cycles)).unwrap();
+        let r = lockstep::run(
+            EvtSem::new(),
+            EvtSemStim::new(seed, cycles),
+            &BLOCK,
+            &opts(seed, cycles),
+        )
+        .unwrap();
         if let Some(m) = &r.first_mismatch {
             panic!("{}", m.render());
         }
@@ -30,7 +40,11 @@ fn evt_sem_lockstep_is_clean_and_covers_every_counter() {
         for (name, n) in &r.coverage {
             assert!(*n > 0, "seed {seed}: coverage counter {name} never hit");
         }
-        assert_eq!(r.cov("directed_completion"), 2, "seed 001 §8 example and the 16-engine step");
+        assert_eq!(
+            r.cov("directed_completion"),
+            2,
+            "seed 001 §8 example and the 16-engine step"
+        );
     }
 }
 
@@ -38,7 +52,10 @@ fn evt_sem_lockstep_is_clean_and_covers_every_counter() {
 fn random_initial_rtl_state_does_not_matter_after_reset() {
     let _g = common::lock();
     for seed in 0..6u64 {
-        let o = Options { x_init: XInit::Random, ..opts(seed, 4_000) };
+        let o = Options {
+            x_init: XInit::Random,
+            ..opts(seed, 4_000)
+        };
         let r = lockstep::run(EvtSem::new(), EvtSemStim::new(seed, 4_000), &BLOCK, &o).unwrap();
         assert!(r.passed(), "{}", r.first_mismatch.unwrap().render());
     }
@@ -85,13 +102,26 @@ fn first_divergence(seed: u64, cycles: u64) -> Option<(u64, Vec<&'static str>, E
 fn dropped_same_cycle_increment_is_caught_at_the_right_cycle_and_signal() {
     let _g = common::lock();
     let (seed, cycles) = (5u64, 20_000u64);
-    let (cycle, names, _) = first_divergence(seed, cycles).expect("the fault must change some output");
+    let (cycle, names, _) =
+        first_divergence(seed, cycles).expect("the fault must change some output");
     let mut g = EvtSem::new();
     g.fault = Some(EvtSemFault::DropSameCycleIncrement);
-    let r = lockstep::run(g, EvtSemStim::new(seed, cycles), &BLOCK, &opts(seed, cycles)).unwrap();
-    let m = r.first_mismatch.as_ref().expect("the lockstep must catch the lost increment");
+    let r = lockstep::run(
+        g,
+        EvtSemStim::new(seed, cycles),
+        &BLOCK,
+        &opts(seed, cycles),
+    )
+    .unwrap();
+    let m = r
+        .first_mismatch
+        .as_ref()
+        .expect("the lockstep must catch the lost increment");
     assert_eq!(m.kind, MismatchKind::Output);
-    assert_eq!(m.cycle, cycle, "reported at the first cycle an output differs");
+    assert_eq!(
+        m.cycle, cycle,
+        "reported at the first cycle an output differs"
+    );
     assert_eq!(r.cycles_run, cycle + 1, "the run stops there");
     let got: Vec<&str> = m.diffs.iter().map(|d| d.signal.as_str()).collect();
     assert_eq!(got, names, "the differing signals");
@@ -99,7 +129,9 @@ fn dropped_same_cycle_increment_is_caught_at_the_right_cycle_and_signal() {
     assert_eq!(m.history.len(), 32.min(cycle as usize + 1));
     // The lost count shows up as a semaphore value: the debug port or an AXI read.
     assert!(
-        names.iter().any(|n| ["dbg_sem_o", "s_axil_rdata", "wait_done_o", "err_pulse_o"].contains(n)),
+        names
+            .iter()
+            .any(|n| ["dbg_sem_o", "s_axil_rdata", "wait_done_o", "err_pulse_o"].contains(n)),
         "{names:?}"
     );
 }
@@ -111,7 +143,10 @@ fn dropped_increment_in_the_16_engine_burst_is_caught_on_the_debug_port() {
     let mut g = EvtSem::new();
     g.fault = Some(EvtSemFault::DropSameCycleIncrement);
     let mut rtl: RtlDut<EvtSemIn, EvtSemOut> = RtlDut::new(&BLOCK, 1, XInit::Zero).unwrap();
-    let mut i = EvtSemIn { rst_ni: 0, ..EvtSemIn::default() };
+    let mut i = EvtSemIn {
+        rst_ni: 0,
+        ..EvtSemIn::default()
+    };
     assert_eq!(g.step(&i), rtl.step(&i));
     i = EvtSemIn::idle();
     i.dbg_idx_i = 12;
@@ -122,14 +157,21 @@ fn dropped_increment_in_the_16_engine_burst_is_caught_on_the_debug_port() {
     let mut j = EvtSemIn::idle();
     j.dbg_idx_i = 12;
     let (og, or) = (g.step(&j), rtl.step(&j));
-    assert_eq!((og.dbg_sem_o, or.dbg_sem_o), (1, 16), "golden lost 15 of 16, RTL counted all");
+    assert_eq!(
+        (og.dbg_sem_o, or.dbg_sem_o),
+        (1, 16),
+        "golden lost 15 of 16, RTL counted all"
+    );
 }
 
 #[test]
 fn waveforms_are_written_and_gtkwave_parses_them() {
     let _g = common::lock();
     let dir = tempfile::tempdir().unwrap();
-    let o = Options { vcd_dir: Some(dir.path().to_path_buf()), ..opts(4, 800) };
+    let o = Options {
+        vcd_dir: Some(dir.path().to_path_buf()),
+        ..opts(4, 800)
+    };
     let r = lockstep::run(EvtSem::new(), EvtSemStim::new(4, 800), &BLOCK, &o).unwrap();
     assert!(r.passed(), "{}", r.first_mismatch.unwrap().render());
     let w = r.waves.expect("wave paths");
@@ -143,10 +185,34 @@ fn waveforms_are_written_and_gtkwave_parses_them() {
 fn stimulus_counts_the_seed_sequence_before_random_traffic() {
     // The directed phase runs first and completes on the RTL as on the model.
     let _g = common::lock();
-    let r = lockstep::run(EvtSem::new(), EvtSemStim::new(8, 3_000), &BLOCK, &opts(8, 3_000)).unwrap();
+    let r = lockstep::run(
+        EvtSem::new(),
+        EvtSemStim::new(8, 3_000),
+        &BLOCK,
+        &opts(8, 3_000),
+    )
+    .unwrap();
     assert!(r.passed(), "{}", r.first_mismatch.unwrap().render());
     assert_eq!(r.cov("directed_completion"), 2);
     assert!(r.cov(sb2sb_model::evt_sem::stim::COV_NAMES[Cov::CollideIncAll16 as usize]) > 0);
+}
+
+/// CPU time of this thread (ns), so the figures do not depend on how busy the machine is.
+fn thread_cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
+/// Rate over `n` cycles: (wall-clock cycles/s, CPU-time cycles/s when available).
+fn rate<T>(n: u64, f: impl FnOnce() -> T) -> (f64, Option<f64>, T) {
+    let (c0, t0) = (thread_cpu_ns(), Instant::now());
+    let r = f();
+    let wall = n as f64 / t0.elapsed().as_secs_f64();
+    let cpu = match (c0, thread_cpu_ns()) {
+        (Some(a), Some(b)) if b > a => Some(n as f64 * 1e9 / (b - a) as f64),
+        _ => None,
+    };
+    (wall, cpu, r)
 }
 
 /// Throughput figures (golden alone, RTL alone, lockstep) — printed, not
@@ -166,25 +232,36 @@ fn evt_sem_throughput_figures() {
         prev = Some(m.step(&i));
         ins.push(i);
     }
-    let t = Instant::now();
     let mut g = EvtSem::new();
-    let mut acc = 0u64;
-    for i in &ins {
-        acc ^= g.step(i).dbg_sem_o;
-    }
-    let golden = n as f64 / t.elapsed().as_secs_f64();
+    let golden = rate(n, || ins.iter().fold(0u64, |a, i| a ^ g.step(i).dbg_sem_o));
     let mut rtl: RtlDut<EvtSemIn, EvtSemOut> = RtlDut::new(&BLOCK, 1, XInit::Zero).unwrap();
-    let t = Instant::now();
-    for i in &ins {
-        acc ^= rtl.step(i).dbg_sem_o;
-    }
-    let rtl_rate = n as f64 / t.elapsed().as_secs_f64();
-    let r = lockstep::run(EvtSem::new(), EvtSemStim::new(1, n), &BLOCK, &Options { x_init: XInit::Zero, ..opts(1, n) })
-        .unwrap();
-    assert!(r.passed());
+    let verilated = rate(n, || {
+        ins.iter().fold(0u64, |a, i| a ^ rtl.step(i).dbg_sem_o)
+    });
+    assert_eq!(golden.2, verilated.2, "same outputs on the recorded inputs");
+    let o = Options {
+        x_init: XInit::Zero,
+        ..opts(1, n)
+    };
+    let lock = rate(n, || {
+        lockstep::run(EvtSem::new(), EvtSemStim::new(1, n), &BLOCK, &o).unwrap()
+    });
+    assert!(lock.2.passed());
+    let f = |x: Option<f64>| {
+        x.map(|v| format!("{:.2} M", v / 1e6))
+            .unwrap_or_else(|| "n/a".into())
+    };
     println!(
-        "evt_sem cycles/s: golden {golden:.0}, RTL {rtl_rate:.0}, lockstep {:.0} (golden/RTL {:.1}x) [{acc}]",
-        r.cycles_per_sec,
-        golden / rtl_rate
+        "evt_sem cycles/s (wall): golden {:.2} M, RTL {:.2} M, lockstep {:.2} M",
+        golden.0 / 1e6,
+        verilated.0 / 1e6,
+        lock.0 / 1e6
+    );
+    println!(
+        "evt_sem cycles/s (thread CPU time): golden {}, RTL {}, lockstep {}; golden/RTL {:.1}x",
+        f(golden.1),
+        f(verilated.1),
+        f(lock.1),
+        golden.0 / verilated.0
     );
 }

@@ -181,10 +181,13 @@ fn diffs(sigs: &[Signal], a: &[u64], b: &[u64]) -> Vec<SignalDiff> {
     v
 }
 
+/// One history row: cycle, packed inputs, golden outputs, RTL outputs.
+type Row = (u64, Vec<u64>, Vec<u64>, Vec<u64>);
+
 /// Ring buffer of the last cycles' packed ports.
 struct History {
     cap: usize,
-    rows: VecDeque<(u64, Vec<u64>, Vec<u64>, Vec<u64>)>,
+    rows: VecDeque<Row>,
 }
 
 impl History {
@@ -206,7 +209,7 @@ impl History {
 
     fn render(&self, block: &BlockDesc) -> Vec<String> {
         let mut out = Vec::new();
-        let mut prev: Option<&(u64, Vec<u64>, Vec<u64>, Vec<u64>)> = None;
+        let mut prev: Option<&Row> = None;
         for row in &self.rows {
             let mut line = format!("cycle {:>8} |", row.0);
             let mut any = false;

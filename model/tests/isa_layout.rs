@@ -6,7 +6,10 @@ use rstest::rstest;
 use sb2sb_model::isa::{self, Arch, FieldDesc, GidLoad, IsaError, Kind, Word, WORD_BYTES};
 
 fn find(layout: &[FieldDesc], name: &str) -> FieldDesc {
-    *layout.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("no field {name} in layout"))
+    *layout
+        .iter()
+        .find(|f| f.name == name)
+        .unwrap_or_else(|| panic!("no field {name} in layout"))
 }
 
 fn word(kind: Kind, base: &[(&str, &str)]) -> Word {
@@ -83,7 +86,11 @@ fn field_offset(
     let mut after = before;
     after.set_field(name, &format!("{pattern:#x}")).unwrap();
     let f = find(after.layout(), name);
-    assert_eq!((f.offset, f.size), (offset, size), "layout table entry of {name}");
+    assert_eq!(
+        (f.offset, f.size),
+        (offset, size),
+        "layout table entry of {name}"
+    );
     let (a, b) = (before.encode(), after.encode());
     let expect = pattern.to_le_bytes();
     assert_eq!(&b[offset..offset + size], &expect[..size], "{name} bytes");
@@ -123,7 +130,11 @@ fn reserved_offset(
         b[at] = 0x5A;
         assert_eq!(
             isa::decode(&b, Arch::Cayman),
-            Err(IsaError::ReservedNotZero { field: f.name, offset: at, value: 0x5A })
+            Err(IsaError::ReservedNotZero {
+                field: f.name,
+                offset: at,
+                value: 0x5A
+            })
         );
     }
 }
@@ -156,11 +167,18 @@ fn extended_sub_op_offset(#[case] kind: Kind, #[case] op: u8) {
 fn gid_load_offset_of_dst_target_is_12() {
     let reg = word(Kind::GidLoad, &[("dst_target", "REGISTER")]);
     let addr = word(Kind::GidLoad, &[("dst_target", "ADDRESS")]);
-    assert_eq!(find(reg.layout(), "dst_target"), FieldDesc::new("dst_target", 12, 1));
+    assert_eq!(
+        find(reg.layout(), "dst_target"),
+        FieldDesc::new("dst_target", 12, 1)
+    );
     let (a, b) = (reg.encode(), addr.encode());
     assert_eq!((a[12], b[12]), (0, 1));
     let differing: Vec<usize> = (0..WORD_BYTES).filter(|i| a[*i] != b[*i]).collect();
-    assert_eq!(differing, vec![12, 23], "dst_target and the dst marker byte");
+    assert_eq!(
+        differing,
+        vec![12, 23],
+        "dst_target and the dst marker byte"
+    );
 }
 
 #[test]
@@ -206,7 +224,11 @@ fn sizeof_each_word_is_64_and_layouts_tile_without_padding() {
 fn header_is_4_bytes_at_0_and_events_8_bytes_at_4_in_every_word() {
     for (name, layout) in all_layouts() {
         let h: usize = layout.iter().filter(|f| f.offset < 4).map(|f| f.size).sum();
-        let e: usize = layout.iter().filter(|f| (4..12).contains(&f.offset)).map(|f| f.size).sum();
+        let e: usize = layout
+            .iter()
+            .filter(|f| (4..12).contains(&f.offset))
+            .map(|f| f.size)
+            .sum();
         assert_eq!((h, e), (4, 8), "{name}");
         assert_eq!(&layout[..9], &isa::header::PREFIX[..], "{name}");
     }

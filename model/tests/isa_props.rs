@@ -4,8 +4,8 @@
 
 use proptest::prelude::*;
 use sb2sb_model::isa::{
-    self, Arch, CurProcessingRankId, Events, GidDst, GidLoad, GidTarget, Header, IsaError, RdmaDescGen,
-    RdmaDescStart, Role, SendRecv, UpdateMode, WaitMode, Word,
+    self, Arch, CurProcessingRankId, Events, GidDst, GidLoad, GidTarget, Header, IsaError,
+    RdmaDescGen, RdmaDescStart, Role, SendRecv, UpdateMode, WaitMode, Word,
 };
 
 fn arb_arch() -> impl Strategy<Value = Arch> {
@@ -29,81 +29,136 @@ fn arb_events() -> impl Strategy<Value = Events> {
         any::<u8>(),
         any::<u32>(),
     )
-        .prop_map(|(wait_mode, wait_idx, update_mode, update_idx, semaphore_value)| Events {
-            wait_mode,
-            wait_idx,
-            update_mode,
-            update_idx,
-            semaphore_value,
-        })
+        .prop_map(
+            |(wait_mode, wait_idx, update_mode, update_idx, semaphore_value)| Events {
+                wait_mode,
+                wait_idx,
+                update_mode,
+                update_idx,
+                semaphore_value,
+            },
+        )
 }
 
 fn arb_sendrecv() -> impl Strategy<Value = Word> {
-    (arb_header(0xCB), arb_events(), any::<u32>(), any::<u64>(), any::<u8>(), any::<u64>(), any::<u64>()).prop_map(
-        |(header, events, tensor_id, peer_id, is_send, offset_bytes, size_bytes)| {
-            Word::SendRecv(SendRecv { header, events, tensor_id, peer_id, is_send, offset_bytes, size_bytes })
-        },
+    (
+        arb_header(0xCB),
+        arb_events(),
+        any::<u32>(),
+        any::<u64>(),
+        any::<u8>(),
+        any::<u64>(),
+        any::<u64>(),
     )
+        .prop_map(
+            |(header, events, tensor_id, peer_id, is_send, offset_bytes, size_bytes)| {
+                Word::SendRecv(SendRecv {
+                    header,
+                    events,
+                    tensor_id,
+                    peer_id,
+                    is_send,
+                    offset_bytes,
+                    size_bytes,
+                })
+            },
+        )
 }
 
 fn arb_cur_rank() -> impl Strategy<Value = Word> {
-    (arb_header(0xDB), arb_events(), any::<[u16; 4]>(), any::<u8>()).prop_map(|(header, events, v, dst_reg)| {
-        Word::CurProcessingRankId(CurProcessingRankId {
-            header,
-            events,
-            group_id: v[0],
-            channel_id: v[1],
-            iteration_id: v[2],
-            dst_reg,
-            stream_id: v[3],
+    (
+        arb_header(0xDB),
+        arb_events(),
+        any::<[u16; 4]>(),
+        any::<u8>(),
+    )
+        .prop_map(|(header, events, v, dst_reg)| {
+            Word::CurProcessingRankId(CurProcessingRankId {
+                header,
+                events,
+                group_id: v[0],
+                channel_id: v[1],
+                iteration_id: v[2],
+                dst_reg,
+                stream_id: v[3],
+            })
         })
-    })
 }
 
 /// Registers writable on every arch: 0..64, 130, 131.
 fn arb_gid_dst() -> impl Strategy<Value = GidDst> {
     prop_oneof![
-        prop_oneof![0u8..64, Just(130u8), Just(131u8)].prop_map(|regnum| GidDst::Register { regnum }),
+        prop_oneof![0u8..64, Just(130u8), Just(131u8)]
+            .prop_map(|regnum| GidDst::Register { regnum }),
         (any::<u8>(), any::<u32>()).prop_map(|(reg_lo, offset)| GidDst::AddrReg { reg_lo, offset }),
-        (any::<u32>(), any::<u16>()).prop_map(|(var_id, offset)| GidDst::AddrVar { var_id, offset }),
+        (any::<u32>(), any::<u16>())
+            .prop_map(|(var_id, offset)| GidDst::AddrVar { var_id, offset }),
     ]
 }
 
 fn arb_gid_load() -> impl Strategy<Value = Word> {
-    (arb_header(0xDC), arb_events(), arb_gid_dst())
-        .prop_map(|(header, events, dst)| Word::GidLoad(GidLoad { header, events, dst_target: dst.target(), dst }))
+    (arb_header(0xDC), arb_events(), arb_gid_dst()).prop_map(|(header, events, dst)| {
+        Word::GidLoad(GidLoad {
+            header,
+            events,
+            dst_target: dst.target(),
+            dst,
+        })
+    })
 }
 
 fn arb_rdma_gen() -> impl Strategy<Value = Word> {
     let local = 0u64..(1u64 << 47);
     (
-        (arb_header(isa::OPCODE_EXTENDED), arb_events(), 0u8..16, any::<[u8; 2]>(), any::<[u32; 2]>()),
+        (
+            arb_header(isa::OPCODE_EXTENDED),
+            arb_events(),
+            0u8..16,
+            any::<[u8; 2]>(),
+            any::<[u32; 2]>(),
+        ),
         (local.clone(), local, any::<u32>(), 1u16..=u16::MAX),
         (0u8..128).prop_flat_map(|start| (Just(start), 1u8..=(128 - start))),
     )
-        .prop_map(|((header, events, queue_id, sems, ids), (src_addr, dst_addr, free_dim_bytes, mask), (ps, pc))| {
-            Word::RdmaDescGen(RdmaDescGen {
-                header,
-                events,
-                queue_id,
-                local_sem: sems[0],
-                remote_sem: sems[1],
-                remote_core_id: ids[0],
-                remote_routing_id: ids[1],
-                src_addr,
-                dst_addr,
-                free_dim_bytes,
-                dma_engine_mask: mask,
-                partition_start: ps,
-                partition_count: pc,
-            })
-        })
+        .prop_map(
+            |(
+                (header, events, queue_id, sems, ids),
+                (src_addr, dst_addr, free_dim_bytes, mask),
+                (ps, pc),
+            )| {
+                Word::RdmaDescGen(RdmaDescGen {
+                    header,
+                    events,
+                    queue_id,
+                    local_sem: sems[0],
+                    remote_sem: sems[1],
+                    remote_core_id: ids[0],
+                    remote_routing_id: ids[1],
+                    src_addr,
+                    dst_addr,
+                    free_dim_bytes,
+                    dma_engine_mask: mask,
+                    partition_start: ps,
+                    partition_count: pc,
+                })
+            },
+        )
 }
 
 fn arb_rdma_start() -> impl Strategy<Value = Word> {
     (
-        (arb_header(isa::OPCODE_EXTENDED), arb_events(), 0u8..16, any::<[u8; 3]>(), any::<[u32; 2]>()),
-        (prop::sample::select(Role::ALL.to_vec()), 1u16..=u16::MAX, 0u32..(1 << 24)),
+        (
+            arb_header(isa::OPCODE_EXTENDED),
+            arb_events(),
+            0u8..16,
+            any::<[u8; 3]>(),
+            any::<[u32; 2]>(),
+        ),
+        (
+            prop::sample::select(Role::ALL.to_vec()),
+            1u16..=u16::MAX,
+            0u32..(1 << 24),
+        ),
     )
         .prop_map(|((header, events, queue_id, b, ids), (role, mask, n))| {
             Word::RdmaDescStart(RdmaDescStart {
@@ -123,7 +178,13 @@ fn arb_rdma_start() -> impl Strategy<Value = Word> {
 }
 
 fn arb_word() -> impl Strategy<Value = Word> {
-    prop_oneof![arb_sendrecv(), arb_cur_rank(), arb_gid_load(), arb_rdma_gen(), arb_rdma_start()]
+    prop_oneof![
+        arb_sendrecv(),
+        arb_cur_rank(),
+        arb_gid_load(),
+        arb_rdma_gen(),
+        arb_rdma_start()
+    ]
 }
 
 /// Random bytes, steered towards the decoders: a known opcode, sometimes a
@@ -221,6 +282,13 @@ proptest! {
 #[test]
 fn gid_target_matches_form_in_generated_words() {
     // guard for the generator above: dst_target always names the dst form
-    let g = GidLoad { dst_target: GidTarget::Address, dst: GidDst::AddrVar { var_id: 1, offset: 2 }, ..GidLoad::default() };
+    let g = GidLoad {
+        dst_target: GidTarget::Address,
+        dst: GidDst::AddrVar {
+            var_id: 1,
+            offset: 2,
+        },
+        ..GidLoad::default()
+    };
     assert_eq!(g.dst.target(), g.dst_target);
 }

@@ -2,8 +2,8 @@
 //! is named after the fact it checks (see docs/traceability.md).
 
 use sb2sb_model::isa::{
-    self, Arch, EncOpType, GidDst, GidLoad, GidTarget, IsaError, Kind, RdmaDescGen, SendRecv, UpdateMode, WaitMode,
-    Word,
+    self, Arch, EncOpType, GidDst, GidLoad, GidTarget, IsaError, Kind, RdmaDescGen, SendRecv,
+    UpdateMode, WaitMode, Word,
 };
 
 fn build(kind: Kind, fields: &[(&str, &str)]) -> Word {
@@ -27,7 +27,14 @@ fn pseudo_op_rule_is_upper_three_bits_0b110() {
 
 #[test]
 fn sendrecv_0xcb_cur_rank_0xdb_gid_load_0xdc_are_pseudo_ops() {
-    assert_eq!((isa::OPCODE_SENDRECV, isa::OPCODE_CUR_PROCESSING_RANK_ID, isa::OPCODE_GID_LOAD), (0xCB, 0xDB, 0xDC));
+    assert_eq!(
+        (
+            isa::OPCODE_SENDRECV,
+            isa::OPCODE_CUR_PROCESSING_RANK_ID,
+            isa::OPCODE_GID_LOAD
+        ),
+        (0xCB, 0xDB, 0xDC)
+    );
     for op in [0xCB, 0xDB, 0xDC] {
         assert!(isa::is_pseudo_op(op));
     }
@@ -36,7 +43,10 @@ fn sendrecv_0xcb_cur_rank_0xdb_gid_load_0xdc_are_pseudo_ops() {
 #[test]
 fn extended_opcode_is_not_a_pseudo_op() {
     assert!(!isa::is_pseudo_op(isa::OPCODE_EXTENDED));
-    assert_eq!((isa::EXT_OP_RDMA_DESC_GEN, isa::EXT_OP_RDMA_DESC_START), (8, 9));
+    assert_eq!(
+        (isa::EXT_OP_RDMA_DESC_GEN, isa::EXT_OP_RDMA_DESC_START),
+        (8, 9)
+    );
 }
 
 // ---- enc_op_type (seed 000 §3) ----
@@ -71,8 +81,14 @@ fn enc_op_type_values_match_seed_000_s3() {
 
 #[test]
 fn is_send_1_maps_to_enc_send_5_and_is_send_0_to_enc_recv_6() {
-    let send = SendRecv { is_send: 1, ..SendRecv::default() };
-    let recv = SendRecv { is_send: 0, ..SendRecv::default() };
+    let send = SendRecv {
+        is_send: 1,
+        ..SendRecv::default()
+    };
+    let recv = SendRecv {
+        is_send: 0,
+        ..SendRecv::default()
+    };
     assert_eq!(send.enc_op_type(), EncOpType::Send);
     assert_eq!(send.enc_op_type().code(), 5);
     assert_eq!(recv.enc_op_type(), EncOpType::Recv);
@@ -86,7 +102,11 @@ fn is_send_1_maps_to_enc_send_5_and_is_send_0_to_enc_recv_6() {
 #[test]
 fn p2p_guard_op_minus_5_le_1_accepts_only_send_and_recv() {
     for op in EncOpType::ALL {
-        assert_eq!(op.is_p2p(), matches!(op, EncOpType::Send | EncOpType::Recv), "{op}");
+        assert_eq!(
+            op.is_p2p(),
+            matches!(op, EncOpType::Send | EncOpType::Recv),
+            "{op}"
+        );
     }
 }
 
@@ -115,7 +135,11 @@ fn wait_mode_codes_match_seed_002_s3() {
     }
     let known: Vec<u8> = seed.iter().map(|s| s.1).collect();
     for c in 0..=255u8 {
-        assert_eq!(WaitMode::from_code(c).is_some(), known.contains(&c), "code {c:#x}");
+        assert_eq!(
+            WaitMode::from_code(c).is_some(),
+            known.contains(&c),
+            "code {c:#x}"
+        );
     }
 }
 
@@ -124,11 +148,33 @@ fn unknown_wait_mode_is_named_at_byte_4_and_update_mode_at_byte_6() {
     let mut b = Word::new(Kind::SendRecv).encode();
     b[4] = 0x08;
     let e = decode_err(&b, Arch::Cayman);
-    assert!(matches!(e, IsaError::UnknownCode { field: "wait_mode", offset: 4, value: 8, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            IsaError::UnknownCode {
+                field: "wait_mode",
+                offset: 4,
+                value: 8,
+                ..
+            }
+        ),
+        "{e}"
+    );
     let mut b = Word::new(Kind::SendRecv).encode();
     b[6] = 0x06;
     let e = decode_err(&b, Arch::Cayman);
-    assert!(matches!(e, IsaError::UnknownCode { field: "update_mode", offset: 6, value: 6, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            IsaError::UnknownCode {
+                field: "update_mode",
+                offset: 6,
+                value: 6,
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 #[test]
@@ -143,7 +189,10 @@ fn update_mode_project_table_round_trips_by_name_and_code() {
 
 #[test]
 fn sendrecv_struct_is_identical_on_all_four_arches() {
-    let w = build(Kind::SendRecv, &[("peer_id", "3"), ("is_send", "1"), ("size_bytes", "4096")]);
+    let w = build(
+        Kind::SendRecv,
+        &[("peer_id", "3"), ("is_send", "1"), ("size_bytes", "4096")],
+    );
     for arch in Arch::ALL {
         assert_eq!(isa::decode(&w.encode(), arch), Ok(w));
     }
@@ -152,9 +201,26 @@ fn sendrecv_struct_is_identical_on_all_four_arches() {
 #[test]
 fn sendrecv_has_no_dtype_or_reduce_field_only_seed_fields() {
     let json = serde_json::to_value(Word::new(Kind::SendRecv)).unwrap();
-    let mut keys: Vec<&str> = json.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    let mut keys: Vec<&str> = json
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
     keys.sort_unstable();
-    assert_eq!(keys, ["events", "header", "is_send", "kind", "offset_bytes", "peer_id", "size_bytes", "tensor_id"]);
+    assert_eq!(
+        keys,
+        [
+            "events",
+            "header",
+            "is_send",
+            "kind",
+            "offset_bytes",
+            "peer_id",
+            "size_bytes",
+            "tensor_id"
+        ]
+    );
 }
 
 // ---- 0xDB: no static validator (seed 002 §1 QUIRK, §2 GOTCHA) ----
@@ -163,8 +229,15 @@ fn sendrecv_has_no_dtype_or_reduce_field_only_seed_fields() {
 fn cur_rank_has_no_static_validator_any_dst_reg_decodes() {
     for arch in Arch::ALL {
         for dst_reg in [0u8, 63, 64, 191, 192, 255] {
-            let w = build(Kind::CurRank, &[("dst_reg", &dst_reg.to_string()), ("iteration_id", "65535")]);
-            assert_eq!(isa::decode(&w.encode(), arch), Ok(w), "dst_reg {dst_reg} on {arch}");
+            let w = build(
+                Kind::CurRank,
+                &[("dst_reg", &dst_reg.to_string()), ("iteration_id", "65535")],
+            );
+            assert_eq!(
+                isa::decode(&w.encode(), arch),
+                Ok(w),
+                "dst_reg {dst_reg} on {arch}"
+            );
         }
     }
 }
@@ -213,7 +286,10 @@ fn gid_load_regnum_191_is_writable_on_maverick_and_192_is_not() {
 fn gid_load_dge_table_lo_130_and_hi_131_are_writable_on_every_arch() {
     for arch in Arch::ALL {
         for r in [130u8, 131] {
-            assert!(isa::decode(&GidLoad::to_register(r).encode(), arch).is_ok(), "{r} on {arch}");
+            assert!(
+                isa::decode(&GidLoad::to_register(r).encode(), arch).is_ok(),
+                "{r} on {arch}"
+            );
         }
     }
     // PC_LO (128) / PC_HI (129) are engine registers but not writable on v2..v4
@@ -229,20 +305,38 @@ fn gid_load_register_form_reserved_bytes_16_to_22_must_be_zero() {
         b[at] = 1;
         assert_eq!(
             decode_err(&b, Arch::Cayman),
-            IsaError::ReservedNotZero { field: "dst.reg_padded.reserved", offset: at, value: 1 }
+            IsaError::ReservedNotZero {
+                field: "dst.reg_padded.reserved",
+                offset: at,
+                value: 1
+            }
         );
     }
 }
 
 #[test]
 fn gid_load_addr_reg_marker_0x80_needs_reg_hi_zero() {
-    let w = build(Kind::GidLoad, &[("marker", "0x80"), ("reg_lo", "7"), ("offset", "0x40")]);
+    let w = build(
+        Kind::GidLoad,
+        &[("marker", "0x80"), ("reg_lo", "7"), ("offset", "0x40")],
+    );
     let mut b = w.encode();
     assert_eq!((b[12], b[23], b[16], b[17]), (1, 0x80, 7, 0));
     assert_eq!(isa::decode(&b, Arch::Cayman), Ok(w));
     b[17] = 1;
     let e = decode_err(&b, Arch::Cayman);
-    assert!(matches!(e, IsaError::RuleBroken { field: "dst.addr.reg_hi", offset: 17, value: 1, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            IsaError::RuleBroken {
+                field: "dst.addr.reg_hi",
+                offset: 17,
+                value: 1,
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 #[test]
@@ -254,7 +348,17 @@ fn gid_load_var_id_marker_is_accepted_and_other_markers_are_named_at_byte_23() {
     for m in [0x00u8, 0x01, 0x81, 0xC0, 0xFF] {
         b[23] = m;
         let e = decode_err(&b, Arch::Cayman);
-        assert!(matches!(e, IsaError::UnknownCode { field: "dst.addr.marker", offset: 23, .. }), "{m:#x}: {e}");
+        assert!(
+            matches!(
+                e,
+                IsaError::UnknownCode {
+                    field: "dst.addr.marker",
+                    offset: 23,
+                    ..
+                }
+            ),
+            "{m:#x}: {e}"
+        );
     }
 }
 
@@ -264,14 +368,30 @@ fn gid_load_unknown_dst_target_is_named_at_byte_12() {
     b[12] = 2;
     assert!(matches!(
         decode_err(&b, Arch::Cayman),
-        IsaError::UnknownCode { field: "dst_target", offset: 12, value: 2, .. }
+        IsaError::UnknownCode {
+            field: "dst_target",
+            offset: 12,
+            value: 2,
+            ..
+        }
     ));
 }
 
 #[test]
 fn gid_load_validate_rejects_target_form_mismatch() {
-    let g = GidLoad { dst_target: GidTarget::Address, dst: GidDst::Register { regnum: 1 }, ..GidLoad::default() };
-    assert!(matches!(g.validate(Arch::Cayman), Err(IsaError::RuleBroken { field: "dst_target", offset: 12, .. })));
+    let g = GidLoad {
+        dst_target: GidTarget::Address,
+        dst: GidDst::Register { regnum: 1 },
+        ..GidLoad::default()
+    };
+    assert!(matches!(
+        g.validate(Arch::Cayman),
+        Err(IsaError::RuleBroken {
+            field: "dst_target",
+            offset: 12,
+            ..
+        })
+    ));
 }
 
 // ---- opcode errors ----
@@ -290,7 +410,11 @@ fn struct_decoder_names_the_wrong_opcode() {
     let b = Word::new(Kind::CurRank).encode();
     assert_eq!(
         SendRecv::decode(&b),
-        Err(IsaError::WrongOpcode { kind: "SENDRECV", expected: 0xCB, found: 0xDB })
+        Err(IsaError::WrongOpcode {
+            kind: "SENDRECV",
+            expected: 0xCB,
+            found: 0xDB
+        })
     );
 }
 
@@ -300,7 +424,12 @@ fn unknown_extended_sub_op_is_named_at_byte_12() {
     b[12] = 10;
     assert!(matches!(
         decode_err(&b, Arch::Cayman),
-        IsaError::UnknownCode { field: "ext_op", offset: 12, value: 10, .. }
+        IsaError::UnknownCode {
+            field: "ext_op",
+            offset: 12,
+            value: 10,
+            ..
+        }
     ));
 }
 
@@ -330,9 +459,14 @@ fn rdma_desc_gen_worked_example_of_seed_001_s8_lands_at_seed_offsets() {
     assert_eq!(&b[16..20], &[7, 0, 0, 0], "remote_core_id@16");
     assert_eq!(&b[20..24], &[0x12, 0, 0, 0], "remote_routing_id@20");
     assert_eq!(&b[32..40], &[0, 0, 0x10, 0, 0, 0, 0, 0], "dst_addr@32");
-    let Word::RdmaDescGen(g) = isa::decode(&b, Arch::Cayman).unwrap() else { panic!("kind") };
+    let Word::RdmaDescGen(g) = isa::decode(&b, Arch::Cayman).unwrap() else {
+        panic!("kind")
+    };
     assert_eq!(g.dma_engine_mask.count_ones(), 4);
-    assert_eq!(u64::from(g.free_dim_bytes) * u64::from(g.partition_count), 128 * 16 * 1024);
+    assert_eq!(
+        u64::from(g.free_dim_bytes) * u64::from(g.partition_count),
+        128 * 16 * 1024
+    );
 }
 
 #[test]
@@ -340,26 +474,78 @@ fn rdma_queue_id_must_be_below_16_queues() {
     for kind in [Kind::RdmaGen, Kind::RdmaStart] {
         assert!(Word::from_fields(kind, [("queue_id", "15")], Arch::Cayman).is_ok());
         let e = Word::from_fields(kind, [("queue_id", "16")], Arch::Cayman).unwrap_err();
-        assert!(matches!(e, IsaError::RuleBroken { field: "queue_id", offset: 13, value: 16, .. }), "{e}");
+        assert!(
+            matches!(
+                e,
+                IsaError::RuleBroken {
+                    field: "queue_id",
+                    offset: 13,
+                    value: 16,
+                    ..
+                }
+            ),
+            "{e}"
+        );
     }
 }
 
 #[test]
 fn rdma_desc_gen_partitions_stay_within_128() {
-    assert!(Word::from_fields(Kind::RdmaGen, [("partition_start", "100"), ("partition_count", "28")], Arch::Cayman)
-        .is_ok());
-    let e = Word::from_fields(Kind::RdmaGen, [("partition_start", "100"), ("partition_count", "29")], Arch::Cayman)
-        .unwrap_err();
-    assert!(matches!(e, IsaError::RuleBroken { field: "partition_count", offset: 47, .. }), "{e}");
+    assert!(Word::from_fields(
+        Kind::RdmaGen,
+        [("partition_start", "100"), ("partition_count", "28")],
+        Arch::Cayman
+    )
+    .is_ok());
+    let e = Word::from_fields(
+        Kind::RdmaGen,
+        [("partition_start", "100"), ("partition_count", "29")],
+        Arch::Cayman,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            IsaError::RuleBroken {
+                field: "partition_count",
+                offset: 47,
+                ..
+            }
+        ),
+        "{e}"
+    );
     let e = Word::from_fields(Kind::RdmaGen, [("partition_count", "0")], Arch::Cayman).unwrap_err();
-    assert!(matches!(e, IsaError::RuleBroken { field: "partition_count", .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            IsaError::RuleBroken {
+                field: "partition_count",
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 #[test]
 fn rdma_desc_gen_addresses_are_local_47_bit_offsets() {
-    let g = RdmaDescGen { dst_addr: 0x58800000100000, ..RdmaDescGen::default() }; // an already-folded address
-    assert!(matches!(g.validate(Arch::Cayman), Err(IsaError::RuleBroken { field: "dst_addr", offset: 32, .. })));
-    let g = RdmaDescGen { src_addr: (1 << 47) - 1, dst_addr: (1 << 47) - 1, ..RdmaDescGen::default() };
+    let g = RdmaDescGen {
+        dst_addr: 0x58800000100000,
+        ..RdmaDescGen::default()
+    }; // an already-folded address
+    assert!(matches!(
+        g.validate(Arch::Cayman),
+        Err(IsaError::RuleBroken {
+            field: "dst_addr",
+            offset: 32,
+            ..
+        })
+    ));
+    let g = RdmaDescGen {
+        src_addr: (1 << 47) - 1,
+        dst_addr: (1 << 47) - 1,
+        ..RdmaDescGen::default()
+    };
     assert_eq!(g.validate(Arch::Cayman), Ok(()));
 }
 
@@ -367,7 +553,16 @@ fn rdma_desc_gen_addresses_are_local_47_bit_offsets() {
 fn rdma_dma_engine_mask_must_select_an_engine() {
     for kind in [Kind::RdmaGen, Kind::RdmaStart] {
         let e = Word::from_fields(kind, [("dma_engine_mask", "0")], Arch::Cayman).unwrap_err();
-        assert!(matches!(e, IsaError::RuleBroken { field: "dma_engine_mask", .. }), "{e}");
+        assert!(
+            matches!(
+                e,
+                IsaError::RuleBroken {
+                    field: "dma_engine_mask",
+                    ..
+                }
+            ),
+            "{e}"
+        );
     }
 }
 
@@ -378,14 +573,42 @@ fn rdma_desc_start_role_0_is_rx_1_is_tx_and_2_is_named_at_byte_24() {
     assert_eq!((rx.encode()[24], tx.encode()[24]), (0, 1));
     let mut b = tx.encode();
     b[24] = 2;
-    assert!(matches!(decode_err(&b, Arch::Cayman), IsaError::UnknownCode { field: "role", offset: 24, value: 2, .. }));
+    assert!(matches!(
+        decode_err(&b, Arch::Cayman),
+        IsaError::UnknownCode {
+            field: "role",
+            offset: 24,
+            value: 2,
+            ..
+        }
+    ));
 }
 
 #[test]
 fn rdma_desc_start_num_descriptors_fits_the_24_bit_tail_increment() {
-    assert!(Word::from_fields(Kind::RdmaStart, [("num_descriptors", "0xFFFFFF")], Arch::Cayman).is_ok());
-    let e = Word::from_fields(Kind::RdmaStart, [("num_descriptors", "0x1000000")], Arch::Cayman).unwrap_err();
-    assert!(matches!(e, IsaError::RuleBroken { field: "num_descriptors", offset: 28, .. }), "{e}");
+    assert!(Word::from_fields(
+        Kind::RdmaStart,
+        [("num_descriptors", "0xFFFFFF")],
+        Arch::Cayman
+    )
+    .is_ok());
+    let e = Word::from_fields(
+        Kind::RdmaStart,
+        [("num_descriptors", "0x1000000")],
+        Arch::Cayman,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            IsaError::RuleBroken {
+                field: "num_descriptors",
+                offset: 28,
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 // ---- builders, names, arch parsing ----
@@ -393,18 +616,44 @@ fn rdma_desc_start_num_descriptors_fits_the_24_bit_tail_increment() {
 #[test]
 fn builder_rejects_unknown_fields_too_wide_values_and_the_opcode() {
     let e = Word::from_fields(Kind::SendRecv, [("peer", "1")], Arch::Cayman).unwrap_err();
-    assert!(matches!(e, IsaError::UnknownField { .. }) && e.to_string().contains("peer_id"), "{e}");
+    assert!(
+        matches!(e, IsaError::UnknownField { .. }) && e.to_string().contains("peer_id"),
+        "{e}"
+    );
     let e = Word::from_fields(Kind::CurRank, [("group_id", "65536")], Arch::Cayman).unwrap_err();
-    assert_eq!(e, IsaError::ValueTooWide { field: "group_id", offset: 12, bits: 16, value: 65536 });
+    assert_eq!(
+        e,
+        IsaError::ValueTooWide {
+            field: "group_id",
+            offset: 12,
+            bits: 16,
+            value: 65536
+        }
+    );
     assert!(Word::from_fields(Kind::SendRecv, [("opcode", "0xDB")], Arch::Cayman).is_err());
     let e = Word::from_fields(Kind::SendRecv, [("peer_id", "zz")], Arch::Cayman).unwrap_err();
-    assert!(matches!(e, IsaError::BadValue { field: "peer_id", .. }));
+    assert!(matches!(
+        e,
+        IsaError::BadValue {
+            field: "peer_id",
+            ..
+        }
+    ));
 }
 
 #[test]
 fn builder_accepts_enum_names_and_numbers() {
-    let a = build(Kind::SendRecv, &[("wait_mode", "SEM_GE_IMM"), ("update_mode", "sem_inc_on_complete")]);
-    let b = build(Kind::SendRecv, &[("wait_mode", "5"), ("update_mode", "0x11")]);
+    let a = build(
+        Kind::SendRecv,
+        &[
+            ("wait_mode", "SEM_GE_IMM"),
+            ("update_mode", "sem_inc_on_complete"),
+        ],
+    );
+    let b = build(
+        Kind::SendRecv,
+        &[("wait_mode", "5"), ("update_mode", "0x11")],
+    );
     assert_eq!(a, b);
     assert_eq!(a.events().wait_mode, WaitMode::SemGeImm);
 }
@@ -431,7 +680,10 @@ fn arch_parses_code_names_and_versions() {
 fn kind_parses_cli_and_seed_names() {
     assert_eq!("sendrecv".parse::<Kind>().unwrap(), Kind::SendRecv);
     assert_eq!("cur-rank".parse::<Kind>().unwrap(), Kind::CurRank);
-    assert_eq!("CUR_PROCESSING_RANK_ID".parse::<Kind>().unwrap(), Kind::CurRank);
+    assert_eq!(
+        "CUR_PROCESSING_RANK_ID".parse::<Kind>().unwrap(),
+        Kind::CurRank
+    );
     assert_eq!("gid_load".parse::<Kind>().unwrap(), Kind::GidLoad);
     assert_eq!("rdma-gen".parse::<Kind>().unwrap(), Kind::RdmaGen);
     assert_eq!("rdma_desc_start".parse::<Kind>().unwrap(), Kind::RdmaStart);

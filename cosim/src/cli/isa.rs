@@ -49,7 +49,11 @@ pub struct EncodeArgs {
     #[arg(long)]
     pub json: bool,
     /// Field settings: `--NAME VALUE` or `--NAME=VALUE` (numbers: decimal, 0x…, 0b…; enums also by name).
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "--FIELD VALUE")]
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "--FIELD VALUE"
+    )]
     pub fields: Vec<String>,
 }
 
@@ -64,7 +68,9 @@ pub fn run(a: IsaArgs) -> anyhow::Result<i32> {
 fn decode(a: DecodeArgs) -> anyhow::Result<i32> {
     let text = if a.hex.len() == 1 && a.hex[0] == "-" {
         let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).context("cannot read the word from stdin")?;
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .context("cannot read the word from stdin")?;
         s
     } else {
         a.hex.join(" ")
@@ -95,7 +101,10 @@ fn encode(a: EncodeArgs) -> anyhow::Result<i32> {
         }
         let value = match inline {
             Some(v) => v,
-            None => it.next().cloned().with_context(|| format!("`--{name}` needs a value"))?,
+            None => it
+                .next()
+                .cloned()
+                .with_context(|| format!("`--{name}` needs a value"))?,
         };
         if name == "arch" {
             arch = value.parse()?;
@@ -103,7 +112,11 @@ fn encode(a: EncodeArgs) -> anyhow::Result<i32> {
             pairs.push((name.to_string(), value));
         }
     }
-    let w = Word::from_fields(kind, pairs.iter().map(|(n, v)| (n.as_str(), v.as_str())), arch)?;
+    let w = Word::from_fields(
+        kind,
+        pairs.iter().map(|(n, v)| (n.as_str(), v.as_str())),
+        arch,
+    )?;
     // What is printed must be what decodes: check the round trip.
     let raw = w.encode();
     let back = isa::decode(&raw, arch)?;
@@ -116,13 +129,23 @@ fn encode(a: EncodeArgs) -> anyhow::Result<i32> {
 
 /// Parse 128 hex digits (byte 0 first); whitespace, `_` and one leading `0x` are ignored.
 pub fn parse_hex_word(text: &str) -> anyhow::Result<RawWord> {
-    let t: String = text.chars().filter(|c| !c.is_whitespace() && *c != '_').collect();
-    let t = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")).unwrap_or(&t);
+    let t: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '_')
+        .collect();
+    let t = t
+        .strip_prefix("0x")
+        .or_else(|| t.strip_prefix("0X"))
+        .unwrap_or(&t);
     if let Some((i, c)) = t.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
         bail!("not a hex digit: {c:?} at position {i} of the word");
     }
     if t.len() != 2 * WORD_BYTES {
-        bail!("expected {} hex digits (64 bytes), got {}", 2 * WORD_BYTES, t.len());
+        bail!(
+            "expected {} hex digits (64 bytes), got {}",
+            2 * WORD_BYTES,
+            t.len()
+        );
     }
     let mut w = [0u8; WORD_BYTES];
     for (i, b) in w.iter_mut().enumerate() {
@@ -160,7 +183,10 @@ pub fn render_word(w: &Word, arch: Arch, json: bool) -> anyhow::Result<String> {
         let o = v.as_object_mut().context("word is not a JSON object")?;
         o.insert("arch".into(), arch.name().into());
         o.insert("hex".into(), hex.into());
-        o.insert("is_pseudo_op".into(), isa::is_pseudo_op(w.header().opcode).into());
+        o.insert(
+            "is_pseudo_op".into(),
+            isa::is_pseudo_op(w.header().opcode).into(),
+        );
         if let Some(op) = w.enc_op_type() {
             o.insert("enc_op_type".into(), op.name().into());
             o.insert("enc_op_type_code".into(), op.code().into());
@@ -174,9 +200,17 @@ pub fn render_word(w: &Word, arch: Arch, json: bool) -> anyhow::Result<String> {
         "{} (opcode 0x{:02x}{}) on {arch}",
         w.kind().seed_name(),
         w.header().opcode,
-        if isa::is_pseudo_op(w.header().opcode) { ", pseudo-op" } else { "" }
+        if isa::is_pseudo_op(w.header().opcode) {
+            ", pseudo-op"
+        } else {
+            ""
+        }
     )?;
-    writeln!(s, "{:>6} {:>4}  {:<24} {:<28} meaning", "offset", "size", "field", "value")?;
+    writeln!(
+        s,
+        "{:>6} {:>4}  {:<24} {:<28} meaning",
+        "offset", "size", "field", "value"
+    )?;
     for f in w.layout() {
         let value = if f.reserved {
             "0 (all zero)".to_string()
@@ -191,7 +225,11 @@ pub fn render_word(w: &Word, arch: Arch, json: bool) -> anyhow::Result<String> {
             hex_word_slice(&raw[f.range()])
         };
         let meaning = w.describe(f.name).unwrap_or_default();
-        writeln!(s, "{:>6} {:>4}  {:<24} {:<28} {meaning}", f.offset, f.size, f.name, value)?;
+        writeln!(
+            s,
+            "{:>6} {:>4}  {:<24} {:<28} {meaning}",
+            f.offset, f.size, f.name, value
+        )?;
     }
     Ok(s)
 }

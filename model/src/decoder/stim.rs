@@ -131,6 +131,18 @@ const C_RSVD: usize = 9;
 const C_OP: usize = 13;
 const C_VIEW: usize = 17;
 
+/// A 64-bit random draw consumed a few bits at a time.
+struct Bits(u64);
+
+impl Bits {
+    #[inline(always)]
+    fn take(&mut self, n: u32) -> u64 {
+        let v = self.0 & ((1u64 << n) - 1);
+        self.0 >>= n;
+        v
+    }
+}
+
 /// Seeded stimulus for `cayman_addr_decode`.
 #[derive(Debug, Clone)]
 pub struct DecoderStim {
@@ -146,107 +158,103 @@ pub struct DecoderStim {
 
 impl DecoderStim {
     fn random(&mut self) -> DecoderIn {
-        let r = &mut self.rng;
-        if self.reset_left > 0 {
-            self.reset_left -= 1;
-            return DecoderIn {
-                rst_ni: 0,
-                valid_i: r.u64() & 1,
-                addr_i: r.u64(),
-                ..decode(0)
+        // Four 64-bit draws per cycle, sliced into the decisions below (the
+        // stimulus must be cheaper than the blocks it drives).
+        let mut c = Bits(self.rng.u64());
+        let mut d = Bits(self.rng.u64());
+        let raw_local = self.rng.u64();
+        let raw_addr = self.rng.u64();
+        let reset_start = c.take(9) == 0; // 1 in 512
+        let reset_len = c.take(2).min(2) as u32;
+        if self.reset_left > 0 || reset_start {
+            self.reset_left = if reset_start {
+                reset_len
+            } else {
+                self.reset_left - 1
             };
-        }
-        if r.chance(1, 400) {
-            self.reset_left = r.range(0, 2) as u32;
             return DecoderIn {
                 rst_ni: 0,
-                valid_i: r.u64() & 1,
-                addr_i: r.u64(),
+                valid_i: c.take(1),
+                addr_i: raw_addr,
                 ..decode(0)
             };
         }
         // This core's position changes now and then.
-        if r.chance(1, 64) {
-            self.self_die = r.u64() & 1;
-            self.self_chip = r.below(64);
+        if c.take(6) == 0 {
+            self.self_die = c.take(1);
+            self.self_chip = c.take(6);
         }
-        let local = match r.below(4) {
-            0 => r.u64() & LOCAL.mask() & !(1 << ADDR_HOST_BIT),
-            1 => r.u64() & LOCAL.mask(),
-            2 => r.below(1 << 24),
-            _ => *r.pick(&[0, LOCAL.mask(), 1 << ADDR_HOST_BIT, 0x10_0000]),
+        let local = match c.take(2) {
+            0 => raw_local & LOCAL.mask() & !(1 << ADDR_HOST_BIT),
+            1 => raw_local & LOCAL.mask(),
+            2 => raw_local & 0xFF_FFFF,
+            _ => [0, LOCAL.mask(), 1 << ADDR_HOST_BIT, 0x10_0000][c.take(2) as usize],
         };
-        let die = if r.bool() {
-            self.self_die
-        } else {
-            self.self_die ^ 1
-        };
-        let chip = if r.chance(1, 3) {
+        let die = self.self_die ^ c.take(1);
+        let chip = if c.take(2) == 0 {
             self.self_chip
         } else {
-            r.below(64)
+            c.take(6)
         };
-        let mut i = DecoderIn {
-            rst_ni: 1,
-            valid_i: u64::from(!r.chance(1, 8)),
-            op_i: 0,
-            addr_i: 0,
-            // Unused input bits are random too (they must not matter).
-            local_i: local,
-            die_i: die,
-            chip_id_i: chip,
-            exit_seng_i: r.u64() & 1,
-            self_die_i: self.self_die,
-            self_chip_id_i: self.self_chip,
-        };
-        let pick = r.below(20);
-        i.op_i = match pick {
-            0..=8 => u64::from(ADDR_OP_DECODE),
-            9..=12 => u64::from(ADDR_OP_FOLD_CHIP),
-            13..=17 => u64::from(ADDR_OP_FOLD_NEIGHBOR),
+        let valid = u64::from(c.take(3) != 0); // 7 in 8
+        let exit_seng = c.take(1);
+        let op = match c.take(4) {
+            0..=6 => ADDR_OP_DECODE,
+            7..=9 => ADDR_OP_FOLD_CHIP,
+            10..=13 => ADDR_OP_FOLD_NEIGHBOR,
             _ => 3,
         };
         // addr_i: structured most of the time, fully random otherwise.
-        let mut a = match r.below(6) {
-            0 => r.u64(),
-            1 => {
+        let mut a = match d.take(3) {
+            0 => raw_addr,
+            1 | 6 => {
                 // Chip-id view address.
                 let a = LOCAL.insert(0, local);
                 let a = DIE.insert(a, die);
                 let a = CAYMAN_ID.insert(a, chip);
-                ID_VALID.insert(a, r.u64() & 1)
+                ID_VALID.insert(a, d.take(1))
             }
             2 | 3 => {
                 // Neighbor view address, any route bits.
                 let a = LOCAL.insert(0, local);
                 let a = DIE.insert(a, die);
-                let a = EXIT_SENG.insert(a, r.u64());
-                let a = EXIT_DIE.insert(a, r.u64());
-                let a = NEIGHBOR_ROUTE.insert(a, r.u64());
-                let a = PEB.insert(a, r.u64());
-                ID_VALID.insert(a, r.u64())
+                let a = EXIT_SENG.insert(a, d.take(1));
+                let a = EXIT_DIE.insert(a, d.take(1));
+                let a = NEIGHBOR_ROUTE.insert(a, d.take(1));
+                let a = PEB.insert(a, d.take(1));
+                ID_VALID.insert(a, d.take(1))
             }
             4 => {
-                // Un-routed physical apertures.
-                let n = r.below(4);
-                *r.pick(&[
+                // Un-routed physical apertures (PUBLIC-FACTS §3).
+                let n = d.take(2);
+                [
                     local,
                     local | 1 << ADDR_HOST_BIT,
                     DIE.insert(local, die),
                     0x0010_0000_0000_0000 | n << 50 | (local & 0xFFFF_FFFF),
-                ])
+                ][d.take(2) as usize]
             }
-            _ => LOCAL.insert(0, local) | (r.u64() & !LOCAL.mask()),
+            _ => LOCAL.insert(0, local) | (raw_addr & !LOCAL.mask()),
         };
         // Reserved-bit cases, each on its own now and then.
-        if r.chance(1, 6) {
-            let f = *r.pick(&[RSVD_NBR, RSVD_MID, RSVD_HI]);
-            a = f.insert(a, r.range(1, f.mask()));
-        } else if r.chance(3, 5) {
+        if d.take(3) == 0 {
+            let f = [RSVD_NBR, RSVD_MID, RSVD_HI, RSVD_HI][d.take(2) as usize];
+            a = f.insert(a, (d.take(7) & f.mask()).max(1));
+        } else if d.take(2) != 0 {
             a &= !(RSVD_MID.mask_in_place() | RSVD_HI.mask_in_place());
         }
-        i.addr_i = a;
-        i
+        DecoderIn {
+            rst_ni: 1,
+            valid_i: valid,
+            op_i: op.into(),
+            addr_i: a,
+            local_i: local,
+            die_i: die,
+            chip_id_i: chip,
+            exit_seng_i: exit_seng,
+            self_die_i: self.self_die,
+            self_chip_id_i: self.self_chip,
+        }
     }
 
     fn observe(&mut self, o: &DecoderOut) {

@@ -8,7 +8,7 @@
 //! queues: no allocation per cycle.
 
 use super::io::{EvtSemIn, EvtSemOut};
-use super::regs::EVT_SEM_FULL_STRB;
+use super::regs::{ADDR_MASK, EVT_SEM_FULL_STRB};
 use crate::stim::StimRng;
 
 /// [`StimRng`] with a pool of bits, so the many small per-cycle decisions cost
@@ -24,7 +24,11 @@ pub struct Dice {
 impl Dice {
     /// Dice over `rng`.
     pub fn new(rng: StimRng) -> Self {
-        Self { rng, pool: 0, left: 0 }
+        Self {
+            rng,
+            pool: 0,
+            left: 0,
+        }
     }
     /// `k` (1..=32) fresh random bits.
     #[inline]
@@ -68,7 +72,12 @@ pub struct WrTxn {
 impl WrTxn {
     /// A full-strobe write.
     pub fn full(addr: u32, data: u32) -> Self {
-        Self { addr, data, strb: EVT_SEM_FULL_STRB, ..Self::default() }
+        Self {
+            addr,
+            data,
+            strb: EVT_SEM_FULL_STRB,
+            ..Self::default()
+        }
     }
 }
 
@@ -102,7 +111,13 @@ impl Timing {
     /// Random timing profile (from always-ready to heavy backpressure).
     pub fn random(rng: &mut StimRng) -> Self {
         let mut k = || *rng.pick(&[2u32, 6, 12, 16]);
-        Self { aw: k(), w: k(), b: k(), ar: k(), r: k() }
+        Self {
+            aw: k(),
+            w: k(),
+            b: k(),
+            ar: k(),
+            r: k(),
+        }
     }
 }
 
@@ -219,7 +234,11 @@ impl AxiLiteMaster {
             self.arvalid = false;
         }
         if self.rready && o.s_axil_rvalid & 1 == 1 && self.r_len > 0 {
-            done(Done::Read(self.rq[0], o.s_axil_rdata as u32, o.s_axil_rresp as u32));
+            done(Done::Read(
+                self.rq[0],
+                o.s_axil_rdata as u32,
+                o.s_axil_rresp as u32,
+            ));
             self.rq.copy_within(1..self.r_len, 0);
             self.r_len -= 1;
             self.ar_next = self.ar_next.saturating_sub(1);
@@ -248,13 +267,14 @@ impl AxiLiteMaster {
         i.s_axil_rready = u64::from(self.rready);
         // Payload: the pending transaction while valid, otherwise noise
         // (a slave must ignore payload without valid).
+        const PROT_MASK: u64 = 0x7;
         let noise = d.rng.u64();
-        i.s_axil_awprot = noise & 0x7;
-        i.s_axil_arprot = (noise >> 3) & 0x7;
+        i.s_axil_awprot = noise & PROT_MASK;
+        i.s_axil_arprot = (noise >> 3) & PROT_MASK;
         if self.awvalid {
             i.s_axil_awaddr = u64::from(self.wq[self.aw_next].addr);
         } else {
-            i.s_axil_awaddr = (noise >> 6) & 0x1FFF;
+            i.s_axil_awaddr = (noise >> 6) & u64::from(ADDR_MASK);
         }
         if self.wvalid {
             let w = &self.wq[self.w_next];
@@ -267,7 +287,7 @@ impl AxiLiteMaster {
         if self.arvalid {
             i.s_axil_araddr = u64::from(self.rq[self.ar_next].addr);
         } else {
-            i.s_axil_araddr = (noise >> 23) & 0x1FFF;
+            i.s_axil_araddr = (noise >> 23) & u64::from(ADDR_MASK);
         }
     }
 }

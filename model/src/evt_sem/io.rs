@@ -90,7 +90,10 @@ pub const NUM_WAIT: usize = EVT_SEM_NUM_WAIT as usize;
 impl EvtSemIn {
     /// Idle inputs (reset released, no traffic).
     pub fn idle() -> Self {
-        Self { rst_ni: 1, ..Self::default() }
+        Self {
+            rst_ni: 1,
+            ..Self::default()
+        }
     }
     /// Drive increment port `p`.
     pub fn set_inc(&mut self, p: usize, idx: u8, value: i32) {
@@ -101,8 +104,18 @@ impl EvtSemIn {
     /// Drive wait port `p` with a raw wait_mode byte.
     pub fn set_wait(&mut self, p: usize, mode: u8, idx: u8, value: i32) {
         self.wait_valid_i |= 1 << p;
-        set_lane(core::slice::from_mut(&mut self.wait_mode_i), p, MODE_W, u64::from(mode));
-        set_lane(core::slice::from_mut(&mut self.wait_idx_i), p, IDX_W, u64::from(idx));
+        set_lane(
+            core::slice::from_mut(&mut self.wait_mode_i),
+            p,
+            MODE_W,
+            u64::from(mode),
+        );
+        set_lane(
+            core::slice::from_mut(&mut self.wait_idx_i),
+            p,
+            IDX_W,
+            u64::from(idx),
+        );
         set_lane(&mut self.wait_value_i, p, VAL_W, u64::from(value as u32));
     }
     /// Increment port `p`: (valid, index, value).

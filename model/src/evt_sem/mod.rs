@@ -224,7 +224,7 @@ impl CycleModel for EvtSem {
             s_axil_rvalid: u64::from(a.r_v),
             err_status_o: u64::from(self.err),
             evt_o: self.evt,
-            dbg_sem_o: u64::from(self.sem[(i.dbg_idx_i & 0xFF) as usize] as u32),
+            dbg_sem_o: u64::from(self.sem[(i.dbg_idx_i as u32 & IDX_MASK) as usize] as u32),
             ..EvtSemOut::default()
         };
 
@@ -242,7 +242,12 @@ impl CycleModel for EvtSem {
             match Self::write_op(a.aw_addr, a.w_data, a.w_strb) {
                 Ok(op) => wop = op,
                 Err(kind) => {
-                    wr_err = Some(AxiErr { kind, write: true, addr: a.aw_addr, data: a.w_data })
+                    wr_err = Some(AxiErr {
+                        kind,
+                        write: true,
+                        addr: a.aw_addr,
+                        data: a.w_data,
+                    })
                 }
             }
         }
@@ -254,7 +259,12 @@ impl CycleModel for EvtSem {
             let (data, resp, err) = self.read(addr);
             rd = (data, resp);
             if let Some(kind) = err {
-                rd_err = Some(AxiErr { kind, write: false, addr, data: 0 });
+                rd_err = Some(AxiErr {
+                    kind,
+                    write: false,
+                    addr,
+                    data: 0,
+                });
             }
         }
 
@@ -405,13 +415,37 @@ impl CycleModel for EvtSem {
         }
         if !FirstErr::unpack(self.first_err).valid && pulse != 0 {
             let (fe, data) = if let Some(e) = wr_err.or(rd_err) {
-                (FirstErr { valid: true, kind: e.kind as u32, write: e.write, info: e.addr }, e.data)
+                (
+                    FirstErr {
+                        valid: true,
+                        kind: e.kind as u32,
+                        write: e.write,
+                        info: e.addr,
+                    },
+                    e.data,
+                )
             } else if let Some((idx, v)) = ovf {
                 let kind = ErrKind::Overflow as u32;
-                (FirstErr { valid: true, kind, write: false, info: u32::from(idx) }, v as u32)
+                (
+                    FirstErr {
+                        valid: true,
+                        kind,
+                        write: false,
+                        info: u32::from(idx),
+                    },
+                    v as u32,
+                )
             } else if let Some((p, mode)) = bad_wait {
                 let kind = ErrKind::BadWaitMode as u32;
-                (FirstErr { valid: true, kind, write: false, info: p as u32 }, u32::from(mode))
+                (
+                    FirstErr {
+                        valid: true,
+                        kind,
+                        write: false,
+                        info: p as u32,
+                    },
+                    u32::from(mode),
+                )
             } else {
                 (FirstErr::default(), 0)
             };
@@ -434,7 +468,11 @@ impl CycleModel for EvtSem {
             n.aw_v = false;
             n.w_v = false;
             n.b_v = true;
-            n.b_resp = if wr_err.is_some() { EVT_SEM_RESP_SLVERR } else { EVT_SEM_RESP_OKAY };
+            n.b_resp = if wr_err.is_some() {
+                EVT_SEM_RESP_SLVERR
+            } else {
+                EVT_SEM_RESP_OKAY
+            };
         }
         if b_hs {
             n.b_v = false;

@@ -334,7 +334,10 @@ mod tests {
         assert_eq!(Reg::Sem(SemWindow::Incr, 0).offset(), 0x1800);
         assert_eq!(Reg::Sem(SemWindow::Decr, 0).offset(), 0x1c00);
         assert_eq!(EVT_SEM_WINDOW_BYTES, 0x2000);
-        assert_eq!(Reg::Sem(SemWindow::Decr, 255).offset() + 4, EVT_SEM_WINDOW_BYTES);
+        assert_eq!(
+            Reg::Sem(SemWindow::Decr, 255).offset() + 4,
+            EVT_SEM_WINDOW_BYTES
+        );
     }
 
     #[test]
@@ -353,7 +356,11 @@ mod tests {
             assert_eq!(m.code(), c, "{}", m.name());
         }
         for c in 0x81..=0x85 {
-            assert_eq!(WaitMode::from_code(c), None, "_REG variant {c:#x} unsupported");
+            assert_eq!(
+                WaitMode::from_code(c),
+                None,
+                "_REG variant {c:#x} unsupported"
+            );
         }
         for m in WaitMode::ALL {
             assert_eq!(WaitMode::from_code(m.code()), Some(m));
@@ -375,7 +382,12 @@ mod tests {
 
     #[test]
     fn first_err_pack_unpack_round_trip() {
-        let f = FirstErr { valid: true, kind: 4, write: true, info: 0x1ffc };
+        let f = FirstErr {
+            valid: true,
+            kind: 4,
+            write: true,
+            info: 0x1ffc,
+        };
         assert_eq!(FirstErr::unpack(f.pack()), f);
         assert_eq!(f.pack() >> 31, 1);
     }

@@ -278,7 +278,7 @@ impl EvtSemStim {
             return;
         }
         // Debug port shadow.
-        self.seen[(last.dbg_idx_i & 0xFF) as usize] = o.dbg_sem_o as u32 as i32;
+        self.seen[(last.dbg_idx_i as u32 & IDX_MASK) as usize] = o.dbg_sem_o as u32 as i32;
 
         // AXI.
         if self.bfm.b_stalled(o) {
@@ -297,7 +297,9 @@ impl EvtSemStim {
                     {
                         self.hit(Cov::CollideIncAxi)
                     }
-                    Reg::Event(i) if w.strb == EVT_SEM_FULL_STRB && mask_has(&self.clr_mask[0], i) => {
+                    Reg::Event(i)
+                        if w.strb == EVT_SEM_FULL_STRB && mask_has(&self.clr_mask[0], i) =>
+                    {
                         self.hit(Cov::CollideEvtClearAxi)
                     }
                     _ => {}
@@ -410,7 +412,11 @@ impl EvtSemStim {
         if self.rng.bits(6) == 0 {
             // All 16 DMA engines finish on the same semaphore in the same cycle.
             let idx = self.hot_idx();
-            let v = if self.rng.bits(4) == 0 { 0x1000_0000 } else { 1 };
+            let v = if self.rng.bits(4) == 0 {
+                0x1000_0000
+            } else {
+                1
+            };
             for p in 0..NUM_INC {
                 i.set_inc(p, idx, v);
             }
@@ -425,8 +431,8 @@ impl EvtSemStim {
                 0 => 0x4000_0000,
                 1 => -0x4000_0000,
                 2 => self.rng.rng.u32() as i32,
-                3..=60 => -(self.rng.bits(2) as i32) - 1,
-                61..=70 => 0,
+                3..=100 => -(self.rng.bits(2) as i32) - 1,
+                101..=110 => 0,
                 _ => self.rng.bits(2) as i32 + 1,
             };
             i.set_inc(p, idx, v);
@@ -479,8 +485,17 @@ impl EvtSemStim {
             }
             _ => value,
         };
-        let strb = if self.rng.rng.chance(1, 24) { self.rng.rng.below(15) as u32 } else { EVT_SEM_FULL_STRB };
-        WrTxn { addr, data, strb, ..WrTxn::default() }
+        let strb = if self.rng.rng.chance(1, 24) {
+            self.rng.rng.below(15) as u32
+        } else {
+            EVT_SEM_FULL_STRB
+        };
+        WrTxn {
+            addr,
+            data,
+            strb,
+            ..WrTxn::default()
+        }
     }
 
     fn random_read(&mut self) -> RdTxn {
@@ -523,8 +538,19 @@ impl EvtSemStim {
             _ => seen.wrapping_add(self.rng.rng.range(0, 4) as i32 - 2),
         };
         let bad = WaitMode::from_code(u32::from(mode)).is_none();
-        let limit = if bad { self.rng.rng.range(1, 4) } else { self.rng.rng.range(1, 120) } as u32;
-        WaitReq { active: true, mode, idx, value, age: 0, limit }
+        let limit = if bad {
+            self.rng.rng.range(1, 4)
+        } else {
+            self.rng.rng.range(1, 120)
+        } as u32;
+        WaitReq {
+            active: true,
+            mode,
+            idx,
+            value,
+            age: 0,
+            limit,
+        }
     }
 
     fn drive_waits(&mut self, i: &mut EvtSemIn, random: bool) {
@@ -598,9 +624,9 @@ impl EvtSemStim {
                     i.set_inc(8 + (t / 3) as usize, REMOTE_SEM, 1);
                 }
                 let quiet = self.directed_writes == 0 && self.bfm.idle();
-                self.phase = if self.directed_pending == 0 && t > 24 && quiet {
-                    Phase::Random
-                } else if t > 4000 {
+                // Done, or given up (the lockstep still compares every cycle).
+                let over = (self.directed_pending == 0 && t > 24 && quiet) || t > 4000;
+                self.phase = if over {
                     Phase::Random
                 } else {
                     Phase::Full { t: t + 1 }
@@ -624,13 +650,13 @@ impl EvtSemStim {
         let mut dup = false;
         let mut all_same = i.inc_valid_i == (1 << NUM_INC) - 1;
         let first = i.inc(0).1;
-        for p in 0..NUM_INC {
-            let (valid, idx, _) = i.inc(p);
-            if valid {
-                dup |= mask_has(&m, idx);
-                mask_set(&mut m, idx);
-                all_same &= idx == first;
-            }
+        let mut valid = i.inc_valid_i;
+        while valid != 0 {
+            let (_, idx, _) = i.inc(valid.trailing_zeros() as usize);
+            valid &= valid - 1;
+            dup |= mask_has(&m, idx);
+            mask_set(&mut m, idx);
+            all_same &= idx == first;
         }
         if dup {
             self.hit(Cov::CollideInc2Plus);
@@ -649,7 +675,11 @@ impl Stimulus for EvtSemStim {
     fn new(seed: u64, cycles: u64) -> Self {
         let mut rng = StimRng::new(seed ^ 0xE5E5_0001);
         let timing = Timing::random(&mut rng);
-        let next_reset = if cycles < 60_000 { cycles / 2 } else { rng.range(20_000, 80_000) };
+        let next_reset = if cycles < 60_000 {
+            cycles / 2
+        } else {
+            rng.range(20_000, 80_000)
+        };
         let rng = Dice::new(rng);
         let mut s = Self {
             rng,
@@ -697,7 +727,7 @@ impl Stimulus for EvtSemStim {
                 i.inc_valid_i = self.rng.rng.below(1 << NUM_INC);
                 i.inc_idx_i = [self.rng.rng.u64(), self.rng.rng.u64()];
                 i.wait_valid_i = self.rng.rng.below(1 << NUM_WAIT);
-                i.wait_mode_i = self.rng.rng.u64() & 0x0707_0707;
+                i.wait_mode_i = self.rng.rng.u64() & 0x0707_0707; // modes 0..7 on every port
             }
             i.dbg_idx_i = self.rng.rng.below(NUM_SEM as u64);
             self.last_in = i;
@@ -738,7 +768,11 @@ impl Stimulus for EvtSemStim {
     }
 
     fn coverage(&self) -> Vec<(String, u64)> {
-        COV_NAMES.iter().zip(self.cov).map(|(n, c)| (n.to_string(), c)).collect()
+        COV_NAMES
+            .iter()
+            .zip(self.cov)
+            .map(|(n, c)| (n.to_string(), c))
+            .collect()
     }
 
     fn compare_final(&self, other: &Self) -> Result<(), String> {

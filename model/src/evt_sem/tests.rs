@@ -90,7 +90,12 @@ fn public_facts_2_set_incr_decr_read_semantics_and_all_windows_read_the_value() 
     assert_eq!(write(&mut m, sem(7, SemWindow::Set), 100), OKAY);
     assert_eq!(write(&mut m, sem(7, SemWindow::Incr), 5), OKAY);
     assert_eq!(write(&mut m, sem(7, SemWindow::Decr), 8), OKAY);
-    for w in [SemWindow::Read, SemWindow::Set, SemWindow::Incr, SemWindow::Decr] {
+    for w in [
+        SemWindow::Read,
+        SemWindow::Set,
+        SemWindow::Incr,
+        SemWindow::Decr,
+    ] {
         assert_eq!(read(&mut m, sem(7, w)), (97, OKAY), "{w:?}");
     }
     // Signed: INCR by 0xFFFF_FFFF is -1, DECR below zero goes negative.
@@ -121,16 +126,30 @@ fn write_to_read_window_answers_slverr_sets_sticky_bit_and_first_error() {
     assert_eq!(m.sem(3), 9, "no effect");
     assert_eq!(m.err_status(), ErrKind::WrRo.bit());
     let fe = m.first_err();
-    assert_eq!(fe, FirstErr { valid: true, kind: EVT_SEM_ERR_WR_RO, write: true, info: sem(3, SemWindow::Read) });
+    assert_eq!(
+        fe,
+        FirstErr {
+            valid: true,
+            kind: EVT_SEM_ERR_WR_RO,
+            write: true,
+            info: sem(3, SemWindow::Read)
+        }
+    );
     assert_eq!(read(&mut m, EVT_SEM_FIRST_ERR_DATA), (1, OKAY));
     // A second error sets its sticky bit but does not replace the first.
     assert_eq!(write(&mut m, EVT_SEM_FIRST_ERR_DATA, 0), SLVERR);
     assert_eq!(read(&mut m, 0x0800), (0, SLVERR));
-    assert_eq!(m.err_status(), ErrKind::WrRo.bit() | ErrKind::Unmapped.bit());
+    assert_eq!(
+        m.err_status(),
+        ErrKind::WrRo.bit() | ErrKind::Unmapped.bit()
+    );
     assert_eq!(m.first_err(), fe);
     // W1C one bit, then re-arm FIRST_ERR.
     assert_eq!(write(&mut m, EVT_SEM_ERR_STATUS, ErrKind::WrRo.bit()), OKAY);
-    assert_eq!(read(&mut m, EVT_SEM_ERR_STATUS), (ErrKind::Unmapped.bit(), OKAY));
+    assert_eq!(
+        read(&mut m, EVT_SEM_ERR_STATUS),
+        (ErrKind::Unmapped.bit(), OKAY)
+    );
     write(&mut m, EVT_SEM_FIRST_ERR, 1 << EVT_SEM_FE_VALID_BIT);
     assert_eq!(read(&mut m, EVT_SEM_FIRST_ERR), (0, OKAY));
     assert_eq!(read(&mut m, EVT_SEM_FIRST_ERR_DATA), (0, OKAY));
@@ -148,7 +167,11 @@ fn partial_strobe_write_is_rejected_with_slverr_and_has_no_effect() {
     let mut m = EvtSem::new();
     write(&mut m, sem(1, SemWindow::Set), 5);
     for strb in 0..EVT_SEM_FULL_STRB {
-        assert_eq!(write_strb(&mut m, sem(1, SemWindow::Incr), 1, strb), SLVERR, "strb {strb:#x}");
+        assert_eq!(
+            write_strb(&mut m, sem(1, SemWindow::Incr), 1, strb),
+            SLVERR,
+            "strb {strb:#x}"
+        );
         assert_eq!(write_strb(&mut m, Reg::Event(1).offset(), 1, strb), SLVERR);
     }
     assert_eq!(m.sem(1), 5);
@@ -160,11 +183,18 @@ fn partial_strobe_write_is_rejected_with_slverr_and_has_no_effect() {
 fn overflow_saturates_in_both_directions_and_is_flagged_never_silent() {
     let mut m = EvtSem::new();
     write(&mut m, sem(9, SemWindow::Set), i32::MAX as u32 - 1);
-    assert_eq!(write(&mut m, sem(9, SemWindow::Incr), 5), OKAY, "the write itself is fine");
+    assert_eq!(
+        write(&mut m, sem(9, SemWindow::Incr), 5),
+        OKAY,
+        "the write itself is fine"
+    );
     assert_eq!(m.sem(9), i32::MAX);
     assert_eq!(m.err_status(), ErrKind::Overflow.bit());
     let fe = m.first_err();
-    assert_eq!((fe.kind, fe.info, fe.write), (EVT_SEM_ERR_OVERFLOW, 9, false));
+    assert_eq!(
+        (fe.kind, fe.info, fe.write),
+        (EVT_SEM_ERR_OVERFLOW, 9, false)
+    );
     assert_eq!(read(&mut m, EVT_SEM_FIRST_ERR_DATA).0, i32::MAX as u32);
 
     write(&mut m, EVT_SEM_ERR_STATUS, ERR_MASK);
@@ -210,7 +240,11 @@ fn axi_w_before_aw_and_b_backpressure_hold_the_response() {
     i.s_axil_wvalid = 0;
     for _ in 0..3 {
         let o = m.step(&i);
-        assert_eq!((o.s_axil_wready, o.s_axil_bvalid), (0, 0), "W held, no B without AW");
+        assert_eq!(
+            (o.s_axil_wready, o.s_axil_bvalid),
+            (0, 0),
+            "W held, no B without AW"
+        );
     }
     i.s_axil_awvalid = 1;
     i.s_axil_awaddr = u64::from(sem(2, SemWindow::Set));
@@ -220,8 +254,15 @@ fn axi_w_before_aw_and_b_backpressure_hold_the_response() {
     assert_eq!(m.sem(2), 42);
     for _ in 0..4 {
         let o = m.step(&i);
-        assert_eq!((o.s_axil_bvalid, o.s_axil_bresp), (1, u64::from(OKAY)), "B held under backpressure");
-        assert_eq!(o.s_axil_awready, 1, "the next AW may be accepted while B waits");
+        assert_eq!(
+            (o.s_axil_bvalid, o.s_axil_bresp),
+            (1, u64::from(OKAY)),
+            "B held under backpressure"
+        );
+        assert_eq!(
+            o.s_axil_awready, 1,
+            "the next AW may be accepted while B waits"
+        );
     }
     i.s_axil_bready = 1;
     assert_eq!(m.step(&i).s_axil_bvalid, 1);
@@ -240,7 +281,10 @@ fn axi_read_data_is_captured_at_ar_and_held_under_r_backpressure() {
     i.set_inc(0, 5, 1); // changes the semaphore after the read was captured
     for _ in 0..3 {
         let o = m.step(&i);
-        assert_eq!((o.s_axil_rvalid, o.s_axil_rdata, o.s_axil_arready), (1, 11, 0));
+        assert_eq!(
+            (o.s_axil_rvalid, o.s_axil_rdata, o.s_axil_arready),
+            (1, 11, 0)
+        );
     }
     assert_eq!(m.sem(5), 14);
 }
@@ -334,7 +378,11 @@ fn every_wait_mode_is_satisfied_exactly_when_its_predicate_holds() {
             for (mode, want) in cases {
                 let mut i = idle();
                 i.set_wait(2, mode as u8, 30, imm);
-                assert_eq!(m.step(&i).wait_done_o == 0b100, want, "mode {mode} v {v} imm {imm}");
+                assert_eq!(
+                    m.step(&i).wait_done_o == 0b100,
+                    want,
+                    "mode {mode} v {v} imm {imm}"
+                );
                 assert_eq!(m.sem(30), v, "compare modes have no side effect");
             }
         }
@@ -383,7 +431,11 @@ fn unsupported_wait_mode_never_completes_and_is_flagged() {
     assert_eq!(o.wait_done_o, 0);
     assert_eq!(o.err_pulse_o, u64::from(ErrKind::BadWaitMode.bit()));
     let fe = m.first_err();
-    assert_eq!((fe.kind, fe.info), (EVT_SEM_ERR_BAD_WAIT_MODE, 1), "lowest port");
+    assert_eq!(
+        (fe.kind, fe.info),
+        (EVT_SEM_ERR_BAD_WAIT_MODE, 1),
+        "lowest port"
+    );
     assert_eq!(read(&mut m, EVT_SEM_FIRST_ERR_DATA).0, 0x09);
 }
 
@@ -438,7 +490,11 @@ fn seed001_5_2_completion_local_and_remote_rise_by_engine_count_and_waiter_decre
     for e in 0..NUM_INC {
         let mut i = waiter;
         i.set_inc(e, REMOTE_SEM, 1);
-        assert_eq!(m.step(&i).wait_done_o, 0, "waiter must not fire before all {NUM_INC} engines");
+        assert_eq!(
+            m.step(&i).wait_done_o,
+            0,
+            "waiter must not fire before all {NUM_INC} engines"
+        );
     }
     assert_eq!(m.sem(REMOTE_SEM), 16);
     // (5) the next step waits remote_sem >= target, then atomically decrements it.
@@ -459,8 +515,16 @@ fn seed001_8_directed_sequence_of_the_stimulus_completes_on_the_golden_model() {
         c += 1;
         assert!(c < 10_000, "directed sequence did not finish");
     }
-    assert_eq!(s.count(Cov::DirectedCompletion), 2, "4-engine example and 16-engine step");
-    assert_eq!((m.sem(LOCAL_SEM), m.sem(REMOTE_SEM)), (0, 0), "every count consumed exactly");
+    assert_eq!(
+        s.count(Cov::DirectedCompletion),
+        2,
+        "4-engine example and 16-engine step"
+    );
+    assert_eq!(
+        (m.sem(LOCAL_SEM), m.sem(REMOTE_SEM)),
+        (0, 0),
+        "every count consumed exactly"
+    );
     assert_eq!(m.err_status(), 0);
 }
 
@@ -501,7 +565,12 @@ impl Reference {
         let mut consumed: Vec<(u8, i64)> = Vec::new();
         let mut cleared: Vec<u8> = Vec::new();
         for &(p, mode, idx, imm) in waits {
-            let cur = i64::from(self.get(idx)) - consumed.iter().filter(|c| c.0 == idx).map(|c| c.1).sum::<i64>();
+            let cur = i64::from(self.get(idx))
+                - consumed
+                    .iter()
+                    .filter(|c| c.0 == idx)
+                    .map(|c| c.1)
+                    .sum::<i64>();
             let ev = *self.evt.get(&idx).unwrap_or(&false) && !cleared.contains(&idx);
             let imm = i64::from(imm);
             let ok = match u32::from(mode) {
@@ -555,7 +624,13 @@ fn small_idx() -> impl Strategy<Value = u8> {
 }
 
 fn value() -> impl Strategy<Value = i32> {
-    prop_oneof![-3i32..=3, Just(i32::MAX), Just(i32::MIN), Just(0x4000_0000), any::<i32>()]
+    prop_oneof![
+        -3i32..=3,
+        Just(i32::MAX),
+        Just(i32::MIN),
+        Just(0x4000_0000),
+        any::<i32>()
+    ]
 }
 
 proptest! {

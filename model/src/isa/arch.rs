@@ -62,7 +62,9 @@ impl Arch {
     /// `is_valid_register_write` (seed 002 §7.2): `regnum < NUM_REGISTERS`,
     /// or DGE_TABLE_LO (130) / DGE_TABLE_HI (131).
     pub const fn is_valid_register_write(self, regnum: u8) -> bool {
-        (regnum as u16) < self.num_registers() || regnum == REG_DGE_TABLE_LO || regnum == REG_DGE_TABLE_HI
+        (regnum as u16) < self.num_registers()
+            || regnum == REG_DGE_TABLE_LO
+            || regnum == REG_DGE_TABLE_HI
     }
 }
 

@@ -69,11 +69,24 @@ impl CurProcessingRankId {
     pub const KIND_NAME: &'static str = "CUR_PROCESSING_RANK_ID";
 
     /// Every field, in layout order (tiles bytes 0..64).
-    pub const LAYOUT: &'static [FieldDesc] =
-        layout_with_prefix![GROUP_ID, CHANNEL_ID, ITERATION_ID, DST_REG, RESERVED0, STREAM_ID, RESERVED1];
+    pub const LAYOUT: &'static [FieldDesc] = layout_with_prefix![
+        GROUP_ID,
+        CHANNEL_ID,
+        ITERATION_ID,
+        DST_REG,
+        RESERVED0,
+        STREAM_ID,
+        RESERVED1
+    ];
 
     /// Names settable by [`crate::isa::Word::set_field`] (besides the prefix).
-    pub const SETTABLE: &'static [&'static str] = &["group_id", "channel_id", "iteration_id", "dst_reg", "stream_id"];
+    pub const SETTABLE: &'static [&'static str] = &[
+        "group_id",
+        "channel_id",
+        "iteration_id",
+        "dst_reg",
+        "stream_id",
+    ];
 
     /// Decode and check a word (opcode, events codes, reserved bytes only).
     pub fn decode(w: &RawWord) -> Result<Self, IsaError> {
@@ -108,7 +121,8 @@ impl CurProcessingRankId {
     /// No static validator exists for 0xDB (seed 002 §1): only the opcode is
     /// checked; `dst_reg` is deliberately not range-checked here.
     pub fn validate(&self, _arch: Arch) -> Result<(), IsaError> {
-        self.header.expect_opcode(Self::KIND_NAME, OPCODE_CUR_PROCESSING_RANK_ID)
+        self.header
+            .expect_opcode(Self::KIND_NAME, OPCODE_CUR_PROCESSING_RANK_ID)
     }
 
     pub(crate) fn set_field(&mut self, name: &str, text: &str) -> Result<(), IsaError> {
@@ -121,7 +135,13 @@ impl CurProcessingRankId {
             "iteration_id" => self.iteration_id = ITERATION_ID.parse_value(text)? as u16,
             "dst_reg" => self.dst_reg = DST_REG.parse_value(text)? as u8,
             "stream_id" => self.stream_id = STREAM_ID.parse_value(text)? as u16,
-            _ => return Err(super::unknown_field(name, Self::KIND_NAME, &[PREFIX_SETTABLE, Self::SETTABLE])),
+            _ => {
+                return Err(super::unknown_field(
+                    name,
+                    Self::KIND_NAME,
+                    &[PREFIX_SETTABLE, Self::SETTABLE],
+                ))
+            }
         }
         Ok(())
     }

@@ -29,12 +29,22 @@ pub struct FieldDesc {
 impl FieldDesc {
     /// A payload field.
     pub const fn new(name: &'static str, offset: usize, size: usize) -> Self {
-        Self { name, offset, size, reserved: false }
+        Self {
+            name,
+            offset,
+            size,
+            reserved: false,
+        }
     }
 
     /// A reserved (must-be-zero) byte range.
     pub const fn reserved(name: &'static str, offset: usize, size: usize) -> Self {
-        Self { name, offset, size, reserved: true }
+        Self {
+            name,
+            offset,
+            size,
+            reserved: true,
+        }
     }
 
     /// Byte range of the field inside the word.
@@ -50,7 +60,10 @@ impl FieldDesc {
     /// Little-endian value of the field (fields of at most 8 bytes).
     pub fn read(&self, w: &RawWord) -> u64 {
         debug_assert!(self.size <= 8);
-        w[self.range()].iter().rev().fold(0u64, |acc, b| (acc << 8) | u64::from(*b))
+        w[self.range()]
+            .iter()
+            .rev()
+            .fold(0u64, |acc, b| (acc << 8) | u64::from(*b))
     }
 
     /// Write the low `size` bytes of `v`, little-endian (fields of at most 8 bytes).
@@ -77,9 +90,17 @@ impl FieldDesc {
     /// Parse a user-supplied number (decimal, `0x` hex, `0b` binary, `_`
     /// separators allowed) and check that it fits in this field.
     pub fn parse_value(&self, text: &str) -> Result<u64, IsaError> {
-        let v = parse_u64(text).ok_or_else(|| IsaError::BadValue { field: self.name, text: text.to_string() })?;
+        let v = parse_u64(text).ok_or_else(|| IsaError::BadValue {
+            field: self.name,
+            text: text.to_string(),
+        })?;
         if self.size < 8 && v >> self.bits() != 0 {
-            return Err(IsaError::ValueTooWide { field: self.name, offset: self.offset, bits: self.bits(), value: v });
+            return Err(IsaError::ValueTooWide {
+                field: self.name,
+                offset: self.offset,
+                bits: self.bits(),
+                value: v,
+            });
         }
         Ok(v)
     }

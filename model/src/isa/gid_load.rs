@@ -129,10 +129,16 @@ impl GidLoad {
     pub const KIND_NAME: &'static str = "GID_LOAD";
 
     /// Top-level layout (the `dst` union as one 8-byte field).
-    pub const LAYOUT: &'static [FieldDesc] = layout_with_prefix![DST_TARGET, RESERVED0, DST, RESERVED1];
+    pub const LAYOUT: &'static [FieldDesc] =
+        layout_with_prefix![DST_TARGET, RESERVED0, DST, RESERVED1];
     /// Full layout of the register form.
-    pub const LAYOUT_REGISTER: &'static [FieldDesc] =
-        layout_with_prefix![DST_TARGET, RESERVED0, DST_REG_RESERVED, DST_REGNUM, RESERVED1];
+    pub const LAYOUT_REGISTER: &'static [FieldDesc] = layout_with_prefix![
+        DST_TARGET,
+        RESERVED0,
+        DST_REG_RESERVED,
+        DST_REGNUM,
+        RESERVED1
+    ];
     /// Full layout of the addr_reg form.
     pub const LAYOUT_ADDR_REG: &'static [FieldDesc] = layout_with_prefix![
         DST_TARGET,
@@ -157,12 +163,22 @@ impl GidLoad {
 
     /// Names settable by [`crate::isa::Word::set_field`] (besides the prefix).
     /// Setting a form's field switches `dst` (and `dst_target`) to that form.
-    pub const SETTABLE: &'static [&'static str] =
-        &["dst_target", "regnum", "dst.reg_padded.regnum", "marker", "reg_lo", "offset", "var_id"];
+    pub const SETTABLE: &'static [&'static str] = &[
+        "dst_target",
+        "regnum",
+        "dst.reg_padded.regnum",
+        "marker",
+        "reg_lo",
+        "offset",
+        "var_id",
+    ];
 
     /// A GID_LOAD into engine register `regnum`.
     pub fn to_register(regnum: u8) -> Self {
-        Self { dst: GidDst::Register { regnum }, ..Self::default() }
+        Self {
+            dst: GidDst::Register { regnum },
+            ..Self::default()
+        }
     }
 
     /// The full layout of this word's `dst` form.
@@ -190,7 +206,9 @@ impl GidLoad {
         let dst = match dst_target {
             GidTarget::Register => {
                 DST_REG_RESERVED.check_zero(w)?;
-                GidDst::Register { regnum: DST_REGNUM.read(w) as u8 }
+                GidDst::Register {
+                    regnum: DST_REGNUM.read(w) as u8,
+                }
             }
             GidTarget::Address => {
                 let marker = DST_ADDR_MARKER.read(w) as u8;
@@ -229,7 +247,12 @@ impl GidLoad {
                 }
             }
         };
-        let g = Self { header, events, dst_target, dst };
+        let g = Self {
+            header,
+            events,
+            dst_target,
+            dst,
+        };
         g.validate(arch)?;
         Ok(g)
     }
@@ -262,7 +285,8 @@ impl GidLoad {
     /// (`regnum < NUM_REGISTERS` or 130/131); `dst_target` must match the `dst` form.
     /// (Reserved bytes, the marker and reg_hi are checked by [`Self::decode`].)
     pub fn validate(&self, arch: Arch) -> Result<(), IsaError> {
-        self.header.expect_opcode(Self::KIND_NAME, OPCODE_GID_LOAD)?;
+        self.header
+            .expect_opcode(Self::KIND_NAME, OPCODE_GID_LOAD)?;
         if self.dst_target != self.dst.target() {
             return Err(IsaError::RuleBroken {
                 field: DST_TARGET.name,
@@ -291,18 +315,25 @@ impl GidLoad {
         }
         match name {
             "dst_target" => {
-                let t: GidTarget =
-                    text.parse().map_err(|_| IsaError::BadValue { field: DST_TARGET.name, text: text.into() })?;
+                let t: GidTarget = text.parse().map_err(|_| IsaError::BadValue {
+                    field: DST_TARGET.name,
+                    text: text.into(),
+                })?;
                 self.dst_target = t;
                 if self.dst.target() != t {
                     self.dst = match t {
                         GidTarget::Register => GidDst::Register { regnum: 0 },
-                        GidTarget::Address => GidDst::AddrReg { reg_lo: 0, offset: 0 },
+                        GidTarget::Address => GidDst::AddrReg {
+                            reg_lo: 0,
+                            offset: 0,
+                        },
                     };
                 }
             }
             "regnum" | "dst.reg_padded.regnum" => {
-                self.dst = GidDst::Register { regnum: DST_REGNUM.parse_value(text)? as u8 };
+                self.dst = GidDst::Register {
+                    regnum: DST_REGNUM.parse_value(text)? as u8,
+                };
                 self.dst_target = GidTarget::Register;
             }
             "marker" | "dst.addr.marker" => {
@@ -323,32 +354,55 @@ impl GidLoad {
                             value: offset.into(),
                         })?,
                     },
-                    _ => return Err(IsaError::BadValue { field: DST_ADDR_MARKER.name, text: text.into() }),
+                    _ => {
+                        return Err(IsaError::BadValue {
+                            field: DST_ADDR_MARKER.name,
+                            text: text.into(),
+                        })
+                    }
                 };
                 self.dst_target = GidTarget::Address;
             }
             "reg_lo" | "dst.addr.reg_lo" => {
                 let reg_lo = DST_ADDR_REG_LO.parse_value(text)? as u8;
-                let offset = if let GidDst::AddrReg { offset, .. } = self.dst { offset } else { 0 };
+                let offset = if let GidDst::AddrReg { offset, .. } = self.dst {
+                    offset
+                } else {
+                    0
+                };
                 self.dst = GidDst::AddrReg { reg_lo, offset };
                 self.dst_target = GidTarget::Address;
             }
             "var_id" | "dst.addr.var_id" => {
                 let var_id = DST_ADDR_VAR_ID.parse_value(text)? as u32;
-                let offset = if let GidDst::AddrVar { offset, .. } = self.dst { offset } else { 0 };
+                let offset = if let GidDst::AddrVar { offset, .. } = self.dst {
+                    offset
+                } else {
+                    0
+                };
                 self.dst = GidDst::AddrVar { var_id, offset };
                 self.dst_target = GidTarget::Address;
             }
             "offset" | "dst.addr.offset" => match &mut self.dst {
-                GidDst::AddrVar { offset, .. } => *offset = DST_ADDR_VAR_OFFSET.parse_value(text)? as u16,
-                GidDst::AddrReg { offset, .. } => *offset = DST_ADDR_REG_OFFSET.parse_value(text)? as u32,
+                GidDst::AddrVar { offset, .. } => {
+                    *offset = DST_ADDR_VAR_OFFSET.parse_value(text)? as u16
+                }
+                GidDst::AddrReg { offset, .. } => {
+                    *offset = DST_ADDR_REG_OFFSET.parse_value(text)? as u32
+                }
                 GidDst::Register { .. } => {
                     let offset = DST_ADDR_REG_OFFSET.parse_value(text)? as u32;
                     self.dst = GidDst::AddrReg { reg_lo: 0, offset };
                     self.dst_target = GidTarget::Address;
                 }
             },
-            _ => return Err(super::unknown_field(name, Self::KIND_NAME, &[PREFIX_SETTABLE, Self::SETTABLE])),
+            _ => {
+                return Err(super::unknown_field(
+                    name,
+                    Self::KIND_NAME,
+                    &[PREFIX_SETTABLE, Self::SETTABLE],
+                ))
+            }
         }
         Ok(())
     }

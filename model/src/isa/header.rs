@@ -33,8 +33,17 @@ pub const EVENTS_BYTES: usize = 8;
 pub const EVENTS_OFFSET: usize = 4;
 
 /// The nine prefix fields, in layout order.
-pub const PREFIX: [FieldDesc; 9] =
-    [OPCODE, INST_WORD_LEN, DEBUG_CMD, DEBUG_HINT, WAIT_MODE, WAIT_IDX, UPDATE_MODE, UPDATE_IDX, SEMAPHORE_VALUE];
+pub const PREFIX: [FieldDesc; 9] = [
+    OPCODE,
+    INST_WORD_LEN,
+    DEBUG_CMD,
+    DEBUG_HINT,
+    WAIT_MODE,
+    WAIT_IDX,
+    UPDATE_MODE,
+    UPDATE_IDX,
+    SEMAPHORE_VALUE,
+];
 
 /// inst_word_len written by this project's builders (project-defined: the word
 /// length in bytes). Decoding accepts any value and round-trips it.
@@ -75,7 +84,12 @@ pub struct Header {
 impl Header {
     /// A header with this opcode, `inst_word_len` = [`INST_WORD_LEN_DEFAULT`], no debug.
     pub const fn new(opcode: u8) -> Self {
-        Self { opcode, inst_word_len: INST_WORD_LEN_DEFAULT, debug_cmd: 0, debug_hint: 0 }
+        Self {
+            opcode,
+            inst_word_len: INST_WORD_LEN_DEFAULT,
+            debug_cmd: 0,
+            debug_hint: 0,
+        }
     }
 
     /// Read the header bytes (never fails: every byte value is accepted).
@@ -100,7 +114,11 @@ impl Header {
         if self.opcode == expected {
             Ok(())
         } else {
-            Err(IsaError::WrongOpcode { kind, expected, found: self.opcode })
+            Err(IsaError::WrongOpcode {
+                kind,
+                expected,
+                found: self.opcode,
+            })
         }
     }
 
@@ -196,7 +214,13 @@ pub struct Events {
 
 impl Default for Events {
     fn default() -> Self {
-        Self { wait_mode: WaitMode::None, wait_idx: 0, update_mode: UpdateMode::None, update_idx: 0, semaphore_value: 0 }
+        Self {
+            wait_mode: WaitMode::None,
+            wait_idx: 0,
+            update_mode: UpdateMode::None,
+            update_idx: 0,
+            semaphore_value: 0,
+        }
     }
 }
 
@@ -239,18 +263,28 @@ impl Events {
 /// Set a HEADER/EVENTS field by name from text (used by the builders).
 /// Returns `Ok(false)` when `name` is not a prefix field. The opcode is fixed
 /// by the word kind and cannot be set.
-pub(crate) fn set_prefix_field(h: &mut Header, e: &mut Events, name: &str, text: &str) -> Result<bool, IsaError> {
+pub(crate) fn set_prefix_field(
+    h: &mut Header,
+    e: &mut Events,
+    name: &str,
+    text: &str,
+) -> Result<bool, IsaError> {
     match name {
         "inst_word_len" => h.inst_word_len = INST_WORD_LEN.parse_value(text)? as u8,
         "debug_cmd" => h.debug_cmd = DEBUG_CMD.parse_value(text)? as u8,
         "debug_hint" => h.debug_hint = DEBUG_HINT.parse_value(text)? as u8,
         "wait_mode" => {
-            e.wait_mode = text.parse().map_err(|_| IsaError::BadValue { field: WAIT_MODE.name, text: text.into() })?
+            e.wait_mode = text.parse().map_err(|_| IsaError::BadValue {
+                field: WAIT_MODE.name,
+                text: text.into(),
+            })?
         }
         "wait_idx" => e.wait_idx = WAIT_IDX.parse_value(text)? as u8,
         "update_mode" => {
-            e.update_mode =
-                text.parse().map_err(|_| IsaError::BadValue { field: UPDATE_MODE.name, text: text.into() })?
+            e.update_mode = text.parse().map_err(|_| IsaError::BadValue {
+                field: UPDATE_MODE.name,
+                text: text.into(),
+            })?
         }
         "update_idx" => e.update_idx = UPDATE_IDX.parse_value(text)? as u8,
         "semaphore_value" => e.semaphore_value = SEMAPHORE_VALUE.parse_value(text)? as u32,
@@ -260,5 +294,13 @@ pub(crate) fn set_prefix_field(h: &mut Header, e: &mut Events, name: &str, text:
 }
 
 /// Names settable through [`set_prefix_field`].
-pub(crate) const PREFIX_SETTABLE: &[&str] =
-    &["inst_word_len", "debug_cmd", "debug_hint", "wait_mode", "wait_idx", "update_mode", "update_idx", "semaphore_value"];
+pub(crate) const PREFIX_SETTABLE: &[&str] = &[
+    "inst_word_len",
+    "debug_cmd",
+    "debug_hint",
+    "wait_mode",
+    "wait_idx",
+    "update_mode",
+    "update_idx",
+    "semaphore_value",
+];

@@ -29,7 +29,9 @@ pub use error::IsaError;
 pub use field::{FieldDesc, RawWord, WORD_BYTES};
 pub use gid_load::{GidDst, GidLoad, GidTarget, OPCODE_GID_LOAD};
 pub use header::{Events, Header, UpdateMode, WaitMode};
-pub use rdma::{RdmaDescGen, RdmaDescStart, Role, EXT_OP_RDMA_DESC_GEN, EXT_OP_RDMA_DESC_START, OPCODE_EXTENDED};
+pub use rdma::{
+    RdmaDescGen, RdmaDescStart, Role, EXT_OP_RDMA_DESC_GEN, EXT_OP_RDMA_DESC_START, OPCODE_EXTENDED,
+};
 pub use sendrecv::{SendRecv, OPCODE_SENDRECV};
 
 /// Mask of the pseudo-op class bits, opcode [7:5].
@@ -65,7 +67,13 @@ pub enum Kind {
 
 impl Kind {
     /// All kinds.
-    pub const ALL: [Kind; 5] = [Kind::SendRecv, Kind::CurRank, Kind::GidLoad, Kind::RdmaGen, Kind::RdmaStart];
+    pub const ALL: [Kind; 5] = [
+        Kind::SendRecv,
+        Kind::CurRank,
+        Kind::GidLoad,
+        Kind::RdmaGen,
+        Kind::RdmaStart,
+    ];
 
     /// Command-line name (`sendrecv`, `cur-rank`, `gid-load`, `rdma-gen`, `rdma-start`).
     pub const fn cli_name(self) -> &'static str {
@@ -118,7 +126,9 @@ impl core::str::FromStr for Kind {
         let t = s.trim().to_ascii_lowercase().replace('_', "-");
         Kind::ALL
             .into_iter()
-            .find(|k| k.cli_name() == t || k.seed_name().to_ascii_lowercase().replace('_', "-") == t)
+            .find(|k| {
+                k.cli_name() == t || k.seed_name().to_ascii_lowercase().replace('_', "-") == t
+            })
             .ok_or_else(|| UnknownKind(s.to_string()))
     }
 }
@@ -150,7 +160,9 @@ pub enum Word {
 pub fn decode(w: &RawWord, arch: Arch) -> Result<Word, IsaError> {
     match w[header::OPCODE.offset] {
         OPCODE_SENDRECV => SendRecv::decode(w).map(Word::SendRecv),
-        OPCODE_CUR_PROCESSING_RANK_ID => CurProcessingRankId::decode(w).map(Word::CurProcessingRankId),
+        OPCODE_CUR_PROCESSING_RANK_ID => {
+            CurProcessingRankId::decode(w).map(Word::CurProcessingRankId)
+        }
         OPCODE_GID_LOAD => GidLoad::decode(w, arch).map(Word::GidLoad),
         OPCODE_EXTENDED => match rdma::EXT_OP.read(w) as u8 {
             EXT_OP_RDMA_DESC_GEN => RdmaDescGen::decode(w, arch).map(Word::RdmaDescGen),
@@ -162,7 +174,10 @@ pub fn decode(w: &RawWord, arch: Arch) -> Result<Word, IsaError> {
                 value: op.into(),
             }),
         },
-        found => Err(IsaError::UnknownOpcode { found, extended: OPCODE_EXTENDED }),
+        found => Err(IsaError::UnknownOpcode {
+            found,
+            extended: OPCODE_EXTENDED,
+        }),
     }
 }
 
@@ -279,7 +294,11 @@ impl Word {
         match name {
             "opcode" => {
                 let op = self.header().opcode;
-                let class = if is_pseudo_op(op) { "pseudo-op" } else { "extended instruction" };
+                let class = if is_pseudo_op(op) {
+                    "pseudo-op"
+                } else {
+                    "extended instruction"
+                };
                 return Some(format!("{} ({class})", self.kind().seed_name()));
             }
             "wait_mode" => return Some(self.events().wait_mode.name().to_string()),
@@ -306,5 +325,9 @@ impl Word {
 
 /// The error for a field name a kind does not have.
 pub(crate) fn unknown_field(name: &str, kind: &'static str, lists: &[&[&str]]) -> IsaError {
-    IsaError::UnknownField { field: name.to_string(), kind, settable: lists.concat().join(", ") }
+    IsaError::UnknownField {
+        field: name.to_string(),
+        kind,
+        settable: lists.concat().join(", "),
+    }
 }

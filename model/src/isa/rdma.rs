@@ -91,7 +91,11 @@ struct Common {
     remote_routing_id: u32,
 }
 
-fn decode_common(w: &RawWord, kind: &'static str, ext_op: u8) -> Result<(Header, Events, Common), IsaError> {
+fn decode_common(
+    w: &RawWord,
+    kind: &'static str,
+    ext_op: u8,
+) -> Result<(Header, Events, Common), IsaError> {
     let header = Header::decode_expect(w, kind, OPCODE_EXTENDED)?;
     let events = Events::decode(w)?;
     let op = EXT_OP.read(w);
@@ -293,7 +297,13 @@ impl RdmaDescGen {
     /// Encode to the 64-byte word (reserved bytes zero).
     pub fn encode(&self) -> RawWord {
         let mut w = [0u8; WORD_BYTES];
-        encode_common(&mut w, &self.header, &self.events, EXT_OP_RDMA_DESC_GEN, self.common());
+        encode_common(
+            &mut w,
+            &self.header,
+            &self.events,
+            EXT_OP_RDMA_DESC_GEN,
+            self.common(),
+        );
         SRC_ADDR.write(&mut w, self.src_addr);
         DST_ADDR.write(&mut w, self.dst_addr);
         FREE_DIM_BYTES.write(&mut w, self.free_dim_bytes.into());
@@ -307,7 +317,8 @@ impl RdmaDescGen {
     /// src/dst are LOCAL offsets (< 2^47); 1 <= partition_count and
     /// partition_start + partition_count <= 128.
     pub fn validate(&self, _arch: Arch) -> Result<(), IsaError> {
-        self.header.expect_opcode(Self::KIND_NAME, OPCODE_EXTENDED)?;
+        self.header
+            .expect_opcode(Self::KIND_NAME, OPCODE_EXTENDED)?;
         check_queue(self.queue_id)?;
         for (f, v) in [(SRC_ADDR, self.src_addr), (DST_ADDR, self.dst_addr)] {
             if v >> LOCAL_ADDR_BITS != 0 {
@@ -315,7 +326,8 @@ impl RdmaDescGen {
                     field: f.name,
                     offset: f.offset,
                     value: v,
-                    rule: "must be a LOCAL SBUF offset (bits [46:0]); the fold adds the routing bits",
+                    rule:
+                        "must be a LOCAL SBUF offset (bits [46:0]); the fold adds the routing bits",
                 });
             }
         }
@@ -353,10 +365,18 @@ impl RdmaDescGen {
             "src_addr" => self.src_addr = SRC_ADDR.parse_value(text)?,
             "dst_addr" => self.dst_addr = DST_ADDR.parse_value(text)?,
             "free_dim_bytes" => self.free_dim_bytes = FREE_DIM_BYTES.parse_value(text)? as u32,
-            "dma_engine_mask" => self.dma_engine_mask = GEN_DMA_ENGINE_MASK.parse_value(text)? as u16,
+            "dma_engine_mask" => {
+                self.dma_engine_mask = GEN_DMA_ENGINE_MASK.parse_value(text)? as u16
+            }
             "partition_start" => self.partition_start = PARTITION_START.parse_value(text)? as u8,
             "partition_count" => self.partition_count = PARTITION_COUNT.parse_value(text)? as u8,
-            _ => return Err(super::unknown_field(name, Self::KIND_NAME, &[PREFIX_SETTABLE, Self::SETTABLE])),
+            _ => {
+                return Err(super::unknown_field(
+                    name,
+                    Self::KIND_NAME,
+                    &[PREFIX_SETTABLE, Self::SETTABLE],
+                ))
+            }
         }
         Ok(())
     }
@@ -500,7 +520,13 @@ impl RdmaDescStart {
     /// Encode to the 64-byte word (reserved bytes zero).
     pub fn encode(&self) -> RawWord {
         let mut w = [0u8; WORD_BYTES];
-        encode_common(&mut w, &self.header, &self.events, EXT_OP_RDMA_DESC_START, self.common());
+        encode_common(
+            &mut w,
+            &self.header,
+            &self.events,
+            EXT_OP_RDMA_DESC_START,
+            self.common(),
+        );
         ROLE.write(&mut w, self.role.code().into());
         GO_SEM.write(&mut w, self.go_sem.into());
         START_DMA_ENGINE_MASK.write(&mut w, self.dma_engine_mask.into());
@@ -511,7 +537,8 @@ impl RdmaDescStart {
     /// Project-defined rules: queue_id < 16; at least one DMA engine;
     /// num_descriptors fits the 24-bit tail-pointer increment.
     pub fn validate(&self, _arch: Arch) -> Result<(), IsaError> {
-        self.header.expect_opcode(Self::KIND_NAME, OPCODE_EXTENDED)?;
+        self.header
+            .expect_opcode(Self::KIND_NAME, OPCODE_EXTENDED)?;
         check_queue(self.queue_id)?;
         check_mask(START_DMA_ENGINE_MASK, self.dma_engine_mask)?;
         if self.num_descriptors >> TAIL_INC_BITS != 0 {
@@ -535,11 +562,24 @@ impl RdmaDescStart {
             return Ok(());
         }
         match name {
-            "role" => self.role = text.parse().map_err(|_| IsaError::BadValue { field: ROLE.name, text: text.into() })?,
+            "role" => {
+                self.role = text.parse().map_err(|_| IsaError::BadValue {
+                    field: ROLE.name,
+                    text: text.into(),
+                })?
+            }
             "go_sem" => self.go_sem = GO_SEM.parse_value(text)? as u8,
-            "dma_engine_mask" => self.dma_engine_mask = START_DMA_ENGINE_MASK.parse_value(text)? as u16,
+            "dma_engine_mask" => {
+                self.dma_engine_mask = START_DMA_ENGINE_MASK.parse_value(text)? as u16
+            }
             "num_descriptors" => self.num_descriptors = NUM_DESCRIPTORS.parse_value(text)? as u32,
-            _ => return Err(super::unknown_field(name, Self::KIND_NAME, &[PREFIX_SETTABLE, Self::SETTABLE])),
+            _ => {
+                return Err(super::unknown_field(
+                    name,
+                    Self::KIND_NAME,
+                    &[PREFIX_SETTABLE, Self::SETTABLE],
+                ))
+            }
         }
         Ok(())
     }

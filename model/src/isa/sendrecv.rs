@@ -63,11 +63,23 @@ impl SendRecv {
     pub const KIND_NAME: &'static str = "SENDRECV";
 
     /// Every field, in layout order (tiles bytes 0..64).
-    pub const LAYOUT: &'static [FieldDesc] =
-        layout_with_prefix![TENSOR_ID, PEER_ID, IS_SEND, RESERVED0, OFFSET_BYTES, SIZE_BYTES];
+    pub const LAYOUT: &'static [FieldDesc] = layout_with_prefix![
+        TENSOR_ID,
+        PEER_ID,
+        IS_SEND,
+        RESERVED0,
+        OFFSET_BYTES,
+        SIZE_BYTES
+    ];
 
     /// Names settable by [`crate::isa::Word::set_field`] (besides the prefix).
-    pub const SETTABLE: &'static [&'static str] = &["tensor_id", "peer_id", "is_send", "offset_bytes", "size_bytes"];
+    pub const SETTABLE: &'static [&'static str] = &[
+        "tensor_id",
+        "peer_id",
+        "is_send",
+        "offset_bytes",
+        "size_bytes",
+    ];
 
     /// The host op-kind this word lowers to (seed 000 §3).
     pub const fn enc_op_type(&self) -> EncOpType {
@@ -123,7 +135,13 @@ impl SendRecv {
             "is_send" => self.is_send = IS_SEND.parse_value(text)? as u8,
             "offset_bytes" => self.offset_bytes = OFFSET_BYTES.parse_value(text)?,
             "size_bytes" => self.size_bytes = SIZE_BYTES.parse_value(text)?,
-            _ => return Err(super::unknown_field(name, Self::KIND_NAME, &[PREFIX_SETTABLE, Self::SETTABLE])),
+            _ => {
+                return Err(super::unknown_field(
+                    name,
+                    Self::KIND_NAME,
+                    &[PREFIX_SETTABLE, Self::SETTABLE],
+                ))
+            }
         }
         Ok(())
     }
@@ -132,7 +150,11 @@ impl SendRecv {
         match name {
             "is_send" => Some(format!(
                 "{} leg, {}",
-                if self.is_send() { "SEND (TX)" } else { "RECV (RX)" },
+                if self.is_send() {
+                    "SEND (TX)"
+                } else {
+                    "RECV (RX)"
+                },
                 self.enc_op_type()
             )),
             _ => None,

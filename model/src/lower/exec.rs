@@ -176,6 +176,9 @@ pub fn parse_hex(h: &str) -> Result<Vec<u8>, String> {
         .chars()
         .filter(|c| !c.is_whitespace() && *c != '_')
         .collect();
+    if let Some((i, c)) = t.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
+        return Err(format!("{c:?} at {i} is not a hex digit"));
+    }
     if !t.len().is_multiple_of(2) {
         return Err(format!(
             "hex text has an odd number of digits ({})",
@@ -215,6 +218,11 @@ pub struct Loaded {
     pub partition_bytes: u64,
 }
 
+/// Largest SBUF partition a program may ask for (2 MiB, the system model's limit).
+pub const MAX_PARTITION_BYTES: u64 = 2 << 20;
+/// Most cores a program topology may have (64 dies × 8 cores).
+pub const MAX_CORES: usize = 512;
+
 /// Check the static parts of a program and decode its streams.
 pub fn load(program: Program) -> Result<Loaded, ProgramError> {
     let p = &program;
@@ -226,10 +234,18 @@ pub fn load(program: Program) -> Result<Loaded, ProgramError> {
         .topology
         .partition_bytes
         .unwrap_or(default_partition_bytes(p.arch));
-    if pb == 0 {
+    if pb == 0 || pb > MAX_PARTITION_BYTES {
         return Err(ProgramError::setup(
             "topology.partition_bytes",
-            "must be > 0",
+            format!(
+                "{pb} is outside 1..={MAX_PARTITION_BYTES} (the SBUF aperture's partition stride)"
+            ),
+        ));
+    }
+    if ncores > MAX_CORES {
+        return Err(ProgramError::setup(
+            "topology",
+            format!("{ncores} cores; at most {MAX_CORES} (64 dies x 8 cores)"),
         ));
     }
     let cores = p.rank_cores();
@@ -316,13 +332,13 @@ pub fn load(program: Program) -> Result<Loaded, ProgramError> {
                 ),
             ));
         }
-        if t.offset + t.size / parts as u64 > pb {
+        if t.offset.saturating_add(t.size / parts as u64) > pb {
             return Err(ProgramError::setup(
                 key,
                 format!(
                     "bytes {}..{} of each partition exceed the {pb}-byte partition",
                     t.offset,
-                    t.offset + t.size / parts as u64
+                    t.offset.saturating_add(t.size / parts as u64)
                 ),
             ));
         }
@@ -430,6 +446,15 @@ fn materialize(
         )
     })?;
     let len = d.size.unwrap_or(room);
+    if len > room {
+        return Err(ProgramError::setup(
+            key,
+            format!(
+                "{len} bytes at offset {} do not fit the {}-byte tensor",
+                d.offset, t.layout.size
+            ),
+        ));
+    }
     let es = t.dtype.size();
     let bytes = match &d.data {
         Data::Hex(h) => parse_hex(h).map_err(|e| ProgramError::setup(key, e))?,
@@ -864,7 +889,7 @@ pub fn run(l: &Loaded, target: &mut dyn Target) -> Result<RunReport, ProgramErro
                 )
             })?;
             let len = d.size.unwrap_or(dst.layout.size.saturating_sub(d.offset));
-            if offset + len > src.layout.size {
+            if offset.saturating_add(len) > src.layout.size {
                 return Err(ProgramError::setup(key, "copy_of range exceeds its tensor"));
             }
             let v = read_tensor(&*target, &src.layout, *offset, len)

@@ -556,6 +556,51 @@ fn system_model_refuses_a_partition_shift() {
     assert!(run(&l, &mut fast_target(&l)).is_ok());
 }
 
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// Random words (any opcode, any bytes) never panic the loader or the run.
+    #[test]
+    fn random_words_never_panic(
+        words in proptest::collection::vec(proptest::collection::vec(proptest::prelude::any::<u8>(), 64), 1..4),
+        op in proptest::prelude::any::<u8>(),
+    ) {
+        let mut entries = Vec::new();
+        for mut w in words {
+            // Bias towards the pseudo-ops so that the decoder gets past the opcode.
+            w[0] = [0xCB, 0xDB, 0xDC, op][w[1] as usize % 4];
+            entries.push(json!({"hex": hex(&w)}));
+        }
+        let p = json!({
+            "replica_groups": [[0, 1], [0, 1, 2]],
+            "tensors": [{"rank": 0, "id": 0, "partitions": [0, 4], "size": 256}],
+            "programs": [entries, [], []]
+        });
+        let _ = run_json(p);
+    }
+
+    /// Random text never panics the JSON loader or the hex parser.
+    #[test]
+    fn random_text_never_panics(text in "\\PC{0,200}") {
+        let _ = Program::from_json(&text).map(load);
+        let _ = exec::parse_hex(&text);
+    }
+}
+
+#[test]
+fn huge_sizes_are_errors_not_aborts() {
+    let mut p = pair_program(vec![], vec![]);
+    p["init"] = json!([{"rank": 0, "tensor": 1, "size": 1u64 << 60, "data": {"fill": 1}}]);
+    assert!(err_of(p.clone()).contains("do not fit"));
+    p["init"] = json!([]);
+    p["topology"] = json!({"packages": 1000000, "dies_per_package": 2, "cores_per_die": 4});
+    assert!(err_of(p.clone()).contains("at most 512"));
+    p["topology"] = json!({"packages": 1, "dies_per_package": 2, "cores_per_die": 4, "partition_bytes": 1u64 << 40});
+    assert!(err_of(p.clone()).contains("partition_bytes"));
+    p["topology"] = json!({"packages": 1, "dies_per_package": 2, "cores_per_die": 4});
+    p["tensors"][0]["offset"] = json!(u64::MAX);
+    assert!(err_of(p).contains("tensors[0]"));
+}
+
 #[test]
 fn arch_default_is_cayman() {
     let p: Program = serde_json::from_value(json!({"programs": [[]]})).unwrap();

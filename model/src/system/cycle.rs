@@ -364,9 +364,7 @@ impl System {
                 }
             }
             let mut b = false;
-            let keys: Vec<(u16, u8)> = live.keys().copied().collect();
-            for k in keys {
-                let mut le = live.remove(&k).expect("key listed");
+            for (k, mut le) in std::mem::take(&mut live) {
                 b |= self.clock_engine(CoreId(k.0), k.1, &mut le)?;
                 if Self::engine_drained(&le) {
                     self.unload_engine(CoreId(k.0), k.1, &le)?;

@@ -28,6 +28,16 @@ pub struct Timing {
     pub share: HashMap<(u16, u8), u32>,
     /// Latest write landing time seen in this run.
     pub horizon: Ps,
+    /// Q7 clock of each core in the current run (starts at `now`).
+    pub q7: HashMap<u16, Ps>,
+}
+
+impl Timing {
+    /// The Q7 clock of `core` in the current run.
+    pub fn q7(&mut self, core: CoreId) -> &mut Ps {
+        let now = self.now;
+        self.q7.entry(core.0).or_insert(now)
+    }
 }
 
 /// A descriptor pair ready to move: resolved source and destination.
@@ -324,11 +334,10 @@ impl System {
                         *tx,
                         map::core_local(txl.core, map::udma_offset(e, reg)),
                     )?;
-                    self.timing.now += link::ns(p.mmio_ns);
+                    *self.timing.q7(*core) += link::ns(p.mmio_ns);
                     self.mmio_write(*core, a, n)?;
-                    self.timing
-                        .queue_ready
-                        .insert((tx.0, e, *queue, 1), self.timing.now + lat);
+                    let t = *self.timing.q7(*core) + lat;
+                    self.timing.queue_ready.insert((tx.0, e, *queue, 1), t);
                 }
                 // right_push: signal the TX go-semaphore (a routed INCR write).
                 let a = self.topo.fold(
@@ -336,9 +345,9 @@ impl System {
                     *tx,
                     map::core_local(txl.core, map::sem_incr_offset(*go_sem)),
                 )?;
-                self.timing.now += link::ns(p.mmio_ns);
+                *self.timing.q7(*core) += link::ns(p.mmio_ns);
                 self.mmio_write(*core, a, 1)?;
-                let t = self.timing.now + lat;
+                let t = *self.timing.q7(*core) + lat;
                 self.timing.sem_ready.insert((tx.0, *go_sem), t);
                 Ok(true)
             }
@@ -360,7 +369,8 @@ impl System {
                         .get(&(core.0, *go_sem))
                         .copied()
                         .unwrap_or(0);
-                    self.timing.now = self.timing.now.max(r);
+                    let c = self.timing.q7(*core);
+                    *c = (*c).max(r);
                 }
                 self.timing
                     .share
@@ -376,11 +386,10 @@ impl System {
                         *core,
                         map::core_local(loc.core, map::udma_offset(e, reg)),
                     )?;
-                    self.timing.now += link::ns(p.mmio_ns);
+                    *self.timing.q7(*core) += link::ns(p.mmio_ns);
                     self.mmio_write(*core, a, n)?;
-                    self.timing
-                        .queue_ready
-                        .insert((core.0, e, *queue, 0), self.timing.now);
+                    let t = *self.timing.q7(*core);
+                    self.timing.queue_ready.insert((core.0, e, *queue, 0), t);
                 }
                 Ok(true)
             }
@@ -396,7 +405,8 @@ impl System {
                         .get(&(core.0, *sem))
                         .copied()
                         .unwrap_or(0);
-                    self.timing.now = self.timing.now.max(r);
+                    let c = self.timing.q7(*core);
+                    *c = (*c).max(r);
                 }
                 Ok(true)
             }
@@ -438,7 +448,8 @@ impl System {
                     .copied()
                     .unwrap_or(1)
                     .max(1);
-                let rate = link::aggregate_rate(&p, class, share) / link::Rate::from_num(share);
+                let rate = (link::aggregate_rate(&p, class, share) / link::Rate::from_num(share))
+                    .max(link::Rate::DELTA);
                 let ready = [0u8, 1]
                     .iter()
                     .map(|s| {
@@ -487,11 +498,13 @@ impl System {
     /// Fast mode: alternate Q7 programs and descriptor execution until idle.
     pub(crate) fn run_fast(&mut self) -> Result<(), SystemError> {
         self.timing.horizon = self.timing.now;
+        self.timing.q7.clear();
         loop {
             let a = self.q7_pass(true)?;
             let b = self.pump_fast()?;
             if self.pending.is_empty() {
-                self.timing.now = self.timing.now.max(self.timing.horizon);
+                let q7 = self.timing.q7.values().copied().max().unwrap_or(0);
+                self.timing.now = self.timing.now.max(self.timing.horizon).max(q7);
                 return self.check_idle();
             }
             if !a && !b {

@@ -101,6 +101,9 @@ pub fn split_partitions(mask: u16, start: u8, count: u8) -> Vec<(u8, u8, u8)> {
     let engines: Vec<u8> = (0..DMA_ENGINES).filter(|e| mask >> e & 1 == 1).collect();
     let n = engines.len() as u16;
     let mut out = Vec::new();
+    if n == 0 {
+        return out;
+    }
     let mut p = u16::from(start);
     for (k, &e) in engines.iter().enumerate() {
         let c = u16::from(count) / n + u16::from((k as u16) < u16::from(count) % n);

@@ -211,6 +211,22 @@ pub fn route_address(t: &Topology, from: CoreId, soc: u64) -> Result<(CoreId, u6
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The fabric decoders never panic: any 64-bit address gives a
+        /// (core, offset) or a typed error, and any offset a target or an error.
+        #[test]
+        fn route_and_decode_never_panic(soc: u64, off: u64, from in 0u16..16) {
+            let t = Topology { chip_ids: vec![0, 0x12], ..Topology::trn2(2) };
+            if let Ok((c, o)) = route_address(&t, CoreId(from), soc) {
+                prop_assert!(usize::from(c.0) < t.num_cores());
+                prop_assert!(o < CORE_STRIDE);
+                let _ = decode_core_offset(o, t.sbuf_bytes_per_partition);
+            }
+            let _ = decode_core_offset(off, t.sbuf_bytes_per_partition);
+        }
+    }
 
     #[test]
     fn decode_core_offset_covers_every_region() {

@@ -23,6 +23,8 @@
 //!   SBUF bytes per partition, arch, CAYMAN_IDs and link timing.
 //! - SBUF: [`System::read_sbuf`] / [`System::write_sbuf`] by (core, partition,
 //!   offset); [`System::sbuf`] borrows a core's [`mem::Sbuf`].
+//! - Several legs at once (a ring step): [`System::issue_leg`] for each, then
+//!   [`System::run`]; [`System::clear_pending`] after an error.
 //! - A directed leg: [`System::send_recv`]`(&LegSpec, Mode) -> LegReport`
 //!   (src/dst core and offset, bytes per partition, partition start/count,
 //!   engine mask, queue, local/remote/go semaphores, [`LegOp`]). The report
@@ -662,9 +664,31 @@ impl System {
     /// the TX core and remote_sem on the RX core each rise by the number of
     /// engines; nothing waits on them here.
     pub fn send_recv(&mut self, leg: &LegSpec, mode: Mode) -> Result<LegReport, SystemError> {
-        let (wtx, wrx) = self.leg_gen_words(leg)?;
         let t0 = self.timing.now;
         let c0 = self.cycles;
+        let gtx = self.issue_leg(leg)?;
+        self.run(mode)?;
+        let link = self.topo.link_class(leg.src, leg.dst)?;
+        Ok(LegReport {
+            dst_soc: gtx.dst_soc,
+            fold: self.topo.fold_mode(leg.src, leg.dst)?,
+            link,
+            per_engine: gtx.per_engine.clone(),
+            descriptors: gtx.total,
+            bytes: u64::from(leg.bytes_per_partition) * u64::from(leg.partitions),
+            modeled_ps: match mode {
+                Mode::Fast => self.timing.now - t0,
+                Mode::Cycle => (self.cycles - c0) * cycle::CYCLE_PS,
+            },
+            cycles: self.cycles - c0,
+        })
+    }
+
+    /// Queue one leg without running it: gen on both Q7s, then the RX and TX
+    /// starts. Issue every leg of a ring step, then [`System::run`] once, so
+    /// the legs overlap in modeled time. Returns the TX gen report.
+    pub fn issue_leg(&mut self, leg: &LegSpec) -> Result<GenReport, SystemError> {
+        let (wtx, wrx) = self.leg_gen_words(leg)?;
         let gtx = self.rdma_desc_gen(leg.src, prid(leg.src, Role::Tx), &wtx)?;
         let grx = match self.rdma_desc_gen(leg.dst, prid(leg.dst, Role::Rx), &wrx) {
             Ok(g) => g,
@@ -687,21 +711,14 @@ impl System {
             prid(leg.src, Role::Tx),
             &Self::leg_start_word(leg, &gtx),
         )?;
-        self.run(mode)?;
-        let link = self.topo.link_class(leg.src, leg.dst)?;
-        Ok(LegReport {
-            dst_soc: gtx.dst_soc,
-            fold: self.topo.fold_mode(leg.src, leg.dst)?,
-            link,
-            per_engine: gtx.per_engine.clone(),
-            descriptors: gtx.total,
-            bytes: u64::from(leg.bytes_per_partition) * u64::from(leg.partitions),
-            modeled_ps: match mode {
-                Mode::Fast => self.timing.now - t0,
-                Mode::Cycle => (self.cycles - c0) * cycle::CYCLE_PS,
-            },
-            cycles: self.cycles - c0,
-        })
+        Ok(gtx)
+    }
+
+    /// Drop every queued Q7 program and unstarted gen record (after an error
+    /// such as a deadlock the queued programs stay queued until dropped).
+    pub fn clear_pending(&mut self) {
+        self.pending.clear();
+        self.streams.clear();
     }
 }
 

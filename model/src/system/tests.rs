@@ -210,7 +210,7 @@ fn wait_on_a_semaphore_nobody_increments_is_a_deadlock() {
             ),
             "{e}"
         );
-        sys.pending.clear();
+        sys.clear_pending();
     }
 }
 
@@ -472,4 +472,38 @@ fn corrupted_ring_id_stops_the_golden_engine_in_cycle_mode() {
         matches!(&e, SystemError::Dma { core: 0, engine: 0, queue: 0, rule } if rule.contains("M2S")),
         "{e}"
     );
+}
+
+#[test]
+fn a_ring_step_of_concurrent_legs_overlaps_in_modeled_time() {
+    // Every core of one package sends to the next one at once (a ring step).
+    let n = 8u16;
+    let legs: Vec<LegSpec> = (0..n)
+        .map(|c| LegSpec::new(CoreId(c), 0, CoreId((c + 1) % n), 4096, 4096, 16))
+        .collect();
+    let mut one = System::new(Topology::default()).unwrap();
+    let single = one.send_recv(&legs[0], Mode::Fast).unwrap().modeled_ps;
+    for mode in [Mode::Fast, Mode::Cycle] {
+        let mut sys = System::new(Topology::default()).unwrap();
+        for c in 0..n {
+            fill(&mut sys, CoreId(c), 0, 4096, 16, c as u8);
+        }
+        let t0 = sys.now_ps();
+        for l in &legs {
+            sys.issue_leg(l).unwrap();
+        }
+        sys.run(mode).unwrap();
+        for c in 0..n {
+            verify(&sys, CoreId(c), 0, CoreId((c + 1) % n), 4096, 4096, 16);
+            assert_eq!(sys.sem(CoreId(c), 12).unwrap(), 4);
+            assert_eq!(sys.sem(CoreId(c), 20).unwrap(), 4);
+        }
+        if mode == Mode::Fast {
+            let t = sys.now_ps() - t0;
+            assert!(
+                t < 2 * single,
+                "8 concurrent legs took {t} ps, one leg {single} ps"
+            );
+        }
+    }
 }

@@ -347,7 +347,7 @@ mod tests {
     }
 
     #[test]
-    fn seed001_s8_core5_to_core7_folds_to_0x58800000100000_view() {
+    fn seed001_s8_cross_die_peer_folds_to_0x58800000100000() {
         // Seed 001 §8: peer on the other die of the same package → neighbor fold.
         let t = Topology::default();
         let (a, b) = (CoreId(1), CoreId(5));

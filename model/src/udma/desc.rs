@@ -49,8 +49,15 @@ pub enum DescError {
     #[error("{kind} descriptor: RING_ID {ring_id} does not fit bits [25:24] of word 0")]
     RingId { kind: &'static str, ring_id: u8 },
     /// Reserved bits set in a word.
-    #[error("{kind} descriptor: reserved bits {bits:#010x} set in {field} (byte offset {byte_offset})")]
-    Reserved { kind: &'static str, field: &'static str, byte_offset: usize, bits: u32 },
+    #[error(
+        "{kind} descriptor: reserved bits {bits:#010x} set in {field} (byte offset {byte_offset})"
+    )]
+    Reserved {
+        kind: &'static str,
+        field: &'static str,
+        byte_offset: usize,
+        bits: u32,
+    },
     /// A completion byte count outside 0..=65536.
     #[error("completion descriptor: byte count {len} exceeds 65536 (word 1, byte offset 4, bits [16:0])")]
     CompLen { len: u32 },
@@ -106,10 +113,21 @@ fn check_ring_id(kind: &'static str, ring_id: u8) -> Result<u32, DescError> {
     Ok((ring_id as u32) << UDMA_DESC_RING_ID_SHIFT)
 }
 
-fn check_reserved(kind: &'static str, field: &'static str, byte_offset: usize, w: u32, defined: u32) -> Result<(), DescError> {
+fn check_reserved(
+    kind: &'static str,
+    field: &'static str,
+    byte_offset: usize,
+    w: u32,
+    defined: u32,
+) -> Result<(), DescError> {
     let bits = w & !defined;
     if bits != 0 {
-        return Err(DescError::Reserved { kind, field, byte_offset, bits });
+        return Err(DescError::Reserved {
+            kind,
+            field,
+            byte_offset,
+            bits,
+        });
     }
     Ok(())
 }
@@ -301,7 +319,10 @@ pub struct RingPos {
 
 impl Default for RingPos {
     fn default() -> Self {
-        Self { offset: 0, ring_id: UDMA_RING_ID_INIT as u8 }
+        Self {
+            offset: 0,
+            ring_id: UDMA_RING_ID_INIT as u8,
+        }
     }
 }
 
@@ -311,7 +332,10 @@ impl RingPos {
         let len = len.max(1) as u64;
         let total = self.offset as u64 + n as u64;
         let wraps = (total / len) as u8;
-        Self { offset: (total % len) as u32, ring_id: (self.ring_id + (wraps & 3)) & 3 }
+        Self {
+            offset: (total % len) as u32,
+            ring_id: (self.ring_id + (wraps & 3)) & 3,
+        }
     }
     /// Register encoding (offset [23:0], ring id [31:30]).
     pub const fn reg(self) -> u32 {
@@ -320,7 +344,10 @@ impl RingPos {
     /// From a register value.
     pub const fn from_reg(v: u32) -> Self {
         let (offset, id) = ptr_fields(v);
-        Self { offset, ring_id: id as u8 }
+        Self {
+            offset,
+            ring_id: id as u8,
+        }
     }
 }
 
@@ -344,7 +371,10 @@ mod tests {
         };
         let b = d.encode().unwrap();
         // LEN 65536 encodes as 0; RING_ID [25:24]=2; FIRST 26, LAST 27, INT_EN 28, DMB 30, CONCAT 31.
-        assert_eq!(word(&b, 0), (2 << 24) | (1 << 26) | (1 << 27) | (1 << 28) | (1 << 30) | (1 << 31));
+        assert_eq!(
+            word(&b, 0),
+            (2 << 24) | (1 << 26) | (1 << 27) | (1 << 28) | (1 << 30) | (1 << 31)
+        );
         assert_eq!(word(&b, 1), 0xdead_beef);
         assert_eq!(&b[8..16], &0x0123_4567_89ab_cdefu64.to_le_bytes());
         assert_eq!(M2sDesc::decode(&b).unwrap(), d);
@@ -352,26 +382,52 @@ mod tests {
 
     #[test]
     fn s2m_and_completion_public_bit_positions() {
-        let d = S2mDesc { len: 7, ring_id: 3, int_en: true, buf2_ptr_lo: 5, buf1_ptr: 0x1000 };
+        let d = S2mDesc {
+            len: 7,
+            ring_id: 3,
+            int_en: true,
+            buf2_ptr_lo: 5,
+            buf1_ptr: 0x1000,
+        };
         let b = d.encode().unwrap();
         assert_eq!(word(&b, 0), 7 | (3 << 24) | (1 << 28));
         assert_eq!(S2mDesc::decode(&b).unwrap(), d);
-        let c = CompDesc { error: true, buf1_used: true, last: true, first: true, ring_id: 1, len: 65536, desc_offset: 9 };
+        let c = CompDesc {
+            error: true,
+            buf1_used: true,
+            last: true,
+            first: true,
+            ring_id: 1,
+            len: 65536,
+            desc_offset: 9,
+        };
         let b = c.encode().unwrap();
-        assert_eq!(word(&b, 0), (1 << 31) | (1 << 30) | (1 << 27) | (1 << 26) | (1 << 24));
+        assert_eq!(
+            word(&b, 0),
+            (1 << 31) | (1 << 30) | (1 << 27) | (1 << 26) | (1 << 24)
+        );
         assert_eq!(CompDesc::decode(&b).unwrap(), c);
     }
 
     #[test]
     fn length_zero_and_above_65536_are_rejected_with_the_field_named() {
-        let mut d = S2mDesc { len: 0, ring_id: 1, int_en: false, buf2_ptr_lo: 0, buf1_ptr: 0 };
+        let mut d = S2mDesc {
+            len: 0,
+            ring_id: 1,
+            int_en: false,
+            buf2_ptr_lo: 0,
+            buf1_ptr: 0,
+        };
         let e = d.encode().unwrap_err();
         assert!(e.to_string().contains("bits [15:0]"), "{e}");
         d.len = 65537;
         assert!(matches!(d.encode(), Err(DescError::Len { len: 65537, .. })));
         d.len = 1;
         d.ring_id = 4;
-        assert!(matches!(d.encode(), Err(DescError::RingId { ring_id: 4, .. })));
+        assert!(matches!(
+            d.encode(),
+            Err(DescError::RingId { ring_id: 4, .. })
+        ));
     }
 
     #[test]
@@ -379,7 +435,15 @@ mod tests {
         let mut b = [0u8; 16];
         put_word(&mut b, 0, 1 << 29);
         let e = M2sDesc::decode(&b).unwrap_err();
-        assert_eq!(e, DescError::Reserved { kind: "M2S", field: "len_ctrl", byte_offset: 0, bits: 1 << 29 });
+        assert_eq!(
+            e,
+            DescError::Reserved {
+                kind: "M2S",
+                field: "len_ctrl",
+                byte_offset: 0,
+                bits: 1 << 29
+            }
+        );
         assert!(S2mDesc::decode(&b).is_err());
     }
 
@@ -394,7 +458,17 @@ mod tests {
             seen.push(p.ring_id);
         }
         assert_eq!(seen, vec![1, 2, 3, 0, 1, 2]);
-        assert_eq!(RingPos { offset: 3, ring_id: 3 }.advance(1, 4), RingPos { offset: 0, ring_id: 0 });
+        assert_eq!(
+            RingPos {
+                offset: 3,
+                ring_id: 3
+            }
+            .advance(1, 4),
+            RingPos {
+                offset: 0,
+                ring_id: 0
+            }
+        );
         assert_eq!(RingPos::from_reg(p.reg()), p);
     }
 

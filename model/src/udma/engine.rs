@@ -86,7 +86,13 @@ crate::port_bundle! {
 pub const BLOCK: BlockDesc = BlockDesc {
     name: "udma",
     top: "udma_engine",
-    rtl_files: &["sb2sb_pkg.sv", "udma_regs.sv", "udma_m2s.sv", "udma_s2m.sv", "udma_engine.sv"],
+    rtl_files: &[
+        "sb2sb_pkg.sv",
+        "udma_regs.sv",
+        "udma_m2s.sv",
+        "udma_s2m.sv",
+        "udma_engine.sv",
+    ],
     inputs: UdmaIn::SIGNALS,
     outputs: UdmaOut::SIGNALS,
 };
@@ -135,7 +141,10 @@ impl Udma {
 
     fn reset(&mut self) {
         let fault = self.fault;
-        *self = Self { fault, ..Self::default() };
+        *self = Self {
+            fault,
+            ..Self::default()
+        };
     }
 
     /// FSM status of both sides (M2S, S2M).
@@ -266,7 +275,8 @@ impl CycleModel for Udma {
                 }
             }
         }
-        self.s2m.update(&self.regs.side[1], &s_rd, &sin, &wi, &mut so);
+        self.s2m
+            .update(&self.regs.side[1], &s_rd, &sin, &wi, &mut so);
         let tail_before = match self.fault {
             Some(UdmaFault::TailWrapNoRingId) => Some(self.regs.side.map(|s| s.q.map(|q| q.tail))),
             _ => None,

@@ -105,7 +105,11 @@ pub fn keep_of(n: u32) -> u32 {
 impl M2s {
     /// Status shown in the register file.
     pub fn stat(&self) -> SideStat {
-        SideStat { st: self.st, q: self.q, pkt: self.pkt_open }
+        SideStat {
+            st: self.st,
+            q: self.q,
+            pkt: self.pkt_open,
+        }
     }
 
     fn last(&self) -> bool {
@@ -120,13 +124,21 @@ impl M2s {
             M_DAR => {
                 o.want = true;
                 if rd.owner {
-                    o.ar = ArReq { valid: true, addr: regs.q[self.q].head_desc_addr(), len: 1 };
+                    o.ar = ArReq {
+                        valid: true,
+                        addr: regs.q[self.q].head_desc_addr(),
+                        len: 1,
+                    };
                 }
             }
             M_RAR => {
                 o.want = true;
                 if rd.owner {
-                    o.ar = ArReq { valid: true, addr: self.addr, len: burst_beats(self.addr, self.rem) - 1 };
+                    o.ar = ArReq {
+                        valid: true,
+                        addr: self.addr,
+                        len: burst_beats(self.addr, self.rem) - 1,
+                    };
                 }
             }
             M_TX => {
@@ -141,7 +153,14 @@ impl M2s {
                 };
             }
             M_CLOSE => {
-                o.axis = StreamOut { tvalid: true, tdata: 0, tkeep: 0, tlast: true, tid: self.q as u32, tuser: true };
+                o.axis = StreamOut {
+                    tvalid: true,
+                    tdata: 0,
+                    tkeep: 0,
+                    tlast: true,
+                    tid: self.q as u32,
+                    tuser: true,
+                };
             }
             _ => {}
         }

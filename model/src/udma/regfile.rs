@@ -81,11 +81,13 @@ impl QueueRegs {
     }
     /// Address of the descriptor at the head.
     pub fn head_desc_addr(&self) -> u64 {
-        self.ring_base().wrapping_add((self.head.offset as u64) * UDMA_DESC_BYTES as u64)
+        self.ring_base()
+            .wrapping_add((self.head.offset as u64) * UDMA_DESC_BYTES as u64)
     }
     /// Address of the next completion slot.
     pub fn comp_addr(&self) -> u64 {
-        self.comp_base().wrapping_add((self.crhp.offset as u64) * UDMA_DESC_BYTES as u64)
+        self.comp_base()
+            .wrapping_add((self.crhp.offset as u64) * UDMA_DESC_BYTES as u64)
     }
     /// Both enable bits set.
     pub fn enabled(&self) -> bool {
@@ -104,7 +106,11 @@ impl QueueRegs {
         if self.tail.offset >= self.head.offset {
             self.tail.offset - self.head.offset
         } else {
-            self.tail.offset.wrapping_add(self.rl).wrapping_sub(self.head.offset) & USED_MASK
+            self.tail
+                .offset
+                .wrapping_add(self.rl)
+                .wrapping_sub(self.head.offset)
+                & USED_MASK
         }
     }
     /// Free slots (the driver keeps one slot free).
@@ -120,9 +126,15 @@ impl QueueRegs {
     pub fn step(p: RingPos, rl: u32) -> RingPos {
         let n = p.offset + 1;
         if n >= rl {
-            RingPos { offset: 0, ring_id: (p.ring_id + 1) & 3 }
+            RingPos {
+                offset: 0,
+                ring_id: (p.ring_id + 1) & 3,
+            }
         } else {
-            RingPos { offset: n, ring_id: p.ring_id }
+            RingPos {
+                offset: n,
+                ring_id: p.ring_id,
+            }
         }
     }
 }
@@ -249,7 +261,8 @@ fn access(addr: u32) -> Acc {
     match q {
         Some(qi) if qi < NQ => match off {
             UDMA_Q_DESC_PREF_CFG if m2s => Acc::Rw,
-            UDMA_Q_CFG | UDMA_Q_RBP_LOW | UDMA_Q_RBP_HIGH | UDMA_Q_RL | UDMA_Q_CRBP_LOW | UDMA_Q_CRBP_HIGH => Acc::Rw,
+            UDMA_Q_CFG | UDMA_Q_RBP_LOW | UDMA_Q_RBP_HIGH | UDMA_Q_RL | UDMA_Q_CRBP_LOW
+            | UDMA_Q_CRBP_HIGH => Acc::Rw,
             UDMA_Q_STATUS | UDMA_Q_RHP | UDMA_Q_RTP | UDMA_Q_RCP | UDMA_Q_CRHP => Acc::Ro,
             UDMA_Q_ERR | UDMA_Q_BYTES | UDMA_Q_DROP_BYTES | UDMA_Q_DESC_DONE => Acc::Ro,
             UDMA_Q_RTP_INC => Acc::Wo,
@@ -382,9 +395,15 @@ impl RegFile {
                     } else if inc != 0 {
                         let n = r.tail.offset + inc;
                         db_tail = Some(if n >= r.rl {
-                            RingPos { offset: (n - r.rl) & PTR_OFFSET_MASK, ring_id: (r.tail.ring_id + 1) & 3 }
+                            RingPos {
+                                offset: (n - r.rl) & PTR_OFFSET_MASK,
+                                ring_id: (r.tail.ring_id + 1) & 3,
+                            }
                         } else {
-                            RingPos { offset: n, ring_id: r.tail.ring_id }
+                            RingPos {
+                                offset: n,
+                                ring_id: r.tail.ring_id,
+                            }
                         });
                     }
                 }
@@ -502,11 +521,19 @@ impl RegFile {
             C_IDLE => {
                 if wr {
                     self.c_st = C_B;
-                    self.c_bresp = if wr_bad { AXI_RESP_SLVERR } else { AXI_RESP_OKAY };
+                    self.c_bresp = if wr_bad {
+                        AXI_RESP_SLVERR
+                    } else {
+                        AXI_RESP_OKAY
+                    };
                 } else if rd {
                     self.c_st = C_R;
                     self.c_rdata = rd_val;
-                    self.c_rresp = if rd_bad { AXI_RESP_SLVERR } else { AXI_RESP_OKAY };
+                    self.c_rresp = if rd_bad {
+                        AXI_RESP_SLVERR
+                    } else {
+                        AXI_RESP_OKAY
+                    };
                 }
             }
             C_B => {

@@ -271,8 +271,14 @@ mod tests {
     fn public_offsets_doorbell_of_queue_q_is_0x1000_plus_q_times_0x1000_plus_0x38() {
         // seed 001 §4: per-queue doorbell = 0x1000 + q*0x1000 + 0x038
         for q in 0..UDMA_NUM_QUEUES {
-            assert_eq!(q_addr(Side::M2s, q, UDMA_Q_RTP_INC), 0x1000 + q * 0x1000 + 0x38);
-            assert_eq!(q_addr(Side::S2m, q, UDMA_Q_RTP_INC), 0x20000 + 0x1000 + q * 0x1000 + 0x38);
+            assert_eq!(
+                q_addr(Side::M2s, q, UDMA_Q_RTP_INC),
+                0x1000 + q * 0x1000 + 0x38
+            );
+            assert_eq!(
+                q_addr(Side::S2m, q, UDMA_Q_RTP_INC),
+                0x20000 + 0x1000 + q * 0x1000 + 0x38
+            );
         }
         assert_eq!(eng_addr(Side::M2s, UDMA_ENG_ERR_LOG_MASK), 0x20c);
         assert_eq!(eng_addr(Side::S2m, UDMA_ENG_STATE), 0x20200);

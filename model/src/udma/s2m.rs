@@ -92,7 +92,11 @@ pub struct S2m {
 impl S2m {
     /// Status shown in the register file.
     pub fn stat(&self) -> SideStat {
-        SideStat { st: self.st, q: self.q, pkt: self.in_pkt }
+        SideStat {
+            st: self.st,
+            q: self.q,
+            pkt: self.in_pkt,
+        }
     }
 
     /// Completion descriptor beats (word1:word0, word3:word2).
@@ -124,7 +128,11 @@ impl S2m {
             S_DAR => {
                 o.want = true;
                 if rd.owner {
-                    o.ar = ArReq { valid: true, addr: regs.q[self.q].head_desc_addr(), len: 1 };
+                    o.ar = ArReq {
+                        valid: true,
+                        addr: regs.q[self.q].head_desc_addr(),
+                        len: 1,
+                    };
                 }
             }
             S_DATA => {
@@ -146,10 +154,18 @@ impl S2m {
                 let b = self.comp_beats(regs);
                 o.wr = WrOut {
                     awvalid: !self.aw_done,
-                    awaddr: if self.aw_done { 0 } else { regs.q[self.q].comp_addr() },
+                    awaddr: if self.aw_done {
+                        0
+                    } else {
+                        regs.q[self.q].comp_addr()
+                    },
                     awlen: if self.aw_done { 0 } else { 1 },
                     wvalid: !self.w_done,
-                    wdata: if self.w_done { 0 } else { b[(self.w_idx & 1) as usize] },
+                    wdata: if self.w_done {
+                        0
+                    } else {
+                        b[(self.w_idx & 1) as usize]
+                    },
                     wstrb: if self.w_done { 0 } else { 0xff },
                     wlast: !self.w_done && self.w_idx == 1,
                     bready: false,
@@ -163,7 +179,14 @@ impl S2m {
     }
 
     /// Clock edge.
-    pub fn update(&mut self, regs: &SideRegs, rd: &RdPort, s: &StreamIn, wi: &WrIn, o: &mut S2mOut) {
+    pub fn update(
+        &mut self,
+        regs: &SideRegs,
+        rd: &RdPort,
+        s: &StreamIn,
+        wi: &WrIn,
+        o: &mut S2mOut,
+    ) {
         let beat = rd.owner && rd.rvalid;
         let last_beat = beat && rd.cnt == rd.len;
         let err_beat = beat && rd.rresp != AXI_RESP_OKAY;
@@ -281,7 +304,11 @@ impl S2m {
                         }
                     } else {
                         self.dst = self.dst.wrapping_add(BEAT_BYTES as u64);
-                        self.st = if self.blast || self.cap == 0 { S_CMP } else { S_DATA };
+                        self.st = if self.blast || self.cap == 0 {
+                            S_CMP
+                        } else {
+                            S_DATA
+                        };
                     }
                 }
             }

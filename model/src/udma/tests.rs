@@ -19,7 +19,11 @@ fn run(seed: u64, cycles: u64, stop_after_directed: bool) -> UdmaStim {
 }
 
 fn cov(env: &UdmaStim, name: &str) -> u64 {
-    env.coverage().into_iter().find(|(n, _)| n == name).map(|(_, v)| v).unwrap_or(u64::MAX)
+    env.coverage()
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v)
+        .unwrap_or(u64::MAX)
 }
 
 #[test]
@@ -29,9 +33,16 @@ fn driver_style_rx_first_copy_wraps_ring_five_times_with_every_ring_id() {
     let env = run(1, 2_000_000, true);
     assert_eq!(env.fail_msg, None);
     assert_eq!(env.directed_jobs(), stim::DIRECTED_JOBS as u64);
-    assert!(cov(&env, "wraps_m2s") >= 5, "wraps {}", cov(&env, "wraps_m2s"));
+    assert!(
+        cov(&env, "wraps_m2s") >= 5,
+        "wraps {}",
+        cov(&env, "wraps_m2s")
+    );
     for k in 0..4 {
-        assert!(cov(&env, &format!("ring_id_{k}")) > 0, "ring id {k} never seen");
+        assert!(
+            cov(&env, &format!("ring_id_{k}")) > 0,
+            "ring id {k} never seen"
+        );
     }
     assert!(cov(&env, "completions_checked") >= stim::DIRECTED_JOBS as u64);
     assert!(cov(&env, "irq_cycles") > 0);
@@ -40,11 +51,270 @@ fn driver_style_rx_first_copy_wraps_ring_five_times_with_every_ring_id() {
 #[test]
 #[ignore]
 fn print_coverage() {
-    let seed: u64 = std::env::var("SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
-    let cycles: u64 = std::env::var("CYCLES").ok().and_then(|s| s.parse().ok()).unwrap_or(200_000);
+    let seed: u64 = std::env::var("SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    let cycles: u64 = std::env::var("CYCLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200_000);
     let env = run(seed, cycles, false);
     for (n, v) in env.coverage() {
         println!("{n:24} {v}");
     }
     println!("fail: {:?}", env.fail_msg);
+}
+
+/// A minimal synchronous bench: the golden engine, an always-ready memory,
+/// CSR accesses one at a time, and a stream source for S2M.
+struct Bench {
+    dut: Udma,
+    mem: mem::AxiMem,
+    i: UdmaIn,
+    o: UdmaOut,
+}
+
+impl Bench {
+    fn new() -> Self {
+        let mut m = mem::AxiMem::new(
+            0x10_0000,
+            (0xF_0000, 0x10_0000),
+            crate::stim::StimRng::new(1),
+        );
+        m.p_ready = 100;
+        m.max_lat = 0;
+        let mut b = Self {
+            dut: Udma::new(),
+            mem: m,
+            i: UdmaIn::default(),
+            o: UdmaOut::default(),
+        };
+        b.tick(); // reset cycle (rst_ni = 0)
+        b.i.rst_ni = 1;
+        b
+    }
+    fn tick(&mut self) {
+        let d = self.mem.drive;
+        self.i.m_axi_arready = d.arready as u64;
+        self.i.m_axi_rvalid = d.rvalid as u64;
+        self.i.m_axi_rdata = d.rdata;
+        self.i.m_axi_rresp = d.rresp as u64;
+        self.i.m_axi_awready = d.awready as u64;
+        self.i.m_axi_wready = d.wready as u64;
+        self.i.m_axi_bvalid = d.bvalid as u64;
+        self.i.m_axi_bresp = d.bresp as u64;
+        self.o = self.dut.step(&self.i);
+        let o = self.o;
+        self.mem.step(Some(&o));
+    }
+    fn write(&mut self, addr: u32, data: u32) -> u64 {
+        self.i.s_axil_awaddr = addr as u64;
+        self.i.s_axil_wdata = data as u64;
+        self.i.s_axil_wstrb = 0xf;
+        self.i.s_axil_awvalid = 1;
+        self.i.s_axil_wvalid = 1;
+        self.i.s_axil_bready = 1;
+        loop {
+            self.tick();
+            if self.o.s_axil_awready == 1 {
+                break;
+            }
+        }
+        self.i.s_axil_awvalid = 0;
+        self.i.s_axil_wvalid = 0;
+        loop {
+            self.tick();
+            if self.o.s_axil_bvalid == 1 {
+                return self.o.s_axil_bresp;
+            }
+        }
+    }
+    fn read(&mut self, addr: u32) -> (u32, u64) {
+        self.i.s_axil_araddr = addr as u64;
+        self.i.s_axil_arvalid = 1;
+        self.i.s_axil_rready = 1;
+        loop {
+            self.tick();
+            if self.o.s_axil_arready == 1 {
+                break;
+            }
+        }
+        self.i.s_axil_arvalid = 0;
+        loop {
+            self.tick();
+            if self.o.s_axil_rvalid == 1 {
+                return (self.o.s_axil_rdata as u32, self.o.s_axil_rresp);
+            }
+        }
+    }
+    fn run(&mut self, n: usize) {
+        for _ in 0..n {
+            self.tick();
+        }
+    }
+    fn setup(&mut self, side: regs::Side, q: u32, ring: u64, rl: u32) {
+        use regs::*;
+        self.write(
+            eng_addr(side, UDMA_ENG_CHANGE_STATE),
+            1 << UDMA_CHANGE_STATE_NORMAL_BIT,
+        );
+        self.write(q_addr(side, q, UDMA_Q_RBP_LOW), ring as u32);
+        self.write(q_addr(side, q, UDMA_Q_RL), rl);
+        self.write(
+            q_addr(side, q, UDMA_Q_CFG),
+            (1 << UDMA_Q_CFG_EN_PREF_BIT) | (1 << UDMA_Q_CFG_EN_SCHED_BIT),
+        );
+    }
+}
+
+#[test]
+fn ring_id_mismatch_sets_pref_ring_id_bit_17_m2s_and_11_s2m() {
+    use desc::*;
+    use regs::*;
+    // PUBLIC-FACTS §1: a descriptor whose ring id does not match is not executed (PREF_RING_ID).
+    let mut b = Bench::new();
+    let q = 3;
+    b.setup(Side::M2s, q, 0x1000, 8);
+    let d = M2sDesc {
+        len: 16,
+        ring_id: 2,
+        first: true,
+        last: true,
+        int_en: false,
+        dmb: false,
+        concat: false,
+        meta_ctrl: 0,
+        buf_ptr: 0x8000,
+    };
+    b.mem.write(0x1000, &d.encode().unwrap());
+    assert_eq!(
+        b.write(q_addr(Side::M2s, q, UDMA_Q_RTP_INC), 1),
+        AXI_RESP_OKAY as u64
+    );
+    b.run(50);
+    let (qerr, _) = b.read(q_addr(Side::M2s, q, UDMA_Q_ERR));
+    assert_eq!(qerr, 1 << 17);
+    let (st, _) = b.read(eng_addr(Side::M2s, UDMA_ENG_ERR_STATUS));
+    assert_eq!(st, 1 << 17);
+    let (status, _) = b.read(q_addr(Side::M2s, q, UDMA_Q_STATUS));
+    assert!(status & (1 << UDMA_Q_STATUS_STOPPED_BIT) != 0);
+    assert_eq!(
+        b.read(q_addr(Side::M2s, q, UDMA_Q_RHP)).0,
+        RingPos::default().reg(),
+        "head did not move"
+    );
+    assert_eq!(
+        b.read(q_addr(Side::M2s, q, UDMA_Q_BYTES)).0,
+        0,
+        "descriptor not executed"
+    );
+    assert_eq!(b.o.err_irq_o, 1);
+    // err_log_mask bit 17 masks the error interrupt, the sticky bit stays.
+    b.write(eng_addr(Side::M2s, UDMA_ENG_ERR_LOG_MASK), 1 << 17);
+    b.run(1);
+    assert_eq!(b.o.err_irq_o, 0);
+
+    // S2M: a stream packet for a queue whose descriptor carries ring id 3 (expected 1).
+    b.setup(Side::S2m, q, 0x2000, 8);
+    let d = S2mDesc {
+        len: 64,
+        ring_id: 3,
+        int_en: false,
+        buf2_ptr_lo: 0,
+        buf1_ptr: 0x9000,
+    };
+    b.mem.write(0x2000, &d.encode().unwrap());
+    b.write(q_addr(Side::S2m, q, UDMA_Q_RTP_INC), 1);
+    b.i.s_axis_tvalid = 1;
+    b.i.s_axis_tkeep = 0xff;
+    b.i.s_axis_tid = q as u64;
+    b.i.s_axis_tdata = 0x1122_3344_5566_7788;
+    b.i.s_axis_tlast = 1;
+    for _ in 0..100 {
+        b.tick();
+        if b.o.s_axis_tready == 1 {
+            break;
+        }
+    }
+    b.i.s_axis_tvalid = 0;
+    b.run(5);
+    assert_eq!(b.read(q_addr(Side::S2m, q, UDMA_Q_ERR)).0, 1 << 11);
+    assert_eq!(
+        b.read(q_addr(Side::S2m, q, UDMA_Q_DROP_BYTES)).0,
+        8,
+        "dropped bytes are accounted for"
+    );
+    assert_eq!(b.mem.read(0x9000, 8), &[0u8; 8], "nothing written");
+}
+
+#[test]
+fn doorbell_past_free_space_and_bad_csr_access_are_refused() {
+    use regs::*;
+    let mut b = Bench::new();
+    b.setup(Side::M2s, 0, 0x1000, 4);
+    // One slot kept free: 3 fit, a 4th does not.
+    assert_eq!(
+        b.write(q_addr(Side::M2s, 0, UDMA_Q_RTP_INC), 4),
+        AXI_RESP_OKAY as u64
+    );
+    assert_eq!(
+        b.read(q_addr(Side::M2s, 0, UDMA_Q_RTP)).0,
+        desc::RingPos::default().reg(),
+        "ignored"
+    );
+    assert_eq!(
+        b.read(q_addr(Side::M2s, 0, UDMA_Q_ERR)).0,
+        1 << UDMA_ERR_DB_OVERFLOW
+    );
+    // RST_Q clears it.
+    b.write(
+        q_addr(Side::M2s, 0, UDMA_M2S_Q_SW_CTRL),
+        1 << UDMA_Q_SW_CTRL_RST_Q_BIT,
+    );
+    assert_eq!(b.read(q_addr(Side::M2s, 0, UDMA_Q_ERR)).0, 0);
+    // Bad CSR accesses answer SLVERR and set the CSR bit.
+    assert_eq!(b.read(UDMA_GEN_BASE).1, AXI_RESP_SLVERR as u64);
+    assert_eq!(
+        b.write(q_addr(Side::M2s, 0, UDMA_Q_STATUS), 1),
+        AXI_RESP_SLVERR as u64
+    );
+    assert_eq!(
+        b.write(q_addr(Side::M2s, 0, UDMA_Q_CFG) + 2, 1),
+        AXI_RESP_SLVERR as u64
+    );
+    assert_eq!(
+        b.write(q_addr(Side::S2m, 0, UDMA_M2S_Q_SW_CTRL), 1),
+        AXI_RESP_SLVERR as u64
+    );
+    assert_eq!(
+        b.read(eng_addr(Side::M2s, UDMA_ENG_ERR_STATUS)).0 & (1 << UDMA_ERR_CSR),
+        1 << UDMA_ERR_CSR
+    );
+    assert_eq!(
+        b.read(eng_addr(Side::S2m, UDMA_ENG_ERR_STATUS)).0 & (1 << UDMA_ERR_CSR),
+        1 << UDMA_ERR_CSR
+    );
+}
+
+#[test]
+fn every_injected_error_kind_stops_its_queue_and_is_recovered_by_rst_q() {
+    let env = run(3, 2_000_000, false);
+    assert_eq!(env.fail_msg, None);
+    for name in [
+        "err_m2s_pref_ring_id",
+        "err_s2m_pref_ring_id",
+        "err_m2s_db_overflow",
+        "err_s2m_db_overflow",
+        "err_m2s_data_axi",
+        "err_m2s_pref_axi",
+        "err_s2m_data_axi",
+        "err_s2m_pref_axi",
+        "err_s2m_no_desc",
+        "csr_slverr",
+        "stream_close_beats",
+    ] {
+        assert!(cov(&env, name) > 0, "{name} never hit");
+    }
+    assert!(cov(&env, "random_jobs") > 100);
 }
