@@ -20,7 +20,7 @@ pub const C_B: u8 = 1;
 pub const C_R: u8 = 2;
 
 /// Registers of one queue (one side).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct QueueRegs {
     pub desc_pref_cfg: u32,
     /// EN_PREF / EN_SCHEDULING(EN_STREAM) bits only.
@@ -41,28 +41,6 @@ pub struct QueueRegs {
     pub done: u32,
 }
 
-impl Default for QueueRegs {
-    fn default() -> Self {
-        Self {
-            desc_pref_cfg: 0,
-            cfg: 0,
-            rbp_lo: 0,
-            rbp_hi: 0,
-            rl: 0,
-            head: RingPos::default(),
-            tail: RingPos::default(),
-            crbp_lo: 0,
-            crbp_hi: 0,
-            crhp: RingPos::default(),
-            comp_cfg: 0,
-            stopped: false,
-            err: 0,
-            bytes: 0,
-            drop: 0,
-            done: 0,
-        }
-    }
-}
 
 const CFG_MASK: u32 = (1 << UDMA_Q_CFG_EN_PREF_BIT) | (1 << UDMA_Q_CFG_EN_SCHED_BIT);
 const BASE_LO_MASK: u32 = !((1 << UDMA_Q_RBP_LOW_SHIFT) - 1);

@@ -419,7 +419,7 @@ impl UdmaStim {
                 ring_id: rid,
                 first: k == 0,
                 last: k + 1 == job.nm,
-                int_en: job.directed && self.directed_done % 3 == 0,
+                int_en: job.directed && self.directed_done % 3 == 1,
                 dmb: false,
                 concat: false,
                 meta_ctrl: k as u32,
