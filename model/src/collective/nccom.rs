@@ -29,6 +29,10 @@ use crate::stim::StimRng;
 
 /// Most ranks the fast path accepts.
 pub const MAX_RANKS: usize = 64;
+/// Largest buffer: 128 partitions × 2 MiB (the SBUF aperture's partition stride).
+pub const MAX_BYTES: u64 = 256 << 20;
+/// Most host memory a sweep may hold in SBUF images (all ranks, all buffers).
+pub const MAX_HOST_BYTES: u64 = 4 << 30;
 
 /// Which machine runs the legs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -113,6 +117,19 @@ pub enum NccomError {
     /// Bad factor.
     #[error("factor must be at least 2, got {0}")]
     Factor(u64),
+    /// Too large a buffer.
+    #[error("largest size {0} exceeds {MAX_BYTES} bytes (128 partitions x 2 MiB)")]
+    TooLarge(u64),
+    /// Too much host memory.
+    #[error("{ranks} ranks x {bytes} bytes x {bufs} buffers needs more than {MAX_HOST_BYTES} bytes of host memory")]
+    HostMemory {
+        /// Ranks.
+        ranks: usize,
+        /// Largest size.
+        bytes: u64,
+        /// Buffers per rank.
+        bufs: u64,
+    },
     /// A size string that does not parse.
     #[error("bad size {0:?}: expected a number with an optional K, M or G suffix (powers of 1024), e.g. 1K, 16M")]
     Size(String),
@@ -173,6 +190,21 @@ impl Config {
         }
         if self.factor < 2 {
             return Err(NccomError::Factor(self.factor));
+        }
+        if self.max_bytes > MAX_BYTES {
+            return Err(NccomError::TooLarge(self.max_bytes));
+        }
+        let bufs = if self.op.needs_output() { 2 } else { 1 };
+        if (self.ranks as u64)
+            .saturating_mul(self.max_bytes)
+            .saturating_mul(bufs)
+            > MAX_HOST_BYTES
+        {
+            return Err(NccomError::HostMemory {
+                ranks: self.ranks,
+                bytes: self.max_bytes,
+                bufs,
+            });
         }
         if self.op == CollectiveOp::SendRecv && !self.ranks.is_multiple_of(2) {
             return Err(CollectiveError::OddPairs { n: self.ranks }.into());
@@ -487,6 +519,20 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("size range is empty"));
+        c.max_bytes = 1 << 40;
+        c.min_bytes = 1;
+        assert!(c
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("exceeds 268435456 bytes"));
+        c.max_bytes = 256 << 20;
+        c.ranks = 64;
+        assert!(c
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("host memory"));
         let mut c = cfg(CollectiveOp::SendRecv, 3, Dtype::Fp32);
         c.ranks = 3;
         assert!(c

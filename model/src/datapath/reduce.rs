@@ -355,7 +355,9 @@ mod avx2 {
     pub(super) unsafe fn reduce(acc: &mut [u8], incoming: &[u8], dtype: Dtype, op: ReduceOp) {
         let n = acc.len();
         // 32 bytes per 256-bit vector for 32-bit types, 16 bytes (8 lanes) for 16-bit types.
-        let step = if dtype.size() == 4 { 32 } else { 16 };
+        // 32 bytes per iteration (8 × 32-bit, or 16 bf16 split in-lane into
+        // two 8 × fp32 halves); fp16 goes through F16C 8 at a time (16 bytes).
+        let step = if dtype == Dtype::Fp16 { 16 } else { 32 };
         let body = n - n % step;
         let d = acc.as_mut_ptr();
         let s = incoming.as_ptr();
@@ -387,24 +389,58 @@ mod avx2 {
                     i += step;
                 }
             }
-            Dtype::Bf16 | Dtype::Fp16 => {
-                let bf = dtype == Dtype::Bf16;
+            Dtype::Bf16 => {
+                // unpacklo/hi(0, x) put each bf16 in the upper half of a
+                // 32-bit lane (exact widening), in-lane; packus_epi32 undoes
+                // the same in-lane split, so no cross-lane shuffle is needed.
+                let zero = _mm256_setzero_si256();
+                while i < body {
+                    let x = _mm256_loadu_si256(s.add(i) as *const __m256i);
+                    let y = _mm256_loadu_si256(d.add(i) as *const __m256i);
+                    let (alo, ahi) = (
+                        _mm256_castsi256_ps(_mm256_unpacklo_epi16(zero, x)),
+                        _mm256_castsi256_ps(_mm256_unpackhi_epi16(zero, x)),
+                    );
+                    let (blo, bhi) = (
+                        _mm256_castsi256_ps(_mm256_unpacklo_epi16(zero, y)),
+                        _mm256_castsi256_ps(_mm256_unpackhi_epi16(zero, y)),
+                    );
+                    let r = match op {
+                        ReduceOp::Sum => _mm256_packus_epi32(
+                            bf16_round32(_mm256_add_ps(alo, blo)),
+                            bf16_round32(_mm256_add_ps(ahi, bhi)),
+                        ),
+                        ReduceOp::Max | ReduceOp::Min => {
+                            let (mlo, mhi) = if op == ReduceOp::Max {
+                                (
+                                    _mm256_cmp_ps::<_CMP_GT_OQ>(alo, blo),
+                                    _mm256_cmp_ps::<_CMP_GT_OQ>(ahi, bhi),
+                                )
+                            } else {
+                                (
+                                    _mm256_cmp_ps::<_CMP_LT_OQ>(alo, blo),
+                                    _mm256_cmp_ps::<_CMP_LT_OQ>(ahi, bhi),
+                                )
+                            };
+                            let m16 = _mm256_packs_epi32(
+                                _mm256_castps_si256(mlo),
+                                _mm256_castps_si256(mhi),
+                            );
+                            _mm256_blendv_epi8(y, x, m16)
+                        }
+                    };
+                    _mm256_storeu_si256(d.add(i) as *mut __m256i, r);
+                    i += step;
+                }
+            }
+            Dtype::Fp16 => {
                 while i < body {
                     let a16 = _mm_loadu_si128(s.add(i) as *const __m128i);
                     let b16 = _mm_loadu_si128(d.add(i) as *const __m128i);
-                    let (a, b) = if bf {
-                        (bf16_widen(a16), bf16_widen(b16))
-                    } else {
-                        (_mm256_cvtph_ps(a16), _mm256_cvtph_ps(b16))
-                    };
+                    let (a, b) = (_mm256_cvtph_ps(a16), _mm256_cvtph_ps(b16));
                     let r16 = match op {
                         ReduceOp::Sum => {
-                            let sum = _mm256_add_ps(a, b);
-                            if bf {
-                                bf16_round(sum)
-                            } else {
-                                _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(sum)
-                            }
+                            _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_add_ps(a, b))
                         }
                         // maxps/minps pick b unless (a > b) / (a < b): build
                         // the same mask and select the original 16-bit words.
@@ -419,17 +455,11 @@ mod avx2 {
         scalar::reduce(&mut acc[body..], &incoming[body..], dtype, op);
     }
 
-    /// 8 bf16 → 8 fp32 (exact: shift into the upper half).
+    /// 8 fp32 → 8 bf16 in the low half of each 32-bit lane, nearest even;
+    /// NaN keeps its upper payload with the quiet bit set.
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn bf16_widen(x: __m128i) -> __m256 {
-        _mm256_castsi256_ps(_mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(x)))
-    }
-
-    /// 8 fp32 → 8 bf16, nearest even; NaN keeps its upper payload, quiet bit set.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn bf16_round(x: __m256) -> __m128i {
+    fn bf16_round32(x: __m256) -> __m256i {
         let xi = _mm256_castps_si256(x);
         let abs = _mm256_and_si256(xi, _mm256_set1_epi32(0x7FFF_FFFF));
         let nan = _mm256_cmpgt_epi32(abs, _mm256_set1_epi32(0x7F80_0000));
@@ -437,15 +467,7 @@ mod avx2 {
         let bias = _mm256_add_epi32(lsb, _mm256_set1_epi32(0x7FFF));
         let rounded = _mm256_srli_epi32::<16>(_mm256_add_epi32(xi, bias));
         let quiet = _mm256_or_si256(_mm256_srli_epi32::<16>(xi), _mm256_set1_epi32(0x0040));
-        let r = _mm256_blendv_epi8(rounded, quiet, nan);
-        narrow(r)
-    }
-
-    /// 8 × u32 (each < 2^16) → 8 × u16.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn narrow(x: __m256i) -> __m128i {
-        _mm_packus_epi32(_mm256_castsi256_si128(x), _mm256_extracti128_si256::<1>(x))
+        _mm256_blendv_epi8(rounded, quiet, nan)
     }
 
     /// Per lane: the mask (all ones / zero, 32-bit) picks `a16`, else `b16`.

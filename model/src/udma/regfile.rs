@@ -41,7 +41,6 @@ pub struct QueueRegs {
     pub done: u32,
 }
 
-
 const CFG_MASK: u32 = (1 << UDMA_Q_CFG_EN_PREF_BIT) | (1 << UDMA_Q_CFG_EN_SCHED_BIT);
 const BASE_LO_MASK: u32 = !((1 << UDMA_Q_RBP_LOW_SHIFT) - 1);
 /// Width of the used/free arithmetic in the RTL (26 bits).

@@ -187,6 +187,7 @@ struct Cov {
     wraps_s2m: u64,
     ring_id_seen: [u64; 4],
     comp_checked: u64,
+    jobs_per_q: [u64; NQ],
     injected: [u64; 10],
     err_bits: [[u64; 32]; 2],
     csr_slverr: u64,
@@ -599,6 +600,7 @@ impl UdmaStim {
         } else {
             self.cov.random_jobs += 1;
         }
+        self.cov.jobs_per_q[q] += 1;
         if j.inject.is_some() {
             self.cov.inject_missed += 1;
         }
@@ -1000,6 +1002,7 @@ impl Stimulus for UdmaStim {
         let mut v: Vec<(String, u64)> = vec![
             ("directed_jobs".into(), c.directed_jobs),
             ("random_jobs".into(), c.random_jobs),
+            ("queues_with_jobs".into(), c.jobs_per_q.iter().filter(|n| **n > 0).count() as u64),
             ("multi_desc_pkts".into(), c.multi_desc_pkts),
             ("len_65536".into(), c.len_65536),
             ("wraps_m2s".into(), c.wraps_m2s),
