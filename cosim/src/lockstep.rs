@@ -303,9 +303,9 @@ where
     let mut cycles_run = 0;
     for c in 0..opts.cycles {
         let ig = env_g.next(c, prev_g.as_ref());
-        let ir = env_r.next(c, prev_r.as_ref());
+        let ir = if S::TWIN { env_r.next(c, prev_r.as_ref()) } else { ig.clone() };
         ig.pack(&mut inw_g);
-        if ig != ir {
+        if S::TWIN && ig != ir {
             ir.pack(&mut inw_r);
             if inw_g != inw_r {
                 first = Some(Mismatch {
@@ -345,7 +345,9 @@ where
             break;
         }
         prev_g = Some(og);
-        prev_r = Some(or);
+        if S::TWIN {
+            prev_r = Some(or);
+        }
         if let Some(b) = &bar {
             if c & 0xFFFF == 0 {
                 b.set_position(c);
@@ -356,7 +358,7 @@ where
         b.finish_and_clear();
     }
     let seconds = t0.elapsed().as_secs_f64();
-    if first.is_none() {
+    if first.is_none() && S::TWIN {
         if let Err(detail) = env_g.compare_final(&env_r) {
             first = Some(Mismatch {
                 block: block.name.into(),

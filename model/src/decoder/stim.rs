@@ -304,6 +304,9 @@ impl DecoderStim {
 
 impl Stimulus for DecoderStim {
     type In = DecoderIn;
+    /// Outputs are compared every cycle and the environment keeps no state
+    /// that needs an end-of-run comparison: one environment drives both sides.
+    const TWIN: bool = false;
     type Out = DecoderOut;
 
     fn new(seed: u64, _cycles: u64) -> Self {

@@ -670,6 +670,9 @@ impl EvtSemStim {
 
 impl Stimulus for EvtSemStim {
     type In = EvtSemIn;
+    /// Outputs are compared every cycle and the environment keeps no state
+    /// that needs an end-of-run comparison: one environment drives both sides.
+    const TWIN: bool = false;
     type Out = EvtSemOut;
 
     fn new(seed: u64, cycles: u64) -> Self {
