@@ -8,7 +8,7 @@ use sb2sb::rtl::{RtlDut, XInit};
 use sb2sb_model::decoder::{Decoder, DecoderIn, DecoderOut, DecoderStim, BLOCK};
 use sb2sb_model::ports::{CycleModel, Stimulus};
 
-const N: u64 = 10_000;
+const N: u64 = 100_000;
 
 fn inputs() -> Vec<DecoderIn> {
     let mut s = DecoderStim::new(1, N);

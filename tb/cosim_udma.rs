@@ -35,7 +35,11 @@ fn udma_lockstep_is_clean_with_wraps_every_ring_id_every_error_and_backpressure(
     }
     assert_eq!(r.cycles_run, cycles);
     assert_eq!(r.cov("directed_jobs"), 24, "driver-style phase");
-    assert_eq!(r.cov("queues_with_jobs"), 16, "all 16 queues completed transfers");
+    assert_eq!(
+        r.cov("queues_with_jobs"),
+        16,
+        "all 16 queues completed transfers"
+    );
     let must = [
         "wraps_m2s",
         "wraps_s2m",

@@ -184,27 +184,39 @@ fn diffs(sigs: &[Signal], a: &[u64], b: &[u64]) -> Vec<SignalDiff> {
 /// One history row: cycle, packed inputs, golden outputs, RTL outputs.
 type Row = (u64, Vec<u64>, Vec<u64>, Vec<u64>);
 
-/// Ring buffer of the last cycles' packed ports.
+/// Ring buffer of the last cycles' packed ports, preallocated so that a
+/// cycle costs three slice copies.
 struct History {
     cap: usize,
     rows: VecDeque<Row>,
+    spare: Vec<Row>,
 }
 
 impl History {
+    fn new(cap: usize, iw: usize, ow: usize) -> Self {
+        let spare = (0..cap).map(|_| (0, vec![0; iw], vec![0; ow], vec![0; ow])).collect();
+        Self { cap, rows: VecDeque::with_capacity(cap), spare }
+    }
+
+    #[inline]
     fn push(&mut self, cycle: u64, i: &[u64], g: &[u64], r: &[u64]) {
         if self.cap == 0 {
             return;
         }
-        if self.rows.len() == self.cap {
-            let mut old = self.rows.pop_front().unwrap_or_default();
-            old.0 = cycle;
-            old.1.copy_from_slice(i);
-            old.2.copy_from_slice(g);
-            old.3.copy_from_slice(r);
-            self.rows.push_back(old);
+        let mut row = if self.rows.len() == self.cap {
+            self.rows.pop_front()
         } else {
-            self.rows.push_back((cycle, i.to_vec(), g.to_vec(), r.to_vec()));
+            self.spare.pop()
         }
+        .unwrap_or_default();
+        row.0 = cycle;
+        row.1.clear();
+        row.1.extend_from_slice(i);
+        row.2.clear();
+        row.2.extend_from_slice(g);
+        row.3.clear();
+        row.3.extend_from_slice(r);
+        self.rows.push_back(row);
     }
 
     fn render(&self, block: &BlockDesc) -> Vec<String> {
@@ -283,7 +295,7 @@ where
     let mut env_r = env_g.clone();
     let mut prev_g: Option<S::Out> = None;
     let mut prev_r: Option<S::Out> = None;
-    let mut hist = History { cap: opts.history, rows: VecDeque::with_capacity(opts.history) };
+    let mut hist = History::new(opts.history, iw, ow);
 
     let bar = if opts.progress && std::io::stderr().is_terminal() && opts.cycles >= 100_000 {
         let b = indicatif::ProgressBar::new(opts.cycles);
@@ -323,9 +335,9 @@ where
             }
         }
         let og = golden.step(&ig);
-        let or = rtl.step(&ir);
+        rtl.step_words(&ir);
         og.pack(&mut gw);
-        or.pack(&mut rw);
+        rw.copy_from_slice(rtl.last_words());
         if let Some(w) = waves.as_mut() {
             w.sample(c, &inw_g, &gw, &rw)?;
         }
@@ -346,7 +358,7 @@ where
         }
         prev_g = Some(og);
         if S::TWIN {
-            prev_r = Some(or);
+            prev_r = Some(<S::Out as PortBundle>::unpack(&rw));
         }
         if let Some(b) = &bar {
             if c & 0xFFFF == 0 {

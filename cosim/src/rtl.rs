@@ -64,6 +64,13 @@ impl<I: PortBundle, O: PortBundle> RtlDut<I, O> {
         self.dut.pin_mut().close_trace();
     }
 
+    /// One cycle, leaving the outputs packed in [`RtlDut::last_words`].
+    #[inline]
+    pub fn step_words(&mut self, i: &I) {
+        i.pack(&mut self.inw);
+        self.dut.pin_mut().step(&self.inw, &mut self.outw);
+    }
+
     /// Raw output words of the last step (already masked to each width).
     pub fn last_words(&self) -> &[u64] {
         &self.outw
@@ -75,8 +82,7 @@ impl<I: PortBundle, O: PortBundle> CycleModel for RtlDut<I, O> {
     type Out = O;
     #[inline]
     fn step(&mut self, i: &I) -> O {
-        i.pack(&mut self.inw);
-        self.dut.pin_mut().step(&self.inw, &mut self.outw);
+        self.step_words(i);
         O::unpack(&self.outw)
     }
 }

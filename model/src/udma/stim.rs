@@ -1002,7 +1002,10 @@ impl Stimulus for UdmaStim {
         let mut v: Vec<(String, u64)> = vec![
             ("directed_jobs".into(), c.directed_jobs),
             ("random_jobs".into(), c.random_jobs),
-            ("queues_with_jobs".into(), c.jobs_per_q.iter().filter(|n| **n > 0).count() as u64),
+            (
+                "queues_with_jobs".into(),
+                c.jobs_per_q.iter().filter(|n| **n > 0).count() as u64,
+            ),
             ("multi_desc_pkts".into(), c.multi_desc_pkts),
             ("len_65536".into(), c.len_65536),
             ("wraps_m2s".into(), c.wraps_m2s),
