@@ -19,7 +19,10 @@ fn verilator_root() -> PathBuf {
             return PathBuf::from(r);
         }
     }
-    let out = Command::new("verilator").arg("--getenv").arg("VERILATOR_ROOT").output();
+    let out = Command::new("verilator")
+        .arg("--getenv")
+        .arg("VERILATOR_ROOT")
+        .output();
     match out {
         Ok(o) if o.status.success() => PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()),
         _ => fail(
@@ -44,7 +47,11 @@ fn mk_list(mk: &str, var: &str) -> Vec<String> {
         };
         match body {
             Some(b) => {
-                v.extend(b.split_whitespace().filter(|s| *s != "\\").map(String::from));
+                v.extend(
+                    b.split_whitespace()
+                        .filter(|s| *s != "\\")
+                        .map(String::from),
+                );
                 cont = t.ends_with('\\');
             }
             None => cont = false,
@@ -63,9 +70,17 @@ fn gen_block(b: &BlockDesc, out: &mut String) {
     writeln!(out, "class {cls} final : public Dut {{").unwrap();
     writeln!(out, "  std::unique_ptr<VerilatedContext> ctx_;\n  std::unique_ptr<{v}> m_;\n  std::unique_ptr<VerilatedVcdC> tfp_;\n  uint64_t t_ = 0;").unwrap();
     writeln!(out, " public:").unwrap();
-    writeln!(out, "  {cls}(uint32_t seed, uint32_t rr) : ctx_(new VerilatedContext) {{").unwrap();
+    writeln!(
+        out,
+        "  {cls}(uint32_t seed, uint32_t rr) : ctx_(new VerilatedContext) {{"
+    )
+    .unwrap();
     writeln!(out, "    ctx_->randReset(int(rr));\n    ctx_->randSeed(int(seed & 0x7fffffffu));\n    ctx_->traceEverOn(true);").unwrap();
-    writeln!(out, "    m_.reset(new {v}(ctx_.get(), \"TOP\"));\n    m_->clk_i = 0;").unwrap();
+    writeln!(
+        out,
+        "    m_.reset(new {v}(ctx_.get(), \"TOP\"));\n    m_->clk_i = 0;"
+    )
+    .unwrap();
     if b.inputs.iter().any(|s| s.name == "rst_ni") {
         // Power-on: settle once with reset released so that the stimulus'
         // first `rst_ni = 0` is a real negative edge for the async reset.
@@ -73,14 +88,25 @@ fn gen_block(b: &BlockDesc, out: &mut String) {
     }
     writeln!(out, "  }}").unwrap();
     writeln!(out, "  ~{cls}() override {{ close_trace(); m_->final(); }}").unwrap();
-    writeln!(out, "  void step(rust::Slice<const uint64_t> in, rust::Slice<uint64_t> out) override {{").unwrap();
+    writeln!(
+        out,
+        "  void step(rust::Slice<const uint64_t> in, rust::Slice<uint64_t> out) override {{"
+    )
+    .unwrap();
     let mut off = 0usize;
     for s in b.inputs {
         if s.width <= 64 {
             writeln!(out, "    m_->{} = in[{off}];", s.name).unwrap();
         } else {
             for k in 0..cxx_type_words32(s) {
-                writeln!(out, "    m_->{}[{k}] = uint32_t(in[{}] >> {});", s.name, off + k / 2, 32 * (k % 2)).unwrap();
+                writeln!(
+                    out,
+                    "    m_->{}[{k}] = uint32_t(in[{}] >> {});",
+                    s.name,
+                    off + k / 2,
+                    32 * (k % 2)
+                )
+                .unwrap();
             }
         }
         off += s.words();
@@ -95,9 +121,21 @@ fn gen_block(b: &BlockDesc, out: &mut String) {
                 let lo = 2 * w;
                 let hi = 2 * w + 1;
                 if hi < cxx_type_words32(s) {
-                    writeln!(out, "    out[{}] = uint64_t(m_->{n}[{lo}]) | (uint64_t(m_->{n}[{hi}]) << 32);", off + w, n = s.name).unwrap();
+                    writeln!(
+                        out,
+                        "    out[{}] = uint64_t(m_->{n}[{lo}]) | (uint64_t(m_->{n}[{hi}]) << 32);",
+                        off + w,
+                        n = s.name
+                    )
+                    .unwrap();
                 } else {
-                    writeln!(out, "    out[{}] = uint64_t(m_->{n}[{lo}]);", off + w, n = s.name).unwrap();
+                    writeln!(
+                        out,
+                        "    out[{}] = uint64_t(m_->{n}[{lo}]);",
+                        off + w,
+                        n = s.name
+                    )
+                    .unwrap();
                 }
             }
         }
@@ -121,7 +159,10 @@ fn main() {
     let vroot = verilator_root();
     let vinc = vroot.join("include");
     if !vinc.join("verilated.cpp").exists() {
-        fail(&format!("Verilator include directory {} has no verilated.cpp: run `make setup`", vinc.display()));
+        fail(&format!(
+            "Verilator include directory {} has no verilated.cpp: run `make setup`",
+            vinc.display()
+        ));
     }
     let verilator_bin = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".into());
 
@@ -130,7 +171,10 @@ fn main() {
     std::fs::create_dir_all(&gen_rtl).unwrap();
     std::fs::write(gen_rtl.join("sb2sb_pkg.sv"), sb2sb_model::svpkg::render()).unwrap();
 
-    let blocks: Vec<&BlockDesc> = sb2sb_model::blocks::BLOCKS.iter().filter(|b| !b.inputs.is_empty()).collect();
+    let blocks: Vec<&BlockDesc> = sb2sb_model::blocks::BLOCKS
+        .iter()
+        .filter(|b| !b.inputs.is_empty())
+        .collect();
     let mut block_cpp: Vec<(&BlockDesc, Vec<PathBuf>)> = Vec::new();
     let mut includes: Vec<PathBuf> = vec![vinc.clone(), vinc.join("vltstd")];
     let mut shim = String::new();
@@ -145,10 +189,22 @@ fn main() {
         // Keep the directory: unchanged Verilator output keeps its compiled library.
         std::fs::create_dir_all(&mdir).unwrap();
         let mut cmd = Command::new(&verilator_bin);
-        cmd.arg("--cc").arg("--trace").arg("-O3").arg("--x-assign").arg("unique").arg("--x-initial").arg("unique")
-            .arg("-Wall").arg("-Wno-fatal")
-            .arg("--top-module").arg(b.top).arg("--prefix").arg(format!("V{}", b.top))
-            .arg("--Mdir").arg(&mdir).arg(format!("-I{}", manifest.join("rtl").display()));
+        cmd.arg("--cc")
+            .arg("--trace")
+            .arg("-O3")
+            .arg("--x-assign")
+            .arg("unique")
+            .arg("--x-initial")
+            .arg("unique")
+            .arg("-Wall")
+            .arg("-Wno-fatal")
+            .arg("--top-module")
+            .arg(b.top)
+            .arg("--prefix")
+            .arg(format!("V{}", b.top))
+            .arg("--Mdir")
+            .arg(&mdir)
+            .arg(format!("-I{}", manifest.join("rtl").display()));
         for f in b.rtl_files {
             if *f == "sb2sb_pkg.sv" {
                 cmd.arg(gen_rtl.join(f));
@@ -156,7 +212,9 @@ fn main() {
                 cmd.arg(manifest.join("rtl").join(f));
             }
         }
-        let o = cmd.output().unwrap_or_else(|e| fail(&format!("cannot run verilator: {e}: run `make setup`")));
+        let o = cmd
+            .output()
+            .unwrap_or_else(|e| fail(&format!("cannot run verilator: {e}: run `make setup`")));
         if !o.status.success() {
             fail(&format!(
                 "verilator failed on block {} ({}):\n{}",
@@ -168,7 +226,12 @@ fn main() {
         let mk = std::fs::read_to_string(mdir.join(format!("V{}_classes.mk", b.top)))
             .unwrap_or_else(|e| fail(&format!("no _classes.mk for {}: {e}", b.top)));
         let mut files = Vec::new();
-        for var in ["VM_CLASSES_FAST", "VM_CLASSES_SLOW", "VM_SUPPORT_FAST", "VM_SUPPORT_SLOW"] {
+        for var in [
+            "VM_CLASSES_FAST",
+            "VM_CLASSES_SLOW",
+            "VM_SUPPORT_FAST",
+            "VM_SUPPORT_SLOW",
+        ] {
             for c in mk_list(&mk, var) {
                 files.push(mdir.join(format!("{c}.cpp")));
             }
@@ -179,18 +242,33 @@ fn main() {
     }
     shim.push_str("std::unique_ptr<Dut> new_dut(rust::Str name, uint32_t seed, uint32_t rand_reset) {\n  std::string n(name);\n");
     for b in &blocks {
-        writeln!(shim, "  if (n == \"{}\") return std::unique_ptr<Dut>(new Dut_{}(seed, rand_reset));", b.name, b.name).unwrap();
+        writeln!(
+            shim,
+            "  if (n == \"{}\") return std::unique_ptr<Dut>(new Dut_{}(seed, rand_reset));",
+            b.name, b.name
+        )
+        .unwrap();
     }
     shim.push_str("  throw std::runtime_error(\"no Verilated model for block '\" + n + \"' in this build\");\n}\n\n");
     let names: Vec<&str> = blocks.iter().map(|b| b.name).collect();
-    writeln!(shim, "rust::String compiled_blocks() {{ return rust::String(\"{}\"); }}\n", names.join(",")).unwrap();
+    writeln!(
+        shim,
+        "rust::String compiled_blocks() {{ return rust::String(\"{}\"); }}\n",
+        names.join(",")
+    )
+    .unwrap();
     shim.push_str("}  // namespace sb2sb\n");
     let shim_path = out_dir.join("duts.cc");
     std::fs::write(&shim_path, shim).unwrap();
 
     // 1. Bridge + shim (small, always rebuilt).
     let mut b = cxx_build::bridge("cosim/src/ffi.rs");
-    b.file(&shim_path).includes(&includes).std("c++17").opt_level(2).cargo_metadata(false).warnings(false);
+    b.file(&shim_path)
+        .includes(&includes)
+        .std("c++17")
+        .opt_level(2)
+        .cargo_metadata(false)
+        .warnings(false);
     b.compile("sb2sb_bridge");
     let mut libs = vec!["sb2sb_bridge".to_string()];
 
@@ -201,9 +279,12 @@ fn main() {
         let stamp = out_dir.join(format!("libvblk_{}.stamp", blk.top));
         let lib = out_dir.join(format!("libvblk_{}.a", blk.top));
         let h = dir_hash(&mdir);
-        let fresh = lib.exists() && std::fs::read_to_string(&stamp).ok().as_deref() == Some(h.as_str());
+        let fresh =
+            lib.exists() && std::fs::read_to_string(&stamp).ok().as_deref() == Some(h.as_str());
         if !fresh {
-            cc_build(&includes).files(files).compile(&format!("vblk_{}", blk.top));
+            cc_build(&includes)
+                .files(files)
+                .compile(&format!("vblk_{}", blk.top));
             std::fs::write(&stamp, &h).unwrap();
         }
         libs.push(format!("vblk_{}", blk.top));
@@ -251,7 +332,10 @@ fn cc_build(includes: &[PathBuf]) -> cc::Build {
 /// Content hash of a Verilator output directory (deterministic across runs).
 fn dir_hash(dir: &Path) -> String {
     use std::hash::{Hash, Hasher};
-    let mut names: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok().map(|e| e.path())).collect();
+    let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
     names.sort();
     let mut h = std::collections::hash_map::DefaultHasher::new();
     for n in names {

@@ -38,7 +38,11 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("lockstep_cycle", |b| {
         b.iter(|| {
-            let o = Options { seed: 1, cycles: N, ..Options::default() };
+            let o = Options {
+                seed: 1,
+                cycles: N,
+                ..Options::default()
+            };
             let r = lockstep::run(Decoder::new(), DecoderStim::new(1, N), &BLOCK, &o).unwrap();
             assert!(r.passed());
         })

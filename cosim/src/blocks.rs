@@ -23,17 +23,28 @@ where
     G: CycleModel<In = S::In, Out = S::Out>,
     S: Stimulus,
 {
-    let Some(desc) = sb2sb_model::blocks::find(name) else { bail!("block `{name}` is not registered") };
+    let Some(desc) = sb2sb_model::blocks::find(name) else {
+        bail!("block `{name}` is not registered")
+    };
     let stim = S::new(opts.seed, opts.cycles);
     match fault {
         None => lockstep::run(golden, stim, desc, opts),
-        Some(f) => lockstep::run(FlipOutputBit::new(golden, &f.signal, f.bit, f.cycle)?, stim, desc, opts),
+        Some(f) => lockstep::run(
+            FlipOutputBit::new(golden, &f.signal, f.bit, f.cycle)?,
+            stim,
+            desc,
+            opts,
+        ),
     }
 }
 
 /// Names accepted by `--block` (besides `all`).
 pub fn names() -> Vec<&'static str> {
-    sb2sb_model::blocks::BLOCKS.iter().filter(|b| !b.inputs.is_empty()).map(|b| b.name).collect()
+    sb2sb_model::blocks::BLOCKS
+        .iter()
+        .filter(|b| !b.inputs.is_empty())
+        .map(|b| b.name)
+        .collect()
 }
 
 /// Run one block by name.

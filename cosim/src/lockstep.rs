@@ -94,13 +94,31 @@ impl Mismatch {
         let mut s = String::new();
         let what = match self.kind {
             MismatchKind::Output => "output mismatch",
-            MismatchKind::Stimulus => "stimulus divergence (environment twins produced different inputs)",
+            MismatchKind::Stimulus => {
+                "stimulus divergence (environment twins produced different inputs)"
+            }
             MismatchKind::Final => "end-of-run state mismatch",
         };
-        let _ = writeln!(s, "LOCKSTEP FAILURE in block `{}`: {what} at cycle {} (seed {})", self.block, self.cycle, self.seed);
+        let _ = writeln!(
+            s,
+            "LOCKSTEP FAILURE in block `{}`: {what} at cycle {} (seed {})",
+            self.block, self.cycle, self.seed
+        );
         if !self.diffs.is_empty() {
-            let w = self.diffs.iter().map(|d| d.signal.len()).max().unwrap_or(6).max(6);
-            let gw = self.diffs.iter().map(|d| d.golden.len()).max().unwrap_or(6).max(6);
+            let w = self
+                .diffs
+                .iter()
+                .map(|d| d.signal.len())
+                .max()
+                .unwrap_or(6)
+                .max(6);
+            let gw = self
+                .diffs
+                .iter()
+                .map(|d| d.golden.len())
+                .max()
+                .unwrap_or(6)
+                .max(6);
             let _ = writeln!(s, "  {:w$}  {:gw$}  rtl", "signal", "golden");
             for d in &self.diffs {
                 let _ = writeln!(s, "  {:w$}  {:gw$}  {}", d.signal, d.golden, d.rtl);
@@ -145,7 +163,11 @@ impl Report {
     }
     /// Coverage counter by name (0 when absent).
     pub fn cov(&self, name: &str) -> u64 {
-        self.coverage.iter().find(|(n, _)| n == name).map(|c| c.1).unwrap_or(0)
+        self.coverage
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|c| c.1)
+            .unwrap_or(0)
     }
 }
 
@@ -154,7 +176,11 @@ pub fn fmt_value(s: &Signal, w: &[u64]) -> String {
     let digits = s.width.div_ceil(4) as usize;
     let mut h = String::new();
     for k in (0..s.words()).rev() {
-        let d = if k == s.words() - 1 { digits - 16 * (s.words() - 1) } else { 16 };
+        let d = if k == s.words() - 1 {
+            digits - 16 * (s.words() - 1)
+        } else {
+            16
+        };
         let _ = write!(h, "{:0d$x}", w[k], d = d);
     }
     if s.width == 1 {
@@ -194,8 +220,14 @@ struct History {
 
 impl History {
     fn new(cap: usize, iw: usize, ow: usize) -> Self {
-        let spare = (0..cap).map(|_| (0, vec![0; iw], vec![0; ow], vec![0; ow])).collect();
-        Self { cap, rows: VecDeque::with_capacity(cap), spare }
+        let spare = (0..cap)
+            .map(|_| (0, vec![0; iw], vec![0; ow], vec![0; ow]))
+            .collect();
+        Self {
+            cap,
+            rows: VecDeque::with_capacity(cap),
+            spare,
+        }
     }
 
     #[inline]
@@ -225,7 +257,11 @@ impl History {
         for row in &self.rows {
             let mut line = format!("cycle {:>8} |", row.0);
             let mut any = false;
-            let mut emit = |prefix: &str, sigs: &[Signal], cur: &[u64], old: Option<&[u64]>, line: &mut String| {
+            let mut emit = |prefix: &str,
+                            sigs: &[Signal],
+                            cur: &[u64],
+                            old: Option<&[u64]>,
+                            line: &mut String| {
                 let mut off = 0;
                 for s in sigs {
                     let n = s.words();
@@ -237,9 +273,21 @@ impl History {
                     off += n;
                 }
             };
-            emit("", block.inputs, &row.1, prev.map(|p| p.1.as_slice()), &mut line);
+            emit(
+                "",
+                block.inputs,
+                &row.1,
+                prev.map(|p| p.1.as_slice()),
+                &mut line,
+            );
             line.push_str(" |");
-            emit("o:", block.outputs, &row.2, prev.map(|p| p.2.as_slice()), &mut line);
+            emit(
+                "o:",
+                block.outputs,
+                &row.2,
+                prev.map(|p| p.2.as_slice()),
+                &mut line,
+            );
             if row.2 != row.3 {
                 line.push_str(" | RTL differs:");
                 for d in diffs(block.outputs, &row.2, &row.3) {
@@ -257,7 +305,11 @@ impl History {
 }
 
 fn replay_cmd(block: &BlockDesc, opts: &Options) -> String {
-    let dir = opts.vcd_dir.as_ref().map(|d| d.display().to_string()).unwrap_or_else(|| "waves".into());
+    let dir = opts
+        .vcd_dir
+        .as_ref()
+        .map(|d| d.display().to_string())
+        .unwrap_or_else(|| "waves".into());
     let x = match opts.x_init {
         XInit::Zero => " --x-init zero",
         XInit::Random => "",
@@ -273,7 +325,12 @@ fn replay_cmd(block: &BlockDesc, opts: &Options) -> String {
 }
 
 /// Run `golden` against the Verilated RTL of `block` under environment `stim`.
-pub fn run<G, S>(mut golden: G, stim: S, block: &'static BlockDesc, opts: &Options) -> Result<Report>
+pub fn run<G, S>(
+    mut golden: G,
+    stim: S,
+    block: &'static BlockDesc,
+    opts: &Options,
+) -> Result<Report>
 where
     G: CycleModel<In = S::In, Out = S::Out>,
     S: Stimulus,
@@ -300,9 +357,11 @@ where
     let bar = if opts.progress && std::io::stderr().is_terminal() && opts.cycles >= 100_000 {
         let b = indicatif::ProgressBar::new(opts.cycles);
         b.set_style(
-            indicatif::ProgressStyle::with_template("{prefix:>10} [{bar:40}] {pos}/{len} cycles {per_sec} eta {eta}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-                .progress_chars("=> "),
+            indicatif::ProgressStyle::with_template(
+                "{prefix:>10} [{bar:40}] {pos}/{len} cycles {per_sec} eta {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> "),
         );
         b.set_prefix(block.name);
         Some(b)
@@ -315,7 +374,11 @@ where
     let mut cycles_run = 0;
     for c in 0..opts.cycles {
         let ig = env_g.next(c, prev_g.as_ref());
-        let ir = if S::TWIN { env_r.next(c, prev_r.as_ref()) } else { ig.clone() };
+        let ir = if S::TWIN {
+            env_r.next(c, prev_r.as_ref())
+        } else {
+            ig.clone()
+        };
         ig.pack(&mut inw_g);
         if S::TWIN && ig != ir {
             ir.pack(&mut inw_r);
@@ -397,7 +460,11 @@ where
         mismatches: u64::from(first.is_some()),
         first_mismatch: first,
         seconds,
-        cycles_per_sec: if seconds > 0.0 { cycles_run as f64 / seconds } else { 0.0 },
+        cycles_per_sec: if seconds > 0.0 {
+            cycles_run as f64 / seconds
+        } else {
+            0.0
+        },
         coverage: env_g.coverage(),
         waves,
     })
@@ -423,7 +490,11 @@ impl<G: CycleModel> FlipOutputBit<G> {
         let mut off = 0;
         for s in sigs {
             if s.name == signal {
-                anyhow::ensure!(bit < s.width, "fault bit {bit} is outside output `{signal}` ({} bits)", s.width);
+                anyhow::ensure!(
+                    bit < s.width,
+                    "fault bit {bit} is outside output `{signal}` ({} bits)",
+                    s.width
+                );
                 return Ok(Self {
                     inner,
                     cycle,
@@ -460,7 +531,9 @@ impl<G: CycleModel> CycleModel for FlipOutputBit<G> {
 
 /// Parse `SIGNAL:BIT@CYCLE` (the `--inject-fault` syntax).
 pub fn parse_fault(spec: &str) -> Result<(String, u32, u64)> {
-    let err = || anyhow::anyhow!("--inject-fault `{spec}`: expected SIGNAL:BIT@CYCLE, e.g. addr_o:3@1000");
+    let err = || {
+        anyhow::anyhow!("--inject-fault `{spec}`: expected SIGNAL:BIT@CYCLE, e.g. addr_o:3@1000")
+    };
     let (sig, rest) = spec.split_once(':').ok_or_else(err)?;
     let (bit, cyc) = rest.split_once('@').ok_or_else(err)?;
     let bit = bit.trim().parse().map_err(|_| err())?;

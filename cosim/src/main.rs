@@ -4,7 +4,11 @@ use clap::{Parser, Subcommand};
 use sb2sb::cli;
 
 #[derive(Parser)]
-#[command(name = "sb2sb", version, about = "Cross-die SBUF->SBUF data path: ISA, address fold, lockstep cosim, system model, collectives")]
+#[command(
+    name = "sb2sb",
+    version,
+    about = "Cross-die SBUF->SBUF data path: ISA, address fold, lockstep cosim, system model, collectives"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,

@@ -50,13 +50,21 @@ impl<I: PortBundle, O: PortBundle> RtlDut<I, O> {
         let vseed = ((seed ^ (seed >> 31) ^ (seed >> 62)) & 0x7fff_ffff) as u32;
         let dut = bridge::new_dut(block.name, vseed, x_init.code())
             .with_context(|| format!("creating the Verilated model of block {}", block.name))?;
-        Ok(Self { dut, inw: vec![0; I::WORDS], outw: vec![0; O::WORDS], _p: PhantomData })
+        Ok(Self {
+            dut,
+            inw: vec![0; I::WORDS],
+            outw: vec![0; O::WORDS],
+            _p: PhantomData,
+        })
     }
 
     /// Start a full-hierarchy VCD trace from Verilator.
     pub fn open_trace(&mut self, path: &Path) -> Result<()> {
         let p = path.to_str().context("VCD path is not UTF-8")?;
-        self.dut.pin_mut().open_trace(p).with_context(|| format!("opening {}", path.display()))
+        self.dut
+            .pin_mut()
+            .open_trace(p)
+            .with_context(|| format!("opening {}", path.display()))
     }
 
     /// Flush and close the trace.
@@ -89,5 +97,9 @@ impl<I: PortBundle, O: PortBundle> CycleModel for RtlDut<I, O> {
 
 /// Blocks compiled into this binary.
 pub fn compiled_blocks() -> Vec<String> {
-    bridge::compiled_blocks().split(',').filter(|s| !s.is_empty()).map(String::from).collect()
+    bridge::compiled_blocks()
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect()
 }

@@ -45,14 +45,24 @@ struct Trace {
 }
 
 fn add(w: &mut Vw, s: &Signal) -> Result<IdCode> {
-    let idx = if s.width > 1 { Some(ReferenceIndex::Range(s.width as i32 - 1, 0)) } else { None };
+    let idx = if s.width > 1 {
+        Some(ReferenceIndex::Range(s.width as i32 - 1, 0))
+    } else {
+        None
+    };
     Ok(w.add_var(VarType::Wire, s.width, s.name, idx)?)
 }
 
 fn bits(s: &Signal, words: &[u64]) -> Vec<Value> {
     (0..s.width)
         .rev()
-        .map(|b| if (words[(b / 64) as usize] >> (b % 64)) & 1 == 1 { Value::V1 } else { Value::V0 })
+        .map(|b| {
+            if (words[(b / 64) as usize] >> (b % 64)) & 1 == 1 {
+                Value::V1
+            } else {
+                Value::V0
+            }
+        })
         .collect()
 }
 
@@ -82,7 +92,12 @@ impl Trace {
         w.upscope()?;
         w.enddefinitions()?;
         let n = ids.len();
-        Ok(Self { w, clk, ids, last: vec![None; n] })
+        Ok(Self {
+            w,
+            clk,
+            ids,
+            last: vec![None; n],
+        })
     }
 
     /// Write one cycle; `words` holds the packed values of every signal in order.
@@ -98,7 +113,8 @@ impl Trace {
                 let v = &ws[off..off + s.words()];
                 if self.last[k].as_deref() != Some(v) {
                     if s.width == 1 {
-                        self.w.change_scalar(id, if v[0] & 1 == 1 { Value::V1 } else { Value::V0 })?;
+                        self.w
+                            .change_scalar(id, if v[0] & 1 == 1 { Value::V1 } else { Value::V0 })?;
                     } else {
                         self.w.change_vector(id, bits(&s, v))?;
                     }
@@ -121,8 +137,14 @@ impl Trace {
     }
 }
 
-const CYCLE: Signal = Signal { name: "cycle", width: 64 };
-const MISMATCH: Signal = Signal { name: "mismatch", width: 1 };
+const CYCLE: Signal = Signal {
+    name: "cycle",
+    width: 64,
+};
+const MISMATCH: Signal = Signal {
+    name: "mismatch",
+    width: 1,
+};
 
 /// Golden and comparison traces of one run.
 pub struct WaveSet {
@@ -137,13 +159,27 @@ impl WaveSet {
     pub fn create(dir: &Path, block: &'static BlockDesc) -> Result<Self> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         let paths = WavePaths::new(dir, block.name);
-        let golden = Trace::create(&paths.golden_vcd, &[("", block.inputs), ("", block.outputs)], &[])?;
+        let golden = Trace::create(
+            &paths.golden_vcd,
+            &[("", block.inputs), ("", block.outputs)],
+            &[],
+        )?;
         let cmp = Trace::create(
             &paths.cmp_vcd,
-            &[("in", block.inputs), ("golden", block.outputs), ("rtl", block.outputs)],
+            &[
+                ("in", block.inputs),
+                ("golden", block.outputs),
+                ("rtl", block.outputs),
+            ],
             &[CYCLE, MISMATCH],
         )?;
-        Ok(Self { paths, block, golden, cmp, cycles: 0 })
+        Ok(Self {
+            paths,
+            block,
+            golden,
+            cmp,
+            cycles: 0,
+        })
     }
 
     pub fn paths(&self) -> &WavePaths {
@@ -184,14 +220,26 @@ fn abs(p: &Path) -> PathBuf {
 /// each output as a golden/RTL pair.
 pub fn write_gtkw(paths: &WavePaths, block: &BlockDesc) -> Result<()> {
     let mut f = BufWriter::new(File::create(&paths.gtkw)?);
-    writeln!(f, "[*] sb2sb lockstep: golden vs RTL for block {}", block.name)?;
+    writeln!(
+        f,
+        "[*] sb2sb lockstep: golden vs RTL for block {}",
+        block.name
+    )?;
     writeln!(f, "[dumpfile] \"{}\"", abs(&paths.cmp_vcd).display())?;
     writeln!(f, "[savefile] \"{}\"", abs(&paths.gtkw).display())?;
-    writeln!(f, "[timestart] 0\n[size] 1600 1000\n[pos] -1 -1\n[sst_width] 240\n[signals_width] 320")?;
+    writeln!(
+        f,
+        "[timestart] 0\n[size] 1600 1000\n[pos] -1 -1\n[sst_width] 240\n[signals_width] 320"
+    )?;
     writeln!(f, "@28\nTOP.clk_i\nTOP.mismatch\n@24\nTOP.cycle[63:0]")?;
     writeln!(f, "@200\n-inputs")?;
     for s in block.inputs {
-        writeln!(f, "{}\n{}", if s.width > 1 { "@22" } else { "@28" }, gtkw_name("in.", s))?;
+        writeln!(
+            f,
+            "{}\n{}",
+            if s.width > 1 { "@22" } else { "@28" },
+            gtkw_name("in.", s)
+        )?;
     }
     writeln!(f, "@200\n-outputs (golden / rtl)")?;
     for s in block.outputs {

@@ -15,18 +15,18 @@
 //! Verilator build and the lockstep harness.
 
 pub mod ports;
-pub mod svpkg;
 pub mod stim;
+pub mod svpkg;
 
-pub mod isa;
 pub mod addr;
 pub mod decoder;
 pub mod evt_sem;
+pub mod isa;
 pub mod udma;
 
-pub mod datapath;
-pub mod system;
-pub mod lower;
 pub mod collective;
+pub mod datapath;
+pub mod lower;
+pub mod system;
 
 pub mod blocks;

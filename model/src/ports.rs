@@ -237,12 +237,25 @@ mod tests {
 
     #[test]
     fn pack_masks_each_signal_to_its_width_and_round_trips() {
-        let t = T { a: 3, b: u64::MAX, c: [u64::MAX, u64::MAX], d: 0xFFFF };
+        let t = T {
+            a: 3,
+            b: u64::MAX,
+            c: [u64::MAX, u64::MAX],
+            d: 0xFFFF,
+        };
         let mut w = [0u64; 5];
         t.pack(&mut w);
         assert_eq!(w, [1, u64::MAX, u64::MAX, 0x3F, 0xFFF]);
         let u = T::unpack(&w);
-        assert_eq!(u, T { a: 1, b: u64::MAX, c: [u64::MAX, 0x3F], d: 0xFFF });
+        assert_eq!(
+            u,
+            T {
+                a: 1,
+                b: u64::MAX,
+                c: [u64::MAX, 0x3F],
+                d: 0xFFF
+            }
+        );
         assert_eq!(T::WORDS, 5);
     }
 }

@@ -46,7 +46,9 @@ pub fn render() -> String {
     s.push_str("// Generated from the Rust definitions in model/src (svpkg::render).\n");
     s.push_str("// Do not edit: run `make gen` after changing the Rust constants.\n\n");
     s.push_str("package sb2sb_pkg;\n");
-    s.push_str("\n  // Each block uses only its own constants.\n  /* verilator lint_off UNUSEDPARAM */\n");
+    s.push_str(
+        "\n  // Each block uses only its own constants.\n  /* verilator lint_off UNUSEDPARAM */\n",
+    );
     for (title, consts) in groups() {
         s.push_str(&format!("\n  // ---- {title} ----\n"));
         for c in consts {
@@ -90,7 +92,13 @@ mod tests {
             for c in consts {
                 assert!(c.width >= 1 && c.width <= 64, "{}", c.name);
                 if c.width < 64 {
-                    assert!(c.value < (1u64 << c.width), "{} = {:#x} exceeds {} bits", c.name, c.value, c.width);
+                    assert!(
+                        c.value < (1u64 << c.width),
+                        "{} = {:#x} exceeds {} bits",
+                        c.name,
+                        c.value,
+                        c.width
+                    );
                 }
             }
         }

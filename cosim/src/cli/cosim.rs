@@ -49,7 +49,10 @@ pub fn parse_u64(s: &str) -> Result<u64, String> {
 }
 
 fn print_table(reports: &[Report]) {
-    println!("{:<10} {:>12} {:>11} {:>14} {:>8}", "block", "cycles", "mismatches", "cycles/s", "seed");
+    println!(
+        "{:<10} {:>12} {:>11} {:>14} {:>8}",
+        "block", "cycles", "mismatches", "cycles/s", "seed"
+    );
     for r in reports {
         println!(
             "{:<10} {:>12} {:>11} {:>14.0} {:>8}",
@@ -97,7 +100,11 @@ pub fn run(a: CosimArgs) -> Result<i32> {
         progress: !a.json,
         history: a.history,
         x_init: a.x_init,
-        replay_extra: a.inject_fault.as_ref().map(|f| format!("--inject-fault {f}")).unwrap_or_default(),
+        replay_extra: a
+            .inject_fault
+            .as_ref()
+            .map(|f| format!("--inject-fault {f}"))
+            .unwrap_or_default(),
     };
     let mut reports = Vec::new();
     for n in &names {
@@ -109,7 +116,10 @@ pub fn run(a: CosimArgs) -> Result<i32> {
         }
     }
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "blocks": reports }))?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({ "blocks": reports }))?
+        );
     } else {
         print_table(&reports);
     }

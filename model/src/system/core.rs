@@ -230,7 +230,8 @@ impl Core {
             } else {
                 UDMA_M2S_BASE
             };
-        if !(UDMA_Q_ARRAY_BASE..UDMA_Q_ARRAY_BASE + UDMA_NUM_QUEUES * UDMA_Q_STRIDE).contains(&rel) {
+        if !(UDMA_Q_ARRAY_BASE..UDMA_Q_ARRAY_BASE + UDMA_NUM_QUEUES * UDMA_Q_STRIDE).contains(&rel)
+        {
             return None;
         }
         let q = ((rel - UDMA_Q_ARRAY_BASE) / UDMA_Q_STRIDE) as u8;
