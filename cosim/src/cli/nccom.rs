@@ -47,9 +47,9 @@ pub struct NccomArgs {
     /// Seed of the input data.
     #[arg(long, default_value = "1")]
     seed: String,
-    /// Machine: flat (fast path, default), fast (system model, fast mode),
+    /// Machine: fast (system model, fast mode; default), flat (plain per-core SBUF images, no descriptor rings),
     /// cycle (system model, cycle mode).
-    #[arg(long, default_value = "flat")]
+    #[arg(long, default_value = "fast")]
     mode: String,
     /// Check every size bit for bit against the plain reference.
     #[arg(long)]
