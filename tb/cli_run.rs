@@ -142,7 +142,7 @@ fn bad_inputs_are_one_line_errors() {
         "even number of ranks",
     );
     assert_one_line_error(
-        &sb2sb(&["run", "sendrecv", "--to-core", "0"]),
+        &sb2sb(&["run", "pair", "--to-core", "0"]),
         "core 0 already runs another rank",
     );
 }
@@ -193,7 +193,7 @@ fn nccom_on_the_system_model_fast_mode_verifies() {
 
 #[test]
 fn run_sendrecv_moves_bytes_across_dies() {
-    let o = sb2sb(&["run", "sendrecv", "--bytes", "256K", "--dtype", "fp32"]);
+    let o = sb2sb(&["run", "pair", "--bytes", "256K", "--dtype", "fp32"]);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     assert!(stdout(&o).contains("262144 bytes"), "{}", stdout(&o));
 }

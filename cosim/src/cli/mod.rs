@@ -4,5 +4,6 @@
 pub mod addr;
 pub mod cosim;
 pub mod isa;
+pub mod leg;
 pub mod nccom;
 pub mod run;

@@ -24,8 +24,11 @@ pub struct RunArgs {
 enum RunCmd {
     /// Run a JSON program (docs/programs.md) and check its expected results.
     Program(ProgramArgs),
-    /// One SENDRECV pair: a SEND on one core, the matching RECV on another.
-    Sendrecv(SendrecvArgs),
+    /// One directed SBUF->SBUF leg on the system model (seed 001 §8 by default):
+    /// folded dst_soc, semaphores, byte verification, modeled and host time.
+    Sendrecv(super::leg::LegArgs),
+    /// One lowered SENDRECV (0xCB) pair: a SEND on one core, the matching RECV on another.
+    Pair(SendrecvArgs),
 }
 
 /// Execution mode.
@@ -91,7 +94,8 @@ pub fn run(a: RunArgs) -> anyhow::Result<i32> {
                 .with_context(|| format!("{} is not a valid program", p.file.display()))?;
             execute(prog, p.mode, p.json)
         }
-        RunCmd::Sendrecv(s) => execute(sendrecv_program(&s)?, s.mode, s.json),
+        RunCmd::Sendrecv(l) => super::leg::run(l),
+        RunCmd::Pair(s) => execute(sendrecv_program(&s)?, s.mode, s.json),
     }
 }
 

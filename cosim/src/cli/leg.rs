@@ -1,0 +1,387 @@
+//! `sb2sb run sendrecv`: one directed SBUF→SBUF leg on the system model,
+//! reproducing seed 001 §8 by default — 128 partitions × 16 KiB from SBUF
+//! offset 0x100000 to the peer's 0x100000, engines 0x000F, local_sem 12,
+//! remote_sem 20, cross-die neighbor route (core 1 on die 0 → core 7 on die 1,
+//! the seed's `peer = 5 ^ 2` pairing in this topology's numbering).
+//!
+//! Prints the folded dst_soc, the descriptor counts, the semaphore values of
+//! the two-semaphore protocol (after the leg, and after the next step's
+//! wait-≥-target-and-decrement), a byte-by-byte verification, modeled time and
+//! host time. `--vcd FILE` writes a transaction-level trace (per engine queue
+//! pointers, per core semaphores).
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use sb2sb_model::collective::nccom::parse_size;
+use sb2sb_model::stim::StimRng;
+use sb2sb_model::system::{CoreId, LegSpec, Mode, System, Topology, TraceEvent};
+use serde_json::json;
+
+use super::cosim::parse_u64;
+
+/// Execution mode of the leg.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LegMode {
+    /// Descriptor by descriptor with SIMD copies.
+    Fast,
+    /// The golden UDMA and EVT_SEM cycle models, clock by clock.
+    Cycle,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct LegArgs {
+    /// Peer on the same die (core 1 → core 2; no fold).
+    #[arg(long, conflicts_with = "cross_chip")]
+    pub same_die: bool,
+    /// Peer in another package (core 1 → core 13; chip-id fold with CAYMAN_ID --chip-id).
+    #[arg(long)]
+    pub cross_chip: bool,
+    /// CAYMAN_ID of the second package for --cross-chip (seed 001 §8 uses routing id 0x12).
+    #[arg(long, default_value = "0x12", value_parser = parse_u64)]
+    pub chip_id: u64,
+    /// Source byte offset inside each partition.
+    #[arg(long, default_value = "0x100000", value_parser = parse_u64)]
+    pub src_offset: u64,
+    /// Destination byte offset inside each partition.
+    #[arg(long, default_value = "0x100000", value_parser = parse_u64)]
+    pub dst_offset: u64,
+    /// Bytes per partition (free_dim_bytes; K/M suffixes).
+    #[arg(long, default_value = "16K")]
+    pub bytes: String,
+    /// Partitions (1..=128).
+    #[arg(long, default_value_t = 128)]
+    pub partitions: u8,
+    /// DMA engines (dma_engine_mask).
+    #[arg(long, default_value = "0x000F", value_parser = parse_u64)]
+    pub engine_mask: u64,
+    /// Semaphore on the TX core (source released).
+    #[arg(long, default_value_t = 12)]
+    pub local_sem: u8,
+    /// Semaphore on the RX core (data landed).
+    #[arg(long, default_value_t = 20)]
+    pub remote_sem: u8,
+    /// UDMA queue.
+    #[arg(long, default_value_t = 0)]
+    pub queue: u8,
+    /// Execution mode.
+    #[arg(long, value_enum, default_value = "fast")]
+    pub mode: LegMode,
+    /// Seed of the source data.
+    #[arg(long, default_value = "1", value_parser = parse_u64)]
+    pub seed: u64,
+    /// Write a transaction-level VCD trace here.
+    #[arg(long, value_name = "FILE")]
+    pub vcd: Option<PathBuf>,
+    /// Print one JSON object instead of the report.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(a: LegArgs) -> Result<i32> {
+    let bytes = parse_size(&a.bytes).map_err(|e| anyhow::anyhow!("--bytes: {e}"))?;
+    anyhow::ensure!(
+        (1..=65536 * 16).contains(&bytes),
+        "--bytes {bytes}: bytes per partition must be 1..=1 MiB"
+    );
+    anyhow::ensure!(
+        (1..=128).contains(&a.partitions),
+        "--partitions {}: must be 1..=128",
+        a.partitions
+    );
+    let engine_mask = u16::try_from(a.engine_mask)
+        .ok()
+        .filter(|m| *m != 0)
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "--engine-mask {:#x}: must be a non-zero 16-bit mask",
+                a.engine_mask
+            )
+        })?;
+    let chip_id = u8::try_from(a.chip_id)
+        .ok()
+        .filter(|c| *c < 64)
+        .ok_or_else(|| anyhow::anyhow!("--chip-id {:#x}: CAYMAN_ID is 6 bits", a.chip_id))?;
+    // The seed's offsets (0x100000 + 16 KiB) exceed a 224 KiB trn2 partition
+    // (its numbers are illustrative): the partition is sized to fit them.
+    let need = (a.src_offset.max(a.dst_offset) + bytes).next_multiple_of(64 * 1024);
+    let mut topo = if a.cross_chip {
+        Topology {
+            chip_ids: vec![0, chip_id],
+            ..Topology::trn2(2)
+        }
+    } else {
+        Topology::trn2(1)
+    };
+    topo.sbuf_bytes_per_partition = topo
+        .sbuf_bytes_per_partition
+        .max(u32::try_from(need).context("offsets too large")?);
+    let (src, dst) = if a.same_die {
+        (CoreId(1), CoreId(2))
+    } else if a.cross_chip {
+        (CoreId(1), CoreId(13))
+    } else {
+        (CoreId(1), CoreId(7))
+    };
+    let mode = match a.mode {
+        LegMode::Fast => Mode::Fast,
+        LegMode::Cycle => Mode::Cycle,
+    };
+    let mut sys = System::new(topo)?;
+    sys.trace_on = a.vcd.is_some();
+
+    // Source data and a different, non-zero destination background.
+    let mut rng = StimRng::new(a.seed);
+    let mut src_data = vec![0u8; bytes as usize];
+    let mut old = vec![0u8; bytes as usize];
+    let mut expect = Vec::with_capacity(a.partitions as usize);
+    for p in 0..a.partitions {
+        rng.fill(&mut src_data);
+        rng.fill(&mut old);
+        sys.write_sbuf(src, p, a.src_offset, &src_data)?;
+        sys.write_sbuf(dst, p, a.dst_offset, &old)?;
+        expect.push(src_data.clone());
+    }
+    let leg = LegSpec {
+        engine_mask,
+        queue: a.queue,
+        local_sem: a.local_sem,
+        remote_sem: a.remote_sem,
+        ..LegSpec::new(
+            src,
+            a.src_offset,
+            dst,
+            a.dst_offset,
+            bytes as u32,
+            a.partitions,
+        )
+    };
+    let engines = u64::from(engine_mask.count_ones().min(u32::from(a.partitions)));
+
+    let t0 = Instant::now();
+    let rep = sys.send_recv(&leg, mode)?;
+    let host_us = t0.elapsed().as_secs_f64() * 1e6;
+
+    let mut mismatched: u64 = 0;
+    let mut first_bad: Option<(u8, u64)> = None;
+    for (p, want) in expect.iter().enumerate() {
+        let got = sys.read_sbuf(dst, p as u8, a.dst_offset, bytes as usize)?;
+        for (k, (g, w)) in got.iter().zip(want).enumerate() {
+            if g != w {
+                mismatched += 1;
+                first_bad.get_or_insert((p as u8, k as u64));
+            }
+        }
+    }
+    let local = sys.sem(src, a.local_sem)?;
+    let remote = sys.sem(dst, a.remote_sem)?;
+    // The next step waits remote_sem >= engines and decrements.
+    sys.wait_sem(dst, a.remote_sem, engines as i32, mode)?;
+    let remote_after_wait = sys.sem(dst, a.remote_sem)?;
+    let sems_ok = i64::from(local) == engines as i64
+        && i64::from(remote) == engines as i64
+        && remote_after_wait == 0;
+    let pass = mismatched == 0 && sems_ok;
+
+    if let Some(path) = &a.vcd {
+        write_trace(path, &sys.trace).with_context(|| format!("writing {}", path.display()))?;
+    }
+
+    let modeled_us = rep.modeled_ps as f64 / 1e6;
+    let moved = bytes * u64::from(a.partitions);
+    if a.json {
+        let v = json!({
+            "mode": format!("{:?}", a.mode).to_lowercase(),
+            "src_core": src.0, "dst_core": dst.0,
+            "dst_soc": rep.dst_soc, "dst_soc_hex": format!("{:#x}", rep.dst_soc),
+            "fold": rep.fold, "link": rep.link,
+            "engine_mask": engine_mask, "engines": engines,
+            "descriptors_per_engine": rep.per_engine, "descriptors": rep.descriptors,
+            "bytes": moved, "bytes_per_partition": bytes, "partitions": a.partitions,
+            "verified": mismatched == 0, "mismatched_bytes": mismatched,
+            "local_sem": {"core": src.0, "index": a.local_sem, "value": local, "expected": engines},
+            "remote_sem": {"core": dst.0, "index": a.remote_sem, "value": remote, "expected": engines,
+                            "after_wait_ge_and_dec": remote_after_wait},
+            "modeled_us": modeled_us, "host_us": host_us, "cycles": rep.cycles,
+            "pass": pass,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        println!(
+            "leg: core {} -> core {} ({:?} mode), {} partitions x {} B = {} B, engines {:#06x} ({} engines), queue {}",
+            src.0, dst.0, a.mode, a.partitions, bytes, moved, engine_mask, engines, a.queue
+        );
+        println!(
+            "  dst_soc          {:#x}  ({:?} fold, {:?} link)",
+            rep.dst_soc, rep.fold, rep.link
+        );
+        println!(
+            "  descriptors      {} per side; per engine {:?}",
+            rep.descriptors, rep.per_engine
+        );
+        println!(
+            "  local_sem  {:>3}  core {}: {} (expected {} = engines)",
+            a.local_sem, src.0, local, engines
+        );
+        println!(
+            "  remote_sem {:>3}  core {}: {} (expected {}); after wait>={} and decrement: {}",
+            a.remote_sem, dst.0, remote, engines, engines, remote_after_wait
+        );
+        match first_bad {
+            None => println!("  verify           {moved} bytes equal, byte by byte"),
+            Some((p, k)) => println!(
+                "  verify           {mismatched} bytes differ; first at partition {p} byte {k}"
+            ),
+        }
+        println!(
+            "  time             modeled {modeled_us:.3} us ({:.2} GB/s), host {host_us:.1} us{}",
+            moved as f64 / (modeled_us * 1e3),
+            if rep.cycles > 0 {
+                format!(", {} cycles", rep.cycles)
+            } else {
+                String::new()
+            }
+        );
+        if let Some(p) = &a.vcd {
+            println!(
+                "  trace            {} ({} events)",
+                p.display(),
+                sys.trace.len()
+            );
+        }
+        println!("result: {}", if pass { "PASS" } else { "FAIL" });
+    }
+    Ok(if pass { 0 } else { 1 })
+}
+
+/// Transaction-level VCD: per (core, engine, queue) the M2S/S2M tails rung
+/// and the heads after each descriptor; per core the semaphores that changed.
+/// Time unit: 1 ps of modeled time.
+fn write_trace(path: &PathBuf, events: &[TraceEvent]) -> Result<()> {
+    use std::collections::BTreeMap;
+    use vcd::{IdCode, TimescaleUnit, Value};
+    let mut ev: Vec<&TraceEvent> = events.iter().collect();
+    let t_of = |e: &TraceEvent| match e {
+        TraceEvent::Doorbell { t, .. } | TraceEvent::Desc { t, .. } | TraceEvent::Sem { t, .. } => {
+            *t
+        }
+    };
+    ev.sort_by_key(|e| t_of(e));
+    let mut w = vcd::Writer::new(BufWriter::new(File::create(path)?));
+    w.timescale(1, TimescaleUnit::PS)?;
+    w.add_module("system")?;
+    // Declare one scope per core with its queues and semaphores.
+    let mut queues: BTreeMap<(u16, u8, u8), ()> = BTreeMap::new();
+    let mut sems: BTreeMap<(u16, u8), ()> = BTreeMap::new();
+    for e in &ev {
+        match e {
+            TraceEvent::Doorbell {
+                core,
+                engine,
+                queue,
+                ..
+            }
+            | TraceEvent::Desc {
+                core,
+                engine,
+                queue,
+                ..
+            } => {
+                queues.insert((*core, *engine, *queue), ());
+            }
+            TraceEvent::Sem { core, sem, .. } => {
+                sems.insert((*core, *sem), ());
+            }
+        }
+    }
+    let mut cores: Vec<u16> = queues
+        .keys()
+        .map(|k| k.0)
+        .chain(sems.keys().map(|k| k.0))
+        .collect();
+    cores.sort();
+    cores.dedup();
+    let mut qid: BTreeMap<(u16, u8, u8), [IdCode; 5]> = BTreeMap::new();
+    let mut sid: BTreeMap<(u16, u8), IdCode> = BTreeMap::new();
+    for c in &cores {
+        w.add_module(&format!("core{c}"))?;
+        for (&(qc, e, q), _) in queues.range((*c, 0, 0)..=(*c, u8::MAX, u8::MAX)) {
+            debug_assert_eq!(qc, *c);
+            let p = format!("e{e}_q{q}");
+            qid.insert(
+                (qc, e, q),
+                [
+                    w.add_wire(32, &format!("{p}_m2s_tail"))?,
+                    w.add_wire(32, &format!("{p}_s2m_tail"))?,
+                    w.add_wire(32, &format!("{p}_m2s_head"))?,
+                    w.add_wire(32, &format!("{p}_s2m_head"))?,
+                    w.add_wire(32, &format!("{p}_bytes"))?,
+                ],
+            );
+        }
+        for (&(sc, s), _) in sems.range((*c, 0)..=(*c, u8::MAX)) {
+            sid.insert((sc, s), w.add_wire(32, &format!("sem{s}"))?);
+        }
+        w.upscope()?;
+    }
+    w.upscope()?;
+    w.enddefinitions()?;
+    let bits = |v: u32| {
+        (0..32).rev().map(move |b| {
+            if (v >> b) & 1 == 1 {
+                Value::V1
+            } else {
+                Value::V0
+            }
+        })
+    };
+    let mut bytes_acc: BTreeMap<(u16, u8, u8), u32> = BTreeMap::new();
+    let mut last_t = None;
+    for e in ev {
+        let t = t_of(e);
+        if last_t != Some(t) {
+            w.timestamp(t)?;
+            last_t = Some(t);
+        }
+        match e {
+            TraceEvent::Doorbell {
+                core,
+                engine,
+                queue,
+                side,
+                tail,
+                ..
+            } => {
+                let ids = qid[&(*core, *engine, *queue)];
+                w.change_vector(ids[usize::from(*side & 1)], bits(*tail))?;
+            }
+            TraceEvent::Desc {
+                core,
+                engine,
+                queue,
+                m2s_head,
+                s2m_head,
+                bytes,
+                ..
+            } => {
+                let ids = qid[&(*core, *engine, *queue)];
+                let acc = bytes_acc.entry((*core, *engine, *queue)).or_default();
+                *acc = acc.wrapping_add(*bytes);
+                w.change_vector(ids[2], bits(*m2s_head))?;
+                w.change_vector(ids[3], bits(*s2m_head))?;
+                w.change_vector(ids[4], bits(*acc))?;
+            }
+            TraceEvent::Sem {
+                core, sem, value, ..
+            } => {
+                w.change_vector(sid[&(*core, *sem)], bits(*value as u32))?;
+            }
+        }
+    }
+    use std::io::Write;
+    w.writer().flush()?;
+    Ok(())
+}
