@@ -93,15 +93,21 @@ fn gen_block(b: &BlockDesc, out: &mut String) {
         "  void step(rust::Slice<const uint64_t> in, rust::Slice<uint64_t> out) override {{"
     )
     .unwrap();
+    // Raw pointers: `rust::Slice::operator[]` is an out-of-line call per word.
+    writeln!(
+        out,
+        "    const uint64_t* const ip = in.data();\n    uint64_t* const op = out.data();"
+    )
+    .unwrap();
     let mut off = 0usize;
     for s in b.inputs {
         if s.width <= 64 {
-            writeln!(out, "    m_->{} = in[{off}];", s.name).unwrap();
+            writeln!(out, "    m_->{} = ip[{off}];", s.name).unwrap();
         } else {
             for k in 0..cxx_type_words32(s) {
                 writeln!(
                     out,
-                    "    m_->{}[{k}] = uint32_t(in[{}] >> {});",
+                    "    m_->{}[{k}] = uint32_t(ip[{}] >> {});",
                     s.name,
                     off + k / 2,
                     32 * (k % 2)
@@ -115,7 +121,7 @@ fn gen_block(b: &BlockDesc, out: &mut String) {
     let mut off = 0usize;
     for s in b.outputs {
         if s.width <= 64 {
-            writeln!(out, "    out[{off}] = uint64_t(m_->{});", s.name).unwrap();
+            writeln!(out, "    op[{off}] = uint64_t(m_->{});", s.name).unwrap();
         } else {
             for w in 0..s.words() {
                 let lo = 2 * w;
@@ -123,7 +129,7 @@ fn gen_block(b: &BlockDesc, out: &mut String) {
                 if hi < cxx_type_words32(s) {
                     writeln!(
                         out,
-                        "    out[{}] = uint64_t(m_->{n}[{lo}]) | (uint64_t(m_->{n}[{hi}]) << 32);",
+                        "    op[{}] = uint64_t(m_->{n}[{lo}]) | (uint64_t(m_->{n}[{hi}]) << 32);",
                         off + w,
                         n = s.name
                     )
@@ -131,7 +137,7 @@ fn gen_block(b: &BlockDesc, out: &mut String) {
                 } else {
                     writeln!(
                         out,
-                        "    out[{}] = uint64_t(m_->{n}[{lo}]);",
+                        "    op[{}] = uint64_t(m_->{n}[{lo}]);",
                         off + w,
                         n = s.name
                     )
@@ -266,19 +272,21 @@ fn main() {
     b.file(&shim_path)
         .includes(&includes)
         .std("c++17")
-        .opt_level(2)
+        .opt_level(3)
+        .flag_if_supported("-march=native")
         .cargo_metadata(false)
         .warnings(false);
     b.compile("sb2sb_bridge");
     let mut libs = vec!["sb2sb_bridge".to_string()];
 
     // 2. One static library per Verilated block, rebuilt only when the
-    //    Verilator output changed (C++ at -O2 regardless of the Rust profile).
+    //    Verilator output or the C++ options changed (C++ at -O3 regardless of
+    //    the Rust profile).
     for (blk, files) in &block_cpp {
         let mdir = out_dir.join(format!("v_{}", blk.top));
         let stamp = out_dir.join(format!("libvblk_{}.stamp", blk.top));
         let lib = out_dir.join(format!("libvblk_{}.a", blk.top));
-        let h = dir_hash(&mdir);
+        let h = format!("{} {VL_CXX_OPT}", dir_hash(&mdir));
         let fresh =
             lib.exists() && std::fs::read_to_string(&stamp).ok().as_deref() == Some(h.as_str());
         if !fresh {
@@ -292,7 +300,7 @@ fn main() {
 
     // 3. The Verilator runtime, built once per Verilator installation.
     let rt_stamp = out_dir.join("libsb2sb_vlrt.stamp");
-    let rt_key = format!("{}", vroot.display());
+    let rt_key = format!("{} {VL_CXX_OPT}", vroot.display());
     let rt_fresh = out_dir.join("libsb2sb_vlrt.a").exists()
         && std::fs::read_to_string(&rt_stamp).ok().as_deref() == Some(rt_key.as_str());
     if !rt_fresh {
@@ -313,12 +321,18 @@ fn main() {
     println!("cargo:rustc-link-lib=pthread");
 }
 
+/// Optimisation of the Verilated C++ (part of the library stamps, so a change
+/// rebuilds the cached libraries). Build and run happen on the same machine,
+/// so the code is tuned for the host CPU.
+const VL_CXX_OPT: &str = "O3 march=native";
+
 fn cc_build(includes: &[PathBuf]) -> cc::Build {
     let mut b = cc::Build::new();
     b.cpp(true)
         .includes(includes)
         .std("c++17")
-        .opt_level(2)
+        .opt_level(3)
+        .flag_if_supported("-march=native")
         .debug(false)
         .cargo_metadata(false)
         .define("VM_TRACE", "1")
