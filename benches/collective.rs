@@ -61,6 +61,11 @@ fn all_gather_8x16(c: &mut Criterion) {
         machine: Machine::Flat,
     };
     let mut p = prepare(&cfg, SIZE).expect("layout");
+    let sys_cfg = Config {
+        machine: Machine::SystemFast,
+        ..cfg
+    };
+    let mut ps = prepare(&sys_cfg, SIZE).expect("layout (system model)");
     // Bytes moved: (n − 1) steps × n legs × one block of SIZE / n.
     let moved = (RANKS as u64 - 1) * SIZE;
     let mut g = c.benchmark_group("all_gather_8x16MiB");
@@ -70,6 +75,10 @@ fn all_gather_8x16(c: &mut Criterion) {
     g.throughput(Throughput::Bytes(moved));
     g.bench_function("model", |b| {
         b.iter(|| collective::run(p.target.as_mut(), cfg.op, &p.members, 0, None).unwrap())
+    });
+    // The same all-gather as real rdma legs on the system model in fast mode.
+    g.bench_function("system_fast", |b| {
+        b.iter(|| collective::run(ps.target.as_mut(), sys_cfg.op, &ps.members, 0, None).unwrap())
     });
     let src = vec![1u8; moved as usize];
     let mut dst = vec![0u8; moved as usize];
