@@ -1,4 +1,6 @@
 // UDMA M2S (TX) FSM: descriptor fetch, burst read into a beat buffer, AXI4-Stream out.
+// The bytes of a packet are packed across descriptor boundaries through a carry
+// register (cdata_q, cb_q bytes from lane 0): every beat but the tlast one is full.
 //
 // Golden model: model/src/udma/m2s.rs. States and transitions: docs/udma.md.
 
@@ -59,7 +61,8 @@ module udma_m2s
     MRd    = 4'd5,
     MTx    = 4'd6,
     MDone  = 4'd7,
-    MClose = 4'd8
+    MClose = 4'd8,
+    MFlush = 4'd9
   } m_st_e;
 
   m_st_e                     st_q, st_d;
@@ -74,18 +77,36 @@ module udma_m2s
   logic [BW-1:0]             tx_q, tx_d;
   logic [7:0]                blen_q, blen_d;
   logic [MaxBurst-1:0][63:0] buf_q, buf_d;
+  logic [63:0]               cdata_q, cdata_d;
+  logic [2:0]                cb_q, cb_d;
 
   logic        beat, last_beat, err_beat, fin;
   logic [13:0] need;
   logic [9:0]  to4k;
   logic [13:0] beats;
   logic [3:0]  nbytes;
+  logic [63:0] dmask, dm;
+  logic [127:0] comb;
+  logic [4:0]  tot;
+  logic        lastp, emit;
 
   assign beat      = rd_owner_i && rvalid_i;
   assign last_beat = beat && (rd_cnt_i == rd_len_i);
   assign err_beat  = beat && (rresp_i != AXI_RESP_OKAY[1:0]);
   assign fin       = rem_q <= 17'd8;
   assign nbytes    = fin ? rem_q[3:0] : 4'd8;
+  assign lastp     = fin && w0_q[UDMA_DESC_LAST_BIT];
+
+  // packing: carry bytes, then the descriptor's bytes of buffer beat tx_q
+  always_comb begin
+    for (int b = 0; b < 8; b++) begin
+      dmask[8*b+:8] = (4'(b) < nbytes) ? 8'hff : 8'h00;
+    end
+    dm   = buf_q[tx_q] & dmask;
+    comb = {64'd0, cdata_q} | ({64'd0, dm} << {cb_q, 3'b000});
+    tot  = {2'b0, cb_q} + {1'b0, nbytes};
+    emit = (tot >= 5'd8) || lastp;
+  end
 
   // next data burst: bytes left, 4 KiB boundary, MaxBurst
   always_comb begin
@@ -130,16 +151,20 @@ module udma_m2s
         end
       end
       MTx: begin
-        m_axis_tvalid = 1'b1;
-        m_axis_tdata  = buf_q[tx_q];
-        m_axis_tkeep  = fin ? 8'((9'd1 << rem_q[3:0]) - 9'd1) : 8'hff;
-        m_axis_tlast  = fin && w0_q[UDMA_DESC_LAST_BIT];
-        m_axis_tid    = q_q;
+        if (emit) begin
+          m_axis_tvalid = 1'b1;
+          m_axis_tdata  = comb[63:0];
+          m_axis_tkeep  = (tot >= 5'd8) ? 8'hff : 8'((9'd1 << tot[3:0]) - 9'd1);
+          m_axis_tlast  = lastp && (tot <= 5'd8);
+          m_axis_tid    = q_q;
+        end
       end
-      MClose: begin
+      MFlush, MClose: begin
         m_axis_tvalid = 1'b1;
+        m_axis_tdata  = cdata_q;
+        m_axis_tkeep  = 8'((9'd1 << cb_q) - 9'd1);
         m_axis_tlast  = 1'b1;
-        m_axis_tuser  = 1'b1;
+        m_axis_tuser  = (st_q == MClose);
         m_axis_tid    = q_q;
       end
       default: ;
@@ -162,6 +187,8 @@ module udma_m2s
     tx_d          = tx_q;
     blen_d        = blen_q;
     buf_d         = buf_q;
+    cdata_d       = cdata_q;
+    cb_d          = cb_q;
     ev_head_adv_o = 1'b0;
     ev_done_inc_o = 1'b0;
     ev_int_set_o  = 1'b0;
@@ -248,15 +275,37 @@ module udma_m2s
         end
       end
       MTx: begin
-        if (m_axis_tready) begin
+        if (m_axis_tready || !emit) begin
           ev_bytes_o = nbytes;
           rem_d      = rem_q - {13'b0, nbytes};
           pkt_d      = !m_axis_tlast;
           addr_d     = addr_q + 64'd8;
+          if (tot >= 5'd8) begin
+            cdata_d = comb[127:64];
+            cb_d    = 3'(tot - 5'd8);
+          end else if (lastp) begin
+            cdata_d = '0;
+            cb_d    = '0;
+          end else begin
+            cdata_d = comb[63:0];
+            cb_d    = tot[2:0];
+          end
           if ({{(8 - BW){1'b0}}, tx_q} == blen_q) begin
-            st_d = (rem_d == 17'd0) ? MDone : MRar;
+            if (lastp && (tot > 5'd8)) begin
+              st_d = MFlush;
+            end else begin
+              st_d = (rem_d == 17'd0) ? MDone : MRar;
+            end
           end
           tx_d = tx_q + BW'(1);
+        end
+      end
+      MFlush: begin
+        if (m_axis_tready) begin
+          pkt_d   = 1'b0;
+          cdata_d = '0;
+          cb_d    = '0;
+          st_d    = MDone;
         end
       end
       MDone: begin
@@ -267,8 +316,10 @@ module udma_m2s
       end
       default: begin  // MClose
         if (m_axis_tready) begin
-          pkt_d = 1'b0;
-          st_d  = MIdle;
+          pkt_d   = 1'b0;
+          cdata_d = '0;
+          cb_d    = '0;
+          st_d    = MIdle;
         end
       end
     endcase
@@ -292,6 +343,8 @@ module udma_m2s
       tx_q    <= '0;
       blen_q  <= '0;
       buf_q   <= '0;
+      cdata_q <= '0;
+      cb_q    <= '0;
     end else begin
       st_q    <= st_d;
       q_q     <= q_d;
@@ -305,6 +358,8 @@ module udma_m2s
       tx_q    <= tx_d;
       blen_q  <= blen_d;
       buf_q   <= buf_d;
+      cdata_q <= cdata_d;
+      cb_q    <= cb_d;
     end
   end
 

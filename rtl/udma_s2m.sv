@@ -1,5 +1,7 @@
 // UDMA S2M (RX) FSM: AXI4-Stream in, descriptor fetch, single-beat AXI4 writes,
 // completion descriptors, NO_DESC timeout and packet drop.
+// A hold register (hdata_q, hcnt_q bytes from lane 0) keeps the stream bytes that
+// did not fit the current write, so every buffer is filled densely.
 //
 // Golden model: model/src/udma/s2m.rs. States and transitions: docs/udma.md.
 
@@ -102,12 +104,24 @@ module udma_s2m
   logic          wd_q, wd_d;
   logic          widx_q, widx_d;
   logic [31:0]   tout_q, tout_d;
+  logic [63:0]   hdata_q, hdata_d;
+  logic [2:0]    hcnt_q, hcnt_d;
+  logic          hlast_q, hlast_d;
+  logic          huser_q, huser_d;
 
   logic          beat, last_beat, err_beat, aw_hs, w_hs, b_hs, b_err, t_hs;
   logic [3:0]    n;
   logic [QW-1:0] idle_q;
   logic [31:0]   cw0;
   logic [63:0]   cbeat0, cbeat1;
+  // packing (state SData): the write formed from the hold and the stream beat
+  logic [3:0]    want, tn, tk;
+  logic          need_beat, tlast_in;
+  logic [63:0]   dmask, dm;
+  logic [127:0]  comb;
+  logic [63:0]   rest;
+  logic [4:0]    ttot;
+  logic          go_drop;
 
   assign beat      = rd_owner_i && rvalid_i;
   assign last_beat = beat && (rd_cnt_i == rd_len_i);
@@ -119,6 +133,27 @@ module udma_s2m
   assign t_hs      = s_axis_tready && s_axis_tvalid;
   assign n         = 4'($countones(s_axis_tkeep));
   assign idle_q    = pkt_q ? q_q : s_axis_tid;
+
+  always_comb begin
+    want      = (cap_q >= 17'd8) ? 4'd8 : cap_q[3:0];
+    need_beat = ({1'b0, hcnt_q} < want) && !hlast_q;
+    tn        = need_beat ? n : 4'd0;
+    tlast_in  = need_beat ? s_axis_tlast : hlast_q;
+    for (int b = 0; b < 8; b++) begin
+      dmask[8*b+:8] = (4'(b) < tn) ? 8'hff : 8'h00;
+    end
+    dm   = s_axis_tdata & dmask;
+    comb = {64'd0, hdata_q} | ({64'd0, dm} << {hcnt_q, 3'b000});
+    ttot = {2'b0, hcnt_q} + {1'b0, tn};
+    if (ttot < {1'b0, want} && !tlast_in) begin
+      tk = 4'd0;  // short beat, not the packet's end: absorbed
+    end else if (ttot < {1'b0, want}) begin
+      tk = ttot[3:0];
+    end else begin
+      tk = want;
+    end
+    rest = 64'(comb >> {tk, 3'b000});
+  end
 
   // completion descriptor (PUBLIC-FACTS §1 word 0; words 1-2 project-defined)
   always_comb begin
@@ -158,7 +193,7 @@ module udma_s2m
           arlen_o   = 8'd1;
         end
       end
-      SData: s_axis_tready = s_axis_tvalid && ({13'b0, n} <= cap_q);
+      SData: s_axis_tready = s_axis_tvalid && need_beat;
       SWr: begin
         m_axi_awvalid = !awd_q;
         m_axi_awaddr  = awd_q ? 64'd0 : dst_q;
@@ -202,6 +237,11 @@ module udma_s2m
     wd_d          = wd_q;
     widx_d        = widx_q;
     tout_d        = tout_q;
+    hdata_d       = hdata_q;
+    hcnt_d        = hcnt_q;
+    hlast_d       = hlast_q;
+    huser_d       = huser_q;
+    go_drop       = 1'b0;
     ev_head_adv_o = 1'b0;
     ev_crhp_adv_o = 1'b0;
     ev_done_inc_o = 1'b0;
@@ -214,24 +254,24 @@ module udma_s2m
       SIdle: begin
         if (pkt_q || s_axis_tvalid) begin
           if (stopped_i[idle_q]) begin
-            q_d    = idle_q;
-            pkt_d  = 1'b1;
-            tout_d = '0;
-            st_d   = SDrop;
+            q_d     = idle_q;
+            pkt_d   = 1'b1;
+            tout_d  = '0;
+            go_drop = 1'b1;
           end else if (avail_i[idle_q]) begin
             q_d     = idle_q;
             first_d = !pkt_q;
             pkt_d   = 1'b1;
             tout_d  = '0;
             st_d    = SDar;
-          end else if (s_axis_tvalid) begin
+          end else if (s_axis_tvalid || hcnt_q != 3'd0) begin
             if (tout_i != 32'd0 && (tout_q + 32'd1) >= tout_i) begin
               ev_err_o     = 1'b1;
               ev_err_bit_o = UDMA_S2M_ERR_NO_DESC[4:0];
               q_d          = idle_q;
               pkt_d        = 1'b1;
               tout_d       = '0;
-              st_d         = SDrop;
+              go_drop      = 1'b1;
             end else begin
               tout_d = tout_q + 32'd1;
             end
@@ -261,11 +301,11 @@ module udma_s2m
         if (rderr_q) begin
           ev_err_o     = 1'b1;
           ev_err_bit_o = UDMA_S2M_ERR_PREF_AXI_RESPONSE[4:0];
-          st_d         = SDrop;
+          go_drop      = 1'b1;
         end else if (w0_q[UDMA_DESC_RING_ID_SHIFT+:2] != head_id_i) begin
           ev_err_o     = 1'b1;
           ev_err_bit_o = UDMA_S2M_ERR_PREF_RING_ID[4:0];
-          st_d         = SDrop;
+          go_drop      = 1'b1;
         end else begin
           cap_d   = (w0_q[15:0] == 16'd0) ? 17'h10000 : {1'b0, w0_q[15:0]};
           used_d  = '0;
@@ -276,23 +316,25 @@ module udma_s2m
         end
       end
       SData: begin
-        if (s_axis_tvalid) begin
+        if (!need_beat || t_hs) begin
           if (t_hs) begin
-            beat_d     = s_axis_tdata;
-            keep_d     = s_axis_tkeep;
-            blast_d    = s_axis_tlast;
-            buser_d    = s_axis_tuser;
-            cap_d      = cap_q - {13'b0, n};
-            used_d     = used_q + {13'b0, n};
-            ev_bytes_o = n;
-            if (n != 4'd0) begin
-              awd_d = 1'b0;
-              wd_d  = 1'b0;
-              st_d  = SWr;
-            end else if (s_axis_tlast) begin
-              st_d = SCmp;
-            end
-          end else begin
+            hlast_d = s_axis_tlast;
+            huser_d = s_axis_tuser;
+          end
+          hdata_d = rest;
+          hcnt_d  = 3'(ttot - {1'b0, tk});
+          blast_d = hlast_d && (hcnt_d == 3'd0);
+          buser_d = huser_d;
+          if (tk != 4'd0) begin
+            beat_d     = comb[63:0];
+            keep_d     = 8'((9'd1 << tk) - 9'd1);
+            cap_d      = cap_q - {13'b0, tk};
+            used_d     = used_q + {13'b0, tk};
+            ev_bytes_o = tk;
+            awd_d      = 1'b0;
+            wd_d       = 1'b0;
+            st_d       = SWr;
+          end else if (blast_d) begin
             st_d = SCmp;
           end
         end
@@ -309,12 +351,7 @@ module udma_s2m
           if (b_err) begin
             ev_err_o     = 1'b1;
             ev_err_bit_o = UDMA_S2M_ERR_DATA_AXI_RESPONSE[4:0];
-            if (blast_q) begin
-              pkt_d = 1'b0;
-              st_d  = SIdle;
-            end else begin
-              st_d = SDrop;
-            end
+            go_drop      = 1'b1;
           end else begin
             dst_d = dst_q + 64'd8;
             st_d  = (blast_q || cap_q == 17'd0) ? SCmp : SData;
@@ -349,12 +386,7 @@ module udma_s2m
           if (b_err) begin
             ev_err_o     = 1'b1;
             ev_err_bit_o = UDMA_S2M_ERR_COMP_AXI_RESPONSE[4:0];
-            if (blast_q) begin
-              pkt_d = 1'b0;
-              st_d  = SIdle;
-            end else begin
-              st_d = SDrop;
-            end
+            go_drop      = 1'b1;
           end else begin
             st_d = SAdv;
           end
@@ -367,7 +399,8 @@ module udma_s2m
         ev_int_set_o  = w0_q[UDMA_DESC_INT_EN_BIT];
         first_d       = 1'b0;
         if (blast_q) begin
-          pkt_d = 1'b0;
+          pkt_d   = 1'b0;
+          hlast_d = 1'b0;
         end
         st_d = SIdle;
       end
@@ -381,6 +414,20 @@ module udma_s2m
         end
       end
     endcase
+    // leave for SDrop: held bytes are dropped (counted); a packet whose tlast
+    // was already taken ends here instead
+    if (go_drop) begin
+      ev_drop_o = {1'b0, hcnt_q};
+      hdata_d   = '0;
+      hcnt_d    = '0;
+      if (hlast_q) begin
+        hlast_d = 1'b0;
+        pkt_d   = 1'b0;
+        st_d    = SIdle;
+      end else begin
+        st_d = SDrop;
+      end
+    end
   end
 
   assign st_o     = st_q;
@@ -407,6 +454,10 @@ module udma_s2m
       wd_q    <= 1'b0;
       widx_q  <= 1'b0;
       tout_q  <= '0;
+      hdata_q <= '0;
+      hcnt_q  <= '0;
+      hlast_q <= 1'b0;
+      huser_q <= 1'b0;
     end else begin
       st_q    <= st_d;
       q_q     <= q_d;
@@ -426,6 +477,10 @@ module udma_s2m
       wd_q    <= wd_d;
       widx_q  <= widx_d;
       tout_q  <= tout_d;
+      hdata_q <= hdata_d;
+      hcnt_q  <= hcnt_d;
+      hlast_q <= hlast_d;
+      huser_q <= huser_d;
     end
   end
 

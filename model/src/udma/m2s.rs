@@ -1,9 +1,13 @@
 //! M2S (TX) FSM: descriptor fetch, burst read, AXI4-Stream out (mirrors `rtl/udma_m2s.sv`).
 //!
-//! States (docs/udma.md §FSMs): IDLE → DAR → DR → DCHK → (RAR → RD → TX)* → DONE,
-//! with CLOSE ending an open packet after an error. One burst is read into a
-//! 16-beat buffer, then streamed out; the read port is released before the
-//! stream is driven, so the S2M side can always fetch its descriptors.
+//! States (docs/udma.md §FSMs): IDLE → DAR → DR → DCHK → (RAR → RD → TX)* →
+//! [FLUSH] → DONE, with CLOSE ending an open packet after an error. One burst is
+//! read into a 16-beat buffer, then streamed out; the read port is released
+//! before the stream is driven, so the S2M side can always fetch its descriptors.
+//!
+//! Packing: the bytes of a packet are packed across descriptor boundaries by a
+//! carry register (`cdata`, `cb` bytes at lane 0), so every stream beat of a
+//! packet but the `tlast` one is full (8 bytes).
 
 use super::desc::{decode_len, ring_id_of};
 use super::regfile::{SideEv, SideRegs, SideStat, NQ};
@@ -18,6 +22,7 @@ pub const M_RD: u8 = 5;
 pub const M_TX: u8 = 6;
 pub const M_DONE: u8 = 7;
 pub const M_CLOSE: u8 = 8;
+pub const M_FLUSH: u8 = 9;
 
 /// Maximum beats per data read burst (the size of the beat buffer).
 pub const MAX_BURST: u32 = 16;
@@ -84,6 +89,32 @@ pub struct M2s {
     /// ARLEN of the data burst being streamed.
     pub blen: u32,
     pub buf: [u64; MAX_BURST as usize],
+    /// Packing carry: bytes of the packet not yet streamed, from lane 0.
+    pub cdata: u64,
+    /// Bytes held in `cdata` (0..=7).
+    pub cb: u32,
+}
+
+/// Result of merging the carry with the buffer beat being streamed.
+#[derive(Debug, Clone, Copy)]
+struct Pack {
+    /// Bytes of the buffer beat that belong to the descriptor (1..=8).
+    n: u32,
+    /// Carry plus those bytes (0..=15).
+    tot: u32,
+    /// The beat is the final one of a LAST descriptor.
+    lastp: bool,
+    /// Carry bytes then beat bytes, 16 bytes wide.
+    comb: u128,
+}
+
+/// Bit mask of the low `n` (0..=8) bytes of a beat.
+pub fn byte_mask(n: u32) -> u64 {
+    if n >= BEAT_BYTES {
+        u64::MAX
+    } else {
+        (1u64 << (8 * n)) - 1
+    }
 }
 
 /// Beats of the next data burst: bounded by the bytes left, the 4 KiB boundary and MAX_BURST.
@@ -116,6 +147,18 @@ impl M2s {
         self.w0 & (1 << UDMA_DESC_LAST_BIT) != 0
     }
 
+    /// Carry merged with the buffer beat `tx_idx` (state TX).
+    fn pack(&self) -> Pack {
+        let n = self.rem.min(BEAT_BYTES);
+        let dm = self.buf[self.tx_idx as usize] & byte_mask(n);
+        Pack {
+            n,
+            tot: self.cb + n,
+            lastp: self.rem <= BEAT_BYTES && self.last(),
+            comb: self.cdata as u128 | (dm as u128) << (8 * self.cb),
+        }
+    }
+
     /// Outputs for this cycle (from the state and the inputs).
     pub fn outputs(&self, regs: &SideRegs, rd: &RdPort) -> M2sOut {
         let mut o = M2sOut::default();
@@ -142,24 +185,28 @@ impl M2s {
                 }
             }
             M_TX => {
-                let fin = self.rem <= BEAT_BYTES;
-                o.axis = StreamOut {
-                    tvalid: true,
-                    tdata: self.buf[self.tx_idx as usize],
-                    tkeep: keep_of(self.rem),
-                    tlast: fin && self.last(),
-                    tid: self.q as u32,
-                    tuser: false,
-                };
+                let p = self.pack();
+                // A beat goes out when it is full or ends the packet; otherwise
+                // the bytes are absorbed into the carry (no stream beat).
+                if p.tot >= BEAT_BYTES || p.lastp {
+                    o.axis = StreamOut {
+                        tvalid: true,
+                        tdata: p.comb as u64,
+                        tkeep: keep_of(p.tot),
+                        tlast: p.lastp && p.tot <= BEAT_BYTES,
+                        tid: self.q as u32,
+                        tuser: false,
+                    };
+                }
             }
-            M_CLOSE => {
+            M_FLUSH | M_CLOSE => {
                 o.axis = StreamOut {
                     tvalid: true,
-                    tdata: 0,
-                    tkeep: 0,
+                    tdata: self.cdata,
+                    tkeep: keep_of(self.cb),
                     tlast: true,
                     tid: self.q as u32,
-                    tuser: true,
+                    tuser: self.st == M_CLOSE,
                 };
             }
             _ => {}
@@ -255,14 +302,30 @@ impl M2s {
                 }
             }
             M_TX => {
-                if tready {
-                    let n = self.rem.min(BEAT_BYTES);
-                    o.ev.bytes_add = n;
-                    self.rem -= n;
+                if tready || !o.axis.tvalid {
+                    let p = self.pack();
+                    o.ev.bytes_add = p.n;
+                    self.rem -= p.n;
                     self.pkt_open = !o.axis.tlast;
                     self.addr = self.addr.wrapping_add(BEAT_BYTES as u64);
+                    if p.tot >= BEAT_BYTES {
+                        self.cdata = (p.comb >> 64) as u64;
+                        self.cb = p.tot - BEAT_BYTES;
+                    } else if p.lastp {
+                        self.cdata = 0;
+                        self.cb = 0;
+                    } else {
+                        self.cdata = p.comb as u64;
+                        self.cb = p.tot;
+                    }
                     if self.tx_idx == self.blen {
-                        self.st = if self.rem == 0 { M_DONE } else { M_RAR };
+                        self.st = if p.lastp && p.tot > BEAT_BYTES {
+                            M_FLUSH
+                        } else if self.rem == 0 {
+                            M_DONE
+                        } else {
+                            M_RAR
+                        };
                     }
                     self.tx_idx = (self.tx_idx + 1) & (MAX_BURST - 1);
                 }
@@ -273,9 +336,19 @@ impl M2s {
                 o.ev.int_set = self.w0 & (1 << UDMA_DESC_INT_EN_BIT) != 0;
                 self.st = M_IDLE;
             }
+            M_FLUSH => {
+                if tready {
+                    self.pkt_open = false;
+                    self.cdata = 0;
+                    self.cb = 0;
+                    self.st = M_DONE;
+                }
+            }
             _ => {
                 if tready {
                     self.pkt_open = false;
+                    self.cdata = 0;
+                    self.cb = 0;
                     self.st = M_IDLE;
                 }
             }

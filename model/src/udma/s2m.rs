@@ -4,9 +4,14 @@
 //! States (docs/udma.md §FSMs): IDLE → DAR → DR → DCHK → (DATA → WR → B)* →
 //! CMP → [CAW → CB] → ADV, with DROP draining a packet that has no usable
 //! descriptor (counted in Q_DROP_BYTES).
+//!
+//! Packing: a hold register (`hdata`, `hcnt` bytes at lane 0) keeps the bytes
+//! of a stream beat that did not fit the current write; each memory write takes
+//! the hold bytes first, then the new beat's, so every buffer is filled densely
+//! from its (8-byte aligned) start whatever the beat and descriptor sizes.
 
 use super::desc::{decode_len, ring_id_of};
-use super::m2s::{ArReq, RdPort, BEAT_BYTES};
+use super::m2s::{byte_mask, keep_of, ArReq, RdPort, BEAT_BYTES};
 use super::regfile::{SideEv, SideRegs, SideStat};
 use super::regs::*;
 
@@ -87,6 +92,27 @@ pub struct S2m {
     pub w_done: bool,
     pub w_idx: u32,
     pub tout: u32,
+    /// Hold register: packet bytes taken from the stream, not yet written (lane 0 up).
+    pub hdata: u64,
+    /// Bytes in `hdata` (0..=7).
+    pub hcnt: u32,
+    /// The packet's `tlast` beat has been taken (its bytes may still be held).
+    pub hlast: bool,
+    /// `tuser` of the `tlast` beat.
+    pub huser: bool,
+}
+
+/// Bytes the next memory write of state DATA takes.
+#[derive(Debug, Clone, Copy)]
+struct Take {
+    /// A stream beat is needed (the hold alone cannot form the write).
+    need_beat: bool,
+    /// Hold plus beat bytes (beat counted only when `need_beat`).
+    tot: u32,
+    /// Hold then beat bytes, 16 bytes wide.
+    comb: u128,
+    /// Bytes written now (0 = none).
+    k: u32,
 }
 
 impl S2m {
@@ -119,6 +145,47 @@ impl S2m {
         }
     }
 
+    /// Write formed in state DATA from the hold and (when needed) the stream beat.
+    fn take(&self, s: &StreamIn) -> Take {
+        let want = self.cap.min(BEAT_BYTES);
+        let need_beat = self.hcnt < want && !self.hlast;
+        let (n, dm) = if need_beat {
+            let n = s.tkeep.count_ones();
+            (n, s.tdata & byte_mask(n))
+        } else {
+            (0, 0)
+        };
+        let tot = self.hcnt + n;
+        let last = if need_beat { s.tlast } else { self.hlast };
+        // A short beat that is not the packet's end is absorbed, not written.
+        let k = if tot < want && !last {
+            0
+        } else {
+            tot.min(want)
+        };
+        Take {
+            need_beat,
+            tot,
+            comb: self.hdata as u128 | (dm as u128) << (8 * self.hcnt),
+            k,
+        }
+    }
+
+    /// Leave for DROP: held bytes are dropped (counted); a packet whose `tlast`
+    /// was already taken ends here instead.
+    fn enter_drop(&mut self, o: &mut S2mOut) {
+        o.ev.drop_add = self.hcnt;
+        self.hdata = 0;
+        self.hcnt = 0;
+        if self.hlast {
+            self.hlast = false;
+            self.in_pkt = false;
+            self.st = S_IDLE;
+        } else {
+            self.st = S_DROP;
+        }
+    }
+
     /// Outputs for this cycle.
     pub fn outputs(&self, regs: &SideRegs, rd: &RdPort, s: &StreamIn) -> S2mOut {
         let mut o = S2mOut::default();
@@ -136,7 +203,7 @@ impl S2m {
                 }
             }
             S_DATA => {
-                o.tready = s.tvalid && s.tkeep.count_ones() <= self.cap;
+                o.tready = s.tvalid && self.take(s).need_beat;
             }
             S_WR => {
                 o.wr = WrOut {
@@ -204,21 +271,21 @@ impl S2m {
                         self.q = q;
                         self.in_pkt = true;
                         self.tout = 0;
-                        self.st = S_DROP;
+                        self.enter_drop(o);
                     } else if regs.avail(q) {
                         self.q = q;
                         self.first = !self.in_pkt;
                         self.in_pkt = true;
                         self.tout = 0;
                         self.st = S_DAR;
-                    } else if s.tvalid {
+                    } else if s.tvalid || self.hcnt != 0 {
                         let lim = regs.no_desc_tout;
                         if lim != 0 && self.tout.wrapping_add(1) >= lim {
                             o.ev.err = Some(UDMA_S2M_ERR_NO_DESC);
                             self.q = q;
                             self.in_pkt = true;
                             self.tout = 0;
-                            self.st = S_DROP;
+                            self.enter_drop(o);
                         } else {
                             self.tout = self.tout.wrapping_add(1);
                         }
@@ -247,10 +314,10 @@ impl S2m {
             S_DCHK => {
                 if self.rd_err {
                     o.ev.err = Some(UDMA_S2M_ERR_PREF_AXI_RESPONSE);
-                    self.st = S_DROP;
+                    self.enter_drop(o);
                 } else if ring_id_of(self.w0) != regs.q[self.q].head.ring_id {
                     o.ev.err = Some(UDMA_S2M_ERR_PREF_RING_ID);
-                    self.st = S_DROP;
+                    self.enter_drop(o);
                 } else {
                     self.cap = decode_len(self.w0);
                     self.used = 0;
@@ -261,24 +328,27 @@ impl S2m {
                 }
             }
             S_DATA => {
-                if s.tvalid {
+                let t = self.take(s);
+                if !t.need_beat || t_hs {
                     if t_hs {
-                        let n = s.tkeep.count_ones();
-                        self.beat = s.tdata;
-                        self.keep = s.tkeep;
-                        self.blast = s.tlast;
-                        self.buser = s.tuser;
-                        self.cap -= n;
-                        self.used += n;
-                        o.ev.bytes_add = n;
-                        if n != 0 {
-                            self.aw_done = false;
-                            self.w_done = false;
-                            self.st = S_WR;
-                        } else if s.tlast {
-                            self.st = S_CMP;
-                        }
-                    } else {
+                        self.hlast = s.tlast;
+                        self.huser = s.tuser;
+                    }
+                    let rest = t.comb >> (8 * t.k);
+                    self.hdata = rest as u64;
+                    self.hcnt = t.tot - t.k;
+                    self.blast = self.hlast && self.hcnt == 0;
+                    self.buser = self.huser;
+                    if t.k != 0 {
+                        self.beat = t.comb as u64;
+                        self.keep = keep_of(t.k);
+                        self.cap -= t.k;
+                        self.used += t.k;
+                        o.ev.bytes_add = t.k;
+                        self.aw_done = false;
+                        self.w_done = false;
+                        self.st = S_WR;
+                    } else if self.blast {
                         self.st = S_CMP;
                     }
                 }
@@ -296,12 +366,7 @@ impl S2m {
                 if b_hs {
                     if b_err {
                         o.ev.err = Some(UDMA_S2M_ERR_DATA_AXI_RESPONSE);
-                        if self.blast {
-                            self.in_pkt = false;
-                            self.st = S_IDLE;
-                        } else {
-                            self.st = S_DROP;
-                        }
+                        self.enter_drop(o);
                     } else {
                         self.dst = self.dst.wrapping_add(BEAT_BYTES as u64);
                         self.st = if self.blast || self.cap == 0 {
@@ -342,12 +407,7 @@ impl S2m {
                 if b_hs {
                     if b_err {
                         o.ev.err = Some(UDMA_S2M_ERR_COMP_AXI_RESPONSE);
-                        if self.blast {
-                            self.in_pkt = false;
-                            self.st = S_IDLE;
-                        } else {
-                            self.st = S_DROP;
-                        }
+                        self.enter_drop(o);
                     } else {
                         self.st = S_ADV;
                     }
@@ -361,6 +421,7 @@ impl S2m {
                 self.first = false;
                 if self.blast {
                     self.in_pkt = false;
+                    self.hlast = false;
                 }
                 self.st = S_IDLE;
             }

@@ -182,6 +182,8 @@ struct Cov {
     directed_jobs: u64,
     random_jobs: u64,
     multi_desc_pkts: u64,
+    /// Packets with a middle descriptor (M2S or S2M) whose length is not a multiple of 8.
+    unaligned_mid_desc_pkts: u64,
     len_65536: u64,
     wraps_m2s: u64,
     wraps_s2m: u64,
@@ -331,7 +333,14 @@ impl UdmaStim {
         // At most rl - 1 descriptors per side: the driver keeps one slot free.
         let max_n = (self.qs[q].rl - 1).clamp(1, 4) as u64;
         let mut inject = if self.rng.chance(20, 100) {
-            Some(*self.rng.pick(&INJECTS))
+            // The least-injected kind so far (from a random start), so every
+            // kind is injected early whatever the seed.
+            let start = self.rng.below(INJECTS.len() as u64) as usize;
+            let k = (0..INJECTS.len())
+                .map(|i| (start + i) % INJECTS.len())
+                .min_by_key(|&k| self.cov.injected[k])
+                .unwrap_or(0);
+            Some(INJECTS[k])
         } else {
             None
         };
@@ -344,12 +353,9 @@ impl UdmaStim {
             j.nm = self.rng.range(2, max_n) as usize;
             let mut off = 0u64;
             let mut total = 0u32;
+            // Any length in the middle of a packet: the engine packs across descriptors.
             for k in 0..j.nm {
-                let len = if k + 1 < j.nm {
-                    8 * self.rng.range(1, 256) as u32
-                } else {
-                    self.rng.range(1, 2048) as u32
-                };
+                let len = self.rng.range(1, 2048) as u32;
                 j.m2s[k] = (src + off, len);
                 off += len.div_ceil(8) as u64 * 8;
                 total += len;
@@ -357,15 +363,15 @@ impl UdmaStim {
             let want = self.rng.range(1, max_n) as usize;
             let mut rem = total;
             let mut doff = 0u64;
+            // S2M buffers of any length, each at an 8-byte aligned pointer.
             while j.ns + 1 < want {
-                let blocks = (rem - 1) / 8;
-                if blocks == 0 {
+                if rem < 2 {
                     break;
                 }
-                let c = 8 * self.rng.range(1, blocks.min(512) as u64) as u32;
+                let c = self.rng.range(1, (rem as u64 - 1).min(4096)) as u32;
                 j.s2m[j.ns] = (dst + doff, c);
                 j.ns += 1;
-                doff += c as u64;
+                doff += c.div_ceil(8) as u64 * 8;
                 rem -= c;
             }
             j.s2m[j.ns] = (dst + doff, rem);
@@ -403,9 +409,10 @@ impl UdmaStim {
             }
             o += len as usize;
         }
-        let dst_total: u64 = job.s2m[..job.ns].iter().map(|c| c.1 as u64).sum();
         if job.ns > 0 && (DST_BASE..MEM_SIZE).contains(&job.s2m[0].0) {
-            let fill = vec![0xA5u8; dst_total.div_ceil(8) as usize * 8];
+            let (end_a, end_l) = job.s2m[job.ns - 1];
+            let span = end_a + end_l as u64 - job.s2m[0].0;
+            let fill = vec![0xA5u8; span.div_ceil(8) as usize * 8];
             self.mem.write(job.s2m[0].0, &fill);
         }
         let mut mt = self.qs[q].mt;
@@ -489,6 +496,10 @@ impl UdmaStim {
         }
         if job.nm > 1 {
             self.cov.multi_desc_pkts += 1;
+        }
+        let odd = |c: &[(u64, u32)]| c.iter().any(|d| d.1 % 8 != 0);
+        if odd(&job.m2s[..job.nm.saturating_sub(1)]) || odd(&job.s2m[..job.ns.saturating_sub(1)]) {
+            self.cov.unaligned_mid_desc_pkts += 1;
         }
         if job.m2s[..job.nm].iter().any(|c| c.1 == 65536) {
             self.cov.len_65536 += 1;
@@ -1007,6 +1018,7 @@ impl Stimulus for UdmaStim {
                 c.jobs_per_q.iter().filter(|n| **n > 0).count() as u64,
             ),
             ("multi_desc_pkts".into(), c.multi_desc_pkts),
+            ("unaligned_mid_desc_pkts".into(), c.unaligned_mid_desc_pkts),
             ("len_65536".into(), c.len_65536),
             ("wraps_m2s".into(), c.wraps_m2s),
             ("wraps_s2m".into(), c.wraps_s2m),
