@@ -218,6 +218,9 @@ pub struct BlockDesc {
     pub top: &'static str,
     /// RTL files under `rtl/`, in compile order (packages first).
     pub rtl_files: &'static [&'static str],
+    /// Verilator parameter overrides (`-G<name>=<value>`) of the top module, so
+    /// one RTL top can be registered as several blocks (e.g. data widths).
+    pub params: &'static [(&'static str, i64)],
     pub inputs: &'static [Signal],
     pub outputs: &'static [Signal],
 }

@@ -64,6 +64,7 @@ pub const BLOCK: BlockDesc = BlockDesc {
     name: "decoder",
     top: "cayman_addr_decode",
     rtl_files: &["sb2sb_pkg.sv", "cayman_addr_decode.sv"],
+    params: &[],
     inputs: DecoderIn::SIGNALS,
     outputs: DecoderOut::SIGNALS,
 };

@@ -38,6 +38,7 @@ pub const BLOCK: BlockDesc = BlockDesc {
     name: "evt_sem",
     top: "evt_sem",
     rtl_files: &["sb2sb_pkg.sv", "evt_sem.sv"],
+    params: &[],
     inputs: EvtSemIn::SIGNALS,
     outputs: EvtSemOut::SIGNALS,
 };

@@ -93,6 +93,7 @@ pub const BLOCK: BlockDesc = BlockDesc {
         "udma_s2m.sv",
         "udma_engine.sv",
     ],
+    params: &[],
     inputs: UdmaIn::SIGNALS,
     outputs: UdmaOut::SIGNALS,
 };
