@@ -37,6 +37,8 @@ pub struct Options {
     /// Extra CLI arguments that reproduce this run (e.g. an injected fault),
     /// appended to the replay command.
     pub replay_extra: String,
+    /// 1: golden and RTL on one thread; 2: each on its own thread (see [`run`]).
+    pub threads: usize,
 }
 
 impl Default for Options {
@@ -49,6 +51,7 @@ impl Default for Options {
             history: 32,
             x_init: XInit::Random,
             replay_extra: String::new(),
+            threads: default_threads(),
         }
     }
 }
@@ -155,6 +158,8 @@ pub struct Report {
     pub cycles_per_sec: f64,
     pub coverage: Vec<(String, u64)>,
     pub waves: Option<WavePaths>,
+    /// Threads the run used (1 = serial, 2 = golden and RTL on their own threads).
+    pub threads: usize,
 }
 
 impl Report {
@@ -324,134 +329,207 @@ fn replay_cmd(block: &BlockDesc, opts: &Options) -> String {
     )
 }
 
-/// Run `golden` against the Verilated RTL of `block` under environment `stim`.
-pub fn run<G, S>(
-    mut golden: G,
-    stim: S,
+/// Cycles per batch handed from the golden thread to the RTL thread.
+const BATCH: usize = 512;
+/// Batches in flight between the two threads.
+const QUEUE: usize = 8;
+
+/// Number of threads a run uses by default: 2 (golden + environment on one,
+/// Verilated RTL on the other) when the machine has two hardware threads.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get().min(2))
+        .unwrap_or(1)
+}
+
+/// The RTL side of a run: the Verilated model, its environment twin (for
+/// blocks whose environment keeps end-of-run state), waveforms, history and
+/// the per-cycle comparison. The serial and the two-thread runner share it,
+/// so both check exactly the same things in the same order.
+struct RtlSide<S: Stimulus> {
+    rtl: RtlDut<S::In, S::Out>,
+    waves: Option<WaveSet>,
+    hist: History,
+    env_r: Option<S>,
+    prev_r: Option<S::Out>,
+    inw_r: Vec<u64>,
     block: &'static BlockDesc,
-    opts: &Options,
-) -> Result<Report>
+    opts: Options,
+    cycles_run: u64,
+}
+
+/// What the RTL side hands back at the end of a run.
+struct RtlDone<S> {
+    first: Option<Mismatch>,
+    /// Two-thread runs that stopped early: the environment as it was at the
+    /// failing cycle (the golden thread's own has run ahead), for coverage.
+    env_stop: Option<S>,
+    cycles_run: u64,
+    env_r: Option<S>,
+    waves: Option<WavePaths>,
+    history: Vec<String>,
+}
+
+impl<S: Stimulus> RtlSide<S> {
+    fn new(block: &'static BlockDesc, opts: &Options, env_r: Option<S>) -> Result<Self> {
+        let mut rtl: RtlDut<S::In, S::Out> = RtlDut::new(block, opts.seed, opts.x_init)?;
+        let waves = match &opts.vcd_dir {
+            Some(d) => {
+                let w = WaveSet::create(d, block)?;
+                rtl.open_trace(&w.paths().rtl_vcd)?;
+                Some(w)
+            }
+            None => None,
+        };
+        let iw = <S::In as PortBundle>::WORDS;
+        let ow = <S::Out as PortBundle>::WORDS;
+        Ok(Self {
+            rtl,
+            waves,
+            hist: History::new(opts.history, iw, ow),
+            env_r,
+            prev_r: None,
+            inw_r: vec![0; iw],
+            block,
+            opts: opts.clone(),
+            cycles_run: 0,
+        })
+    }
+
+    fn mismatch(
+        &self,
+        kind: MismatchKind,
+        cycle: u64,
+        diffs: Vec<SignalDiff>,
+        detail: &str,
+    ) -> Mismatch {
+        Mismatch {
+            block: self.block.name.into(),
+            kind,
+            cycle,
+            seed: self.opts.seed,
+            diffs,
+            detail: detail.into(),
+            history: self.hist.render(self.block),
+            replay: replay_cmd(self.block, &self.opts),
+        }
+    }
+
+    /// Cycle `c` of the RTL given the golden side's packed inputs and outputs.
+    #[inline]
+    fn cycle(&mut self, c: u64, inw_g: &[u64], gw: &[u64]) -> Result<Option<Mismatch>> {
+        if let Some(env) = self.env_r.as_mut() {
+            let ir = env.next(c, self.prev_r.as_ref());
+            ir.pack(&mut self.inw_r);
+            if self.inw_r != inw_g {
+                let d = diffs(self.block.inputs, inw_g, &self.inw_r);
+                return Ok(Some(self.mismatch(
+                    MismatchKind::Stimulus,
+                    c,
+                    d,
+                    "inputs listed as golden-side / RTL-side environment",
+                )));
+            }
+        }
+        self.rtl.step_packed(inw_g);
+        let rw = self.rtl.last_words();
+        if let Some(w) = self.waves.as_mut() {
+            w.sample(c, inw_g, gw, rw)?;
+        }
+        self.hist.push(c, inw_g, gw, rw);
+        self.cycles_run = c + 1;
+        if gw != rw {
+            let d = diffs(self.block.outputs, gw, rw);
+            return Ok(Some(self.mismatch(MismatchKind::Output, c, d, "")));
+        }
+        if self.env_r.is_some() {
+            self.prev_r = Some(<S::Out as PortBundle>::unpack(rw));
+        }
+        Ok(None)
+    }
+
+    fn finish(mut self, first: Option<Mismatch>) -> Result<RtlDone<S>> {
+        self.rtl.close_trace();
+        let waves = match self.waves.take() {
+            Some(w) => Some(w.finish()?),
+            None => None,
+        };
+        Ok(RtlDone {
+            history: if first.is_none() {
+                self.hist.render(self.block)
+            } else {
+                Vec::new()
+            },
+            first,
+            env_stop: None,
+            cycles_run: self.cycles_run,
+            env_r: self.env_r,
+            waves,
+        })
+    }
+}
+
+fn progress_bar(block: &BlockDesc, opts: &Options) -> Option<indicatif::ProgressBar> {
+    if !(opts.progress && std::io::stderr().is_terminal() && opts.cycles >= 100_000) {
+        return None;
+    }
+    let b = indicatif::ProgressBar::new(opts.cycles);
+    b.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{prefix:>10} [{bar:40}] {pos}/{len} cycles {per_sec} eta {eta}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    b.set_prefix(block.name);
+    Some(b)
+}
+
+/// Run `golden` against the Verilated RTL of `block` under environment `stim`.
+///
+/// With `opts.threads >= 2` the golden model and its environment run on the
+/// calling thread and the Verilated RTL (with its environment twin) on a
+/// second thread, fed in batches of packed inputs and golden outputs; the
+/// checks, the history and the first-mismatch report are the same as on one
+/// thread (the RTL side makes them), only the golden side may have run a few
+/// batches past the failing cycle when it stops.
+pub fn run<G, S>(golden: G, stim: S, block: &'static BlockDesc, opts: &Options) -> Result<Report>
 where
     G: CycleModel<In = S::In, Out = S::Out>,
     S: Stimulus,
 {
-    let mut rtl: RtlDut<S::In, S::Out> = RtlDut::new(block, opts.seed, opts.x_init)?;
-    let mut waves = match &opts.vcd_dir {
-        Some(d) => {
-            let w = WaveSet::create(d, block)?;
-            rtl.open_trace(&w.paths().rtl_vcd)?;
-            Some(w)
-        }
-        None => None,
-    };
-    let iw = <S::In as PortBundle>::WORDS;
-    let ow = <S::Out as PortBundle>::WORDS;
-    let (mut inw_g, mut inw_r) = (vec![0u64; iw], vec![0u64; iw]);
-    let (mut gw, mut rw) = (vec![0u64; ow], vec![0u64; ow]);
-    let mut env_g = stim;
-    let mut env_r = env_g.clone();
-    let mut prev_g: Option<S::Out> = None;
-    let mut prev_r: Option<S::Out> = None;
-    let mut hist = History::new(opts.history, iw, ow);
-
-    let bar = if opts.progress && std::io::stderr().is_terminal() && opts.cycles >= 100_000 {
-        let b = indicatif::ProgressBar::new(opts.cycles);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{prefix:>10} [{bar:40}] {pos}/{len} cycles {per_sec} eta {eta}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-            .progress_chars("=> "),
-        );
-        b.set_prefix(block.name);
-        Some(b)
-    } else {
-        None
-    };
-
+    let env_r = if S::TWIN { Some(stim.clone()) } else { None };
     let t0 = Instant::now();
-    let mut first: Option<Mismatch> = None;
-    let mut cycles_run = 0;
-    for c in 0..opts.cycles {
-        let ig = env_g.next(c, prev_g.as_ref());
-        let ir = if S::TWIN {
-            env_r.next(c, prev_r.as_ref())
-        } else {
-            ig.clone()
-        };
-        ig.pack(&mut inw_g);
-        if S::TWIN && ig != ir {
-            ir.pack(&mut inw_r);
-            if inw_g != inw_r {
+    let (env_g, done) = if opts.threads >= 2 {
+        run_pipelined(golden, stim, env_r, block, opts)?
+    } else {
+        run_serial(golden, stim, env_r, block, opts)?
+    };
+    let seconds = t0.elapsed().as_secs_f64();
+    let RtlDone {
+        mut first,
+        env_stop,
+        cycles_run,
+        env_r,
+        waves,
+        history,
+    } = done;
+    if first.is_none() {
+        if let Some(env_r) = &env_r {
+            if let Err(detail) = env_g.compare_final(env_r) {
                 first = Some(Mismatch {
                     block: block.name.into(),
-                    kind: MismatchKind::Stimulus,
-                    cycle: c,
+                    kind: MismatchKind::Final,
+                    cycle: cycles_run,
                     seed: opts.seed,
-                    diffs: diffs(block.inputs, &inw_g, &inw_r),
-                    detail: "inputs listed as golden-side / RTL-side environment".into(),
-                    history: hist.render(block),
+                    diffs: Vec::new(),
+                    detail,
+                    history,
                     replay: replay_cmd(block, opts),
                 });
-                cycles_run = c;
-                break;
-            }
-        }
-        let og = golden.step(&ig);
-        rtl.step_words(&ir);
-        og.pack(&mut gw);
-        rw.copy_from_slice(rtl.last_words());
-        if let Some(w) = waves.as_mut() {
-            w.sample(c, &inw_g, &gw, &rw)?;
-        }
-        hist.push(c, &inw_g, &gw, &rw);
-        cycles_run = c + 1;
-        if gw != rw {
-            first = Some(Mismatch {
-                block: block.name.into(),
-                kind: MismatchKind::Output,
-                cycle: c,
-                seed: opts.seed,
-                diffs: diffs(block.outputs, &gw, &rw),
-                detail: String::new(),
-                history: hist.render(block),
-                replay: replay_cmd(block, opts),
-            });
-            break;
-        }
-        prev_g = Some(og);
-        if S::TWIN {
-            prev_r = Some(<S::Out as PortBundle>::unpack(&rw));
-        }
-        if let Some(b) = &bar {
-            if c & 0xFFFF == 0 {
-                b.set_position(c);
             }
         }
     }
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    let seconds = t0.elapsed().as_secs_f64();
-    if first.is_none() && S::TWIN {
-        if let Err(detail) = env_g.compare_final(&env_r) {
-            first = Some(Mismatch {
-                block: block.name.into(),
-                kind: MismatchKind::Final,
-                cycle: cycles_run,
-                seed: opts.seed,
-                diffs: Vec::new(),
-                detail,
-                history: hist.render(block),
-                replay: replay_cmd(block, opts),
-            });
-        }
-    }
-    rtl.close_trace();
-    let waves = match waves {
-        Some(w) => Some(w.finish()?),
-        None => None,
-    };
     Ok(Report {
         block: block.name.into(),
         seed: opts.seed,
@@ -465,8 +543,158 @@ where
         } else {
             0.0
         },
-        coverage: env_g.coverage(),
+        coverage: env_stop.as_ref().unwrap_or(&env_g).coverage(),
         waves,
+        threads: if opts.threads >= 2 { 2 } else { 1 },
+    })
+}
+
+fn run_serial<G, S>(
+    mut golden: G,
+    mut env_g: S,
+    env_r: Option<S>,
+    block: &'static BlockDesc,
+    opts: &Options,
+) -> Result<(S, RtlDone<S>)>
+where
+    G: CycleModel<In = S::In, Out = S::Out>,
+    S: Stimulus,
+{
+    let mut side = RtlSide::<S>::new(block, opts, env_r)?;
+    let mut inw = vec![0u64; <S::In as PortBundle>::WORDS];
+    let mut gw = vec![0u64; <S::Out as PortBundle>::WORDS];
+    let mut prev_g: Option<S::Out> = None;
+    let bar = progress_bar(block, opts);
+    let mut first = None;
+    for c in 0..opts.cycles {
+        let ig = env_g.next(c, prev_g.as_ref());
+        let og = golden.step(&ig);
+        ig.pack(&mut inw);
+        og.pack(&mut gw);
+        first = side.cycle(c, &inw, &gw)?;
+        if first.is_some() {
+            break;
+        }
+        prev_g = Some(og);
+        if let Some(b) = &bar {
+            if c & 0xFFFF == 0 {
+                b.set_position(c);
+            }
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    Ok((env_g, side.finish(first)?))
+}
+
+/// Packed inputs and golden outputs of `n` consecutive cycles from `first`,
+/// and (for a single-environment block) that environment as it was before
+/// `first`, so the RTL thread can replay it up to a failing cycle.
+struct Batch<S: Stimulus> {
+    first: u64,
+    n: usize,
+    inw: Vec<u64>,
+    gw: Vec<u64>,
+    snap: Option<(S, Option<S::Out>)>,
+}
+
+fn run_pipelined<G, S>(
+    mut golden: G,
+    mut env_g: S,
+    env_r: Option<S>,
+    block: &'static BlockDesc,
+    opts: &Options,
+) -> Result<(S, RtlDone<S>)>
+where
+    G: CycleModel<In = S::In, Out = S::Out>,
+    S: Stimulus,
+{
+    use std::sync::mpsc;
+    let iw = <S::In as PortBundle>::WORDS;
+    let ow = <S::Out as PortBundle>::WORDS;
+    let (tx, rx) = mpsc::sync_channel::<Batch<S>>(QUEUE);
+    let (back_tx, back_rx) = mpsc::channel::<Batch<S>>();
+    std::thread::scope(|sc| {
+        // The Verilated model is created, stepped and dropped on this thread.
+        let worker = sc.spawn(move || -> Result<RtlDone<S>> {
+            let mut side = RtlSide::<S>::new(block, opts, env_r)?;
+            let mut first = None;
+            let mut env_stop = None;
+            'batches: for mut b in rx {
+                for k in 0..b.n {
+                    let c = b.first + k as u64;
+                    let gw = &b.gw[k * ow..(k + 1) * ow];
+                    first = side.cycle(c, &b.inw[k * iw..(k + 1) * iw], gw)?;
+                    if first.is_some() {
+                        env_stop = match b.snap.take() {
+                            // Replay the single environment from the batch start.
+                            Some((mut env, mut prev)) => {
+                                for j in 0..=k {
+                                    env.next(b.first + j as u64, prev.as_ref());
+                                    prev = Some(<S::Out as PortBundle>::unpack(
+                                        &b.gw[j * ow..(j + 1) * ow],
+                                    ));
+                                }
+                                Some(env)
+                            }
+                            // The RTL-side twin stopped at this cycle too.
+                            None => side.env_r.clone(),
+                        };
+                        break 'batches;
+                    }
+                }
+                let _ = back_tx.send(b);
+            }
+            let mut done = side.finish(first)?;
+            done.env_stop = env_stop;
+            Ok(done)
+        });
+        let bar = progress_bar(block, opts);
+        let mut prev_g: Option<S::Out> = None;
+        let mut c = 0u64;
+        while c < opts.cycles {
+            let mut b = back_rx.try_recv().unwrap_or_else(|_| Batch {
+                first: 0,
+                n: 0,
+                inw: vec![0; BATCH * iw],
+                gw: vec![0; BATCH * ow],
+                snap: None,
+            });
+            b.first = c;
+            b.n = 0;
+            b.snap = if S::TWIN {
+                None
+            } else {
+                Some((env_g.clone(), prev_g.clone()))
+            };
+            while b.n < BATCH && c < opts.cycles {
+                let ig = env_g.next(c, prev_g.as_ref());
+                let og = golden.step(&ig);
+                ig.pack(&mut b.inw[b.n * iw..(b.n + 1) * iw]);
+                og.pack(&mut b.gw[b.n * ow..(b.n + 1) * ow]);
+                prev_g = Some(og);
+                b.n += 1;
+                c += 1;
+            }
+            // The RTL side hung up: it found the first mismatch (or failed).
+            if tx.send(b).is_err() {
+                break;
+            }
+            if let Some(bar) = &bar {
+                if c & 0xFFFF < BATCH as u64 {
+                    bar.set_position(c);
+                }
+            }
+        }
+        drop(tx);
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+        let done = worker
+            .join()
+            .map_err(|_| anyhow::anyhow!("the RTL thread of block {} panicked", block.name))??;
+        Ok((env_g, done))
     })
 }
 

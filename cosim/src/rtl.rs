@@ -79,6 +79,12 @@ impl<I: PortBundle, O: PortBundle> RtlDut<I, O> {
         self.dut.pin_mut().step(&self.inw, &mut self.outw);
     }
 
+    /// One cycle from inputs already packed in port order (`I::WORDS` words).
+    #[inline]
+    pub fn step_packed(&mut self, inw: &[u64]) {
+        self.dut.pin_mut().step(inw, &mut self.outw);
+    }
+
     /// Raw output words of the last step (already masked to each width).
     pub fn last_words(&self) -> &[u64] {
         &self.outw

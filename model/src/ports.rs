@@ -89,7 +89,7 @@ where
 }
 
 /// A bundle of ports (all inputs or all outputs of a block).
-pub trait PortBundle: Clone + Default + Debug + PartialEq {
+pub trait PortBundle: Clone + Default + Debug + PartialEq + Send {
     /// Signals in declaration order (equal to the SV port names/widths).
     const SIGNALS: &'static [Signal];
     /// Total packed 64-bit words.
@@ -118,7 +118,7 @@ pub trait CycleModel {
 /// outputs agree the two copies produce identical inputs (the runner checks);
 /// at the end [`Stimulus::compare_final`] compares what the copies accumulated
 /// (for example memory images written through AXI).
-pub trait Stimulus: Clone {
+pub trait Stimulus: Clone + Send {
     type In: PortBundle;
     type Out: PortBundle;
     /// Drive the RTL from its own environment twin and compare the twins at

@@ -35,6 +35,10 @@ pub struct CosimArgs {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
+    /// 1: golden and RTL on one thread; 2: the Verilated RTL on a second
+    /// thread (default: 2 when the machine has two hardware threads).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub threads: Option<u8>,
 }
 
 /// Parse a decimal or `0x`-prefixed hexadecimal u64.
@@ -105,6 +109,10 @@ pub fn run(a: CosimArgs) -> Result<i32> {
             .as_ref()
             .map(|f| format!("--inject-fault {f}"))
             .unwrap_or_default(),
+        threads: a
+            .threads
+            .map(usize::from)
+            .unwrap_or_else(lockstep::default_threads),
     };
     let mut reports = Vec::new();
     for n in &names {

@@ -1,0 +1,150 @@
+//! The two-thread lockstep (golden + environment on the caller's thread, the
+//! Verilated RTL on a second one) must check exactly what the serial runner
+//! checks: same first mismatch (kind, cycle, signals, values, history),
+//! same cycles run, same coverage — for a reactive block (one environment,
+//! `Stimulus::TWIN = false`) and for a block with environment twins.
+
+mod common;
+
+use sb2sb::lockstep::{self, FlipOutputBit, Options, Report};
+use sb2sb_model::decoder::{self, Decoder, DecoderStim};
+use sb2sb_model::evt_sem::{self, EvtSem, EvtSemFault, EvtSemStim};
+use sb2sb_model::ports::Stimulus;
+use sb2sb_model::udma::{self, Udma, UdmaStim};
+
+fn opts(seed: u64, cycles: u64, threads: usize) -> Options {
+    Options {
+        seed,
+        cycles,
+        threads,
+        ..Options::default()
+    }
+}
+
+/// Everything a user sees of a run, except the wall-clock figures.
+fn visible(r: &Report) -> String {
+    let m = r
+        .first_mismatch
+        .as_ref()
+        .map(|m| m.render())
+        .unwrap_or_default();
+    format!(
+        "run={} planned={} mism={} threads-independent:\n{m}\ncov={:?}",
+        r.cycles_run, r.cycles_planned, r.mismatches, r.coverage
+    )
+}
+
+#[test]
+fn reported_thread_count_follows_the_option() {
+    let _g = common::lock();
+    for t in [1usize, 2] {
+        let r = lockstep::run(
+            Decoder::new(),
+            DecoderStim::new(3, 2_000),
+            &decoder::BLOCK,
+            &opts(3, 2_000, t),
+        )
+        .unwrap();
+        assert!(r.passed());
+        assert_eq!(r.threads, t);
+        assert_eq!(r.cycles_run, 2_000);
+    }
+}
+
+#[test]
+fn evt_sem_dropped_increment_is_reported_identically_on_one_and_two_threads() {
+    let _g = common::lock();
+    let (seed, cycles) = (5u64, 40_000u64);
+    let run = |t| {
+        let mut g = EvtSem::new();
+        g.fault = Some(EvtSemFault::DropSameCycleIncrement);
+        lockstep::run(
+            g,
+            EvtSemStim::new(seed, cycles),
+            &evt_sem::BLOCK,
+            &opts(seed, cycles, t),
+        )
+        .unwrap()
+    };
+    let (one, two) = (run(1), run(2));
+    assert!(one.first_mismatch.is_some(), "the fault is caught");
+    assert_eq!(visible(&one), visible(&two));
+    // A flip in the middle of a batch, long after reset: the golden thread
+    // is batches ahead when the RTL thread stops.
+    let flip = |t| {
+        let g = FlipOutputBit::new(EvtSem::new(), "dbg_sem_o", 7, 12_345).unwrap();
+        lockstep::run(
+            g,
+            EvtSemStim::new(seed, cycles),
+            &evt_sem::BLOCK,
+            &opts(seed, cycles, t),
+        )
+        .unwrap()
+    };
+    let (one, two) = (flip(1), flip(2));
+    assert_eq!(two.first_mismatch.as_ref().map(|m| m.cycle), Some(12_345));
+    assert_eq!(visible(&one), visible(&two));
+}
+
+#[test]
+fn a_flipped_output_bit_late_in_a_batch_is_reported_identically() {
+    let _g = common::lock();
+    // Cycle 1535 is the last cycle of the third 512-cycle batch.
+    for cycle in [0u64, 1, 511, 512, 1535] {
+        let run = |t| {
+            let g = FlipOutputBit::new(Decoder::new(), "addr_o", 3, cycle).unwrap();
+            lockstep::run(
+                g,
+                DecoderStim::new(9, 5_000),
+                &decoder::BLOCK,
+                &opts(9, 5_000, t),
+            )
+            .unwrap()
+        };
+        let (one, two) = (run(1), run(2));
+        let m = two.first_mismatch.as_ref().expect("flip is caught");
+        assert_eq!(m.cycle, cycle);
+        assert_eq!(two.cycles_run, cycle + 1);
+        assert_eq!(visible(&one), visible(&two));
+    }
+}
+
+#[test]
+fn udma_twin_environments_run_on_both_threads_and_agree() {
+    let _g = common::lock();
+    let (seed, cycles) = (2u64, 30_000u64);
+    let run = |t| {
+        lockstep::run(
+            Udma::new(),
+            UdmaStim::new(seed, cycles),
+            &udma::BLOCK,
+            &opts(seed, cycles, t),
+        )
+        .unwrap()
+    };
+    let (one, two) = (run(1), run(2));
+    assert!(two.passed(), "{}", two.first_mismatch.unwrap().render());
+    assert_eq!(visible(&one), visible(&two));
+}
+
+#[test]
+fn udma_flipped_bit_is_caught_at_its_cycle_on_two_threads() {
+    let _g = common::lock();
+    let (seed, cycles) = (2u64, 20_000u64);
+    let fault_at = 7_777;
+    let run = |t| {
+        let g = FlipOutputBit::new(Udma::new(), "s_axil_awready", 0, fault_at).unwrap();
+        lockstep::run(
+            g,
+            UdmaStim::new(seed, cycles),
+            &udma::BLOCK,
+            &opts(seed, cycles, t),
+        )
+        .unwrap()
+    };
+    let (one, two) = (run(1), run(2));
+    let m = two.first_mismatch.as_ref().expect("flip is caught");
+    assert_eq!(m.cycle, fault_at);
+    assert_eq!(m.diffs[0].signal, "s_axil_awready");
+    assert_eq!(visible(&one), visible(&two));
+}
