@@ -371,7 +371,7 @@ fn cc_build(includes: &[PathBuf]) -> cc::Build {
         .includes(includes)
         .std("c++17")
         .opt_level(2)
-        .debug(false)
+        .debug(true)
         .cargo_metadata(false)
         .define("VM_TRACE", "1")
         .define("VM_TRACE_VCD", "1")

@@ -1,27 +1,42 @@
-//! Lockstep throughput: the golden decoder model against its Verilated RTL,
-//! and a full lockstep cycle (both sides, twin stimulus, compare, history).
-//! Report as ratios against the Verilated RTL measured in the same run.
+//! Lockstep throughput per block: the golden model alone and the Verilated
+//! RTL alone on the same recorded inputs, and the full lockstep (environment,
+//! both sides, compare, history) on one thread and on two (golden side and
+//! RTL side on their own threads). Read the figures as ratios against the
+//! Verilated RTL measured in the same run.
+//!
+//! `cargo bench --bench lockstep` (or `make bench`).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use sb2sb::lockstep::{self, Options};
 use sb2sb::rtl::{RtlDut, XInit};
-use sb2sb_model::decoder::{Decoder, DecoderIn, DecoderOut, DecoderStim, BLOCK};
-use sb2sb_model::ports::{CycleModel, Stimulus};
+use sb2sb_model::ports::{BlockDesc, CycleModel, Stimulus};
+use sb2sb_model::{decoder, evt_sem};
 
 const N: u64 = 100_000;
 
-fn inputs() -> Vec<DecoderIn> {
-    let mut s = DecoderStim::new(1, N);
-    (0..N).map(|c| s.next(c, None)).collect()
+/// Inputs of an `n`-cycle run, driven by the golden model's outputs.
+fn record<G: CycleModel<In = S::In, Out = S::Out>, S: Stimulus>(mut g: G, mut s: S) -> Vec<S::In> {
+    let mut prev = None;
+    (0..N)
+        .map(|c| {
+            let i = s.next(c, prev.as_ref());
+            prev = Some(g.step(&i));
+            i
+        })
+        .collect()
 }
 
-fn bench(c: &mut Criterion) {
-    let ins = inputs();
-    let mut g = c.benchmark_group("decoder_step");
+fn block<G, S>(c: &mut Criterion, desc: &'static BlockDesc, golden: impl Fn() -> G)
+where
+    G: CycleModel<In = S::In, Out = S::Out>,
+    S: Stimulus,
+{
+    let ins = record(golden(), S::new(1, N));
+    let mut g = c.benchmark_group(format!("{}_step", desc.name));
     g.throughput(Throughput::Elements(N));
-    g.sample_size(20);
+    g.sample_size(10);
     g.bench_function("verilated_rtl", |b| {
-        let mut d: RtlDut<DecoderIn, DecoderOut> = RtlDut::new(&BLOCK, 1, XInit::Zero).unwrap();
+        let mut d: RtlDut<S::In, S::Out> = RtlDut::new(desc, 1, XInit::Zero).unwrap();
         b.iter(|| {
             for i in &ins {
                 black_box(d.step(i));
@@ -29,25 +44,33 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.bench_function("golden_model", |b| {
-        let mut d = Decoder::new();
+        let mut d = golden();
         b.iter(|| {
             for i in &ins {
                 black_box(d.step(i));
             }
         })
     });
-    g.bench_function("lockstep_cycle", |b| {
-        b.iter(|| {
-            let o = Options {
-                seed: 1,
-                cycles: N,
-                ..Options::default()
-            };
-            let r = lockstep::run(Decoder::new(), DecoderStim::new(1, N), &BLOCK, &o).unwrap();
-            assert!(r.passed());
-        })
-    });
+    for threads in [1usize, 2] {
+        g.bench_function(format!("lockstep_{threads}_thread"), |b| {
+            b.iter(|| {
+                let o = Options {
+                    seed: 1,
+                    cycles: N,
+                    threads,
+                    ..Options::default()
+                };
+                let r = lockstep::run(golden(), S::new(1, N), desc, &o).unwrap();
+                assert!(r.passed());
+            })
+        });
+    }
     g.finish();
+}
+
+fn bench(c: &mut Criterion) {
+    block::<_, decoder::DecoderStim>(c, &decoder::BLOCK, decoder::Decoder::new);
+    block::<_, evt_sem::EvtSemStim>(c, &evt_sem::BLOCK, evt_sem::EvtSem::new);
 }
 
 criterion_group!(benches, bench);

@@ -16,6 +16,14 @@
 //   satisfied GE-then-decrement wait. Saturation raises ERR_STATUS.OVERFLOW.
 // - Event next value: cleared by satisfied SET_THEN_CLEAR waits, then overridden by an AXI
 //   EVENT write of the same cycle.
+// - err_pulse_o is registered: it shows the errors of the previous cycle, in the cycle their
+//   sticky ERR_STATUS bits first read 1.
+//
+// Simulation speed (docs/decisions.md, "EVT_SEM update at the edge"): the semaphore adder,
+// the event update and the error capture are written inside the flop process `p_state`
+// with block-local temporaries instead of as always_comb next-state logic. The hardware is
+// the same (next state = f(inputs, state), sampled at the edge); Verilator then evaluates
+// that logic once per clock instead of at every input change and again after every edge.
 
 module evt_sem
   import sb2sb_pkg::*;
@@ -123,15 +131,13 @@ module evt_sem
   // ---------------------------------------------------------------------------------------
   // State
   // ---------------------------------------------------------------------------------------
-  // Semaphore values live in a register array without reset (written through one write
-  // port per update slot); sem_vld_q qualifies each entry, so reset clears 256 bits only
-  // and an entry reads 0 until written after reset.
-  logic [31:0]             sem_mem_q [NumSem];
-  logic [NumSem-1:0]       sem_vld_q, sem_vld_d;
-  logic [NumSem-1:0]       evt_q, evt_d;
-  logic [NumErr-1:0]       err_q, err_d;
-  logic [31:0]             first_err_q, first_err_d;
-  logic [31:0]             first_data_q, first_data_d;
+  // 256 semaphores in one flop array with asynchronous reset to 0.
+  logic [NumSem-1:0][31:0] sem_q;
+  logic [NumSem-1:0]       evt_q;
+  logic [NumErr-1:0]       err_q;
+  logic [NumErr-1:0]       err_pulse_q;
+  logic [31:0]             first_err_q;
+  logic [31:0]             first_data_q;
 
   logic             aw_v_q, aw_v_d;
   logic [AddrW-1:0] aw_addr_q, aw_addr_d;
@@ -238,7 +244,7 @@ module evt_sem
       RegErrStatus:    rd_data = {{(32 - NumErr){1'b0}}, err_q};
       RegFirstErr:     rd_data = first_err_q;
       RegFirstErrData: rd_data = first_data_q;
-      RegSemRead, RegSemSet, RegSemIncr, RegSemDecr: rd_data = sem_vld_q[rd_idx] ? sem_mem_q[rd_idx] : '0;
+      RegSemRead, RegSemSet, RegSemIncr, RegSemDecr: rd_data = sem_q[rd_idx];
       default: begin
         rd_resp  = EVT_SEM_RESP_SLVERR;
         rd_err_v = ar_hs;
@@ -260,7 +266,7 @@ module evt_sem
     clr_v       = '0;
     bad_v       = '0;
     for (int unsigned p = 0; p < NumWait; p++) begin
-      eff = sem_vld_q[wait_idx_i[p]] ? sext(sem_mem_q[wait_idx_i[p]]) : '0;
+      eff = sext(sem_q[wait_idx_i[p]]);
       ev  = evt_q[wait_idx_i[p]];
       imm = sext(wait_value_i[p]);
       for (int unsigned q = 0; q < p; q++) begin
@@ -295,176 +301,150 @@ module evt_sem
   end
 
   // ---------------------------------------------------------------------------------------
-  // Semaphore update: base + exact sum of this cycle's deltas, then saturate
+  // State update at the clock edge: semaphores, events, errors
   // ---------------------------------------------------------------------------------------
-  // Update sources ("slots") in priority order: AXI, increment ports, wait ports.
-  logic [NumSlots-1:0]    slot_v;
-  logic [7:0]             slot_idx [NumSlots];
-  logic signed [SumW-1:0] slot_val [NumSlots];
-
-  always_comb begin
-    slot_v      = '0;
-    slot_v[0]   = wr_set_v | wr_add_v;
-    slot_idx[0] = wr_idx;
-    slot_val[0] = wr_add_val;
-    for (int unsigned p = 0; p < NumInc; p++) begin
-      slot_v[1 + p]   = inc_valid_i[p];
-      slot_idx[1 + p] = inc_idx_i[p];
-      slot_val[1 + p] = sext(inc_value_i[p]);
-    end
-    for (int unsigned p = 0; p < NumWait; p++) begin
-      slot_v[1 + NumInc + p]   = dec_v[p];
-      slot_idx[1 + NumInc + p] = wait_idx_i[p];
-      slot_val[1 + NumInc + p] = -sext(wait_value_i[p]);
-    end
-  end
-
-  // Per-semaphore sum of deltas. Only the entries named by a slot are cleared and read.
-  logic signed [SumW-1:0] delta [NumSem];
-
-  always_comb begin
-    for (int unsigned k = 0; k < NumSlots; k++) begin
-      delta[slot_idx[k]] = '0;
-    end
-    for (int unsigned k = 0; k < NumSlots; k++) begin
-      if (slot_v[k]) begin
-        delta[slot_idx[k]] = delta[slot_idx[k]] + slot_val[k];
-      end
-    end
-  end
-
-  logic        ovf_v;
-  logic [7:0]  ovf_idx;
-  logic [31:0] ovf_val;
-  logic [31:0] slot_res [NumSlots];
-
-  always_comb begin
+  // Semaphores: base + exact sum of this cycle's deltas, then saturate. Update sources
+  // ("slots") in priority order: AXI, increment ports, wait ports. The base is the AXI SET
+  // value when one commits, else the current value. Slots naming the same semaphore compute
+  // the same value. The first saturating slot (in slot order) is the overflow reported.
+  // Errors: the pulse of this cycle (AXI write, AXI read, overflow, bad wait mode), sticky
+  // ERR_STATUS (W1C), FIRST_ERR/FIRST_ERR_DATA captured with that priority when not valid.
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_state
+    logic [NumSlots-1:0]    slot_v;
+    logic [7:0]             slot_idx [NumSlots];
+    logic signed [SumW-1:0] slot_val [NumSlots];
+    logic signed [SumW-1:0] delta [NumSem];
     logic signed [SumW-1:0] base;
     logic signed [SumW-1:0] acc;
-    logic                   sat;
-    base      = '0;
-    acc       = '0;
-    sat       = 1'b0;
-    sem_vld_d = sem_vld_q;
-    ovf_v     = 1'b0;
-    ovf_idx   = '0;
-    ovf_val   = '0;
-    for (int unsigned k = 0; k < NumSlots; k++) begin
-      slot_res[k] = '0;
-      if (slot_v[k]) begin
-        if (wr_set_v && wr_idx == slot_idx[k]) begin
-          base = sext(w_data_q);
-        end else if (sem_vld_q[slot_idx[k]]) begin
-          base = sext(sem_mem_q[slot_idx[k]]);
-        end else begin
-          base = '0;
+    logic [31:0]            res;
+    logic                   ovf_v;
+    logic [7:0]             ovf_idx;
+    logic [31:0]            ovf_val;
+    logic [NumSem-1:0]      evt;
+    logic [NumErr-1:0]      pulse;
+    logic [1:0]             bad_port;
+    logic [31:0]            fe;
+    logic [31:0]            fd;
+    if (!rst_ni) begin
+      sem_q        <= '0;
+      evt_q        <= '0;
+      err_q        <= '0;
+      err_pulse_q  <= '0;
+      first_err_q  <= '0;
+      first_data_q <= '0;
+    end else begin
+      // Slots.
+      slot_v      = '0;
+      slot_v[0]   = wr_set_v | wr_add_v;
+      slot_idx[0] = wr_idx;
+      slot_val[0] = wr_add_val;
+      for (int unsigned p = 0; p < NumInc; p++) begin
+        slot_v[1 + p]   = inc_valid_i[p];
+        slot_idx[1 + p] = inc_idx_i[p];
+        slot_val[1 + p] = sext(inc_value_i[p]);
+      end
+      for (int unsigned p = 0; p < NumWait; p++) begin
+        slot_v[1 + NumInc + p]   = dec_v[p];
+        slot_idx[1 + NumInc + p] = wait_idx_i[p];
+        slot_val[1 + NumInc + p] = -sext(wait_value_i[p]);
+      end
+      // Per-semaphore sums; only the entries named by a slot are cleared and read.
+      for (int unsigned k = 0; k < NumSlots; k++) begin
+        delta[slot_idx[k]] = '0;
+      end
+      for (int unsigned k = 0; k < NumSlots; k++) begin
+        if (slot_v[k]) begin
+          delta[slot_idx[k]] = delta[slot_idx[k]] + slot_val[k];
         end
-        acc = base + delta[slot_idx[k]];
-        sat = 1'b1;
-        if (acc > SemMax) begin
-          slot_res[k] = 32'h7fff_ffff;
-        end else if (acc < SemMin) begin
-          slot_res[k] = 32'h8000_0000;
-        end else begin
-          slot_res[k] = acc[31:0];
-          sat         = 1'b0;
+      end
+      ovf_v   = 1'b0;
+      ovf_idx = '0;
+      ovf_val = '0;
+      for (int unsigned k = 0; k < NumSlots; k++) begin
+        if (slot_v[k]) begin
+          base = (wr_set_v && wr_idx == slot_idx[k]) ? sext(w_data_q) : sext(sem_q[slot_idx[k]]);
+          acc  = base + delta[slot_idx[k]];
+          if (acc > SemMax) begin
+            res = 32'h7fff_ffff;
+          end else if (acc < SemMin) begin
+            res = 32'h8000_0000;
+          end else begin
+            res = acc[31:0];
+          end
+          if (acc != sext(res) && !ovf_v) begin
+            ovf_v   = 1'b1;
+            ovf_idx = slot_idx[k];
+            ovf_val = res;
+          end
+          sem_q[slot_idx[k]] <= res;
         end
-        sem_vld_d[slot_idx[k]] = 1'b1;
-        if (sat && !ovf_v) begin
-          ovf_v   = 1'b1;
-          ovf_idx = slot_idx[k];
-          ovf_val = slot_res[k];
+      end
+
+      // Events: SET_THEN_CLEAR waiters clear, then an AXI EVENT write overrides.
+      evt = evt_q;
+      for (int unsigned p = 0; p < NumWait; p++) begin
+        if (clr_v[p]) begin
+          evt[wait_idx_i[p]] = 1'b0;
         end
       end
-    end
-  end
-
-  // One write port per slot. Slots naming the same semaphore write the same value.
-  for (genvar k = 0; k < NumSlots; k++) begin : g_sem_wr
-    always_ff @(posedge clk_i) begin
-      if (slot_v[k]) begin
-        sem_mem_q[slot_idx[k]] <= slot_res[k];
+      if (wr_evt_v) begin
+        evt[wr_idx] = w_data_q[0];
       end
-    end
-  end
+      evt_q <= evt;
 
-  // ---------------------------------------------------------------------------------------
-  // Events
-  // ---------------------------------------------------------------------------------------
-  always_comb begin
-    evt_d = evt_q;
-    for (int unsigned p = 0; p < NumWait; p++) begin
-      if (clr_v[p]) begin
-        evt_d[wait_idx_i[p]] = 1'b0;
+      // Errors.
+      bad_port = '0;
+      for (int p = NumWait - 1; p >= 0; p--) begin
+        if (bad_v[p]) begin
+          bad_port = 2'(p);
+        end
       end
-    end
-    if (wr_evt_v) begin
-      evt_d[wr_idx] = w_data_q[0];
-    end
-  end
-
-  // ---------------------------------------------------------------------------------------
-  // Errors: pulse, sticky ERR_STATUS (W1C), first-error capture
-  // ---------------------------------------------------------------------------------------
-  logic [NumErr-1:0] err_pulse;
-  logic [1:0]        bad_port;
-
-  // Lowest-numbered wait port with an unsupported mode.
-  always_comb begin
-    bad_port = '0;
-    for (int p = NumWait - 1; p >= 0; p--) begin
-      if (bad_v[p]) begin
-        bad_port = 2'(p);
-      end
-    end
-  end
-
-  always_comb begin
-    err_pulse = '0;
-    if (wr_err_v) begin
-      err_pulse[wr_err_kind] = 1'b1;
-    end
-    if (rd_err_v) begin
-      err_pulse[EVT_SEM_ERR_UNMAPPED] = 1'b1;
-    end
-    if (ovf_v) begin
-      err_pulse[EVT_SEM_ERR_OVERFLOW] = 1'b1;
-    end
-    if (|bad_v) begin
-      err_pulse[EVT_SEM_ERR_BAD_WAIT_MODE] = 1'b1;
-    end
-  end
-
-  assign err_d = (err_q & ~wr_w1c) | err_pulse;
-
-  always_comb begin
-    first_err_d  = first_err_q;
-    first_data_d = first_data_q;
-    if (wr_rearm) begin
-      first_err_d  = '0;
-      first_data_d = '0;
-    end
-    if (!first_err_d[FeValid] && |err_pulse) begin
-      first_err_d          = '0;
-      first_err_d[FeValid] = 1'b1;
+      pulse = '0;
       if (wr_err_v) begin
-        first_err_d[FeKind +: 3]    = wr_err_kind;
-        first_err_d[FeWrite]        = 1'b1;
-        first_err_d[FeInfoW-1:0]    = FeInfoW'(aw_addr_q);
-        first_data_d                = w_data_q;
-      end else if (rd_err_v) begin
-        first_err_d[FeKind +: 3]    = EVT_SEM_ERR_UNMAPPED;
-        first_err_d[FeInfoW-1:0]    = FeInfoW'(s_axil_araddr);
-        first_data_d                = '0;
-      end else if (ovf_v) begin
-        first_err_d[FeKind +: 3]    = EVT_SEM_ERR_OVERFLOW;
-        first_err_d[FeInfoW-1:0]    = FeInfoW'(ovf_idx);
-        first_data_d                = ovf_val;
-      end else begin
-        first_err_d[FeKind +: 3]    = EVT_SEM_ERR_BAD_WAIT_MODE;
-        first_err_d[FeInfoW-1:0]    = FeInfoW'(bad_port);
-        first_data_d                = 32'(wait_mode_i[bad_port]);
+        pulse[wr_err_kind] = 1'b1;
       end
+      if (rd_err_v) begin
+        pulse[EVT_SEM_ERR_UNMAPPED] = 1'b1;
+      end
+      if (ovf_v) begin
+        pulse[EVT_SEM_ERR_OVERFLOW] = 1'b1;
+      end
+      if (|bad_v) begin
+        pulse[EVT_SEM_ERR_BAD_WAIT_MODE] = 1'b1;
+      end
+      err_pulse_q <= pulse;
+      err_q       <= (err_q & ~wr_w1c) | pulse;
+
+      fe = first_err_q;
+      fd = first_data_q;
+      if (wr_rearm) begin
+        fe = '0;
+        fd = '0;
+      end
+      if (!fe[FeValid] && |pulse) begin
+        fe          = '0;
+        fe[FeValid] = 1'b1;
+        if (wr_err_v) begin
+          fe[FeKind +: 3] = wr_err_kind;
+          fe[FeWrite]     = 1'b1;
+          fe[FeInfoW-1:0] = FeInfoW'(aw_addr_q);
+          fd              = w_data_q;
+        end else if (rd_err_v) begin
+          fe[FeKind +: 3] = EVT_SEM_ERR_UNMAPPED;
+          fe[FeInfoW-1:0] = FeInfoW'(s_axil_araddr);
+          fd              = '0;
+        end else if (ovf_v) begin
+          fe[FeKind +: 3] = EVT_SEM_ERR_OVERFLOW;
+          fe[FeInfoW-1:0] = FeInfoW'(ovf_idx);
+          fd              = ovf_val;
+        end else begin
+          fe[FeKind +: 3] = EVT_SEM_ERR_BAD_WAIT_MODE;
+          fe[FeInfoW-1:0] = FeInfoW'(bad_port);
+          fd              = 32'(wait_mode_i[bad_port]);
+        end
+      end
+      first_err_q  <= fe;
+      first_data_q <= fd;
     end
   end
 
@@ -512,11 +492,6 @@ module evt_sem
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      sem_vld_q    <= '0;
-      evt_q        <= '0;
-      err_q        <= '0;
-      first_err_q  <= '0;
-      first_data_q <= '0;
       aw_v_q       <= 1'b0;
       aw_addr_q    <= '0;
       w_v_q        <= 1'b0;
@@ -528,11 +503,6 @@ module evt_sem
       r_data_q     <= '0;
       r_resp_q     <= '0;
     end else begin
-      sem_vld_q    <= sem_vld_d;
-      evt_q        <= evt_d;
-      err_q        <= err_d;
-      first_err_q  <= first_err_d;
-      first_data_q <= first_data_d;
       aw_v_q       <= aw_v_d;
       aw_addr_q    <= aw_addr_d;
       w_v_q        <= w_v_d;
@@ -549,9 +519,9 @@ module evt_sem
   // ---------------------------------------------------------------------------------------
   // Outputs
   // ---------------------------------------------------------------------------------------
-  assign err_pulse_o  = err_pulse;
+  assign err_pulse_o  = err_pulse_q;
   assign err_status_o = err_q;
   assign evt_o        = evt_q;
-  assign dbg_sem_o    = sem_vld_q[dbg_idx_i] ? sem_mem_q[dbg_idx_i] : '0;
+  assign dbg_sem_o    = sem_q[dbg_idx_i];
 
 endmodule : evt_sem

@@ -232,6 +232,21 @@ fn evt_sem_throughput_figures() {
         prev = Some(m.step(&i));
         ins.push(i);
     }
+    let mut s = EvtSemStim::new(1, n);
+    let mut outs = Vec::with_capacity(n as usize);
+    let mut m = EvtSem::new();
+    for i in &ins {
+        outs.push(m.step(i));
+    }
+    let env = rate(n, || {
+        let mut prev = None;
+        let mut acc = 0u64;
+        for (c, o) in outs.iter().enumerate() {
+            acc ^= s.next(c as u64, prev).inc_valid_i;
+            prev = Some(o);
+        }
+        acc
+    });
     let mut g = EvtSem::new();
     let golden = rate(n, || ins.iter().fold(0u64, |a, i| a ^ g.step(i).dbg_sem_o));
     let mut rtl: RtlDut<EvtSemIn, EvtSemOut> = RtlDut::new(&BLOCK, 1, XInit::Zero).unwrap();
@@ -251,17 +266,25 @@ fn evt_sem_throughput_figures() {
         x.map(|v| format!("{:.2} M", v / 1e6))
             .unwrap_or_else(|| "n/a".into())
     };
+    let r = &lock.2;
+    let busiest = r.cpu_main_s.unwrap_or(0.0).max(r.cpu_rtl_s.unwrap_or(0.0));
     println!(
-        "evt_sem cycles/s (wall): golden {:.2} M, RTL {:.2} M, lockstep {:.2} M",
+        "evt_sem cycles/s (wall): environment {:.2} M, golden {:.2} M, RTL {:.2} M, lockstep ({} threads) {:.2} M",
+        env.0 / 1e6,
         golden.0 / 1e6,
         verilated.0 / 1e6,
+        r.threads,
         lock.0 / 1e6
     );
     println!(
-        "evt_sem cycles/s (thread CPU time): golden {}, RTL {}, lockstep {}; golden/RTL {:.1}x",
+        "evt_sem cycles/s (thread CPU time): environment {}, golden {}, RTL {}; golden/RTL {:.1}x; \
+         lockstep threads: golden+env {:.3} s, RTL {:.3} s -> {:.2} M cycles/s on idle cores",
+        f(env.1),
         f(golden.1),
         f(verilated.1),
-        f(lock.1),
-        golden.0 / verilated.0
+        golden.1.unwrap_or(golden.0) / verilated.1.unwrap_or(verilated.0),
+        r.cpu_main_s.unwrap_or(0.0),
+        r.cpu_rtl_s.unwrap_or(0.0),
+        if busiest > 0.0 { n as f64 / busiest / 1e6 } else { 0.0 }
     );
 }

@@ -7,9 +7,11 @@
 //! - [`lockstep`]: the runner, mismatch report and a generic fault injector.
 //! - [`waves`]: golden/comparison VCDs and the `.gtkw` save file.
 //! - [`blocks`]: `--block NAME` dispatch.
+//! - [`cputime`]: per-thread CPU time for throughput figures.
 
 pub mod blocks;
 pub mod cli;
+pub mod cputime;
 pub mod ffi;
 pub mod lockstep;
 pub mod rtl;

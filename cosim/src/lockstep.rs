@@ -160,6 +160,11 @@ pub struct Report {
     pub waves: Option<WavePaths>,
     /// Threads the run used (1 = serial, 2 = golden and RTL on their own threads).
     pub threads: usize,
+    /// CPU seconds of the calling thread (golden model + environment, and on
+    /// one thread also the RTL), when the OS reports per-thread CPU time.
+    pub cpu_main_s: Option<f64>,
+    /// CPU seconds of the RTL thread of a two-thread run.
+    pub cpu_rtl_s: Option<f64>,
 }
 
 impl Report {
@@ -368,6 +373,8 @@ struct RtlDone<S> {
     env_r: Option<S>,
     waves: Option<WavePaths>,
     history: Vec<String>,
+    /// CPU seconds of the RTL thread (two-thread runs).
+    cpu_s: Option<f64>,
 }
 
 impl<S: Stimulus> RtlSide<S> {
@@ -462,6 +469,7 @@ impl<S: Stimulus> RtlSide<S> {
             },
             first,
             env_stop: None,
+            cpu_s: None,
             cycles_run: self.cycles_run,
             env_r: self.env_r,
             waves,
@@ -500,12 +508,14 @@ where
 {
     let env_r = if S::TWIN { Some(stim.clone()) } else { None };
     let t0 = Instant::now();
+    let cpu0 = crate::cputime::thread_cpu_ns();
     let (env_g, done) = if opts.threads >= 2 {
         run_pipelined(golden, stim, env_r, block, opts)?
     } else {
         run_serial(golden, stim, env_r, block, opts)?
     };
     let seconds = t0.elapsed().as_secs_f64();
+    let cpu_main_s = crate::cputime::thread_cpu_s_since(cpu0);
     let RtlDone {
         mut first,
         env_stop,
@@ -513,6 +523,7 @@ where
         env_r,
         waves,
         history,
+        cpu_s: cpu_rtl_s,
     } = done;
     if first.is_none() {
         if let Some(env_r) = &env_r {
@@ -546,6 +557,8 @@ where
         coverage: env_stop.as_ref().unwrap_or(&env_g).coverage(),
         waves,
         threads: if opts.threads >= 2 { 2 } else { 1 },
+        cpu_main_s,
+        cpu_rtl_s,
     })
 }
 
@@ -618,6 +631,7 @@ where
     std::thread::scope(|sc| {
         // The Verilated model is created, stepped and dropped on this thread.
         let worker = sc.spawn(move || -> Result<RtlDone<S>> {
+            let cpu0 = crate::cputime::thread_cpu_ns();
             let mut side = RtlSide::<S>::new(block, opts, env_r)?;
             let mut first = None;
             let mut env_stop = None;
@@ -648,6 +662,7 @@ where
             }
             let mut done = side.finish(first)?;
             done.env_stop = env_stop;
+            done.cpu_s = crate::cputime::thread_cpu_s_since(cpu0);
             Ok(done)
         });
         let bar = progress_bar(block, opts);

@@ -52,6 +52,26 @@ pub fn parse_u64(s: &str) -> Result<u64, String> {
     r.map_err(|e| format!("`{s}` is not a 64-bit number ({e})"))
 }
 
+/// Where the time went: CPU seconds per thread and the rate the busier
+/// thread allows (what the run reaches on an otherwise idle machine).
+fn cpu_line(r: &Report) -> Option<String> {
+    let main = r.cpu_main_s?;
+    let busiest = main.max(r.cpu_rtl_s.unwrap_or(0.0));
+    if busiest <= 0.0 || r.cycles_run == 0 {
+        return None;
+    }
+    let rtl = r
+        .cpu_rtl_s
+        .map(|s| format!(", RTL thread {s:.2} s"))
+        .unwrap_or_default();
+    Some(format!(
+        "{:<10} {} thread(s): CPU golden+env thread {main:.2} s{rtl}; busiest thread allows {:.0} cycles/s",
+        r.block,
+        r.threads,
+        r.cycles_run as f64 / busiest
+    ))
+}
+
 fn print_table(reports: &[Report]) {
     println!(
         "{:<10} {:>12} {:>11} {:>14} {:>8}",
@@ -62,6 +82,11 @@ fn print_table(reports: &[Report]) {
             "{:<10} {:>12} {:>11} {:>14.0} {:>8}",
             r.block, r.cycles_run, r.mismatches, r.cycles_per_sec, r.seed
         );
+    }
+    for r in reports {
+        if let Some(line) = cpu_line(r) {
+            println!("{line}");
+        }
     }
     for r in reports {
         println!("\ncoverage: {}", r.block);

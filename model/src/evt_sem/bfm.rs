@@ -11,30 +11,44 @@ use super::io::{EvtSemIn, EvtSemOut};
 use super::regs::{ADDR_MASK, EVT_SEM_FULL_STRB};
 use crate::stim::StimRng;
 
-/// [`StimRng`] with a pool of bits, so the many small per-cycle decisions cost
-/// one ChaCha word per 64 bits instead of one each.
+/// Per-cycle random decisions: a pool of bits refilled from a SplitMix64
+/// stream seeded from the run's [`StimRng`] (ChaCha8), so the many small
+/// decisions of every cycle cost about a nanosecond per 64 bits; both are
+/// fully specified, so a seed replays the same run anywhere.
 #[derive(Debug, Clone)]
 pub struct Dice {
-    /// The underlying stream (for rare, wide draws).
+    /// The underlying ChaCha stream (for rare, wide or ranged draws).
     pub rng: StimRng,
+    mix: u64,
     pool: u64,
     left: u32,
 }
 
 impl Dice {
     /// Dice over `rng`.
-    pub fn new(rng: StimRng) -> Self {
+    pub fn new(mut rng: StimRng) -> Self {
+        let mix = rng.u64();
         Self {
             rng,
+            mix,
             pool: 0,
             left: 0,
         }
+    }
+    /// 64 fresh random bits (SplitMix64).
+    #[inline]
+    pub fn u64(&mut self) -> u64 {
+        self.mix = self.mix.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.mix;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
     }
     /// `k` (1..=32) fresh random bits.
     #[inline]
     pub fn bits(&mut self, k: u32) -> u64 {
         if self.left < k {
-            self.pool = self.rng.u64();
+            self.pool = self.u64();
             self.left = 64;
         }
         let v = self.pool & ((1u64 << k) - 1);

@@ -18,6 +18,8 @@
 //!    deltas never matters. Saturation sets ERR_STATUS.OVERFLOW.
 //! 3. An event's next value: cleared by satisfied SET_THEN_CLEAR waiters, then
 //!    an AXI EVENT write of the same cycle overrides.
+//! 4. `err_pulse_o` is registered: it shows the errors detected in the
+//!    previous cycle, in the cycle their sticky ERR_STATUS bits first read 1.
 
 pub mod bfm;
 pub mod io;
@@ -98,6 +100,8 @@ pub struct EvtSem {
     sem: [i32; NUM_SEM],
     evt: [u64; NUM_SEM / 64],
     err: u32,
+    /// Errors detected in the previous cycle (`err_pulse_o`).
+    err_pulse: u32,
     first_err: u32,
     first_err_data: u32,
     axi: AxiRegs,
@@ -120,6 +124,7 @@ impl EvtSem {
             sem: [0; NUM_SEM],
             evt: [0; NUM_SEM / 64],
             err: 0,
+            err_pulse: 0,
             first_err: 0,
             first_err_data: 0,
             axi: AxiRegs::default(),
@@ -141,6 +146,11 @@ impl EvtSem {
     /// ERR_STATUS.
     pub fn err_status(&self) -> u32 {
         self.err
+    }
+
+    /// Errors detected in the cycle last stepped (what `err_pulse_o` shows next cycle).
+    pub fn err_pulse(&self) -> u32 {
+        self.err_pulse
     }
 
     /// FIRST_ERR.
@@ -224,6 +234,7 @@ impl CycleModel for EvtSem {
             s_axil_rresp: u64::from(a.r_resp),
             s_axil_rvalid: u64::from(a.r_v),
             err_status_o: u64::from(self.err),
+            err_pulse_o: u64::from(self.err_pulse),
             evt_o: self.evt,
             dbg_sem_o: u64::from(self.sem[(i.dbg_idx_i as u32 & IDX_MASK) as usize] as u32),
             ..EvtSemOut::default()
@@ -326,11 +337,10 @@ impl CycleModel for EvtSem {
             let delta = &mut self.delta;
             let mut touch = |idx: u8, v: i64| {
                 let (w, b) = (usize::from(idx) / 64, idx % 64);
-                if (seen[w] >> b) & 1 == 0 {
-                    seen[w] |= 1 << b;
-                    touched[n_touched] = idx;
-                    n_touched += 1;
-                }
+                // Branch-free: record idx, keep it only the first time.
+                touched[n_touched] = idx;
+                n_touched += ((seen[w] >> b) & 1 ^ 1) as usize;
+                seen[w] |= 1 << b;
                 delta[usize::from(idx)] += v;
             };
             match wop {
@@ -341,12 +351,13 @@ impl CycleModel for EvtSem {
                 WriteOp::SemAdd(idx, v) => touch(idx, v),
                 _ => {}
             }
-            for p in 0..NUM_INC {
-                let (valid, idx, v) = i.inc(p);
-                if !valid {
-                    continue;
-                }
-                if self.fault == Some(EvtSemFault::DropSameCycleIncrement) {
+            let drop_dups = self.fault == Some(EvtSemFault::DropSameCycleIncrement);
+            let mut valid = i.inc_valid_i & ((1 << NUM_INC) - 1);
+            while valid != 0 {
+                let p = valid.trailing_zeros() as usize;
+                valid &= valid - 1;
+                let (_, idx, v) = i.inc(p);
+                if drop_dups {
                     let (w, b) = (usize::from(idx) / 64, idx % 64);
                     if (inc_seen[w] >> b) & 1 == 1 {
                         continue;
@@ -385,7 +396,6 @@ impl CycleModel for EvtSem {
         if bad_wait.is_some() {
             pulse |= ErrKind::BadWaitMode.bit();
         }
-        o.err_pulse_o = u64::from(pulse);
 
         if in_reset {
             return o;
@@ -410,6 +420,7 @@ impl CycleModel for EvtSem {
             _ => {}
         }
         self.err = (self.err & !err_clear) | pulse;
+        self.err_pulse = pulse;
         if rearm {
             self.first_err = 0;
             self.first_err_data = 0;

@@ -422,18 +422,28 @@ impl EvtSemStim {
             }
             return;
         }
+        // One draw gates all 16 ports (a nibble each: valid with probability
+        // density/16), one draw per valid port for its index and value.
+        let gate = self.rng.u64();
         for p in 0..NUM_INC {
-            if !self.rng.chance16(self.burst_density) {
+            if ((gate >> (4 * p)) & 0xF) as u32 >= self.burst_density {
                 continue;
             }
-            let idx = self.hot_idx();
-            let v = match self.rng.bits(8) {
+            let r = self.rng.u64();
+            // As `hot_idx`: any semaphore with probability 1/16, else a hot one.
+            let idx = if r & 0xF == 0 {
+                (r >> 4) as u8
+            } else {
+                self.hot[((r >> 12) & 7) as usize]
+            };
+            let small = ((r >> 24) & 3) as i32;
+            let v = match (r >> 16) & 0xFF {
                 0 => 0x4000_0000,
                 1 => -0x4000_0000,
-                2 => self.rng.rng.u32() as i32,
-                3..=100 => -(self.rng.bits(2) as i32) - 1,
+                2 => (r >> 32) as u32 as i32,
+                3..=100 => -small - 1,
                 101..=110 => 0,
-                _ => self.rng.bits(2) as i32 + 1,
+                _ => small + 1,
             };
             i.set_inc(p, idx, v);
         }

@@ -219,8 +219,12 @@ fn exact_sum_is_formed_before_saturation_so_opposite_deltas_do_not_overflow() {
     let mut i = idle();
     i.set_inc(0, 4, 10);
     i.set_inc(1, 4, -10);
-    let o = m.step(&i);
-    assert_eq!(o.err_pulse_o, 0);
+    m.step(&i);
+    assert_eq!(
+        m.step(&idle()).err_pulse_o,
+        0,
+        "no overflow pulse next cycle"
+    );
     assert_eq!(m.sem(4), i32::MAX);
     assert_eq!(m.err_status(), 0);
 }
@@ -429,7 +433,15 @@ fn unsupported_wait_mode_never_completes_and_is_flagged() {
     i.set_wait(1, 0x09, 0, 0);
     let o = m.step(&i);
     assert_eq!(o.wait_done_o, 0);
-    assert_eq!(o.err_pulse_o, u64::from(ErrKind::BadWaitMode.bit()));
+    assert_eq!(o.err_pulse_o, 0, "err_pulse_o is registered");
+    let o = m.step(&idle());
+    assert_eq!(
+        o.err_pulse_o,
+        u64::from(ErrKind::BadWaitMode.bit()),
+        "pulse in the cycle after, with the sticky bit"
+    );
+    assert_eq!(o.err_status_o, u64::from(ErrKind::BadWaitMode.bit()));
+    assert_eq!(m.step(&idle()).err_pulse_o, 0, "one cycle only");
     let fe = m.first_err();
     assert_eq!(
         (fe.kind, fe.info),
@@ -673,7 +685,7 @@ proptest! {
             let o = m.step(&i);
             let (done, ovf) = r.cycle(&inc, &wl);
             prop_assert_eq!(o.wait_done_o, done);
-            prop_assert_eq!(o.err_pulse_o & u64::from(ErrKind::Overflow.bit()) != 0, ovf);
+            prop_assert_eq!(m.err_pulse() & ErrKind::Overflow.bit() != 0, ovf);
             for idx in [0u8, 1, 2, 255] {
                 prop_assert_eq!(m.sem(idx), r.get(idx), "semaphore {}", idx);
                 prop_assert_eq!(m.evt(idx), *r.evt.get(&idx).unwrap_or(&false), "event {}", idx);
