@@ -203,6 +203,8 @@ package sb2sb_pkg;
   localparam logic [31:0] UDMA_M2S_ERR_PREF_AXI_RESPONSE = 32'hB;
   // M2S descriptor ring-id mismatch on prefetch (public: bit 17).
   localparam logic [31:0] UDMA_M2S_ERR_PREF_RING_ID = 32'h11;
+  // M2S descriptor FIRST bit inconsistent with the packet state: a descriptor that starts a packet without FIRST, or FIRST inside an open packet (project-defined bit).
+  localparam logic [31:0] UDMA_M2S_ERR_DESC_FIRST = 32'hD;
   // S2M completion write AXI response error (project-defined bit).
   localparam logic [31:0] UDMA_S2M_ERR_COMP_AXI_RESPONSE = 32'h5;
   // S2M data write AXI response error (project-defined bit).

@@ -80,10 +80,14 @@ module udma_engine
   output logic [31:0]            dbg_o
 );
 
-  // Only the 64-bit data path is implemented and verified (docs/udma.md).
-  if (DataWidth != 64) begin : gen_width_check
-    $error("udma_engine: DataWidth must be 64");
+  // AXI data width: 32, 64 (default), 128 or 256 bits (docs/udma.md).
+  if (DataWidth != 32 && DataWidth != 64 && DataWidth != 128 && DataWidth != 256)
+  begin : gen_width_check
+    $error("udma_engine: DataWidth must be 32, 64, 128 or 256");
   end
+
+  // AXI size of a full beat: log2(bytes per beat)
+  localparam logic [2:0] AxSize = 3'($clog2(DataWidth / 8));
 
   localparam logic [1:0] RdNone = 2'd0;
   localparam logic [1:0] RdM2s  = 2'd1;
@@ -99,7 +103,7 @@ module udma_engine
   logic [1:0][QW-1:0]   ev_q;
   logic [1:0]           ev_head_adv, ev_crhp_adv, ev_done_inc, ev_int_set, ev_err;
   logic [1:0][4:0]      ev_err_bit;
-  logic [1:0][3:0]      ev_bytes, ev_drop;
+  logic [1:0][5:0]      ev_bytes, ev_drop;
   logic [1:0][3:0]      stat_st;
   logic [1:0][QW-1:0]   stat_q;
   logic [1:0]           stat_pkt;
@@ -112,7 +116,7 @@ module udma_engine
   logic [1:0][31:0]     tout;
   logic [1:0]           csr_st;
 
-  logic             m_want, m_arvalid, s_want, s_arvalid;
+  logic             m_want, m_arvalid, s_want, s_arvalid, s_wr_busy;
   logic [63:0]      m_araddr, s_araddr;
   logic [7:0]       m_arlen, s_arlen;
 
@@ -166,7 +170,7 @@ module udma_engine
     .csr_st_o      (csr_st)
   );
 
-  udma_m2s #(.NumQ(NumQ), .MaxBurst(MaxBurst)) u_m2s (
+  udma_m2s #(.NumQ(NumQ), .MaxBurst(MaxBurst), .DataWidth(DataWidth)) u_m2s (
     .clk_i,
     .rst_ni,
     .avail_i       (avail[0]),
@@ -174,6 +178,8 @@ module udma_engine
     .normal_i      (normal[0]),
     .desc_addr_i   (desc_addr[0]),
     .head_id_i     (head_id[0]),
+    .wr_busy_i     (s_wr_busy),
+    .wr_q_i        (stat_q[1]),
     .rd_owner_i    (rd_owner_q == RdM2s),
     .arready_i     (m_axi_arready),
     .rvalid_i      (rvalid),
@@ -206,7 +212,7 @@ module udma_engine
   assign ev_drop[0]     = '0;
   assign stat_q[0]      = ev_q[0];
 
-  udma_s2m #(.NumQ(NumQ)) u_s2m (
+  udma_s2m #(.NumQ(NumQ), .DataWidth(DataWidth)) u_s2m (
     .clk_i,
     .rst_ni,
     .avail_i       (avail[1]),
@@ -258,6 +264,7 @@ module udma_engine
     .ev_bytes_o    (ev_bytes[1]),
     .ev_drop_o     (ev_drop[1]),
     .st_o          (stat_st[1]),
+    .wr_busy_o     (s_wr_busy),
     .stat_q_o      (stat_q[1]),
     .pkt_o         (stat_pkt[1])
   );
@@ -281,9 +288,9 @@ module udma_engine
       default: ;
     endcase
   end
-  assign m_axi_arsize  = m_axi_arvalid ? 3'd3 : 3'd0;
+  assign m_axi_arsize  = m_axi_arvalid ? AxSize : 3'd0;
   assign m_axi_arburst = m_axi_arvalid ? 2'd1 : 2'd0;
-  assign m_axi_awsize  = m_axi_awvalid ? 3'd3 : 3'd0;
+  assign m_axi_awsize  = m_axi_awvalid ? AxSize : 3'd0;
   assign m_axi_awburst = m_axi_awvalid ? 2'd1 : 2'd0;
 
   // read-port arbiter: grant (S2M first), AR handshake, R beats until the last

@@ -1,6 +1,12 @@
 // UDMA M2S (TX) FSM: descriptor fetch, burst read into a beat buffer, AXI4-Stream out.
 // The bytes of a packet are packed across descriptor boundaries through a carry
 // register (cdata_q, cb_q bytes from lane 0): every beat but the tlast one is full.
+// Buffer pointers may have any byte alignment: the first beat of a descriptor is
+// read from the aligned address and its bytes below buf_ptr are skipped (soff_q).
+// Descriptor bits: FIRST must start a packet and only start one (else DESC_FIRST
+// error); DMB waits until S2M has no write of this queue in flight before the data
+// is read; a middle descriptor without CONCAT starts on a new stream beat (SPLIT
+// sends the carried bytes as a short beat first).
 //
 // Golden model: model/src/udma/m2s.rs. States and transitions: docs/udma.md.
 
@@ -9,47 +15,55 @@ module udma_m2s
 #(
   parameter int unsigned NumQ = 16,
   parameter int unsigned MaxBurst = 16,
+  parameter int unsigned DataWidth = 64,
   localparam int unsigned QW = $clog2(NumQ),
-  localparam int unsigned BW = $clog2(MaxBurst)
+  localparam int unsigned BW = $clog2(MaxBurst),
+  localparam int unsigned BB = DataWidth / 8,
+  localparam int unsigned LB = $clog2(BB),
+  // beats of a 16-byte descriptor read
+  localparam int unsigned DescBeats = (DataWidth >= 128) ? 1 : 128 / DataWidth
 ) (
-  input  logic            clk_i,
-  input  logic            rst_ni,
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
   // register-file view
-  input  logic [NumQ-1:0] avail_i,
-  input  logic [NumQ-1:0] stopped_i,
-  input  logic            normal_i,
-  input  logic [63:0]     desc_addr_i,
-  input  logic [1:0]      head_id_i,
+  input  logic [NumQ-1:0]      avail_i,
+  input  logic [NumQ-1:0]      stopped_i,
+  input  logic                 normal_i,
+  input  logic [63:0]          desc_addr_i,
+  input  logic [1:0]           head_id_i,
+  // S2M write in flight (for DMB) and its queue
+  input  logic                 wr_busy_i,
+  input  logic [QW-1:0]        wr_q_i,
   // shared read port
-  input  logic            rd_owner_i,
-  input  logic            arready_i,
-  input  logic            rvalid_i,
-  input  logic [63:0]     rdata_i,
-  input  logic [1:0]      rresp_i,
-  input  logic [7:0]      rd_cnt_i,
-  input  logic [7:0]      rd_len_i,
-  output logic            want_o,
-  output logic            arvalid_o,
-  output logic [63:0]     araddr_o,
-  output logic [7:0]      arlen_o,
+  input  logic                 rd_owner_i,
+  input  logic                 arready_i,
+  input  logic                 rvalid_i,
+  input  logic [DataWidth-1:0] rdata_i,
+  input  logic [1:0]           rresp_i,
+  input  logic [7:0]           rd_cnt_i,
+  input  logic [7:0]           rd_len_i,
+  output logic                 want_o,
+  output logic                 arvalid_o,
+  output logic [63:0]          araddr_o,
+  output logic [7:0]           arlen_o,
   // AXI4-Stream master
-  output logic [63:0]     m_axis_tdata,
-  output logic [7:0]      m_axis_tkeep,
-  output logic            m_axis_tlast,
-  output logic [QW-1:0]   m_axis_tid,
-  output logic            m_axis_tuser,
-  output logic            m_axis_tvalid,
-  input  logic            m_axis_tready,
+  output logic [DataWidth-1:0] m_axis_tdata,
+  output logic [BB-1:0]        m_axis_tkeep,
+  output logic                 m_axis_tlast,
+  output logic [QW-1:0]        m_axis_tid,
+  output logic                 m_axis_tuser,
+  output logic                 m_axis_tvalid,
+  input  logic                 m_axis_tready,
   // register-file events and status
-  output logic [QW-1:0]   ev_q_o,
-  output logic            ev_head_adv_o,
-  output logic            ev_done_inc_o,
-  output logic            ev_int_set_o,
-  output logic            ev_err_o,
-  output logic [4:0]      ev_err_bit_o,
-  output logic [3:0]      ev_bytes_o,
-  output logic [3:0]      st_o,
-  output logic            pkt_o
+  output logic [QW-1:0]        ev_q_o,
+  output logic                 ev_head_adv_o,
+  output logic                 ev_done_inc_o,
+  output logic                 ev_int_set_o,
+  output logic                 ev_err_o,
+  output logic [4:0]           ev_err_bit_o,
+  output logic [5:0]           ev_bytes_o,
+  output logic [3:0]           st_o,
+  output logic                 pkt_o
 );
 
   typedef enum logic [3:0] {
@@ -62,62 +76,89 @@ module udma_m2s
     MTx    = 4'd6,
     MDone  = 4'd7,
     MClose = 4'd8,
-    MFlush = 4'd9
+    MFlush = 4'd9,
+    MDmb   = 4'd10,
+    MSplit = 4'd11
   } m_st_e;
 
-  m_st_e                     st_q, st_d;
-  logic [QW-1:0]             q_q, q_d;
-  logic [QW-1:0]             rr_q, rr_d;
-  logic                      pkt_q, pkt_d;
-  logic [31:0]               w0_q, w0_d;
-  logic [63:0]               bufp_q, bufp_d;
-  logic                      rderr_q, rderr_d;
-  logic [16:0]               rem_q, rem_d;
-  logic [63:0]               addr_q, addr_d;
-  logic [BW-1:0]             tx_q, tx_d;
-  logic [7:0]                blen_q, blen_d;
-  logic [MaxBurst-1:0][63:0] buf_q, buf_d;
-  logic [63:0]               cdata_q, cdata_d;
-  logic [2:0]                cb_q, cb_d;
+  m_st_e                            st_q, st_d;
+  logic [QW-1:0]                    q_q, q_d;
+  logic [QW-1:0]                    rr_q, rr_d;
+  logic                             pkt_q, pkt_d;
+  logic [127:0]                     dsc_q, dsc_d;
+  logic                             rderr_q, rderr_d;
+  logic [16:0]                      rem_q, rem_d;
+  logic [63:0]                      addr_q, addr_d;
+  logic [LB-1:0]                    soff_q, soff_d;
+  logic [BW-1:0]                    tx_q, tx_d;
+  logic [7:0]                       blen_q, blen_d;
+  logic [MaxBurst-1:0][DataWidth-1:0] buf_q, buf_d;
+  logic [DataWidth-1:0]             cdata_q, cdata_d;
+  logic [LB-1:0]                    cb_q, cb_d;
 
-  logic        beat, last_beat, err_beat, fin;
-  logic [13:0] need;
-  logic [9:0]  to4k;
-  logic [13:0] beats;
-  logic [3:0]  nbytes;
-  logic [63:0] dmask, dm;
-  logic [127:0] comb;
-  logic [4:0]  tot;
-  logic        lastp, emit;
+  logic                   beat, last_beat, err_beat, fin;
+  logic [31:0]            w0;
+  logic [63:0]            bufp;
+  logic [127:0]           dsc_in;
+  logic [17:0]            need;
+  logic [12:0]            to4k;
+  logic [17:0]            beats;
+  logic [LB:0]            room, nbytes;
+  logic [DataWidth-1:0]   dmask, dm, sh;
+  logic [2*DataWidth-1:0] comb;
+  logic [LB+1:0]          tot;
+  logic [BB-1:0]          tot_keep, cb_keep;
+  logic                   lastp, emit, split, dmb_hold;
+  m_st_e                  go_st;
 
   assign beat      = rd_owner_i && rvalid_i;
   assign last_beat = beat && (rd_cnt_i == rd_len_i);
   assign err_beat  = beat && (rresp_i != AXI_RESP_OKAY[1:0]);
-  assign fin       = rem_q <= 17'd8;
-  assign nbytes    = fin ? rem_q[3:0] : 4'd8;
-  assign lastp     = fin && w0_q[UDMA_DESC_LAST_BIT];
+  assign w0        = dsc_q[31:0];
+  assign bufp      = dsc_q[127:64];
+  // a middle descriptor without CONCAT first sends the carried bytes (short beat)
+  assign split     = pkt_q && !w0[UDMA_DESC_CONCAT_BIT] && (cb_q != '0);
+  assign go_st     = split ? MSplit : MRar;
+  assign dmb_hold  = wr_busy_i && (wr_q_i == q_q);
+
+  // descriptor assembly: narrow beats shift in from the top; a wide beat holds
+  // the whole descriptor at lane desc_addr mod BB
+  if (DataWidth >= 128) begin : gen_dsc_wide
+    assign dsc_in = 128'(rdata_i >> {desc_addr_i[LB-1:0], 3'b000});
+  end else begin : gen_dsc_narrow
+    assign dsc_in = {rdata_i, dsc_q[127:DataWidth]};
+  end
 
   // packing: carry bytes, then the descriptor's bytes of buffer beat tx_q
   always_comb begin
-    for (int b = 0; b < 8; b++) begin
-      dmask[8*b+:8] = (4'(b) < nbytes) ? 8'hff : 8'h00;
+    room   = (LB+1)'(BB) - {1'b0, soff_q};
+    fin    = rem_q <= 17'(room);
+    nbytes = fin ? rem_q[LB:0] : room;
+    lastp  = fin && w0[UDMA_DESC_LAST_BIT];
+    for (int b = 0; b < BB; b++) begin
+      dmask[8*b+:8] = ((LB+1)'(b) < nbytes) ? 8'hff : 8'h00;
     end
-    dm   = buf_q[tx_q] & dmask;
-    comb = {64'd0, cdata_q} | ({64'd0, dm} << {cb_q, 3'b000});
-    tot  = {2'b0, cb_q} + {1'b0, nbytes};
-    emit = (tot >= 5'd8) || lastp;
+    sh   = buf_q[tx_q] >> {soff_q, 3'b000};
+    dm   = sh & dmask;
+    comb = {{DataWidth{1'b0}}, cdata_q} | ({{DataWidth{1'b0}}, dm} << {cb_q, 3'b000});
+    tot  = (LB+2)'(cb_q) + (LB+2)'(nbytes);
+    emit = (tot >= (LB+2)'(BB)) || lastp;
+    for (int b = 0; b < BB; b++) begin
+      tot_keep[b] = (LB+2)'(b) < tot;
+      cb_keep[b]  = LB'(b) < cb_q;
+    end
   end
 
-  // next data burst: bytes left, 4 KiB boundary, MaxBurst
+  // next data burst: bytes left (from the aligned address), 4 KiB boundary, MaxBurst
   always_comb begin
-    need  = 14'((rem_q + 17'd7) >> 3);
-    to4k  = 10'd512 - {1'b0, addr_q[11:3]};
+    need  = ({1'b0, rem_q} + 18'(soff_q) + 18'(BB - 1)) >> LB;
+    to4k  = (13'd4096 - {1'b0, addr_q[11:0]}) >> LB;
     beats = need;
-    if ({4'b0, to4k} < beats) begin
-      beats = {4'b0, to4k};
+    if (18'(to4k) < beats) begin
+      beats = 18'(to4k);
     end
-    if (beats > 14'(MaxBurst)) begin
-      beats = 14'(MaxBurst);
+    if (beats > 18'(MaxBurst)) begin
+      beats = 18'(MaxBurst);
     end
   end
 
@@ -139,7 +180,7 @@ module udma_m2s
         if (rd_owner_i) begin
           arvalid_o = 1'b1;
           araddr_o  = desc_addr_i;
-          arlen_o   = 8'd1;
+          arlen_o   = 8'(DescBeats - 1);
         end
       end
       MRar: begin
@@ -147,23 +188,23 @@ module udma_m2s
         if (rd_owner_i) begin
           arvalid_o = 1'b1;
           araddr_o  = addr_q;
-          arlen_o   = 8'(beats - 14'd1);
+          arlen_o   = 8'(beats - 18'd1);
         end
       end
       MTx: begin
         if (emit) begin
           m_axis_tvalid = 1'b1;
-          m_axis_tdata  = comb[63:0];
-          m_axis_tkeep  = (tot >= 5'd8) ? 8'hff : 8'((9'd1 << tot[3:0]) - 9'd1);
-          m_axis_tlast  = lastp && (tot <= 5'd8);
+          m_axis_tdata  = comb[DataWidth-1:0];
+          m_axis_tkeep  = tot_keep;
+          m_axis_tlast  = lastp && (tot <= (LB+2)'(BB));
           m_axis_tid    = q_q;
         end
       end
-      MFlush, MClose: begin
+      MFlush, MClose, MSplit: begin
         m_axis_tvalid = 1'b1;
         m_axis_tdata  = cdata_q;
-        m_axis_tkeep  = 8'((9'd1 << cb_q) - 9'd1);
-        m_axis_tlast  = 1'b1;
+        m_axis_tkeep  = cb_keep;
+        m_axis_tlast  = (st_q != MSplit);
         m_axis_tuser  = (st_q == MClose);
         m_axis_tid    = q_q;
       end
@@ -179,11 +220,11 @@ module udma_m2s
     q_d           = q_q;
     rr_d          = rr_q;
     pkt_d         = pkt_q;
-    w0_d          = w0_q;
-    bufp_d        = bufp_q;
+    dsc_d         = dsc_q;
     rderr_d       = rderr_q;
     rem_d         = rem_q;
     addr_d        = addr_q;
+    soff_d        = soff_q;
     tx_d          = tx_q;
     blen_d        = blen_q;
     buf_d         = buf_q;
@@ -225,11 +266,7 @@ module udma_m2s
       end
       MDr: begin
         if (beat) begin
-          if (rd_cnt_i == 8'd0) begin
-            w0_d = rdata_i[31:0];
-          end else if (rd_cnt_i == 8'd1) begin
-            bufp_d = rdata_i;
-          end
+          dsc_d   = dsc_in;
           rderr_d = rderr_q | err_beat;
           if (last_beat) begin
             st_d = MDchk;
@@ -241,14 +278,31 @@ module udma_m2s
           ev_err_o     = 1'b1;
           ev_err_bit_o = UDMA_M2S_ERR_PREF_AXI_RESPONSE[4:0];
           st_d         = pkt_q ? MClose : MIdle;
-        end else if (w0_q[UDMA_DESC_RING_ID_SHIFT+:2] != head_id_i) begin
+        end else if (w0[UDMA_DESC_RING_ID_SHIFT+:2] != head_id_i) begin
           ev_err_o     = 1'b1;
           ev_err_bit_o = UDMA_M2S_ERR_PREF_RING_ID[4:0];
           st_d         = pkt_q ? MClose : MIdle;
+        end else if (w0[UDMA_DESC_FIRST_BIT] == pkt_q) begin
+          ev_err_o     = 1'b1;
+          ev_err_bit_o = UDMA_M2S_ERR_DESC_FIRST[4:0];
+          st_d         = pkt_q ? MClose : MIdle;
         end else begin
-          rem_d  = (w0_q[15:0] == 16'd0) ? 17'h10000 : {1'b0, w0_q[15:0]};
-          addr_d = {bufp_q[63:3], 3'b000};
-          st_d   = MRar;
+          rem_d  = (w0[15:0] == 16'd0) ? 17'h10000 : {1'b0, w0[15:0]};
+          addr_d = {bufp[63:LB], {LB{1'b0}}};
+          soff_d = bufp[LB-1:0];
+          st_d   = w0[UDMA_DESC_DMB_BIT] ? MDmb : go_st;
+        end
+      end
+      MDmb: begin
+        if (!dmb_hold) begin
+          st_d = go_st;
+        end
+      end
+      MSplit: begin
+        if (m_axis_tready) begin
+          cdata_d = '0;
+          cb_d    = '0;
+          st_d    = MRar;
         end
       end
       MRar: begin
@@ -276,22 +330,23 @@ module udma_m2s
       end
       MTx: begin
         if (m_axis_tready || !emit) begin
-          ev_bytes_o = nbytes;
-          rem_d      = rem_q - {13'b0, nbytes};
+          ev_bytes_o = 6'(nbytes);
+          rem_d      = rem_q - 17'(nbytes);
           pkt_d      = !m_axis_tlast;
-          addr_d     = addr_q + 64'd8;
-          if (tot >= 5'd8) begin
-            cdata_d = comb[127:64];
-            cb_d    = 3'(tot - 5'd8);
+          addr_d     = addr_q + 64'(BB);
+          soff_d     = '0;
+          if (tot >= (LB+2)'(BB)) begin
+            cdata_d = comb[2*DataWidth-1:DataWidth];
+            cb_d    = LB'(tot - (LB+2)'(BB));
           end else if (lastp) begin
             cdata_d = '0;
             cb_d    = '0;
           end else begin
-            cdata_d = comb[63:0];
-            cb_d    = tot[2:0];
+            cdata_d = comb[DataWidth-1:0];
+            cb_d    = LB'(tot);
           end
           if ({{(8 - BW){1'b0}}, tx_q} == blen_q) begin
-            if (lastp && (tot > 5'd8)) begin
+            if (lastp && (tot > (LB+2)'(BB))) begin
               st_d = MFlush;
             end else begin
               st_d = (rem_d == 17'd0) ? MDone : MRar;
@@ -311,7 +366,7 @@ module udma_m2s
       MDone: begin
         ev_head_adv_o = 1'b1;
         ev_done_inc_o = 1'b1;
-        ev_int_set_o  = w0_q[UDMA_DESC_INT_EN_BIT];
+        ev_int_set_o  = w0[UDMA_DESC_INT_EN_BIT];
         st_d          = MIdle;
       end
       default: begin  // MClose
@@ -335,11 +390,11 @@ module udma_m2s
       q_q     <= '0;
       rr_q    <= '0;
       pkt_q   <= 1'b0;
-      w0_q    <= '0;
-      bufp_q  <= '0;
+      dsc_q   <= '0;
       rderr_q <= 1'b0;
       rem_q   <= '0;
       addr_q  <= '0;
+      soff_q  <= '0;
       tx_q    <= '0;
       blen_q  <= '0;
       buf_q   <= '0;
@@ -350,11 +405,11 @@ module udma_m2s
       q_q     <= q_d;
       rr_q    <= rr_d;
       pkt_q   <= pkt_d;
-      w0_q    <= w0_d;
-      bufp_q  <= bufp_d;
+      dsc_q   <= dsc_d;
       rderr_q <= rderr_d;
       rem_q   <= rem_d;
       addr_q  <= addr_d;
+      soff_q  <= soff_d;
       tx_q    <= tx_d;
       blen_q  <= blen_d;
       buf_q   <= buf_d;
@@ -362,5 +417,9 @@ module udma_m2s
       cb_q    <= cb_d;
     end
   end
+
+  // meta_ctrl (descriptor word 1) is opaque to the queue logic
+  logic unused_dsc;
+  assign unused_dsc = ^dsc_q[63:32];
 
 endmodule : udma_m2s

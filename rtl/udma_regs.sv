@@ -39,8 +39,8 @@ module udma_regs
   input  logic [1:0]                ev_int_set_i,
   input  logic [1:0]                ev_err_i,
   input  logic [1:0][4:0]           ev_err_bit_i,
-  input  logic [1:0][3:0]           ev_bytes_i,
-  input  logic [1:0][3:0]           ev_drop_i,
+  input  logic [1:0][5:0]           ev_bytes_i,
+  input  logic [1:0][5:0]           ev_drop_i,
   // FSM status, per side
   input  logic [1:0][3:0]           stat_st_i,
   input  logic [1:0][QW-1:0]        stat_q_i,
@@ -399,8 +399,8 @@ module udma_regs
       if (ev_done_inc_i[s]) begin
         done_d[s][ev_q_i[s]] = done_q[s][ev_q_i[s]] + 32'd1;
       end
-      bytes_d[s][ev_q_i[s]] = bytes_q[s][ev_q_i[s]] + {28'b0, ev_bytes_i[s]};
-      drop_d[s][ev_q_i[s]]  = drop_q[s][ev_q_i[s]] + {28'b0, ev_drop_i[s]};
+      bytes_d[s][ev_q_i[s]] = bytes_q[s][ev_q_i[s]] + {26'b0, ev_bytes_i[s]};
+      drop_d[s][ev_q_i[s]]  = drop_q[s][ev_q_i[s]] + {26'b0, ev_drop_i[s]};
       if (ev_err_i[s]) begin
         stop_d[s][ev_q_i[s]] = 1'b1;
         qerr_d[s][ev_q_i[s]] = qerr_q[s][ev_q_i[s]] | (32'd1 << ev_err_bit_i[s]);

@@ -1,7 +1,9 @@
 // UDMA S2M (RX) FSM: AXI4-Stream in, descriptor fetch, single-beat AXI4 writes,
 // completion descriptors, NO_DESC timeout and packet drop.
 // A hold register (hdata_q, hcnt_q bytes from lane 0) keeps the stream bytes that
-// did not fit the current write, so every buffer is filled densely.
+// did not fit the current write, so every buffer is filled densely. Buffer
+// pointers may have any byte alignment: a write covers the bytes from dst_q to
+// the end of its beat at most (wstrb), so no byte outside the buffer changes.
 //
 // Golden model: model/src/udma/s2m.rs. States and transitions: docs/udma.md.
 
@@ -9,7 +11,12 @@ module udma_s2m
   import sb2sb_pkg::*;
 #(
   parameter int unsigned NumQ = 16,
-  localparam int unsigned QW = $clog2(NumQ)
+  parameter int unsigned DataWidth = 64,
+  localparam int unsigned QW = $clog2(NumQ),
+  localparam int unsigned BB = DataWidth / 8,
+  localparam int unsigned LB = $clog2(BB),
+  // beats of a 16-byte descriptor read or completion write
+  localparam int unsigned DescBeats = (DataWidth >= 128) ? 1 : 128 / DataWidth
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -27,7 +34,7 @@ module udma_s2m
   input  logic            rd_owner_i,
   input  logic            arready_i,
   input  logic            rvalid_i,
-  input  logic [63:0]     rdata_i,
+  input  logic [DataWidth-1:0] rdata_i,
   input  logic [1:0]      rresp_i,
   input  logic [7:0]      rd_cnt_i,
   input  logic [7:0]      rd_len_i,
@@ -41,16 +48,16 @@ module udma_s2m
   output logic [7:0]      m_axi_awlen,
   input  logic            m_axi_awready,
   output logic            m_axi_wvalid,
-  output logic [63:0]     m_axi_wdata,
-  output logic [7:0]      m_axi_wstrb,
+  output logic [DataWidth-1:0] m_axi_wdata,
+  output logic [BB-1:0]   m_axi_wstrb,
   output logic            m_axi_wlast,
   input  logic            m_axi_wready,
   input  logic            m_axi_bvalid,
   input  logic [1:0]      m_axi_bresp,
   output logic            m_axi_bready,
   // AXI4-Stream slave
-  input  logic [63:0]     s_axis_tdata,
-  input  logic [7:0]      s_axis_tkeep,
+  input  logic [DataWidth-1:0] s_axis_tdata,
+  input  logic [BB-1:0]   s_axis_tkeep,
   input  logic            s_axis_tlast,
   input  logic [QW-1:0]   s_axis_tid,
   input  logic            s_axis_tuser,
@@ -64,9 +71,10 @@ module udma_s2m
   output logic            ev_int_set_o,
   output logic            ev_err_o,
   output logic [4:0]      ev_err_bit_o,
-  output logic [3:0]      ev_bytes_o,
-  output logic [3:0]      ev_drop_o,
+  output logic [5:0]      ev_bytes_o,
+  output logic [5:0]      ev_drop_o,
   output logic [3:0]      st_o,
+  output logic            wr_busy_o,
   output logic [QW-1:0]   stat_q_o,
   output logic            pkt_o
 );
@@ -86,42 +94,47 @@ module udma_s2m
     SDrop = 4'd11
   } s_st_e;
 
-  s_st_e         st_q, st_d;
-  logic [QW-1:0] q_q, q_d;
-  logic          pkt_q, pkt_d;
-  logic          first_q, first_d;
-  logic [31:0]   w0_q, w0_d;
-  logic [63:0]   bufp_q, bufp_d;
-  logic          rderr_q, rderr_d;
-  logic [16:0]   cap_q, cap_d;
-  logic [16:0]   used_q, used_d;
-  logic [63:0]   dst_q, dst_d;
-  logic [63:0]   beat_q, beat_d;
-  logic [7:0]    keep_q, keep_d;
-  logic          blast_q, blast_d;
-  logic          buser_q, buser_d;
-  logic          awd_q, awd_d;
-  logic          wd_q, wd_d;
-  logic          widx_q, widx_d;
-  logic [31:0]   tout_q, tout_d;
-  logic [63:0]   hdata_q, hdata_d;
-  logic [2:0]    hcnt_q, hcnt_d;
-  logic          hlast_q, hlast_d;
-  logic          huser_q, huser_d;
+  s_st_e                st_q, st_d;
+  logic [QW-1:0]        q_q, q_d;
+  logic                 pkt_q, pkt_d;
+  logic                 first_q, first_d;
+  logic [127:0]         dsc_q, dsc_d;
+  logic                 rderr_q, rderr_d;
+  logic [16:0]          cap_q, cap_d;
+  logic [16:0]          used_q, used_d;
+  logic [63:0]          dst_q, dst_d;
+  logic [63:0]          wa_q, wa_d;
+  logic [DataWidth-1:0] beat_q, beat_d;
+  logic [BB-1:0]        keep_q, keep_d;
+  logic                 blast_q, blast_d;
+  logic                 buser_q, buser_d;
+  logic                 awd_q, awd_d;
+  logic                 wd_q, wd_d;
+  logic [1:0]           widx_q, widx_d;
+  logic [31:0]          tout_q, tout_d;
+  logic [DataWidth-1:0] hdata_q, hdata_d;
+  logic [LB-1:0]        hcnt_q, hcnt_d;
+  logic                 hlast_q, hlast_d;
+  logic                 huser_q, huser_d;
 
-  logic          beat, last_beat, err_beat, aw_hs, w_hs, b_hs, b_err, t_hs;
-  logic [3:0]    n;
-  logic [QW-1:0] idle_q;
-  logic [31:0]   cw0;
-  logic [63:0]   cbeat0, cbeat1;
+  logic                 beat, last_beat, err_beat, aw_hs, w_hs, b_hs, b_err, t_hs;
+  logic [LB:0]          n;
+  logic [QW-1:0]        idle_q;
+  logic [31:0]          w0, cw0;
+  logic [63:0]          bufp;
+  logic [127:0]         dsc_in, cd;
+  logic [DataWidth-1:0] cbeat;
+  logic [BB-1:0]        cstrb;
   // packing (state SData): the write formed from the hold and the stream beat
-  logic [3:0]    want, tn, tk;
-  logic          need_beat, tlast_in;
-  logic [63:0]   dmask, dm;
-  logic [127:0]  comb;
-  logic [63:0]   rest;
-  logic [4:0]    ttot;
-  logic          go_drop;
+  logic [LB-1:0]        doff;
+  logic [LB:0]          room, want, tn, tk;
+  logic                 need_beat, tlast_in;
+  logic [DataWidth-1:0] dmask, dm, kmask;
+  logic [2*DataWidth-1:0] comb;
+  logic [DataWidth-1:0] rest;
+  logic [LB+1:0]        ttot;
+  logic [BB-1:0]        tk_keep;
+  logic                 go_drop;
 
   assign beat      = rd_owner_i && rvalid_i;
   assign last_beat = beat && (rd_cnt_i == rd_len_i);
@@ -131,28 +144,48 @@ module udma_s2m
   assign b_hs      = m_axi_bready && m_axi_bvalid;
   assign b_err     = m_axi_bresp != AXI_RESP_OKAY[1:0];
   assign t_hs      = s_axis_tready && s_axis_tvalid;
-  assign n         = 4'($countones(s_axis_tkeep));
+  assign n         = (LB+1)'($countones(s_axis_tkeep));
   assign idle_q    = pkt_q ? q_q : s_axis_tid;
+  assign w0        = dsc_q[31:0];
+  assign bufp      = dsc_q[127:64];
+
+  // descriptor assembly (as M2S) and completion beats: a narrow port writes the
+  // 16 bytes in DescBeats full beats, a wide one in one beat at lane addr mod BB
+  if (DataWidth >= 128) begin : gen_dsc_wide
+    assign dsc_in = 128'(rdata_i >> {desc_addr_i[LB-1:0], 3'b000});
+    assign cbeat  = DataWidth'(cd) << {comp_addr_i[LB-1:0], 3'b000};
+    assign cstrb  = BB'(16'hffff) << comp_addr_i[LB-1:0];
+  end else begin : gen_dsc_narrow
+    assign dsc_in = {rdata_i, dsc_q[127:DataWidth]};
+    assign cbeat  = DataWidth'(cd >> (32'(widx_q) * DataWidth));
+    assign cstrb  = '1;
+  end
 
   always_comb begin
-    want      = (cap_q >= 17'd8) ? 4'd8 : cap_q[3:0];
+    doff      = dst_q[LB-1:0];
+    room      = (LB+1)'(BB) - {1'b0, doff};
+    want      = (cap_q >= 17'(room)) ? room : cap_q[LB:0];
     need_beat = ({1'b0, hcnt_q} < want) && !hlast_q;
-    tn        = need_beat ? n : 4'd0;
+    tn        = need_beat ? n : '0;
     tlast_in  = need_beat ? s_axis_tlast : hlast_q;
-    for (int b = 0; b < 8; b++) begin
-      dmask[8*b+:8] = (4'(b) < tn) ? 8'hff : 8'h00;
+    for (int b = 0; b < BB; b++) begin
+      dmask[8*b+:8] = ((LB+1)'(b) < tn) ? 8'hff : 8'h00;
     end
     dm   = s_axis_tdata & dmask;
-    comb = {64'd0, hdata_q} | ({64'd0, dm} << {hcnt_q, 3'b000});
-    ttot = {2'b0, hcnt_q} + {1'b0, tn};
-    if (ttot < {1'b0, want} && !tlast_in) begin
-      tk = 4'd0;  // short beat, not the packet's end: absorbed
-    end else if (ttot < {1'b0, want}) begin
-      tk = ttot[3:0];
+    comb = {{DataWidth{1'b0}}, hdata_q} | ({{DataWidth{1'b0}}, dm} << {hcnt_q, 3'b000});
+    ttot = (LB+2)'(hcnt_q) + (LB+2)'(tn);
+    if (ttot < (LB+2)'(want) && !tlast_in) begin
+      tk = '0;  // short beat, not the packet's end: absorbed
+    end else if (ttot < (LB+2)'(want)) begin
+      tk = ttot[LB:0];
     end else begin
       tk = want;
     end
-    rest = 64'(comb >> {tk, 3'b000});
+    for (int b = 0; b < BB; b++) begin
+      tk_keep[b]    = (LB+1)'(b) < tk;
+      kmask[8*b+:8] = {8{tk_keep[b]}};
+    end
+    rest = DataWidth'(comb >> {tk, 3'b000});
   end
 
   // completion descriptor (PUBLIC-FACTS §1 word 0; words 1-2 project-defined)
@@ -164,8 +197,7 @@ module udma_s2m
     cw0[UDMA_DESC_FIRST_BIT]             = first_q;
     cw0[UDMA_DESC_RING_ID_SHIFT+:2]      = crhp_id_i;
   end
-  assign cbeat0 = {15'b0, used_q, cw0};
-  assign cbeat1 = {40'b0, head_off_i};
+  assign cd = {40'b0, head_off_i, 15'b0, used_q, cw0};
 
   // outputs
   always_comb begin
@@ -190,26 +222,26 @@ module udma_s2m
         if (rd_owner_i) begin
           arvalid_o = 1'b1;
           araddr_o  = desc_addr_i;
-          arlen_o   = 8'd1;
+          arlen_o   = 8'(DescBeats - 1);
         end
       end
       SData: s_axis_tready = s_axis_tvalid && need_beat;
       SWr: begin
         m_axi_awvalid = !awd_q;
-        m_axi_awaddr  = awd_q ? 64'd0 : dst_q;
+        m_axi_awaddr  = awd_q ? 64'd0 : wa_q;
         m_axi_wvalid  = !wd_q;
-        m_axi_wdata   = wd_q ? 64'd0 : beat_q;
-        m_axi_wstrb   = wd_q ? 8'd0 : keep_q;
+        m_axi_wdata   = wd_q ? '0 : beat_q;
+        m_axi_wstrb   = wd_q ? '0 : keep_q;
         m_axi_wlast   = !wd_q;
       end
       SCaw: begin
         m_axi_awvalid = !awd_q;
         m_axi_awaddr  = awd_q ? 64'd0 : comp_addr_i;
-        m_axi_awlen   = awd_q ? 8'd0 : 8'd1;
+        m_axi_awlen   = awd_q ? 8'd0 : 8'(DescBeats - 1);
         m_axi_wvalid  = !wd_q;
-        m_axi_wdata   = wd_q ? 64'd0 : (widx_q ? cbeat1 : cbeat0);
-        m_axi_wstrb   = wd_q ? 8'd0 : 8'hff;
-        m_axi_wlast   = !wd_q && widx_q;
+        m_axi_wdata   = wd_q ? '0 : cbeat;
+        m_axi_wstrb   = wd_q ? '0 : cstrb;
+        m_axi_wlast   = !wd_q && (widx_q == 2'(DescBeats - 1));
       end
       SB, SCb: m_axi_bready = 1'b1;
       SDrop: s_axis_tready = 1'b1;
@@ -223,12 +255,12 @@ module udma_s2m
     q_d           = q_q;
     pkt_d         = pkt_q;
     first_d       = first_q;
-    w0_d          = w0_q;
-    bufp_d        = bufp_q;
+    dsc_d         = dsc_q;
     rderr_d       = rderr_q;
     cap_d         = cap_q;
     used_d        = used_q;
     dst_d         = dst_q;
+    wa_d          = wa_q;
     beat_d        = beat_q;
     keep_d        = keep_q;
     blast_d       = blast_q;
@@ -264,7 +296,7 @@ module udma_s2m
             pkt_d   = 1'b1;
             tout_d  = '0;
             st_d    = SDar;
-          end else if (s_axis_tvalid || hcnt_q != 3'd0) begin
+          end else if (s_axis_tvalid || hcnt_q != '0) begin
             if (tout_i != 32'd0 && (tout_q + 32'd1) >= tout_i) begin
               ev_err_o     = 1'b1;
               ev_err_bit_o = UDMA_S2M_ERR_NO_DESC[4:0];
@@ -286,11 +318,7 @@ module udma_s2m
       end
       SDr: begin
         if (beat) begin
-          if (rd_cnt_i == 8'd0) begin
-            w0_d = rdata_i[31:0];
-          end else if (rd_cnt_i == 8'd1) begin
-            bufp_d = rdata_i;
-          end
+          dsc_d   = dsc_in;
           rderr_d = rderr_q | err_beat;
           if (last_beat) begin
             st_d = SDchk;
@@ -302,14 +330,14 @@ module udma_s2m
           ev_err_o     = 1'b1;
           ev_err_bit_o = UDMA_S2M_ERR_PREF_AXI_RESPONSE[4:0];
           go_drop      = 1'b1;
-        end else if (w0_q[UDMA_DESC_RING_ID_SHIFT+:2] != head_id_i) begin
+        end else if (w0[UDMA_DESC_RING_ID_SHIFT+:2] != head_id_i) begin
           ev_err_o     = 1'b1;
           ev_err_bit_o = UDMA_S2M_ERR_PREF_RING_ID[4:0];
           go_drop      = 1'b1;
         end else begin
-          cap_d   = (w0_q[15:0] == 16'd0) ? 17'h10000 : {1'b0, w0_q[15:0]};
+          cap_d   = (w0[15:0] == 16'd0) ? 17'h10000 : {1'b0, w0[15:0]};
           used_d  = '0;
-          dst_d   = {bufp_q[63:3], 3'b000};
+          dst_d   = bufp;
           blast_d = 1'b0;
           buser_d = 1'b0;
           st_d    = SData;
@@ -322,15 +350,17 @@ module udma_s2m
             huser_d = s_axis_tuser;
           end
           hdata_d = rest;
-          hcnt_d  = 3'(ttot - {1'b0, tk});
-          blast_d = hlast_d && (hcnt_d == 3'd0);
+          hcnt_d  = LB'(ttot - (LB+2)'(tk));
+          blast_d = hlast_d && (hcnt_d == '0);
           buser_d = huser_d;
-          if (tk != 4'd0) begin
-            beat_d     = comb[63:0];
-            keep_d     = 8'((9'd1 << tk) - 9'd1);
-            cap_d      = cap_q - {13'b0, tk};
-            used_d     = used_q + {13'b0, tk};
-            ev_bytes_o = tk;
+          if (tk != '0) begin
+            beat_d     = (comb[DataWidth-1:0] & kmask) << {doff, 3'b000};
+            keep_d     = tk_keep << doff;
+            wa_d       = {dst_q[63:LB], {LB{1'b0}}};
+            dst_d      = dst_q + 64'(tk);
+            cap_d      = cap_q - 17'(tk);
+            used_d     = used_q + 17'(tk);
+            ev_bytes_o = 6'(tk);
             awd_d      = 1'b0;
             wd_d       = 1'b0;
             st_d       = SWr;
@@ -353,8 +383,7 @@ module udma_s2m
             ev_err_bit_o = UDMA_S2M_ERR_DATA_AXI_RESPONSE[4:0];
             go_drop      = 1'b1;
           end else begin
-            dst_d = dst_q + 64'd8;
-            st_d  = (blast_q || cap_q == 17'd0) ? SCmp : SData;
+            st_d = (blast_q || cap_q == 17'd0) ? SCmp : SData;
           end
         end
       end
@@ -362,7 +391,7 @@ module udma_s2m
         if (comp_en_i) begin
           awd_d  = 1'b0;
           wd_d   = 1'b0;
-          widx_d = 1'b0;
+          widx_d = '0;
           st_d   = SCaw;
         end else begin
           st_d = SAdv;
@@ -371,10 +400,10 @@ module udma_s2m
       SCaw: begin
         awd_d = awd_q || aw_hs;
         if (w_hs) begin
-          if (widx_q) begin
+          if (widx_q == 2'(DescBeats - 1)) begin
             wd_d = 1'b1;
           end else begin
-            widx_d = 1'b1;
+            widx_d = widx_q + 2'd1;
           end
         end
         if ((awd_q || aw_hs) && wd_d) begin
@@ -396,7 +425,7 @@ module udma_s2m
         ev_head_adv_o = 1'b1;
         ev_crhp_adv_o = comp_en_i;
         ev_done_inc_o = 1'b1;
-        ev_int_set_o  = w0_q[UDMA_DESC_INT_EN_BIT];
+        ev_int_set_o  = w0[UDMA_DESC_INT_EN_BIT];
         first_d       = 1'b0;
         if (blast_q) begin
           pkt_d   = 1'b0;
@@ -406,7 +435,7 @@ module udma_s2m
       end
       default: begin  // SDrop
         if (t_hs) begin
-          ev_drop_o = n;
+          ev_drop_o = 6'(n);
           if (s_axis_tlast) begin
             pkt_d = 1'b0;
             st_d  = SIdle;
@@ -417,7 +446,7 @@ module udma_s2m
     // leave for SDrop: held bytes are dropped (counted); a packet whose tlast
     // was already taken ends here instead
     if (go_drop) begin
-      ev_drop_o = {1'b0, hcnt_q};
+      ev_drop_o = 6'(hcnt_q);
       hdata_d   = '0;
       hcnt_d    = '0;
       if (hlast_q) begin
@@ -430,8 +459,10 @@ module udma_s2m
     end
   end
 
-  assign st_o     = st_q;
-  assign stat_q_o = q_q;
+  assign st_o      = st_q;
+  assign stat_q_o  = q_q;
+  // a data or completion write of queue q_q is in flight (M2S DMB waits on it)
+  assign wr_busy_o = (st_q == SWr) || (st_q == SB) || (st_q == SCaw) || (st_q == SCb);
   assign pkt_o    = pkt_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -440,19 +471,19 @@ module udma_s2m
       q_q     <= '0;
       pkt_q   <= 1'b0;
       first_q <= 1'b0;
-      w0_q    <= '0;
-      bufp_q  <= '0;
+      dsc_q   <= '0;
       rderr_q <= 1'b0;
       cap_q   <= '0;
       used_q  <= '0;
       dst_q   <= '0;
+      wa_q    <= '0;
       beat_q  <= '0;
       keep_q  <= '0;
       blast_q <= 1'b0;
       buser_q <= 1'b0;
       awd_q   <= 1'b0;
       wd_q    <= 1'b0;
-      widx_q  <= 1'b0;
+      widx_q  <= '0;
       tout_q  <= '0;
       hdata_q <= '0;
       hcnt_q  <= '0;
@@ -463,12 +494,12 @@ module udma_s2m
       q_q     <= q_d;
       pkt_q   <= pkt_d;
       first_q <= first_d;
-      w0_q    <= w0_d;
-      bufp_q  <= bufp_d;
+      dsc_q   <= dsc_d;
       rderr_q <= rderr_d;
       cap_q   <= cap_d;
       used_q  <= used_d;
       dst_q   <= dst_d;
+      wa_q    <= wa_d;
       beat_q  <= beat_d;
       keep_q  <= keep_d;
       blast_q <= blast_d;
@@ -483,5 +514,9 @@ module udma_s2m
       huser_q <= huser_d;
     end
   end
+
+  // buf2_ptr_lo (descriptor word 1) is not used
+  logic unused_dsc;
+  assign unused_dsc = ^dsc_q[63:32];
 
 endmodule : udma_s2m

@@ -6,7 +6,7 @@ use sb2sb_model::ports::{CycleModel, Stimulus};
 
 use sb2sb_model::decoder::{Decoder, DecoderStim};
 use sb2sb_model::evt_sem::{EvtSem, EvtSemStim};
-use sb2sb_model::udma::{Udma, UdmaStim};
+use sb2sb_model::udma::{Udma, UdmaEngine, UdmaEnv, UdmaStim, W128, W32};
 
 use crate::lockstep::{self, FlipOutputBit, Options, Report};
 
@@ -54,6 +54,8 @@ pub fn run_named(name: &str, opts: &Options, fault: Option<&Fault>) -> Result<Re
         "decoder" => go::<Decoder, DecoderStim>(name, Decoder::new(), opts, fault),
         "evt_sem" => go::<EvtSem, EvtSemStim>(name, EvtSem::new(), opts, fault),
         "udma" => go::<Udma, UdmaStim>(name, Udma::new(), opts, fault),
+        "udma_w32" => go::<UdmaEngine<W32>, UdmaEnv<W32>>(name, UdmaEngine::new(), opts, fault),
+        "udma_w128" => go::<UdmaEngine<W128>, UdmaEnv<W128>>(name, UdmaEngine::new(), opts, fault),
         _ => {
             let _ = go::<Never, Never>;
             bail!("unknown block `{name}` (known: {})", names().join(", "))

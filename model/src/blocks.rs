@@ -11,6 +11,8 @@ pub const BLOCKS: &[BlockDesc] = &[
     crate::decoder::BLOCK,
     crate::evt_sem::BLOCK,
     crate::udma::BLOCK,
+    crate::udma::BLOCK_W32,
+    crate::udma::BLOCK_W128,
 ];
 
 /// Look a block up by its CLI name.

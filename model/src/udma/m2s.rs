@@ -7,8 +7,16 @@
 //!
 //! Packing: the bytes of a packet are packed across descriptor boundaries by a
 //! carry register (`cdata`, `cb` bytes at lane 0), so every stream beat of a
-//! packet but the `tlast` one is full (8 bytes).
+//! packet but the `tlast` one is full (`bb` bytes). A buffer pointer may have
+//! any byte alignment: the first beat of a descriptor is read from the aligned
+//! address and its `soff` bytes below `buf_ptr` are skipped.
+//!
+//! Descriptor bits (docs/udma.md §4): FIRST must start a packet and only start
+//! one (else DESC_FIRST); DMB waits in state DMB until S2M has no write of this
+//! queue in flight; a middle descriptor without CONCAT starts on a new stream
+//! beat (SPLIT sends the carried bytes as a short, non-`tlast` beat first).
 
+use super::beat::{concat, desc_beats, desc_shift_in, keep_at, slice2, take, Beat, Beat2, ZERO};
 use super::desc::{decode_len, ring_id_of};
 use super::regfile::{SideEv, SideRegs, SideStat, NQ};
 use super::regs::*;
@@ -23,10 +31,12 @@ pub const M_TX: u8 = 6;
 pub const M_DONE: u8 = 7;
 pub const M_CLOSE: u8 = 8;
 pub const M_FLUSH: u8 = 9;
+pub const M_DMB: u8 = 10;
+pub const M_SPLIT: u8 = 11;
 
 /// Maximum beats per data read burst (the size of the beat buffer).
 pub const MAX_BURST: u32 = 16;
-/// Bytes per data beat (DataWidth 64).
+/// Bytes per data beat at the default `DataWidth` (64 bits).
 pub const BEAT_BYTES: u32 = 8;
 
 /// Shared read-port view given to a side each cycle.
@@ -36,7 +46,7 @@ pub struct RdPort {
     pub owner: bool,
     pub arready: bool,
     pub rvalid: bool,
-    pub rdata: u64,
+    pub rdata: Beat,
     pub rresp: u32,
     /// Beat index of the current burst.
     pub cnt: u32,
@@ -56,8 +66,8 @@ pub struct ArReq {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct StreamOut {
     pub tvalid: bool,
-    pub tdata: u64,
-    pub tkeep: u32,
+    pub tdata: Beat,
+    pub tkeep: u64,
     pub tlast: bool,
     pub tid: u32,
     pub tuser: bool,
@@ -76,64 +86,60 @@ pub struct M2sOut {
 /// M2S state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct M2s {
+    /// Bytes per data beat (`DataWidth / 8`).
+    pub bb: u32,
     pub st: u8,
     pub q: usize,
     pub rr: usize,
     pub pkt_open: bool,
-    pub w0: u32,
-    pub bufp: u64,
+    /// The descriptor being executed (16 bytes, little endian).
+    pub dsc: u128,
     pub rd_err: bool,
     pub rem: u32,
+    /// Beat-aligned read address.
     pub addr: u64,
+    /// Bytes of the next buffer beat below `buf_ptr` (first beat of a descriptor).
+    pub soff: u32,
     pub tx_idx: u32,
     /// ARLEN of the data burst being streamed.
     pub blen: u32,
-    pub buf: [u64; MAX_BURST as usize],
+    pub buf: [Beat; MAX_BURST as usize],
     /// Packing carry: bytes of the packet not yet streamed, from lane 0.
-    pub cdata: u64,
-    /// Bytes held in `cdata` (0..=7).
+    pub cdata: Beat,
+    /// Bytes held in `cdata` (0..bb).
     pub cb: u32,
 }
 
 /// Result of merging the carry with the buffer beat being streamed.
 #[derive(Debug, Clone, Copy)]
 struct Pack {
-    /// Bytes of the buffer beat that belong to the descriptor (1..=8).
+    /// Bytes of the buffer beat that belong to the descriptor (1..=bb).
     n: u32,
-    /// Carry plus those bytes (0..=15).
+    /// Carry plus those bytes (1..2·bb).
     tot: u32,
     /// The beat is the final one of a LAST descriptor.
     lastp: bool,
-    /// Carry bytes then beat bytes, 16 bytes wide.
-    comb: u128,
+    /// Carry bytes then beat bytes, two beats wide.
+    comb: Beat2,
 }
 
-/// Bit mask of the low `n` (0..=8) bytes of a beat.
-pub fn byte_mask(n: u32) -> u64 {
-    if n >= BEAT_BYTES {
-        u64::MAX
-    } else {
-        (1u64 << (8 * n)) - 1
-    }
-}
-
-/// Beats of the next data burst: bounded by the bytes left, the 4 KiB boundary and MAX_BURST.
-pub fn burst_beats(addr: u64, rem: u32) -> u32 {
-    let need = rem.div_ceil(BEAT_BYTES);
-    let to4k = (4096 - (addr & 0xfff) as u32) / BEAT_BYTES;
+/// Beats of the next data burst from the aligned `addr`, `soff` bytes into the
+/// first beat: bounded by the bytes left, the 4 KiB boundary and MAX_BURST.
+pub fn burst_beats(addr: u64, soff: u32, rem: u32, bb: u32) -> u32 {
+    let need = (rem + soff).div_ceil(bb);
+    let to4k = (4096 - (addr & 0xfff) as u32) / bb;
     need.min(to4k).min(MAX_BURST)
 }
 
-/// tkeep of a beat carrying `n` (1..=8) bytes from lane 0.
-pub fn keep_of(n: u32) -> u32 {
-    if n >= BEAT_BYTES {
-        0xff
-    } else {
-        (1 << n) - 1
-    }
-}
-
 impl M2s {
+    /// M2S of a `bb`-byte data path, in reset state.
+    pub fn new(bb: u32) -> Self {
+        Self {
+            bb,
+            ..Self::default()
+        }
+    }
+
     /// Status shown in the register file.
     pub fn stat(&self) -> SideStat {
         SideStat {
@@ -143,26 +149,68 @@ impl M2s {
         }
     }
 
+    /// Descriptor word 0 (`len_ctrl`).
+    pub fn w0(&self) -> u32 {
+        self.dsc as u32
+    }
+
+    /// Descriptor `buf_ptr`.
+    pub fn bufp(&self) -> u64 {
+        (self.dsc >> 64) as u64
+    }
+
     fn last(&self) -> bool {
-        self.w0 & (1 << UDMA_DESC_LAST_BIT) != 0
+        self.w0() & (1 << UDMA_DESC_LAST_BIT) != 0
     }
 
     /// Carry merged with the buffer beat `tx_idx` (state TX).
     fn pack(&self) -> Pack {
-        let n = self.rem.min(BEAT_BYTES);
-        let dm = self.buf[self.tx_idx as usize] & byte_mask(n);
+        let room = self.bb - self.soff;
+        let fin = self.rem <= room;
+        let n = if fin { self.rem } else { room };
+        let dm = take(
+            &self.buf[self.tx_idx as usize],
+            self.soff as usize,
+            n as usize,
+        );
         Pack {
             n,
             tot: self.cb + n,
-            lastp: self.rem <= BEAT_BYTES && self.last(),
-            comb: self.cdata as u128 | (dm as u128) << (8 * self.cb),
+            lastp: fin && self.last(),
+            comb: concat(&self.cdata, self.cb as usize, &dm, n as usize),
         }
+    }
+
+    /// State after the checks (and the DMB wait): SPLIT when a middle
+    /// descriptor without CONCAT finds carried bytes, else RAR.
+    fn go_st(&self) -> u8 {
+        let concat = self.w0() & (1 << UDMA_DESC_CONCAT_BIT) != 0;
+        if self.pkt_open && !concat && self.cb != 0 {
+            M_SPLIT
+        } else {
+            M_RAR
+        }
+    }
+
+    /// Enter DCHK's success path: the descriptor's data (after DMB / SPLIT).
+    pub fn start_data(&mut self) {
+        let bufp = self.bufp();
+        let lb_mask = (self.bb - 1) as u64;
+        self.rem = decode_len(self.w0());
+        self.addr = bufp & !lb_mask;
+        self.soff = (bufp & lb_mask) as u32;
+        self.st = if self.w0() & (1 << UDMA_DESC_DMB_BIT) != 0 {
+            M_DMB
+        } else {
+            self.go_st()
+        };
     }
 
     /// Outputs for this cycle (from the state and the inputs).
     pub fn outputs(&self, regs: &SideRegs, rd: &RdPort) -> M2sOut {
         let mut o = M2sOut::default();
         o.ev.q = self.q;
+        let bb = self.bb;
         match self.st {
             M_DAR => {
                 o.want = true;
@@ -170,7 +218,7 @@ impl M2s {
                     o.ar = ArReq {
                         valid: true,
                         addr: regs.q[self.q].head_desc_addr(),
-                        len: 1,
+                        len: desc_beats(bb as usize) - 1,
                     };
                 }
             }
@@ -180,7 +228,7 @@ impl M2s {
                     o.ar = ArReq {
                         valid: true,
                         addr: self.addr,
-                        len: burst_beats(self.addr, self.rem) - 1,
+                        len: burst_beats(self.addr, self.soff, self.rem, bb) - 1,
                     };
                 }
             }
@@ -188,23 +236,23 @@ impl M2s {
                 let p = self.pack();
                 // A beat goes out when it is full or ends the packet; otherwise
                 // the bytes are absorbed into the carry (no stream beat).
-                if p.tot >= BEAT_BYTES || p.lastp {
+                if p.tot >= bb || p.lastp {
                     o.axis = StreamOut {
                         tvalid: true,
-                        tdata: p.comb as u64,
-                        tkeep: keep_of(p.tot),
-                        tlast: p.lastp && p.tot <= BEAT_BYTES,
+                        tdata: slice2(&p.comb, 0, bb as usize),
+                        tkeep: keep_at(p.tot.min(bb), 0),
+                        tlast: p.lastp && p.tot <= bb,
                         tid: self.q as u32,
                         tuser: false,
                     };
                 }
             }
-            M_FLUSH | M_CLOSE => {
+            M_FLUSH | M_CLOSE | M_SPLIT => {
                 o.axis = StreamOut {
                     tvalid: true,
                     tdata: self.cdata,
-                    tkeep: keep_of(self.cb),
-                    tlast: true,
+                    tkeep: keep_at(self.cb, 0),
+                    tlast: self.st != M_SPLIT,
                     tid: self.q as u32,
                     tuser: self.st == M_CLOSE,
                 };
@@ -214,11 +262,20 @@ impl M2s {
         o
     }
 
-    /// Clock edge. `o` are this cycle's outputs; `tready` the stream input.
-    pub fn update(&mut self, regs: &SideRegs, rd: &RdPort, tready: bool, o: &mut M2sOut) {
+    /// Clock edge. `o` are this cycle's outputs; `tready` the stream input;
+    /// `wr_busy` = S2M has a write of queue `wr_q` in flight (pre-edge).
+    pub fn update(
+        &mut self,
+        regs: &SideRegs,
+        rd: &RdPort,
+        tready: bool,
+        (wr_busy, wr_q): (bool, usize),
+        o: &mut M2sOut,
+    ) {
         let beat = rd.owner && rd.rvalid;
         let last_beat = beat && rd.cnt == rd.len;
         let err_beat = beat && rd.rresp != AXI_RESP_OKAY;
+        let bb = self.bb;
         match self.st {
             M_IDLE => {
                 if self.pkt_open {
@@ -247,11 +304,8 @@ impl M2s {
             }
             M_DR => {
                 if beat {
-                    if rd.cnt == 0 {
-                        self.w0 = rd.rdata as u32;
-                    } else if rd.cnt == 1 {
-                        self.bufp = rd.rdata;
-                    }
+                    let a = regs.q[self.q].head_desc_addr();
+                    self.dsc = desc_shift_in(self.dsc, &rd.rdata, bb as usize, a);
                     self.rd_err |= err_beat;
                     if last_beat {
                         self.st = M_DCHK;
@@ -261,8 +315,10 @@ impl M2s {
             M_DCHK => {
                 let err = if self.rd_err {
                     Some(UDMA_M2S_ERR_PREF_AXI_RESPONSE)
-                } else if ring_id_of(self.w0) != regs.q[self.q].head.ring_id {
+                } else if ring_id_of(self.w0()) != regs.q[self.q].head.ring_id {
                     Some(UDMA_M2S_ERR_PREF_RING_ID)
+                } else if (self.w0() & (1 << UDMA_DESC_FIRST_BIT) != 0) == self.pkt_open {
+                    Some(UDMA_M2S_ERR_DESC_FIRST)
                 } else {
                     None
                 };
@@ -271,11 +327,7 @@ impl M2s {
                         o.ev.err = Some(b);
                         self.st = if self.pkt_open { M_CLOSE } else { M_IDLE };
                     }
-                    None => {
-                        self.rem = decode_len(self.w0);
-                        self.addr = self.bufp & !((BEAT_BYTES as u64) - 1);
-                        self.st = M_RAR;
-                    }
+                    None => self.start_data(),
                 }
             }
             M_RAR => {
@@ -307,19 +359,20 @@ impl M2s {
                     o.ev.bytes_add = p.n;
                     self.rem -= p.n;
                     self.pkt_open = !o.axis.tlast;
-                    self.addr = self.addr.wrapping_add(BEAT_BYTES as u64);
-                    if p.tot >= BEAT_BYTES {
-                        self.cdata = (p.comb >> 64) as u64;
-                        self.cb = p.tot - BEAT_BYTES;
+                    self.addr = self.addr.wrapping_add(bb as u64);
+                    self.soff = 0;
+                    if p.tot >= bb {
+                        self.cdata = slice2(&p.comb, bb as usize, (p.tot - bb) as usize);
+                        self.cb = p.tot - bb;
                     } else if p.lastp {
-                        self.cdata = 0;
+                        self.cdata = ZERO;
                         self.cb = 0;
                     } else {
-                        self.cdata = p.comb as u64;
+                        self.cdata = slice2(&p.comb, 0, p.tot as usize);
                         self.cb = p.tot;
                     }
                     if self.tx_idx == self.blen {
-                        self.st = if p.lastp && p.tot > BEAT_BYTES {
+                        self.st = if p.lastp && p.tot > bb {
                             M_FLUSH
                         } else if self.rem == 0 {
                             M_DONE
@@ -333,13 +386,25 @@ impl M2s {
             M_DONE => {
                 o.ev.head_adv = true;
                 o.ev.done_inc = true;
-                o.ev.int_set = self.w0 & (1 << UDMA_DESC_INT_EN_BIT) != 0;
+                o.ev.int_set = self.w0() & (1 << UDMA_DESC_INT_EN_BIT) != 0;
                 self.st = M_IDLE;
+            }
+            M_DMB => {
+                if !(wr_busy && wr_q == self.q) {
+                    self.st = self.go_st();
+                }
+            }
+            M_SPLIT => {
+                if tready {
+                    self.cdata = ZERO;
+                    self.cb = 0;
+                    self.st = M_RAR;
+                }
             }
             M_FLUSH => {
                 if tready {
                     self.pkt_open = false;
-                    self.cdata = 0;
+                    self.cdata = ZERO;
                     self.cb = 0;
                     self.st = M_DONE;
                 }
@@ -347,7 +412,7 @@ impl M2s {
             _ => {
                 if tready {
                     self.pkt_open = false;
-                    self.cdata = 0;
+                    self.cdata = ZERO;
                     self.cb = 0;
                     self.st = M_IDLE;
                 }

@@ -3,12 +3,10 @@
 //! window, DECERR above the memory. One read burst and one write burst are
 //! accepted at a time (the engine never has more outstanding).
 
-use super::engine::UdmaOut;
+use super::beat::{Beat, ZERO};
+use super::engine::PinsOut;
 use super::regs::{AXI_RESP_DECERR, AXI_RESP_OKAY, AXI_RESP_SLVERR};
 use crate::stim::StimRng;
-
-/// Bytes per data beat.
-const BEAT: u64 = 8;
 
 /// Channel stalls seen by the memory (coverage).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -38,7 +36,7 @@ struct Burst {
 pub struct MemDrive {
     pub arready: bool,
     pub rvalid: bool,
-    pub rdata: u64,
+    pub rdata: Beat,
     pub rresp: u32,
     pub rlast: bool,
     pub awready: bool,
@@ -51,6 +49,8 @@ pub struct MemDrive {
 #[derive(Debug, Clone)]
 pub struct AxiMem {
     pub data: Vec<u8>,
+    /// Bytes per data beat (the port's `DataWidth / 8`).
+    pub bb: u64,
     /// `[lo, hi)` answers SLVERR (reads return 0, writes are dropped).
     pub slverr: (u64, u64),
     rng: StimRng,
@@ -60,7 +60,7 @@ pub struct AxiMem {
     pub max_lat: u32,
     rd: Option<Burst>,
     aw: Option<(u64, u32)>,
-    wbeats: [(u64, u32); 4],
+    wbeats: [(Beat, u64); 4],
     nw: usize,
     wlast: bool,
     b_pending: Option<(u32, u32)>,
@@ -69,17 +69,18 @@ pub struct AxiMem {
 }
 
 impl AxiMem {
-    /// Memory of `size` bytes (zeroed).
-    pub fn new(size: usize, slverr: (u64, u64), rng: StimRng) -> Self {
+    /// Memory of `size` bytes (zeroed) on a port of `bb` bytes per beat.
+    pub fn new(size: usize, bb: u64, slverr: (u64, u64), rng: StimRng) -> Self {
         Self {
             data: vec![0; size],
+            bb,
             slverr,
             rng,
             p_ready: 70,
             max_lat: 4,
             rd: None,
             aw: None,
-            wbeats: [(0, 0); 4],
+            wbeats: [(ZERO, 0); 4],
             nw: 0,
             wlast: false,
             b_pending: None,
@@ -90,7 +91,7 @@ impl AxiMem {
 
     /// Response for a beat at `addr`.
     pub fn resp(&self, addr: u64) -> u32 {
-        if addr.saturating_add(BEAT) > self.data.len() as u64 {
+        if addr.saturating_add(self.bb) > self.data.len() as u64 {
             AXI_RESP_DECERR
         } else if addr >= self.slverr.0 && addr < self.slverr.1 {
             AXI_RESP_SLVERR
@@ -99,12 +100,13 @@ impl AxiMem {
         }
     }
 
-    fn read64(&self, addr: u64) -> u64 {
-        if self.resp(addr) != AXI_RESP_OKAY {
-            return 0;
+    fn read_beat(&self, addr: u64) -> Beat {
+        let mut b = ZERO;
+        if self.resp(addr) == AXI_RESP_OKAY {
+            let (a, n) = (addr as usize, self.bb as usize);
+            b[..n].copy_from_slice(&self.data[a..a + n]);
         }
-        let a = addr as usize;
-        u64::from_le_bytes(self.data[a..a + 8].try_into().unwrap_or([0; 8]))
+        b
     }
 
     fn chance(&mut self) -> bool {
@@ -113,14 +115,15 @@ impl AxiMem {
 
     /// Advance one cycle: consume the handshakes of the previous cycle (`o`
     /// are the engine outputs sampled then), then choose this cycle's drive.
-    pub fn step(&mut self, o: Option<&UdmaOut>) {
+    pub fn step(&mut self, o: Option<&PinsOut>) {
+        let beat = self.bb;
         let prev = self.drive;
         if let Some(o) = o {
             // ---- read ----
             if o.m_axi_arvalid != 0 {
                 if prev.arready {
                     self.rd = Some(Burst {
-                        addr: o.m_axi_araddr & !(BEAT - 1),
+                        addr: o.m_axi_araddr & !(beat - 1),
                         len: o.m_axi_arlen as u32,
                         cnt: 0,
                         wait: self.rng.below(self.max_lat as u64 + 1) as u32,
@@ -141,14 +144,14 @@ impl AxiMem {
             // ---- write ----
             if o.m_axi_awvalid != 0 {
                 if prev.awready {
-                    self.aw = Some((o.m_axi_awaddr & !(BEAT - 1), o.m_axi_awlen as u32));
+                    self.aw = Some((o.m_axi_awaddr & !(beat - 1), o.m_axi_awlen as u32));
                 } else {
                     self.cov.bp_aw += 1;
                 }
             }
             if o.m_axi_wvalid != 0 {
                 if prev.wready && self.nw < self.wbeats.len() {
-                    self.wbeats[self.nw] = (o.m_axi_wdata, o.m_axi_wstrb as u32);
+                    self.wbeats[self.nw] = (o.m_axi_wdata, o.m_axi_wstrb);
                     self.nw += 1;
                     self.wlast |= o.m_axi_wlast != 0;
                 } else {
@@ -163,12 +166,12 @@ impl AxiMem {
         if let (Some((addr, len)), true) = (self.aw, self.wlast) {
             let mut worst = AXI_RESP_OKAY;
             for k in 0..self.nw.min(len as usize + 1) {
-                let a = addr.wrapping_add(k as u64 * BEAT);
+                let a = addr.wrapping_add(k as u64 * beat);
                 let r = self.resp(a);
                 worst = worst.max(r);
                 if r == AXI_RESP_OKAY {
                     let (d, strb) = self.wbeats[k];
-                    for (j, byte) in d.to_le_bytes().iter().enumerate() {
+                    for (j, byte) in d.iter().enumerate().take(beat as usize) {
                         if strb & (1 << j) != 0 {
                             self.data[a as usize + j] = *byte;
                         }
@@ -192,11 +195,11 @@ impl AxiMem {
                     }
                     self.cov.bp_r += 1;
                 } else if self.chance() {
-                    let a = b.addr.wrapping_add(b.cnt as u64 * BEAT);
+                    let a = b.addr.wrapping_add(b.cnt as u64 * beat);
                     let r = self.resp(a);
                     self.count_err(r);
                     self.drive.rvalid = true;
-                    self.drive.rdata = self.read64(a);
+                    self.drive.rdata = self.read_beat(a);
                     self.drive.rresp = r;
                     self.drive.rlast = b.cnt == b.len;
                 } else {
@@ -205,7 +208,7 @@ impl AxiMem {
             }
         }
         if !self.drive.rvalid {
-            self.drive.rdata = 0;
+            self.drive.rdata = ZERO;
             self.drive.rresp = 0;
             self.drive.rlast = false;
         }

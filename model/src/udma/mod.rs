@@ -2,6 +2,7 @@
 //! its testbench environment.
 //!
 //! See `docs/udma.md` for the theory of operation, the FSMs and the register map.
+pub mod beat;
 pub mod desc;
 pub mod engine;
 pub mod m2s;
@@ -11,8 +12,12 @@ pub mod regs;
 pub mod s2m;
 pub mod stim;
 
-pub use engine::{Udma, UdmaFault, UdmaIn, UdmaOut, BLOCK};
-pub use stim::UdmaStim;
+pub use engine::{
+    PinsIn, PinsOut, Udma, UdmaEngine, UdmaFault, UdmaIn, UdmaOut, UdmaW128In, UdmaW128Out,
+    UdmaW256In, UdmaW256Out, UdmaW32In, UdmaW32Out, UdmaWidth, BLOCK, BLOCK_W128, BLOCK_W256,
+    BLOCK_W32, W128, W256, W32, W64,
+};
+pub use stim::{UdmaEnv, UdmaStim};
 
 #[cfg(test)]
 mod tests;

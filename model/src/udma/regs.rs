@@ -73,6 +73,10 @@ crate::sv_consts! {
     UDMA_M2S_ERR_PREF_AXI_RESPONSE: u32 [32] = 11;
     /// M2S descriptor ring-id mismatch on prefetch (public: bit 17).
     UDMA_M2S_ERR_PREF_RING_ID: u32 [32] = 17;
+    /// M2S descriptor FIRST bit inconsistent with the packet state: a descriptor
+    /// that starts a packet without FIRST, or FIRST inside an open packet
+    /// (project-defined bit).
+    UDMA_M2S_ERR_DESC_FIRST: u32 [32] = 13;
     /// S2M completion write AXI response error (project-defined bit).
     UDMA_S2M_ERR_COMP_AXI_RESPONSE: u32 [32] = 5;
     /// S2M data write AXI response error (project-defined bit).

@@ -8,10 +8,15 @@
 //! Packing: a hold register (`hdata`, `hcnt` bytes at lane 0) keeps the bytes
 //! of a stream beat that did not fit the current write; each memory write takes
 //! the hold bytes first, then the new beat's, so every buffer is filled densely
-//! from its (8-byte aligned) start whatever the beat and descriptor sizes.
+//! from its start whatever the beat and descriptor sizes. A buffer pointer may
+//! have any byte alignment: a write covers the bytes from `dst` to the end of
+//! its beat at most (`wstrb`), so no byte outside the buffer changes.
 
+use super::beat::{
+    concat, desc_beat, desc_beats, desc_shift_in, keep_at, slice2, take, Beat, Beat2, ZERO,
+};
 use super::desc::{decode_len, ring_id_of};
-use super::m2s::{byte_mask, keep_of, ArReq, RdPort, BEAT_BYTES};
+use super::m2s::{ArReq, RdPort};
 use super::regfile::{SideEv, SideRegs, SideStat};
 use super::regs::*;
 
@@ -32,8 +37,8 @@ pub const S_DROP: u8 = 11;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct StreamIn {
     pub tvalid: bool,
-    pub tdata: u64,
-    pub tkeep: u32,
+    pub tdata: Beat,
+    pub tkeep: u64,
     pub tlast: bool,
     pub tid: u32,
     pub tuser: bool,
@@ -55,8 +60,8 @@ pub struct WrOut {
     pub awaddr: u64,
     pub awlen: u32,
     pub wvalid: bool,
-    pub wdata: u64,
-    pub wstrb: u32,
+    pub wdata: Beat,
+    pub wstrb: u64,
     pub wlast: bool,
     pub bready: bool,
 }
@@ -74,18 +79,23 @@ pub struct S2mOut {
 /// S2M state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct S2m {
+    /// Bytes per data beat (`DataWidth / 8`).
+    pub bb: u32,
     pub st: u8,
     pub q: usize,
     pub in_pkt: bool,
     pub first: bool,
-    pub w0: u32,
-    pub bufp: u64,
+    /// The descriptor being executed (16 bytes, little endian).
+    pub dsc: u128,
     pub rd_err: bool,
     pub cap: u32,
     pub used: u32,
+    /// Byte address of the next write.
     pub dst: u64,
-    pub beat: u64,
-    pub keep: u32,
+    /// Beat-aligned address of the write in flight.
+    pub wa: u64,
+    pub beat: Beat,
+    pub keep: u64,
     pub blast: bool,
     pub buser: bool,
     pub aw_done: bool,
@@ -93,8 +103,8 @@ pub struct S2m {
     pub w_idx: u32,
     pub tout: u32,
     /// Hold register: packet bytes taken from the stream, not yet written (lane 0 up).
-    pub hdata: u64,
-    /// Bytes in `hdata` (0..=7).
+    pub hdata: Beat,
+    /// Bytes in `hdata` (0..bb).
     pub hcnt: u32,
     /// The packet's `tlast` beat has been taken (its bytes may still be held).
     pub hlast: bool,
@@ -109,13 +119,36 @@ struct Take {
     need_beat: bool,
     /// Hold plus beat bytes (beat counted only when `need_beat`).
     tot: u32,
-    /// Hold then beat bytes, 16 bytes wide.
-    comb: u128,
+    /// Hold then beat bytes, two beats wide.
+    comb: Beat2,
     /// Bytes written now (0 = none).
     k: u32,
 }
 
 impl S2m {
+    /// S2M of a `bb`-byte data path, in reset state.
+    pub fn new(bb: u32) -> Self {
+        Self {
+            bb,
+            ..Self::default()
+        }
+    }
+
+    /// Descriptor word 0 (`len_ctrl`).
+    pub fn w0(&self) -> u32 {
+        self.dsc as u32
+    }
+
+    /// Descriptor `buf1_ptr`.
+    pub fn bufp(&self) -> u64 {
+        (self.dsc >> 64) as u64
+    }
+
+    /// A data or completion write of queue `q` is in flight (M2S DMB waits on it).
+    pub fn wr_busy(&self) -> (bool, usize) {
+        (matches!(self.st, S_WR | S_B | S_CAW | S_CB), self.q)
+    }
+
     /// Status shown in the register file.
     pub fn stat(&self) -> SideStat {
         SideStat {
@@ -125,15 +158,15 @@ impl S2m {
         }
     }
 
-    /// Completion descriptor beats (word1:word0, word3:word2).
-    fn comp_beats(&self, regs: &SideRegs) -> [u64; 2] {
+    /// Completion descriptor (16 bytes, little endian).
+    fn comp_desc(&self, regs: &SideRegs) -> u128 {
         let r = &regs.q[self.q];
         let w0 = ((self.blast && self.buser) as u32) << UDMA_CDESC_ERROR_BIT
             | ((self.used != 0) as u32) << UDMA_CDESC_BUF1_USED_BIT
             | (self.blast as u32) << UDMA_DESC_LAST_BIT
             | (self.first as u32) << UDMA_DESC_FIRST_BIT
             | (r.crhp.ring_id as u32) << UDMA_DESC_RING_ID_SHIFT;
-        [w0 as u64 | (self.used as u64) << 32, r.head.offset as u64]
+        w0 as u128 | (self.used as u128) << 32 | (r.head.offset as u128) << 64
     }
 
     /// Queue examined in IDLE: the open packet's queue, else the stream's tid.
@@ -147,13 +180,14 @@ impl S2m {
 
     /// Write formed in state DATA from the hold and (when needed) the stream beat.
     fn take(&self, s: &StreamIn) -> Take {
-        let want = self.cap.min(BEAT_BYTES);
+        let room = self.bb - (self.dst as u32 & (self.bb - 1));
+        let want = self.cap.min(room);
         let need_beat = self.hcnt < want && !self.hlast;
         let (n, dm) = if need_beat {
             let n = s.tkeep.count_ones();
-            (n, s.tdata & byte_mask(n))
+            (n, take(&s.tdata, 0, n as usize))
         } else {
-            (0, 0)
+            (0, ZERO)
         };
         let tot = self.hcnt + n;
         let last = if need_beat { s.tlast } else { self.hlast };
@@ -166,7 +200,7 @@ impl S2m {
         Take {
             need_beat,
             tot,
-            comb: self.hdata as u128 | (dm as u128) << (8 * self.hcnt),
+            comb: concat(&self.hdata, self.hcnt as usize, &dm, n as usize),
             k,
         }
     }
@@ -175,7 +209,7 @@ impl S2m {
     /// was already taken ends here instead.
     fn enter_drop(&mut self, o: &mut S2mOut) {
         o.ev.drop_add = self.hcnt;
-        self.hdata = 0;
+        self.hdata = ZERO;
         self.hcnt = 0;
         if self.hlast {
             self.hlast = false;
@@ -198,7 +232,7 @@ impl S2m {
                     o.ar = ArReq {
                         valid: true,
                         addr: regs.q[self.q].head_desc_addr(),
-                        len: 1,
+                        len: desc_beats(self.bb as usize) - 1,
                     };
                 }
             }
@@ -208,33 +242,32 @@ impl S2m {
             S_WR => {
                 o.wr = WrOut {
                     awvalid: !self.aw_done,
-                    awaddr: if self.aw_done { 0 } else { self.dst },
+                    awaddr: if self.aw_done { 0 } else { self.wa },
                     awlen: 0,
                     wvalid: !self.w_done,
-                    wdata: if self.w_done { 0 } else { self.beat },
+                    wdata: if self.w_done { ZERO } else { self.beat },
                     wstrb: if self.w_done { 0 } else { self.keep },
                     wlast: !self.w_done,
                     bready: false,
                 };
             }
             S_CAW => {
-                let b = self.comp_beats(regs);
+                let ca = regs.q[self.q].comp_addr();
+                let nb = desc_beats(self.bb as usize);
+                let (b, strb) = desc_beat(
+                    self.comp_desc(regs),
+                    self.w_idx as usize,
+                    self.bb as usize,
+                    ca,
+                );
                 o.wr = WrOut {
                     awvalid: !self.aw_done,
-                    awaddr: if self.aw_done {
-                        0
-                    } else {
-                        regs.q[self.q].comp_addr()
-                    },
-                    awlen: if self.aw_done { 0 } else { 1 },
+                    awaddr: if self.aw_done { 0 } else { ca },
+                    awlen: if self.aw_done { 0 } else { nb - 1 },
                     wvalid: !self.w_done,
-                    wdata: if self.w_done {
-                        0
-                    } else {
-                        b[(self.w_idx & 1) as usize]
-                    },
-                    wstrb: if self.w_done { 0 } else { 0xff },
-                    wlast: !self.w_done && self.w_idx == 1,
+                    wdata: if self.w_done { ZERO } else { b },
+                    wstrb: if self.w_done { 0 } else { strb },
+                    wlast: !self.w_done && self.w_idx == nb - 1,
                     bready: false,
                 };
             }
@@ -300,11 +333,8 @@ impl S2m {
             }
             S_DR => {
                 if beat {
-                    if rd.cnt == 0 {
-                        self.w0 = rd.rdata as u32;
-                    } else if rd.cnt == 1 {
-                        self.bufp = rd.rdata;
-                    }
+                    let a = regs.q[self.q].head_desc_addr();
+                    self.dsc = desc_shift_in(self.dsc, &rd.rdata, self.bb as usize, a);
                     self.rd_err |= err_beat;
                     if last_beat {
                         self.st = S_DCHK;
@@ -315,13 +345,13 @@ impl S2m {
                 if self.rd_err {
                     o.ev.err = Some(UDMA_S2M_ERR_PREF_AXI_RESPONSE);
                     self.enter_drop(o);
-                } else if ring_id_of(self.w0) != regs.q[self.q].head.ring_id {
+                } else if ring_id_of(self.w0()) != regs.q[self.q].head.ring_id {
                     o.ev.err = Some(UDMA_S2M_ERR_PREF_RING_ID);
                     self.enter_drop(o);
                 } else {
-                    self.cap = decode_len(self.w0);
+                    self.cap = decode_len(self.w0());
                     self.used = 0;
-                    self.dst = self.bufp & !((BEAT_BYTES as u64) - 1);
+                    self.dst = self.bufp();
                     self.blast = false;
                     self.buser = false;
                     self.st = S_DATA;
@@ -334,14 +364,19 @@ impl S2m {
                         self.hlast = s.tlast;
                         self.huser = s.tuser;
                     }
-                    let rest = t.comb >> (8 * t.k);
-                    self.hdata = rest as u64;
                     self.hcnt = t.tot - t.k;
+                    self.hdata = slice2(&t.comb, t.k as usize, self.hcnt as usize);
                     self.blast = self.hlast && self.hcnt == 0;
                     self.buser = self.huser;
                     if t.k != 0 {
-                        self.beat = t.comb as u64;
-                        self.keep = keep_of(t.k);
+                        let doff = self.dst as u32 & (self.bb - 1);
+                        let mut b = ZERO;
+                        b[doff as usize..(doff + t.k) as usize]
+                            .copy_from_slice(&t.comb[..t.k as usize]);
+                        self.beat = b;
+                        self.keep = keep_at(t.k, doff);
+                        self.wa = self.dst & !((self.bb - 1) as u64);
+                        self.dst = self.dst.wrapping_add(t.k as u64);
                         self.cap -= t.k;
                         self.used += t.k;
                         o.ev.bytes_add = t.k;
@@ -368,7 +403,6 @@ impl S2m {
                         o.ev.err = Some(UDMA_S2M_ERR_DATA_AXI_RESPONSE);
                         self.enter_drop(o);
                     } else {
-                        self.dst = self.dst.wrapping_add(BEAT_BYTES as u64);
                         self.st = if self.blast || self.cap == 0 {
                             S_CMP
                         } else {
@@ -391,10 +425,10 @@ impl S2m {
                 let a = self.aw_done || aw_hs;
                 let mut w = self.w_done;
                 if w_hs {
-                    if self.w_idx == 1 {
+                    if self.w_idx == desc_beats(self.bb as usize) - 1 {
                         w = true;
                     } else {
-                        self.w_idx = 1;
+                        self.w_idx += 1;
                     }
                 }
                 self.aw_done = a;
@@ -417,7 +451,7 @@ impl S2m {
                 o.ev.head_adv = true;
                 o.ev.crhp_adv = regs.q[self.q].comp_en();
                 o.ev.done_inc = true;
-                o.ev.int_set = self.w0 & (1 << UDMA_DESC_INT_EN_BIT) != 0;
+                o.ev.int_set = self.w0() & (1 << UDMA_DESC_INT_EN_BIT) != 0;
                 self.first = false;
                 if self.blast {
                     self.in_pkt = false;

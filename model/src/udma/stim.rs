@@ -16,9 +16,12 @@
 //! through RST_Q.
 
 use std::collections::VecDeque;
+use std::marker::PhantomData;
 
+use super::beat::{Beat, ZERO};
 use super::desc::{CompDesc, M2sDesc, RingPos, S2mDesc};
-use super::engine::{UdmaIn, UdmaOut};
+use super::engine::{PinsIn, PinsOut, UdmaWidth, W64};
+use super::m2s::M_DMB;
 use super::mem::AxiMem;
 use super::regfile::NQ;
 use super::regs::*;
@@ -43,6 +46,23 @@ pub const SRC_BASE: u64 = 0x4_0000;
 pub const DST_BASE: u64 = 0x24_0000;
 /// Buffer area per queue and direction.
 pub const BUF_AREA: u64 = 0x2_0000;
+/// Pattern of the destination bytes around the S2M buffers.
+const GUARD_BYTE: u8 = 0xA5;
+/// Guard bytes checked past the last S2M buffer of a job.
+const GUARD: u64 = 64;
+
+/// Destination span of a job on queue q: `[area start, last buffer end + GUARD)`.
+fn guard_span(q: usize, j: &Job) -> (u64, u64) {
+    let lo = DST_BASE + q as u64 * BUF_AREA;
+    let hi = j.s2m[..j.ns]
+        .iter()
+        .map(|c| c.0 + c.1 as u64)
+        .max()
+        .unwrap_or(lo)
+        .max(lo);
+    (lo, (hi + GUARD).min(lo + BUF_AREA))
+}
+
 /// Cycles of reset at the start.
 const RESET_CYCLES: u64 = 4;
 /// Directed transfers (queue 0, ring of 4).
@@ -68,9 +88,13 @@ pub enum Inject {
     SlverrDescM2s,
     DecerrDescS2m,
     NoDesc,
+    /// The packet's first M2S descriptor lacks FIRST (DESC_FIRST).
+    FirstMissing,
+    /// A middle M2S descriptor carries FIRST (DESC_FIRST, open packet closed).
+    FirstInMiddle,
 }
 
-const INJECTS: [Inject; 10] = [
+const INJECTS: [Inject; 12] = [
     Inject::RingIdM2s,
     Inject::RingIdS2m,
     Inject::DbOverM2s,
@@ -81,6 +105,8 @@ const INJECTS: [Inject; 10] = [
     Inject::SlverrDescM2s,
     Inject::DecerrDescS2m,
     Inject::NoDesc,
+    Inject::FirstMissing,
+    Inject::FirstInMiddle,
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -184,13 +210,24 @@ struct Cov {
     multi_desc_pkts: u64,
     /// Packets with a middle descriptor (M2S or S2M) whose length is not a multiple of 8.
     unaligned_mid_desc_pkts: u64,
+    /// Jobs with a buffer pointer that is not beat-aligned.
+    unaligned_ptr_jobs: u64,
+    /// Destination bytes outside the S2M buffers checked unchanged.
+    guard_bytes_checked: u64,
     len_65536: u64,
     wraps_m2s: u64,
     wraps_s2m: u64,
     ring_id_seen: [u64; 4],
     comp_checked: u64,
     jobs_per_q: [u64; NQ],
-    injected: [u64; 10],
+    injected: [u64; 12],
+    /// M2S descriptors with DMB / middle descriptors with CONCAT posted.
+    dmb_descs: u64,
+    concat_descs: u64,
+    /// Cycles the M2S FSM waited in DMB (from `dbg_o`).
+    dmb_wait_cycles: u64,
+    /// Short stream beats that do not end a packet (SPLIT: no CONCAT).
+    split_beats: u64,
     err_bits: [[u64; 32]; 2],
     csr_slverr: u64,
     close_beats: u64,
@@ -206,21 +243,21 @@ struct Cov {
 }
 
 #[derive(Debug, Clone, Copy, Default)]
-struct Beat {
-    data: u64,
+struct SBeat {
+    data: Beat,
     keep: u64,
     last: bool,
     id: u64,
     user: bool,
 }
 
-/// The UDMA testbench environment.
+/// The UDMA testbench environment for data width `W`.
 #[derive(Debug, Clone)]
-pub struct UdmaStim {
+pub struct UdmaEnv<W: UdmaWidth> {
     pub mem: AxiMem,
     rng: StimRng,
-    drv: UdmaIn,
-    fifo: VecDeque<Beat>,
+    drv: PinsIn,
+    fifo: VecDeque<SBeat>,
     ops: VecDeque<CsrOp>,
     cur: Option<CsrOp>,
     cphase: CPhase,
@@ -230,13 +267,17 @@ pub struct UdmaStim {
     cov: Cov,
     /// First failed check, if any.
     pub fail_msg: Option<String>,
+    width: PhantomData<W>,
 }
+
+/// The testbench environment at the default data width (64 bits).
+pub type UdmaStim = UdmaEnv<W64>;
 
 fn q_reg(side: Side, q: usize, off: u32) -> u32 {
     q_addr(side, q as u32, off)
 }
 
-impl UdmaStim {
+impl<W: UdmaWidth> UdmaEnv<W> {
     fn fail(&mut self, cycle: u64, msg: String) {
         self.cov.check_fail += 1;
         if self.fail_msg.is_none() {
@@ -315,6 +356,16 @@ impl UdmaStim {
         }
     }
 
+    /// Byte offset of a random-phase buffer past the previous one: any
+    /// alignment (0..63 bytes covers every beat width), aligned one time in four.
+    fn skew(&mut self) -> u64 {
+        if self.rng.chance(3, 4) {
+            self.rng.below(64)
+        } else {
+            0
+        }
+    }
+
     /// Build job for queue q.
     fn make_job(&mut self, q: usize) -> Job {
         let src = SRC_BASE + q as u64 * BUF_AREA;
@@ -347,8 +398,14 @@ impl UdmaStim {
         if inject == Some(Inject::DecerrSrcClose) && max_n < 2 {
             inject = Some(Inject::SlverrSrc);
         }
-        let multi =
-            max_n >= 2 && (self.rng.chance(35, 100) || inject == Some(Inject::DecerrSrcClose));
+        if inject == Some(Inject::FirstInMiddle) && max_n < 2 {
+            inject = Some(Inject::FirstMissing);
+        }
+        let needs_multi = matches!(
+            inject,
+            Some(Inject::DecerrSrcClose) | Some(Inject::FirstInMiddle)
+        );
+        let multi = max_n >= 2 && (self.rng.chance(35, 100) || needs_multi);
         if multi {
             j.nm = self.rng.range(2, max_n) as usize;
             let mut off = 0u64;
@@ -356,38 +413,40 @@ impl UdmaStim {
             // Any length in the middle of a packet: the engine packs across descriptors.
             for k in 0..j.nm {
                 let len = self.rng.range(1, 2048) as u32;
-                j.m2s[k] = (src + off, len);
-                off += len.div_ceil(8) as u64 * 8;
+                let p = src + off + self.skew();
+                j.m2s[k] = (p, len);
+                off = p + len as u64 - src;
                 total += len;
             }
             let want = self.rng.range(1, max_n) as usize;
             let mut rem = total;
             let mut doff = 0u64;
-            // S2M buffers of any length, each at an 8-byte aligned pointer.
+            // S2M buffers of any length at any byte alignment.
             while j.ns + 1 < want {
                 if rem < 2 {
                     break;
                 }
                 let c = self.rng.range(1, (rem as u64 - 1).min(4096)) as u32;
-                j.s2m[j.ns] = (dst + doff, c);
+                let p = dst + doff + self.skew();
+                j.s2m[j.ns] = (p, c);
                 j.ns += 1;
-                doff += c.div_ceil(8) as u64 * 8;
+                doff = p + c as u64 - dst;
                 rem -= c;
             }
-            j.s2m[j.ns] = (dst + doff, rem);
+            j.s2m[j.ns] = (dst + doff + self.skew(), rem);
             j.ns += 1;
         } else {
             let len = self.rand_len();
-            j.m2s[0] = (src, len);
-            j.s2m[0] = (dst, len);
+            j.m2s[0] = (src + self.skew(), len);
+            j.s2m[0] = (dst + self.skew(), len);
             j.nm = 1;
             j.ns = 1;
         }
         j.inject = inject;
         match inject {
-            Some(Inject::SlverrSrc) => j.m2s[0].0 = BAD_LO + 8 * self.rng.below(64),
-            Some(Inject::DecerrSrcClose) => j.m2s[1].0 = MEM_SIZE + 8 * self.rng.below(64),
-            Some(Inject::SlverrDst) => j.s2m[0].0 = BAD_LO + 8 * self.rng.below(64),
+            Some(Inject::SlverrSrc) => j.m2s[0].0 = BAD_LO + self.rng.below(512),
+            Some(Inject::DecerrSrcClose) => j.m2s[1].0 = MEM_SIZE + self.rng.below(512),
+            Some(Inject::SlverrDst) => j.s2m[0].0 = BAD_LO + self.rng.below(512),
             Some(Inject::NoDesc) => j.ns = 0,
             _ => {}
         }
@@ -410,11 +469,27 @@ impl UdmaStim {
             o += len as usize;
         }
         if job.ns > 0 && (DST_BASE..MEM_SIZE).contains(&job.s2m[0].0) {
-            let (end_a, end_l) = job.s2m[job.ns - 1];
-            let span = end_a + end_l as u64 - job.s2m[0].0;
-            let fill = vec![0xA5u8; span.div_ceil(8) as usize * 8];
-            self.mem.write(job.s2m[0].0, &fill);
+            // Guard pattern over the whole destination span (from the queue's
+            // area start to GUARD bytes past the last buffer), checked at the end.
+            let (lo, hi) = guard_span(q, &job);
+            self.mem.write(lo, &vec![GUARD_BYTE; (hi - lo) as usize]);
         }
+        let bb = W::BB as u64;
+        let ptrs = job.m2s[..job.nm].iter().chain(&job.s2m[..job.ns]);
+        if ptrs.clone().any(|c| c.0 % bb != 0) {
+            self.cov.unaligned_ptr_jobs += 1;
+        }
+        // DMB on one M2S descriptor in four, CONCAT on half the middle ones
+        // (random phase; the directed phase posts single plain descriptors).
+        let (mut dmb, mut concat) = ([false; 4], [false; 4]);
+        if self.random_on {
+            for k in 0..job.nm {
+                dmb[k] = self.rng.chance(1, 4);
+                concat[k] = k > 0 && self.rng.chance(1, 2);
+            }
+        }
+        self.cov.dmb_descs += dmb.iter().filter(|b| **b).count() as u64;
+        self.cov.concat_descs += concat.iter().filter(|b| **b).count() as u64;
         let mut mt = self.qs[q].mt;
         for (k, &(addr, len)) in job.m2s[..job.nm].iter().enumerate() {
             let rid = if inj == Inject::RingIdM2s && k == 0 {
@@ -425,11 +500,15 @@ impl UdmaStim {
             let d = M2sDesc {
                 len,
                 ring_id: rid,
-                first: k == 0,
+                first: match inj {
+                    Inject::FirstMissing => false,
+                    Inject::FirstInMiddle => k <= 1,
+                    _ => k == 0,
+                },
                 last: k + 1 == job.nm,
                 int_en: job.directed && self.directed_done % 3 == 1,
-                dmb: false,
-                concat: false,
+                dmb: dmb[k],
+                concat: concat[k],
                 meta_ctrl: k as u32,
                 buf_ptr: addr,
             };
@@ -557,6 +636,20 @@ impl UdmaStim {
                 format!("queue {q}: data mismatch at byte {at} of {}", src.len()),
             );
         }
+        // No byte of the destination span outside the S2M buffers changed.
+        let (lo, hi) = guard_span(q, &j);
+        let bufs = &j.s2m[..j.ns];
+        let bad = (lo..hi).find(|&a| {
+            !bufs.iter().any(|&(p, l)| (p..p + l as u64).contains(&a))
+                && self.mem.read(a, 1)[0] != GUARD_BYTE
+        });
+        if let Some(a) = bad {
+            self.fail(
+                cycle,
+                format!("queue {q}: byte {a:#x} outside the S2M buffers changed"),
+            );
+        }
+        self.cov.guard_bytes_checked += hi - lo - bufs.iter().map(|c| c.1 as u64).sum::<u64>();
         // Pointers and ring ids advanced.
         let (mh, sh) = (RingPos::from_reg(d.poll[0]), RingPos::from_reg(d.poll[1]));
         let (mtp, stp) = (RingPos::from_reg(d.poll[2]), RingPos::from_reg(d.poll[3]));
@@ -815,7 +908,7 @@ impl UdmaStim {
         }
     }
 
-    fn csr_master(&mut self, o: Option<&UdmaOut>, cycle: u64) {
+    fn csr_master(&mut self, o: Option<&PinsOut>, cycle: u64) {
         let prev = self.drv;
         if let Some(o) = o {
             match self.cphase {
@@ -895,12 +988,12 @@ impl UdmaStim {
         i.s_axil_rready = self.rng.chance(3, 4) as u64;
     }
 
-    fn stream(&mut self, o: Option<&UdmaOut>) {
+    fn stream(&mut self, o: Option<&PinsOut>) {
         let prev = self.drv;
         if let Some(o) = o {
             if o.m_axis_tvalid != 0 {
                 if prev.m_axis_tready != 0 {
-                    let b = Beat {
+                    let b = SBeat {
                         data: o.m_axis_tdata,
                         keep: o.m_axis_tkeep,
                         last: o.m_axis_tlast != 0,
@@ -909,6 +1002,9 @@ impl UdmaStim {
                     };
                     if b.user {
                         self.cov.close_beats += 1;
+                    }
+                    if !b.last && b.keep != (1u64 << W::BB) - 1 {
+                        self.cov.split_beats += 1;
                     }
                     self.fifo.push_back(b);
                 } else {
@@ -924,6 +1020,7 @@ impl UdmaStim {
                 }
             }
             self.cov.irq_cycles += o.irq_o;
+            self.cov.dmb_wait_cycles += (o.dbg_o & 0xf == M_DMB as u64) as u64;
             self.cov.err_irq_cycles += o.err_irq_o;
         }
         let i = &mut self.drv;
@@ -939,7 +1036,7 @@ impl UdmaStim {
                     i.s_axis_tuser = b.user as u64;
                 }
                 _ => {
-                    i.s_axis_tdata = 0;
+                    i.s_axis_tdata = ZERO;
                     i.s_axis_tkeep = 0;
                     i.s_axis_tlast = 0;
                     i.s_axis_tid = 0;
@@ -959,17 +1056,17 @@ impl UdmaStim {
     }
 }
 
-impl Stimulus for UdmaStim {
-    type In = UdmaIn;
-    type Out = UdmaOut;
+impl<W: UdmaWidth> Stimulus for UdmaEnv<W> {
+    type In = W::In;
+    type Out = W::Out;
 
     fn new(seed: u64, _cycles: u64) -> Self {
         let mut rng = StimRng::new(seed ^ 0x0d3a_0000);
         let mem_rng = rng.fork(1);
         Self {
-            mem: AxiMem::new(MEM_SIZE as usize, (BAD_LO, BAD_HI), mem_rng),
+            mem: AxiMem::new(MEM_SIZE as usize, W::BB as u64, (BAD_LO, BAD_HI), mem_rng),
             rng,
-            drv: UdmaIn::default(),
+            drv: PinsIn::default(),
             fifo: VecDeque::with_capacity(8),
             ops: VecDeque::with_capacity(64),
             cur: None,
@@ -979,15 +1076,17 @@ impl Stimulus for UdmaStim {
             random_on: false,
             cov: Cov::default(),
             fail_msg: None,
+            width: PhantomData,
         }
     }
 
-    fn next(&mut self, cycle: u64, prev_out: Option<&UdmaOut>) -> UdmaIn {
-        let o = if cycle <= RESET_CYCLES {
+    fn next(&mut self, cycle: u64, prev_out: Option<&W::Out>) -> W::In {
+        let pins = if cycle <= RESET_CYCLES {
             None
         } else {
-            prev_out
+            prev_out.map(W::pins_out)
         };
+        let o = pins.as_ref();
         self.mem.step(o);
         self.stream(o);
         self.csr_master(o, cycle);
@@ -1004,7 +1103,7 @@ impl Stimulus for UdmaStim {
         i.m_axi_wready = m.wready as u64;
         i.m_axi_bvalid = m.bvalid as u64;
         i.m_axi_bresp = m.bresp as u64;
-        *i
+        W::to_in(i)
     }
 
     fn coverage(&self) -> Vec<(String, u64)> {
@@ -1019,6 +1118,8 @@ impl Stimulus for UdmaStim {
             ),
             ("multi_desc_pkts".into(), c.multi_desc_pkts),
             ("unaligned_mid_desc_pkts".into(), c.unaligned_mid_desc_pkts),
+            ("unaligned_ptr_jobs".into(), c.unaligned_ptr_jobs),
+            ("guard_bytes_checked".into(), c.guard_bytes_checked),
             ("len_65536".into(), c.len_65536),
             ("wraps_m2s".into(), c.wraps_m2s),
             ("wraps_s2m".into(), c.wraps_s2m),
@@ -1040,6 +1141,7 @@ impl Stimulus for UdmaStim {
             ("err_s2m_data_axi", 1, UDMA_S2M_ERR_DATA_AXI_RESPONSE),
             ("err_s2m_pref_axi", 1, UDMA_S2M_ERR_PREF_AXI_RESPONSE),
             ("err_s2m_no_desc", 1, UDMA_S2M_ERR_NO_DESC),
+            ("err_m2s_desc_first", 0, UDMA_M2S_ERR_DESC_FIRST),
         ];
         for (name, s, b) in named {
             v.push((name.into(), c.err_bits[s][b as usize]));
@@ -1047,6 +1149,10 @@ impl Stimulus for UdmaStim {
         v.extend([
             ("csr_slverr".into(), c.csr_slverr),
             ("stream_close_beats".into(), c.close_beats),
+            ("dmb_descs".into(), c.dmb_descs),
+            ("dmb_wait_cycles".into(), c.dmb_wait_cycles),
+            ("concat_descs".into(), c.concat_descs),
+            ("stream_split_beats".into(), c.split_beats),
             ("axi_slverr_beats".into(), m.slverr),
             ("axi_decerr_beats".into(), m.decerr),
             ("irq_cycles".into(), c.irq_cycles),

@@ -1,5 +1,6 @@
 //! Golden-model-only tests of the UDMA engine driven by its testbench environment.
 
+use super::beat::{Beat, WideData, ZERO};
 use super::*;
 use crate::ports::{CycleModel, Stimulus};
 
@@ -68,27 +69,28 @@ fn print_coverage() {
 
 /// A minimal synchronous bench: the golden engine, an always-ready memory,
 /// CSR accesses one at a time, and a stream source for S2M.
-struct Bench {
-    dut: Udma,
+struct Bench<W: UdmaWidth = W64> {
+    dut: UdmaEngine<W>,
     mem: mem::AxiMem,
-    i: UdmaIn,
-    o: UdmaOut,
+    i: PinsIn,
+    o: PinsOut,
 }
 
-impl Bench {
+impl<W: UdmaWidth> Bench<W> {
     fn new() -> Self {
         let mut m = mem::AxiMem::new(
             0x10_0000,
+            W::BB as u64,
             (0xF_0000, 0x10_0000),
             crate::stim::StimRng::new(1),
         );
         m.p_ready = 100;
         m.max_lat = 0;
         let mut b = Self {
-            dut: Udma::new(),
+            dut: UdmaEngine::new(),
             mem: m,
-            i: UdmaIn::default(),
-            o: UdmaOut::default(),
+            i: PinsIn::default(),
+            o: PinsOut::default(),
         };
         b.tick(); // reset cycle (rst_ni = 0)
         b.i.rst_ni = 1;
@@ -104,7 +106,7 @@ impl Bench {
         self.i.m_axi_wready = d.wready as u64;
         self.i.m_axi_bvalid = d.bvalid as u64;
         self.i.m_axi_bresp = d.bresp as u64;
-        self.o = self.dut.step(&self.i);
+        self.o = self.dut.step_pins(&self.i);
         let o = self.o;
         self.mem.step(Some(&o));
     }
@@ -173,7 +175,7 @@ fn ring_id_mismatch_sets_pref_ring_id_bit_17_m2s_and_11_s2m() {
     use desc::*;
     use regs::*;
     // PUBLIC-FACTS §1: a descriptor whose ring id does not match is not executed (PREF_RING_ID).
-    let mut b = Bench::new();
+    let mut b: Bench = Bench::new();
     let q = 3;
     b.setup(Side::M2s, q, 0x1000, 8);
     let d = M2sDesc {
@@ -229,7 +231,7 @@ fn ring_id_mismatch_sets_pref_ring_id_bit_17_m2s_and_11_s2m() {
     b.i.s_axis_tvalid = 1;
     b.i.s_axis_tkeep = 0xff;
     b.i.s_axis_tid = q as u64;
-    b.i.s_axis_tdata = 0x1122_3344_5566_7788;
+    b.i.s_axis_tdata = 0x1122_3344_5566_7788u64.to_beat();
     b.i.s_axis_tlast = 1;
     for _ in 0..100 {
         b.tick();
@@ -251,7 +253,7 @@ fn ring_id_mismatch_sets_pref_ring_id_bit_17_m2s_and_11_s2m() {
 #[test]
 fn doorbell_past_free_space_and_bad_csr_access_are_refused() {
     use regs::*;
-    let mut b = Bench::new();
+    let mut b: Bench = Bench::new();
     b.setup(Side::M2s, 0, 0x1000, 4);
     // One slot kept free: 3 fit, a 4th does not.
     assert_eq!(
@@ -311,31 +313,48 @@ fn every_injected_error_kind_stops_its_queue_and_is_recovered_by_rst_q() {
         "err_s2m_data_axi",
         "err_s2m_pref_axi",
         "err_s2m_no_desc",
+        "err_m2s_desc_first",
         "csr_slverr",
         "stream_close_beats",
+        "dmb_wait_cycles",
+        "stream_split_beats",
     ] {
         assert!(cov(&env, name) > 0, "{name} never hit");
     }
     assert!(cov(&env, "random_jobs") > 100);
 }
 
+/// Stream beats seen by [`pack_copy`]: (tkeep, tlast).
+type Beats = Vec<(u64, bool)>;
+
 /// Copy one packet made of M2S descriptors of `m2s_lens` into S2M buffers of
-/// `s2m_lens` on the golden model, the M2S stream looped into S2M through a
-/// 4-beat FIFO. Returns (source bytes, destination bytes, stream beats (tkeep, tlast)).
-fn pack_copy(m2s_lens: &[u32], s2m_lens: &[u32]) -> (Vec<u8>, Vec<u8>, Vec<(u64, bool)>) {
+/// `s2m_lens` on the golden model at data width `W`, the M2S stream looped into
+/// S2M through a 4-beat FIFO. Buffer `k` of a side starts `skew(k)` bytes past
+/// a 64-byte boundary (any alignment), with guard bytes around every buffer;
+/// M2S descriptors after the first carry CONCAT when `concat`.
+/// Returns (source bytes, destination bytes, stream beats); panics if a byte
+/// outside the destination buffers changed.
+fn pack_copy_at<W: UdmaWidth>(
+    m2s_lens: &[u32],
+    s2m_lens: &[u32],
+    skew: impl Fn(usize) -> u64,
+    concat: bool,
+) -> (Vec<u8>, Vec<u8>, Beats) {
     use desc::*;
     use regs::*;
     use std::collections::VecDeque;
-    let mut b = Bench::new();
+    let mut b: Bench<W> = Bench::new();
     let q = 5;
     b.setup(Side::M2s, q, 0x1000, 8);
     b.setup(Side::S2m, q, 0x2000, 8);
-    // Source buffers at 8-byte aligned pointers, filled with a counting pattern.
+    let next = |addr: u64, len: u32| (addr + len as u64 + 64).div_ceil(64) * 64;
+    // Source buffers filled with a counting pattern.
     let mut src = Vec::new();
     let mut addr = 0x8000u64;
     for (k, &len) in m2s_lens.iter().enumerate() {
+        let p = addr + skew(k);
         let bytes: Vec<u8> = (0..len).map(|i| (src.len() as u32 + i + 1) as u8).collect();
-        b.mem.write(addr, &bytes);
+        b.mem.write(p, &bytes);
         src.extend_from_slice(&bytes);
         let d = M2sDesc {
             len,
@@ -344,39 +363,42 @@ fn pack_copy(m2s_lens: &[u32], s2m_lens: &[u32]) -> (Vec<u8>, Vec<u8>, Vec<(u64,
             last: k + 1 == m2s_lens.len(),
             int_en: false,
             dmb: false,
-            concat: false,
+            concat: concat && k > 0,
             meta_ctrl: 0,
-            buf_ptr: addr,
+            buf_ptr: p,
         };
         b.mem.write(0x1000 + 16 * k as u64, &d.encode().unwrap());
-        addr += (len as u64).div_ceil(8) * 8 + 8;
+        addr = next(p, len);
     }
+    // Destination area pre-filled with a guard pattern.
+    const DST: u64 = 0x4_0000;
+    b.mem.write(DST, &[0xA5; 0x4_0000]);
     let mut dst_bufs = Vec::new();
-    let mut addr = 0xA000u64;
+    let mut addr = DST;
     for (k, &len) in s2m_lens.iter().enumerate() {
-        b.mem
-            .write(addr, &vec![0xA5; (len as usize).div_ceil(8) * 8 + 8]);
+        let p = addr + skew(k + 1);
         let d = S2mDesc {
             len,
             ring_id: 1,
             int_en: false,
             buf2_ptr_lo: 0,
-            buf1_ptr: addr,
+            buf1_ptr: p,
         };
         b.mem.write(0x2000 + 16 * k as u64, &d.encode().unwrap());
-        dst_bufs.push((addr, len));
-        addr += (len as u64).div_ceil(8) * 8 + 8;
+        dst_bufs.push((p, len));
+        addr = next(p, len);
     }
     // RX doorbell first, then TX.
     b.write(q_addr(Side::S2m, q, UDMA_Q_RTP_INC), s2m_lens.len() as u32);
     b.write(q_addr(Side::M2s, q, UDMA_Q_RTP_INC), m2s_lens.len() as u32);
-    let mut fifo: VecDeque<(u64, u64, bool, bool)> = VecDeque::new();
+    let mut fifo: VecDeque<(Beat, u64, bool, bool)> = VecDeque::new();
     let mut beats = Vec::new();
-    for _ in 0..2000 {
+    let total: u32 = m2s_lens.iter().sum();
+    for _ in 0..2000 + 40 * total as usize / W::BB as usize {
         b.i.m_axis_tready = (fifo.len() < 4) as u64;
         let front = fifo.front().copied();
         b.i.s_axis_tvalid = front.is_some() as u64;
-        let (d, k, l, u) = front.unwrap_or((0, 0, false, false));
+        let (d, k, l, u) = front.unwrap_or((ZERO, 0, false, false));
         b.i.s_axis_tdata = d;
         b.i.s_axis_tkeep = k;
         b.i.s_axis_tlast = l as u64;
@@ -412,16 +434,35 @@ fn pack_copy(m2s_lens: &[u32], s2m_lens: &[u32]) -> (Vec<u8>, Vec<u8>, Vec<(u64,
         "every M2S descriptor completed"
     );
     let mut dst = Vec::new();
-    for (a, l) in dst_bufs {
+    for &(a, l) in &dst_bufs {
         dst.extend_from_slice(b.mem.read(a, l as usize));
     }
+    // No byte outside the destination buffers changed.
+    for a in DST..DST + 0x4_0000 {
+        let inside = dst_bufs
+            .iter()
+            .any(|&(p, l)| (p..p + l as u64).contains(&a));
+        if !inside {
+            assert_eq!(
+                b.mem.read(a, 1)[0],
+                0xA5,
+                "byte {a:#x} outside the buffers changed"
+            );
+        }
+    }
     (src, dst, beats)
+}
+
+/// [`pack_copy_at`] at 64 bits with 64-byte aligned buffers.
+fn pack_copy(m2s_lens: &[u32], s2m_lens: &[u32]) -> (Vec<u8>, Vec<u8>, Beats) {
+    pack_copy_at::<W64>(m2s_lens, s2m_lens, |_| 0, true)
 }
 
 #[test]
 fn multi_descriptor_packet_5_13_7_lands_contiguously() {
     // Independent expectation: the packet is the concatenation of the source
-    // buffers; every stream beat but the tlast one is full (8 bytes).
+    // buffers; with CONCAT on the middle descriptors every stream beat but the
+    // tlast one is full (8 bytes).
     for s2m in [&[25u32][..], &[3, 9, 13][..], &[11, 14][..]] {
         let (src, dst, beats) = pack_copy(&[5, 13, 7], s2m);
         assert_eq!(src.len(), 25);
@@ -432,4 +473,191 @@ fn multi_descriptor_packet_5_13_7_lands_contiguously() {
             "dense stream: 25 bytes = 3 full beats + 1 byte with tlast"
         );
     }
+}
+
+/// Expected stream of a `total`-byte packet on a `bb`-byte stream: full beats,
+/// then one `tlast` beat with the rest.
+fn dense_beats(total: u32, bb: u32) -> Beats {
+    let full = keep_mask(bb);
+    let mut v = vec![(full, false); ((total - 1) / bb) as usize];
+    v.push((keep_mask(total - bb * ((total - 1) / bb)), true));
+    v
+}
+
+fn keep_mask(n: u32) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1 << n) - 1
+    }
+}
+
+fn odd_pointers_and_lengths<W: UdmaWidth>() {
+    let cases: [(&[u32], &[u32]); 4] = [
+        (&[5, 13, 7], &[3, 9, 13]),
+        (&[1], &[1]),
+        (&[77, 3, 130], &[31, 1, 178]),
+        (&[4099], &[2047, 2052]),
+    ];
+    for (m, s) in cases {
+        for skews in [[1u64, 3, 5, 7], [7, 1, 31, 17], [15, 33, 2, 9]] {
+            let (src, dst, beats) = pack_copy_at::<W>(m, s, |k| skews[k % 4], true);
+            assert_eq!(dst, src, "{m:?} -> {s:?} skews {skews:?}");
+            let total: u32 = m.iter().sum();
+            assert_eq!(beats, dense_beats(total, W::BB), "{m:?} skews {skews:?}");
+        }
+    }
+}
+
+#[test]
+fn odd_buffer_pointers_and_lengths_copy_byte_exact_at_every_width() {
+    odd_pointers_and_lengths::<W32>();
+    odd_pointers_and_lengths::<W64>();
+    odd_pointers_and_lengths::<W128>();
+    odd_pointers_and_lengths::<W256>();
+}
+
+/// Expected stream when no descriptor of a packet is CONCAT: each descriptor
+/// starts a new beat (full beats, then its remainder as a short beat).
+fn split_beats(lens: &[u32], bb: u32) -> Beats {
+    let mut v = Vec::new();
+    for (k, &len) in lens.iter().enumerate() {
+        let mut d = dense_beats(len, bb);
+        if k + 1 < lens.len() {
+            if let Some(b) = d.last_mut() {
+                b.1 = false;
+            }
+        }
+        v.extend(d);
+    }
+    v
+}
+
+#[test]
+fn m2s_concat_bit_packs_onto_the_previous_descriptor_and_its_absence_starts_a_new_beat() {
+    // PUBLIC-FACTS §1 CONCAT bit 31 (Alpine: concatenate with the previous
+    // descriptor's data); without it a middle descriptor starts a new beat
+    // (project-defined). The bytes land contiguously either way.
+    let (src, dst, beats) = pack_copy_at::<W64>(&[5, 13, 7], &[25], |_| 0, false);
+    assert_eq!(dst, src);
+    assert_eq!(
+        beats,
+        vec![(0x1f, false), (0xff, false), (0x1f, false), (0x7f, true)]
+    );
+    for (m, s) in [
+        (&[5u32, 13, 7][..], &[3u32, 22][..]),
+        (&[77, 3, 130], &[31, 1, 178]),
+    ] {
+        let (src, dst, beats) = pack_copy_at::<W128>(m, s, |k| [3u64, 17, 9, 1][k % 4], false);
+        assert_eq!(dst, src, "{m:?}");
+        assert_eq!(beats, split_beats(m, 16), "{m:?}");
+        let (_, _, beats) = pack_copy_at::<W128>(m, s, |k| [3u64, 17, 9, 1][k % 4], true);
+        assert_eq!(beats, dense_beats(m.iter().sum(), 16), "{m:?}");
+    }
+}
+
+/// Program one M2S descriptor per `(first, last)` on queue 2 of a bench whose
+/// stream is always ready, run, and return (Q_ERR, head offset, stream beats).
+fn first_bit_case(descs: &[(bool, bool)]) -> (u32, u32, Vec<(u64, bool, bool)>) {
+    use desc::*;
+    use regs::*;
+    let mut b: Bench = Bench::new();
+    let q = 2;
+    b.setup(Side::M2s, q, 0x1000, 8);
+    for (k, &(first, last)) in descs.iter().enumerate() {
+        b.mem
+            .write(0x8000 + 64 * k as u64, &[0x11 * (k as u8 + 1); 12]);
+        let d = M2sDesc {
+            len: 12,
+            ring_id: 1,
+            first,
+            last,
+            int_en: false,
+            dmb: false,
+            concat: true,
+            meta_ctrl: 0,
+            buf_ptr: 0x8000 + 64 * k as u64,
+        };
+        b.mem.write(0x1000 + 16 * k as u64, &d.encode().unwrap());
+    }
+    b.write(q_addr(Side::M2s, q, UDMA_Q_RTP_INC), descs.len() as u32);
+    b.i.m_axis_tready = 1;
+    let mut beats = Vec::new();
+    for _ in 0..400 {
+        b.tick();
+        if b.o.m_axis_tvalid == 1 {
+            beats.push((
+                b.o.m_axis_tkeep,
+                b.o.m_axis_tlast == 1,
+                b.o.m_axis_tuser == 1,
+            ));
+        }
+    }
+    let err = b.read(q_addr(Side::M2s, q, UDMA_Q_ERR)).0;
+    let head = RingPos::from_reg(b.read(q_addr(Side::M2s, q, UDMA_Q_RHP)).0).offset;
+    (err, head, beats)
+}
+
+#[test]
+fn m2s_first_bit_must_start_a_packet_and_only_start_one() {
+    // PUBLIC-FACTS §1 FIRST bit 26; the check is project-defined (DESC_FIRST, bit 13).
+    let bit = 1 << regs::UDMA_M2S_ERR_DESC_FIRST;
+    // Well-formed packet of two descriptors: no error, 24 bytes streamed.
+    let (err, head, beats) = first_bit_case(&[(true, false), (false, true)]);
+    assert_eq!((err, head), (0, 2));
+    assert_eq!(
+        beats,
+        vec![
+            (0xff, false, false),
+            (0xff, false, false),
+            (0xff, true, false)
+        ]
+    );
+    // A packet that starts without FIRST: not executed, queue stopped, nothing streamed.
+    let (err, head, beats) = first_bit_case(&[(false, true)]);
+    assert_eq!((err, head), (bit, 0));
+    assert!(beats.is_empty());
+    // FIRST in the middle of a packet: the open packet is closed with tuser and
+    // the carried bytes (12 = 8 streamed + 4 carried), the descriptor not executed.
+    let (err, head, beats) = first_bit_case(&[(true, false), (true, true)]);
+    assert_eq!((err, head), (bit, 1));
+    assert_eq!(beats, vec![(0xff, false, false), (0x0f, true, true)]);
+}
+
+#[test]
+fn m2s_dmb_waits_until_no_s2m_write_of_the_queue_is_in_flight() {
+    // PUBLIC-FACTS §1 DMB bit 30 (data memory barrier); the wait condition is
+    // project-defined. Independent check: on every cycle the M2S FSM sits in
+    // DMB, S2M has a write of the same queue in flight, and it leaves DMB on
+    // the first cycle S2M has none.
+    let mut env = UdmaStim::new(4, 400_000);
+    let mut dut = Udma::new();
+    let mut prev: Option<UdmaOut> = None;
+    let (mut waited, mut left) = (0u64, 0u64);
+    for c in 0..400_000 {
+        let i = env.next(c, prev.as_ref());
+        let st_before = dut.m2s.st;
+        let (busy, wq) = dut.s2m.wr_busy();
+        let same = busy && wq == dut.m2s.q;
+        prev = Some(dut.step(&i));
+        if st_before == m2s::M_DMB && i.rst_ni == 1 {
+            if same {
+                waited += 1;
+                assert_eq!(
+                    dut.m2s.st,
+                    m2s::M_DMB,
+                    "cycle {c}: left DMB while a write was in flight"
+                );
+            } else {
+                left += 1;
+                assert_ne!(
+                    dut.m2s.st,
+                    m2s::M_DMB,
+                    "cycle {c}: stayed in DMB with no write in flight"
+                );
+            }
+        }
+    }
+    assert_eq!(env.fail_msg, None);
+    assert!(waited > 0 && left > 0, "waited {waited} left {left}");
 }
