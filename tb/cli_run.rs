@@ -279,3 +279,26 @@ fn nccom_runs_64_ranks_on_the_fast_path() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).contains(" ok"), "{}", stdout(&o));
 }
+
+#[test]
+fn a_closed_output_pipe_ends_the_run_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    // `sb2sb nccom ... | head -0`: the reader is gone before the first print.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sb2sb"))
+        .args(["nccom", "all_gather", "-r", "4", "-b", "1K", "-e", "64K"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run sb2sb");
+    drop(child.stdout.take());
+    let o = child.wait_with_output().expect("wait");
+    let e = stderr(&o);
+    assert!(!e.contains("panicked"), "{e}");
+    assert_eq!(
+        o.status.signal(),
+        Some(libc::SIGPIPE),
+        "ends by SIGPIPE like other Unix filters: {:?}",
+        o.status
+    );
+}

@@ -29,6 +29,14 @@ enum Cmd {
 }
 
 fn main() {
+    // Like other Unix filters: `sb2sb ... | head` ends quietly when the reader
+    // closes the pipe, instead of panicking on a failed print.
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of one signal at start-up,
+    // before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let r = match cli.cmd {
         Cmd::Addr(a) => cli::addr::run(a),
