@@ -197,21 +197,14 @@ fn stimulus_counts_the_seed_sequence_before_random_traffic() {
     assert!(r.cov(sb2sb_model::evt_sem::stim::COV_NAMES[Cov::CollideIncAll16 as usize]) > 0);
 }
 
-/// CPU time of this thread (ns), so the figures do not depend on how busy the machine is.
-fn thread_cpu_ns() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    s.split_whitespace().next()?.parse().ok()
-}
-
 /// Rate over `n` cycles: (wall-clock cycles/s, CPU-time cycles/s when available).
 fn rate<T>(n: u64, f: impl FnOnce() -> T) -> (f64, Option<f64>, T) {
-    let (c0, t0) = (thread_cpu_ns(), Instant::now());
+    let (c0, t0) = (sb2sb::cputime::thread_cpu_ns(), Instant::now());
     let r = f();
     let wall = n as f64 / t0.elapsed().as_secs_f64();
-    let cpu = match (c0, thread_cpu_ns()) {
-        (Some(a), Some(b)) if b > a => Some(n as f64 * 1e9 / (b - a) as f64),
-        _ => None,
-    };
+    let cpu = sb2sb::cputime::thread_cpu_s_since(c0)
+        .filter(|s| *s > 0.0)
+        .map(|s| n as f64 / s);
     (wall, cpu, r)
 }
 
