@@ -116,7 +116,7 @@ module udma_engine
   logic [1:0][31:0]     tout;
   logic [1:0]           csr_st;
 
-  logic             m_want, m_arvalid, s_want, s_arvalid, s_wr_busy;
+  logic             m_want, m_arvalid, s_want, s_arvalid, s_wr_busy, m_dmb_wait;
   logic [63:0]      m_araddr, s_araddr;
   logic [7:0]       m_arlen, s_arlen;
 
@@ -180,6 +180,7 @@ module udma_engine
     .head_id_i     (head_id[0]),
     .wr_busy_i     (s_wr_busy),
     .wr_q_i        (stat_q[1]),
+    .dmb_wait_o    (m_dmb_wait),
     .rd_owner_i    (rd_owner_q == RdM2s),
     .arready_i     (m_axi_arready),
     .rvalid_i      (rvalid),
@@ -212,7 +213,7 @@ module udma_engine
   assign ev_drop[0]     = '0;
   assign stat_q[0]      = ev_q[0];
 
-  udma_s2m #(.NumQ(NumQ), .DataWidth(DataWidth)) u_s2m (
+  udma_s2m #(.NumQ(NumQ), .DataWidth(DataWidth), .MaxBurst(MaxBurst)) u_s2m (
     .clk_i,
     .rst_ni,
     .avail_i       (avail[1]),
@@ -224,6 +225,7 @@ module udma_engine
     .crhp_id_i     (crhp_id[1]),
     .comp_en_i     (comp_en[1]),
     .tout_i        (tout[1]),
+    .dmb_req_i     (m_dmb_wait && (stat_q[0] == stat_q[1])),
     .rd_owner_i    (rd_owner_q == RdS2m),
     .arready_i     (m_axi_arready),
     .rvalid_i      (rvalid),

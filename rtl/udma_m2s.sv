@@ -34,6 +34,7 @@ module udma_m2s
   // S2M write in flight (for DMB) and its queue
   input  logic                 wr_busy_i,
   input  logic [QW-1:0]        wr_q_i,
+  output logic                 dmb_wait_o,
   // shared read port
   input  logic                 rd_owner_i,
   input  logic                 arready_i,
@@ -380,7 +381,8 @@ module udma_m2s
     endcase
   end
 
-  assign ev_q_o = q_q;
+  assign ev_q_o     = q_q;
+  assign dmb_wait_o = (st_q == MDmb);
   assign st_o   = st_q;
   assign pkt_o  = pkt_q;
 

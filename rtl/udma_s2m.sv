@@ -4,6 +4,10 @@
 // did not fit the current write, so every buffer is filled densely. Buffer
 // pointers may have any byte alignment: a write covers the bytes from dst_q to
 // the end of its beat at most (wstrb), so no byte outside the buffer changes.
+// Formed write beats collect in a burst buffer (wbuf_q, wn_q beats) issued as one
+// INCR burst when it is full, the descriptor is full, the packet ended, the next
+// beat starts a new 4 KiB page, or M2S waits on a DMB of this queue (dmb_req_i)
+// while the stream has no beat.
 //
 // Golden model: model/src/udma/s2m.rs. States and transitions: docs/udma.md.
 
@@ -12,7 +16,9 @@ module udma_s2m
 #(
   parameter int unsigned NumQ = 16,
   parameter int unsigned DataWidth = 64,
+  parameter int unsigned MaxBurst = 16,
   localparam int unsigned QW = $clog2(NumQ),
+  localparam int unsigned BW = $clog2(MaxBurst),
   localparam int unsigned BB = DataWidth / 8,
   localparam int unsigned LB = $clog2(BB),
   // beats of a 16-byte descriptor read or completion write
@@ -30,6 +36,8 @@ module udma_s2m
   input  logic [1:0]      crhp_id_i,
   input  logic            comp_en_i,
   input  logic [31:0]     tout_i,
+  // M2S waits on a DMB of queue q_q: issue the collected burst
+  input  logic            dmb_req_i,
   // shared read port
   input  logic            rd_owner_i,
   input  logic            arready_i,
@@ -104,8 +112,10 @@ module udma_s2m
   logic [16:0]          used_q, used_d;
   logic [63:0]          dst_q, dst_d;
   logic [63:0]          wa_q, wa_d;
-  logic [DataWidth-1:0] beat_q, beat_d;
-  logic [BB-1:0]        keep_q, keep_d;
+  logic [MaxBurst-1:0][DataWidth-1:0] wbuf_q, wbuf_d;
+  logic [MaxBurst-1:0][BB-1:0]        wstb_q, wstb_d;
+  logic [BW:0]          wn_q, wn_d;
+  logic [BW-1:0]        wi_q, wi_d;
   logic                 blast_q, blast_d;
   logic                 buser_q, buser_d;
   logic                 awd_q, awd_d;
@@ -134,7 +144,8 @@ module udma_s2m
   logic [DataWidth-1:0] rest;
   logic [LB+1:0]        ttot;
   logic [BB-1:0]        tk_keep;
-  logic                 go_drop;
+  logic                 go_drop, wend;
+  logic [BW:0]          wlen;  // AWLEN of the data burst: beats collected - 1
 
   assign beat      = rd_owner_i && rvalid_i;
   assign last_beat = beat && (rd_cnt_i == rd_len_i);
@@ -146,6 +157,7 @@ module udma_s2m
   assign t_hs      = s_axis_tready && s_axis_tvalid;
   assign n         = (LB+1)'($countones(s_axis_tkeep));
   assign idle_q    = pkt_q ? q_q : s_axis_tid;
+  assign wlen      = wn_q - (BW+1)'(1);
   assign w0        = dsc_q[31:0];
   assign bufp      = dsc_q[127:64];
 
@@ -229,10 +241,11 @@ module udma_s2m
       SWr: begin
         m_axi_awvalid = !awd_q;
         m_axi_awaddr  = awd_q ? 64'd0 : wa_q;
+        m_axi_awlen   = awd_q ? 8'd0 : 8'(wlen);
         m_axi_wvalid  = !wd_q;
-        m_axi_wdata   = wd_q ? '0 : beat_q;
-        m_axi_wstrb   = wd_q ? '0 : keep_q;
-        m_axi_wlast   = !wd_q;
+        m_axi_wdata   = wd_q ? '0 : wbuf_q[wi_q];
+        m_axi_wstrb   = wd_q ? '0 : wstb_q[wi_q];
+        m_axi_wlast   = !wd_q && ((BW+1)'(wi_q) == wlen);
       end
       SCaw: begin
         m_axi_awvalid = !awd_q;
@@ -261,8 +274,11 @@ module udma_s2m
     used_d        = used_q;
     dst_d         = dst_q;
     wa_d          = wa_q;
-    beat_d        = beat_q;
-    keep_d        = keep_q;
+    wbuf_d        = wbuf_q;
+    wstb_d        = wstb_q;
+    wn_d          = wn_q;
+    wi_d          = wi_q;
+    wend          = 1'b0;
     blast_d       = blast_q;
     buser_d       = buser_q;
     awd_d         = awd_q;
@@ -354,25 +370,43 @@ module udma_s2m
           blast_d = hlast_d && (hcnt_d == '0);
           buser_d = huser_d;
           if (tk != '0) begin
-            beat_d     = (comb[DataWidth-1:0] & kmask) << {doff, 3'b000};
-            keep_d     = tk_keep << doff;
-            wa_d       = {dst_q[63:LB], {LB{1'b0}}};
+            wbuf_d[wn_q[BW-1:0]] = (comb[DataWidth-1:0] & kmask) << {doff, 3'b000};
+            wstb_d[wn_q[BW-1:0]] = tk_keep << doff;
+            if (wn_q == '0) begin
+              wa_d = {dst_q[63:LB], {LB{1'b0}}};
+            end
+            wn_d       = wn_q + (BW+1)'(1);
             dst_d      = dst_q + 64'(tk);
             cap_d      = cap_q - 17'(tk);
             used_d     = used_q + 17'(tk);
             ev_bytes_o = 6'(tk);
-            awd_d      = 1'b0;
-            wd_d       = 1'b0;
-            st_d       = SWr;
+            wend       = (wn_d == (BW+1)'(MaxBurst)) || (cap_d == 17'd0) || blast_d ||
+                         (dst_d[11:0] == 12'd0);
           end else if (blast_d) begin
+            wend = (wn_q != '0);
             st_d = SCmp;
           end
+        end else if (wn_q != '0 && dmb_req_i) begin
+          wend = 1'b1;  // no beat and M2S waits on a DMB: issue what is collected
+        end
+        if (wend) begin
+          awd_d = 1'b0;
+          wd_d  = 1'b0;
+          wi_d  = '0;
+          st_d  = SWr;
         end
       end
       SWr: begin
         awd_d = awd_q || aw_hs;
-        wd_d  = wd_q || w_hs;
-        if ((awd_q || aw_hs) && (wd_q || w_hs)) begin
+        wd_d  = wd_q;
+        if (w_hs) begin
+          if ((BW+1)'(wi_q) == wlen) begin
+            wd_d = 1'b1;
+          end else begin
+            wi_d = wi_q + BW'(1);
+          end
+        end
+        if ((awd_q || aw_hs) && wd_d) begin
           st_d = SB;
         end
       end
@@ -383,6 +417,7 @@ module udma_s2m
             ev_err_bit_o = UDMA_S2M_ERR_DATA_AXI_RESPONSE[4:0];
             go_drop      = 1'b1;
           end else begin
+            wn_d = '0;
             st_d = (blast_q || cap_q == 17'd0) ? SCmp : SData;
           end
         end
@@ -449,6 +484,7 @@ module udma_s2m
       ev_drop_o = 6'(hcnt_q);
       hdata_d   = '0;
       hcnt_d    = '0;
+      wn_d      = '0;
       if (hlast_q) begin
         hlast_d = 1'b0;
         pkt_d   = 1'b0;
@@ -461,8 +497,9 @@ module udma_s2m
 
   assign st_o      = st_q;
   assign stat_q_o  = q_q;
-  // a data or completion write of queue q_q is in flight (M2S DMB waits on it)
-  assign wr_busy_o = (st_q == SWr) || (st_q == SB) || (st_q == SCaw) || (st_q == SCb);
+  // a data or completion write of queue q_q is collected or in flight (M2S DMB waits on it)
+  assign wr_busy_o = (st_q == SWr) || (st_q == SB) || (st_q == SCaw) || (st_q == SCb) ||
+                     ((st_q == SData) && (wn_q != '0));
   assign pkt_o    = pkt_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -477,8 +514,10 @@ module udma_s2m
       used_q  <= '0;
       dst_q   <= '0;
       wa_q    <= '0;
-      beat_q  <= '0;
-      keep_q  <= '0;
+      wbuf_q  <= '0;
+      wstb_q  <= '0;
+      wn_q    <= '0;
+      wi_q    <= '0;
       blast_q <= 1'b0;
       buser_q <= 1'b0;
       awd_q   <= 1'b0;
@@ -500,8 +539,10 @@ module udma_s2m
       used_q  <= used_d;
       dst_q   <= dst_d;
       wa_q    <= wa_d;
-      beat_q  <= beat_d;
-      keep_q  <= keep_d;
+      wbuf_q  <= wbuf_d;
+      wstb_q  <= wstb_d;
+      wn_q    <= wn_d;
+      wi_q    <= wi_d;
       blast_q <= blast_d;
       buser_q <= buser_d;
       awd_q   <= awd_d;

@@ -65,6 +65,7 @@ fn udma_lockstep_is_clean_with_wraps_every_ring_id_every_error_and_backpressure(
         "err_m2s_desc_first",
         "dmb_wait_cycles",
         "stream_split_beats",
+        "axi_write_bursts",
         "csr_slverr",
         "stream_close_beats",
         "axi_slverr_beats",

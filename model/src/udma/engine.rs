@@ -559,6 +559,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         let stats = self.stats();
         let tready = b(i.m_axis_tready);
         let wr_busy = self.s2m.wr_busy();
+        let dmb_req = self.m2s.st == super::m2s::M_DMB && self.m2s.q == self.s2m.q;
         self.m2s
             .update(&self.regs.side[0], &m_rd, tready, wr_busy, &mut mo);
         if self.fault == Some(UdmaFault::SkipRingIdCheck) {
@@ -571,7 +572,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
             }
         }
         self.s2m
-            .update(&self.regs.side[1], &s_rd, &sin, &wi, &mut so);
+            .update(&self.regs.side[1], &s_rd, &sin, &wi, dmb_req, &mut so);
         let tail_before = match self.fault {
             Some(UdmaFault::TailWrapNoRingId) => Some(self.regs.side.map(|s| s.q.map(|q| q.tail))),
             _ => None,

@@ -21,6 +21,8 @@ pub struct MemCov {
     pub bp_b: u64,
     pub slverr: u64,
     pub decerr: u64,
+    /// Write bursts of more than one beat accepted (AW with AWLEN > 0).
+    pub aw_bursts: u64,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -60,7 +62,7 @@ pub struct AxiMem {
     pub max_lat: u32,
     rd: Option<Burst>,
     aw: Option<(u64, u32)>,
-    wbeats: [(Beat, u64); 4],
+    wbeats: [(Beat, u64); 16],
     nw: usize,
     wlast: bool,
     b_pending: Option<(u32, u32)>,
@@ -80,7 +82,7 @@ impl AxiMem {
             max_lat: 4,
             rd: None,
             aw: None,
-            wbeats: [(ZERO, 0); 4],
+            wbeats: [(ZERO, 0); 16],
             nw: 0,
             wlast: false,
             b_pending: None,
@@ -145,6 +147,7 @@ impl AxiMem {
             if o.m_axi_awvalid != 0 {
                 if prev.awready {
                     self.aw = Some((o.m_axi_awaddr & !(beat - 1), o.m_axi_awlen as u32));
+                    self.cov.aw_bursts += (o.m_axi_awlen > 0) as u64;
                 } else {
                     self.cov.bp_aw += 1;
                 }

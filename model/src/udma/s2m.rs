@@ -11,12 +11,17 @@
 //! from its start whatever the beat and descriptor sizes. A buffer pointer may
 //! have any byte alignment: a write covers the bytes from `dst` to the end of
 //! its beat at most (`wstrb`), so no byte outside the buffer changes.
+//!
+//! Write bursts: formed write beats collect in a burst buffer (`wbuf`, `wn`
+//! beats) issued as one INCR burst (AWLEN = `wn` − 1) when it is full, the
+//! descriptor is full, the packet ended, the next beat starts a new 4 KiB page,
+//! or M2S waits on a DMB of this queue while the stream has no beat.
 
 use super::beat::{
     concat, desc_beat, desc_beats, desc_shift_in, keep_at, slice2, take, Beat, Beat2, ZERO,
 };
 use super::desc::{decode_len, ring_id_of};
-use super::m2s::{ArReq, RdPort};
+use super::m2s::{ArReq, RdPort, MAX_BURST};
 use super::regfile::{SideEv, SideRegs, SideStat};
 use super::regs::*;
 
@@ -94,8 +99,13 @@ pub struct S2m {
     pub dst: u64,
     /// Beat-aligned address of the write in flight.
     pub wa: u64,
-    pub beat: Beat,
-    pub keep: u64,
+    /// Burst buffer: formed write beats and their strobes.
+    pub wbuf: [Beat; MAX_BURST as usize],
+    pub wstb: [u64; MAX_BURST as usize],
+    /// Beats in the burst buffer (0..=MAX_BURST).
+    pub wn: u32,
+    /// Next W beat of the burst being issued.
+    pub wi: u32,
     pub blast: bool,
     pub buser: bool,
     pub aw_done: bool,
@@ -144,9 +154,11 @@ impl S2m {
         (self.dsc >> 64) as u64
     }
 
-    /// A data or completion write of queue `q` is in flight (M2S DMB waits on it).
+    /// A data or completion write of queue `q` is collected or in flight (M2S DMB waits on it).
     pub fn wr_busy(&self) -> (bool, usize) {
-        (matches!(self.st, S_WR | S_B | S_CAW | S_CB), self.q)
+        let busy =
+            matches!(self.st, S_WR | S_B | S_CAW | S_CB) || (self.st == S_DATA && self.wn != 0);
+        (busy, self.q)
     }
 
     /// Status shown in the register file.
@@ -211,6 +223,7 @@ impl S2m {
         o.ev.drop_add = self.hcnt;
         self.hdata = ZERO;
         self.hcnt = 0;
+        self.wn = 0;
         if self.hlast {
             self.hlast = false;
             self.in_pkt = false;
@@ -243,11 +256,19 @@ impl S2m {
                 o.wr = WrOut {
                     awvalid: !self.aw_done,
                     awaddr: if self.aw_done { 0 } else { self.wa },
-                    awlen: 0,
+                    awlen: if self.aw_done { 0 } else { self.wn - 1 },
                     wvalid: !self.w_done,
-                    wdata: if self.w_done { ZERO } else { self.beat },
-                    wstrb: if self.w_done { 0 } else { self.keep },
-                    wlast: !self.w_done,
+                    wdata: if self.w_done {
+                        ZERO
+                    } else {
+                        self.wbuf[self.wi as usize]
+                    },
+                    wstrb: if self.w_done {
+                        0
+                    } else {
+                        self.wstb[self.wi as usize]
+                    },
+                    wlast: !self.w_done && self.wi + 1 == self.wn,
                     bready: false,
                 };
             }
@@ -278,13 +299,14 @@ impl S2m {
         o
     }
 
-    /// Clock edge.
+    /// Clock edge. `dmb_req`: M2S waits on a DMB of this queue (pre-edge).
     pub fn update(
         &mut self,
         regs: &SideRegs,
         rd: &RdPort,
         s: &StreamIn,
         wi: &WrIn,
+        dmb_req: bool,
         o: &mut S2mOut,
     ) {
         let beat = rd.owner && rd.rvalid;
@@ -359,6 +381,7 @@ impl S2m {
             }
             S_DATA => {
                 let t = self.take(s);
+                let mut wend = false;
                 if !t.need_beat || t_hs {
                     if t_hs {
                         self.hlast = s.tlast;
@@ -373,27 +396,45 @@ impl S2m {
                         let mut b = ZERO;
                         b[doff as usize..(doff + t.k) as usize]
                             .copy_from_slice(&t.comb[..t.k as usize]);
-                        self.beat = b;
-                        self.keep = keep_at(t.k, doff);
-                        self.wa = self.dst & !((self.bb - 1) as u64);
+                        self.wbuf[self.wn as usize] = b;
+                        self.wstb[self.wn as usize] = keep_at(t.k, doff);
+                        if self.wn == 0 {
+                            self.wa = self.dst & !((self.bb - 1) as u64);
+                        }
+                        self.wn += 1;
                         self.dst = self.dst.wrapping_add(t.k as u64);
                         self.cap -= t.k;
                         self.used += t.k;
                         o.ev.bytes_add = t.k;
-                        self.aw_done = false;
-                        self.w_done = false;
-                        self.st = S_WR;
+                        wend = self.wn == MAX_BURST
+                            || self.cap == 0
+                            || self.blast
+                            || self.dst & 0xfff == 0;
                     } else if self.blast {
+                        wend = self.wn != 0;
                         self.st = S_CMP;
                     }
+                } else if self.wn != 0 && dmb_req {
+                    // No beat and M2S waits on a DMB: issue what is collected.
+                    wend = true;
+                }
+                if wend {
+                    self.aw_done = false;
+                    self.w_done = false;
+                    self.wi = 0;
+                    self.st = S_WR;
                 }
             }
             S_WR => {
-                let a = self.aw_done || aw_hs;
-                let w = self.w_done || w_hs;
-                self.aw_done = a;
-                self.w_done = w;
-                if a && w {
+                self.aw_done |= aw_hs;
+                if w_hs {
+                    if self.wi + 1 == self.wn {
+                        self.w_done = true;
+                    } else {
+                        self.wi += 1;
+                    }
+                }
+                if self.aw_done && self.w_done {
                     self.st = S_B;
                 }
             }
@@ -403,6 +444,7 @@ impl S2m {
                         o.ev.err = Some(UDMA_S2M_ERR_DATA_AXI_RESPONSE);
                         self.enter_drop(o);
                     } else {
+                        self.wn = 0;
                         self.st = if self.blast || self.cap == 0 {
                             S_CMP
                         } else {

@@ -1155,6 +1155,7 @@ impl<W: UdmaWidth> Stimulus for UdmaEnv<W> {
             ("stream_split_beats".into(), c.split_beats),
             ("axi_slverr_beats".into(), m.slverr),
             ("axi_decerr_beats".into(), m.decerr),
+            ("axi_write_bursts".into(), m.aw_bursts),
             ("irq_cycles".into(), c.irq_cycles),
             ("err_irq_cycles".into(), c.err_irq_cycles),
             ("bp_ar".into(), m.bp_ar),
