@@ -41,6 +41,11 @@ lint: setup gen-check
 	  echo "verilator --lint-only -Wall $$f"; \
 	  verilator --lint-only -Wall -Irtl rtl/sb2sb_pkg.sv $$f || exit 1; \
 	done
+	@for w in 32 64 128 256; do \
+	  echo "verilator --lint-only -Wall --top-module udma_engine -GDataWidth=$$w (whole UDMA hierarchy)"; \
+	  verilator --lint-only -Wall -Irtl --top-module udma_engine -GDataWidth=$$w \
+	    rtl/sb2sb_pkg.sv rtl/udma_regs.sv rtl/udma_m2s.sv rtl/udma_s2m.sv rtl/udma_engine.sv || exit 1; \
+	done
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
