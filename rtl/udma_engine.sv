@@ -9,6 +9,9 @@ module udma_engine
   parameter int unsigned NumQ = 16,
   parameter int unsigned DataWidth = 64,
   parameter int unsigned MaxBurst = 16,
+  // S2M data write burst length limit in beats: 1 = single-beat writes (the
+  // default, as the system model's memory expects), up to MaxBurst
+  parameter int unsigned MaxWrBurst = 1,
   localparam int unsigned QW = $clog2(NumQ)
 ) (
   input  logic                   clk_i,
@@ -84,6 +87,10 @@ module udma_engine
   if (DataWidth != 32 && DataWidth != 64 && DataWidth != 128 && DataWidth != 256)
   begin : gen_width_check
     $error("udma_engine: DataWidth must be 32, 64, 128 or 256");
+  end
+
+  if (MaxWrBurst < 1 || MaxWrBurst > MaxBurst) begin : gen_wr_burst_check
+    $error("udma_engine: MaxWrBurst must be 1..MaxBurst");
   end
 
   // AXI size of a full beat: log2(bytes per beat)
@@ -213,7 +220,12 @@ module udma_engine
   assign ev_drop[0]     = '0;
   assign stat_q[0]      = ev_q[0];
 
-  udma_s2m #(.NumQ(NumQ), .DataWidth(DataWidth), .MaxBurst(MaxBurst)) u_s2m (
+  udma_s2m #(
+    .NumQ(NumQ),
+    .DataWidth(DataWidth),
+    .MaxBurst(MaxBurst),
+    .MaxWrBurst(MaxWrBurst)
+  ) u_s2m (
     .clk_i,
     .rst_ni,
     .avail_i       (avail[1]),

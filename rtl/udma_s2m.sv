@@ -5,7 +5,7 @@
 // pointers may have any byte alignment: a write covers the bytes from dst_q to
 // the end of its beat at most (wstrb), so no byte outside the buffer changes.
 // Formed write beats collect in a burst buffer (wbuf_q, wn_q beats) issued as one
-// INCR burst when it is full, the descriptor is full, the packet ended, the next
+// INCR burst when it holds MaxWrBurst beats, the descriptor is full, the packet ended, the next
 // beat starts a new 4 KiB page, or M2S waits on a DMB of this queue (dmb_req_i)
 // while the stream has no beat.
 //
@@ -17,6 +17,7 @@ module udma_s2m
   parameter int unsigned NumQ = 16,
   parameter int unsigned DataWidth = 64,
   parameter int unsigned MaxBurst = 16,
+  parameter int unsigned MaxWrBurst = 1,
   localparam int unsigned QW = $clog2(NumQ),
   localparam int unsigned BW = $clog2(MaxBurst),
   localparam int unsigned BB = DataWidth / 8,
@@ -380,7 +381,7 @@ module udma_s2m
             cap_d      = cap_q - 17'(tk);
             used_d     = used_q + 17'(tk);
             ev_bytes_o = 6'(tk);
-            wend       = (wn_d == (BW+1)'(MaxBurst)) || (cap_d == 17'd0) || blast_d ||
+            wend       = (wn_d == (BW+1)'(MaxWrBurst)) || (cap_d == 17'd0) || blast_d ||
                          (dst_d[11:0] == 12'd0);
           end else if (blast_d) begin
             wend = (wn_q != '0);

@@ -65,7 +65,6 @@ fn udma_lockstep_is_clean_with_wraps_every_ring_id_every_error_and_backpressure(
         "err_m2s_desc_first",
         "dmb_wait_cycles",
         "stream_split_beats",
-        "axi_write_bursts",
         "csr_slverr",
         "stream_close_beats",
         "axi_slverr_beats",
@@ -215,6 +214,7 @@ fn udma_w128_lockstep_random_traffic_is_clean_on_all_queues() {
         "multi_desc_pkts",
         "unaligned_ptr_jobs",
         "guard_bytes_checked",
+        "axi_data_write_bursts",
         "bp_w",
         "bp_axis_in",
         "axi_slverr_beats",
@@ -231,6 +231,7 @@ fn udma_w32_lockstep_random_traffic_is_clean_on_all_queues() {
         "multi_desc_pkts",
         "unaligned_ptr_jobs",
         "guard_bytes_checked",
+        "axi_data_write_bursts",
         "bp_w",
         "bp_axis_in",
     ] {

@@ -21,7 +21,7 @@ macro_rules! udma_width {
     (
         $(#[$m:meta])*
         $marker:ident, $in:ident, $out:ident, $block:ident, $name:literal,
-        $dw:literal, $bb:literal, $dty:ty, $params:expr
+        $dw:literal, $bb:literal, $dty:ty, $wrb:literal, $params:expr
     ) => {
         crate::port_bundle! {
             /// Inputs of `udma_engine` at this data width.
@@ -113,6 +113,7 @@ macro_rules! udma_width {
             type In = $in;
             type Out = $out;
             const BB: u32 = $bb;
+            const MAX_WR_BURST: u32 = $wrb;
             const BLOCK: &'static BlockDesc = &$block;
 
             fn pins_in(i: &$in) -> PinsIn {
@@ -349,6 +350,8 @@ pub trait UdmaWidth:
     type Out: PortBundle;
     /// Bytes per data beat (`DataWidth / 8`).
     const BB: u32;
+    /// S2M write burst limit of the registered block (`MaxWrBurst`).
+    const MAX_WR_BURST: u32;
     /// Lockstep registration.
     const BLOCK: &'static BlockDesc;
     /// Bundle → pins.
@@ -363,22 +366,23 @@ pub trait UdmaWidth:
 
 udma_width!(
     /// `DataWidth` 64 (the default; block `udma`).
-    W64, UdmaIn, UdmaOut, BLOCK, "udma", 64, 8, u64, &[]
+    W64, UdmaIn, UdmaOut, BLOCK, "udma", 64, 8, u64, 1, &[("MaxWrBurst", 1)]
 );
 udma_width!(
     /// `DataWidth` 32 (block `udma_w32`).
-    W32, UdmaW32In, UdmaW32Out, BLOCK_W32, "udma_w32", 32, 4, u64, &[("DataWidth", 32)]
+    W32, UdmaW32In, UdmaW32Out, BLOCK_W32, "udma_w32", 32, 4, u64, 16,
+    &[("DataWidth", 32), ("MaxWrBurst", 16)]
 );
 udma_width!(
     /// `DataWidth` 128 (block `udma_w128`).
-    W128, UdmaW128In, UdmaW128Out, BLOCK_W128, "udma_w128", 128, 16, [u64; 2],
-    &[("DataWidth", 128)]
+    W128, UdmaW128In, UdmaW128Out, BLOCK_W128, "udma_w128", 128, 16, [u64; 2], 16,
+    &[("DataWidth", 128), ("MaxWrBurst", 16)]
 );
 udma_width!(
     /// `DataWidth` 256 (golden model only; the RTL elaborates and lints at 256
     /// but is not a registered lockstep block, to bound the build time).
-    W256, UdmaW256In, UdmaW256Out, BLOCK_W256, "udma_w256", 256, 32, [u64; 4],
-    &[("DataWidth", 256)]
+    W256, UdmaW256In, UdmaW256Out, BLOCK_W256, "udma_w256", 256, 32, [u64; 4], 16,
+    &[("DataWidth", 256), ("MaxWrBurst", 16)]
 );
 
 /// Read-port owner: none.
@@ -413,6 +417,8 @@ pub struct UdmaEngine<W: UdmaWidth> {
     pub rd_len: u32,
     /// Test-only fault (None in every normal run).
     pub fault: Option<UdmaFault>,
+    /// S2M data write burst limit (`MaxWrBurst` of the RTL).
+    pub max_wr_burst: u32,
     pub width: PhantomData<W>,
 }
 
@@ -424,27 +430,42 @@ impl<W: UdmaWidth> Default for UdmaEngine<W> {
         Self {
             regs: RegFile::default(),
             m2s: M2s::new(W::BB),
-            s2m: S2m::new(W::BB),
+            s2m: S2m::new(W::BB, W::MAX_WR_BURST),
             rd_owner: RD_NONE,
             rd_phase: false,
             rd_cnt: 0,
             rd_len: 0,
             fault: None,
+            max_wr_burst: W::MAX_WR_BURST,
             width: PhantomData,
         }
     }
 }
 
 impl<W: UdmaWidth> UdmaEngine<W> {
-    /// Engine in reset state.
+    /// Engine in reset state, configured as the registered block `W::BLOCK`
+    /// (S2M write bursts of up to `W::MAX_WR_BURST` beats: 1 at 64 bits, the
+    /// single-beat writes the system model's memory serves; 16 at 32 and 128).
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Engine with S2M write bursts of up to `n` beats (`MaxWrBurst`).
+    pub fn with_max_wr_burst(n: u32) -> Self {
+        let mut e = Self {
+            max_wr_burst: n,
+            ..Self::default()
+        };
+        e.reset();
+        e
+    }
+
     fn reset(&mut self) {
-        let fault = self.fault;
+        let (fault, n) = (self.fault, self.max_wr_burst);
         *self = Self {
             fault,
+            max_wr_burst: n,
+            s2m: S2m::new(W::BB, n),
             ..Self::default()
         };
     }

@@ -21,7 +21,7 @@ pub struct MemCov {
     pub bp_b: u64,
     pub slverr: u64,
     pub decerr: u64,
-    /// Write bursts of more than one beat accepted (AW with AWLEN > 0).
+    /// Write bursts of more than one beat accepted at or above `burst_lo`.
     pub aw_bursts: u64,
 }
 
@@ -68,6 +68,8 @@ pub struct AxiMem {
     b_pending: Option<(u32, u32)>,
     pub drive: MemDrive,
     pub cov: MemCov,
+    /// Lowest address counted in `cov.aw_bursts` (the testbench's data area).
+    pub burst_lo: u64,
 }
 
 impl AxiMem {
@@ -88,6 +90,7 @@ impl AxiMem {
             b_pending: None,
             drive: MemDrive::default(),
             cov: MemCov::default(),
+            burst_lo: 0,
         }
     }
 
@@ -147,7 +150,8 @@ impl AxiMem {
             if o.m_axi_awvalid != 0 {
                 if prev.awready {
                     self.aw = Some((o.m_axi_awaddr & !(beat - 1), o.m_axi_awlen as u32));
-                    self.cov.aw_bursts += (o.m_axi_awlen > 0) as u64;
+                    self.cov.aw_bursts +=
+                        (o.m_axi_awlen > 0 && o.m_axi_awaddr >= self.burst_lo) as u64;
                 } else {
                     self.cov.bp_aw += 1;
                 }

@@ -13,7 +13,8 @@
 //! its beat at most (`wstrb`), so no byte outside the buffer changes.
 //!
 //! Write bursts: formed write beats collect in a burst buffer (`wbuf`, `wn`
-//! beats) issued as one INCR burst (AWLEN = `wn` − 1) when it is full, the
+//! beats) issued as one INCR burst (AWLEN = `wn` − 1) when it holds `max_wr`
+//! beats (`MaxWrBurst`; 1 = single-beat writes, the default), the
 //! descriptor is full, the packet ended, the next beat starts a new 4 KiB page,
 //! or M2S waits on a DMB of this queue while the stream has no beat.
 
@@ -86,6 +87,8 @@ pub struct S2mOut {
 pub struct S2m {
     /// Bytes per data beat (`DataWidth / 8`).
     pub bb: u32,
+    /// Data write burst limit in beats (`MaxWrBurst`, 1..=MAX_BURST).
+    pub max_wr: u32,
     pub st: u8,
     pub q: usize,
     pub in_pkt: bool,
@@ -136,10 +139,11 @@ struct Take {
 }
 
 impl S2m {
-    /// S2M of a `bb`-byte data path, in reset state.
-    pub fn new(bb: u32) -> Self {
+    /// S2M of a `bb`-byte data path writing bursts of up to `max_wr` beats, in reset state.
+    pub fn new(bb: u32, max_wr: u32) -> Self {
         Self {
             bb,
+            max_wr: max_wr.clamp(1, MAX_BURST),
             ..Self::default()
         }
     }
@@ -406,7 +410,7 @@ impl S2m {
                         self.cap -= t.k;
                         self.used += t.k;
                         o.ev.bytes_add = t.k;
-                        wend = self.wn == MAX_BURST
+                        wend = self.wn == self.max_wr
                             || self.cap == 0
                             || self.blast
                             || self.dst & 0xfff == 0;

@@ -7,8 +7,10 @@
 //!
 //! Phase 1 (directed, driver style): queue 0, ring of 4 descriptors, one M2S
 //! and one S2M descriptor of equal size per transfer, 24 transfers (6 wraps,
-//! every ring-id value). Each transfer is checked: bytes landed, completion
-//! descriptor (ring id, length, FIRST/LAST), head/tail/completion pointers.
+//! every ring-id value; sizes 1..65536 with odd ones, the second twelve at odd
+//! buffer pointers). Each transfer is checked: bytes landed, no other byte of
+//! the destination area changed, completion descriptor (ring id, length,
+//! FIRST/LAST), head/tail/completion pointers.
 //! Phase 2 (constrained random): all 16 queues concurrently, random sizes
 //! 1..=65536, multi-descriptor packets, random ring lengths, injected errors
 //! (ring-id mismatch, doorbell overflow, SLVERR/DECERR on data and descriptor
@@ -373,9 +375,31 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         let mut j = Job::default();
         if !self.random_on {
             const SIZES: [u32; 12] = [1, 7, 8, 9, 64, 100, 4096, 4097, 65536, 13, 3000, 511];
-            let len = SIZES[(self.directed_done as usize) % SIZES.len()];
-            j.m2s[0] = (src, len);
-            j.s2m[0] = (dst, len);
+            // Pointers: aligned in the first round of sizes, then odd byte
+            // offsets (1..=61, different on each side) with the same odd sizes.
+            const SKEW: [(u64, u64); 12] = [
+                (1, 3),
+                (7, 1),
+                (5, 61),
+                (3, 17),
+                (33, 9),
+                (13, 31),
+                (1, 2),
+                (17, 33),
+                (9, 7),
+                (31, 15),
+                (61, 5),
+                (2, 11),
+            ];
+            let k = self.directed_done as usize;
+            let len = SIZES[k % SIZES.len()];
+            let (ms, ss) = if k < SIZES.len() {
+                (0, 0)
+            } else {
+                SKEW[k % SKEW.len()]
+            };
+            j.m2s[0] = (src + ms, len);
+            j.s2m[0] = (dst + ss, len);
             j.nm = 1;
             j.ns = 1;
             j.directed = true;
@@ -1063,8 +1087,10 @@ impl<W: UdmaWidth> Stimulus for UdmaEnv<W> {
     fn new(seed: u64, _cycles: u64) -> Self {
         let mut rng = StimRng::new(seed ^ 0x0d3a_0000);
         let mem_rng = rng.fork(1);
+        let mut mem = AxiMem::new(MEM_SIZE as usize, W::BB as u64, (BAD_LO, BAD_HI), mem_rng);
+        mem.burst_lo = DST_BASE;
         Self {
-            mem: AxiMem::new(MEM_SIZE as usize, W::BB as u64, (BAD_LO, BAD_HI), mem_rng),
+            mem,
             rng,
             drv: PinsIn::default(),
             fifo: VecDeque::with_capacity(8),
@@ -1155,7 +1181,6 @@ impl<W: UdmaWidth> Stimulus for UdmaEnv<W> {
             ("stream_split_beats".into(), c.split_beats),
             ("axi_slverr_beats".into(), m.slverr),
             ("axi_decerr_beats".into(), m.decerr),
-            ("axi_write_bursts".into(), m.aw_bursts),
             ("irq_cycles".into(), c.irq_cycles),
             ("err_irq_cycles".into(), c.err_irq_cycles),
             ("bp_ar".into(), m.bp_ar),
@@ -1167,6 +1192,10 @@ impl<W: UdmaWidth> Stimulus for UdmaEnv<W> {
             ("bp_axis_in".into(), c.bp_axis_in),
             ("bp_csr".into(), c.bp_csr),
         ]);
+        // Data write bursts exist only with MaxWrBurst > 1.
+        if W::MAX_WR_BURST > 1 {
+            v.push(("axi_data_write_bursts".into(), m.aw_bursts));
+        }
         // Failure counters appear only when non-zero (a failure also fails compare_final).
         for (name, n) in [
             ("fail_check", c.check_fail),

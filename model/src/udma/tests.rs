@@ -87,7 +87,7 @@ impl<W: UdmaWidth> Bench<W> {
         m.p_ready = 100;
         m.max_lat = 0;
         let mut b = Self {
-            dut: UdmaEngine::new(),
+            dut: UdmaEngine::with_max_wr_burst(16),
             mem: m,
             i: PinsIn::default(),
             o: PinsOut::default(),
