@@ -11,7 +11,7 @@ module udma_engine
   parameter int unsigned MaxBurst = 16,
   // S2M data write burst length limit in beats: 1 = single-beat writes (the
   // default, as the system model's memory expects), up to MaxBurst
-  parameter int unsigned MaxWrBurst = 1,
+  parameter int unsigned MaxWrBurst = 16,
   localparam int unsigned QW = $clog2(NumQ)
 ) (
   input  logic                   clk_i,

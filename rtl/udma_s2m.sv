@@ -17,7 +17,7 @@ module udma_s2m
   parameter int unsigned NumQ = 16,
   parameter int unsigned DataWidth = 64,
   parameter int unsigned MaxBurst = 16,
-  parameter int unsigned MaxWrBurst = 1,
+  parameter int unsigned MaxWrBurst = 16,
   localparam int unsigned QW = $clog2(NumQ),
   localparam int unsigned BW = $clog2(MaxBurst),
   localparam int unsigned BB = DataWidth / 8,

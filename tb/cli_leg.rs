@@ -128,11 +128,30 @@ fn bad_leg_arguments_are_one_line_errors() {
         &["run", "sendrecv", "--engine-mask", "0"][..],
         &["run", "sendrecv", "--partitions", "0"][..],
         &["run", "sendrecv", "--chip-id", "64", "--cross-chip"][..],
-        &["run", "sendrecv", "--src-offset", "0x100003"][..],
+        &["run", "sendrecv", "--src-offset", "0x10000000"][..],
     ] {
         let o = sb2sb(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let e = String::from_utf8_lossy(&o.stderr);
         assert_eq!(e.trim_end().lines().count(), 1, "{args:?}: {e}");
+    }
+}
+
+#[test]
+fn odd_byte_offsets_run_in_both_modes() {
+    for mode in ["fast", "cycle"] {
+        let o = sb2sb(&[
+            "run",
+            "sendrecv",
+            "--src-offset",
+            "0x100003",
+            "--dst-offset",
+            "0x100005",
+            "--mode",
+            mode,
+        ]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "{mode}: {out}");
+        assert!(out.contains("bytes equal, byte by byte"), "{mode}: {out}");
     }
 }

@@ -53,8 +53,9 @@ pub struct LiveEngine {
     udma: Box<Udma>,
     /// Read burst accepted: (address, last beat index, beats done).
     rd: Option<(u64, u32, u32)>,
-    aw: Option<u64>,
-    w: Option<(u64, u64)>,
+    /// Write burst accepted: (address, beats done); W beats are taken only
+    /// while one is open, B follows the beat with WLAST.
+    aw: Option<(u64, u32)>,
     b_pending: bool,
     fifo: VecDeque<Beat>,
     last_activity: u64,
@@ -83,7 +84,6 @@ impl System {
             udma: Box::new(u),
             rd: None,
             aw: None,
-            w: None,
             b_pending: false,
             fifo: VecDeque::new(),
             last_activity: self.cycles,
@@ -203,8 +203,8 @@ impl System {
         }
         let mut i = UdmaIn {
             rst_ni: 1,
-            m_axi_awready: 1,
-            m_axi_wready: 1,
+            m_axi_awready: u64::from(le.aw.is_none() && !le.b_pending),
+            m_axi_wready: u64::from(le.aw.is_some()),
             ..UdmaIn::default()
         };
         i.m_axi_arready = u64::from(le.rd.is_none());
@@ -246,23 +246,26 @@ impl System {
             act = true;
             le.rd = Some((o.m_axi_araddr, o.m_axi_arlen as u32, 0));
         }
-        // Write channel (single-beat writes).
+        // Write channel: one INCR burst at a time (AW, its W beats, then B).
         if le.b_pending && o.m_axi_bready == 1 {
             le.b_pending = false;
             act = true;
         }
-        if o.m_axi_awvalid == 1 && le.aw.is_none() {
-            le.aw = Some(o.m_axi_awaddr);
-        }
-        if o.m_axi_wvalid == 1 && le.w.is_none() {
-            le.w = Some((o.m_axi_wdata, o.m_axi_wstrb));
-        }
-        if let (Some(a), Some((d, s))) = (le.aw, le.w) {
-            self.bus_write(core, e, q_s2m, a, d, s)?;
-            le.aw = None;
-            le.w = None;
-            le.b_pending = true;
+        if i.m_axi_awready == 1 && o.m_axi_awvalid == 1 {
+            le.aw = Some((o.m_axi_awaddr, 0));
             act = true;
+        } else if let Some((a, n)) = le.aw {
+            if i.m_axi_wready == 1 && o.m_axi_wvalid == 1 {
+                let addr = a + u64::from(n) * BEAT;
+                self.bus_write(core, e, q_s2m, addr, o.m_axi_wdata, o.m_axi_wstrb)?;
+                if o.m_axi_wlast == 1 {
+                    le.aw = None;
+                    le.b_pending = true;
+                } else {
+                    le.aw = Some((a, n + 1));
+                }
+                act = true;
+            }
         }
         // Stream loop-back.
         if i.s_axis_tvalid == 1 && o.s_axis_tready == 1 {
@@ -312,7 +315,6 @@ impl System {
             && le.fifo.is_empty()
             && le.rd.is_none()
             && le.aw.is_none()
-            && le.w.is_none()
             && !le.b_pending
             && m.q.iter().all(|r| r.head.offset == r.tail.offset)
     }

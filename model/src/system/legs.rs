@@ -32,9 +32,6 @@ use super::{System, SystemError};
 
 /// Largest data length of one descriptor (PUBLIC-FACTS §1).
 pub const MAX_DESC_LEN: u64 = UDMA_DESC_MAX_LEN as u64;
-/// Alignment of SBUF buffer addresses (the golden UDMA moves 8-byte lanes
-/// and ignores buf_ptr[2:0], `udma::m2s::BEAT_BYTES`).
-pub const BUF_ALIGN: u64 = crate::udma::m2s::BEAT_BYTES as u64;
 /// Offset in descriptor RAM of the 8-byte semaphore constants: `{1, 0}` for an
 /// even semaphore, then `{0, 1}` for an odd one.
 pub const SEMA_PAIR_BYTES: u64 = 8;
@@ -171,15 +168,6 @@ impl System {
                     value: off,
                     rule: "offset + free_dim_bytes must lie inside every partition of the leg",
                 })?;
-            }
-        }
-        for (field, off) in [("src_addr", w.src_addr), ("dst_addr", w.dst_addr)] {
-            if !off.is_multiple_of(BUF_ALIGN) {
-                return Err(SystemError::Leg {
-                    field,
-                    value: off,
-                    rule: "must be 8-byte aligned (the UDMA data path moves whole 8-byte lanes)",
-                });
             }
         }
         // The fold of dst_addr as the firmware logs it (seed 001 §2.3 / §8).

@@ -366,7 +366,7 @@ pub trait UdmaWidth:
 
 udma_width!(
     /// `DataWidth` 64 (the default; block `udma`).
-    W64, UdmaIn, UdmaOut, BLOCK, "udma", 64, 8, u64, 1, &[("MaxWrBurst", 1)]
+    W64, UdmaIn, UdmaOut, BLOCK, "udma", 64, 8, u64, 16, &[("MaxWrBurst", 16)]
 );
 udma_width!(
     /// `DataWidth` 32 (block `udma_w32`).
@@ -444,8 +444,7 @@ impl<W: UdmaWidth> Default for UdmaEngine<W> {
 
 impl<W: UdmaWidth> UdmaEngine<W> {
     /// Engine in reset state, configured as the registered block `W::BLOCK`
-    /// (S2M write bursts of up to `W::MAX_WR_BURST` beats: 1 at 64 bits, the
-    /// single-beat writes the system model's memory serves; 16 at 32 and 128).
+    /// (S2M write bursts of up to `W::MAX_WR_BURST` = 16 beats).
     pub fn new() -> Self {
         Self::default()
     }

@@ -1,4 +1,4 @@
-//! S2M (RX) FSM: stream in, descriptor fetch, single-beat AXI writes,
+//! S2M (RX) FSM: stream in, descriptor fetch, AXI write bursts,
 //! completion descriptors (mirrors `rtl/udma_s2m.sv`).
 //!
 //! States (docs/udma.md §FSMs): IDLE → DAR → DR → DCHK → (DATA → WR → B)* →
@@ -14,7 +14,7 @@
 //!
 //! Write bursts: formed write beats collect in a burst buffer (`wbuf`, `wn`
 //! beats) issued as one INCR burst (AWLEN = `wn` − 1) when it holds `max_wr`
-//! beats (`MaxWrBurst`; 1 = single-beat writes, the default), the
+//! beats (`MaxWrBurst`, default 16; 1 = single-beat writes), the
 //! descriptor is full, the packet ended, the next beat starts a new 4 KiB page,
 //! or M2S waits on a DMB of this queue while the stream has no beat.
 
