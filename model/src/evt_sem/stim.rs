@@ -423,19 +423,21 @@ impl EvtSemStim {
             return;
         }
         // One draw gates all 16 ports (a nibble each: valid with probability
-        // density/16), one draw per valid port for its index and value.
+        // density/16), one draw per valid port for its index and value. The
+        // ports are idle here, so their lanes are OR-ed in without masking.
         let gate = self.rng.u64();
+        let mut valid = 0u64;
         for p in 0..NUM_INC {
-            if ((gate >> (4 * p)) & 0xF) as u32 >= self.burst_density {
-                continue;
-            }
+            valid |= u64::from((((gate >> (4 * p)) & 0xF) as u32) < self.burst_density) << p;
+        }
+        i.inc_valid_i = valid;
+        while valid != 0 {
+            let p = valid.trailing_zeros() as usize;
+            valid &= valid - 1;
             let r = self.rng.u64();
             // As `hot_idx`: any semaphore with probability 1/16, else a hot one.
-            let idx = if r & 0xF == 0 {
-                (r >> 4) as u8
-            } else {
-                self.hot[((r >> 12) & 7) as usize]
-            };
+            let hot = self.hot[((r >> 12) & 7) as usize];
+            let idx = if r & 0xF == 0 { (r >> 4) as u8 } else { hot };
             let small = ((r >> 24) & 3) as i32;
             let v = match (r >> 16) & 0xFF {
                 0 => 0x4000_0000,
@@ -445,7 +447,8 @@ impl EvtSemStim {
                 101..=110 => 0,
                 _ => small + 1,
             };
-            i.set_inc(p, idx, v);
+            i.inc_idx_i[p / 8] |= u64::from(idx) << (8 * (p % 8));
+            i.inc_value_i[p / 2] |= u64::from(v as u32) << (32 * (p % 2));
         }
     }
 
