@@ -1,5 +1,6 @@
 //! UDMA throughput: golden model and Verilated RTL stepped over the same
-//! recorded inputs (driver-style and random traffic), and a full lockstep run,
+//! recorded inputs (driver-style and random traffic), and a full lockstep run
+//! (on one thread and on two),
 //! at the default data width (block `udma`) and at 128 bits (block `udma_w128`,
 //! 16-beat S2M write bursts).
 
@@ -46,23 +47,26 @@ fn bench_width<W: UdmaWidth>(c: &mut Criterion, group: &str) {
             }
         })
     });
-    g.bench_function("lockstep_cycle", |b| {
-        b.iter(|| {
-            let o = Options {
-                seed: 1,
-                cycles: N,
-                ..Options::default()
-            };
-            let r = lockstep::run(
-                UdmaEngine::<W>::new(),
-                UdmaEnv::<W>::new(1, N),
-                W::BLOCK,
-                &o,
-            )
-            .unwrap();
-            assert!(r.passed());
-        })
-    });
+    for threads in [1usize, 2] {
+        g.bench_function(format!("lockstep_{threads}_thread"), |b| {
+            b.iter(|| {
+                let o = Options {
+                    seed: 1,
+                    cycles: N,
+                    threads,
+                    ..Options::default()
+                };
+                let r = lockstep::run(
+                    UdmaEngine::<W>::new(),
+                    UdmaEnv::<W>::new(1, N),
+                    W::BLOCK,
+                    &o,
+                )
+                .unwrap();
+                assert!(r.passed());
+            })
+        });
+    }
     g.finish();
 }
 
