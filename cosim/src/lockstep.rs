@@ -372,7 +372,8 @@ struct RtlDone<S> {
     cycles_run: u64,
     env_r: Option<S>,
     waves: Option<WavePaths>,
-    history: Vec<String>,
+    /// The last cycles, rendered only if an end-of-run mismatch needs them.
+    hist: History,
     /// CPU seconds of the RTL thread (two-thread runs).
     cpu_s: Option<f64>,
 }
@@ -462,11 +463,7 @@ impl<S: Stimulus> RtlSide<S> {
             None => None,
         };
         Ok(RtlDone {
-            history: if first.is_none() {
-                self.hist.render(self.block)
-            } else {
-                Vec::new()
-            },
+            hist: self.hist,
             first,
             env_stop: None,
             cpu_s: None,
@@ -522,7 +519,7 @@ where
         cycles_run,
         env_r,
         waves,
-        history,
+        hist,
         cpu_s: cpu_rtl_s,
     } = done;
     if first.is_none() {
@@ -535,7 +532,7 @@ where
                     seed: opts.seed,
                     diffs: Vec::new(),
                     detail,
-                    history,
+                    history: hist.render(block),
                     replay: replay_cmd(block, opts),
                 });
             }
