@@ -9,8 +9,8 @@ module udma_engine
   parameter int unsigned NumQ = 16,
   parameter int unsigned DataWidth = 64,
   parameter int unsigned MaxBurst = 16,
-  // S2M data write burst length limit in beats: 1 = single-beat writes (the
-  // default, as the system model's memory expects), up to MaxBurst
+  // S2M data write burst length limit in beats: 1 = single-beat writes, up to
+  // MaxBurst (default 16, as every registered block and the system model use)
   parameter int unsigned MaxWrBurst = 16,
   localparam int unsigned QW = $clog2(NumQ)
 ) (

@@ -1,4 +1,4 @@
-// UDMA S2M (RX) FSM: AXI4-Stream in, descriptor fetch, single-beat AXI4 writes,
+// UDMA S2M (RX) FSM: AXI4-Stream in, descriptor fetch, AXI4 INCR write bursts of up to MaxWrBurst beats,
 // completion descriptors, NO_DESC timeout and packet drop.
 // A hold register (hdata_q, hcnt_q bytes from lane 0) keeps the stream bytes that
 // did not fit the current write, so every buffer is filled densely. Buffer

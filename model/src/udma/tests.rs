@@ -666,6 +666,12 @@ fn m2s_dmb_waits_until_no_s2m_write_of_the_queue_is_in_flight() {
 /// on the golden model at width `W` with an always-ready memory and stream,
 /// from the TX doorbell to the S2M head advancing; and the largest AWLEN seen.
 fn copy_cycles<W: UdmaWidth>(len: u32) -> (u64, u64) {
+    copy_cycles_at::<W>(len, 0)
+}
+
+/// As [`copy_cycles`], with the destination buffer `dst_skew` bytes past a
+/// beat boundary (the source stays beat-aligned).
+fn copy_cycles_at<W: UdmaWidth>(len: u32, dst_skew: u32) -> (u64, u64) {
     use desc::*;
     use regs::*;
     let mut b: Bench<W> = Bench::new();
@@ -689,7 +695,7 @@ fn copy_cycles<W: UdmaWidth>(len: u32) -> (u64, u64) {
         ring_id: 1,
         int_en: false,
         buf2_ptr_lo: 0,
-        buf1_ptr: 0x4_0000,
+        buf1_ptr: 0x4_0000 + u64::from(dst_skew),
     };
     b.mem.write(0x2000, &d.encode().unwrap());
     let src: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
@@ -721,8 +727,40 @@ fn copy_cycles<W: UdmaWidth>(len: u32) -> (u64, u64) {
         cycles += 1;
         assert!(cycles < 1_000_000, "copy of {len} bytes never completed");
     }
-    assert_eq!(b.mem.read(0x4_0000, len as usize), &src[..]);
+    assert_eq!(
+        b.mem.read(0x4_0000 + u64::from(dst_skew), len as usize),
+        &src[..]
+    );
     (cycles, max_awlen)
+}
+
+#[test]
+fn a_copy_to_a_skewed_destination_is_exact_and_beat_skew_costs_cycles() {
+    // docs/udma.md "Write bursts": the ~2.13 cycles per beat of a 64 KiB copy
+    // hold when the destination sits at the source's offset within a 16-beat
+    // burst. A skew of a few bytes inside one beat costs only the hold register's
+    // extra beat; a skew of whole beats makes the 16-beat write bursts straddle
+    // the 16-beat read bursts and 4 KiB pages, so more, shorter bursts are
+    // issued. Every copy stays exact (asserted inside `copy_cycles_at`).
+    let aligned64 = copy_cycles::<W64>(65536).0;
+    let byte_skew64 = copy_cycles_at::<W64>(65536, 1).0;
+    let beat_skew64 = copy_cycles_at::<W64>(65536, 40).0;
+    let aligned128 = copy_cycles::<W128>(65536).0;
+    let beat_skew128 = copy_cycles_at::<W128>(65536, 83).0;
+    println!(
+        "64-bit: aligned {aligned64}, 1-byte skew {byte_skew64}, 5-beat skew {beat_skew64} \
+         cycles for 8192 beats; 128-bit: aligned {aligned128}, 83-byte skew {beat_skew128} \
+         for 4096 beats"
+    );
+    assert!(byte_skew64 - aligned64 < 16, "{byte_skew64} vs {aligned64}");
+    assert!(
+        4 * beat_skew64 > 5 * aligned64,
+        "{beat_skew64} vs {aligned64}"
+    );
+    assert!(
+        4 * beat_skew128 > 5 * aligned128,
+        "{beat_skew128} vs {aligned128}"
+    );
 }
 
 #[test]
