@@ -84,6 +84,9 @@ pub struct GenReport {
     /// `dst_addr` after the fold, as the firmware logs it (seed 001 §2.3,
     /// "after remote_routing_id=$%d, dst_addr=0x%llx").
     pub dst_soc: u64,
+    /// The peer's routing id the word carried (`remote_routing_id`, logged
+    /// "after remote_routing_id=$%d" in decimal and on the remote semaphore BD).
+    pub routing_id: u32,
     /// Descriptors written per engine (index = engine number).
     pub per_engine: Vec<(u8, u32)>,
     /// Total descriptors written (the DescriptorStream count).
@@ -170,8 +173,14 @@ impl System {
                 })?;
             }
         }
-        // The fold of dst_addr as the firmware logs it (seed 001 §2.3 / §8).
-        let dst_soc = self.topo.fold(tx, rx, w.dst_addr)?;
+        // The fold of dst_addr as the firmware logs it (seed 001 §2.3 / §8):
+        // the chip-id mode writes the routing id of the RX core into CAYMAN_ID
+        // (on TX that is the word's remote_routing_id, checked above).
+        let rx_rid = match role {
+            Role::Tx => w.remote_routing_id,
+            Role::Rx => self.topo.routing_id_of(core)?,
+        };
+        let dst_soc = self.topo.fold_with_routing_id(tx, rx, w.dst_addr, rx_rid)?;
         let split = split_partitions(w.dma_engine_mask, w.partition_start, w.partition_count);
         let q = w.queue_id;
         let side = match role {
@@ -362,6 +371,7 @@ impl System {
             role,
             peer,
             dst_soc,
+            routing_id: w.remote_routing_id,
             per_engine,
             total,
             xt_addrs,

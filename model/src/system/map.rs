@@ -22,8 +22,10 @@
 //! ID_VALID = 1 the fabric reads [53:48] in the neighbor view when
 //! NEIGHBOR_ROUTE [52] and EXIT_DIE [51] are both set (the other die of the
 //! issuing package), otherwise in the chip-id view (CAYMAN_ID names the
-//! package). [`super::Topology`] never assigns a CAYMAN_ID with bits 4 and 3
-//! both set, so the rule is unambiguous.
+//! package: the package whose cores carry that routing id, seed 001 §2.3
+//! `CAYMAN_ID [53:48] <- routing_id`). [`super::Topology`] never assigns a
+//! CAYMAN_ID or routing id with bits 4 and 3 both set, so the rule is
+//! unambiguous.
 
 use crate::addr::fields::{CAYMAN_ID, DIE, EXIT_DIE, ID_VALID, LOCAL, NEIGHBOR_ROUTE};
 use crate::addr::{ADDR_HOST_BIT, ADDR_RSVD_MID_LSB};
@@ -185,9 +187,9 @@ pub fn route_address(t: &Topology, from: CoreId, soc: u64) -> Result<(CoreId, u6
         me.package
     } else {
         let id = CAYMAN_ID.get(soc) as u8;
-        match t.package_of_chip_id(id) {
+        match t.package_of_routing_id(id) {
             Some(p) => p,
-            None => return bad("chip-id view: CAYMAN_ID names no package of the topology"),
+            None => return bad("chip-id view: CAYMAN_ID names no routing id of the topology"),
         }
     };
     let core_in_die = local / CORE_STRIDE;

@@ -49,6 +49,7 @@ pub mod legs;
 pub mod link;
 pub mod map;
 pub mod mem;
+pub mod peer;
 pub mod topology;
 pub mod watchdog;
 
@@ -65,6 +66,7 @@ use crate::udma::desc::DescError;
 pub use self::core::{Core, QueueState};
 pub use legs::{prid, GenReport};
 pub use link::{LinkClass, LinkParams, Ps};
+pub use peer::{cayman_get_p2p_pod_peer_node, sengine_get_d2d_peer_nums, Neigh};
 pub use topology::{CoreId, CoreLoc, FoldMode, Topology};
 
 /// Errors of the system model. Each names the core (and engine, queue,
@@ -126,7 +128,7 @@ pub enum SystemError {
     },
     #[error("core {core}: a leg needs a peer other than itself")]
     SelfPeer { core: u16 },
-    #[error("core {core}: remote_routing_id {found} for peer core {peer}, the topology gives {expected}")]
+    #[error("core {core}: remote_routing_id {found:#x} for peer core {peer}, the host's routing-id map gives {expected:#x}")]
     RoutingId {
         core: u16,
         peer: u16,
@@ -305,6 +307,8 @@ impl LegSpec {
 pub struct LegReport {
     /// The folded destination as the firmware logs it (seed 001 §8: 0x58800000100000).
     pub dst_soc: u64,
+    /// The RX core's routing id the TX word carried (`remote_routing_id`).
+    pub routing_id: u32,
     /// How the destination was folded.
     pub fold: FoldMode,
     /// Link class crossed.
@@ -671,6 +675,7 @@ impl System {
         let link = self.topo.link_class(leg.src, leg.dst)?;
         Ok(LegReport {
             dst_soc: gtx.dst_soc,
+            routing_id: gtx.routing_id,
             fold: self.topo.fold_mode(leg.src, leg.dst)?,
             link,
             per_engine: gtx.per_engine.clone(),

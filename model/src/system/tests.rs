@@ -505,3 +505,153 @@ fn a_ring_step_of_concurrent_legs_overlaps_in_modeled_time() {
         }
     }
 }
+
+/// The seed 001 §8 gen word exactly as printed: {local_sem=12, remote_sem=20,
+/// remote_core_id=7, remote_routing_id=0x12, dma_engine_mask=0x000F,
+/// src_addr=0x100000, dst_addr=0x100000, free_dim_bytes=0x4000}.
+fn seed_s8_word() -> RdmaDescGen {
+    RdmaDescGen {
+        local_sem: 12,
+        remote_sem: 20,
+        remote_core_id: 7,
+        remote_routing_id: 0x12,
+        dma_engine_mask: 0x000F,
+        src_addr: 0x10_0000,
+        dst_addr: 0x10_0000,
+        free_dim_bytes: 0x4000,
+        partition_count: 128,
+        ..RdmaDescGen::default()
+    }
+}
+
+/// Run the printed §8 TX word on core 3 (its d2d peer is core 7) with the
+/// matching RX word on core 7, through rdma_desc_gen / rdma_desc_start.
+fn run_seed_s8_word(mode: Mode) -> (System, GenReport) {
+    let topo = Topology {
+        sbuf_bytes_per_partition: 2 << 20,
+        ..Topology::seed_001_s8()
+    };
+    let mut sys = System::new(topo).unwrap();
+    let (tx, rx) = (CoreId(3), CoreId(7));
+    assert_eq!(sys.topology().d2d_peer(tx).unwrap(), rx, "5 ^ 2 pairing");
+    fill(&mut sys, tx, 0x10_0000, 0x4000, 128, 9);
+    let wtx = seed_s8_word();
+    let wrx = RdmaDescGen {
+        remote_core_id: 3,
+        remote_routing_id: sys.topology().routing_id_of(tx).unwrap(),
+        ..wtx
+    };
+    let gtx = sys.rdma_desc_gen(tx, prid(tx, Role::Tx), &wtx).unwrap();
+    let grx = sys.rdma_desc_gen(rx, prid(rx, Role::Rx), &wrx).unwrap();
+    let leg = LegSpec {
+        engine_mask: 0x000F,
+        ..LegSpec::new(tx, 0x10_0000, rx, 0x10_0000, 0x4000, 128)
+    };
+    sys.rdma_desc_start(rx, prid(rx, Role::Rx), &System::leg_start_word(&leg, &grx))
+        .unwrap();
+    sys.rdma_desc_start(tx, prid(tx, Role::Tx), &System::leg_start_word(&leg, &gtx))
+        .unwrap();
+    sys.run(mode).unwrap();
+    (sys, gtx)
+}
+
+#[test]
+fn seed001_s8_word_as_printed_with_routing_id_0x12_runs_in_both_modes() {
+    for mode in [Mode::Fast, Mode::Cycle] {
+        let (sys, g) = run_seed_s8_word(mode);
+        // "after remote_routing_id=$18, dst_addr=0x58800000100000"
+        assert_eq!(g.routing_id, 18);
+        assert_eq!(g.dst_soc, 0x58800000100000);
+        assert_eq!(g.per_engine, vec![(0, 34), (1, 34), (2, 34), (3, 34)]);
+        verify(
+            &sys,
+            CoreId(3),
+            0x10_0000,
+            CoreId(7),
+            0x10_0000,
+            0x4000,
+            128,
+        );
+        assert_eq!(sys.sem(CoreId(3), 12).unwrap(), 4, "{mode:?}");
+        assert_eq!(sys.sem(CoreId(7), 20).unwrap(), 4, "{mode:?}");
+    }
+}
+
+#[test]
+fn seed001_s2_3_chip_id_fold_writes_the_peer_routing_id_into_cayman_id() {
+    // Two packages; the host map gives the peer core (package 1) routing id
+    // 0x12 and another core of package 1 routing id 0x21: the fold writes the
+    // routing id into [53:48] and the fabric routes both to package 1.
+    let mut topo = Topology::trn2(2);
+    let mut r = vec![0u32; 16];
+    for x in r.iter_mut().skip(8) {
+        *x = 0x12;
+    }
+    r[14] = 0x21;
+    topo.routing_ids = r;
+    topo.validate().unwrap();
+    let mut sys = System::new(topo).unwrap();
+    for (peer, rid) in [(CoreId(15), 0x12u64), (CoreId(14), 0x21)] {
+        fill(&mut sys, CoreId(3), 0, 256, 4, 1);
+        let leg = LegSpec::new(CoreId(3), 0, peer, 0x40, 256, 4);
+        let (wtx, _) = sys.leg_gen_words(&leg).unwrap();
+        assert_eq!(u64::from(wtx.remote_routing_id), rid);
+        let rep = sys.send_recv(&leg, Mode::Fast).unwrap();
+        assert_eq!(rep.fold, FoldMode::ChipId);
+        assert_eq!(rep.dst_soc >> 48 & 0x3F, rid, "CAYMAN_ID <- routing_id");
+        assert_eq!(rep.dst_soc >> 54 & 1, 1, "CAYMAN_ID_VALID");
+        if peer == CoreId(15) {
+            assert_eq!(rep.dst_soc, 0x0052_8000_0000_0040);
+        }
+        verify(&sys, CoreId(3), 0, peer, 0x40, 256, 4);
+        // The remote semaphore descriptor (last S2M BD of engine 0, written by
+        // the RX Q7) carries the same routing id in its routed address.
+        let qs = sys.queue(CoreId(3), 0, 0, 1).unwrap();
+        let slot = (qs.head.offset + qs.rl - 1) % qs.rl;
+        let mut b = [0u8; 16];
+        sys.core(peer).unwrap().desc.read(
+            (map::ring_offset(0, 0, 1) - map::DESC_BASE) as u32 + slot * 16,
+            &mut b,
+        );
+        let bd = crate::udma::desc::S2mDesc::decode(&b).unwrap();
+        assert_eq!(
+            bd.buf1_ptr >> 48 & 0x3F,
+            rid,
+            "remote sema BD routed by routing_id"
+        );
+        assert_eq!(
+            bd.buf1_ptr & 0xFFFF_FFFF,
+            map::sem_incr_offset(20) & 0xFFFF_FFFF,
+            "remote_sem INCR"
+        );
+    }
+    // A word whose routing id disagrees with the host's map is refused.
+    let leg = LegSpec::new(CoreId(3), 0, CoreId(15), 0, 256, 4);
+    let (mut wtx, _) = sys.leg_gen_words(&leg).unwrap();
+    wtx.remote_routing_id = 0x13;
+    let e = sys
+        .rdma_desc_gen(CoreId(3), prid(CoreId(3), Role::Tx), &wtx)
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            SystemError::RoutingId {
+                expected: 0x12,
+                found: 0x13,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // A routing id may name only one package.
+    let mut bad = Topology::trn2(2);
+    bad.routing_ids = vec![0x12; 16];
+    assert!(matches!(
+        bad.validate(),
+        Err(SystemError::Topology {
+            field: "routing_ids",
+            value: 0x12,
+            ..
+        })
+    ));
+}
