@@ -81,6 +81,35 @@ fn seed001_s8_run_sendrecv_uses_the_printed_word_with_routing_id_0x12() {
             "the firmware log line of seed 001 §2.3/§8"
         );
         assert_eq!(v["pass"], true, "{mode}");
+        // seed 001 §4.4: one broadcast trigger per side, mask 0xF, 34 descriptors each.
+        let t: Vec<&str> = v["triggers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap())
+            .collect();
+        assert_eq!(t.len(), 2, "{mode}: {t:?}");
+        assert!(
+            t[0].ends_with("trigger addr = 0x1140000c, mask = 0x0000000f n_desc=34"),
+            "RX S2M first: {t:?}"
+        );
+        assert!(
+            t[1].ends_with("trigger addr = 0x11400004, mask = 0x0000000f n_desc=34"),
+            "then TX M2S: {t:?}"
+        );
+        let p = json(&[
+            "run",
+            "sendrecv",
+            "--json",
+            "--mode",
+            mode,
+            "--per-engine-doorbells",
+        ]);
+        assert_eq!(p["triggers"].as_array().unwrap().len(), 0);
+        assert_eq!(
+            p["pass"], true,
+            "{mode}: per-engine doorbells move the same bytes"
+        );
     }
     let text = String::from_utf8_lossy(&sb2sb(&["run", "sendrecv"]).stdout).to_string();
     assert!(

@@ -78,6 +78,10 @@ pub struct LegArgs {
     /// Seed of the source data.
     #[arg(long, default_value = "1", value_parser = parse_u64)]
     pub seed: u64,
+    /// Ring one tail-pointer doorbell per engine instead of the broadcast
+    /// doorbell (seed 001 §4.4 `dma_apb_bcast`, the default).
+    #[arg(long)]
+    pub per_engine_doorbells: bool,
     /// Write a transaction-level VCD trace here.
     #[arg(long, value_name = "FILE")]
     pub vcd: Option<PathBuf>,
@@ -138,6 +142,10 @@ pub fn run(a: LegArgs) -> Result<i32> {
     };
     let mut sys = System::new(topo)?;
     sys.trace_on = a.vcd.is_some();
+    sys.log_triggers = true;
+    if a.per_engine_doorbells {
+        sys.doorbells = sb2sb_model::system::Doorbells::PerEngine;
+    }
 
     // Source data and a different, non-zero destination background.
     let mut rng = StimRng::new(a.seed);
@@ -212,6 +220,8 @@ pub fn run(a: LegArgs) -> Result<i32> {
             "dst_soc": rep.dst_soc, "dst_soc_hex": format!("{:#x}", rep.dst_soc),
             "remote_core_id": gen_tx.remote_core_id, "remote_routing_id": gen_tx.remote_routing_id,
             "gen_word_hex": gen_hex, "log": fw_log,
+            "doorbells": sys.doorbells,
+            "triggers": sys.triggers.iter().map(|t| t.log()).collect::<Vec<_>>(),
             "fold": rep.fold, "link": rep.link,
             "engine_mask": engine_mask, "engines": engines,
             "descriptors_per_engine": rep.per_engine, "descriptors": rep.descriptors,
@@ -234,6 +244,9 @@ pub fn run(a: LegArgs) -> Result<i32> {
             gen_tx.remote_core_id, gen_tx.remote_routing_id
         );
         println!("  rdma_desc_gen    {fw_log}");
+        for t in &sys.triggers {
+            println!("  rdma_desc_start  core {}: {}", t.from, t.log());
+        }
         println!(
             "  dst_soc          {:#x}  ({:?} fold, {:?} link)",
             rep.dst_soc, rep.fold, rep.link

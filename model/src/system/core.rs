@@ -94,6 +94,8 @@ pub struct Core {
     pub engines: Vec<EngineState>,
     /// EVT_SEM cycles stepped (increments, waits, AXI accesses).
     pub evt_cycles: u64,
+    /// Broadcast doorbell masks per (queue, side) (seed 001 §4.4, [`super::bcast`]).
+    pub bcast_mask: [[u16; 2]; DMA_QUEUES as usize],
 }
 
 impl Core {
@@ -109,6 +111,7 @@ impl Core {
             windows: WindowRemapper::new(),
             engines: vec![EngineState::default(); usize::from(DMA_ENGINES)],
             evt_cycles: 0,
+            bcast_mask: [[0; 2]; DMA_QUEUES as usize],
         }
     }
 

@@ -324,19 +324,7 @@ impl System {
             } => {
                 let txl = self.topo.loc(*tx)?;
                 let lat = link::ns(p.link(self.topo.link_class(*core, *tx)?).latency_ns);
-                for &(e, n) in engines {
-                    let reg = crate::udma::regs::UDMA_S2M_BASE
-                        + crate::udma::regs::UDMA_Q_ARRAY_BASE
-                        + u32::from(*queue) * crate::udma::regs::UDMA_Q_STRIDE
-                        + crate::udma::regs::UDMA_Q_RTP_INC;
-                    let a = self.topo.fold(
-                        *core,
-                        *tx,
-                        map::core_local(txl.core, map::udma_offset(e, reg)),
-                    )?;
-                    *self.timing.q7(*core) += link::ns(p.mmio_ns);
-                    self.mmio_write(*core, a, n)?;
-                    let t = *self.timing.q7(*core) + lat;
+                for (e, t) in self.q7_doorbells(*core, *tx, *queue, 1, engines, lat)? {
                     self.timing.queue_ready.insert((tx.0, e, *queue, 1), t);
                 }
                 // right_push: signal the TX go-semaphore (a routed INCR write).
@@ -375,20 +363,7 @@ impl System {
                 self.timing
                     .share
                     .insert((core.0, *queue), engines.len() as u32);
-                let loc = self.topo.loc(*core)?;
-                for &(e, n) in engines {
-                    let reg = crate::udma::regs::UDMA_M2S_BASE
-                        + crate::udma::regs::UDMA_Q_ARRAY_BASE
-                        + u32::from(*queue) * crate::udma::regs::UDMA_Q_STRIDE
-                        + crate::udma::regs::UDMA_Q_RTP_INC;
-                    let a = self.topo.fold(
-                        *core,
-                        *core,
-                        map::core_local(loc.core, map::udma_offset(e, reg)),
-                    )?;
-                    *self.timing.q7(*core) += link::ns(p.mmio_ns);
-                    self.mmio_write(*core, a, n)?;
-                    let t = *self.timing.q7(*core);
+                for (e, t) in self.q7_doorbells(*core, *core, *queue, 0, engines, 0)? {
                     self.timing.queue_ready.insert((core.0, e, *queue, 0), t);
                 }
                 Ok(true)

@@ -15,6 +15,7 @@
 //! | `0x1000_0000` | 0x2000 | EVT_SEM window (INCR at +0x1800, seed 001 §5.1) |
 //! | `0x1001_0000` | 256 × 4 | engine register file (u32 per register) |
 //! | `0x1100_0000 + e × 0x4_0000` | 0x4_0000 | UDMA engine `e` CSRs (M2S 0x0, S2M 0x20000; PUBLIC-FACTS §1) |
+//! | `0x1140_0000` | 0x100 | broadcast doorbell block (`dma_apb_bcast` targets, seed 001 §4.4; [`super::bcast`]) |
 //! | `0x1200_0000` | 0x0400_0000 | descriptor RAM (rings and constants, sparse) |
 //!
 //! Routed addresses (seed 001 §2): with ID_VALID [54] = 0 the address is
@@ -77,6 +78,8 @@ pub enum Target {
     Udma { engine: u8, offset: u32 },
     /// Descriptor RAM byte offset.
     Desc { offset: u32 },
+    /// Broadcast doorbell block byte offset ([`super::bcast`]).
+    Bcast { offset: u32 },
 }
 
 /// Byte offset of (partition, offset) inside a core.
@@ -139,6 +142,13 @@ pub fn decode_core_offset(off: u64, bytes_per_partition: u32) -> Result<Target, 
         return Ok(Target::Udma {
             engine: (rel / UDMA_STRIDE) as u8,
             offset: (rel % UDMA_STRIDE) as u32,
+        });
+    }
+    if (super::bcast::BCAST_BASE..super::bcast::BCAST_BASE + super::bcast::BCAST_BYTES)
+        .contains(&off)
+    {
+        return Ok(Target::Bcast {
+            offset: (off - super::bcast::BCAST_BASE) as u32,
         });
     }
     if (DESC_BASE..DESC_BASE + DESC_BYTES).contains(&off) {

@@ -42,6 +42,7 @@
 //! Errors are [`SystemError`]; a leg that can never complete ends in
 //! [`SystemError::Deadlock`] naming the core, semaphore and target.
 
+pub mod bcast;
 pub mod core;
 pub mod cycle;
 pub mod fast;
@@ -64,6 +65,7 @@ use crate::isa::{IsaError, RdmaDescGen, RdmaDescStart, Role};
 use crate::udma::desc::DescError;
 
 pub use self::core::{Core, QueueState};
+pub use bcast::{DmaApbBcast, Doorbells, Trigger};
 pub use legs::{prid, GenReport};
 pub use link::{LinkClass, LinkParams, Ps};
 pub use peer::{cayman_get_p2p_pod_peer_node, sengine_get_d2d_peer_nums, Neigh};
@@ -398,6 +400,12 @@ pub struct System {
     pub trace: Vec<TraceEvent>,
     /// Record [`System::trace`].
     pub trace_on: bool,
+    /// How `rdma_desc_start` rings its engines' doorbells (default: broadcast).
+    pub doorbells: Doorbells,
+    /// Broadcast triggers (recorded when `trace_on` or `log_triggers`).
+    pub triggers: Vec<Trigger>,
+    /// Record [`System::triggers`] without the full trace.
+    pub log_triggers: bool,
 }
 
 impl System {
@@ -422,6 +430,9 @@ impl System {
             max_cycles: 1 << 32,
             trace: Vec::new(),
             trace_on: false,
+            doorbells: Doorbells::default(),
+            triggers: Vec::new(),
+            log_triggers: false,
         })
     }
 
@@ -543,25 +554,12 @@ impl System {
     pub fn mmio_write(&mut self, from: CoreId, soc: u64, data: u32) -> Result<(), SystemError> {
         let (to, off) = map::route_address(&self.topo, from, soc)?;
         let bpp = self.topo.sbuf_bytes_per_partition;
-        let t = self.timing.now;
         match map::decode_core_offset(off, bpp)? {
-            map::Target::Udma { engine, offset } => {
-                self.core_mut(to)?.udma_write(engine, offset, data)?;
-                if let Some((side, q)) = doorbell_of(offset) {
-                    self.active.insert((to.0, engine, q));
-                    let tail = core::pack_pos(self.core(to)?.queue(engine, q, side).tail);
-                    if self.trace_on {
-                        self.trace.push(TraceEvent::Doorbell {
-                            t,
-                            core: to.0,
-                            engine,
-                            queue: q,
-                            side,
-                            tail,
-                        });
-                    }
-                }
-            }
+            map::Target::Udma { engine, offset } => match doorbell_of(offset) {
+                Some((side, q)) => self.ring_doorbell(to, engine, q, side, data)?,
+                None => self.core_mut(to)?.udma_write(engine, offset, data)?,
+            },
+            map::Target::Bcast { offset } => self.bcast_write(from, to, offset, data)?,
             map::Target::EvtSem { offset } => {
                 self.core_mut(to)?.evt_write(offset, data)?;
                 self.trace_sem(to, offset);

@@ -655,3 +655,106 @@ fn seed001_s2_3_chip_id_fold_writes_the_peer_routing_id_into_cayman_id() {
         })
     ));
 }
+
+/// Seed 001 §4.4: one write to the broadcast doorbell advances the tails of
+/// every engine the mask selects. The same legs launched by broadcast triggers
+/// and by per-engine doorbells move the same bytes and leave the same state,
+/// in both modes.
+#[test]
+fn seed001_s4_4_broadcast_doorbell_moves_the_same_bytes_as_per_engine_doorbells() {
+    let legs = [
+        // Balanced (seed 001 §8 shape): one trigger per side.
+        LegSpec {
+            engine_mask: 0x000F,
+            ..LegSpec::new(CoreId(3), 0x100, CoreId(7), 0x40, 3000, 8)
+        },
+        // Unbalanced: 10 partitions over 3 engines → counts 4+2, 3+2, 3+2.
+        LegSpec {
+            engine_mask: 0b1010_0001,
+            queue: 2,
+            ..LegSpec::new(CoreId(0), 0, CoreId(2), 0x80, 700, 10)
+        },
+    ];
+    let mut out = Vec::new();
+    for mode in [Mode::Fast, Mode::Cycle] {
+        for db in [Doorbells::Broadcast, Doorbells::PerEngine] {
+            let mut sys = System::new(Topology::default()).unwrap();
+            sys.doorbells = db;
+            sys.log_triggers = true;
+            fill(&mut sys, CoreId(3), 0x100, 3000, 8, 5);
+            fill(&mut sys, CoreId(0), 0, 700, 10, 6);
+            for l in &legs {
+                sys.send_recv(l, mode).unwrap();
+            }
+            verify(&sys, CoreId(3), 0x100, CoreId(7), 0x40, 3000, 8);
+            verify(&sys, CoreId(0), 0, CoreId(2), 0x80, 700, 10);
+            assert_eq!(sys.sem(CoreId(3), 12).unwrap(), 4, "{mode:?} {db:?}");
+            assert_eq!(sys.sem(CoreId(2), 20).unwrap(), 3, "{mode:?} {db:?}");
+            match db {
+                Doorbells::Broadcast => {
+                    // Leg 1: one S2M trigger (RX) then one M2S trigger (TX), mask 0xF, 2+2 descriptors.
+                    let t = &sys.triggers;
+                    assert_eq!(t.len(), 2 + 4, "{mode:?}: 1+1 for leg 1, 2+2 for leg 2");
+                    assert_eq!((t[0].from, t[0].mask, t[0].n_desc), (7, 0xF, 4));
+                    assert_eq!((t[1].from, t[1].mask, t[1].n_desc), (3, 0xF, 4));
+                    assert_eq!(t[0].trigger_addr & 0xFFF, 0xC, "S2M_TAIL_INC of queue 0");
+                    assert_eq!(t[1].trigger_addr & 0xFFF, 0x4, "M2S_TAIL_INC of queue 0");
+                    // Leg 2: engine 0 has 6 descriptors, engines 5 and 7 have 5.
+                    assert_eq!((t[2].mask, t[2].n_desc), (0x01, 6));
+                    assert_eq!((t[3].mask, t[3].n_desc), (0xA0, 5));
+                    assert_eq!(t[4].trigger_addr & 0xFF, 0x24, "queue 2 M2S trigger");
+                    assert_eq!(
+                        t[1].log(),
+                        format!(
+                            "Trigger DMA; sdma_bcast_base = 0x{:08x}, trigger addr = 0x{:08x}, mask = 0x0000000f n_desc=4",
+                            t[1].sdma_bcast_base as u32,
+                            t[1].sdma_bcast_base as u32 + 4
+                        )
+                    );
+                }
+                Doorbells::PerEngine => assert!(sys.triggers.is_empty()),
+            }
+            out.push(state(&sys));
+        }
+    }
+    assert!(out.windows(2).all(|w| w[0] == w[1]), "all four runs agree");
+}
+
+#[test]
+fn broadcast_trigger_is_all_or_nothing_and_checks_its_registers() {
+    let mut sys = System::new(Topology::default()).unwrap();
+    // Rings on engines 0 and 1 of core 0, queue 0, M2S; engine 1 almost full.
+    let q = crate::udma::regs::UDMA_Q_ARRAY_BASE;
+    let local = |e, r| map::core_local(0, map::udma_offset(e, q + r));
+    for e in [0u8, 1] {
+        sys.mmio_write(CoreId(0), local(e, crate::udma::regs::UDMA_Q_RL), 8)
+            .unwrap();
+    }
+    sys.mmio_write(CoreId(0), local(1, crate::udma::regs::UDMA_Q_RTP_INC), 6)
+        .unwrap();
+    let b = sys.dma_apb_bcast(CoreId(0), CoreId(0), 0, 0b11).unwrap();
+    sys.mmio_write(CoreId(0), b.m2s_tail_ptr - 4, b.mask)
+        .unwrap();
+    // 2 > free space of engine 1 (8 − 1 − 6 = 1): refused, engine 0 untouched.
+    let e = sys.mmio_write(CoreId(0), b.m2s_tail_ptr, 2).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            SystemError::Csr {
+                core: 0,
+                engine: 1,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(sys.queue(CoreId(0), 0, 0, 0).unwrap().tail.offset, 0);
+    sys.mmio_write(CoreId(0), b.m2s_tail_ptr, 1).unwrap();
+    assert_eq!(sys.queue(CoreId(0), 0, 0, 0).unwrap().tail.offset, 1);
+    assert_eq!(sys.queue(CoreId(0), 1, 0, 0).unwrap().tail.offset, 7);
+    // The S2M trigger has its own (empty) mask; a mask beyond 16 engines is refused.
+    assert!(sys.mmio_write(CoreId(0), b.s2m_tail_ptr, 1).is_err());
+    assert!(sys
+        .mmio_write(CoreId(0), b.s2m_tail_ptr - 4, 1 << 16)
+        .is_err());
+}
