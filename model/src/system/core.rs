@@ -33,6 +33,13 @@ pub struct QueueState {
     /// Tail pointer (`*DRTP`): advanced by the doorbell.
     #[serde(serialize_with = "ser_pos")]
     pub tail: RingPos,
+    /// S2M `comp_cfg` (bit 0 EN_COMP_RING_UPDATE).
+    pub comp_cfg: u32,
+    /// Completion ring base (`*CRBP_LOW/HIGH`), a routed SoC address.
+    pub crbp: u64,
+    /// Completion ring head (`*CRHP`): next completion slot and its ring id.
+    #[serde(serialize_with = "ser_pos")]
+    pub crhp: RingPos,
     /// Descriptors completed.
     pub desc_done: u32,
     /// Bytes moved.
@@ -96,6 +103,8 @@ pub struct Core {
     pub evt_cycles: u64,
     /// Broadcast doorbell masks per (queue, side) (seed 001 §4.4, [`super::bcast`]).
     pub bcast_mask: [[u16; 2]; DMA_QUEUES as usize],
+    /// This core's TX Q7 completion-poll state per (engine, queue) ([`super::comp`]).
+    pub comp_poll: [[super::comp::CompPoll; DMA_QUEUES as usize]; DMA_ENGINES as usize],
 }
 
 impl Core {
@@ -112,6 +121,7 @@ impl Core {
             engines: vec![EngineState::default(); usize::from(DMA_ENGINES)],
             evt_cycles: 0,
             bcast_mask: [[0; 2]; DMA_QUEUES as usize],
+            comp_poll: Default::default(),
         }
     }
 
@@ -263,6 +273,12 @@ impl Core {
                 qs.rl = data & ((1 << UDMA_PTR_OFFSET_WIDTH) - 1);
                 qs.head = RingPos::default();
                 qs.tail = RingPos::default();
+                qs.crhp = RingPos::default();
+            }
+            UDMA_Q_CRBP_LOW => qs.crbp = (qs.crbp & !0xFFFF_FFFF) | u64::from(data),
+            UDMA_Q_CRBP_HIGH => qs.crbp = (qs.crbp & 0xFFFF_FFFF) | u64::from(data) << 32,
+            UDMA_S2M_Q_COMP_CFG if side == 1 => {
+                qs.comp_cfg = data & 1 << UDMA_COMP_CFG_EN_COMP_RING_UPDATE_BIT
             }
             UDMA_Q_RTP_INC => {
                 let n = data & ((1 << UDMA_PTR_OFFSET_WIDTH) - 1);
@@ -296,6 +312,10 @@ impl Core {
             UDMA_Q_RL => qs.rl,
             UDMA_Q_RHP => pack_pos(qs.head),
             UDMA_Q_RTP => pack_pos(qs.tail),
+            UDMA_Q_CRBP_LOW => qs.crbp as u32,
+            UDMA_Q_CRBP_HIGH => (qs.crbp >> 32) as u32,
+            UDMA_Q_CRHP => pack_pos(qs.crhp),
+            UDMA_S2M_Q_COMP_CFG if side == 1 => qs.comp_cfg,
             UDMA_Q_DESC_DONE => qs.desc_done,
             UDMA_Q_BYTES => qs.bytes as u32,
             _ => return Err(err),

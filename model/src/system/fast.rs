@@ -280,12 +280,14 @@ impl System {
         t: Ps,
     ) -> Result<(), SystemError> {
         let c = self.core_mut(core)?;
+        let s2m_offset = c.queue(e, q, 1).head.offset;
         for side in [0u8, 1] {
             let qs = c.queue_mut(e, q, side);
             qs.head = qs.head.advance(1, qs.rl);
             qs.desc_done = qs.desc_done.wrapping_add(1);
             qs.bytes += u64::from(bytes);
         }
+        self.write_completion(core, e, q, bytes, s2m_offset)?;
         if self.trace_on {
             let c = self.core(core)?;
             let (m, s) = (
@@ -368,6 +370,11 @@ impl System {
                 }
                 Ok(true)
             }
+            Q7Op::PollComp {
+                core,
+                queue,
+                engines,
+            } => self.poll_completions(*core, *queue, engines),
             Q7Op::Wait { core, sem, target } => {
                 if !self.core_mut(*core)?.sem_wait_ge_dec(*sem, *target) {
                     return Ok(false);

@@ -241,9 +241,16 @@ impl System {
                 let csr = |r: u32| core_local(tx_loc.core, udma_offset(e, qreg + r));
                 let soc = |s: &System, r: u32| s.topo.fold(core, tx, csr(r));
                 if qs_rl == 0 {
+                    if !(2..=RING_LEN).contains(&self.ring_len) {
+                        return Err(SystemError::Leg {
+                            field: "ring_len",
+                            value: self.ring_len.into(),
+                            rule: "2..=4096 descriptors (one 64 KiB ring slot)",
+                        });
+                    }
                     let a = soc(self, UDMA_Q_RL)?;
-                    self.mmio_write(core, a, RING_LEN)?;
-                    qs_rl = RING_LEN;
+                    self.mmio_write(core, a, self.ring_len)?;
+                    qs_rl = self.ring_len;
                 }
                 let a = soc(self, UDMA_Q_RBP_LOW)?;
                 self.mmio_write(core, a, ring_soc_from_tx as u32)?;
@@ -255,6 +262,9 @@ impl System {
                     a,
                     1 << UDMA_Q_CFG_EN_PREF_BIT | 1 << UDMA_Q_CFG_EN_SCHED_BIT,
                 )?;
+            }
+            if role == Role::Tx {
+                self.configure_completion_ring(tx, e, q)?;
             }
             let qs = *self.core(tx)?.queue(e, q, side);
             if n > qs.free() {
@@ -446,17 +456,33 @@ impl System {
                 core,
                 tx: peer,
                 queue: w.queue_id,
-                engines: rec.per_engine,
+                engines: rec.per_engine.clone(),
                 go_sem: w.go_sem,
             },
             Role::Tx => super::Q7Op::TxLaunch {
                 core,
                 queue: w.queue_id,
-                engines: rec.per_engine,
+                engines: rec.per_engine.clone(),
                 go_sem: w.go_sem,
             },
         };
         self.pending.push_back(op);
+        if w.role == Role::Tx {
+            // seed 001 §5.3: poll the completions of what this start launched
+            // (generation tags) before the ring slots are reused.
+            let c = self.core_mut(core)?;
+            let mut targets = Vec::with_capacity(rec.per_engine.len());
+            for &(e, n) in &rec.per_engine {
+                let p = &mut c.comp_poll[usize::from(e)][usize::from(w.queue_id)];
+                p.want += u64::from(n);
+                targets.push((e, p.want));
+            }
+            self.pending.push_back(super::Q7Op::PollComp {
+                core,
+                queue: w.queue_id,
+                engines: targets,
+            });
+        }
         Ok(())
     }
 }

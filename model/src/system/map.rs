@@ -107,6 +107,13 @@ pub const fn ring_offset(engine: u8, queue: u8, side: u8) -> u64 {
     DESC_BASE + ((engine as u64 * 16 + queue as u64) * 2 + side as u64) * RING_BYTES
 }
 
+/// Offset inside a core of the S2M completion ring of TX engine queue
+/// (engine, queue) (project-defined: the 16 MiB of descriptor RAM after the
+/// data rings, one [`RING_BYTES`] slot per engine queue).
+pub const fn comp_ring_offset(engine: u8, queue: u8) -> u64 {
+    DESC_BASE + 0x0200_0000 + (engine as u64 * 16 + queue as u64) * RING_BYTES
+}
+
 /// Decode a core-relative offset.
 pub fn decode_core_offset(off: u64, bytes_per_partition: u32) -> Result<Target, SystemError> {
     let unmapped = Err(SystemError::Unmapped { offset: off });
@@ -279,7 +286,8 @@ mod tests {
             decode_core_offset(0x1300_0000 + DESC_BYTES, bpp),
             Err(SystemError::Unmapped { .. })
         ));
-        assert!(ring_offset(15, 15, 1) + RING_BYTES <= DESC_BASE + SEMA_ONE_OFFSET);
+        assert!(ring_offset(15, 15, 1) + RING_BYTES <= comp_ring_offset(0, 0));
+        assert!(comp_ring_offset(15, 15) + RING_BYTES <= DESC_BASE + SEMA_ONE_OFFSET);
     }
 
     #[test]

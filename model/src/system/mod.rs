@@ -43,6 +43,7 @@
 //! [`SystemError::Deadlock`] naming the core, semaphore and target.
 
 pub mod bcast;
+pub mod comp;
 pub mod core;
 pub mod cycle;
 pub mod fast;
@@ -191,6 +192,17 @@ pub enum SystemError {
         queue: u8,
         m2s: u32,
         s2m: u32,
+    },
+    #[error("core {core} engine {engine} queue {queue}: completion slot {slot} holds generation tag {found}, the poll expects {expected} ({seen} of {want} completions seen; a stale tag is never taken as done)")]
+    CompletionPending {
+        core: u16,
+        engine: u8,
+        queue: u8,
+        slot: u32,
+        expected: u8,
+        found: u8,
+        seen: u64,
+        want: u64,
     },
     #[error("cycle budget of {cycles} cycles exhausted")]
     Timeout { cycles: u64 },
@@ -347,6 +359,13 @@ pub(crate) enum Q7Op {
     },
     /// Wait semaphore ≥ target, then decrement by target.
     Wait { core: CoreId, sem: u8, target: i32 },
+    /// TX: busy-poll the completion rings of `engines` until each has seen
+    /// its total (engine, completions) with the expected generation tag.
+    PollComp {
+        core: CoreId,
+        queue: u8,
+        engines: Vec<(u8, u64)>,
+    },
 }
 
 /// One traced transaction (for the transaction-level VCD of the CLI).
@@ -406,6 +425,9 @@ pub struct System {
     pub triggers: Vec<Trigger>,
     /// Record [`System::triggers`] without the full trace.
     pub log_triggers: bool,
+    /// Ring length (descriptors) `rdma_desc_gen` gives a queue it configures
+    /// (default [`map::RING_LEN`]; 2..=RING_LEN, smaller rings wrap sooner).
+    pub ring_len: u32,
 }
 
 impl System {
@@ -433,6 +455,7 @@ impl System {
             doorbells: Doorbells::default(),
             triggers: Vec::new(),
             log_triggers: false,
+            ring_len: map::RING_LEN,
         })
     }
 

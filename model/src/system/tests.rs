@@ -758,3 +758,87 @@ fn broadcast_trigger_is_all_or_nothing_and_checks_its_registers() {
         .mmio_write(CoreId(0), b.s2m_tail_ptr - 4, 1 << 16)
         .is_err());
 }
+
+/// Seed 001 §5.3 / PUBLIC-FACTS §1: completion descriptors carry the 2-bit
+/// generation tag; the TX Q7 polls them and takes a slot as done only when the
+/// tag equals the expected generation (+1 mod 4 per wrap). A 16-slot ring
+/// wraps 4.5 times; fast and cycle mode write the same completion bytes.
+#[test]
+fn seed001_s5_3_generation_tag_poll_over_a_wrapping_completion_ring() {
+    let mut rings = Vec::new();
+    for mode in [Mode::Fast, Mode::Cycle] {
+        let mut sys = System::new(Topology::default()).unwrap();
+        sys.ring_len = 16;
+        let leg = LegSpec {
+            engine_mask: 0x0004,
+            ..LegSpec::new(CoreId(0), 0, CoreId(4), 0x100, 64, 4)
+        };
+        for k in 0..12u8 {
+            fill(&mut sys, CoreId(0), 0, 64, 4, k);
+            sys.send_recv(&leg, mode).unwrap();
+            verify(&sys, CoreId(0), 0, CoreId(4), 0x100, 64, 4);
+        }
+        // 12 legs × (4 data + 2 semaphore) = 72 completions = 4 laps + 8.
+        let p = sys.core(CoreId(0)).unwrap().comp_poll[2][0];
+        assert_eq!((p.seen, p.want), (72, 72), "{mode:?}");
+        assert_eq!(p.pos.offset, 8);
+        assert_eq!(p.pos.ring_id, (1 + 4) & 3, "initial 1, +1 mod 4 per wrap");
+        let qs = sys.queue(CoreId(0), 2, 0, 1).unwrap();
+        assert_eq!(qs.crhp, p.pos, "{mode:?}: the engine's completion head");
+        // Slots 0..8 hold lap 5's tag (1), slots 8..16 lap 4's (0); each
+        // completion names its S2M slot and length.
+        let mut ring = Vec::new();
+        for slot in 0..16u32 {
+            let mut b = [0u8; 16];
+            sys.core(CoreId(0)).unwrap().desc.read(
+                (map::comp_ring_offset(2, 0) - map::DESC_BASE) as u32 + slot * 16,
+                &mut b,
+            );
+            let d = crate::udma::desc::CompDesc::decode(&b).unwrap();
+            assert_eq!(
+                d.ring_id,
+                if slot < 8 { 1 } else { 0 },
+                "{mode:?} slot {slot}"
+            );
+            assert_eq!(d.desc_offset, slot);
+            assert!(d.first && d.last && d.buf1_used && !d.error);
+            assert!(d.len == 64 || d.len == 4 || d.len == 8, "{}", d.len);
+            ring.push(b);
+        }
+        rings.push(ring);
+        // A poll for one more completion that never comes: slot 8 still holds
+        // generation 0 while 1 is expected — stale, never taken as done.
+        let want = p.want + 1;
+        sys.pending.push_back(Q7Op::PollComp {
+            core: CoreId(0),
+            queue: 0,
+            engines: vec![(2, want)],
+        });
+        let e = sys.run(mode).unwrap_err();
+        assert_eq!(
+            e,
+            SystemError::CompletionPending {
+                core: 0,
+                engine: 2,
+                queue: 0,
+                slot: 8,
+                expected: 1,
+                found: 0,
+                seen: 72,
+                want: 73
+            },
+            "{mode:?}"
+        );
+        // The slot gets the expected generation: now the poll takes it.
+        let mut b = rings.last().unwrap()[8];
+        b[3] = (b[3] & !3) | 1;
+        let off = (map::comp_ring_offset(2, 0) - map::DESC_BASE) as u32 + 8 * 16;
+        sys.core_mut(CoreId(0)).unwrap().desc.write(off, &b);
+        sys.run(mode).unwrap();
+        assert_eq!(sys.core(CoreId(0)).unwrap().comp_poll[2][0].seen, 73);
+    }
+    assert_eq!(
+        rings[0], rings[1],
+        "fast mode writes the golden UDMA's completion bytes"
+    );
+}
