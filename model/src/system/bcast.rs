@@ -175,7 +175,7 @@ impl System {
         };
         let q = (offset / BCAST_Q_STRIDE) as u8;
         let rel = offset % BCAST_Q_STRIDE;
-        if u32::from(q) >= UDMA_NUM_QUEUES || offset % 4 != 0 {
+        if u32::from(q) >= UDMA_NUM_QUEUES || !offset.is_multiple_of(4) {
             return Err(err("broadcast doorbell: not a register"));
         }
         let side = (rel / BCAST_SIDE_STRIDE) as u8;
