@@ -103,6 +103,10 @@ pub struct Core {
     pub evt_cycles: u64,
     /// Broadcast doorbell masks per (queue, side) (seed 001 §4.4, [`super::bcast`]).
     pub bcast_mask: [[u16; 2]; DMA_QUEUES as usize],
+    /// `sb2sb_ready_to_receive_remote` of this core's RX Q7 (seed 001 §2.5
+    /// pre-sync): set by `rdma_desc_gen` after program_window, cleared when
+    /// `rdma_desc_start` arms the S2M ring.
+    pub ready_to_receive_remote: u32,
     /// This core's TX Q7 completion-poll state per (engine, queue) ([`super::comp`]).
     pub comp_poll: [[super::comp::CompPoll; DMA_QUEUES as usize]; DMA_ENGINES as usize],
 }
@@ -121,6 +125,7 @@ impl Core {
             engines: vec![EngineState::default(); usize::from(DMA_ENGINES)],
             evt_cycles: 0,
             bcast_mask: [[0; 2]; DMA_QUEUES as usize],
+            ready_to_receive_remote: 0,
             comp_poll: Default::default(),
         }
     }

@@ -325,6 +325,7 @@ impl System {
                 go_sem,
             } => {
                 let txl = self.topo.loc(*tx)?;
+                self.core_mut(*core)?.ready_to_receive_remote = 0;
                 let lat = link::ns(p.link(self.topo.link_class(*core, *tx)?).latency_ns);
                 for (e, t) in self.q7_doorbells(*core, *tx, *queue, 1, engines, lat)? {
                     self.timing.queue_ready.insert((tx.0, e, *queue, 1), t);

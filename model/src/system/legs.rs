@@ -24,6 +24,7 @@ use crate::isa::{RdmaDescGen, RdmaDescStart, Role};
 use crate::udma::desc::{M2sDesc, S2mDesc};
 use crate::udma::regs::*;
 
+use super::classify::{PeerClass, PreSync};
 use super::map::{
     self, core_local, ring_offset, sbuf_offset, sem_incr_offset, udma_offset, RING_LEN,
 };
@@ -93,6 +94,14 @@ pub struct GenReport {
     pub total: u32,
     /// Q7-local window view of the peer SBUF per engine (`xt_addrs[16]`), RX only.
     pub xt_addrs: Vec<u32>,
+    /// The §2.4 classifier's view of the peer base.
+    pub class: PeerClass,
+    /// The fold mode the classifier picked.
+    pub fold: super::FoldMode,
+    /// program_window / update_window log lines (§2.5), RX only.
+    pub window_log: Vec<String>,
+    /// The pre-sync record (§2.5), RX only.
+    pub pre_sync: Option<PreSync>,
 }
 
 /// Split `count` partitions from `start` over the engines of `mask`:
@@ -180,7 +189,13 @@ impl System {
             Role::Tx => w.remote_routing_id,
             Role::Rx => self.topo.routing_id_of(core)?,
         };
-        let dst_soc = self.topo.fold_with_routing_id(tx, rx, w.dst_addr, rx_rid)?;
+        // seed 001 §2.4: the device-side classifier of the peer base picks the
+        // fold mode (cross-die iff is_die_0 differs from this die; another
+        // package is host-topology-decided).
+        let (eb, tb) = self.topo.peer_bases(peer)?;
+        let class = self.topo.classify_peer(core, eb, tb)?;
+        let fold = self.topo.fold_mode_of_class(core, peer, &class)?;
+        let dst_soc = self.topo.fold_in_mode(fold, rx, w.dst_addr, rx_rid)?;
         let split = split_partitions(w.dma_engine_mask, w.partition_start, w.partition_count);
         let q = w.queue_id;
         let side = match role {
@@ -189,6 +204,8 @@ impl System {
         };
         let mut per_engine = Vec::new();
         let mut xt_addrs = Vec::new();
+        let mut window_log = Vec::new();
+        let mut pre_sync = None;
         let tx_loc = self.topo.loc(tx)?;
         let rx_loc = self.topo.loc(rx)?;
 
@@ -202,11 +219,32 @@ impl System {
             let c = self.core_mut(core)?;
             for (k, _) in split.iter().enumerate() {
                 let xt = (k as u32) << XT_WINDOW_SHIFT;
-                c.windows
-                    .program_window(k, xt, sbuf_soc, l_mask)
-                    .map_err(SystemError::Addr)?;
+                // A valid window is re-pointed with update_window (§2.5).
+                let (op, r) = if c.windows.window(k).is_some() {
+                    (
+                        "update_window: ",
+                        c.windows.update_window(k, xt, sbuf_soc, l_mask),
+                    )
+                } else {
+                    (
+                        "program_window:",
+                        c.windows.program_window(k, xt, sbuf_soc, l_mask),
+                    )
+                };
+                r.map_err(SystemError::Addr)?;
+                window_log.push(format!(
+                    "R: {op} num={k}, {}xt_addr=0x{xt:x}, soc_addr=0x{sbuf_soc:x}, u_mask=0x{:x}, l_mask=0x{l_mask:x}",
+                    if op.starts_with("program") { "vld=1, " } else { "" },
+                    !l_mask
+                ));
                 xt_addrs.push(xt);
             }
+            c.ready_to_receive_remote = 1;
+            pre_sync = Some(PreSync {
+                remote_pool_xt_addr: xt_addrs[0],
+                remote_q7_xt_addr: xt_addrs[xt_addrs.len() - 1],
+                sb2sb_ready_to_receive_remote: c.ready_to_receive_remote,
+            });
         } else {
             // The constant the semaphore descriptors read.
             let consts: [u8; 16] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0];
@@ -382,9 +420,13 @@ impl System {
             peer,
             dst_soc,
             routing_id: w.remote_routing_id,
+            class,
+            fold,
             per_engine,
             total,
             xt_addrs,
+            window_log,
+            pre_sync,
         };
         self.streams.insert((core.0, role as u8, q), rep.clone());
         let _ = addr::NUM_WINDOWS;

@@ -43,6 +43,7 @@
 //! [`SystemError::Deadlock`] naming the core, semaphore and target.
 
 pub mod bcast;
+pub mod classify;
 pub mod comp;
 pub mod core;
 pub mod cycle;
@@ -67,6 +68,7 @@ use crate::udma::desc::DescError;
 
 pub use self::core::{Core, QueueState};
 pub use bcast::{DmaApbBcast, Doorbells, Trigger};
+pub use classify::{PeerClass, PreSync};
 pub use legs::{prid, GenReport};
 pub use link::{LinkClass, LinkParams, Ps};
 pub use peer::{cayman_get_p2p_pod_peer_node, sengine_get_d2d_peer_nums, Neigh};

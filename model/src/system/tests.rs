@@ -842,3 +842,78 @@ fn seed001_s5_3_generation_tag_poll_over_a_wrapping_completion_ring() {
         "fast mode writes the golden UDMA's completion bytes"
     );
 }
+
+/// Seed 001 §2.4 / §2.5 on the leg: the gen classifies the peer base (the §8
+/// peer: is_die_0 = 0, engine_idx = 7 → neighbor fold), the RX Q7 programs its
+/// windows (then update_window re-points them on the next leg), and the
+/// pre-sync ready flag is raised by the gen and consumed by the RX arm.
+#[test]
+fn seed001_s2_4_and_s2_5_classifier_windows_and_ready_flag_on_the_leg() {
+    let mut sys = System::new(Topology::seed_001_s8()).unwrap();
+    let leg = LegSpec::new(CoreId(3), 0, CoreId(7), 0x40, 256, 8);
+    let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
+    let gtx = sys
+        .rdma_desc_gen(CoreId(3), prid(CoreId(3), Role::Tx), &wtx)
+        .unwrap();
+    assert_eq!(
+        (gtx.class.is_die_0, gtx.class.engine_idx, gtx.class.is_tpb),
+        (false, 7, true)
+    );
+    assert_eq!(gtx.fold, FoldMode::Neighbor);
+    let grx = sys
+        .rdma_desc_gen(CoreId(7), prid(CoreId(7), Role::Rx), &wrx)
+        .unwrap();
+    assert_eq!(
+        (grx.class.is_die_0, grx.class.engine_idx),
+        (true, 3),
+        "RX classifies its TX peer"
+    );
+    assert_eq!(sys.core(CoreId(7)).unwrap().ready_to_receive_remote, 1);
+    let ps = grx.pre_sync.unwrap();
+    assert_eq!(ps.sb2sb_ready_to_receive_remote, 1);
+    assert_eq!(
+        (ps.remote_pool_xt_addr, ps.remote_q7_xt_addr),
+        (0, 3 << 28),
+        "4 engines, 4 windows"
+    );
+    assert_eq!(grx.window_log.len(), 4);
+    let sbuf_soc = sys.topology().fold(CoreId(3), CoreId(7), 3 << 32).unwrap();
+    assert_eq!(
+        grx.window_log[1],
+        format!("R: program_window: num=1, vld=1, xt_addr=0x10000000, soc_addr=0x{sbuf_soc:x}, u_mask=0xf0000000, l_mask=0xfffffff")
+    );
+    sys.rdma_desc_start(
+        CoreId(7),
+        prid(CoreId(7), Role::Rx),
+        &System::leg_start_word(&leg, &grx),
+    )
+    .unwrap();
+    sys.rdma_desc_start(
+        CoreId(3),
+        prid(CoreId(3), Role::Tx),
+        &System::leg_start_word(&leg, &gtx),
+    )
+    .unwrap();
+    sys.run(Mode::Fast).unwrap();
+    assert_eq!(
+        sys.core(CoreId(7)).unwrap().ready_to_receive_remote,
+        0,
+        "consumed by the RX arm"
+    );
+    // The next leg into core 7 re-points the valid windows.
+    let (_, wrx) = sys.leg_gen_words(&leg).unwrap();
+    let (wtx, _) = sys.leg_gen_words(&leg).unwrap();
+    sys.rdma_desc_gen(CoreId(3), prid(CoreId(3), Role::Tx), &wtx)
+        .unwrap();
+    let g2 = sys
+        .rdma_desc_gen(CoreId(7), prid(CoreId(7), Role::Rx), &wrx)
+        .unwrap();
+    assert!(
+        g2.window_log
+            .iter()
+            .all(|l| l.starts_with("R: update_window:  num=")),
+        "{:?}",
+        g2.window_log
+    );
+    sys.clear_pending();
+}

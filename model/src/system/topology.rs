@@ -342,17 +342,8 @@ impl Topology {
     /// Fold the die-local address `local` of core `to` into the SoC address an
     /// engine of core `from` uses to reach it (seed 001 §2.3).
     pub fn fold(&self, from: CoreId, to: CoreId, local: u64) -> Result<u64, SystemError> {
-        let b = self.loc(to)?;
-        let r = match self.fold_mode(from, to)? {
-            FoldMode::Local => {
-                addr::fields::DIE.set(addr::fields::LOCAL.set(0, local)?, b.die.into())
-            }
-            FoldMode::Neighbor => addr::fold_neighbor(local, b.die.into(), 0),
-            FoldMode::ChipId => {
-                addr::fold_chip_id(local, b.die.into(), self.routing_id_of(to)?.into())
-            }
-        };
-        Ok(r?)
+        let mode = self.fold_mode(from, to)?;
+        self.fold_in_mode(mode, to, local, self.routing_id_of(to)?)
     }
 
     /// The chip-id fold of seed 001 §2.3 with an explicit routing id
@@ -365,13 +356,28 @@ impl Topology {
         local: u64,
         routing_id: u32,
     ) -> Result<u64, SystemError> {
-        match self.fold_mode(from, to)? {
-            FoldMode::ChipId => {
-                let b = self.loc(to)?;
-                Ok(addr::fold_chip_id(local, b.die.into(), routing_id.into())?)
+        self.fold_in_mode(self.fold_mode(from, to)?, to, local, routing_id)
+    }
+
+    /// Fold `local` of core `to` in `mode` (seed 001 §2.3): local keeps LOCAL and
+    /// DIE; neighbor sets EXIT_DIE, NEIGHBOR_ROUTE, ID_VALID; chip-id writes
+    /// `routing_id` into CAYMAN_ID [53:48] and sets CAYMAN_ID_VALID.
+    pub fn fold_in_mode(
+        &self,
+        mode: FoldMode,
+        to: CoreId,
+        local: u64,
+        routing_id: u32,
+    ) -> Result<u64, SystemError> {
+        let b = self.loc(to)?;
+        let r = match mode {
+            FoldMode::Local => {
+                addr::fields::DIE.set(addr::fields::LOCAL.set(0, local)?, b.die.into())
             }
-            _ => self.fold(from, to, local),
-        }
+            FoldMode::Neighbor => addr::fold_neighbor(local, b.die.into(), 0),
+            FoldMode::ChipId => addr::fold_chip_id(local, b.die.into(), routing_id.into()),
+        };
+        Ok(r?)
     }
 }
 
