@@ -606,3 +606,26 @@ fn arch_default_is_cayman() {
     let p: Program = serde_json::from_value(json!({"programs": [[]]})).unwrap();
     assert_eq!(p.arch, Arch::Cayman);
 }
+
+/// docs/decisions.md (lower): event waits (EVT_SET, EVT_SET_THEN_CLEAR) and the
+/// register-compare waits (_REG) are treated as satisfied by the host
+/// lowering — a SENDRECV that waits on an event nobody sets, or a register
+/// compare, still runs — while an immediate wait that never holds deadlocks.
+#[test]
+fn event_and_reg_waits_are_treated_as_satisfied_by_the_lowering() {
+    for mode in ["EVT_SET", "EVT_SET_THEN_CLEAR", "SEM_EQ_REG", "SEM_GE_REG"] {
+        let mut s = sr(1, 1, 1, 0, 64);
+        s["fields"]["wait_mode"] = json!(mode);
+        s["fields"]["wait_idx"] = json!(9);
+        s["fields"]["semaphore_value"] = json!(1);
+        let rep = run_json(pair_program(vec![s], vec![sr(0, 0, 1, 0, 64)])).unwrap();
+        assert!(rep.error.is_none(), "{mode}: {:?}", rep.error);
+        assert_eq!(rep.pairs, 1, "{mode}: the pair ran");
+    }
+    let mut s = sr(1, 1, 1, 0, 64);
+    s["fields"]["wait_mode"] = json!("SEM_EQ_IMM");
+    s["fields"]["wait_idx"] = json!(9);
+    s["fields"]["semaphore_value"] = json!(1);
+    let e = err_of(pair_program(vec![s], vec![sr(0, 0, 1, 0, 64)]));
+    assert!(e.starts_with("deadlock"), "{e}");
+}
