@@ -131,6 +131,7 @@ impl System {
     /// here.
     pub(crate) fn ring_doorbell(
         &mut self,
+        by: CoreId,
         to: CoreId,
         engine: u8,
         queue: u8,
@@ -149,6 +150,7 @@ impl System {
             let tail = super::core::pack_pos(self.core(to)?.queue(engine, queue, side).tail);
             self.trace.push(TraceEvent::Doorbell {
                 t: self.timing.now,
+                by: by.0,
                 core: to.0,
                 engine,
                 queue,
@@ -208,7 +210,7 @@ impl System {
             }
         }
         for e in (0..DMA_ENGINES).filter(|e| mask >> e & 1 == 1) {
-            self.ring_doorbell(to, e, q, side, n)?;
+            self.ring_doorbell(from, to, e, q, side, n)?;
         }
         if self.trace_on || self.log_triggers {
             let l = self.topo.loc(to)?;

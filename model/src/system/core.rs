@@ -380,4 +380,40 @@ mod tests {
             "S2M ring not set up"
         );
     }
+
+    /// Seed 001 §4 / PUBLIC-FACTS §1: 16 M2S and 16 S2M queues, the doorbell of
+    /// queue q at 0x1000 + q·0x1000 + 0x38 of each side, a 24-bit value.
+    #[test]
+    fn seed001_s4_doorbell_of_each_of_16_queues_takes_a_24_bit_value() {
+        let mut c = core();
+        for side in 0..2u8 {
+            let base = if side == 0 { 0 } else { 0x2_0000 };
+            for q in 0..16u32 {
+                let qreg = base + 0x1000 + q * 0x1000;
+                c.udma_write(1, qreg + 0x30, 1 << 23).unwrap(); // RL
+                assert_eq!(c.queue(1, q as u8, side).rl, 1 << 23);
+                // Bits above [23:0] of the doorbell value are ignored: 0x0100_0005 → +5.
+                c.udma_write(1, qreg + 0x38, 0x0100_0005).unwrap();
+                assert_eq!(
+                    c.queue(1, q as u8, side).tail.offset,
+                    5,
+                    "side {side} q {q}"
+                );
+                c.udma_write(1, qreg + 0x38, 0xFF_FFFF & 7).unwrap();
+                assert_eq!(c.queue(1, q as u8, side).tail.offset, 12);
+                // The other 31 queues are untouched.
+                let others: u32 = (0..16u8)
+                    .flat_map(|k| [(k, 0u8), (k, 1u8)])
+                    .filter(|&(k, s)| (k, s) != (q as u8, side))
+                    .map(|(k, s)| c.queue(1, k, s).tail.offset)
+                    .sum();
+                assert_eq!(others, 12 * (u32::from(side) * 16 + q), "aliasing");
+            }
+        }
+        // There is no 17th queue: 0x1000 + 16·0x1000 + 0x38 is not a queue register.
+        assert!(c.udma_write(1, 0x1000 + 16 * 0x1000 + 0x38, 1).is_err());
+        assert_eq!(UDMA_NUM_QUEUES, 16);
+        assert_eq!(UDMA_Q_RTP_INC, 0x38);
+        assert_eq!(UDMA_PTR_OFFSET_WIDTH, 24);
+    }
 }

@@ -373,9 +373,11 @@ pub(crate) enum Q7Op {
 /// One traced transaction (for the transaction-level VCD of the CLI).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub enum TraceEvent {
-    /// A doorbell: (time, core, engine, queue, side, new tail).
+    /// A doorbell: (time, issuing core, engine's core, engine, queue, side, new tail).
     Doorbell {
         t: Ps,
+        /// The core whose Q7 rang it.
+        by: u16,
         core: u16,
         engine: u8,
         queue: u8,
@@ -581,7 +583,7 @@ impl System {
         let bpp = self.topo.sbuf_bytes_per_partition;
         match map::decode_core_offset(off, bpp)? {
             map::Target::Udma { engine, offset } => match doorbell_of(offset) {
-                Some((side, q)) => self.ring_doorbell(to, engine, q, side, data)?,
+                Some((side, q)) => self.ring_doorbell(from, to, engine, q, side, data)?,
                 None => self.core_mut(to)?.udma_write(engine, offset, data)?,
             },
             map::Target::Bcast { offset } => self.bcast_write(from, to, offset, data)?,

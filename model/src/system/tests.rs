@@ -917,3 +917,87 @@ fn seed001_s2_4_and_s2_5_classifier_windows_and_ready_flag_on_the_leg() {
     );
     sys.clear_pending();
 }
+
+/// Seed 001 §4.3 (QUIRK "RX arms first, TX fires second"), asserted on the
+/// ordered transaction trace of one leg, in both modes and with both doorbell
+/// styles: every S2M doorbell (rung by the RX Q7), then right_push (go_sem
+/// 0 → 1 on the TX core), then left_pop (go_sem 1 → 0), then the M2S
+/// doorbells (rung by the TX Q7), then the first descriptor moves.
+#[test]
+fn seed001_s4_3_rx_arms_s2m_then_right_push_then_left_pop_then_m2s_on_the_ordered_trace() {
+    for mode in [Mode::Fast, Mode::Cycle] {
+        for db in [Doorbells::Broadcast, Doorbells::PerEngine] {
+            let mut sys = System::new(Topology::default()).unwrap();
+            sys.doorbells = db;
+            sys.trace_on = true;
+            let leg = LegSpec::new(CoreId(3), 0, CoreId(7), 0, 512, 8);
+            sys.send_recv(&leg, mode).unwrap();
+            let tr = &sys.trace;
+            let idx = |f: &dyn Fn(&TraceEvent) -> bool| -> Vec<usize> {
+                tr.iter()
+                    .enumerate()
+                    .filter(|(_, e)| f(e))
+                    .map(|(i, _)| i)
+                    .collect()
+            };
+            let s2m = idx(&|e| {
+                matches!(
+                    e,
+                    TraceEvent::Doorbell {
+                        by: 7,
+                        core: 3,
+                        side: 1,
+                        ..
+                    }
+                )
+            });
+            let m2s = idx(&|e| {
+                matches!(
+                    e,
+                    TraceEvent::Doorbell {
+                        by: 3,
+                        core: 3,
+                        side: 0,
+                        ..
+                    }
+                )
+            });
+            let push = idx(&|e| {
+                matches!(
+                    e,
+                    TraceEvent::Sem {
+                        core: 3,
+                        sem: DEFAULT_GO_SEM,
+                        value: 1,
+                        ..
+                    }
+                )
+            });
+            let pop = idx(&|e| {
+                matches!(
+                    e,
+                    TraceEvent::Sem {
+                        core: 3,
+                        sem: DEFAULT_GO_SEM,
+                        value: 0,
+                        ..
+                    }
+                )
+            });
+            let desc = idx(&|e| matches!(e, TraceEvent::Desc { .. }));
+            assert_eq!(
+                (s2m.len(), m2s.len()),
+                (4, 4),
+                "{mode:?} {db:?}: one per engine"
+            );
+            assert_eq!((push.len(), pop.len()), (1, 1));
+            assert!(
+                s2m[3] < push[0] && push[0] < pop[0] && pop[0] < m2s[0] && m2s[3] < desc[0],
+                "{mode:?} {db:?}: s2m {s2m:?} push {push:?} pop {pop:?} m2s {m2s:?} desc {}",
+                desc[0]
+            );
+            // No other doorbell was rung.
+            assert_eq!(idx(&|e| matches!(e, TraceEvent::Doorbell { .. })).len(), 8);
+        }
+    }
+}
