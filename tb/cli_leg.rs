@@ -80,6 +80,16 @@ fn seed001_s8_run_sendrecv_uses_the_printed_word_with_routing_id_0x12() {
             v["log"], "after remote_routing_id=$18, dst_addr=0x58800000100000",
             "the firmware log line of seed 001 §2.3/§8"
         );
+        // §8: "die-decode (§2.4): is_die_0(peer)=0, engine_idx=7 -> cross-die -> NEIGHBOR fold mode".
+        let c = v["classifier"].as_str().unwrap();
+        assert!(
+            c.starts_with("P7: ") && c.ends_with("-> is_tpb=1 is_die_0=0 engine_idx=7"),
+            "{c}"
+        );
+        assert_eq!(
+            v["pre_sync"],
+            "remote_pool_xt_addr=0x0, remote_q7_xt_addr=0x30000000, sb2sb_ready_to_receive_remote=0x1"
+        );
         assert_eq!(v["pass"], true, "{mode}");
         // seed 001 §4.4: one broadcast trigger per side, mask 0xF, 34 descriptors each.
         let t: Vec<&str> = v["triggers"]

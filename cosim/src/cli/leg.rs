@@ -220,6 +220,8 @@ pub fn run(a: LegArgs) -> Result<i32> {
             "dst_soc": rep.dst_soc, "dst_soc_hex": format!("{:#x}", rep.dst_soc),
             "remote_core_id": gen_tx.remote_core_id, "remote_routing_id": gen_tx.remote_routing_id,
             "gen_word_hex": gen_hex, "log": fw_log,
+            "classifier": rep.classifier,
+            "pre_sync": rep.pre_sync.map(|p| p.log()),
             "doorbells": sys.doorbells,
             "triggers": sys.triggers.iter().map(|t| t.log()).collect::<Vec<_>>(),
             "fold": rep.fold, "link": rep.link,
@@ -243,6 +245,10 @@ pub fn run(a: LegArgs) -> Result<i32> {
             "  gen word (TX)    remote_core_id={} remote_routing_id={:#x}: {gen_hex}",
             gen_tx.remote_core_id, gen_tx.remote_routing_id
         );
+        println!("  rdma_desc_gen    {}", rep.classifier);
+        if let Some(p) = &rep.pre_sync {
+            println!("  pre-sync (RX)    {}", p.log());
+        }
         println!("  rdma_desc_gen    {fw_log}");
         for t in &sys.triggers {
             println!("  rdma_desc_start  core {}: {}", t.from, t.log());

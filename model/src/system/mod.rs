@@ -339,6 +339,11 @@ pub struct LegReport {
     pub modeled_ps: Ps,
     /// Cycles (cycle mode) or 0.
     pub cycles: u64,
+    /// The TX Q7's §2.4 classifier line ("P%i: engine_base_addr=… -> is_tpb=…
+    /// is_die_0=… engine_idx=…").
+    pub classifier: String,
+    /// The RX Q7's pre-sync record after program_window (§2.5).
+    pub pre_sync: Option<PreSync>,
 }
 
 /// A Q7 program queued by `rdma_desc_start` or `wait_sem`.
@@ -695,7 +700,7 @@ impl System {
     pub fn send_recv(&mut self, leg: &LegSpec, mode: Mode) -> Result<LegReport, SystemError> {
         let t0 = self.timing.now;
         let c0 = self.cycles;
-        let gtx = self.issue_leg(leg)?;
+        let (gtx, grx) = self.issue_leg_pair(leg)?;
         self.run(mode)?;
         let link = self.topo.link_class(leg.src, leg.dst)?;
         Ok(LegReport {
@@ -711,6 +716,8 @@ impl System {
                 Mode::Cycle => (self.cycles - c0) * cycle::CYCLE_PS,
             },
             cycles: self.cycles - c0,
+            classifier: gtx.class.log(prid(leg.src, Role::Tx)),
+            pre_sync: grx.pre_sync,
         })
     }
 
@@ -718,6 +725,11 @@ impl System {
     /// starts. Issue every leg of a ring step, then [`System::run`] once, so
     /// the legs overlap in modeled time. Returns the TX gen report.
     pub fn issue_leg(&mut self, leg: &LegSpec) -> Result<GenReport, SystemError> {
+        Ok(self.issue_leg_pair(leg)?.0)
+    }
+
+    /// [`System::issue_leg`] returning both gen reports (TX, RX).
+    fn issue_leg_pair(&mut self, leg: &LegSpec) -> Result<(GenReport, GenReport), SystemError> {
         let (wtx, wrx) = self.leg_gen_words(leg)?;
         let gtx = self.rdma_desc_gen(leg.src, prid(leg.src, Role::Tx), &wtx)?;
         let grx = match self.rdma_desc_gen(leg.dst, prid(leg.dst, Role::Rx), &wrx) {
@@ -741,7 +753,7 @@ impl System {
             prid(leg.src, Role::Tx),
             &Self::leg_start_word(leg, &gtx),
         )?;
-        Ok(gtx)
+        Ok((gtx, grx))
     }
 
     /// Drop every queued Q7 program and unstarted gen record (after an error
