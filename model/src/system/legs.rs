@@ -102,6 +102,8 @@ pub struct GenReport {
     pub window_log: Vec<String>,
     /// The pre-sync record (§2.5), RX only.
     pub pre_sync: Option<PreSync>,
+    /// The semaphore-descriptor log lines (seed 001 §5), two per engine.
+    pub sema_log: Vec<String>,
 }
 
 /// Split `count` partitions from `start` over the engines of `mask`:
@@ -205,6 +207,7 @@ impl System {
         let mut per_engine = Vec::new();
         let mut xt_addrs = Vec::new();
         let mut window_log = Vec::new();
+        let mut sema_log = Vec::new();
         let mut pre_sync = None;
         let tx_loc = self.topo.loc(tx)?;
         let rx_loc = self.topo.loc(rx)?;
@@ -366,7 +369,20 @@ impl System {
                     off += len;
                 }
             }
-            // LOCAL then REMOTE semaphore descriptors.
+            // LOCAL then REMOTE semaphore descriptors (seed 001 §5 logs; the
+            // remote one names the routing id it is routed with).
+            sema_log.push(format!(
+                "P{prid}: Q7: rdma_desc_gen [{}] Pushing local  semaphore descriptor, tpb_idx={}, sem={}",
+                role.name(),
+                tx.0,
+                w.local_sem
+            ));
+            sema_log.push(format!(
+                "P{prid}: Q7: rdma_desc_gen [{}] Pushing remote semaphore descriptor, remote_tpb={}, routing_id={rx_rid}, sem={}",
+                role.name(),
+                rx.0,
+                w.remote_sem
+            ));
             for (sem_core, sem_loc, sem) in [(tx, tx_loc, w.local_sem), (rx, rx_loc, w.remote_sem)]
             {
                 let rid = pos.ring_id;
@@ -426,6 +442,7 @@ impl System {
             total,
             xt_addrs,
             window_log,
+            sema_log,
             pre_sync,
         };
         self.streams.insert((core.0, role as u8, q), rep.clone());

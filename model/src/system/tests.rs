@@ -561,6 +561,16 @@ fn seed001_s8_word_as_printed_with_routing_id_0x12_runs_in_both_modes() {
         let (sys, g) = run_seed_s8_word(mode);
         // "after remote_routing_id=$18, dst_addr=0x58800000100000"
         assert_eq!(g.routing_id, 18);
+        // seed 001 §5: the remote semaphore descriptor carries the routing id.
+        assert_eq!(g.sema_log.len(), 8, "two per engine");
+        assert_eq!(
+            g.sema_log[1],
+            "P7: Q7: rdma_desc_gen [TX] Pushing remote semaphore descriptor, remote_tpb=7, routing_id=18, sem=20"
+        );
+        assert_eq!(
+            g.sema_log[0],
+            "P7: Q7: rdma_desc_gen [TX] Pushing local  semaphore descriptor, tpb_idx=3, sem=12"
+        );
         assert_eq!(g.dst_soc, 0x58800000100000);
         assert_eq!(g.per_engine, vec![(0, 34), (1, 34), (2, 34), (3, 34)]);
         verify(
