@@ -45,6 +45,90 @@ fn seed001_s8_leg_folds_to_0x58800000100000_and_both_semaphores_reach_4() {
     assert!(v["modeled_us"].as_f64().unwrap() > 0.0);
 }
 
+/// The seed 001 §8 gen word, byte for byte, built here from the seed's offsets
+/// (local_sem@14, remote_sem@15, remote_core_id@16, remote_routing_id@20,
+/// dst_addr@32) and the project-defined ones (docs/decisions.md: opcode 0xE0,
+/// inst_word_len 64, ext_op@12 = 8, src_addr@24, free_dim_bytes@40,
+/// dma_engine_mask@44, partition_start@46, partition_count@47).
+fn seed_s8_word_hex() -> String {
+    let mut b = [0u8; 64];
+    b[0] = 0xE0;
+    b[1] = 64;
+    b[12] = 8;
+    b[14] = 12;
+    b[15] = 20;
+    b[16] = 7;
+    b[20] = 0x12;
+    b[24..32].copy_from_slice(&0x10_0000u64.to_le_bytes());
+    b[32..40].copy_from_slice(&0x10_0000u64.to_le_bytes());
+    b[40..44].copy_from_slice(&0x4000u32.to_le_bytes());
+    b[44] = 0x0F;
+    b[47] = 128;
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+#[test]
+fn seed001_s8_run_sendrecv_uses_the_printed_word_with_routing_id_0x12() {
+    for mode in ["fast", "cycle"] {
+        let v = json(&["run", "sendrecv", "--json", "--mode", mode]);
+        assert_eq!(v["gen_word_hex"], seed_s8_word_hex(), "{mode}");
+        assert_eq!(v["remote_core_id"], 7);
+        assert_eq!(v["remote_routing_id"], 0x12);
+        assert_eq!(v["src_core"], 3);
+        assert_eq!(v["dst_core"], 7);
+        assert_eq!(
+            v["log"], "after remote_routing_id=$18, dst_addr=0x58800000100000",
+            "the firmware log line of seed 001 §2.3/§8"
+        );
+        // §8: "die-decode (§2.4): is_die_0(peer)=0, engine_idx=7 -> cross-die -> NEIGHBOR fold mode".
+        let c = v["classifier"].as_str().unwrap();
+        assert!(
+            c.starts_with("P7: ") && c.ends_with("-> is_tpb=1 is_die_0=0 engine_idx=7"),
+            "{c}"
+        );
+        assert_eq!(
+            v["pre_sync"],
+            "remote_pool_xt_addr=0x0, remote_q7_xt_addr=0x30000000, sb2sb_ready_to_receive_remote=0x1"
+        );
+        assert_eq!(v["pass"], true, "{mode}");
+        // seed 001 §4.4: one broadcast trigger per side, mask 0xF, 34 descriptors each.
+        let t: Vec<&str> = v["triggers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap())
+            .collect();
+        assert_eq!(t.len(), 2, "{mode}: {t:?}");
+        assert!(
+            t[0].ends_with("trigger addr = 0x1140000c, mask = 0x0000000f n_desc=34"),
+            "RX S2M first: {t:?}"
+        );
+        assert!(
+            t[1].ends_with("trigger addr = 0x11400004, mask = 0x0000000f n_desc=34"),
+            "then TX M2S: {t:?}"
+        );
+        let p = json(&[
+            "run",
+            "sendrecv",
+            "--json",
+            "--mode",
+            mode,
+            "--per-engine-doorbells",
+        ]);
+        assert_eq!(p["triggers"].as_array().unwrap().len(), 0);
+        assert_eq!(
+            p["pass"], true,
+            "{mode}: per-engine doorbells move the same bytes"
+        );
+    }
+    let text = String::from_utf8_lossy(&sb2sb(&["run", "sendrecv"]).stdout).to_string();
+    assert!(
+        text.contains("after remote_routing_id=$18, dst_addr=0x58800000100000"),
+        "{text}"
+    );
+    assert!(text.contains(&seed_s8_word_hex()), "{text}");
+}
+
 #[test]
 fn same_die_and_cross_chip_variants_verify_in_fast_and_cycle_mode() {
     let s = json(&[
@@ -73,8 +157,11 @@ fn same_die_and_cross_chip_variants_verify_in_fast_and_cycle_mode() {
             "--mode",
             mode,
         ]);
-        // Chip-id fold of 0x100000, die 1, CAYMAN_ID 0x12 (the field-table value, seed 001 §8).
+        // Chip-id fold of 0x100000, die 1, CAYMAN_ID <- routing id 0x12 (the
+        // field-table value, seed 001 §8; §2.3 CAYMAN_ID [53:48] <- routing_id).
         assert_eq!(c["dst_soc"], 0x0052_8000_0010_0000u64, "{mode}");
+        assert_eq!(c["remote_routing_id"], 0x12, "{mode}");
+        assert_eq!(c["fold"], "ChipId", "{mode}");
         assert_eq!(c["pass"], true, "{mode}");
         assert_eq!(c["remote_sem"]["value"], 4, "{mode}");
     }

@@ -26,6 +26,8 @@ enum Cmd {
     Run(cli::run::RunArgs),
     /// nccom-test style collective benchmark on the system model.
     Nccom(cli::nccom::NccomArgs),
+    /// Host topology: the peer-node helpers.
+    Topo(cli::topo::TopoArgs),
 }
 
 fn main() {
@@ -44,6 +46,7 @@ fn main() {
         Cmd::Cosim(a) => cli::cosim::run(a),
         Cmd::Run(a) => cli::run::run(a),
         Cmd::Nccom(a) => cli::nccom::run(a),
+        Cmd::Topo(a) => cli::topo::run(a),
     };
     match r {
         Ok(code) => std::process::exit(code),

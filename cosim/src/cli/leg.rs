@@ -1,8 +1,12 @@
 //! `sb2sb run sendrecv`: one directed SBUF→SBUF leg on the system model,
 //! reproducing seed 001 §8 by default — 128 partitions × 16 KiB from SBUF
 //! offset 0x100000 to the peer's 0x100000, engines 0x000F, local_sem 12,
-//! remote_sem 20, cross-die neighbor route (core 1 on die 0 → core 7 on die 1,
-//! the seed's `peer = 5 ^ 2` pairing in this topology's numbering).
+//! remote_sem 20, cross-die neighbor route. The TX gen word is the §8 word as
+//! printed (remote_core_id 7, remote_routing_id 0x12): core 3 on die 0 sends
+//! to core 7 on die 1, its d2d peer (`Topology::d2d_peer`: the seed's
+//! `sengine_get_d2d_peer_nums` seng ^ 2 on SENG 1 → 3, the same core position
+//! on the other die), and the host's routing-id map gives core 7 routing id
+//! 0x12 (`Topology::seed_001_s8`).
 //!
 //! Prints the folded dst_soc, the descriptor counts, the semaphore values of
 //! the two-semaphore protocol (after the leg, and after the next step's
@@ -34,10 +38,11 @@ pub enum LegMode {
 
 #[derive(clap::Args, Debug)]
 pub struct LegArgs {
-    /// Peer on the same die (core 1 → core 2; no fold).
+    /// Peer on the same die (core 3 → core 2; no fold).
     #[arg(long, conflicts_with = "cross_chip")]
     pub same_die: bool,
-    /// Peer in another package (core 1 → core 13; chip-id fold with CAYMAN_ID --chip-id).
+    /// Peer in another package (core 3 → core 15; chip-id fold: CAYMAN_ID <- the
+    /// peer's routing id, which is --chip-id, its package's CAYMAN_ID).
     #[arg(long)]
     pub cross_chip: bool,
     /// CAYMAN_ID of the second package for --cross-chip (seed 001 §8 uses routing id 0x12).
@@ -73,6 +78,10 @@ pub struct LegArgs {
     /// Seed of the source data.
     #[arg(long, default_value = "1", value_parser = parse_u64)]
     pub seed: u64,
+    /// Ring one tail-pointer doorbell per engine instead of the broadcast
+    /// doorbell (seed 001 §4.4 `dma_apb_bcast`, the default).
+    #[arg(long)]
+    pub per_engine_doorbells: bool,
     /// Write a transaction-level VCD trace here.
     #[arg(long, value_name = "FILE")]
     pub vcd: Option<PathBuf>,
@@ -114,17 +123,18 @@ pub fn run(a: LegArgs) -> Result<i32> {
             ..Topology::trn2(2)
         }
     } else {
-        Topology::trn2(1)
+        Topology::seed_001_s8()
     };
     topo.sbuf_bytes_per_partition = topo
         .sbuf_bytes_per_partition
         .max(u32::try_from(need).context("offsets too large")?);
-    let (src, dst) = if a.same_die {
-        (CoreId(1), CoreId(2))
+    let src = CoreId(3);
+    let dst = if a.same_die {
+        CoreId(2)
     } else if a.cross_chip {
-        (CoreId(1), CoreId(13))
+        CoreId(15)
     } else {
-        (CoreId(1), CoreId(7))
+        topo.d2d_peer(src)?
     };
     let mode = match a.mode {
         LegMode::Fast => Mode::Fast,
@@ -132,6 +142,10 @@ pub fn run(a: LegArgs) -> Result<i32> {
     };
     let mut sys = System::new(topo)?;
     sys.trace_on = a.vcd.is_some();
+    sys.log_triggers = true;
+    if a.per_engine_doorbells {
+        sys.doorbells = sb2sb_model::system::Doorbells::PerEngine;
+    }
 
     // Source data and a different, non-zero destination background.
     let mut rng = StimRng::new(a.seed);
@@ -161,8 +175,15 @@ pub fn run(a: LegArgs) -> Result<i32> {
     };
     let engines = u64::from(engine_mask.count_ones().min(u32::from(a.partitions)));
 
+    let (gen_tx, _) = sys.leg_gen_words(&leg)?;
+    let gen_hex = super::isa::hex_word(&gen_tx.encode());
     let t0 = Instant::now();
     let rep = sys.send_recv(&leg, mode)?;
+    // The firmware's post-fold DEBUG log (seed 001 §2.3, DRAM 0x497b): "$" is literal, %d decimal.
+    let fw_log = format!(
+        "after remote_routing_id=${}, dst_addr={:#x}",
+        rep.routing_id, rep.dst_soc
+    );
     let host_us = t0.elapsed().as_secs_f64() * 1e6;
 
     let mut mismatched: u64 = 0;
@@ -197,6 +218,12 @@ pub fn run(a: LegArgs) -> Result<i32> {
             "mode": format!("{:?}", a.mode).to_lowercase(),
             "src_core": src.0, "dst_core": dst.0,
             "dst_soc": rep.dst_soc, "dst_soc_hex": format!("{:#x}", rep.dst_soc),
+            "remote_core_id": gen_tx.remote_core_id, "remote_routing_id": gen_tx.remote_routing_id,
+            "gen_word_hex": gen_hex, "log": fw_log,
+            "classifier": rep.classifier,
+            "pre_sync": rep.pre_sync.map(|p| p.log()),
+            "doorbells": sys.doorbells,
+            "triggers": sys.triggers.iter().map(|t| t.log()).collect::<Vec<_>>(),
             "fold": rep.fold, "link": rep.link,
             "engine_mask": engine_mask, "engines": engines,
             "descriptors_per_engine": rep.per_engine, "descriptors": rep.descriptors,
@@ -214,6 +241,18 @@ pub fn run(a: LegArgs) -> Result<i32> {
             "leg: core {} -> core {} ({:?} mode), {} partitions x {} B = {} B, engines {:#06x} ({} engines), queue {}",
             src.0, dst.0, a.mode, a.partitions, bytes, moved, engine_mask, engines, a.queue
         );
+        println!(
+            "  gen word (TX)    remote_core_id={} remote_routing_id={:#x}: {gen_hex}",
+            gen_tx.remote_core_id, gen_tx.remote_routing_id
+        );
+        println!("  rdma_desc_gen    {}", rep.classifier);
+        if let Some(p) = &rep.pre_sync {
+            println!("  pre-sync (RX)    {}", p.log());
+        }
+        println!("  rdma_desc_gen    {fw_log}");
+        for t in &sys.triggers {
+            println!("  rdma_desc_start  core {}: {}", t.from, t.log());
+        }
         println!(
             "  dst_soc          {:#x}  ({:?} fold, {:?} link)",
             rep.dst_soc, rep.fold, rep.link

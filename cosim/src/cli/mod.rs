@@ -7,3 +7,4 @@ pub mod isa;
 pub mod leg;
 pub mod nccom;
 pub mod run;
+pub mod topo;

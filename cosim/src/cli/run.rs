@@ -64,9 +64,10 @@ struct SendrecvArgs {
     /// Core of the sending rank.
     #[arg(long, default_value = "0")]
     from_core: String,
-    /// Core of the receiving rank (default 4: the other die of the package).
-    #[arg(long, default_value = "4")]
-    to_core: String,
+    /// Core of the receiving rank (default: the sender's d2d peer,
+    /// `sengine_get_d2d_peer_nums` seng ^ 2 — core 0 → core 4 on the other die).
+    #[arg(long)]
+    to_core: Option<String>,
     /// Bytes moved (K/M/G suffixes).
     #[arg(long, default_value = "64K")]
     bytes: String,
@@ -116,7 +117,14 @@ fn sendrecv_program(s: &SendrecvArgs) -> anyhow::Result<Program> {
     let bytes = parse_size(&s.bytes)?;
     let parts = number("partitions", &s.partitions)?;
     let from = number("from-core", &s.from_core)?;
-    let to = number("to-core", &s.to_core)?;
+    let to = match &s.to_core {
+        Some(t) => number("to-core", t)?,
+        None => {
+            let topo = sb2sb_model::system::Topology::trn2(1 + (from / 8) as u8);
+            let c = u16::try_from(from).unwrap_or(u16::MAX);
+            u64::from(topo.d2d_peer(sb2sb_model::system::CoreId(c))?.0)
+        }
+    };
     if parts == 0 || parts > 128 || bytes % parts != 0 {
         bail!("--partitions {parts}: must be 1..=128 and divide --bytes {bytes}");
     }

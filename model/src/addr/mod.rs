@@ -120,6 +120,9 @@ pub enum AddrError {
     /// A window number outside 0..16.
     #[error("program_window: window number {num} out of range (0..{NUM_WINDOWS})")]
     WindowIndex { num: usize },
+    /// `update_window` on a window that was never programmed (vld = 0).
+    #[error("update_window: window {num} is not valid (program_window it first)")]
+    WindowNotValid { num: usize },
     /// A window programmed with inconsistent values.
     #[error("program_window {num}: {field} = {value:#x}: {rule}")]
     WindowConfig {

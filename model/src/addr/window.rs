@@ -133,6 +133,26 @@ impl WindowRemapper {
         self.program(num, w)
     }
 
+    /// `update_window(num, xt_addr, soc_addr, u_mask, l_mask)` (seed 001 §2.5,
+    /// the third remote_copy.cpp log): re-point a *valid* window; an invalid
+    /// one is [`AddrError::WindowNotValid`] (project-defined rule).
+    pub fn update_window(
+        &mut self,
+        num: usize,
+        xt_addr: u32,
+        soc_addr: u64,
+        l_mask: u32,
+    ) -> Result<(), AddrError> {
+        if num >= NUM_WINDOWS {
+            return Err(AddrError::WindowIndex { num });
+        }
+        if self.windows[num].is_none() {
+            return Err(AddrError::WindowNotValid { num });
+        }
+        let w = Window::map(num, xt_addr, soc_addr, l_mask)?;
+        self.program(num, w)
+    }
+
     /// Invalidate window `num` (vld = 0).
     pub fn clear(&mut self, num: usize) -> Result<(), AddrError> {
         let slot = self
@@ -178,6 +198,31 @@ mod tests {
             Err(AddrError::WindowMiss {
                 xt_addr: 0x8010_0000
             })
+        );
+    }
+
+    /// Seed 001 §2.5: update_window re-points a valid window beside
+    /// program_window; an invalid window cannot be updated.
+    #[test]
+    fn seed001_s2_5_update_window_re_points_a_valid_window_only() {
+        let mut r = WindowRemapper::new();
+        assert_eq!(
+            r.update_window(2, 0x2000_0000, 0x58800000100000, 0x0FFF_FFFF),
+            Err(AddrError::WindowNotValid { num: 2 })
+        );
+        r.program_window(2, 0x2000_0000, 0x58800000000000, 0x0FFF_FFFF)
+            .unwrap();
+        assert_eq!(r.translate(0x2000_0040).unwrap(), (2, 0x58800000000040));
+        let far = crate::addr::fold_chip_id(0, 1, 0x12).unwrap();
+        r.update_window(2, 0x2000_0000, far, 0x0FFF_FFFF).unwrap();
+        assert_eq!(r.translate(0x2000_0040).unwrap(), (2, far | 0x40));
+        assert_eq!(
+            r.update_window(16, 0, 0, 0xFFF),
+            Err(AddrError::WindowIndex { num: 16 })
+        );
+        assert!(
+            r.update_window(2, 0x2000_0001, far, 0x0FFF_FFFF).is_err(),
+            "alignment still checked"
         );
     }
 

@@ -165,6 +165,43 @@ mod tests {
         }
     }
 
+    /// Seed 000 §6: a ring step is a send/recv — every step of the ring
+    /// collectives is one directed leg per ring index, to the next index (each
+    /// index sends once and receives once); the reducing steps are exactly the
+    /// reduce-scatter phase (recv_reduce), never the all-gather phase.
+    #[test]
+    fn seed000_s6_every_ring_step_is_one_send_recv_leg_per_rank() {
+        for n in [2usize, 3, 5, 8] {
+            for (op, steps) in [
+                (CollectiveOp::AllGather, all_gather(n)),
+                (CollectiveOp::ReduceScatter, reduce_scatter(n)),
+                (CollectiveOp::AllReduce, all_reduce(n)),
+            ] {
+                for (k, st) in steps.iter().enumerate() {
+                    let mut from: Vec<usize> = st.iter().map(|x| x.from).collect();
+                    let mut to: Vec<usize> = st.iter().map(|x| x.to).collect();
+                    from.sort_unstable();
+                    to.sort_unstable();
+                    assert_eq!(from, (0..n).collect::<Vec<_>>(), "{op:?} n={n} step {k}");
+                    assert_eq!(to, (0..n).collect::<Vec<_>>(), "{op:?} n={n} step {k}");
+                    assert!(
+                        st.iter().all(|x| x.to == (x.from + 1) % n),
+                        "{op:?}: to the next index"
+                    );
+                    let reducing = match op {
+                        CollectiveOp::AllGather => false,
+                        CollectiveOp::ReduceScatter => true,
+                        _ => k < n - 1,
+                    };
+                    assert!(
+                        st.iter().all(|x| x.reduce == reducing),
+                        "{op:?} n={n} step {k}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn all_reduce_is_2n_minus_2_steps() {
         assert_eq!(all_reduce(8).len(), 14);

@@ -45,6 +45,36 @@ pub const fn is_pseudo_op(opcode: u8) -> bool {
     opcode & PSEUDO_OP_MASK == PSEUDO_OP_CLASS
 }
 
+/// The members of the ISA's `is_control_instruction` set the seeds name:
+/// 0xDB (instr_assert.h:1181) and 0xDC (instr_assert.h:1182), seed 002 §4 —
+/// the set the host lowers both pseudo-ops into ("lowered to TLD control
+/// instruction"). The seeds do not list the set's other members, so this model
+/// answers `false` for every other opcode (project reading, docs/decisions.md).
+pub const CONTROL_INSTRUCTION_OPCODES: [u8; 2] = [0xDB, 0xDC];
+
+/// `is_control_instruction(opcode)` over the members the seeds name
+/// ([`CONTROL_INSTRUCTION_OPCODES`]).
+pub const fn is_control_instruction(opcode: u8) -> bool {
+    opcode == CONTROL_INSTRUCTION_OPCODES[0] || opcode == CONTROL_INSTRUCTION_OPCODES[1]
+}
+
+/// The classification sets of seed 002 §1/§4 an opcode falls in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct OpcodeClass {
+    /// `is_pseudo_op`: opcode [7:5] = 0b110 (compiler-emitted, lowered by NRT).
+    pub pseudo_op: bool,
+    /// `is_control_instruction` (the seed-named members).
+    pub control_instruction: bool,
+}
+
+/// The classification sets `opcode` belongs to.
+pub const fn classify_opcode(opcode: u8) -> OpcodeClass {
+    OpcodeClass {
+        pseudo_op: is_pseudo_op(opcode),
+        control_instruction: is_control_instruction(opcode),
+    }
+}
+
 /// The five word kinds this project encodes and decodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Kind {
@@ -294,10 +324,15 @@ impl Word {
         match name {
             "opcode" => {
                 let op = self.header().opcode;
-                let class = if is_pseudo_op(op) {
-                    "pseudo-op"
-                } else {
-                    "extended instruction"
+                let class = match classify_opcode(op) {
+                    OpcodeClass {
+                        pseudo_op: true,
+                        control_instruction: true,
+                    } => "pseudo-op, control instruction",
+                    OpcodeClass {
+                        pseudo_op: true, ..
+                    } => "pseudo-op",
+                    _ => "extended instruction",
                 };
                 return Some(format!("{} ({class})", self.kind().seed_name()));
             }
@@ -329,5 +364,44 @@ pub(crate) fn unknown_field(name: &str, kind: &'static str, lists: &[&[&str]]) -
         field: name.to_string(),
         kind,
         settable: lists.concat().join(", "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Seed 002 §1/§4: 0xDB and 0xDC are pseudo-ops and members of
+    /// `is_control_instruction`; 0xCB is a pseudo-op the seeds do not place in
+    /// that set; the extended opcode 0xE0 is neither.
+    #[test]
+    fn seed002_s4_classification_sets_0xdb_0xdc_are_control_instructions() {
+        for op in [OPCODE_CUR_PROCESSING_RANK_ID, OPCODE_GID_LOAD] {
+            assert_eq!(
+                classify_opcode(op),
+                OpcodeClass {
+                    pseudo_op: true,
+                    control_instruction: true
+                },
+                "{op:#x}"
+            );
+        }
+        assert_eq!(
+            (OPCODE_CUR_PROCESSING_RANK_ID, OPCODE_GID_LOAD),
+            (0xDB, 0xDC)
+        );
+        assert!(is_pseudo_op(OPCODE_SENDRECV) && !is_control_instruction(OPCODE_SENDRECV));
+        assert!(!is_pseudo_op(OPCODE_EXTENDED) && !is_control_instruction(OPCODE_EXTENDED));
+        // Exactly the two seed-named members, over all 256 opcodes.
+        let members: Vec<u8> = (0..=255u8).filter(|&o| is_control_instruction(o)).collect();
+        assert_eq!(members, vec![0xDB, 0xDC]);
+        // The pseudo class is the 0xC0..0xDF window (upper three bits 0b110).
+        let pseudo: Vec<u8> = (0..=255u8).filter(|&o| is_pseudo_op(o)).collect();
+        assert_eq!(pseudo, (0xC0..=0xDF).collect::<Vec<u8>>());
+        let w = Word::CurProcessingRankId(CurProcessingRankId::default());
+        assert!(w
+            .describe("opcode")
+            .unwrap()
+            .contains("pseudo-op, control instruction"));
     }
 }

@@ -147,6 +147,14 @@ pub enum Guard {
         /// Channel.
         channel: u16,
     },
+    /// 0xDB stream_id beyond the host's stream table.
+    #[error("stream_id {stream} (byte 20) out of range: stream_id < NEC_MAX_STREAM_N = {max}")]
+    StreamIdOutOfRange {
+        /// Stream.
+        stream: u16,
+        /// NEC_MAX_STREAM_N.
+        max: u16,
+    },
     /// 0xDB iteration out of range.
     #[error("iteration_id {iteration} (byte 16) out of range: replica group {group} has {n} ranks, so iterations are 0..{n}")]
     IterationOutOfRange {

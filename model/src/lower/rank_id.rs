@@ -24,6 +24,9 @@ use crate::isa::{Arch, CurProcessingRankId};
 
 /// CC rings per group: channel_id is 0 or 1 (seed 002 §5, header verbatim).
 pub const CHANNELS: u16 = 2;
+/// `NEC_MAX_STREAM_N`: the host's bound `stream_id < NEC_MAX_STREAM_N` (seed
+/// 002 §5 names the bound, not its value; project-defined, docs/decisions.md).
+pub const NEC_MAX_STREAM_N: u16 = 16;
 
 /// The peer rank of iteration `iteration` on `channel` for the rank at
 /// position `pos` of `group`.
@@ -109,6 +112,12 @@ impl StreamMap {
 
     /// Check (and, for an open map, record) that `stream` ↔ `group` keeps the map one-to-one.
     pub fn use_pair(&mut self, stream: u16, group: u16) -> Result<(), Guard> {
+        if stream >= NEC_MAX_STREAM_N {
+            return Err(Guard::StreamIdOutOfRange {
+                stream,
+                max: NEC_MAX_STREAM_N,
+            });
+        }
         match (self.by_stream.get(&stream), self.by_group.get(&group)) {
             (Some(&g), _) if g != group => Err(Guard::StreamMap {
                 detail: format!("stream_id {stream} is bound to group_id {g}, and is used with group_id {group}"),
@@ -221,6 +230,21 @@ mod tests {
         );
         let e = StreamMap::fixed([(0, 0), (1, 0)]).unwrap_err();
         assert!(e.to_string().contains("mapping violation"), "{e}");
+        // seed 002 §5: stream_id < NEC_MAX_STREAM_N (value project-defined, 16).
+        assert!(StreamMap::open().use_pair(NEC_MAX_STREAM_N - 1, 0).is_ok());
+        let e = StreamMap::open().use_pair(NEC_MAX_STREAM_N, 0).unwrap_err();
+        assert_eq!(
+            e,
+            Guard::StreamIdOutOfRange {
+                stream: 16,
+                max: 16
+            }
+        );
+        assert!(
+            e.to_string().contains("stream_id < NEC_MAX_STREAM_N = 16"),
+            "{e}"
+        );
+        assert!(StreamMap::fixed([(16, 1)]).is_err());
         let mut f = StreamMap::fixed([(3, 1)]).unwrap();
         assert!(f.use_pair(3, 1).is_ok());
         assert!(f.use_pair(4, 2).is_err());

@@ -606,3 +606,87 @@ fn arch_default_is_cayman() {
     let p: Program = serde_json::from_value(json!({"programs": [[]]})).unwrap();
     assert_eq!(p.arch, Arch::Cayman);
 }
+
+/// docs/decisions.md (lower): event waits (EVT_SET, EVT_SET_THEN_CLEAR) and the
+/// register-compare waits (_REG) are treated as satisfied by the host
+/// lowering — a SENDRECV that waits on an event nobody sets, or a register
+/// compare, still runs — while an immediate wait that never holds deadlocks.
+#[test]
+fn event_and_reg_waits_are_treated_as_satisfied_by_the_lowering() {
+    for mode in ["EVT_SET", "EVT_SET_THEN_CLEAR", "SEM_EQ_REG", "SEM_GE_REG"] {
+        let mut s = sr(1, 1, 1, 0, 64);
+        s["fields"]["wait_mode"] = json!(mode);
+        s["fields"]["wait_idx"] = json!(9);
+        s["fields"]["semaphore_value"] = json!(1);
+        let rep = run_json(pair_program(vec![s], vec![sr(0, 0, 1, 0, 64)])).unwrap();
+        assert!(rep.error.is_none(), "{mode}: {:?}", rep.error);
+        assert_eq!(rep.pairs, 1, "{mode}: the pair ran");
+    }
+    let mut s = sr(1, 1, 1, 0, 64);
+    s["fields"]["wait_mode"] = json!("SEM_EQ_IMM");
+    s["fields"]["wait_idx"] = json!(9);
+    s["fields"]["semaphore_value"] = json!(1);
+    let e = err_of(pair_program(vec![s], vec![sr(0, 0, 1, 0, 64)]));
+    assert!(e.starts_with("deadlock"), "{e}");
+}
+
+/// Seed 000 §5c / 001 §4.1: SEND = TX leg, RECV = RX leg, asserted on the
+/// queues each side rings in the system model: the SEND rank's Q7 rings only
+/// M2S doorbells (of its own engines), the RECV rank's Q7 only S2M doorbells
+/// (routed to the sender's engines), and the RECV side rings first.
+#[test]
+fn send_rings_m2s_and_recv_rings_s2m_on_the_system_model_seed_000_5c() {
+    use crate::system::{Mode, TraceEvent};
+    for (send_rank, mode) in [(0usize, Mode::Fast), (1, Mode::Fast), (0, Mode::Cycle)] {
+        let recv_rank = 1 - send_rank;
+        let (mut p0, mut p1) = (vec![sr(1, 1, 1, 0, 4096)], vec![sr(0, 0, 1, 0, 4096)]);
+        if send_rank == 1 {
+            std::mem::swap(&mut p0, &mut p1);
+            p0[0]["fields"]["peer_id"] = json!(1);
+            p1[0]["fields"]["peer_id"] = json!(0);
+        }
+        let mut prog = pair_program(p0, p1);
+        prog["tensors"] = json!([
+            {"rank": 0, "id": 1, "partitions": [0, 32], "size": 4096, "dtype": "fp32"},
+            {"rank": 1, "id": 1, "partitions": [0, 32], "size": 4096, "dtype": "fp32"}
+        ]);
+        prog["init"] = json!([
+            {"rank": send_rank, "tensor": 1, "data": {"iota": {"start": 1.5, "step": 0.25}}},
+            {"rank": recv_rank, "tensor": 1, "data": {"fill": 85}}
+        ]);
+        prog["expect"] = json!({"data": [{"rank": recv_rank, "tensor": 1,
+            "data": {"copy_of": {"rank": send_rank, "tensor": 1}}}]});
+        let p: Program = serde_json::from_value(prog).unwrap();
+        let l = load(p).unwrap();
+        let mut t = system_target(&l, mode).unwrap();
+        t.sys.trace_on = true;
+        let rep = run(&l, &mut t).unwrap();
+        assert!(rep.passed(), "{:?}", rep.checks);
+        let cores = [0u16, 4]; // ranks [0, 4] in pair_program
+        let (tx, rx) = (cores[send_rank], cores[recv_rank]);
+        let bells: Vec<(u16, u16, u8)> = t
+            .sys
+            .trace
+            .iter()
+            .filter_map(|e| match e {
+                TraceEvent::Doorbell { by, core, side, .. } => Some((*by, *core, *side)),
+                _ => None,
+            })
+            .collect();
+        assert!(bells.iter().any(|b| b.2 == 0) && bells.iter().any(|b| b.2 == 1));
+        for &(by, core, side) in &bells {
+            assert_eq!(core, tx, "every queue rung is on the SEND core's engines");
+            assert_eq!(
+                by,
+                if side == 0 { tx } else { rx },
+                "M2S by SEND, S2M by RECV: {bells:?}"
+            );
+        }
+        let first_m2s = bells.iter().position(|b| b.2 == 0).unwrap();
+        let last_s2m = bells.iter().rposition(|b| b.2 == 1).unwrap();
+        assert!(
+            last_s2m < first_m2s,
+            "RECV arms before SEND fires: {bells:?}"
+        );
+    }
+}

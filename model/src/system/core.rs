@@ -33,6 +33,13 @@ pub struct QueueState {
     /// Tail pointer (`*DRTP`): advanced by the doorbell.
     #[serde(serialize_with = "ser_pos")]
     pub tail: RingPos,
+    /// S2M `comp_cfg` (bit 0 EN_COMP_RING_UPDATE).
+    pub comp_cfg: u32,
+    /// Completion ring base (`*CRBP_LOW/HIGH`), a routed SoC address.
+    pub crbp: u64,
+    /// Completion ring head (`*CRHP`): next completion slot and its ring id.
+    #[serde(serialize_with = "ser_pos")]
+    pub crhp: RingPos,
     /// Descriptors completed.
     pub desc_done: u32,
     /// Bytes moved.
@@ -94,6 +101,14 @@ pub struct Core {
     pub engines: Vec<EngineState>,
     /// EVT_SEM cycles stepped (increments, waits, AXI accesses).
     pub evt_cycles: u64,
+    /// Broadcast doorbell masks per (queue, side) (seed 001 §4.4, [`super::bcast`]).
+    pub bcast_mask: [[u16; 2]; DMA_QUEUES as usize],
+    /// `sb2sb_ready_to_receive_remote` of this core's RX Q7 (seed 001 §2.5
+    /// pre-sync): set by `rdma_desc_gen` after program_window, cleared when
+    /// `rdma_desc_start` arms the S2M ring.
+    pub ready_to_receive_remote: u32,
+    /// This core's TX Q7 completion-poll state per (engine, queue) ([`super::comp`]).
+    pub comp_poll: [[super::comp::CompPoll; DMA_QUEUES as usize]; DMA_ENGINES as usize],
 }
 
 impl Core {
@@ -109,6 +124,9 @@ impl Core {
             windows: WindowRemapper::new(),
             engines: vec![EngineState::default(); usize::from(DMA_ENGINES)],
             evt_cycles: 0,
+            bcast_mask: [[0; 2]; DMA_QUEUES as usize],
+            ready_to_receive_remote: 0,
+            comp_poll: Default::default(),
         }
     }
 
@@ -260,6 +278,12 @@ impl Core {
                 qs.rl = data & ((1 << UDMA_PTR_OFFSET_WIDTH) - 1);
                 qs.head = RingPos::default();
                 qs.tail = RingPos::default();
+                qs.crhp = RingPos::default();
+            }
+            UDMA_Q_CRBP_LOW => qs.crbp = (qs.crbp & !0xFFFF_FFFF) | u64::from(data),
+            UDMA_Q_CRBP_HIGH => qs.crbp = (qs.crbp & 0xFFFF_FFFF) | u64::from(data) << 32,
+            UDMA_S2M_Q_COMP_CFG if side == 1 => {
+                qs.comp_cfg = data & 1 << UDMA_COMP_CFG_EN_COMP_RING_UPDATE_BIT
             }
             UDMA_Q_RTP_INC => {
                 let n = data & ((1 << UDMA_PTR_OFFSET_WIDTH) - 1);
@@ -293,6 +317,10 @@ impl Core {
             UDMA_Q_RL => qs.rl,
             UDMA_Q_RHP => pack_pos(qs.head),
             UDMA_Q_RTP => pack_pos(qs.tail),
+            UDMA_Q_CRBP_LOW => qs.crbp as u32,
+            UDMA_Q_CRBP_HIGH => (qs.crbp >> 32) as u32,
+            UDMA_Q_CRHP => pack_pos(qs.crhp),
+            UDMA_S2M_Q_COMP_CFG if side == 1 => qs.comp_cfg,
             UDMA_Q_DESC_DONE => qs.desc_done,
             UDMA_Q_BYTES => qs.bytes as u32,
             _ => return Err(err),
@@ -351,5 +379,41 @@ mod tests {
                 .is_err(),
             "S2M ring not set up"
         );
+    }
+
+    /// Seed 001 §4 / PUBLIC-FACTS §1: 16 M2S and 16 S2M queues, the doorbell of
+    /// queue q at 0x1000 + q·0x1000 + 0x38 of each side, a 24-bit value.
+    #[test]
+    fn seed001_s4_doorbell_of_each_of_16_queues_takes_a_24_bit_value() {
+        let mut c = core();
+        for side in 0..2u8 {
+            let base = if side == 0 { 0 } else { 0x2_0000 };
+            for q in 0..16u32 {
+                let qreg = base + 0x1000 + q * 0x1000;
+                c.udma_write(1, qreg + 0x30, 1 << 23).unwrap(); // RL
+                assert_eq!(c.queue(1, q as u8, side).rl, 1 << 23);
+                // Bits above [23:0] of the doorbell value are ignored: 0x0100_0005 → +5.
+                c.udma_write(1, qreg + 0x38, 0x0100_0005).unwrap();
+                assert_eq!(
+                    c.queue(1, q as u8, side).tail.offset,
+                    5,
+                    "side {side} q {q}"
+                );
+                c.udma_write(1, qreg + 0x38, 0xFF_FFFF & 7).unwrap();
+                assert_eq!(c.queue(1, q as u8, side).tail.offset, 12);
+                // The other 31 queues are untouched.
+                let others: u32 = (0..16u8)
+                    .flat_map(|k| [(k, 0u8), (k, 1u8)])
+                    .filter(|&(k, s)| (k, s) != (q as u8, side))
+                    .map(|(k, s)| c.queue(1, k, s).tail.offset)
+                    .sum();
+                assert_eq!(others, 12 * (u32::from(side) * 16 + q), "aliasing");
+            }
+        }
+        // There is no 17th queue: 0x1000 + 16·0x1000 + 0x38 is not a queue register.
+        assert!(c.udma_write(1, 0x1000 + 16 * 0x1000 + 0x38, 1).is_err());
+        assert_eq!(UDMA_NUM_QUEUES, 16);
+        assert_eq!(UDMA_Q_RTP_INC, 0x38);
+        assert_eq!(UDMA_PTR_OFFSET_WIDTH, 24);
     }
 }

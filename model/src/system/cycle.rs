@@ -78,6 +78,8 @@ impl System {
                 r.rl = s.rl;
                 r.head = s.head;
                 r.tail = s.tail;
+                (r.crbp_lo, r.crbp_hi) = (s.crbp as u32, (s.crbp >> 32) as u32);
+                (r.crhp, r.comp_cfg) = (s.crhp, s.comp_cfg);
             }
         }
         Ok(LiveEngine {
@@ -341,6 +343,7 @@ impl System {
                     qs.desc_done = qs.desc_done.wrapping_add(1);
                     qs.bytes += u64::from(len);
                 }
+                qs.crhp = le.udma.regs.side[usize::from(side)].q[usize::from(q)].crhp;
                 *self.core_mut(core)?.queue_mut(e, q, side) = qs;
             }
         }

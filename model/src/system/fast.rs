@@ -280,12 +280,14 @@ impl System {
         t: Ps,
     ) -> Result<(), SystemError> {
         let c = self.core_mut(core)?;
+        let s2m_offset = c.queue(e, q, 1).head.offset;
         for side in [0u8, 1] {
             let qs = c.queue_mut(e, q, side);
             qs.head = qs.head.advance(1, qs.rl);
             qs.desc_done = qs.desc_done.wrapping_add(1);
             qs.bytes += u64::from(bytes);
         }
+        self.write_completion(core, e, q, bytes, s2m_offset)?;
         if self.trace_on {
             let c = self.core(core)?;
             let (m, s) = (
@@ -323,20 +325,9 @@ impl System {
                 go_sem,
             } => {
                 let txl = self.topo.loc(*tx)?;
+                self.core_mut(*core)?.ready_to_receive_remote = 0;
                 let lat = link::ns(p.link(self.topo.link_class(*core, *tx)?).latency_ns);
-                for &(e, n) in engines {
-                    let reg = crate::udma::regs::UDMA_S2M_BASE
-                        + crate::udma::regs::UDMA_Q_ARRAY_BASE
-                        + u32::from(*queue) * crate::udma::regs::UDMA_Q_STRIDE
-                        + crate::udma::regs::UDMA_Q_RTP_INC;
-                    let a = self.topo.fold(
-                        *core,
-                        *tx,
-                        map::core_local(txl.core, map::udma_offset(e, reg)),
-                    )?;
-                    *self.timing.q7(*core) += link::ns(p.mmio_ns);
-                    self.mmio_write(*core, a, n)?;
-                    let t = *self.timing.q7(*core) + lat;
+                for (e, t) in self.q7_doorbells(*core, *tx, *queue, 1, engines, lat)? {
                     self.timing.queue_ready.insert((tx.0, e, *queue, 1), t);
                 }
                 // right_push: signal the TX go-semaphore (a routed INCR write).
@@ -375,24 +366,16 @@ impl System {
                 self.timing
                     .share
                     .insert((core.0, *queue), engines.len() as u32);
-                let loc = self.topo.loc(*core)?;
-                for &(e, n) in engines {
-                    let reg = crate::udma::regs::UDMA_M2S_BASE
-                        + crate::udma::regs::UDMA_Q_ARRAY_BASE
-                        + u32::from(*queue) * crate::udma::regs::UDMA_Q_STRIDE
-                        + crate::udma::regs::UDMA_Q_RTP_INC;
-                    let a = self.topo.fold(
-                        *core,
-                        *core,
-                        map::core_local(loc.core, map::udma_offset(e, reg)),
-                    )?;
-                    *self.timing.q7(*core) += link::ns(p.mmio_ns);
-                    self.mmio_write(*core, a, n)?;
-                    let t = *self.timing.q7(*core);
+                for (e, t) in self.q7_doorbells(*core, *core, *queue, 0, engines, 0)? {
                     self.timing.queue_ready.insert((core.0, e, *queue, 0), t);
                 }
                 Ok(true)
             }
+            Q7Op::PollComp {
+                core,
+                queue,
+                engines,
+            } => self.poll_completions(*core, *queue, engines),
             Q7Op::Wait { core, sem, target } => {
                 if !self.core_mut(*core)?.sem_wait_ge_dec(*sem, *target) {
                     return Ok(false);

@@ -24,6 +24,7 @@ use crate::isa::{RdmaDescGen, RdmaDescStart, Role};
 use crate::udma::desc::{M2sDesc, S2mDesc};
 use crate::udma::regs::*;
 
+use super::classify::{PeerClass, PreSync};
 use super::map::{
     self, core_local, ring_offset, sbuf_offset, sem_incr_offset, udma_offset, RING_LEN,
 };
@@ -84,12 +85,25 @@ pub struct GenReport {
     /// `dst_addr` after the fold, as the firmware logs it (seed 001 §2.3,
     /// "after remote_routing_id=$%d, dst_addr=0x%llx").
     pub dst_soc: u64,
+    /// The peer's routing id the word carried (`remote_routing_id`, logged
+    /// "after remote_routing_id=$%d" in decimal and on the remote semaphore BD).
+    pub routing_id: u32,
     /// Descriptors written per engine (index = engine number).
     pub per_engine: Vec<(u8, u32)>,
     /// Total descriptors written (the DescriptorStream count).
     pub total: u32,
     /// Q7-local window view of the peer SBUF per engine (`xt_addrs[16]`), RX only.
     pub xt_addrs: Vec<u32>,
+    /// The §2.4 classifier's view of the peer base.
+    pub class: PeerClass,
+    /// The fold mode the classifier picked.
+    pub fold: super::FoldMode,
+    /// program_window / update_window log lines (§2.5), RX only.
+    pub window_log: Vec<String>,
+    /// The pre-sync record (§2.5), RX only.
+    pub pre_sync: Option<PreSync>,
+    /// The semaphore-descriptor log lines (seed 001 §5), two per engine.
+    pub sema_log: Vec<String>,
 }
 
 /// Split `count` partitions from `start` over the engines of `mask`:
@@ -170,8 +184,20 @@ impl System {
                 })?;
             }
         }
-        // The fold of dst_addr as the firmware logs it (seed 001 §2.3 / §8).
-        let dst_soc = self.topo.fold(tx, rx, w.dst_addr)?;
+        // The fold of dst_addr as the firmware logs it (seed 001 §2.3 / §8):
+        // the chip-id mode writes the routing id of the RX core into CAYMAN_ID
+        // (on TX that is the word's remote_routing_id, checked above).
+        let rx_rid = match role {
+            Role::Tx => w.remote_routing_id,
+            Role::Rx => self.topo.routing_id_of(core)?,
+        };
+        // seed 001 §2.4: the device-side classifier of the peer base picks the
+        // fold mode (cross-die iff is_die_0 differs from this die; another
+        // package is host-topology-decided).
+        let (eb, tb) = self.topo.peer_bases(peer)?;
+        let class = self.topo.classify_peer(core, eb, tb)?;
+        let fold = self.topo.fold_mode_of_class(core, peer, &class)?;
+        let dst_soc = self.topo.fold_in_mode(fold, rx, w.dst_addr, rx_rid)?;
         let split = split_partitions(w.dma_engine_mask, w.partition_start, w.partition_count);
         let q = w.queue_id;
         let side = match role {
@@ -180,6 +206,9 @@ impl System {
         };
         let mut per_engine = Vec::new();
         let mut xt_addrs = Vec::new();
+        let mut window_log = Vec::new();
+        let mut sema_log = Vec::new();
+        let mut pre_sync = None;
         let tx_loc = self.topo.loc(tx)?;
         let rx_loc = self.topo.loc(rx)?;
 
@@ -193,11 +222,32 @@ impl System {
             let c = self.core_mut(core)?;
             for (k, _) in split.iter().enumerate() {
                 let xt = (k as u32) << XT_WINDOW_SHIFT;
-                c.windows
-                    .program_window(k, xt, sbuf_soc, l_mask)
-                    .map_err(SystemError::Addr)?;
+                // A valid window is re-pointed with update_window (§2.5).
+                let (op, r) = if c.windows.window(k).is_some() {
+                    (
+                        "update_window: ",
+                        c.windows.update_window(k, xt, sbuf_soc, l_mask),
+                    )
+                } else {
+                    (
+                        "program_window:",
+                        c.windows.program_window(k, xt, sbuf_soc, l_mask),
+                    )
+                };
+                r.map_err(SystemError::Addr)?;
+                window_log.push(format!(
+                    "R: {op} num={k}, {}xt_addr=0x{xt:x}, soc_addr=0x{sbuf_soc:x}, u_mask=0x{:x}, l_mask=0x{l_mask:x}",
+                    if op.starts_with("program") { "vld=1, " } else { "" },
+                    !l_mask
+                ));
                 xt_addrs.push(xt);
             }
+            c.ready_to_receive_remote = 1;
+            pre_sync = Some(PreSync {
+                remote_pool_xt_addr: xt_addrs[0],
+                remote_q7_xt_addr: xt_addrs[xt_addrs.len() - 1],
+                sb2sb_ready_to_receive_remote: c.ready_to_receive_remote,
+            });
         } else {
             // The constant the semaphore descriptors read.
             let consts: [u8; 16] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0];
@@ -232,9 +282,16 @@ impl System {
                 let csr = |r: u32| core_local(tx_loc.core, udma_offset(e, qreg + r));
                 let soc = |s: &System, r: u32| s.topo.fold(core, tx, csr(r));
                 if qs_rl == 0 {
+                    if !(2..=RING_LEN).contains(&self.ring_len) {
+                        return Err(SystemError::Leg {
+                            field: "ring_len",
+                            value: self.ring_len.into(),
+                            rule: "2..=4096 descriptors (one 64 KiB ring slot)",
+                        });
+                    }
                     let a = soc(self, UDMA_Q_RL)?;
-                    self.mmio_write(core, a, RING_LEN)?;
-                    qs_rl = RING_LEN;
+                    self.mmio_write(core, a, self.ring_len)?;
+                    qs_rl = self.ring_len;
                 }
                 let a = soc(self, UDMA_Q_RBP_LOW)?;
                 self.mmio_write(core, a, ring_soc_from_tx as u32)?;
@@ -246,6 +303,9 @@ impl System {
                     a,
                     1 << UDMA_Q_CFG_EN_PREF_BIT | 1 << UDMA_Q_CFG_EN_SCHED_BIT,
                 )?;
+            }
+            if role == Role::Tx {
+                self.configure_completion_ring(tx, e, q)?;
             }
             let qs = *self.core(tx)?.queue(e, q, side);
             if n > qs.free() {
@@ -309,7 +369,20 @@ impl System {
                     off += len;
                 }
             }
-            // LOCAL then REMOTE semaphore descriptors.
+            // LOCAL then REMOTE semaphore descriptors (seed 001 §5 logs; the
+            // remote one names the routing id it is routed with).
+            sema_log.push(format!(
+                "P{prid}: Q7: rdma_desc_gen [{}] Pushing local  semaphore descriptor, tpb_idx={}, sem={}",
+                role.name(),
+                tx.0,
+                w.local_sem
+            ));
+            sema_log.push(format!(
+                "P{prid}: Q7: rdma_desc_gen [{}] Pushing remote semaphore descriptor, remote_tpb={}, routing_id={rx_rid}, sem={}",
+                role.name(),
+                rx.0,
+                w.remote_sem
+            ));
             for (sem_core, sem_loc, sem) in [(tx, tx_loc, w.local_sem), (rx, rx_loc, w.remote_sem)]
             {
                 let rid = pos.ring_id;
@@ -362,9 +435,15 @@ impl System {
             role,
             peer,
             dst_soc,
+            routing_id: w.remote_routing_id,
+            class,
+            fold,
             per_engine,
             total,
             xt_addrs,
+            window_log,
+            sema_log,
+            pre_sync,
         };
         self.streams.insert((core.0, role as u8, q), rep.clone());
         let _ = addr::NUM_WINDOWS;
@@ -436,17 +515,33 @@ impl System {
                 core,
                 tx: peer,
                 queue: w.queue_id,
-                engines: rec.per_engine,
+                engines: rec.per_engine.clone(),
                 go_sem: w.go_sem,
             },
             Role::Tx => super::Q7Op::TxLaunch {
                 core,
                 queue: w.queue_id,
-                engines: rec.per_engine,
+                engines: rec.per_engine.clone(),
                 go_sem: w.go_sem,
             },
         };
         self.pending.push_back(op);
+        if w.role == Role::Tx {
+            // seed 001 §5.3: poll the completions of what this start launched
+            // (generation tags) before the ring slots are reused.
+            let c = self.core_mut(core)?;
+            let mut targets = Vec::with_capacity(rec.per_engine.len());
+            for &(e, n) in &rec.per_engine {
+                let p = &mut c.comp_poll[usize::from(e)][usize::from(w.queue_id)];
+                p.want += u64::from(n);
+                targets.push((e, p.want));
+            }
+            self.pending.push_back(super::Q7Op::PollComp {
+                core,
+                queue: w.queue_id,
+                engines: targets,
+            });
+        }
         Ok(())
     }
 }

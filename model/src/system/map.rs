@@ -15,6 +15,7 @@
 //! | `0x1000_0000` | 0x2000 | EVT_SEM window (INCR at +0x1800, seed 001 §5.1) |
 //! | `0x1001_0000` | 256 × 4 | engine register file (u32 per register) |
 //! | `0x1100_0000 + e × 0x4_0000` | 0x4_0000 | UDMA engine `e` CSRs (M2S 0x0, S2M 0x20000; PUBLIC-FACTS §1) |
+//! | `0x1140_0000` | 0x100 | broadcast doorbell block (`dma_apb_bcast` targets, seed 001 §4.4; [`super::bcast`]) |
 //! | `0x1200_0000` | 0x0400_0000 | descriptor RAM (rings and constants, sparse) |
 //!
 //! Routed addresses (seed 001 §2): with ID_VALID [54] = 0 the address is
@@ -22,8 +23,10 @@
 //! ID_VALID = 1 the fabric reads [53:48] in the neighbor view when
 //! NEIGHBOR_ROUTE [52] and EXIT_DIE [51] are both set (the other die of the
 //! issuing package), otherwise in the chip-id view (CAYMAN_ID names the
-//! package). [`super::Topology`] never assigns a CAYMAN_ID with bits 4 and 3
-//! both set, so the rule is unambiguous.
+//! package: the package whose cores carry that routing id, seed 001 §2.3
+//! `CAYMAN_ID [53:48] <- routing_id`). [`super::Topology`] never assigns a
+//! CAYMAN_ID or routing id with bits 4 and 3 both set, so the rule is
+//! unambiguous.
 
 use crate::addr::fields::{CAYMAN_ID, DIE, EXIT_DIE, ID_VALID, LOCAL, NEIGHBOR_ROUTE};
 use crate::addr::{ADDR_HOST_BIT, ADDR_RSVD_MID_LSB};
@@ -75,6 +78,8 @@ pub enum Target {
     Udma { engine: u8, offset: u32 },
     /// Descriptor RAM byte offset.
     Desc { offset: u32 },
+    /// Broadcast doorbell block byte offset ([`super::bcast`]).
+    Bcast { offset: u32 },
 }
 
 /// Byte offset of (partition, offset) inside a core.
@@ -100,6 +105,13 @@ pub const fn udma_offset(engine: u8, reg: u32) -> u64 {
 /// Offset inside a core of the ring slot of (engine, queue, side) (side 0 = M2S, 1 = S2M).
 pub const fn ring_offset(engine: u8, queue: u8, side: u8) -> u64 {
     DESC_BASE + ((engine as u64 * 16 + queue as u64) * 2 + side as u64) * RING_BYTES
+}
+
+/// Offset inside a core of the S2M completion ring of TX engine queue
+/// (engine, queue) (project-defined: the 16 MiB of descriptor RAM after the
+/// data rings, one [`RING_BYTES`] slot per engine queue).
+pub const fn comp_ring_offset(engine: u8, queue: u8) -> u64 {
+    DESC_BASE + 0x0200_0000 + (engine as u64 * 16 + queue as u64) * RING_BYTES
 }
 
 /// Decode a core-relative offset.
@@ -137,6 +149,13 @@ pub fn decode_core_offset(off: u64, bytes_per_partition: u32) -> Result<Target, 
         return Ok(Target::Udma {
             engine: (rel / UDMA_STRIDE) as u8,
             offset: (rel % UDMA_STRIDE) as u32,
+        });
+    }
+    if (super::bcast::BCAST_BASE..super::bcast::BCAST_BASE + super::bcast::BCAST_BYTES)
+        .contains(&off)
+    {
+        return Ok(Target::Bcast {
+            offset: (off - super::bcast::BCAST_BASE) as u32,
         });
     }
     if (DESC_BASE..DESC_BASE + DESC_BYTES).contains(&off) {
@@ -185,9 +204,9 @@ pub fn route_address(t: &Topology, from: CoreId, soc: u64) -> Result<(CoreId, u6
         me.package
     } else {
         let id = CAYMAN_ID.get(soc) as u8;
-        match t.package_of_chip_id(id) {
+        match t.package_of_routing_id(id) {
             Some(p) => p,
-            None => return bad("chip-id view: CAYMAN_ID names no package of the topology"),
+            None => return bad("chip-id view: CAYMAN_ID names no routing id of the topology"),
         }
     };
     let core_in_die = local / CORE_STRIDE;
@@ -267,7 +286,8 @@ mod tests {
             decode_core_offset(0x1300_0000 + DESC_BYTES, bpp),
             Err(SystemError::Unmapped { .. })
         ));
-        assert!(ring_offset(15, 15, 1) + RING_BYTES <= DESC_BASE + SEMA_ONE_OFFSET);
+        assert!(ring_offset(15, 15, 1) + RING_BYTES <= comp_ring_offset(0, 0));
+        assert!(comp_ring_offset(15, 15) + RING_BYTES <= DESC_BASE + SEMA_ONE_OFFSET);
     }
 
     #[test]

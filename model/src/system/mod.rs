@@ -42,6 +42,9 @@
 //! Errors are [`SystemError`]; a leg that can never complete ends in
 //! [`SystemError::Deadlock`] naming the core, semaphore and target.
 
+pub mod bcast;
+pub mod classify;
+pub mod comp;
 pub mod core;
 pub mod cycle;
 pub mod fast;
@@ -49,6 +52,7 @@ pub mod legs;
 pub mod link;
 pub mod map;
 pub mod mem;
+pub mod peer;
 pub mod topology;
 pub mod watchdog;
 
@@ -63,8 +67,11 @@ use crate::isa::{IsaError, RdmaDescGen, RdmaDescStart, Role};
 use crate::udma::desc::DescError;
 
 pub use self::core::{Core, QueueState};
+pub use bcast::{DmaApbBcast, Doorbells, Trigger};
+pub use classify::{PeerClass, PreSync};
 pub use legs::{prid, GenReport};
 pub use link::{LinkClass, LinkParams, Ps};
+pub use peer::{cayman_get_p2p_pod_peer_node, sengine_get_d2d_peer_nums, Neigh};
 pub use topology::{CoreId, CoreLoc, FoldMode, Topology};
 
 /// Errors of the system model. Each names the core (and engine, queue,
@@ -126,7 +133,7 @@ pub enum SystemError {
     },
     #[error("core {core}: a leg needs a peer other than itself")]
     SelfPeer { core: u16 },
-    #[error("core {core}: remote_routing_id {found} for peer core {peer}, the topology gives {expected}")]
+    #[error("core {core}: remote_routing_id {found:#x} for peer core {peer}, the host's routing-id map gives {expected:#x}")]
     RoutingId {
         core: u16,
         peer: u16,
@@ -187,6 +194,17 @@ pub enum SystemError {
         queue: u8,
         m2s: u32,
         s2m: u32,
+    },
+    #[error("core {core} engine {engine} queue {queue}: completion slot {slot} holds generation tag {found}, the poll expects {expected} ({seen} of {want} completions seen; a stale tag is never taken as done)")]
+    CompletionPending {
+        core: u16,
+        engine: u8,
+        queue: u8,
+        slot: u32,
+        expected: u8,
+        found: u8,
+        seen: u64,
+        want: u64,
     },
     #[error("cycle budget of {cycles} cycles exhausted")]
     Timeout { cycles: u64 },
@@ -305,6 +323,8 @@ impl LegSpec {
 pub struct LegReport {
     /// The folded destination as the firmware logs it (seed 001 §8: 0x58800000100000).
     pub dst_soc: u64,
+    /// The RX core's routing id the TX word carried (`remote_routing_id`).
+    pub routing_id: u32,
     /// How the destination was folded.
     pub fold: FoldMode,
     /// Link class crossed.
@@ -319,6 +339,11 @@ pub struct LegReport {
     pub modeled_ps: Ps,
     /// Cycles (cycle mode) or 0.
     pub cycles: u64,
+    /// The TX Q7's §2.4 classifier line ("P%i: engine_base_addr=… -> is_tpb=…
+    /// is_die_0=… engine_idx=…").
+    pub classifier: String,
+    /// The RX Q7's pre-sync record after program_window (§2.5).
+    pub pre_sync: Option<PreSync>,
 }
 
 /// A Q7 program queued by `rdma_desc_start` or `wait_sem`.
@@ -341,14 +366,23 @@ pub(crate) enum Q7Op {
     },
     /// Wait semaphore ≥ target, then decrement by target.
     Wait { core: CoreId, sem: u8, target: i32 },
+    /// TX: busy-poll the completion rings of `engines` until each has seen
+    /// its total (engine, completions) with the expected generation tag.
+    PollComp {
+        core: CoreId,
+        queue: u8,
+        engines: Vec<(u8, u64)>,
+    },
 }
 
 /// One traced transaction (for the transaction-level VCD of the CLI).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub enum TraceEvent {
-    /// A doorbell: (time, core, engine, queue, side, new tail).
+    /// A doorbell: (time, issuing core, engine's core, engine, queue, side, new tail).
     Doorbell {
         t: Ps,
+        /// The core whose Q7 rang it.
+        by: u16,
         core: u16,
         engine: u8,
         queue: u8,
@@ -394,6 +428,15 @@ pub struct System {
     pub trace: Vec<TraceEvent>,
     /// Record [`System::trace`].
     pub trace_on: bool,
+    /// How `rdma_desc_start` rings its engines' doorbells (default: broadcast).
+    pub doorbells: Doorbells,
+    /// Broadcast triggers (recorded when `trace_on` or `log_triggers`).
+    pub triggers: Vec<Trigger>,
+    /// Record [`System::triggers`] without the full trace.
+    pub log_triggers: bool,
+    /// Ring length (descriptors) `rdma_desc_gen` gives a queue it configures
+    /// (default [`map::RING_LEN`]; 2..=RING_LEN, smaller rings wrap sooner).
+    pub ring_len: u32,
 }
 
 impl System {
@@ -418,6 +461,10 @@ impl System {
             max_cycles: 1 << 32,
             trace: Vec::new(),
             trace_on: false,
+            doorbells: Doorbells::default(),
+            triggers: Vec::new(),
+            log_triggers: false,
+            ring_len: map::RING_LEN,
         })
     }
 
@@ -539,25 +586,12 @@ impl System {
     pub fn mmio_write(&mut self, from: CoreId, soc: u64, data: u32) -> Result<(), SystemError> {
         let (to, off) = map::route_address(&self.topo, from, soc)?;
         let bpp = self.topo.sbuf_bytes_per_partition;
-        let t = self.timing.now;
         match map::decode_core_offset(off, bpp)? {
-            map::Target::Udma { engine, offset } => {
-                self.core_mut(to)?.udma_write(engine, offset, data)?;
-                if let Some((side, q)) = doorbell_of(offset) {
-                    self.active.insert((to.0, engine, q));
-                    let tail = core::pack_pos(self.core(to)?.queue(engine, q, side).tail);
-                    if self.trace_on {
-                        self.trace.push(TraceEvent::Doorbell {
-                            t,
-                            core: to.0,
-                            engine,
-                            queue: q,
-                            side,
-                            tail,
-                        });
-                    }
-                }
-            }
+            map::Target::Udma { engine, offset } => match doorbell_of(offset) {
+                Some((side, q)) => self.ring_doorbell(from, to, engine, q, side, data)?,
+                None => self.core_mut(to)?.udma_write(engine, offset, data)?,
+            },
+            map::Target::Bcast { offset } => self.bcast_write(from, to, offset, data)?,
             map::Target::EvtSem { offset } => {
                 self.core_mut(to)?.evt_write(offset, data)?;
                 self.trace_sem(to, offset);
@@ -666,11 +700,12 @@ impl System {
     pub fn send_recv(&mut self, leg: &LegSpec, mode: Mode) -> Result<LegReport, SystemError> {
         let t0 = self.timing.now;
         let c0 = self.cycles;
-        let gtx = self.issue_leg(leg)?;
+        let (gtx, grx) = self.issue_leg_pair(leg)?;
         self.run(mode)?;
         let link = self.topo.link_class(leg.src, leg.dst)?;
         Ok(LegReport {
             dst_soc: gtx.dst_soc,
+            routing_id: gtx.routing_id,
             fold: self.topo.fold_mode(leg.src, leg.dst)?,
             link,
             per_engine: gtx.per_engine.clone(),
@@ -681,6 +716,8 @@ impl System {
                 Mode::Cycle => (self.cycles - c0) * cycle::CYCLE_PS,
             },
             cycles: self.cycles - c0,
+            classifier: gtx.class.log(prid(leg.src, Role::Tx)),
+            pre_sync: grx.pre_sync,
         })
     }
 
@@ -688,6 +725,11 @@ impl System {
     /// starts. Issue every leg of a ring step, then [`System::run`] once, so
     /// the legs overlap in modeled time. Returns the TX gen report.
     pub fn issue_leg(&mut self, leg: &LegSpec) -> Result<GenReport, SystemError> {
+        Ok(self.issue_leg_pair(leg)?.0)
+    }
+
+    /// [`System::issue_leg`] returning both gen reports (TX, RX).
+    fn issue_leg_pair(&mut self, leg: &LegSpec) -> Result<(GenReport, GenReport), SystemError> {
         let (wtx, wrx) = self.leg_gen_words(leg)?;
         let gtx = self.rdma_desc_gen(leg.src, prid(leg.src, Role::Tx), &wtx)?;
         let grx = match self.rdma_desc_gen(leg.dst, prid(leg.dst, Role::Rx), &wrx) {
@@ -711,7 +753,7 @@ impl System {
             prid(leg.src, Role::Tx),
             &Self::leg_start_word(leg, &gtx),
         )?;
-        Ok(gtx)
+        Ok((gtx, grx))
     }
 
     /// Drop every queued Q7 program and unstarted gen record (after an error

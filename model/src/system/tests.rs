@@ -505,3 +505,509 @@ fn a_ring_step_of_concurrent_legs_overlaps_in_modeled_time() {
         }
     }
 }
+
+/// The seed 001 §8 gen word exactly as printed: {local_sem=12, remote_sem=20,
+/// remote_core_id=7, remote_routing_id=0x12, dma_engine_mask=0x000F,
+/// src_addr=0x100000, dst_addr=0x100000, free_dim_bytes=0x4000}.
+fn seed_s8_word() -> RdmaDescGen {
+    RdmaDescGen {
+        local_sem: 12,
+        remote_sem: 20,
+        remote_core_id: 7,
+        remote_routing_id: 0x12,
+        dma_engine_mask: 0x000F,
+        src_addr: 0x10_0000,
+        dst_addr: 0x10_0000,
+        free_dim_bytes: 0x4000,
+        partition_count: 128,
+        ..RdmaDescGen::default()
+    }
+}
+
+/// Run the printed §8 TX word on core 3 (its d2d peer is core 7) with the
+/// matching RX word on core 7, through rdma_desc_gen / rdma_desc_start.
+fn run_seed_s8_word(mode: Mode) -> (System, GenReport) {
+    let topo = Topology {
+        sbuf_bytes_per_partition: 2 << 20,
+        ..Topology::seed_001_s8()
+    };
+    let mut sys = System::new(topo).unwrap();
+    let (tx, rx) = (CoreId(3), CoreId(7));
+    assert_eq!(sys.topology().d2d_peer(tx).unwrap(), rx, "5 ^ 2 pairing");
+    fill(&mut sys, tx, 0x10_0000, 0x4000, 128, 9);
+    let wtx = seed_s8_word();
+    let wrx = RdmaDescGen {
+        remote_core_id: 3,
+        remote_routing_id: sys.topology().routing_id_of(tx).unwrap(),
+        ..wtx
+    };
+    let gtx = sys.rdma_desc_gen(tx, prid(tx, Role::Tx), &wtx).unwrap();
+    let grx = sys.rdma_desc_gen(rx, prid(rx, Role::Rx), &wrx).unwrap();
+    let leg = LegSpec {
+        engine_mask: 0x000F,
+        ..LegSpec::new(tx, 0x10_0000, rx, 0x10_0000, 0x4000, 128)
+    };
+    sys.rdma_desc_start(rx, prid(rx, Role::Rx), &System::leg_start_word(&leg, &grx))
+        .unwrap();
+    sys.rdma_desc_start(tx, prid(tx, Role::Tx), &System::leg_start_word(&leg, &gtx))
+        .unwrap();
+    sys.run(mode).unwrap();
+    (sys, gtx)
+}
+
+#[test]
+fn seed001_s8_word_as_printed_with_routing_id_0x12_runs_in_both_modes() {
+    for mode in [Mode::Fast, Mode::Cycle] {
+        let (sys, g) = run_seed_s8_word(mode);
+        // "after remote_routing_id=$18, dst_addr=0x58800000100000"
+        assert_eq!(g.routing_id, 18);
+        // seed 001 §5: the remote semaphore descriptor carries the routing id.
+        assert_eq!(g.sema_log.len(), 8, "two per engine");
+        assert_eq!(
+            g.sema_log[1],
+            "P7: Q7: rdma_desc_gen [TX] Pushing remote semaphore descriptor, remote_tpb=7, routing_id=18, sem=20"
+        );
+        assert_eq!(
+            g.sema_log[0],
+            "P7: Q7: rdma_desc_gen [TX] Pushing local  semaphore descriptor, tpb_idx=3, sem=12"
+        );
+        assert_eq!(g.dst_soc, 0x58800000100000);
+        assert_eq!(g.per_engine, vec![(0, 34), (1, 34), (2, 34), (3, 34)]);
+        verify(
+            &sys,
+            CoreId(3),
+            0x10_0000,
+            CoreId(7),
+            0x10_0000,
+            0x4000,
+            128,
+        );
+        assert_eq!(sys.sem(CoreId(3), 12).unwrap(), 4, "{mode:?}");
+        assert_eq!(sys.sem(CoreId(7), 20).unwrap(), 4, "{mode:?}");
+    }
+}
+
+#[test]
+fn seed001_s2_3_chip_id_fold_writes_the_peer_routing_id_into_cayman_id() {
+    // Two packages; the host map gives the peer core (package 1) routing id
+    // 0x12 and another core of package 1 routing id 0x21: the fold writes the
+    // routing id into [53:48] and the fabric routes both to package 1.
+    let mut topo = Topology::trn2(2);
+    let mut r = vec![0u32; 16];
+    for x in r.iter_mut().skip(8) {
+        *x = 0x12;
+    }
+    r[14] = 0x21;
+    topo.routing_ids = r;
+    topo.validate().unwrap();
+    let mut sys = System::new(topo).unwrap();
+    for (peer, rid) in [(CoreId(15), 0x12u64), (CoreId(14), 0x21)] {
+        fill(&mut sys, CoreId(3), 0, 256, 4, 1);
+        let leg = LegSpec::new(CoreId(3), 0, peer, 0x40, 256, 4);
+        let (wtx, _) = sys.leg_gen_words(&leg).unwrap();
+        assert_eq!(u64::from(wtx.remote_routing_id), rid);
+        let rep = sys.send_recv(&leg, Mode::Fast).unwrap();
+        assert_eq!(rep.fold, FoldMode::ChipId);
+        assert_eq!(rep.dst_soc >> 48 & 0x3F, rid, "CAYMAN_ID <- routing_id");
+        assert_eq!(rep.dst_soc >> 54 & 1, 1, "CAYMAN_ID_VALID");
+        if peer == CoreId(15) {
+            assert_eq!(rep.dst_soc, 0x0052_8000_0000_0040);
+        }
+        verify(&sys, CoreId(3), 0, peer, 0x40, 256, 4);
+        // The remote semaphore descriptor (last S2M BD of engine 0, written by
+        // the RX Q7) carries the same routing id in its routed address.
+        let qs = sys.queue(CoreId(3), 0, 0, 1).unwrap();
+        let slot = (qs.head.offset + qs.rl - 1) % qs.rl;
+        let mut b = [0u8; 16];
+        sys.core(peer).unwrap().desc.read(
+            (map::ring_offset(0, 0, 1) - map::DESC_BASE) as u32 + slot * 16,
+            &mut b,
+        );
+        let bd = crate::udma::desc::S2mDesc::decode(&b).unwrap();
+        assert_eq!(
+            bd.buf1_ptr >> 48 & 0x3F,
+            rid,
+            "remote sema BD routed by routing_id"
+        );
+        assert_eq!(
+            bd.buf1_ptr & 0xFFFF_FFFF,
+            map::sem_incr_offset(20) & 0xFFFF_FFFF,
+            "remote_sem INCR"
+        );
+    }
+    // A word whose routing id disagrees with the host's map is refused.
+    let leg = LegSpec::new(CoreId(3), 0, CoreId(15), 0, 256, 4);
+    let (mut wtx, _) = sys.leg_gen_words(&leg).unwrap();
+    wtx.remote_routing_id = 0x13;
+    let e = sys
+        .rdma_desc_gen(CoreId(3), prid(CoreId(3), Role::Tx), &wtx)
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            SystemError::RoutingId {
+                expected: 0x12,
+                found: 0x13,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // A routing id may name only one package.
+    let mut bad = Topology::trn2(2);
+    bad.routing_ids = vec![0x12; 16];
+    assert!(matches!(
+        bad.validate(),
+        Err(SystemError::Topology {
+            field: "routing_ids",
+            value: 0x12,
+            ..
+        })
+    ));
+}
+
+/// Seed 001 §4.4: one write to the broadcast doorbell advances the tails of
+/// every engine the mask selects. The same legs launched by broadcast triggers
+/// and by per-engine doorbells move the same bytes and leave the same state,
+/// in both modes.
+#[test]
+fn seed001_s4_4_broadcast_doorbell_moves_the_same_bytes_as_per_engine_doorbells() {
+    let legs = [
+        // Balanced (seed 001 §8 shape): one trigger per side.
+        LegSpec {
+            engine_mask: 0x000F,
+            ..LegSpec::new(CoreId(3), 0x100, CoreId(7), 0x40, 3000, 8)
+        },
+        // Unbalanced: 10 partitions over 3 engines → counts 4+2, 3+2, 3+2.
+        LegSpec {
+            engine_mask: 0b1010_0001,
+            queue: 2,
+            ..LegSpec::new(CoreId(0), 0, CoreId(2), 0x80, 700, 10)
+        },
+    ];
+    let mut out = Vec::new();
+    for mode in [Mode::Fast, Mode::Cycle] {
+        for db in [Doorbells::Broadcast, Doorbells::PerEngine] {
+            let mut sys = System::new(Topology::default()).unwrap();
+            sys.doorbells = db;
+            sys.log_triggers = true;
+            fill(&mut sys, CoreId(3), 0x100, 3000, 8, 5);
+            fill(&mut sys, CoreId(0), 0, 700, 10, 6);
+            for l in &legs {
+                sys.send_recv(l, mode).unwrap();
+            }
+            verify(&sys, CoreId(3), 0x100, CoreId(7), 0x40, 3000, 8);
+            verify(&sys, CoreId(0), 0, CoreId(2), 0x80, 700, 10);
+            assert_eq!(sys.sem(CoreId(3), 12).unwrap(), 4, "{mode:?} {db:?}");
+            assert_eq!(sys.sem(CoreId(2), 20).unwrap(), 3, "{mode:?} {db:?}");
+            match db {
+                Doorbells::Broadcast => {
+                    // Leg 1: one S2M trigger (RX) then one M2S trigger (TX), mask 0xF, 2+2 descriptors.
+                    let t = &sys.triggers;
+                    assert_eq!(t.len(), 2 + 4, "{mode:?}: 1+1 for leg 1, 2+2 for leg 2");
+                    assert_eq!((t[0].from, t[0].mask, t[0].n_desc), (7, 0xF, 4));
+                    assert_eq!((t[1].from, t[1].mask, t[1].n_desc), (3, 0xF, 4));
+                    assert_eq!(t[0].trigger_addr & 0xFFF, 0xC, "S2M_TAIL_INC of queue 0");
+                    assert_eq!(t[1].trigger_addr & 0xFFF, 0x4, "M2S_TAIL_INC of queue 0");
+                    // Leg 2: engine 0 has 6 descriptors, engines 5 and 7 have 5.
+                    assert_eq!((t[2].mask, t[2].n_desc), (0x01, 6));
+                    assert_eq!((t[3].mask, t[3].n_desc), (0xA0, 5));
+                    assert_eq!(t[4].trigger_addr & 0xFF, 0x24, "queue 2 M2S trigger");
+                    assert_eq!(
+                        t[1].log(),
+                        format!(
+                            "Trigger DMA; sdma_bcast_base = 0x{:08x}, trigger addr = 0x{:08x}, mask = 0x0000000f n_desc=4",
+                            t[1].sdma_bcast_base as u32,
+                            t[1].sdma_bcast_base as u32 + 4
+                        )
+                    );
+                }
+                Doorbells::PerEngine => assert!(sys.triggers.is_empty()),
+            }
+            out.push(state(&sys));
+        }
+    }
+    assert!(out.windows(2).all(|w| w[0] == w[1]), "all four runs agree");
+}
+
+#[test]
+fn broadcast_trigger_is_all_or_nothing_and_checks_its_registers() {
+    let mut sys = System::new(Topology::default()).unwrap();
+    // Rings on engines 0 and 1 of core 0, queue 0, M2S; engine 1 almost full.
+    let q = crate::udma::regs::UDMA_Q_ARRAY_BASE;
+    let local = |e, r| map::core_local(0, map::udma_offset(e, q + r));
+    for e in [0u8, 1] {
+        sys.mmio_write(CoreId(0), local(e, crate::udma::regs::UDMA_Q_RL), 8)
+            .unwrap();
+    }
+    sys.mmio_write(CoreId(0), local(1, crate::udma::regs::UDMA_Q_RTP_INC), 6)
+        .unwrap();
+    let b = sys.dma_apb_bcast(CoreId(0), CoreId(0), 0, 0b11).unwrap();
+    sys.mmio_write(CoreId(0), b.m2s_tail_ptr - 4, b.mask)
+        .unwrap();
+    // 2 > free space of engine 1 (8 − 1 − 6 = 1): refused, engine 0 untouched.
+    let e = sys.mmio_write(CoreId(0), b.m2s_tail_ptr, 2).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            SystemError::Csr {
+                core: 0,
+                engine: 1,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(sys.queue(CoreId(0), 0, 0, 0).unwrap().tail.offset, 0);
+    sys.mmio_write(CoreId(0), b.m2s_tail_ptr, 1).unwrap();
+    assert_eq!(sys.queue(CoreId(0), 0, 0, 0).unwrap().tail.offset, 1);
+    assert_eq!(sys.queue(CoreId(0), 1, 0, 0).unwrap().tail.offset, 7);
+    // The S2M trigger has its own (empty) mask; a mask beyond 16 engines is refused.
+    assert!(sys.mmio_write(CoreId(0), b.s2m_tail_ptr, 1).is_err());
+    assert!(sys
+        .mmio_write(CoreId(0), b.s2m_tail_ptr - 4, 1 << 16)
+        .is_err());
+}
+
+/// Seed 001 §5.3 / PUBLIC-FACTS §1: completion descriptors carry the 2-bit
+/// generation tag; the TX Q7 polls them and takes a slot as done only when the
+/// tag equals the expected generation (+1 mod 4 per wrap). A 16-slot ring
+/// wraps 4.5 times; fast and cycle mode write the same completion bytes.
+#[test]
+fn seed001_s5_3_generation_tag_poll_over_a_wrapping_completion_ring() {
+    let mut rings = Vec::new();
+    for mode in [Mode::Fast, Mode::Cycle] {
+        let mut sys = System::new(Topology::default()).unwrap();
+        sys.ring_len = 16;
+        let leg = LegSpec {
+            engine_mask: 0x0004,
+            ..LegSpec::new(CoreId(0), 0, CoreId(4), 0x100, 64, 4)
+        };
+        for k in 0..12u8 {
+            fill(&mut sys, CoreId(0), 0, 64, 4, k);
+            sys.send_recv(&leg, mode).unwrap();
+            verify(&sys, CoreId(0), 0, CoreId(4), 0x100, 64, 4);
+        }
+        // 12 legs × (4 data + 2 semaphore) = 72 completions = 4 laps + 8.
+        let p = sys.core(CoreId(0)).unwrap().comp_poll[2][0];
+        assert_eq!((p.seen, p.want), (72, 72), "{mode:?}");
+        assert_eq!(p.pos.offset, 8);
+        assert_eq!(p.pos.ring_id, (1 + 4) & 3, "initial 1, +1 mod 4 per wrap");
+        let qs = sys.queue(CoreId(0), 2, 0, 1).unwrap();
+        assert_eq!(qs.crhp, p.pos, "{mode:?}: the engine's completion head");
+        // Slots 0..8 hold lap 5's tag (1), slots 8..16 lap 4's (0); each
+        // completion names its S2M slot and length.
+        let mut ring = Vec::new();
+        for slot in 0..16u32 {
+            let mut b = [0u8; 16];
+            sys.core(CoreId(0)).unwrap().desc.read(
+                (map::comp_ring_offset(2, 0) - map::DESC_BASE) as u32 + slot * 16,
+                &mut b,
+            );
+            let d = crate::udma::desc::CompDesc::decode(&b).unwrap();
+            assert_eq!(
+                d.ring_id,
+                if slot < 8 { 1 } else { 0 },
+                "{mode:?} slot {slot}"
+            );
+            assert_eq!(d.desc_offset, slot);
+            assert!(d.first && d.last && d.buf1_used && !d.error);
+            assert!(d.len == 64 || d.len == 4 || d.len == 8, "{}", d.len);
+            ring.push(b);
+        }
+        rings.push(ring);
+        // A poll for one more completion that never comes: slot 8 still holds
+        // generation 0 while 1 is expected — stale, never taken as done.
+        let want = p.want + 1;
+        sys.pending.push_back(Q7Op::PollComp {
+            core: CoreId(0),
+            queue: 0,
+            engines: vec![(2, want)],
+        });
+        let e = sys.run(mode).unwrap_err();
+        assert_eq!(
+            e,
+            SystemError::CompletionPending {
+                core: 0,
+                engine: 2,
+                queue: 0,
+                slot: 8,
+                expected: 1,
+                found: 0,
+                seen: 72,
+                want: 73
+            },
+            "{mode:?}"
+        );
+        // The slot gets the expected generation: now the poll takes it.
+        let mut b = rings.last().unwrap()[8];
+        b[3] = (b[3] & !3) | 1;
+        let off = (map::comp_ring_offset(2, 0) - map::DESC_BASE) as u32 + 8 * 16;
+        sys.core_mut(CoreId(0)).unwrap().desc.write(off, &b);
+        sys.run(mode).unwrap();
+        assert_eq!(sys.core(CoreId(0)).unwrap().comp_poll[2][0].seen, 73);
+    }
+    assert_eq!(
+        rings[0], rings[1],
+        "fast mode writes the golden UDMA's completion bytes"
+    );
+}
+
+/// Seed 001 §2.4 / §2.5 on the leg: the gen classifies the peer base (the §8
+/// peer: is_die_0 = 0, engine_idx = 7 → neighbor fold), the RX Q7 programs its
+/// windows (then update_window re-points them on the next leg), and the
+/// pre-sync ready flag is raised by the gen and consumed by the RX arm.
+#[test]
+fn seed001_s2_4_and_s2_5_classifier_windows_and_ready_flag_on_the_leg() {
+    let mut sys = System::new(Topology::seed_001_s8()).unwrap();
+    let leg = LegSpec::new(CoreId(3), 0, CoreId(7), 0x40, 256, 8);
+    let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
+    let gtx = sys
+        .rdma_desc_gen(CoreId(3), prid(CoreId(3), Role::Tx), &wtx)
+        .unwrap();
+    assert_eq!(
+        (gtx.class.is_die_0, gtx.class.engine_idx, gtx.class.is_tpb),
+        (false, 7, true)
+    );
+    assert_eq!(gtx.fold, FoldMode::Neighbor);
+    let grx = sys
+        .rdma_desc_gen(CoreId(7), prid(CoreId(7), Role::Rx), &wrx)
+        .unwrap();
+    assert_eq!(
+        (grx.class.is_die_0, grx.class.engine_idx),
+        (true, 3),
+        "RX classifies its TX peer"
+    );
+    assert_eq!(sys.core(CoreId(7)).unwrap().ready_to_receive_remote, 1);
+    let ps = grx.pre_sync.unwrap();
+    assert_eq!(ps.sb2sb_ready_to_receive_remote, 1);
+    assert_eq!(
+        (ps.remote_pool_xt_addr, ps.remote_q7_xt_addr),
+        (0, 3 << 28),
+        "4 engines, 4 windows"
+    );
+    assert_eq!(grx.window_log.len(), 4);
+    let sbuf_soc = sys.topology().fold(CoreId(3), CoreId(7), 3 << 32).unwrap();
+    assert_eq!(
+        grx.window_log[1],
+        format!("R: program_window: num=1, vld=1, xt_addr=0x10000000, soc_addr=0x{sbuf_soc:x}, u_mask=0xf0000000, l_mask=0xfffffff")
+    );
+    sys.rdma_desc_start(
+        CoreId(7),
+        prid(CoreId(7), Role::Rx),
+        &System::leg_start_word(&leg, &grx),
+    )
+    .unwrap();
+    sys.rdma_desc_start(
+        CoreId(3),
+        prid(CoreId(3), Role::Tx),
+        &System::leg_start_word(&leg, &gtx),
+    )
+    .unwrap();
+    sys.run(Mode::Fast).unwrap();
+    assert_eq!(
+        sys.core(CoreId(7)).unwrap().ready_to_receive_remote,
+        0,
+        "consumed by the RX arm"
+    );
+    // The next leg into core 7 re-points the valid windows.
+    let (_, wrx) = sys.leg_gen_words(&leg).unwrap();
+    let (wtx, _) = sys.leg_gen_words(&leg).unwrap();
+    sys.rdma_desc_gen(CoreId(3), prid(CoreId(3), Role::Tx), &wtx)
+        .unwrap();
+    let g2 = sys
+        .rdma_desc_gen(CoreId(7), prid(CoreId(7), Role::Rx), &wrx)
+        .unwrap();
+    assert!(
+        g2.window_log
+            .iter()
+            .all(|l| l.starts_with("R: update_window:  num=")),
+        "{:?}",
+        g2.window_log
+    );
+    sys.clear_pending();
+}
+
+/// Seed 001 §4.3 (QUIRK "RX arms first, TX fires second"), asserted on the
+/// ordered transaction trace of one leg, in both modes and with both doorbell
+/// styles: every S2M doorbell (rung by the RX Q7), then right_push (go_sem
+/// 0 → 1 on the TX core), then left_pop (go_sem 1 → 0), then the M2S
+/// doorbells (rung by the TX Q7), then the first descriptor moves.
+#[test]
+fn seed001_s4_3_rx_arms_s2m_then_right_push_then_left_pop_then_m2s_on_the_ordered_trace() {
+    for mode in [Mode::Fast, Mode::Cycle] {
+        for db in [Doorbells::Broadcast, Doorbells::PerEngine] {
+            let mut sys = System::new(Topology::default()).unwrap();
+            sys.doorbells = db;
+            sys.trace_on = true;
+            let leg = LegSpec::new(CoreId(3), 0, CoreId(7), 0, 512, 8);
+            sys.send_recv(&leg, mode).unwrap();
+            let tr = &sys.trace;
+            let idx = |f: &dyn Fn(&TraceEvent) -> bool| -> Vec<usize> {
+                tr.iter()
+                    .enumerate()
+                    .filter(|(_, e)| f(e))
+                    .map(|(i, _)| i)
+                    .collect()
+            };
+            let s2m = idx(&|e| {
+                matches!(
+                    e,
+                    TraceEvent::Doorbell {
+                        by: 7,
+                        core: 3,
+                        side: 1,
+                        ..
+                    }
+                )
+            });
+            let m2s = idx(&|e| {
+                matches!(
+                    e,
+                    TraceEvent::Doorbell {
+                        by: 3,
+                        core: 3,
+                        side: 0,
+                        ..
+                    }
+                )
+            });
+            let push = idx(&|e| {
+                matches!(
+                    e,
+                    TraceEvent::Sem {
+                        core: 3,
+                        sem: DEFAULT_GO_SEM,
+                        value: 1,
+                        ..
+                    }
+                )
+            });
+            let pop = idx(&|e| {
+                matches!(
+                    e,
+                    TraceEvent::Sem {
+                        core: 3,
+                        sem: DEFAULT_GO_SEM,
+                        value: 0,
+                        ..
+                    }
+                )
+            });
+            let desc = idx(&|e| matches!(e, TraceEvent::Desc { .. }));
+            assert_eq!(
+                (s2m.len(), m2s.len()),
+                (4, 4),
+                "{mode:?} {db:?}: one per engine"
+            );
+            assert_eq!((push.len(), pop.len()), (1, 1));
+            assert!(
+                s2m[3] < push[0] && push[0] < pop[0] && pop[0] < m2s[0] && m2s[3] < desc[0],
+                "{mode:?} {db:?}: s2m {s2m:?} push {push:?} pop {pop:?} m2s {m2s:?} desc {}",
+                desc[0]
+            );
+            // No other doorbell was rung.
+            assert_eq!(idx(&|e| matches!(e, TraceEvent::Doorbell { .. })).len(), 8);
+        }
+    }
+}

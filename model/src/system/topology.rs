@@ -25,6 +25,9 @@ pub const SBUF_BYTES_V2: u32 = 192 * 1024;
 pub const DMA_ENGINES: u8 = 16;
 /// Queues per DMA engine and direction (PUBLIC-FACTS §3, seed 001 §4).
 pub const DMA_QUEUES: u8 = 16;
+/// The routing id of the seed 001 §8 worked example (`remote_routing_id=0x12`,
+/// logged "after remote_routing_id=$18").
+pub const SEED_S8_ROUTING_ID: u32 = 0x12;
 
 /// A core's global index: `(package * 2 + die) * cores_per_die + core`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -72,6 +75,11 @@ pub struct Topology {
     pub arch: Arch,
     /// CAYMAN_ID of each package (`chip_ids[p]`), see [`Topology::default_chip_id`].
     pub chip_ids: Vec<u8>,
+    /// The host's routing-id map, one entry per core (seed 001 §1, §2.3: the
+    /// routing id of a core, distinct from its physical id). Empty = the
+    /// project-defined default: every core carries its package's CAYMAN_ID
+    /// ([`Topology::routing_id_of`]).
+    pub routing_ids: Vec<u32>,
     /// Link timing per class.
     pub links: LinkParams,
 }
@@ -92,6 +100,7 @@ impl Topology {
             sbuf_bytes_per_partition: SBUF_BYTES_V3,
             arch: Arch::Cayman,
             chip_ids: (0..packages).map(Self::default_chip_id).collect(),
+            routing_ids: Vec::new(),
             links: LinkParams::default(),
         }
     }
@@ -168,6 +177,35 @@ impl Topology {
                 return bad("chip_ids", id.into(), "CAYMAN_IDs must be unique");
             }
         }
+        if !self.routing_ids.is_empty() && self.routing_ids.len() != self.num_cores() {
+            return bad(
+                "routing_ids",
+                self.routing_ids.len() as u64,
+                "one routing id per core (or none: each core carries its package's CAYMAN_ID)",
+            );
+        }
+        for (i, &rid) in self.routing_ids.iter().enumerate() {
+            if rid >= 64 {
+                return bad(
+                    "routing_ids",
+                    rid.into(),
+                    "a routing id folds into CAYMAN_ID [53:48]: 6 bits (< 64)",
+                );
+            }
+            if Self::chip_id_is_neighbor_pattern(rid as u8) {
+                return bad("routing_ids", rid.into(), "a routing id must not have bits 4 and 3 both set (reads as EXIT_DIE+NEIGHBOR_ROUTE once folded)");
+            }
+            let pkg = i / (usize::from(DIES_PER_PACKAGE) * usize::from(self.cores_per_die));
+            if let Some(other) = self.package_of_routing_id_scan(rid) {
+                if usize::from(other) != pkg {
+                    return bad(
+                        "routing_ids",
+                        rid.into(),
+                        "a routing id names one package (the chip-id view routes by it)",
+                    );
+                }
+            }
+        }
         self.links.validate()?;
         Ok(())
     }
@@ -223,15 +261,56 @@ impl Topology {
         self.chip_ids.iter().position(|&c| c == id).map(|p| p as u8)
     }
 
-    /// The routing id `rdma_desc_gen` receives for peer `to` (project-defined):
-    /// the peer package's CAYMAN_ID for a cross-package peer, else 0.
-    pub fn routing_id(&self, from: CoreId, to: CoreId) -> Result<u32, SystemError> {
-        let (a, b) = (self.loc(from)?, self.loc(to)?);
-        Ok(if a.package == b.package {
-            0
-        } else {
-            u32::from(self.chip_ids[usize::from(b.package)])
+    /// First package holding a core whose routing id is `rid` (validation helper).
+    fn package_of_routing_id_scan(&self, rid: u32) -> Option<u8> {
+        let per_pkg = usize::from(DIES_PER_PACKAGE) * usize::from(self.cores_per_die);
+        self.routing_ids
+            .iter()
+            .position(|&r| r == rid)
+            .map(|i| (i / per_pkg) as u8)
+    }
+
+    /// The package the chip-id view routes to when CAYMAN_ID [53:48] = `id`:
+    /// the package whose cores carry routing id `id` (the fold writes the peer
+    /// core's routing id there, seed 001 §2.3), or, for a package none of whose
+    /// cores carries an explicit routing id, the package whose CAYMAN_ID is `id`.
+    pub fn package_of_routing_id(&self, id: u8) -> Option<u8> {
+        if let Some(p) = self.package_of_routing_id_scan(u32::from(id)) {
+            return Some(p);
+        }
+        if self.routing_ids.is_empty() {
+            return self.package_of_chip_id(id);
+        }
+        None
+    }
+
+    /// The routing id of core `c` in the host's map (seed 001 §1: "the routing
+    /// id of the peer core", given by the host; §7.2: "each rank's routing_id
+    /// is the value the host passes down"). Project-defined default (empty
+    /// [`Topology::routing_ids`]): the core's package CAYMAN_ID.
+    pub fn routing_id_of(&self, c: CoreId) -> Result<u32, SystemError> {
+        let l = self.loc(c)?;
+        Ok(match self.routing_ids.get(usize::from(c.0)) {
+            Some(&r) => r,
+            None => u32::from(self.chip_ids[usize::from(l.package)]),
         })
+    }
+
+    /// The routing id `rdma_desc_gen` on `from` receives for its peer `to`
+    /// (`remote_routing_id`, op 8 byte 20): the peer core's routing id.
+    pub fn routing_id(&self, from: CoreId, to: CoreId) -> Result<u32, SystemError> {
+        self.loc(from)?;
+        self.routing_id_of(to)
+    }
+
+    /// The seed 001 §8 host map on the default topology: the peer core 7 (die 1)
+    /// carries routing id 0x12, every other core its package's CAYMAN_ID (0).
+    pub fn seed_001_s8() -> Self {
+        let mut t = Self::trn2(1);
+        let mut r = vec![0u32; t.num_cores()];
+        r[7] = SEED_S8_ROUTING_ID;
+        t.routing_ids = r;
+        t
     }
 
     /// How a destination on `to` is folded when seen from `from`.
@@ -263,17 +342,40 @@ impl Topology {
     /// Fold the die-local address `local` of core `to` into the SoC address an
     /// engine of core `from` uses to reach it (seed 001 §2.3).
     pub fn fold(&self, from: CoreId, to: CoreId, local: u64) -> Result<u64, SystemError> {
+        let mode = self.fold_mode(from, to)?;
+        self.fold_in_mode(mode, to, local, self.routing_id_of(to)?)
+    }
+
+    /// The chip-id fold of seed 001 §2.3 with an explicit routing id
+    /// (`CAYMAN_ID [53:48] <- routing_id`), other modes as [`Topology::fold`].
+    /// `rdma_desc_gen` folds with the routing id its word carries.
+    pub fn fold_with_routing_id(
+        &self,
+        from: CoreId,
+        to: CoreId,
+        local: u64,
+        routing_id: u32,
+    ) -> Result<u64, SystemError> {
+        self.fold_in_mode(self.fold_mode(from, to)?, to, local, routing_id)
+    }
+
+    /// Fold `local` of core `to` in `mode` (seed 001 §2.3): local keeps LOCAL and
+    /// DIE; neighbor sets EXIT_DIE, NEIGHBOR_ROUTE, ID_VALID; chip-id writes
+    /// `routing_id` into CAYMAN_ID [53:48] and sets CAYMAN_ID_VALID.
+    pub fn fold_in_mode(
+        &self,
+        mode: FoldMode,
+        to: CoreId,
+        local: u64,
+        routing_id: u32,
+    ) -> Result<u64, SystemError> {
         let b = self.loc(to)?;
-        let r = match self.fold_mode(from, to)? {
+        let r = match mode {
             FoldMode::Local => {
                 addr::fields::DIE.set(addr::fields::LOCAL.set(0, local)?, b.die.into())
             }
             FoldMode::Neighbor => addr::fold_neighbor(local, b.die.into(), 0),
-            FoldMode::ChipId => addr::fold_chip_id(
-                local,
-                b.die.into(),
-                self.chip_ids[usize::from(b.package)].into(),
-            ),
+            FoldMode::ChipId => addr::fold_chip_id(local, b.die.into(), routing_id.into()),
         };
         Ok(r?)
     }

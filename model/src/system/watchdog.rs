@@ -32,6 +32,30 @@ impl System {
                     };
                 }
                 Q7Op::RxArm { .. } => {}
+                Q7Op::PollComp {
+                    core,
+                    queue,
+                    engines,
+                } => {
+                    let c = &self.cores[usize::from(core.0)];
+                    for &(e, want) in engines {
+                        let p = c.comp_poll[usize::from(e)][usize::from(*queue)];
+                        if p.seen < want {
+                            return SystemError::CompletionPending {
+                                core: core.0,
+                                engine: e,
+                                queue: *queue,
+                                slot: p.pos.offset,
+                                expected: p.pos.ring_id,
+                                found: self
+                                    .completion_tag(*core, e, *queue, p.pos)
+                                    .unwrap_or(u8::MAX),
+                                seen: p.seen,
+                                want,
+                            };
+                        }
+                    }
+                }
             }
         }
         match self.check_idle() {

@@ -1,0 +1,298 @@
+//! The broadcast doorbell in front of a core's DMA engines (seed 001 §4.4,
+//! HIGH for the log `Trigger DMA; sdma_bcast_base = 0x%08x, trigger addr =
+//! 0x%08x, mask = 0x%08x n_desc=%d`): one tail-increment write to the
+//! broadcast doorbell advances the tails of every queue group the mask
+//! selects, launching a multi-engine move with one trigger. The NCFW hands the
+//! Q7 the addresses as `dma_apb_bcast { m2s_tail_ptr, s2m_tail_ptr, mask }`
+//! ([`DmaApbBcast`]).
+//!
+//! Register block (project-defined, docs/decisions.md; the seed gives the
+//! struct and the log, no offsets): at core offset [`BCAST_BASE`], per queue
+//! `q` a 16-byte group at `q × 0x10`:
+//!
+//! | offset | register | access |
+//! | --- | --- | --- |
+//! | `+0x0` | M2S_MASK: engines [15:0] whose M2S queue `q` the trigger advances | RW |
+//! | `+0x4` | M2S_TAIL_INC: advance those M2S tails by wdata [23:0] | WO |
+//! | `+0x8` | S2M_MASK | RW |
+//! | `+0xC` | S2M_TAIL_INC | WO |
+//!
+//! A trigger is all-or-nothing: every selected engine's queue is checked
+//! (ring configured, free space, PUBLIC-FACTS §1) before any tail moves; the
+//! first refusal is a typed error naming the engine. Both doorbell paths (the
+//! per-engine `*DRTP_inc` and this one) end in [`System::ring_doorbell`], the
+//! one doorbell decode of the system model, so fast and cycle mode see the
+//! same tails.
+
+use crate::udma::regs::{
+    UDMA_M2S_BASE, UDMA_NUM_QUEUES, UDMA_PTR_OFFSET_WIDTH, UDMA_Q_ARRAY_BASE, UDMA_Q_RTP_INC,
+    UDMA_Q_STRIDE, UDMA_S2M_BASE,
+};
+
+use super::link::{self, Ps};
+use super::map;
+use super::topology::{CoreId, DMA_ENGINES};
+use super::{System, SystemError, TraceEvent};
+
+/// Core offset of the broadcast doorbell block (after the 16 UDMA engines).
+pub const BCAST_BASE: u64 = 0x1140_0000;
+/// Bytes of the block: 16 queue groups of 16 bytes.
+pub const BCAST_BYTES: u64 = 0x100;
+/// Bytes per queue group.
+pub const BCAST_Q_STRIDE: u32 = 0x10;
+/// M2S mask register inside a queue group (side 1 adds [`BCAST_SIDE_STRIDE`]).
+pub const BCAST_MASK: u32 = 0x0;
+/// M2S tail-increment trigger inside a queue group.
+pub const BCAST_TAIL_INC: u32 = 0x4;
+/// Offset of the S2M registers from the M2S ones.
+pub const BCAST_SIDE_STRIDE: u32 = 0x8;
+
+/// Offset inside the block of (queue, side, register).
+pub const fn bcast_reg(queue: u8, side: u8, reg: u32) -> u32 {
+    queue as u32 * BCAST_Q_STRIDE + side as u32 * BCAST_SIDE_STRIDE + reg
+}
+
+/// How `rdma_desc_start` rings the doorbells of its engines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Doorbells {
+    /// One broadcast trigger per group of engines with the same descriptor
+    /// count (one trigger for a balanced leg such as seed 001 §8).
+    #[default]
+    Broadcast,
+    /// One `*DRTP_inc` write per engine.
+    PerEngine,
+}
+
+/// The NCFW ring-channel doorbell addresses (seed 001 §4.4, CARRIED struct):
+/// routed SoC addresses of the M2S and S2M broadcast triggers of one queue,
+/// and the engine mask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct DmaApbBcast {
+    /// The TX M2S tail-inc broadcast doorbell (SoC address).
+    pub m2s_tail_ptr: u64,
+    /// The RX S2M tail-inc broadcast doorbell (SoC address).
+    pub s2m_tail_ptr: u64,
+    /// The broadcast queue-group mask (one bit per engine).
+    pub mask: u32,
+}
+
+/// One broadcast trigger as the firmware logs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Trigger {
+    /// Issuing core.
+    pub from: u16,
+    /// `sdma_bcast_base`: SoC address of the block (low 32 bits logged).
+    pub sdma_bcast_base: u64,
+    /// `trigger addr`.
+    pub trigger_addr: u64,
+    /// `mask`.
+    pub mask: u32,
+    /// `n_desc`.
+    pub n_desc: u32,
+}
+
+impl Trigger {
+    /// The firmware's log line (seed 001 §4.4, DRAM 0x47f4).
+    pub fn log(&self) -> String {
+        format!(
+            "Trigger DMA; sdma_bcast_base = 0x{:08x}, trigger addr = 0x{:08x}, mask = 0x{:08x} n_desc={}",
+            self.sdma_bcast_base as u32, self.trigger_addr as u32, self.mask, self.n_desc
+        )
+    }
+}
+
+impl System {
+    /// The `dma_apb_bcast` of queue `queue` of the engines of `engines_core`,
+    /// as core `from` addresses them (routed through the fold).
+    pub fn dma_apb_bcast(
+        &self,
+        from: CoreId,
+        engines_core: CoreId,
+        queue: u8,
+        mask: u16,
+    ) -> Result<DmaApbBcast, SystemError> {
+        let l = self.topo.loc(engines_core)?;
+        let at = |side| {
+            let off = BCAST_BASE + u64::from(bcast_reg(queue, side, BCAST_TAIL_INC));
+            self.topo
+                .fold(from, engines_core, map::core_local(l.core, off))
+        };
+        Ok(DmaApbBcast {
+            m2s_tail_ptr: at(0)?,
+            s2m_tail_ptr: at(1)?,
+            mask: mask.into(),
+        })
+    }
+
+    /// The one doorbell decode of the system model: advance the tail of
+    /// (core `to`, engine, queue, side) by `n`, mark the queue active and trace
+    /// it. Both the per-engine `*DRTP_inc` CSR and the broadcast trigger end
+    /// here.
+    pub(crate) fn ring_doorbell(
+        &mut self,
+        by: CoreId,
+        to: CoreId,
+        engine: u8,
+        queue: u8,
+        side: u8,
+        n: u32,
+    ) -> Result<(), SystemError> {
+        let base = if side == 0 {
+            UDMA_M2S_BASE
+        } else {
+            UDMA_S2M_BASE
+        };
+        let off = base + UDMA_Q_ARRAY_BASE + u32::from(queue) * UDMA_Q_STRIDE + UDMA_Q_RTP_INC;
+        self.core_mut(to)?.udma_write(engine, off, n)?;
+        self.active.insert((to.0, engine, queue));
+        if self.trace_on {
+            let tail = super::core::pack_pos(self.core(to)?.queue(engine, queue, side).tail);
+            self.trace.push(TraceEvent::Doorbell {
+                t: self.timing.now,
+                by: by.0,
+                core: to.0,
+                engine,
+                queue,
+                side,
+                tail,
+            });
+        }
+        Ok(())
+    }
+
+    /// A 32-bit write into the broadcast block of core `to` (block offset `offset`).
+    pub(crate) fn bcast_write(
+        &mut self,
+        from: CoreId,
+        to: CoreId,
+        offset: u32,
+        data: u32,
+    ) -> Result<(), SystemError> {
+        let err = |rule| SystemError::Csr {
+            core: to.0,
+            engine: u8::MAX,
+            offset,
+            rule,
+        };
+        let q = (offset / BCAST_Q_STRIDE) as u8;
+        let rel = offset % BCAST_Q_STRIDE;
+        if u32::from(q) >= UDMA_NUM_QUEUES || !offset.is_multiple_of(4) {
+            return Err(err("broadcast doorbell: not a register"));
+        }
+        let side = (rel / BCAST_SIDE_STRIDE) as u8;
+        if rel % BCAST_SIDE_STRIDE == BCAST_MASK {
+            if data >> DMA_ENGINES != 0 {
+                return Err(err("broadcast mask: one bit per engine, bits [15:0]"));
+            }
+            self.core_mut(to)?.bcast_mask[usize::from(q)][usize::from(side)] = data as u16;
+            return Ok(());
+        }
+        let n = data & ((1 << UDMA_PTR_OFFSET_WIDTH) - 1);
+        let mask = self.core(to)?.bcast_mask[usize::from(q)][usize::from(side)];
+        if mask == 0 {
+            return Err(err("broadcast trigger with an empty mask"));
+        }
+        // All or nothing: check every selected queue before moving a tail.
+        for e in (0..DMA_ENGINES).filter(|e| mask >> e & 1 == 1) {
+            let qs = self.core(to)?.queue(e, q, side);
+            if qs.rl == 0 || n > qs.free() {
+                return Err(SystemError::Csr {
+                    core: to.0,
+                    engine: e,
+                    offset,
+                    rule: if qs.rl == 0 {
+                        "broadcast trigger: a selected queue has no ring (RL = 0)"
+                    } else {
+                        "broadcast trigger: past the free space of a selected queue (DB overflow)"
+                    },
+                });
+            }
+        }
+        for e in (0..DMA_ENGINES).filter(|e| mask >> e & 1 == 1) {
+            self.ring_doorbell(from, to, e, q, side, n)?;
+        }
+        if self.trace_on || self.log_triggers {
+            let l = self.topo.loc(to)?;
+            let base = self
+                .topo
+                .fold(from, to, map::core_local(l.core, BCAST_BASE))?;
+            self.triggers.push(Trigger {
+                from: from.0,
+                sdma_bcast_base: base,
+                trigger_addr: base + u64::from(offset),
+                mask: mask.into(),
+                n_desc: n,
+            });
+        }
+        Ok(())
+    }
+
+    /// The doorbells of one Q7 program: `engines` (engine, descriptors) of
+    /// core `engines_core`, queue `queue`, `side` (0 M2S / 1 S2M), rung by the
+    /// Q7 of `from` per [`System::doorbells`]. Advances the Q7 clock by one MMIO
+    /// write each and returns, per engine, when its doorbell has landed
+    /// (`latency` after the write).
+    pub(crate) fn q7_doorbells(
+        &mut self,
+        from: CoreId,
+        engines_core: CoreId,
+        queue: u8,
+        side: u8,
+        engines: &[(u8, u32)],
+        latency: Ps,
+    ) -> Result<Vec<(u8, Ps)>, SystemError> {
+        let mmio = link::ns(self.topo.links.mmio_ns);
+        let l = self.topo.loc(engines_core)?;
+        let mut landed = Vec::with_capacity(engines.len());
+        match self.doorbells {
+            Doorbells::PerEngine => {
+                let base = if side == 0 {
+                    UDMA_M2S_BASE
+                } else {
+                    UDMA_S2M_BASE
+                };
+                let reg =
+                    base + UDMA_Q_ARRAY_BASE + u32::from(queue) * UDMA_Q_STRIDE + UDMA_Q_RTP_INC;
+                for &(e, n) in engines {
+                    let a = self.topo.fold(
+                        from,
+                        engines_core,
+                        map::core_local(l.core, map::udma_offset(e, reg)),
+                    )?;
+                    *self.timing.q7(from) += mmio;
+                    self.mmio_write(from, a, n)?;
+                    landed.push((e, *self.timing.q7(from) + latency));
+                }
+            }
+            Doorbells::Broadcast => {
+                // One trigger per distinct descriptor count, in engine order.
+                let mut groups: Vec<(u32, u16)> = Vec::new();
+                for &(e, n) in engines {
+                    match groups.iter_mut().find(|g| g.0 == n) {
+                        Some(g) => g.1 |= 1 << e,
+                        None => groups.push((n, 1 << e)),
+                    }
+                }
+                for (n, mask) in groups {
+                    let b = self.dma_apb_bcast(from, engines_core, queue, mask)?;
+                    let trig = if side == 0 {
+                        b.m2s_tail_ptr
+                    } else {
+                        b.s2m_tail_ptr
+                    };
+                    let mask_reg = trig - u64::from(BCAST_TAIL_INC - BCAST_MASK);
+                    *self.timing.q7(from) += mmio;
+                    self.mmio_write(from, mask_reg, b.mask)?;
+                    *self.timing.q7(from) += mmio;
+                    self.mmio_write(from, trig, n)?;
+                    let t = *self.timing.q7(from) + latency;
+                    for e in (0..DMA_ENGINES).filter(|e| mask >> e & 1 == 1) {
+                        landed.push((e, t));
+                    }
+                }
+            }
+        }
+        Ok(landed)
+    }
+}
