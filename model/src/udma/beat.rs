@@ -251,8 +251,8 @@ mod tests {
             r.fill(&mut bb_);
             let (a, b) = (from_bytes(&ab), from_bytes(&bb_));
             assert_eq!(to_bytes(&a), ab);
-            for j in 0..32 {
-                assert_eq!(lane(&a, j), ab[j]);
+            for (j, byte) in ab.iter().enumerate() {
+                assert_eq!(lane(&a, j), *byte);
             }
             for from in 0..=32 {
                 for n in 0..=32 - from {
