@@ -2,7 +2,8 @@
 //!
 //! - `recv_reduce_bf16`: fused receive-reduce vs copy-then-add in two passes.
 //! - `all_gather_8x16MiB`: 8-rank ring all-gather, 16 MiB output per rank, on
-//!   the fast path vs `copy_from_slice` of the same bytes.
+//!   the fast path (`model`: every hardware thread; `model_1thread`: serial)
+//!   vs `copy_from_slice` of the same bytes.
 //!
 //! Run: `cargo bench --bench collective`.
 
@@ -60,7 +61,14 @@ fn all_gather_8x16(c: &mut Criterion) {
         seed: 1,
         machine: Machine::Flat,
     };
+    collective::parallel::set_threads(1);
+    let mut p1 = prepare(&cfg, SIZE).expect("layout");
+    collective::parallel::set_threads(0);
     let mut p = prepare(&cfg, SIZE).expect("layout");
+    eprintln!(
+        "all_gather_8x16MiB/model on {} threads",
+        collective::parallel::threads()
+    );
     let sys_cfg = Config {
         machine: Machine::SystemFast,
         ..cfg
@@ -75,6 +83,9 @@ fn all_gather_8x16(c: &mut Criterion) {
     g.throughput(Throughput::Bytes(moved));
     g.bench_function("model", |b| {
         b.iter(|| collective::run(p.target.as_mut(), cfg.op, &p.members, 0, None).unwrap())
+    });
+    g.bench_function("model_1thread", |b| {
+        b.iter(|| collective::run(p1.target.as_mut(), cfg.op, &p1.members, 0, None).unwrap())
     });
     // The same all-gather as real rdma legs on the system model in fast mode.
     g.bench_function("system_fast", |b| {

@@ -1,6 +1,8 @@
 //! Datapath benchmarks (criterion), all in one run so the ratios compare
 //! like with like:
 //! - `copy/<size>/<kernel>`: each copy kernel vs `copy_from_slice` (memcpy);
+//! - `reduce/<dtype>/<size>/<kernel>`: each fused receive-reduce kernel (sum)
+//!   vs the calibrated `dispatch`;
 //! - `leg/28MiB`: a full 128 × 224 KiB SBUF→SBUF leg in fast mode (16
 //!   engines, cross-die) vs `memcpy/28MiB` of the same bytes;
 //! - prints (first, before other allocations) the resident memory of an 8-core 2-die system with 28 MiB
@@ -12,7 +14,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use sb2sb_model::datapath::{copy_with, CopyKernel, Features};
+use sb2sb_model::datapath::reduce::{self, recv_reduce, recv_reduce_with, Dtype, ReduceOp};
+use sb2sb_model::datapath::{copy_with, plan, CopyKernel, Features};
 use sb2sb_model::system::{CoreId, LegSpec, Mode, System, Topology};
 
 fn bench_copy(c: &mut Criterion) {
@@ -44,6 +47,51 @@ fn bench_copy(c: &mut Criterion) {
         });
     }
     g.finish();
+}
+
+fn bench_reduce(c: &mut Criterion) {
+    let mut g = c.benchmark_group("reduce");
+    g.warm_up_time(Duration::from_millis(200))
+        .measurement_time(Duration::from_millis(500))
+        .sample_size(15);
+    for dtype in Dtype::ALL {
+        for size in [4usize << 10, 64 << 10, 1 << 20, 28 << 20] {
+            // Ordinary values (1.0 and 0.0): no denormals, constant-time lanes.
+            let one: Vec<u8> = match dtype {
+                Dtype::Fp32 => 1.0f32.to_le_bytes().to_vec(),
+                Dtype::Bf16 => vec![0x80, 0x3F],
+                Dtype::Fp16 => vec![0x00, 0x3C],
+                Dtype::Int32 => vec![1, 0, 0, 0],
+            };
+            let mut acc: Vec<u8> = one.iter().copied().cycle().take(size).collect();
+            let inc = vec![0u8; size];
+            g.throughput(Throughput::Bytes(size as u64));
+            for k in reduce::Kernel::supported() {
+                if k == reduce::Kernel::Scalar {
+                    continue;
+                }
+                g.bench_with_input(
+                    BenchmarkId::new(format!("{dtype}/{k:?}"), size),
+                    &size,
+                    |b, _| {
+                        b.iter(|| {
+                            recv_reduce_with(k, &mut acc, black_box(&inc), dtype, ReduceOp::Sum)
+                                .unwrap()
+                        })
+                    },
+                );
+            }
+            g.bench_with_input(
+                BenchmarkId::new(format!("{dtype}/dispatch"), size),
+                &size,
+                |b, _| {
+                    b.iter(|| recv_reduce(&mut acc, black_box(&inc), dtype, ReduceOp::Sum).unwrap())
+                },
+            );
+        }
+    }
+    g.finish();
+    eprintln!("{}", plan::report());
 }
 
 fn vm_rss_kib() -> Option<u64> {
@@ -96,5 +144,5 @@ fn bench_leg(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_leg, bench_copy);
+criterion_group!(benches, bench_leg, bench_copy, bench_reduce);
 criterion_main!(benches);

@@ -9,7 +9,6 @@
 //! last `history` cycles of inputs and outputs, the seed, and the command that
 //! replays the run with waveforms.
 
-use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -218,53 +217,82 @@ fn diffs(sigs: &[Signal], a: &[u64], b: &[u64]) -> Vec<SignalDiff> {
 }
 
 /// One history row: cycle, packed inputs, golden outputs, RTL outputs.
-type Row = (u64, Vec<u64>, Vec<u64>, Vec<u64>);
+type Row<'a> = (u64, &'a [u64], &'a [u64], &'a [u64]);
 
 /// Ring buffer of the last cycles' packed ports, preallocated so that a
 /// cycle costs three slice copies.
 struct History {
     cap: usize,
-    rows: VecDeque<Row>,
-    spare: Vec<Row>,
+    /// Words of one row: cycle, inputs, golden outputs, RTL outputs.
+    iw: usize,
+    ow: usize,
+    /// `cap` rows back to back, a ring; `next` is the row written next.
+    buf: Vec<u64>,
+    next: usize,
+    len: usize,
 }
 
 impl History {
     fn new(cap: usize, iw: usize, ow: usize) -> Self {
-        let spare = (0..cap)
-            .map(|_| (0, vec![0; iw], vec![0; ow], vec![0; ow]))
-            .collect();
         Self {
             cap,
-            rows: VecDeque::with_capacity(cap),
-            spare,
+            iw,
+            ow,
+            buf: vec![0; cap * (1 + iw + 2 * ow)],
+            next: 0,
+            len: 0,
         }
     }
 
+    /// Record one cycle: a fixed-size row written in place (no allocation,
+    /// no per-row containers).
     #[inline]
     fn push(&mut self, cycle: u64, i: &[u64], g: &[u64], r: &[u64]) {
         if self.cap == 0 {
             return;
         }
-        let mut row = if self.rows.len() == self.cap {
-            self.rows.pop_front()
-        } else {
-            self.spare.pop()
+        let w = 1 + self.iw + 2 * self.ow;
+        let row = &mut self.buf[self.next * w..(self.next + 1) * w];
+        row[0] = cycle;
+        let (ri, rest) = row[1..].split_at_mut(self.iw);
+        let (rg, rr) = rest.split_at_mut(self.ow);
+        for (d, s) in ri.iter_mut().zip(i) {
+            *d = *s;
         }
-        .unwrap_or_default();
-        row.0 = cycle;
-        row.1.clear();
-        row.1.extend_from_slice(i);
-        row.2.clear();
-        row.2.extend_from_slice(g);
-        row.3.clear();
-        row.3.extend_from_slice(r);
-        self.rows.push_back(row);
+        for (d, s) in rg.iter_mut().zip(g) {
+            *d = *s;
+        }
+        for (d, s) in rr.iter_mut().zip(r) {
+            *d = *s;
+        }
+        self.next = if self.next + 1 == self.cap {
+            0
+        } else {
+            self.next + 1
+        };
+        self.len = (self.len + 1).min(self.cap);
+    }
+
+    /// The recorded rows, oldest first.
+    fn rows(&self) -> Vec<Row<'_>> {
+        let w = 1 + self.iw + 2 * self.ow;
+        let start = (self.next + self.cap - self.len) % self.cap.max(1);
+        (0..self.len)
+            .map(|k| {
+                let j = (start + k) % self.cap;
+                let row = &self.buf[j * w..(j + 1) * w];
+                let (ins, rest) = row[1..].split_at(self.iw);
+                let (g, r) = rest.split_at(self.ow);
+                (row[0], ins, g, r)
+            })
+            .collect()
     }
 
     fn render(&self, block: &BlockDesc) -> Vec<String> {
         let mut out = Vec::new();
+        let rows = self.rows();
         let mut prev: Option<&Row> = None;
-        for row in &self.rows {
+        for row in &rows {
             let mut line = format!("cycle {:>8} |", row.0);
             let mut any = false;
             let mut emit = |prefix: &str,
@@ -283,24 +311,12 @@ impl History {
                     off += n;
                 }
             };
-            emit(
-                "",
-                block.inputs,
-                &row.1,
-                prev.map(|p| p.1.as_slice()),
-                &mut line,
-            );
+            emit("", block.inputs, row.1, prev.map(|p| p.1), &mut line);
             line.push_str(" |");
-            emit(
-                "o:",
-                block.outputs,
-                &row.2,
-                prev.map(|p| p.2.as_slice()),
-                &mut line,
-            );
+            emit("o:", block.outputs, row.2, prev.map(|p| p.2), &mut line);
             if row.2 != row.3 {
                 line.push_str(" | RTL differs:");
-                for d in diffs(block.outputs, &row.2, &row.3) {
+                for d in diffs(block.outputs, row.2, row.3) {
                     let _ = write!(line, " r:{}={}", d.signal, d.rtl);
                 }
             }

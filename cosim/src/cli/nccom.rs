@@ -148,13 +148,14 @@ pub fn run(a: NccomArgs) -> anyhow::Result<i32> {
             "op": cfg.op, "ranks": cfg.ranks, "dtype": cfg.dtype, "reduce": cfg.reduce,
             "channel": cfg.channel, "arch": cfg.arch, "checked": cfg.check, "machine": cfg.machine,
             "bus_factor": cfg.op.bus_factor(cfg.ranks),
+            "threads": threads_used(cfg.machine),
             "rows": rows, "avg_busbw_gbps": avg,
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(0);
     }
     println!(
-        "# {} on {} ranks ({}, {}), dtype {}{}, ring channel {}; time = modeled, host = wall clock",
+        "# {} on {} ranks ({}, {}), dtype {}{}, ring channel {}, {} host thread(s); time = modeled, host = wall clock",
         cfg.op,
         cfg.ranks,
         match cfg.machine {
@@ -169,7 +170,8 @@ pub fn run(a: NccomArgs) -> anyhow::Result<i32> {
         } else {
             String::new()
         },
-        cfg.channel
+        cfg.channel,
+        threads_used(cfg.machine)
     );
     println!(
         "{:>12} {:>14} {:>6} {:>12} {:>12} {:>12} {:>12} {:>10} {:>6}",
@@ -203,4 +205,14 @@ pub fn run(a: NccomArgs) -> anyhow::Result<i32> {
     }
     println!("Avg bus bandwidth:    {avg:.4} GB/s");
     Ok(0)
+}
+
+/// Host threads a step's legs run on: the flat machine runs a step's
+/// independent legs in parallel (`collective::parallel`); the system model
+/// executes its legs one after another.
+fn threads_used(m: Machine) -> usize {
+    match m {
+        Machine::Flat => sb2sb_model::collective::parallel::threads(),
+        Machine::SystemFast | Machine::SystemCycle => 1,
+    }
 }

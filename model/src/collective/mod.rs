@@ -8,12 +8,15 @@
 //! - [`reference`]: an independent scalar reference in the ring's reduction order.
 //! - [`run`]: execute a schedule on a [`Target`].
 //! - [`nccom`]: the nccom-test style size sweep and table.
+//! - [`parallel`]: a step's independent legs on every hardware thread
+//!   (bit-identical to the serial run).
 //!
 //! Channels: channel 0 is the ring in group order (position p sends to p+1),
 //! channel 1 the reverse ring (p sends to p−1) — project-defined, matching
 //! 0xDB's resolution in [`crate::lower::rank_id`].
 
 pub mod nccom;
+pub mod parallel;
 pub mod reference;
 pub mod schedule;
 

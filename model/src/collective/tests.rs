@@ -202,3 +202,94 @@ proptest! {
         check(CollectiveOp::AllReduce, n, size, 1, 0, ch, Some((dtype, ReduceOp::ALL[oi])), seed);
     }
 }
+
+/// Every byte of every core of a flat target.
+fn images(t: &FlatTarget, cores: usize) -> Vec<Vec<u8>> {
+    (0..cores)
+        .map(|c| {
+            (0..128u32)
+                .flat_map(|p| t.read(c, p, 0, t.partition_bytes()).unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+/// Run `op` on a fresh `n`-core target with `threads` threads; every core image.
+fn run_on_threads(
+    op: CollectiveOp,
+    n: usize,
+    size: u64,
+    pb: u64,
+    red: Option<(Dtype, ReduceOp)>,
+    threads: usize,
+) -> Vec<Vec<u8>> {
+    let mut t = FlatTarget::new(Arch::Cayman, n, pb);
+    t.set_threads(threads);
+    assert_eq!(t.threads(), threads);
+    let mut rng = StimRng::new(7 + n as u64);
+    let mut members = Vec::new();
+    for r in 0..n {
+        let input = Layout {
+            core: r,
+            partition: r as u32 % 3,
+            partitions: 8,
+            offset: 64,
+            size,
+        };
+        let output = op.needs_output().then_some(Layout {
+            partition: 16,
+            partitions: 8,
+            offset: 0,
+            core: r,
+            size,
+        });
+        let mut d = vec![0u8; size as usize];
+        fill_values(&mut rng, red.map_or(Dtype::Int32, |x| x.0), &mut d);
+        write_tensor(&mut t, &input, 0, &d).unwrap();
+        members.push(Member { input, output });
+    }
+    run(&mut t, op, &members, (n % 2) as u16, red).unwrap();
+    images(&t, n)
+}
+
+#[test]
+fn parallel_collectives_are_bit_identical_to_serial() {
+    for op in CollectiveOp::ALL {
+        for n in [2usize, 5, 8] {
+            if op == CollectiveOp::SendRecv && n % 2 == 1 {
+                continue;
+            }
+            let cases: &[Option<(Dtype, ReduceOp)>] = if op.reduces() {
+                &[
+                    Some((Dtype::Fp32, ReduceOp::Sum)),
+                    Some((Dtype::Bf16, ReduceOp::Sum)),
+                    Some((Dtype::Fp16, ReduceOp::Max)),
+                    Some((Dtype::Int32, ReduceOp::Min)),
+                ]
+            } else {
+                &[None]
+            };
+            for &red in cases {
+                let size = (n * 4 * 8 * 40) as u64;
+                let serial = run_on_threads(op, n, size, 4096, red, 1);
+                for threads in [2, 3] {
+                    let par = run_on_threads(op, n, size, 4096, red, threads);
+                    assert!(
+                        serial == par,
+                        "{op} n={n} {red:?}: {threads} threads differ from serial"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn parallel_streamed_all_gather_is_bit_identical_to_serial() {
+    // 2 × 4 MiB per step: above the streaming threshold, so copies stream.
+    let size = 8u64 << 20;
+    let pb = 2u64 << 20;
+    let serial = run_on_threads(CollectiveOp::AllGather, 2, size, pb, None, 1);
+    let par = run_on_threads(CollectiveOp::AllGather, 2, size, pb, None, 2);
+    assert!(serial == par, "streamed all-gather differs on 2 threads");
+}

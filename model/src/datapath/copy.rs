@@ -40,7 +40,16 @@ pub fn copy_scalar(dst: &mut [u8], src: &[u8]) {
 
 /// Run `kernel`. The caller has checked equal lengths and CPU support
 /// (`super::copy_with`); an unsupported kernel falls back to the portable one.
+/// The SIMD kernels use non-temporal stores from [`STREAM_THRESHOLD`] bytes.
 pub(crate) fn run(kernel: CopyKernel, dst: &mut [u8], src: &[u8]) {
+    run_stream(kernel, dst, src, dst.len() >= STREAM_THRESHOLD)
+}
+
+/// [`run`] with the store kind chosen by the caller: `stream` = non-temporal
+/// stores whatever the length (for a piece of a copy much larger than the
+/// cache, e.g. one descriptor of a 28 MiB leg). `Scalar` and `Portable`
+/// ignore `stream`.
+pub(crate) fn run_stream(kernel: CopyKernel, dst: &mut [u8], src: &[u8], stream: bool) {
     debug_assert_eq!(dst.len(), src.len());
     let n = dst.len().min(src.len());
     match kernel {
@@ -49,12 +58,12 @@ pub(crate) fn run(kernel: CopyKernel, dst: &mut [u8], src: &[u8]) {
         #[cfg(target_arch = "x86_64")]
         CopyKernel::Avx2 if super::Features::get().avx2 => {
             // SAFETY: AVX2 is present (checked above); both slices hold `n` bytes.
-            unsafe { x86::copy_avx2(dst.as_mut_ptr(), src.as_ptr(), n) }
+            unsafe { x86::copy_avx2(dst.as_mut_ptr(), src.as_ptr(), n, stream) }
         }
         #[cfg(target_arch = "x86_64")]
         CopyKernel::Avx512 if super::Features::get().avx512f => {
             // SAFETY: AVX-512F is present (checked above); both slices hold `n` bytes.
-            unsafe { x86::copy_avx512(dst.as_mut_ptr(), src.as_ptr(), n) }
+            unsafe { x86::copy_avx512(dst.as_mut_ptr(), src.as_ptr(), n, stream) }
         }
         _ => dst[..n].copy_from_slice(&src[..n]),
     }
@@ -62,21 +71,19 @@ pub(crate) fn run(kernel: CopyKernel, dst: &mut [u8], src: &[u8]) {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::STREAM_THRESHOLD;
     use std::arch::x86_64::*;
 
     /// AVX2 copy of `n` bytes. Safety: AVX2 present; `d`/`s` valid for `n`
     /// bytes and not overlapping (guaranteed by `&mut`/`&` slices).
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn copy_avx2(d: *mut u8, s: *const u8, n: usize) {
+    pub(super) unsafe fn copy_avx2(d: *mut u8, s: *const u8, n: usize, stream: bool) {
         const V: usize = 32;
         if n < V {
             core::ptr::copy_nonoverlapping(s, d, n);
             return;
         }
         let mut i = 0usize;
-        let stream = n >= STREAM_THRESHOLD;
-        if stream {
+        if stream && n >= 8 * V {
             // Copy an unaligned head so the destination is 32-byte aligned.
             let head = (V - (d as usize % V)) % V;
             let v = _mm256_loadu_si256(s as *const __m256i);
@@ -121,7 +128,7 @@ mod x86 {
 
     /// AVX-512F copy of `n` bytes. Safety as [`copy_avx2`], with AVX-512F.
     #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn copy_avx512(d: *mut u8, s: *const u8, n: usize) {
+    pub(super) unsafe fn copy_avx512(d: *mut u8, s: *const u8, n: usize, stream: bool) {
         const V: usize = 64;
         if n < V {
             if n >= 32 {
@@ -136,7 +143,7 @@ mod x86 {
             return;
         }
         let mut i = 0usize;
-        if n >= STREAM_THRESHOLD {
+        if stream && n >= 8 * V {
             let head = (V - (d as usize % V)) % V;
             let v = _mm512_loadu_si512(s as *const __m512i);
             _mm512_storeu_si512(d as *mut __m512i, v);

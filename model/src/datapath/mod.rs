@@ -5,12 +5,14 @@
 //! at run time (AVX2, AVX-512F on x86-64) and cached, and every kernel has a
 //! portable fallback that is used when the feature is absent (or on other
 //! architectures). A caller that does not care which kernel runs uses
-//! [`copy`]; tests and benchmarks pick one explicitly with [`copy_with`].
+//! [`copy`] (kernel per size class, calibrated once per process: [`plan`]);
+//! tests and benchmarks pick one explicitly with [`copy_with`].
 //!
 //! Every kernel is tested equal to [`copy_scalar`] (a plain byte loop) on all
 //! sizes and alignments (`tests` below, proptest).
 
 pub mod copy;
+pub mod plan;
 pub mod reduce;
 
 use std::sync::OnceLock;
@@ -26,6 +28,8 @@ pub struct Features {
     pub avx512f: bool,
     /// AVX-512 BW (byte/word ops; used by reduce kernels on 16-bit types).
     pub avx512bw: bool,
+    /// AVX-512 VL (AVX-512 masks on 256-bit vectors; the fp16 reduce kernel).
+    pub avx512vl: bool,
 }
 
 impl Features {
@@ -37,6 +41,7 @@ impl Features {
                 avx2: std::arch::is_x86_feature_detected!("avx2"),
                 avx512f: std::arch::is_x86_feature_detected!("avx512f"),
                 avx512bw: std::arch::is_x86_feature_detected!("avx512bw"),
+                avx512vl: std::arch::is_x86_feature_detected!("avx512vl"),
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -51,6 +56,7 @@ impl Features {
             avx2: false,
             avx512f: false,
             avx512bw: false,
+            avx512vl: false,
         }
     }
 
@@ -93,17 +99,35 @@ pub enum DatapathError {
 }
 
 /// Copy `src` into `dst` (equal lengths) with the fastest kernel for the size:
-/// below [`copy::STREAM_THRESHOLD`] the platform `memcpy` (which already uses
-/// `rep movsb` / vector moves and was as fast as any vector loop in
-/// `benches/datapath.rs`), from it on the widest SIMD kernel of this CPU with
-/// non-temporal stores (1.5–1.9× `memcpy` on 28 MiB in the same benchmark).
+/// the kernel of the size class (bit length of the length) calibrated on the
+/// first copy of that class in this process ([`plan`]). The SIMD kernels
+/// write with non-temporal stores from [`copy::STREAM_THRESHOLD`] bytes.
 pub fn copy(dst: &mut [u8], src: &[u8]) -> Result<(), DatapathError> {
-    let kernel = if src.len() >= copy::STREAM_THRESHOLD {
-        Features::get().best_copy()
-    } else {
-        CopyKernel::Portable
-    };
-    copy_with(kernel, dst, src)
+    if dst.len() != src.len() {
+        return Err(DatapathError::LengthMismatch {
+            dst: dst.len(),
+            src: src.len(),
+        });
+    }
+    let kernel = plan::copy_kernel(dst, src);
+    copy::run(kernel, dst, src);
+    Ok(())
+}
+
+/// Copy one piece of a transfer much larger than the cache (for example one
+/// descriptor of a 28 MiB leg): non-temporal stores whatever the piece's
+/// size, so the destination does not evict the source still to be read, with
+/// the kernel calibrated once per process for streamed copies
+/// ([`plan::stream_kernel`]).
+pub fn copy_streamed(dst: &mut [u8], src: &[u8]) -> Result<(), DatapathError> {
+    if dst.len() != src.len() {
+        return Err(DatapathError::LengthMismatch {
+            dst: dst.len(),
+            src: src.len(),
+        });
+    }
+    copy::run_stream(plan::stream_kernel(), dst, src, true);
+    Ok(())
 }
 
 /// Copy `src` into `dst` (equal lengths) with an explicit kernel.
@@ -155,6 +179,22 @@ mod tests {
             got, want,
             "kernel {kernel:?} len {len} src_off {src_off} dst_off {dst_off}"
         );
+        // The same case through the streamed variant of the kernel.
+        let mut got = vec![guard; len + dst_off + 64];
+        copy::run_stream(
+            kernel,
+            &mut got[dst_off..dst_off + len],
+            &src_buf[src_off..],
+            true,
+        );
+        assert_eq!(got, want, "streamed {kernel:?} len {len} src_off {src_off}");
+        // And through both dispatchers.
+        let mut got = vec![guard; len + dst_off + 64];
+        copy(&mut got[dst_off..dst_off + len], &src_buf[src_off..]).unwrap();
+        assert_eq!(got, want, "dispatch len {len} src_off {src_off}");
+        let mut got = vec![guard; len + dst_off + 64];
+        copy_streamed(&mut got[dst_off..dst_off + len], &src_buf[src_off..]).unwrap();
+        assert_eq!(got, want, "copy_streamed len {len} src_off {src_off}");
     }
 
     #[test]
@@ -181,6 +221,10 @@ mod tests {
         let mut d = [0u8; 4];
         assert_eq!(
             copy(&mut d, &[1, 2, 3]),
+            Err(DatapathError::LengthMismatch { dst: 4, src: 3 })
+        );
+        assert_eq!(
+            copy_streamed(&mut d, &[1, 2, 3]),
             Err(DatapathError::LengthMismatch { dst: 4, src: 3 })
         );
     }

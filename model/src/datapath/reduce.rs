@@ -153,16 +153,31 @@ pub enum Kernel {
     Scalar,
     /// x86-64 AVX2 (+ F16C for fp16).
     Avx2,
+    /// x86-64 AVX-512 F + BW + VL (+ F16C).
+    Avx512,
 }
 
 impl Kernel {
-    /// The fastest kernel this CPU supports.
+    /// Every kernel, in increasing width.
+    pub const ALL: [Kernel; 3] = [Kernel::Scalar, Kernel::Avx2, Kernel::Avx512];
+
+    /// The widest kernel this CPU supports.
     pub fn best() -> Kernel {
-        if avx2_available() {
-            Kernel::Avx2
-        } else {
-            Kernel::Scalar
+        *Self::supported().last().unwrap_or(&Kernel::Scalar)
+    }
+
+    /// Whether this CPU can run the kernel.
+    pub fn is_supported(self) -> bool {
+        match self {
+            Kernel::Scalar => true,
+            Kernel::Avx2 => avx2_available(),
+            Kernel::Avx512 => avx512_available(),
         }
+    }
+
+    /// The kernels this CPU can run, in increasing width.
+    pub fn supported() -> Vec<Kernel> {
+        Self::ALL.into_iter().filter(|k| k.is_supported()).collect()
     }
 }
 
@@ -179,15 +194,30 @@ fn avx2_available() -> bool {
     }
 }
 
+/// True when the AVX-512 kernels (F, BW, VL, plus F16C) can run.
+fn avx512_available() -> bool {
+    let f = super::Features::get();
+    avx2_available() && f.avx512f && f.avx512bw && f.avx512vl
+}
+
 /// Fold `incoming` into `acc` (`acc[i] = op(incoming[i], acc[i])`) with the
-/// fastest kernel of this CPU.
+/// fastest kernel of this CPU for the size class of the buffers, calibrated
+/// once per process ([`super::plan::reduce_kernel`]).
 pub fn recv_reduce(
     acc: &mut [u8],
     incoming: &[u8],
     dtype: Dtype,
     op: ReduceOp,
 ) -> Result<(), ReduceError> {
-    recv_reduce_with(Kernel::best(), acc, incoming, dtype, op)
+    check(acc, incoming, dtype)?;
+    run(
+        super::plan::reduce_kernel(acc.len(), dtype),
+        acc,
+        incoming,
+        dtype,
+        op,
+    );
+    Ok(())
 }
 
 /// [`recv_reduce`] with an explicit kernel (falls back to scalar if the CPU
@@ -200,7 +230,20 @@ pub fn recv_reduce_with(
     op: ReduceOp,
 ) -> Result<(), ReduceError> {
     check(acc, incoming, dtype)?;
+    run(kernel, acc, incoming, dtype, op);
+    Ok(())
+}
+
+/// Run `kernel` on checked buffers (equal length, whole elements).
+pub(crate) fn run(kernel: Kernel, acc: &mut [u8], incoming: &[u8], dtype: Dtype, op: ReduceOp) {
+    debug_assert!(check(acc, incoming, dtype).is_ok());
     match kernel {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512 if avx512_available() => {
+            // SAFETY: the CPU supports AVX-512 F/BW/VL and F16C (checked just
+            // above); the slices have equal length, a whole number of elements.
+            unsafe { avx512::reduce(acc, incoming, dtype, op) };
+        }
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx2 if avx2_available() => {
             // SAFETY: the CPU supports AVX2 and F16C (checked just above);
@@ -209,7 +252,6 @@ pub fn recv_reduce_with(
         }
         _ => scalar::reduce(acc, incoming, dtype, op),
     }
-    Ok(())
 }
 
 fn check(acc: &[u8], incoming: &[u8], dtype: Dtype) -> Result<(), ReduceError> {
@@ -480,32 +522,223 @@ mod avx2 {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::{scalar, Dtype, ReduceOp};
+    use std::arch::x86_64::*;
+
+    /// The AVX2 kernel's algorithm on 512-bit vectors (same lane-local
+    /// widening, rounding and selection, so the same bytes).
+    /// SAFETY: caller checks AVX-512 F/BW/VL + F16C and equal,
+    /// element-multiple lengths.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,f16c")]
+    pub(super) unsafe fn reduce(acc: &mut [u8], incoming: &[u8], dtype: Dtype, op: ReduceOp) {
+        let n = acc.len();
+        // 64 bytes per iteration; fp16 widens 16 halves (32 bytes) at a time.
+        let step = if dtype == Dtype::Fp16 { 32 } else { 64 };
+        let body = n - n % step;
+        let d = acc.as_mut_ptr();
+        let s = incoming.as_ptr();
+        let mut i = 0;
+        match dtype {
+            Dtype::Fp32 => {
+                while i < body {
+                    let a = _mm512_loadu_ps(s.add(i) as *const f32);
+                    let b = _mm512_loadu_ps(d.add(i) as *const f32);
+                    let r = match op {
+                        ReduceOp::Sum => _mm512_add_ps(a, b),
+                        ReduceOp::Max => _mm512_max_ps(a, b),
+                        ReduceOp::Min => _mm512_min_ps(a, b),
+                    };
+                    _mm512_storeu_ps(d.add(i) as *mut f32, r);
+                    i += step;
+                }
+            }
+            Dtype::Int32 => {
+                while i < body {
+                    let a = _mm512_loadu_si512(s.add(i) as *const __m512i);
+                    let b = _mm512_loadu_si512(d.add(i) as *const __m512i);
+                    let r = match op {
+                        ReduceOp::Sum => _mm512_add_epi32(a, b),
+                        ReduceOp::Max => _mm512_max_epi32(a, b),
+                        ReduceOp::Min => _mm512_min_epi32(a, b),
+                    };
+                    _mm512_storeu_si512(d.add(i) as *mut __m512i, r);
+                    i += step;
+                }
+            }
+            Dtype::Bf16 => {
+                let zero = _mm512_setzero_si512();
+                let ones = _mm512_set1_epi32(-1);
+                while i < body {
+                    let x = _mm512_loadu_si512(s.add(i) as *const __m512i);
+                    let y = _mm512_loadu_si512(d.add(i) as *const __m512i);
+                    let (alo, ahi) = (
+                        _mm512_castsi512_ps(_mm512_unpacklo_epi16(zero, x)),
+                        _mm512_castsi512_ps(_mm512_unpackhi_epi16(zero, x)),
+                    );
+                    let (blo, bhi) = (
+                        _mm512_castsi512_ps(_mm512_unpacklo_epi16(zero, y)),
+                        _mm512_castsi512_ps(_mm512_unpackhi_epi16(zero, y)),
+                    );
+                    let r = match op {
+                        ReduceOp::Sum => _mm512_packus_epi32(
+                            bf16_round32(_mm512_add_ps(alo, blo)),
+                            bf16_round32(_mm512_add_ps(ahi, bhi)),
+                        ),
+                        ReduceOp::Max | ReduceOp::Min => {
+                            let (mlo, mhi) = if op == ReduceOp::Max {
+                                (
+                                    _mm512_cmp_ps_mask::<_CMP_GT_OQ>(alo, blo),
+                                    _mm512_cmp_ps_mask::<_CMP_GT_OQ>(ahi, bhi),
+                                )
+                            } else {
+                                (
+                                    _mm512_cmp_ps_mask::<_CMP_LT_OQ>(alo, blo),
+                                    _mm512_cmp_ps_mask::<_CMP_LT_OQ>(ahi, bhi),
+                                )
+                            };
+                            // Masks back to vectors, packed in-lane like the
+                            // data, then to one bit per 16-bit element.
+                            let m16 = _mm512_packs_epi32(
+                                _mm512_maskz_mov_epi32(mlo, ones),
+                                _mm512_maskz_mov_epi32(mhi, ones),
+                            );
+                            _mm512_mask_blend_epi16(_mm512_movepi16_mask(m16), y, x)
+                        }
+                    };
+                    _mm512_storeu_si512(d.add(i) as *mut __m512i, r);
+                    i += step;
+                }
+            }
+            Dtype::Fp16 => {
+                while i < body {
+                    let a16 = _mm256_loadu_si256(s.add(i) as *const __m256i);
+                    let b16 = _mm256_loadu_si256(d.add(i) as *const __m256i);
+                    let (a, b) = (_mm512_cvtph_ps(a16), _mm512_cvtph_ps(b16));
+                    let r16 = match op {
+                        ReduceOp::Sum => {
+                            _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm512_add_ps(a, b))
+                        }
+                        ReduceOp::Max => _mm256_mask_blend_epi16(
+                            _mm512_cmp_ps_mask::<_CMP_GT_OQ>(a, b),
+                            b16,
+                            a16,
+                        ),
+                        ReduceOp::Min => _mm256_mask_blend_epi16(
+                            _mm512_cmp_ps_mask::<_CMP_LT_OQ>(a, b),
+                            b16,
+                            a16,
+                        ),
+                    };
+                    _mm256_storeu_si256(d.add(i) as *mut __m256i, r16);
+                    i += step;
+                }
+            }
+        }
+        scalar::reduce(&mut acc[body..], &incoming[body..], dtype, op);
+    }
+
+    /// 16 fp32 → 16 bf16 in the low half of each 32-bit lane, nearest even;
+    /// NaN keeps its upper payload with the quiet bit set.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn bf16_round32(x: __m512) -> __m512i {
+        let xi = _mm512_castps_si512(x);
+        let abs = _mm512_and_si512(xi, _mm512_set1_epi32(0x7FFF_FFFF));
+        let nan = _mm512_cmpgt_epi32_mask(abs, _mm512_set1_epi32(0x7F80_0000));
+        let lsb = _mm512_and_si512(_mm512_srli_epi32::<16>(xi), _mm512_set1_epi32(1));
+        let bias = _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7FFF));
+        let rounded = _mm512_srli_epi32::<16>(_mm512_add_epi32(xi, bias));
+        let quiet = _mm512_or_si512(_mm512_srli_epi32::<16>(xi), _mm512_set1_epi32(0x0040));
+        _mm512_mask_blend_epi32(nan, rounded, quiet)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn both(dtype: Dtype, op: ReduceOp, acc: &[u8], inc: &[u8]) -> (Vec<u8>, Vec<u8>) {
-        let mut s = acc.to_vec();
-        let mut v = acc.to_vec();
-        recv_reduce_with(Kernel::Scalar, &mut s, inc, dtype, op).unwrap();
-        recv_reduce_with(Kernel::Avx2, &mut v, inc, dtype, op).unwrap();
-        (s, v)
+    /// Every supported kernel and the dispatcher on unaligned windows of
+    /// the buffers, each compared with the scalar loop.
+    fn check_all(dtype: Dtype, op: ReduceOp, acc: &[u8], inc: &[u8]) -> Result<(), String> {
+        let mut want = acc.to_vec();
+        recv_reduce_with(Kernel::Scalar, &mut want, inc, dtype, op).unwrap();
+        for k in Kernel::supported() {
+            let mut got = acc.to_vec();
+            recv_reduce_with(k, &mut got, inc, dtype, op).unwrap();
+            if got != want {
+                return Err(format!("{k:?} {dtype} {op} len {}", acc.len()));
+            }
+        }
+        let mut got = acc.to_vec();
+        recv_reduce(&mut got, inc, dtype, op).unwrap();
+        if got != want {
+            return Err(format!("dispatch {dtype} {op} len {}", acc.len()));
+        }
+        Ok(())
     }
 
     proptest! {
         #[test]
-        fn simd_equals_scalar_on_random_bits(seed in any::<u64>(), len in 0usize..200, di in 0usize..4, oi in 0usize..3) {
+        fn simd_equals_scalar_on_random_bits(seed in any::<u64>(), len in 0usize..600, di in 0usize..4, oi in 0usize..3, ao in 0usize..8, io in 0usize..8) {
             let dtype = Dtype::ALL[di];
             let op = ReduceOp::ALL[oi];
             let n = len * dtype.size();
             let mut r = crate::stim::StimRng::new(seed);
-            let mut acc = vec![0u8; n];
-            let mut inc = vec![0u8; n];
-            r.fill(&mut acc);
-            r.fill(&mut inc);
-            let (s, v) = both(dtype, op, &acc, &inc);
-            prop_assert_eq!(s, v);
+            let mut abuf = vec![0u8; n + ao];
+            let mut ibuf = vec![0u8; n + io];
+            r.fill(&mut abuf);
+            r.fill(&mut ibuf);
+            let res = check_all(dtype, op, &abuf[ao..], &ibuf[io..]);
+            prop_assert!(res.is_ok(), "{:?}", res);
+        }
+    }
+
+    #[test]
+    fn every_kernel_equals_scalar_on_all_small_lengths_alignments_and_special_values() {
+        // Specials: ±0, ±inf, quiet/signalling NaN, denormals, max finite.
+        let specials32: [u32; 8] = [
+            0,
+            0x8000_0000,
+            0x7F80_0000,
+            0xFF80_0000,
+            0x7FC0_0001,
+            0x7F80_0001,
+            1,
+            0x7F7F_FFFF,
+        ];
+        let specials16: [u16; 8] = [0, 0x8000, 0x7C00, 0xFC00, 0x7E01, 0x7C01, 1, 0x7BFF];
+        let mut r = crate::stim::StimRng::new(42);
+        for dtype in Dtype::ALL {
+            for op in ReduceOp::ALL {
+                for elems in 0..=70usize {
+                    let n = elems * dtype.size();
+                    for off in [0usize, 1, 2, 3] {
+                        let mut a = vec![0u8; n + off];
+                        let mut b = vec![0u8; n + off];
+                        r.fill(&mut a);
+                        r.fill(&mut b);
+                        // Every third element a special value.
+                        for e in (0..elems).step_by(3) {
+                            let k = (r.u32() % 8) as usize;
+                            let at = off + e * dtype.size();
+                            if dtype.size() == 4 {
+                                a[at..at + 4].copy_from_slice(&specials32[k].to_le_bytes());
+                            } else {
+                                let v = if dtype == Dtype::Bf16 {
+                                    (specials32[k] >> 16) as u16
+                                } else {
+                                    specials16[k]
+                                };
+                                a[at..at + 2].copy_from_slice(&v.to_le_bytes());
+                            }
+                        }
+                        check_all(dtype, op, &a[off..], &b[..n]).unwrap();
+                    }
+                }
+            }
         }
     }
 

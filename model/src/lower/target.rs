@@ -10,7 +10,7 @@
 
 use thiserror::Error;
 
-use crate::datapath::reduce::{recv_reduce, Dtype, ReduceError, ReduceOp};
+use crate::datapath::reduce::{Dtype, ReduceError, ReduceOp};
 use crate::isa::{Arch, Events, UpdateMode, WaitMode};
 
 /// SBUF partitions per NeuronCore (PUBLIC-FACTS §4).
@@ -247,6 +247,8 @@ pub struct FlatTarget {
     sems: Vec<[i32; 256]>,
     /// Rate model for [`Target::run_legs`].
     pub timing: Timing,
+    /// Threads a batch of legs runs on (`collective::parallel`).
+    threads: usize,
 }
 
 /// Engine register slots kept per core (covers R0..R191 and the specials up to 255).
@@ -262,7 +264,19 @@ impl FlatTarget {
             regs: vec![vec![0; REG_SLOTS]; cores],
             sems: vec![[0; 256]; cores],
             timing: Timing::default(),
+            threads: crate::collective::parallel::threads(),
         }
+    }
+
+    /// Run batches of legs on `n` threads (1 = serial); the bytes are the
+    /// same for every `n` (`collective::parallel`).
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.max(1);
+    }
+
+    /// Threads a batch of legs runs on.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     fn check_core(&self, core: usize) -> Result<(), TargetError> {
@@ -307,50 +321,6 @@ impl FlatTarget {
     fn row(&self, r: &Region, i: u32) -> core::ops::Range<usize> {
         let start = (r.partition + i) as u64 * self.partition_bytes + r.offset;
         start as usize..(start + r.bytes) as usize
-    }
-
-    /// One leg, sources already known not to overlap any destination of the batch.
-    fn leg(&mut self, leg: &Leg) -> Result<(), TargetError> {
-        self.image(leg.src.core);
-        self.image(leg.dst.core);
-        let (s, d) = (leg.src.core, leg.dst.core);
-        for i in 0..leg.src.partitions {
-            let sr = self.row(&leg.src, i);
-            let dr = self.row(&leg.dst, i);
-            if s == d {
-                let img = &mut self.sbuf[s];
-                let tmp = img[sr].to_vec();
-                apply(&mut img[dr], &tmp, leg.reduce)?;
-            } else {
-                let (src_img, dst_img) = two_mut(&mut self.sbuf, s, d);
-                apply(&mut dst_img[dr], &src_img[sr], leg.reduce)?;
-            }
-        }
-        Ok(())
-    }
-}
-
-fn apply(dst: &mut [u8], src: &[u8], reduce: Option<(Dtype, ReduceOp)>) -> Result<(), TargetError> {
-    match reduce {
-        None => {
-            // Equal lengths by construction (shape checked); the copy cannot fail.
-            if crate::datapath::copy(dst, src).is_err() {
-                dst.copy_from_slice(src);
-            }
-            Ok(())
-        }
-        Some((dtype, op)) => Ok(recv_reduce(dst, src, dtype, op)?),
-    }
-}
-
-/// Shared borrow of `v[a]` and mutable borrow of `v[b]`, `a != b`.
-fn two_mut<T>(v: &mut [T], a: usize, b: usize) -> (&T, &mut T) {
-    if a < b {
-        let (lo, hi) = v.split_at_mut(b);
-        (&lo[a], &mut hi[0])
-    } else {
-        let (lo, hi) = v.split_at_mut(a);
-        (&hi[0], &mut lo[b])
     }
 }
 
@@ -493,9 +463,18 @@ impl Target for FlatTarget {
             self.check_region(&l.src)?;
             self.check_region(&l.dst)?;
         }
+        for l in legs {
+            self.image(l.src.core);
+            self.image(l.dst.core);
+        }
+        crate::collective::parallel::run_batch(
+            &mut self.sbuf,
+            self.partition_bytes,
+            legs,
+            self.threads,
+        )?;
         let mut rep = LegReport::default();
         for l in legs {
-            self.leg(l)?;
             rep.legs += 1;
             rep.bytes += l.src.total();
             rep.modeled_ns = rep.modeled_ns.max(self.timing.leg_ns(l.src.total()));

@@ -60,8 +60,13 @@ fn advance(t: Target, n: u32) -> Target {
     }
 }
 
-fn apply(op: &LegOp, dst: &mut [u8], src: &[u8]) -> Result<(), SystemError> {
+/// Apply a leg's operation; `stream`: the copy is one piece of a transfer
+/// larger than the cache (non-temporal stores, `datapath::copy_streamed`).
+fn apply(op: &LegOp, dst: &mut [u8], src: &[u8], stream: bool) -> Result<(), SystemError> {
     match op {
+        LegOp::Copy if stream => {
+            datapath::copy_streamed(dst, src).map_err(|e| SystemError::Reduce(e.to_string()))
+        }
         LegOp::Copy => datapath::copy(dst, src).map_err(|e| SystemError::Reduce(e.to_string())),
         LegOp::Reduce(f) => f(dst, src).map_err(SystemError::Reduce),
     }
@@ -135,7 +140,9 @@ impl System {
         })
     }
 
-    /// Move `n` bytes of a pair starting `skip` bytes into it, as engine `e` of `core`.
+    /// Move `n` bytes of a pair starting `skip` bytes into it, as engine `e`
+    /// of `core`; `stream`: part of a transfer larger than the cache.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn move_bytes(
         &mut self,
         core: CoreId,
@@ -144,14 +151,18 @@ impl System {
         p: &Pair,
         skip: u32,
         n: u32,
+        stream: bool,
     ) -> Result<(), SystemError> {
         let (sc, st) = (p.src.0, advance(p.src.1, skip));
         let (dc, dt) = (p.dst.0, advance(p.dst.1, skip));
-        let op = self
-            .rx_ops
-            .get(&(core.0, e, q))
-            .cloned()
-            .unwrap_or_default();
+        let op = if self.rx_ops.is_empty() {
+            LegOp::Copy
+        } else {
+            self.rx_ops
+                .get(&(core.0, e, q))
+                .cloned()
+                .unwrap_or_default()
+        };
         let dma_err = |rule: &str| SystemError::Dma {
             core: core.0,
             engine: e,
@@ -182,13 +193,13 @@ impl System {
                         }
                         LegOp::Reduce(_) => {
                             let tmp = dpart[so..so + len].to_vec();
-                            apply(&op, &mut dpart[doff..doff + len], &tmp)
+                            apply(&op, &mut dpart[doff..doff + len], &tmp, false)
                         }
                     }
                 } else {
                     match self.core(sc)?.sbuf.slice(sp, so as u64, n.into())? {
-                        Some(s) => apply(&op, &mut dpart[doff..doff + len], s),
-                        None => apply(&op, &mut dpart[doff..doff + len], &vec![0u8; len]),
+                        Some(s) => apply(&op, &mut dpart[doff..doff + len], s, stream),
+                        None => apply(&op, &mut dpart[doff..doff + len], &vec![0u8; len], false),
                     }
                 };
                 self.core_mut(dc)?.sbuf.put_back(dp, dpart);
@@ -215,7 +226,7 @@ impl System {
                             offset.into(),
                             n.into(),
                         )?;
-                        apply(&op, s, &tmp)
+                        apply(&op, s, &tmp, false)
                     }
                     Target::Desc { offset } => {
                         self.core_mut(dc)?.desc.write(offset, &tmp);
@@ -417,11 +428,25 @@ impl System {
         let mut progressed = false;
         let p = self.topo.links;
         let keys: Vec<_> = self.active.iter().copied().collect();
+        // Pairs ready in this pass: with the length of the pair at hand, an
+        // estimate of the bytes about to move. When it exceeds the streaming
+        // threshold the copies stream (non-temporal stores): the
+        // destinations of a 28 MiB leg would otherwise evict the sources
+        // still to be read (docs/performance.md).
+        let ready: u64 = keys
+            .iter()
+            .map(|&(c, e, q)| {
+                let k = &self.cores[usize::from(c)];
+                u64::from(k.queue(e, q, 0).pending().min(k.queue(e, q, 1).pending()))
+            })
+            .sum();
         for (core, e, q) in keys {
             let cid = CoreId(core);
             while self.pair_ready(core, e, q) {
                 let pair = self.fetch_pair(cid, e, q)?;
-                self.move_bytes(cid, e, q, &pair, 0, pair.m2s.len)?;
+                let stream =
+                    ready * u64::from(pair.m2s.len) >= datapath::copy::STREAM_THRESHOLD as u64;
+                self.move_bytes(cid, e, q, &pair, 0, pair.m2s.len, stream)?;
                 // Timing: the engine streams at its share of the link.
                 let class = self.topo.link_class(cid, pair.dst.0)?;
                 let share = self

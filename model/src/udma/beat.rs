@@ -1,24 +1,29 @@
 //! Data beats of the width-generic UDMA data path (`DataWidth` 32..=256 bits).
 //!
-//! A beat is kept as little-endian bytes (`lane k` = byte `k`); only the low
-//! `bb` (bytes per beat) lanes are meaningful and every lane above the valid
-//! bytes of a register is zero, exactly as in the RTL (which masks every byte
-//! it shifts in). [`WideData`] converts between a port field (`u64` up to 64
-//! bits, `[u64; N]` above) and a beat.
+//! A beat is kept as little-endian 64-bit words (`lane k` = byte `k` = bits
+//! `8k..8k+8` of the 256-bit value, word `k / 8`); only the low `bb` (bytes
+//! per beat) lanes are meaningful and every lane above the valid bytes of a
+//! register is zero, exactly as in the RTL (which masks every byte it shifts
+//! in). Lane moves are word shifts and masks (no per-byte loops or
+//! variable-length copies). [`WideData`] converts between a port field
+//! (`u64` up to 64 bits, `[u64; N]` above) and a beat.
 
 use crate::ports::PortValue;
 
 /// Largest supported beat in bytes (`DataWidth` 256).
 pub const MAX_BB: usize = 32;
 
-/// One data beat, lane 0 first.
-pub type Beat = [u8; MAX_BB];
+/// 64-bit words of a beat.
+pub const WORDS: usize = MAX_BB / 8;
+
+/// One data beat, lane 0 in the low byte of word 0.
+pub type Beat = [u64; WORDS];
 
 /// Two beats side by side (packing of carry/hold and a new beat).
-pub type Beat2 = [u8; 2 * MAX_BB];
+pub type Beat2 = [u64; 2 * WORDS];
 
 /// All-zero beat.
-pub const ZERO: Beat = [0; MAX_BB];
+pub const ZERO: Beat = [0; WORDS];
 
 /// Bytes of a 16-byte descriptor.
 pub const DESC_BYTES: usize = 16;
@@ -34,15 +39,11 @@ pub trait WideData: PortValue {
 impl WideData for u64 {
     #[inline]
     fn to_beat(&self) -> Beat {
-        let mut b = ZERO;
-        b[..8].copy_from_slice(&self.to_le_bytes());
-        b
+        [*self, 0, 0, 0]
     }
     #[inline]
     fn from_beat(b: &Beat) -> Self {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&b[..8]);
-        u64::from_le_bytes(w)
+        b[0]
     }
 }
 
@@ -53,21 +54,98 @@ where
     #[inline]
     fn to_beat(&self) -> Beat {
         let mut b = ZERO;
-        for (k, w) in self.iter().enumerate().take(MAX_BB / 8) {
-            b[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
+        for (d, s) in b.iter_mut().zip(self) {
+            *d = *s;
         }
         b
     }
     #[inline]
     fn from_beat(b: &Beat) -> Self {
         let mut a = [0u64; N];
-        for (k, w) in a.iter_mut().enumerate().take(MAX_BB / 8) {
-            let mut x = [0u8; 8];
-            x.copy_from_slice(&b[8 * k..8 * k + 8]);
-            *w = u64::from_le_bytes(x);
+        for (d, s) in a.iter_mut().zip(b) {
+            *d = *s;
         }
         a
     }
+}
+
+/// Keep the low `n` bytes of a word array, zero the rest.
+#[inline]
+fn mask<const N: usize>(mut a: [u64; N], n: usize) -> [u64; N] {
+    for (k, w) in a.iter_mut().enumerate() {
+        let lo = 8 * k;
+        if n <= lo {
+            *w = 0;
+        } else if n < lo + 8 {
+            *w &= (1u64 << (8 * (n - lo))) - 1;
+        }
+    }
+    a
+}
+
+/// Lanes moved down by `by` bytes (lane `by` becomes lane 0).
+#[inline]
+fn shr<const N: usize>(a: &[u64; N], by: usize) -> [u64; N] {
+    let (ws, bs) = (by / 8, 8 * (by % 8));
+    let mut o = [0u64; N];
+    for (k, w) in o.iter_mut().enumerate() {
+        let lo = a.get(k + ws).copied().unwrap_or(0);
+        let hi = a.get(k + ws + 1).copied().unwrap_or(0);
+        *w = if bs == 0 {
+            lo
+        } else {
+            (lo >> bs) | (hi << (64 - bs))
+        };
+    }
+    o
+}
+
+/// Lanes moved up by `by` bytes (lane 0 becomes lane `by`).
+#[inline]
+fn shl<const N: usize>(a: &[u64; N], by: usize) -> [u64; N] {
+    let (ws, bs) = (by / 8, 8 * (by % 8));
+    let mut o = [0u64; N];
+    for (k, w) in o.iter_mut().enumerate().skip(ws) {
+        let lo = a[k - ws];
+        let below = if k > ws { a[k - ws - 1] } else { 0 };
+        *w = if bs == 0 {
+            lo
+        } else {
+            (lo << bs) | (below >> (64 - bs))
+        };
+    }
+    o
+}
+
+/// Lane `j` of a beat.
+#[inline]
+pub fn lane(b: &Beat, j: usize) -> u8 {
+    (b[j / 8] >> (8 * (j % 8))) as u8
+}
+
+/// A beat from up to [`MAX_BB`] little-endian bytes (lane k = `bytes[k]`).
+#[inline]
+pub fn from_bytes(bytes: &[u8]) -> Beat {
+    let mut full = [0u8; MAX_BB];
+    let n = bytes.len().min(MAX_BB);
+    full[..n].copy_from_slice(&bytes[..n]);
+    let mut b = ZERO;
+    for (k, w) in b.iter_mut().enumerate() {
+        let mut x = [0u8; 8];
+        x.copy_from_slice(&full[8 * k..8 * k + 8]);
+        *w = u64::from_le_bytes(x);
+    }
+    b
+}
+
+/// The [`MAX_BB`] lanes of a beat as bytes.
+#[inline]
+pub fn to_bytes(b: &Beat) -> [u8; MAX_BB] {
+    let mut o = [0u8; MAX_BB];
+    for (k, w) in b.iter().enumerate() {
+        o[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
+    }
+    o
 }
 
 /// Strobe / tkeep of `n` bytes starting at lane `at`.
@@ -80,26 +158,40 @@ pub fn keep_at(n: u32, at: u32) -> u64 {
 /// Bytes `[from, from + n)` of `b` moved to lane 0 (other lanes zero).
 #[inline]
 pub fn take(b: &Beat, from: usize, n: usize) -> Beat {
-    let mut o = ZERO;
-    o[..n].copy_from_slice(&b[from..from + n]);
-    o
+    mask(shr(b, from), n)
 }
 
 /// `a[..na]` followed by `b[..nb]` (other lanes zero).
 #[inline]
 pub fn concat(a: &Beat, na: usize, b: &Beat, nb: usize) -> Beat2 {
-    let mut o = [0u8; 2 * MAX_BB];
-    o[..na].copy_from_slice(&a[..na]);
-    o[na..na + nb].copy_from_slice(&b[..nb]);
+    let (a, b) = (mask(*a, na), mask(*b, nb));
+    let wide = |x: Beat| {
+        let mut o = [0u64; 2 * WORDS];
+        o[..WORDS].copy_from_slice(&x);
+        o
+    };
+    let hi = shl(&wide(b), na);
+    let mut o = wide(a);
+    for (d, s) in o.iter_mut().zip(hi) {
+        *d |= s;
+    }
     o
 }
 
 /// Lanes `[from, from + n)` of a double beat, moved to lane 0.
 #[inline]
 pub fn slice2(c: &Beat2, from: usize, n: usize) -> Beat {
+    let s = mask(shr(c, from), n);
     let mut o = ZERO;
-    o[..n].copy_from_slice(&c[from..from + n]);
+    o.copy_from_slice(&s[..WORDS]);
     o
+}
+
+/// Lanes `[0, n)` of a double beat placed at lane `at` of a beat (other lanes
+/// zero; `at + n <= MAX_BB`).
+#[inline]
+pub fn place(c: &Beat2, n: usize, at: usize) -> Beat {
+    shl(&slice2(c, 0, n), at)
 }
 
 /// Descriptor register after one read beat (`rtl`: `dsc_in`): a beat narrower
@@ -109,13 +201,12 @@ pub fn slice2(c: &Beat2, from: usize, n: usize) -> Beat {
 pub fn desc_shift_in(dsc: u128, beat: &Beat, bb: usize, addr: u64) -> u128 {
     if bb >= DESC_BYTES {
         let off = (addr as usize) & (bb - 1);
-        let mut d = [0u8; DESC_BYTES];
-        d.copy_from_slice(&beat[off..off + DESC_BYTES]);
-        u128::from_le_bytes(d)
+        let s = shr(beat, off);
+        u128::from(s[0]) | (u128::from(s[1]) << 64)
     } else {
-        let mut w = [0u8; DESC_BYTES];
-        w[..bb].copy_from_slice(&beat[..bb]);
-        (dsc >> (8 * bb)) | (u128::from_le_bytes(w) << (8 * (DESC_BYTES - bb)))
+        let w = mask(*beat, bb);
+        let w = u128::from(w[0]) | (u128::from(w[1]) << 64);
+        (dsc >> (8 * bb)) | (w << (8 * (DESC_BYTES - bb)))
     }
 }
 
@@ -124,15 +215,12 @@ pub fn desc_shift_in(dsc: u128, beat: &Beat, bb: usize, addr: u64) -> u128 {
 /// with the 16 bytes at lane `addr mod bb`.
 #[inline]
 pub fn desc_beat(d: u128, idx: usize, bb: usize, addr: u64) -> (Beat, u64) {
-    let bytes = d.to_le_bytes();
-    let mut o = ZERO;
+    let words: Beat = [d as u64, (d >> 64) as u64, 0, 0];
     if bb >= DESC_BYTES {
         let off = (addr as usize) & (bb - 1);
-        o[off..off + DESC_BYTES].copy_from_slice(&bytes);
-        (o, keep_at(DESC_BYTES as u32, off as u32))
+        (shl(&words, off), keep_at(DESC_BYTES as u32, off as u32))
     } else {
-        o[..bb].copy_from_slice(&bytes[idx * bb..idx * bb + bb]);
-        (o, keep_at(bb as u32, 0))
+        (take(&words, idx * bb, bb), keep_at(bb as u32, 0))
     }
 }
 
@@ -145,6 +233,56 @@ pub fn desc_beats(bb: usize) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Byte-array references of the lane moves (the former representation).
+    fn bytes_take(b: &[u8; 32], from: usize, n: usize) -> [u8; 32] {
+        let mut o = [0u8; 32];
+        o[..n].copy_from_slice(&b[from..from + n]);
+        o
+    }
+
+    #[test]
+    fn word_lane_moves_equal_the_byte_reference_at_every_offset_and_length() {
+        let mut r = crate::stim::StimRng::new(5);
+        for _ in 0..200 {
+            let mut ab = [0u8; 32];
+            let mut bb_ = [0u8; 32];
+            r.fill(&mut ab);
+            r.fill(&mut bb_);
+            let (a, b) = (from_bytes(&ab), from_bytes(&bb_));
+            assert_eq!(to_bytes(&a), ab);
+            for (j, byte) in ab.iter().enumerate() {
+                assert_eq!(lane(&a, j), *byte);
+            }
+            for from in 0..=32 {
+                for n in 0..=32 - from {
+                    assert_eq!(to_bytes(&take(&a, from, n)), bytes_take(&ab, from, n));
+                }
+            }
+            for na in 0..=32 {
+                for nb in 0..=32 {
+                    let c = concat(&a, na, &b, nb);
+                    let mut want = [0u8; 64];
+                    want[..na].copy_from_slice(&ab[..na]);
+                    want[na..na + nb].copy_from_slice(&bb_[..nb]);
+                    let lo: [u64; 4] = [c[0], c[1], c[2], c[3]];
+                    let hi: [u64; 4] = [c[4], c[5], c[6], c[7]];
+                    assert_eq!(to_bytes(&lo)[..], want[..32], "na {na} nb {nb}");
+                    assert_eq!(to_bytes(&hi)[..], want[32..], "na {na} nb {nb}");
+                    let from = (na + nb) / 3;
+                    let n = (na + nb - from).min(32);
+                    let mut w = [0u8; 32];
+                    w[..n].copy_from_slice(&want[from..from + n]);
+                    assert_eq!(to_bytes(&slice2(&c, from, n)), w);
+                    let k = (na + nb).min(16);
+                    let at = (32 - k) / 2;
+                    let mut w = [0u8; 32];
+                    w[at..at + k].copy_from_slice(&want[..k]);
+                    assert_eq!(to_bytes(&place(&c, k, at)), w);
+                }
+            }
+        }
+    }
 
     #[test]
     fn wide_data_round_trips_and_desc_assembles_at_every_width() {

@@ -3,7 +3,7 @@
 //! window, DECERR above the memory. One read burst and one write burst are
 //! accepted at a time (the engine never has more outstanding).
 
-use super::beat::{Beat, ZERO};
+use super::beat::{from_bytes, lane, Beat, ZERO};
 use super::engine::PinsOut;
 use super::regs::{AXI_RESP_DECERR, AXI_RESP_OKAY, AXI_RESP_SLVERR};
 use crate::stim::StimRng;
@@ -106,12 +106,12 @@ impl AxiMem {
     }
 
     fn read_beat(&self, addr: u64) -> Beat {
-        let mut b = ZERO;
         if self.resp(addr) == AXI_RESP_OKAY {
             let (a, n) = (addr as usize, self.bb as usize);
-            b[..n].copy_from_slice(&self.data[a..a + n]);
+            from_bytes(&self.data[a..a + n])
+        } else {
+            ZERO
         }
-        b
     }
 
     fn chance(&mut self) -> bool {
@@ -178,9 +178,9 @@ impl AxiMem {
                 worst = worst.max(r);
                 if r == AXI_RESP_OKAY {
                     let (d, strb) = self.wbeats[k];
-                    for (j, byte) in d.iter().enumerate().take(beat as usize) {
+                    for j in 0..beat as usize {
                         if strb & (1 << j) != 0 {
-                            self.data[a as usize + j] = *byte;
+                            self.data[a as usize + j] = lane(&d, j);
                         }
                     }
                 }

@@ -19,7 +19,7 @@
 //! or M2S waits on a DMB of this queue while the stream has no beat.
 
 use super::beat::{
-    concat, desc_beat, desc_beats, desc_shift_in, keep_at, slice2, take, Beat, Beat2, ZERO,
+    concat, desc_beat, desc_beats, desc_shift_in, keep_at, place, slice2, take, Beat, Beat2, ZERO,
 };
 use super::desc::{decode_len, ring_id_of};
 use super::m2s::{ArReq, RdPort, MAX_BURST};
@@ -397,10 +397,7 @@ impl S2m {
                     self.buser = self.huser;
                     if t.k != 0 {
                         let doff = self.dst as u32 & (self.bb - 1);
-                        let mut b = ZERO;
-                        b[doff as usize..(doff + t.k) as usize]
-                            .copy_from_slice(&t.comb[..t.k as usize]);
-                        self.wbuf[self.wn as usize] = b;
+                        self.wbuf[self.wn as usize] = place(&t.comb, t.k as usize, doff as usize);
                         self.wstb[self.wn as usize] = keep_at(t.k, doff);
                         if self.wn == 0 {
                             self.wa = self.dst & !((self.bb - 1) as u64);

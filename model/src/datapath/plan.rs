@@ -1,0 +1,321 @@
+//! Per-size-class kernel choice, calibrated once per process.
+//!
+//! A size class is the bit length of the byte count (`n` in
+//! `[2^(c-1), 2^c)` is class `c`; 0 bytes is class 0). The first call of a
+//! dispatcher in a class times every kernel this CPU supports and remembers
+//! the fastest for the rest of the process (one relaxed atomic load per call
+//! afterwards). Every kernel gives the same bytes (tested against the scalar
+//! reference), so the choice changes speed only, never results.
+//!
+//! - [`super::copy`]: timed on the caller's own buffers (a copy is
+//!   idempotent, so repeating it is harmless), `ROUNDS` rounds of every
+//!   kernel, interleaved, best time per kernel; small copies repeat inside one
+//!   timing so each timing covers at least `MIN_TIMED_BYTES`.
+//! - [`super::copy_streamed`] (a piece of a copy much larger than the
+//!   cache): one choice for the process, timed on private buffers of
+//!   `STREAM_CAL_BYTES` with non-temporal stores (repeating a small piece
+//!   would measure the cache, not the stream).
+//! - [`super::reduce::recv_reduce`]: per (dtype, class), timed on private
+//!   buffers (a fold is not idempotent) of the class size clamped to
+//!   `[REDUCE_CAL_MIN, REDUCE_CAL_MAX]` bytes.
+//!
+//! [`choose`] is the selection rule, separated from the clock so a test can
+//! check it with made-up timings.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::time::{Duration, Instant};
+
+use super::copy::{run_stream, CopyKernel};
+use super::reduce::{self, Dtype, ReduceOp};
+use super::Features;
+
+/// Number of size classes (bit lengths 0..=64).
+pub const CLASSES: usize = 65;
+/// Timing rounds per kernel (best of).
+const ROUNDS: usize = 5;
+/// Rounds for calibrations at or above 1 MiB (each round is long already).
+const ROUNDS_LARGE: usize = 3;
+/// A timing repeats a small copy until it covers at least this many bytes.
+const MIN_TIMED_BYTES: usize = 256 << 10;
+/// Bytes of each private buffer of the streamed-copy calibration (source and
+/// destination together are the L3 size of the development machine, 32 MiB).
+pub const STREAM_CAL_BYTES: usize = 16 << 20;
+/// Smallest and largest private buffer of a reduce calibration.
+pub const REDUCE_CAL_MIN: usize = 256;
+/// Largest private buffer of a reduce calibration (above this the fold is
+/// memory bound and every SIMD width runs at the memory's speed).
+pub const REDUCE_CAL_MAX: usize = 1 << 20;
+
+const UNSET: u8 = 0;
+
+static COPY_PLAN: [AtomicU8; CLASSES] = [const { AtomicU8::new(UNSET) }; CLASSES];
+static STREAM_PLAN: AtomicU8 = AtomicU8::new(UNSET);
+static REDUCE_PLAN: [[AtomicU8; CLASSES]; 4] =
+    [const { [const { AtomicU8::new(UNSET) }; CLASSES] }; 4];
+
+/// The size class of `n` bytes: its bit length.
+pub const fn size_class(n: usize) -> usize {
+    (usize::BITS - n.leading_zeros()) as usize
+}
+
+/// The smallest byte count of class `c`.
+pub const fn class_floor(c: usize) -> usize {
+    if c == 0 {
+        0
+    } else {
+        1 << (c - 1)
+    }
+}
+
+/// The candidate with the smallest best-of-rounds time; ties go to the
+/// earlier candidate. `time(k)` is one timing of candidate `k`; the rounds
+/// are interleaved (k0, k1, …, k0, k1, …) so a burst of load from other
+/// processes hits every candidate alike.
+pub fn choose<K: Copy>(cands: &[K], rounds: usize, mut time: impl FnMut(K) -> Duration) -> K {
+    let mut best = vec![Duration::MAX; cands.len()];
+    for _ in 0..rounds.max(1) {
+        for (b, &k) in best.iter_mut().zip(cands) {
+            *b = (*b).min(time(k));
+        }
+    }
+    let i = best
+        .iter()
+        .enumerate()
+        .min_by_key(|(i, t)| (**t, *i))
+        .map(|(i, _)| i)
+        .unwrap_or(0);
+    cands[i]
+}
+
+fn copy_code(k: CopyKernel) -> u8 {
+    1 + CopyKernel::ALL.iter().position(|&x| x == k).unwrap_or(1) as u8
+}
+
+fn copy_from_code(c: u8) -> Option<CopyKernel> {
+    CopyKernel::ALL.get(usize::from(c).checked_sub(1)?).copied()
+}
+
+/// The copy kernels a dispatcher chooses among on this CPU (the scalar byte
+/// loop is the test reference, never a candidate).
+pub fn copy_candidates() -> Vec<CopyKernel> {
+    let f = Features::get();
+    [CopyKernel::Portable, CopyKernel::Avx2, CopyKernel::Avx512]
+        .into_iter()
+        .filter(|&k| f.supports(k))
+        .collect()
+}
+
+fn time_copy(k: CopyKernel, dst: &mut [u8], src: &[u8], reps: usize, stream: bool) -> Duration {
+    let t = Instant::now();
+    for _ in 0..reps {
+        run_stream(k, dst, std::hint::black_box(src), stream);
+    }
+    t.elapsed()
+}
+
+/// The kernel [`super::copy`] uses for `dst.len()` bytes, calibrating the
+/// class on these buffers the first time (`dst` ends up equal to `src`).
+pub(crate) fn copy_kernel(dst: &mut [u8], src: &[u8]) -> CopyKernel {
+    let n = dst.len();
+    let c = size_class(n);
+    if let Some(k) = copy_from_code(COPY_PLAN[c].load(Ordering::Relaxed)) {
+        return k;
+    }
+    let stream = n >= super::copy::STREAM_THRESHOLD;
+    let reps = (MIN_TIMED_BYTES / n.max(1)).clamp(1, 4096);
+    let rounds = if n >= 1 << 20 { ROUNDS_LARGE } else { ROUNDS };
+    let cands = copy_candidates();
+    // Warm-up: fault in the destination pages before anything is timed.
+    run_stream(CopyKernel::Portable, dst, src, false);
+    let k = choose(&cands, rounds, |k| time_copy(k, dst, src, reps, stream));
+    COPY_PLAN[c].store(copy_code(k), Ordering::Relaxed);
+    k
+}
+
+/// The kernel [`super::copy_streamed`] uses (calibrated once per process on
+/// private buffers of [`STREAM_CAL_BYTES`]).
+pub fn stream_kernel() -> CopyKernel {
+    if let Some(k) = copy_from_code(STREAM_PLAN.load(Ordering::Relaxed)) {
+        return k;
+    }
+    let src = vec![0x5Au8; STREAM_CAL_BYTES];
+    let mut dst = vec![0u8; STREAM_CAL_BYTES];
+    run_stream(CopyKernel::Portable, &mut dst, &src, false);
+    let k = choose(&copy_candidates(), 2, |k| {
+        time_copy(k, &mut dst, &src, 1, true)
+    });
+    STREAM_PLAN.store(copy_code(k), Ordering::Relaxed);
+    k
+}
+
+fn dtype_index(d: Dtype) -> usize {
+    Dtype::ALL.iter().position(|&x| x == d).unwrap_or(0)
+}
+
+fn reduce_code(k: reduce::Kernel) -> u8 {
+    1 + reduce::Kernel::ALL
+        .iter()
+        .position(|&x| x == k)
+        .unwrap_or(0) as u8
+}
+
+fn reduce_from_code(c: u8) -> Option<reduce::Kernel> {
+    reduce::Kernel::ALL
+        .get(usize::from(c).checked_sub(1)?)
+        .copied()
+}
+
+/// The bytes a reduce calibration of class `c` uses for `dtype`.
+pub fn reduce_cal_bytes(c: usize, dtype: Dtype) -> usize {
+    let n = class_floor(c).clamp(REDUCE_CAL_MIN, REDUCE_CAL_MAX);
+    n - n % dtype.size()
+}
+
+/// The kernel [`super::reduce::recv_reduce`] uses for `len` bytes of
+/// `dtype` (calibrated per class with a sum, on private buffers of ordinary
+/// values — no denormals, whose timing differs on some CPUs).
+pub fn reduce_kernel(len: usize, dtype: Dtype) -> reduce::Kernel {
+    let c = size_class(len);
+    let slot = &REDUCE_PLAN[dtype_index(dtype)][c];
+    if let Some(k) = reduce_from_code(slot.load(Ordering::Relaxed)) {
+        return k;
+    }
+    let cands = reduce::Kernel::supported();
+    let k = if cands.len() == 1 {
+        cands[0]
+    } else {
+        let n = reduce_cal_bytes(c, dtype);
+        let one: &[u8] = match dtype {
+            Dtype::Fp32 => &[0x00, 0x00, 0x80, 0x3F],
+            Dtype::Bf16 => &[0x80, 0x3F],
+            Dtype::Fp16 => &[0x00, 0x3C],
+            Dtype::Int32 => &[1, 0, 0, 0],
+        };
+        let mut acc: Vec<u8> = one.iter().copied().cycle().take(n).collect();
+        let inc = vec![0u8; n];
+        let reps = (MIN_TIMED_BYTES / n.max(1)).clamp(1, 4096);
+        let rounds = if n >= REDUCE_CAL_MAX {
+            ROUNDS_LARGE
+        } else {
+            ROUNDS
+        };
+        choose(&cands, rounds, |k| {
+            let t = Instant::now();
+            for _ in 0..reps {
+                reduce::run(
+                    k,
+                    &mut acc,
+                    std::hint::black_box(&inc),
+                    dtype,
+                    ReduceOp::Sum,
+                );
+            }
+            t.elapsed()
+        })
+    };
+    slot.store(reduce_code(k), Ordering::Relaxed);
+    k
+}
+
+/// One line per calibrated class: `copy: 4 KiB..8 KiB Avx512, …` (for
+/// benchmark and CLI reports). Classes not yet used are left out.
+pub fn report() -> String {
+    let fmt = |c: usize| {
+        let b = class_floor(c);
+        if b >= 1 << 20 {
+            format!("{}M", b >> 20)
+        } else if b >= 1 << 10 {
+            format!("{}K", b >> 10)
+        } else {
+            format!("{b}")
+        }
+    };
+    let mut out = String::from("copy plan:");
+    for (c, slot) in COPY_PLAN.iter().enumerate() {
+        if let Some(k) = copy_from_code(slot.load(Ordering::Relaxed)) {
+            out += &format!(" {}+ {k:?};", fmt(c));
+        }
+    }
+    if let Some(k) = copy_from_code(STREAM_PLAN.load(Ordering::Relaxed)) {
+        out += &format!(" streamed {k:?};");
+    }
+    for d in Dtype::ALL {
+        let mut line = String::new();
+        for (c, slot) in REDUCE_PLAN[dtype_index(d)].iter().enumerate() {
+            if let Some(k) = reduce_from_code(slot.load(Ordering::Relaxed)) {
+                line += &format!(" {}+ {k:?};", fmt(c));
+            }
+        }
+        if !line.is_empty() {
+            out += &format!("\nreduce {d} plan:{line}");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn size_class_is_the_bit_length() {
+        assert_eq!(size_class(0), 0);
+        assert_eq!(size_class(1), 1);
+        assert_eq!(size_class(4095), 12);
+        assert_eq!(size_class(4096), 13);
+        assert_eq!(size_class(28 << 20), 25);
+        assert_eq!(size_class(usize::MAX), 64);
+        for c in 1..CLASSES {
+            assert_eq!(size_class(class_floor(c)), c);
+        }
+    }
+
+    #[test]
+    fn choose_takes_the_best_of_rounds_minimum_and_breaks_ties_early() {
+        // Candidate 1 has one slow outlier but the smallest best time.
+        let times = [[5u64, 5, 5], [9, 2, 9], [3, 3, 3]];
+        let mut round = [0usize; 3];
+        let k = choose(&[0usize, 1, 2], 3, |k| {
+            let t = times[k][round[k]];
+            round[k] += 1;
+            Duration::from_nanos(t)
+        });
+        assert_eq!(k, 1);
+        assert_eq!(round, [3, 3, 3], "every candidate timed every round");
+        let k = choose(&['a', 'b'], 2, |_| Duration::from_nanos(7));
+        assert_eq!(k, 'a');
+    }
+
+    #[test]
+    fn calibrated_choices_are_supported_and_reported() {
+        let src: Vec<u8> = (0..5000u32).map(|i| i as u8).collect();
+        let mut dst = vec![0u8; 5000];
+        let k = copy_kernel(&mut dst, &src);
+        assert_eq!(dst, src, "calibration leaves dst equal to src");
+        assert!(Features::get().supports(k));
+        assert!(copy_candidates().contains(&k));
+        // The second call returns the stored choice.
+        assert_eq!(copy_kernel(&mut dst, &src), k);
+        let r = reduce_kernel(3000, Dtype::Bf16);
+        assert!(reduce::Kernel::supported().contains(&r));
+        assert_eq!(reduce_kernel(2049, Dtype::Bf16), r, "same class");
+        let rep = report();
+        assert!(rep.contains(&format!("4K+ {k:?}")), "{rep}");
+        let bf16 = rep
+            .lines()
+            .find(|l| l.starts_with("reduce bf16 plan:"))
+            .unwrap_or_default();
+        assert!(bf16.contains(&format!(" 2K+ {r:?};")), "{rep}");
+    }
+
+    #[test]
+    fn reduce_calibration_sizes_are_whole_elements_within_bounds() {
+        for c in 0..CLASSES {
+            for d in Dtype::ALL {
+                let n = reduce_cal_bytes(c, d);
+                assert!((REDUCE_CAL_MIN..=REDUCE_CAL_MAX).contains(&n));
+                assert_eq!(n % d.size(), 0);
+            }
+        }
+    }
+}
