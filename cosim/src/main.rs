@@ -26,6 +26,10 @@ enum Cmd {
     Run(cli::run::RunArgs),
     /// nccom-test style collective benchmark on the system model.
     Nccom(cli::nccom::NccomArgs),
+    /// Per-block coverage table of `make coverage` (merged Verilator .dat files).
+    Coverage(cli::coverage::CoverageArgs),
+    /// Blocks x seeds lockstep regression over all hardware threads.
+    Regress(cli::regress::RegressArgs),
 }
 
 fn main() {
@@ -44,6 +48,8 @@ fn main() {
         Cmd::Cosim(a) => cli::cosim::run(a),
         Cmd::Run(a) => cli::run::run(a),
         Cmd::Nccom(a) => cli::nccom::run(a),
+        Cmd::Coverage(a) => cli::coverage::run(a),
+        Cmd::Regress(a) => cli::regress::run(a),
     };
     match r {
         Ok(code) => std::process::exit(code),
