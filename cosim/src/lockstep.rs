@@ -42,6 +42,8 @@ pub struct Options {
     /// Coverage builds: write the Verilated model's coverage points here at
     /// the end of the run (`make coverage` merges them).
     pub coverage_out: Option<PathBuf>,
+    /// With `vcd_dir`: convert the traces to FST (GTKWave's `vcd2fst`).
+    pub fst: bool,
 }
 
 impl Default for Options {
@@ -56,6 +58,7 @@ impl Default for Options {
             replay_extra: String::new(),
             threads: default_threads(),
             coverage_out: None,
+            fst: false,
         }
     }
 }
@@ -336,7 +339,7 @@ fn replay_cmd(block: &BlockDesc, opts: &Options) -> String {
         XInit::Random => "",
     };
     format!(
-        "sb2sb cosim --block {} --seed {} --cycles {}{x}{} --vcd {dir}   (then: gtkwave {dir}/{}.gtkw)",
+        "sb2sb cosim --block {} --seed {} --cycles {}{x}{} --vcd {dir}   (then: gtkwave -r {dir}/gtkwaverc {dir}/{}.gtkw)",
         block.name,
         opts.seed,
         opts.cycles,
@@ -439,7 +442,11 @@ impl<S: Stimulus> RtlSide<S> {
     #[cold]
     fn assertion_failure(&self, c: u64, what: String) -> Mismatch {
         let (name, scope) = match what.split_once(" in ") {
-            Some((n, sc)) => (n.to_string(), format!("in {sc}")),
+            // `%m` of the check names its labelled block last: drop it.
+            Some((n, sc)) => {
+                let sc = sc.strip_suffix(&format!(".{n}")).unwrap_or(sc);
+                (n.to_string(), format!("in {sc}"))
+            }
             None => (what.clone(), String::new()),
         };
         let mut m = self.mismatch(MismatchKind::Assertion, c, Vec::new(), &scope);
@@ -491,7 +498,23 @@ impl<S: Stimulus> RtlSide<S> {
             self.rtl.write_coverage(p)?;
         }
         let waves = match self.waves.take() {
-            Some(w) => Some(w.finish()?),
+            Some(w) => {
+                let diffs: Vec<String> = first
+                    .iter()
+                    .flat_map(|m| m.diffs.iter().map(|d| d.signal.clone()))
+                    .collect();
+                let w = w.finish(first.as_ref().map(|m| m.cycle), &diffs)?;
+                if self.opts.fst {
+                    Some(crate::waves::to_fst(
+                        w,
+                        self.block,
+                        first.as_ref().map(|m| m.cycle),
+                        &diffs,
+                    )?)
+                } else {
+                    Some(w)
+                }
+            }
             None => None,
         };
         Ok(RtlDone {

@@ -5,7 +5,9 @@
 //   X_*          no X/Z on VALID/READY, nor on a payload while VALID
 //                (vacuous in Verilator's two-state model; live in 4-state tools)
 //   AW_4K/AR_4K  an INCR burst does not cross a 4 KiB boundary
-//   WLAST        WLAST exactly on beat AWLEN of the burst (W follows its AW)
+//   WLAST        WLAST exactly on beat AWLEN of the burst: the beat count of
+//                each W burst is matched, in order, with the AWLEN of its AW
+//                (W may run ahead of AW); reported the cycle after both are seen
 //   RLAST        RLAST exactly on beat ARLEN (checks the memory model)
 //   B_NO_REQ     BVALID only for a burst whose AW and last W were accepted
 //   R_NO_REQ     RVALID only for an accepted, unfinished read burst
@@ -72,22 +74,17 @@ module axi4_master_chk #(
   assign w_pl  = {wdata_i, wstrb_i, wlast_i};
   assign r_pl  = {rdata_i, rresp_i, rlast_i};
 
-  // Burst lengths of accepted AWs (for WLAST) and ARs (for RLAST), in order.
-  logic [Depth-1:0][7:0] awlen_q, arlen_q;
-  logic [PW-1:0] aw_rd_q, aw_wr_q, ar_rd_q, ar_wr_q;
-  logic [CW-1:0] aw_cnt_q, ar_cnt_q;
+  // Burst lengths of accepted AWs, of finished W bursts (beats - 1) and of
+  // accepted ARs (for RLAST), in order.
+  logic [Depth-1:0][7:0] awlen_q, wlen_q, arlen_q;
+  logic [PW-1:0] aw_rd_q, aw_wr_q, wl_rd_q, wl_wr_q, ar_rd_q, ar_wr_q;
+  logic [CW-1:0] aw_cnt_q, wl_cnt_q, ar_cnt_q;
   logic [7:0]    wbeat_q, rbeat_q;
   // Bursts accepted and not yet answered: AW, last W beat, AR.
   logic [CW-1:0] aw_out_q, wl_out_q;
-
-  // The burst the current W beat belongs to: the oldest AW without all its
-  // beats, or the AW accepted in this very cycle.
-  logic       w_known;
-  logic [7:0] w_len;
-  always_comb begin
-    w_known = (aw_cnt_q != '0) || aw_hs;
-    w_len   = (aw_cnt_q != '0) ? awlen_q[aw_rd_q] : awlen_i;
-  end
+  // The oldest AW and the oldest finished W burst are paired off.
+  logic          pair, wlast_bad_q;
+  assign pair = (aw_cnt_q != '0) && (wl_cnt_q != '0);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -102,7 +99,12 @@ module axi4_master_chk #(
       b_pl_q     <= '0;
       r_pl_q     <= '0;
       awlen_q    <= '0;
+      wlen_q     <= '0;
       arlen_q    <= '0;
+      wl_rd_q    <= '0;
+      wl_wr_q    <= '0;
+      wl_cnt_q   <= '0;
+      wlast_bad_q <= 1'b0;
       aw_rd_q    <= '0;
       aw_wr_q    <= '0;
       ar_rd_q    <= '0;
@@ -138,13 +140,20 @@ module axi4_master_chk #(
       if (r_hs) begin
         rbeat_q <= rlast_i ? 8'd0 : rbeat_q + 8'd1;
       end
-      if (w_hs && wlast_i && w_known) begin
+      if (w_hs && wlast_i) begin
+        wlen_q[wl_wr_q] <= wbeat_q;
+        wl_wr_q         <= wl_wr_q + 1'b1;
+      end
+      wlast_bad_q <= pair && awlen_q[aw_rd_q] != wlen_q[wl_rd_q];
+      if (pair) begin
         aw_rd_q <= aw_rd_q + 1'b1;
+        wl_rd_q <= wl_rd_q + 1'b1;
       end
       if (r_hs && rlast_i && ar_cnt_q != '0) begin
         ar_rd_q <= ar_rd_q + 1'b1;
       end
-      aw_cnt_q <= aw_cnt_q + CW'(aw_hs) - CW'(w_hs && wlast_i && w_known);
+      aw_cnt_q <= aw_cnt_q + CW'(aw_hs) - CW'(pair);
+      wl_cnt_q <= wl_cnt_q + CW'(w_hs && wlast_i) - CW'(pair);
       ar_cnt_q <= ar_cnt_q + CW'(ar_hs) - CW'(r_hs && rlast_i && ar_cnt_q != '0);
       aw_out_q <= aw_out_q + CW'(aw_hs) - CW'(b_hs);
       wl_out_q <= wl_out_q + CW'(w_hs && wlast_i) - CW'(b_hs);
@@ -175,9 +184,10 @@ module axi4_master_chk #(
       page_end(awaddr_i[11:0], awlen_i, awsize_i) <= 14'd4096)
   `SB2SB_ASSERT(AXI_AR_4K, !arvalid_i || arburst_i != BurstIncr ||
       page_end(araddr_i[11:0], arlen_i, arsize_i) <= 14'd4096)
-  `SB2SB_ASSERT(AXI_WLAST, !(w_hs && w_known) || (wlast_i == (wbeat_q == w_len)))
+  `SB2SB_ASSERT(AXI_WLAST, !wlast_bad_q)
   `SB2SB_ASSERT(AXI_RLAST, !(r_hs && ar_cnt_q != '0) || (rlast_i == (rbeat_q == arlen_q[ar_rd_q])))
   `SB2SB_ASSERT(AXI_B_NO_REQ, !bvalid_i || (aw_out_q != '0 && wl_out_q != '0))
   `SB2SB_ASSERT(AXI_R_NO_REQ, !rvalid_i || ar_cnt_q != '0)
-  `SB2SB_ASSERT(AXI_OUTSTANDING, aw_cnt_q < CW'(Depth) && ar_cnt_q < CW'(Depth))
+  `SB2SB_ASSERT(AXI_OUTSTANDING, aw_cnt_q < CW'(Depth) && wl_cnt_q < CW'(Depth) &&
+      ar_cnt_q < CW'(Depth))
 endmodule : axi4_master_chk

@@ -6,9 +6,10 @@
 //   STABLE        TDATA/TKEEP/TLAST/TID/TUSER stable while TVALID && !TREADY
 //   X_*           no X/Z on TVALID/TREADY, nor on the payload while TVALID
 //                 (vacuous in Verilator's two-state model; live in 4-state tools)
-//   TKEEP_FULL    a beat that is not the last of its packet keeps every byte
-//   TKEEP_PACKED  the last beat keeps a contiguous run of bytes from byte 0,
-//                 at least one (the project's packed framing, docs/udma.md)
+//   TKEEP_PACKED  every beat keeps a contiguous run of bytes from byte 0, at
+//                 least one, except the TLAST+TUSER beat that closes a packet
+//                 cut by an error, which may keep none (the project's packed
+//                 framing, docs/udma.md)
 //   TID_PACKET    TID does not change inside a packet
 `include "sb2sb_assert.svh"
 
@@ -57,8 +58,7 @@ module axis_chk #(
   `SB2SB_ASSERT(AXIS_STABLE, !stall_q || pl == pl_q)
   `SB2SB_ASSERT(AXIS_X_HANDSHAKE, !$isunknown({tvalid_i, tready_i}))
   `SB2SB_ASSERT(AXIS_X_PAYLOAD, !(tvalid_i && $isunknown(pl)))
-  `SB2SB_ASSERT(AXIS_TKEEP_FULL, !tvalid_i || tlast_i || &tkeep_i)
-  `SB2SB_ASSERT(AXIS_TKEEP_PACKED, !(tvalid_i && tlast_i) ||
-      (tkeep_i != '0 && (keep_p1 & tkeep_i) == '0))
+  `SB2SB_ASSERT(AXIS_TKEEP_PACKED, !tvalid_i || ((keep_p1 & tkeep_i) == '0 &&
+      (tkeep_i != '0 || (tlast_i && tuser_i))))
   `SB2SB_ASSERT(AXIS_TID_PACKET, !(tvalid_i && in_pkt_q) || tid_i == pkt_id_q)
 endmodule : axis_chk

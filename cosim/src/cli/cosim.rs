@@ -43,6 +43,10 @@ pub struct CosimArgs {
     /// coverage points to DIR/<block>.s<seed>.dat.
     #[arg(long, value_name = "DIR")]
     pub coverage_dir: Option<PathBuf>,
+    /// With --vcd: write FST instead of VCD (converted with GTKWave's
+    /// vcd2fst; much smaller for long runs).
+    #[arg(long, requires = "vcd")]
+    pub fst: bool,
 }
 
 /// Parse a decimal or `0x`-prefixed hexadecimal u64.
@@ -101,10 +105,11 @@ fn print_table(reports: &[Report]) {
         }
         if let Some(wv) = &r.waves {
             println!(
-                "waves: {} (RTL), {} (golden), {} (side by side)\n  gtkwave {}",
+                "waves: {} (RTL), {} (golden), {} (side by side)\n  gtkwave -r {} {}",
                 wv.rtl_vcd.display(),
                 wv.golden_vcd.display(),
                 wv.cmp_vcd.display(),
+                crate::waves::rc_path(&wv.gtkw).display(),
                 wv.gtkw.display()
             );
         }
@@ -143,6 +148,7 @@ pub fn run(a: CosimArgs) -> Result<i32> {
             .map(usize::from)
             .unwrap_or_else(lockstep::default_threads),
         coverage_out: None,
+        fst: a.fst,
     };
     anyhow::ensure!(
         a.coverage_dir.is_none() || crate::rtl::COVERAGE_BUILD,
