@@ -410,9 +410,9 @@ fn main() {
         for f in b.rtl_files {
             if *f == "sb2sb_pkg.sv" {
                 cmd.arg(gen_rtl.join(f));
-            } else if f.starts_with("../") {
+            } else if let Some(outside) = f.strip_prefix("../") {
                 // Harness tops outside rtl/ (tb/assert/).
-                cmd.arg(manifest.join(&f[3..]));
+                cmd.arg(manifest.join(outside));
             } else {
                 cmd.arg(manifest.join("rtl").join(f));
             }
