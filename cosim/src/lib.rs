@@ -8,7 +8,10 @@
 //! - [`waves`]: golden/comparison VCDs and the `.gtkw` save file.
 //! - [`blocks`]: `--block NAME` dispatch.
 //! - [`cputime`]: per-thread CPU time for throughput figures.
+//! - [`assert_ports`]: ports of the assertion checker harness (firing tests).
 
+/// Ports of the assertion checker harness (`tb/assert/assert_harness.sv`).
+pub mod assert_ports;
 pub mod blocks;
 pub mod cli;
 pub mod cputime;

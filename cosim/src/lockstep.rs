@@ -38,6 +38,11 @@ pub struct Options {
     pub replay_extra: String,
     /// 1: golden and RTL on one thread; 2: each on its own thread (see [`run`]).
     pub threads: usize,
+    /// Coverage builds: write the Verilated model's coverage points here at
+    /// the end of the run (`make coverage` merges them).
+    pub coverage_out: Option<PathBuf>,
+    /// With `vcd_dir`: convert the traces to FST (GTKWave's `vcd2fst`).
+    pub fst: bool,
 }
 
 impl Default for Options {
@@ -51,6 +56,8 @@ impl Default for Options {
             x_init: XInit::Random,
             replay_extra: String::new(),
             threads: default_threads(),
+            coverage_out: None,
+            fst: false,
         }
     }
 }
@@ -73,6 +80,8 @@ pub enum MismatchKind {
     Stimulus,
     /// End-of-run state (e.g. memory images) differs.
     Final,
+    /// An interface assertion bound into the RTL failed (assertion builds).
+    Assertion,
 }
 
 /// The first divergence of a run.
@@ -83,8 +92,10 @@ pub struct Mismatch {
     pub cycle: u64,
     pub seed: u64,
     pub diffs: Vec<SignalDiff>,
-    /// Free text for `Final` mismatches.
+    /// Free text for `Final` mismatches; `NAME in TOP.<scope>` for `Assertion`.
     pub detail: String,
+    /// The failed assertion's name (`AXI_WLAST`, ...) for `Assertion` failures.
+    pub assertion: Option<String>,
     /// One line per cycle, oldest first, ending with the failing cycle.
     pub history: Vec<String>,
     pub replay: String,
@@ -100,6 +111,7 @@ impl Mismatch {
                 "stimulus divergence (environment twins produced different inputs)"
             }
             MismatchKind::Final => "end-of-run state mismatch",
+            MismatchKind::Assertion => "interface assertion failed",
         };
         let _ = writeln!(
             s,
@@ -126,7 +138,9 @@ impl Mismatch {
                 let _ = writeln!(s, "  {:w$}  {:gw$}  {}", d.signal, d.golden, d.rtl);
             }
         }
-        if !self.detail.is_empty() {
+        if let Some(a) = &self.assertion {
+            let _ = writeln!(s, "  assertion {a} ({})", self.detail);
+        } else if !self.detail.is_empty() {
             let _ = writeln!(s, "  {}", self.detail);
         }
         if !self.history.is_empty() {
@@ -341,7 +355,7 @@ fn replay_cmd(block: &BlockDesc, opts: &Options) -> String {
         XInit::Random => "",
     };
     format!(
-        "sb2sb cosim --block {} --seed {} --cycles {}{x}{} --vcd {dir}   (then: gtkwave {dir}/{}.gtkw)",
+        "sb2sb cosim --block {} --seed {} --cycles {}{x}{} --vcd {dir}   (then: gtkwave -r {dir}/gtkwaverc {dir}/{}.gtkw)",
         block.name,
         opts.seed,
         opts.cycles,
@@ -434,9 +448,26 @@ impl<S: Stimulus> RtlSide<S> {
             seed: self.opts.seed,
             diffs,
             detail: detail.into(),
+            assertion: None,
             history: self.hist.render(self.block),
             replay: replay_cmd(self.block, &self.opts),
         }
+    }
+
+    /// An interface assertion failed in cycle `c`: `what` is `NAME in SCOPE`.
+    #[cold]
+    fn assertion_failure(&self, c: u64, what: String) -> Mismatch {
+        let (name, scope) = match what.split_once(" in ") {
+            // `%m` of the check names its labelled block last: drop it.
+            Some((n, sc)) => {
+                let sc = sc.strip_suffix(&format!(".{n}")).unwrap_or(sc);
+                (n.to_string(), format!("in {sc}"))
+            }
+            None => (what.clone(), String::new()),
+        };
+        let mut m = self.mismatch(MismatchKind::Assertion, c, Vec::new(), &scope);
+        m.assertion = Some(name);
+        m
     }
 
     /// Cycle `c` of the RTL given the golden side's packed inputs and outputs.
@@ -456,6 +487,8 @@ impl<S: Stimulus> RtlSide<S> {
             }
         }
         self.rtl.step_packed(inw_g);
+        // Always `None` (and compiled out) outside assertion builds.
+        let failed = self.rtl.take_assert_failure();
         let rw = self.rtl.last_words();
         if let Some(w) = self.waves.as_mut() {
             w.sample(c, inw_g, gw, rw)?;
@@ -466,6 +499,9 @@ impl<S: Stimulus> RtlSide<S> {
             let d = diffs(self.block.outputs, gw, rw);
             return Ok(Some(self.mismatch(MismatchKind::Output, c, d, "")));
         }
+        if let Some(a) = failed {
+            return Ok(Some(self.assertion_failure(c, a)));
+        }
         if self.env_r.is_some() {
             self.prev_r = Some(<S::Out as PortBundle>::unpack(rw));
         }
@@ -474,8 +510,27 @@ impl<S: Stimulus> RtlSide<S> {
 
     fn finish(mut self, first: Option<Mismatch>) -> Result<RtlDone<S>> {
         self.rtl.close_trace();
+        if let Some(p) = &self.opts.coverage_out {
+            self.rtl.write_coverage(p)?;
+        }
         let waves = match self.waves.take() {
-            Some(w) => Some(w.finish()?),
+            Some(w) => {
+                let diffs: Vec<String> = first
+                    .iter()
+                    .flat_map(|m| m.diffs.iter().map(|d| d.signal.clone()))
+                    .collect();
+                let w = w.finish(first.as_ref().map(|m| m.cycle), &diffs)?;
+                if self.opts.fst {
+                    Some(crate::waves::to_fst(
+                        w,
+                        self.block,
+                        first.as_ref().map(|m| m.cycle),
+                        &diffs,
+                    )?)
+                } else {
+                    Some(w)
+                }
+            }
             None => None,
         };
         Ok(RtlDone {
@@ -548,6 +603,7 @@ where
                     seed: opts.seed,
                     diffs: Vec::new(),
                     detail,
+                    assertion: None,
                     history: hist.render(block),
                     replay: replay_cmd(block, opts),
                 });

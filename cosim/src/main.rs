@@ -28,6 +28,10 @@ enum Cmd {
     Nccom(cli::nccom::NccomArgs),
     /// Host topology: the peer-node helpers.
     Topo(cli::topo::TopoArgs),
+    /// Per-block coverage table of `make coverage` (merged Verilator .dat files).
+    Coverage(cli::coverage::CoverageArgs),
+    /// Blocks x seeds lockstep regression over all hardware threads.
+    Regress(cli::regress::RegressArgs),
 }
 
 fn main() {
@@ -47,6 +51,8 @@ fn main() {
         Cmd::Run(a) => cli::run::run(a),
         Cmd::Nccom(a) => cli::nccom::run(a),
         Cmd::Topo(a) => cli::topo::run(a),
+        Cmd::Coverage(a) => cli::coverage::run(a),
+        Cmd::Regress(a) => cli::regress::run(a),
     };
     match r {
         Ok(code) => std::process::exit(code),

@@ -72,6 +72,34 @@ impl<I: PortBundle, O: PortBundle> RtlDut<I, O> {
         self.dut.pin_mut().close_trace();
     }
 
+    /// Write the Verilated coverage points of this model to `path`
+    /// (a `verilator_coverage` `.dat`; coverage builds only, see [`COVERAGE_BUILD`]).
+    pub fn write_coverage(&mut self, path: &Path) -> Result<()> {
+        if let Some(d) = path.parent() {
+            std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
+        }
+        let p = path.to_str().context("coverage path is not UTF-8")?;
+        self.dut
+            .pin_mut()
+            .write_coverage(p)
+            .with_context(|| format!("writing {}", path.display()))
+    }
+
+    /// The first interface assertion that failed since the last call, as
+    /// `NAME in TOP.<hierarchy>` (always `None` outside assertion builds).
+    #[inline]
+    pub fn take_assert_failure(&mut self) -> Option<String> {
+        if !ASSERT_BUILD {
+            return None;
+        }
+        let s = self.dut.pin_mut().take_assert_failure();
+        if s.is_empty() {
+            None
+        } else {
+            Some(s.to_string())
+        }
+    }
+
     /// One cycle, leaving the outputs packed in [`RtlDut::last_words`].
     #[inline]
     pub fn step_words(&mut self, i: &I) {
@@ -100,6 +128,16 @@ impl<I: PortBundle, O: PortBundle> CycleModel for RtlDut<I, O> {
         O::unpack(&self.outw)
     }
 }
+
+/// This binary's Verilated models carry coverage points (`SB2SB_COVERAGE=1`).
+pub const COVERAGE_BUILD: bool = cfg!(sb2sb_coverage);
+/// This binary's Verilated models have the interface checkers of
+/// `rtl/assert/` bound and `--assert` on (`SB2SB_ASSERT=1`).
+pub const ASSERT_BUILD: bool = cfg!(sb2sb_assert);
+/// Version of the Verilator this binary was built with (`5.006`, ...).
+pub const VERILATOR_VERSION: &str = env!("SB2SB_VERILATOR_VERSION");
+/// Whether the `skip_ico_on_edge` patch was applied (see build.rs).
+pub const ICO_PATCH: bool = matches!(env!("SB2SB_ICO_PATCH").as_bytes(), b"1");
 
 /// Blocks compiled into this binary.
 pub fn compiled_blocks() -> Vec<String> {

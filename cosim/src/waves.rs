@@ -195,11 +195,17 @@ impl WaveSet {
         Ok(())
     }
 
-    /// Close the traces and write the `.gtkw` save file.
-    pub fn finish(self) -> Result<WavePaths> {
+    /// Close the traces and write the `.gtkw` save file, opened on the
+    /// failing cycle `fail` (with the differing outputs `diffs` first) or,
+    /// for a clean run, on its first cycles.
+    pub fn finish(self, fail: Option<u64>, diffs: &[String]) -> Result<WavePaths> {
         self.golden.finish(self.cycles)?;
-        self.cmp.finish(self.cycles)?;
-        write_gtkw(&self.paths, self.block)?;
+        // The comparison trace runs four cycles past the last sample (values
+        // held), so GTKWave can open the window ending after a failure on
+        // the last cycle (it refuses a start time whose window passes the end).
+        self.cmp.finish(self.cycles + 4)?;
+        let view = View::new(fail, self.cycles, diffs);
+        write_gtkw(&self.paths, self.block, &view)?;
         Ok(self.paths)
     }
 }
@@ -216,22 +222,128 @@ fn abs(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
+/// Cycles shown before the failing one when a `.gtkw` opens on a failure.
+pub const FAIL_WINDOW: u64 = 32;
+/// Cycles shown when a clean run's `.gtkw` opens.
+pub const CLEAN_WINDOW: u64 = 200;
+/// Width in pixels of GTKWave's wave pane for the `[size]` written below
+/// (window 1600 minus the signal tree, the names column and the scrollbar).
+const WAVE_PANE_PX: f64 = 980.0;
+/// GTKWave draws `pixelsperframe` (200) pixels per `2^-zoom` time units.
+const GTKWAVE_PX_PER_FRAME: f64 = 200.0;
+
+/// The GTKWave rc file written next to the `.gtkw` files: GTKWave shows only
+/// the last component of a name by default, which would hide the `golden.` /
+/// `rtl.` of each pair; `hier_max_level 2` shows them (`gtkwave -r DIR/gtkwaverc`).
+pub const GTKWAVERC: &str = "# sb2sb: show golden.x / rtl.x labels in full (gtkwave -r gtkwaverc FILE.gtkw)\nhier_max_level 2\n";
+
+/// Path of the rc file that belongs to a `.gtkw`.
+pub fn rc_path(gtkw: &Path) -> PathBuf {
+    gtkw.with_file_name("gtkwaverc")
+}
+
+/// Where a `.gtkw` opens: the time range shown, the marker and the outputs
+/// to put first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct View {
+    /// Left edge of the window, ns.
+    pub start_ns: u64,
+    /// Right edge of the window, ns.
+    pub end_ns: u64,
+    /// Primary marker (the failing cycle's sample point), ns.
+    pub marker_ns: Option<u64>,
+    /// Outputs that differ at the failing cycle (shown first, in red).
+    pub diffs: Vec<String>,
+}
+
+impl View {
+    /// A failure at cycle `f` opens on the `FAIL_WINDOW` cycles before it
+    /// (and two after), marker on `f`; a clean run on its first `CLEAN_WINDOW` cycles.
+    pub fn new(fail: Option<u64>, cycles: u64, diffs: &[String]) -> Self {
+        match fail {
+            Some(f) => Self {
+                start_ns: 10 * f.saturating_sub(FAIL_WINDOW - 1),
+                end_ns: 10 * (f + 3),
+                marker_ns: Some(10 * f),
+                diffs: diffs.to_vec(),
+            },
+            None => Self {
+                start_ns: 0,
+                end_ns: 10 * CLEAN_WINDOW.min(cycles.max(1)),
+                marker_ns: None,
+                diffs: Vec::new(),
+            },
+        }
+    }
+
+    /// GTKWave's zoom value for this window: GTKWave draws 2^-zoom time
+    /// units (ns here) per frame of 200 pixels.
+    pub fn zoom(&self) -> f64 {
+        let ns_per_px = (self.end_ns - self.start_ns).max(1) as f64 / WAVE_PANE_PX;
+        -(ns_per_px * GTKWAVE_PX_PER_FRAME).log2()
+    }
+}
+
 /// A GTKWave save file showing clock, cycle and mismatch, the inputs, then
-/// each output as a golden/RTL pair.
-pub fn write_gtkw(paths: &WavePaths, block: &BlockDesc) -> Result<()> {
+/// each output as a golden/RTL pair labelled `golden.x` / `rtl.x`. It opens on
+/// `view`: zoomed on the cycles before a failure with the marker on the failing
+/// cycle and the differing outputs first, highlighted in red.
+pub fn write_gtkw(paths: &WavePaths, block: &BlockDesc, view: &View) -> Result<()> {
+    write_gtkw_for(paths, &paths.cmp_vcd, block, view)
+}
+
+/// As [`write_gtkw`], opening `dump` (the comparison trace as VCD or FST).
+pub fn write_gtkw_for(
+    paths: &WavePaths,
+    dump: &Path,
+    block: &BlockDesc,
+    view: &View,
+) -> Result<()> {
+    std::fs::write(rc_path(&paths.gtkw), GTKWAVERC)?;
     let mut f = BufWriter::new(File::create(&paths.gtkw)?);
     writeln!(
         f,
         "[*] sb2sb lockstep: golden vs RTL for block {}",
         block.name
     )?;
-    writeln!(f, "[dumpfile] \"{}\"", abs(&paths.cmp_vcd).display())?;
+    writeln!(f, "[dumpfile] \"{}\"", abs(dump).display())?;
     writeln!(f, "[savefile] \"{}\"", abs(&paths.gtkw).display())?;
     writeln!(
         f,
-        "[timestart] 0\n[size] 1600 1000\n[pos] -1 -1\n[sst_width] 240\n[signals_width] 320"
+        "[timestart] {}\n[size] 1600 1000\n[pos] -1 -1\n[sst_width] 240\n[signals_width] 320",
+        view.start_ns
     )?;
-    writeln!(f, "@28\nTOP.clk_i\nTOP.mismatch\n@24\nTOP.cycle[63:0]")?;
+    // Zoom and primary marker (then the 26 named markers, unset).
+    let marker = view.marker_ns.map_or(-1i64, |m| m as i64);
+    writeln!(f, "*{:.6} {marker}{}", view.zoom(), " -1".repeat(26))?;
+    writeln!(f, "@28\nTOP.clk_i")?;
+    // The mismatch flag: red and highlighted (flag 0x1).
+    writeln!(f, "[color] 1\n@29\n+{{MISMATCH}} TOP.mismatch\n[color] 0")?;
+    writeln!(f, "@24\nTOP.cycle[63:0]")?;
+    let pair = |f: &mut BufWriter<File>, s: &Signal, red: bool| -> Result<()> {
+        let fmt = if s.width > 1 { 22 } else { 28 };
+        if red {
+            writeln!(f, "[color] 1")?;
+        }
+        writeln!(f, "@{fmt}")?;
+        writeln!(f, "+{{golden.{}}} {}", s.name, gtkw_name("golden.", s))?;
+        writeln!(f, "+{{rtl.{}}} {}", s.name, gtkw_name("rtl.", s))?;
+        if red {
+            writeln!(f, "[color] 0")?;
+        }
+        Ok(())
+    };
+    let differing: Vec<&Signal> = block
+        .outputs
+        .iter()
+        .filter(|s| view.diffs.iter().any(|d| d == s.name))
+        .collect();
+    if !differing.is_empty() {
+        writeln!(f, "@200\n-differing outputs (golden / rtl)")?;
+        for s in &differing {
+            pair(&mut f, s, true)?;
+        }
+    }
     writeln!(f, "@200\n-inputs")?;
     for s in block.inputs {
         writeln!(
@@ -243,9 +355,74 @@ pub fn write_gtkw(paths: &WavePaths, block: &BlockDesc) -> Result<()> {
     }
     writeln!(f, "@200\n-outputs (golden / rtl)")?;
     for s in block.outputs {
-        writeln!(f, "{}", if s.width > 1 { "@22" } else { "@28" })?;
-        writeln!(f, "{}\n{}", gtkw_name("golden.", s), gtkw_name("rtl.", s))?;
+        if !differing.iter().any(|d| d.name == s.name) {
+            pair(&mut f, s, false)?;
+        }
     }
     f.flush()?;
     Ok(())
+}
+
+/// Convert a run's three traces to FST with GTKWave's `vcd2fst`, remove the
+/// VCDs and point the `.gtkw` at the comparison FST. The returned paths name
+/// the `.fst` files.
+pub fn to_fst(
+    paths: WavePaths,
+    block: &BlockDesc,
+    fail: Option<u64>,
+    diffs: &[String],
+) -> Result<WavePaths> {
+    let conv = |vcd: &Path| -> Result<PathBuf> {
+        let fst = vcd.with_extension("fst");
+        let out = std::process::Command::new("vcd2fst")
+            .arg(vcd)
+            .arg(&fst)
+            .output()
+            .context("running vcd2fst (Debian package gtkwave): run `make setup`")?;
+        anyhow::ensure!(
+            out.status.success() && fst.exists(),
+            "vcd2fst failed on {}: {}",
+            vcd.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+        std::fs::remove_file(vcd).with_context(|| format!("removing {}", vcd.display()))?;
+        Ok(fst)
+    };
+    let out = WavePaths {
+        rtl_vcd: conv(&paths.rtl_vcd)?,
+        golden_vcd: conv(&paths.golden_vcd)?,
+        cmp_vcd: conv(&paths.cmp_vcd)?,
+        gtkw: paths.gtkw.clone(),
+    };
+    // Cycles in the comparison trace: the failing one, or read back from the view.
+    let cycles = fail.map_or(CLEAN_WINDOW, |f| f + 1);
+    write_gtkw_for(&out, &out.cmp_vcd, block, &View::new(fail, cycles, diffs))?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failure_view_covers_the_32_cycles_before_the_failing_one() {
+        let v = View::new(Some(1000), 5000, &["valid_o".into()]);
+        assert_eq!(v.start_ns, 10 * 969);
+        assert_eq!(v.marker_ns, Some(10_000));
+        assert_eq!(v.end_ns, 10 * 1003);
+        // 340 ns over the 980-pixel pane, 200 pixels per GTKWave frame:
+        // 69.4 ns per frame, zoom = -log2(69.4) (checked in GTKWave: 9690..10030 ns).
+        assert!((v.zoom() + 6.117).abs() < 0.01, "{}", v.zoom());
+        // Near the start the window is clamped at 0.
+        assert_eq!(View::new(Some(5), 100, &[]).start_ns, 0);
+    }
+
+    #[test]
+    fn clean_view_opens_on_the_first_200_cycles() {
+        let v = View::new(None, 1_000_000, &[]);
+        assert_eq!((v.start_ns, v.end_ns, v.marker_ns), (0, 2000, None));
+        // 2000 ns over 980 pixels: zoom = -log2(2000 / 980 * 200).
+        assert!((v.zoom() + (2000.0f64 / 980.0 * 200.0).log2()).abs() < 1e-9);
+        assert_eq!(View::new(None, 50, &[]).end_ns, 500);
+    }
 }

@@ -39,6 +39,14 @@ pub struct CosimArgs {
     /// thread (default: 2 when the machine has two hardware threads).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub threads: Option<u8>,
+    /// Coverage builds (`make coverage`): write each block's Verilator
+    /// coverage points to DIR/<block>.s<seed>.dat.
+    #[arg(long, value_name = "DIR")]
+    pub coverage_dir: Option<PathBuf>,
+    /// With --vcd: write FST instead of VCD (converted with GTKWave's
+    /// vcd2fst; much smaller for long runs).
+    #[arg(long, requires = "vcd")]
+    pub fst: bool,
 }
 
 /// Parse a decimal or `0x`-prefixed hexadecimal u64.
@@ -97,10 +105,11 @@ fn print_table(reports: &[Report]) {
         }
         if let Some(wv) = &r.waves {
             println!(
-                "waves: {} (RTL), {} (golden), {} (side by side)\n  gtkwave {}",
+                "waves: {} (RTL), {} (golden), {} (side by side)\n  gtkwave -r {} {}",
                 wv.rtl_vcd.display(),
                 wv.golden_vcd.display(),
                 wv.cmp_vcd.display(),
+                crate::waves::rc_path(&wv.gtkw).display(),
                 wv.gtkw.display()
             );
         }
@@ -138,9 +147,20 @@ pub fn run(a: CosimArgs) -> Result<i32> {
             .threads
             .map(usize::from)
             .unwrap_or_else(lockstep::default_threads),
+        coverage_out: None,
+        fst: a.fst,
     };
+    anyhow::ensure!(
+        a.coverage_dir.is_none() || crate::rtl::COVERAGE_BUILD,
+        "--coverage-dir needs a coverage build (SB2SB_COVERAGE=1; `make coverage` makes one)"
+    );
     let mut reports = Vec::new();
     for n in &names {
+        let mut opts = opts.clone();
+        opts.coverage_out = a
+            .coverage_dir
+            .as_ref()
+            .map(|d| d.join(format!("{n}.s{}.dat", a.seed)));
         let r = blocks::run_named(n, &opts, fault.as_ref())?;
         let failed = !r.passed();
         reports.push(r);

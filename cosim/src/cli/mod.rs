@@ -3,8 +3,10 @@
 
 pub mod addr;
 pub mod cosim;
+pub mod coverage;
 pub mod isa;
 pub mod leg;
 pub mod nccom;
+pub mod regress;
 pub mod run;
 pub mod topo;

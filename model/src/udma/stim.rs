@@ -340,11 +340,54 @@ impl<W: UdmaWidth> UdmaEnv<W> {
             comp as u32,
             Tag::None,
         );
+        self.sweep_reads(q);
         let d = &mut self.qs[q];
         d.mt = RingPos::default();
         d.st = RingPos::default();
         d.cp = RingPos::default();
         d.phase = QPhase::Idle;
+    }
+
+    /// Read every readable register of queue `q` and of both engine sides
+    /// once (coverage closure of the register read mux; docs/signoff.md).
+    /// The lockstep compares the read data; the environment only checks OKAY.
+    fn sweep_reads(&mut self, q: usize) {
+        const BOTH: [u32; 15] = [
+            UDMA_Q_CFG,
+            UDMA_Q_RBP_LOW,
+            UDMA_Q_RBP_HIGH,
+            UDMA_Q_RL,
+            UDMA_Q_CRBP_LOW,
+            UDMA_Q_CRBP_HIGH,
+            UDMA_Q_STATUS,
+            UDMA_Q_RHP,
+            UDMA_Q_RTP,
+            UDMA_Q_RCP,
+            UDMA_Q_CRHP,
+            UDMA_Q_ERR,
+            UDMA_Q_BYTES,
+            UDMA_Q_DROP_BYTES,
+            UDMA_Q_DESC_DONE,
+        ];
+        const ENG: [u32; 6] = [
+            UDMA_ENG_STATE,
+            UDMA_ENG_DBG_STATE,
+            UDMA_ENG_ERR_LOG_MASK,
+            UDMA_ENG_NO_DESC_TOUT,
+            UDMA_ENG_ERR_STATUS,
+            UDMA_ENG_INT_STATUS,
+        ];
+        for side in [Side::M2s, Side::S2m] {
+            for off in BOTH {
+                self.rd(q_reg(side, q, off), Tag::None);
+            }
+            for off in ENG {
+                self.rd(eng_addr(side, off), Tag::None);
+            }
+        }
+        self.rd(q_reg(Side::M2s, q, UDMA_Q_DESC_PREF_CFG), Tag::None);
+        self.rd(q_reg(Side::S2m, q, UDMA_S2M_Q_COMP_CFG), Tag::None);
+        self.rd(eng_addr(Side::M2s, UDMA_M2S_CFG_LEN), Tag::None);
     }
 
     /// Random length 1..=65536, biased to small.

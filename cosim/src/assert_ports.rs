@@ -1,0 +1,99 @@
+// Ports of the assertion checker harness `tb/assert/assert_harness.sv`:
+// every checker of `rtl/assert/` instantiated with its inputs on top-level
+// ports, so the firing tests (`tb/assert_fire.rs`) can drive hand-made
+// protocol violations straight into each rule. Verilated only in assertion
+// builds (`SB2SB_ASSERT=1`); this file is also `include!`d by `build.rs`.
+
+use sb2sb_model::ports::{BlockDesc, PortBundle};
+
+sb2sb_model::port_bundle! {
+    /// Harness inputs: one group per checker (`axil_`, `axi_`, `axis_`, `es_`, `ur_`).
+    pub struct HarnessIn {
+        rst_ni: u64 = 1,
+        axil_awaddr: u64 = 16,
+        axil_awvalid: u64 = 1,
+        axil_awready: u64 = 1,
+        axil_wdata: u64 = 32,
+        axil_wstrb: u64 = 4,
+        axil_wvalid: u64 = 1,
+        axil_wready: u64 = 1,
+        axil_bresp: u64 = 2,
+        axil_bvalid: u64 = 1,
+        axil_bready: u64 = 1,
+        axil_araddr: u64 = 16,
+        axil_arvalid: u64 = 1,
+        axil_arready: u64 = 1,
+        axil_rdata: u64 = 32,
+        axil_rresp: u64 = 2,
+        axil_rvalid: u64 = 1,
+        axil_rready: u64 = 1,
+        axi_awaddr: u64 = 64,
+        axi_awlen: u64 = 8,
+        axi_awsize: u64 = 3,
+        axi_awburst: u64 = 2,
+        axi_awvalid: u64 = 1,
+        axi_awready: u64 = 1,
+        axi_wdata: u64 = 32,
+        axi_wstrb: u64 = 4,
+        axi_wlast: u64 = 1,
+        axi_wvalid: u64 = 1,
+        axi_wready: u64 = 1,
+        axi_bresp: u64 = 2,
+        axi_bvalid: u64 = 1,
+        axi_bready: u64 = 1,
+        axi_araddr: u64 = 64,
+        axi_arlen: u64 = 8,
+        axi_arsize: u64 = 3,
+        axi_arburst: u64 = 2,
+        axi_arvalid: u64 = 1,
+        axi_arready: u64 = 1,
+        axi_rdata: u64 = 32,
+        axi_rresp: u64 = 2,
+        axi_rlast: u64 = 1,
+        axi_rvalid: u64 = 1,
+        axi_rready: u64 = 1,
+        axis_tdata: u64 = 32,
+        axis_tkeep: u64 = 4,
+        axis_tlast: u64 = 1,
+        axis_tid: u64 = 4,
+        axis_tuser: u64 = 1,
+        axis_tvalid: u64 = 1,
+        axis_tready: u64 = 1,
+        /// 4 semaphores × 32 bits.
+        es_sem: [u64; 2] = 128,
+        es_inc_valid: u64 = 2,
+        /// 2 ports × 8-bit index.
+        es_inc_idx: u64 = 16,
+        /// 2 ports × 32-bit value.
+        es_inc_value: u64 = 64,
+        es_wr_v: u64 = 1,
+        es_wr_idx: u64 = 8,
+        es_dec_v: u64 = 1,
+        es_dec_idx: u64 = 8,
+        /// [side][queue] × 24 bits, 2 sides × 2 queues.
+        ur_head_off: [u64; 2] = 96,
+        ur_head_id: u64 = 8,
+        ur_tail_off: [u64; 2] = 96,
+        ur_tail_id: u64 = 8,
+        ur_head_adv: u64 = 2,
+        ur_adv_q: u64 = 2,
+    }
+}
+
+sb2sb_model::port_bundle! {
+    /// Harness outputs.
+    pub struct HarnessOut {
+        alive_o: u64 = 1,
+    }
+}
+
+/// The harness as a Verilated block (not in `sb2sb_model::blocks::BLOCKS`:
+/// it has no golden model and is not a lockstep block).
+pub const HARNESS: BlockDesc = BlockDesc {
+    name: "assert_harness",
+    top: "assert_harness",
+    rtl_files: &["../tb/assert/assert_harness.sv"],
+    params: &[],
+    inputs: <HarnessIn as PortBundle>::SIGNALS,
+    outputs: <HarnessOut as PortBundle>::SIGNALS,
+};

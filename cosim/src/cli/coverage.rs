@@ -1,0 +1,454 @@
+//! `sb2sb coverage DIR`: the per-block table of `make coverage`.
+//!
+//! Reads the merged Verilator coverage files `DIR/<block>.dat` (one per
+//! registered block, merged over seeds by `verilator_coverage --write`),
+//! applies the reviewed waiver file and prints line / toggle / expression
+//! coverage per block plus every uncovered point as `file:line`. Coverage is
+//! reported, never asserted: the exit code is 0 whatever the figures.
+//!
+//! Waiver file (`docs/coverage-waivers.txt`), one waiver per line:
+//!
+//! ```text
+//! # kind    where                              reason
+//! line      udma_s2m.sv:412                    default arm of a unique case: unreachable
+//! toggle    udma_engine:m_axi_araddr[6*        ...
+//! ```
+//!
+//! `line` waives the line/branch points (and expression points) of one source
+//! line (file name without directories); `toggle` waives toggle points of
+//! module MODULE whose signal name starts with the given prefix (a trailing
+//! `*` is optional). Every waiver needs a reason; a waiver that matches no
+//! point is reported as stale.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+#[derive(clap::Args, Debug)]
+pub struct CoverageArgs {
+    /// Directory holding one merged `<block>.dat` per block.
+    pub dir: PathBuf,
+    /// Reviewed waiver file.
+    #[arg(long, default_value = "docs/coverage-waivers.txt")]
+    pub waivers: PathBuf,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Uncovered points listed per block at most (0: all).
+    #[arg(long, default_value_t = 0)]
+    pub max_list: usize,
+}
+
+/// Coverage kinds reported per block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// Verilator line coverage: every block, including each arm of an `if`/`case`.
+    Line,
+    Toggle,
+    /// Expression coverage (Verilator 5.018 and later).
+    Expr,
+}
+
+/// One coverage point of a `.dat` file.
+#[derive(Debug, Clone, Serialize)]
+pub struct Point {
+    pub kind: Kind,
+    pub file: String,
+    pub line: u32,
+    /// Module (from the page name, `v_toggle/udma_regs` → `udma_regs`).
+    pub module: String,
+    /// Verilator's comment: `block`, `if`, `else`, a signal name for toggles.
+    pub comment: String,
+    pub hier: String,
+    pub count: u64,
+}
+
+/// Parse Verilator's coverage data (`SystemC::Coverage-3`): one
+/// `C '<\x01key\x02value>...' count` line per point.
+pub fn parse_dat(text: &str) -> Result<Vec<Point>> {
+    let mut v = Vec::new();
+    for (n, l) in text.lines().enumerate() {
+        let Some(rest) = l.strip_prefix("C '") else {
+            continue;
+        };
+        let end = rest
+            .rfind('\'')
+            .with_context(|| format!("coverage line {}: no closing quote", n + 1))?;
+        let count: u64 = rest[end + 1..]
+            .trim()
+            .parse()
+            .with_context(|| format!("coverage line {}: bad count", n + 1))?;
+        let mut kv: BTreeMap<&str, &str> = BTreeMap::new();
+        for field in rest[..end].split('\x01').filter(|f| !f.is_empty()) {
+            if let Some((k, val)) = field.split_once('\x02') {
+                kv.insert(k, val);
+            }
+        }
+        let page = kv.get("page").copied().unwrap_or("");
+        let (ptype, module) = page.split_once('/').unwrap_or((page, ""));
+        let kind = match ptype {
+            "v_line" | "v_branch" => Kind::Line,
+            "v_toggle" => Kind::Toggle,
+            "v_expr" => Kind::Expr,
+            _ => continue, // user coverage points etc.
+        };
+        v.push(Point {
+            kind,
+            file: kv.get("f").copied().unwrap_or("").to_string(),
+            line: kv.get("l").and_then(|s| s.parse().ok()).unwrap_or(0),
+            module: module.to_string(),
+            comment: kv.get("o").copied().unwrap_or("").to_string(),
+            hier: kv.get("h").copied().unwrap_or("").to_string(),
+            count,
+        });
+    }
+    Ok(v)
+}
+
+/// One reviewed waiver.
+#[derive(Debug, Clone, Serialize)]
+pub struct Waiver {
+    pub kind: String,
+    pub target: String,
+    pub reason: String,
+    /// Line of the waiver file.
+    pub at: usize,
+}
+
+/// Errors in the waiver file name the line and the rule broken.
+#[derive(Debug, thiserror::Error)]
+pub enum WaiverError {
+    #[error("{file}:{line}: waiver kind `{kind}`: must be `line` or `toggle`")]
+    Kind {
+        file: String,
+        line: usize,
+        kind: String,
+    },
+    #[error("{file}:{line}: waiver needs KIND WHERE REASON (the reason is mandatory)")]
+    NoReason { file: String, line: usize },
+    #[error("{file}:{line}: `line` waiver `{target}`: expected FILE.sv:LINE")]
+    LineTarget {
+        file: String,
+        line: usize,
+        target: String,
+    },
+    #[error("{file}:{line}: `toggle` waiver `{target}`: expected MODULE:SIGNAL")]
+    ToggleTarget {
+        file: String,
+        line: usize,
+        target: String,
+    },
+}
+
+pub fn parse_waivers(text: &str, file: &str) -> Result<Vec<Waiver>, WaiverError> {
+    let mut v = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        let t = l.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let mut it = t.splitn(3, char::is_whitespace);
+        let kind = it.next().unwrap_or("").to_string();
+        let target = it.next().unwrap_or("").trim().to_string();
+        let reason = it.next().unwrap_or("").trim().to_string();
+        let line = i + 1;
+        let file = file.to_string();
+        if reason.is_empty() {
+            return Err(WaiverError::NoReason { file, line });
+        }
+        match kind.as_str() {
+            "line" => {
+                let ok = target
+                    .rsplit_once(':')
+                    .is_some_and(|(f, n)| !f.is_empty() && n.parse::<u32>().is_ok());
+                if !ok {
+                    return Err(WaiverError::LineTarget { file, line, target });
+                }
+            }
+            "toggle" => {
+                if !target.contains(':') {
+                    return Err(WaiverError::ToggleTarget { file, line, target });
+                }
+            }
+            _ => return Err(WaiverError::Kind { file, line, kind }),
+        }
+        v.push(Waiver {
+            kind,
+            target,
+            reason,
+            at: line,
+        });
+    }
+    Ok(v)
+}
+
+fn base(f: &str) -> &str {
+    Path::new(f)
+        .file_name()
+        .and_then(|s| s.to_str())
+        .unwrap_or(f)
+}
+
+impl Waiver {
+    pub fn matches(&self, p: &Point) -> bool {
+        match self.kind.as_str() {
+            "line" => {
+                let Some((f, n)) = self.target.rsplit_once(':') else {
+                    return false;
+                };
+                p.kind != Kind::Toggle && base(&p.file) == f && n.parse() == Ok(p.line)
+            }
+            "toggle" => {
+                let Some((m, sig)) = self.target.split_once(':') else {
+                    return false;
+                };
+                let sig = sig.trim_end_matches('*');
+                p.kind == Kind::Toggle && p.module == m && p.comment.starts_with(sig)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Figures of one kind for one block.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Figure {
+    pub total: u64,
+    pub covered: u64,
+    pub waived: u64,
+    /// (covered + waived) / total, in percent.
+    pub percent: f64,
+    /// covered / total, before waivers.
+    pub raw_percent: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Uncovered {
+    pub kind: Kind,
+    /// `file:line` (file relative to the repository where possible).
+    pub at: String,
+    pub module: String,
+    pub comment: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct BlockCoverage {
+    pub block: String,
+    pub line: Figure,
+    pub toggle: Figure,
+    /// `None` when the Verilator in use has no expression coverage.
+    pub expr: Option<Figure>,
+    pub uncovered: Vec<Uncovered>,
+}
+
+/// Coverage of one block from its points and the waivers; marks used waivers.
+pub fn block_coverage(
+    block: &str,
+    points: &[Point],
+    waivers: &[Waiver],
+    used: &mut [bool],
+    root: &str,
+) -> BlockCoverage {
+    let mut figs: BTreeMap<Kind, Figure> = BTreeMap::new();
+    let mut unc = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for p in points {
+        let f = figs.entry(p.kind).or_default();
+        f.total += 1;
+        if p.count > 0 {
+            f.covered += 1;
+            continue;
+        }
+        if let Some(k) = waivers.iter().position(|w| w.matches(p)) {
+            used[k] = true;
+            f.waived += 1;
+            continue;
+        }
+        let file = p.file.strip_prefix(root).unwrap_or(&p.file).to_string();
+        let key = (p.kind, file.clone(), p.line, p.comment.clone());
+        if seen.insert(key) {
+            unc.push(Uncovered {
+                kind: p.kind,
+                at: format!("{file}:{}", p.line),
+                module: p.module.clone(),
+                comment: p.comment.clone(),
+            });
+        }
+    }
+    for f in figs.values_mut() {
+        if f.total > 0 {
+            f.percent = 100.0 * (f.covered + f.waived) as f64 / f.total as f64;
+            f.raw_percent = 100.0 * f.covered as f64 / f.total as f64;
+        }
+    }
+    BlockCoverage {
+        block: block.to_string(),
+        line: figs.get(&Kind::Line).cloned().unwrap_or_default(),
+        toggle: figs.get(&Kind::Toggle).cloned().unwrap_or_default(),
+        expr: figs.get(&Kind::Expr).cloned(),
+        uncovered: unc,
+    }
+}
+
+fn pct(f: &Figure) -> String {
+    if f.total == 0 {
+        "-".into()
+    } else {
+        format!("{:.2} % ({}/{})", f.percent, f.covered + f.waived, f.total)
+    }
+}
+
+pub fn run(a: CoverageArgs) -> Result<i32> {
+    let wtext = std::fs::read_to_string(&a.waivers)
+        .with_context(|| format!("reading waiver file {}", a.waivers.display()))?;
+    let waivers = parse_waivers(&wtext, &a.waivers.display().to_string())?;
+    let mut used = vec![false; waivers.len()];
+    let root = format!(
+        "{}/",
+        std::fs::canonicalize(".")
+            .map(|p| p.display().to_string())
+            .unwrap_or_default()
+    );
+    let mut blocks = Vec::new();
+    for name in crate::blocks::names() {
+        let p = a.dir.join(format!("{name}.dat"));
+        if !p.exists() {
+            continue;
+        }
+        let text =
+            std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
+        let pts = parse_dat(&text).with_context(|| p.display().to_string())?;
+        blocks.push(block_coverage(name, &pts, &waivers, &mut used, &root));
+    }
+    anyhow::ensure!(
+        !blocks.is_empty(),
+        "no <block>.dat in {} (run `make coverage`)",
+        a.dir.display()
+    );
+    let stale: Vec<&Waiver> = waivers
+        .iter()
+        .zip(&used)
+        .filter(|(_, u)| !**u)
+        .map(|(w, _)| w)
+        .collect();
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "blocks": blocks,
+                "waivers": waivers.len(),
+                "stale_waivers": stale,
+            }))?
+        );
+        return Ok(0);
+    }
+    println!(
+        "{:<10} {:>24} {:>24} {:>24} {:>9}",
+        "block", "line (after waivers)", "toggle", "expression", "waived"
+    );
+    for b in &blocks {
+        let waived = b.line.waived + b.toggle.waived + b.expr.as_ref().map_or(0, |e| e.waived);
+        println!(
+            "{:<10} {:>24} {:>24} {:>24} {:>9}",
+            b.block,
+            pct(&b.line),
+            pct(&b.toggle),
+            b.expr.as_ref().map(pct).unwrap_or_else(|| "n/a".into()),
+            waived
+        );
+    }
+    for b in &blocks {
+        if b.uncovered.is_empty() {
+            continue;
+        }
+        println!("\nuncovered in {} ({} points):", b.block, b.uncovered.len());
+        let n = if a.max_list == 0 {
+            b.uncovered.len()
+        } else {
+            a.max_list.min(b.uncovered.len())
+        };
+        for u in &b.uncovered[..n] {
+            let k = match u.kind {
+                Kind::Line => "line",
+                Kind::Toggle => "toggle",
+                Kind::Expr => "expr",
+            };
+            println!("  {}  {k:<6} {} {}", u.at, u.module, u.comment);
+        }
+        if n < b.uncovered.len() {
+            println!(
+                "  ... {} more (--max-list 0 lists all)",
+                b.uncovered.len() - n
+            );
+        }
+    }
+    for w in &stale {
+        println!(
+            "stale waiver ({}:{}): {} {} matches no uncovered point",
+            a.waivers.display(),
+            w.at,
+            w.kind,
+            w.target
+        );
+    }
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DAT: &str = "# SystemC::Coverage-3\n\
+C '\x01t\x02line\x01page\x02v_line/udma_s2m\x01f\x02/r/rtl/udma_s2m.sv\x01l\x0212\x01n\x020\x01o\x02if\x01h\x02TOP.udma_engine.u_s2m' 0\n\
+C '\x01t\x02line\x01page\x02v_branch/udma_s2m\x01f\x02/r/rtl/udma_s2m.sv\x01l\x0213\x01n\x020\x01o\x02else\x01h\x02TOP.udma_engine.u_s2m' 5\n\
+C '\x01t\x02toggle\x01page\x02v_toggle/udma_engine\x01f\x02/r/rtl/udma_engine.sv\x01l\x0238\x01n\x020\x01o\x02m_axi_araddr[63]\x01h\x02TOP.udma_engine' 0\n\
+C '\x01t\x02user\x01page\x02v_user/x\x01f\x02a.sv\x01l\x021\x01h\x02TOP' 0\n";
+
+    #[test]
+    fn dat_points_are_classified_and_counted() {
+        let p = parse_dat(DAT).unwrap();
+        assert_eq!(p.len(), 3, "user points are not reported");
+        assert_eq!(p[0].kind, Kind::Line);
+        assert_eq!(p[1].kind, Kind::Line);
+        assert_eq!(p[2].kind, Kind::Toggle);
+        assert_eq!(p[2].comment, "m_axi_araddr[63]");
+        assert_eq!(p[0].line, 12);
+        assert_eq!(p[1].count, 5);
+    }
+
+    #[test]
+    fn waivers_apply_by_line_and_by_signal_prefix_and_stale_ones_show() {
+        let p = parse_dat(DAT).unwrap();
+        let w = parse_waivers(
+            "# c\nline udma_s2m.sv:12 unreachable default\ntoggle udma_engine:m_axi_araddr[6* tied\nline udma_m2s.sv:1 stale\n",
+            "w",
+        )
+        .unwrap();
+        let mut used = vec![false; w.len()];
+        let b = block_coverage("udma", &p, &w, &mut used, "/r/");
+        assert_eq!((b.line.total, b.line.covered, b.line.waived), (2, 1, 1));
+        assert_eq!(b.line.percent, 100.0);
+        assert_eq!(b.line.raw_percent, 50.0);
+        assert_eq!(b.toggle.waived, 1);
+        assert!(b.uncovered.is_empty());
+        assert_eq!(used, vec![true, true, false]);
+        // Without waivers both uncovered points are listed as file:line.
+        let mut u2 = vec![];
+        let b = block_coverage("udma", &p, &[], &mut u2, "/r/");
+        let at: Vec<_> = b.uncovered.iter().map(|u| u.at.as_str()).collect();
+        assert_eq!(at, vec!["rtl/udma_s2m.sv:12", "rtl/udma_engine.sv:38"]);
+    }
+
+    #[test]
+    fn a_waiver_without_reason_or_with_a_bad_target_is_a_typed_error() {
+        let e = parse_waivers("line udma_s2m.sv:12\n", "w.txt").unwrap_err();
+        assert!(matches!(e, WaiverError::NoReason { line: 1, .. }), "{e}");
+        let e = parse_waivers("line udma_s2m.sv reason\n", "w.txt").unwrap_err();
+        assert!(e.to_string().contains("expected FILE.sv:LINE"), "{e}");
+        let e = parse_waivers("branch x:1 reason\n", "w.txt").unwrap_err();
+        assert!(e.to_string().contains("`line` or `toggle`"), "{e}");
+    }
+}

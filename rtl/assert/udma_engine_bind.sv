@@ -1,0 +1,102 @@
+// Interface assertions bound into every udma_engine instance (and its
+// register block) in assertion builds.
+bind udma_engine axil_slave_chk #(
+  .AddrWidth(18),
+  .DataWidth(32)
+) u_s_axil_chk (
+  .clk_i     (clk_i),
+  .rst_ni    (rst_ni),
+  .awaddr_i  (s_axil_awaddr),
+  .awvalid_i (s_axil_awvalid),
+  .awready_i (s_axil_awready),
+  .wdata_i   (s_axil_wdata),
+  .wstrb_i   (s_axil_wstrb),
+  .wvalid_i  (s_axil_wvalid),
+  .wready_i  (s_axil_wready),
+  .bresp_i   (s_axil_bresp),
+  .bvalid_i  (s_axil_bvalid),
+  .bready_i  (s_axil_bready),
+  .araddr_i  (s_axil_araddr),
+  .arvalid_i (s_axil_arvalid),
+  .arready_i (s_axil_arready),
+  .rdata_i   (s_axil_rdata),
+  .rresp_i   (s_axil_rresp),
+  .rvalid_i  (s_axil_rvalid),
+  .rready_i  (s_axil_rready)
+);
+
+bind udma_engine axi4_master_chk #(
+  .AddrWidth(64),
+  .DataWidth(DataWidth)
+) u_m_axi_chk (
+  .clk_i     (clk_i),
+  .rst_ni    (rst_ni),
+  .awaddr_i  (m_axi_awaddr),
+  .awlen_i   (m_axi_awlen),
+  .awsize_i  (m_axi_awsize),
+  .awburst_i (m_axi_awburst),
+  .awvalid_i (m_axi_awvalid),
+  .awready_i (m_axi_awready),
+  .wdata_i   (m_axi_wdata),
+  .wstrb_i   (m_axi_wstrb),
+  .wlast_i   (m_axi_wlast),
+  .wvalid_i  (m_axi_wvalid),
+  .wready_i  (m_axi_wready),
+  .bresp_i   (m_axi_bresp),
+  .bvalid_i  (m_axi_bvalid),
+  .bready_i  (m_axi_bready),
+  .araddr_i  (m_axi_araddr),
+  .arlen_i   (m_axi_arlen),
+  .arsize_i  (m_axi_arsize),
+  .arburst_i (m_axi_arburst),
+  .arvalid_i (m_axi_arvalid),
+  .arready_i (m_axi_arready),
+  .rdata_i   (m_axi_rdata),
+  .rresp_i   (m_axi_rresp),
+  .rlast_i   (m_axi_rlast),
+  .rvalid_i  (m_axi_rvalid),
+  .rready_i  (m_axi_rready)
+);
+
+bind udma_engine axis_chk #(
+  .DataWidth(DataWidth),
+  .IdWidth  (QW)
+) u_m_axis_chk (
+  .clk_i    (clk_i),
+  .rst_ni   (rst_ni),
+  .tdata_i  (m_axis_tdata),
+  .tkeep_i  (m_axis_tkeep),
+  .tlast_i  (m_axis_tlast),
+  .tid_i    (m_axis_tid),
+  .tuser_i  (m_axis_tuser),
+  .tvalid_i (m_axis_tvalid),
+  .tready_i (m_axis_tready)
+);
+
+bind udma_engine axis_chk #(
+  .DataWidth(DataWidth),
+  .IdWidth  (QW)
+) u_s_axis_chk (
+  .clk_i    (clk_i),
+  .rst_ni   (rst_ni),
+  .tdata_i  (s_axis_tdata),
+  .tkeep_i  (s_axis_tkeep),
+  .tlast_i  (s_axis_tlast),
+  .tid_i    (s_axis_tid),
+  .tuser_i  (s_axis_tuser),
+  .tvalid_i (s_axis_tvalid),
+  .tready_i (s_axis_tready)
+);
+
+bind udma_regs udma_ring_chk #(
+  .NumQ(NumQ)
+) u_ring_chk (
+  .clk_i      (clk_i),
+  .rst_ni     (rst_ni),
+  .head_off_i (head_off_q),
+  .head_id_i  (head_id_q),
+  .tail_off_i (tail_off_q),
+  .tail_id_i  (tail_id_q),
+  .head_adv_i (ev_head_adv_i),
+  .adv_q_i    (ev_q_i)
+);
