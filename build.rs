@@ -497,6 +497,12 @@ fn main() {
 
     // 2. One static library per Verilated block, rebuilt only when the
     //    Verilator output changed (C++ at -O2 regardless of the Rust profile).
+    //    Compiled libraries are also kept in a cache shared by every profile of
+    //    this target directory (dev for `cargo test`, release for `make cosim`,
+    //    the check profile of clippy), keyed by the content of the Verilator
+    //    output, the Verilator installation and the coverage flag: the same
+    //    RTL is compiled once, not once per profile.
+    let cache = vblk_cache_dir(&out_dir);
     for (blk, files) in &block_cpp {
         let mdir = out_dir.join(format!("v_{}", blk.name));
         let stamp = out_dir.join(format!("libvblk_{}.stamp", blk.name));
@@ -505,9 +511,35 @@ fn main() {
         let fresh =
             lib.exists() && std::fs::read_to_string(&stamp).ok().as_deref() == Some(h.as_str());
         if !fresh {
-            cc_build(&includes, coverage)
-                .files(files)
-                .compile(&format!("vblk_{}", blk.name));
+            let cached = cache.as_ref().map(|c| {
+                c.join(format!(
+                    "{}-{}.a",
+                    blk.name,
+                    key_hash(&format!(
+                        "{h} {} coverage={coverage} debug={}",
+                        vroot.display(),
+                        env_flag("SB2SB_VL_DEBUG")
+                    ))
+                ))
+            });
+            match cached.as_ref().filter(|c| c.exists()) {
+                Some(c) => {
+                    std::fs::copy(c, &lib)
+                        .unwrap_or_else(|e| fail(&format!("cannot copy {}: {e}", c.display())));
+                }
+                None => {
+                    cc_build(&includes, coverage)
+                        .files(files)
+                        .compile(&format!("vblk_{}", blk.name));
+                    if let Some(c) = cached {
+                        // Write then rename, so a concurrent build never sees half a file.
+                        let tmp = c.with_extension(format!("tmp{}", std::process::id()));
+                        if std::fs::copy(&lib, &tmp).is_ok() {
+                            let _ = std::fs::rename(&tmp, &c);
+                        }
+                    }
+                }
+            }
             std::fs::write(&stamp, &h).unwrap();
         }
         libs.push(format!("vblk_{}", blk.name));
@@ -551,7 +583,9 @@ fn cc_build(includes: &[PathBuf], coverage: bool) -> cc::Build {
         .includes(includes)
         .std("c++17")
         .opt_level(2)
-        .debug(true)
+        // Debug info only on request (SB2SB_VL_DEBUG=1): it costs compile time on
+        // every Verilated block and is rarely wanted in generated code.
+        .debug(env_flag("SB2SB_VL_DEBUG"))
         .cargo_metadata(false)
         .define("VM_TRACE", "1")
         .define("VM_TRACE_VCD", "1")
@@ -559,6 +593,25 @@ fn cc_build(includes: &[PathBuf], coverage: bool) -> cc::Build {
         .warnings(false)
         .flag_if_supported("-w");
     b
+}
+
+/// `<target dir>/vblk-cache`, found from OUT_DIR (`<target>/[<triple>/]<profile>/build/<pkg>/out`);
+/// `None` (no sharing) when the layout is not the expected one.
+fn vblk_cache_dir(out_dir: &Path) -> Option<PathBuf> {
+    let build = out_dir.ancestors().nth(2)?;
+    if build.file_name()? != "build" {
+        return None;
+    }
+    let dir = build.parent()?.parent()?.join("vblk-cache");
+    std::fs::create_dir_all(&dir).ok()?;
+    Some(dir)
+}
+
+fn key_hash(s: &str) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    s.hash(&mut h);
+    format!("{:016x}", h.finish())
 }
 
 /// Content hash of a Verilator output directory (deterministic across runs).
