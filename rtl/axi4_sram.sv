@@ -7,8 +7,9 @@
 // Moore slave), so the golden composition can evaluate it before the masters
 // (model/src/pair/sram.rs is its twin).
 //
-// A debug port reads (registered, one cycle) and writes one word per cycle;
-// a debug write in the same cycle as an AXI write to the same word wins.
+// A debug port reads (registered, one cycle; a debug write reads back the
+// written word) and writes one word per cycle; a debug write in the same
+// cycle as an AXI write to the same word wins.
 
 module axi4_sram #(
   parameter int unsigned Words = 1024,
@@ -165,7 +166,8 @@ module axi4_sram #(
       rd_left_q <= rd_left_d;
       rd_data_q <= rd_data_d;
       rd_err_q  <= rd_err_d;
-      dbg_q     <= mem_q[dbg_addr_i];
+      // a debug write reads back the written word (write-through)
+      dbg_q     <= dbg_we_i ? dbg_wdata_i : mem_q[dbg_addr_i];
     end
   end
 

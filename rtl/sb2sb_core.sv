@@ -456,7 +456,17 @@ module sb2sb_core
       .dbg_rdata_o  (mem_dbg_rdata[k])
     );
   end
-  assign dbg_mem_rdata_o = mem_dbg_rdata[dbg_mem_sel_i];
+  // The read data of the memory selected in the previous cycle (the one
+  // whose registered debug read was issued then).
+  logic dbg_sel_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      dbg_sel_q <= 1'b0;
+    end else begin
+      dbg_sel_q <= dbg_mem_sel_i;
+    end
+  end
+  assign dbg_mem_rdata_o = mem_dbg_rdata[dbg_sel_q];
   // the debug address is 16 bits whatever the memory sizes
   logic unused_dbg_addr;
   assign unused_dbg_addr = ^dbg_mem_addr_i;

@@ -69,6 +69,8 @@ pub struct Core {
     /// 0 = SBUF, 1 = descriptor RAM.
     pub mem: [Sram; 2],
     pub q7: Q7Port,
+    /// Debug memory select of the previous cycle (`dbg_sel_q`).
+    pub dbg_sel: bool,
 }
 
 #[inline(always)]
@@ -114,6 +116,7 @@ impl Core {
                 Sram::new((p.desc_bytes / 8) as usize),
             ],
             q7: Q7Port::new(n, 0, 0),
+            dbg_sel: false,
         }
     }
 
@@ -331,10 +334,12 @@ impl Core {
             .iter()
             .enumerate()
             .fold(0, |a, (e, o)| a | (o.err_irq_o & 1) << e);
+        let sel_q = usize::from(self.dbg_sel && !rst);
+        self.dbg_sel = !rst && i.dbg_mem_sel;
         let out = CoreOut {
             axil: q7o,
             dbg_sem: so.dbg_sem_o,
-            dbg_mem_rdata: mo[sel].dbg_rdata,
+            dbg_mem_rdata: mo[sel_q].dbg_rdata,
             dbg_xbar: xo.dbg,
             dbg_q7: q7dbg,
             irq,

@@ -18,7 +18,7 @@ pub mod xbar;
 pub use self::core::{Core, CoreIn, CoreOut, Straps};
 pub use link::{Link, LinkFault};
 pub use stim::{LegEnv, Scenario, SCENARIOS};
-pub use top::{Pair, PairIn, PairOut};
+pub use top::{LegFault, Pair, PairIn, PairOut, LEG_FAULTS};
 pub use xbar::XbarFault;
 
 use crate::ports::{BlockDesc, PortBundle};

@@ -160,7 +160,11 @@ impl Sram {
             let wr_ok = self.wr_addr < self.words();
             // Reads below see the memory before this edge's writes.
             let write_at = (w_hs && wr_ok).then_some(self.wr_addr as usize);
-            self.dbg = self.mem[(i.dbg_addr & mask) as usize];
+            self.dbg = if i.dbg_we {
+                i.dbg_wdata
+            } else {
+                self.mem[(i.dbg_addr & mask) as usize]
+            };
             match self.wr_st {
                 WR_IDLE => {
                     if o.awready && i.awvalid {

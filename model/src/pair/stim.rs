@@ -191,6 +191,8 @@ enum Step {
     Preload,
     Setup,
     Legs(Scenario),
+    /// One given leg.
+    One(LegSpec),
     Random,
 }
 
@@ -468,6 +470,7 @@ impl LegEnv {
                 }
                 self.start_leg(l, cycle, Some(sc));
             }
+            Step::One(l) => self.start_leg(l, cycle, None),
             Step::Random => {}
         }
     }
@@ -1110,6 +1113,30 @@ impl LegEnv {
                 }
             }
         }
+    }
+
+    /// Environment that runs one leg `l` in placement `place` (then idles);
+    /// the pair's initial SBUF images are this environment's random images.
+    pub fn single(seed: u64, cycles: u64, place: u64, l: LegSpec) -> Self {
+        let mut e = Self::with_scenario(seed, cycles, None).directed_only();
+        e.place = place;
+        e.plan = VecDeque::from([Step::Reset(place), Step::Preload, Step::Setup, Step::One(l)]);
+        e
+    }
+
+    /// True when every leg started so far has completed.
+    pub fn legs_complete(&self) -> bool {
+        !self.legs.is_empty() && self.legs.iter().all(|l| l.done_sides == l.sides)
+    }
+
+    /// Stored bytes per partition and the partition offset where they start.
+    pub fn sbuf_window(&self) -> (u32, u32) {
+        (self.p.sbuf_part_bytes, self.p.sbuf_win_base)
+    }
+
+    /// Preloaded SBUF image of core `c` before any leg (`seed`'s images).
+    pub fn initial_sbuf(seed: u64, c: usize) -> Vec<u8> {
+        Self::with_scenario(seed, 1, None).exp_sbuf[c].clone()
     }
 
     /// No random legs after the directed ones.

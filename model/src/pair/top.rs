@@ -145,6 +145,32 @@ impl Pair {
     }
 }
 
+/// Test-only faults of the golden pair (off in every normal run), to prove
+/// the lockstep catches bugs of the composition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LegFault {
+    /// The A -> B link drops the routed remote-semaphore write (and fakes its OKAY).
+    DropRemoteSem,
+    /// Core A's router compares the DIE bit with the wrong die.
+    WrongDieBit,
+}
+
+/// CLI names of the faults (`sb2sb cosim --block leg --leg-fault NAME`).
+pub const LEG_FAULTS: &[(&str, LegFault)] = &[
+    ("drop-remote-sem", LegFault::DropRemoteSem),
+    ("wrong-die-bit", LegFault::WrongDieBit),
+];
+
+impl Pair {
+    /// Inject a test-only fault.
+    pub fn inject(&mut self, f: LegFault) {
+        match f {
+            LegFault::DropRemoteSem => self.ab.fault = Some(super::LinkFault::DropSemWrite),
+            LegFault::WrongDieBit => self.a.xbar.fault = Some(super::XbarFault::WrongDieBit),
+        }
+    }
+}
+
 impl Default for Pair {
     fn default() -> Self {
         Self::new(&PairParams::default())
