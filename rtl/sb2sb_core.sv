@@ -78,6 +78,7 @@ module sb2sb_core
   input  logic [63:0]           dbg_mem_wdata_i,
   output logic [63:0]           dbg_mem_rdata_o,
   output logic [31:0]           dbg_xbar_o,
+  output logic [15:0]           dbg_xin_o,
   output logic [7:0]            dbg_q7_o,
   output logic [NumEngines-1:0] irq_o,
   output logic [NumEngines-1:0] err_irq_o,
@@ -95,7 +96,7 @@ module sb2sb_core
   logic [NumWm-1:0][7:0]       wm_awlen, wm_wstrb;
   logic [NumWm-1:0]            wm_awvalid, wm_awready, wm_wlast, wm_wvalid, wm_wready;
   logic [NumWm-1:0]            wm_bvalid, wm_bready;
-  logic [1:0]                  wm_bresp;
+  logic [1:0]                  wm_bresp, lin_bresp;
   logic [NumEngines-1:0][63:0] rm_araddr;
   logic [NumEngines-1:0][7:0]  rm_arlen;
   logic [NumEngines-1:0]       rm_arvalid, rm_arready, rm_rvalid, rm_rready;
@@ -108,9 +109,10 @@ module sb2sb_core
   logic [1:0]       mem_arvalid, mem_arready, mem_rlast, mem_rvalid, mem_rready;
   logic [1:0][1:0]  mem_bresp, mem_rresp;
   logic [1:0][63:0] mem_rdata, mem_dbg_rdata;
-  logic [63:0]      mem_wdata;
-  logic [7:0]       mem_wstrb, mem_arlen;
-  logic             mem_wlast;
+  logic [1:0][63:0] mem_wdata;
+  logic [1:0][7:0]  mem_wstrb;
+  logic [7:0]       mem_arlen;
+  logic [1:0]       mem_wlast;
   // ---- CSR targets
   logic [17:0]           t_awaddr, t_araddr;
   logic [31:0]           t_wdata;
@@ -120,9 +122,9 @@ module sb2sb_core
   logic [NumT-1:0][1:0]  t_bresp, t_rresp;
   logic [NumT-1:0][31:0] t_rdata;
   // ---- EVT_SEM increments
-  logic [1:0]       inc_valid;
-  logic [1:0][7:0]  inc_idx;
-  logic [1:0][31:0] inc_value;
+  logic [3:0]       inc_valid;
+  logic [3:0][7:0]  inc_idx;
+  logic [3:0][31:0] inc_value;
   logic [EVT_SEM_NUM_INC-1:0]       sem_inc_valid;
   logic [EVT_SEM_NUM_INC-1:0][7:0]  sem_inc_idx;
   logic [EVT_SEM_NUM_INC-1:0][31:0] sem_inc_value;
@@ -131,7 +133,7 @@ module sb2sb_core
     sem_inc_valid = '0;
     sem_inc_idx   = '0;
     sem_inc_value = '0;
-    for (int unsigned l = 0; l < 2; l++) begin
+    for (int unsigned l = 0; l < 4; l++) begin
       sem_inc_valid[l] = inc_valid[l];
       sem_inc_idx[l]   = inc_idx[l];
       sem_inc_value[l] = inc_value[l];
@@ -247,7 +249,7 @@ module sb2sb_core
   assign wm_wlast[NumEngines]   = s_axi_wlast;
   assign wm_wvalid[NumEngines]  = s_axi_wvalid;
   assign s_axi_wready           = wm_wready[NumEngines];
-  assign s_axi_bresp            = wm_bresp;
+  assign s_axi_bresp            = lin_bresp;
   assign s_axi_bvalid           = wm_bvalid[NumEngines];
   assign wm_bready[NumEngines]  = s_axi_bready;
   assign wm_awlen[NumEngines+1] = 8'd0;
@@ -373,6 +375,7 @@ module sb2sb_core
     .wm_wvalid_i   (wm_wvalid),
     .wm_wready_o   (wm_wready),
     .wm_bresp_o    (wm_bresp),
+    .lin_bresp_o   (lin_bresp),
     .wm_bvalid_o   (wm_bvalid),
     .wm_bready_i   (wm_bready),
     .rm_araddr_i   (rm_araddr),
@@ -419,7 +422,8 @@ module sb2sb_core
     .inc_valid_o   (inc_valid),
     .inc_idx_o     (inc_idx),
     .inc_value_o   (inc_value),
-    .dbg_o         (dbg_xbar_o)
+    .dbg_o         (dbg_xbar_o),
+    .dbg_in_o      (dbg_xin_o)
   );
 
   // ---- memories: 0 = SBUF, 1 = descriptor RAM
@@ -433,9 +437,9 @@ module sb2sb_core
       .s_axi_awaddr (mem_awaddr[k]),
       .s_axi_awvalid(mem_awvalid[k]),
       .s_axi_awready(mem_awready[k]),
-      .s_axi_wdata  (mem_wdata),
-      .s_axi_wstrb  (mem_wstrb),
-      .s_axi_wlast  (mem_wlast),
+      .s_axi_wdata  (mem_wdata[k]),
+      .s_axi_wstrb  (mem_wstrb[k]),
+      .s_axi_wlast  (mem_wlast[k]),
       .s_axi_wvalid (mem_wvalid[k]),
       .s_axi_wready (mem_wready[k]),
       .s_axi_bresp  (mem_bresp[k]),

@@ -1,8 +1,13 @@
-// The AXI4 interconnect of one NeuronCore (docs/pair.md): write masters are
-// the UDMA engines, the link's far side (bursts arriving from the peer) and
-// the Q7 memory port; read masters are the UDMA engines. Each path serves one
-// burst at a time, round-robin between masters, and routes it with a
-// cayman_addr_decode instance on the 57-bit SoC address (seed 001 §2):
+// The AXI4 interconnect of one NeuronCore (docs/pair.md). Three paths, each
+// serving one burst at a time and routing it with its own cayman_addr_decode
+// instance on the 57-bit SoC address (seed 001 §2):
+//   out-path: writes of the UDMA engines and the Q7 memory port (round-robin)
+//   in-path:  writes arriving from the link (the peer's bursts), local targets
+//             only — separate from the out-path so that two cores writing to
+//             each other at once cannot deadlock on their links
+//   read path: reads of the UDMA engines (round-robin)
+// The SBUF and the descriptor RAM are claimed by one write path at a time
+// (the in-path first when both claim in the same cycle).
 //
 //   routed to this core (SAME_DIE and LOCAL core index = core_idx_i):
 //     0x0000_0000 + p * 0x20_0000 + off  SBUF partition p (window SbufWinBase..+SbufPartBytes)
@@ -33,7 +38,7 @@ module sb2sb_xbar #(
   input  logic                        self_die_i,
   input  logic [5:0]                  self_chip_i,
   input  logic [2:0]                  core_idx_i,
-  // write masters: engines 0..NumEngines-1, link (NumEngines), Q7 (NumEngines+1)
+  // write masters: engines 0..NumEngines-1, link (NumEngines, in-path), Q7 (NumEngines+1)
   input  logic [NumWm-1:0][63:0]      wm_awaddr_i,
   input  logic [NumWm-1:0][7:0]       wm_awlen_i,
   input  logic [NumWm-1:0]            wm_awvalid_i,
@@ -44,6 +49,8 @@ module sb2sb_xbar #(
   input  logic [NumWm-1:0]            wm_wvalid_i,
   output logic [NumWm-1:0]            wm_wready_o,
   output logic [1:0]                  wm_bresp_o,
+  // B response of the link master (in-path)
+  output logic [1:0]                  lin_bresp_o,
   output logic [NumWm-1:0]            wm_bvalid_o,
   input  logic [NumWm-1:0]            wm_bready_i,
   // read masters: engines
@@ -60,9 +67,9 @@ module sb2sb_xbar #(
   output logic [1:0][31:0]            mem_awaddr_o,
   output logic [1:0]                  mem_awvalid_o,
   input  logic [1:0]                  mem_awready_i,
-  output logic [63:0]                 mem_wdata_o,
-  output logic [7:0]                  mem_wstrb_o,
-  output logic                        mem_wlast_o,
+  output logic [1:0][63:0]            mem_wdata_o,
+  output logic [1:0][7:0]             mem_wstrb_o,
+  output logic [1:0]                  mem_wlast_o,
   output logic [1:0]                  mem_wvalid_o,
   input  logic [1:0]                  mem_wready_i,
   input  logic [1:0][1:0]             mem_bresp_i,
@@ -90,14 +97,18 @@ module sb2sb_xbar #(
   input  logic [1:0]                  link_bresp_i,
   input  logic                        link_bvalid_i,
   output logic                        link_bready_o,
-  // EVT_SEM increment ports 0 and 1 (lanes 0 and 1 of a SEM_INCR beat)
-  output logic [1:0]                  inc_valid_o,
-  output logic [1:0][7:0]             inc_idx_o,
-  output logic [1:0][31:0]            inc_value_o,
+  // EVT_SEM increment ports: 0 and 1 = lanes 0 and 1 of a SEM_INCR beat of
+  // the out-path, 2 and 3 = of the in-path
+  output logic [3:0]                  inc_valid_o,
+  output logic [3:0][7:0]             inc_idx_o,
+  output logic [3:0][31:0]            inc_value_o,
   // debug: [2:0] write state, [7:3] write grant, [10:8] write target,
   // [13:11] read state, [18:14] read grant, [21:19] read target, [23:22] inc valid,
   // [31:24] write bursts routed mod 256
-  output logic [31:0]                 dbg_o
+  output logic [31:0]                 dbg_o,
+  // debug: [2:0] in-path state, [5:3] in-path target, [7:6] SBUF owner,
+  // [9:8] descriptor RAM owner (0 none, 1 out-path, 2 in-path)
+  output logic [15:0]                 dbg_in_o
 );
 
   localparam logic [31:0] EvtIncrLo = 32'h1000_1800;
@@ -202,17 +213,18 @@ module sb2sb_xbar #(
   endfunction
 
   // ---------------------------------------------------------------- decoders
-  logic [1:0]        dec_valid;
-  logic [1:0][63:0]  dec_addr;
-  logic [1:0][46:0]  dec_local;
-  logic [1:0]        dec_id_valid, dec_exit_die, dec_nbr_route;
-  logic [1:0][2:0]   dec_route_chip, dec_route_nbr;
-  logic [1:0]        unused_dec;
+  // decoder 0: out-path, 1: read path, 2: in-path
+  logic [2:0]        dec_valid;
+  logic [2:0][63:0]  dec_addr;
+  logic [2:0][46:0]  dec_local;
+  logic [2:0]        dec_id_valid, dec_exit_die, dec_nbr_route;
+  logic [2:0][2:0]   dec_route_chip, dec_route_nbr;
+  logic [2:0]        unused_dec;
   logic              unused_host;
   // HOST [46] is classified by the decoder (ROUTE_HOST)
-  assign unused_host = dec_local[0][46] ^ dec_local[1][46];
+  assign unused_host = dec_local[0][46] ^ dec_local[1][46] ^ dec_local[2][46];
 
-  for (genvar k = 0; k < 2; k++) begin : gen_dec
+  for (genvar k = 0; k < 3; k++) begin : gen_dec
     logic        valid_o, die_o, exit_seng_o, peb_o, rsvd_nbr_o, rsvd_mid_o, rsvd_hi_o;
     logic [1:0]  op_o;
     logic [63:0] addr_o;
@@ -266,6 +278,24 @@ module sb2sb_xbar #(
   logic [GW-1:0]   w_pick;
   route_t          w_route;
   logic            w_hs, w_tgt_wready;
+  // in-path
+  wst_e             i_st_q, i_st_d;
+  tgt_e             i_tgt_q, i_tgt_d;
+  logic [63:0]      i_addr_q, i_addr_d;
+  logic [7:0]       i_len_q, i_len_d;
+  logic [31:0]      i_word_q, i_word_d;
+  logic [1:0]       i_resp_q, i_resp_d;
+  logic [1:0]       inc2_v_q, inc2_v_d;
+  logic [1:0][7:0]  inc2_i_q, inc2_i_d;
+  logic [1:0][31:0] inc2_val_q, inc2_val_d;
+  route_t           i_route;
+  logic             i_tgt_wready, i_hs;
+  // memory owners: 0 none, 1 out-path, 2 in-path
+  logic [1:0][1:0]  own_q, own_d;
+  localparam logic [1:0] OwnNone = 2'd0;
+  localparam logic [1:0] OwnOut  = 2'd1;
+  localparam logic [1:0] OwnIn   = 2'd2;
+  localparam logic [GW-1:0] LinkM = GW'(NumEngines);
 
   always_comb begin
     w_pick_ok = 1'b0;
@@ -273,7 +303,7 @@ module sb2sb_xbar #(
     for (int unsigned k = 0; k < NumWm; k++) begin
       logic [GW-1:0] m;
       m = GW'((int'(w_rr_q) + k) % NumWm);
-      if (!w_pick_ok && wm_awvalid_i[m]) begin
+      if (!w_pick_ok && wm_awvalid_i[m] && m != GW'(NumEngines)) begin
         w_pick_ok = 1'b1;
         w_pick    = m;
       end
@@ -286,8 +316,8 @@ module sb2sb_xbar #(
 
   always_comb begin
     unique case (w_tgt_q)
-      TgtSbuf: w_tgt_wready = mem_wready_i[0];
-      TgtDesc: w_tgt_wready = mem_wready_i[1];
+      TgtSbuf: w_tgt_wready = mem_wready_i[0] && own_q[0] == OwnOut;
+      TgtDesc: w_tgt_wready = mem_wready_i[1] && own_q[1] == OwnOut;
       TgtLink: w_tgt_wready = link_wready_i;
       default: w_tgt_wready = 1'b1;
     endcase
@@ -305,9 +335,9 @@ module sb2sb_xbar #(
     if (w_st_q == WBack) wm_bvalid_o[w_g_q] = 1'b1;
     mem_awaddr_o   = {w_word_q, w_word_q};
     mem_awvalid_o  = '0;
-    mem_wdata_o    = wm_wdata_i[w_g_q];
-    mem_wstrb_o    = wm_wstrb_i[w_g_q];
-    mem_wlast_o    = wm_wlast_i[w_g_q];
+    mem_wdata_o    = {wm_wdata_i[w_g_q], wm_wdata_i[w_g_q]};
+    mem_wstrb_o    = {wm_wstrb_i[w_g_q], wm_wstrb_i[w_g_q]};
+    mem_wlast_o    = {wm_wlast_i[w_g_q], wm_wlast_i[w_g_q]};
     mem_wvalid_o   = '0;
     mem_bready_o   = '0;
     link_awaddr_o  = w_addr_q;
@@ -319,11 +349,7 @@ module sb2sb_xbar #(
     link_wvalid_o  = 1'b0;
     link_bready_o  = 1'b0;
     unique case (w_tgt_q)
-      TgtSbuf, TgtDesc: begin
-        mem_awvalid_o[w_tgt_q[0]] = w_st_q == WTgtAw;
-        mem_wvalid_o[w_tgt_q[0]]  = (w_st_q == WData) && wm_wvalid_i[w_g_q];
-        mem_bready_o[w_tgt_q[0]]  = w_st_q == WResp;
-      end
+      TgtSbuf, TgtDesc: ;
       TgtLink: begin
         link_awvalid_o = w_st_q == WTgtAw;
         link_wvalid_o  = (w_st_q == WData) && wm_wvalid_i[w_g_q];
@@ -331,7 +357,129 @@ module sb2sb_xbar #(
       end
       default: ;
     endcase
+    // memory ports follow their owner
+    for (int unsigned k = 0; k < 2; k++) begin
+      if (own_q[k] == OwnOut && (w_tgt_q == TgtSbuf || w_tgt_q == TgtDesc) &&
+          w_tgt_q[0] == 1'(k)) begin
+        mem_awvalid_o[k] = w_st_q == WTgtAw;
+        mem_wvalid_o[k]  = (w_st_q == WData) && wm_wvalid_i[w_g_q];
+        mem_bready_o[k]  = w_st_q == WResp;
+      end else if (own_q[k] == OwnIn && (i_tgt_q == TgtSbuf || i_tgt_q == TgtDesc) &&
+                   i_tgt_q[0] == 1'(k)) begin
+        mem_awaddr_o[k]  = i_word_q;
+        mem_wdata_o[k]   = wm_wdata_i[LinkM];
+        mem_wstrb_o[k]   = wm_wstrb_i[LinkM];
+        mem_wlast_o[k]   = wm_wlast_i[LinkM];
+        mem_awvalid_o[k] = i_st_q == WTgtAw;
+        mem_wvalid_o[k]  = (i_st_q == WData) && wm_wvalid_i[LinkM];
+        mem_bready_o[k]  = i_st_q == WResp;
+      end
+    end
+    if (i_st_q == WAddr) wm_awready_o[LinkM] = 1'b1;
+    if (i_st_q == WData) wm_wready_o[LinkM] = i_tgt_wready;
+    if (i_st_q == WBack) wm_bvalid_o[LinkM] = 1'b1;
   end
+
+  assign lin_bresp_o = i_resp_q;
+
+  // ---- in-path
+  assign i_route = route_of(dec_route_chip[2], dec_route_nbr[2], dec_id_valid[2],
+                            dec_nbr_route[2], dec_exit_die[2], dec_local[2][45:0], i_len_q,
+                            1'b1, 1'b1, core_idx_i);
+
+  always_comb begin
+    unique case (i_tgt_q)
+      TgtSbuf: i_tgt_wready = mem_wready_i[0] && own_q[0] == OwnIn;
+      TgtDesc: i_tgt_wready = mem_wready_i[1] && own_q[1] == OwnIn;
+      default: i_tgt_wready = 1'b1;
+    endcase
+  end
+
+  assign i_hs = (i_st_q == WData) && i_tgt_wready && wm_wvalid_i[LinkM];
+
+  always_comb begin
+    i_st_d     = i_st_q;
+    i_tgt_d    = i_tgt_q;
+    i_addr_d   = i_addr_q;
+    i_len_d    = i_len_q;
+    i_word_d   = i_word_q;
+    i_resp_d   = i_resp_q;
+    inc2_v_d   = '0;
+    inc2_i_d   = inc2_i_q;
+    inc2_val_d = inc2_val_q;
+    dec_valid[2] = 1'b0;
+    dec_addr[2]  = i_addr_q;
+    unique case (i_st_q)
+      WIdle: begin
+        if (wm_awvalid_i[LinkM]) i_st_d = WAddr;
+      end
+      WAddr: begin
+        if (wm_awvalid_i[LinkM]) begin
+          i_st_d   = WDec;
+          i_addr_d = wm_awaddr_i[LinkM];
+          i_len_d  = wm_awlen_i[LinkM];
+        end
+      end
+      WDec: begin
+        dec_valid[2] = 1'b1;
+        i_st_d       = WRoute;
+      end
+      WRoute: begin
+        i_tgt_d  = i_route.tgt;
+        i_word_d = i_route.word;
+        i_resp_d = i_route.resp;
+        i_st_d   = (i_route.tgt == TgtSem || i_route.tgt == TgtErr) ? WData : WTgtAw;
+      end
+      WTgtAw: begin
+        if (own_q[i_tgt_q[0]] == OwnIn && mem_awready_i[i_tgt_q[0]]) i_st_d = WData;
+      end
+      WData: begin
+        if (i_hs) begin
+          if (i_tgt_q == TgtSem) begin
+            for (int unsigned l = 0; l < 2; l++) begin
+              inc2_v_d[l]   = |wm_wstrb_i[LinkM][4*l +: 4];
+              inc2_i_d[l]   = 8'(i_word_q * 2 + l);
+              inc2_val_d[l] = wm_wdata_i[LinkM][32*l +: 32];
+            end
+            i_word_d = i_word_q + 32'd1;
+          end
+          if (wm_wlast_i[LinkM]) begin
+            i_st_d = (i_tgt_q == TgtSem || i_tgt_q == TgtErr) ? WBack : WResp;
+          end
+        end
+      end
+      WResp: begin
+        if (mem_bvalid_i[i_tgt_q[0]]) begin
+          i_st_d   = WBack;
+          i_resp_d = mem_bresp_i[i_tgt_q[0]];
+        end
+      end
+      WBack: begin
+        if (wm_bready_i[LinkM]) i_st_d = WIdle;
+      end
+      default: i_st_d = WIdle;
+    endcase
+  end
+
+  // ---- memory owners (claimed in the target-AW state, released with the B response)
+  always_comb begin
+    own_d = own_q;
+    for (int unsigned k = 0; k < 2; k++) begin
+      logic out_w, in_w;
+      out_w = w_st_q == WTgtAw && (w_tgt_q == TgtSbuf || w_tgt_q == TgtDesc) &&
+              w_tgt_q[0] == 1'(k);
+      in_w  = i_st_q == WTgtAw && (i_tgt_q == TgtSbuf || i_tgt_q == TgtDesc) &&
+              i_tgt_q[0] == 1'(k);
+      unique case (own_q[k])
+        OwnNone: own_d[k] = in_w ? OwnIn : out_w ? OwnOut : OwnNone;
+        OwnOut:  if (w_st_q == WResp && mem_bvalid_i[k]) own_d[k] = OwnNone;
+        OwnIn:   if (i_st_q == WResp && mem_bvalid_i[k]) own_d[k] = OwnNone;
+        default: own_d[k] = OwnNone;
+      endcase
+    end
+  end
+
+  assign dbg_in_o = {6'd0, own_q[1], own_q[0], i_tgt_q, i_st_q};
 
   always_comb begin
     w_st_d    = w_st_q;
@@ -375,8 +523,8 @@ module sb2sb_xbar #(
       end
       WTgtAw: begin
         unique case (w_tgt_q)
-          TgtSbuf: if (mem_awready_i[0]) w_st_d = WData;
-          TgtDesc: if (mem_awready_i[1]) w_st_d = WData;
+          TgtSbuf: if (own_q[0] == OwnOut && mem_awready_i[0]) w_st_d = WData;
+          TgtDesc: if (own_q[1] == OwnOut && mem_awready_i[1]) w_st_d = WData;
           default: if (link_awready_i) w_st_d = WData;
         endcase
       end
@@ -421,9 +569,9 @@ module sb2sb_xbar #(
     endcase
   end
 
-  assign inc_valid_o = inc_v_q;
-  assign inc_idx_o   = inc_i_q;
-  assign inc_value_o = inc_val_q;
+  assign inc_valid_o = {inc2_v_q, inc_v_q};
+  assign inc_idx_o   = {inc2_i_q, inc_i_q};
+  assign inc_value_o = {inc2_val_q, inc_val_q};
 
   // -------------------------------------------------------------- read path
   rst_e                    r_st_q, r_st_d;
@@ -554,6 +702,16 @@ module sb2sb_xbar #(
       inc_v_q   <= '0;
       inc_i_q   <= '0;
       inc_val_q <= '0;
+      i_st_q    <= WIdle;
+      i_tgt_q   <= TgtErr;
+      i_addr_q  <= '0;
+      i_len_q   <= '0;
+      i_word_q  <= '0;
+      i_resp_q  <= '0;
+      inc2_v_q  <= '0;
+      inc2_i_q  <= '0;
+      inc2_val_q <= '0;
+      own_q     <= '0;
       r_st_q    <= RIdle;
       r_g_q     <= '0;
       r_rr_q    <= '0;
@@ -576,6 +734,16 @@ module sb2sb_xbar #(
       inc_v_q   <= inc_v_d;
       inc_i_q   <= inc_i_d;
       inc_val_q <= inc_val_d;
+      i_st_q    <= i_st_d;
+      i_tgt_q   <= i_tgt_d;
+      i_addr_q  <= i_addr_d;
+      i_len_q   <= i_len_d;
+      i_word_q  <= i_word_d;
+      i_resp_q  <= i_resp_d;
+      inc2_v_q  <= inc2_v_d;
+      inc2_i_q  <= inc2_i_d;
+      inc2_val_q <= inc2_val_d;
+      own_q     <= own_d;
       r_st_q    <= r_st_d;
       r_g_q     <= r_g_d;
       r_rr_q    <= r_rr_d;

@@ -44,6 +44,7 @@ pub struct CoreOut {
     pub dbg_sem: u64,
     pub dbg_mem_rdata: u64,
     pub dbg_xbar: u64,
+    pub dbg_xin: u64,
     pub dbg_q7: u64,
     pub irq: u64,
     pub err_irq: u64,
@@ -64,7 +65,8 @@ pub struct Core {
     pub engines: Vec<Udma>,
     pub loops: Vec<LoopFifo>,
     pub evt: EvtSem,
-    pub dec: [Decoder; 2],
+    /// Decoders of the out-path, the read path and the in-path (inside the xbar in the RTL).
+    pub dec: [Decoder; 3],
     pub xbar: Xbar,
     /// 0 = SBUF, 1 = descriptor RAM.
     pub mem: [Sram; 2],
@@ -109,7 +111,7 @@ impl Core {
             engines: (0..n).map(|_| Udma::with_max_wr_burst(16)).collect(),
             loops: vec![LoopFifo::default(); n],
             evt: EvtSem::new(),
-            dec: [Decoder::new(), Decoder::new()],
+            dec: [Decoder::new(), Decoder::new(), Decoder::new()],
             xbar: Xbar::new(cfg),
             mem: [
                 Sram::new(p.sbuf_words()),
@@ -202,7 +204,7 @@ impl Core {
             dbg_idx_i: i.dbg_sem_idx & 0xFF,
             ..Default::default()
         };
-        for l in 0..2 {
+        for l in 0..4 {
             if xo.inc_valid[l] {
                 si.set_inc(l, xo.inc_idx[l], xo.inc_value[l] as i32);
             } else {
@@ -220,7 +222,11 @@ impl Core {
 
         // ---- decoders (registered outputs of the previous cycle)
         let din = self.xbar.dec_inputs(rst);
-        let dout: [DecoderOut; 2] = [self.dec[0].step(&din[0]), self.dec[1].step(&din[1])];
+        let dout: [DecoderOut; 3] = [
+            self.dec[0].step(&din[0]),
+            self.dec[1].step(&din[1]),
+            self.dec[2].step(&din[2]),
+        ];
 
         // ---- interconnect masters
         let mut wm: Vec<WmIn> = Vec::with_capacity(n + 2);
@@ -323,7 +329,7 @@ impl Core {
         let far = LinkFarIn {
             awready: xo.wm_awready >> n & 1 == 1,
             wready: xo.wm_wready >> n & 1 == 1,
-            bresp: xo.wm_bresp,
+            bresp: xo.lin_bresp,
             bvalid: xo.wm_bvalid >> n & 1 == 1,
         };
         let irq = eo
@@ -341,6 +347,7 @@ impl Core {
             dbg_sem: so.dbg_sem_o,
             dbg_mem_rdata: mo[sel_q].dbg_rdata,
             dbg_xbar: xo.dbg,
+            dbg_xin: xo.dbg_in,
             dbg_q7: q7dbg,
             irq,
             err_irq,

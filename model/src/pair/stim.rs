@@ -1018,7 +1018,8 @@ impl LegEnv {
     fn leg_budget(&self, l: &LegSpec) -> u64 {
         let descs =
             u64::from(l.part_count) + 2 * split_partitions(l.mask, 0, l.part_count).len() as u64;
-        descs * 8 * 14 + u64::from(l.part_count) * u64::from(l.bytes) / 2 + 8000
+        // generous: the end-of-run image check needs a quiet pair
+        descs * 8 * 24 + u64::from(l.part_count) * u64::from(l.bytes) + 20_000
     }
 
     fn scan_reserve(&self) -> u64 {

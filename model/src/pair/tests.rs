@@ -36,3 +36,14 @@ fn seed8_leg_moves_every_partition_and_raises_both_semaphores() {
     assert_eq!(env.observed_sems(0)[12], 4);
     assert_eq!(env.observed_sems(1)[20], 4);
 }
+
+#[test]
+fn every_scenario_completes_on_the_golden_pair() {
+    let cycles = 400_000;
+    let env = run_golden(LegEnv::with_scenario(2, cycles, None), cycles);
+    let cov: std::collections::HashMap<String, u64> = env.coverage().into_iter().collect();
+    assert_eq!(env.failure(), None, "{cov:?}");
+    for (n, _) in SCENARIOS {
+        assert!(cov[&format!("scen_{n}")] > 0, "scenario {n}: {cov:?}");
+    }
+}

@@ -102,11 +102,22 @@ pub struct XbarMOut {
     pub rm_rdata: u64,
     pub rm_rresp: u64,
     pub rm_rlast: bool,
-    pub inc_valid: [bool; 2],
-    pub inc_idx: [u8; 2],
-    pub inc_value: [u32; 2],
+    /// B response of the link master (in-path).
+    pub lin_bresp: u64,
+    /// Increment ports 0, 1 (out-path) and 2, 3 (in-path).
+    pub inc_valid: [bool; 4],
+    pub inc_idx: [u8; 4],
+    pub inc_value: [u32; 4],
     pub dbg: u64,
+    pub dbg_in: u64,
 }
+
+/// Memory owner: none.
+const OWN_NONE: u8 = 0;
+/// Memory owner: the out-path.
+const OWN_OUT: u8 = 1;
+/// Memory owner: the in-path.
+const OWN_IN: u8 = 2;
 
 /// Route of one burst (`route_t`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,6 +144,16 @@ pub struct Xbar {
     inc_v: [bool; 2],
     inc_i: [u8; 2],
     inc_val: [u32; 2],
+    i_st: u8,
+    i_tgt: u8,
+    i_addr: u64,
+    i_len: u64,
+    i_word: u32,
+    i_resp: u64,
+    inc2_v: [bool; 2],
+    inc2_i: [u8; 2],
+    inc2_val: [u32; 2],
+    own: [u8; 2],
     r_st: u8,
     r_g: usize,
     r_rr: usize,
@@ -161,6 +182,16 @@ impl Xbar {
             inc_v: [false; 2],
             inc_i: [0; 2],
             inc_val: [0; 2],
+            i_st: W_IDLE,
+            i_tgt: TGT_ERR,
+            i_addr: 0,
+            i_len: 0,
+            i_word: 0,
+            i_resp: 0,
+            inc2_v: [false; 2],
+            inc2_i: [0; 2],
+            inc2_val: [0; 2],
+            own: [OWN_NONE; 2],
             r_st: R_IDLE,
             r_g: 0,
             r_rr: 0,
@@ -188,9 +219,9 @@ impl Xbar {
         self.cfg.engines
     }
 
-    /// Inputs of the two decoders (write path 0, read path 1) this cycle.
+    /// Inputs of the three decoders (out-path 0, read path 1, in-path 2) this cycle.
     #[inline]
-    pub fn dec_inputs(&self, rst: bool) -> [DecoderIn; 2] {
+    pub fn dec_inputs(&self, rst: bool) -> [DecoderIn; 3] {
         let self_die = match self.fault {
             Some(XbarFault::WrongDieBit) => self.cfg.self_die ^ 1,
             None => self.cfg.self_die,
@@ -204,12 +235,14 @@ impl Xbar {
             self_chip_id_i: self.cfg.self_chip,
             ..Default::default()
         };
+        let d = self.cfg.self_die;
         if rst {
-            return [mk(false, 0, self_die), mk(false, 0, self.cfg.self_die)];
+            return [mk(false, 0, self_die), mk(false, 0, d), mk(false, 0, d)];
         }
         [
             mk(self.w_st == W_DEC, self.w_addr, self_die),
-            mk(self.r_st == R_DEC, self.r_addr, self.cfg.self_die),
+            mk(self.r_st == R_DEC, self.r_addr, d),
+            mk(self.i_st == W_DEC, self.i_addr, d),
         ]
     }
 
@@ -263,11 +296,23 @@ impl Xbar {
 
     fn w_tgt_wready(&self, mem: &[SramOut; 2], link: &LinkOut) -> bool {
         match self.w_tgt {
-            TGT_SBUF => mem[0].wready,
-            TGT_DESC => mem[1].wready,
+            TGT_SBUF => mem[0].wready && self.own[0] == OWN_OUT,
+            TGT_DESC => mem[1].wready && self.own[1] == OWN_OUT,
             TGT_LINK => link.wready,
             _ => true,
         }
+    }
+
+    fn i_tgt_wready(&self, mem: &[SramOut; 2]) -> bool {
+        match self.i_tgt {
+            TGT_SBUF => mem[0].wready && self.own[0] == OWN_IN,
+            TGT_DESC => mem[1].wready && self.own[1] == OWN_IN,
+            _ => true,
+        }
+    }
+
+    fn is_mem(t: u8) -> bool {
+        t == TGT_SBUF || t == TGT_DESC
     }
 
     fn r_mem(&self) -> bool {
@@ -280,26 +325,49 @@ impl Xbar {
         if rst {
             return XbarMOut {
                 dbg: u64::from(TGT_ERR) << 19 | u64::from(TGT_ERR) << 8,
+                dbg_in: u64::from(TGT_ERR) << 3,
                 ..Default::default()
             };
         }
+        let cat = |a: [u8; 2], b: [u8; 2]| [a[0], a[1], b[0], b[1]];
         let mut o = XbarMOut {
             wm_bresp: self.w_resp,
+            lin_bresp: self.i_resp,
             rm_rresp: self.r_resp,
-            inc_valid: self.inc_v,
-            inc_idx: self.inc_i,
-            inc_value: self.inc_val,
+            inc_valid: [self.inc_v[0], self.inc_v[1], self.inc2_v[0], self.inc2_v[1]],
+            inc_idx: cat(self.inc_i, self.inc2_i),
+            inc_value: [
+                self.inc_val[0],
+                self.inc_val[1],
+                self.inc2_val[0],
+                self.inc2_val[1],
+            ],
             ..Default::default()
         };
-        let g = 1u32 << self.w_g;
-        match self.w_st {
-            W_ADDR => o.wm_awready = g,
+        let lm = 1u32 << self.link_master();
+        match self.i_st {
+            W_ADDR => o.wm_awready |= lm,
             W_DATA => {
-                if self.w_tgt_wready(mem, link) {
-                    o.wm_wready = g;
+                if self.i_tgt_wready(mem) {
+                    o.wm_wready |= lm;
                 }
             }
-            W_BACK => o.wm_bvalid = g,
+            W_BACK => o.wm_bvalid |= lm,
+            _ => {}
+        }
+        o.dbg_in = u64::from(self.own[1]) << 8
+            | u64::from(self.own[0]) << 6
+            | u64::from(self.i_tgt) << 3
+            | u64::from(self.i_st);
+        let g = 1u32 << self.w_g;
+        match self.w_st {
+            W_ADDR => o.wm_awready |= g,
+            W_DATA => {
+                if self.w_tgt_wready(mem, link) {
+                    o.wm_wready |= g;
+                }
+            }
+            W_BACK => o.wm_bvalid |= g,
             _ => {}
         }
         let rg = 1u32 << self.r_g;
@@ -360,15 +428,33 @@ impl Xbar {
             )
         };
         let m = &wm[w_g];
+        let lm = &wm[self.link_master()];
+        let (own, i_st, i_tgt, i_word) = if rst {
+            ([OWN_NONE; 2], W_IDLE, TGT_ERR, 0)
+        } else {
+            (self.own, self.i_st, self.i_tgt, self.i_word)
+        };
         for (k, s) in mem_in.iter_mut().enumerate() {
-            let mine = w_tgt == k as u8;
             s.awaddr = w_word;
-            s.awvalid = mine && w_st == W_TGT_AW;
             s.wdata = m.wdata;
             s.wstrb = m.wstrb;
             s.wlast = m.wlast;
-            s.wvalid = mine && w_st == W_DATA && m.wvalid;
-            s.bready = mine && w_st == W_RESP;
+            s.awvalid = false;
+            s.wvalid = false;
+            s.bready = false;
+            if own[k] == OWN_OUT && Self::is_mem(w_tgt) && usize::from(w_tgt & 1) == k {
+                s.awvalid = w_st == W_TGT_AW;
+                s.wvalid = w_st == W_DATA && m.wvalid;
+                s.bready = w_st == W_RESP;
+            } else if own[k] == OWN_IN && Self::is_mem(i_tgt) && usize::from(i_tgt & 1) == k {
+                s.awaddr = i_word;
+                s.wdata = lm.wdata;
+                s.wstrb = lm.wstrb;
+                s.wlast = lm.wlast;
+                s.awvalid = i_st == W_TGT_AW;
+                s.wvalid = i_st == W_DATA && lm.wvalid;
+                s.bready = i_st == W_RESP;
+            }
             let rmine = r_tgt == k as u8;
             s.araddr = r_word;
             s.arlen = r_len as u32;
@@ -397,7 +483,7 @@ impl Xbar {
         rm: &[RmIn],
         mem: &[SramOut; 2],
         link: &LinkOut,
-        dec: &[DecoderOut; 2],
+        dec: &[DecoderOut; 3],
     ) {
         if rst {
             self.reset();
@@ -405,12 +491,115 @@ impl Xbar {
         }
         let n_wm = self.wm_count();
         let n_rm = self.cfg.engines;
+        let lmi = self.link_master();
+        // ---- memory owners (from the pre-edge state)
+        let mut own_d = self.own;
+        for (k, od) in own_d.iter_mut().enumerate() {
+            let out_w = self.w_st == W_TGT_AW
+                && Self::is_mem(self.w_tgt)
+                && usize::from(self.w_tgt & 1) == k;
+            let in_w = self.i_st == W_TGT_AW
+                && Self::is_mem(self.i_tgt)
+                && usize::from(self.i_tgt & 1) == k;
+            match self.own[k] {
+                OWN_NONE => {
+                    *od = if in_w {
+                        OWN_IN
+                    } else if out_w {
+                        OWN_OUT
+                    } else {
+                        OWN_NONE
+                    }
+                }
+                OWN_OUT => {
+                    if self.w_st == W_RESP && mem[k].bvalid {
+                        *od = OWN_NONE;
+                    }
+                }
+                OWN_IN => {
+                    if self.i_st == W_RESP && mem[k].bvalid {
+                        *od = OWN_NONE;
+                    }
+                }
+                _ => *od = OWN_NONE,
+            }
+        }
+        // ---- in-path (the link master)
+        let lw = &wm[lmi];
+        let mut inc2_v = [false; 2];
+        match self.i_st {
+            W_IDLE => {
+                if lw.awvalid {
+                    self.i_st = W_ADDR;
+                }
+            }
+            W_ADDR => {
+                if lw.awvalid {
+                    self.i_st = W_DEC;
+                    self.i_addr = lw.awaddr;
+                    self.i_len = lw.awlen;
+                }
+            }
+            W_DEC => self.i_st = W_ROUTE,
+            W_ROUTE => {
+                let r = self.route_of(&dec[2], self.i_len, true, true);
+                self.i_tgt = r.tgt;
+                self.i_word = r.word;
+                self.i_resp = r.resp;
+                self.i_st = if r.tgt == TGT_SEM || r.tgt == TGT_ERR {
+                    W_DATA
+                } else {
+                    W_TGT_AW
+                };
+            }
+            W_TGT_AW => {
+                let k = usize::from(self.i_tgt & 1);
+                if self.own[k] == OWN_IN && mem[k].awready {
+                    self.i_st = W_DATA;
+                }
+            }
+            W_DATA => {
+                if self.i_tgt_wready(mem) && lw.wvalid {
+                    if self.i_tgt == TGT_SEM {
+                        for (l, v) in inc2_v.iter_mut().enumerate() {
+                            *v = (lw.wstrb >> (4 * l)) & 0xF != 0;
+                            self.inc2_i[l] = (self.i_word.wrapping_mul(2) + l as u32) as u8;
+                            self.inc2_val[l] = (lw.wdata >> (32 * l)) as u32;
+                        }
+                        self.i_word = self.i_word.wrapping_add(1);
+                    }
+                    if lw.wlast {
+                        self.i_st = if self.i_tgt == TGT_SEM || self.i_tgt == TGT_ERR {
+                            W_BACK
+                        } else {
+                            W_RESP
+                        };
+                    }
+                }
+            }
+            W_RESP => {
+                let k = usize::from(self.i_tgt & 1);
+                if mem[k].bvalid {
+                    self.i_st = W_BACK;
+                    self.i_resp = mem[k].bresp;
+                }
+            }
+            _ => {
+                if lw.bready {
+                    self.i_st = W_IDLE;
+                }
+            }
+        }
+        self.inc2_v = inc2_v;
         // ---- write path
         let g = self.w_g;
         let mut inc_v = [false; 2];
         match self.w_st {
             W_IDLE => {
-                if let Some(k) = (0..n_wm).find(|k| wm[(self.w_rr + k) % n_wm].awvalid) {
+                if let Some(k) = (0..n_wm).find(|k| {
+                    let m = (self.w_rr + k) % n_wm;
+                    wm[m].awvalid && m != lmi
+                }) {
                     self.w_st = W_ADDR;
                     self.w_g = (self.w_rr + k) % n_wm;
                 }
@@ -437,8 +626,8 @@ impl Xbar {
             }
             W_TGT_AW => {
                 let rdy = match self.w_tgt {
-                    TGT_SBUF => mem[0].awready,
-                    TGT_DESC => mem[1].awready,
+                    TGT_SBUF => self.own[0] == OWN_OUT && mem[0].awready,
+                    TGT_DESC => self.own[1] == OWN_OUT && mem[1].awready,
                     _ => link.awready,
                 };
                 if rdy {
@@ -534,5 +723,6 @@ impl Xbar {
                 }
             }
         }
+        self.own = own_d;
     }
 }
