@@ -151,3 +151,22 @@ fn wrong_die_bit_in_the_router_is_caught_at_the_right_cycle_and_signal() {
     let (_, sig) = fault_is_caught(LegFault::WrongDieBit, Scenario::Seed8);
     assert!(sig.iter().any(|s| s == "dbg_a_xbar_o"), "{sig:?}");
 }
+
+#[test]
+fn run_sendrecv_mode_rtl_runs_the_seed_leg_on_the_pair_and_agrees_with_fast_mode() {
+    let _g = common::lock();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sb2sb"))
+        .args(["run", "sendrecv", "--mode", "rtl", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["dst_soc_hex"], "0x58800000100000");
+    assert_eq!(v["local_sem"]["value"], 4);
+    assert_eq!(v["local_sem"]["fast"], 4);
+    assert_eq!(v["remote_sem"]["value"], 4);
+    assert_eq!(v["remote_sem"]["fast"], 4);
+    assert_eq!(v["bytes"], 128 * 256);
+    assert_eq!(v["verified_against_fast"], true);
+    assert_eq!(v["pass"], true);
+}
