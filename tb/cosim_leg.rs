@@ -159,7 +159,11 @@ fn run_sendrecv_mode_rtl_runs_the_seed_leg_on_the_pair_and_agrees_with_fast_mode
         .args(["run", "sendrecv", "--mode", "rtl", "--json"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["dst_soc_hex"], "0x58800000100000");
     assert_eq!(v["local_sem"]["value"], 4);
