@@ -48,6 +48,11 @@ lint: setup gen-check
 	  verilator --lint-only -Wall -Irtl --top-module udma_engine -GDataWidth=$$w \
 	    rtl/sb2sb_pkg.sv rtl/udma_regs.sv rtl/udma_m2s.sv rtl/udma_s2m.sv rtl/udma_engine.sv || exit 1; \
 	done
+	@for n in 1 4 16; do \
+	  echo "verilator --lint-only -Wall --top-module sb2sb_pair -GNumEngines=$$n (whole pair; both placements are the place_i strap)"; \
+	  verilator --lint-only -Wall -Irtl --top-module sb2sb_pair -GNumEngines=$$n \
+	    rtl/sb2sb_pkg.sv rtl/sb2sb_pair.sv || exit 1; \
+	done
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 

@@ -6,6 +6,7 @@ use sb2sb_model::ports::{CycleModel, Stimulus};
 
 use sb2sb_model::decoder::{Decoder, DecoderStim};
 use sb2sb_model::evt_sem::{EvtSem, EvtSemStim};
+use sb2sb_model::pair::{LegEnv, Pair, Scenario, LEG_FAULTS, SCENARIOS};
 use sb2sb_model::udma::{Udma, UdmaEngine, UdmaEnv, UdmaStim, W128, W32};
 
 use crate::lockstep::{self, FlipOutputBit, Options, Report};
@@ -56,10 +57,59 @@ pub fn run_named(name: &str, opts: &Options, fault: Option<&Fault>) -> Result<Re
         "udma" => go::<Udma, UdmaStim>(name, Udma::new(), opts, fault),
         "udma_w32" => go::<UdmaEngine<W32>, UdmaEnv<W32>>(name, UdmaEngine::new(), opts, fault),
         "udma_w128" => go::<UdmaEngine<W128>, UdmaEnv<W128>>(name, UdmaEngine::new(), opts, fault),
+        "leg" => run_leg(opts, None, None, fault),
         _ => {
             let _ = go::<Never, Never>;
             bail!("unknown block `{name}` (known: {})", names().join(", "))
         }
+    }
+}
+
+/// Run block `leg` (the SB2SB pair): every scenario in turn then random legs,
+/// or only `scenario` then random legs; `leg_fault` injects one of
+/// [`LEG_FAULTS`] into the golden pair.
+pub fn run_leg(
+    opts: &Options,
+    scenario: Option<&str>,
+    leg_fault: Option<&str>,
+    fault: Option<&Fault>,
+) -> Result<Report> {
+    let sc = match scenario {
+        None => None,
+        Some(n) => match Scenario::by_name(n) {
+            Some(s) => Some(s),
+            None => bail!(
+                "unknown scenario `{n}` (known: {})",
+                SCENARIOS.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")
+            ),
+        },
+    };
+    let mut golden = Pair::default();
+    if let Some(n) = leg_fault {
+        match LEG_FAULTS.iter().find(|f| f.0 == n) {
+            Some(f) => golden.inject(f.1),
+            None => bail!(
+                "unknown leg fault `{n}` (known: {})",
+                LEG_FAULTS
+                    .iter()
+                    .map(|f| f.0)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+    let Some(desc) = sb2sb_model::blocks::find("leg") else {
+        bail!("block `leg` is not registered")
+    };
+    let stim = LegEnv::with_scenario(opts.seed, opts.cycles, sc);
+    match fault {
+        None => lockstep::run(golden, stim, desc, opts),
+        Some(f) => lockstep::run(
+            FlipOutputBit::new(golden, &f.signal, f.bit, f.cycle)?,
+            stim,
+            desc,
+            opts,
+        ),
     }
 }
 

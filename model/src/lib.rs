@@ -27,6 +27,7 @@ pub mod udma;
 pub mod collective;
 pub mod datapath;
 pub mod lower;
+pub mod pair;
 pub mod system;
 
 pub mod blocks;

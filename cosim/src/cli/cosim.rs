@@ -29,6 +29,13 @@ pub struct CosimArgs {
     /// Test-only fault in the golden model: flip output bit SIGNAL:BIT@CYCLE.
     #[arg(long, value_name = "SIGNAL:BIT@CYCLE")]
     pub inject_fault: Option<String>,
+    /// Block `leg` only: run this directed scenario first (then random legs).
+    #[arg(long, value_name = "NAME")]
+    pub scenario: Option<String>,
+    /// Block `leg` only, test-only: a fault in the golden pair
+    /// (drop-remote-sem, wrong-die-bit).
+    #[arg(long, value_name = "NAME")]
+    pub leg_fault: Option<String>,
     /// Cycles of history printed with a mismatch.
     #[arg(long, default_value_t = 32)]
     pub history: usize,
@@ -138,11 +145,17 @@ pub fn run(a: CosimArgs) -> Result<i32> {
         progress: !a.json,
         history: a.history,
         x_init: a.x_init,
-        replay_extra: a
-            .inject_fault
-            .as_ref()
-            .map(|f| format!("--inject-fault {f}"))
-            .unwrap_or_default(),
+        replay_extra: [
+            a.inject_fault
+                .as_ref()
+                .map(|f| format!("--inject-fault {f}")),
+            a.scenario.as_ref().map(|s| format!("--scenario {s}")),
+            a.leg_fault.as_ref().map(|f| format!("--leg-fault {f}")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" "),
         threads: a
             .threads
             .map(usize::from)
@@ -154,6 +167,10 @@ pub fn run(a: CosimArgs) -> Result<i32> {
         a.coverage_dir.is_none() || crate::rtl::COVERAGE_BUILD,
         "--coverage-dir needs a coverage build (SB2SB_COVERAGE=1; `make coverage` makes one)"
     );
+    anyhow::ensure!(
+        (a.scenario.is_none() && a.leg_fault.is_none()) || a.block == "leg",
+        "--scenario and --leg-fault need --block leg"
+    );
     let mut reports = Vec::new();
     for n in &names {
         let mut opts = opts.clone();
@@ -161,7 +178,16 @@ pub fn run(a: CosimArgs) -> Result<i32> {
             .coverage_dir
             .as_ref()
             .map(|d| d.join(format!("{n}.s{}.dat", a.seed)));
-        let r = blocks::run_named(n, &opts, fault.as_ref())?;
+        let r = if n == "leg" {
+            blocks::run_leg(
+                &opts,
+                a.scenario.as_deref(),
+                a.leg_fault.as_deref(),
+                fault.as_ref(),
+            )?
+        } else {
+            blocks::run_named(n, &opts, fault.as_ref())?
+        };
         let failed = !r.passed();
         reports.push(r);
         if failed {

@@ -1,0 +1,358 @@
+//! Golden model of `rtl/sb2sb_core.sv`: one NeuronCore built from the golden
+//! blocks — `NumEngines` [`Udma`] engines with their CME-COPY loops
+//! ([`LoopFifo`]), one [`EvtSem`], two [`Decoder`]s inside the [`Xbar`], the
+//! SBUF and descriptor RAM [`Sram`]s and the [`Q7Port`] — wired port to port
+//! as the RTL top wires its instances. Nothing is reached around the ports:
+//! rings, doorbells and semaphores arrive through the Q7 port and the AXI
+//! fabric.
+//!
+//! Evaluation order of one cycle (every instance whose inputs are known
+//! first): the Moore outputs of the memories, the interconnect (towards the
+//! masters), the Q7 port and the loops; then the engines, the EVT_SEM and the
+//! decoders step; then the interconnect's target side and every clock edge.
+
+use crate::decoder::{Decoder, DecoderOut};
+use crate::evt_sem::{EvtSem, EvtSemIn, EvtSemOut};
+use crate::ports::CycleModel;
+use crate::udma::beat::Beat;
+use crate::udma::{PinsIn, PinsOut, Udma};
+
+use super::fifo::{AxisBeat, LoopFifo};
+use super::link::{LinkFarIn, LinkNearIn, LinkOut};
+use super::q7port::{AxilIn, AxilOut, MemResp, Q7Port};
+use super::sram::{Sram, SramIn};
+use super::xbar::{RmIn, WmIn, Xbar, XbarCfg};
+use super::PairParams;
+
+/// Per-cycle inputs of one core (the pair's pins of that core).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CoreIn {
+    pub rst: bool,
+    pub mem_stall: bool,
+    pub axil: AxilIn,
+    pub dbg_sem_idx: u64,
+    pub dbg_mem_sel: bool,
+    pub dbg_mem_we: bool,
+    pub dbg_mem_addr: u64,
+    pub dbg_mem_wdata: u64,
+}
+
+/// Per-cycle outputs of one core.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CoreOut {
+    pub axil: AxilOut,
+    pub dbg_sem: u64,
+    pub dbg_mem_rdata: u64,
+    pub dbg_xbar: u64,
+    pub dbg_xin: u64,
+    pub dbg_q7: u64,
+    pub irq: u64,
+    pub err_irq: u64,
+    pub sem_err: u64,
+}
+
+/// Placement straps of a core.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Straps {
+    pub die: u64,
+    pub chip: u64,
+    pub core_idx: u64,
+}
+
+/// One golden NeuronCore.
+#[derive(Debug, Clone)]
+pub struct Core {
+    pub engines: Vec<Udma>,
+    pub loops: Vec<LoopFifo>,
+    pub evt: EvtSem,
+    /// Decoders of the out-path, the read path and the in-path (inside the xbar in the RTL).
+    pub dec: [Decoder; 3],
+    pub xbar: Xbar,
+    /// 0 = SBUF, 1 = descriptor RAM.
+    pub mem: [Sram; 2],
+    pub q7: Q7Port,
+    /// Debug memory select of the previous cycle (`dbg_sel_q`).
+    pub dbg_sel: bool,
+}
+
+#[inline(always)]
+fn b(x: u64) -> bool {
+    x & 1 != 0
+}
+
+#[inline(always)]
+fn to_beat(x: u64) -> Beat {
+    let mut bt: Beat = Default::default();
+    bt[..8].copy_from_slice(&x.to_le_bytes());
+    bt
+}
+
+#[inline(always)]
+fn from_beat(bt: &Beat) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&bt[..8]);
+    u64::from_le_bytes(w)
+}
+
+impl Core {
+    /// A core in reset state with parameters `p`.
+    pub fn new(p: &PairParams) -> Self {
+        let n = p.engines;
+        let cfg = XbarCfg {
+            engines: n,
+            part_bytes: p.sbuf_part_bytes,
+            win_base: p.sbuf_win_base,
+            desc_bytes: p.desc_bytes,
+            self_die: 0,
+            self_chip: 0,
+            core_idx: 0,
+        };
+        Self {
+            engines: (0..n).map(|_| Udma::with_max_wr_burst(16)).collect(),
+            loops: vec![LoopFifo::default(); n],
+            evt: EvtSem::new(),
+            dec: [Decoder::new(), Decoder::new(), Decoder::new()],
+            xbar: Xbar::new(cfg),
+            mem: [
+                Sram::new(p.sbuf_words()),
+                Sram::new((p.desc_bytes / 8) as usize),
+            ],
+            q7: Q7Port::new(n, 0, 0),
+            dbg_sel: false,
+        }
+    }
+
+    /// Drive the placement straps (continuous pins in the RTL).
+    pub fn set_straps(&mut self, s: Straps) {
+        self.xbar.cfg.self_die = s.die;
+        self.xbar.cfg.self_chip = s.chip;
+        self.xbar.cfg.core_idx = s.core_idx;
+        self.q7.self_die = s.die;
+        self.q7.core_idx = s.core_idx;
+    }
+
+    /// One cycle. `link_out` are the outputs of the outgoing link (its near
+    /// side serves this core's link target), `link_in` those of the incoming
+    /// link (its far side is this core's link-in master). Returns the core's
+    /// outputs, the outgoing link's near-side inputs and the incoming link's
+    /// far-side inputs.
+    pub fn step(
+        &mut self,
+        i: &CoreIn,
+        link_out: &LinkOut,
+        link_in: &LinkOut,
+    ) -> (CoreOut, LinkNearIn, LinkFarIn) {
+        let rst = i.rst;
+        let n = self.engines.len();
+        // ---- Moore outputs
+        let mo = [
+            self.mem[0].outputs(rst, i.mem_stall),
+            self.mem[1].outputs(rst, i.mem_stall),
+        ];
+        let xo = self.xbar.master_outputs(rst, &mo, link_out);
+        let (q7o, csr, memdrv, q7dbg) = self.q7.outputs(rst);
+
+        // ---- UDMA engines
+        let mut eo: Vec<PinsOut> = Vec::with_capacity(n);
+        for e in 0..n {
+            let (tv, head) = self.loops[e].head(rst);
+            let mine = csr.tgt == Some(e);
+            let pi = PinsIn {
+                rst_ni: u64::from(!rst),
+                s_axil_awaddr: csr.awaddr,
+                s_axil_awvalid: u64::from(mine && csr.awvalid),
+                s_axil_wdata: csr.wdata,
+                s_axil_wstrb: csr.wstrb,
+                s_axil_wvalid: u64::from(mine && csr.wvalid),
+                s_axil_bready: u64::from(mine && csr.bready),
+                s_axil_araddr: csr.araddr,
+                s_axil_arvalid: u64::from(mine && csr.arvalid),
+                s_axil_rready: u64::from(mine && csr.rready),
+                m_axi_arready: u64::from(xo.rm_arready >> e & 1),
+                m_axi_rdata: to_beat(xo.rm_rdata),
+                m_axi_rresp: xo.rm_rresp,
+                m_axi_rlast: u64::from(xo.rm_rlast),
+                m_axi_rvalid: u64::from(xo.rm_rvalid >> e & 1),
+                m_axi_awready: u64::from(xo.wm_awready >> e & 1),
+                m_axi_wready: u64::from(xo.wm_wready >> e & 1),
+                m_axi_bresp: xo.wm_bresp,
+                m_axi_bvalid: u64::from(xo.wm_bvalid >> e & 1),
+                m_axis_tready: u64::from(self.loops[e].tready(rst)),
+                s_axis_tdata: head.data,
+                s_axis_tkeep: head.keep,
+                s_axis_tlast: u64::from(head.last),
+                s_axis_tid: head.id,
+                s_axis_tuser: u64::from(head.user),
+                s_axis_tvalid: u64::from(tv),
+            };
+            eo.push(self.engines[e].step_pins(&pi));
+        }
+
+        // ---- EVT_SEM
+        let mine = csr.tgt == Some(n);
+        let mut si = EvtSemIn {
+            rst_ni: u64::from(!rst),
+            s_axil_awaddr: csr.awaddr & 0x1FFF,
+            s_axil_awvalid: u64::from(mine && csr.awvalid),
+            s_axil_wdata: csr.wdata,
+            s_axil_wstrb: csr.wstrb,
+            s_axil_wvalid: u64::from(mine && csr.wvalid),
+            s_axil_bready: u64::from(mine && csr.bready),
+            s_axil_araddr: csr.araddr & 0x1FFF,
+            s_axil_arvalid: u64::from(mine && csr.arvalid),
+            s_axil_rready: u64::from(mine && csr.rready),
+            dbg_idx_i: i.dbg_sem_idx & 0xFF,
+            ..Default::default()
+        };
+        for l in 0..4 {
+            if xo.inc_valid[l] {
+                si.set_inc(l, xo.inc_idx[l], xo.inc_value[l] as i32);
+            } else {
+                // idle lanes still carry the registered index/value
+                crate::evt_sem::io::set_lane(&mut si.inc_idx_i, l, 8, u64::from(xo.inc_idx[l]));
+                crate::evt_sem::io::set_lane(
+                    &mut si.inc_value_i,
+                    l,
+                    32,
+                    u64::from(xo.inc_value[l]),
+                );
+            }
+        }
+        let so: EvtSemOut = self.evt.step(&si);
+
+        // ---- decoders (registered outputs of the previous cycle)
+        let din = self.xbar.dec_inputs(rst);
+        let dout: [DecoderOut; 3] = [
+            self.dec[0].step(&din[0]),
+            self.dec[1].step(&din[1]),
+            self.dec[2].step(&din[2]),
+        ];
+
+        // ---- interconnect masters
+        let mut wm: Vec<WmIn> = Vec::with_capacity(n + 2);
+        let mut rm: Vec<RmIn> = Vec::with_capacity(n);
+        for o in &eo {
+            wm.push(WmIn {
+                awaddr: o.m_axi_awaddr,
+                awlen: o.m_axi_awlen,
+                awvalid: b(o.m_axi_awvalid),
+                wdata: from_beat(&o.m_axi_wdata),
+                wstrb: o.m_axi_wstrb,
+                wlast: b(o.m_axi_wlast),
+                wvalid: b(o.m_axi_wvalid),
+                bready: b(o.m_axi_bready),
+            });
+            rm.push(RmIn {
+                araddr: o.m_axi_araddr,
+                arlen: o.m_axi_arlen,
+                arvalid: b(o.m_axi_arvalid),
+                rready: b(o.m_axi_rready),
+            });
+        }
+        wm.push(WmIn {
+            awaddr: link_in.m_awaddr,
+            awlen: link_in.m_awlen,
+            awvalid: link_in.m_awvalid,
+            wdata: link_in.m_wdata,
+            wstrb: link_in.m_wstrb,
+            wlast: link_in.m_wlast,
+            wvalid: link_in.m_wvalid,
+            bready: link_in.m_bready,
+        });
+        wm.push(WmIn {
+            awaddr: memdrv.awaddr,
+            awlen: 0,
+            awvalid: memdrv.awvalid,
+            wdata: memdrv.wdata,
+            wstrb: memdrv.wstrb,
+            wlast: true,
+            wvalid: memdrv.wvalid,
+            bready: memdrv.bready,
+        });
+        let mut mem_in = [SramIn::default(); 2];
+        let mut near = LinkNearIn::default();
+        self.xbar
+            .target_outputs(rst, &wm, &rm, &mut mem_in, &mut near);
+        let sel = usize::from(i.dbg_mem_sel);
+        mem_in[sel].dbg_we = i.dbg_mem_we;
+        for m in mem_in.iter_mut() {
+            m.dbg_addr = i.dbg_mem_addr as u32;
+            m.dbg_wdata = i.dbg_mem_wdata;
+        }
+
+        // ---- clock edges of the glue
+        self.xbar.update(rst, &wm, &rm, &mo, link_out, &dout);
+        self.mem[0].update(rst, &mem_in[0], &mo[0]);
+        self.mem[1].update(rst, &mem_in[1], &mo[1]);
+        for (e, o) in eo.iter().enumerate() {
+            let beat = AxisBeat {
+                data: o.m_axis_tdata,
+                keep: o.m_axis_tkeep,
+                last: b(o.m_axis_tlast),
+                id: o.m_axis_tid,
+                user: b(o.m_axis_tuser),
+            };
+            self.loops[e].update(rst, b(o.m_axis_tvalid), &beat, b(o.s_axis_tready));
+        }
+        let mut touts: Vec<AxilOut> = eo
+            .iter()
+            .map(|o| AxilOut {
+                awready: b(o.s_axil_awready),
+                wready: b(o.s_axil_wready),
+                bresp: o.s_axil_bresp,
+                bvalid: b(o.s_axil_bvalid),
+                arready: b(o.s_axil_arready),
+                rdata: o.s_axil_rdata,
+                rresp: o.s_axil_rresp,
+                rvalid: b(o.s_axil_rvalid),
+            })
+            .collect();
+        touts.push(AxilOut {
+            awready: b(so.s_axil_awready),
+            wready: b(so.s_axil_wready),
+            bresp: so.s_axil_bresp,
+            bvalid: b(so.s_axil_bvalid),
+            arready: b(so.s_axil_arready),
+            rdata: so.s_axil_rdata,
+            rresp: so.s_axil_rresp,
+            rvalid: b(so.s_axil_rvalid),
+        });
+        let q = n + 1;
+        let mresp = MemResp {
+            awready: xo.wm_awready >> q & 1 == 1,
+            wready: xo.wm_wready >> q & 1 == 1,
+            bresp: xo.wm_bresp,
+            bvalid: xo.wm_bvalid >> q & 1 == 1,
+        };
+        self.q7.update(rst, &i.axil, &touts, &mresp);
+
+        let far = LinkFarIn {
+            awready: xo.wm_awready >> n & 1 == 1,
+            wready: xo.wm_wready >> n & 1 == 1,
+            bresp: xo.lin_bresp,
+            bvalid: xo.wm_bvalid >> n & 1 == 1,
+        };
+        let irq = eo
+            .iter()
+            .enumerate()
+            .fold(0, |a, (e, o)| a | (o.irq_o & 1) << e);
+        let err_irq = eo
+            .iter()
+            .enumerate()
+            .fold(0, |a, (e, o)| a | (o.err_irq_o & 1) << e);
+        let sel_q = usize::from(self.dbg_sel && !rst);
+        self.dbg_sel = !rst && i.dbg_mem_sel;
+        let out = CoreOut {
+            axil: q7o,
+            dbg_sem: so.dbg_sem_o,
+            dbg_mem_rdata: mo[sel_q].dbg_rdata,
+            dbg_xbar: xo.dbg,
+            dbg_xin: xo.dbg_in,
+            dbg_q7: q7dbg,
+            irq,
+            err_irq,
+            sem_err: so.err_status_o,
+        };
+        (out, near, far)
+    }
+}

@@ -1,0 +1,57 @@
+//! Golden model of `rtl/axis_loop_fifo.sv`: the two-entry CME-COPY stream
+//! loop between an engine's M2S output and its own S2M input.
+
+use crate::udma::beat::Beat;
+
+/// One stream beat.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AxisBeat {
+    pub data: Beat,
+    pub keep: u64,
+    pub last: bool,
+    pub id: u64,
+    pub user: bool,
+}
+
+/// The FIFO registers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LoopFifo {
+    pub buf: [AxisBeat; 2],
+    pub cnt: u8,
+    pub rd: u8,
+}
+
+impl LoopFifo {
+    /// `s_axis_tready` (registered state only).
+    #[inline(always)]
+    pub fn tready(&self, rst: bool) -> bool {
+        rst || self.cnt != 2
+    }
+    /// `m_axis_tvalid` and the head beat.
+    #[inline(always)]
+    pub fn head(&self, rst: bool) -> (bool, AxisBeat) {
+        if rst {
+            (false, AxisBeat::default())
+        } else {
+            (self.cnt != 0, self.buf[self.rd as usize])
+        }
+    }
+    /// Clock edge: `push` = s_axis_tvalid (a push happens when there is room),
+    /// `pop` = m_axis_tready.
+    #[inline(always)]
+    pub fn update(&mut self, rst: bool, tvalid: bool, beat: &AxisBeat, tready: bool) {
+        if rst {
+            *self = Self::default();
+            return;
+        }
+        let push = tvalid && self.cnt != 2;
+        let pop = self.cnt != 0 && tready;
+        if push {
+            self.buf[(self.rd ^ (self.cnt & 1)) as usize] = *beat;
+        }
+        if pop {
+            self.rd ^= 1;
+        }
+        self.cnt = self.cnt + push as u8 - pop as u8;
+    }
+}

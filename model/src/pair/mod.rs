@@ -1,0 +1,100 @@
+//! The SB2SB leg composed from the golden blocks: a NeuronCore ([`Core`],
+//! twin of `rtl/sb2sb_core.sv`), the io_d2d link ([`Link`], `rtl/io_d2d_link.sv`)
+//! and the pair ([`Pair`], `rtl/sb2sb_pair.sv`), plus the lockstep block
+//! `leg` and its environment ([`LegEnv`]), which plays both Q7s.
+//!
+//! See `docs/pair.md` for the block diagram, the address routing table and
+//! the link timing.
+
+pub mod core;
+pub mod fifo;
+pub mod link;
+pub mod q7port;
+pub mod sram;
+pub mod stim;
+pub mod top;
+pub mod xbar;
+
+pub use self::core::{Core, CoreIn, CoreOut, Straps};
+pub use link::{Link, LinkFault};
+pub use stim::{LegEnv, Scenario, SCENARIOS};
+pub use top::{LegFault, Pair, PairIn, PairOut, LEG_FAULTS};
+pub use xbar::XbarFault;
+
+use crate::ports::{BlockDesc, PortBundle};
+
+/// Parameters of the pair (the RTL's parameters; defaults = the registered block).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PairParams {
+    /// UDMA engines per core (`NumEngines`, 1..=16).
+    pub engines: usize,
+    /// Bytes stored per SBUF partition (`SbufPartBytes`).
+    pub sbuf_part_bytes: u32,
+    /// Partition offset where the stored window starts (`SbufWinBase`).
+    pub sbuf_win_base: u32,
+    /// Descriptor RAM bytes (`DescBytes`).
+    pub desc_bytes: u32,
+    /// Link latency in cycles (`LinkLatency`).
+    pub link_latency: u16,
+}
+
+impl Default for PairParams {
+    fn default() -> Self {
+        Self {
+            engines: NUM_ENGINES,
+            sbuf_part_bytes: SBUF_PART_BYTES,
+            sbuf_win_base: SBUF_WIN_BASE,
+            desc_bytes: DESC_BYTES,
+            link_latency: link::LINK_LATENCY,
+        }
+    }
+}
+
+impl PairParams {
+    /// Words of the SBUF memory (128 partitions).
+    pub fn sbuf_words(&self) -> usize {
+        (128 * self.sbuf_part_bytes / 8) as usize
+    }
+}
+
+/// UDMA engines per core of the registered block (the seed's mask 0x000F).
+pub const NUM_ENGINES: usize = 4;
+/// SBUF bytes stored per partition in the registered block (project-defined,
+/// docs/pair.md: the leg moves this many bytes per partition).
+pub const SBUF_PART_BYTES: u32 = 256;
+/// Start of the stored window inside each 2 MiB partition: seed 001 §8's
+/// src/dst offset 0x100000.
+pub const SBUF_WIN_BASE: u32 = 0x10_0000;
+/// Descriptor RAM bytes of the registered block.
+pub const DESC_BYTES: u32 = 16384;
+
+/// RTL files of `sb2sb_pair`, in compile order.
+pub const RTL_FILES: &[&str] = &[
+    "sb2sb_pkg.sv",
+    "cayman_addr_decode.sv",
+    "evt_sem.sv",
+    "udma_regs.sv",
+    "udma_m2s.sv",
+    "udma_s2m.sv",
+    "udma_engine.sv",
+    "axi4_sram.sv",
+    "axis_loop_fifo.sv",
+    "sb2sb_xbar.sv",
+    "sb2sb_q7_port.sv",
+    "sb2sb_core.sv",
+    "io_d2d_link.sv",
+    "sb2sb_pair.sv",
+];
+
+/// Lockstep registration of the pair (`sb2sb cosim --block leg`).
+pub const BLOCK: BlockDesc = BlockDesc {
+    name: "leg",
+    top: "sb2sb_pair",
+    rtl_files: RTL_FILES,
+    params: &[],
+    inputs: <PairIn as PortBundle>::SIGNALS,
+    outputs: <PairOut as PortBundle>::SIGNALS,
+};
+
+#[cfg(test)]
+mod tests;

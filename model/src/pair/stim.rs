@@ -1,0 +1,1328 @@
+//! Environment of the lockstep block `leg`: it plays both Q7s of the pair.
+//!
+//! Per leg (seed 001 §4, §5, §8) the environment, through the Q7 AXI4-Lite
+//! ports only, does what `rdma_desc_gen` / `rdma_desc_start` do: it builds
+//! the CME-COPY rings of every engine of the mask in the TX core's
+//! descriptor RAM (one M2S descriptor per partition reading the TX SBUF, one
+//! S2M descriptor per partition writing the folded destination, then the
+//! LOCAL and REMOTE semaphore descriptors: a 4-byte write of 1 into
+//! SEM_INCR of the TX core and, routed, of the RX core), the RX Q7 arms the
+//! S2M rings first (RDRTP_inc) and raises the go semaphore (right_push), the
+//! TX Q7 waits for it (left_pop: poll SEM_READ, then SEM_DECR) before its
+//! M2S doorbells (TDRTP_inc). Completion is the two-semaphore pair of §5:
+//! the TX Q7 polls local_sem, the RX Q7 polls remote_sem on its own core.
+//!
+//! The RX Q7's accesses to the TX engines' S2M queues (ring, doorbell) and
+//! to the TX core's go semaphore enter through the TX core's Q7 port: the
+//! pair does not model the Q7 MMIO route over the fabric (docs/pair.md).
+//!
+//! Around the legs: random backpressure on both memories and both links,
+//! long link stalls, a continuous scan of both SBUFs and all 256
+//! semaphores through the debug ports (so internal state is compared every
+//! cycle), and at the end the expected SBUF images and semaphore values
+//! (computed independently by the environment) are checked.
+
+// The Q7 master's match arms mirror the AXI handshake phases one by one.
+#![allow(clippy::collapsible_match, clippy::collapsible_if)]
+
+use std::collections::VecDeque;
+
+use crate::addr::fold::{fold_chip_id_masked, fold_neighbor_masked};
+use crate::evt_sem::regs::{EVT_SEM_SEM_DECR_BASE, EVT_SEM_SEM_INCR_BASE, EVT_SEM_SEM_READ_BASE};
+use crate::ports::Stimulus;
+use crate::stim::StimRng;
+use crate::system::legs::split_partitions;
+use crate::udma::desc::{M2sDesc, RingPos, S2mDesc};
+use crate::udma::regs::*;
+
+use super::top::{straps, PairIn, PairOut, PLACE_OTHER_DIE, PLACE_OTHER_PKG, PLACE_SAME_DIE};
+use super::xbar::DESC_LO;
+use super::{PairParams, Straps};
+
+/// Descriptors per ring (RL) in the leg's descriptor RAM layout.
+pub const RING_LEN: u32 = 64;
+/// Bytes of one ring slot: ring (engine e, side s) at DESC_LO + (2e + s) × RING_BYTES.
+pub const RING_BYTES: u32 = RING_LEN * 16;
+/// The go semaphore of the RX-first handshake (system model's DEFAULT_GO_SEM).
+pub const GO_SEM: u8 = 255;
+/// EVT_SEM window base inside a core.
+const EVT_BASE: u32 = 0x1000_0000;
+/// UDMA CSR base inside a core.
+const UDMA_BASE: u32 = 0x1100_0000;
+/// Cycles of a pair reset.
+const RESET_CYCLES: u64 = 4;
+
+/// A directed scenario (`sb2sb cosim --block leg --scenario NAME`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scenario {
+    /// Seed 001 §8: A (die 0) → B (die 1), engines 0x000F, local_sem 12,
+    /// remote_sem 20, 128 partitions from SBUF offset 0x100000 to 0x100000.
+    Seed8,
+    /// Two cores of one die.
+    SameDie,
+    /// Other package (chip-id fold).
+    CrossPkg,
+    /// A two-rank ring step: A → B and B → A in flight together.
+    TwoRank,
+    /// TX rings its M2S doorbells before RX arms (the sender must wait).
+    TxFirst,
+    /// A ring-id error in one engine's M2S ring in the middle of the leg.
+    RingIdError,
+    /// Both links stalled for thousands of cycles during the data phase.
+    LinkStall,
+}
+
+/// Every scenario with its CLI name.
+pub const SCENARIOS: &[(&str, Scenario)] = &[
+    ("seed8", Scenario::Seed8),
+    ("same_die", Scenario::SameDie),
+    ("cross_pkg", Scenario::CrossPkg),
+    ("two_rank", Scenario::TwoRank),
+    ("tx_first", Scenario::TxFirst),
+    ("ring_id_error", Scenario::RingIdError),
+    ("link_stall", Scenario::LinkStall),
+];
+
+impl Scenario {
+    /// Look a scenario up by name.
+    pub fn by_name(n: &str) -> Option<Scenario> {
+        SCENARIOS.iter().find(|s| s.0 == n).map(|s| s.1)
+    }
+    /// CLI name.
+    pub fn name(self) -> &'static str {
+        SCENARIOS.iter().find(|s| s.1 == self).map_or("?", |s| s.0)
+    }
+    fn place(self) -> u64 {
+        match self {
+            Scenario::SameDie => PLACE_SAME_DIE,
+            Scenario::CrossPkg => PLACE_OTHER_PKG,
+            _ => PLACE_OTHER_DIE,
+        }
+    }
+}
+
+/// One leg: TX core `tx` (0 = A, 1 = B) to the other core.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LegSpec {
+    pub tx: usize,
+    pub mask: u16,
+    pub part_start: u8,
+    pub part_count: u8,
+    /// Bytes per partition.
+    pub bytes: u32,
+    /// Source / destination offsets inside the partition.
+    pub src_off: u32,
+    pub dst_off: u32,
+    pub local_sem: u8,
+    pub remote_sem: u8,
+    pub tx_first: bool,
+    /// Engine (index in the mask order) whose M2S ring gets a bad ring id, and the descriptor.
+    pub ring_err: Option<(usize, u32)>,
+    pub stall: Option<(u64, u64)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Wr {
+        addr: u32,
+        data: u32,
+    },
+    /// Poll until the read value (as i32) is at least `min`.
+    Poll {
+        addr: u32,
+        min: i32,
+    },
+    /// Read and check an exact value.
+    Expect {
+        addr: u32,
+        value: u32,
+    },
+    Delay(u64),
+    /// Mark a program point (arming done: no byte may have landed yet).
+    CheckNoLanding {
+        rx: usize,
+    },
+    /// Program end: leg `id` side `role` done.
+    Done {
+        leg: usize,
+    },
+}
+
+#[derive(Debug, Clone)]
+struct Prog {
+    port: Vec<usize>,
+    ops: VecDeque<Op>,
+    /// No access before this cycle (delays, poll gaps).
+    wait_until: u64,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum MPhase {
+    #[default]
+    Idle,
+    Write {
+        aw: bool,
+        w: bool,
+    },
+    Read {
+        ar: bool,
+    },
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Master {
+    phase: MPhase,
+    addr: u32,
+    data: u32,
+    /// Program that owns the access in flight.
+    prog: usize,
+}
+
+#[derive(Debug, Clone)]
+struct LegRun {
+    spec: LegSpec,
+    done_sides: u32,
+    sides: u32,
+    /// xbar write-burst counter of the RX core when the leg started.
+    rx_bursts0: u64,
+    landed_early: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Reset(u64),
+    Preload,
+    Setup,
+    Legs(Scenario),
+    /// One given leg.
+    One(LegSpec),
+    Random,
+}
+
+/// Coverage counters (stable names).
+#[derive(Debug, Clone, Default)]
+struct Cov {
+    legs: u64,
+    scen: [u64; 7],
+    bytes: u64,
+    q7_writes: u64,
+    q7_reads: u64,
+    polls: u64,
+    bp_mem: u64,
+    bp_link: u64,
+    stall_cycles: u64,
+    resets: u64,
+    words_checked: u64,
+    sems_checked: u64,
+    tx_waited: u64,
+    check_fail: u64,
+}
+
+/// The `leg` environment.
+#[derive(Debug, Clone)]
+pub struct LegEnv {
+    rng: StimRng,
+    p: PairParams,
+    cycles: u64,
+    /// Random legs after the directed ones.
+    random: bool,
+    plan: VecDeque<Step>,
+    step: Option<Step>,
+    step_until: u64,
+    place: u64,
+    rst: bool,
+    progs: Vec<Prog>,
+    m: [Master; 2],
+    last: PairIn,
+    legs: Vec<LegRun>,
+    /// Ring tails per core, engine, side.
+    tails: Vec<[RingPos; 2]>,
+    /// Expected SBUF bytes per core (flat: partition × part_bytes).
+    exp_sbuf: [Vec<u8>; 2],
+    /// Expected semaphores since the last reset.
+    exp_sem: [[i32; 256]; 2],
+    /// Observed (scanned) SBUF words and semaphores.
+    obs_sbuf: [Vec<u64>; 2],
+    obs_sem: [[u32; 256]; 2],
+    preload_k: usize,
+    scan_k: u64,
+    stall_window: Option<(u64, u64)>,
+    quiet_since: u64,
+    last_xbar: [u64; 2],
+    /// (valid, sel, addr) of the debug memory read of the last two cycles.
+    scan_hist: [(bool, bool, usize); 2],
+    last_sem_idx: Option<usize>,
+    bp_on: bool,
+    final_checked: bool,
+    cov: Cov,
+    fail_msg: Option<String>,
+}
+
+fn sem_read(s: u8) -> u32 {
+    EVT_BASE + EVT_SEM_SEM_READ_BASE + 4 * u32::from(s)
+}
+fn sem_incr(s: u8) -> u32 {
+    EVT_BASE + EVT_SEM_SEM_INCR_BASE + 4 * u32::from(s)
+}
+fn sem_decr(s: u8) -> u32 {
+    EVT_BASE + EVT_SEM_SEM_DECR_BASE + 4 * u32::from(s)
+}
+fn udma(e: usize, side: Side, off: u32) -> u32 {
+    UDMA_BASE + ((e as u32) << 18) + side.base() + off
+}
+fn udma_q(e: usize, side: Side, off: u32) -> u32 {
+    udma(e, side, UDMA_Q_ARRAY_BASE + off)
+}
+/// Un-routed SoC address of a core-relative offset of core `s`.
+fn soc_local(s: Straps, off: u64) -> u64 {
+    s.die << 47 | s.core_idx << 32 | off
+}
+/// Routed SoC address of core `to`'s offset as reached from core `from`
+/// (rdma_desc_gen's fold, seed 001 §2.3).
+pub fn soc_route(place: u64, from: Straps, to: Straps, off: u64) -> u64 {
+    let local = to.core_idx << 32 | off;
+    if from == to {
+        return soc_local(to, off);
+    }
+    match place {
+        PLACE_OTHER_PKG => fold_chip_id_masked(local, to.die, to.chip),
+        PLACE_SAME_DIE => soc_local(to, off),
+        _ => fold_neighbor_masked(local, to.die, 0),
+    }
+}
+/// Core-relative offset of SBUF (partition, offset).
+fn sbuf_off(p: u8, off: u32) -> u64 {
+    u64::from(p) * 0x20_0000 + u64::from(off)
+}
+
+impl LegEnv {
+    /// Environment for `seed` running only `only` (then random legs), or every
+    /// scenario in turn when `None`.
+    pub fn with_scenario(seed: u64, cycles: u64, only: Option<Scenario>) -> Self {
+        let p = PairParams::default();
+        let mut rng = StimRng::new(seed ^ 0x1e6);
+        let bytes = (128 * p.sbuf_part_bytes) as usize;
+        let mut img = [vec![0u8; bytes], vec![0u8; bytes]];
+        for i in img.iter_mut() {
+            rng.fill(i);
+        }
+        let words = p.sbuf_words();
+        let mut plan = VecDeque::new();
+        let first = only.map_or(PLACE_OTHER_DIE, Scenario::place);
+        plan.push_back(Step::Reset(first));
+        plan.push_back(Step::Preload);
+        plan.push_back(Step::Setup);
+        let order: Vec<Scenario> = match only {
+            Some(s) => vec![s],
+            None => SCENARIOS.iter().map(|s| s.1).collect(),
+        };
+        let mut place = first;
+        for s in order {
+            if s.place() != place {
+                plan.push_back(Step::Reset(s.place()));
+                plan.push_back(Step::Setup);
+                place = s.place();
+            }
+            plan.push_back(Step::Legs(s));
+            if s == Scenario::RingIdError {
+                // the stopped queue is recovered by a reset
+                plan.push_back(Step::Reset(place));
+                plan.push_back(Step::Setup);
+            }
+        }
+        plan.push_back(Step::Random);
+        Self {
+            rng,
+            p,
+            cycles,
+            random: true,
+            plan,
+            step: None,
+            step_until: 0,
+            place: first,
+            rst: true,
+            progs: Vec::new(),
+            m: [Master::default(); 2],
+            last: PairIn::default(),
+            legs: Vec::new(),
+            tails: vec![[RingPos::default(); 2]; 2 * p.engines],
+            exp_sbuf: img,
+            exp_sem: [[0; 256]; 2],
+            obs_sbuf: [vec![0; words], vec![0; words]],
+            obs_sem: [[0; 256]; 2],
+            preload_k: 0,
+            scan_k: 0,
+            stall_window: None,
+            quiet_since: 0,
+            last_xbar: [0; 2],
+            scan_hist: [(false, false, 0); 2],
+            last_sem_idx: None,
+            bp_on: false,
+            final_checked: false,
+            cov: Cov::default(),
+            fail_msg: None,
+        }
+    }
+
+    fn fail(&mut self, cycle: u64, msg: String) {
+        self.cov.check_fail += 1;
+        if self.fail_msg.is_none() {
+            self.fail_msg = Some(format!("cycle {cycle}: {msg}"));
+        }
+    }
+
+    fn words(&self) -> usize {
+        self.p.sbuf_words()
+    }
+
+    /// The §8 leg (and the base of the directed scenarios).
+    pub fn seed8_leg(&self) -> LegSpec {
+        LegSpec {
+            tx: 0,
+            mask: 0x000F,
+            part_start: 0,
+            part_count: 128,
+            bytes: self.p.sbuf_part_bytes,
+            src_off: self.p.sbuf_win_base,
+            dst_off: self.p.sbuf_win_base,
+            local_sem: 12,
+            remote_sem: 20,
+            tx_first: false,
+            ring_err: None,
+            stall: None,
+        }
+    }
+
+    fn random_leg(&mut self, tx: usize) -> LegSpec {
+        let pb = self.p.sbuf_part_bytes;
+        let nmask = (1u16 << self.p.engines) - 1;
+        let mask = loop {
+            let m = self.rng.u32() as u16 & nmask;
+            if m != 0 {
+                break m;
+            }
+        };
+        let count = self.rng.range(1, 64) as u8;
+        let start = self.rng.below(u64::from(128 - count) + 1) as u8;
+        let bytes = 8 * self.rng.range(1, u64::from(pb / 8)) as u32;
+        let src = 8 * self.rng.below(u64::from((pb - bytes) / 8) + 1) as u32;
+        let dst = self.rng.below(u64::from(pb - bytes) + 1) as u32;
+        let local = self.rng.range(0, 199) as u8;
+        let remote = self.rng.range(0, 199) as u8;
+        LegSpec {
+            tx,
+            mask,
+            part_start: start,
+            part_count: count,
+            bytes,
+            src_off: self.p.sbuf_win_base + src,
+            dst_off: self.p.sbuf_win_base + dst,
+            local_sem: local,
+            remote_sem: remote,
+            tx_first: false,
+            ring_err: None,
+            stall: None,
+        }
+    }
+
+    fn start_step(&mut self, s: Step, cycle: u64) {
+        self.step = Some(s);
+        match s {
+            Step::Reset(place) => {
+                self.place = place;
+                self.rst = true;
+                self.step_until = cycle + RESET_CYCLES;
+                self.tails
+                    .iter_mut()
+                    .for_each(|t| *t = [RingPos::default(); 2]);
+                self.exp_sem = [[0; 256]; 2];
+                self.m = [Master::default(); 2];
+                self.progs.clear();
+                self.cov.resets += 1;
+            }
+            Step::Preload => self.preload_k = 0,
+            Step::Setup => {
+                for c in 0..2 {
+                    let prog = self.setup_prog(c);
+                    self.progs.push(prog);
+                }
+            }
+            Step::Legs(sc) => {
+                let mut l = self.seed8_leg();
+                match sc {
+                    Scenario::TwoRank => {
+                        let mut back = self.seed8_leg();
+                        back.tx = 1;
+                        back.local_sem = 22;
+                        back.remote_sem = 14;
+                        l.part_count = 64;
+                        back.part_start = 64;
+                        back.part_count = 64;
+                        self.start_leg(back, cycle, Some(sc));
+                    }
+                    Scenario::TxFirst => l.tx_first = true,
+                    Scenario::RingIdError => {
+                        let k = self.rng.range(4, 28) as u32;
+                        l.ring_err = Some((self.rng.below(4) as usize, k));
+                    }
+                    Scenario::LinkStall => {
+                        let len = self.rng.range(3000, 6000);
+                        l.stall = Some((self.rng.range(14_000, 16_000), len));
+                    }
+                    _ => {}
+                }
+                self.start_leg(l, cycle, Some(sc));
+            }
+            Step::One(l) => self.start_leg(l, cycle, None),
+            Step::Random => {}
+        }
+    }
+
+    fn step_done(&self, cycle: u64) -> bool {
+        match self.step {
+            None => true,
+            Some(Step::Reset(_)) => cycle >= self.step_until,
+            Some(Step::Preload) => self.preload_k >= self.words() + self.desc_words(),
+            Some(_) => {
+                self.progs.iter().all(|p| p.ops.is_empty())
+                    && self.m.iter().all(|m| m.phase == MPhase::Idle)
+            }
+        }
+    }
+
+    fn desc_words(&self) -> usize {
+        (self.p.desc_bytes / 8) as usize
+    }
+
+    fn setup_prog(&self, c: usize) -> Prog {
+        let (sa, sb) = straps(self.place);
+        let me = if c == 0 { sa } else { sb };
+        let mut ops = VecDeque::new();
+        for e in 0..self.p.engines {
+            for (k, side) in [Side::M2s, Side::S2m].into_iter().enumerate() {
+                let ring = soc_local(
+                    me,
+                    u64::from(DESC_LO + (2 * e as u32 + k as u32) * RING_BYTES),
+                );
+                ops.push_back(Op::Wr {
+                    addr: udma(e, side, UDMA_ENG_CHANGE_STATE),
+                    data: 1 << UDMA_CHANGE_STATE_NORMAL_BIT,
+                });
+                ops.push_back(Op::Wr {
+                    addr: udma_q(e, side, UDMA_Q_RBP_LOW),
+                    data: ring as u32,
+                });
+                ops.push_back(Op::Wr {
+                    addr: udma_q(e, side, UDMA_Q_RBP_HIGH),
+                    data: (ring >> 32) as u32,
+                });
+                ops.push_back(Op::Wr {
+                    addr: udma_q(e, side, UDMA_Q_RL),
+                    data: RING_LEN,
+                });
+                ops.push_back(Op::Wr {
+                    addr: udma_q(e, side, UDMA_Q_CFG),
+                    data: 1 << UDMA_Q_CFG_EN_PREF_BIT | 1 << UDMA_Q_CFG_EN_SCHED_BIT,
+                });
+            }
+        }
+        // The semaphore constants the semaphore descriptors read: {1, 0} then {0, 1}.
+        let k = self.sema_const();
+        for (w, v) in [1u32, 0, 0, 1].iter().enumerate() {
+            ops.push_back(Op::Wr {
+                addr: k + 4 * w as u32,
+                data: *v,
+            });
+        }
+        Prog {
+            port: vec![c],
+            ops,
+            wait_until: 0,
+        }
+    }
+
+    fn sema_const(&self) -> u32 {
+        DESC_LO + self.p.desc_bytes - 16
+    }
+
+    /// Build the two Q7 programs of a leg (rdma_desc_gen + rdma_desc_start of
+    /// both roles).
+    fn start_leg(&mut self, l: LegSpec, cycle: u64, sc: Option<Scenario>) {
+        let (sa, sb) = straps(self.place);
+        let (t, r) = (l.tx, 1 - l.tx);
+        let st = [sa, sb];
+        let (ts, rs) = (st[t], st[r]);
+        let split = split_partitions(l.mask, l.part_start, l.part_count);
+        let n = split.len() as i32;
+        let id = self.legs.len();
+        let mut tx_ops = VecDeque::new();
+        let mut rx_ops = VecDeque::new();
+        let mut rx_db = Vec::new();
+        let mut tx_db = Vec::new();
+        let konst = u64::from(self.sema_const());
+        for (k, &(e, p0, np)) in split.iter().enumerate() {
+            let e = usize::from(e);
+            let mut descs = [Vec::new(), Vec::new()];
+            #[allow(clippy::needless_range_loop)] // side indexes tails and descs alike
+            for side in 0..2 {
+                let mut pos = self.tails[2 * e + t][side];
+                let mut push = |d: [u8; 16], pos: &mut RingPos| {
+                    descs[side].push((pos.offset, d));
+                    *pos = pos.advance(1, RING_LEN);
+                };
+                for (j, p) in (p0..p0 + np).enumerate() {
+                    let rid = pos.ring_id;
+                    let d = if side == 0 {
+                        let bad = l.ring_err == Some((k, j as u32));
+                        M2sDesc {
+                            len: l.bytes,
+                            ring_id: if bad { (rid + 2) & 3 } else { rid },
+                            first: true,
+                            last: true,
+                            int_en: false,
+                            dmb: false,
+                            concat: false,
+                            meta_ctrl: 0,
+                            buf_ptr: soc_local(ts, sbuf_off(p, l.src_off)),
+                        }
+                        .encode()
+                    } else {
+                        S2mDesc {
+                            len: l.bytes,
+                            ring_id: rid,
+                            int_en: false,
+                            buf2_ptr_lo: 0,
+                            buf1_ptr: soc_route(self.place, ts, rs, sbuf_off(p, l.dst_off)),
+                        }
+                        .encode()
+                    };
+                    push(d.unwrap_or([0; 16]), &mut pos);
+                }
+                for (sem_core, sem) in [(ts, l.local_sem), (rs, l.remote_sem)] {
+                    let rid = pos.ring_id;
+                    let (len, kofs, incr) = if sem % 2 == 0 {
+                        (4, 0, u64::from(sem_incr(sem)))
+                    } else {
+                        (8, 8, u64::from(sem_incr(sem - 1)))
+                    };
+                    let d = if side == 0 {
+                        M2sDesc {
+                            len,
+                            ring_id: rid,
+                            first: true,
+                            last: true,
+                            int_en: false,
+                            dmb: true,
+                            concat: false,
+                            meta_ctrl: 0,
+                            buf_ptr: soc_local(ts, konst + kofs),
+                        }
+                        .encode()
+                    } else {
+                        S2mDesc {
+                            len,
+                            ring_id: rid,
+                            int_en: false,
+                            buf2_ptr_lo: 0,
+                            buf1_ptr: soc_route(self.place, ts, sem_core, incr),
+                        }
+                        .encode()
+                    };
+                    push(d.unwrap_or([0; 16]), &mut pos);
+                }
+                self.tails[2 * e + t][side] = pos;
+            }
+            // gen: ring stores (TX: M2S ring; RX: S2M ring, through the TX core's port)
+            for (side, ops) in [(0usize, &mut tx_ops), (1, &mut rx_ops)] {
+                let base = DESC_LO + (2 * e as u32 + side as u32) * RING_BYTES;
+                for &(slot, d) in &descs[side] {
+                    for w in 0..4 {
+                        let v = u32::from_le_bytes([
+                            d[4 * w],
+                            d[4 * w + 1],
+                            d[4 * w + 2],
+                            d[4 * w + 3],
+                        ]);
+                        ops.push_back(Op::Wr {
+                            addr: base + slot * 16 + 4 * w as u32,
+                            data: v,
+                        });
+                    }
+                }
+            }
+            let nd = descs[0].len() as u32;
+            rx_db.push(Op::Wr {
+                addr: udma_q(e, Side::S2m, UDMA_Q_RTP_INC),
+                data: nd,
+            });
+            tx_db.push(Op::Wr {
+                addr: udma_q(e, Side::M2s, UDMA_Q_RTP_INC),
+                data: nd,
+            });
+            let _ = k;
+        }
+        let failed = l.ring_err.map_or(0, |_| 1);
+        let ok = n - failed;
+        // start, RX role: S2M doorbells, then the go signal (right_push).
+        if l.tx_first {
+            rx_ops.push_back(Op::Delay(3000));
+        }
+        rx_ops.push_back(Op::CheckNoLanding { rx: r });
+        rx_ops.extend(rx_db);
+        rx_ops.push_back(Op::Wr {
+            addr: sem_incr(GO_SEM),
+            data: 1,
+        });
+        // start, TX role: left_pop wait, then M2S doorbells (launch).
+        if !l.tx_first {
+            tx_ops.push_back(Op::Poll {
+                addr: sem_read(GO_SEM),
+                min: 1,
+            });
+            tx_ops.push_back(Op::Wr {
+                addr: sem_decr(GO_SEM),
+                data: 1,
+            });
+        }
+        tx_ops.extend(tx_db);
+        // completion (seed 001 §5): local_sem on TX, remote_sem on RX.
+        let (ls, rsm) = (l.local_sem, l.remote_sem);
+        self.exp_sem[t][usize::from(ls)] += ok;
+        self.exp_sem[r][usize::from(rsm)] += ok;
+        let lmin = self.exp_sem[t][usize::from(ls)];
+        let rmin = self.exp_sem[r][usize::from(rsm)];
+        tx_ops.push_back(Op::Poll {
+            addr: sem_read(ls),
+            min: lmin,
+        });
+        rx_ops.push_back(Op::Poll {
+            addr: sem_read(rsm),
+            min: rmin,
+        });
+        if l.ring_err.is_some() {
+            // the stopped engine never raises its semaphores: wait, then read exact values
+            tx_ops.push_back(Op::Delay(4000));
+            tx_ops.push_back(Op::Expect {
+                addr: sem_read(ls),
+                value: lmin as u32,
+            });
+            rx_ops.push_back(Op::Delay(4000));
+        }
+        tx_ops.push_back(Op::Done { leg: id });
+        rx_ops.push_back(Op::Done { leg: id });
+        // the RX Q7's own-core accesses (remote_sem poll) go through the RX port
+        self.progs.push(Prog {
+            port: vec![t],
+            ops: tx_ops,
+            wait_until: 0,
+        });
+        self.progs.push(Prog {
+            port: vec![t, r],
+            ops: rx_ops,
+            wait_until: 0,
+        });
+        let _ = sc;
+        self.legs.push(LegRun {
+            spec: l,
+            done_sides: 0,
+            sides: 2,
+            rx_bursts0: if l.tx_first {
+                self.rx_bursts(r)
+            } else {
+                u64::MAX
+            },
+            landed_early: false,
+        });
+        if let Some((at, len)) = l.stall {
+            self.stall_window = Some((cycle + at, cycle + at + len));
+        }
+        self.quiet_since = u64::MAX;
+    }
+
+    /// The port a program's head op uses.
+    fn op_port(p: &Prog) -> usize {
+        // RX programs: everything on the TX port except the final remote_sem poll
+        // and the landing check, which read the RX core.
+        match (p.port.len(), p.ops.front()) {
+            (2, Some(Op::Poll { addr, .. })) if *addr != sem_read(GO_SEM) => p.port[1],
+            (2, Some(Op::Expect { .. })) => p.port[1],
+            _ => p.port[0],
+        }
+    }
+
+    fn leg_done(&mut self, id: usize, cycle: u64) {
+        let lr = &mut self.legs[id];
+        lr.done_sides += 1;
+        if lr.done_sides < lr.sides {
+            return;
+        }
+        let l = lr.spec;
+        let early = lr.landed_early;
+        if early {
+            self.fail(
+                cycle,
+                format!("leg {id}: bytes reached the RX core before it armed"),
+            );
+        }
+        // Expected bytes: every partition of the engines that completed.
+        let split = split_partitions(l.mask, l.part_start, l.part_count);
+        let pb = self.p.sbuf_part_bytes as usize;
+        let wb = self.p.sbuf_win_base;
+        let (t, r) = (l.tx, 1 - l.tx);
+        for (k, &(_, p0, np)) in split.iter().enumerate() {
+            let upto = match l.ring_err {
+                Some((ke, j)) if ke == k => j as u8,
+                _ => np,
+            };
+            for p in p0..p0 + upto {
+                let s = usize::from(p) * pb + (l.src_off - wb) as usize;
+                let d = usize::from(p) * pb + (l.dst_off - wb) as usize;
+                let n = l.bytes as usize;
+                let src: Vec<u8> = self.exp_sbuf[t][s..s + n].to_vec();
+                self.exp_sbuf[r][d..d + n].copy_from_slice(&src);
+                self.cov.bytes += n as u64;
+            }
+        }
+        self.cov.legs += 1;
+    }
+
+    fn scenario_done(&mut self, s: Scenario) {
+        let k = SCENARIOS.iter().position(|x| x.1 == s).unwrap_or(0);
+        self.cov.scen[k] += 1;
+    }
+
+    /// Handle the Q7 masters: completions seen in `o`, then the next accesses.
+    fn masters(&mut self, cycle: u64, o: Option<&PairOut>) {
+        for c in 0..2 {
+            let (awr, wr, bv, br, arr, rv, rd, rr) = match (o, c) {
+                (None, _) => (false, false, false, 0, false, false, 0, 0),
+                (Some(o), 0) => (
+                    o.s_axil_a_awready == 1,
+                    o.s_axil_a_wready == 1,
+                    o.s_axil_a_bvalid == 1,
+                    o.s_axil_a_bresp,
+                    o.s_axil_a_arready == 1,
+                    o.s_axil_a_rvalid == 1,
+                    o.s_axil_a_rdata,
+                    o.s_axil_a_rresp,
+                ),
+                (Some(o), _) => (
+                    o.s_axil_b_awready == 1,
+                    o.s_axil_b_wready == 1,
+                    o.s_axil_b_bvalid == 1,
+                    o.s_axil_b_bresp,
+                    o.s_axil_b_arready == 1,
+                    o.s_axil_b_rvalid == 1,
+                    o.s_axil_b_rdata,
+                    o.s_axil_b_rresp,
+                ),
+            };
+            let (l_aw, l_w, l_ar) = if c == 0 {
+                (
+                    self.last.s_axil_a_awvalid == 1,
+                    self.last.s_axil_a_wvalid == 1,
+                    self.last.s_axil_a_arvalid == 1,
+                )
+            } else {
+                (
+                    self.last.s_axil_b_awvalid == 1,
+                    self.last.s_axil_b_wvalid == 1,
+                    self.last.s_axil_b_arvalid == 1,
+                )
+            };
+            let mut m = self.m[c];
+            match m.phase {
+                MPhase::Write { aw, w } => {
+                    let aw = aw && !(l_aw && awr);
+                    let w = w && !(l_w && wr);
+                    m.phase = MPhase::Write { aw, w };
+                    if !aw && !w && bv {
+                        if br != 0 {
+                            self.fail(
+                                cycle,
+                                format!("Q7 {c}: write 0x{:08x} answered {br}", m.addr),
+                            );
+                        }
+                        m.phase = MPhase::Idle;
+                        self.pop_op(m.prog, cycle, None);
+                    }
+                }
+                MPhase::Read { ar } => {
+                    let ar = ar && !(l_ar && arr);
+                    m.phase = MPhase::Read { ar };
+                    if !ar && rv {
+                        if rr != 0 {
+                            self.fail(
+                                cycle,
+                                format!("Q7 {c}: read 0x{:08x} answered {rr}", m.addr),
+                            );
+                        }
+                        m.phase = MPhase::Idle;
+                        self.pop_op(m.prog, cycle, Some(rd as u32));
+                    }
+                }
+                MPhase::Idle => {}
+            }
+            self.m[c].phase = m.phase;
+            self.m[c].addr = m.addr;
+        }
+        // Issue: each idle port takes the first ready program op aimed at it.
+        for c in 0..2 {
+            if self.m[c].phase != MPhase::Idle {
+                continue;
+            }
+            let busy: Vec<usize> = self
+                .m
+                .iter()
+                .filter(|m| m.phase != MPhase::Idle)
+                .map(|m| m.prog)
+                .collect();
+            let np = self.progs.len();
+            let start = (cycle as usize) % np.max(1);
+            for k in 0..np {
+                let pi = (start + k) % np;
+                let pr = &self.progs[pi];
+                if busy.contains(&pi)
+                    || pr.ops.is_empty()
+                    || pr.wait_until > cycle
+                    || Self::op_port(pr) != c
+                {
+                    continue;
+                }
+                let op = *self.progs[pi].ops.front().unwrap();
+                match op {
+                    Op::Wr { addr, data } => {
+                        self.m[c] = Master {
+                            phase: MPhase::Write { aw: true, w: true },
+                            addr,
+                            data,
+                            prog: pi,
+                        };
+                        self.cov.q7_writes += 1;
+                    }
+                    Op::Poll { addr, .. } | Op::Expect { addr, .. } => {
+                        if let Op::Poll { .. } = op {
+                            self.cov.polls += 1;
+                        }
+                        self.m[c] = Master {
+                            phase: MPhase::Read { ar: true },
+                            addr,
+                            data: 0,
+                            prog: pi,
+                        };
+                        self.cov.q7_reads += 1;
+                    }
+                    _ => continue,
+                }
+                break;
+            }
+        }
+    }
+
+    fn drive_masters(&self, i: &mut PairIn) {
+        for c in 0..2 {
+            let m = self.m[c];
+            let (aw, w, ar) = match m.phase {
+                MPhase::Write { aw, w } => (aw, w, false),
+                MPhase::Read { ar } => (false, false, ar),
+                MPhase::Idle => (false, false, false),
+            };
+            let (awv, wv, arv) = (u64::from(aw), u64::from(w), u64::from(ar));
+            if c == 0 {
+                i.s_axil_a_awaddr = u64::from(m.addr);
+                i.s_axil_a_araddr = u64::from(m.addr);
+                i.s_axil_a_wdata = u64::from(m.data);
+                i.s_axil_a_wstrb = 0xF;
+                i.s_axil_a_awvalid = awv;
+                i.s_axil_a_wvalid = wv;
+                i.s_axil_a_arvalid = arv;
+                i.s_axil_a_bready = 1;
+                i.s_axil_a_rready = 1;
+            } else {
+                i.s_axil_b_awaddr = u64::from(m.addr);
+                i.s_axil_b_araddr = u64::from(m.addr);
+                i.s_axil_b_wdata = u64::from(m.data);
+                i.s_axil_b_wstrb = 0xF;
+                i.s_axil_b_awvalid = awv;
+                i.s_axil_b_wvalid = wv;
+                i.s_axil_b_arvalid = arv;
+                i.s_axil_b_bready = 1;
+                i.s_axil_b_rready = 1;
+            }
+        }
+    }
+
+    /// The access of program `pi`'s head op completed (`rd`: read data).
+    fn pop_op(&mut self, pi: usize, cycle: u64, rd: Option<u32>) {
+        let Some(op) = self.progs[pi].ops.front().copied() else {
+            return;
+        };
+        match (op, rd) {
+            (Op::Poll { min, .. }, Some(v)) => {
+                if (v as i32) < min {
+                    // poll again later (the Q7 busy-waits with a gap)
+                    self.progs[pi].wait_until = cycle + 48;
+                    return;
+                }
+            }
+            (Op::Expect { addr, value }, Some(v)) => {
+                if v != value {
+                    self.fail(
+                        cycle,
+                        format!("read 0x{addr:08x}: expected {value}, got {v}"),
+                    );
+                }
+            }
+            _ => {}
+        }
+        self.progs[pi].ops.pop_front();
+        self.run_local_ops(pi, cycle);
+    }
+
+    /// Execute the program's non-bus ops at its head.
+    fn run_local_ops(&mut self, pi: usize, cycle: u64) {
+        while let Some(op) = self.progs[pi].ops.front().copied() {
+            match op {
+                Op::Delay(n) => {
+                    self.progs[pi].ops.pop_front();
+                    self.progs[pi].wait_until = cycle + n;
+                    self.cov.tx_waited += 1;
+                    break;
+                }
+                Op::Done { leg } => {
+                    self.progs[pi].ops.pop_front();
+                    self.leg_done(leg, cycle);
+                }
+                Op::CheckNoLanding { rx } => {
+                    self.progs[pi].ops.pop_front();
+                    let now = self.rx_bursts(rx);
+                    for lr in self.legs.iter_mut().filter(|l| l.done_sides < l.sides) {
+                        if lr.spec.tx_first && lr.rx_bursts0 != now {
+                            lr.landed_early = true;
+                        }
+                    }
+                }
+                _ => break,
+            }
+        }
+    }
+
+    fn rx_bursts(&self, c: usize) -> u64 {
+        // write bursts routed by the core's xbar ([31:24] of dbg_xbar_o), as last seen
+        self.last_xbar[c] >> 24 & 0xFF
+    }
+}
+
+impl LegEnv {
+    /// Estimated cycles of a leg (ring stores dominate).
+    fn leg_budget(&self, l: &LegSpec) -> u64 {
+        let descs =
+            u64::from(l.part_count) + 2 * split_partitions(l.mask, 0, l.part_count).len() as u64;
+        // generous: the end-of-run image check needs a quiet pair
+        descs * 8 * 24 + u64::from(l.part_count) * u64::from(l.bytes) + 20_000
+    }
+
+    fn scan_reserve(&self) -> u64 {
+        self.words() as u64 + 64
+    }
+
+    fn next_step(&mut self, cycle: u64) {
+        if !self.step_done(cycle) {
+            return;
+        }
+        if let Some(Step::Legs(sc)) = self.step {
+            self.scenario_done(sc);
+        }
+        if (self.step == Some(Step::Random) || self.plan.is_empty()) && !self.random {
+            self.step = Some(Step::Random);
+            return;
+        }
+        if self.step == Some(Step::Random) || self.plan.is_empty() {
+            // Random mix: one leg, or both directions at once.
+            let tx = self.rng.below(2) as usize;
+            let mut l = self.random_leg(tx);
+            let two = self.rng.chance(1, 3);
+            let budget = self.leg_budget(&l) * if two { 2 } else { 1 };
+            if cycle + budget + self.scan_reserve() < self.cycles {
+                self.bp_on = true;
+                if two {
+                    let mut m = self.random_leg(1 - l.tx);
+                    // the two directions use different semaphores
+                    m.local_sem = 200 + (m.local_sem % 20);
+                    m.remote_sem = 220 + (m.remote_sem % 20);
+                    if l.local_sem >= 200 {
+                        l.local_sem -= 100;
+                    }
+                    self.start_leg(m, cycle, None);
+                }
+                self.start_leg(l, cycle, None);
+            }
+            self.step = Some(Step::Random);
+            return;
+        }
+        let s = self.plan.pop_front().unwrap_or(Step::Random);
+        self.start_step(s, cycle);
+    }
+
+    fn record_scan(&mut self, cycle: u64, o: &PairOut) {
+        let (valid, sel, addr) = self.scan_hist[cycle as usize % 2];
+        if valid && !sel {
+            self.obs_sbuf[0][addr] = o.dbg_a_mem_rdata_o;
+            self.obs_sbuf[1][addr] = o.dbg_b_mem_rdata_o;
+        }
+        if let Some(k) = self.last_sem_idx {
+            self.obs_sem[0][k] = o.dbg_a_sem_o as u32;
+            self.obs_sem[1][k] = o.dbg_b_sem_o as u32;
+        }
+    }
+
+    fn final_check(&mut self, cycle: u64) {
+        let quiet = self.quiet_since != u64::MAX && cycle >= self.quiet_since + self.scan_reserve();
+        if !quiet {
+            return;
+        }
+        self.final_checked = true;
+        for c in 0..2 {
+            for (k, w) in self.obs_sbuf[c].iter().enumerate() {
+                let mut e = [0u8; 8];
+                e.copy_from_slice(&self.exp_sbuf[c][8 * k..8 * k + 8]);
+                let e = u64::from_le_bytes(e);
+                self.cov.words_checked += 1;
+                if *w != e {
+                    let pb = self.p.sbuf_part_bytes as usize;
+                    let msg = format!(
+                        "core {} SBUF partition {} offset 0x{:x}: expected 0x{e:016x}, found 0x{w:016x}",
+                        ["A", "B"][c],
+                        8 * k / pb,
+                        self.p.sbuf_win_base as usize + 8 * k % pb
+                    );
+                    self.fail(cycle, msg);
+                    break;
+                }
+            }
+            for s in 0..256 {
+                self.cov.sems_checked += 1;
+                if self.obs_sem[c][s] as i32 != self.exp_sem[c][s] {
+                    let msg = format!(
+                        "core {} semaphore {s}: expected {}, found {}",
+                        ["A", "B"][c],
+                        self.exp_sem[c][s],
+                        self.obs_sem[c][s] as i32
+                    );
+                    self.fail(cycle, msg);
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Environment that runs one leg `l` in placement `place` (then idles);
+    /// the pair's initial SBUF images are this environment's random images.
+    pub fn single(seed: u64, cycles: u64, place: u64, l: LegSpec) -> Self {
+        let mut e = Self::with_scenario(seed, cycles, None).directed_only();
+        e.place = place;
+        e.plan = VecDeque::from([Step::Reset(place), Step::Preload, Step::Setup, Step::One(l)]);
+        e
+    }
+
+    /// True when every leg started so far has completed.
+    pub fn legs_complete(&self) -> bool {
+        !self.legs.is_empty() && self.legs.iter().all(|l| l.done_sides == l.sides)
+    }
+
+    /// Stored bytes per partition and the partition offset where they start.
+    pub fn sbuf_window(&self) -> (u32, u32) {
+        (self.p.sbuf_part_bytes, self.p.sbuf_win_base)
+    }
+
+    /// Preloaded SBUF image of core `c` before any leg (`seed`'s images).
+    pub fn initial_sbuf(seed: u64, c: usize) -> Vec<u8> {
+        Self::with_scenario(seed, 1, None).exp_sbuf[c].clone()
+    }
+
+    /// No random legs after the directed ones.
+    pub fn directed_only(mut self) -> Self {
+        self.random = false;
+        self
+    }
+
+    /// Expected SBUF image of core `c` (partition-major, `part_bytes` each).
+    pub fn expected_sbuf(&self, c: usize) -> &[u8] {
+        &self.exp_sbuf[c]
+    }
+
+    /// Semaphores of core `c` as scanned through the debug port.
+    pub fn observed_sems(&self, c: usize) -> [i32; 256] {
+        self.obs_sem[c].map(|v| v as i32)
+    }
+
+    /// SBUF image of core `c` as scanned through the debug port.
+    pub fn observed_sbuf(&self, c: usize) -> Vec<u8> {
+        self.obs_sbuf[c]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect()
+    }
+
+    /// Initial (preloaded) SBUF bytes are the environment's first image; the
+    /// legs run so far.
+    pub fn legs(&self) -> Vec<LegSpec> {
+        self.legs.iter().map(|l| l.spec).collect()
+    }
+
+    /// First environment check failure, if any.
+    pub fn failure(&self) -> Option<&str> {
+        self.fail_msg.as_deref()
+    }
+
+    /// True once the end-of-run image check ran.
+    pub fn final_checked(&self) -> bool {
+        self.final_checked
+    }
+}
+
+impl Stimulus for LegEnv {
+    type In = PairIn;
+    type Out = PairOut;
+
+    fn new(seed: u64, cycles: u64) -> Self {
+        Self::with_scenario(seed, cycles, None)
+    }
+
+    fn next(&mut self, cycle: u64, prev_out: Option<&PairOut>) -> PairIn {
+        if let Some(o) = prev_out {
+            self.last_xbar = [o.dbg_a_xbar_o, o.dbg_b_xbar_o];
+            self.record_scan(cycle, o);
+        }
+        self.masters(cycle, prev_out);
+        self.next_step(cycle);
+        self.rst = matches!(self.step, Some(Step::Reset(_))) && cycle < self.step_until;
+        let mut i = PairIn::default();
+        let pi: Vec<usize> = (0..self.progs.len()).collect();
+        for p in pi {
+            self.run_local_ops(p, cycle);
+        }
+        i.rst_ni = u64::from(!self.rst);
+        i.place_i = self.place;
+        self.drive_masters(&mut i);
+        // debug memory port: preload, then a continuous scan
+        let words = self.words();
+        let mut hist = (false, false, 0usize);
+        if self.step == Some(Step::Preload) && !self.rst {
+            let k = self.preload_k;
+            if k < words {
+                let mut w = [0u8; 8];
+                w.copy_from_slice(&self.exp_sbuf[0][8 * k..8 * k + 8]);
+                i.dbg_a_mem_wdata_i = u64::from_le_bytes(w);
+                w.copy_from_slice(&self.exp_sbuf[1][8 * k..8 * k + 8]);
+                i.dbg_b_mem_wdata_i = u64::from_le_bytes(w);
+                i.dbg_a_mem_addr_i = k as u64;
+                i.dbg_b_mem_addr_i = k as u64;
+            } else {
+                i.dbg_a_mem_sel_i = 1;
+                i.dbg_b_mem_sel_i = 1;
+                i.dbg_a_mem_addr_i = (k - words) as u64;
+                i.dbg_b_mem_addr_i = (k - words) as u64;
+            }
+            i.dbg_a_mem_we_i = 1;
+            i.dbg_b_mem_we_i = 1;
+            self.preload_k += 1;
+        } else {
+            let k = (self.scan_k % words as u64) as usize;
+            self.scan_k += 1;
+            i.dbg_a_mem_addr_i = k as u64;
+            i.dbg_b_mem_addr_i = k as u64;
+            hist = (!self.rst, false, k);
+        }
+        self.scan_hist[cycle as usize % 2] = hist;
+        let sk = (cycle % 256) as usize;
+        i.dbg_a_sem_idx_i = sk as u64;
+        i.dbg_b_sem_idx_i = sk as u64;
+        self.last_sem_idx = (!self.rst).then_some(sk);
+        // backpressure and long stalls
+        if self.bp_on && !self.rst {
+            for (k, v) in [&mut i.a_mem_stall_i, &mut i.b_mem_stall_i]
+                .into_iter()
+                .enumerate()
+            {
+                let _ = k;
+                if self.rng.chance(1, 8) {
+                    *v = 1;
+                    self.cov.bp_mem += 1;
+                }
+            }
+            for v in [&mut i.ab_stall_i, &mut i.ba_stall_i] {
+                if self.rng.chance(1, 16) {
+                    *v = 1;
+                    self.cov.bp_link += 1;
+                }
+            }
+        }
+        if let Some((a, b)) = self.stall_window {
+            if (a..b).contains(&cycle) {
+                i.ab_stall_i = 1;
+                i.ba_stall_i = 1;
+                self.cov.stall_cycles += 1;
+            }
+        }
+        let quiet = self.progs.iter().all(|p| p.ops.is_empty())
+            && self.m.iter().all(|m| m.phase == MPhase::Idle)
+            && !self.rst;
+        if !quiet {
+            self.quiet_since = u64::MAX;
+        } else if self.quiet_since == u64::MAX {
+            self.quiet_since = cycle;
+        }
+        if cycle + 1 == self.cycles {
+            self.final_check(cycle);
+        }
+        self.last = i;
+        i
+    }
+
+    fn coverage(&self) -> Vec<(String, u64)> {
+        let c = &self.cov;
+        let mut v = vec![("legs".to_string(), c.legs)];
+        for (k, (n, _)) in SCENARIOS.iter().enumerate() {
+            v.push((format!("scen_{n}"), c.scen[k]));
+        }
+        for (n, x) in [
+            ("bytes_copied", c.bytes),
+            ("q7_writes", c.q7_writes),
+            ("q7_reads", c.q7_reads),
+            ("sem_polls", c.polls),
+            ("bp_mem", c.bp_mem),
+            ("bp_link", c.bp_link),
+            ("link_stall_cycles", c.stall_cycles),
+            ("resets", c.resets),
+            ("tx_first_delays", c.tx_waited),
+            ("sbuf_words_checked", c.words_checked),
+            ("sems_checked", c.sems_checked),
+            ("check_fail", c.check_fail),
+        ] {
+            v.push((n.to_string(), x));
+        }
+        v
+    }
+
+    fn compare_final(&self, other: &Self) -> Result<(), String> {
+        if let Some(m) = &self.fail_msg {
+            return Err(format!("environment check failed: {m}"));
+        }
+        for c in 0..2 {
+            if self.obs_sbuf[c] != other.obs_sbuf[c] {
+                return Err(format!(
+                    "core {} SBUF images differ (golden vs RTL)",
+                    ["A", "B"][c]
+                ));
+            }
+            if self.obs_sem[c] != other.obs_sem[c] {
+                return Err(format!(
+                    "core {} semaphores differ (golden vs RTL)",
+                    ["A", "B"][c]
+                ));
+            }
+        }
+        Ok(())
+    }
+}

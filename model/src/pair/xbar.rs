@@ -1,0 +1,731 @@
+//! Golden model of `rtl/sb2sb_xbar.sv`: the AXI4 interconnect of one core,
+//! routing every burst with a [`Decoder`](crate::decoder::Decoder) instance
+//! (one for the write path, one for the read path) on the SoC address.
+//!
+//! The routing table is in `docs/pair.md` and the RTL header. The outputs
+//! towards the masters depend on the registered state and on the memories'
+//! and the link's (Moore) outputs only, so [`Xbar::master_outputs`] can be
+//! evaluated before the UDMA engines step; [`Xbar::target_outputs`] and
+//! [`Xbar::update`] follow once the engines' outputs are known.
+
+// The FSM arms mirror the RTL's `unique case` states one by one.
+#![allow(clippy::collapsible_match, clippy::collapsible_if)]
+
+use crate::addr::{ROUTE_OTHER_CHIP, ROUTE_OTHER_DIE, ROUTE_SAME_DIE};
+use crate::decoder::{DecoderIn, DecoderOut};
+
+use super::link::{LinkNearIn, LinkOut};
+use super::sram::{SramIn, SramOut};
+
+/// Target: SBUF.
+pub const TGT_SBUF: u8 = 0;
+/// Target: descriptor RAM.
+pub const TGT_DESC: u8 = 1;
+/// Target: EVT_SEM SEM_INCR lanes (increment ports).
+pub const TGT_SEM: u8 = 2;
+/// Target: out over the link.
+pub const TGT_LINK: u8 = 3;
+/// Target: error response.
+pub const TGT_ERR: u8 = 4;
+
+const W_IDLE: u8 = 0;
+const W_ADDR: u8 = 1;
+const W_DEC: u8 = 2;
+const W_ROUTE: u8 = 3;
+const W_TGT_AW: u8 = 4;
+const W_DATA: u8 = 5;
+const W_RESP: u8 = 6;
+const W_BACK: u8 = 7;
+const R_IDLE: u8 = 0;
+const R_ADDR: u8 = 1;
+const R_DEC: u8 = 2;
+const R_ROUTE: u8 = 3;
+const R_TGT_AR: u8 = 4;
+const R_DATA: u8 = 5;
+const R_ERR: u8 = 6;
+
+/// EVT_SEM SEM_INCR window (core-relative).
+const EVT_INCR_LO: u32 = 0x1000_1800;
+const EVT_INCR_HI: u32 = 0x1000_1C00;
+const EVT_LO: u32 = 0x1000_0000;
+/// Descriptor RAM base (core-relative).
+pub const DESC_LO: u32 = 0x1200_0000;
+
+/// Test-only fault of the router.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum XbarFault {
+    /// The write-path decoder compares the DIE bit with the wrong die (the
+    /// inverted `self_die_i`).
+    WrongDieBit,
+}
+
+/// Static configuration (the RTL parameters and straps).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct XbarCfg {
+    pub engines: usize,
+    pub part_bytes: u32,
+    pub win_base: u32,
+    pub desc_bytes: u32,
+    pub self_die: u64,
+    pub self_chip: u64,
+    pub core_idx: u64,
+}
+
+/// One write master's outputs (inputs of the xbar).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WmIn {
+    pub awaddr: u64,
+    pub awlen: u64,
+    pub awvalid: bool,
+    pub wdata: u64,
+    pub wstrb: u64,
+    pub wlast: bool,
+    pub wvalid: bool,
+    pub bready: bool,
+}
+
+/// One read master's outputs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RmIn {
+    pub araddr: u64,
+    pub arlen: u64,
+    pub arvalid: bool,
+    pub rready: bool,
+}
+
+/// Outputs towards the masters and the EVT_SEM (bit k of a mask = master k).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct XbarMOut {
+    pub wm_awready: u32,
+    pub wm_wready: u32,
+    pub wm_bvalid: u32,
+    pub wm_bresp: u64,
+    pub rm_arready: u32,
+    pub rm_rvalid: u32,
+    pub rm_rdata: u64,
+    pub rm_rresp: u64,
+    pub rm_rlast: bool,
+    /// B response of the link master (in-path).
+    pub lin_bresp: u64,
+    /// Increment ports 0, 1 (out-path) and 2, 3 (in-path).
+    pub inc_valid: [bool; 4],
+    pub inc_idx: [u8; 4],
+    pub inc_value: [u32; 4],
+    pub dbg: u64,
+    pub dbg_in: u64,
+}
+
+/// Memory owner: none.
+const OWN_NONE: u8 = 0;
+/// Memory owner: the out-path.
+const OWN_OUT: u8 = 1;
+/// Memory owner: the in-path.
+const OWN_IN: u8 = 2;
+
+/// Route of one burst (`route_t`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Route {
+    tgt: u8,
+    word: u32,
+    resp: u64,
+}
+
+/// The interconnect registers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Xbar {
+    pub cfg: XbarCfg,
+    pub fault: Option<XbarFault>,
+    w_st: u8,
+    w_g: usize,
+    w_rr: usize,
+    w_tgt: u8,
+    w_addr: u64,
+    w_len: u64,
+    w_word: u32,
+    w_resp: u64,
+    w_cnt: u8,
+    inc_v: [bool; 2],
+    inc_i: [u8; 2],
+    inc_val: [u32; 2],
+    i_st: u8,
+    i_tgt: u8,
+    i_addr: u64,
+    i_len: u64,
+    i_word: u32,
+    i_resp: u64,
+    inc2_v: [bool; 2],
+    inc2_i: [u8; 2],
+    inc2_val: [u32; 2],
+    own: [u8; 2],
+    r_st: u8,
+    r_g: usize,
+    r_rr: usize,
+    r_tgt: u8,
+    r_addr: u64,
+    r_len: u64,
+    r_cnt: u64,
+    r_word: u32,
+    r_resp: u64,
+}
+
+impl Xbar {
+    pub fn new(cfg: XbarCfg) -> Self {
+        Self {
+            cfg,
+            fault: None,
+            w_st: W_IDLE,
+            w_g: 0,
+            w_rr: 0,
+            w_tgt: TGT_ERR,
+            w_addr: 0,
+            w_len: 0,
+            w_word: 0,
+            w_resp: 0,
+            w_cnt: 0,
+            inc_v: [false; 2],
+            inc_i: [0; 2],
+            inc_val: [0; 2],
+            i_st: W_IDLE,
+            i_tgt: TGT_ERR,
+            i_addr: 0,
+            i_len: 0,
+            i_word: 0,
+            i_resp: 0,
+            inc2_v: [false; 2],
+            inc2_i: [0; 2],
+            inc2_val: [0; 2],
+            own: [OWN_NONE; 2],
+            r_st: R_IDLE,
+            r_g: 0,
+            r_rr: 0,
+            r_tgt: TGT_ERR,
+            r_addr: 0,
+            r_len: 0,
+            r_cnt: 0,
+            r_word: 0,
+            r_resp: 0,
+        }
+    }
+
+    fn reset(&mut self) {
+        let (c, f) = (self.cfg, self.fault);
+        *self = Self::new(c);
+        self.fault = f;
+    }
+
+    fn wm_count(&self) -> usize {
+        self.cfg.engines + 2
+    }
+
+    /// Index of the link-in write master.
+    pub fn link_master(&self) -> usize {
+        self.cfg.engines
+    }
+
+    /// Inputs of the three decoders (out-path 0, read path 1, in-path 2) this cycle.
+    #[inline]
+    pub fn dec_inputs(&self, rst: bool) -> [DecoderIn; 3] {
+        let self_die = match self.fault {
+            Some(XbarFault::WrongDieBit) => self.cfg.self_die ^ 1,
+            None => self.cfg.self_die,
+        };
+        let mk = |valid: bool, addr: u64, die: u64| DecoderIn {
+            rst_ni: u64::from(!rst),
+            valid_i: u64::from(valid),
+            op_i: 0,
+            addr_i: addr,
+            self_die_i: die,
+            self_chip_id_i: self.cfg.self_chip,
+            ..Default::default()
+        };
+        let d = self.cfg.self_die;
+        if rst {
+            return [mk(false, 0, self_die), mk(false, 0, d), mk(false, 0, d)];
+        }
+        [
+            mk(self.w_st == W_DEC, self.w_addr, self_die),
+            mk(self.r_st == R_DEC, self.r_addr, d),
+            mk(self.i_st == W_DEC, self.i_addr, d),
+        ]
+    }
+
+    fn route_of(&self, d: &DecoderOut, len: u64, from_link: bool, wr: bool) -> Route {
+        let c = &self.cfg;
+        let mut r = Route {
+            tgt: TGT_ERR,
+            word: 0,
+            resp: 3,
+        };
+        let nbr = d.id_valid_o != 0 && d.neighbor_route_o != 0 && d.exit_die_o != 0;
+        let route = if nbr { d.route_nbr_o } else { d.route_chip_o } as u8;
+        let loc = d.local_o;
+        let off = loc as u32;
+        let bytes = ((len as u32) + 1) << 3;
+        let inpart = (off & 0x1F_FFFF) & !7;
+        let rel = inpart.wrapping_sub(c.win_base);
+        if route == ROUTE_SAME_DIE && (loc >> 35) & 0x7FF == 0 && (loc >> 32) & 7 == c.core_idx {
+            r.resp = 2;
+            if off < EVT_LO {
+                if inpart >= c.win_base && rel.wrapping_add(bytes) <= c.part_bytes {
+                    r.tgt = TGT_SBUF;
+                    r.word = ((off >> 21) & 0x7F)
+                        .wrapping_mul(c.part_bytes)
+                        .wrapping_add(rel)
+                        >> 3;
+                    r.resp = 0;
+                }
+            } else if (EVT_INCR_LO..EVT_INCR_HI).contains(&off) && wr {
+                if (off & !7) + bytes <= EVT_INCR_HI {
+                    r.tgt = TGT_SEM;
+                    r.word = (off - EVT_INCR_LO) >> 3;
+                    r.resp = 0;
+                }
+            } else if off >= DESC_LO && off < DESC_LO + c.desc_bytes {
+                if (off & !7) + bytes <= DESC_LO + c.desc_bytes {
+                    r.tgt = TGT_DESC;
+                    r.word = (off - DESC_LO) >> 3;
+                    r.resp = 0;
+                }
+            }
+        } else if matches!(route, ROUTE_SAME_DIE | ROUTE_OTHER_DIE | ROUTE_OTHER_CHIP)
+            && wr
+            && !from_link
+        {
+            r.tgt = TGT_LINK;
+            r.resp = 0;
+        }
+        r
+    }
+
+    fn w_tgt_wready(&self, mem: &[SramOut; 2], link: &LinkOut) -> bool {
+        match self.w_tgt {
+            TGT_SBUF => mem[0].wready && self.own[0] == OWN_OUT,
+            TGT_DESC => mem[1].wready && self.own[1] == OWN_OUT,
+            TGT_LINK => link.wready,
+            _ => true,
+        }
+    }
+
+    fn i_tgt_wready(&self, mem: &[SramOut; 2]) -> bool {
+        match self.i_tgt {
+            TGT_SBUF => mem[0].wready && self.own[0] == OWN_IN,
+            TGT_DESC => mem[1].wready && self.own[1] == OWN_IN,
+            _ => true,
+        }
+    }
+
+    fn is_mem(t: u8) -> bool {
+        t == TGT_SBUF || t == TGT_DESC
+    }
+
+    fn r_mem(&self) -> bool {
+        self.r_tgt == TGT_SBUF || self.r_tgt == TGT_DESC
+    }
+
+    /// Outputs towards the masters and the EVT_SEM.
+    #[inline]
+    pub fn master_outputs(&self, rst: bool, mem: &[SramOut; 2], link: &LinkOut) -> XbarMOut {
+        if rst {
+            return XbarMOut {
+                dbg: u64::from(TGT_ERR) << 19 | u64::from(TGT_ERR) << 8,
+                dbg_in: u64::from(TGT_ERR) << 3,
+                ..Default::default()
+            };
+        }
+        let cat = |a: [u8; 2], b: [u8; 2]| [a[0], a[1], b[0], b[1]];
+        let mut o = XbarMOut {
+            wm_bresp: self.w_resp,
+            lin_bresp: self.i_resp,
+            rm_rresp: self.r_resp,
+            inc_valid: [self.inc_v[0], self.inc_v[1], self.inc2_v[0], self.inc2_v[1]],
+            inc_idx: cat(self.inc_i, self.inc2_i),
+            inc_value: [
+                self.inc_val[0],
+                self.inc_val[1],
+                self.inc2_val[0],
+                self.inc2_val[1],
+            ],
+            ..Default::default()
+        };
+        let lm = 1u32 << self.link_master();
+        match self.i_st {
+            W_ADDR => o.wm_awready |= lm,
+            W_DATA => {
+                if self.i_tgt_wready(mem) {
+                    o.wm_wready |= lm;
+                }
+            }
+            W_BACK => o.wm_bvalid |= lm,
+            _ => {}
+        }
+        o.dbg_in = u64::from(self.own[1]) << 8
+            | u64::from(self.own[0]) << 6
+            | u64::from(self.i_tgt) << 3
+            | u64::from(self.i_st);
+        let g = 1u32 << self.w_g;
+        match self.w_st {
+            W_ADDR => o.wm_awready |= g,
+            W_DATA => {
+                if self.w_tgt_wready(mem, link) {
+                    o.wm_wready |= g;
+                }
+            }
+            W_BACK => o.wm_bvalid |= g,
+            _ => {}
+        }
+        let rg = 1u32 << self.r_g;
+        if self.r_st == R_ADDR {
+            o.rm_arready = rg;
+        }
+        if self.r_st == R_DATA && self.r_mem() {
+            let m = &mem[usize::from(self.r_tgt & 1)];
+            if m.rvalid {
+                o.rm_rvalid = rg;
+            }
+            o.rm_rdata = m.rdata;
+            o.rm_rresp = m.rresp;
+            o.rm_rlast = m.rlast;
+        }
+        if self.r_st == R_ERR {
+            o.rm_rvalid = rg;
+            o.rm_rlast = self.r_cnt == self.r_len;
+        }
+        o.dbg = u64::from(self.w_cnt) << 24
+            | u64::from(self.inc_v[0]) << 22
+            | u64::from(self.inc_v[1]) << 23
+            | u64::from(self.r_tgt) << 19
+            | (self.r_g as u64 & 0x1F) << 14
+            | u64::from(self.r_st) << 11
+            | u64::from(self.w_tgt) << 8
+            | (self.w_g as u64 & 0x1F) << 3
+            | u64::from(self.w_st);
+        o
+    }
+
+    /// Inputs of the two memories and of the link's near side.
+    #[inline]
+    pub fn target_outputs(
+        &self,
+        rst: bool,
+        wm: &[WmIn],
+        rm: &[RmIn],
+        mem_in: &mut [SramIn; 2],
+        link_in: &mut LinkNearIn,
+    ) {
+        let (w_st, w_g, w_tgt, r_st, r_g, r_tgt) = if rst {
+            (W_IDLE, 0, TGT_ERR, R_IDLE, 0, TGT_ERR)
+        } else {
+            (
+                self.w_st, self.w_g, self.w_tgt, self.r_st, self.r_g, self.r_tgt,
+            )
+        };
+        let (w_word, w_addr, w_len, r_word, r_len) = if rst {
+            (0, 0, 0, 0, 0)
+        } else {
+            (
+                self.w_word,
+                self.w_addr,
+                self.w_len,
+                self.r_word,
+                self.r_len,
+            )
+        };
+        let m = &wm[w_g];
+        let lm = &wm[self.link_master()];
+        let (own, i_st, i_tgt, i_word) = if rst {
+            ([OWN_NONE; 2], W_IDLE, TGT_ERR, 0)
+        } else {
+            (self.own, self.i_st, self.i_tgt, self.i_word)
+        };
+        for (k, s) in mem_in.iter_mut().enumerate() {
+            s.awaddr = w_word;
+            s.wdata = m.wdata;
+            s.wstrb = m.wstrb;
+            s.wlast = m.wlast;
+            s.awvalid = false;
+            s.wvalid = false;
+            s.bready = false;
+            if own[k] == OWN_OUT && Self::is_mem(w_tgt) && usize::from(w_tgt & 1) == k {
+                s.awvalid = w_st == W_TGT_AW;
+                s.wvalid = w_st == W_DATA && m.wvalid;
+                s.bready = w_st == W_RESP;
+            } else if own[k] == OWN_IN && Self::is_mem(i_tgt) && usize::from(i_tgt & 1) == k {
+                s.awaddr = i_word;
+                s.wdata = lm.wdata;
+                s.wstrb = lm.wstrb;
+                s.wlast = lm.wlast;
+                s.awvalid = i_st == W_TGT_AW;
+                s.wvalid = i_st == W_DATA && lm.wvalid;
+                s.bready = i_st == W_RESP;
+            }
+            let rmine = r_tgt == k as u8;
+            s.araddr = r_word;
+            s.arlen = r_len as u32;
+            s.arvalid = rmine && r_st == R_TGT_AR;
+            s.rready = rmine && r_st == R_DATA && rm[r_g].rready;
+        }
+        let l = w_tgt == TGT_LINK;
+        *link_in = LinkNearIn {
+            awaddr: w_addr,
+            awlen: w_len,
+            awvalid: l && w_st == W_TGT_AW,
+            wdata: m.wdata,
+            wstrb: m.wstrb,
+            wlast: m.wlast,
+            wvalid: l && w_st == W_DATA && m.wvalid,
+            bready: l && w_st == W_RESP,
+        };
+    }
+
+    /// Clock edge.
+    #[inline]
+    pub fn update(
+        &mut self,
+        rst: bool,
+        wm: &[WmIn],
+        rm: &[RmIn],
+        mem: &[SramOut; 2],
+        link: &LinkOut,
+        dec: &[DecoderOut; 3],
+    ) {
+        if rst {
+            self.reset();
+            return;
+        }
+        let n_wm = self.wm_count();
+        let n_rm = self.cfg.engines;
+        let lmi = self.link_master();
+        // ---- memory owners (from the pre-edge state)
+        let mut own_d = self.own;
+        for (k, od) in own_d.iter_mut().enumerate() {
+            let out_w = self.w_st == W_TGT_AW
+                && Self::is_mem(self.w_tgt)
+                && usize::from(self.w_tgt & 1) == k;
+            let in_w = self.i_st == W_TGT_AW
+                && Self::is_mem(self.i_tgt)
+                && usize::from(self.i_tgt & 1) == k;
+            match self.own[k] {
+                OWN_NONE => {
+                    *od = if in_w {
+                        OWN_IN
+                    } else if out_w {
+                        OWN_OUT
+                    } else {
+                        OWN_NONE
+                    }
+                }
+                OWN_OUT => {
+                    if self.w_st == W_RESP && mem[k].bvalid {
+                        *od = OWN_NONE;
+                    }
+                }
+                OWN_IN => {
+                    if self.i_st == W_RESP && mem[k].bvalid {
+                        *od = OWN_NONE;
+                    }
+                }
+                _ => *od = OWN_NONE,
+            }
+        }
+        // ---- in-path (the link master)
+        let lw = &wm[lmi];
+        let mut inc2_v = [false; 2];
+        match self.i_st {
+            W_IDLE => {
+                if lw.awvalid {
+                    self.i_st = W_ADDR;
+                }
+            }
+            W_ADDR => {
+                if lw.awvalid {
+                    self.i_st = W_DEC;
+                    self.i_addr = lw.awaddr;
+                    self.i_len = lw.awlen;
+                }
+            }
+            W_DEC => self.i_st = W_ROUTE,
+            W_ROUTE => {
+                let r = self.route_of(&dec[2], self.i_len, true, true);
+                self.i_tgt = r.tgt;
+                self.i_word = r.word;
+                self.i_resp = r.resp;
+                self.i_st = if r.tgt == TGT_SEM || r.tgt == TGT_ERR {
+                    W_DATA
+                } else {
+                    W_TGT_AW
+                };
+            }
+            W_TGT_AW => {
+                let k = usize::from(self.i_tgt & 1);
+                if self.own[k] == OWN_IN && mem[k].awready {
+                    self.i_st = W_DATA;
+                }
+            }
+            W_DATA => {
+                if self.i_tgt_wready(mem) && lw.wvalid {
+                    if self.i_tgt == TGT_SEM {
+                        for (l, v) in inc2_v.iter_mut().enumerate() {
+                            *v = (lw.wstrb >> (4 * l)) & 0xF != 0;
+                            self.inc2_i[l] = (self.i_word.wrapping_mul(2) + l as u32) as u8;
+                            self.inc2_val[l] = (lw.wdata >> (32 * l)) as u32;
+                        }
+                        self.i_word = self.i_word.wrapping_add(1);
+                    }
+                    if lw.wlast {
+                        self.i_st = if self.i_tgt == TGT_SEM || self.i_tgt == TGT_ERR {
+                            W_BACK
+                        } else {
+                            W_RESP
+                        };
+                    }
+                }
+            }
+            W_RESP => {
+                let k = usize::from(self.i_tgt & 1);
+                if mem[k].bvalid {
+                    self.i_st = W_BACK;
+                    self.i_resp = mem[k].bresp;
+                }
+            }
+            _ => {
+                if lw.bready {
+                    self.i_st = W_IDLE;
+                }
+            }
+        }
+        self.inc2_v = inc2_v;
+        // ---- write path
+        let g = self.w_g;
+        let mut inc_v = [false; 2];
+        match self.w_st {
+            W_IDLE => {
+                if let Some(k) = (0..n_wm).find(|k| {
+                    let m = (self.w_rr + k) % n_wm;
+                    wm[m].awvalid && m != lmi
+                }) {
+                    self.w_st = W_ADDR;
+                    self.w_g = (self.w_rr + k) % n_wm;
+                }
+            }
+            W_ADDR => {
+                if wm[g].awvalid {
+                    self.w_st = W_DEC;
+                    self.w_addr = wm[g].awaddr;
+                    self.w_len = wm[g].awlen;
+                }
+            }
+            W_DEC => self.w_st = W_ROUTE,
+            W_ROUTE => {
+                let r = self.route_of(&dec[0], self.w_len, g == self.link_master(), true);
+                self.w_tgt = r.tgt;
+                self.w_word = r.word;
+                self.w_resp = r.resp;
+                self.w_cnt = self.w_cnt.wrapping_add(1);
+                self.w_st = if r.tgt == TGT_SEM || r.tgt == TGT_ERR {
+                    W_DATA
+                } else {
+                    W_TGT_AW
+                };
+            }
+            W_TGT_AW => {
+                let rdy = match self.w_tgt {
+                    TGT_SBUF => self.own[0] == OWN_OUT && mem[0].awready,
+                    TGT_DESC => self.own[1] == OWN_OUT && mem[1].awready,
+                    _ => link.awready,
+                };
+                if rdy {
+                    self.w_st = W_DATA;
+                }
+            }
+            W_DATA => {
+                if self.w_tgt_wready(mem, link) && wm[g].wvalid {
+                    if self.w_tgt == TGT_SEM {
+                        for (l, v) in inc_v.iter_mut().enumerate() {
+                            *v = (wm[g].wstrb >> (4 * l)) & 0xF != 0;
+                            self.inc_i[l] = (self.w_word.wrapping_mul(2) + l as u32) as u8;
+                            self.inc_val[l] = (wm[g].wdata >> (32 * l)) as u32;
+                        }
+                        self.w_word = self.w_word.wrapping_add(1);
+                    }
+                    if wm[g].wlast {
+                        self.w_st = if self.w_tgt == TGT_SEM || self.w_tgt == TGT_ERR {
+                            W_BACK
+                        } else {
+                            W_RESP
+                        };
+                    }
+                }
+            }
+            W_RESP => {
+                let (v, r) = match self.w_tgt {
+                    TGT_SBUF => (mem[0].bvalid, mem[0].bresp),
+                    TGT_DESC => (mem[1].bvalid, mem[1].bresp),
+                    _ => (link.bvalid, link.bresp),
+                };
+                if v {
+                    self.w_st = W_BACK;
+                    self.w_resp = r;
+                }
+            }
+            _ => {
+                if wm[g].bready {
+                    self.w_st = W_IDLE;
+                    self.w_rr = if g == n_wm - 1 { 0 } else { g + 1 };
+                }
+            }
+        }
+        self.inc_v = inc_v;
+        // ---- read path
+        let g = self.r_g;
+        match self.r_st {
+            R_IDLE => {
+                if let Some(k) = (0..n_rm).find(|k| rm[(self.r_rr + k) % n_rm].arvalid) {
+                    self.r_st = R_ADDR;
+                    self.r_g = (self.r_rr + k) % n_rm;
+                }
+            }
+            R_ADDR => {
+                if rm[g].arvalid {
+                    self.r_st = R_DEC;
+                    self.r_addr = rm[g].araddr;
+                    self.r_len = rm[g].arlen;
+                }
+            }
+            R_DEC => self.r_st = R_ROUTE,
+            R_ROUTE => {
+                let r = self.route_of(&dec[1], self.r_len, false, false);
+                self.r_tgt = r.tgt;
+                self.r_word = r.word;
+                self.r_resp = r.resp;
+                self.r_cnt = 0;
+                self.r_st = if r.tgt == TGT_SBUF || r.tgt == TGT_DESC {
+                    R_TGT_AR
+                } else {
+                    R_ERR
+                };
+            }
+            R_TGT_AR => {
+                if mem[usize::from(self.r_tgt & 1)].arready {
+                    self.r_st = R_DATA;
+                }
+            }
+            R_DATA => {
+                let m = &mem[usize::from(self.r_tgt & 1)];
+                if m.rvalid && rm[g].rready && m.rlast {
+                    self.r_st = R_IDLE;
+                    self.r_rr = if g == n_rm - 1 { 0 } else { g + 1 };
+                }
+            }
+            _ => {
+                if rm[g].rready {
+                    self.r_cnt = (self.r_cnt + 1) & 0xFF;
+                    if self.r_cnt == (self.r_len + 1) & 0xFF {
+                        self.r_st = R_IDLE;
+                        self.r_rr = if g == n_rm - 1 { 0 } else { g + 1 };
+                    }
+                }
+            }
+        }
+        self.own = own_d;
+    }
+}

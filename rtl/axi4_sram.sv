@@ -1,0 +1,188 @@
+// AXI4 SRAM slave: one write burst and one read burst in flight (independent
+// channels), INCR bursts of 64-bit beats, word-addressed by the interconnect
+// (the xbar has already checked the window and turned the SoC address into a
+// word index). Out-of-range beats answer SLVERR and are not stored.
+//
+// Every output is a function of the registered state and stall_i only (a
+// Moore slave), so the golden composition can evaluate it before the masters
+// (model/src/pair/sram.rs is its twin).
+//
+// A debug port reads (registered, one cycle; a debug write reads back the
+// written word) and writes one word per cycle; a debug write in the same
+// cycle as an AXI write to the same word wins.
+
+module axi4_sram #(
+  parameter int unsigned Words = 1024,
+  localparam int unsigned AW = $clog2(Words)
+) (
+  input  logic          clk_i,
+  input  logic          rst_ni,
+  // backpressure from the environment: no handshake while high
+  input  logic          stall_i,
+  // write channels (word address)
+  input  logic [31:0]   s_axi_awaddr,
+  input  logic          s_axi_awvalid,
+  output logic          s_axi_awready,
+  input  logic [63:0]   s_axi_wdata,
+  input  logic [7:0]    s_axi_wstrb,
+  input  logic          s_axi_wlast,
+  input  logic          s_axi_wvalid,
+  output logic          s_axi_wready,
+  output logic [1:0]    s_axi_bresp,
+  output logic          s_axi_bvalid,
+  input  logic          s_axi_bready,
+  // read channels (word address)
+  input  logic [31:0]   s_axi_araddr,
+  input  logic [7:0]    s_axi_arlen,
+  input  logic          s_axi_arvalid,
+  output logic          s_axi_arready,
+  output logic [63:0]   s_axi_rdata,
+  output logic [1:0]    s_axi_rresp,
+  output logic          s_axi_rlast,
+  output logic          s_axi_rvalid,
+  input  logic          s_axi_rready,
+  // debug port
+  input  logic          dbg_we_i,
+  input  logic [AW-1:0] dbg_addr_i,
+  input  logic [63:0]   dbg_wdata_i,
+  output logic [63:0]   dbg_rdata_o
+);
+
+  typedef enum logic [1:0] {WrIdle, WrData, WrResp} wr_st_e;
+  typedef enum logic [1:0] {RdIdle, RdLoad, RdData} rd_st_e;
+
+  logic [63:0] mem_q [Words];
+
+  wr_st_e      wr_st_q, wr_st_d;
+  logic [31:0] wr_addr_q, wr_addr_d;
+  logic        wr_err_q, wr_err_d;
+  rd_st_e      rd_st_q, rd_st_d;
+  logic [31:0] rd_addr_q, rd_addr_d;
+  logic [7:0]  rd_left_q, rd_left_d;
+  logic [63:0] rd_data_q, rd_data_d;
+  logic        rd_err_q, rd_err_d;
+  logic [63:0] dbg_q;
+
+  logic wr_ok, rd_ok, w_hs;
+  assign wr_ok = wr_addr_q < 32'(Words);
+  assign rd_ok = rd_addr_q < 32'(Words);
+
+  assign s_axi_awready = (wr_st_q == WrIdle) && !stall_i;
+  assign s_axi_wready  = (wr_st_q == WrData) && !stall_i;
+  assign s_axi_bvalid  = (wr_st_q == WrResp) && !stall_i;
+  assign s_axi_bresp   = wr_err_q ? 2'd2 : 2'd0;
+  assign s_axi_arready = (rd_st_q == RdIdle) && !stall_i;
+  assign s_axi_rvalid  = (rd_st_q == RdData) && !stall_i;
+  assign s_axi_rdata   = rd_data_q;
+  assign s_axi_rresp   = rd_err_q ? 2'd2 : 2'd0;
+  assign s_axi_rlast   = (rd_st_q == RdData) && (rd_left_q == 8'd0);
+  assign dbg_rdata_o   = dbg_q;
+  assign w_hs          = s_axi_wready && s_axi_wvalid;
+
+  always_comb begin
+    wr_st_d   = wr_st_q;
+    wr_addr_d = wr_addr_q;
+    wr_err_d  = wr_err_q;
+    unique case (wr_st_q)
+      WrIdle: begin
+        if (s_axi_awready && s_axi_awvalid) begin
+          wr_st_d   = WrData;
+          wr_addr_d = s_axi_awaddr;
+          wr_err_d  = 1'b0;
+        end
+      end
+      WrData: begin
+        if (w_hs) begin
+          wr_addr_d = wr_addr_q + 32'd1;
+          wr_err_d  = wr_err_q || !wr_ok;
+          if (s_axi_wlast) begin
+            wr_st_d = WrResp;
+          end
+        end
+      end
+      WrResp: begin
+        if (s_axi_bvalid && s_axi_bready) begin
+          wr_st_d = WrIdle;
+        end
+      end
+      default: wr_st_d = WrIdle;
+    endcase
+  end
+
+  always_comb begin
+    rd_st_d   = rd_st_q;
+    rd_addr_d = rd_addr_q;
+    rd_left_d = rd_left_q;
+    rd_data_d = rd_data_q;
+    rd_err_d  = rd_err_q;
+    unique case (rd_st_q)
+      RdIdle: begin
+        if (s_axi_arready && s_axi_arvalid) begin
+          rd_st_d   = RdLoad;
+          rd_addr_d = s_axi_araddr;
+          rd_left_d = s_axi_arlen;
+        end
+      end
+      RdLoad: begin
+        // Registered read of the addressed word.
+        rd_st_d   = RdData;
+        rd_data_d = rd_ok ? mem_q[rd_addr_q[AW-1:0]] : 64'd0;
+        rd_err_d  = !rd_ok;
+        rd_addr_d = rd_addr_q + 32'd1;
+      end
+      RdData: begin
+        if (s_axi_rvalid && s_axi_rready) begin
+          if (rd_left_q == 8'd0) begin
+            rd_st_d = RdIdle;
+          end else begin
+            rd_left_d = rd_left_q - 8'd1;
+            rd_data_d = rd_ok ? mem_q[rd_addr_q[AW-1:0]] : 64'd0;
+            rd_err_d  = !rd_ok;
+            rd_addr_d = rd_addr_q + 32'd1;
+          end
+        end
+      end
+      default: rd_st_d = RdIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wr_st_q   <= WrIdle;
+      wr_addr_q <= '0;
+      wr_err_q  <= 1'b0;
+      rd_st_q   <= RdIdle;
+      rd_addr_q <= '0;
+      rd_left_q <= '0;
+      rd_data_q <= '0;
+      rd_err_q  <= 1'b0;
+      dbg_q     <= '0;
+    end else begin
+      wr_st_q   <= wr_st_d;
+      wr_addr_q <= wr_addr_d;
+      wr_err_q  <= wr_err_d;
+      rd_st_q   <= rd_st_d;
+      rd_addr_q <= rd_addr_d;
+      rd_left_q <= rd_left_d;
+      rd_data_q <= rd_data_d;
+      rd_err_q  <= rd_err_d;
+      // a debug write reads back the written word (write-through)
+      dbg_q     <= dbg_we_i ? dbg_wdata_i : mem_q[dbg_addr_i];
+    end
+  end
+
+  // Memory array (no reset: the environment preloads it through the debug port).
+  always_ff @(posedge clk_i) begin
+    if (w_hs && wr_ok) begin
+      for (int unsigned b = 0; b < 8; b++) begin
+        if (s_axi_wstrb[b]) begin
+          mem_q[wr_addr_q[AW-1:0]][8*b +: 8] <= s_axi_wdata[8*b +: 8];
+        end
+      end
+    end
+    if (dbg_we_i) begin
+      mem_q[dbg_addr_i] <= dbg_wdata_i;
+    end
+  end
+
+endmodule : axi4_sram

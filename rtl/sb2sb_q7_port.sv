@@ -1,0 +1,270 @@
+// The Q7 side of a NeuronCore: one AXI4-Lite slave (the testbench plays the
+// Q7 firmware through it) demultiplexed onto the UDMA engines' and the
+// EVT_SEM's CSR ports, plus a single-beat AXI4 write master into the core's
+// interconnect for memory stores (descriptor rings, constants). One access at
+// a time; write and read are offered on alternate idle cycles.
+//
+//   0x1000_0000 .. 0x1000_1FFF          EVT_SEM window (target NumEngines)
+//   0x1100_0000 + e * 0x4_0000          UDMA engine e CSRs (18-bit space)
+//   0x0000_0000 .. 0x0FFF_FFFF,
+//   0x1200_0000 .. 0x15FF_FFFF          memory: a store through the interconnect
+//                                       (reads answer SLVERR)
+//   anything else                       SLVERR
+//
+// Every output depends on registered state only (golden twin:
+// model/src/pair/q7port.rs).
+
+module sb2sb_q7_port #(
+  parameter int unsigned NumEngines = 4,
+  localparam int unsigned NumT = NumEngines + 1,
+  localparam int unsigned TW   = $clog2(NumT + 2),
+  localparam int unsigned TIW  = $clog2(NumT)
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  input  logic                  self_die_i,
+  input  logic [2:0]            core_idx_i,
+  // AXI4-Lite slave (the Q7)
+  input  logic [31:0]           s_axil_awaddr,
+  input  logic                  s_axil_awvalid,
+  output logic                  s_axil_awready,
+  input  logic [31:0]           s_axil_wdata,
+  input  logic [3:0]            s_axil_wstrb,
+  input  logic                  s_axil_wvalid,
+  output logic                  s_axil_wready,
+  output logic [1:0]            s_axil_bresp,
+  output logic                  s_axil_bvalid,
+  input  logic                  s_axil_bready,
+  input  logic [31:0]           s_axil_araddr,
+  input  logic                  s_axil_arvalid,
+  output logic                  s_axil_arready,
+  output logic [31:0]           s_axil_rdata,
+  output logic [1:0]            s_axil_rresp,
+  output logic                  s_axil_rvalid,
+  input  logic                  s_axil_rready,
+  // CSR targets: UDMA engines 0..NumEngines-1, EVT_SEM (NumEngines)
+  output logic [17:0]           t_awaddr_o,
+  output logic [NumT-1:0]       t_awvalid_o,
+  input  logic [NumT-1:0]       t_awready_i,
+  output logic [31:0]           t_wdata_o,
+  output logic [3:0]            t_wstrb_o,
+  output logic [NumT-1:0]       t_wvalid_o,
+  input  logic [NumT-1:0]       t_wready_i,
+  input  logic [NumT-1:0][1:0]  t_bresp_i,
+  input  logic [NumT-1:0]       t_bvalid_i,
+  output logic [NumT-1:0]       t_bready_o,
+  output logic [17:0]           t_araddr_o,
+  output logic [NumT-1:0]       t_arvalid_o,
+  input  logic [NumT-1:0]       t_arready_i,
+  input  logic [NumT-1:0][31:0] t_rdata_i,
+  input  logic [NumT-1:0][1:0]  t_rresp_i,
+  input  logic [NumT-1:0]       t_rvalid_i,
+  output logic [NumT-1:0]       t_rready_o,
+  // memory store master (single beat, into the interconnect)
+  output logic [63:0]           m_axi_awaddr,
+  output logic                  m_axi_awvalid,
+  input  logic                  m_axi_awready,
+  output logic [63:0]           m_axi_wdata,
+  output logic [7:0]            m_axi_wstrb,
+  output logic                  m_axi_wvalid,
+  input  logic                  m_axi_wready,
+  input  logic [1:0]            m_axi_bresp,
+  input  logic                  m_axi_bvalid,
+  output logic                  m_axi_bready,
+  // debug: [3:0] state, [4+TW-1:4] target
+  output logic [7:0]            dbg_o
+);
+
+  typedef enum logic [3:0] {
+    QIdle   = 4'd0,
+    QWaitW  = 4'd1,
+    QWaitAw = 4'd2,
+    QWFwd   = 4'd3,
+    QWResp  = 4'd4,
+    QBack   = 4'd5,
+    QRFwd   = 4'd6,
+    QRResp  = 4'd7,
+    QRBack  = 4'd8
+  } qst_e;
+
+  localparam logic [TW-1:0] TMem = TW'(NumT);
+  localparam logic [TW-1:0] TErr = TW'(NumT + 1);
+
+  qst_e        st_q, st_d;
+  logic        pref_q, pref_d;
+  logic [31:0] addr_q, addr_d, data_q, data_d;
+  logic [3:0]  strb_q, strb_d;
+  logic        awp_q, awp_d, wp_q, wp_d;
+  logic [1:0]  resp_q, resp_d;
+  logic [TW-1:0] tgt;
+  logic [TIW-1:0] tix;
+
+  assign tix = tgt[TIW-1:0];
+
+  // Target of the captured address.
+  always_comb begin
+    tgt = TErr;
+    if (addr_q >= 32'h1000_0000 && addr_q < 32'h1000_2000) begin
+      tgt = TW'(NumEngines);
+    end else if (addr_q >= 32'h1100_0000 &&
+                 addr_q < 32'h1100_0000 + 32'(NumEngines) * 32'h4_0000) begin
+      tgt = TW'((addr_q - 32'h1100_0000) >> 18);
+    end else if (addr_q < 32'h1000_0000 || (addr_q >= 32'h1200_0000 && addr_q < 32'h1600_0000))
+    begin
+      tgt = TMem;
+    end
+  end
+
+  assign s_axil_awready = (st_q == QIdle && !pref_q) || st_q == QWaitAw;
+  assign s_axil_wready  = (st_q == QIdle && !pref_q) || st_q == QWaitW;
+  assign s_axil_arready = st_q == QIdle && pref_q;
+  assign s_axil_bvalid  = st_q == QBack;
+  assign s_axil_bresp   = resp_q;
+  assign s_axil_rvalid  = st_q == QRBack;
+  assign s_axil_rdata   = data_q;
+  assign s_axil_rresp   = resp_q;
+
+  assign t_awaddr_o   = addr_q[17:0];
+  assign t_araddr_o   = addr_q[17:0];
+  assign t_wdata_o    = data_q;
+  assign t_wstrb_o    = strb_q;
+  assign m_axi_awaddr = {16'h0, self_die_i, 12'h0, core_idx_i, addr_q};
+  assign m_axi_wdata  = {data_q, data_q};
+  assign m_axi_wstrb  = addr_q[2] ? {strb_q, 4'h0} : {4'h0, strb_q};
+  assign dbg_o        = 8'({tgt, st_q});
+
+  always_comb begin
+    t_awvalid_o   = '0;
+    t_wvalid_o    = '0;
+    t_bready_o    = '0;
+    t_arvalid_o   = '0;
+    t_rready_o    = '0;
+    m_axi_awvalid = 1'b0;
+    m_axi_wvalid  = 1'b0;
+    m_axi_bready  = 1'b0;
+    if (tgt < TW'(NumT)) begin
+      t_awvalid_o[tix] = st_q == QWFwd && awp_q;
+      t_wvalid_o[tix]  = st_q == QWFwd && wp_q;
+      t_bready_o[tix]  = st_q == QWResp;
+      t_arvalid_o[tix] = st_q == QRFwd;
+      t_rready_o[tix]  = st_q == QRResp;
+    end else if (tgt == TMem) begin
+      m_axi_awvalid = st_q == QWFwd && awp_q;
+      m_axi_wvalid  = st_q == QWFwd && wp_q;
+      m_axi_bready  = st_q == QWResp;
+    end
+  end
+
+  always_comb begin
+    st_d   = st_q;
+    pref_d = pref_q;
+    addr_d = addr_q;
+    data_d = data_q;
+    strb_d = strb_q;
+    awp_d  = awp_q;
+    wp_d   = wp_q;
+    resp_d = resp_q;
+    unique case (st_q)
+      QIdle: begin
+        pref_d = ~pref_q;
+        if (!pref_q && (s_axil_awvalid || s_axil_wvalid)) begin
+          if (s_axil_awvalid) addr_d = s_axil_awaddr;
+          if (s_axil_wvalid) begin
+            data_d = s_axil_wdata;
+            strb_d = s_axil_wstrb;
+          end
+          awp_d = 1'b1;
+          wp_d  = 1'b1;
+          st_d  = !s_axil_wvalid ? QWaitW : !s_axil_awvalid ? QWaitAw : QWFwd;
+        end else if (pref_q && s_axil_arvalid) begin
+          addr_d = s_axil_araddr;
+          st_d   = QRFwd;
+        end
+      end
+      QWaitW: begin
+        if (s_axil_wvalid) begin
+          data_d = s_axil_wdata;
+          strb_d = s_axil_wstrb;
+          st_d   = QWFwd;
+        end
+      end
+      QWaitAw: begin
+        if (s_axil_awvalid) begin
+          addr_d = s_axil_awaddr;
+          st_d   = QWFwd;
+        end
+      end
+      QWFwd: begin
+        if (tgt == TErr) begin
+          resp_d = 2'd2;
+          st_d   = QBack;
+        end else if (tgt == TMem) begin
+          if (m_axi_awready) awp_d = 1'b0;
+          if (m_axi_wready) wp_d = 1'b0;
+          if ((!awp_q || m_axi_awready) && (!wp_q || m_axi_wready)) st_d = QWResp;
+        end else begin
+          if (t_awready_i[tix]) awp_d = 1'b0;
+          if (t_wready_i[tix]) wp_d = 1'b0;
+          if ((!awp_q || t_awready_i[tix]) && (!wp_q || t_wready_i[tix])) st_d = QWResp;
+        end
+      end
+      QWResp: begin
+        if (tgt == TMem) begin
+          if (m_axi_bvalid) begin
+            resp_d = m_axi_bresp;
+            st_d   = QBack;
+          end
+        end else if (t_bvalid_i[tix]) begin
+          resp_d = t_bresp_i[tix];
+          st_d   = QBack;
+        end
+      end
+      QBack: begin
+        if (s_axil_bready) st_d = QIdle;
+      end
+      QRFwd: begin
+        if (tgt >= TMem) begin
+          resp_d = 2'd2;
+          data_d = '0;
+          st_d   = QRBack;
+        end else if (t_arready_i[tix]) begin
+          st_d = QRResp;
+        end
+      end
+      QRResp: begin
+        if (t_rvalid_i[tix]) begin
+          resp_d = t_rresp_i[tix];
+          data_d = t_rdata_i[tix];
+          st_d   = QRBack;
+        end
+      end
+      QRBack: begin
+        if (s_axil_rready) st_d = QIdle;
+      end
+      default: st_d = QIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q   <= QIdle;
+      pref_q <= 1'b0;
+      addr_q <= '0;
+      data_q <= '0;
+      strb_q <= '0;
+      awp_q  <= 1'b0;
+      wp_q   <= 1'b0;
+      resp_q <= '0;
+    end else begin
+      st_q   <= st_d;
+      pref_q <= pref_d;
+      addr_q <= addr_d;
+      data_q <= data_d;
+      strb_q <= strb_d;
+      awp_q  <= awp_d;
+      wp_q   <= wp_d;
+      resp_q <= resp_d;
+    end
+  end
+
+endmodule : sb2sb_q7_port
