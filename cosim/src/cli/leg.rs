@@ -459,7 +459,7 @@ fn run_rtl(a: LegArgs) -> Result<i32> {
         );
     }
     anyhow::ensure!(
-        a.src_offset % 8 == 0,
+        a.src_offset.is_multiple_of(8),
         "--src-offset {:#x}: must be 8-byte aligned in rtl mode",
         a.src_offset
     );

@@ -83,15 +83,13 @@ fn b(x: u64) -> bool {
 #[inline(always)]
 fn to_beat(x: u64) -> Beat {
     let mut bt: Beat = Default::default();
-    bt[..8].copy_from_slice(&x.to_le_bytes());
+    bt[0] = x;
     bt
 }
 
 #[inline(always)]
 fn from_beat(bt: &Beat) -> u64 {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&bt[..8]);
-    u64::from_le_bytes(w)
+    bt[0]
 }
 
 impl Core {
