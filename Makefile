@@ -109,9 +109,12 @@ coverage: setup
 	@echo "HTML report: $(COV_DIR)/html/index.html; table as JSON: $(COV_DIR)/coverage.json"
 
 ## cosim-assert: the lockstep of every block with the interface checkers bound (--assert)
+ASSERT_BLOCKS ?= all
 cosim-assert: setup
 	SB2SB_ASSERT=1 CARGO_TARGET_DIR=target/assert $(CARGO) build --release --bin sb2sb
-	$(ASSERT_BIN) cosim --block all --cycles $(CYCLES) --seed $(SEED)
+	for b in $(ASSERT_BLOCKS); do \
+	  $(ASSERT_BIN) cosim --block $$b --cycles $(CYCLES) --seed $(SEED) || exit 1; \
+	done
 
 ## assert-test: each assertion fires on a hand-made violation (assertion build)
 assert-test: setup
