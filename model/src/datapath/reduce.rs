@@ -387,6 +387,66 @@ mod scalar {
     }
 }
 
+/// One lane-wise loop (fp32 or int32) of [`simd_reduce`]: `$ty` is the
+/// pointer type of the load / store intrinsics.
+#[cfg(target_arch = "x86_64")]
+macro_rules! lanewise {
+    ($d:ident, $s:ident, $i:ident, $body:ident, $step:ident, $op:ident, $ty:ty,
+     $ld:ident, $st:ident, $add:ident, $max:ident, $min:ident) => {
+        while $i < $body {
+            let a = $ld($s.add($i) as *const $ty);
+            let b = $ld($d.add($i) as *const $ty);
+            let r = match $op {
+                ReduceOp::Sum => $add(a, b),
+                ReduceOp::Max => $max(a, b),
+                ReduceOp::Min => $min(a, b),
+            };
+            $st($d.add($i) as *mut $ty, r);
+            $i += $step;
+        }
+    };
+}
+
+/// The skeleton every SIMD receive-reduce kernel shares, one definition for
+/// every vector width: `step16` / `step32` bytes per iteration for 16-bit
+/// and 32-bit types; the lane-wise fp32 and int32 loops from the width's
+/// load / store / add / max / min intrinsics (`maxps`/`minps` semantics for
+/// floats, module docs); the width's own bf16 and fp16 loop bodies, which
+/// see `$d`, `$s` (destination / source pointers), `$i` (byte index) and
+/// `$op`; then the scalar tail. Expands inside the kernel's `unsafe` body,
+/// which checked the CPU features and the lengths.
+#[cfg(target_arch = "x86_64")]
+macro_rules! simd_reduce {
+    (($acc:ident, $inc:ident, $dtype:ident, $op:ident) step16 $s16:expr, step32 $s32:expr;
+     fp32 $fty:ty: $fld:ident, $fst:ident; $fadd:ident, $fmax:ident, $fmin:ident;
+     int32 $ity:ty: $ild:ident, $ist:ident; $iadd:ident, $imax:ident, $imin:ident;
+     |$d:ident, $s:ident, $i:ident| bf16 $bf16:block fp16 $fp16:block) => {{
+        let n = $acc.len();
+        let step = if $dtype == Dtype::Fp16 { $s16 } else { $s32 };
+        let body = n - n % step;
+        let $d = $acc.as_mut_ptr();
+        let $s = $inc.as_ptr();
+        let mut $i = 0;
+        match $dtype {
+            Dtype::Fp32 => lanewise!($d, $s, $i, body, step, $op, $fty, $fld, $fst, $fadd, $fmax, $fmin),
+            Dtype::Int32 => lanewise!($d, $s, $i, body, step, $op, $ity, $ild, $ist, $iadd, $imax, $imin),
+            Dtype::Bf16 => {
+                while $i < body {
+                    $bf16
+                    $i += step;
+                }
+            }
+            Dtype::Fp16 => {
+                while $i < body {
+                    $fp16
+                    $i += step;
+                }
+            }
+        }
+        scalar::reduce(&mut $acc[body..], &$inc[body..], $dtype, $op);
+    }};
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use super::{scalar, Dtype, ReduceOp};
@@ -395,106 +455,65 @@ mod avx2 {
     /// SAFETY: caller checks AVX2 + F16C and equal, element-multiple lengths.
     #[target_feature(enable = "avx2,f16c")]
     pub(super) unsafe fn reduce(acc: &mut [u8], incoming: &[u8], dtype: Dtype, op: ReduceOp) {
-        let n = acc.len();
-        // 32 bytes per 256-bit vector for 32-bit types, 16 bytes (8 lanes) for 16-bit types.
-        // 32 bytes per iteration (8 × 32-bit, or 16 bf16 split in-lane into
-        // two 8 × fp32 halves); fp16 goes through F16C 8 at a time (16 bytes).
-        let step = if dtype == Dtype::Fp16 { 16 } else { 32 };
-        let body = n - n % step;
-        let d = acc.as_mut_ptr();
-        let s = incoming.as_ptr();
-        let mut i = 0;
-        match dtype {
-            Dtype::Fp32 => {
-                while i < body {
-                    let a = _mm256_loadu_ps(s.add(i) as *const f32);
-                    let b = _mm256_loadu_ps(d.add(i) as *const f32);
-                    let r = match op {
-                        ReduceOp::Sum => _mm256_add_ps(a, b),
-                        ReduceOp::Max => _mm256_max_ps(a, b),
-                        ReduceOp::Min => _mm256_min_ps(a, b),
-                    };
-                    _mm256_storeu_ps(d.add(i) as *mut f32, r);
-                    i += step;
-                }
-            }
-            Dtype::Int32 => {
-                while i < body {
-                    let a = _mm256_loadu_si256(s.add(i) as *const __m256i);
-                    let b = _mm256_loadu_si256(d.add(i) as *const __m256i);
-                    let r = match op {
-                        ReduceOp::Sum => _mm256_add_epi32(a, b),
-                        ReduceOp::Max => _mm256_max_epi32(a, b),
-                        ReduceOp::Min => _mm256_min_epi32(a, b),
-                    };
-                    _mm256_storeu_si256(d.add(i) as *mut __m256i, r);
-                    i += step;
-                }
-            }
-            Dtype::Bf16 => {
-                // unpacklo/hi(0, x) put each bf16 in the upper half of a
-                // 32-bit lane (exact widening), in-lane; packus_epi32 undoes
-                // the same in-lane split, so no cross-lane shuffle is needed.
-                let zero = _mm256_setzero_si256();
-                while i < body {
-                    let x = _mm256_loadu_si256(s.add(i) as *const __m256i);
-                    let y = _mm256_loadu_si256(d.add(i) as *const __m256i);
-                    let (alo, ahi) = (
-                        _mm256_castsi256_ps(_mm256_unpacklo_epi16(zero, x)),
-                        _mm256_castsi256_ps(_mm256_unpackhi_epi16(zero, x)),
-                    );
-                    let (blo, bhi) = (
-                        _mm256_castsi256_ps(_mm256_unpacklo_epi16(zero, y)),
-                        _mm256_castsi256_ps(_mm256_unpackhi_epi16(zero, y)),
-                    );
-                    let r = match op {
-                        ReduceOp::Sum => _mm256_packus_epi32(
-                            bf16_round32(_mm256_add_ps(alo, blo)),
-                            bf16_round32(_mm256_add_ps(ahi, bhi)),
-                        ),
-                        ReduceOp::Max | ReduceOp::Min => {
-                            let (mlo, mhi) = if op == ReduceOp::Max {
-                                (
-                                    _mm256_cmp_ps::<_CMP_GT_OQ>(alo, blo),
-                                    _mm256_cmp_ps::<_CMP_GT_OQ>(ahi, bhi),
-                                )
-                            } else {
-                                (
-                                    _mm256_cmp_ps::<_CMP_LT_OQ>(alo, blo),
-                                    _mm256_cmp_ps::<_CMP_LT_OQ>(ahi, bhi),
-                                )
-                            };
-                            let m16 = _mm256_packs_epi32(
-                                _mm256_castps_si256(mlo),
-                                _mm256_castps_si256(mhi),
-                            );
-                            _mm256_blendv_epi8(y, x, m16)
-                        }
-                    };
-                    _mm256_storeu_si256(d.add(i) as *mut __m256i, r);
-                    i += step;
-                }
-            }
-            Dtype::Fp16 => {
-                while i < body {
-                    let a16 = _mm_loadu_si128(s.add(i) as *const __m128i);
-                    let b16 = _mm_loadu_si128(d.add(i) as *const __m128i);
-                    let (a, b) = (_mm256_cvtph_ps(a16), _mm256_cvtph_ps(b16));
-                    let r16 = match op {
-                        ReduceOp::Sum => {
-                            _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_add_ps(a, b))
-                        }
-                        // maxps/minps pick b unless (a > b) / (a < b): build
-                        // the same mask and select the original 16-bit words.
-                        ReduceOp::Max => select16(_mm256_cmp_ps::<_CMP_GT_OQ>(a, b), a16, b16),
-                        ReduceOp::Min => select16(_mm256_cmp_ps::<_CMP_LT_OQ>(a, b), a16, b16),
-                    };
-                    _mm_storeu_si128(d.add(i) as *mut __m128i, r16);
-                    i += step;
-                }
+        // unpacklo/hi(0, x) put each bf16 in the upper half of a
+        // 32-bit lane (exact widening), in-lane; packus_epi32 undoes
+        // the same in-lane split, so no cross-lane shuffle is needed.
+        let zero = _mm256_setzero_si256();
+        simd_reduce! { (acc, incoming, dtype, op) step16 16, step32 32;
+            fp32 f32: _mm256_loadu_ps, _mm256_storeu_ps; _mm256_add_ps, _mm256_max_ps, _mm256_min_ps;
+            int32 __m256i: _mm256_loadu_si256, _mm256_storeu_si256; _mm256_add_epi32, _mm256_max_epi32, _mm256_min_epi32;
+            |d, s, i| bf16 {
+                let x = _mm256_loadu_si256(s.add(i) as *const __m256i);
+                let y = _mm256_loadu_si256(d.add(i) as *const __m256i);
+                let (alo, ahi) = (
+                    _mm256_castsi256_ps(_mm256_unpacklo_epi16(zero, x)),
+                    _mm256_castsi256_ps(_mm256_unpackhi_epi16(zero, x)),
+                );
+                let (blo, bhi) = (
+                    _mm256_castsi256_ps(_mm256_unpacklo_epi16(zero, y)),
+                    _mm256_castsi256_ps(_mm256_unpackhi_epi16(zero, y)),
+                );
+                let r = match op {
+                    ReduceOp::Sum => _mm256_packus_epi32(
+                        bf16_round32(_mm256_add_ps(alo, blo)),
+                        bf16_round32(_mm256_add_ps(ahi, bhi)),
+                    ),
+                    ReduceOp::Max | ReduceOp::Min => {
+                        let (mlo, mhi) = if op == ReduceOp::Max {
+                            (
+                                _mm256_cmp_ps::<_CMP_GT_OQ>(alo, blo),
+                                _mm256_cmp_ps::<_CMP_GT_OQ>(ahi, bhi),
+                            )
+                        } else {
+                            (
+                                _mm256_cmp_ps::<_CMP_LT_OQ>(alo, blo),
+                                _mm256_cmp_ps::<_CMP_LT_OQ>(ahi, bhi),
+                            )
+                        };
+                        let m16 = _mm256_packs_epi32(
+                            _mm256_castps_si256(mlo),
+                            _mm256_castps_si256(mhi),
+                        );
+                        _mm256_blendv_epi8(y, x, m16)
+                    }
+                };
+                _mm256_storeu_si256(d.add(i) as *mut __m256i, r);
+            } fp16 {
+                let a16 = _mm_loadu_si128(s.add(i) as *const __m128i);
+                let b16 = _mm_loadu_si128(d.add(i) as *const __m128i);
+                let (a, b) = (_mm256_cvtph_ps(a16), _mm256_cvtph_ps(b16));
+                let r16 = match op {
+                    ReduceOp::Sum => {
+                        _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_add_ps(a, b))
+                    }
+                    // maxps/minps pick b unless (a > b) / (a < b): build
+                    // the same mask and select the original 16-bit words.
+                    ReduceOp::Max => select16(_mm256_cmp_ps::<_CMP_GT_OQ>(a, b), a16, b16),
+                    ReduceOp::Min => select16(_mm256_cmp_ps::<_CMP_LT_OQ>(a, b), a16, b16),
+                };
+                _mm_storeu_si128(d.add(i) as *mut __m128i, r16);
             }
         }
-        scalar::reduce(&mut acc[body..], &incoming[body..], dtype, op);
     }
 
     /// 8 fp32 → 8 bf16 in the low half of each 32-bit lane, nearest even;
@@ -533,110 +552,71 @@ mod avx512 {
     /// element-multiple lengths.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,f16c")]
     pub(super) unsafe fn reduce(acc: &mut [u8], incoming: &[u8], dtype: Dtype, op: ReduceOp) {
-        let n = acc.len();
-        // 64 bytes per iteration; fp16 widens 16 halves (32 bytes) at a time.
-        let step = if dtype == Dtype::Fp16 { 32 } else { 64 };
-        let body = n - n % step;
-        let d = acc.as_mut_ptr();
-        let s = incoming.as_ptr();
-        let mut i = 0;
-        match dtype {
-            Dtype::Fp32 => {
-                while i < body {
-                    let a = _mm512_loadu_ps(s.add(i) as *const f32);
-                    let b = _mm512_loadu_ps(d.add(i) as *const f32);
-                    let r = match op {
-                        ReduceOp::Sum => _mm512_add_ps(a, b),
-                        ReduceOp::Max => _mm512_max_ps(a, b),
-                        ReduceOp::Min => _mm512_min_ps(a, b),
-                    };
-                    _mm512_storeu_ps(d.add(i) as *mut f32, r);
-                    i += step;
-                }
-            }
-            Dtype::Int32 => {
-                while i < body {
-                    let a = _mm512_loadu_si512(s.add(i) as *const __m512i);
-                    let b = _mm512_loadu_si512(d.add(i) as *const __m512i);
-                    let r = match op {
-                        ReduceOp::Sum => _mm512_add_epi32(a, b),
-                        ReduceOp::Max => _mm512_max_epi32(a, b),
-                        ReduceOp::Min => _mm512_min_epi32(a, b),
-                    };
-                    _mm512_storeu_si512(d.add(i) as *mut __m512i, r);
-                    i += step;
-                }
-            }
-            Dtype::Bf16 => {
-                let zero = _mm512_setzero_si512();
-                let ones = _mm512_set1_epi32(-1);
-                while i < body {
-                    let x = _mm512_loadu_si512(s.add(i) as *const __m512i);
-                    let y = _mm512_loadu_si512(d.add(i) as *const __m512i);
-                    let (alo, ahi) = (
-                        _mm512_castsi512_ps(_mm512_unpacklo_epi16(zero, x)),
-                        _mm512_castsi512_ps(_mm512_unpackhi_epi16(zero, x)),
-                    );
-                    let (blo, bhi) = (
-                        _mm512_castsi512_ps(_mm512_unpacklo_epi16(zero, y)),
-                        _mm512_castsi512_ps(_mm512_unpackhi_epi16(zero, y)),
-                    );
-                    let r = match op {
-                        ReduceOp::Sum => _mm512_packus_epi32(
-                            bf16_round32(_mm512_add_ps(alo, blo)),
-                            bf16_round32(_mm512_add_ps(ahi, bhi)),
-                        ),
-                        ReduceOp::Max | ReduceOp::Min => {
-                            let (mlo, mhi) = if op == ReduceOp::Max {
-                                (
-                                    _mm512_cmp_ps_mask::<_CMP_GT_OQ>(alo, blo),
-                                    _mm512_cmp_ps_mask::<_CMP_GT_OQ>(ahi, bhi),
-                                )
-                            } else {
-                                (
-                                    _mm512_cmp_ps_mask::<_CMP_LT_OQ>(alo, blo),
-                                    _mm512_cmp_ps_mask::<_CMP_LT_OQ>(ahi, bhi),
-                                )
-                            };
-                            // Masks back to vectors, packed in-lane like the
-                            // data, then to one bit per 16-bit element.
-                            let m16 = _mm512_packs_epi32(
-                                _mm512_maskz_mov_epi32(mlo, ones),
-                                _mm512_maskz_mov_epi32(mhi, ones),
-                            );
-                            _mm512_mask_blend_epi16(_mm512_movepi16_mask(m16), y, x)
-                        }
-                    };
-                    _mm512_storeu_si512(d.add(i) as *mut __m512i, r);
-                    i += step;
-                }
-            }
-            Dtype::Fp16 => {
-                while i < body {
-                    let a16 = _mm256_loadu_si256(s.add(i) as *const __m256i);
-                    let b16 = _mm256_loadu_si256(d.add(i) as *const __m256i);
-                    let (a, b) = (_mm512_cvtph_ps(a16), _mm512_cvtph_ps(b16));
-                    let r16 = match op {
-                        ReduceOp::Sum => {
-                            _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm512_add_ps(a, b))
-                        }
-                        ReduceOp::Max => _mm256_mask_blend_epi16(
-                            _mm512_cmp_ps_mask::<_CMP_GT_OQ>(a, b),
-                            b16,
-                            a16,
-                        ),
-                        ReduceOp::Min => _mm256_mask_blend_epi16(
-                            _mm512_cmp_ps_mask::<_CMP_LT_OQ>(a, b),
-                            b16,
-                            a16,
-                        ),
-                    };
-                    _mm256_storeu_si256(d.add(i) as *mut __m256i, r16);
-                    i += step;
-                }
+        let zero = _mm512_setzero_si512();
+        let ones = _mm512_set1_epi32(-1);
+        simd_reduce! { (acc, incoming, dtype, op) step16 32, step32 64;
+            fp32 f32: _mm512_loadu_ps, _mm512_storeu_ps; _mm512_add_ps, _mm512_max_ps, _mm512_min_ps;
+            int32 __m512i: _mm512_loadu_si512, _mm512_storeu_si512; _mm512_add_epi32, _mm512_max_epi32, _mm512_min_epi32;
+            |d, s, i| bf16 {
+                let x = _mm512_loadu_si512(s.add(i) as *const __m512i);
+                let y = _mm512_loadu_si512(d.add(i) as *const __m512i);
+                let (alo, ahi) = (
+                    _mm512_castsi512_ps(_mm512_unpacklo_epi16(zero, x)),
+                    _mm512_castsi512_ps(_mm512_unpackhi_epi16(zero, x)),
+                );
+                let (blo, bhi) = (
+                    _mm512_castsi512_ps(_mm512_unpacklo_epi16(zero, y)),
+                    _mm512_castsi512_ps(_mm512_unpackhi_epi16(zero, y)),
+                );
+                let r = match op {
+                    ReduceOp::Sum => _mm512_packus_epi32(
+                        bf16_round32(_mm512_add_ps(alo, blo)),
+                        bf16_round32(_mm512_add_ps(ahi, bhi)),
+                    ),
+                    ReduceOp::Max | ReduceOp::Min => {
+                        let (mlo, mhi) = if op == ReduceOp::Max {
+                            (
+                                _mm512_cmp_ps_mask::<_CMP_GT_OQ>(alo, blo),
+                                _mm512_cmp_ps_mask::<_CMP_GT_OQ>(ahi, bhi),
+                            )
+                        } else {
+                            (
+                                _mm512_cmp_ps_mask::<_CMP_LT_OQ>(alo, blo),
+                                _mm512_cmp_ps_mask::<_CMP_LT_OQ>(ahi, bhi),
+                            )
+                        };
+                        // Masks back to vectors, packed in-lane like the
+                        // data, then to one bit per 16-bit element.
+                        let m16 = _mm512_packs_epi32(
+                            _mm512_maskz_mov_epi32(mlo, ones),
+                            _mm512_maskz_mov_epi32(mhi, ones),
+                        );
+                        _mm512_mask_blend_epi16(_mm512_movepi16_mask(m16), y, x)
+                    }
+                };
+                _mm512_storeu_si512(d.add(i) as *mut __m512i, r);
+            } fp16 {
+                let a16 = _mm256_loadu_si256(s.add(i) as *const __m256i);
+                let b16 = _mm256_loadu_si256(d.add(i) as *const __m256i);
+                let (a, b) = (_mm512_cvtph_ps(a16), _mm512_cvtph_ps(b16));
+                let r16 = match op {
+                    ReduceOp::Sum => {
+                        _mm512_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm512_add_ps(a, b))
+                    }
+                    ReduceOp::Max => _mm256_mask_blend_epi16(
+                        _mm512_cmp_ps_mask::<_CMP_GT_OQ>(a, b),
+                        b16,
+                        a16,
+                    ),
+                    ReduceOp::Min => _mm256_mask_blend_epi16(
+                        _mm512_cmp_ps_mask::<_CMP_LT_OQ>(a, b),
+                        b16,
+                        a16,
+                    ),
+                };
+                _mm256_storeu_si256(d.add(i) as *mut __m256i, r16);
             }
         }
-        scalar::reduce(&mut acc[body..], &incoming[body..], dtype, op);
     }
 
     /// 16 fp32 → 16 bf16 in the low half of each 32-bit lane, nearest even;
