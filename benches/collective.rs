@@ -3,7 +3,9 @@
 //! - `recv_reduce_bf16`: fused receive-reduce vs copy-then-add in two passes.
 //! - `all_gather_8x16MiB`: 8-rank ring all-gather, 16 MiB output per rank, on
 //!   the fast path (`model`: every hardware thread; `model_1thread`: serial)
-//!   vs `copy_from_slice` of the same bytes.
+//!   vs `copy_from_slice` of the same bytes; `system_fast`: the same as real
+//!   rdma legs on the system model in fast mode (byte moves on every
+//!   hardware thread), `system_fast_1thread`: its moves on one thread.
 //!
 //! Run: `cargo bench --bench collective`.
 
@@ -91,6 +93,12 @@ fn all_gather_8x16(c: &mut Criterion) {
     g.bench_function("system_fast", |b| {
         b.iter(|| collective::run(ps.target.as_mut(), sys_cfg.op, &ps.members, 0, None).unwrap())
     });
+    // The same with the system model's byte moves on one thread.
+    collective::parallel::set_threads(1);
+    g.bench_function("system_fast_1thread", |b| {
+        b.iter(|| collective::run(ps.target.as_mut(), sys_cfg.op, &ps.members, 0, None).unwrap())
+    });
+    collective::parallel::set_threads(0);
     let src = vec![1u8; moved as usize];
     let mut dst = vec![0u8; moved as usize];
     g.bench_function("memcpy", |b| b.iter(|| dst.copy_from_slice(&src)));

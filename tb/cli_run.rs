@@ -302,3 +302,40 @@ fn a_closed_output_pipe_ends_the_run_quietly() {
         o.status
     );
 }
+
+#[test]
+fn nccom_system_fast_mode_runs_on_the_thread_count_it_prints() {
+    // SB2SB_THREADS=3: the system model's fast mode moves a step's bytes on
+    // 3 threads (4 MiB all-gather steps, above the parallel threshold), says
+    // so in its header and JSON, and the result still verifies.
+    let args = [
+        "nccom",
+        "all_gather",
+        "-r",
+        "8",
+        "-b",
+        "4M",
+        "-e",
+        "4M",
+        "-d",
+        "bf16",
+        "--mode",
+        "fast",
+        "--check",
+    ];
+    let run = |json: bool| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_sb2sb"));
+        c.args(args).env("SB2SB_THREADS", "3");
+        if json {
+            c.arg("--json");
+        }
+        c.output().expect("run sb2sb")
+    };
+    let o = run(false);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("3 host thread(s)"), "{}", stdout(&o));
+    let o = run(true);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v["threads"], 3, "{v}");
+}

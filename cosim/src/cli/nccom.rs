@@ -208,11 +208,12 @@ pub fn run(a: NccomArgs) -> anyhow::Result<i32> {
 }
 
 /// Host threads a step's legs run on: the flat machine runs a step's
-/// independent legs in parallel (`collective::parallel`); the system model
-/// executes its legs one after another.
+/// independent legs in parallel (`collective::parallel`), and so does the
+/// system model's fast mode for its byte moves (`system::fast`, the same
+/// thread count); cycle mode steps its clocks on one thread.
 fn threads_used(m: Machine) -> usize {
     match m {
-        Machine::Flat => sb2sb_model::collective::parallel::threads(),
-        Machine::SystemFast | Machine::SystemCycle => 1,
+        Machine::Flat | Machine::SystemFast => sb2sb_model::collective::parallel::threads(),
+        Machine::SystemCycle => 1,
     }
 }

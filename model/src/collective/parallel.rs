@@ -62,13 +62,22 @@ unsafe impl Sync for Image {}
 
 /// Deal legs to `threads` bins, largest first onto the lightest bin.
 fn deal(legs: &[Leg], threads: usize) -> Vec<Vec<usize>> {
-    let mut order: Vec<usize> = (0..legs.len()).collect();
-    order.sort_by_key(|&i| (std::cmp::Reverse(legs[i].src.total()), i));
+    let sizes: Vec<u64> = legs.iter().map(|l| l.src.total()).collect();
+    deal_sizes(&sizes, threads)
+}
+
+/// Deal items of the given sizes to `threads` bins: largest first onto the
+/// bin with the fewest bytes (ties to the lower bin), each bin in item
+/// order, empty bins dropped. Deterministic; also used by the system
+/// model's fast mode for the byte moves of a pass (`system::fast`).
+pub(crate) fn deal_sizes(sizes: &[u64], threads: usize) -> Vec<Vec<usize>> {
+    let mut order: Vec<usize> = (0..sizes.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(sizes[i]), i));
     let mut bins = vec![Vec::new(); threads.max(1)];
     let mut load = vec![0u64; threads.max(1)];
     for i in order {
         let b = (0..load.len()).min_by_key(|&b| (load[b], b)).unwrap_or(0);
-        load[b] += legs[i].src.total().max(1);
+        load[b] += sizes[i].max(1);
         bins[b].push(i);
     }
     for b in &mut bins {

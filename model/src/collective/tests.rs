@@ -293,3 +293,101 @@ fn parallel_streamed_all_gather_is_bit_identical_to_serial() {
     let par = run_on_threads(CollectiveOp::AllGather, 2, size, pb, None, 2);
     assert!(serial == par, "streamed all-gather differs on 2 threads");
 }
+
+/// Run `op` on the system model in fast mode (`n` of 8 cores) with
+/// `threads` move threads (`min_parallel`: smallest batch on threads);
+/// every core's SBUF image and the modeled time.
+fn run_system_on_threads(
+    op: CollectiveOp,
+    n: usize,
+    size: u64,
+    pb: u64,
+    red: Option<(Dtype, ReduceOp)>,
+    threads: usize,
+    min_parallel: Option<u64>,
+) -> (Vec<Vec<u8>>, u64) {
+    use crate::lower::system_target::SystemTarget;
+    use crate::system::{CoreId, Mode};
+    let mut t = SystemTarget::new(Arch::Cayman, 1, 4, pb, Mode::Fast).unwrap();
+    t.sys.set_threads(threads);
+    t.sys.movers.min_parallel = min_parallel;
+    assert_eq!(t.sys.threads(), threads);
+    let mut rng = StimRng::new(11 + n as u64);
+    let mut members = Vec::new();
+    // One rdma leg copies partition p to partition p: input and output on
+    // the same partitions, at different offsets.
+    let per_part = size / 8;
+    for r in 0..n {
+        let input = Layout {
+            core: r,
+            partition: 0,
+            partitions: 8,
+            offset: 64,
+            size,
+        };
+        let output = op.needs_output().then_some(Layout {
+            offset: 128 + per_part,
+            ..input
+        });
+        let mut d = vec![0u8; size as usize];
+        fill_values(&mut rng, red.map_or(Dtype::Int32, |x| x.0), &mut d);
+        write_tensor(&mut t, &input, 0, &d).unwrap();
+        members.push(Member { input, output });
+    }
+    let rep = run(&mut t, op, &members, (n % 2) as u16, red).unwrap();
+    let imgs = (0..8u16)
+        .map(|c| t.sys.sbuf(CoreId(c)).unwrap().image())
+        .collect();
+    (imgs, rep.modeled_ns)
+}
+
+#[test]
+fn fast_mode_threads_are_bit_identical_to_serial() {
+    // The system model's fast mode (nccom's default path): every op, the
+    // four dtypes, on 1, 2 and 3 move threads with every batch on threads.
+    for op in CollectiveOp::ALL {
+        for n in [2usize, 5, 8] {
+            if op == CollectiveOp::SendRecv && n % 2 == 1 {
+                continue;
+            }
+            let cases: &[Option<(Dtype, ReduceOp)>] = if op.reduces() {
+                &[
+                    Some((Dtype::Fp32, ReduceOp::Sum)),
+                    Some((Dtype::Bf16, ReduceOp::Sum)),
+                    Some((Dtype::Fp16, ReduceOp::Max)),
+                    Some((Dtype::Int32, ReduceOp::Min)),
+                ]
+            } else {
+                &[None]
+            };
+            for &red in cases {
+                let size = (n * 4 * 8 * 40) as u64;
+                let serial = run_system_on_threads(op, n, size, 4096, red, 1, Some(0));
+                // The flat machine is the independent check of the bytes.
+                assert!(serial.0.iter().any(|i| i.iter().any(|&b| b != 0)));
+                for threads in [2, 3] {
+                    let par = run_system_on_threads(op, n, size, 4096, red, threads, Some(0));
+                    assert!(
+                        serial.0 == par.0,
+                        "{op} n={n} {red:?}: {threads} threads differ from serial"
+                    );
+                    assert_eq!(serial.1, par.1, "modeled time does not depend on threads");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn fast_mode_streamed_all_gather_on_threads_is_bit_identical_to_serial() {
+    // 8 ranks x 8 MiB: each step moves 8 legs x 1 MiB, above the streaming
+    // threshold and the default parallel threshold.
+    let (size, pb) = (8u64 << 20, (1u64 << 20) + 4096);
+    let serial = run_system_on_threads(CollectiveOp::AllGather, 8, size, pb, None, 1, None);
+    let par = run_system_on_threads(CollectiveOp::AllGather, 8, size, pb, None, 2, None);
+    assert!(
+        serial.0 == par.0,
+        "streamed all-gather differs on 2 threads"
+    );
+    assert_eq!(serial.1, par.1);
+}

@@ -50,6 +50,20 @@ pub(crate) fn run(kernel: CopyKernel, dst: &mut [u8], src: &[u8]) {
 /// cache, e.g. one descriptor of a 28 MiB leg). `Scalar` and `Portable`
 /// ignore `stream`.
 pub(crate) fn run_stream(kernel: CopyKernel, dst: &mut [u8], src: &[u8], stream: bool) {
+    run_fenced(kernel, dst, src, stream, true)
+}
+
+/// [`run_stream`] with the closing store fence chosen by the caller:
+/// `fence = false` leaves the non-temporal stores of a streamed copy
+/// unfenced, for a caller that streams many pieces and fences once at the
+/// end ([`super::store_fence`]) before anything reads the bytes.
+pub(crate) fn run_fenced(
+    kernel: CopyKernel,
+    dst: &mut [u8],
+    src: &[u8],
+    stream: bool,
+    fence: bool,
+) {
     debug_assert_eq!(dst.len(), src.len());
     let n = dst.len().min(src.len());
     match kernel {
@@ -58,25 +72,37 @@ pub(crate) fn run_stream(kernel: CopyKernel, dst: &mut [u8], src: &[u8], stream:
         #[cfg(target_arch = "x86_64")]
         CopyKernel::Avx2 if super::Features::get().avx2 => {
             // SAFETY: AVX2 is present (checked above); both slices hold `n` bytes.
-            unsafe { x86::copy_avx2(dst.as_mut_ptr(), src.as_ptr(), n, stream) }
+            unsafe { x86::copy_avx2(dst.as_mut_ptr(), src.as_ptr(), n, stream, fence) }
         }
         #[cfg(target_arch = "x86_64")]
         CopyKernel::Avx512 if super::Features::get().avx512f => {
             // SAFETY: AVX-512F is present (checked above); both slices hold `n` bytes.
-            unsafe { x86::copy_avx512(dst.as_mut_ptr(), src.as_ptr(), n, stream) }
+            unsafe { x86::copy_avx512(dst.as_mut_ptr(), src.as_ptr(), n, stream, fence) }
         }
         _ => dst[..n].copy_from_slice(&src[..n]),
     }
+}
+
+/// SFENCE: order the earlier non-temporal stores of this thread.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn sfence() {
+    x86::sfence()
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use std::arch::x86_64::*;
 
-    /// AVX2 copy of `n` bytes. Safety: AVX2 present; `d`/`s` valid for `n`
+    /// Order every earlier non-temporal store before later stores.
+    pub(super) fn sfence() {
+        // SAFETY: SFENCE is part of SSE, present on every x86-64 CPU.
+        unsafe { _mm_sfence() }
+    }
+
+    /// AVX2 copy of `n` bytes (`fence`: close a streamed copy with SFENCE). Safety: AVX2 present; `d`/`s` valid for `n`
     /// bytes and not overlapping (guaranteed by `&mut`/`&` slices).
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn copy_avx2(d: *mut u8, s: *const u8, n: usize, stream: bool) {
+    pub(super) unsafe fn copy_avx2(d: *mut u8, s: *const u8, n: usize, stream: bool, fence: bool) {
         const V: usize = 32;
         if n < V {
             core::ptr::copy_nonoverlapping(s, d, n);
@@ -100,7 +126,9 @@ mod x86 {
                 _mm256_stream_si256(d.add(i + 3 * V) as *mut __m256i, e);
                 i += 4 * V;
             }
-            _mm_sfence();
+            if fence {
+                _mm_sfence();
+            }
         } else {
             while i + 4 * V <= n {
                 let a = _mm256_loadu_si256(s.add(i) as *const __m256i);
@@ -128,7 +156,13 @@ mod x86 {
 
     /// AVX-512F copy of `n` bytes. Safety as [`copy_avx2`], with AVX-512F.
     #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn copy_avx512(d: *mut u8, s: *const u8, n: usize, stream: bool) {
+    pub(super) unsafe fn copy_avx512(
+        d: *mut u8,
+        s: *const u8,
+        n: usize,
+        stream: bool,
+        fence: bool,
+    ) {
         const V: usize = 64;
         if n < V {
             if n >= 32 {
@@ -159,7 +193,9 @@ mod x86 {
                 _mm512_stream_si512(d.add(i + 3 * V) as *mut __m512i, e);
                 i += 4 * V;
             }
-            _mm_sfence();
+            if fence {
+                _mm_sfence();
+            }
         } else {
             while i + 4 * V <= n {
                 let a = _mm512_loadu_si512(s.add(i) as *const __m512i);

@@ -130,6 +130,27 @@ pub fn copy_streamed(dst: &mut [u8], src: &[u8]) -> Result<(), DatapathError> {
     Ok(())
 }
 
+/// [`copy_streamed`] without the closing store fence: for a caller that
+/// streams many pieces in a row and calls [`store_fence`] once after the
+/// last one, before any other thread (or the caller) reads the bytes.
+pub fn copy_streamed_unfenced(dst: &mut [u8], src: &[u8]) -> Result<(), DatapathError> {
+    if dst.len() != src.len() {
+        return Err(DatapathError::LengthMismatch {
+            dst: dst.len(),
+            src: src.len(),
+        });
+    }
+    copy::run_fenced(plan::stream_kernel(), dst, src, true, false);
+    Ok(())
+}
+
+/// Order every earlier non-temporal store of this thread before its later
+/// stores (SFENCE on x86-64; nothing elsewhere, where no kernel streams).
+pub fn store_fence() {
+    #[cfg(target_arch = "x86_64")]
+    copy::sfence();
+}
+
 /// Copy `src` into `dst` (equal lengths) with an explicit kernel.
 pub fn copy_with(kernel: CopyKernel, dst: &mut [u8], src: &[u8]) -> Result<(), DatapathError> {
     if dst.len() != src.len() {
@@ -195,6 +216,13 @@ mod tests {
         let mut got = vec![guard; len + dst_off + 64];
         copy_streamed(&mut got[dst_off..dst_off + len], &src_buf[src_off..]).unwrap();
         assert_eq!(got, want, "copy_streamed len {len} src_off {src_off}");
+        let mut got = vec![guard; len + dst_off + 64];
+        copy_streamed_unfenced(&mut got[dst_off..dst_off + len], &src_buf[src_off..]).unwrap();
+        store_fence();
+        assert_eq!(
+            got, want,
+            "copy_streamed_unfenced len {len} src_off {src_off}"
+        );
     }
 
     #[test]

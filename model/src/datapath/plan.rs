@@ -217,6 +217,18 @@ pub fn reduce_kernel(len: usize, dtype: Dtype) -> reduce::Kernel {
     k
 }
 
+/// The copy kernel [`super::copy`] has chosen for `len` bytes, if that
+/// class is calibrated already (no calibration here).
+pub fn copy_choice(len: usize) -> Option<CopyKernel> {
+    copy_from_code(COPY_PLAN[size_class(len)].load(Ordering::Relaxed))
+}
+
+/// The reduce kernel [`super::reduce::recv_reduce`] has chosen for `len`
+/// bytes of `dtype`, if that class is calibrated already.
+pub fn reduce_choice(len: usize, dtype: Dtype) -> Option<reduce::Kernel> {
+    reduce_from_code(REDUCE_PLAN[dtype_index(dtype)][size_class(len)].load(Ordering::Relaxed))
+}
+
 /// One line per calibrated class: `copy: 4 KiB..8 KiB Avx512, …` (for
 /// benchmark and CLI reports). Classes not yet used are left out.
 pub fn report() -> String {
@@ -296,9 +308,12 @@ mod tests {
         assert!(copy_candidates().contains(&k));
         // The second call returns the stored choice.
         assert_eq!(copy_kernel(&mut dst, &src), k);
+        assert_eq!(copy_choice(5000), Some(k));
+        assert_eq!(copy_choice(4096), Some(k), "same class");
         let r = reduce_kernel(3000, Dtype::Bf16);
         assert!(reduce::Kernel::supported().contains(&r));
         assert_eq!(reduce_kernel(2049, Dtype::Bf16), r, "same class");
+        assert_eq!(reduce_choice(3000, Dtype::Bf16), Some(r));
         let rep = report();
         assert!(rep.contains(&format!("4K+ {k:?}")), "{rep}");
         let bf16 = rep

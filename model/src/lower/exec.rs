@@ -20,7 +20,7 @@ use serde::Serialize;
 use super::error::{Guard, ProgramError};
 use super::layout::Layout;
 use super::program::{CollectiveSpec, Data, DataSpec, InstrSpec, Program};
-use super::rank_id::{resolve, StreamMap};
+use super::rank_id::{host_route, resolve, HostRoute, StreamMap};
 use super::sendrecv::{
     check_completion_semaphore, check_p2p_op, check_range, pair, resolve_peer, PeerSource, Posted,
 };
@@ -78,6 +78,9 @@ pub struct RunReport {
     pub error: Option<String>,
     /// Result checks.
     pub checks: Vec<Check>,
+    /// The host's node resolution of every peer a 0xDB word or a completed
+    /// SENDRECV pair named (`rank_id::host_route`, seed 000 §4b), in issue order.
+    pub routes: Vec<HostRoute>,
 }
 
 impl RunReport {
@@ -537,6 +540,22 @@ impl Run<'_> {
         }
     }
 
+    /// Record the host's node resolution of `peer` from `rank` (a rank
+    /// outside the placement is refused later by the word's own checks).
+    fn route(&mut self, rank: u32, peer: u32, via: &'static str) {
+        let topo = &self.l.program.topology;
+        if let Some(&pc) = self.l.cores.get(peer as usize) {
+            let r = host_route(
+                topo.dies_per_package,
+                topo.cores_per_die,
+                (rank, self.core(rank)),
+                (peer, pc),
+                via,
+            );
+            self.rep.routes.push(r);
+        }
+    }
+
     /// Issue one word for `rank`.
     fn issue(
         &mut self,
@@ -553,6 +572,7 @@ impl Run<'_> {
             Word::CurProcessingRankId(w) => {
                 let peer = resolve(w, rank, groups, arch)?;
                 self.streams.use_pair(w.stream_id, w.group_id)?;
+                self.route(rank, peer, "0xDB");
                 self.t.reg_write(core, w.dst_reg, peer as u64)?;
                 self.t.sem_update(core, &w.events)?;
             }
@@ -621,6 +641,7 @@ impl Run<'_> {
                         } else {
                             (other, me)
                         };
+                        self.route(s.rank, r.rank, "SENDRECV");
                         let legs = pair(&s, &r)?;
                         let rep = self.t.run_legs(&legs)?;
                         self.rep.legs.then(rep);

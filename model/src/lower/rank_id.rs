@@ -16,11 +16,25 @@
 //! field is checked here at run time: dst_reg < NUM_REGISTERS of the arch,
 //! the group exists and holds this rank, channel < 2, iteration < group size,
 //! and stream_id ↔ group_id stays one-to-one.
+//!
+//! Peer rank → NeuronCore node (seed 000 §4b, the second link of the peer
+//! chain): once a 0xDB word or a SENDRECV pair names the peer rank, and the
+//! placement names its core, the host resolves the peer's node with the
+//! peer-node helpers ([`host_route`]): the direction code `dir` (0 LOCAL,
+//! 1 NEXT, 2 PREV, 3 PEER_RMTV — the positional reading, MED, see
+//! `system::peer`) for which `cayman_get_p2p_pod_peer_node(core, dir)` is the
+//! peer's node `peer_core >> 1` plus the pod offset 8, and whether the peer's
+//! SENG is `sengine_get_d2d_peer_nums` of this core's (the d2d peer, seed
+//! 001 §7.2, §8). The run report lists one [`HostRoute`] per resolved peer.
 
 use std::collections::BTreeMap;
 
 use super::error::Guard;
 use crate::isa::{Arch, CurProcessingRankId};
+use crate::system::peer::{
+    cayman_get_p2p_pod_peer_node, sengine_get_d2d_peer_nums, HELPER_CORES_PER_DIE, POD_NODE_OFFSET,
+};
+use crate::system::Neigh;
 
 /// CC rings per group: channel_id is 0 or 1 (seed 002 §5, header verbatim).
 pub const CHANNELS: u16 = 2;
@@ -82,6 +96,74 @@ pub fn resolve(
         });
     }
     Ok(ring_peer(members, pos, w.channel_id, w.iteration_id))
+}
+
+/// How the host reaches a peer core (module docs; seed 000 §4b, 001 §7.2).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct HostRoute {
+    /// What named the peer: `"0xDB"` (PseudoCurProcessingRankID) or `"SENDRECV"` (a completed pair, TX → RX).
+    pub via: &'static str,
+    /// This rank (the TX rank of a pair).
+    pub rank: u32,
+    /// The peer rank.
+    pub peer_rank: u32,
+    /// This rank's core.
+    pub core: usize,
+    /// The peer's core.
+    pub peer_core: usize,
+    /// The direction code whose helper result is the peer's node (`None`:
+    /// the peer is outside this core's pod of 4 nodes, or the topology is
+    /// not the helpers' 2 dies × 4 cores).
+    pub dir: Option<u8>,
+    /// The host peer ordinal of `dir` (positional reading, MED).
+    pub neigh: Option<Neigh>,
+    /// `cayman_get_p2p_pod_peer_node(core, dir)`: the pod node, offset 8 included.
+    pub pod_node: Option<u32>,
+    /// The peer's SENG is `sengine_get_d2d_peer_nums(core >> 1)`: the d2d peer.
+    pub d2d: bool,
+}
+
+/// The host's node resolution of `peer_core` from `core` (module docs) on a
+/// topology of `dies_per_package` × `cores_per_die`: the direction code is
+/// the first `dir` in 0..=3 whose `cayman_get_p2p_pod_peer_node(core, dir)`
+/// names the peer's node.
+pub fn host_route(
+    dies_per_package: usize,
+    cores_per_die: usize,
+    (rank, core): (u32, usize),
+    (peer_rank, peer_core): (u32, usize),
+    via: &'static str,
+) -> HostRoute {
+    let mut r = HostRoute {
+        via,
+        rank,
+        peer_rank,
+        core,
+        peer_core,
+        dir: None,
+        neigh: None,
+        pod_node: None,
+        d2d: false,
+    };
+    if dies_per_package != 2 || cores_per_die != usize::from(HELPER_CORES_PER_DIE) {
+        return r;
+    }
+    let (Ok(c), Ok(p)) = (u32::try_from(core), u32::try_from(peer_core)) else {
+        return r;
+    };
+    for dir in 0..4u8 {
+        let Ok(node) = cayman_get_p2p_pod_peer_node(c, dir) else {
+            continue;
+        };
+        if node - POD_NODE_OFFSET == p >> 1 {
+            r.dir = Some(dir);
+            r.neigh = Neigh::from_code(dir).ok();
+            r.pod_node = Some(node);
+            break;
+        }
+    }
+    r.d2d = sengine_get_d2d_peer_nums(c >> 1) == p >> 1;
+    r
 }
 
 /// The one-to-one stream_id ↔ group_id map (`enc_context::stream_map_get_stream_id`,
@@ -150,6 +232,76 @@ mod tests {
             dst_reg,
             ..Default::default()
         }
+    }
+
+    fn route(core: usize, peer: usize) -> HostRoute {
+        host_route(2, 4, (0, core), (1, peer), "SENDRECV")
+    }
+
+    #[test]
+    fn seed001_s8_host_route_of_core_3_to_core_7_is_the_d2d_peer_in_direction_2() {
+        // §8: TX core 3 → RX core 7 (same package, other die). node = 3 >> 1
+        // = 1; direction 2 (^2): node 3 = 7 >> 1, + 8 into the pod = 11; SENG 1 ^ 2 = 3.
+        let r = route(3, 7);
+        assert_eq!(
+            (r.dir, r.neigh, r.pod_node, r.d2d),
+            (Some(2), Some(Neigh::Prev), Some(11), true)
+        );
+        // The seed's 5 ^ 2 = 7 as SENG numbers: SENG 5 = cores 10/11, SENG 7 = cores 14/15.
+        let r = route(10, 14);
+        assert_eq!(
+            (r.dir, r.pod_node, r.d2d),
+            (Some(2), Some(7 + 8), true),
+            "5 ^ 2 = 7, + 8"
+        );
+        assert_eq!(route(11, 15).pod_node, Some(15));
+    }
+
+    #[test]
+    fn seed000_s4b_host_route_uses_node_core_shr_1_xor_dir_plus_8() {
+        // The CLI example: core 5, direction 2 → node (5 >> 1) ^ 2 = 0, + 8 = 8:
+        // cores 0 and 1 are node 0.
+        for peer in [0, 1] {
+            let r = route(5, peer);
+            assert_eq!(
+                (r.dir, r.pod_node, r.d2d),
+                (Some(2), Some(8), true),
+                "5 → {peer}"
+            );
+        }
+        // Direction 0: the same node (the LNC2 pair, core 4 and core 5).
+        let r = route(5, 4);
+        assert_eq!(
+            (r.dir, r.neigh, r.pod_node, r.d2d),
+            (Some(0), Some(Neigh::Local), Some(10), false)
+        );
+        // Direction 1 (^1): node 2 → node 3 = cores 6/7, pod node 11.
+        let r = route(5, 7);
+        assert_eq!(
+            (r.dir, r.neigh, r.pod_node),
+            (Some(1), Some(Neigh::Next), Some(11))
+        );
+        // Direction 3 (^3): node 2 → node 1 = cores 2/3, pod node 9.
+        let r = route(5, 2);
+        assert_eq!(
+            (r.dir, r.neigh, r.pod_node),
+            (Some(3), Some(Neigh::PeerRmtv), Some(9))
+        );
+        // Outside the pod (another package: node 4): no direction code.
+        let r = route(0, 8);
+        assert_eq!((r.dir, r.pod_node, r.d2d), (None, None, false));
+        // Independent arithmetic over a 2-package system.
+        for c in 0..16usize {
+            for p in 0..16usize {
+                let x = (c >> 1) ^ (p >> 1);
+                let r = route(c, p);
+                assert_eq!(r.dir, (x < 4).then_some(x as u8), "{c} → {p}");
+                assert_eq!(r.pod_node, (x < 4).then_some((p >> 1) as u32 + 8));
+                assert_eq!(r.d2d, x == 2);
+            }
+        }
+        // Not the helpers' layout: no resolution.
+        assert_eq!(host_route(2, 2, (0, 0), (1, 2), "0xDB").dir, None);
     }
 
     #[test]

@@ -15,7 +15,9 @@
 //!   two sides sit on different partitions is refused (the flat target
 //!   accepts it).
 //! - Legs of one batch run one after the other (they share no bytes, checked
-//!   by [`check_batch`]); the batch's modeled time is its slowest leg.
+//!   by [`check_batch`]); the batch's modeled time is its slowest leg. In
+//!   fast mode their byte moves are held and run together, on the system's
+//!   threads ([`System::threads`]), after the last leg's control.
 
 use std::sync::Arc;
 
@@ -150,6 +152,20 @@ impl Target for SystemTarget {
 
     fn run_legs(&mut self, legs: &[Leg]) -> Result<LegReport, TargetError> {
         check_batch(legs)?;
+        // Fast mode: the batch's byte moves are held across its legs and
+        // run together on the system's threads (system/fast.rs); the legs
+        // share no bytes (check_batch), so the result is the serial one.
+        let hold = self.mode == Mode::Fast;
+        self.sys.hold_moves(hold);
+        let r = self.run_legs_held(legs);
+        self.sys.hold_moves(false);
+        let f = self.sys.flush_moves().map_err(sys_err);
+        r.and_then(|rep| f.map(|()| rep))
+    }
+}
+
+impl SystemTarget {
+    fn run_legs_held(&mut self, legs: &[Leg]) -> Result<LegReport, TargetError> {
         let mut rep = LegReport::default();
         for l in legs {
             if l.src.partitions == 0 || l.src.bytes == 0 {

@@ -690,3 +690,42 @@ fn send_rings_m2s_and_recv_rings_s2m_on_the_system_model_seed_000_5c() {
         );
     }
 }
+
+#[test]
+fn seed000_s4b_lowering_resolves_every_0xdb_and_sendrecv_peer_with_the_helpers() {
+    // examples/all_gather_sendrecv.json: 4 ranks on cores 0..3, a ring
+    // 0 → 1 → 2 → 3 → 0 built from 0xDB and SENDRECV. node = core >> 1:
+    // cores 0/1 are node 0, cores 2/3 node 1, so 0 → 1 and 2 → 3 are
+    // direction 0 (LOCAL, pod node 8 / 9) and 1 → 2, 3 → 0 direction 1 (^1:
+    // NEXT, pod node 9 / 8); none is a d2d (^2) peer.
+    use crate::system::Neigh;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let text = std::fs::read_to_string(dir.join("all_gather_sendrecv.json")).unwrap();
+    let l = load(Program::from_json(&text).unwrap()).unwrap();
+    let rep = run(&l, &mut fast_target(&l)).unwrap();
+    assert!(rep.passed(), "{:?}", rep.checks);
+    let pairs: Vec<_> = rep.routes.iter().filter(|r| r.via == "SENDRECV").collect();
+    assert_eq!(pairs.len() as u64, rep.pairs);
+    assert!(!pairs.is_empty());
+    for r in &pairs {
+        let want = match (r.core, r.peer_core) {
+            (0, 1) => (0, Neigh::Local, 8),
+            (1, 2) => (1, Neigh::Next, 9),
+            (2, 3) => (0, Neigh::Local, 9),
+            (3, 0) => (1, Neigh::Next, 8),
+            other => panic!("unexpected ring pair {other:?}"),
+        };
+        assert_eq!(
+            (r.dir, r.neigh, r.pod_node),
+            (Some(want.0), Some(want.1), Some(want.2))
+        );
+        assert!(!r.d2d);
+    }
+    // Every 0xDB result is resolved too, and names a ring member's core.
+    let db: Vec<_> = rep.routes.iter().filter(|r| r.via == "0xDB").collect();
+    assert!(!db.is_empty());
+    for r in db {
+        assert_eq!(r.peer_core, r.peer_rank as usize, "rank r runs on core r");
+        assert_eq!(r.pod_node, Some((r.peer_core as u32 >> 1) + 8));
+    }
+}

@@ -2,8 +2,26 @@
 //! SIMD datapath; modeled time from the link model (fixed-point rates).
 //! Also the pieces both executors share: descriptor fetch with the ring-id
 //! check, address resolution, and the byte mover.
+//!
+//! Byte moves on every core: an SBUF→SBUF move of a pass is not copied at
+//! once but deferred into a batch ([`Movers`]) as long as it shares no byte
+//! with the batch (its destination overlaps no batched source or
+//! destination, its source no batched destination); anything else that
+//! touches SBUF — a conflicting move, a move inside one partition, a move
+//! between SBUF and descriptor RAM or a semaphore — first flushes the batch,
+//! so every SBUF byte is read and written in an order equivalent to the
+//! serial one. (Semaphore and descriptor writes from descriptor RAM touch no
+//! SBUF byte and let the batch stand; Q7 programs touch none either.) A flush runs the batch on
+//! [`System::threads`] threads (deterministic deal by bytes, one store fence
+//! per thread after its streamed copies); the moves commute, so the bytes are
+//! those of the serial run (test: `fast_mode_threads_are_bit_identical_to_serial`).
+//! Modeled time never depends on the bytes, so it is unchanged. A run
+//! flushes before it returns unless the moves are held across several runs
+//! (the lowering's batch of legs, `lower::system_target`).
 
 use std::collections::HashMap;
+
+use crate::collective::parallel::deal_sizes;
 
 use crate::datapath;
 use crate::evt_sem::regs::{EVT_SEM_SEM_DECR_BASE, EVT_SEM_SEM_INCR_BASE};
@@ -40,6 +58,117 @@ impl Timing {
     }
 }
 
+/// A batch smaller than this runs on the calling thread (a thread start costs
+/// more than the copy).
+pub const PARALLEL_MIN_BYTES: u64 = 2 << 20;
+
+/// One deferred SBUF→SBUF move: (core, partition, offset) of each side.
+#[derive(Clone)]
+struct Move {
+    src: (u16, u8, usize),
+    dst: (u16, u8, usize),
+    len: usize,
+    op: LegOp,
+    stream: bool,
+}
+
+/// A batched byte range of one partition: (start, end, is a destination).
+type Span = (usize, usize, bool);
+
+/// The deferred byte moves of the fast executor (module docs).
+#[derive(Default)]
+pub struct Movers {
+    /// Host threads for a flush (0 = `collective::parallel::threads()`).
+    pub threads: usize,
+    /// Smallest batch run on several threads (`None` = [`PARALLEL_MIN_BYTES`];
+    /// tests lower it to exercise the threads on small batches).
+    pub(crate) min_parallel: Option<u64>,
+    /// Keep the batch across runs until [`System::flush_moves`].
+    pub(crate) hold: bool,
+    batch: Vec<Move>,
+    /// Byte ranges of the batch per (core, partition).
+    ranges: HashMap<(u16, u8), Vec<Span>>,
+}
+
+impl Movers {
+    /// Whether `m` shares a byte with the batch (its destination with any
+    /// batched range, its source with a batched destination).
+    fn conflicts(&self, m: &Move) -> bool {
+        let hit = |(c, p, o): (u16, u8, usize), with_src: bool| {
+            self.ranges.get(&(c, p)).is_some_and(|v| {
+                v.iter()
+                    .any(|&(a, b, d)| (d || with_src) && a < o + m.len && o < b)
+            })
+        };
+        hit(m.dst, true) || hit(m.src, false)
+    }
+
+    fn push(&mut self, m: Move) {
+        for ((c, p, o), d) in [(m.src, false), (m.dst, true)] {
+            self.ranges
+                .entry((c, p))
+                .or_default()
+                .push((o, o + m.len, d));
+        }
+        self.batch.push(m);
+    }
+
+    fn take(&mut self) -> Vec<Move> {
+        self.ranges.clear();
+        std::mem::take(&mut self.batch)
+    }
+}
+
+/// A partition's address, shared by the threads of one flush.
+#[derive(Clone, Copy)]
+struct Addr(*mut u8);
+// SAFETY: the threads of a flush touch disjoint byte ranges (module docs).
+unsafe impl Send for Addr {}
+// SAFETY: as above.
+unsafe impl Sync for Addr {}
+
+/// Run one deferred move. Safety: `addr` holds live partitions covering the
+/// move's ranges (checked when it was deferred), and no other thread
+/// touches its destination bytes or writes its source bytes.
+unsafe fn exec(m: &Move, addr: &HashMap<(u16, u8), Addr>) -> Result<(), SystemError> {
+    let d = addr
+        .get(&(m.dst.0, m.dst.1))
+        .ok_or(SystemError::Unmapped { offset: 0 })?;
+    let dst = std::slice::from_raw_parts_mut(d.0.add(m.dst.2), m.len);
+    let zeros;
+    let (src, stream): (&[u8], bool) = match addr.get(&(m.src.0, m.src.1)) {
+        Some(a) => (
+            std::slice::from_raw_parts(a.0.add(m.src.2), m.len),
+            m.stream,
+        ),
+        None => {
+            // An untouched source partition reads as zeros.
+            zeros = vec![0u8; m.len];
+            (&zeros, false)
+        }
+    };
+    let err = |e: datapath::DatapathError| SystemError::Reduce(e.to_string());
+    match &m.op {
+        LegOp::Copy if stream => datapath::copy_streamed_unfenced(dst, src).map_err(err),
+        LegOp::Copy => datapath::copy(dst, src).map_err(err),
+        LegOp::Reduce(f) => f(dst, src).map_err(SystemError::Reduce),
+    }
+}
+
+/// The moves `bin` names, in order, then one store fence.
+/// Safety: as [`exec`], for every move of the bin.
+unsafe fn exec_bin(
+    batch: &[Move],
+    bin: &[usize],
+    addr: &HashMap<(u16, u8), Addr>,
+) -> Result<(), (usize, SystemError)> {
+    let r = bin
+        .iter()
+        .try_for_each(|&i| exec(&batch[i], addr).map_err(|e| (i, e)));
+    datapath::store_fence();
+    r
+}
+
 /// A descriptor pair ready to move: resolved source and destination.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Pair {
@@ -73,6 +202,164 @@ fn apply(op: &LegOp, dst: &mut [u8], src: &[u8], stream: bool) -> Result<(), Sys
 }
 
 impl System {
+    /// Host threads the fast executor moves bytes on ([`System::set_threads`],
+    /// else `collective::parallel::threads()`: `SB2SB_THREADS` or the
+    /// machine's hardware threads).
+    pub fn threads(&self) -> usize {
+        match self.movers.threads {
+            0 => crate::collective::parallel::threads(),
+            n => n,
+        }
+    }
+
+    /// Set the fast executor's thread count (0 = the default; 1 = serial).
+    pub fn set_threads(&mut self, n: usize) {
+        self.movers.threads = n;
+    }
+
+    /// Keep deferred byte moves across runs (`true`) until
+    /// [`System::flush_moves`]; for a batch of legs that share no bytes
+    /// (the lowering's ring step). Turning it off does not flush.
+    pub(crate) fn hold_moves(&mut self, hold: bool) {
+        self.movers.hold = hold;
+    }
+
+    /// Run every deferred byte move (module docs); the error, if any, of the
+    /// first failing move in issue order.
+    pub fn flush_moves(&mut self) -> Result<(), SystemError> {
+        let batch = self.movers.take();
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let ncores = self.cores.len();
+        let mut addr: HashMap<(u16, u8), Addr> = HashMap::new();
+        // Destinations first (allocated), then sources (untouched = zeros).
+        for (alloc, side) in [(true, 1usize), (false, 0)] {
+            for m in &batch {
+                let (c, p, _) = if side == 1 { m.dst } else { m.src };
+                if addr.contains_key(&(c, p)) {
+                    continue;
+                }
+                let core = self
+                    .cores
+                    .get_mut(usize::from(c))
+                    .ok_or(SystemError::NoSuchCore {
+                        core: c,
+                        cores: ncores,
+                    })?;
+                if let Some(a) = core.sbuf.part_ptr(p, alloc) {
+                    addr.insert((c, p), Addr(a));
+                }
+            }
+        }
+        let sizes: Vec<u64> = batch.iter().map(|m| m.len as u64).collect();
+        let threads = self.threads();
+        let bins = if threads > 1
+            && batch.len() > 1
+            && sizes.iter().sum::<u64>() >= self.movers.min_parallel.unwrap_or(PARALLEL_MIN_BYTES)
+        {
+            deal_sizes(&sizes, threads)
+        } else {
+            vec![(0..batch.len()).collect()]
+        };
+        let (batch, addr) = (&batch, &addr);
+        let result = if bins.len() == 1 {
+            // SAFETY: one thread; every range was checked when deferred and
+            // the partitions stay in place until this returns.
+            unsafe { exec_bin(batch, &bins[0], addr) }
+        } else {
+            std::thread::scope(|sc| {
+                let hs: Vec<_> = bins
+                    .iter()
+                    .map(|bin| {
+                        // SAFETY: as above; the batch is hazard-free, so no
+                        // two threads touch a byte one of them writes.
+                        sc.spawn(move || unsafe { exec_bin(batch, bin, addr) })
+                    })
+                    .collect();
+                hs.into_iter()
+                    .map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            Err((
+                                usize::MAX,
+                                SystemError::Reduce("a move thread panicked".into()),
+                            ))
+                        })
+                    })
+                    .filter_map(Result::err)
+                    .min_by_key(|(i, _)| *i)
+                    .map_or(Ok(()), Err)
+            })
+        };
+        result.map_err(|(_, e)| e)
+    }
+
+    /// The receive op of the pairs of TX (core, engine, queue).
+    fn leg_op(&self, core: CoreId, e: u8, q: u8) -> LegOp {
+        if self.rx_ops.is_empty() {
+            LegOp::Copy
+        } else {
+            self.rx_ops
+                .get(&(core.0, e, q))
+                .cloned()
+                .unwrap_or_default()
+        }
+    }
+
+    /// Move a whole pair: defer an SBUF→SBUF move between two partitions
+    /// (flushing first if it conflicts with the batch), else move now,
+    /// flushing first if the move touches SBUF (module docs). The range checks run here, in issue order.
+    fn move_or_defer(
+        &mut self,
+        core: CoreId,
+        e: u8,
+        q: u8,
+        p: &Pair,
+        stream: bool,
+    ) -> Result<(), SystemError> {
+        if let (
+            (
+                sc,
+                Target::Sbuf {
+                    partition: sp,
+                    offset: so,
+                },
+            ),
+            (
+                dc,
+                Target::Sbuf {
+                    partition: dp,
+                    offset: doff,
+                },
+            ),
+        ) = (p.src, p.dst)
+        {
+            if sc != dc || sp != dp {
+                let n = u64::from(p.m2s.len);
+                self.core(sc)?.sbuf.check(sp, so.into(), n)?;
+                self.core(dc)?.sbuf.check(dp, doff.into(), n)?;
+                let m = Move {
+                    src: (sc.0, sp, so as usize),
+                    dst: (dc.0, dp, doff as usize),
+                    len: p.m2s.len as usize,
+                    op: self.leg_op(core, e, q),
+                    stream,
+                };
+                if self.movers.conflicts(&m) {
+                    self.flush_moves()?;
+                }
+                self.movers.push(m);
+                return Ok(());
+            }
+        }
+        // A move that touches no SBUF byte (a semaphore or descriptor write
+        // from descriptor RAM) commutes with the batch; any other flushes it.
+        if matches!(p.src.1, Target::Sbuf { .. }) || matches!(p.dst.1, Target::Sbuf { .. }) {
+            self.flush_moves()?;
+        }
+        self.move_bytes(core, e, q, p, 0, p.m2s.len, stream)
+    }
+
     /// Resolve a descriptor address issued by an engine of `from`.
     pub(crate) fn resolve(&self, from: CoreId, soc: u64) -> Result<(CoreId, Target), SystemError> {
         let (c, off) = map::route_address(&self.topo, from, soc)?;
@@ -155,14 +442,7 @@ impl System {
     ) -> Result<(), SystemError> {
         let (sc, st) = (p.src.0, advance(p.src.1, skip));
         let (dc, dt) = (p.dst.0, advance(p.dst.1, skip));
-        let op = if self.rx_ops.is_empty() {
-            LegOp::Copy
-        } else {
-            self.rx_ops
-                .get(&(core.0, e, q))
-                .cloned()
-                .unwrap_or_default()
-        };
+        let op = self.leg_op(core, e, q);
         let dma_err = |rule: &str| SystemError::Dma {
             core: core.0,
             engine: e,
@@ -446,7 +726,7 @@ impl System {
                 let pair = self.fetch_pair(cid, e, q)?;
                 let stream =
                     ready * u64::from(pair.m2s.len) >= datapath::copy::STREAM_THRESHOLD as u64;
-                self.move_bytes(cid, e, q, &pair, 0, pair.m2s.len, stream)?;
+                self.move_or_defer(cid, e, q, &pair, stream)?;
                 // Timing: the engine streams at its share of the link.
                 let class = self.topo.link_class(cid, pair.dst.0)?;
                 let share = self
@@ -505,6 +785,15 @@ impl System {
 
     /// Fast mode: alternate Q7 programs and descriptor execution until idle.
     pub(crate) fn run_fast(&mut self) -> Result<(), SystemError> {
+        let r = self.run_fast_inner();
+        if self.movers.hold {
+            return r;
+        }
+        let f = self.flush_moves();
+        r.and(f)
+    }
+
+    fn run_fast_inner(&mut self) -> Result<(), SystemError> {
         self.timing.horizon = self.timing.now;
         self.timing.q7.clear();
         loop {
@@ -518,6 +807,78 @@ impl System {
             if !a && !b {
                 return Err(self.diagnose());
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::system::{LegSpec, Mode, Topology};
+
+    fn pattern(core: u16, p: u8, n: usize) -> Vec<u8> {
+        (0..n)
+            .map(|i| (i as u8).wrapping_mul(13) ^ p ^ (core as u8).wrapping_mul(71))
+            .collect()
+    }
+
+    /// Two held legs where the second reads what the first writes (core 0 →
+    /// 1, then core 1 → 2, same rows): the second's source conflicts with
+    /// the batch, so the batch is flushed first and core 2 ends with core 0's
+    /// bytes, on 1 and 2 threads, as the serial executor gives.
+    #[test]
+    fn a_move_reading_a_batched_destination_flushes_the_batch_first() {
+        for threads in [1usize, 2] {
+            let mut sys = System::new(Topology::trn2(1)).unwrap();
+            sys.set_threads(threads);
+            sys.movers.min_parallel = Some(0);
+            let rows = 4u8;
+            for p in 0..rows {
+                sys.write_sbuf(CoreId(0), p, 0, &pattern(0, p, 4096))
+                    .unwrap();
+            }
+            sys.hold_moves(true);
+            let a = LegSpec::new(CoreId(0), 0, CoreId(1), 0, 4096, rows);
+            let b = LegSpec::new(CoreId(1), 0, CoreId(2), 0, 4096, rows);
+            sys.send_recv(&a, Mode::Fast).unwrap();
+            assert!(
+                !sys.movers.batch.is_empty(),
+                "held moves wait for the flush"
+            );
+            sys.send_recv(&b, Mode::Fast).unwrap();
+            sys.hold_moves(false);
+            sys.flush_moves().unwrap();
+            for p in 0..rows {
+                let want = pattern(0, p, 4096);
+                assert_eq!(sys.read_sbuf(CoreId(1), p, 0, 4096).unwrap(), want);
+                assert_eq!(sys.read_sbuf(CoreId(2), p, 0, 4096).unwrap(), want, "p {p}");
+            }
+        }
+    }
+
+    /// A 16-engine leg of 128 rows (above the streaming threshold): the
+    /// bytes, the modeled time and the queue state on 1, 2 and 3 threads.
+    #[test]
+    fn a_streamed_leg_on_threads_equals_the_serial_leg() {
+        let run = |threads: usize| {
+            let mut sys = System::new(Topology::trn2(1)).unwrap();
+            sys.set_threads(threads);
+            for p in 0..128u8 {
+                sys.write_sbuf(CoreId(0), p, 0, &pattern(0, p, 48 << 10))
+                    .unwrap();
+            }
+            let leg = LegSpec {
+                engine_mask: 0xFFFF,
+                ..LegSpec::new(CoreId(0), 0, CoreId(4), 0, 48 << 10, 128)
+            };
+            let r = sys.send_recv(&leg, Mode::Fast).unwrap();
+            let q = sys.queue(CoreId(0), 3, 0, 0).unwrap();
+            (sys.sbuf(CoreId(4)).unwrap().image(), r.modeled_ps, q)
+        };
+        let serial = run(1);
+        assert_eq!(&serial.0[..48 << 10], &pattern(0, 0, 48 << 10)[..]);
+        for t in [2, 3] {
+            assert!(run(t) == serial, "{t} threads differ from serial");
         }
     }
 }

@@ -94,6 +94,24 @@ impl Sbuf {
         Ok(())
     }
 
+    /// The address of partition `partition`'s bytes, allocating it when
+    /// `alloc` (else `None` for an untouched partition, which reads as
+    /// zeros). For the fast executor's batched moves (`system::fast`),
+    /// which write disjoint ranges of several partitions from several
+    /// threads; the partition is not moved or freed while the address is in use.
+    pub(crate) fn part_ptr(&mut self, partition: u8, alloc: bool) -> Option<*mut u8> {
+        let bpp = self.bytes_per_partition as usize;
+        let slot = self.parts.get_mut(usize::from(partition))?;
+        if alloc {
+            Some(
+                slot.get_or_insert_with(|| vec![0u8; bpp].into_boxed_slice())
+                    .as_mut_ptr(),
+            )
+        } else {
+            slot.as_mut().map(|p| p.as_mut_ptr())
+        }
+    }
+
     /// Take partition `partition` out (for a copy between two partitions of
     /// one core); put it back with [`Sbuf::put_back`].
     pub(crate) fn take(&mut self, partition: u8) -> Box<[u8]> {

@@ -420,6 +420,8 @@ pub struct System {
     pub(crate) active: BTreeSet<(u16, u8, u8)>,
     /// Fast-mode timing state.
     pub(crate) timing: fast::Timing,
+    /// Fast-mode deferred byte moves and their thread count (system/fast.rs).
+    pub(crate) movers: fast::Movers,
     /// Cycles run in cycle mode.
     pub cycles: u64,
     /// Cycle budget per `run` in cycle mode.
@@ -457,6 +459,7 @@ impl System {
             rx_ops: HashMap::new(),
             active: BTreeSet::new(),
             timing: fast::Timing::default(),
+            movers: fast::Movers::default(),
             cycles: 0,
             max_cycles: 1 << 32,
             trace: Vec::new(),
