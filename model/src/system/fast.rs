@@ -253,10 +253,19 @@ impl System {
             }
         }
         let sizes: Vec<u64> = batch.iter().map(|m| m.len as u64).collect();
+        // A batch larger than the streaming threshold streams all its copies
+        // (the destinations would otherwise evict the sources still to be
+        // read), as the flat machine does for a step.
+        let total: u64 = sizes.iter().sum();
+        let stream_all = total >= datapath::copy::STREAM_THRESHOLD as u64;
+        let mut batch = batch;
+        for m in &mut batch {
+            m.stream |= stream_all;
+        }
         let threads = self.threads();
         let bins = if threads > 1
             && batch.len() > 1
-            && sizes.iter().sum::<u64>() >= self.movers.min_parallel.unwrap_or(PARALLEL_MIN_BYTES)
+            && total >= self.movers.min_parallel.unwrap_or(PARALLEL_MIN_BYTES)
         {
             deal_sizes(&sizes, threads)
         } else {
