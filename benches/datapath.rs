@@ -56,6 +56,17 @@ fn bench_copy(c: &mut Criterion) {
     g.finish();
 }
 
+/// One element of value 1 (ordinary values, 1.0 and 0.0 when added to
+/// zeros: no denormals, constant-time lanes).
+fn one_of(dtype: Dtype) -> Vec<u8> {
+    match dtype {
+        Dtype::Fp32 => 1.0f32.to_le_bytes().to_vec(),
+        Dtype::Bf16 => vec![0x80, 0x3F],
+        Dtype::Fp16 => vec![0x00, 0x3C],
+        Dtype::Int32 => vec![1, 0, 0, 0],
+    }
+}
+
 fn bench_reduce(c: &mut Criterion) {
     let mut g = c.benchmark_group("reduce");
     g.warm_up_time(Duration::from_millis(200))
@@ -63,13 +74,7 @@ fn bench_reduce(c: &mut Criterion) {
         .sample_size(15);
     for dtype in Dtype::ALL {
         for size in [4usize << 10, 64 << 10, 1 << 20, 28 << 20] {
-            // Ordinary values (1.0 and 0.0): no denormals, constant-time lanes.
-            let one: Vec<u8> = match dtype {
-                Dtype::Fp32 => 1.0f32.to_le_bytes().to_vec(),
-                Dtype::Bf16 => vec![0x80, 0x3F],
-                Dtype::Fp16 => vec![0x00, 0x3C],
-                Dtype::Int32 => vec![1, 0, 0, 0],
-            };
+            let one = one_of(dtype);
             let mut acc: Vec<u8> = one.iter().copied().cycle().take(size).collect();
             let inc = vec![0u8; size];
             g.throughput(Throughput::Bytes(size as u64));
@@ -258,12 +263,7 @@ fn ratios(_c: &mut Criterion) {
     out += "dispatch | chosen | dispatch / best kernel\n";
     for dtype in Dtype::ALL {
         for size in [4usize << 10, 64 << 10, 1 << 20, 28 << 20] {
-            let one: Vec<u8> = match dtype {
-                Dtype::Fp32 => 1.0f32.to_le_bytes().to_vec(),
-                Dtype::Bf16 => vec![0x80, 0x3F],
-                Dtype::Fp16 => vec![0x00, 0x3C],
-                Dtype::Int32 => vec![1, 0, 0, 0],
-            };
+            let one = one_of(dtype);
             // Adding zeros keeps the accumulator: one buffer pair for all.
             let inc = vec![0u8; size];
             let acc = std::cell::RefCell::new(

@@ -252,36 +252,47 @@ fn run_on_threads(
     images(&t, n)
 }
 
-#[test]
-fn parallel_collectives_are_bit_identical_to_serial() {
+/// The reductions a bit-identity test runs `op` with (none for a pure move):
+/// every dtype, with sum, max and min among them.
+fn reduce_cases(op: CollectiveOp) -> &'static [Option<(Dtype, ReduceOp)>] {
+    if op.reduces() {
+        &[
+            Some((Dtype::Fp32, ReduceOp::Sum)),
+            Some((Dtype::Bf16, ReduceOp::Sum)),
+            Some((Dtype::Fp16, ReduceOp::Max)),
+            Some((Dtype::Int32, ReduceOp::Min)),
+        ]
+    } else {
+        &[None]
+    }
+}
+
+/// Every (op, ranks, reduction, bytes) case of the bit-identity tests.
+fn each_case(mut f: impl FnMut(CollectiveOp, usize, Option<(Dtype, ReduceOp)>, u64)) {
     for op in CollectiveOp::ALL {
         for n in [2usize, 5, 8] {
             if op == CollectiveOp::SendRecv && n % 2 == 1 {
                 continue;
             }
-            let cases: &[Option<(Dtype, ReduceOp)>] = if op.reduces() {
-                &[
-                    Some((Dtype::Fp32, ReduceOp::Sum)),
-                    Some((Dtype::Bf16, ReduceOp::Sum)),
-                    Some((Dtype::Fp16, ReduceOp::Max)),
-                    Some((Dtype::Int32, ReduceOp::Min)),
-                ]
-            } else {
-                &[None]
-            };
-            for &red in cases {
-                let size = (n * 4 * 8 * 40) as u64;
-                let serial = run_on_threads(op, n, size, 4096, red, 1);
-                for threads in [2, 3] {
-                    let par = run_on_threads(op, n, size, 4096, red, threads);
-                    assert!(
-                        serial == par,
-                        "{op} n={n} {red:?}: {threads} threads differ from serial"
-                    );
-                }
+            for &red in reduce_cases(op) {
+                f(op, n, red, (n * 4 * 8 * 40) as u64);
             }
         }
     }
+}
+
+#[test]
+fn parallel_collectives_are_bit_identical_to_serial() {
+    each_case(|op, n, red, size| {
+        let serial = run_on_threads(op, n, size, 4096, red, 1);
+        for threads in [2, 3] {
+            let par = run_on_threads(op, n, size, 4096, red, threads);
+            assert!(
+                serial == par,
+                "{op} n={n} {red:?}: {threads} threads differ from serial"
+            );
+        }
+    });
 }
 
 #[test]
@@ -345,37 +356,19 @@ fn run_system_on_threads(
 fn fast_mode_threads_are_bit_identical_to_serial() {
     // The system model's fast mode (nccom's default path): every op, the
     // four dtypes, on 1, 2 and 3 move threads with every batch on threads.
-    for op in CollectiveOp::ALL {
-        for n in [2usize, 5, 8] {
-            if op == CollectiveOp::SendRecv && n % 2 == 1 {
-                continue;
-            }
-            let cases: &[Option<(Dtype, ReduceOp)>] = if op.reduces() {
-                &[
-                    Some((Dtype::Fp32, ReduceOp::Sum)),
-                    Some((Dtype::Bf16, ReduceOp::Sum)),
-                    Some((Dtype::Fp16, ReduceOp::Max)),
-                    Some((Dtype::Int32, ReduceOp::Min)),
-                ]
-            } else {
-                &[None]
-            };
-            for &red in cases {
-                let size = (n * 4 * 8 * 40) as u64;
-                let serial = run_system_on_threads(op, n, size, 4096, red, 1, Some(0));
-                // The flat machine is the independent check of the bytes.
-                assert!(serial.0.iter().any(|i| i.iter().any(|&b| b != 0)));
-                for threads in [2, 3] {
-                    let par = run_system_on_threads(op, n, size, 4096, red, threads, Some(0));
-                    assert!(
-                        serial.0 == par.0,
-                        "{op} n={n} {red:?}: {threads} threads differ from serial"
-                    );
-                    assert_eq!(serial.1, par.1, "modeled time does not depend on threads");
-                }
-            }
+    each_case(|op, n, red, size| {
+        let serial = run_system_on_threads(op, n, size, 4096, red, 1, Some(0));
+        // The run moved real bytes (random data, not an all-zero image).
+        assert!(serial.0.iter().any(|i| i.iter().any(|&b| b != 0)));
+        for threads in [2, 3] {
+            let par = run_system_on_threads(op, n, size, 4096, red, threads, Some(0));
+            assert!(
+                serial.0 == par.0,
+                "{op} n={n} {red:?}: {threads} threads differ from serial"
+            );
+            assert_eq!(serial.1, par.1, "modeled time does not depend on threads");
         }
-    }
+    });
 }
 
 #[test]
