@@ -393,7 +393,8 @@ impl LegEnv {
         }
     }
 
-    fn random_leg(&mut self, tx: usize) -> LegSpec {
+    /// A random leg whose partitions lie in `parts` (`lo..hi`, non-empty).
+    fn random_leg(&mut self, tx: usize, parts: (u8, u8)) -> LegSpec {
         let pb = self.p.sbuf_part_bytes;
         let nmask = (1u16 << self.p.engines) - 1;
         let mask = loop {
@@ -402,8 +403,13 @@ impl LegEnv {
                 break m;
             }
         };
-        let count = self.rng.range(1, 64) as u8;
-        let start = self.rng.below(u64::from(128 - count) + 1) as u8;
+        let (lo, hi) = (u64::from(parts.0), u64::from(parts.1));
+        // An engine's ring takes its partitions plus the two semaphore
+        // descriptors and at most RING_LEN - 1 of them (the driver keeps one
+        // slot free; a larger doorbell is refused and stops the queue).
+        let per_engine = u64::from(RING_LEN - 3) * u64::from(mask.count_ones());
+        let count = self.rng.range(1, 64.min(hi - lo).min(per_engine)) as u8;
+        let start = (lo + self.rng.below(hi - lo - u64::from(count) + 1)) as u8;
         let bytes = 8 * self.rng.range(1, u64::from(pb / 8)) as u32;
         let src = 8 * self.rng.below(u64::from((pb - bytes) / 8) + 1) as u32;
         let dst = self.rng.below(u64::from(pb - bytes) + 1) as u32;
@@ -423,6 +429,30 @@ impl LegEnv {
             ring_err: None,
             stall: None,
         }
+    }
+
+    /// One random leg, or two in opposite directions in flight together.
+    ///
+    /// Two directions use disjoint partition ranges and disjoint semaphores:
+    /// a leg's source bytes must not be the other leg's destination while
+    /// both are in flight (the bytes read would depend on timing; the
+    /// firmware reuses a source only after local_sem, seed 001 §5).
+    pub(super) fn random_mix(&mut self) -> (LegSpec, Option<LegSpec>) {
+        let tx = self.rng.below(2) as usize;
+        if !self.rng.chance(1, 3) {
+            return (self.random_leg(tx, (0, 128)), None);
+        }
+        let cut = self.rng.range(1, 127) as u8;
+        let (mine, theirs) = if self.rng.bool() {
+            ((0, cut), (cut, 128))
+        } else {
+            ((cut, 128), (0, cut))
+        };
+        let l = self.random_leg(tx, mine);
+        let mut m = self.random_leg(1 - tx, theirs);
+        m.local_sem = 200 + (m.local_sem % 20);
+        m.remote_sem = 220 + (m.remote_sem % 20);
+        (l, Some(m))
     }
 
     fn start_step(&mut self, s: Step, cycle: u64) {
@@ -651,6 +681,15 @@ impl LegEnv {
                 }
             }
             let nd = descs[0].len() as u32;
+            if nd >= RING_LEN {
+                self.fail(
+                    cycle,
+                    format!(
+                        "leg {id}: engine {e} would ring {nd} descriptors on a ring of {RING_LEN} (at most {})",
+                        RING_LEN - 1
+                    ),
+                );
+            }
             rx_db.push(Op::Wr {
                 addr: udma_q(e, Side::S2m, UDMA_Q_RTP_INC),
                 data: nd,
@@ -1039,20 +1078,13 @@ impl LegEnv {
         }
         if self.step == Some(Step::Random) || self.plan.is_empty() {
             // Random mix: one leg, or both directions at once.
-            let tx = self.rng.below(2) as usize;
-            let mut l = self.random_leg(tx);
-            let two = self.rng.chance(1, 3);
-            let budget = self.leg_budget(&l) * if two { 2 } else { 1 };
+            let (l, m) = self.random_mix();
+            let budget = self.leg_budget(&l) + m.as_ref().map_or(0, |m| self.leg_budget(m));
             if cycle + budget + self.scan_reserve() < self.cycles {
                 self.bp_on = true;
-                if two {
-                    let mut m = self.random_leg(1 - l.tx);
-                    // the two directions use different semaphores
-                    m.local_sem = 200 + (m.local_sem % 20);
-                    m.remote_sem = 220 + (m.remote_sem % 20);
-                    if l.local_sem >= 200 {
-                        l.local_sem -= 100;
-                    }
+                // every earlier program has finished (step_done): drop them
+                self.progs.clear();
+                if let Some(m) = m {
                     self.start_leg(m, cycle, None);
                 }
                 self.start_leg(l, cycle, None);
@@ -1079,6 +1111,20 @@ impl LegEnv {
     fn final_check(&mut self, cycle: u64) {
         let quiet = self.quiet_since != u64::MAX && cycle >= self.quiet_since + self.scan_reserve();
         if !quiet {
+            // Random legs start only while their budget and a full scan fit
+            // before the end (the drain), so a pair still busy here has a
+            // leg that never completed.
+            if self.random && self.step == Some(Step::Random) {
+                let open: Vec<usize> = (0..self.legs.len())
+                    .filter(|&k| self.legs[k].done_sides < self.legs[k].sides)
+                    .collect();
+                self.fail(
+                    cycle,
+                    format!(
+                        "pair not quiet at the end of the run (drain): legs {open:?} in flight"
+                    ),
+                );
+            }
             return;
         }
         self.final_checked = true;
