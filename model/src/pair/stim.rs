@@ -35,6 +35,7 @@ use crate::system::legs::split_partitions;
 use crate::udma::desc::{M2sDesc, RingPos, S2mDesc};
 use crate::udma::regs::*;
 
+use super::regs::{BCAST_BASE, BCAST_MASK, BCAST_SIDE_STRIDE, BCAST_TAIL_INC};
 use super::top::{straps, PairIn, PairOut, PLACE_OTHER_DIE, PLACE_OTHER_PKG, PLACE_SAME_DIE};
 use super::xbar::DESC_LO;
 use super::{PairParams, Straps};
@@ -70,6 +71,8 @@ pub enum Scenario {
     RingIdError,
     /// Both links stalled for thousands of cycles during the data phase.
     LinkStall,
+    /// The §8 leg launched by one broadcast doorbell per side (seed 001 §4.4).
+    Bcast,
 }
 
 /// Every scenario with its CLI name.
@@ -81,6 +84,7 @@ pub const SCENARIOS: &[(&str, Scenario)] = &[
     ("tx_first", Scenario::TxFirst),
     ("ring_id_error", Scenario::RingIdError),
     ("link_stall", Scenario::LinkStall),
+    ("bcast", Scenario::Bcast),
 ];
 
 impl Scenario {
@@ -119,6 +123,10 @@ pub struct LegSpec {
     /// Engine (index in the mask order) whose M2S ring gets a bad ring id, and the descriptor.
     pub ring_err: Option<(usize, u32)>,
     pub stall: Option<(u64, u64)>,
+    /// Ring the doorbells through the broadcast doorbell (one MASK write and
+    /// one TAIL_INC trigger per side and group of engines with the same
+    /// descriptor count), not one RTP_INC per engine.
+    pub bcast: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -203,7 +211,7 @@ enum Step {
 #[derive(Debug, Clone, Default)]
 struct Cov {
     legs: u64,
-    scen: [u64; 7],
+    scen: [u64; 8],
     bytes: u64,
     q7_writes: u64,
     q7_reads: u64,
@@ -390,6 +398,7 @@ impl LegEnv {
             tx_first: false,
             ring_err: None,
             stall: None,
+            bcast: false,
         }
     }
 
@@ -415,6 +424,7 @@ impl LegEnv {
         let dst = self.rng.below(u64::from(pb - bytes) + 1) as u32;
         let local = self.rng.range(0, 199) as u8;
         let remote = self.rng.range(0, 199) as u8;
+        let bcast = self.rng.chance(1, 4);
         LegSpec {
             tx,
             mask,
@@ -428,6 +438,7 @@ impl LegEnv {
             tx_first: false,
             ring_err: None,
             stall: None,
+            bcast,
         }
     }
 
@@ -499,6 +510,7 @@ impl LegEnv {
                         let len = self.rng.range(3000, 6000);
                         l.stall = Some((self.rng.range(14_000, 16_000), len));
                     }
+                    Scenario::Bcast => l.bcast = true,
                     _ => {}
                 }
                 self.start_leg(l, cycle, Some(sc));
@@ -589,6 +601,7 @@ impl LegEnv {
         let mut rx_ops = VecDeque::new();
         let mut rx_db = Vec::new();
         let mut tx_db = Vec::new();
+        let mut db: Vec<(usize, u32)> = Vec::new();
         let konst = u64::from(self.sema_const());
         for (k, &(e, p0, np)) in split.iter().enumerate() {
             let e = usize::from(e);
@@ -690,15 +703,11 @@ impl LegEnv {
                     ),
                 );
             }
-            rx_db.push(Op::Wr {
-                addr: udma_q(e, Side::S2m, UDMA_Q_RTP_INC),
-                data: nd,
-            });
-            tx_db.push(Op::Wr {
-                addr: udma_q(e, Side::M2s, UDMA_Q_RTP_INC),
-                data: nd,
-            });
+            db.push((e, nd));
             let _ = k;
+        }
+        for (side, ops) in [(Side::S2m, &mut rx_db), (Side::M2s, &mut tx_db)] {
+            *ops = Self::doorbell_ops(&db, side, l.bcast);
         }
         let failed = l.ring_err.map_or(0, |_| 1);
         let ok = n - failed;
@@ -776,6 +785,45 @@ impl LegEnv {
             self.stall_window = Some((cycle + at, cycle + at + len));
         }
         self.quiet_since = u64::MAX;
+    }
+
+    /// The doorbell writes of one side for engines `db` (engine, descriptors):
+    /// one RTP_INC per engine, or through the broadcast doorbell one MASK
+    /// write and one TAIL_INC trigger per group of engines with the same count.
+    fn doorbell_ops(db: &[(usize, u32)], side: Side, bcast: bool) -> Vec<Op> {
+        if !bcast {
+            return db
+                .iter()
+                .map(|&(e, nd)| Op::Wr {
+                    addr: udma_q(e, side, UDMA_Q_RTP_INC),
+                    data: nd,
+                })
+                .collect();
+        }
+        let mut groups: Vec<(u32, u32)> = Vec::new();
+        for &(e, nd) in db {
+            match groups.iter_mut().find(|g| g.0 == nd) {
+                Some(g) => g.1 |= 1 << e,
+                None => groups.push((nd, 1 << e)),
+            }
+        }
+        let s = u32::from(side == Side::S2m);
+        let reg = |r: u32| BCAST_BASE + s * BCAST_SIDE_STRIDE + r; // queue 0
+        groups
+            .into_iter()
+            .flat_map(|(nd, mask)| {
+                [
+                    Op::Wr {
+                        addr: reg(BCAST_MASK),
+                        data: mask,
+                    },
+                    Op::Wr {
+                        addr: reg(BCAST_TAIL_INC),
+                        data: nd,
+                    },
+                ]
+            })
+            .collect()
     }
 
     /// The port a program's head op uses.

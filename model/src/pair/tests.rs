@@ -111,3 +111,43 @@ fn random_legs_fit_their_rings_and_two_directions_share_no_partition_or_semaphor
     }
     assert!(twos > 1000, "two-direction mixes drawn: {twos}");
 }
+
+/// Seed 001 §4.4 / issue 12.2 on the golden pair: the §8 leg launched by one
+/// broadcast trigger per side (MASK 0xF, TAIL_INC 34) moves the same bytes and
+/// raises the same semaphores as one RTP_INC doorbell per engine, with four
+/// fewer Q7 writes (2 per side instead of 4).
+#[test]
+fn seed001_s4_4_broadcast_doorbell_leg_moves_the_same_bytes_as_per_engine_doorbells() {
+    let cycles = 60_000;
+    let run = |bcast: bool| {
+        let probe = LegEnv::with_scenario(3, cycles, None);
+        let leg = super::stim::LegSpec {
+            bcast,
+            ..probe.seed8_leg()
+        };
+        let env = run_golden(LegEnv::single(3, cycles, top::PLACE_OTHER_DIE, leg), cycles);
+        assert_eq!(env.failure(), None);
+        assert!(env.legs_complete() && env.final_checked());
+        let cov: std::collections::HashMap<String, u64> = env.coverage().into_iter().collect();
+        (
+            env.observed_sbuf(0),
+            env.observed_sbuf(1),
+            env.observed_sems(0),
+            env.observed_sems(1),
+            cov["q7_writes"],
+        )
+    };
+    let (a_pe, b_pe, sa_pe, sb_pe, w_pe) = run(false);
+    let (a_bc, b_bc, sa_bc, sb_bc, w_bc) = run(true);
+    assert!(a_pe == a_bc && b_pe == b_bc, "SBUF images differ");
+    assert_eq!(sa_pe, sa_bc);
+    assert_eq!(sb_pe, sb_bc);
+    assert_eq!((sa_bc[12], sb_bc[20]), (4, 4));
+    // B holds A's bytes (independent of the doorbell path)
+    assert!(b_bc == LegEnv::initial_sbuf(3, 0));
+    assert_eq!(
+        w_pe - w_bc,
+        4,
+        "per-engine {w_pe} vs broadcast {w_bc} Q7 writes"
+    );
+}
