@@ -254,3 +254,21 @@ fn run_sendrecv_mode_rtl_vcd_dir_writes_a_gtkw_grouped_per_core() {
     assert!(g.contains("u_core_b.u_evt_sem.inc_valid_i"));
     common::vcd2fst_accepts(&vcd);
 }
+
+/// Seed 001 §4 on the RTL: the TX Q7 rings its M2S doorbells 3000 cycles
+/// before the RX Q7 arms; the environment fails the run if the RX core's
+/// interconnect routed any burst before the RX arming point, and the leg
+/// still completes with both semaphores (lockstep-clean against golden).
+#[test]
+fn tx_first_leg_on_the_rtl_waits_for_rx_and_lands_no_byte_early() {
+    let r = run(1, 60_000, Some(Scenario::TxFirst), true);
+    clean(&r);
+    assert_eq!(r.cov("scen_tx_first"), 1);
+    assert!(r.cov("tx_first_delays") >= 1);
+    assert_eq!(r.cov("bytes_copied"), 128 * 256);
+    assert_eq!(
+        r.cov("sbuf_words_checked"),
+        2 * 4096,
+        "final image check ran"
+    );
+}

@@ -733,6 +733,19 @@ impl LegEnv {
             });
         }
         tx_ops.extend(tx_db);
+        if l.tx_first {
+            // the early TX still consumes the go signal once RX raises it, so
+            // the handshake stays balanced for the next leg (found when the
+            // scenario ran alone: go semaphore 255 was left at 1)
+            tx_ops.push_back(Op::Poll {
+                addr: sem_read(GO_SEM),
+                min: 1,
+            });
+            tx_ops.push_back(Op::Wr {
+                addr: sem_decr(GO_SEM),
+                data: 1,
+            });
+        }
         // completion (seed 001 §5): local_sem on TX, remote_sem on RX.
         let (ls, rsm) = (l.local_sem, l.remote_sem);
         self.exp_sem[t][usize::from(ls)] += ok;
