@@ -71,6 +71,71 @@ where
 fn bench(c: &mut Criterion) {
     block::<_, decoder::DecoderStim>(c, &decoder::BLOCK, decoder::Decoder::new);
     block::<_, evt_sem::EvtSemStim>(c, &evt_sem::BLOCK, evt_sem::EvtSem::new);
+    leg(c);
+}
+
+/// Block `leg` (the SB2SB pair at NumEngines 4): the Verilated pair alone
+/// and the golden pair alone on the same recorded inputs (all scenarios of
+/// seed 1, then random legs), the full lockstep on one and two threads, and
+/// the host time of the seed 001 §8 leg on the Verilated pair (what
+/// `sb2sb run sendrecv --mode rtl` runs before its fast-mode comparison).
+fn leg(c: &mut Criterion) {
+    use sb2sb_model::pair::{stim::Scenario, LegEnv, Pair, PairIn, PairOut, BLOCK};
+    let desc = &BLOCK;
+    let ins = record(Pair::default(), LegEnv::new(1, N));
+    let mut g = c.benchmark_group("leg_step");
+    g.throughput(Throughput::Elements(N));
+    g.sample_size(10);
+    g.bench_function("verilated_rtl", |b| {
+        let mut d: RtlDut<PairIn, PairOut> = RtlDut::new(desc, 1, XInit::Zero).unwrap();
+        b.iter(|| {
+            for i in &ins {
+                black_box(d.step(i));
+            }
+        })
+    });
+    g.bench_function("golden_model", |b| {
+        let mut d = Pair::default();
+        b.iter(|| {
+            for i in &ins {
+                black_box(d.step(i));
+            }
+        })
+    });
+    for threads in [1usize, 2] {
+        g.bench_function(format!("lockstep_{threads}_thread"), |b| {
+            b.iter(|| {
+                let o = Options {
+                    seed: 1,
+                    cycles: N,
+                    threads,
+                    ..Options::default()
+                };
+                let r = lockstep::run(Pair::default(), LegEnv::new(1, N), desc, &o).unwrap();
+                assert!(r.passed());
+            })
+        });
+    }
+    g.finish();
+    let mut g = c.benchmark_group("leg_seed8_rtl");
+    g.sample_size(10);
+    g.bench_function("verilated_pair_host_time", |b| {
+        b.iter(|| {
+            let cycles = 60_000;
+            let mut env = LegEnv::with_scenario(1, cycles, Some(Scenario::Seed8)).directed_only();
+            let mut d: RtlDut<PairIn, PairOut> = RtlDut::new(desc, 1, XInit::Zero).unwrap();
+            let mut prev = None;
+            for k in 0..cycles {
+                let i = env.next(k, prev.as_ref());
+                prev = Some(d.step(&i));
+                if env.legs_complete() {
+                    break;
+                }
+            }
+            assert!(env.legs_complete());
+        })
+    });
+    g.finish();
 }
 
 criterion_group!(benches, bench);

@@ -316,6 +316,20 @@ package sb2sb_pkg;
   // AXI DECERR.
   localparam logic [31:0] AXI_RESP_DECERR = 32'h3;
 
+  // ---- SB2SB core top: broadcast doorbell ----
+  // Core offset of the broadcast doorbell block (after 16 UDMA engines of 0x4_0000).
+  localparam logic [31:0] BCAST_BASE = 32'h11400000;
+  // Bytes of the block: 16 queue groups of 16 bytes.
+  localparam logic [31:0] BCAST_BYTES = 32'h100;
+  // Bytes per queue group (queue q at q × 0x10).
+  localparam logic [31:0] BCAST_Q_STRIDE = 32'h10;
+  // M2S mask register in a queue group (RW, one bit per engine).
+  localparam logic [31:0] BCAST_MASK = 32'h0;
+  // M2S tail-increment trigger in a queue group (WO, wdata [23:0] descriptors).
+  localparam logic [31:0] BCAST_TAIL_INC = 32'h4;
+  // Offset of the S2M registers from the M2S ones in a queue group.
+  localparam logic [31:0] BCAST_SIDE_STRIDE = 32'h8;
+
   /* verilator lint_on UNUSEDPARAM */
 
 endpackage : sb2sb_pkg

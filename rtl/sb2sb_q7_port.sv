@@ -6,6 +6,13 @@
 //
 //   0x1000_0000 .. 0x1000_1FFF          EVT_SEM window (target NumEngines)
 //   0x1100_0000 + e * 0x4_0000          UDMA engine e CSRs (18-bit space)
+//   BCAST_BASE .. +BCAST_BYTES          broadcast doorbell (seed 001 §4.4): per
+//                                       queue q and side a MASK register (RW,
+//                                       one bit per engine) and a TAIL_INC
+//                                       trigger (WO) that writes wdata into the
+//                                       RTP_INC doorbell of queue q of every
+//                                       engine of the mask, lowest engine first;
+//                                       the response is the first non-OKAY one
 //   0x0000_0000 .. 0x0FFF_FFFF,
 //   0x1200_0000 .. 0x15FF_FFFF          memory: a store through the interconnect
 //                                       (reads answer SLVERR)
@@ -14,10 +21,12 @@
 // Every output depends on registered state only (golden twin:
 // model/src/pair/q7port.rs).
 
-module sb2sb_q7_port #(
+module sb2sb_q7_port
+  import sb2sb_pkg::*;
+#(
   parameter int unsigned NumEngines = 4,
   localparam int unsigned NumT = NumEngines + 1,
-  localparam int unsigned TW   = $clog2(NumT + 2),
+  localparam int unsigned TW   = $clog2(NumT + 3),
   localparam int unsigned TIW  = $clog2(NumT)
 ) (
   input  logic                  clk_i,
@@ -84,11 +93,15 @@ module sb2sb_q7_port #(
     QBack   = 4'd5,
     QRFwd   = 4'd6,
     QRResp  = 4'd7,
-    QRBack  = 4'd8
+    QRBack  = 4'd8,
+    QBcFwd  = 4'd9,
+    QBcResp = 4'd10
   } qst_e;
 
   localparam logic [TW-1:0] TMem = TW'(NumT);
   localparam logic [TW-1:0] TErr = TW'(NumT + 1);
+  localparam logic [TW-1:0] TBc  = TW'(NumT + 2);
+  localparam int unsigned NQ = UDMA_NUM_QUEUES;
 
   qst_e        st_q, st_d;
   logic        pref_q, pref_d;
@@ -98,8 +111,31 @@ module sb2sb_q7_port #(
   logic [1:0]  resp_q, resp_d;
   logic [TW-1:0] tgt;
   logic [TIW-1:0] tix;
+  // broadcast doorbell: masks per (queue, side), engines still to ring
+  logic [NQ-1:0][1:0][NumEngines-1:0] bmask_q, bmask_d;
+  logic [NumEngines-1:0] bpend_q, bpend_d;
+  logic [7:0]            boff;
+  logic [3:0]            bq;
+  logic                  bside, btrig, bok;
+  logic [TIW-1:0]        be;
+  logic [17:0]           bc_addr;
 
   assign tix = tgt[TIW-1:0];
+
+  // Broadcast block decode and the engine rung next (lowest pending bit).
+  assign boff    = 8'(addr_q - BCAST_BASE);
+  assign bq      = boff[7:4];
+  assign bside   = boff[3];
+  assign btrig   = boff[2];
+  assign bok     = boff[1:0] == 2'b00;
+  assign bc_addr = 18'((bside ? UDMA_S2M_BASE : UDMA_M2S_BASE) + UDMA_Q_ARRAY_BASE +
+                       32'(bq) * UDMA_Q_STRIDE + UDMA_Q_RTP_INC);
+  always_comb begin
+    be = '0;
+    for (int unsigned k = NumEngines; k > 0; k--) begin
+      if (bpend_q[k-1]) be = TIW'(k - 1);
+    end
+  end
 
   // Target of the captured address.
   always_comb begin
@@ -109,6 +145,8 @@ module sb2sb_q7_port #(
     end else if (addr_q >= 32'h1100_0000 &&
                  addr_q < 32'h1100_0000 + 32'(NumEngines) * 32'h4_0000) begin
       tgt = TW'((addr_q - 32'h1100_0000) >> 18);
+    end else if (addr_q >= BCAST_BASE && addr_q < BCAST_BASE + BCAST_BYTES) begin
+      tgt = TBc;
     end else if (addr_q < 32'h1000_0000 || (addr_q >= 32'h1200_0000 && addr_q < 32'h1600_0000))
     begin
       tgt = TMem;
@@ -124,7 +162,7 @@ module sb2sb_q7_port #(
   assign s_axil_rdata   = data_q;
   assign s_axil_rresp   = resp_q;
 
-  assign t_awaddr_o   = addr_q[17:0];
+  assign t_awaddr_o   = tgt == TBc ? bc_addr : addr_q[17:0];
   assign t_araddr_o   = addr_q[17:0];
   assign t_wdata_o    = data_q;
   assign t_wstrb_o    = strb_q;
@@ -152,6 +190,10 @@ module sb2sb_q7_port #(
       m_axi_awvalid = st_q == QWFwd && awp_q;
       m_axi_wvalid  = st_q == QWFwd && wp_q;
       m_axi_bready  = st_q == QWResp;
+    end else if (tgt == TBc) begin
+      t_awvalid_o[be] = st_q == QBcFwd && awp_q;
+      t_wvalid_o[be]  = st_q == QBcFwd && wp_q;
+      t_bready_o[be]  = st_q == QBcResp;
     end
   end
 
@@ -164,6 +206,8 @@ module sb2sb_q7_port #(
     awp_d  = awp_q;
     wp_d   = wp_q;
     resp_d = resp_q;
+    bmask_d = bmask_q;
+    bpend_d = bpend_q;
     unique case (st_q)
       QIdle: begin
         pref_d = ~pref_q;
@@ -198,6 +242,23 @@ module sb2sb_q7_port #(
         if (tgt == TErr) begin
           resp_d = 2'd2;
           st_d   = QBack;
+        end else if (tgt == TBc) begin
+          resp_d = 2'd2;
+          st_d   = QBack;
+          if (bok && !btrig) begin
+            // MASK: only bits of engines that exist
+            if (NumEngines >= 32 || (data_q >> NumEngines) == 32'd0) begin
+              bmask_d[bq][bside] = NumEngines'(data_q);
+              resp_d = 2'd0;
+            end
+          end else if (bok && bmask_q[bq][bside] != '0) begin
+            // TAIL_INC: ring every engine of the mask
+            bpend_d = bmask_q[bq][bside];
+            awp_d   = 1'b1;
+            wp_d    = 1'b1;
+            resp_d  = 2'd0;
+            st_d    = QBcFwd;
+          end
         end else if (tgt == TMem) begin
           if (m_axi_awready) awp_d = 1'b0;
           if (m_axi_wready) wp_d = 1'b0;
@@ -222,8 +283,31 @@ module sb2sb_q7_port #(
       QBack: begin
         if (s_axil_bready) st_d = QIdle;
       end
+      QBcFwd: begin
+        if (t_awready_i[be]) awp_d = 1'b0;
+        if (t_wready_i[be]) wp_d = 1'b0;
+        if ((!awp_q || t_awready_i[be]) && (!wp_q || t_wready_i[be])) st_d = QBcResp;
+      end
+      QBcResp: begin
+        if (t_bvalid_i[be]) begin
+          if (resp_q == 2'd0) resp_d = t_bresp_i[be];
+          bpend_d = bpend_q & ~(NumEngines'(1) << be);
+          if ((bpend_q & ~(NumEngines'(1) << be)) == '0) begin
+            st_d = QBack;
+          end else begin
+            awp_d = 1'b1;
+            wp_d  = 1'b1;
+            st_d  = QBcFwd;
+          end
+        end
+      end
       QRFwd: begin
-        if (tgt >= TMem) begin
+        if (tgt == TBc) begin
+          // MASK reads back; TAIL_INC is write-only
+          resp_d = bok && !btrig ? 2'd0 : 2'd2;
+          data_d = bok && !btrig ? 32'(bmask_q[bq][bside]) : 32'd0;
+          st_d   = QRBack;
+        end else if (tgt >= TMem) begin
           resp_d = 2'd2;
           data_d = '0;
           st_d   = QRBack;
@@ -255,6 +339,8 @@ module sb2sb_q7_port #(
       awp_q  <= 1'b0;
       wp_q   <= 1'b0;
       resp_q <= '0;
+      bmask_q <= '0;
+      bpend_q <= '0;
     end else begin
       st_q   <= st_d;
       pref_q <= pref_d;
@@ -264,6 +350,8 @@ module sb2sb_q7_port #(
       awp_q  <= awp_d;
       wp_q   <= wp_d;
       resp_q <= resp_d;
+      bmask_q <= bmask_d;
+      bpend_q <= bpend_d;
     end
   end
 

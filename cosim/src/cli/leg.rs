@@ -93,10 +93,62 @@ pub struct LegArgs {
     pub json: bool,
 }
 
+/// `sb2sb run sendrecv`, in stages: check the arguments ([`check_args`]),
+/// build the system ([`build_system`]), load the source bytes and the
+/// destination background ([`load_sbufs`]), run the leg, verify bytes and the
+/// two semaphores ([`verify`]), write the trace, then report ([`report_json`]
+/// or [`report_text`]).
 pub fn run(a: LegArgs) -> Result<i32> {
     if a.mode == LegMode::Rtl {
         return run_rtl(a);
     }
+    let (bytes, engine_mask, chip_id) = check_args(&a)?;
+    let (mut sys, src, dst, mode) = build_system(&a, bytes, chip_id)?;
+    let expect = load_sbufs(&mut sys, &a, src, dst, bytes)?;
+    let leg = LegSpec {
+        engine_mask,
+        queue: a.queue,
+        local_sem: a.local_sem,
+        remote_sem: a.remote_sem,
+        ..LegSpec::new(
+            src,
+            a.src_offset,
+            dst,
+            a.dst_offset,
+            bytes as u32,
+            a.partitions,
+        )
+    };
+    let engines = u64::from(engine_mask.count_ones().min(u32::from(a.partitions)));
+    let (gen_tx, _) = sys.leg_gen_words(&leg)?;
+    let t0 = Instant::now();
+    let rep = sys.send_recv(&leg, mode)?;
+    let host_us = t0.elapsed().as_secs_f64() * 1e6;
+    let v = verify(&mut sys, &a, &leg, &expect, engines, mode)?;
+    if let Some(path) = &a.vcd {
+        write_trace(path, &sys.trace).with_context(|| format!("writing {}", path.display()))?;
+    }
+    let out = Outcome {
+        a: &a,
+        sys: &sys,
+        leg: &leg,
+        gen_tx: &gen_tx,
+        rep: &rep,
+        v: &v,
+        bytes,
+        engines,
+        host_us,
+    };
+    if a.json {
+        report_json(&out)?;
+    } else {
+        report_text(&out);
+    }
+    Ok(if v.pass { 0 } else { 1 })
+}
+
+/// Stage 1: the arguments' ranges → (bytes per partition, engine mask, chip id).
+fn check_args(a: &LegArgs) -> Result<(u64, u16, u8)> {
     let bytes = parse_size(&a.bytes).map_err(|e| anyhow::anyhow!("--bytes: {e}"))?;
     anyhow::ensure!(
         (1..=65536 * 16).contains(&bytes),
@@ -120,6 +172,12 @@ pub fn run(a: LegArgs) -> Result<i32> {
         .ok()
         .filter(|c| *c < 64)
         .ok_or_else(|| anyhow::anyhow!("--chip-id {:#x}: CAYMAN_ID is 6 bits", a.chip_id))?;
+    Ok((bytes, engine_mask, chip_id))
+}
+
+/// Stage 2: the topology (seed 001 §8's, cross-chip or same-die variant), the
+/// two cores of the leg and the system with its doorbell style and tracing.
+fn build_system(a: &LegArgs, bytes: u64, chip_id: u8) -> Result<(System, CoreId, CoreId, Mode)> {
     // The seed's offsets (0x100000 + 16 KiB) exceed a 224 KiB trn2 partition
     // (its numbers are illustrative): the partition is sized to fit them.
     let need = (a.src_offset.max(a.dst_offset) + bytes).next_multiple_of(64 * 1024);
@@ -145,7 +203,7 @@ pub fn run(a: LegArgs) -> Result<i32> {
     let mode = match a.mode {
         LegMode::Fast => Mode::Fast,
         LegMode::Cycle => Mode::Cycle,
-        LegMode::Rtl => unreachable!("handled by run_rtl"),
+        LegMode::Rtl => anyhow::bail!("rtl mode runs on the Verilated pair (run_rtl)"),
     };
     let mut sys = System::new(topo)?;
     sys.trace_on = a.vcd.is_some();
@@ -153,8 +211,18 @@ pub fn run(a: LegArgs) -> Result<i32> {
     if a.per_engine_doorbells {
         sys.doorbells = sb2sb_model::system::Doorbells::PerEngine;
     }
+    Ok((sys, src, dst, mode))
+}
 
-    // Source data and a different, non-zero destination background.
+/// Stage 3: random source bytes and a different, non-zero destination
+/// background per partition; returns the expected destination bytes.
+fn load_sbufs(
+    sys: &mut System,
+    a: &LegArgs,
+    src: CoreId,
+    dst: CoreId,
+    bytes: u64,
+) -> Result<Vec<Vec<u8>>> {
     let mut rng = StimRng::new(a.seed);
     let mut src_data = vec![0u8; bytes as usize];
     let mut old = vec![0u8; bytes as usize];
@@ -166,37 +234,34 @@ pub fn run(a: LegArgs) -> Result<i32> {
         sys.write_sbuf(dst, p, a.dst_offset, &old)?;
         expect.push(src_data.clone());
     }
-    let leg = LegSpec {
-        engine_mask,
-        queue: a.queue,
-        local_sem: a.local_sem,
-        remote_sem: a.remote_sem,
-        ..LegSpec::new(
-            src,
-            a.src_offset,
-            dst,
-            a.dst_offset,
-            bytes as u32,
-            a.partitions,
-        )
-    };
-    let engines = u64::from(engine_mask.count_ones().min(u32::from(a.partitions)));
+    Ok(expect)
+}
 
-    let (gen_tx, _) = sys.leg_gen_words(&leg)?;
-    let gen_hex = super::isa::hex_word(&gen_tx.encode());
-    let t0 = Instant::now();
-    let rep = sys.send_recv(&leg, mode)?;
-    // The firmware's post-fold DEBUG log (seed 001 §2.3, DRAM 0x497b): "$" is literal, %d decimal.
-    let fw_log = format!(
-        "after remote_routing_id=${}, dst_addr={:#x}",
-        rep.routing_id, rep.dst_soc
-    );
-    let host_us = t0.elapsed().as_secs_f64() * 1e6;
+/// What [`verify`] found.
+struct Verdict {
+    mismatched: u64,
+    first_bad: Option<(u8, u64)>,
+    local: i32,
+    remote: i32,
+    remote_after_wait: i32,
+    pass: bool,
+}
 
+/// Stage 4: the destination bytes against the source, both semaphores at the
+/// engine count, then the next step's wait-≥-engines-and-decrement (seed 001 §5.2).
+fn verify(
+    sys: &mut System,
+    a: &LegArgs,
+    leg: &LegSpec,
+    expect: &[Vec<u8>],
+    engines: u64,
+    mode: Mode,
+) -> Result<Verdict> {
+    let (src, dst) = (leg.src, leg.dst);
     let mut mismatched: u64 = 0;
     let mut first_bad: Option<(u8, u64)> = None;
     for (p, want) in expect.iter().enumerate() {
-        let got = sys.read_sbuf(dst, p as u8, a.dst_offset, bytes as usize)?;
+        let got = sys.read_sbuf(dst, p as u8, a.dst_offset, want.len())?;
         for (k, (g, w)) in got.iter().zip(want).enumerate() {
             if g != w {
                 mismatched += 1;
@@ -206,101 +271,140 @@ pub fn run(a: LegArgs) -> Result<i32> {
     }
     let local = sys.sem(src, a.local_sem)?;
     let remote = sys.sem(dst, a.remote_sem)?;
-    // The next step waits remote_sem >= engines and decrements.
     sys.wait_sem(dst, a.remote_sem, engines as i32, mode)?;
     let remote_after_wait = sys.sem(dst, a.remote_sem)?;
     let sems_ok = i64::from(local) == engines as i64
         && i64::from(remote) == engines as i64
         && remote_after_wait == 0;
-    let pass = mismatched == 0 && sems_ok;
+    Ok(Verdict {
+        mismatched,
+        first_bad,
+        local,
+        remote,
+        remote_after_wait,
+        pass: mismatched == 0 && sems_ok,
+    })
+}
 
-    if let Some(path) = &a.vcd {
-        write_trace(path, &sys.trace).with_context(|| format!("writing {}", path.display()))?;
+/// Everything the report prints.
+struct Outcome<'a> {
+    a: &'a LegArgs,
+    sys: &'a System,
+    leg: &'a LegSpec,
+    gen_tx: &'a sb2sb_model::isa::RdmaDescGen,
+    rep: &'a sb2sb_model::system::LegReport,
+    v: &'a Verdict,
+    bytes: u64,
+    engines: u64,
+    host_us: f64,
+}
+
+impl Outcome<'_> {
+    /// The firmware's post-fold DEBUG log (seed 001 §2.3, DRAM 0x497b): "$" is literal, %d decimal.
+    fn fw_log(&self) -> String {
+        format!(
+            "after remote_routing_id=${}, dst_addr={:#x}",
+            self.rep.routing_id, self.rep.dst_soc
+        )
     }
+    fn moved(&self) -> u64 {
+        self.bytes * u64::from(self.a.partitions)
+    }
+}
 
+/// Stage 5a: one JSON object.
+fn report_json(o: &Outcome) -> Result<()> {
+    let (a, rep, v) = (o.a, o.rep, o.v);
+    let (src, dst, engines) = (o.leg.src, o.leg.dst, o.engines);
+    let j = json!({
+        "mode": format!("{:?}", a.mode).to_lowercase(),
+        "src_core": src.0, "dst_core": dst.0,
+        "dst_soc": rep.dst_soc, "dst_soc_hex": format!("{:#x}", rep.dst_soc),
+        "remote_core_id": o.gen_tx.remote_core_id, "remote_routing_id": o.gen_tx.remote_routing_id,
+        "gen_word_hex": super::isa::hex_word(&o.gen_tx.encode()), "log": o.fw_log(),
+        "classifier": rep.classifier,
+        "pre_sync": rep.pre_sync.map(|p| p.log()),
+        "doorbells": o.sys.doorbells,
+        "triggers": o.sys.triggers.iter().map(|t| t.log()).collect::<Vec<_>>(),
+        "fold": rep.fold, "link": rep.link,
+        "engine_mask": o.leg.engine_mask, "engines": engines,
+        "descriptors_per_engine": rep.per_engine, "descriptors": rep.descriptors,
+        "bytes": o.moved(), "bytes_per_partition": o.bytes, "partitions": a.partitions,
+        "verified": v.mismatched == 0, "mismatched_bytes": v.mismatched,
+        "local_sem": {"core": src.0, "index": a.local_sem, "value": v.local, "expected": engines},
+        "remote_sem": {"core": dst.0, "index": a.remote_sem, "value": v.remote, "expected": engines,
+                        "after_wait_ge_and_dec": v.remote_after_wait},
+        "modeled_us": rep.modeled_ps as f64 / 1e6, "host_us": o.host_us, "cycles": rep.cycles,
+        "pass": v.pass,
+    });
+    println!("{}", serde_json::to_string_pretty(&j)?);
+    Ok(())
+}
+
+/// Stage 5b: the human-readable report.
+fn report_text(o: &Outcome) {
+    let (a, rep, v) = (o.a, o.rep, o.v);
+    let (src, dst, engines, moved) = (o.leg.src, o.leg.dst, o.engines, o.moved());
     let modeled_us = rep.modeled_ps as f64 / 1e6;
-    let moved = bytes * u64::from(a.partitions);
-    if a.json {
-        let v = json!({
-            "mode": format!("{:?}", a.mode).to_lowercase(),
-            "src_core": src.0, "dst_core": dst.0,
-            "dst_soc": rep.dst_soc, "dst_soc_hex": format!("{:#x}", rep.dst_soc),
-            "remote_core_id": gen_tx.remote_core_id, "remote_routing_id": gen_tx.remote_routing_id,
-            "gen_word_hex": gen_hex, "log": fw_log,
-            "classifier": rep.classifier,
-            "pre_sync": rep.pre_sync.map(|p| p.log()),
-            "doorbells": sys.doorbells,
-            "triggers": sys.triggers.iter().map(|t| t.log()).collect::<Vec<_>>(),
-            "fold": rep.fold, "link": rep.link,
-            "engine_mask": engine_mask, "engines": engines,
-            "descriptors_per_engine": rep.per_engine, "descriptors": rep.descriptors,
-            "bytes": moved, "bytes_per_partition": bytes, "partitions": a.partitions,
-            "verified": mismatched == 0, "mismatched_bytes": mismatched,
-            "local_sem": {"core": src.0, "index": a.local_sem, "value": local, "expected": engines},
-            "remote_sem": {"core": dst.0, "index": a.remote_sem, "value": remote, "expected": engines,
-                            "after_wait_ge_and_dec": remote_after_wait},
-            "modeled_us": modeled_us, "host_us": host_us, "cycles": rep.cycles,
-            "pass": pass,
-        });
-        println!("{}", serde_json::to_string_pretty(&v)?);
-    } else {
-        println!(
-            "leg: core {} -> core {} ({:?} mode), {} partitions x {} B = {} B, engines {:#06x} ({} engines), queue {}",
-            src.0, dst.0, a.mode, a.partitions, bytes, moved, engine_mask, engines, a.queue
-        );
-        println!(
-            "  gen word (TX)    remote_core_id={} remote_routing_id={:#x}: {gen_hex}",
-            gen_tx.remote_core_id, gen_tx.remote_routing_id
-        );
-        println!("  rdma_desc_gen    {}", rep.classifier);
-        if let Some(p) = &rep.pre_sync {
-            println!("  pre-sync (RX)    {}", p.log());
-        }
-        println!("  rdma_desc_gen    {fw_log}");
-        for t in &sys.triggers {
-            println!("  rdma_desc_start  core {}: {}", t.from, t.log());
-        }
-        println!(
-            "  dst_soc          {:#x}  ({:?} fold, {:?} link)",
-            rep.dst_soc, rep.fold, rep.link
-        );
-        println!(
-            "  descriptors      {} per side; per engine {:?}",
-            rep.descriptors, rep.per_engine
-        );
-        println!(
-            "  local_sem  {:>3}  core {}: {} (expected {} = engines)",
-            a.local_sem, src.0, local, engines
-        );
-        println!(
-            "  remote_sem {:>3}  core {}: {} (expected {}); after wait>={} and decrement: {}",
-            a.remote_sem, dst.0, remote, engines, engines, remote_after_wait
-        );
-        match first_bad {
-            None => println!("  verify           {moved} bytes equal, byte by byte"),
-            Some((p, k)) => println!(
-                "  verify           {mismatched} bytes differ; first at partition {p} byte {k}"
-            ),
-        }
-        println!(
-            "  time             modeled {modeled_us:.3} us ({:.2} GB/s), host {host_us:.1} us{}",
-            moved as f64 / (modeled_us * 1e3),
-            if rep.cycles > 0 {
-                format!(", {} cycles", rep.cycles)
-            } else {
-                String::new()
-            }
-        );
-        if let Some(p) = &a.vcd {
-            println!(
-                "  trace            {} ({} events)",
-                p.display(),
-                sys.trace.len()
-            );
-        }
-        println!("result: {}", if pass { "PASS" } else { "FAIL" });
+    println!(
+        "leg: core {} -> core {} ({:?} mode), {} partitions x {} B = {} B, engines {:#06x} ({} engines), queue {}",
+        src.0, dst.0, a.mode, a.partitions, o.bytes, moved, o.leg.engine_mask, engines, a.queue
+    );
+    println!(
+        "  gen word (TX)    remote_core_id={} remote_routing_id={:#x}: {}",
+        o.gen_tx.remote_core_id,
+        o.gen_tx.remote_routing_id,
+        super::isa::hex_word(&o.gen_tx.encode())
+    );
+    println!("  rdma_desc_gen    {}", rep.classifier);
+    if let Some(p) = &rep.pre_sync {
+        println!("  pre-sync (RX)    {}", p.log());
     }
-    Ok(if pass { 0 } else { 1 })
+    println!("  rdma_desc_gen    {}", o.fw_log());
+    for t in &o.sys.triggers {
+        println!("  rdma_desc_start  core {}: {}", t.from, t.log());
+    }
+    println!(
+        "  dst_soc          {:#x}  ({:?} fold, {:?} link)",
+        rep.dst_soc, rep.fold, rep.link
+    );
+    println!(
+        "  descriptors      {} per side; per engine {:?}",
+        rep.descriptors, rep.per_engine
+    );
+    println!(
+        "  local_sem  {:>3}  core {}: {} (expected {} = engines)",
+        a.local_sem, src.0, v.local, engines
+    );
+    println!(
+        "  remote_sem {:>3}  core {}: {} (expected {}); after wait>={} and decrement: {}",
+        a.remote_sem, dst.0, v.remote, engines, engines, v.remote_after_wait
+    );
+    match v.first_bad {
+        None => println!("  verify           {moved} bytes equal, byte by byte"),
+        Some((p, k)) => println!(
+            "  verify           {} bytes differ; first at partition {p} byte {k}",
+            v.mismatched
+        ),
+    }
+    println!(
+        "  time             modeled {modeled_us:.3} us ({:.2} GB/s), host {:.1} us{}",
+        moved as f64 / (modeled_us * 1e3),
+        o.host_us,
+        if rep.cycles > 0 {
+            format!(", {} cycles", rep.cycles)
+        } else {
+            String::new()
+        }
+    );
+    if let Some(p) = &a.vcd {
+        println!(
+            "  trace            {} ({} events)",
+            p.display(),
+            o.sys.trace.len()
+        );
+    }
+    println!("result: {}", if v.pass { "PASS" } else { "FAIL" });
 }
 
 /// Transaction-level VCD: per (core, engine, queue) the M2S/S2M tails rung
@@ -500,13 +604,26 @@ fn run_rtl(a: LegArgs) -> Result<i32> {
         tx_first: false,
         ring_err: None,
         stall: None,
+        bcast: !a.per_engine_doorbells,
     };
     let max_cycles = 2_000_000u64;
     let mut env = LegEnv::single(a.seed, max_cycles, place, leg);
     let mut dut: RtlDut<PairIn, PairOut> = RtlDut::new(&BLOCK, a.seed, XInit::Random)?;
-    if let Some(path) = &a.vcd {
+    // `--vcd DIR` (an existing directory or a path ending in `/`): DIR/leg_rtl.vcd
+    // and DIR/leg_rtl.gtkw; `--vcd FILE`: FILE and FILE with extension .gtkw.
+    let waves = a.vcd.as_ref().map(|p| {
+        if p.is_dir() || p.to_string_lossy().ends_with('/') {
+            (p.join("leg_rtl.vcd"), p.join("leg_rtl.gtkw"))
+        } else {
+            (p.clone(), p.with_extension("gtkw"))
+        }
+    });
+    if let Some((vcd, _)) = &waves {
+        if let Some(d) = vcd.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(d)?;
+        }
         // the Verilator trace of the whole pair hierarchy
-        dut.open_trace(path)?;
+        dut.open_trace(vcd)?;
     }
     let t0 = Instant::now();
     let mut prev: Option<PairOut> = None;
@@ -526,6 +643,9 @@ fn run_rtl(a: LegArgs) -> Result<i32> {
     }
     dut.close_trace();
     let host_us = t0.elapsed().as_secs_f64() * 1e6;
+    if let Some((vcd, gtkw)) = &waves {
+        pair_gtkw(vcd, gtkw, leg.mask)?;
+    }
     anyhow::ensure!(
         done_at.is_some(),
         "the leg did not complete in {max_cycles} cycles"
@@ -645,12 +765,111 @@ fn run_rtl(a: LegArgs) -> Result<i32> {
         }
         println!(
             "  time             modeled {run_cycles} cycles (RTL clock), host {host_us:.1} us{}",
-            a.vcd
+            waves
                 .as_ref()
-                .map(|p| format!(", waves {}", p.display()))
+                .map(|(v, g)| format!(", waves {} (gtkwave {})", v.display(), g.display()))
                 .unwrap_or_default()
         );
         println!("result: {}", if pass { "PASS" } else { "FAIL" });
     }
     Ok(if pass { 0 } else { 1 })
+}
+
+/// Signals of the Verilator VCD header of the pair: (scope path, name with range).
+fn vcd_signals(vcd: &std::path::Path) -> Result<Vec<(String, String)>> {
+    use std::io::BufRead;
+    let f = std::io::BufReader::new(std::fs::File::open(vcd)?);
+    let mut scope: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for line in f.lines() {
+        let line = line?;
+        let t: Vec<&str> = line.split_whitespace().collect();
+        match t.as_slice() {
+            ["$scope", _, name, "$end"] => scope.push((*name).to_string()),
+            ["$upscope", "$end"] => {
+                scope.pop();
+            }
+            ["$var", _, _, _, name, "$end"] => out.push((scope.join("."), (*name).to_string())),
+            ["$var", _, _, _, name, range, "$end"] => {
+                out.push((scope.join("."), format!("{name}{range}")))
+            }
+            ["$enddefinitions", ..] => break,
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+/// The GTKWave save file of the whole-pair trace, grouped per core: the Q7
+/// CSR port, each engine's AXI4 master (bursts), the EVT_SEM increment ports,
+/// then the two links. Returns the number of signals placed.
+fn pair_gtkw(vcd: &std::path::Path, gtkw: &std::path::Path, mask: u16) -> Result<usize> {
+    use std::io::Write;
+    let sigs = vcd_signals(vcd)?;
+    let pick = |scope: &str, prefixes: &[&str]| -> Vec<String> {
+        sigs.iter()
+            .filter(|(s, n)| s == scope && prefixes.iter().any(|p| n.starts_with(p)))
+            .map(|(s, n)| format!("{s}.{n}"))
+            .collect()
+    };
+    let top = "TOP.sb2sb_pair";
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for (c, u) in [("A", "u_core_a"), ("B", "u_core_b")] {
+        let core = format!("{top}.{u}");
+        groups.push((
+            format!("core {c}: Q7 CSR writes (AXI4-Lite port)"),
+            pick(
+                &format!("{core}.u_q7"),
+                &[
+                    "s_axil_aw",
+                    "s_axil_w",
+                    "s_axil_b",
+                    "s_axil_ar",
+                    "s_axil_r",
+                    "st_q",
+                ],
+            ),
+        ));
+        for e in (0..16).filter(|e| mask >> e & 1 == 1) {
+            groups.push((
+                format!("core {c}: engine {e} AXI4 bursts"),
+                pick(
+                    &format!("{core}.gen_eng[{e}].u_udma"),
+                    &["m_axi_aw", "m_axi_w", "m_axi_b", "m_axi_ar", "m_axi_r"],
+                ),
+            ));
+        }
+        groups.push((
+            format!("core {c}: EVT_SEM increments"),
+            pick(&format!("{core}.u_evt_sem"), &["inc_"]),
+        ));
+    }
+    for (n, u) in [("A -> B", "u_link_ab"), ("B -> A", "u_link_ba")] {
+        groups.push((
+            format!("link {n} (io_d2d)"),
+            pick(&format!("{top}.{u}"), &["stall_i", "s_axi_", "m_axi_"]),
+        ));
+    }
+    let mut f = std::io::BufWriter::new(std::fs::File::create(gtkw)?);
+    let abs = |p: &std::path::Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    writeln!(
+        f,
+        "[*] sb2sb run sendrecv --mode rtl: the whole leg, grouped per core"
+    )?;
+    writeln!(f, "[dumpfile] \"{}\"", abs(vcd).display())?;
+    writeln!(f, "[savefile] \"{}\"", abs(gtkw).display())?;
+    writeln!(f, "[size] 1600 1000\n[sst_width] 240\n[signals_width] 420")?;
+    writeln!(f, "@28\n{top}.clk_i\n{top}.rst_ni")?;
+    let mut n = 0;
+    for (title, list) in &groups {
+        // a closed group: 0x800200 opens it, 0x1000200 ends it
+        writeln!(f, "@800200\n-{title}")?;
+        for s in list {
+            writeln!(f, "@{}\n{s}", if s.ends_with(']') { 22 } else { 28 })?;
+            n += 1;
+        }
+        writeln!(f, "@1000200\n-{title}")?;
+    }
+    f.flush()?;
+    Ok(n)
 }

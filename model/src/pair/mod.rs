@@ -10,6 +10,7 @@ pub mod core;
 pub mod fifo;
 pub mod link;
 pub mod q7port;
+pub mod regs;
 pub mod sram;
 pub mod stim;
 pub mod top;

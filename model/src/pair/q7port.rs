@@ -1,7 +1,15 @@
 //! Golden model of `rtl/sb2sb_q7_port.sv`: the Q7 AXI4-Lite port of a core,
 //! demultiplexed onto the UDMA and EVT_SEM CSR ports and a single-beat
-//! memory store master into the interconnect. Outputs depend on the
-//! registered state only.
+//! memory store master into the interconnect, and the broadcast doorbell
+//! (seed 001 §4.4): per queue and side a MASK register and a TAIL_INC
+//! trigger that writes its value into the RTP_INC doorbell of that queue of
+//! every engine of the mask, lowest engine first (response: the first
+//! non-OKAY one). Outputs depend on the registered state only.
+
+use super::regs::{BCAST_BASE, BCAST_BYTES};
+use crate::udma::regs::{
+    UDMA_M2S_BASE, UDMA_NUM_QUEUES, UDMA_Q_ARRAY_BASE, UDMA_Q_RTP_INC, UDMA_Q_STRIDE, UDMA_S2M_BASE,
+};
 
 const Q_IDLE: u8 = 0;
 const Q_WAIT_W: u8 = 1;
@@ -12,6 +20,8 @@ const Q_BACK: u8 = 5;
 const Q_R_FWD: u8 = 6;
 const Q_R_RESP: u8 = 7;
 const Q_R_BACK: u8 = 8;
+const Q_BC_FWD: u8 = 9;
+const Q_BC_RESP: u8 = 10;
 
 /// The Q7's AXI4-Lite master outputs (pair inputs).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -90,6 +100,18 @@ pub struct Q7Port {
     awp: bool,
     wp: bool,
     resp: u64,
+    /// Broadcast masks per (queue, side).
+    bmask: [[u16; 2]; UDMA_NUM_QUEUES as usize],
+    /// Engines of the trigger in flight still to ring.
+    bpend: u16,
+}
+
+/// Decoded broadcast register of an address inside the block.
+struct BcReg {
+    queue: usize,
+    side: usize,
+    trigger: bool,
+    aligned: bool,
 }
 
 impl Q7Port {
@@ -106,7 +128,45 @@ impl Q7Port {
             awp: false,
             wp: false,
             resp: 0,
+            bmask: [[0; 2]; UDMA_NUM_QUEUES as usize],
+            bpend: 0,
         }
+    }
+
+    fn t_bc(&self) -> usize {
+        self.engines + 3
+    }
+
+    fn bc_reg(&self) -> BcReg {
+        let off = self.addr.wrapping_sub(BCAST_BASE) & 0xFF;
+        BcReg {
+            queue: (off >> 4 & 0xF) as usize,
+            side: (off >> 3 & 1) as usize,
+            trigger: off >> 2 & 1 == 1,
+            aligned: off & 3 == 0,
+        }
+    }
+
+    /// The engine the trigger in flight rings next (lowest pending).
+    fn bc_engine(&self) -> usize {
+        if self.bpend == 0 {
+            0
+        } else {
+            self.bpend.trailing_zeros() as usize
+        }
+    }
+
+    /// The RTP_INC doorbell (18-bit engine CSR offset) of the broadcast register's queue.
+    fn bc_addr(&self) -> u64 {
+        let r = self.bc_reg();
+        let base = if r.side == 1 {
+            UDMA_S2M_BASE
+        } else {
+            UDMA_M2S_BASE
+        };
+        u64::from(
+            (base + UDMA_Q_ARRAY_BASE + r.queue as u32 * UDMA_Q_STRIDE + UDMA_Q_RTP_INC) & 0x3FFFF,
+        )
     }
 
     fn reset(&mut self) {
@@ -130,10 +190,32 @@ impl Q7Port {
             self.engines
         } else if a >= 0x1100_0000 && a < 0x1100_0000 + n * 0x4_0000 {
             ((a - 0x1100_0000) >> 18) as usize
+        } else if (BCAST_BASE..BCAST_BASE + BCAST_BYTES).contains(&a) {
+            self.t_bc()
         } else if a < 0x1000_0000 || (0x1200_0000..0x1600_0000).contains(&a) {
             self.t_mem()
         } else {
             self.t_err()
+        }
+    }
+
+    /// A write into the broadcast block (state W_FWD): MASK stores, TAIL_INC
+    /// starts ringing the engines of the mask; anything else answers SLVERR.
+    fn bc_write(&mut self) {
+        let r = self.bc_reg();
+        self.resp = 2;
+        self.st = Q_BACK;
+        if r.aligned && !r.trigger {
+            if u64::from(self.data) >> self.engines == 0 {
+                self.bmask[r.queue][r.side] = self.data as u16;
+                self.resp = 0;
+            }
+        } else if r.aligned && self.bmask[r.queue][r.side] != 0 {
+            self.bpend = self.bmask[r.queue][r.side];
+            self.awp = true;
+            self.wp = true;
+            self.resp = 0;
+            self.st = Q_BC_FWD;
         }
     }
 
@@ -159,7 +241,11 @@ impl Q7Port {
         let tgt = s.tgt();
         let fwd = s.st == Q_W_FWD;
         let mut c = CsrDrive {
-            awaddr: u64::from(s.addr & 0x3FFFF),
+            awaddr: if tgt == s.t_bc() {
+                s.bc_addr()
+            } else {
+                u64::from(s.addr & 0x3FFFF)
+            },
             araddr: u64::from(s.addr & 0x3FFFF),
             wdata: u64::from(s.data),
             wstrb: u64::from(s.strb),
@@ -186,6 +272,11 @@ impl Q7Port {
             m.awvalid = fwd && s.awp;
             m.wvalid = fwd && s.wp;
             m.bready = s.st == Q_W_RESP;
+        } else if tgt == s.t_bc() {
+            c.tgt = Some(s.bc_engine());
+            c.awvalid = s.st == Q_BC_FWD && s.awp;
+            c.wvalid = s.st == Q_BC_FWD && s.wp;
+            c.bready = s.st == Q_BC_RESP;
         }
         let dbg = ((tgt as u64) << 4 | u64::from(s.st)) & 0xFF;
         (o, c, m, dbg)
@@ -242,6 +333,8 @@ impl Q7Port {
                 if tgt == self.t_err() {
                     self.resp = 2;
                     self.st = Q_BACK;
+                } else if tgt == self.t_bc() {
+                    self.bc_write();
                 } else {
                     let (awr, wr) = if tgt == self.t_mem() {
                         (mem.awready, mem.wready)
@@ -276,8 +369,49 @@ impl Q7Port {
                     self.st = Q_IDLE;
                 }
             }
+            Q_BC_FWD => {
+                let e = self.bc_engine();
+                let (awr, wr) = (t[e].awready, t[e].wready);
+                let done = (!self.awp || awr) && (!self.wp || wr);
+                if awr {
+                    self.awp = false;
+                }
+                if wr {
+                    self.wp = false;
+                }
+                if done {
+                    self.st = Q_BC_RESP;
+                }
+            }
+            Q_BC_RESP => {
+                let e = self.bc_engine();
+                if t[e].bvalid {
+                    if self.resp == 0 {
+                        self.resp = t[e].bresp;
+                    }
+                    self.bpend &= !(1 << e);
+                    if self.bpend == 0 {
+                        self.st = Q_BACK;
+                    } else {
+                        self.awp = true;
+                        self.wp = true;
+                        self.st = Q_BC_FWD;
+                    }
+                }
+            }
             Q_R_FWD => {
-                if tgt >= self.t_mem() {
+                if tgt == self.t_bc() {
+                    // MASK reads back; TAIL_INC is write-only
+                    let r = self.bc_reg();
+                    let ok = r.aligned && !r.trigger;
+                    self.resp = if ok { 0 } else { 2 };
+                    self.data = if ok {
+                        u32::from(self.bmask[r.queue][r.side])
+                    } else {
+                        0
+                    };
+                    self.st = Q_R_BACK;
+                } else if tgt >= self.t_mem() {
                     self.resp = 2;
                     self.data = 0;
                     self.st = Q_R_BACK;

@@ -35,6 +35,7 @@ use crate::system::legs::split_partitions;
 use crate::udma::desc::{M2sDesc, RingPos, S2mDesc};
 use crate::udma::regs::*;
 
+use super::regs::{BCAST_BASE, BCAST_MASK, BCAST_SIDE_STRIDE, BCAST_TAIL_INC};
 use super::top::{straps, PairIn, PairOut, PLACE_OTHER_DIE, PLACE_OTHER_PKG, PLACE_SAME_DIE};
 use super::xbar::DESC_LO;
 use super::{PairParams, Straps};
@@ -70,6 +71,8 @@ pub enum Scenario {
     RingIdError,
     /// Both links stalled for thousands of cycles during the data phase.
     LinkStall,
+    /// The §8 leg launched by one broadcast doorbell per side (seed 001 §4.4).
+    Bcast,
 }
 
 /// Every scenario with its CLI name.
@@ -81,6 +84,7 @@ pub const SCENARIOS: &[(&str, Scenario)] = &[
     ("tx_first", Scenario::TxFirst),
     ("ring_id_error", Scenario::RingIdError),
     ("link_stall", Scenario::LinkStall),
+    ("bcast", Scenario::Bcast),
 ];
 
 impl Scenario {
@@ -119,6 +123,10 @@ pub struct LegSpec {
     /// Engine (index in the mask order) whose M2S ring gets a bad ring id, and the descriptor.
     pub ring_err: Option<(usize, u32)>,
     pub stall: Option<(u64, u64)>,
+    /// Ring the doorbells through the broadcast doorbell (one MASK write and
+    /// one TAIL_INC trigger per side and group of engines with the same
+    /// descriptor count), not one RTP_INC per engine.
+    pub bcast: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -203,7 +211,7 @@ enum Step {
 #[derive(Debug, Clone, Default)]
 struct Cov {
     legs: u64,
-    scen: [u64; 7],
+    scen: [u64; 8],
     bytes: u64,
     q7_writes: u64,
     q7_reads: u64,
@@ -390,10 +398,12 @@ impl LegEnv {
             tx_first: false,
             ring_err: None,
             stall: None,
+            bcast: false,
         }
     }
 
-    fn random_leg(&mut self, tx: usize) -> LegSpec {
+    /// A random leg whose partitions lie in `parts` (`lo..hi`, non-empty).
+    fn random_leg(&mut self, tx: usize, parts: (u8, u8)) -> LegSpec {
         let pb = self.p.sbuf_part_bytes;
         let nmask = (1u16 << self.p.engines) - 1;
         let mask = loop {
@@ -402,13 +412,19 @@ impl LegEnv {
                 break m;
             }
         };
-        let count = self.rng.range(1, 64) as u8;
-        let start = self.rng.below(u64::from(128 - count) + 1) as u8;
+        let (lo, hi) = (u64::from(parts.0), u64::from(parts.1));
+        // An engine's ring takes its partitions plus the two semaphore
+        // descriptors and at most RING_LEN - 1 of them (the driver keeps one
+        // slot free; a larger doorbell is refused and stops the queue).
+        let per_engine = u64::from(RING_LEN - 3) * u64::from(mask.count_ones());
+        let count = self.rng.range(1, 64.min(hi - lo).min(per_engine)) as u8;
+        let start = (lo + self.rng.below(hi - lo - u64::from(count) + 1)) as u8;
         let bytes = 8 * self.rng.range(1, u64::from(pb / 8)) as u32;
         let src = 8 * self.rng.below(u64::from((pb - bytes) / 8) + 1) as u32;
         let dst = self.rng.below(u64::from(pb - bytes) + 1) as u32;
         let local = self.rng.range(0, 199) as u8;
         let remote = self.rng.range(0, 199) as u8;
+        let bcast = self.rng.chance(1, 4);
         LegSpec {
             tx,
             mask,
@@ -422,7 +438,32 @@ impl LegEnv {
             tx_first: false,
             ring_err: None,
             stall: None,
+            bcast,
         }
+    }
+
+    /// One random leg, or two in opposite directions in flight together.
+    ///
+    /// Two directions use disjoint partition ranges and disjoint semaphores:
+    /// a leg's source bytes must not be the other leg's destination while
+    /// both are in flight (the bytes read would depend on timing; the
+    /// firmware reuses a source only after local_sem, seed 001 §5).
+    pub(super) fn random_mix(&mut self) -> (LegSpec, Option<LegSpec>) {
+        let tx = self.rng.below(2) as usize;
+        if !self.rng.chance(1, 3) {
+            return (self.random_leg(tx, (0, 128)), None);
+        }
+        let cut = self.rng.range(1, 127) as u8;
+        let (mine, theirs) = if self.rng.bool() {
+            ((0, cut), (cut, 128))
+        } else {
+            ((cut, 128), (0, cut))
+        };
+        let l = self.random_leg(tx, mine);
+        let mut m = self.random_leg(1 - tx, theirs);
+        m.local_sem = 200 + (m.local_sem % 20);
+        m.remote_sem = 220 + (m.remote_sem % 20);
+        (l, Some(m))
     }
 
     fn start_step(&mut self, s: Step, cycle: u64) {
@@ -469,6 +510,7 @@ impl LegEnv {
                         let len = self.rng.range(3000, 6000);
                         l.stall = Some((self.rng.range(14_000, 16_000), len));
                     }
+                    Scenario::Bcast => l.bcast = true,
                     _ => {}
                 }
                 self.start_leg(l, cycle, Some(sc));
@@ -559,6 +601,7 @@ impl LegEnv {
         let mut rx_ops = VecDeque::new();
         let mut rx_db = Vec::new();
         let mut tx_db = Vec::new();
+        let mut db: Vec<(usize, u32)> = Vec::new();
         let konst = u64::from(self.sema_const());
         for (k, &(e, p0, np)) in split.iter().enumerate() {
             let e = usize::from(e);
@@ -651,15 +694,20 @@ impl LegEnv {
                 }
             }
             let nd = descs[0].len() as u32;
-            rx_db.push(Op::Wr {
-                addr: udma_q(e, Side::S2m, UDMA_Q_RTP_INC),
-                data: nd,
-            });
-            tx_db.push(Op::Wr {
-                addr: udma_q(e, Side::M2s, UDMA_Q_RTP_INC),
-                data: nd,
-            });
+            if nd >= RING_LEN {
+                self.fail(
+                    cycle,
+                    format!(
+                        "leg {id}: engine {e} would ring {nd} descriptors on a ring of {RING_LEN} (at most {})",
+                        RING_LEN - 1
+                    ),
+                );
+            }
+            db.push((e, nd));
             let _ = k;
+        }
+        for (side, ops) in [(Side::S2m, &mut rx_db), (Side::M2s, &mut tx_db)] {
+            *ops = Self::doorbell_ops(&db, side, l.bcast);
         }
         let failed = l.ring_err.map_or(0, |_| 1);
         let ok = n - failed;
@@ -685,6 +733,19 @@ impl LegEnv {
             });
         }
         tx_ops.extend(tx_db);
+        if l.tx_first {
+            // the early TX still consumes the go signal once RX raises it, so
+            // the handshake stays balanced for the next leg (found when the
+            // scenario ran alone: go semaphore 255 was left at 1)
+            tx_ops.push_back(Op::Poll {
+                addr: sem_read(GO_SEM),
+                min: 1,
+            });
+            tx_ops.push_back(Op::Wr {
+                addr: sem_decr(GO_SEM),
+                data: 1,
+            });
+        }
         // completion (seed 001 §5): local_sem on TX, remote_sem on RX.
         let (ls, rsm) = (l.local_sem, l.remote_sem);
         self.exp_sem[t][usize::from(ls)] += ok;
@@ -737,6 +798,45 @@ impl LegEnv {
             self.stall_window = Some((cycle + at, cycle + at + len));
         }
         self.quiet_since = u64::MAX;
+    }
+
+    /// The doorbell writes of one side for engines `db` (engine, descriptors):
+    /// one RTP_INC per engine, or through the broadcast doorbell one MASK
+    /// write and one TAIL_INC trigger per group of engines with the same count.
+    fn doorbell_ops(db: &[(usize, u32)], side: Side, bcast: bool) -> Vec<Op> {
+        if !bcast {
+            return db
+                .iter()
+                .map(|&(e, nd)| Op::Wr {
+                    addr: udma_q(e, side, UDMA_Q_RTP_INC),
+                    data: nd,
+                })
+                .collect();
+        }
+        let mut groups: Vec<(u32, u32)> = Vec::new();
+        for &(e, nd) in db {
+            match groups.iter_mut().find(|g| g.0 == nd) {
+                Some(g) => g.1 |= 1 << e,
+                None => groups.push((nd, 1 << e)),
+            }
+        }
+        let s = u32::from(side == Side::S2m);
+        let reg = |r: u32| BCAST_BASE + s * BCAST_SIDE_STRIDE + r; // queue 0
+        groups
+            .into_iter()
+            .flat_map(|(nd, mask)| {
+                [
+                    Op::Wr {
+                        addr: reg(BCAST_MASK),
+                        data: mask,
+                    },
+                    Op::Wr {
+                        addr: reg(BCAST_TAIL_INC),
+                        data: nd,
+                    },
+                ]
+            })
+            .collect()
     }
 
     /// The port a program's head op uses.
@@ -1039,20 +1139,13 @@ impl LegEnv {
         }
         if self.step == Some(Step::Random) || self.plan.is_empty() {
             // Random mix: one leg, or both directions at once.
-            let tx = self.rng.below(2) as usize;
-            let mut l = self.random_leg(tx);
-            let two = self.rng.chance(1, 3);
-            let budget = self.leg_budget(&l) * if two { 2 } else { 1 };
+            let (l, m) = self.random_mix();
+            let budget = self.leg_budget(&l) + m.as_ref().map_or(0, |m| self.leg_budget(m));
             if cycle + budget + self.scan_reserve() < self.cycles {
                 self.bp_on = true;
-                if two {
-                    let mut m = self.random_leg(1 - l.tx);
-                    // the two directions use different semaphores
-                    m.local_sem = 200 + (m.local_sem % 20);
-                    m.remote_sem = 220 + (m.remote_sem % 20);
-                    if l.local_sem >= 200 {
-                        l.local_sem -= 100;
-                    }
+                // every earlier program has finished (step_done): drop them
+                self.progs.clear();
+                if let Some(m) = m {
                     self.start_leg(m, cycle, None);
                 }
                 self.start_leg(l, cycle, None);
@@ -1079,6 +1172,20 @@ impl LegEnv {
     fn final_check(&mut self, cycle: u64) {
         let quiet = self.quiet_since != u64::MAX && cycle >= self.quiet_since + self.scan_reserve();
         if !quiet {
+            // Random legs start only while their budget and a full scan fit
+            // before the end (the drain), so a pair still busy here has a
+            // leg that never completed.
+            if self.random && self.step == Some(Step::Random) {
+                let open: Vec<usize> = (0..self.legs.len())
+                    .filter(|&k| self.legs[k].done_sides < self.legs[k].sides)
+                    .collect();
+                self.fail(
+                    cycle,
+                    format!(
+                        "pair not quiet at the end of the run (drain): legs {open:?} in flight"
+                    ),
+                );
+            }
             return;
         }
         self.final_checked = true;

@@ -35,17 +35,11 @@ use super::topology::{CoreId, DMA_ENGINES};
 use super::{System, SystemError, TraceEvent};
 
 /// Core offset of the broadcast doorbell block (after the 16 UDMA engines).
-pub const BCAST_BASE: u64 = 0x1140_0000;
+pub const BCAST_BASE: u64 = regs::BCAST_BASE as u64;
 /// Bytes of the block: 16 queue groups of 16 bytes.
-pub const BCAST_BYTES: u64 = 0x100;
-/// Bytes per queue group.
-pub const BCAST_Q_STRIDE: u32 = 0x10;
-/// M2S mask register inside a queue group (side 1 adds [`BCAST_SIDE_STRIDE`]).
-pub const BCAST_MASK: u32 = 0x0;
-/// M2S tail-increment trigger inside a queue group.
-pub const BCAST_TAIL_INC: u32 = 0x4;
-/// Offset of the S2M registers from the M2S ones.
-pub const BCAST_SIDE_STRIDE: u32 = 0x8;
+pub const BCAST_BYTES: u64 = regs::BCAST_BYTES as u64;
+use crate::pair::regs;
+pub use crate::pair::regs::{BCAST_MASK, BCAST_Q_STRIDE, BCAST_SIDE_STRIDE, BCAST_TAIL_INC};
 
 /// Offset inside the block of (queue, side, register).
 pub const fn bcast_reg(queue: u8, side: u8, reg: u32) -> u32 {

@@ -106,6 +106,49 @@ pub struct GenReport {
     pub sema_log: Vec<String>,
 }
 
+/// What the first stage of `rdma_desc_gen` established about the word.
+#[derive(Debug, Clone, Copy)]
+struct Gen {
+    core: CoreId,
+    prid: u32,
+    role: Role,
+    peer: CoreId,
+    tx: CoreId,
+    rx: CoreId,
+    bytes: u64,
+    q: u8,
+    /// Side of the ring this role fills (0 M2S on TX, 1 S2M on RX).
+    side: u8,
+    me: super::topology::CoreLoc,
+    tx_loc: super::topology::CoreLoc,
+    rx_loc: super::topology::CoreLoc,
+    /// Routing id of the RX core (the chip-id fold's CAYMAN_ID).
+    rx_rid: u32,
+}
+
+impl Gen {
+    /// The two semaphore-descriptor log lines of one engine (seed 001 §5).
+    fn sema_log(&self, w: &RdmaDescGen) -> [String; 2] {
+        [
+            format!(
+                "P{}: Q7: rdma_desc_gen [{}] Pushing local  semaphore descriptor, tpb_idx={}, sem={}",
+                self.prid,
+                self.role.name(),
+                self.tx.0,
+                w.local_sem
+            ),
+            format!(
+                "P{}: Q7: rdma_desc_gen [{}] Pushing remote semaphore descriptor, remote_tpb={}, routing_id={}, sem={}",
+                self.prid,
+                self.role.name(),
+                self.rx.0,
+                self.rx_rid,
+                w.remote_sem
+            ),
+        ]
+    }
+}
+
 /// Split `count` partitions from `start` over the engines of `mask`:
 /// contiguous blocks, the first `count % n` engines take one more.
 pub fn split_partitions(mask: u16, start: u8, count: u8) -> Vec<(u8, u8, u8)> {
@@ -130,13 +173,75 @@ pub fn descs_for(parts: u8, bytes: u64) -> u32 {
 }
 
 impl System {
-    /// `rdma_desc_gen` (op 8) on the Q7 `prid` of `core`.
+    /// `rdma_desc_gen` (op 8) on the Q7 `prid` of `core`, in the firmware's
+    /// stages: check the word ([`Self::gen_check`]), fold `dst_addr`
+    /// ([`Self::gen_fold`], seed 001 §2.3/§2.4), program the windows (RX) or
+    /// the semaphore constants (TX) ([`Self::gen_windows`], §2.5), then per
+    /// engine configure its queue ([`Self::gen_queue`]), build its ring
+    /// ([`Self::gen_ring`], data then LOCAL/REMOTE semaphore BDs, §5) and
+    /// store it in descriptor RAM ([`Self::gen_store`]).
     pub fn rdma_desc_gen(
         &mut self,
         core: CoreId,
         prid: u32,
         w: &RdmaDescGen,
     ) -> Result<GenReport, SystemError> {
+        let g = self.gen_check(core, prid, w)?;
+        let (class, fold, dst_soc) = self.gen_fold(&g, w)?;
+        let split = split_partitions(w.dma_engine_mask, w.partition_start, w.partition_count);
+        let (xt_addrs, window_log, pre_sync) = self.gen_windows(&g, split.len())?;
+        let mut per_engine = Vec::new();
+        let mut sema_log = Vec::new();
+        for (k, &(e, p0, np)) in split.iter().enumerate() {
+            let rl = self.gen_queue(&g, e)?;
+            if g.role == Role::Tx {
+                self.configure_completion_ring(g.tx, e, g.q)?;
+            }
+            let n = descs_for(np, g.bytes);
+            let qs = *self.core(g.tx)?.queue(e, g.q, g.side);
+            if n > qs.free() {
+                return Err(SystemError::RingFull {
+                    core: g.tx.0,
+                    engine: e,
+                    queue: g.q,
+                    side: g.side,
+                    need: n,
+                    free: qs.free(),
+                });
+            }
+            let xt = xt_addrs.get(k).copied().unwrap_or(0);
+            let descs = self.gen_ring(&g, w, (p0, np), qs.tail, rl, xt)?;
+            sema_log.extend(g.sema_log(w));
+            self.gen_store(&g, e, qs.tail.offset, rl, &descs)?;
+            debug_assert_eq!(descs.len() as u32, n);
+            per_engine.push((e, n));
+        }
+        let total = per_engine.iter().map(|x| x.1).sum();
+        let rep = GenReport {
+            core,
+            role: g.role,
+            peer: g.peer,
+            dst_soc,
+            routing_id: w.remote_routing_id,
+            class,
+            fold,
+            per_engine,
+            total,
+            xt_addrs,
+            window_log,
+            sema_log,
+            pre_sync,
+        };
+        self.streams
+            .insert((core.0, g.role as u8, g.q), rep.clone());
+        let _ = addr::NUM_WINDOWS;
+        Ok(rep)
+    }
+
+    /// Stage 1 of `rdma_desc_gen`: the word against the topology (PRID of this
+    /// core, the role from its parity, the peer, the routing id the host map
+    /// gives, a non-empty leg that fits every partition on both sides).
+    fn gen_check(&self, core: CoreId, prid: u32, w: &RdmaDescGen) -> Result<Gen, SystemError> {
         w.validate(self.topo.arch).map_err(SystemError::Isa)?;
         let me = self.topo.loc(core)?;
         if prid / 2 != u32::from(core.0) {
@@ -184,270 +289,277 @@ impl System {
                 })?;
             }
         }
-        // The fold of dst_addr as the firmware logs it (seed 001 §2.3 / §8):
-        // the chip-id mode writes the routing id of the RX core into CAYMAN_ID
-        // (on TX that is the word's remote_routing_id, checked above).
+        // The chip-id fold writes the routing id of the RX core into
+        // CAYMAN_ID (on TX that is the word's remote_routing_id, checked above).
         let rx_rid = match role {
             Role::Tx => w.remote_routing_id,
             Role::Rx => self.topo.routing_id_of(core)?,
         };
-        // seed 001 §2.4: the device-side classifier of the peer base picks the
-        // fold mode (cross-die iff is_die_0 differs from this die; another
-        // package is host-topology-decided).
-        let (eb, tb) = self.topo.peer_bases(peer)?;
-        let class = self.topo.classify_peer(core, eb, tb)?;
-        let fold = self.topo.fold_mode_of_class(core, peer, &class)?;
-        let dst_soc = self.topo.fold_in_mode(fold, rx, w.dst_addr, rx_rid)?;
-        let split = split_partitions(w.dma_engine_mask, w.partition_start, w.partition_count);
-        let q = w.queue_id;
-        let side = match role {
-            Role::Tx => 0u8,
-            Role::Rx => 1u8,
-        };
-        let mut per_engine = Vec::new();
+        Ok(Gen {
+            core,
+            prid,
+            role,
+            peer,
+            tx,
+            rx,
+            bytes,
+            q: w.queue_id,
+            side: match role {
+                Role::Tx => 0,
+                Role::Rx => 1,
+            },
+            me,
+            tx_loc: self.topo.loc(tx)?,
+            rx_loc: self.topo.loc(rx)?,
+            rx_rid,
+        })
+    }
+
+    /// Stage 2: the fold of `dst_addr` as the firmware logs it (seed 001 §2.3 /
+    /// §8); the device-side classifier of the peer base picks the fold mode
+    /// (§2.4: cross-die iff is_die_0 differs from this die; another package is
+    /// host-topology-decided).
+    fn gen_fold(
+        &self,
+        g: &Gen,
+        w: &RdmaDescGen,
+    ) -> Result<(PeerClass, super::FoldMode, u64), SystemError> {
+        let (eb, tb) = self.topo.peer_bases(g.peer)?;
+        let class = self.topo.classify_peer(g.core, eb, tb)?;
+        let fold = self.topo.fold_mode_of_class(g.core, g.peer, &class)?;
+        let dst_soc = self.topo.fold_in_mode(fold, g.rx, w.dst_addr, g.rx_rid)?;
+        Ok((class, fold, dst_soc))
+    }
+
+    /// Stage 3. RX: program_window, one window per engine, the Q7-local view
+    /// of the RX SBUF as the TX engine reaches it (seed 001 §2.5; a valid
+    /// window is re-pointed with update_window), then the pre-sync ready flag.
+    /// TX: the constants the semaphore descriptors read.
+    #[allow(clippy::type_complexity)]
+    fn gen_windows(
+        &mut self,
+        g: &Gen,
+        engines: usize,
+    ) -> Result<(Vec<u32>, Vec<String>, Option<PreSync>), SystemError> {
         let mut xt_addrs = Vec::new();
         let mut window_log = Vec::new();
-        let mut sema_log = Vec::new();
-        let mut pre_sync = None;
-        let tx_loc = self.topo.loc(tx)?;
-        let rx_loc = self.topo.loc(rx)?;
-
-        if role == Role::Rx {
-            // program_window: one window per engine, the Q7-local view of the
-            // RX SBUF as the TX engine reaches it (seed 001 §2.5).
-            let sbuf_soc = self
-                .topo
-                .fold(tx, rx, core_local(rx_loc.core, map::SBUF_BASE))?;
-            let l_mask = (1u32 << XT_WINDOW_SHIFT) - 1;
-            let c = self.core_mut(core)?;
-            for (k, _) in split.iter().enumerate() {
-                let xt = (k as u32) << XT_WINDOW_SHIFT;
-                // A valid window is re-pointed with update_window (§2.5).
-                let (op, r) = if c.windows.window(k).is_some() {
-                    (
-                        "update_window: ",
-                        c.windows.update_window(k, xt, sbuf_soc, l_mask),
-                    )
-                } else {
-                    (
-                        "program_window:",
-                        c.windows.program_window(k, xt, sbuf_soc, l_mask),
-                    )
-                };
-                r.map_err(SystemError::Addr)?;
-                window_log.push(format!(
-                    "R: {op} num={k}, {}xt_addr=0x{xt:x}, soc_addr=0x{sbuf_soc:x}, u_mask=0x{:x}, l_mask=0x{l_mask:x}",
-                    if op.starts_with("program") { "vld=1, " } else { "" },
-                    !l_mask
-                ));
-                xt_addrs.push(xt);
-            }
-            c.ready_to_receive_remote = 1;
-            pre_sync = Some(PreSync {
-                remote_pool_xt_addr: xt_addrs[0],
-                remote_q7_xt_addr: xt_addrs[xt_addrs.len() - 1],
-                sb2sb_ready_to_receive_remote: c.ready_to_receive_remote,
-            });
-        } else {
-            // The constant the semaphore descriptors read.
+        if g.role == Role::Tx {
             let consts: [u8; 16] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0];
-            self.core_mut(core)?
+            self.core_mut(g.core)?
                 .desc
                 .write(map::SEMA_ONE_OFFSET as u32, &consts);
+            return Ok((xt_addrs, window_log, None));
         }
+        let sbuf_soc = self
+            .topo
+            .fold(g.tx, g.rx, core_local(g.rx_loc.core, map::SBUF_BASE))?;
+        let l_mask = (1u32 << XT_WINDOW_SHIFT) - 1;
+        let c = self.core_mut(g.core)?;
+        for k in 0..engines {
+            let xt = (k as u32) << XT_WINDOW_SHIFT;
+            let (op, r) = if c.windows.window(k).is_some() {
+                (
+                    "update_window: ",
+                    c.windows.update_window(k, xt, sbuf_soc, l_mask),
+                )
+            } else {
+                (
+                    "program_window:",
+                    c.windows.program_window(k, xt, sbuf_soc, l_mask),
+                )
+            };
+            r.map_err(SystemError::Addr)?;
+            window_log.push(format!(
+                "R: {op} num={k}, {}xt_addr=0x{xt:x}, soc_addr=0x{sbuf_soc:x}, u_mask=0x{:x}, l_mask=0x{l_mask:x}",
+                if op.starts_with("program") { "vld=1, " } else { "" },
+                !l_mask
+            ));
+            xt_addrs.push(xt);
+        }
+        c.ready_to_receive_remote = 1;
+        let pre_sync = (!xt_addrs.is_empty()).then(|| PreSync {
+            remote_pool_xt_addr: xt_addrs[0],
+            remote_q7_xt_addr: xt_addrs[xt_addrs.len() - 1],
+            sb2sb_ready_to_receive_remote: c.ready_to_receive_remote,
+        });
+        Ok((xt_addrs, window_log, pre_sync))
+    }
 
-        for (k, &(e, p0, np)) in split.iter().enumerate() {
-            let n = descs_for(np, bytes);
-            // The queue whose ring we fill lives on the TX engine.
-            let ring_local = core_local(me.core, ring_offset(e, q, side));
-            let ring_soc_from_tx = self.topo.fold(tx, core, ring_local)?;
-            let qs = *self.core(tx)?.queue(e, q, side);
-            let mut qs_rl = qs.rl;
-            if qs_rl == 0 || qs.rbp != ring_soc_from_tx {
-                if qs.pending() != 0 {
-                    return Err(SystemError::RingBusy {
-                        core: tx.0,
-                        engine: e,
-                        queue: q,
-                        side,
-                    });
-                }
-                // Configure the queue (a CSR write by this Q7, routed for RX).
-                let base = if side == 0 {
-                    UDMA_M2S_BASE
-                } else {
-                    UDMA_S2M_BASE
-                };
-                let qreg = base + UDMA_Q_ARRAY_BASE + u32::from(q) * UDMA_Q_STRIDE;
-                let csr = |r: u32| core_local(tx_loc.core, udma_offset(e, qreg + r));
-                let soc = |s: &System, r: u32| s.topo.fold(core, tx, csr(r));
-                if qs_rl == 0 {
-                    if !(2..=RING_LEN).contains(&self.ring_len) {
-                        return Err(SystemError::Leg {
-                            field: "ring_len",
-                            value: self.ring_len.into(),
-                            rule: "2..=4096 descriptors (one 64 KiB ring slot)",
-                        });
-                    }
-                    let a = soc(self, UDMA_Q_RL)?;
-                    self.mmio_write(core, a, self.ring_len)?;
-                    qs_rl = self.ring_len;
-                }
-                let a = soc(self, UDMA_Q_RBP_LOW)?;
-                self.mmio_write(core, a, ring_soc_from_tx as u32)?;
-                let a = soc(self, UDMA_Q_RBP_HIGH)?;
-                self.mmio_write(core, a, (ring_soc_from_tx >> 32) as u32)?;
-                let a = soc(self, UDMA_Q_CFG)?;
-                self.mmio_write(
-                    core,
-                    a,
-                    1 << UDMA_Q_CFG_EN_PREF_BIT | 1 << UDMA_Q_CFG_EN_SCHED_BIT,
-                )?;
-            }
-            if role == Role::Tx {
-                self.configure_completion_ring(tx, e, q)?;
-            }
-            let qs = *self.core(tx)?.queue(e, q, side);
-            if n > qs.free() {
-                return Err(SystemError::RingFull {
-                    core: tx.0,
-                    engine: e,
-                    queue: q,
-                    side,
-                    need: n,
-                    free: qs.free(),
+    /// Stage 4: configure queue `q` of TX engine `e` for this role's side if
+    /// its ring is not set up here (CSR writes by this Q7, routed for RX);
+    /// returns the ring length.
+    fn gen_queue(&mut self, g: &Gen, e: u8) -> Result<u32, SystemError> {
+        let ring_local = core_local(g.me.core, ring_offset(e, g.q, g.side));
+        let ring_soc_from_tx = self.topo.fold(g.tx, g.core, ring_local)?;
+        let qs = *self.core(g.tx)?.queue(e, g.q, g.side);
+        let mut rl = qs.rl;
+        if rl != 0 && qs.rbp == ring_soc_from_tx {
+            return Ok(rl);
+        }
+        if qs.pending() != 0 {
+            return Err(SystemError::RingBusy {
+                core: g.tx.0,
+                engine: e,
+                queue: g.q,
+                side: g.side,
+            });
+        }
+        let base = if g.side == 0 {
+            UDMA_M2S_BASE
+        } else {
+            UDMA_S2M_BASE
+        };
+        let qreg = base + UDMA_Q_ARRAY_BASE + u32::from(g.q) * UDMA_Q_STRIDE;
+        let csr = |r: u32| core_local(g.tx_loc.core, udma_offset(e, qreg + r));
+        let soc = |s: &System, r: u32| s.topo.fold(g.core, g.tx, csr(r));
+        if rl == 0 {
+            if !(2..=RING_LEN).contains(&self.ring_len) {
+                return Err(SystemError::Leg {
+                    field: "ring_len",
+                    value: self.ring_len.into(),
+                    rule: "2..=4096 descriptors (one 64 KiB ring slot)",
                 });
             }
-            // Write the descriptors at the submitter's position (the tail).
-            let mut pos = qs.tail;
-            let mut descs: Vec<[u8; 16]> = Vec::with_capacity(n as usize);
-            let mut push = |d: Result<[u8; 16], crate::udma::desc::DescError>,
-                            pos: &mut crate::udma::desc::RingPos| {
-                *pos = pos.advance(1, qs_rl);
-                d.map(|b| descs.push(b))
-            };
-            for p in p0..p0 + np {
-                let mut off = 0u64;
-                while off < bytes {
-                    let len = (bytes - off).min(MAX_DESC_LEN);
-                    let rid = pos.ring_id;
-                    let d = if role == Role::Tx {
-                        let src = self.topo.fold(
-                            tx,
-                            tx,
-                            core_local(tx_loc.core, sbuf_offset(p, w.src_addr + off)),
-                        )?;
-                        M2sDesc {
-                            len: len as u32,
-                            ring_id: rid,
-                            first: true,
-                            last: true,
-                            int_en: false,
-                            dmb: false,
-                            concat: false,
-                            meta_ctrl: 0,
-                            buf_ptr: src,
-                        }
-                        .encode()
-                    } else {
-                        let xt = xt_addrs[k] + sbuf_offset(p, w.dst_addr + off) as u32;
-                        let (_, dst) = self
-                            .core(core)?
-                            .windows
-                            .translate(xt)
-                            .map_err(SystemError::Addr)?;
-                        S2mDesc {
-                            len: len as u32,
-                            ring_id: rid,
-                            int_en: false,
-                            buf2_ptr_lo: 0,
-                            buf1_ptr: dst,
-                        }
-                        .encode()
-                    };
-                    push(d, &mut pos).map_err(SystemError::Desc)?;
-                    off += len;
-                }
-            }
-            // LOCAL then REMOTE semaphore descriptors (seed 001 §5 logs; the
-            // remote one names the routing id it is routed with).
-            sema_log.push(format!(
-                "P{prid}: Q7: rdma_desc_gen [{}] Pushing local  semaphore descriptor, tpb_idx={}, sem={}",
-                role.name(),
-                tx.0,
-                w.local_sem
-            ));
-            sema_log.push(format!(
-                "P{prid}: Q7: rdma_desc_gen [{}] Pushing remote semaphore descriptor, remote_tpb={}, routing_id={rx_rid}, sem={}",
-                role.name(),
-                rx.0,
-                w.remote_sem
-            ));
-            for (sem_core, sem_loc, sem) in [(tx, tx_loc, w.local_sem), (rx, rx_loc, w.remote_sem)]
-            {
+            let a = soc(self, UDMA_Q_RL)?;
+            self.mmio_write(g.core, a, self.ring_len)?;
+            rl = self.ring_len;
+        }
+        let a = soc(self, UDMA_Q_RBP_LOW)?;
+        self.mmio_write(g.core, a, ring_soc_from_tx as u32)?;
+        let a = soc(self, UDMA_Q_RBP_HIGH)?;
+        self.mmio_write(g.core, a, (ring_soc_from_tx >> 32) as u32)?;
+        let a = soc(self, UDMA_Q_CFG)?;
+        self.mmio_write(
+            g.core,
+            a,
+            1 << UDMA_Q_CFG_EN_PREF_BIT | 1 << UDMA_Q_CFG_EN_SCHED_BIT,
+        )?;
+        Ok(rl)
+    }
+
+    /// Stage 5: the descriptors of one engine from the submitter's position
+    /// `tail`: one per ≤ 64 KiB chunk of each partition `parts` (M2S reads the
+    /// TX SBUF; S2M writes through window `xt`), then the LOCAL and REMOTE
+    /// semaphore descriptors (seed 001 §5; the remote one is routed with the
+    /// routing id).
+    fn gen_ring(
+        &self,
+        g: &Gen,
+        w: &RdmaDescGen,
+        (p0, np): (u8, u8),
+        tail: crate::udma::desc::RingPos,
+        rl: u32,
+        xt: u32,
+    ) -> Result<Vec<[u8; 16]>, SystemError> {
+        let mut pos = tail;
+        let mut descs: Vec<[u8; 16]> = Vec::new();
+        let mut push = |d: Result<[u8; 16], crate::udma::desc::DescError>,
+                        pos: &mut crate::udma::desc::RingPos| {
+            *pos = pos.advance(1, rl);
+            d.map(|b| descs.push(b)).map_err(SystemError::Desc)
+        };
+        for p in p0..p0 + np {
+            let mut off = 0u64;
+            while off < g.bytes {
+                let len = (g.bytes - off).min(MAX_DESC_LEN);
                 let rid = pos.ring_id;
-                let (len, konst, incr) = sema_desc(sem);
-                let d = if role == Role::Tx {
-                    let one =
-                        self.topo
-                            .fold(tx, tx, core_local(tx_loc.core, map::DESC_BASE + konst))?;
+                let d = if g.role == Role::Tx {
+                    let src = self.topo.fold(
+                        g.tx,
+                        g.tx,
+                        core_local(g.tx_loc.core, sbuf_offset(p, w.src_addr + off)),
+                    )?;
                     M2sDesc {
-                        len,
+                        len: len as u32,
                         ring_id: rid,
                         first: true,
                         last: true,
                         int_en: false,
-                        dmb: true,
+                        dmb: false,
                         concat: false,
                         meta_ctrl: 0,
-                        buf_ptr: one,
+                        buf_ptr: src,
                     }
                     .encode()
                 } else {
-                    let a = self
-                        .topo
-                        .fold(tx, sem_core, core_local(sem_loc.core, incr))?;
+                    let x = xt + sbuf_offset(p, w.dst_addr + off) as u32;
+                    let (_, dst) = self
+                        .core(g.core)?
+                        .windows
+                        .translate(x)
+                        .map_err(SystemError::Addr)?;
                     S2mDesc {
-                        len,
+                        len: len as u32,
                         ring_id: rid,
                         int_en: false,
                         buf2_ptr_lo: 0,
-                        buf1_ptr: a,
+                        buf1_ptr: dst,
                     }
                     .encode()
                 };
-                push(d, &mut pos).map_err(SystemError::Desc)?;
+                push(d, &mut pos)?;
+                off += len;
             }
-            // Store the ring bytes in this core's descriptor RAM (wrapping).
-            let c = self.core_mut(core)?;
-            let mut slot = qs.tail.offset;
-            for d in &descs {
-                let a = (map::ring_offset(e, q, side) - map::DESC_BASE) as u32 + slot * 16;
-                c.desc.write(a, d);
-                slot = (slot + 1) % qs_rl;
-            }
-            debug_assert_eq!(descs.len() as u32, n);
-            per_engine.push((e, n));
         }
-        let total = per_engine.iter().map(|x| x.1).sum();
-        let rep = GenReport {
-            core,
-            role,
-            peer,
-            dst_soc,
-            routing_id: w.remote_routing_id,
-            class,
-            fold,
-            per_engine,
-            total,
-            xt_addrs,
-            window_log,
-            sema_log,
-            pre_sync,
-        };
-        self.streams.insert((core.0, role as u8, q), rep.clone());
-        let _ = addr::NUM_WINDOWS;
-        Ok(rep)
+        for (sem_core, sem_loc, sem) in [
+            (g.tx, g.tx_loc, w.local_sem),
+            (g.rx, g.rx_loc, w.remote_sem),
+        ] {
+            let rid = pos.ring_id;
+            let (len, konst, incr) = sema_desc(sem);
+            let d = if g.role == Role::Tx {
+                let one = self.topo.fold(
+                    g.tx,
+                    g.tx,
+                    core_local(g.tx_loc.core, map::DESC_BASE + konst),
+                )?;
+                M2sDesc {
+                    len,
+                    ring_id: rid,
+                    first: true,
+                    last: true,
+                    int_en: false,
+                    dmb: true,
+                    concat: false,
+                    meta_ctrl: 0,
+                    buf_ptr: one,
+                }
+                .encode()
+            } else {
+                let a = self
+                    .topo
+                    .fold(g.tx, sem_core, core_local(sem_loc.core, incr))?;
+                S2mDesc {
+                    len,
+                    ring_id: rid,
+                    int_en: false,
+                    buf2_ptr_lo: 0,
+                    buf1_ptr: a,
+                }
+                .encode()
+            };
+            push(d, &mut pos)?;
+        }
+        Ok(descs)
+    }
+
+    /// Stage 6: store the ring bytes in this core's descriptor RAM from slot
+    /// `slot` (wrapping at `rl`).
+    fn gen_store(
+        &mut self,
+        g: &Gen,
+        e: u8,
+        mut slot: u32,
+        rl: u32,
+        descs: &[[u8; 16]],
+    ) -> Result<(), SystemError> {
+        let c = self.core_mut(g.core)?;
+        for d in descs {
+            let a = (map::ring_offset(e, g.q, g.side) - map::DESC_BASE) as u32 + slot * 16;
+            c.desc.write(a, d);
+            slot = (slot + 1) % rl;
+        }
+        Ok(())
     }
 
     /// `rdma_desc_start` (op 9) on the Q7 `prid` of `core`: checks the role
