@@ -198,3 +198,66 @@ fn a_clean_runs_gtkw_opens_on_its_first_200_cycles_and_fst_replaces_vcd() {
     }
     assert!(g.contains("evt_sem.cmp.fst\""), "{g}");
 }
+
+fn history_of_failing_run(block: &str, fault: &str, cycles: &str) -> Vec<String> {
+    let o = sb2sb(&[
+        "cosim",
+        "--block",
+        block,
+        "--cycles",
+        cycles,
+        "--inject-fault",
+        fault,
+        "--json",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let r = &v["blocks"][0];
+    r["first_mismatch"]["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The mismatch history names the bus transactions of each cycle: UDMA's
+/// AXI4 master beats numbered within their 16-beat burst, its CSR reads by
+/// register name; at the failing cycle the RTL side's extra W beat is shown.
+#[test]
+fn the_mismatch_history_shows_named_axi_transactions() {
+    let _g = common::lock();
+    let h = history_of_failing_run("udma", "m_axi_wvalid:0@3000", "5000");
+    let all = h.join("\n");
+    // Seed 1: a 16-beat write burst is under way in cycles 2969..3000.
+    let beat = regex_lite_find(&all, "m_axi W beat ", "/16 last=0 strb=0x");
+    assert!(beat, "{all}");
+    assert!(all.contains("m_axi R beat "), "{all}");
+    assert!(all.contains("s_axil AR addr=0x21034 S2M.Q0.RHP"), "{all}");
+    assert!(all.contains("s_axil R data=0x"), "{all}");
+    let last = h.last().unwrap();
+    assert!(last.starts_with("cycle     3000 |"), "{last}");
+    assert!(last.contains("|| rtl: m_axi W beat "), "{last}");
+    // EVT_SEM: register names of the AXI4-Lite window, increments by port.
+    let h = history_of_failing_run("evt_sem", "s_axil_bvalid:0@20000", "30000");
+    let all = h.join("\n");
+    assert!(all.contains(" || "), "{all}");
+    assert!(
+        all.contains("AW addr=0x") || all.contains("AR addr=0x"),
+        "{all}"
+    );
+}
+
+/// `hay` contains `pre` + digits + `mid`.
+fn regex_lite_find(hay: &str, pre: &str, mid: &str) -> bool {
+    hay.match_indices(pre).any(|(i, _)| {
+        let rest = &hay[i + pre.len()..];
+        let d = rest.chars().take_while(|c| c.is_ascii_digit()).count();
+        d > 0 && rest[d..].starts_with(mid)
+    })
+}
