@@ -261,3 +261,64 @@ fn regex_lite_find(hay: &str, pre: &str, mid: &str) -> bool {
         d > 0 && rest[d..].starts_with(mid)
     })
 }
+
+/// The decoder's environment with an end-of-run state check that always
+/// fails (as a memory-image difference would).
+#[derive(Clone)]
+struct FinalFails(sb2sb_model::decoder::DecoderStim);
+
+impl sb2sb_model::ports::Stimulus for FinalFails {
+    type In = sb2sb_model::decoder::DecoderIn;
+    type Out = sb2sb_model::decoder::DecoderOut;
+    const TWIN: bool = true;
+    fn new(seed: u64, cycles: u64) -> Self {
+        Self(sb2sb_model::decoder::DecoderStim::new(seed, cycles))
+    }
+    fn next(&mut self, cycle: u64, prev: Option<&Self::Out>) -> Self::In {
+        self.0.next(cycle, prev)
+    }
+    fn coverage(&self) -> Vec<(String, u64)> {
+        self.0.coverage()
+    }
+    fn compare_final(&self, _other: &Self) -> Result<(), String> {
+        Err("image of SBUF B differs at byte 0x40\n(second line)".into())
+    }
+}
+
+/// An end-of-run (final-state) mismatch is found after the traces are
+/// closed; its `.gtkw` still opens on it: marker on the cycle after the last
+/// sample, the 32 cycles before it, the detail as a red comment, labelled pairs.
+#[test]
+fn a_final_state_mismatch_gtkw_opens_at_the_end_of_the_run() {
+    use sb2sb_model::ports::Stimulus;
+    let _g = common::lock();
+    let dir = tempfile::tempdir().unwrap();
+    let opts = sb2sb::lockstep::Options {
+        cycles: 2000,
+        vcd_dir: Some(dir.path().to_path_buf()),
+        threads: 1,
+        ..Default::default()
+    };
+    let golden = sb2sb_model::decoder::Decoder::new();
+    let r = sb2sb::lockstep::run(
+        golden,
+        FinalFails::new(1, 2000),
+        &sb2sb_model::decoder::BLOCK,
+        &opts,
+    )
+    .unwrap();
+    let m = r.first_mismatch.unwrap();
+    assert_eq!(m.kind, sb2sb::lockstep::MismatchKind::Final);
+    assert_eq!(m.cycle, 2000);
+    let g = std::fs::read_to_string(dir.path().join("decoder.gtkw")).unwrap();
+    assert!(g.contains("[timestart] 19690\n"), "{g}");
+    let zoom_line = g.lines().find(|l| l.starts_with('*')).unwrap();
+    assert_eq!(zoom_line.split_whitespace().nth(1), Some("20000"), "{g}");
+    assert!(
+        g.contains("[color] 1\n@200\n-end-of-run state mismatch: image of SBUF B differs at byte 0x40 (second line)\n[color] 0"),
+        "{g}"
+    );
+    assert!(g.contains("+{golden.valid_o} TOP.golden.valid_o\n+{rtl.valid_o} TOP.rtl.valid_o"));
+    // GTKWave accepts the window: the comparison trace runs past cycle 2000.
+    common::vcd2fst_accepts(&dir.path().join("decoder.cmp.vcd"));
+}

@@ -655,6 +655,10 @@ where
                     history: hist.render(block),
                     replay: replay_cmd(block, opts),
                 });
+                // The traces were closed before this check: reopen the `.gtkw` on it.
+                if let (Some(w), Some(m)) = (&waves, &first) {
+                    crate::waves::reopen_at_final(w, block, m.cycle, &m.detail)?;
+                }
             }
         }
     }

@@ -254,6 +254,8 @@ pub struct View {
     pub marker_ns: Option<u64>,
     /// Outputs that differ at the failing cycle (shown first, in red).
     pub diffs: Vec<String>,
+    /// A comment shown above the traces (an end-of-run mismatch's detail).
+    pub note: Option<String>,
 }
 
 impl View {
@@ -266,12 +268,14 @@ impl View {
                 end_ns: 10 * (f + 3),
                 marker_ns: Some(10 * f),
                 diffs: diffs.to_vec(),
+                note: None,
             },
             None => Self {
                 start_ns: 0,
                 end_ns: 10 * CLEAN_WINDOW.min(cycles.max(1)),
                 marker_ns: None,
                 diffs: Vec::new(),
+                note: None,
             },
         }
     }
@@ -320,6 +324,15 @@ pub fn write_gtkw_for(
     // The mismatch flag: red and highlighted (flag 0x1).
     writeln!(f, "[color] 1\n@29\n+{{MISMATCH}} TOP.mismatch\n[color] 0")?;
     writeln!(f, "@24\nTOP.cycle[63:0]")?;
+    if let Some(n) = &view.note {
+        // A comment trace: one line, no characters GTKWave's parser treats specially.
+        let one: String = n
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .take(160)
+            .collect();
+        writeln!(f, "[color] 1\n@200\n-{one}\n[color] 0")?;
+    }
     let pair = |f: &mut BufWriter<File>, s: &Signal, red: bool| -> Result<()> {
         let fmt = if s.width > 1 { 22 } else { 28 };
         if red {
@@ -361,6 +374,22 @@ pub fn write_gtkw_for(
     }
     f.flush()?;
     Ok(())
+}
+
+/// Rewrite a finished run's `.gtkw` to open on an end-of-run (final-state)
+/// mismatch found after the traces were closed: marker on `cycle` (the
+/// cycle after the last sample; the comparison trace runs four cycles past
+/// it), the 32 cycles before it in view, `detail` as a red comment above the
+/// labelled golden/RTL pairs.
+pub fn reopen_at_final(
+    paths: &WavePaths,
+    block: &BlockDesc,
+    cycle: u64,
+    detail: &str,
+) -> Result<()> {
+    let mut view = View::new(Some(cycle), cycle, &[]);
+    view.note = Some(format!("end-of-run state mismatch: {detail}"));
+    write_gtkw_for(paths, &paths.cmp_vcd, block, &view)
 }
 
 /// Convert a run's three traces to FST with GTKWave's `vcd2fst`, remove the
