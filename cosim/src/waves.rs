@@ -17,6 +17,10 @@ use vcd::{IdCode, ReferenceIndex, TimescaleUnit, Value, VarType};
 
 type Vw = vcd::Writer<BufWriter<File>>;
 
+/// Extension of the Verilator trace: `fst` in an `SB2SB_TRACE_FST=1` build
+/// (Verilator's `--trace-fst`, `make waves-fst`), else `vcd`.
+pub const RTL_TRACE_EXT: &str = if cfg!(sb2sb_trace_fst) { "fst" } else { "vcd" };
+
 /// Paths written for one block.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct WavePaths {
@@ -29,7 +33,7 @@ pub struct WavePaths {
 impl WavePaths {
     pub fn new(dir: &Path, block: &str) -> Self {
         Self {
-            rtl_vcd: dir.join(format!("{block}.rtl.vcd")),
+            rtl_vcd: dir.join(format!("{block}.rtl.{RTL_TRACE_EXT}")),
             golden_vcd: dir.join(format!("{block}.golden.vcd")),
             cmp_vcd: dir.join(format!("{block}.cmp.vcd")),
             gtkw: dir.join(format!("{block}.gtkw")),
@@ -392,8 +396,8 @@ pub fn reopen_at_final(
     write_gtkw_for(paths, &paths.cmp_vcd, block, &view)
 }
 
-/// Convert a run's three traces to FST with GTKWave's `vcd2fst`, remove the
-/// VCDs and point the `.gtkw` at the comparison FST. The returned paths name
+/// Convert a run's traces to FST with GTKWave's `vcd2fst` (the RTL trace
+/// only when Verilator wrote it as VCD), remove the VCDs and point the `.gtkw` at the comparison FST. The returned paths name
 /// the `.fst` files.
 pub fn to_fst(
     paths: WavePaths,
@@ -402,6 +406,10 @@ pub fn to_fst(
     diffs: &[String],
 ) -> Result<WavePaths> {
     let conv = |vcd: &Path| -> Result<PathBuf> {
+        if vcd.extension().is_some_and(|e| e == "fst") {
+            // Written as FST by Verilator itself (`--trace-fst` build).
+            return Ok(vcd.to_path_buf());
+        }
         let fst = vcd.with_extension("fst");
         let out = std::process::Command::new("vcd2fst")
             .arg(vcd)
