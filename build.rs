@@ -540,9 +540,10 @@ fn main() {
                     "{}-{}.a",
                     blk.name,
                     key_hash(&format!(
-                        "{h} {} coverage={coverage} debug={} fst={trace_fst}",
+                        "{h} {} coverage={coverage} debug={}{}",
                         vroot.display(),
-                        env_flag("SB2SB_VL_DEBUG")
+                        env_flag("SB2SB_VL_DEBUG"),
+                        if trace_fst { " fst" } else { "" }
                     ))
                 ))
             });
@@ -572,8 +573,9 @@ fn main() {
     // 3. The Verilator runtime, built once per Verilator installation.
     let rt_stamp = out_dir.join("libsb2sb_vlrt.stamp");
     let rt_key = format!(
-        "{} coverage={coverage} assert={asserts} fst={trace_fst}",
-        vroot.display()
+        "{} coverage={coverage} assert={asserts}{}",
+        vroot.display(),
+        if trace_fst { " fst" } else { "" }
     );
     let rt_fresh = out_dir.join("libsb2sb_vlrt.a").exists()
         && std::fs::read_to_string(&rt_stamp).ok().as_deref() == Some(rt_key.as_str());
