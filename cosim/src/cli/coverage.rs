@@ -18,7 +18,8 @@
 //! line (file name without directories); `text` does the same for the one
 //! line of FILE whose source text contains the quoted pattern, so that the
 //! waiver survives edits that move lines (`text evt_sem.sv "default: ;" reason`;
-//! a pattern found on no line or on several is an error naming the file);
+//! a pattern found on no line or on several is an error naming the file, and
+//! `"PATTERN"#N` names the N-th of several identical lines);
 //! `toggle` waives toggle points of module MODULE whose signal name starts
 //! with the given prefix (a trailing `*` is optional). Every waiver needs a
 //! reason; a waiver that matches no point is reported as stale.
@@ -118,6 +119,9 @@ pub struct Waiver {
     pub target: String,
     /// `text` waivers: the source text searched for, and the line it was found on.
     pub pattern: Option<String>,
+    /// `text` waivers: which of several lines with the pattern (1-based, `"…"#N`);
+    /// `None`: the pattern must be on exactly one line.
+    pub occurrence: Option<usize>,
     pub resolved_line: Option<u32>,
     pub reason: String,
     /// Line of the waiver file.
@@ -149,7 +153,7 @@ pub enum WaiverError {
     },
     #[error("{file}:{line}: `text` waiver: expected FILE.sv \"PATTERN\" REASON (pattern in double quotes, then the reason)")]
     TextTarget { file: String, line: usize },
-    #[error("{file}:{line}: `text` waiver \"{pattern}\": found on {found} lines of {src_file} (must be exactly one: lengthen the pattern)")]
+    #[error("{file}:{line}: `text` waiver \"{pattern}\": found on {found} lines of {src_file} (must be exactly one, or name the occurrence with \"…\"#N)")]
     TextNotUnique {
         file: String,
         line: usize,
@@ -173,6 +177,7 @@ pub fn parse_waivers(text: &str, file: &str) -> Result<Vec<Waiver>, WaiverError>
         let line = i + 1;
         let file = file.to_string();
         let mut pattern = None;
+        let mut occurrence = None;
         if kind == "text" {
             // FILE "PATTERN" REASON
             let rest = reason.clone();
@@ -186,6 +191,15 @@ pub fn parse_waivers(text: &str, file: &str) -> Result<Vec<Waiver>, WaiverError>
                 return Err(WaiverError::TextTarget { file, line });
             }
             pattern = Some(pat.to_string());
+            let mut r = r;
+            if let Some(n) = r.strip_prefix('#') {
+                let digits: String = n.chars().take_while(|c| c.is_ascii_digit()).collect();
+                match digits.parse::<usize>() {
+                    Ok(k) if k >= 1 => occurrence = Some(k),
+                    _ => return Err(WaiverError::TextTarget { file, line }),
+                }
+                r = &n[digits.len()..];
+            }
             reason = r.trim().to_string();
         }
         if reason.is_empty() {
@@ -212,6 +226,7 @@ pub fn parse_waivers(text: &str, file: &str) -> Result<Vec<Waiver>, WaiverError>
             kind,
             target,
             pattern,
+            occurrence,
             resolved_line: None,
             reason,
             at: line,
@@ -280,7 +295,12 @@ pub fn resolve_text_waivers(
             .filter(|(_, l)| l.contains(pat.as_str()))
             .map(|(i, _)| i as u32 + 1)
             .collect();
-        if hits.len() != 1 {
+        let pick = match w.occurrence {
+            None if hits.len() == 1 => Some(hits[0]),
+            Some(k) => hits.get(k - 1).copied(),
+            None => None,
+        };
+        let Some(at) = pick else {
             return Err(WaiverError::TextNotUnique {
                 file: wfile.to_string(),
                 line: w.at,
@@ -288,8 +308,8 @@ pub fn resolve_text_waivers(
                 src_file: src,
                 found: hits.len(),
             });
-        }
-        w.resolved_line = Some(hits[0]);
+        };
+        w.resolved_line = Some(at);
     }
     Ok(())
 }
@@ -573,6 +593,14 @@ C '\x01t\x02user\x01page\x02v_user/x\x01f\x02a.sv\x01l\x021\x01h\x02TOP' 0\n";
             matches!(e, WaiverError::TextNotUnique { found: 2, .. }),
             "{e}"
         );
+        // `#N` picks one of several identical lines.
+        let mut w3 = parse_waivers("text udma_s2m.sv \"default: ;\"#2 second arm\n", "w").unwrap();
+        assert_eq!(
+            (w3[0].occurrence, w3[0].reason.as_str()),
+            (Some(2), "second arm")
+        );
+        resolve_text_waivers(&mut w3, &p, "w", &src("default: ;\nx\ndefault: ;\n")).unwrap();
+        assert_eq!(w3[0].resolved_line, Some(3));
         let e = resolve_text_waivers(&mut w2, &p, "w", &src("nothing\n")).unwrap_err();
         assert!(
             matches!(e, WaiverError::TextNotUnique { found: 0, .. }),
