@@ -691,15 +691,12 @@ impl BeatTrack {
         if let Some(sp) = spec(block.name) {
             for b in sp.buses.iter().filter(|b| b.kind == Kind::Full) {
                 // A bus missing a port would shift the words: keep both or none.
-                match (
+                if let (Some(w), Some(r)) = (
                     Chan::new(block, b.prefix, "aw", "w"),
                     Chan::new(block, b.prefix, "ar", "r"),
                 ) {
-                    (Some(w), Some(r)) => {
-                        chans.push(w);
-                        chans.push(r);
-                    }
-                    _ => {}
+                    chans.push(w);
+                    chans.push(r);
                 }
             }
         }
