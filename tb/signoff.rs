@@ -198,3 +198,127 @@ fn a_clean_runs_gtkw_opens_on_its_first_200_cycles_and_fst_replaces_vcd() {
     }
     assert!(g.contains("evt_sem.cmp.fst\""), "{g}");
 }
+
+fn history_of_failing_run(block: &str, fault: &str, cycles: &str) -> Vec<String> {
+    let o = sb2sb(&[
+        "cosim",
+        "--block",
+        block,
+        "--cycles",
+        cycles,
+        "--inject-fault",
+        fault,
+        "--json",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let r = &v["blocks"][0];
+    r["first_mismatch"]["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The mismatch history names the bus transactions of each cycle: UDMA's
+/// AXI4 master beats numbered within their 16-beat burst, its CSR reads by
+/// register name; at the failing cycle the RTL side's extra W beat is shown.
+#[test]
+fn the_mismatch_history_shows_named_axi_transactions() {
+    let _g = common::lock();
+    let h = history_of_failing_run("udma", "m_axi_wvalid:0@3000", "5000");
+    let all = h.join("\n");
+    // Seed 1: a 16-beat write burst is under way in cycles 2969..3000.
+    let beat = regex_lite_find(&all, "m_axi W beat ", "/16 last=0 strb=0x");
+    assert!(beat, "{all}");
+    assert!(all.contains("m_axi R beat "), "{all}");
+    assert!(all.contains("s_axil AR addr=0x21034 S2M.Q0.RHP"), "{all}");
+    assert!(all.contains("s_axil R data=0x"), "{all}");
+    let last = h.last().unwrap();
+    assert!(last.starts_with("cycle     3000 |"), "{last}");
+    assert!(last.contains("|| rtl: m_axi W beat "), "{last}");
+    // EVT_SEM: register names of the AXI4-Lite window, increments by port.
+    let h = history_of_failing_run("evt_sem", "s_axil_bvalid:0@20000", "30000");
+    let all = h.join("\n");
+    assert!(all.contains(" || "), "{all}");
+    assert!(
+        all.contains("AW addr=0x") || all.contains("AR addr=0x"),
+        "{all}"
+    );
+}
+
+/// `hay` contains `pre` + digits + `mid`.
+fn regex_lite_find(hay: &str, pre: &str, mid: &str) -> bool {
+    hay.match_indices(pre).any(|(i, _)| {
+        let rest = &hay[i + pre.len()..];
+        let d = rest.chars().take_while(|c| c.is_ascii_digit()).count();
+        d > 0 && rest[d..].starts_with(mid)
+    })
+}
+
+/// The decoder's environment with an end-of-run state check that always
+/// fails (as a memory-image difference would).
+#[derive(Clone)]
+struct FinalFails(sb2sb_model::decoder::DecoderStim);
+
+impl sb2sb_model::ports::Stimulus for FinalFails {
+    type In = sb2sb_model::decoder::DecoderIn;
+    type Out = sb2sb_model::decoder::DecoderOut;
+    const TWIN: bool = true;
+    fn new(seed: u64, cycles: u64) -> Self {
+        Self(sb2sb_model::decoder::DecoderStim::new(seed, cycles))
+    }
+    fn next(&mut self, cycle: u64, prev: Option<&Self::Out>) -> Self::In {
+        self.0.next(cycle, prev)
+    }
+    fn coverage(&self) -> Vec<(String, u64)> {
+        self.0.coverage()
+    }
+    fn compare_final(&self, _other: &Self) -> Result<(), String> {
+        Err("image of SBUF B differs at byte 0x40\n(second line)".into())
+    }
+}
+
+/// An end-of-run (final-state) mismatch is found after the traces are
+/// closed; its `.gtkw` still opens on it: marker on the cycle after the last
+/// sample, the 32 cycles before it, the detail as a red comment, labelled pairs.
+#[test]
+fn a_final_state_mismatch_gtkw_opens_at_the_end_of_the_run() {
+    use sb2sb_model::ports::Stimulus;
+    let _g = common::lock();
+    let dir = tempfile::tempdir().unwrap();
+    let opts = sb2sb::lockstep::Options {
+        cycles: 2000,
+        vcd_dir: Some(dir.path().to_path_buf()),
+        threads: 1,
+        ..Default::default()
+    };
+    let golden = sb2sb_model::decoder::Decoder::new();
+    let r = sb2sb::lockstep::run(
+        golden,
+        FinalFails::new(1, 2000),
+        &sb2sb_model::decoder::BLOCK,
+        &opts,
+    )
+    .unwrap();
+    let m = r.first_mismatch.unwrap();
+    assert_eq!(m.kind, sb2sb::lockstep::MismatchKind::Final);
+    assert_eq!(m.cycle, 2000);
+    let g = std::fs::read_to_string(dir.path().join("decoder.gtkw")).unwrap();
+    assert!(g.contains("[timestart] 19690\n"), "{g}");
+    let zoom_line = g.lines().find(|l| l.starts_with('*')).unwrap();
+    assert_eq!(zoom_line.split_whitespace().nth(1), Some("20000"), "{g}");
+    assert!(
+        g.contains("[color] 1\n@200\n-end-of-run state mismatch: image of SBUF B differs at byte 0x40 (second line)\n[color] 0"),
+        "{g}"
+    );
+    assert!(g.contains("+{golden.valid_o} TOP.golden.valid_o\n+{rtl.valid_o} TOP.rtl.valid_o"));
+    // GTKWave accepts the window: the comparison trace runs past cycle 2000.
+    common::vcd2fst_accepts(&dir.path().join("decoder.cmp.vcd"));
+}

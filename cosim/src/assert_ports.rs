@@ -7,7 +7,7 @@
 use sb2sb_model::ports::{BlockDesc, PortBundle};
 
 sb2sb_model::port_bundle! {
-    /// Harness inputs: one group per checker (`axil_`, `axi_`, `axis_`, `es_`, `ur_`).
+    /// Harness inputs: one group per checker (`axil_`, `axi_`, `axis_`, `es_`, `ur_`, `xb_`).
     pub struct HarnessIn {
         rst_ni: u64 = 1,
         axil_awaddr: u64 = 16,
@@ -77,6 +77,42 @@ sb2sb_model::port_bundle! {
         ur_tail_id: u64 = 8,
         ur_head_adv: u64 = 2,
         ur_adv_q: u64 = 2,
+        /// sb2sb_xbar_chk with NumEngines 1: write ports wm[0..2] (engine,
+        /// link in-path, Q7), read port rm[0], the link master; [k] = lane k.
+        xb_wm_awaddr: [u64; 3] = 192,
+        xb_wm_awlen: u64 = 24,
+        xb_wm_awvalid: u64 = 3,
+        xb_wm_awready: u64 = 3,
+        xb_wm_wdata: [u64; 3] = 192,
+        xb_wm_wstrb: u64 = 24,
+        xb_wm_wlast: u64 = 3,
+        xb_wm_wvalid: u64 = 3,
+        xb_wm_wready: u64 = 3,
+        xb_wm_bresp: u64 = 2,
+        xb_lin_bresp: u64 = 2,
+        xb_wm_bvalid: u64 = 3,
+        xb_wm_bready: u64 = 3,
+        xb_rm_araddr: u64 = 64,
+        xb_rm_arlen: u64 = 8,
+        xb_rm_arvalid: u64 = 1,
+        xb_rm_arready: u64 = 1,
+        xb_rm_rdata: u64 = 64,
+        xb_rm_rresp: u64 = 2,
+        xb_rm_rlast: u64 = 1,
+        xb_rm_rvalid: u64 = 1,
+        xb_rm_rready: u64 = 1,
+        xb_link_awaddr: u64 = 64,
+        xb_link_awlen: u64 = 8,
+        xb_link_awvalid: u64 = 1,
+        xb_link_awready: u64 = 1,
+        xb_link_wdata: u64 = 64,
+        xb_link_wstrb: u64 = 8,
+        xb_link_wlast: u64 = 1,
+        xb_link_wvalid: u64 = 1,
+        xb_link_wready: u64 = 1,
+        xb_link_bresp: u64 = 2,
+        xb_link_bvalid: u64 = 1,
+        xb_link_bready: u64 = 1,
     }
 }
 

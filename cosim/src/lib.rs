@@ -9,12 +9,14 @@
 //! - [`blocks`]: `--block NAME` dispatch.
 //! - [`cputime`]: per-thread CPU time for throughput figures.
 //! - [`assert_ports`]: ports of the assertion checker harness (firing tests).
+//! - [`describe`]: named bus transactions for the mismatch history.
 
 /// Ports of the assertion checker harness (`tb/assert/assert_harness.sv`).
 pub mod assert_ports;
 pub mod blocks;
 pub mod cli;
 pub mod cputime;
+pub mod describe;
 pub mod ffi;
 pub mod lockstep;
 pub mod rtl;

@@ -18,6 +18,7 @@ use anyhow::Result;
 use sb2sb_model::ports::{BlockDesc, CycleModel, PortBundle, Signal, Stimulus};
 use serde::Serialize;
 
+use crate::describe::{BeatTrack, Describer, Ports};
 use crate::rtl::{RtlDut, XInit};
 use crate::waves::{WavePaths, WaveSet};
 
@@ -230,46 +231,56 @@ fn diffs(sigs: &[Signal], a: &[u64], b: &[u64]) -> Vec<SignalDiff> {
     v
 }
 
-/// One history row: cycle, packed inputs, golden outputs, RTL outputs.
-type Row<'a> = (u64, &'a [u64], &'a [u64], &'a [u64]);
+/// One history row: cycle, packed inputs, golden outputs, RTL outputs, beat record.
+type Row<'a> = (u64, &'a [u64], &'a [u64], &'a [u64], &'a [u64]);
 
 /// Ring buffer of the last cycles' packed ports, preallocated so that a
 /// cycle costs three slice copies.
 struct History {
     cap: usize,
-    /// Words of one row: cycle, inputs, golden outputs, RTL outputs.
+    /// Words of one row: cycle, inputs, golden outputs, RTL outputs, beat record.
     iw: usize,
     ow: usize,
+    /// Words of the [`BeatTrack`] record (AXI4 beat numbers) per row.
+    xw: usize,
     /// `cap` rows back to back, a ring; `next` is the row written next.
     buf: Vec<u64>,
     next: usize,
     len: usize,
+    /// Beat record of the RTL outputs of a differing cycle (the rows hold the golden side's).
+    rtl_rec: Option<(u64, Vec<u64>)>,
 }
 
 impl History {
-    fn new(cap: usize, iw: usize, ow: usize) -> Self {
+    fn new(cap: usize, iw: usize, ow: usize, xw: usize) -> Self {
         Self {
             cap,
             iw,
             ow,
-            buf: vec![0; cap * (1 + iw + 2 * ow)],
+            xw,
+            buf: vec![0; cap * (1 + iw + 2 * ow + xw)],
             next: 0,
             len: 0,
+            rtl_rec: None,
         }
     }
 
     /// Record one cycle: a fixed-size row written in place (no allocation,
     /// no per-row containers).
     #[inline]
-    fn push(&mut self, cycle: u64, i: &[u64], g: &[u64], r: &[u64]) {
+    fn push(&mut self, cycle: u64, i: &[u64], g: &[u64], r: &[u64], x: &[u64]) {
         if self.cap == 0 {
             return;
         }
-        let w = 1 + self.iw + 2 * self.ow;
+        let w = 1 + self.iw + 2 * self.ow + self.xw;
         let row = &mut self.buf[self.next * w..(self.next + 1) * w];
         row[0] = cycle;
         let (ri, rest) = row[1..].split_at_mut(self.iw);
-        let (rg, rr) = rest.split_at_mut(self.ow);
+        let (rg, rest) = rest.split_at_mut(self.ow);
+        let (rr, rx) = rest.split_at_mut(self.ow);
+        for (d, s) in rx.iter_mut().zip(x) {
+            *d = *s;
+        }
         for (d, s) in ri.iter_mut().zip(i) {
             *d = *s;
         }
@@ -289,15 +300,16 @@ impl History {
 
     /// The recorded rows, oldest first.
     fn rows(&self) -> Vec<Row<'_>> {
-        let w = 1 + self.iw + 2 * self.ow;
+        let w = 1 + self.iw + 2 * self.ow + self.xw;
         let start = (self.next + self.cap - self.len) % self.cap.max(1);
         (0..self.len)
             .map(|k| {
                 let j = (start + k) % self.cap;
                 let row = &self.buf[j * w..(j + 1) * w];
                 let (ins, rest) = row[1..].split_at(self.iw);
-                let (g, r) = rest.split_at(self.ow);
-                (row[0], ins, g, r)
+                let (g, rest) = rest.split_at(self.ow);
+                let (r, x) = rest.split_at(self.ow);
+                (row[0], ins, g, r, x)
             })
             .collect()
     }
@@ -306,6 +318,9 @@ impl History {
         let mut out = Vec::new();
         let rows = self.rows();
         let mut prev: Option<&Row> = None;
+        // Named transactions of each row (golden side; the RTL side's where it differs).
+        let mut desc_g = Describer::new(block);
+        let mut desc_r = Describer::new(block);
         for row in &rows {
             let mut line = format!("cycle {:>8} |", row.0);
             let mut any = false;
@@ -336,6 +351,18 @@ impl History {
             }
             if !any {
                 line.push_str(" (no change)");
+            }
+            let eg = desc_g.cycle(&Ports::new(block, row.1, row.2), row.4);
+            let rec_r = match &self.rtl_rec {
+                Some((c, r)) if *c == row.0 => &r[..],
+                _ => row.4,
+            };
+            let er = desc_r.cycle(&Ports::new(block, row.1, row.3), rec_r);
+            if !eg.is_empty() {
+                let _ = write!(line, " || {}", eg.join("; "));
+            }
+            if er != eg {
+                let _ = write!(line, " || rtl: {}", er.join("; "));
             }
             out.push(line);
             prev = Some(row);
@@ -385,6 +412,9 @@ struct RtlSide<S: Stimulus> {
     rtl: RtlDut<S::In, S::Out>,
     waves: Option<WaveSet>,
     hist: History,
+    /// AXI4 beat numbering for the history (nothing on blocks without a burst master).
+    beats: BeatTrack,
+    beat_rec: Vec<u64>,
     env_r: Option<S>,
     prev_r: Option<S::Out>,
     inw_r: Vec<u64>,
@@ -421,10 +451,14 @@ impl<S: Stimulus> RtlSide<S> {
         };
         let iw = <S::In as PortBundle>::WORDS;
         let ow = <S::Out as PortBundle>::WORDS;
+        let beats = BeatTrack::new(block);
+        let xw = beats.words();
         Ok(Self {
             rtl,
             waves,
-            hist: History::new(opts.history, iw, ow),
+            hist: History::new(opts.history, iw, ow, xw),
+            beats,
+            beat_rec: vec![0; xw],
             env_r,
             prev_r: None,
             inw_r: vec![0; iw],
@@ -470,6 +504,15 @@ impl<S: Stimulus> RtlSide<S> {
         m
     }
 
+    /// The beat record of the RTL outputs of a differing cycle, for the history.
+    #[cold]
+    fn rtl_beats(beats: &BeatTrack, hist: &mut History, c: u64, inw: &[u64], rw: &[u64]) {
+        let mut t = beats.clone();
+        let mut rec = vec![0; t.words()];
+        t.step(inw, rw, &mut rec);
+        hist.rtl_rec = Some((c, rec));
+    }
+
     /// Cycle `c` of the RTL given the golden side's packed inputs and outputs.
     #[inline]
     fn cycle(&mut self, c: u64, inw_g: &[u64], gw: &[u64]) -> Result<Option<Mismatch>> {
@@ -493,9 +536,14 @@ impl<S: Stimulus> RtlSide<S> {
         if let Some(w) = self.waves.as_mut() {
             w.sample(c, inw_g, gw, rw)?;
         }
-        self.hist.push(c, inw_g, gw, rw);
+        let differ = gw != rw;
+        if differ {
+            Self::rtl_beats(&self.beats, &mut self.hist, c, inw_g, rw);
+        }
+        self.beats.step(inw_g, gw, &mut self.beat_rec);
+        self.hist.push(c, inw_g, gw, rw, &self.beat_rec);
         self.cycles_run = c + 1;
-        if gw != rw {
+        if differ {
             let d = diffs(self.block.outputs, gw, rw);
             return Ok(Some(self.mismatch(MismatchKind::Output, c, d, "")));
         }
@@ -607,6 +655,10 @@ where
                     history: hist.render(block),
                     replay: replay_cmd(block, opts),
                 });
+                // The traces were closed before this check: reopen the `.gtkw` on it.
+                if let (Some(w), Some(m)) = (&waves, &first) {
+                    crate::waves::reopen_at_final(w, block, m.cycle, &m.detail)?;
+                }
             }
         }
     }

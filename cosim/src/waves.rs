@@ -17,6 +17,10 @@ use vcd::{IdCode, ReferenceIndex, TimescaleUnit, Value, VarType};
 
 type Vw = vcd::Writer<BufWriter<File>>;
 
+/// Extension of the Verilator trace: `fst` in an `SB2SB_TRACE_FST=1` build
+/// (Verilator's `--trace-fst`, `make waves-fst`), else `vcd`.
+pub const RTL_TRACE_EXT: &str = if cfg!(sb2sb_trace_fst) { "fst" } else { "vcd" };
+
 /// Paths written for one block.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct WavePaths {
@@ -29,7 +33,7 @@ pub struct WavePaths {
 impl WavePaths {
     pub fn new(dir: &Path, block: &str) -> Self {
         Self {
-            rtl_vcd: dir.join(format!("{block}.rtl.vcd")),
+            rtl_vcd: dir.join(format!("{block}.rtl.{RTL_TRACE_EXT}")),
             golden_vcd: dir.join(format!("{block}.golden.vcd")),
             cmp_vcd: dir.join(format!("{block}.cmp.vcd")),
             gtkw: dir.join(format!("{block}.gtkw")),
@@ -254,6 +258,8 @@ pub struct View {
     pub marker_ns: Option<u64>,
     /// Outputs that differ at the failing cycle (shown first, in red).
     pub diffs: Vec<String>,
+    /// A comment shown above the traces (an end-of-run mismatch's detail).
+    pub note: Option<String>,
 }
 
 impl View {
@@ -266,12 +272,14 @@ impl View {
                 end_ns: 10 * (f + 3),
                 marker_ns: Some(10 * f),
                 diffs: diffs.to_vec(),
+                note: None,
             },
             None => Self {
                 start_ns: 0,
                 end_ns: 10 * CLEAN_WINDOW.min(cycles.max(1)),
                 marker_ns: None,
                 diffs: Vec::new(),
+                note: None,
             },
         }
     }
@@ -320,6 +328,15 @@ pub fn write_gtkw_for(
     // The mismatch flag: red and highlighted (flag 0x1).
     writeln!(f, "[color] 1\n@29\n+{{MISMATCH}} TOP.mismatch\n[color] 0")?;
     writeln!(f, "@24\nTOP.cycle[63:0]")?;
+    if let Some(n) = &view.note {
+        // A comment trace: one line, no characters GTKWave's parser treats specially.
+        let one: String = n
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .take(160)
+            .collect();
+        writeln!(f, "[color] 1\n@200\n-{one}\n[color] 0")?;
+    }
     let pair = |f: &mut BufWriter<File>, s: &Signal, red: bool| -> Result<()> {
         let fmt = if s.width > 1 { 22 } else { 28 };
         if red {
@@ -363,8 +380,24 @@ pub fn write_gtkw_for(
     Ok(())
 }
 
-/// Convert a run's three traces to FST with GTKWave's `vcd2fst`, remove the
-/// VCDs and point the `.gtkw` at the comparison FST. The returned paths name
+/// Rewrite a finished run's `.gtkw` to open on an end-of-run (final-state)
+/// mismatch found after the traces were closed: marker on `cycle` (the
+/// cycle after the last sample; the comparison trace runs four cycles past
+/// it), the 32 cycles before it in view, `detail` as a red comment above the
+/// labelled golden/RTL pairs.
+pub fn reopen_at_final(
+    paths: &WavePaths,
+    block: &BlockDesc,
+    cycle: u64,
+    detail: &str,
+) -> Result<()> {
+    let mut view = View::new(Some(cycle), cycle, &[]);
+    view.note = Some(format!("end-of-run state mismatch: {detail}"));
+    write_gtkw_for(paths, &paths.cmp_vcd, block, &view)
+}
+
+/// Convert a run's traces to FST with GTKWave's `vcd2fst` (the RTL trace
+/// only when Verilator wrote it as VCD), remove the VCDs and point the `.gtkw` at the comparison FST. The returned paths name
 /// the `.fst` files.
 pub fn to_fst(
     paths: WavePaths,
@@ -373,6 +406,10 @@ pub fn to_fst(
     diffs: &[String],
 ) -> Result<WavePaths> {
     let conv = |vcd: &Path| -> Result<PathBuf> {
+        if vcd.extension().is_some_and(|e| e == "fst") {
+            // Written as FST by Verilator itself (`--trace-fst` build).
+            return Ok(vcd.to_path_buf());
+        }
         let fst = vcd.with_extension("fst");
         let out = std::process::Command::new("vcd2fst")
             .arg(vcd)

@@ -15,10 +15,14 @@
 //! ```
 //!
 //! `line` waives the line/branch points (and expression points) of one source
-//! line (file name without directories); `toggle` waives toggle points of
-//! module MODULE whose signal name starts with the given prefix (a trailing
-//! `*` is optional). Every waiver needs a reason; a waiver that matches no
-//! point is reported as stale.
+//! line (file name without directories); `text` does the same for the one
+//! line of FILE whose source text contains the quoted pattern, so that the
+//! waiver survives edits that move lines (`text evt_sem.sv "default: ;" reason`;
+//! a pattern found on no line or on several is an error naming the file, and
+//! `"PATTERN"#N` names the N-th of several identical lines);
+//! `toggle` waives toggle points of module MODULE whose signal name starts
+//! with the given prefix (a trailing `*` is optional). Every waiver needs a
+//! reason; a waiver that matches no point is reported as stale.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -113,6 +117,12 @@ pub fn parse_dat(text: &str) -> Result<Vec<Point>> {
 pub struct Waiver {
     pub kind: String,
     pub target: String,
+    /// `text` waivers: the source text searched for, and the line it was found on.
+    pub pattern: Option<String>,
+    /// `text` waivers: which of several lines with the pattern (1-based, `"…"#N`);
+    /// `None`: the pattern must be on exactly one line.
+    pub occurrence: Option<usize>,
+    pub resolved_line: Option<u32>,
     pub reason: String,
     /// Line of the waiver file.
     pub at: usize,
@@ -121,7 +131,7 @@ pub struct Waiver {
 /// Errors in the waiver file name the line and the rule broken.
 #[derive(Debug, thiserror::Error)]
 pub enum WaiverError {
-    #[error("{file}:{line}: waiver kind `{kind}`: must be `line` or `toggle`")]
+    #[error("{file}:{line}: waiver kind `{kind}`: must be `line`, `text` or `toggle`")]
     Kind {
         file: String,
         line: usize,
@@ -141,6 +151,16 @@ pub enum WaiverError {
         line: usize,
         target: String,
     },
+    #[error("{file}:{line}: `text` waiver: expected FILE.sv \"PATTERN\" REASON (pattern in double quotes, then the reason)")]
+    TextTarget { file: String, line: usize },
+    #[error("{file}:{line}: `text` waiver \"{pattern}\": found on {found} lines of {src_file} (must be exactly one, or name the occurrence with \"…\"#N)")]
+    TextNotUnique {
+        file: String,
+        line: usize,
+        pattern: String,
+        src_file: String,
+        found: usize,
+    },
 }
 
 pub fn parse_waivers(text: &str, file: &str) -> Result<Vec<Waiver>, WaiverError> {
@@ -153,9 +173,35 @@ pub fn parse_waivers(text: &str, file: &str) -> Result<Vec<Waiver>, WaiverError>
         let mut it = t.splitn(3, char::is_whitespace);
         let kind = it.next().unwrap_or("").to_string();
         let target = it.next().unwrap_or("").trim().to_string();
-        let reason = it.next().unwrap_or("").trim().to_string();
+        let mut reason = it.next().unwrap_or("").trim().to_string();
         let line = i + 1;
         let file = file.to_string();
+        let mut pattern = None;
+        let mut occurrence = None;
+        if kind == "text" {
+            // FILE "PATTERN" REASON
+            let rest = reason.clone();
+            let Some(body) = rest.strip_prefix('"') else {
+                return Err(WaiverError::TextTarget { file, line });
+            };
+            let Some((pat, r)) = body.split_once('"') else {
+                return Err(WaiverError::TextTarget { file, line });
+            };
+            if pat.is_empty() || target.is_empty() {
+                return Err(WaiverError::TextTarget { file, line });
+            }
+            pattern = Some(pat.to_string());
+            let mut r = r;
+            if let Some(n) = r.strip_prefix('#') {
+                let digits: String = n.chars().take_while(|c| c.is_ascii_digit()).collect();
+                match digits.parse::<usize>() {
+                    Ok(k) if k >= 1 => occurrence = Some(k),
+                    _ => return Err(WaiverError::TextTarget { file, line }),
+                }
+                r = &n[digits.len()..];
+            }
+            reason = r.trim().to_string();
+        }
         if reason.is_empty() {
             return Err(WaiverError::NoReason { file, line });
         }
@@ -173,11 +219,15 @@ pub fn parse_waivers(text: &str, file: &str) -> Result<Vec<Waiver>, WaiverError>
                     return Err(WaiverError::ToggleTarget { file, line, target });
                 }
             }
+            "text" => {}
             _ => return Err(WaiverError::Kind { file, line, kind }),
         }
         v.push(Waiver {
             kind,
             target,
+            pattern,
+            occurrence,
+            resolved_line: None,
             reason,
             at: line,
         });
@@ -201,6 +251,11 @@ impl Waiver {
                 };
                 p.kind != Kind::Toggle && base(&p.file) == f && n.parse() == Ok(p.line)
             }
+            "text" => {
+                p.kind != Kind::Toggle
+                    && base(&p.file) == self.target
+                    && self.resolved_line == Some(p.line)
+            }
             "toggle" => {
                 let Some((m, sig)) = self.target.split_once(':') else {
                     return false;
@@ -211,6 +266,52 @@ impl Waiver {
             _ => false,
         }
     }
+}
+
+/// Find the line of each `text` waiver in the source file its points name
+/// (`read` returns a file's text). A waiver whose file no point names stays
+/// unresolved (reported as stale); a pattern on no line or several is an error.
+pub fn resolve_text_waivers(
+    waivers: &mut [Waiver],
+    points: &[Point],
+    wfile: &str,
+    read: &dyn Fn(&str) -> Option<String>,
+) -> Result<(), WaiverError> {
+    for w in waivers.iter_mut().filter(|w| w.kind == "text") {
+        let Some(pat) = w.pattern.clone() else {
+            continue;
+        };
+        let Some(src) = points
+            .iter()
+            .find(|p| base(&p.file) == w.target)
+            .map(|p| p.file.clone())
+        else {
+            continue;
+        };
+        let Some(text) = read(&src) else { continue };
+        let hits: Vec<u32> = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.contains(pat.as_str()))
+            .map(|(i, _)| i as u32 + 1)
+            .collect();
+        let pick = match w.occurrence {
+            None if hits.len() == 1 => Some(hits[0]),
+            Some(k) => hits.get(k - 1).copied(),
+            None => None,
+        };
+        let Some(at) = pick else {
+            return Err(WaiverError::TextNotUnique {
+                file: wfile.to_string(),
+                line: w.at,
+                pattern: pat,
+                src_file: src,
+                found: hits.len(),
+            });
+        };
+        w.resolved_line = Some(at);
+    }
+    Ok(())
 }
 
 /// Figures of one kind for one block.
@@ -304,7 +405,7 @@ fn pct(f: &Figure) -> String {
 pub fn run(a: CoverageArgs) -> Result<i32> {
     let wtext = std::fs::read_to_string(&a.waivers)
         .with_context(|| format!("reading waiver file {}", a.waivers.display()))?;
-    let waivers = parse_waivers(&wtext, &a.waivers.display().to_string())?;
+    let mut waivers = parse_waivers(&wtext, &a.waivers.display().to_string())?;
     let mut used = vec![false; waivers.len()];
     let root = format!(
         "{}/",
@@ -321,6 +422,9 @@ pub fn run(a: CoverageArgs) -> Result<i32> {
         let text =
             std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
         let pts = parse_dat(&text).with_context(|| p.display().to_string())?;
+        resolve_text_waivers(&mut waivers, &pts, &a.waivers.display().to_string(), &|f| {
+            std::fs::read_to_string(f).ok()
+        })?;
         blocks.push(block_coverage(name, &pts, &waivers, &mut used, &root));
     }
     anyhow::ensure!(
@@ -449,6 +553,58 @@ C '\x01t\x02user\x01page\x02v_user/x\x01f\x02a.sv\x01l\x021\x01h\x02TOP' 0\n";
         let e = parse_waivers("line udma_s2m.sv reason\n", "w.txt").unwrap_err();
         assert!(e.to_string().contains("expected FILE.sv:LINE"), "{e}");
         let e = parse_waivers("branch x:1 reason\n", "w.txt").unwrap_err();
-        assert!(e.to_string().contains("`line` or `toggle`"), "{e}");
+        assert!(e.to_string().contains("`line`, `text` or `toggle`"), "{e}");
+        let e = parse_waivers("text udma_s2m.sv default: ; reason\n", "w.txt").unwrap_err();
+        assert!(matches!(e, WaiverError::TextTarget { line: 1, .. }), "{e}");
+    }
+
+    /// A `text` waiver finds its line by source text, whatever the line number.
+    #[test]
+    fn text_waivers_follow_the_source_line_and_must_be_unique() {
+        let p = parse_dat(DAT).unwrap();
+        let src = |body: &'static str| {
+            move |f: &str| (f == "/r/rtl/udma_s2m.sv").then(|| body.to_string())
+        };
+        let mut w =
+            parse_waivers("text udma_s2m.sv \"default: ;\" unreachable arm\n", "w").unwrap();
+        // The pattern sits on line 12 of the source: the uncovered point 12 is waived.
+        let body = "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\n    default: ;  // x\n";
+        resolve_text_waivers(&mut w, &p, "w", &src(body)).unwrap();
+        assert_eq!(w[0].resolved_line, Some(12));
+        assert_eq!(w[0].reason, "unreachable arm");
+        let mut used = vec![false];
+        let b = block_coverage("udma", &p, &w, &mut used, "/r/");
+        assert_eq!(b.line.waived, 1);
+        assert_eq!(used, vec![true]);
+        // Moved to line 2: it no longer waives point 12.
+        let mut w2 = w.clone();
+        resolve_text_waivers(&mut w2, &p, "w", &src("a\ndefault: ;\n")).unwrap();
+        let mut used = vec![false];
+        assert_eq!(
+            block_coverage("udma", &p, &w2, &mut used, "/r/")
+                .line
+                .waived,
+            0
+        );
+        // Ambiguous or missing patterns are errors.
+        let e =
+            resolve_text_waivers(&mut w2, &p, "w", &src("default: ;\ndefault: ;\n")).unwrap_err();
+        assert!(
+            matches!(e, WaiverError::TextNotUnique { found: 2, .. }),
+            "{e}"
+        );
+        // `#N` picks one of several identical lines.
+        let mut w3 = parse_waivers("text udma_s2m.sv \"default: ;\"#2 second arm\n", "w").unwrap();
+        assert_eq!(
+            (w3[0].occurrence, w3[0].reason.as_str()),
+            (Some(2), "second arm")
+        );
+        resolve_text_waivers(&mut w3, &p, "w", &src("default: ;\nx\ndefault: ;\n")).unwrap();
+        assert_eq!(w3[0].resolved_line, Some(3));
+        let e = resolve_text_waivers(&mut w2, &p, "w", &src("nothing\n")).unwrap_err();
+        assert!(
+            matches!(e, WaiverError::TextNotUnique { found: 0, .. }),
+            "{e}"
+        );
     }
 }

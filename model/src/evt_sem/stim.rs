@@ -74,10 +74,13 @@ pub enum Cov {
     AxiRBackpressure,
     ResetMidRun,
     DirectedCompletion,
+    FirstErrProbeRd,
+    FirstErrProbeOvf,
+    FirstErrProbeBadWait,
 }
 
 /// Stable counter names, in [`Cov`] order.
-pub const COV_NAMES: [&str; 48] = [
+pub const COV_NAMES: [&str; 51] = [
     "win_event_rd",
     "win_event_wr",
     "win_err_status_rd",
@@ -126,6 +129,9 @@ pub const COV_NAMES: [&str; 48] = [
     "axi_r_backpressure",
     "reset_mid_run",
     "directed_completion",
+    "first_err_probe_rd",
+    "first_err_probe_ovf",
+    "first_err_probe_bad_wait",
 ];
 
 const NUM_COV: usize = COV_NAMES.len();
@@ -154,6 +160,30 @@ enum Phase {
     Random,
 }
 
+/// The error a first-error probe raises on its own (see [`EvtSemStim::probe_step`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ProbeKind {
+    /// A read of an unmapped offset.
+    Read,
+    /// An increment port saturating a semaphore SET to i32::MAX.
+    Overflow,
+    /// A wait request with an unsupported mode.
+    BadWait,
+}
+
+/// Steps of a first-error probe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ProbeStep {
+    /// Random traffic stopped; waiting for the bus and the ports to go quiet.
+    Drain(u32),
+    /// FIRST_ERR re-armed; waiting for its response.
+    Rearmed(u32),
+    /// The one error raised; waiting before reading FIRST_ERR back.
+    Raised(u32),
+    /// FIRST_ERR and FIRST_ERR_DATA read back; waiting for the responses.
+    ReadBack,
+}
+
 /// Seeded stimulus for `evt_sem`.
 #[derive(Debug, Clone)]
 pub struct EvtSemStim {
@@ -180,6 +210,9 @@ pub struct EvtSemStim {
     directed_writes: u32,
     bvalid_prev: bool,
     sweep: u8,
+    /// A first-error probe in progress, and the cycle of the next one.
+    probe: Option<(ProbeKind, ProbeStep)>,
+    next_probe: u64,
     cov: [u64; NUM_COV],
     /// Hash of every response received (compared between the twins).
     resp_hash: u64,
@@ -233,6 +266,7 @@ impl EvtSemStim {
         self.burst_left = 0;
         self.bvalid_prev = false;
         self.seen = [0; NUM_SEM];
+        self.probe = None;
     }
 
     fn window_cov(reg: Reg, write: bool) -> Cov {
@@ -658,6 +692,95 @@ impl EvtSemStim {
         }
     }
 
+    /// First-error probe (coverage closure of the FIRST_ERR record, docs/signoff.md):
+    /// every 10,000–30,000 cycles of random traffic, stop the traffic, let the
+    /// bus and ports drain, re-arm FIRST_ERR, raise exactly one error that is not
+    /// a write error (an unmapped read, an increment overflow, a bad wait mode),
+    /// and read FIRST_ERR / FIRST_ERR_DATA back. In random traffic increments
+    /// overflow almost every cycle, so after a re-arm the record otherwise
+    /// almost always takes a write error or an overflow. Returns whether the
+    /// probe drives this cycle (random traffic is suspended while it does).
+    fn probe_step(&mut self, cycle: u64, i: &mut EvtSemIn) -> bool {
+        let (kind, step) = match self.probe {
+            Some(p) => p,
+            None => {
+                if cycle < self.next_probe || cycle + 2_000 >= self.cycles {
+                    return false;
+                }
+                let kind = match self.rng.rng.below(3) {
+                    0 => ProbeKind::Read,
+                    1 => ProbeKind::Overflow,
+                    _ => ProbeKind::BadWait,
+                };
+                self.waits = [WaitReq::default(); NUM_WAIT];
+                self.burst_left = 0;
+                (kind, ProbeStep::Drain(0))
+            }
+        };
+        let sem = self.hot[0];
+        let next = match step {
+            ProbeStep::Drain(t) => {
+                if self.bfm.idle() && t >= 4 {
+                    let rearm = WrTxn::full(Reg::FirstErr.offset(), 1 << EVT_SEM_FE_VALID_BIT);
+                    self.bfm.push_write(rearm);
+                    if kind == ProbeKind::Overflow {
+                        let set =
+                            WrTxn::full(Reg::Sem(SemWindow::Set, sem).offset(), i32::MAX as u32);
+                        self.bfm.push_write(set);
+                    }
+                    ProbeStep::Rearmed(0)
+                } else {
+                    ProbeStep::Drain(t + 1)
+                }
+            }
+            ProbeStep::Rearmed(t) => {
+                if self.bfm.idle() && t >= 2 {
+                    match kind {
+                        ProbeKind::Read => {
+                            let addr = self.rng.rng.range(0x40C, 0xFFF) as u32 & !3;
+                            self.bfm.push_read(RdTxn { addr });
+                            self.hit(Cov::FirstErrProbeRd);
+                        }
+                        ProbeKind::Overflow => {
+                            i.set_inc(0, sem, 1);
+                            self.hit(Cov::FirstErrProbeOvf);
+                        }
+                        ProbeKind::BadWait => {
+                            i.set_wait(0, 0x09, sem, 0);
+                            self.hit(Cov::FirstErrProbeBadWait);
+                        }
+                    }
+                    ProbeStep::Raised(0)
+                } else {
+                    ProbeStep::Rearmed(t + 1)
+                }
+            }
+            ProbeStep::Raised(t) => {
+                if self.bfm.idle() && t >= 3 {
+                    self.bfm.push_read(RdTxn {
+                        addr: Reg::FirstErr.offset(),
+                    });
+                    self.bfm.push_read(RdTxn {
+                        addr: Reg::FirstErrData.offset(),
+                    });
+                    ProbeStep::ReadBack
+                } else {
+                    ProbeStep::Raised(t + 1)
+                }
+            }
+            ProbeStep::ReadBack => {
+                if self.bfm.idle() {
+                    self.probe = None;
+                    self.next_probe = cycle + self.rng.rng.range(10_000, 30_000);
+                    return false;
+                }
+                ProbeStep::ReadBack
+            }
+        };
+        self.probe = Some((kind, next));
+        true
+    }
+
     fn collision_cov(&mut self, i: &EvtSemIn) {
         let mut m = [0u64; 4];
         let mut dup = false;
@@ -716,6 +839,8 @@ impl Stimulus for EvtSemStim {
             directed_writes: 0,
             bvalid_prev: false,
             sweep: 0,
+            probe: None,
+            next_probe: 10_000,
             cov: [0; NUM_COV],
             resp_hash: 0,
         };
@@ -751,7 +876,9 @@ impl Stimulus for EvtSemStim {
             return i;
         }
 
-        if self.phase == Phase::Random {
+        if self.phase == Phase::Random && self.probe_step(cycle, &mut i) {
+            // A first-error probe drives this cycle (no random traffic).
+        } else if self.phase == Phase::Random {
             if self.rng.bits(15) == 0 {
                 self.reshuffle_hot();
                 self.bfm.timing = Timing::random(&mut self.rng.rng);

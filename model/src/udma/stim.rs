@@ -927,12 +927,13 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         }
         // Occasional bad CSR access.
         if self.random_on && self.ops.len() < 24 && self.rng.chance(1, 3000) {
-            let (write, addr, strb) = match self.rng.below(5) {
+            let (write, addr, strb) = match self.rng.below(7) {
                 0 => (false, UDMA_GEN_BASE, 0xf),
                 1 => (true, q_reg(Side::M2s, NQ, UDMA_Q_CFG), 0xf),
                 2 => (false, q_reg(Side::M2s, 0, UDMA_Q_CFG) + 2, 0xf),
                 3 => (true, q_reg(Side::S2m, 1, UDMA_Q_STATUS), 0xf),
-                _ => (true, q_reg(Side::M2s, 2, UDMA_Q_DESC_PREF_CFG), 0x3),
+                4 => (true, q_reg(Side::M2s, 2, UDMA_Q_DESC_PREF_CFG), 0x3),
+                _ => self.unmapped_csr(),
             };
             self.ops.push_back(CsrOp {
                 write,
@@ -973,6 +974,48 @@ impl<W: UdmaWidth> UdmaEnv<W> {
                 QPhase::Off => {}
             }
         }
+    }
+
+    /// A bad CSR access at an unmapped offset inside a mapped window (coverage
+    /// closure of the access decode's default arms, docs/signoff.md): a hole in
+    /// a queue bundle or in the engine registers, a register of the other side
+    /// only (S2M's COMP_CFG / SW_CTRL on M2S, M2S's DESC_PREF_CFG / SW_CTRL /
+    /// CFG_LEN on S2M), or a queue past the last one. Every one answers SLVERR.
+    fn unmapped_csr(&mut self) -> (bool, u32, u32) {
+        const Q_HOLES: [u32; 4] = [0x04, 0x50, 0x80, 0xFFC];
+        const ENG_HOLES: [u32; 3] = [0x000, 0x208, 0xFFC];
+        let write = self.rng.bool();
+        let q = self.rng.below(NQ as u64) as usize;
+        let addr = match self.rng.below(9) {
+            0 | 1 => {
+                let side = if self.rng.bool() {
+                    Side::M2s
+                } else {
+                    Side::S2m
+                };
+                q_reg(side, q, *self.rng.pick(&Q_HOLES))
+            }
+            2 | 3 => {
+                let side = if self.rng.bool() {
+                    Side::M2s
+                } else {
+                    Side::S2m
+                };
+                eng_addr(side, *self.rng.pick(&ENG_HOLES))
+            }
+            4 => q_reg(Side::M2s, q, UDMA_S2M_Q_COMP_CFG),
+            5 => q_reg(Side::M2s, q, UDMA_S2M_Q_SW_CTRL),
+            6 => q_reg(Side::S2m, q, UDMA_Q_DESC_PREF_CFG),
+            7 => q_reg(Side::S2m, q, UDMA_M2S_Q_SW_CTRL),
+            _ => {
+                if self.rng.bool() {
+                    eng_addr(Side::S2m, UDMA_M2S_CFG_LEN)
+                } else {
+                    q_reg(Side::S2m, UDMA_NUM_QUEUES as usize, UDMA_Q_CFG)
+                }
+            }
+        };
+        (write, addr, 0xf)
     }
 
     fn csr_master(&mut self, o: Option<&PinsOut>, cycle: u64) {
