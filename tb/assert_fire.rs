@@ -321,6 +321,20 @@ fn axi_4k_wlast_rlast_and_responses() {
     fires("AXI_AW_4K", 1, &[aw(0xFFC, 1, 1)]);
     fires("AXI_AR_4K", 1, &[ar(0x1FFC, 1, 1)]);
     quiet(&[aw(0xFF8, 1, 1), ar(0x1FF8, 1, 1)]);
+    // An unaligned start counts from its aligned address (the first beat is
+    // partial): one 8-byte beat at 0xFFC ends at 0x1000 (legal), two cross.
+    let aw8 = |len| {
+        cyc(|i| {
+            i.axi_awvalid = 1;
+            i.axi_awready = 1;
+            i.axi_awaddr = 0xFFC;
+            i.axi_awlen = len;
+            i.axi_awsize = 3;
+            i.axi_awburst = 1
+        })
+    };
+    quiet(&[aw8(0), idle()]);
+    fires("AXI_AW_4K", 1, &[aw8(1)]);
     // AWLEN 1 (two beats) but WLAST on the first beat: reported once both are
     // paired (two edges after the W beat of cycle 2).
     fires("AXI_WLAST", 4, &[aw(0x0, 1, 1), wbeat(1), idle(), idle()]);

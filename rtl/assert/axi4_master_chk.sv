@@ -161,8 +161,13 @@ module axi4_master_chk #(
   end
 
   // End address (exclusive) of a burst within its 4 KiB page: at most 4096.
+  // An unaligned start address is counted from its size-aligned address (the
+  // first beat is partial: AMBA AXI A3.4.1), so a single 8-byte beat at 0xFFC
+  // ends at 0x1000 and does not cross.
   function automatic logic [13:0] page_end(logic [11:0] a, logic [7:0] len, logic [2:0] size);
-    return 14'(a) + (14'(len) + 14'd1) * (14'd1 << size);
+    logic [11:0] aligned;
+    aligned = a & ~((12'd1 << size) - 12'd1);
+    return 14'(aligned) + (14'(len) + 14'd1) * (14'd1 << size);
   endfunction
 
   `SB2SB_ASSERT(AXI_AW_VALID_HELD, !aw_stall_q || awvalid_i)
