@@ -1,0 +1,1 @@
+//! Generic CSR test plan derived from a register description (filled in below).
