@@ -105,14 +105,6 @@ package sb2sb_pkg;
   localparam logic [2:0] EVT_SEM_ERR_BAD_WAIT_MODE = 3'h4;
   // EVT_SEM: number of ERR_STATUS bits.
   localparam logic [7:0] EVT_SEM_NUM_ERR = 8'h5;
-  // EVT_SEM: FIRST_ERR bit: a first error is captured.
-  localparam logic [7:0] EVT_SEM_FE_VALID_BIT = 8'h1F;
-  // EVT_SEM: FIRST_ERR lowest bit of KIND (the ERR bit number, 3 bits).
-  localparam logic [7:0] EVT_SEM_FE_KIND_LSB = 8'h1C;
-  // EVT_SEM: FIRST_ERR bit: the error was an AXI write (1) or read (0).
-  localparam logic [7:0] EVT_SEM_FE_WRITE_BIT = 8'h1B;
-  // EVT_SEM: FIRST_ERR INFO width (INFO in [15:0]: byte offset, semaphore or port index).
-  localparam logic [7:0] EVT_SEM_FE_INFO_W = 8'h10;
   // EVT_SEM: wait_mode NONE (satisfied at once). Seed 002 §3.
   localparam logic [7:0] EVT_SEM_WAIT_NONE = 8'h0;
   // EVT_SEM: wait_mode WAIT_FOR_SEM_EQ_IMM. Seed 002 §3.
@@ -133,10 +125,6 @@ package sb2sb_pkg;
   localparam logic [7:0] EVT_SEM_WAIT_SEM_GE_DEC = 8'h8;
   // EVT_SEM: full write strobe (the only one accepted).
   localparam logic [3:0] EVT_SEM_FULL_STRB = 4'hF;
-  // AXI response OKAY.
-  localparam logic [1:0] EVT_SEM_RESP_OKAY = 2'h0;
-  // AXI response SLVERR.
-  localparam logic [1:0] EVT_SEM_RESP_SLVERR = 2'h2;
 
   // ---- UDMA engine ----
   // Width of the AXI4-Lite CSR address (engine space 0x00000..0x3FFFF).
@@ -173,12 +161,6 @@ package sb2sb_pkg;
   localparam logic [31:0] UDMA_STATE_NORMAL = 32'h1;
   // Engine state: abort.
   localparam logic [31:0] UDMA_STATE_ABORT = 32'h2;
-  // change_state bit: start normal operation (Alpine HAL bit 0).
-  localparam logic [31:0] UDMA_CHANGE_STATE_NORMAL_BIT = 32'h0;
-  // change_state bit: stop normal operation (Alpine HAL bit 1).
-  localparam logic [31:0] UDMA_CHANGE_STATE_DIS_BIT = 32'h1;
-  // change_state bit: abort (Alpine HAL bit 2).
-  localparam logic [31:0] UDMA_CHANGE_STATE_ABORT_BIT = 32'h2;
   // M2S data read AXI response error (Alpine HAL bit 8).
   localparam logic [31:0] UDMA_M2S_ERR_DATA_AXI_RESPONSE = 32'h8;
   // M2S descriptor prefetch AXI response error (Alpine HAL bit 11).
@@ -241,44 +223,10 @@ package sb2sb_pkg;
   localparam logic [31:0] UDMA_Q_DROP_BYTES = 32'hC8;
   // Project-defined: descriptors completed, mod 2^32.
   localparam logic [31:0] UDMA_Q_DESC_DONE = 32'hCC;
-  // cfg: enable prefetch.
-  localparam logic [31:0] UDMA_Q_CFG_EN_PREF_BIT = 32'h10;
-  // cfg: enable scheduling (M2S) / stream (S2M).
-  localparam logic [31:0] UDMA_Q_CFG_EN_SCHED_BIT = 32'h11;
-  // status: queue stopped by an error (project-defined bit).
-  localparam logic [31:0] UDMA_Q_STATUS_STOPPED_BIT = 32'h1B;
-  // status: prefetch operational (public bit 28).
-  localparam logic [31:0] UDMA_Q_STATUS_PREFETCH_BIT = 32'h1C;
-  // status: scheduler (M2S) / RX (S2M) active (public bit 29).
-  localparam logic [31:0] UDMA_Q_STATUS_SCHED_BIT = 32'h1D;
-  // status: queue full (public bit 31).
-  localparam logic [31:0] UDMA_Q_STATUS_Q_FULL_BIT = 32'h1F;
   // Ring base low: lowest stored bit (public: [31:6]).
   localparam logic [31:0] UDMA_Q_RBP_LOW_SHIFT = 32'h6;
-  // comp_cfg: enable completion ring writes (Alpine HAL bit 0).
-  localparam logic [31:0] UDMA_COMP_CFG_EN_COMP_RING_UPDATE_BIT = 32'h0;
-  // q_sw_ctrl: queue reset (public bit 8).
-  localparam logic [31:0] UDMA_Q_SW_CTRL_RST_Q_BIT = 32'h8;
-  // Ring id after reset (public: initial value 1).
-  localparam logic [31:0] UDMA_RING_ID_INIT = 32'h1;
   // Descriptor size in bytes (public: 16).
   localparam logic [31:0] UDMA_DESC_BYTES = 32'h10;
-  // len_ctrl RING_ID field position [25:24] (public; also completion word 0).
-  localparam logic [31:0] UDMA_DESC_RING_ID_SHIFT = 32'h18;
-  // len_ctrl FIRST (M2S) / completion FIRST (public bit 26).
-  localparam logic [31:0] UDMA_DESC_FIRST_BIT = 32'h1A;
-  // len_ctrl LAST (M2S) / completion LAST (public bit 27).
-  localparam logic [31:0] UDMA_DESC_LAST_BIT = 32'h1B;
-  // len_ctrl INT_EN (public bit 28).
-  localparam logic [31:0] UDMA_DESC_INT_EN_BIT = 32'h1C;
-  // M2S len_ctrl DMB, data memory barrier (public bit 30); accepted, no effect here.
-  localparam logic [31:0] UDMA_DESC_DMB_BIT = 32'h1E;
-  // M2S len_ctrl CONCAT (public bit 31); accepted, no effect here.
-  localparam logic [31:0] UDMA_DESC_CONCAT_BIT = 32'h1F;
-  // Completion word 0 BUF1_USED (public bit 30).
-  localparam logic [31:0] UDMA_CDESC_BUF1_USED_BIT = 32'h1E;
-  // Completion word 0 ERROR (public bit 31).
-  localparam logic [31:0] UDMA_CDESC_ERROR_BIT = 32'h1F;
   // Maximum bytes per descriptor (public: 65536).
   localparam logic [31:0] UDMA_DESC_MAX_LEN = 32'h10000;
   // AXI OKAY.
@@ -391,6 +339,7 @@ package sb2sb_pkg;
     logic [5:0] rsvd24;
     udma_q_ptr_offset_t offset;
   } udma_q_ptr_t;
+  localparam logic [31:0] UDMA_Q_PTR_RESET = 32'h40000000;
   typedef logic [23:0] udma_q_rtp_inc_inc_t;
   // INC [23:0] (reset 0x0)
   typedef struct packed {
@@ -439,5 +388,11 @@ package sb2sb_pkg;
     logic [14:0] rsvd17;
     udma_cdesc_w1_len_t len;
   } udma_cdesc_w1_t;
+  typedef logic [23:0] udma_cdesc_w2_desc_offset_t;
+  // DESC_OFFSET [23:0] (reset 0x0)
+  typedef struct packed {
+    logic [7:0] rsvd24;
+    udma_cdesc_w2_desc_offset_t desc_offset;
+  } udma_cdesc_w2_t;
 
 endpackage : sb2sb_pkg

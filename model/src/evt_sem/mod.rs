@@ -22,6 +22,7 @@
 //!    previous cycle, in the cycle their sticky ERR_STATUS bits first read 1.
 
 pub mod bfm;
+pub mod csr;
 pub mod io;
 pub mod regs;
 pub mod stim;
@@ -33,13 +34,14 @@ pub use io::{EvtSemIn, EvtSemOut, NUM_INC, NUM_WAIT};
 pub use stim::EvtSemStim;
 
 use crate::ports::{BlockDesc, CycleModel, PortBundle};
+use crate::regs::axil::{AxilAdapter, AxilAnswer, AxilIn};
 use regs::*;
 
 /// Lockstep registration of this block.
 pub const BLOCK: BlockDesc = BlockDesc {
     name: "evt_sem",
     top: "evt_sem",
-    rtl_files: &["sb2sb_pkg.sv", "evt_sem.sv"],
+    rtl_files: &["sb2sb_pkg.sv", "axil_reg_adapter.sv", "evt_sem.sv"],
     params: &[],
     inputs: EvtSemIn::SIGNALS,
     outputs: EvtSemOut::SIGNALS,
@@ -57,21 +59,6 @@ pub enum EvtSemFault {
     /// When two or more increment ports hit one semaphore in a cycle, drop
     /// every increment after the first (the classic lost update).
     DropSameCycleIncrement,
-}
-
-/// An AXI write waiting in the slave (address or data phase accepted).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct AxiRegs {
-    aw_v: bool,
-    aw_addr: u32,
-    w_v: bool,
-    w_data: u32,
-    w_strb: u32,
-    b_v: bool,
-    b_resp: u32,
-    r_v: bool,
-    r_data: u32,
-    r_resp: u32,
 }
 
 /// One AXI error detected in a cycle (for FIRST_ERR capture).
@@ -104,7 +91,8 @@ pub struct EvtSem {
     err_pulse: u32,
     first_err: u32,
     first_err_data: u32,
-    axi: AxiRegs,
+    /// The shared AXI4-Lite register adapter (`u_axil`).
+    axi: AxilAdapter,
     /// Scratch: per-semaphore sum of this cycle's deltas (always zero between steps).
     delta: [i64; NUM_SEM],
     /// Test-only fault; `None` in normal use.
@@ -127,7 +115,7 @@ impl EvtSem {
             err_pulse: 0,
             first_err: 0,
             first_err_data: 0,
-            axi: AxiRegs::default(),
+            axi: AxilAdapter::default(),
             delta: [0; NUM_SEM],
             fault: None,
         }
@@ -164,15 +152,15 @@ impl EvtSem {
         self.fault = fault;
     }
 
-    /// Read data and response for a read of `addr` (state before the edge).
-    fn read(&self, addr: u32) -> (u32, u32, Option<ErrKind>) {
+    /// Read data and error for a read of `addr` (state before the edge).
+    fn read(&self, addr: u32) -> (u32, Option<ErrKind>) {
         match Reg::decode(addr) {
-            Reg::Event(i) => (u32::from(self.evt(i)), EVT_SEM_RESP_OKAY, None),
-            Reg::ErrStatus => (self.err, EVT_SEM_RESP_OKAY, None),
-            Reg::FirstErr => (self.first_err, EVT_SEM_RESP_OKAY, None),
-            Reg::FirstErrData => (self.first_err_data, EVT_SEM_RESP_OKAY, None),
-            Reg::Sem(_, i) => (self.sem(i) as u32, EVT_SEM_RESP_OKAY, None),
-            Reg::Unmapped => (0, EVT_SEM_RESP_SLVERR, Some(ErrKind::Unmapped)),
+            Reg::Event(i) => (u32::from(self.evt(i)), None),
+            Reg::ErrStatus => (self.err, None),
+            Reg::FirstErr => (self.first_err, None),
+            Reg::FirstErrData => (self.first_err_data, None),
+            Reg::Sem(_, i) => (self.sem(i) as u32, None),
+            Reg::Unmapped => (0, Some(ErrKind::Unmapped)),
         }
     }
 
@@ -221,18 +209,18 @@ impl CycleModel for EvtSem {
         if in_reset {
             self.reset();
         }
-        let a = self.axi;
+        let ao = self.axi.out();
 
-        // ---- AXI outputs are registered ----
+        // ---- AXI outputs are registered (adapter) ----
         let mut o = EvtSemOut {
-            s_axil_awready: u64::from(!a.aw_v),
-            s_axil_wready: u64::from(!a.w_v),
-            s_axil_bresp: u64::from(a.b_resp),
-            s_axil_bvalid: u64::from(a.b_v),
-            s_axil_arready: u64::from(!a.r_v),
-            s_axil_rdata: u64::from(a.r_data),
-            s_axil_rresp: u64::from(a.r_resp),
-            s_axil_rvalid: u64::from(a.r_v),
+            s_axil_awready: u64::from(ao.awready),
+            s_axil_wready: u64::from(ao.wready),
+            s_axil_bresp: u64::from(ao.bresp),
+            s_axil_bvalid: u64::from(ao.bvalid),
+            s_axil_arready: u64::from(ao.arready),
+            s_axil_rdata: u64::from(ao.rdata),
+            s_axil_rresp: u64::from(ao.rresp),
+            s_axil_rvalid: u64::from(ao.rvalid),
             err_status_o: u64::from(self.err),
             err_pulse_o: u64::from(self.err_pulse),
             evt_o: self.evt,
@@ -240,36 +228,41 @@ impl CycleModel for EvtSem {
             ..EvtSemOut::default()
         };
 
-        let aw_hs = i.s_axil_awvalid & 1 == 1 && !a.aw_v;
-        let w_hs = i.s_axil_wvalid & 1 == 1 && !a.w_v;
-        let ar_hs = i.s_axil_arvalid & 1 == 1 && !a.r_v;
-        let b_hs = a.b_v && i.s_axil_bready & 1 == 1;
-        let r_hs = a.r_v && i.s_axil_rready & 1 == 1;
-        let do_write = a.aw_v && a.w_v && !a.b_v;
+        let axi_in = AxilIn {
+            awaddr: i.s_axil_awaddr as u32,
+            awvalid: i.s_axil_awvalid & 1 == 1,
+            wdata: i.s_axil_wdata as u32,
+            wstrb: i.s_axil_wstrb as u32,
+            wvalid: i.s_axil_wvalid & 1 == 1,
+            bready: i.s_axil_bready & 1 == 1,
+            araddr: i.s_axil_araddr as u32,
+            arvalid: i.s_axil_arvalid & 1 == 1,
+            rready: i.s_axil_rready & 1 == 1,
+        };
+        let req = self.axi.requests(&axi_in, ADDR_MASK);
 
         // ---- AXI write commit ----
         let mut wr_err: Option<AxiErr> = None;
         let mut wop = WriteOp::None;
-        if do_write {
-            match Self::write_op(a.aw_addr, a.w_data, a.w_strb) {
+        if let Some(w) = req.write {
+            match Self::write_op(w.addr, w.data, w.strb) {
                 Ok(op) => wop = op,
                 Err(kind) => {
                     wr_err = Some(AxiErr {
                         kind,
                         write: true,
-                        addr: a.aw_addr,
-                        data: a.w_data,
+                        addr: w.addr,
+                        data: w.data,
                     })
                 }
             }
         }
         // ---- AXI read ----
-        let mut rd = (a.r_data, a.r_resp);
+        let mut rd_data = 0;
         let mut rd_err: Option<AxiErr> = None;
-        if ar_hs {
-            let addr = (i.s_axil_araddr as u32) & ADDR_MASK;
-            let (data, resp, err) = self.read(addr);
-            rd = (data, resp);
+        if let Some(addr) = req.read {
+            let (data, err) = self.read(addr);
+            rd_data = data;
             if let Some(kind) = err {
                 rd_err = Some(AxiErr {
                     kind,
@@ -465,38 +458,17 @@ impl CycleModel for EvtSem {
             self.first_err_data = data;
         }
 
-        // AXI channel registers.
-        let mut n = a;
-        if aw_hs {
-            n.aw_v = true;
-            n.aw_addr = (i.s_axil_awaddr as u32) & ADDR_MASK;
-        }
-        if w_hs {
-            n.w_v = true;
-            n.w_data = i.s_axil_wdata as u32;
-            n.w_strb = (i.s_axil_wstrb as u32) & EVT_SEM_FULL_STRB;
-        }
-        if do_write {
-            n.aw_v = false;
-            n.w_v = false;
-            n.b_v = true;
-            n.b_resp = if wr_err.is_some() {
-                EVT_SEM_RESP_SLVERR
-            } else {
-                EVT_SEM_RESP_OKAY
-            };
-        }
-        if b_hs {
-            n.b_v = false;
-        }
-        if ar_hs {
-            n.r_v = true;
-            (n.r_data, n.r_resp) = rd;
-        }
-        if r_hs {
-            n.r_v = false;
-        }
-        self.axi = n;
+        // AXI adapter registers.
+        self.axi.update(
+            &axi_in,
+            &req,
+            &AxilAnswer {
+                write_err: wr_err.is_some(),
+                read_data: rd_data,
+                read_err: rd_err.is_some(),
+            },
+            ADDR_MASK,
+        );
         o
     }
 }

@@ -60,14 +60,6 @@ crate::sv_consts! {
     EVT_SEM_ERR_BAD_WAIT_MODE: u32[3] = ERR_BAD_WAIT_MODE.lsb;
     /// EVT_SEM: number of ERR_STATUS bits.
     EVT_SEM_NUM_ERR: u32[8] = 5;
-    /// EVT_SEM: FIRST_ERR bit: a first error is captured.
-    EVT_SEM_FE_VALID_BIT: u32[8] = FIRST_ERR_VALID.lsb;
-    /// EVT_SEM: FIRST_ERR lowest bit of KIND (the ERR bit number, 3 bits).
-    EVT_SEM_FE_KIND_LSB: u32[8] = FIRST_ERR_KIND.lsb;
-    /// EVT_SEM: FIRST_ERR bit: the error was an AXI write (1) or read (0).
-    EVT_SEM_FE_WRITE_BIT: u32[8] = FIRST_ERR_WRITE.lsb;
-    /// EVT_SEM: FIRST_ERR INFO width (INFO in [15:0]: byte offset, semaphore or port index).
-    EVT_SEM_FE_INFO_W: u32[8] = FIRST_ERR_INFO.width;
     /// EVT_SEM: wait_mode NONE (satisfied at once). Seed 002 §3.
     EVT_SEM_WAIT_NONE: u32[8] = 0x00;
     /// EVT_SEM: wait_mode WAIT_FOR_SEM_EQ_IMM. Seed 002 §3.
@@ -88,13 +80,23 @@ crate::sv_consts! {
     EVT_SEM_WAIT_SEM_GE_DEC: u32[8] = 0x08;
     /// EVT_SEM: full write strobe (the only one accepted).
     EVT_SEM_FULL_STRB: u32[4] = 0xF;
-    /// AXI response OKAY.
-    EVT_SEM_RESP_OKAY: u32[2] = 0;
-    /// AXI response SLVERR.
-    EVT_SEM_RESP_SLVERR: u32[2] = 2;
 }
 
 // ---- constants the RTL does not use (Rust models and stimulus only) ----
+
+/// AXI response OKAY.
+pub const EVT_SEM_RESP_OKAY: u32 = 0;
+/// AXI response SLVERR.
+pub const EVT_SEM_RESP_SLVERR: u32 = 2;
+
+/// EVT_SEM: FIRST_ERR bit: a first error is captured.
+pub const EVT_SEM_FE_VALID_BIT: u32 = FIRST_ERR_VALID.lsb;
+/// EVT_SEM: FIRST_ERR lowest bit of KIND (the ERR bit number, 3 bits).
+pub const EVT_SEM_FE_KIND_LSB: u32 = FIRST_ERR_KIND.lsb;
+/// EVT_SEM: FIRST_ERR bit: the error was an AXI write (1) or read (0).
+pub const EVT_SEM_FE_WRITE_BIT: u32 = FIRST_ERR_WRITE.lsb;
+/// EVT_SEM: FIRST_ERR INFO width (INFO in [15:0]: byte offset, semaphore or port index).
+pub const EVT_SEM_FE_INFO_W: u32 = FIRST_ERR_INFO.width;
 
 /// EVT_SEM: bytes in the register window.
 pub const EVT_SEM_WINDOW_BYTES: u32 = 0x2000;
@@ -197,8 +199,22 @@ const fn r(
         layout,
         sides: Sides::Both,
         effect,
+        volatile: false,
+        storage: None,
         desc,
         source,
+    }
+}
+const fn volatile(reg: RegDesc) -> RegDesc {
+    RegDesc {
+        volatile: true,
+        ..reg
+    }
+}
+const fn semaphore(reg: RegDesc) -> RegDesc {
+    RegDesc {
+        storage: Some("SEM_READ"),
+        ..reg
     }
 }
 
@@ -214,7 +230,7 @@ pub const WINDOW_REGS: &[RegDesc] = &[
         "event i: read 0/1, write stores wdata[0] (events below the semaphore windows, 256 per core; offset project-defined)",
         PF2,
     ),
-    r(
+    volatile(r(
         "ERR_STATUS",
         EVT_SEM_ERR_STATUS,
         1,
@@ -223,8 +239,8 @@ pub const WINDOW_REGS: &[RegDesc] = &[
         "",
         "sticky error bits",
         PRJ,
-    ),
-    r(
+    )),
+    volatile(r(
         "FIRST_ERR",
         EVT_SEM_FIRST_ERR,
         1,
@@ -233,8 +249,8 @@ pub const WINDOW_REGS: &[RegDesc] = &[
         "VALID = 1 re-arms (clears FIRST_ERR and FIRST_ERR_DATA); other bits ignored",
         "first error since re-armed",
         PRJ,
-    ),
-    r(
+    )),
+    volatile(r(
         "FIRST_ERR_DATA",
         EVT_SEM_FIRST_ERR_DATA,
         1,
@@ -243,7 +259,7 @@ pub const WINDOW_REGS: &[RegDesc] = &[
         "",
         "wdata of a failed write; 0 for a failed read; the clamped value for OVERFLOW; the wait_mode byte for BAD_WAIT_MODE",
         PRJ,
-    ),
+    )),
     r(
         "SEM_READ",
         EVT_SEM_SEM_READ_BASE,
@@ -254,7 +270,7 @@ pub const WINDOW_REGS: &[RegDesc] = &[
         "semaphore i; a write answers SLVERR (WR_RO)",
         PF2,
     ),
-    r(
+    semaphore(r(
         "SEM_SET",
         EVT_SEM_SEM_SET_BASE,
         EVT_SEM_NUM_SEM,
@@ -263,8 +279,8 @@ pub const WINDOW_REGS: &[RegDesc] = &[
         "",
         "semaphore i: write replaces, read returns it",
         PF2,
-    ),
-    r(
+    )),
+    semaphore(r(
         "SEM_INCR",
         EVT_SEM_SEM_INCR_BASE,
         EVT_SEM_NUM_SEM,
@@ -273,8 +289,8 @@ pub const WINDOW_REGS: &[RegDesc] = &[
         "semaphore i += wdata (signed, saturating)",
         "reads semaphore i",
         Source::Seed("001 §5.1"),
-    ),
-    r(
+    )),
+    semaphore(r(
         "SEM_DECR",
         EVT_SEM_SEM_DECR_BASE,
         EVT_SEM_NUM_SEM,
@@ -283,7 +299,7 @@ pub const WINDOW_REGS: &[RegDesc] = &[
         "semaphore i -= wdata (signed, saturating)",
         "reads semaphore i",
         PF2,
-    ),
+    )),
 ];
 
 /// Register description of EVT_SEM.

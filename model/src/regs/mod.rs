@@ -24,6 +24,7 @@
 //! errors), and the models use the same items directly with no parser or
 //! build step (docs/decisions.md, "Register description").
 
+pub mod axil;
 pub mod csr;
 
 /// Software access of a register (OpenTitan `swaccess`).
@@ -236,6 +237,11 @@ pub struct Reg {
     pub sides: Sides,
     /// What a write does beyond storing (doorbell, W1C, re-arm, ...); empty when plain.
     pub effect: &'static str,
+    /// Hardware also changes the value (status, sticky errors): only its reset value
+    /// is checked by the generic CSR tests.
+    pub volatile: bool,
+    /// Reads the storage of this other register of the group (aliases by design).
+    pub storage: Option<&'static str>,
     pub desc: &'static str,
     pub source: Source,
 }
@@ -351,6 +357,13 @@ pub fn render_sv(b: &Block) -> String {
             hex(l.reset()),
             l.name
         ));
+        if l.reset() != 0 {
+            s.push_str(&format!(
+                "  localparam logic [31:0] {}_RESET = 32'h{:X};\n",
+                l.name.to_uppercase(),
+                l.reset()
+            ));
+        }
     }
     s
 }
@@ -533,5 +546,116 @@ mod tests {
                 );
             }
         }
+    }
+}
+
+/// RTL files whose widths and offsets come from the register descriptions.
+pub const RTL_FILES: &[&str] = &[
+    "evt_sem.sv",
+    "udma_regs.sv",
+    "udma_engine.sv",
+    "udma_m2s.sv",
+    "udma_s2m.sv",
+];
+
+/// Literals in `src` (SystemVerilog, comments stripped) that duplicate a
+/// generated width or offset: `[W-1:0]` / `W'` for every field width W in
+/// 5..=31 of the described layouts, and a sized hex literal equal to a register
+/// offset ≥ 0x20 of `block`. Returns (line, literal) pairs.
+pub fn literal_duplicates(src: &str, block: &Block) -> Vec<(usize, String)> {
+    let mut widths: Vec<u32> = Vec::new();
+    for b in blocks() {
+        for l in b.layouts {
+            for f in l.fields {
+                if (5..32).contains(&f.width) && !widths.contains(&f.width) {
+                    widths.push(f.width);
+                }
+            }
+        }
+    }
+    let mut offsets: Vec<u32> = Vec::new();
+    for g in block.groups {
+        for r in g.regs {
+            if r.offset >= 0x20 {
+                offsets.push(r.offset);
+            }
+        }
+    }
+    let mut hits = Vec::new();
+    for (n, line) in src.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("").to_lowercase();
+        for w in &widths {
+            for pat in [
+                format!("[{}:0]", w - 1),
+                format!("{w}'d"),
+                format!("{w}'h"),
+                format!("{w}'b"),
+                format!("{w}'("),
+            ] {
+                if code.contains(&pat) {
+                    hits.push((n + 1, pat));
+                }
+            }
+        }
+        // sized hex literals: <digits>'h<hex>
+        let bytes: Vec<char> = code.chars().collect();
+        let mut k = 0;
+        while k + 1 < bytes.len() {
+            if bytes[k] == '\'' && bytes[k + 1] == 'h' && k > 0 && bytes[k - 1].is_ascii_digit() {
+                let hexs: String = bytes[k + 2..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_hexdigit() || **c == '_')
+                    .filter(|c| **c != '_')
+                    .collect();
+                if let Ok(v) = u32::from_str_radix(&hexs, 16) {
+                    if offsets.contains(&v) {
+                        hits.push((n + 1, format!("'h{hexs}")));
+                    }
+                }
+            }
+            k += 1;
+        }
+    }
+    hits
+}
+
+#[cfg(test)]
+mod rtl_literal_tests {
+    use super::*;
+
+    #[test]
+    fn rtl_has_no_literal_that_duplicates_a_generated_width_or_offset() {
+        let mut bad = Vec::new();
+        for f in RTL_FILES {
+            let path = format!("{}/../rtl/{f}", env!("CARGO_MANIFEST_DIR"));
+            let src = std::fs::read_to_string(&path).expect("read rtl file");
+            let block = if f.starts_with("evt_sem") {
+                &crate::evt_sem::regs::DESC
+            } else {
+                &crate::udma::regs::DESC
+            };
+            for (line, lit) in literal_duplicates(&src, block) {
+                bad.push(format!("rtl/{f}:{line}: {lit}"));
+            }
+        }
+        assert!(
+            bad.is_empty(),
+            "literals duplicating generated constants (use the sb2sb_pkg typedefs/constants):\n{}",
+            bad.join("\n")
+        );
+    }
+
+    #[test]
+    fn the_literal_check_catches_the_old_spellings() {
+        // The forms issue 14 listed, as they were written before the generated types.
+        let old =
+            "rl_d = d[23:0];\n  qi = off[16:12] - 5'd1;\n  x = 17'h10000;\n  case (o) 12'h038: ;";
+        let hits = literal_duplicates(old, &crate::udma::regs::DESC);
+        let lits: Vec<&str> = hits.iter().map(|(_, l)| l.as_str()).collect();
+        assert!(lits.contains(&"[23:0]"), "{lits:?}");
+        assert!(lits.contains(&"17'h"), "{lits:?}");
+        assert!(lits.contains(&"'h038"), "{lits:?}");
+        // Comments are not code.
+        assert!(literal_duplicates("// [23:0] 24'd0", &crate::udma::regs::DESC).is_empty());
     }
 }

@@ -53,12 +53,6 @@ crate::sv_consts! {
     UDMA_STATE_NORMAL: u32 [32] = ENG_STATE_STATE.values[1].value;
     /// Engine state: abort.
     UDMA_STATE_ABORT: u32 [32] = ENG_STATE_STATE.values[2].value;
-    /// change_state bit: start normal operation (Alpine HAL bit 0).
-    UDMA_CHANGE_STATE_NORMAL_BIT: u32 [32] = CHANGE_STATE_NORMAL.lsb;
-    /// change_state bit: stop normal operation (Alpine HAL bit 1).
-    UDMA_CHANGE_STATE_DIS_BIT: u32 [32] = CHANGE_STATE_DIS.lsb;
-    /// change_state bit: abort (Alpine HAL bit 2).
-    UDMA_CHANGE_STATE_ABORT_BIT: u32 [32] = CHANGE_STATE_ABORT.lsb;
 
     // ---- error cause bits (err_log_mask / ERR_STATUS / Q_ERR) ----
     /// M2S data read AXI response error (Alpine HAL bit 8).
@@ -129,46 +123,12 @@ crate::sv_consts! {
     UDMA_Q_DESC_DONE: u32 [32] = 0xcc;
 
     // ---- per-queue fields ----
-    /// cfg: enable prefetch.
-    UDMA_Q_CFG_EN_PREF_BIT: u32 [32] = Q_CFG_EN_PREF.lsb;
-    /// cfg: enable scheduling (M2S) / stream (S2M).
-    UDMA_Q_CFG_EN_SCHED_BIT: u32 [32] = Q_CFG_EN_SCHED.lsb;
-    /// status: queue stopped by an error (project-defined bit).
-    UDMA_Q_STATUS_STOPPED_BIT: u32 [32] = Q_STATUS_STOPPED.lsb;
-    /// status: prefetch operational (public bit 28).
-    UDMA_Q_STATUS_PREFETCH_BIT: u32 [32] = Q_STATUS_PREFETCH.lsb;
-    /// status: scheduler (M2S) / RX (S2M) active (public bit 29).
-    UDMA_Q_STATUS_SCHED_BIT: u32 [32] = Q_STATUS_SCHED.lsb;
-    /// status: queue full (public bit 31).
-    UDMA_Q_STATUS_Q_FULL_BIT: u32 [32] = Q_STATUS_Q_FULL.lsb;
     /// Ring base low: lowest stored bit (public: [31:6]).
     UDMA_Q_RBP_LOW_SHIFT: u32 [32] = Q_BASE_LOW_ADDR.lsb;
-    /// comp_cfg: enable completion ring writes (Alpine HAL bit 0).
-    UDMA_COMP_CFG_EN_COMP_RING_UPDATE_BIT: u32 [32] = Q_COMP_CFG_EN.lsb;
-    /// q_sw_ctrl: queue reset (public bit 8).
-    UDMA_Q_SW_CTRL_RST_Q_BIT: u32 [32] = Q_SW_CTRL_RST_Q.lsb;
-    /// Ring id after reset (public: initial value 1).
-    UDMA_RING_ID_INIT: u32 [32] = Q_PTR_RING_ID.reset;
 
     // ---- descriptor fields (PUBLIC-FACTS §1; word = little-endian u32 at byte 4*k) ----
     /// Descriptor size in bytes (public: 16).
     UDMA_DESC_BYTES: u32 [32] = 16;
-    /// len_ctrl RING_ID field position [25:24] (public; also completion word 0).
-    UDMA_DESC_RING_ID_SHIFT: u32 [32] = DESC_RING_ID.lsb;
-    /// len_ctrl FIRST (M2S) / completion FIRST (public bit 26).
-    UDMA_DESC_FIRST_BIT: u32 [32] = DESC_FIRST.lsb;
-    /// len_ctrl LAST (M2S) / completion LAST (public bit 27).
-    UDMA_DESC_LAST_BIT: u32 [32] = DESC_LAST.lsb;
-    /// len_ctrl INT_EN (public bit 28).
-    UDMA_DESC_INT_EN_BIT: u32 [32] = DESC_INT_EN.lsb;
-    /// M2S len_ctrl DMB, data memory barrier (public bit 30); accepted, no effect here.
-    UDMA_DESC_DMB_BIT: u32 [32] = DESC_DMB.lsb;
-    /// M2S len_ctrl CONCAT (public bit 31); accepted, no effect here.
-    UDMA_DESC_CONCAT_BIT: u32 [32] = DESC_CONCAT.lsb;
-    /// Completion word 0 BUF1_USED (public bit 30).
-    UDMA_CDESC_BUF1_USED_BIT: u32 [32] = CDESC_BUF1_USED.lsb;
-    /// Completion word 0 ERROR (public bit 31).
-    UDMA_CDESC_ERROR_BIT: u32 [32] = CDESC_ERROR.lsb;
     /// Maximum bytes per descriptor (public: 65536).
     UDMA_DESC_MAX_LEN: u32 [32] = 65536;
 
@@ -180,6 +140,47 @@ crate::sv_consts! {
 }
 
 // ---- constants the RTL does not use (Rust models and stimulus only) ----
+
+/// len_ctrl RING_ID field position [25:24] (public; also completion word 0).
+pub const UDMA_DESC_RING_ID_SHIFT: u32 = DESC_RING_ID.lsb;
+/// len_ctrl FIRST (M2S) / completion FIRST (public bit 26).
+pub const UDMA_DESC_FIRST_BIT: u32 = DESC_FIRST.lsb;
+/// len_ctrl LAST (M2S) / completion LAST (public bit 27).
+pub const UDMA_DESC_LAST_BIT: u32 = DESC_LAST.lsb;
+/// len_ctrl INT_EN (public bit 28).
+pub const UDMA_DESC_INT_EN_BIT: u32 = DESC_INT_EN.lsb;
+/// M2S len_ctrl DMB, data memory barrier (public bit 30); accepted, no effect here.
+pub const UDMA_DESC_DMB_BIT: u32 = DESC_DMB.lsb;
+/// M2S len_ctrl CONCAT (public bit 31); accepted, no effect here.
+pub const UDMA_DESC_CONCAT_BIT: u32 = DESC_CONCAT.lsb;
+/// Completion word 0 BUF1_USED (public bit 30).
+pub const UDMA_CDESC_BUF1_USED_BIT: u32 = CDESC_BUF1_USED.lsb;
+/// Completion word 0 ERROR (public bit 31).
+pub const UDMA_CDESC_ERROR_BIT: u32 = CDESC_ERROR.lsb;
+/// change_state bit: start normal operation (Alpine HAL bit 0).
+pub const UDMA_CHANGE_STATE_NORMAL_BIT: u32 = CHANGE_STATE_NORMAL.lsb;
+/// change_state bit: stop normal operation (Alpine HAL bit 1).
+pub const UDMA_CHANGE_STATE_DIS_BIT: u32 = CHANGE_STATE_DIS.lsb;
+/// change_state bit: abort (Alpine HAL bit 2).
+pub const UDMA_CHANGE_STATE_ABORT_BIT: u32 = CHANGE_STATE_ABORT.lsb;
+/// cfg: enable prefetch.
+pub const UDMA_Q_CFG_EN_PREF_BIT: u32 = Q_CFG_EN_PREF.lsb;
+/// cfg: enable scheduling (M2S) / stream (S2M).
+pub const UDMA_Q_CFG_EN_SCHED_BIT: u32 = Q_CFG_EN_SCHED.lsb;
+/// status: queue stopped by an error (project-defined bit).
+pub const UDMA_Q_STATUS_STOPPED_BIT: u32 = Q_STATUS_STOPPED.lsb;
+/// status: prefetch operational (public bit 28).
+pub const UDMA_Q_STATUS_PREFETCH_BIT: u32 = Q_STATUS_PREFETCH.lsb;
+/// status: scheduler (M2S) / RX (S2M) active (public bit 29).
+pub const UDMA_Q_STATUS_SCHED_BIT: u32 = Q_STATUS_SCHED.lsb;
+/// status: queue full (public bit 31).
+pub const UDMA_Q_STATUS_Q_FULL_BIT: u32 = Q_STATUS_Q_FULL.lsb;
+/// comp_cfg: enable completion ring writes (Alpine HAL bit 0).
+pub const UDMA_COMP_CFG_EN_COMP_RING_UPDATE_BIT: u32 = Q_COMP_CFG_EN.lsb;
+/// q_sw_ctrl: queue reset (public bit 8).
+pub const UDMA_Q_SW_CTRL_RST_Q_BIT: u32 = Q_SW_CTRL_RST_Q.lsb;
+/// Ring id after reset (public: initial value 1); the RTL uses `UDMA_Q_PTR_RESET`.
+pub const UDMA_RING_ID_INIT: u32 = Q_PTR_RING_ID.reset;
 
 /// M2S (TX) unit base (public: driver v4 layout).
 pub const UDMA_M2S_BASE: u32 = 0x0_0000;
@@ -407,6 +408,13 @@ pub const CDESC_W1: Layout = Layout {
     name: "udma_cdesc_w1",
     fields: &[CDESC_LEN],
 };
+/// Completion word 2: ring offset of the completed S2M descriptor.
+pub const CDESC_DESC_OFFSET: Field = Field::new("DESC_OFFSET", 0, 24, "S2M descriptor slot", PRJ);
+/// Layout of completion word 2 (word 3 is zero).
+pub const CDESC_W2: Layout = Layout {
+    name: "udma_cdesc_w2",
+    fields: &[CDESC_DESC_OFFSET],
+};
 
 const fn r(
     name: &'static str,
@@ -424,8 +432,16 @@ const fn r(
         layout,
         sides: Sides::Both,
         effect: "",
+        volatile: false,
+        storage: None,
         desc,
         source,
+    }
+}
+const fn volatile(reg: Reg) -> Reg {
+    Reg {
+        volatile: true,
+        ..reg
     }
 }
 const fn side(reg: Reg, sides: Sides) -> Reg {
@@ -475,22 +491,22 @@ pub const ENG_REGS: &[Reg] = &[
         ),
         Sides::M2s,
     ),
-    r(
+    volatile(r(
         "ERR_STATUS",
         UDMA_ENG_ERR_STATUS,
         Access::W1c,
         &WORD,
         "sticky error causes (bits of err_log_mask)",
         PRJ,
-    ),
-    r(
+    )),
+    volatile(r(
         "INT_STATUS",
         UDMA_ENG_INT_STATUS,
         Access::W1c,
         &INT_STATUS,
         "",
         PRJ,
-    ),
+    )),
     r(
         "NO_DESC_TOUT",
         UDMA_ENG_NO_DESC_TOUT,
@@ -499,14 +515,14 @@ pub const ENG_REGS: &[Reg] = &[
         "S2M: stalled cycles before NO_DESC (0 = never); M2S: stored",
         PRJ,
     ),
-    r(
+    volatile(r(
         "DBG_STATE",
         UDMA_ENG_DBG_STATE,
         Access::Ro,
         &DBG_STATE,
         "the side's FSM",
         PRJ,
-    ),
+    )),
 ];
 
 /// Registers of one queue bundle (offset inside the bundle).
@@ -523,7 +539,7 @@ pub const QUEUE_REGS: &[Reg] = &[
         Sides::M2s,
     ),
     r("cfg", UDMA_Q_CFG, Access::Rw, &Q_CFG, "", DRV),
-    r("status", UDMA_Q_STATUS, Access::Ro, &Q_STATUS, "", DRV),
+    volatile(r("status", UDMA_Q_STATUS, Access::Ro, &Q_STATUS, "", DRV)),
     r(
         "rbp_low",
         UDMA_Q_RBP_LOW,
@@ -625,14 +641,14 @@ pub const QUEUE_REGS: &[Reg] = &[
         ),
         "as M2S q_sw_ctrl",
     ),
-    r(
+    volatile(r(
         "Q_ERR",
         UDMA_Q_ERR,
         Access::Ro,
         &WORD,
         "sticky causes of this queue",
         PRJ,
-    ),
+    )),
     r(
         "Q_BYTES",
         UDMA_Q_BYTES,
@@ -699,6 +715,7 @@ pub const DESC: Block = Block {
         &DESC_LEN_CTRL,
         &CDESC_W0,
         &CDESC_W1,
+        &CDESC_W2,
     ],
 };
 
