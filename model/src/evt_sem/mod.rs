@@ -34,7 +34,7 @@ pub use io::{EvtSemIn, EvtSemOut, NUM_INC, NUM_WAIT};
 pub use stim::EvtSemStim;
 
 use crate::ports::{BlockDesc, CycleModel, PortBundle};
-use crate::regs::axil::{AxilAdapter, AxilAnswer, AxilIn};
+use crate::regs::axil::{AxilAdapter, AxilAnswer, AxilIn, AxilReq};
 use regs::*;
 
 /// Lockstep registration of this block.
@@ -200,19 +200,42 @@ fn saturate(v: i64) -> (i32, bool) {
     }
 }
 
-impl CycleModel for EvtSem {
-    type In = EvtSemIn;
-    type Out = EvtSemOut;
+/// This cycle's AXI traffic as the block sees it (the `wr_*` / `rd_*` logic of the RTL).
+struct AxiCycle {
+    axi_in: AxilIn,
+    req: AxilReq,
+    /// Effect of the committed write.
+    write_op: WriteOp,
+    write_err: Option<AxiErr>,
+    read_data: u32,
+    read_err: Option<AxiErr>,
+}
 
-    fn step(&mut self, i: &EvtSemIn) -> EvtSemOut {
-        let in_reset = i.rst_ni & 1 == 0;
-        if in_reset {
-            self.reset();
-        }
+/// The wait ports' results (the RTL's wait-port `always_comb`).
+struct Waits {
+    done: u64,
+    /// First port with an unsupported mode: (port, mode byte).
+    bad: Option<(usize, u8)>,
+    /// Satisfied GE-then-decrement ports: (satisfied, semaphore, immediate).
+    dec: [(bool, u8, i64); NUM_WAIT],
+    /// Satisfied SET_THEN_CLEAR ports: (satisfied, event).
+    clr: [(bool, u8); NUM_WAIT],
+}
+
+/// The semaphore updates of this cycle (the slot adder of `p_state`).
+struct SemUpdates {
+    updates: [(u8, i32); NUM_SLOTS],
+    count: usize,
+    /// First saturating update: (semaphore, saturated value).
+    overflow: Option<(u8, i32)>,
+}
+
+impl EvtSem {
+    /// Registered outputs (state before the edge).
+    #[inline(always)]
+    fn outputs(&self, i: &EvtSemIn) -> EvtSemOut {
         let ao = self.axi.out();
-
-        // ---- AXI outputs are registered (adapter) ----
-        let mut o = EvtSemOut {
+        EvtSemOut {
             s_axil_awready: u64::from(ao.awready),
             s_axil_wready: u64::from(ao.wready),
             s_axil_bresp: u64::from(ao.bresp),
@@ -226,8 +249,12 @@ impl CycleModel for EvtSem {
             evt_o: self.evt,
             dbg_sem_o: u64::from(self.sem[(i.dbg_idx_i as u32 & IDX_MASK) as usize] as u32),
             ..EvtSemOut::default()
-        };
+        }
+    }
 
+    /// Stage 1: the adapter's requests, the write's classification and the read's answer.
+    #[inline(always)]
+    fn axi_cycle(&self, i: &EvtSemIn) -> AxiCycle {
         let axi_in = AxilIn {
             awaddr: i.s_axil_awaddr as u32,
             awvalid: i.s_axil_awvalid & 1 == 1,
@@ -240,15 +267,13 @@ impl CycleModel for EvtSem {
             rready: i.s_axil_rready & 1 == 1,
         };
         let req = self.axi.requests(&axi_in, ADDR_MASK);
-
-        // ---- AXI write commit ----
-        let mut wr_err: Option<AxiErr> = None;
-        let mut wop = WriteOp::None;
+        let mut write_err = None;
+        let mut write_op = WriteOp::None;
         if let Some(w) = req.write {
             match Self::write_op(w.addr, w.data, w.strb) {
-                Ok(op) => wop = op,
+                Ok(op) => write_op = op,
                 Err(kind) => {
-                    wr_err = Some(AxiErr {
+                    write_err = Some(AxiErr {
                         kind,
                         write: true,
                         addr: w.addr,
@@ -257,27 +282,37 @@ impl CycleModel for EvtSem {
                 }
             }
         }
-        // ---- AXI read ----
-        let mut rd_data = 0;
-        let mut rd_err: Option<AxiErr> = None;
+        let mut read_data = 0;
+        let mut read_err = None;
         if let Some(addr) = req.read {
             let (data, err) = self.read(addr);
-            rd_data = data;
-            if let Some(kind) = err {
-                rd_err = Some(AxiErr {
-                    kind,
-                    write: false,
-                    addr,
-                    data: 0,
-                });
-            }
+            read_data = data;
+            read_err = err.map(|kind| AxiErr {
+                kind,
+                write: false,
+                addr,
+                data: 0,
+            });
         }
+        AxiCycle {
+            axi_in,
+            req,
+            write_op,
+            write_err,
+            read_data,
+            read_err,
+        }
+    }
 
-        // ---- wait ports, served in port order ----
-        let mut done = 0u64;
-        let mut bad_wait: Option<(usize, u8)> = None;
-        let mut dec: [(bool, u8, i64); NUM_WAIT] = [(false, 0, 0); NUM_WAIT];
-        let mut clr: [(bool, u8); NUM_WAIT] = [(false, 0); NUM_WAIT];
+    /// Stage 2: wait ports, served in port order (each sees the lower ports' effects).
+    #[inline(always)]
+    fn serve_waits(&self, i: &EvtSemIn) -> Waits {
+        let mut w = Waits {
+            done: 0,
+            bad: None,
+            dec: [(false, 0, 0); NUM_WAIT],
+            clr: [(false, 0); NUM_WAIT],
+        };
         for p in 0..NUM_WAIT {
             let (valid, mode, idx, imm) = i.wait(p);
             if !valid {
@@ -286,10 +321,10 @@ impl CycleModel for EvtSem {
             let mut eff = i64::from(self.sem[usize::from(idx)]);
             let mut ev = self.evt(idx);
             for q in 0..p {
-                if dec[q].0 && dec[q].1 == idx {
-                    eff -= dec[q].2;
+                if w.dec[q].0 && w.dec[q].1 == idx {
+                    eff -= w.dec[q].2;
                 }
-                if clr[q].0 && clr[q].1 == idx {
+                if w.clr[q].0 && w.clr[q].1 == idx {
                     ev = false;
                 }
             }
@@ -303,29 +338,31 @@ impl CycleModel for EvtSem {
                 Some(WaitMode::SemGe) => eff >= imm64,
                 Some(WaitMode::EvtSet) => ev,
                 Some(WaitMode::EvtSetThenClear) => {
-                    clr[p] = (ev, idx);
+                    w.clr[p] = (ev, idx);
                     ev
                 }
                 Some(WaitMode::SemGeDec) => {
                     let ok = eff >= imm64;
-                    dec[p] = (ok, idx, imm64);
+                    w.dec[p] = (ok, idx, imm64);
                     ok
                 }
                 None => {
-                    bad_wait.get_or_insert((p, mode));
+                    w.bad.get_or_insert((p, mode));
                     false
                 }
             };
-            done |= u64::from(ok) << p;
+            w.done |= u64::from(ok) << p;
         }
-        o.wait_done_o = done;
+        w
+    }
 
-        // ---- semaphore updates: base + exact sum of deltas, then saturate ----
+    /// Stage 3: semaphore next values: base + exact sum of this cycle's deltas, saturated.
+    #[inline(always)]
+    fn sum_semaphores(&mut self, i: &EvtSemIn, op: WriteOp, waits: &Waits) -> SemUpdates {
         let mut touched = [0u8; NUM_SLOTS];
         let mut n_touched = 0usize;
         let mut seen = [0u64; NUM_SEM / 64];
         let mut set: Option<(u8, i32)> = None;
-        let mut inc_seen = [0u64; NUM_SEM / 64];
         {
             let delta = &mut self.delta;
             let mut touch = |idx: u8, v: i64| {
@@ -336,7 +373,7 @@ impl CycleModel for EvtSem {
                 seen[w] |= 1 << b;
                 delta[usize::from(idx)] += v;
             };
-            match wop {
+            match op {
                 WriteOp::SemSet(idx, v) => {
                     set = Some((idx, v));
                     touch(idx, 0);
@@ -344,27 +381,22 @@ impl CycleModel for EvtSem {
                 WriteOp::SemAdd(idx, v) => touch(idx, v),
                 _ => {}
             }
-            let drop_dups = self.fault == Some(EvtSemFault::DropSameCycleIncrement);
             let mut valid = i.inc_valid_i & ((1 << NUM_INC) - 1);
             while valid != 0 {
                 let p = valid.trailing_zeros() as usize;
                 valid &= valid - 1;
                 let (_, idx, v) = i.inc(p);
-                if drop_dups {
-                    let (w, b) = (usize::from(idx) / 64, idx % 64);
-                    if (inc_seen[w] >> b) & 1 == 1 {
-                        continue;
-                    }
-                    inc_seen[w] |= 1 << b;
-                }
                 touch(idx, i64::from(v));
             }
-            for d in dec.iter().filter(|d| d.0) {
+            for d in waits.dec.iter().filter(|d| d.0) {
                 touch(d.1, -d.2);
             }
         }
-        let mut updates = [(0u8, 0i32); NUM_SLOTS];
-        let mut ovf: Option<(u8, i32)> = None;
+        let mut out = SemUpdates {
+            updates: [(0u8, 0i32); NUM_SLOTS],
+            count: n_touched,
+            overflow: None,
+        };
         for (k, &idx) in touched[..n_touched].iter().enumerate() {
             let base = match set {
                 Some((s, v)) if s == idx => i64::from(v),
@@ -373,37 +405,25 @@ impl CycleModel for EvtSem {
             let (v, sat) = saturate(base + self.delta[usize::from(idx)]);
             self.delta[usize::from(idx)] = 0;
             if sat {
-                ovf.get_or_insert((idx, v));
+                out.overflow.get_or_insert((idx, v));
             }
-            updates[k] = (idx, v);
+            out.updates[k] = (idx, v);
         }
+        out
+    }
 
-        // ---- errors: pulse, sticky, first-error capture ----
-        let mut pulse = 0u32;
-        for e in [wr_err, rd_err].into_iter().flatten() {
-            pulse |= e.kind.bit();
-        }
-        if ovf.is_some() {
-            pulse |= ErrKind::Overflow.bit();
-        }
-        if bad_wait.is_some() {
-            pulse |= ErrKind::BadWaitMode.bit();
-        }
-
-        if in_reset {
-            return o;
-        }
-
-        // ---- clock edge ----
-        for &(idx, v) in &updates[..n_touched] {
+    /// Stage 4 (clock edge): semaphores, events, sticky errors, first-error capture.
+    #[inline(always)]
+    fn edge(&mut self, axi: &AxiCycle, waits: &Waits, sems: &SemUpdates, pulse: u32) {
+        for &(idx, v) in &sems.updates[..sems.count] {
             self.sem[usize::from(idx)] = v;
         }
-        for c in clr.iter().filter(|c| c.0) {
+        for c in waits.clr.iter().filter(|c| c.0) {
             self.evt[usize::from(c.1) / 64] &= !(1u64 << (c.1 % 64));
         }
         let mut err_clear = 0u32;
         let mut rearm = false;
-        match wop {
+        match axi.write_op {
             WriteOp::Event(idx, v) => {
                 let (w, b) = (usize::from(idx) / 64, idx % 64);
                 self.evt[w] = (self.evt[w] & !(1u64 << b)) | (u64::from(v) << b);
@@ -419,7 +439,7 @@ impl CycleModel for EvtSem {
             self.first_err_data = 0;
         }
         if !FirstErr::unpack(self.first_err).valid && pulse != 0 {
-            let (fe, data) = if let Some(e) = wr_err.or(rd_err) {
+            let (fe, data) = if let Some(e) = axi.write_err.or(axi.read_err) {
                 (
                     FirstErr {
                         valid: true,
@@ -429,23 +449,21 @@ impl CycleModel for EvtSem {
                     },
                     e.data,
                 )
-            } else if let Some((idx, v)) = ovf {
-                let kind = ErrKind::Overflow as u32;
+            } else if let Some((idx, v)) = sems.overflow {
                 (
                     FirstErr {
                         valid: true,
-                        kind,
+                        kind: ErrKind::Overflow as u32,
                         write: false,
                         info: u32::from(idx),
                     },
                     v as u32,
                 )
-            } else if let Some((p, mode)) = bad_wait {
-                let kind = ErrKind::BadWaitMode as u32;
+            } else if let Some((p, mode)) = waits.bad {
                 (
                     FirstErr {
                         valid: true,
-                        kind,
+                        kind: ErrKind::BadWaitMode as u32,
                         write: false,
                         info: p as u32,
                     },
@@ -457,18 +475,80 @@ impl CycleModel for EvtSem {
             self.first_err = fe.pack();
             self.first_err_data = data;
         }
-
-        // AXI adapter registers.
         self.axi.update(
-            &axi_in,
-            &req,
+            &axi.axi_in,
+            &axi.req,
             &AxilAnswer {
-                write_err: wr_err.is_some(),
-                read_data: rd_data,
-                read_err: rd_err.is_some(),
+                write_err: axi.write_err.is_some(),
+                read_data: axi.read_data,
+                read_err: axi.read_err.is_some(),
             },
             ADDR_MASK,
         );
+    }
+}
+
+/// Inputs with [`EvtSemFault::DropSameCycleIncrement`] applied: every increment
+/// port after the first one naming the same semaphore is dropped.
+fn drop_same_cycle_increments(i: &EvtSemIn) -> EvtSemIn {
+    let mut j = *i;
+    let mut seen = [0u64; NUM_SEM / 64];
+    for p in 0..NUM_INC {
+        let (valid, idx, _) = i.inc(p);
+        if valid {
+            let (w, b) = (usize::from(idx) / 64, idx % 64);
+            if (seen[w] >> b) & 1 == 1 {
+                j.inc_valid_i &= !(1 << p);
+            }
+            seen[w] |= 1 << b;
+        }
+    }
+    j
+}
+
+impl CycleModel for EvtSem {
+    type In = EvtSemIn;
+    type Out = EvtSemOut;
+
+    /// One cycle: outputs, then the RTL's processes as named stages (AXI requests,
+    /// wait ports, semaphore adder, error pulse), then the clock edge.
+    fn step(&mut self, i: &EvtSemIn) -> EvtSemOut {
+        if self.fault == Some(EvtSemFault::DropSameCycleIncrement) {
+            // Test-only fault, applied to the inputs so the model itself stays fault-free.
+            let j = drop_same_cycle_increments(i);
+            return self.step_clean(&j);
+        }
+        self.step_clean(i)
+    }
+}
+
+impl EvtSem {
+    #[inline(always)]
+    fn step_clean(&mut self, i: &EvtSemIn) -> EvtSemOut {
+        let in_reset = i.rst_ni & 1 == 0;
+        if in_reset {
+            self.reset();
+        }
+        let mut o = self.outputs(i);
+        let axi = self.axi_cycle(i);
+        let waits = self.serve_waits(i);
+        o.wait_done_o = waits.done;
+        let sems = self.sum_semaphores(i, axi.write_op, &waits);
+        // Error pulse of this cycle.
+        let mut pulse = 0u32;
+        for e in [axi.write_err, axi.read_err].into_iter().flatten() {
+            pulse |= e.kind.bit();
+        }
+        if sems.overflow.is_some() {
+            pulse |= ErrKind::Overflow.bit();
+        }
+        if waits.bad.is_some() {
+            pulse |= ErrKind::BadWaitMode.bit();
+        }
+        if in_reset {
+            return o;
+        }
+        self.edge(&axi, &waits, &sems, pulse);
         o
     }
 }

@@ -174,6 +174,7 @@ pub const SEM: Layout = Layout {
     fields: &[SEM_VALUE],
 };
 
+#[allow(clippy::too_many_arguments)] // one argument per column of the register table
 const fn r(
     name: &'static str,
     offset: u32,
