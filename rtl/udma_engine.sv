@@ -350,7 +350,7 @@ module udma_engine
     end
   end
 
-  // debug: [8:0] M2S {pkt, q, st}, [17:9] S2M, [19:18] read owner, [21:20] CSR state
+  // debug: [8:0] M2S {pkt, q, st}, [17:9] S2M, [19:18] read owner, [21:20] CSR {R, B} pending
   assign dbg_o = {10'b0, csr_st, rd_owner_q, stat_pkt[1], stat_q[1], stat_st[1],
                   stat_pkt[0], stat_q[0], stat_st[0]};
 
