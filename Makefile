@@ -41,11 +41,11 @@ lint: setup gen-check
 	@for f in rtl/*.sv; do \
 	  [ "$$f" = rtl/sb2sb_pkg.sv ] && continue; \
 	  echo "verilator --lint-only -Wall $$f"; \
-	  verilator --lint-only -Wall -Irtl rtl/sb2sb_pkg.sv $$f || exit 1; \
+	  verilator --lint-only -Wall -Irtl rtl/lint_block.vlt rtl/sb2sb_pkg.sv $$f || exit 1; \
 	done
 	@for w in 32 64 128 256; do \
 	  echo "verilator --lint-only -Wall --top-module udma_engine -GDataWidth=$$w (whole UDMA hierarchy)"; \
-	  verilator --lint-only -Wall -Irtl --top-module udma_engine -GDataWidth=$$w \
+	  verilator --lint-only -Wall -Irtl rtl/lint_block.vlt --top-module udma_engine -GDataWidth=$$w \
 	    rtl/sb2sb_pkg.sv rtl/udma_regs.sv rtl/udma_m2s.sv rtl/udma_s2m.sv rtl/udma_engine.sv || exit 1; \
 	done
 	@for n in 1 4 16; do \
@@ -57,11 +57,11 @@ lint: setup gen-check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 gen-check:
-	$(CARGO) test -q -p sb2sb-model svpkg::tests::committed_package_is_current
+	$(CARGO) test -q -p sb2sb-model committed_
 
 ## gen: regenerate rtl/sb2sb_pkg.sv from the Rust register definitions
 gen:
-	SB2SB_UPDATE_PKG=1 $(CARGO) test -q -p sb2sb-model svpkg::tests::committed_package_is_current
+	SB2SB_UPDATE_PKG=1 $(CARGO) test -q -p sb2sb-model committed_
 
 ## waves: a short run with VCDs and the gtkwave command line to open them
 waves: setup

@@ -6,9 +6,10 @@
 // sb2sb_pkg (generated from model/src/evt_sem/regs.rs).
 //
 // Per cycle (reads see the state before the edge, updates land at the edge):
-// - AXI: AW and W are each held in one register; a write commits in the cycle after both
-//   are held (and no B is pending); B follows one cycle later. A read is answered from the
-//   state at its AR handshake; R is registered. Only wstrb = 4'hF is accepted.
+// - AXI: the shared register adapter (axil_reg_adapter, docs/axil.md): AW and W are each
+//   held in one register; a write commits in the cycle after both are held (and no B is
+//   pending); B follows one cycle later. A read is answered from the state at its AR
+//   handshake; R is registered. Only wstrb = 4'hF is accepted.
 // - Wait ports are served in port order; a port sees the decrements and clears of the
 //   lower-numbered ports satisfied in the same cycle.
 // - Semaphore next value = saturate(base + sum of deltas): base is the AXI SET value if one
@@ -78,10 +79,7 @@ module evt_sem
   localparam int unsigned SumW     = 40;
   localparam int unsigned WinLsb   = int'(EVT_SEM_WIN_LSB);
   localparam int unsigned IdxLsb   = int'(EVT_SEM_IDX_LSB);
-  localparam int unsigned FeValid  = int'(EVT_SEM_FE_VALID_BIT);
-  localparam int unsigned FeKind   = int'(EVT_SEM_FE_KIND_LSB);
-  localparam int unsigned FeWrite  = int'(EVT_SEM_FE_WRITE_BIT);
-  localparam int unsigned FeInfoW  = int'(EVT_SEM_FE_INFO_W);
+  localparam int unsigned FeInfoW  = $bits(evt_sem_first_err_info_t);
 
   localparam logic signed [SumW-1:0] SemMax = SumW'(32'sh7fff_ffff);
   localparam logic signed [SumW-1:0] SemMin = -SumW'(41'sh0_8000_0000);
@@ -136,54 +134,74 @@ module evt_sem
   logic [NumSem-1:0]       evt_q;
   logic [NumErr-1:0]       err_q;
   logic [NumErr-1:0]       err_pulse_q;
-  logic [31:0]             first_err_q;
+  evt_sem_first_err_t      first_err_q;
   logic [31:0]             first_data_q;
 
-  logic             aw_v_q, aw_v_d;
-  logic [AddrW-1:0] aw_addr_q, aw_addr_d;
-  logic             w_v_q, w_v_d;
-  logic [31:0]      w_data_q, w_data_d;
-  logic [3:0]       w_strb_q, w_strb_d;
-  logic             b_v_q, b_v_d;
-  logic [1:0]       b_resp_q, b_resp_d;
-  logic             r_v_q, r_v_d;
-  logic [31:0]      r_data_q, r_data_d;
-  logic [1:0]       r_resp_q, r_resp_d;
 
   // AXI protection bits carry no meaning here.
   logic unused_prot;
   assign unused_prot = ^{s_axil_awprot, s_axil_arprot};
+  // Only VALID of a FIRST_ERR write has an effect.
+  logic unused_first_err_wdata;
+  assign unused_first_err_wdata = ^{w_first_err.kind, w_first_err.write, w_first_err.rsvd16,
+                                    w_first_err.info};
 
   // ---------------------------------------------------------------------------------------
   // AXI4-Lite channels
   // ---------------------------------------------------------------------------------------
-  assign s_axil_awready = ~aw_v_q;
-  assign s_axil_wready  = ~w_v_q;
-  assign s_axil_bvalid  = b_v_q;
-  assign s_axil_bresp   = b_resp_q;
-  assign s_axil_arready = ~r_v_q;
-  assign s_axil_rvalid  = r_v_q;
-  assign s_axil_rdata   = r_data_q;
-  assign s_axil_rresp   = r_resp_q;
 
-  logic aw_hs, w_hs, ar_hs, b_hs, r_hs, do_write;
-  assign aw_hs    = s_axil_awvalid & ~aw_v_q;
-  assign w_hs     = s_axil_wvalid & ~w_v_q;
-  assign ar_hs    = s_axil_arvalid & ~r_v_q;
-  assign b_hs     = b_v_q & s_axil_bready;
-  assign r_hs     = r_v_q & s_axil_rready;
-  assign do_write = aw_v_q & w_v_q & ~b_v_q;
+  // AXI4-Lite slave: the shared adapter; this block answers its requests.
+  logic             do_write, ar_hs, rd_err_v;
+  logic [AddrW-1:0] aw_addr_q, rd_addr;
+  logic [31:0]      w_data_q;
+  logic [3:0]       w_strb_q;
+  logic [1:0]       unused_pending;
+  logic             wr_err_v;
+  logic [31:0]      rd_data;
+
+  axil_reg_adapter #(.AddrW(AddrW)) u_axil (
+    .clk_i,
+    .rst_ni,
+    .s_axil_awaddr,
+    .s_axil_awvalid,
+    .s_axil_awready,
+    .s_axil_wdata,
+    .s_axil_wstrb,
+    .s_axil_wvalid,
+    .s_axil_wready,
+    .s_axil_bresp,
+    .s_axil_bvalid,
+    .s_axil_bready,
+    .s_axil_araddr,
+    .s_axil_arvalid,
+    .s_axil_arready,
+    .s_axil_rdata,
+    .s_axil_rresp,
+    .s_axil_rvalid,
+    .s_axil_rready,
+    .wr_req_o  (do_write),
+    .wr_addr_o (aw_addr_q),
+    .wr_data_o (w_data_q),
+    .wr_strb_o (w_strb_q),
+    .wr_err_i  (wr_err_v),
+    .rd_req_o  (ar_hs),
+    .rd_addr_o (rd_addr),
+    .rd_data_i (rd_data),
+    .rd_err_i  (rd_err_v),
+    .pending_o (unused_pending)
+  );
 
   // Write classification: its effect, or the error it raises (no effect).
   reg_e              wr_reg;
   logic [7:0]        wr_idx;
-  logic              wr_err_v;
-  logic [2:0]        wr_err_kind;
+  evt_sem_first_err_kind_t wr_err_kind;
+  evt_sem_first_err_t w_first_err;  // write data in the FIRST_ERR layout
   logic              wr_evt_v, wr_set_v, wr_add_v, wr_rearm;
   logic [SumW-1:0]   wr_add_val;
   logic [NumErr-1:0] wr_w1c;
 
-  assign wr_reg = decode_reg(aw_addr_q[AddrW-1:IdxLsb]);
+  assign wr_reg      = decode_reg(aw_addr_q[AddrW-1:IdxLsb]);
+  assign w_first_err = w_data_q;
   assign wr_idx = aw_addr_q[IdxLsb +: 8];
 
   always_comb begin
@@ -209,7 +227,7 @@ module evt_sem
         unique case (wr_reg)
           RegEvent:     wr_evt_v = 1'b1;
           RegErrStatus: wr_w1c = w_data_q[NumErr-1:0];
-          RegFirstErr:  wr_rearm = w_data_q[FeValid];
+          RegFirstErr:  wr_rearm = w_first_err.valid;
           RegSemSet:    wr_set_v = 1'b1;
           RegSemIncr: begin
             wr_add_v   = 1'b1;
@@ -228,16 +246,12 @@ module evt_sem
   // Read: answered from the state before the edge.
   reg_e       rd_reg;
   logic [7:0] rd_idx;
-  logic       rd_err_v;
-  logic [31:0] rd_data;
-  logic [1:0] rd_resp;
 
-  assign rd_reg = decode_reg(s_axil_araddr[AddrW-1:IdxLsb]);
-  assign rd_idx = s_axil_araddr[IdxLsb +: 8];
+  assign rd_reg = decode_reg(rd_addr[AddrW-1:IdxLsb]);
+  assign rd_idx = rd_addr[IdxLsb +: 8];
 
   always_comb begin
     rd_data  = '0;
-    rd_resp  = EVT_SEM_RESP_OKAY;
     rd_err_v = 1'b0;
     unique case (rd_reg)
       RegEvent:        rd_data = {31'b0, evt_q[rd_idx]};
@@ -245,10 +259,7 @@ module evt_sem
       RegFirstErr:     rd_data = first_err_q;
       RegFirstErrData: rd_data = first_data_q;
       RegSemRead, RegSemSet, RegSemIncr, RegSemDecr: rd_data = sem_q[rd_idx];
-      default: begin
-        rd_resp  = EVT_SEM_RESP_SLVERR;
-        rd_err_v = ar_hs;
-      end
+      default: rd_err_v = ar_hs;
     endcase
   end
 
@@ -323,7 +334,7 @@ module evt_sem
     logic [NumSem-1:0]      evt;
     logic [NumErr-1:0]      pulse;
     logic [1:0]             bad_port;
-    logic [31:0]            fe;
+    evt_sem_first_err_t     fe;
     logic [31:0]            fd;
     if (!rst_ni) begin
       sem_q        <= '0;
@@ -421,98 +432,30 @@ module evt_sem
         fe = '0;
         fd = '0;
       end
-      if (!fe[FeValid] && |pulse) begin
-        fe          = '0;
-        fe[FeValid] = 1'b1;
+      if (!fe.valid && |pulse) begin
+        fe       = '0;
+        fe.valid = 1'b1;
         if (wr_err_v) begin
-          fe[FeKind +: 3] = wr_err_kind;
-          fe[FeWrite]     = 1'b1;
-          fe[FeInfoW-1:0] = FeInfoW'(aw_addr_q);
-          fd              = w_data_q;
+          fe.kind  = wr_err_kind;
+          fe.write = 1'b1;
+          fe.info  = FeInfoW'(aw_addr_q);
+          fd       = w_data_q;
         end else if (rd_err_v) begin
-          fe[FeKind +: 3] = EVT_SEM_ERR_UNMAPPED;
-          fe[FeInfoW-1:0] = FeInfoW'(s_axil_araddr);
-          fd              = '0;
+          fe.kind = EVT_SEM_ERR_UNMAPPED;
+          fe.info = FeInfoW'(rd_addr);
+          fd      = '0;
         end else if (ovf_v) begin
-          fe[FeKind +: 3] = EVT_SEM_ERR_OVERFLOW;
-          fe[FeInfoW-1:0] = FeInfoW'(ovf_idx);
-          fd              = ovf_val;
+          fe.kind = EVT_SEM_ERR_OVERFLOW;
+          fe.info = FeInfoW'(ovf_idx);
+          fd      = ovf_val;
         end else begin
-          fe[FeKind +: 3] = EVT_SEM_ERR_BAD_WAIT_MODE;
-          fe[FeInfoW-1:0] = FeInfoW'(bad_port);
-          fd              = 32'(wait_mode_i[bad_port]);
+          fe.kind = EVT_SEM_ERR_BAD_WAIT_MODE;
+          fe.info = FeInfoW'(bad_port);
+          fd      = 32'(wait_mode_i[bad_port]);
         end
       end
       first_err_q  <= fe;
       first_data_q <= fd;
-    end
-  end
-
-  // ---------------------------------------------------------------------------------------
-  // AXI channel registers
-  // ---------------------------------------------------------------------------------------
-  always_comb begin
-    aw_v_d    = aw_v_q;
-    aw_addr_d = aw_addr_q;
-    w_v_d     = w_v_q;
-    w_data_d  = w_data_q;
-    w_strb_d  = w_strb_q;
-    b_v_d     = b_v_q;
-    b_resp_d  = b_resp_q;
-    r_v_d     = r_v_q;
-    r_data_d  = r_data_q;
-    r_resp_d  = r_resp_q;
-    if (aw_hs) begin
-      aw_v_d    = 1'b1;
-      aw_addr_d = s_axil_awaddr;
-    end
-    if (w_hs) begin
-      w_v_d    = 1'b1;
-      w_data_d = s_axil_wdata;
-      w_strb_d = s_axil_wstrb;
-    end
-    if (do_write) begin
-      aw_v_d   = 1'b0;
-      w_v_d    = 1'b0;
-      b_v_d    = 1'b1;
-      b_resp_d = wr_err_v ? EVT_SEM_RESP_SLVERR : EVT_SEM_RESP_OKAY;
-    end
-    if (b_hs) begin
-      b_v_d = 1'b0;
-    end
-    if (ar_hs) begin
-      r_v_d    = 1'b1;
-      r_data_d = rd_data;
-      r_resp_d = rd_resp;
-    end
-    if (r_hs) begin
-      r_v_d = 1'b0;
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      aw_v_q       <= 1'b0;
-      aw_addr_q    <= '0;
-      w_v_q        <= 1'b0;
-      w_data_q     <= '0;
-      w_strb_q     <= '0;
-      b_v_q        <= 1'b0;
-      b_resp_q     <= '0;
-      r_v_q        <= 1'b0;
-      r_data_q     <= '0;
-      r_resp_q     <= '0;
-    end else begin
-      aw_v_q       <= aw_v_d;
-      aw_addr_q    <= aw_addr_d;
-      w_v_q        <= w_v_d;
-      w_data_q     <= w_data_d;
-      w_strb_q     <= w_strb_d;
-      b_v_q        <= b_v_d;
-      b_resp_q     <= b_resp_d;
-      r_v_q        <= r_v_d;
-      r_data_q     <= r_data_d;
-      r_resp_q     <= r_resp_d;
     end
   end
 

@@ -3,8 +3,8 @@
 
 package sb2sb_pkg;
 
-  // Each block uses only its own constants.
-  /* verilator lint_off UNUSEDPARAM */
+  // Only constants the RTL uses are exported (Verilator -Wall checks UNUSEDPARAM);
+  // register layouts are exported as packed structs and field typedefs.
 
   // ---- CAYMAN address codec ----
   // LOCAL [46:0]: byte offset inside the target die (both views).
@@ -63,8 +63,6 @@ package sb2sb_pkg;
   localparam logic [1:0] ADDR_OP_FOLD_NEIGHBOR = 2'h2;
 
   // ---- EVT_SEM window ----
-  // EVT_SEM: bytes in the register window.
-  localparam logic [13:0] EVT_SEM_WINDOW_BYTES = 14'h2000;
   // EVT_SEM: AXI4-Lite address width (byte offset inside the window).
   localparam logic [7:0] EVT_SEM_ADDR_W = 8'hD;
   // EVT_SEM: number of semaphores (signed 32-bit).
@@ -89,16 +87,6 @@ package sb2sb_pkg;
   localparam logic [2:0] EVT_SEM_WIN_SEM_INCR = 3'h6;
   // EVT_SEM: window code of SEM_DECR[i] (0x1C00).
   localparam logic [2:0] EVT_SEM_WIN_SEM_DECR = 3'h7;
-  // EVT_SEM: byte offset of EVENT[0].
-  localparam logic [12:0] EVT_SEM_EVENT_BASE = 13'h0;
-  // EVT_SEM: byte offset of SEM_READ[0].
-  localparam logic [12:0] EVT_SEM_SEM_READ_BASE = 13'h1000;
-  // EVT_SEM: byte offset of SEM_SET[0].
-  localparam logic [12:0] EVT_SEM_SEM_SET_BASE = 13'h1400;
-  // EVT_SEM: byte offset of SEM_INCR[0].
-  localparam logic [12:0] EVT_SEM_SEM_INCR_BASE = 13'h1800;
-  // EVT_SEM: byte offset of SEM_DECR[0].
-  localparam logic [12:0] EVT_SEM_SEM_DECR_BASE = 13'h1C00;
   // EVT_SEM: ERR_STATUS offset (sticky error bits, write-1-to-clear).
   localparam logic [12:0] EVT_SEM_ERR_STATUS = 13'h400;
   // EVT_SEM: FIRST_ERR offset (write with VALID set re-arms the capture).
@@ -117,14 +105,6 @@ package sb2sb_pkg;
   localparam logic [2:0] EVT_SEM_ERR_BAD_WAIT_MODE = 3'h4;
   // EVT_SEM: number of ERR_STATUS bits.
   localparam logic [7:0] EVT_SEM_NUM_ERR = 8'h5;
-  // EVT_SEM: FIRST_ERR bit: a first error is captured.
-  localparam logic [7:0] EVT_SEM_FE_VALID_BIT = 8'h1F;
-  // EVT_SEM: FIRST_ERR lowest bit of KIND (the ERR bit number, 3 bits).
-  localparam logic [7:0] EVT_SEM_FE_KIND_LSB = 8'h1C;
-  // EVT_SEM: FIRST_ERR bit: the error was an AXI write (1) or read (0).
-  localparam logic [7:0] EVT_SEM_FE_WRITE_BIT = 8'h1B;
-  // EVT_SEM: FIRST_ERR INFO width (INFO in [15:0]: byte offset, semaphore or port index).
-  localparam logic [7:0] EVT_SEM_FE_INFO_W = 8'h10;
   // EVT_SEM: wait_mode NONE (satisfied at once). Seed 002 §3.
   localparam logic [7:0] EVT_SEM_WAIT_NONE = 8'h0;
   // EVT_SEM: wait_mode WAIT_FOR_SEM_EQ_IMM. Seed 002 §3.
@@ -145,18 +125,10 @@ package sb2sb_pkg;
   localparam logic [7:0] EVT_SEM_WAIT_SEM_GE_DEC = 8'h8;
   // EVT_SEM: full write strobe (the only one accepted).
   localparam logic [3:0] EVT_SEM_FULL_STRB = 4'hF;
-  // AXI response OKAY.
-  localparam logic [1:0] EVT_SEM_RESP_OKAY = 2'h0;
-  // AXI response SLVERR.
-  localparam logic [1:0] EVT_SEM_RESP_SLVERR = 2'h2;
 
   // ---- UDMA engine ----
   // Width of the AXI4-Lite CSR address (engine space 0x00000..0x3FFFF).
   localparam logic [31:0] UDMA_CSR_ADDR_WIDTH = 32'h12;
-  // M2S (TX) unit base (public: driver v4 layout).
-  localparam logic [31:0] UDMA_M2S_BASE = 32'h0;
-  // S2M (RX) unit base (public: driver v4 layout).
-  localparam logic [31:0] UDMA_S2M_BASE = 32'h20000;
   // Address bit that selects the S2M side (0x20000).
   localparam logic [31:0] UDMA_SIDE_BIT = 32'h11;
   // "gen" unit base (public); not implemented here, accesses answer SLVERR.
@@ -189,14 +161,6 @@ package sb2sb_pkg;
   localparam logic [31:0] UDMA_STATE_NORMAL = 32'h1;
   // Engine state: abort.
   localparam logic [31:0] UDMA_STATE_ABORT = 32'h2;
-  // change_state bit: start normal operation (Alpine HAL bit 0).
-  localparam logic [31:0] UDMA_CHANGE_STATE_NORMAL_BIT = 32'h0;
-  // change_state bit: stop normal operation (Alpine HAL bit 1).
-  localparam logic [31:0] UDMA_CHANGE_STATE_DIS_BIT = 32'h1;
-  // change_state bit: abort (Alpine HAL bit 2).
-  localparam logic [31:0] UDMA_CHANGE_STATE_ABORT_BIT = 32'h2;
-  // M2S completion write AXI response error (Alpine HAL bit 5; unused: M2S writes no completions).
-  localparam logic [31:0] UDMA_M2S_ERR_COMP_AXI_RESPONSE = 32'h5;
   // M2S data read AXI response error (Alpine HAL bit 8).
   localparam logic [31:0] UDMA_M2S_ERR_DATA_AXI_RESPONSE = 32'h8;
   // M2S descriptor prefetch AXI response error (Alpine HAL bit 11).
@@ -259,62 +223,16 @@ package sb2sb_pkg;
   localparam logic [31:0] UDMA_Q_DROP_BYTES = 32'hC8;
   // Project-defined: descriptors completed, mod 2^32.
   localparam logic [31:0] UDMA_Q_DESC_DONE = 32'hCC;
-  // cfg: enable prefetch.
-  localparam logic [31:0] UDMA_Q_CFG_EN_PREF_BIT = 32'h10;
-  // cfg: enable scheduling (M2S) / stream (S2M).
-  localparam logic [31:0] UDMA_Q_CFG_EN_SCHED_BIT = 32'h11;
-  // status: Q_USED field width (project: 24 bits; ring offsets are 24 bits).
-  localparam logic [31:0] UDMA_Q_STATUS_Q_USED_WIDTH = 32'h18;
-  // status: queue stopped by an error (project-defined bit).
-  localparam logic [31:0] UDMA_Q_STATUS_STOPPED_BIT = 32'h1B;
-  // status: prefetch operational (public bit 28).
-  localparam logic [31:0] UDMA_Q_STATUS_PREFETCH_BIT = 32'h1C;
-  // status: scheduler (M2S) / RX (S2M) active (public bit 29).
-  localparam logic [31:0] UDMA_Q_STATUS_SCHED_BIT = 32'h1D;
-  // status: queue full (public bit 31).
-  localparam logic [31:0] UDMA_Q_STATUS_Q_FULL_BIT = 32'h1F;
   // Ring base low: lowest stored bit (public: [31:6]).
   localparam logic [31:0] UDMA_Q_RBP_LOW_SHIFT = 32'h6;
-  // Pointer registers: offset field width (public [23:0]).
-  localparam logic [31:0] UDMA_PTR_OFFSET_WIDTH = 32'h18;
-  // Pointer registers: ring id field position (public [31:30]).
-  localparam logic [31:0] UDMA_PTR_RING_ID_SHIFT = 32'h1E;
-  // comp_cfg: enable completion ring writes (Alpine HAL bit 0).
-  localparam logic [31:0] UDMA_COMP_CFG_EN_COMP_RING_UPDATE_BIT = 32'h0;
-  // q_sw_ctrl: queue reset (public bit 8).
-  localparam logic [31:0] UDMA_Q_SW_CTRL_RST_Q_BIT = 32'h8;
-  // Ring id after reset (public: initial value 1).
-  localparam logic [31:0] UDMA_RING_ID_INIT = 32'h1;
   // Descriptor size in bytes (public: 16).
   localparam logic [31:0] UDMA_DESC_BYTES = 32'h10;
-  // len_ctrl LEN field width: [15:0], 0 encodes 65536 (public).
-  localparam logic [31:0] UDMA_DESC_LEN_WIDTH = 32'h10;
-  // len_ctrl RING_ID field position [25:24] (public; also completion word 0).
-  localparam logic [31:0] UDMA_DESC_RING_ID_SHIFT = 32'h18;
-  // len_ctrl FIRST (M2S) / completion FIRST (public bit 26).
-  localparam logic [31:0] UDMA_DESC_FIRST_BIT = 32'h1A;
-  // len_ctrl LAST (M2S) / completion LAST (public bit 27).
-  localparam logic [31:0] UDMA_DESC_LAST_BIT = 32'h1B;
-  // len_ctrl INT_EN (public bit 28).
-  localparam logic [31:0] UDMA_DESC_INT_EN_BIT = 32'h1C;
-  // M2S len_ctrl DMB, data memory barrier (public bit 30); accepted, no effect here.
-  localparam logic [31:0] UDMA_DESC_DMB_BIT = 32'h1E;
-  // M2S len_ctrl CONCAT (public bit 31); accepted, no effect here.
-  localparam logic [31:0] UDMA_DESC_CONCAT_BIT = 32'h1F;
-  // Completion word 0 BUF1_USED (public bit 30).
-  localparam logic [31:0] UDMA_CDESC_BUF1_USED_BIT = 32'h1E;
-  // Completion word 0 ERROR (public bit 31).
-  localparam logic [31:0] UDMA_CDESC_ERROR_BIT = 32'h1F;
-  // Completion word 1: bytes written into buf1, [16:0] (project-defined).
-  localparam logic [31:0] UDMA_CDESC_LEN_WIDTH = 32'h11;
   // Maximum bytes per descriptor (public: 65536).
   localparam logic [31:0] UDMA_DESC_MAX_LEN = 32'h10000;
   // AXI OKAY.
   localparam logic [31:0] AXI_RESP_OKAY = 32'h0;
   // AXI SLVERR.
   localparam logic [31:0] AXI_RESP_SLVERR = 32'h2;
-  // AXI DECERR.
-  localparam logic [31:0] AXI_RESP_DECERR = 32'h3;
 
   // ---- SB2SB core top: broadcast doorbell ----
   // Core offset of the broadcast doorbell block (after 16 UDMA engines of 0x4_0000).
@@ -330,6 +248,165 @@ package sb2sb_pkg;
   // Offset of the S2M registers from the M2S ones in a queue group.
   localparam logic [31:0] BCAST_SIDE_STRIDE = 32'h8;
 
-  /* verilator lint_on UNUSEDPARAM */
+  // ---- evt_sem register layouts (model/src/regs) ----
+  // VALUE [0:0] (reset 0x0)
+  typedef struct packed {
+    logic [30:0] rsvd1;
+    logic value;
+  } evt_sem_event_t;
+  // WR_RO [0:0], UNMAPPED [1:1], PARTIAL_STRB [2:2], OVERFLOW [3:3], BAD_WAIT_MODE [4:4] (reset 0x0)
+  typedef struct packed {
+    logic [26:0] rsvd5;
+    logic bad_wait_mode;
+    logic overflow;
+    logic partial_strb;
+    logic unmapped;
+    logic wr_ro;
+  } evt_sem_err_t;
+  typedef logic [2:0] evt_sem_first_err_kind_t;
+  typedef logic [15:0] evt_sem_first_err_info_t;
+  // VALID [31:31], KIND [30:28], WRITE [27:27], INFO [15:0] (reset 0x0)
+  typedef struct packed {
+    logic valid;
+    evt_sem_first_err_kind_t kind;
+    logic write;
+    logic [10:0] rsvd16;
+    evt_sem_first_err_info_t info;
+  } evt_sem_first_err_t;
+  typedef logic [31:0] evt_sem_sem_value_t;
+  // VALUE [31:0] (reset 0x0)
+  typedef struct packed {
+    evt_sem_sem_value_t value;
+  } evt_sem_sem_t;
+
+  // ---- udma register layouts (model/src/regs) ----
+  typedef logic [31:0] udma_word_value_t;
+  // VALUE [31:0] (reset 0x0)
+  typedef struct packed {
+    udma_word_value_t value;
+  } udma_word_t;
+  typedef logic [1:0] udma_eng_state_state_t;
+  // STATE [1:0] (reset 0x0)
+  typedef struct packed {
+    logic [29:0] rsvd2;
+    udma_eng_state_state_t state_f;
+  } udma_eng_state_t;
+  // NORMAL [0:0], DIS [1:1], ABORT [2:2] (reset 0x0)
+  typedef struct packed {
+    logic [28:0] rsvd3;
+    logic abort_f;
+    logic dis;
+    logic normal;
+  } udma_change_state_t;
+  typedef logic [15:0] udma_int_status_queues_t;
+  // QUEUES [15:0] (reset 0x0)
+  typedef struct packed {
+    logic [15:0] rsvd16;
+    udma_int_status_queues_t queues;
+  } udma_int_status_t;
+  typedef logic [3:0] udma_dbg_state_queue_t;
+  typedef logic [3:0] udma_dbg_state_state_t;
+  // STATE [3:0], QUEUE [11:8], PKT [16:16] (reset 0x0)
+  typedef struct packed {
+    logic [14:0] rsvd17;
+    logic pkt;
+    logic [3:0] rsvd12;
+    udma_dbg_state_queue_t queue_f;
+    logic [3:0] rsvd4;
+    udma_dbg_state_state_t state_f;
+  } udma_dbg_state_t;
+  // EN_PREF [16:16], EN_SCHED [17:17] (reset 0x0)
+  typedef struct packed {
+    logic [13:0] rsvd18;
+    logic en_sched;
+    logic en_pref;
+    logic [15:0] rsvd0;
+  } udma_q_cfg_t;
+  typedef logic [23:0] udma_q_status_q_used_t;
+  // Q_USED [23:0], STOPPED [27:27], PREFETCH [28:28], SCHED [29:29], Q_FULL [31:31] (reset 0x0)
+  typedef struct packed {
+    logic q_full;
+    logic rsvd30;
+    logic sched;
+    logic prefetch;
+    logic stopped;
+    logic [2:0] rsvd24;
+    udma_q_status_q_used_t q_used;
+  } udma_q_status_t;
+  typedef logic [25:0] udma_q_base_low_addr_t;
+  // ADDR [31:6] (reset 0x0)
+  typedef struct packed {
+    udma_q_base_low_addr_t addr;
+    logic [5:0] rsvd0;
+  } udma_q_base_low_t;
+  typedef logic [23:0] udma_q_rl_len_t;
+  // LEN [23:0] (reset 0x0)
+  typedef struct packed {
+    logic [7:0] rsvd24;
+    udma_q_rl_len_t len;
+  } udma_q_rl_t;
+  typedef logic [1:0] udma_q_ptr_ring_id_t;
+  typedef logic [23:0] udma_q_ptr_offset_t;
+  // OFFSET [23:0], RING_ID [31:30] (reset 0x40000000)
+  typedef struct packed {
+    udma_q_ptr_ring_id_t ring_id;
+    logic [5:0] rsvd24;
+    udma_q_ptr_offset_t offset;
+  } udma_q_ptr_t;
+  localparam logic [31:0] UDMA_Q_PTR_RESET = 32'h40000000;
+  typedef logic [23:0] udma_q_rtp_inc_inc_t;
+  // INC [23:0] (reset 0x0)
+  typedef struct packed {
+    logic [7:0] rsvd24;
+    udma_q_rtp_inc_inc_t inc;
+  } udma_q_rtp_inc_t;
+  // EN_COMP_RING_UPDATE [0:0] (reset 0x0)
+  typedef struct packed {
+    logic [30:0] rsvd1;
+    logic en_comp_ring_update;
+  } udma_q_comp_cfg_t;
+  // RST_Q [8:8] (reset 0x0)
+  typedef struct packed {
+    logic [22:0] rsvd9;
+    logic rst_q;
+    logic [7:0] rsvd0;
+  } udma_q_sw_ctrl_t;
+  typedef logic [1:0] udma_desc_len_ctrl_ring_id_t;
+  typedef logic [15:0] udma_desc_len_ctrl_len_t;
+  // LEN [15:0], RING_ID [25:24], FIRST [26:26], LAST [27:27], INT_EN [28:28], DMB [30:30], CONCAT [31:31] (reset 0x0)
+  typedef struct packed {
+    logic concat;
+    logic dmb;
+    logic rsvd29;
+    logic int_en;
+    logic last_f;
+    logic first_f;
+    udma_desc_len_ctrl_ring_id_t ring_id;
+    logic [7:0] rsvd16;
+    udma_desc_len_ctrl_len_t len;
+  } udma_desc_len_ctrl_t;
+  typedef logic [1:0] udma_cdesc_w0_ring_id_t;
+  // RING_ID [25:24], FIRST [26:26], LAST [27:27], BUF1_USED [30:30], ERROR [31:31] (reset 0x0)
+  typedef struct packed {
+    logic error;
+    logic buf1_used;
+    logic [1:0] rsvd28;
+    logic last_f;
+    logic first_f;
+    udma_cdesc_w0_ring_id_t ring_id;
+    logic [23:0] rsvd0;
+  } udma_cdesc_w0_t;
+  typedef logic [16:0] udma_cdesc_w1_len_t;
+  // LEN [16:0] (reset 0x0)
+  typedef struct packed {
+    logic [14:0] rsvd17;
+    udma_cdesc_w1_len_t len;
+  } udma_cdesc_w1_t;
+  typedef logic [23:0] udma_cdesc_w2_desc_offset_t;
+  // DESC_OFFSET [23:0] (reset 0x0)
+  typedef struct packed {
+    logic [7:0] rsvd24;
+    udma_cdesc_w2_desc_offset_t desc_offset;
+  } udma_cdesc_w2_t;
 
 endpackage : sb2sb_pkg

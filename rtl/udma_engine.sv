@@ -6,7 +6,7 @@
 module udma_engine
   import sb2sb_pkg::*;
 #(
-  parameter int unsigned NumQ = 16,
+  parameter int unsigned NumQ = UDMA_NUM_QUEUES,
   parameter int unsigned DataWidth = 64,
   parameter int unsigned MaxBurst = 16,
   // S2M data write burst length limit in beats: 1 = single-beat writes, up to
@@ -17,7 +17,7 @@ module udma_engine
   input  logic                   clk_i,
   input  logic                   rst_ni,
   // AXI4-Lite CSR slave
-  input  logic [17:0]            s_axil_awaddr,
+  input  logic [UDMA_CSR_ADDR_WIDTH-1:0] s_axil_awaddr,
   input  logic                   s_axil_awvalid,
   output logic                   s_axil_awready,
   input  logic [31:0]            s_axil_wdata,
@@ -27,7 +27,7 @@ module udma_engine
   output logic [1:0]             s_axil_bresp,
   output logic                   s_axil_bvalid,
   input  logic                   s_axil_bready,
-  input  logic [17:0]            s_axil_araddr,
+  input  logic [UDMA_CSR_ADDR_WIDTH-1:0] s_axil_araddr,
   input  logic                   s_axil_arvalid,
   output logic                   s_axil_arready,
   output logic [31:0]            s_axil_rdata,
@@ -117,8 +117,8 @@ module udma_engine
   logic [1:0][NumQ-1:0] avail, stopped;
   logic [1:0]           normal;
   logic [1:0][63:0]     desc_addr, comp_addr;
-  logic [1:0][1:0]      head_id, crhp_id;
-  logic [1:0][23:0]     head_off;
+  udma_q_ptr_ring_id_t [1:0] head_id, crhp_id;
+  udma_q_ptr_offset_t [1:0]  head_off;
   logic [1:0]           comp_en;
   logic [1:0][31:0]     tout;
   logic [1:0]           csr_st;
@@ -350,7 +350,7 @@ module udma_engine
     end
   end
 
-  // debug: [8:0] M2S {pkt, q, st}, [17:9] S2M, [19:18] read owner, [21:20] CSR state
+  // debug: [8:0] M2S {pkt, q, st}, [17:9] S2M, [19:18] read owner, [21:20] CSR {R, B} pending
   assign dbg_o = {10'b0, csr_st, rd_owner_q, stat_pkt[1], stat_q[1], stat_st[1],
                   stat_pkt[0], stat_q[0], stat_st[0]};
 

@@ -21,7 +21,9 @@ module udma_m2s
   localparam int unsigned BB = DataWidth / 8,
   localparam int unsigned LB = $clog2(BB),
   // beats of a 16-byte descriptor read
-  localparam int unsigned DescBeats = (DataWidth >= 128) ? 1 : 128 / DataWidth
+  localparam int unsigned DescBeats = (DataWidth >= 128) ? 1 : 128 / DataWidth,
+  // bytes left of a descriptor: 0..UDMA_DESC_MAX_LEN
+  localparam int unsigned LenW = $bits(udma_cdesc_w1_len_t)
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -30,7 +32,7 @@ module udma_m2s
   input  logic [NumQ-1:0]      stopped_i,
   input  logic                 normal_i,
   input  logic [63:0]          desc_addr_i,
-  input  logic [1:0]           head_id_i,
+  input  udma_q_ptr_ring_id_t  head_id_i,
   // S2M write in flight (for DMB) and its queue
   input  logic                 wr_busy_i,
   input  logic [QW-1:0]        wr_q_i,
@@ -88,7 +90,7 @@ module udma_m2s
   logic                             pkt_q, pkt_d;
   logic [127:0]                     dsc_q, dsc_d;
   logic                             rderr_q, rderr_d;
-  logic [16:0]                      rem_q, rem_d;
+  logic [LenW-1:0]                  rem_q, rem_d;
   logic [63:0]                      addr_q, addr_d;
   logic [LB-1:0]                    soff_q, soff_d;
   logic [BW-1:0]                    tx_q, tx_d;
@@ -98,7 +100,7 @@ module udma_m2s
   logic [LB-1:0]                    cb_q, cb_d;
 
   logic                   beat, last_beat, err_beat, fin;
-  logic [31:0]            w0;
+  udma_desc_len_ctrl_t    w0;
   logic [63:0]            bufp;
   logic [127:0]           dsc_in;
   logic [17:0]            need;
@@ -118,7 +120,7 @@ module udma_m2s
   assign w0        = dsc_q[31:0];
   assign bufp      = dsc_q[127:64];
   // a middle descriptor without CONCAT first sends the carried bytes (short beat)
-  assign split     = pkt_q && !w0[UDMA_DESC_CONCAT_BIT] && (cb_q != '0);
+  assign split     = pkt_q && !w0.concat && (cb_q != '0);
   assign go_st     = split ? MSplit : MRar;
   assign dmb_hold  = wr_busy_i && (wr_q_i == q_q);
 
@@ -133,9 +135,9 @@ module udma_m2s
   // packing: carry bytes, then the descriptor's bytes of buffer beat tx_q
   always_comb begin
     room   = (LB+1)'(BB) - {1'b0, soff_q};
-    fin    = rem_q <= 17'(room);
+    fin    = rem_q <= LenW'(room);
     nbytes = fin ? rem_q[LB:0] : room;
-    lastp  = fin && w0[UDMA_DESC_LAST_BIT];
+    lastp  = fin && w0.last_f;
     for (int b = 0; b < BB; b++) begin
       dmask[8*b+:8] = ((LB+1)'(b) < nbytes) ? 8'hff : 8'h00;
     end
@@ -279,19 +281,19 @@ module udma_m2s
           ev_err_o     = 1'b1;
           ev_err_bit_o = UDMA_M2S_ERR_PREF_AXI_RESPONSE[4:0];
           st_d         = pkt_q ? MClose : MIdle;
-        end else if (w0[UDMA_DESC_RING_ID_SHIFT+:2] != head_id_i) begin
+        end else if (w0.ring_id != head_id_i) begin
           ev_err_o     = 1'b1;
           ev_err_bit_o = UDMA_M2S_ERR_PREF_RING_ID[4:0];
           st_d         = pkt_q ? MClose : MIdle;
-        end else if (w0[UDMA_DESC_FIRST_BIT] == pkt_q) begin
+        end else if (w0.first_f == pkt_q) begin
           ev_err_o     = 1'b1;
           ev_err_bit_o = UDMA_M2S_ERR_DESC_FIRST[4:0];
           st_d         = pkt_q ? MClose : MIdle;
         end else begin
-          rem_d  = (w0[15:0] == 16'd0) ? 17'h10000 : {1'b0, w0[15:0]};
+          rem_d  = (w0.len == '0) ? LenW'(UDMA_DESC_MAX_LEN) : LenW'(w0.len);
           addr_d = {bufp[63:LB], {LB{1'b0}}};
           soff_d = bufp[LB-1:0];
-          st_d   = w0[UDMA_DESC_DMB_BIT] ? MDmb : go_st;
+          st_d   = w0.dmb ? MDmb : go_st;
         end
       end
       MDmb: begin
@@ -332,7 +334,7 @@ module udma_m2s
       MTx: begin
         if (m_axis_tready || !emit) begin
           ev_bytes_o = 6'(nbytes);
-          rem_d      = rem_q - 17'(nbytes);
+          rem_d      = rem_q - LenW'(nbytes);
           pkt_d      = !m_axis_tlast;
           addr_d     = addr_q + 64'(BB);
           soff_d     = '0;
@@ -350,7 +352,7 @@ module udma_m2s
             if (lastp && (tot > (LB+2)'(BB))) begin
               st_d = MFlush;
             end else begin
-              st_d = (rem_d == 17'd0) ? MDone : MRar;
+              st_d = (rem_d == '0) ? MDone : MRar;
             end
           end
           tx_d = tx_q + BW'(1);
@@ -367,7 +369,7 @@ module udma_m2s
       MDone: begin
         ev_head_adv_o = 1'b1;
         ev_done_inc_o = 1'b1;
-        ev_int_set_o  = w0[UDMA_DESC_INT_EN_BIT];
+        ev_int_set_o  = w0.int_en;
         st_d          = MIdle;
       end
       default: begin  // MClose
@@ -422,6 +424,6 @@ module udma_m2s
 
   // meta_ctrl (descriptor word 1) is opaque to the queue logic
   logic unused_dsc;
-  assign unused_dsc = ^dsc_q[63:32];
+  assign unused_dsc = ^{dsc_q[63:32], w0.rsvd29, w0.rsvd16};
 
 endmodule : udma_m2s

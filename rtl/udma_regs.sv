@@ -1,20 +1,22 @@
-// UDMA register file and AXI4-Lite CSR slave.
+// UDMA register file behind the shared AXI4-Lite register adapter (axil_reg_adapter).
 //
-// Golden model: model/src/udma/regfile.rs. Offsets and fields: sb2sb_pkg (generated
-// from model/src/udma/regs.rs). Side index 0 = M2S, 1 = S2M.
+// Golden model: model/src/udma/regfile.rs. Offsets, field layouts (udma_*_t structs)
+// and widths: sb2sb_pkg, generated from the register description in
+// model/src/udma/regs.rs (docs/udma.md §3). Side index 0 = M2S, 1 = S2M.
 // Update order per cycle: FSM events, then the CSR write (RST_Q wins), sticky and
 // W1C registers as (old & ~clear) | set.
 
 module udma_regs
   import sb2sb_pkg::*;
 #(
-  parameter int unsigned NumQ = 16,
-  localparam int unsigned QW = $clog2(NumQ)
+  parameter int unsigned NumQ = UDMA_NUM_QUEUES,
+  localparam int unsigned QW = $clog2(NumQ),
+  localparam int unsigned AddrW = UDMA_CSR_ADDR_WIDTH
 ) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
   // AXI4-Lite CSR slave
-  input  logic [17:0]               s_axil_awaddr,
+  input  logic [AddrW-1:0]          s_axil_awaddr,
   input  logic                      s_axil_awvalid,
   output logic                      s_axil_awready,
   input  logic [31:0]               s_axil_wdata,
@@ -24,7 +26,7 @@ module udma_regs
   output logic [1:0]                s_axil_bresp,
   output logic                      s_axil_bvalid,
   input  logic                      s_axil_bready,
-  input  logic [17:0]               s_axil_araddr,
+  input  logic [AddrW-1:0]          s_axil_araddr,
   input  logic                      s_axil_arvalid,
   output logic                      s_axil_arready,
   output logic [31:0]               s_axil_rdata,
@@ -51,48 +53,52 @@ module udma_regs
   output logic [1:0]                normal_o,
   output logic [1:0][63:0]          desc_addr_o,
   output logic [1:0][63:0]          comp_addr_o,
-  output logic [1:0][1:0]           head_id_o,
-  output logic [1:0][23:0]          head_off_o,
-  output logic [1:0][1:0]           crhp_id_o,
+  output udma_q_ptr_ring_id_t [1:0] head_id_o,
+  output udma_q_ptr_offset_t [1:0]  head_off_o,
+  output udma_q_ptr_ring_id_t [1:0] crhp_id_o,
   output logic [1:0]                comp_en_o,
   output logic [1:0][31:0]          tout_o,
   output logic                      irq_o,
   output logic                      err_irq_o,
-  output logic [1:0]                csr_st_o
+  output logic [1:0]                csr_st_o   // adapter: {R pending, B pending}
 );
 
-  localparam logic [1:0] CIdle = 2'd0;
-  localparam logic [1:0] CB    = 2'd1;
-  localparam logic [1:0] CR    = 2'd2;
 
-  localparam logic [1:0] RespOkay   = AXI_RESP_OKAY[1:0];
-  localparam logic [1:0] RespSlverr = AXI_RESP_SLVERR[1:0];
 
-  localparam int unsigned PrefB  = UDMA_Q_CFG_EN_PREF_BIT;
-  localparam int unsigned SchedB = UDMA_Q_CFG_EN_SCHED_BIT;
   localparam int unsigned BaseSh = UDMA_Q_RBP_LOW_SHIFT;
+  // Offset bits: [SideBit] side, [SideBit-1:QSh] queue bundle (0 = engine registers),
+  // [QSh-1:0] offset inside the bundle.
+  localparam int unsigned SideBit = UDMA_SIDE_BIT;
+  localparam int unsigned QSh     = $clog2(UDMA_Q_STRIDE);
+  localparam int unsigned QIdxW   = SideBit - QSh;
+  // Ring offsets are PtrW bits; used/free arithmetic needs two more (tail + rl - head).
+  localparam int unsigned PtrW    = $bits(udma_q_ptr_offset_t);
+  localparam int unsigned UsedW   = PtrW + 2;
+  // A descriptor slot is UDMA_DESC_BYTES bytes.
+  localparam int unsigned DescSh  = $clog2(UDMA_DESC_BYTES);
+  localparam udma_q_ptr_t PtrReset = udma_q_ptr_t'(UDMA_Q_PTR_RESET);
 
   // Access kinds
-  localparam logic [2:0] AccRw  = 3'd0;
-  localparam logic [2:0] AccRo  = 3'd1;
-  localparam logic [2:0] AccWo  = 3'd2;
-  localparam logic [2:0] AccW1c = 3'd3;
-  localparam logic [2:0] AccBad = 3'd4;
+  typedef enum logic [2:0] {
+    AccRw,
+    AccRo,
+    AccWo,
+    AccW1c,
+    AccBad
+  } access_e;
 
   // ---------------- state ----------------
   logic [1:0][NumQ-1:0][31:0] pref_cfg_q, pref_cfg_d;
   logic [1:0][NumQ-1:0][1:0]  cfg_q, cfg_d;          // {EN_SCHED, EN_PREF}
   logic [1:0][NumQ-1:0][31:0] rbp_lo_q, rbp_lo_d;
   logic [1:0][NumQ-1:0][31:0] rbp_hi_q, rbp_hi_d;
-  logic [1:0][NumQ-1:0][23:0] rl_q, rl_d;
-  logic [1:0][NumQ-1:0][23:0] head_off_q, head_off_d;
-  logic [1:0][NumQ-1:0][1:0]  head_id_q, head_id_d;
-  logic [1:0][NumQ-1:0][23:0] tail_off_q, tail_off_d;
-  logic [1:0][NumQ-1:0][1:0]  tail_id_q, tail_id_d;
+  udma_q_rl_len_t [1:0][NumQ-1:0] rl_q, rl_d;
+  // Head, tail and completion head in their register layout (offset, ring id).
+  udma_q_ptr_t [1:0][NumQ-1:0] head_q, head_d;
+  udma_q_ptr_t [1:0][NumQ-1:0] tail_q, tail_d;
   logic [1:0][NumQ-1:0][31:0] crbp_lo_q, crbp_lo_d;
   logic [1:0][NumQ-1:0][31:0] crbp_hi_q, crbp_hi_d;
-  logic [1:0][NumQ-1:0][23:0] crhp_off_q, crhp_off_d;
-  logic [1:0][NumQ-1:0][1:0]  crhp_id_q, crhp_id_d;
+  udma_q_ptr_t [1:0][NumQ-1:0] crhp_q, crhp_d;
   logic [1:0][NumQ-1:0]       comp_en_q, comp_en_d;
   logic [1:0][NumQ-1:0]       stop_q, stop_d;
   logic [1:0][NumQ-1:0][31:0] qerr_q, qerr_d;
@@ -105,48 +111,63 @@ module udma_regs
   logic [1:0][NumQ-1:0]       istat_q, istat_d;
   logic [1:0][31:0]           tout_q, tout_d;
   logic [1:0][31:0]           cfg_len_q, cfg_len_d;
-  logic [1:0]                 c_st_q, c_st_d;
-  logic [1:0]                 c_bresp_q, c_bresp_d;
-  logic [31:0]                c_rdata_q, c_rdata_d;
-  logic [1:0]                 c_rresp_q, c_rresp_d;
 
   // ---------------- helpers ----------------
-  function automatic logic [25:0] used_of(logic [23:0] head, logic [23:0] tail, logic [23:0] rl);
-    logic [25:0] u;
+  function automatic logic [UsedW-1:0] used_of(udma_q_ptr_offset_t head, udma_q_ptr_offset_t tail,
+                                                udma_q_rl_len_t rl);
+    logic [UsedW-1:0] u;
     if (tail >= head) begin
-      u = {2'b0, tail} - {2'b0, head};
+      u = UsedW'(tail) - UsedW'(head);
     end else begin
-      u = {2'b0, tail} + {2'b0, rl} - {2'b0, head};
+      u = UsedW'(tail) + UsedW'(rl) - UsedW'(head);
     end
     return u;
   endfunction
 
-  function automatic logic [25:0] free_of(logic [25:0] used, logic [23:0] rl);
-    logic [25:0] f;
-    if ({2'b0, rl} > used) begin
-      f = {2'b0, rl} - 26'd1 - used;
+  function automatic logic [UsedW-1:0] free_of(logic [UsedW-1:0] used, udma_q_rl_len_t rl);
+    logic [UsedW-1:0] f;
+    if (UsedW'(rl) > used) begin
+      f = UsedW'(rl) - UsedW'(1) - used;
     end else begin
       f = '0;
     end
     return f;
   endfunction
 
-  function automatic logic [2:0] access_of(logic [17:0] a);
-    logic        m2s;
-    logic [16:0] off;
-    logic [4:0]  qi;
-    logic [11:0] qo;
-    logic [2:0]  acc;
-    m2s = ~a[UDMA_SIDE_BIT];
-    off = a[16:0];
-    qi  = off[16:12] - 5'd1;
-    qo  = off[11:0];
+  // Advance a ring pointer by one slot: offset 0 and ring id + 1 past the last slot.
+  function automatic udma_q_ptr_t ptr_step(udma_q_ptr_t p, udma_q_rl_len_t rl);
+    udma_q_ptr_t      r;
+    logic [PtrW:0]    n;
+    r = p;
+    n = (PtrW + 1)'(p.offset) + (PtrW + 1)'(1);
+    if (n >= (PtrW + 1)'(rl)) begin
+      r.offset  = '0;
+      r.ring_id = p.ring_id + 1'b1;
+    end else begin
+      r.offset = n[PtrW-1:0];
+    end
+    return r;
+  endfunction
+
+  // Queue bundle index of an offset inside a side (bundle 0 = engine registers).
+  function automatic logic [QIdxW-1:0] bundle_of(logic [QIdxW-1:0] bundle_bits);
+    return bundle_bits - QIdxW'(UDMA_Q_ARRAY_BASE >> QSh);
+  endfunction
+
+  function automatic access_e access_of(logic [AddrW-1:0] a);
+    logic             m2s;
+    logic [QIdxW-1:0] qi;
+    logic [QSh-1:0]   qo;
+    access_e          acc;
+    m2s = ~a[SideBit];
+    qi  = bundle_of(a[SideBit-1:QSh]);
+    qo  = a[QSh-1:0];
     acc = AccBad;
-    if (a[1:0] != 2'b00 || {14'b0, a} >= UDMA_GEN_BASE) begin
+    if (a[1:0] != 2'b00 || 32'(a) >= UDMA_GEN_BASE) begin
       acc = AccBad;
-    end else if ({15'b0, off} >= UDMA_Q_ARRAY_BASE) begin
-      if ({27'b0, qi} < NumQ) begin
-        unique case ({20'b0, qo})
+    end else if (32'(a[SideBit-1:0]) >= UDMA_Q_ARRAY_BASE) begin
+      if (32'(qi) < NumQ) begin
+        unique case (32'(qo))
           UDMA_Q_DESC_PREF_CFG: acc = m2s ? AccRw : AccBad;
           UDMA_Q_CFG, UDMA_Q_RBP_LOW, UDMA_Q_RBP_HIGH, UDMA_Q_RL,
           UDMA_Q_CRBP_LOW, UDMA_Q_CRBP_HIGH: acc = AccRw;
@@ -160,7 +181,7 @@ module udma_regs
         endcase
       end
     end else begin
-      unique case ({15'b0, off})
+      unique case (32'(a[SideBit-1:0]))
         UDMA_ENG_STATE, UDMA_ENG_DBG_STATE: acc = AccRo;
         UDMA_ENG_CHANGE_STATE: acc = AccWo;
         UDMA_ENG_ERR_LOG_MASK, UDMA_ENG_NO_DESC_TOUT: acc = AccRw;
@@ -173,23 +194,23 @@ module udma_regs
   endfunction
 
   // ---------------- views ----------------
-  logic [1:0][NumQ-1:0][25:0] used;
+  logic [1:0][NumQ-1:0][UsedW-1:0] used;
   always_comb begin
     for (int s = 0; s < 2; s++) begin
       for (int q = 0; q < NumQ; q++) begin
-        used[s][q]      = used_of(head_off_q[s][q], tail_off_q[s][q], rl_q[s][q]);
+        used[s][q]      = used_of(head_q[s][q].offset, tail_q[s][q].offset, rl_q[s][q]);
         stopped_o[s][q] = stop_q[s][q];
-        avail_o[s][q]   = (state_q[s] == UDMA_STATE_NORMAL[1:0]) && (cfg_q[s][q] == 2'b11) &&
-                          !stop_q[s][q] && (head_off_q[s][q] != tail_off_q[s][q]);
+        avail_o[s][q]   = (state_q[s] == UDMA_STATE_NORMAL[1:0]) && (&cfg_q[s][q]) &&
+                          !stop_q[s][q] && (head_q[s][q].offset != tail_q[s][q].offset);
       end
       normal_o[s]    = state_q[s] == UDMA_STATE_NORMAL[1:0];
       desc_addr_o[s] = {rbp_hi_q[s][ev_q_i[s]], rbp_lo_q[s][ev_q_i[s]]} +
-                       {36'b0, head_off_q[s][ev_q_i[s]], 4'b0};
+                       (64'(head_q[s][ev_q_i[s]].offset) << DescSh);
       comp_addr_o[s] = {crbp_hi_q[s][ev_q_i[s]], crbp_lo_q[s][ev_q_i[s]]} +
-                       {36'b0, crhp_off_q[s][ev_q_i[s]], 4'b0};
-      head_id_o[s]   = head_id_q[s][ev_q_i[s]];
-      head_off_o[s]  = head_off_q[s][ev_q_i[s]];
-      crhp_id_o[s]   = crhp_id_q[s][ev_q_i[s]];
+                       (64'(crhp_q[s][ev_q_i[s]].offset) << DescSh);
+      head_id_o[s]   = head_q[s][ev_q_i[s]].ring_id;
+      head_off_o[s]  = head_q[s][ev_q_i[s]].offset;
+      crhp_id_o[s]   = crhp_q[s][ev_q_i[s]].ring_id;
       comp_en_o[s]   = comp_en_q[s][ev_q_i[s]];
       tout_o[s]      = tout_q[s];
     end
@@ -203,95 +224,118 @@ module udma_regs
       err_irq_o = err_irq_o | (|(estat_q[s] & ~emask_q[s]));
     end
   end
-  assign csr_st_o = c_st_q;
 
-  // ---------------- CSR slave outputs ----------------
-  logic wr, rd;
-  always_comb begin
-    s_axil_awready = 1'b0;
-    s_axil_wready  = 1'b0;
-    s_axil_arready = 1'b0;
-    s_axil_bvalid  = 1'b0;
-    s_axil_bresp   = 2'b00;
-    s_axil_rvalid  = 1'b0;
-    s_axil_rdata   = '0;
-    s_axil_rresp   = 2'b00;
-    unique case (c_st_q)
-      CIdle: begin
-        if (s_axil_awvalid && s_axil_wvalid) begin
-          s_axil_awready = 1'b1;
-          s_axil_wready  = 1'b1;
-        end else if (s_axil_arvalid) begin
-          s_axil_arready = 1'b1;
-        end
-      end
-      CB: begin
-        s_axil_bvalid = 1'b1;
-        s_axil_bresp  = c_bresp_q;
-      end
-      default: begin
-        s_axil_rvalid = 1'b1;
-        s_axil_rdata  = c_rdata_q;
-        s_axil_rresp  = c_rresp_q;
-      end
-    endcase
-  end
-  assign wr = s_axil_awready;
-  assign rd = s_axil_arready;
+
+  // ---------------- AXI4-Lite slave: the shared adapter ----------------
+  // wr: a write commits at this edge (held address/data); rd: a read is answered from
+  // the state before this edge (incoming address).
+  logic             wr, rd, wr_bad, rd_err;
+  logic [AddrW-1:0] waddr, raddr;
+  logic [31:0]      wdata, rval;
+  logic [3:0]       wstrb;
+
+  axil_reg_adapter #(.AddrW(AddrW)) u_axil (
+    .clk_i,
+    .rst_ni,
+    .s_axil_awaddr,
+    .s_axil_awvalid,
+    .s_axil_awready,
+    .s_axil_wdata,
+    .s_axil_wstrb,
+    .s_axil_wvalid,
+    .s_axil_wready,
+    .s_axil_bresp,
+    .s_axil_bvalid,
+    .s_axil_bready,
+    .s_axil_araddr,
+    .s_axil_arvalid,
+    .s_axil_arready,
+    .s_axil_rdata,
+    .s_axil_rresp,
+    .s_axil_rvalid,
+    .s_axil_rready,
+    .wr_req_o  (wr),
+    .wr_addr_o (waddr),
+    .wr_data_o (wdata),
+    .wr_strb_o (wstrb),
+    .wr_err_i  (wr_bad),
+    .rd_req_o  (rd),
+    .rd_addr_o (raddr),
+    .rd_data_i (rval),
+    .rd_err_i  (rd_err),
+    .pending_o (csr_st_o)
+  );
 
   // ---------------- CSR read mux ----------------
-  logic [2:0]  racc, wacc;
-  logic        rside, wside;
-  logic [4:0]  rqi5, wqi5;
-  logic [QW-1:0] rqi, wqi;
-  logic [11:0] roff, woff;
-  logic        rq_reg, wq_reg;
-  logic [31:0] rval;
+  access_e          racc, wacc;
+  logic             rside, wside;
+  logic [QIdxW-1:0] rqi_full, wqi_full;
+  logic [QW-1:0]    rqi, wqi;
+  logic [QSh-1:0]   roff, woff;
+  logic             rq_reg, wq_reg;
 
-  assign racc   = access_of(s_axil_araddr);
-  assign wacc   = access_of(s_axil_awaddr);
-  assign rside  = s_axil_araddr[UDMA_SIDE_BIT];
-  assign wside  = s_axil_awaddr[UDMA_SIDE_BIT];
-  assign rqi5   = s_axil_araddr[16:12] - 5'd1;
-  assign wqi5   = s_axil_awaddr[16:12] - 5'd1;
+  assign racc     = access_of(raddr);
+  assign wacc     = access_of(waddr);
+  assign rside    = raddr[SideBit];
+  assign wside    = waddr[SideBit];
+  assign rqi_full = bundle_of(raddr[SideBit-1:QSh]);
+  assign wqi_full = bundle_of(waddr[SideBit-1:QSh]);
+  // Bundles >= NumQ answer SLVERR (access_of); only the low QW bits index the arrays.
   logic unused_qi;
-  assign unused_qi = rqi5[4] ^ wqi5[4];
-  assign rqi    = rqi5[QW-1:0];
-  assign wqi    = wqi5[QW-1:0];
-  assign roff   = s_axil_araddr[11:0];
-  assign woff   = s_axil_awaddr[11:0];
-  assign rq_reg = {15'b0, s_axil_araddr[16:0]} >= UDMA_Q_ARRAY_BASE;
-  assign wq_reg = {15'b0, s_axil_awaddr[16:0]} >= UDMA_Q_ARRAY_BASE;
+  assign unused_qi = ^{rqi_full, wqi_full};
+  assign rqi      = rqi_full[QW-1:0];
+  assign wqi      = wqi_full[QW-1:0];
+  assign roff     = raddr[QSh-1:0];
+  assign woff     = waddr[QSh-1:0];
+  assign rq_reg   = 32'(raddr[SideBit-1:0]) >= UDMA_Q_ARRAY_BASE;
+  assign wq_reg   = 32'(waddr[SideBit-1:0]) >= UDMA_Q_ARRAY_BASE;
 
   always_comb begin
-    logic [25:0] u;
-    logic        full, pref, busy;
+    logic [UsedW-1:0] u;
+    logic             full;
+    udma_q_cfg_t      cfg;
+    udma_q_status_t   status;
+    udma_q_rl_t       rl;
+    udma_q_comp_cfg_t comp_cfg;
+    udma_eng_state_t  eng_state;
+    udma_dbg_state_t  dbg;
     rval = '0;
     u    = used[rside][rqi];
-    full = (rl_q[rside][rqi] != 24'd0) && (u == {2'b0, rl_q[rside][rqi]} - 26'd1);
-    pref = cfg_q[rside][rqi][0] && !stop_q[rside][rqi];
-    busy = (stat_st_i[rside] != 4'd0) && (stat_q_i[rside] == rqi);
+    full = (rl_q[rside][rqi] != '0) && (u == UsedW'(rl_q[rside][rqi]) - UsedW'(1));
+    cfg                = '0;
+    cfg.en_pref        = cfg_q[rside][rqi][0];
+    cfg.en_sched       = cfg_q[rside][rqi][1];
+    status             = '0;
+    status.q_used      = u[PtrW-1:0];
+    status.stopped     = stop_q[rside][rqi];
+    status.prefetch    = cfg_q[rside][rqi][0] && !stop_q[rside][rqi];
+    status.sched       = (stat_st_i[rside] != '0) && (stat_q_i[rside] == rqi);
+    status.q_full      = full;
+    rl                 = '0;
+    rl.len             = rl_q[rside][rqi];
+    comp_cfg           = '0;
+    comp_cfg.en_comp_ring_update = comp_en_q[rside][rqi];
+    eng_state          = '0;
+    eng_state.state_f  = state_q[rside];
+    dbg                = '0;
+    dbg.state_f        = stat_st_i[rside];
+    dbg.queue_f        = $bits(dbg.queue_f)'(stat_q_i[rside]);
+    dbg.pkt            = stat_pkt_i[rside];
     if (racc != AccBad && racc != AccWo) begin
       if (rq_reg) begin
-        unique case ({20'b0, roff})
+        unique case (32'(roff))
           UDMA_Q_DESC_PREF_CFG: rval = pref_cfg_q[rside][rqi];
-          UDMA_Q_CFG: rval = {14'b0, cfg_q[rside][rqi], 16'b0};
-          UDMA_Q_STATUS: begin
-            rval = {8'b0, u[23:0]};
-            rval[UDMA_Q_STATUS_STOPPED_BIT]  = stop_q[rside][rqi];
-            rval[UDMA_Q_STATUS_PREFETCH_BIT] = pref;
-            rval[UDMA_Q_STATUS_SCHED_BIT]    = busy;
-            rval[UDMA_Q_STATUS_Q_FULL_BIT]   = full;
-          end
+          UDMA_Q_CFG: rval = cfg;
+          UDMA_Q_STATUS: rval = status;
           UDMA_Q_RBP_LOW: rval = rbp_lo_q[rside][rqi];
           UDMA_Q_RBP_HIGH: rval = rbp_hi_q[rside][rqi];
-          UDMA_Q_RL: rval = {8'b0, rl_q[rside][rqi]};
-          UDMA_Q_RHP, UDMA_Q_RCP: rval = {head_id_q[rside][rqi], 6'b0, head_off_q[rside][rqi]};
-          UDMA_Q_RTP: rval = {tail_id_q[rside][rqi], 6'b0, tail_off_q[rside][rqi]};
+          UDMA_Q_RL: rval = rl;
+          UDMA_Q_RHP, UDMA_Q_RCP: rval = head_q[rside][rqi];
+          UDMA_Q_RTP: rval = tail_q[rside][rqi];
           UDMA_Q_CRBP_LOW: rval = crbp_lo_q[rside][rqi];
           UDMA_Q_CRBP_HIGH: rval = crbp_hi_q[rside][rqi];
-          UDMA_Q_CRHP: rval = {crhp_id_q[rside][rqi], 6'b0, crhp_off_q[rside][rqi]};
-          UDMA_S2M_Q_COMP_CFG: rval = {31'b0, comp_en_q[rside][rqi]};
+          UDMA_Q_CRHP: rval = crhp_q[rside][rqi];
+          UDMA_S2M_Q_COMP_CFG: rval = comp_cfg;
           UDMA_Q_ERR: rval = qerr_q[rside][rqi];
           UDMA_Q_BYTES: rval = bytes_q[rside][rqi];
           UDMA_Q_DROP_BYTES: rval = drop_q[rside][rqi];
@@ -299,15 +343,14 @@ module udma_regs
           default: rval = '0;
         endcase
       end else begin
-        unique case ({20'b0, roff})
-          UDMA_ENG_STATE: rval = {30'b0, state_q[rside]};
+        unique case (32'(roff))
+          UDMA_ENG_STATE: rval = eng_state;
           UDMA_ENG_ERR_LOG_MASK: rval = emask_q[rside];
           UDMA_M2S_CFG_LEN: rval = cfg_len_q[rside];
           UDMA_ENG_ERR_STATUS: rval = estat_q[rside];
           UDMA_ENG_INT_STATUS: rval = {{(32 - NumQ){1'b0}}, istat_q[rside]};
           UDMA_ENG_NO_DESC_TOUT: rval = tout_q[rside];
-          UDMA_ENG_DBG_STATE: rval = {15'b0, stat_pkt_i[rside], {(8 - QW){1'b0}}, stat_q_i[rside],
-                                      4'b0, stat_st_i[rside]};
+          UDMA_ENG_DBG_STATE: rval = dbg;
           default: rval = '0;
         endcase
       end
@@ -315,46 +358,59 @@ module udma_regs
   end
 
   // ---------------- next state ----------------
-  logic        wr_bad, rd_bad, db_over, db_write;
-  logic [25:0] db_free, db_used, db_new;
-  logic [23:0] inc;
-  logic [31:0] d;
+  logic               rd_bad, db_over, db_write;
+  logic [UsedW-1:0]   db_free, db_used, db_new;
+  udma_q_rtp_inc_inc_t inc;
+  logic [31:0]        d;
 
-  assign d   = s_axil_wdata;
-  assign inc = s_axil_wdata[23:0];
+  // The write data in each register's layout.
+  udma_q_cfg_t        d_cfg;
+  udma_q_rl_t         d_rl;
+  udma_q_rtp_inc_t    d_rtp_inc;
+  udma_q_comp_cfg_t   d_comp_cfg;
+  udma_q_sw_ctrl_t    d_sw_ctrl;
+  udma_change_state_t d_change;
+  assign d          = wdata;
+  assign d_cfg      = wdata;
+  assign d_rl       = wdata;
+  assign d_rtp_inc  = wdata;
+  assign d_comp_cfg = wdata;
+  assign d_sw_ctrl  = wdata;
+  assign d_change   = wdata;
+  assign inc        = d_rtp_inc.inc;
+  // Each view is read for its own fields only.
+  logic unused_views;
+  assign unused_views = ^{d_cfg, d_rl, d_rtp_inc, d_comp_cfg, d_sw_ctrl, d_change};
 
   always_comb begin
     db_used = used[wside][wqi];
     db_free = free_of(db_used, rl_q[wside][wqi]);
-    db_new  = {2'b0, tail_off_q[wside][wqi]} + {2'b0, inc};
+    db_new  = UsedW'(tail_q[wside][wqi].offset) + UsedW'(inc);
   end
 
-  assign wr_bad   = wr && (wacc == AccBad || wacc == AccRo || s_axil_wstrb != 4'hf);
+  assign wr_bad   = wr && (wacc == AccBad || wacc == AccRo || wstrb != 4'hf);
+  assign rd_err   = racc == AccBad;
   assign rd_bad   = rd && (racc == AccBad);
-  assign db_write = wr && !wr_bad && wq_reg && ({20'b0, woff} == UDMA_Q_RTP_INC);
-  assign db_over  = db_write && ({2'b0, inc} > db_free);
+  assign db_write = wr && !wr_bad && wq_reg && (32'(woff) == UDMA_Q_RTP_INC);
+  assign db_over  = db_write && (UsedW'(inc) > db_free);
 
   always_comb begin
     logic [1:0][31:0]     set_err;
     logic [1:0][NumQ-1:0] set_int;
     logic [1:0][31:0]     clr_err;
     logic [1:0][NumQ-1:0] clr_int;
-    logic [24:0]          n;
-    logic [25:0]          t;
+    logic [UsedW-1:0]     t;
 
     pref_cfg_d = pref_cfg_q;
     cfg_d      = cfg_q;
     rbp_lo_d   = rbp_lo_q;
     rbp_hi_d   = rbp_hi_q;
     rl_d       = rl_q;
-    head_off_d = head_off_q;
-    head_id_d  = head_id_q;
-    tail_off_d = tail_off_q;
-    tail_id_d  = tail_id_q;
+    head_d     = head_q;
+    tail_d     = tail_q;
     crbp_lo_d  = crbp_lo_q;
     crbp_hi_d  = crbp_hi_q;
-    crhp_off_d = crhp_off_q;
-    crhp_id_d  = crhp_id_q;
+    crhp_d     = crhp_q;
     comp_en_d  = comp_en_q;
     stop_d     = stop_q;
     qerr_d     = qerr_q;
@@ -365,42 +421,25 @@ module udma_regs
     emask_d    = emask_q;
     tout_d     = tout_q;
     cfg_len_d  = cfg_len_q;
-    c_st_d     = c_st_q;
-    c_bresp_d  = c_bresp_q;
-    c_rdata_d  = c_rdata_q;
-    c_rresp_d  = c_rresp_q;
     set_err    = '0;
     set_int    = '0;
     clr_err    = '0;
     clr_int    = '0;
-    n          = '0;
     t          = db_new;
 
     // 1. FSM events
     for (int s = 0; s < 2; s++) begin
       if (ev_head_adv_i[s]) begin
-        n = {1'b0, head_off_q[s][ev_q_i[s]]} + 25'd1;
-        if (n >= {1'b0, rl_q[s][ev_q_i[s]]}) begin
-          head_off_d[s][ev_q_i[s]] = '0;
-          head_id_d[s][ev_q_i[s]]  = head_id_q[s][ev_q_i[s]] + 2'd1;
-        end else begin
-          head_off_d[s][ev_q_i[s]] = n[23:0];
-        end
+        head_d[s][ev_q_i[s]] = ptr_step(head_q[s][ev_q_i[s]], rl_q[s][ev_q_i[s]]);
       end
       if (ev_crhp_adv_i[s]) begin
-        n = {1'b0, crhp_off_q[s][ev_q_i[s]]} + 25'd1;
-        if (n >= {1'b0, rl_q[s][ev_q_i[s]]}) begin
-          crhp_off_d[s][ev_q_i[s]] = '0;
-          crhp_id_d[s][ev_q_i[s]]  = crhp_id_q[s][ev_q_i[s]] + 2'd1;
-        end else begin
-          crhp_off_d[s][ev_q_i[s]] = n[23:0];
-        end
+        crhp_d[s][ev_q_i[s]] = ptr_step(crhp_q[s][ev_q_i[s]], rl_q[s][ev_q_i[s]]);
       end
       if (ev_done_inc_i[s]) begin
         done_d[s][ev_q_i[s]] = done_q[s][ev_q_i[s]] + 32'd1;
       end
-      bytes_d[s][ev_q_i[s]] = bytes_q[s][ev_q_i[s]] + {26'b0, ev_bytes_i[s]};
-      drop_d[s][ev_q_i[s]]  = drop_q[s][ev_q_i[s]] + {26'b0, ev_drop_i[s]};
+      bytes_d[s][ev_q_i[s]] = bytes_q[s][ev_q_i[s]] + 32'(ev_bytes_i[s]);
+      drop_d[s][ev_q_i[s]]  = drop_q[s][ev_q_i[s]] + 32'(ev_drop_i[s]);
       if (ev_err_i[s]) begin
         stop_d[s][ev_q_i[s]] = 1'b1;
         qerr_d[s][ev_q_i[s]] = qerr_q[s][ev_q_i[s]] | (32'd1 << ev_err_bit_i[s]);
@@ -423,37 +462,34 @@ module udma_regs
     // 2. CSR write
     if (wr && !wr_bad) begin
       if (wq_reg) begin
-        unique case ({20'b0, woff})
+        unique case (32'(woff))
           UDMA_Q_DESC_PREF_CFG: pref_cfg_d[wside][wqi] = d;
-          UDMA_Q_CFG: cfg_d[wside][wqi] = {d[SchedB], d[PrefB]};
+          UDMA_Q_CFG: cfg_d[wside][wqi] = {d_cfg.en_sched, d_cfg.en_pref};
           UDMA_Q_RBP_LOW: rbp_lo_d[wside][wqi] = {d[31:BaseSh], {BaseSh{1'b0}}};
           UDMA_Q_RBP_HIGH: rbp_hi_d[wside][wqi] = d;
-          UDMA_Q_RL: rl_d[wside][wqi] = d[23:0];
+          UDMA_Q_RL: rl_d[wside][wqi] = d_rl.len;
           UDMA_Q_CRBP_LOW: crbp_lo_d[wside][wqi] = {d[31:BaseSh], {BaseSh{1'b0}}};
           UDMA_Q_CRBP_HIGH: crbp_hi_d[wside][wqi] = d;
-          UDMA_S2M_Q_COMP_CFG: comp_en_d[wside][wqi] = d[UDMA_COMP_CFG_EN_COMP_RING_UPDATE_BIT];
+          UDMA_S2M_Q_COMP_CFG: comp_en_d[wside][wqi] = d_comp_cfg.en_comp_ring_update;
           UDMA_Q_RTP_INC: begin
             if (db_over) begin
               stop_d[wside][wqi] = 1'b1;
               qerr_d[wside][wqi][UDMA_ERR_DB_OVERFLOW] = 1'b1;
-            end else if (inc != 24'd0) begin
-              if (t >= {2'b0, rl_q[wside][wqi]}) begin
-                t = t - {2'b0, rl_q[wside][wqi]};
-                tail_off_d[wside][wqi] = t[23:0];
-                tail_id_d[wside][wqi]  = tail_id_q[wside][wqi] + 2'd1;
+            end else if (inc != '0) begin
+              if (t >= UsedW'(rl_q[wside][wqi])) begin
+                t = t - UsedW'(rl_q[wside][wqi]);
+                tail_d[wside][wqi].offset  = t[PtrW-1:0];
+                tail_d[wside][wqi].ring_id = tail_q[wside][wqi].ring_id + 1'b1;
               end else begin
-                tail_off_d[wside][wqi] = t[23:0];
+                tail_d[wside][wqi].offset = t[PtrW-1:0];
               end
             end
           end
           default: begin  // q_sw_ctrl
-            if (d[UDMA_Q_SW_CTRL_RST_Q_BIT]) begin
-              head_off_d[wside][wqi] = '0;
-              head_id_d[wside][wqi]  = UDMA_RING_ID_INIT[1:0];
-              tail_off_d[wside][wqi] = '0;
-              tail_id_d[wside][wqi]  = UDMA_RING_ID_INIT[1:0];
-              crhp_off_d[wside][wqi] = '0;
-              crhp_id_d[wside][wqi]  = UDMA_RING_ID_INIT[1:0];
+            if (d_sw_ctrl.rst_q) begin
+              head_d[wside][wqi]     = PtrReset;
+              tail_d[wside][wqi]     = PtrReset;
+              crhp_d[wside][wqi]     = PtrReset;
               stop_d[wside][wqi]     = 1'b0;
               qerr_d[wside][wqi]     = '0;
               bytes_d[wside][wqi]    = '0;
@@ -463,13 +499,13 @@ module udma_regs
           end
         endcase
       end else begin
-        unique case ({20'b0, woff})
+        unique case (32'(woff))
           UDMA_ENG_CHANGE_STATE: begin
-            if (d[UDMA_CHANGE_STATE_ABORT_BIT]) begin
+            if (d_change.abort_f) begin
               state_d[wside] = UDMA_STATE_ABORT[1:0];
-            end else if (d[UDMA_CHANGE_STATE_DIS_BIT]) begin
+            end else if (d_change.dis) begin
               state_d[wside] = UDMA_STATE_IDLE[1:0];
-            end else if (d[UDMA_CHANGE_STATE_NORMAL_BIT]) begin
+            end else if (d_change.normal) begin
               state_d[wside] = UDMA_STATE_NORMAL[1:0];
             end
           end
@@ -486,30 +522,6 @@ module udma_regs
       estat_d[s] = (estat_q[s] & ~clr_err[s]) | set_err[s];
       istat_d[s] = (istat_q[s] & ~clr_int[s]) | set_int[s];
     end
-
-    // 3. CSR slave state
-    unique case (c_st_q)
-      CIdle: begin
-        if (wr) begin
-          c_st_d    = CB;
-          c_bresp_d = wr_bad ? RespSlverr : RespOkay;
-        end else if (rd) begin
-          c_st_d    = CR;
-          c_rdata_d = rval;
-          c_rresp_d = rd_bad ? RespSlverr : RespOkay;
-        end
-      end
-      CB: begin
-        if (s_axil_bready) begin
-          c_st_d = CIdle;
-        end
-      end
-      default: begin
-        if (s_axil_rready) begin
-          c_st_d = CIdle;
-        end
-      end
-    endcase
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -519,14 +531,11 @@ module udma_regs
       rbp_lo_q   <= '0;
       rbp_hi_q   <= '0;
       rl_q       <= '0;
-      head_off_q <= '0;
-      head_id_q  <= {(2 * NumQ){UDMA_RING_ID_INIT[1:0]}};
-      tail_off_q <= '0;
-      tail_id_q  <= {(2 * NumQ){UDMA_RING_ID_INIT[1:0]}};
+      head_q     <= {(2 * NumQ){PtrReset}};
+      tail_q     <= {(2 * NumQ){PtrReset}};
       crbp_lo_q  <= '0;
       crbp_hi_q  <= '0;
-      crhp_off_q <= '0;
-      crhp_id_q  <= {(2 * NumQ){UDMA_RING_ID_INIT[1:0]}};
+      crhp_q     <= {(2 * NumQ){PtrReset}};
       comp_en_q  <= '0;
       stop_q     <= '0;
       qerr_q     <= '0;
@@ -539,24 +548,17 @@ module udma_regs
       istat_q    <= '0;
       tout_q     <= '0;
       cfg_len_q  <= '0;
-      c_st_q     <= CIdle;
-      c_bresp_q  <= '0;
-      c_rdata_q  <= '0;
-      c_rresp_q  <= '0;
     end else begin
       pref_cfg_q <= pref_cfg_d;
       cfg_q      <= cfg_d;
       rbp_lo_q   <= rbp_lo_d;
       rbp_hi_q   <= rbp_hi_d;
       rl_q       <= rl_d;
-      head_off_q <= head_off_d;
-      head_id_q  <= head_id_d;
-      tail_off_q <= tail_off_d;
-      tail_id_q  <= tail_id_d;
+      head_q     <= head_d;
+      tail_q     <= tail_d;
       crbp_lo_q  <= crbp_lo_d;
       crbp_hi_q  <= crbp_hi_d;
-      crhp_off_q <= crhp_off_d;
-      crhp_id_q  <= crhp_id_d;
+      crhp_q     <= crhp_d;
       comp_en_q  <= comp_en_d;
       stop_q     <= stop_d;
       qerr_q     <= qerr_d;
@@ -569,10 +571,6 @@ module udma_regs
       istat_q    <= istat_d;
       tout_q     <= tout_d;
       cfg_len_q  <= cfg_len_d;
-      c_st_q     <= c_st_d;
-      c_bresp_q  <= c_bresp_d;
-      c_rdata_q  <= c_rdata_d;
-      c_rresp_q  <= c_rresp_d;
     end
   end
 

@@ -23,7 +23,9 @@ module udma_s2m
   localparam int unsigned BB = DataWidth / 8,
   localparam int unsigned LB = $clog2(BB),
   // beats of a 16-byte descriptor read or completion write
-  localparam int unsigned DescBeats = (DataWidth >= 128) ? 1 : 128 / DataWidth
+  localparam int unsigned DescBeats = (DataWidth >= 128) ? 1 : 128 / DataWidth,
+  // bytes of a descriptor: 0..UDMA_DESC_MAX_LEN
+  localparam int unsigned LenW = $bits(udma_cdesc_w1_len_t)
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -32,9 +34,9 @@ module udma_s2m
   input  logic [NumQ-1:0] stopped_i,
   input  logic [63:0]     desc_addr_i,
   input  logic [63:0]     comp_addr_i,
-  input  logic [1:0]      head_id_i,
-  input  logic [23:0]     head_off_i,
-  input  logic [1:0]      crhp_id_i,
+  input  udma_q_ptr_ring_id_t head_id_i,
+  input  udma_q_ptr_offset_t  head_off_i,
+  input  udma_q_ptr_ring_id_t crhp_id_i,
   input  logic            comp_en_i,
   input  logic [31:0]     tout_i,
   // M2S waits on a DMB of queue q_q: issue the collected burst
@@ -109,8 +111,8 @@ module udma_s2m
   logic                 first_q, first_d;
   logic [127:0]         dsc_q, dsc_d;
   logic                 rderr_q, rderr_d;
-  logic [16:0]          cap_q, cap_d;
-  logic [16:0]          used_q, used_d;
+  udma_cdesc_w1_len_t   cap_q, cap_d;
+  udma_cdesc_w1_len_t   used_q, used_d;
   logic [63:0]          dst_q, dst_d;
   logic [63:0]          wa_q, wa_d;
   logic [MaxBurst-1:0][DataWidth-1:0] wbuf_q, wbuf_d;
@@ -131,7 +133,10 @@ module udma_s2m
   logic                 beat, last_beat, err_beat, aw_hs, w_hs, b_hs, b_err, t_hs;
   logic [LB:0]          n;
   logic [QW-1:0]        idle_q;
-  logic [31:0]          w0, cw0;
+  udma_desc_len_ctrl_t  w0;
+  udma_cdesc_w0_t       cw0;
+  udma_cdesc_w1_t       cw1;
+  udma_cdesc_w2_t       cw2;
   logic [63:0]          bufp;
   logic [127:0]         dsc_in, cd;
   logic [DataWidth-1:0] cbeat;
@@ -167,7 +172,7 @@ module udma_s2m
   if (DataWidth >= 128) begin : gen_dsc_wide
     assign dsc_in = 128'(rdata_i >> {desc_addr_i[LB-1:0], 3'b000});
     assign cbeat  = DataWidth'(cd) << {comp_addr_i[LB-1:0], 3'b000};
-    assign cstrb  = BB'(16'hffff) << comp_addr_i[LB-1:0];
+    assign cstrb  = BB'({UDMA_DESC_BYTES{1'b1}}) << comp_addr_i[LB-1:0];
   end else begin : gen_dsc_narrow
     assign dsc_in = {rdata_i, dsc_q[127:DataWidth]};
     assign cbeat  = DataWidth'(cd >> (32'(widx_q) * DataWidth));
@@ -177,7 +182,7 @@ module udma_s2m
   always_comb begin
     doff      = dst_q[LB-1:0];
     room      = (LB+1)'(BB) - {1'b0, doff};
-    want      = (cap_q >= 17'(room)) ? room : cap_q[LB:0];
+    want      = (cap_q >= LenW'(room)) ? room : cap_q[LB:0];
     need_beat = ({1'b0, hcnt_q} < want) && !hlast_q;
     tn        = need_beat ? n : '0;
     tlast_in  = need_beat ? s_axis_tlast : hlast_q;
@@ -203,14 +208,18 @@ module udma_s2m
 
   // completion descriptor (PUBLIC-FACTS §1 word 0; words 1-2 project-defined)
   always_comb begin
-    cw0 = '0;
-    cw0[UDMA_CDESC_ERROR_BIT]            = blast_q && buser_q;
-    cw0[UDMA_CDESC_BUF1_USED_BIT]        = used_q != 17'd0;
-    cw0[UDMA_DESC_LAST_BIT]              = blast_q;
-    cw0[UDMA_DESC_FIRST_BIT]             = first_q;
-    cw0[UDMA_DESC_RING_ID_SHIFT+:2]      = crhp_id_i;
+    cw0             = '0;
+    cw0.error       = blast_q && buser_q;
+    cw0.buf1_used   = used_q != '0;
+    cw0.last_f      = blast_q;
+    cw0.first_f     = first_q;
+    cw0.ring_id     = crhp_id_i;
+    cw1             = '0;
+    cw1.len         = used_q;
+    cw2             = '0;
+    cw2.desc_offset = head_off_i;
   end
-  assign cd = {40'b0, head_off_i, 15'b0, used_q, cw0};
+  assign cd = {32'b0, cw2, cw1, cw0};
 
   // outputs
   always_comb begin
@@ -347,12 +356,12 @@ module udma_s2m
           ev_err_o     = 1'b1;
           ev_err_bit_o = UDMA_S2M_ERR_PREF_AXI_RESPONSE[4:0];
           go_drop      = 1'b1;
-        end else if (w0[UDMA_DESC_RING_ID_SHIFT+:2] != head_id_i) begin
+        end else if (w0.ring_id != head_id_i) begin
           ev_err_o     = 1'b1;
           ev_err_bit_o = UDMA_S2M_ERR_PREF_RING_ID[4:0];
           go_drop      = 1'b1;
         end else begin
-          cap_d   = (w0[15:0] == 16'd0) ? 17'h10000 : {1'b0, w0[15:0]};
+          cap_d   = (w0.len == '0) ? LenW'(UDMA_DESC_MAX_LEN) : LenW'(w0.len);
           used_d  = '0;
           dst_d   = bufp;
           blast_d = 1'b0;
@@ -378,10 +387,10 @@ module udma_s2m
             end
             wn_d       = wn_q + (BW+1)'(1);
             dst_d      = dst_q + 64'(tk);
-            cap_d      = cap_q - 17'(tk);
-            used_d     = used_q + 17'(tk);
+            cap_d      = cap_q - LenW'(tk);
+            used_d     = used_q + LenW'(tk);
             ev_bytes_o = 6'(tk);
-            wend       = (wn_d == (BW+1)'(MaxWrBurst)) || (cap_d == 17'd0) || blast_d ||
+            wend       = (wn_d == (BW+1)'(MaxWrBurst)) || (cap_d == '0) || blast_d ||
                          (dst_d[11:0] == 12'd0);
           end else if (blast_d) begin
             wend = (wn_q != '0);
@@ -419,7 +428,7 @@ module udma_s2m
             go_drop      = 1'b1;
           end else begin
             wn_d = '0;
-            st_d = (blast_q || cap_q == 17'd0) ? SCmp : SData;
+            st_d = (blast_q || cap_q == '0) ? SCmp : SData;
           end
         end
       end
@@ -461,7 +470,7 @@ module udma_s2m
         ev_head_adv_o = 1'b1;
         ev_crhp_adv_o = comp_en_i;
         ev_done_inc_o = 1'b1;
-        ev_int_set_o  = w0[UDMA_DESC_INT_EN_BIT];
+        ev_int_set_o  = w0.int_en;
         first_d       = 1'b0;
         if (blast_q) begin
           pkt_d   = 1'b0;
@@ -559,6 +568,8 @@ module udma_s2m
 
   // buf2_ptr_lo (descriptor word 1) is not used
   logic unused_dsc;
-  assign unused_dsc = ^dsc_q[63:32];
+  // S2M ignores the M2S-only control bits of len_ctrl.
+  assign unused_dsc = ^{dsc_q[63:32], w0.concat, w0.dmb, w0.rsvd29, w0.last_f, w0.first_f,
+                        w0.rsvd16};
 
 endmodule : udma_s2m

@@ -15,6 +15,7 @@
 //! Verilator build and the lockstep harness.
 
 pub mod ports;
+pub mod regs;
 pub mod stim;
 pub mod svpkg;
 

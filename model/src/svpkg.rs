@@ -5,6 +5,8 @@
 //! them as `localparam`s. `build.rs` verilates the freshly rendered package,
 //! and the test `committed_package_is_current` keeps the committed copy
 //! (used by `make lint`) identical to the rendering — so nothing is typed twice.
+//! The register layouts of [`crate::regs`] follow the constants as packed
+//! structs (`udma_q_ptr_t`) and field typedefs (`udma_q_ptr_offset_t`).
 
 /// One exported constant.
 #[derive(Debug, Clone, Copy)]
@@ -52,7 +54,8 @@ pub fn render() -> String {
     s.push_str("// Do not edit: run `make gen` after changing the Rust constants.\n\n");
     s.push_str("package sb2sb_pkg;\n");
     s.push_str(
-        "\n  // Each block uses only its own constants.\n  /* verilator lint_off UNUSEDPARAM */\n",
+        "\n  // Only constants the RTL uses are exported (Verilator -Wall checks UNUSEDPARAM);\n  \
+         // register layouts are exported as packed structs and field typedefs.\n",
     );
     for (title, consts) in groups() {
         s.push_str(&format!("\n  // ---- {title} ----\n"));
@@ -70,7 +73,14 @@ pub fn render() -> String {
             ));
         }
     }
-    s.push_str("\n  /* verilator lint_on UNUSEDPARAM */\n\nendpackage : sb2sb_pkg\n");
+    for b in crate::regs::blocks() {
+        s.push_str(&format!(
+            "\n  // ---- {} register layouts (model/src/regs) ----\n",
+            b.name
+        ));
+        s.push_str(&crate::regs::render_sv(b));
+    }
+    s.push_str("\nendpackage : sb2sb_pkg\n");
     s
 }
 

@@ -88,15 +88,13 @@ bind udma_engine axis_chk #(
   .tready_i (s_axis_tready)
 );
 
-bind udma_regs udma_ring_chk #(
+bind udma_regs udma_regs_ptr_chk #(
   .NumQ(NumQ)
 ) u_ring_chk (
   .clk_i      (clk_i),
   .rst_ni     (rst_ni),
-  .head_off_i (head_off_q),
-  .head_id_i  (head_id_q),
-  .tail_off_i (tail_off_q),
-  .tail_id_i  (tail_id_q),
+  .head_i     (head_q),
+  .tail_i     (tail_q),
   .head_adv_i (ev_head_adv_i),
   .adv_q_i    (ev_q_i)
 );

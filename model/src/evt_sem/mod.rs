@@ -22,6 +22,7 @@
 //!    previous cycle, in the cycle their sticky ERR_STATUS bits first read 1.
 
 pub mod bfm;
+pub mod csr;
 pub mod io;
 pub mod regs;
 pub mod stim;
@@ -33,13 +34,14 @@ pub use io::{EvtSemIn, EvtSemOut, NUM_INC, NUM_WAIT};
 pub use stim::EvtSemStim;
 
 use crate::ports::{BlockDesc, CycleModel, PortBundle};
+use crate::regs::axil::{AxilAdapter, AxilAnswer, AxilIn, AxilReq};
 use regs::*;
 
 /// Lockstep registration of this block.
 pub const BLOCK: BlockDesc = BlockDesc {
     name: "evt_sem",
     top: "evt_sem",
-    rtl_files: &["sb2sb_pkg.sv", "evt_sem.sv"],
+    rtl_files: &["sb2sb_pkg.sv", "axil_reg_adapter.sv", "evt_sem.sv"],
     params: &[],
     inputs: EvtSemIn::SIGNALS,
     outputs: EvtSemOut::SIGNALS,
@@ -57,21 +59,6 @@ pub enum EvtSemFault {
     /// When two or more increment ports hit one semaphore in a cycle, drop
     /// every increment after the first (the classic lost update).
     DropSameCycleIncrement,
-}
-
-/// An AXI write waiting in the slave (address or data phase accepted).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct AxiRegs {
-    aw_v: bool,
-    aw_addr: u32,
-    w_v: bool,
-    w_data: u32,
-    w_strb: u32,
-    b_v: bool,
-    b_resp: u32,
-    r_v: bool,
-    r_data: u32,
-    r_resp: u32,
 }
 
 /// One AXI error detected in a cycle (for FIRST_ERR capture).
@@ -104,7 +91,8 @@ pub struct EvtSem {
     err_pulse: u32,
     first_err: u32,
     first_err_data: u32,
-    axi: AxiRegs,
+    /// The shared AXI4-Lite register adapter (`u_axil`).
+    axi: AxilAdapter,
     /// Scratch: per-semaphore sum of this cycle's deltas (always zero between steps).
     delta: [i64; NUM_SEM],
     /// Test-only fault; `None` in normal use.
@@ -127,7 +115,7 @@ impl EvtSem {
             err_pulse: 0,
             first_err: 0,
             first_err_data: 0,
-            axi: AxiRegs::default(),
+            axi: AxilAdapter::default(),
             delta: [0; NUM_SEM],
             fault: None,
         }
@@ -164,15 +152,15 @@ impl EvtSem {
         self.fault = fault;
     }
 
-    /// Read data and response for a read of `addr` (state before the edge).
-    fn read(&self, addr: u32) -> (u32, u32, Option<ErrKind>) {
+    /// Read data and error for a read of `addr` (state before the edge).
+    fn read(&self, addr: u32) -> (u32, Option<ErrKind>) {
         match Reg::decode(addr) {
-            Reg::Event(i) => (u32::from(self.evt(i)), EVT_SEM_RESP_OKAY, None),
-            Reg::ErrStatus => (self.err, EVT_SEM_RESP_OKAY, None),
-            Reg::FirstErr => (self.first_err, EVT_SEM_RESP_OKAY, None),
-            Reg::FirstErrData => (self.first_err_data, EVT_SEM_RESP_OKAY, None),
-            Reg::Sem(_, i) => (self.sem(i) as u32, EVT_SEM_RESP_OKAY, None),
-            Reg::Unmapped => (0, EVT_SEM_RESP_SLVERR, Some(ErrKind::Unmapped)),
+            Reg::Event(i) => (u32::from(self.evt(i)), None),
+            Reg::ErrStatus => (self.err, None),
+            Reg::FirstErr => (self.first_err, None),
+            Reg::FirstErrData => (self.first_err_data, None),
+            Reg::Sem(_, i) => (self.sem(i) as u32, None),
+            Reg::Unmapped => (0, Some(ErrKind::Unmapped)),
         }
     }
 
@@ -212,79 +200,119 @@ fn saturate(v: i64) -> (i32, bool) {
     }
 }
 
-impl CycleModel for EvtSem {
-    type In = EvtSemIn;
-    type Out = EvtSemOut;
+/// This cycle's AXI traffic as the block sees it (the `wr_*` / `rd_*` logic of the RTL).
+struct AxiCycle {
+    axi_in: AxilIn,
+    req: AxilReq,
+    /// Effect of the committed write.
+    write_op: WriteOp,
+    write_err: Option<AxiErr>,
+    read_data: u32,
+    read_err: Option<AxiErr>,
+}
 
-    fn step(&mut self, i: &EvtSemIn) -> EvtSemOut {
-        let in_reset = i.rst_ni & 1 == 0;
-        if in_reset {
-            self.reset();
-        }
-        let a = self.axi;
+/// The wait ports' results (the RTL's wait-port `always_comb`).
+struct Waits {
+    done: u64,
+    /// First port with an unsupported mode: (port, mode byte).
+    bad: Option<(usize, u8)>,
+    /// Satisfied GE-then-decrement ports: (satisfied, semaphore, immediate).
+    dec: [(bool, u8, i64); NUM_WAIT],
+    /// Satisfied SET_THEN_CLEAR ports: (satisfied, event).
+    clr: [(bool, u8); NUM_WAIT],
+}
 
-        // ---- AXI outputs are registered ----
-        let mut o = EvtSemOut {
-            s_axil_awready: u64::from(!a.aw_v),
-            s_axil_wready: u64::from(!a.w_v),
-            s_axil_bresp: u64::from(a.b_resp),
-            s_axil_bvalid: u64::from(a.b_v),
-            s_axil_arready: u64::from(!a.r_v),
-            s_axil_rdata: u64::from(a.r_data),
-            s_axil_rresp: u64::from(a.r_resp),
-            s_axil_rvalid: u64::from(a.r_v),
+/// The semaphore updates of this cycle (the slot adder of `p_state`).
+struct SemUpdates {
+    updates: [(u8, i32); NUM_SLOTS],
+    count: usize,
+    /// First saturating update: (semaphore, saturated value).
+    overflow: Option<(u8, i32)>,
+}
+
+impl EvtSem {
+    /// Registered outputs (state before the edge).
+    #[inline(always)]
+    fn outputs(&self, i: &EvtSemIn) -> EvtSemOut {
+        let ao = self.axi.out();
+        EvtSemOut {
+            s_axil_awready: u64::from(ao.awready),
+            s_axil_wready: u64::from(ao.wready),
+            s_axil_bresp: u64::from(ao.bresp),
+            s_axil_bvalid: u64::from(ao.bvalid),
+            s_axil_arready: u64::from(ao.arready),
+            s_axil_rdata: u64::from(ao.rdata),
+            s_axil_rresp: u64::from(ao.rresp),
+            s_axil_rvalid: u64::from(ao.rvalid),
             err_status_o: u64::from(self.err),
             err_pulse_o: u64::from(self.err_pulse),
             evt_o: self.evt,
             dbg_sem_o: u64::from(self.sem[(i.dbg_idx_i as u32 & IDX_MASK) as usize] as u32),
             ..EvtSemOut::default()
+        }
+    }
+
+    /// Stage 1: the adapter's requests, the write's classification and the read's answer.
+    #[inline(always)]
+    fn axi_cycle(&self, i: &EvtSemIn) -> AxiCycle {
+        let axi_in = AxilIn {
+            awaddr: i.s_axil_awaddr as u32,
+            awvalid: i.s_axil_awvalid & 1 == 1,
+            wdata: i.s_axil_wdata as u32,
+            wstrb: i.s_axil_wstrb as u32,
+            wvalid: i.s_axil_wvalid & 1 == 1,
+            bready: i.s_axil_bready & 1 == 1,
+            araddr: i.s_axil_araddr as u32,
+            arvalid: i.s_axil_arvalid & 1 == 1,
+            rready: i.s_axil_rready & 1 == 1,
         };
-
-        let aw_hs = i.s_axil_awvalid & 1 == 1 && !a.aw_v;
-        let w_hs = i.s_axil_wvalid & 1 == 1 && !a.w_v;
-        let ar_hs = i.s_axil_arvalid & 1 == 1 && !a.r_v;
-        let b_hs = a.b_v && i.s_axil_bready & 1 == 1;
-        let r_hs = a.r_v && i.s_axil_rready & 1 == 1;
-        let do_write = a.aw_v && a.w_v && !a.b_v;
-
-        // ---- AXI write commit ----
-        let mut wr_err: Option<AxiErr> = None;
-        let mut wop = WriteOp::None;
-        if do_write {
-            match Self::write_op(a.aw_addr, a.w_data, a.w_strb) {
-                Ok(op) => wop = op,
+        let req = self.axi.requests(&axi_in, ADDR_MASK);
+        let mut write_err = None;
+        let mut write_op = WriteOp::None;
+        if let Some(w) = req.write {
+            match Self::write_op(w.addr, w.data, w.strb) {
+                Ok(op) => write_op = op,
                 Err(kind) => {
-                    wr_err = Some(AxiErr {
+                    write_err = Some(AxiErr {
                         kind,
                         write: true,
-                        addr: a.aw_addr,
-                        data: a.w_data,
+                        addr: w.addr,
+                        data: w.data,
                     })
                 }
             }
         }
-        // ---- AXI read ----
-        let mut rd = (a.r_data, a.r_resp);
-        let mut rd_err: Option<AxiErr> = None;
-        if ar_hs {
-            let addr = (i.s_axil_araddr as u32) & ADDR_MASK;
-            let (data, resp, err) = self.read(addr);
-            rd = (data, resp);
-            if let Some(kind) = err {
-                rd_err = Some(AxiErr {
-                    kind,
-                    write: false,
-                    addr,
-                    data: 0,
-                });
-            }
+        let mut read_data = 0;
+        let mut read_err = None;
+        if let Some(addr) = req.read {
+            let (data, err) = self.read(addr);
+            read_data = data;
+            read_err = err.map(|kind| AxiErr {
+                kind,
+                write: false,
+                addr,
+                data: 0,
+            });
         }
+        AxiCycle {
+            axi_in,
+            req,
+            write_op,
+            write_err,
+            read_data,
+            read_err,
+        }
+    }
 
-        // ---- wait ports, served in port order ----
-        let mut done = 0u64;
-        let mut bad_wait: Option<(usize, u8)> = None;
-        let mut dec: [(bool, u8, i64); NUM_WAIT] = [(false, 0, 0); NUM_WAIT];
-        let mut clr: [(bool, u8); NUM_WAIT] = [(false, 0); NUM_WAIT];
+    /// Stage 2: wait ports, served in port order (each sees the lower ports' effects).
+    #[inline(always)]
+    fn serve_waits(&self, i: &EvtSemIn) -> Waits {
+        let mut w = Waits {
+            done: 0,
+            bad: None,
+            dec: [(false, 0, 0); NUM_WAIT],
+            clr: [(false, 0); NUM_WAIT],
+        };
         for p in 0..NUM_WAIT {
             let (valid, mode, idx, imm) = i.wait(p);
             if !valid {
@@ -293,10 +321,10 @@ impl CycleModel for EvtSem {
             let mut eff = i64::from(self.sem[usize::from(idx)]);
             let mut ev = self.evt(idx);
             for q in 0..p {
-                if dec[q].0 && dec[q].1 == idx {
-                    eff -= dec[q].2;
+                if w.dec[q].0 && w.dec[q].1 == idx {
+                    eff -= w.dec[q].2;
                 }
-                if clr[q].0 && clr[q].1 == idx {
+                if w.clr[q].0 && w.clr[q].1 == idx {
                     ev = false;
                 }
             }
@@ -310,29 +338,31 @@ impl CycleModel for EvtSem {
                 Some(WaitMode::SemGe) => eff >= imm64,
                 Some(WaitMode::EvtSet) => ev,
                 Some(WaitMode::EvtSetThenClear) => {
-                    clr[p] = (ev, idx);
+                    w.clr[p] = (ev, idx);
                     ev
                 }
                 Some(WaitMode::SemGeDec) => {
                     let ok = eff >= imm64;
-                    dec[p] = (ok, idx, imm64);
+                    w.dec[p] = (ok, idx, imm64);
                     ok
                 }
                 None => {
-                    bad_wait.get_or_insert((p, mode));
+                    w.bad.get_or_insert((p, mode));
                     false
                 }
             };
-            done |= u64::from(ok) << p;
+            w.done |= u64::from(ok) << p;
         }
-        o.wait_done_o = done;
+        w
+    }
 
-        // ---- semaphore updates: base + exact sum of deltas, then saturate ----
+    /// Stage 3: semaphore next values: base + exact sum of this cycle's deltas, saturated.
+    #[inline(always)]
+    fn sum_semaphores(&mut self, i: &EvtSemIn, op: WriteOp, waits: &Waits) -> SemUpdates {
         let mut touched = [0u8; NUM_SLOTS];
         let mut n_touched = 0usize;
         let mut seen = [0u64; NUM_SEM / 64];
         let mut set: Option<(u8, i32)> = None;
-        let mut inc_seen = [0u64; NUM_SEM / 64];
         {
             let delta = &mut self.delta;
             let mut touch = |idx: u8, v: i64| {
@@ -343,7 +373,7 @@ impl CycleModel for EvtSem {
                 seen[w] |= 1 << b;
                 delta[usize::from(idx)] += v;
             };
-            match wop {
+            match op {
                 WriteOp::SemSet(idx, v) => {
                     set = Some((idx, v));
                     touch(idx, 0);
@@ -351,27 +381,22 @@ impl CycleModel for EvtSem {
                 WriteOp::SemAdd(idx, v) => touch(idx, v),
                 _ => {}
             }
-            let drop_dups = self.fault == Some(EvtSemFault::DropSameCycleIncrement);
             let mut valid = i.inc_valid_i & ((1 << NUM_INC) - 1);
             while valid != 0 {
                 let p = valid.trailing_zeros() as usize;
                 valid &= valid - 1;
                 let (_, idx, v) = i.inc(p);
-                if drop_dups {
-                    let (w, b) = (usize::from(idx) / 64, idx % 64);
-                    if (inc_seen[w] >> b) & 1 == 1 {
-                        continue;
-                    }
-                    inc_seen[w] |= 1 << b;
-                }
                 touch(idx, i64::from(v));
             }
-            for d in dec.iter().filter(|d| d.0) {
+            for d in waits.dec.iter().filter(|d| d.0) {
                 touch(d.1, -d.2);
             }
         }
-        let mut updates = [(0u8, 0i32); NUM_SLOTS];
-        let mut ovf: Option<(u8, i32)> = None;
+        let mut out = SemUpdates {
+            updates: [(0u8, 0i32); NUM_SLOTS],
+            count: n_touched,
+            overflow: None,
+        };
         for (k, &idx) in touched[..n_touched].iter().enumerate() {
             let base = match set {
                 Some((s, v)) if s == idx => i64::from(v),
@@ -380,37 +405,25 @@ impl CycleModel for EvtSem {
             let (v, sat) = saturate(base + self.delta[usize::from(idx)]);
             self.delta[usize::from(idx)] = 0;
             if sat {
-                ovf.get_or_insert((idx, v));
+                out.overflow.get_or_insert((idx, v));
             }
-            updates[k] = (idx, v);
+            out.updates[k] = (idx, v);
         }
+        out
+    }
 
-        // ---- errors: pulse, sticky, first-error capture ----
-        let mut pulse = 0u32;
-        for e in [wr_err, rd_err].into_iter().flatten() {
-            pulse |= e.kind.bit();
-        }
-        if ovf.is_some() {
-            pulse |= ErrKind::Overflow.bit();
-        }
-        if bad_wait.is_some() {
-            pulse |= ErrKind::BadWaitMode.bit();
-        }
-
-        if in_reset {
-            return o;
-        }
-
-        // ---- clock edge ----
-        for &(idx, v) in &updates[..n_touched] {
+    /// Stage 4 (clock edge): semaphores, events, sticky errors, first-error capture.
+    #[inline(always)]
+    fn edge(&mut self, axi: &AxiCycle, waits: &Waits, sems: &SemUpdates, pulse: u32) {
+        for &(idx, v) in &sems.updates[..sems.count] {
             self.sem[usize::from(idx)] = v;
         }
-        for c in clr.iter().filter(|c| c.0) {
+        for c in waits.clr.iter().filter(|c| c.0) {
             self.evt[usize::from(c.1) / 64] &= !(1u64 << (c.1 % 64));
         }
         let mut err_clear = 0u32;
         let mut rearm = false;
-        match wop {
+        match axi.write_op {
             WriteOp::Event(idx, v) => {
                 let (w, b) = (usize::from(idx) / 64, idx % 64);
                 self.evt[w] = (self.evt[w] & !(1u64 << b)) | (u64::from(v) << b);
@@ -426,7 +439,7 @@ impl CycleModel for EvtSem {
             self.first_err_data = 0;
         }
         if !FirstErr::unpack(self.first_err).valid && pulse != 0 {
-            let (fe, data) = if let Some(e) = wr_err.or(rd_err) {
+            let (fe, data) = if let Some(e) = axi.write_err.or(axi.read_err) {
                 (
                     FirstErr {
                         valid: true,
@@ -436,23 +449,21 @@ impl CycleModel for EvtSem {
                     },
                     e.data,
                 )
-            } else if let Some((idx, v)) = ovf {
-                let kind = ErrKind::Overflow as u32;
+            } else if let Some((idx, v)) = sems.overflow {
                 (
                     FirstErr {
                         valid: true,
-                        kind,
+                        kind: ErrKind::Overflow as u32,
                         write: false,
                         info: u32::from(idx),
                     },
                     v as u32,
                 )
-            } else if let Some((p, mode)) = bad_wait {
-                let kind = ErrKind::BadWaitMode as u32;
+            } else if let Some((p, mode)) = waits.bad {
                 (
                     FirstErr {
                         valid: true,
-                        kind,
+                        kind: ErrKind::BadWaitMode as u32,
                         write: false,
                         info: p as u32,
                     },
@@ -464,39 +475,80 @@ impl CycleModel for EvtSem {
             self.first_err = fe.pack();
             self.first_err_data = data;
         }
+        self.axi.update(
+            &axi.axi_in,
+            &axi.req,
+            &AxilAnswer {
+                write_err: axi.write_err.is_some(),
+                read_data: axi.read_data,
+                read_err: axi.read_err.is_some(),
+            },
+            ADDR_MASK,
+        );
+    }
+}
 
-        // AXI channel registers.
-        let mut n = a;
-        if aw_hs {
-            n.aw_v = true;
-            n.aw_addr = (i.s_axil_awaddr as u32) & ADDR_MASK;
+/// Inputs with [`EvtSemFault::DropSameCycleIncrement`] applied: every increment
+/// port after the first one naming the same semaphore is dropped.
+fn drop_same_cycle_increments(i: &EvtSemIn) -> EvtSemIn {
+    let mut j = *i;
+    let mut seen = [0u64; NUM_SEM / 64];
+    for p in 0..NUM_INC {
+        let (valid, idx, _) = i.inc(p);
+        if valid {
+            let (w, b) = (usize::from(idx) / 64, idx % 64);
+            if (seen[w] >> b) & 1 == 1 {
+                j.inc_valid_i &= !(1 << p);
+            }
+            seen[w] |= 1 << b;
         }
-        if w_hs {
-            n.w_v = true;
-            n.w_data = i.s_axil_wdata as u32;
-            n.w_strb = (i.s_axil_wstrb as u32) & EVT_SEM_FULL_STRB;
+    }
+    j
+}
+
+impl CycleModel for EvtSem {
+    type In = EvtSemIn;
+    type Out = EvtSemOut;
+
+    /// One cycle: outputs, then the RTL's processes as named stages (AXI requests,
+    /// wait ports, semaphore adder, error pulse), then the clock edge.
+    fn step(&mut self, i: &EvtSemIn) -> EvtSemOut {
+        if self.fault == Some(EvtSemFault::DropSameCycleIncrement) {
+            // Test-only fault, applied to the inputs so the model itself stays fault-free.
+            let j = drop_same_cycle_increments(i);
+            return self.step_clean(&j);
         }
-        if do_write {
-            n.aw_v = false;
-            n.w_v = false;
-            n.b_v = true;
-            n.b_resp = if wr_err.is_some() {
-                EVT_SEM_RESP_SLVERR
-            } else {
-                EVT_SEM_RESP_OKAY
-            };
+        self.step_clean(i)
+    }
+}
+
+impl EvtSem {
+    #[inline(always)]
+    fn step_clean(&mut self, i: &EvtSemIn) -> EvtSemOut {
+        let in_reset = i.rst_ni & 1 == 0;
+        if in_reset {
+            self.reset();
         }
-        if b_hs {
-            n.b_v = false;
+        let mut o = self.outputs(i);
+        let axi = self.axi_cycle(i);
+        let waits = self.serve_waits(i);
+        o.wait_done_o = waits.done;
+        let sems = self.sum_semaphores(i, axi.write_op, &waits);
+        // Error pulse of this cycle.
+        let mut pulse = 0u32;
+        for e in [axi.write_err, axi.read_err].into_iter().flatten() {
+            pulse |= e.kind.bit();
         }
-        if ar_hs {
-            n.r_v = true;
-            (n.r_data, n.r_resp) = rd;
+        if sems.overflow.is_some() {
+            pulse |= ErrKind::Overflow.bit();
         }
-        if r_hs {
-            n.r_v = false;
+        if waits.bad.is_some() {
+            pulse |= ErrKind::BadWaitMode.bit();
         }
-        self.axi = n;
+        if in_reset {
+            return o;
+        }
+        self.edge(&axi, &waits, &sems, pulse);
         o
     }
 }

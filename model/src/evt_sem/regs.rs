@@ -18,8 +18,6 @@
 //! bits \[9:2\]; bits \[1:0\] are ignored (32-bit registers).
 
 crate::sv_consts! {
-    /// EVT_SEM: bytes in the register window.
-    EVT_SEM_WINDOW_BYTES: u32[14] = 0x2000;
     /// EVT_SEM: AXI4-Lite address width (byte offset inside the window).
     EVT_SEM_ADDR_W: u32[8] = 13;
     /// EVT_SEM: number of semaphores (signed 32-bit).
@@ -44,16 +42,6 @@ crate::sv_consts! {
     EVT_SEM_WIN_SEM_INCR: u32[3] = 6;
     /// EVT_SEM: window code of SEM_DECR[i] (0x1C00).
     EVT_SEM_WIN_SEM_DECR: u32[3] = 7;
-    /// EVT_SEM: byte offset of EVENT[0].
-    EVT_SEM_EVENT_BASE: u32[13] = 0x0000;
-    /// EVT_SEM: byte offset of SEM_READ[0].
-    EVT_SEM_SEM_READ_BASE: u32[13] = 0x1000;
-    /// EVT_SEM: byte offset of SEM_SET[0].
-    EVT_SEM_SEM_SET_BASE: u32[13] = 0x1400;
-    /// EVT_SEM: byte offset of SEM_INCR[0].
-    EVT_SEM_SEM_INCR_BASE: u32[13] = 0x1800;
-    /// EVT_SEM: byte offset of SEM_DECR[0].
-    EVT_SEM_SEM_DECR_BASE: u32[13] = 0x1C00;
     /// EVT_SEM: ERR_STATUS offset (sticky error bits, write-1-to-clear).
     EVT_SEM_ERR_STATUS: u32[13] = 0x0400;
     /// EVT_SEM: FIRST_ERR offset (write with VALID set re-arms the capture).
@@ -61,25 +49,17 @@ crate::sv_consts! {
     /// EVT_SEM: FIRST_ERR_DATA offset (read-only).
     EVT_SEM_FIRST_ERR_DATA: u32[13] = 0x0408;
     /// EVT_SEM: ERR bit: write to a read-only register (SEM_READ, FIRST_ERR_DATA).
-    EVT_SEM_ERR_WR_RO: u32[3] = 0;
+    EVT_SEM_ERR_WR_RO: u32[3] = ERR_WR_RO.lsb;
     /// EVT_SEM: ERR bit: access to an unmapped offset.
-    EVT_SEM_ERR_UNMAPPED: u32[3] = 1;
+    EVT_SEM_ERR_UNMAPPED: u32[3] = ERR_UNMAPPED.lsb;
     /// EVT_SEM: ERR bit: write with wstrb != 4'hF.
-    EVT_SEM_ERR_PARTIAL_STRB: u32[3] = 2;
+    EVT_SEM_ERR_PARTIAL_STRB: u32[3] = ERR_PARTIAL_STRB.lsb;
     /// EVT_SEM: ERR bit: a semaphore update left the signed 32-bit range (saturated).
-    EVT_SEM_ERR_OVERFLOW: u32[3] = 3;
+    EVT_SEM_ERR_OVERFLOW: u32[3] = ERR_OVERFLOW.lsb;
     /// EVT_SEM: ERR bit: a wait port was valid with an unsupported wait_mode.
-    EVT_SEM_ERR_BAD_WAIT_MODE: u32[3] = 4;
+    EVT_SEM_ERR_BAD_WAIT_MODE: u32[3] = ERR_BAD_WAIT_MODE.lsb;
     /// EVT_SEM: number of ERR_STATUS bits.
     EVT_SEM_NUM_ERR: u32[8] = 5;
-    /// EVT_SEM: FIRST_ERR bit: a first error is captured.
-    EVT_SEM_FE_VALID_BIT: u32[8] = 31;
-    /// EVT_SEM: FIRST_ERR lowest bit of KIND (the ERR bit number, 3 bits).
-    EVT_SEM_FE_KIND_LSB: u32[8] = 28;
-    /// EVT_SEM: FIRST_ERR bit: the error was an AXI write (1) or read (0).
-    EVT_SEM_FE_WRITE_BIT: u32[8] = 27;
-    /// EVT_SEM: FIRST_ERR INFO width (INFO in [15:0]: byte offset, semaphore or port index).
-    EVT_SEM_FE_INFO_W: u32[8] = 16;
     /// EVT_SEM: wait_mode NONE (satisfied at once). Seed 002 §3.
     EVT_SEM_WAIT_NONE: u32[8] = 0x00;
     /// EVT_SEM: wait_mode WAIT_FOR_SEM_EQ_IMM. Seed 002 §3.
@@ -100,16 +80,245 @@ crate::sv_consts! {
     EVT_SEM_WAIT_SEM_GE_DEC: u32[8] = 0x08;
     /// EVT_SEM: full write strobe (the only one accepted).
     EVT_SEM_FULL_STRB: u32[4] = 0xF;
-    /// AXI response OKAY.
-    EVT_SEM_RESP_OKAY: u32[2] = 0;
-    /// AXI response SLVERR.
-    EVT_SEM_RESP_SLVERR: u32[2] = 2;
 }
 
+// ---- constants the RTL does not use (Rust models and stimulus only) ----
+
+/// AXI response OKAY.
+pub const EVT_SEM_RESP_OKAY: u32 = 0;
+/// AXI response SLVERR.
+pub const EVT_SEM_RESP_SLVERR: u32 = 2;
+
+/// EVT_SEM: FIRST_ERR bit: a first error is captured.
+pub const EVT_SEM_FE_VALID_BIT: u32 = FIRST_ERR_VALID.lsb;
+/// EVT_SEM: FIRST_ERR lowest bit of KIND (the ERR bit number, 3 bits).
+pub const EVT_SEM_FE_KIND_LSB: u32 = FIRST_ERR_KIND.lsb;
+/// EVT_SEM: FIRST_ERR bit: the error was an AXI write (1) or read (0).
+pub const EVT_SEM_FE_WRITE_BIT: u32 = FIRST_ERR_WRITE.lsb;
+/// EVT_SEM: FIRST_ERR INFO width (INFO in [15:0]: byte offset, semaphore or port index).
+pub const EVT_SEM_FE_INFO_W: u32 = FIRST_ERR_INFO.width;
+
+/// EVT_SEM: bytes in the register window.
+pub const EVT_SEM_WINDOW_BYTES: u32 = 0x2000;
+/// EVT_SEM: byte offset of EVENT[0].
+pub const EVT_SEM_EVENT_BASE: u32 = 0x0000;
+/// EVT_SEM: byte offset of SEM_READ[0].
+pub const EVT_SEM_SEM_READ_BASE: u32 = 0x1000;
+/// EVT_SEM: byte offset of SEM_SET[0].
+pub const EVT_SEM_SEM_SET_BASE: u32 = 0x1400;
+/// EVT_SEM: byte offset of SEM_INCR[0].
+pub const EVT_SEM_SEM_INCR_BASE: u32 = 0x1800;
+/// EVT_SEM: byte offset of SEM_DECR[0].
+pub const EVT_SEM_SEM_DECR_BASE: u32 = 0x1C00;
+
+// ---- register description (model/src/regs) ----
+
+use crate::regs::{Access, Array, Block, Field, Group, Layout, Reg as RegDesc, Sides, Source};
+
+const PF2: Source = Source::Public("PUBLIC-FACTS §2");
+const PRJ: Source = Source::Project;
+
+/// EVENT[i]: the event bit.
+pub const EVENT_VALUE: Field = Field::new("VALUE", 0, 1, "", PRJ);
+/// Layout of EVENT[i].
+pub const EVENT: Layout = Layout {
+    name: "evt_sem_event",
+    fields: &[EVENT_VALUE],
+};
+/// ERR bit: write to a read-only register.
+pub const ERR_WR_RO: Field = Field::new("WR_RO", 0, 1, "write to SEM_READ / FIRST_ERR_DATA", PRJ);
+/// ERR bit: access to an unmapped offset.
+pub const ERR_UNMAPPED: Field = Field::new("UNMAPPED", 1, 1, "access to an unmapped offset", PRJ);
+/// ERR bit: write with a partial strobe.
+pub const ERR_PARTIAL_STRB: Field =
+    Field::new("PARTIAL_STRB", 2, 1, "write with wstrb != 4'hF", PRJ);
+/// ERR bit: a semaphore saturated.
+pub const ERR_OVERFLOW: Field = Field::new("OVERFLOW", 3, 1, "a semaphore saturated", PRJ);
+/// ERR bit: unsupported wait mode on a valid wait port.
+pub const ERR_BAD_WAIT_MODE: Field =
+    Field::new("BAD_WAIT_MODE", 4, 1, "unsupported wait_mode", PRJ);
+/// Layout of ERR_STATUS (and of `err_pulse_o` / `err_status_o`).
+pub const ERR: Layout = Layout {
+    name: "evt_sem_err",
+    fields: &[
+        ERR_WR_RO,
+        ERR_UNMAPPED,
+        ERR_PARTIAL_STRB,
+        ERR_OVERFLOW,
+        ERR_BAD_WAIT_MODE,
+    ],
+};
+/// FIRST_ERR: a first error is captured.
+pub const FIRST_ERR_VALID: Field = Field::new("VALID", 31, 1, "write 1 to re-arm", PRJ);
+/// FIRST_ERR: the ERR bit number of the error.
+pub const FIRST_ERR_KIND: Field = Field::new("KIND", 28, 3, "ERR_STATUS bit number", PRJ);
+/// FIRST_ERR: the error was an AXI write.
+pub const FIRST_ERR_WRITE: Field = Field::new("WRITE", 27, 1, "AXI write (1) or read (0)", PRJ);
+/// FIRST_ERR: byte offset (AXI), semaphore index (overflow) or port index (wait mode).
+pub const FIRST_ERR_INFO: Field = Field::new("INFO", 0, 16, "offset, semaphore or port", PRJ);
+/// Layout of FIRST_ERR.
+pub const FIRST_ERR: Layout = Layout {
+    name: "evt_sem_first_err",
+    fields: &[
+        FIRST_ERR_VALID,
+        FIRST_ERR_KIND,
+        FIRST_ERR_WRITE,
+        FIRST_ERR_INFO,
+    ],
+};
+/// A signed 32-bit semaphore value (also FIRST_ERR_DATA).
+pub const SEM_VALUE: Field = Field::new("VALUE", 0, 32, "signed", PF2);
+/// Layout of a semaphore register.
+pub const SEM: Layout = Layout {
+    name: "evt_sem_sem",
+    fields: &[SEM_VALUE],
+};
+
+#[allow(clippy::too_many_arguments)] // one argument per column of the register table
+const fn r(
+    name: &'static str,
+    offset: u32,
+    count: u32,
+    access: Access,
+    layout: &'static Layout,
+    effect: &'static str,
+    desc: &'static str,
+    source: Source,
+) -> RegDesc {
+    RegDesc {
+        name,
+        offset,
+        array: if count > 1 {
+            Some(Array {
+                count,
+                stride: 1 << EVT_SEM_IDX_LSB,
+            })
+        } else {
+            None
+        },
+        access,
+        layout,
+        sides: Sides::Both,
+        effect,
+        volatile: false,
+        storage: None,
+        desc,
+        source,
+    }
+}
+const fn volatile(reg: RegDesc) -> RegDesc {
+    RegDesc {
+        volatile: true,
+        ..reg
+    }
+}
+const fn semaphore(reg: RegDesc) -> RegDesc {
+    RegDesc {
+        storage: Some("SEM_READ"),
+        ..reg
+    }
+}
+
+/// Registers of the EVT_SEM window.
+pub const WINDOW_REGS: &[RegDesc] = &[
+    r(
+        "EVENT",
+        EVT_SEM_EVENT_BASE,
+        EVT_SEM_NUM_EVT,
+        Access::Rw,
+        &EVENT,
+        "",
+        "event i: read 0/1, write stores wdata[0] (events below the semaphore windows, 256 per core; offset project-defined)",
+        PF2,
+    ),
+    volatile(r(
+        "ERR_STATUS",
+        EVT_SEM_ERR_STATUS,
+        1,
+        Access::W1c,
+        &ERR,
+        "",
+        "sticky error bits",
+        PRJ,
+    )),
+    volatile(r(
+        "FIRST_ERR",
+        EVT_SEM_FIRST_ERR,
+        1,
+        Access::Rw,
+        &FIRST_ERR,
+        "VALID = 1 re-arms (clears FIRST_ERR and FIRST_ERR_DATA); other bits ignored",
+        "first error since re-armed",
+        PRJ,
+    )),
+    volatile(r(
+        "FIRST_ERR_DATA",
+        EVT_SEM_FIRST_ERR_DATA,
+        1,
+        Access::Ro,
+        &SEM,
+        "",
+        "wdata of a failed write; 0 for a failed read; the clamped value for OVERFLOW; the wait_mode byte for BAD_WAIT_MODE",
+        PRJ,
+    )),
+    r(
+        "SEM_READ",
+        EVT_SEM_SEM_READ_BASE,
+        EVT_SEM_NUM_SEM,
+        Access::Ro,
+        &SEM,
+        "",
+        "semaphore i; a write answers SLVERR (WR_RO)",
+        PF2,
+    ),
+    semaphore(r(
+        "SEM_SET",
+        EVT_SEM_SEM_SET_BASE,
+        EVT_SEM_NUM_SEM,
+        Access::Rw,
+        &SEM,
+        "",
+        "semaphore i: write replaces, read returns it",
+        PF2,
+    )),
+    semaphore(r(
+        "SEM_INCR",
+        EVT_SEM_SEM_INCR_BASE,
+        EVT_SEM_NUM_SEM,
+        Access::Rw,
+        &SEM,
+        "semaphore i += wdata (signed, saturating)",
+        "reads semaphore i",
+        Source::Seed("001 §5.1"),
+    )),
+    semaphore(r(
+        "SEM_DECR",
+        EVT_SEM_SEM_DECR_BASE,
+        EVT_SEM_NUM_SEM,
+        Access::Rw,
+        &SEM,
+        "semaphore i -= wdata (signed, saturating)",
+        "reads semaphore i",
+        PF2,
+    )),
+];
+
+/// Register description of EVT_SEM.
+pub const DESC: Block = Block {
+    name: "evt_sem",
+    groups: &[Group {
+        title: "EVT_SEM window (0x2000 bytes; offsets 0x040C–0x0FFF unmapped: SLVERR)",
+        base: 0,
+        array: None,
+        regs: WINDOW_REGS,
+    }],
+    layouts: &[&EVENT, &ERR, &FIRST_ERR, &SEM],
+};
+
 /// Mask of the valid bits of ERR_STATUS.
-pub const ERR_MASK: u32 = (1 << EVT_SEM_NUM_ERR) - 1;
+pub const ERR_MASK: u32 = ERR.mask();
 /// Mask of the FIRST_ERR INFO field.
-pub const FE_INFO_MASK: u32 = (1 << EVT_SEM_FE_INFO_W) - 1;
+pub const FE_INFO_MASK: u32 = FIRST_ERR_INFO.max();
 /// Mask of the byte offset inside the window.
 pub const ADDR_MASK: u32 = (1 << EVT_SEM_ADDR_W) - 1;
 /// Mask of a register index (8 bits).
@@ -222,18 +431,18 @@ pub struct FirstErr {
 impl FirstErr {
     /// Pack into the register value.
     pub const fn pack(self) -> u32 {
-        ((self.valid as u32) << EVT_SEM_FE_VALID_BIT)
-            | ((self.kind & WIN_MASK) << EVT_SEM_FE_KIND_LSB)
-            | ((self.write as u32) << EVT_SEM_FE_WRITE_BIT)
-            | (self.info & FE_INFO_MASK)
+        FIRST_ERR_VALID.val(self.valid as u32)
+            | FIRST_ERR_KIND.val(self.kind)
+            | FIRST_ERR_WRITE.val(self.write as u32)
+            | FIRST_ERR_INFO.val(self.info)
     }
     /// Unpack a register value (never fails: every field is total).
     pub const fn unpack(v: u32) -> Self {
         Self {
-            valid: (v >> EVT_SEM_FE_VALID_BIT) & 1 == 1,
-            kind: (v >> EVT_SEM_FE_KIND_LSB) & WIN_MASK,
-            write: (v >> EVT_SEM_FE_WRITE_BIT) & 1 == 1,
-            info: v & FE_INFO_MASK,
+            valid: FIRST_ERR_VALID.is_set(v),
+            kind: FIRST_ERR_KIND.get(v),
+            write: FIRST_ERR_WRITE.is_set(v),
+            info: FIRST_ERR_INFO.get(v),
         }
     }
 }

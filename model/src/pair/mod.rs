@@ -73,6 +73,7 @@ pub const DESC_BYTES: u32 = 16384;
 pub const RTL_FILES: &[&str] = &[
     "sb2sb_pkg.sv",
     "cayman_addr_decode.sv",
+    "axil_reg_adapter.sv",
     "evt_sem.sv",
     "udma_regs.sv",
     "udma_m2s.sv",

@@ -298,9 +298,9 @@ impl CompDesc {
     }
 }
 
-/// Next ring id (mod 4).
+/// Next ring id (mod 4: the width of the pointer registers' RING_ID field).
 pub const fn next_ring_id(id: u8) -> u8 {
-    (id + 1) & 3
+    Q_PTR_RING_ID.wrapping_add(id as u32, 1) as u8
 }
 
 /// A position in a descriptor ring: offset and the ring id that belongs to it.
@@ -334,7 +334,38 @@ impl RingPos {
         let wraps = (total / len) as u8;
         Self {
             offset: (total % len) as u32,
-            ring_id: (self.ring_id + (wraps & 3)) & 3,
+            ring_id: Q_PTR_RING_ID.wrapping_add(self.ring_id as u32, wraps as u32) as u8,
+        }
+    }
+    /// The hardware's one-slot step (head and completion head, `ptr_step` in
+    /// `udma_regs.sv`): past the last slot (offset + 1 ≥ `rl`) to offset 0 of the next lap.
+    pub const fn step(self, rl: u32) -> Self {
+        let n = self.offset + 1;
+        if n >= rl {
+            Self {
+                offset: 0,
+                ring_id: next_ring_id(self.ring_id),
+            }
+        } else {
+            Self {
+                offset: n,
+                ring_id: self.ring_id,
+            }
+        }
+    }
+    /// The hardware's doorbell step (tail += `inc`, `inc` ≤ free slots < `rl`): at most one wrap.
+    pub const fn add_one_lap(self, inc: u32, rl: u32) -> Self {
+        let n = self.offset + inc;
+        if n >= rl {
+            Self {
+                offset: Q_PTR_OFFSET.get(n - rl),
+                ring_id: next_ring_id(self.ring_id),
+            }
+        } else {
+            Self {
+                offset: n,
+                ring_id: self.ring_id,
+            }
         }
     }
     /// Register encoding (offset [23:0], ring id [31:30]).

@@ -262,6 +262,7 @@ macro_rules! udma_width {
 /// RTL files of `udma_engine`, in compile order.
 const RTL_FILES: &[&str] = &[
     "sb2sb_pkg.sv",
+    "axil_reg_adapter.sv",
     "udma_regs.sv",
     "udma_m2s.sv",
     "udma_s2m.sv",
@@ -477,9 +478,12 @@ impl<W: UdmaWidth> UdmaEngine<W> {
     fn dbg(&self) -> u64 {
         let m = self.m2s.stat().dbg() & 0x1_0fff;
         let s = self.s2m.stat().dbg() & 0x1_0fff;
-        // [8:0] M2S {pkt, q, st}, [17:9] S2M, [19:18] read owner, [21:20] CSR state
+        // [8:0] M2S {pkt, q, st}, [17:9] S2M, [19:18] read owner, [21:20] CSR {R, B} pending
         let pack = |d: u32| ((d & 0xf) | ((d >> 8) & 0xf) << 4 | ((d >> 16) & 1) << 8) as u64;
-        pack(m) | pack(s) << 9 | (self.rd_owner as u64) << 18 | (self.regs.c_st as u64) << 20
+        pack(m)
+            | pack(s) << 9
+            | (self.rd_owner as u64) << 18
+            | (self.regs.axi.pending() as u64) << 20
     }
 
     /// One cycle on width-neutral pins (see [`CycleModel::step`]).
@@ -526,7 +530,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         };
 
         // Combinational outputs from the pre-edge state.
-        let csr = self.regs.csr_out(&csr_in);
+        let csr = self.regs.csr_out();
         let mut mo = self.m2s.outputs(&self.regs.side[0], &m_rd);
         let mut so = self.s2m.outputs(&self.regs.side[1], &s_rd, &sin);
         let ar = match self.rd_owner {
@@ -597,7 +601,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
             Some(UdmaFault::TailWrapNoRingId) => Some(self.regs.side.map(|s| s.q.map(|q| q.tail))),
             _ => None,
         };
-        self.regs.update(&csr_in, &csr, &[mo.ev, so.ev], &stats);
+        self.regs.update(&csr_in, &[mo.ev, so.ev], &stats);
         if let Some(before) = tail_before {
             for (side, old_side) in self.regs.side.iter_mut().zip(before.iter()) {
                 for (r, old) in side.q.iter_mut().zip(old_side.iter()) {

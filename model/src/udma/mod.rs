@@ -3,6 +3,7 @@
 //!
 //! See `docs/udma.md` for the theory of operation, the FSMs and the register map.
 pub mod beat;
+pub mod csr;
 pub mod desc;
 pub mod engine;
 pub mod m2s;

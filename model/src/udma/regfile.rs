@@ -1,23 +1,22 @@
-//! UDMA register file and AXI4-Lite CSR slave (mirrors `rtl/udma_regs.sv`).
+//! UDMA register file behind the shared AXI4-Lite register adapter (mirrors
+//! `rtl/udma_regs.sv`).
 //!
-//! One CSR transaction at a time: in `C_IDLE` a write (AW and W both valid)
-//! is taken before a read; the response is registered (`C_B` / `C_R`).
+//! The adapter ([`AxilAdapter`], docs/axil.md) holds AW and W, commits a write
+//! in the cycle after both are held and answers a read from the state of its
+//! AR handshake cycle; a write and a read may both be served in one cycle.
 //! Register updates in one cycle are applied in this order (the RTL's
 //! `always_comb` order): FSM events first, then the CSR write; a queue reset
 //! (RST_Q) wins over FSM events, sticky/W1C bits use "set wins over clear".
 
 use super::desc::RingPos;
 use super::regs::*;
+use crate::regs::axil::{AxilAdapter, AxilAnswer, AxilIn, AxilOut};
 
 /// Number of queues per side.
 pub const NQ: usize = UDMA_NUM_QUEUES as usize;
 
-/// CSR slave state.
-pub const C_IDLE: u8 = 0;
-/// CSR slave: write response pending.
-pub const C_B: u8 = 1;
-/// CSR slave: read data pending.
-pub const C_R: u8 = 2;
+/// Address bits of the CSR port.
+const CSR_ADDR_MASK: u32 = (1 << UDMA_CSR_ADDR_WIDTH) - 1;
 
 /// Registers of one queue (one side).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -41,11 +40,11 @@ pub struct QueueRegs {
     pub done: u32,
 }
 
-const CFG_MASK: u32 = (1 << UDMA_Q_CFG_EN_PREF_BIT) | (1 << UDMA_Q_CFG_EN_SCHED_BIT);
-const BASE_LO_MASK: u32 = !((1 << UDMA_Q_RBP_LOW_SHIFT) - 1);
-/// Width of the used/free arithmetic in the RTL (26 bits).
-const USED_MASK: u32 = (1 << 26) - 1;
-const COMP_CFG_MASK: u32 = 1 << UDMA_COMP_CFG_EN_COMP_RING_UPDATE_BIT;
+const CFG_MASK: u32 = Q_CFG.mask();
+const BASE_LO_MASK: u32 = Q_BASE_LOW.mask();
+/// Width of the used/free arithmetic in the RTL (`UsedW` = pointer offset width + 2).
+const USED_MASK: u32 = (1 << (Q_PTR_OFFSET.width + 2)) - 1;
+const COMP_CFG_MASK: u32 = Q_COMP_CFG.mask();
 
 impl QueueRegs {
     /// Descriptor ring base address.
@@ -97,21 +96,6 @@ impl QueueRegs {
             self.rl - 1 - used
         } else {
             0
-        }
-    }
-    /// Advance a pointer by one slot, wrapping at the ring length.
-    pub fn step(p: RingPos, rl: u32) -> RingPos {
-        let n = p.offset + 1;
-        if n >= rl {
-            RingPos {
-                offset: 0,
-                ring_id: (p.ring_id + 1) & 3,
-            }
-        } else {
-            RingPos {
-                offset: n,
-                ring_id: p.ring_id,
-            }
         }
     }
 }
@@ -166,36 +150,17 @@ pub struct SideStat {
 impl SideStat {
     /// DBG_STATE register value.
     pub fn dbg(&self) -> u32 {
-        self.st as u32 | (self.q as u32) << 8 | (self.pkt as u32) << 16
+        DBG_STATE_STATE.val(self.st as u32)
+            | DBG_STATE_QUEUE.val(self.q as u32)
+            | DBG_STATE_PKT.val(self.pkt as u32)
     }
 }
 
-/// Outputs of the CSR slave.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct CsrOut {
-    pub awready: bool,
-    pub wready: bool,
-    pub bvalid: bool,
-    pub bresp: u32,
-    pub arready: bool,
-    pub rvalid: bool,
-    pub rdata: u32,
-    pub rresp: u32,
-}
+/// Outputs of the CSR slave (the shared adapter's).
+pub type CsrOut = AxilOut;
 
-/// Inputs of the CSR slave.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct CsrIn {
-    pub awaddr: u32,
-    pub awvalid: bool,
-    pub wdata: u32,
-    pub wstrb: u32,
-    pub wvalid: bool,
-    pub bready: bool,
-    pub araddr: u32,
-    pub arvalid: bool,
-    pub rready: bool,
-}
+/// Inputs of the CSR slave (the shared adapter's).
+pub type CsrIn = AxilIn;
 
 /// Kind of a decoded CSR address.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -211,10 +176,8 @@ enum Acc {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RegFile {
     pub side: [SideRegs; 2],
-    pub c_st: u8,
-    pub c_bresp: u32,
-    pub c_rdata: u32,
-    pub c_rresp: u32,
+    /// The AXI4-Lite register adapter (`u_axil`).
+    pub axi: AxilAdapter,
 }
 
 /// Decoded address: side index, queue (None = engine register), offset.
@@ -269,14 +232,14 @@ impl RegFile {
     /// Q_STATUS register value.
     fn q_status(&self, s: usize, qi: usize, stat: &SideStat) -> u32 {
         let r = &self.side[s].q[qi];
-        let used = r.used() & PTR_OFFSET_MASK;
         let full = r.rl >= 1 && r.used() == r.rl - 1;
-        let pref = r.cfg & (1 << UDMA_Q_CFG_EN_PREF_BIT) != 0 && !r.stopped;
+        let pref = Q_CFG_EN_PREF.is_set(r.cfg) && !r.stopped;
         let busy = stat.st != 0 && stat.q == qi;
-        used | (r.stopped as u32) << UDMA_Q_STATUS_STOPPED_BIT
-            | (pref as u32) << UDMA_Q_STATUS_PREFETCH_BIT
-            | (busy as u32) << UDMA_Q_STATUS_SCHED_BIT
-            | (full as u32) << UDMA_Q_STATUS_Q_FULL_BIT
+        Q_STATUS_Q_USED.val(r.used())
+            | Q_STATUS_STOPPED.val(r.stopped as u32)
+            | Q_STATUS_PREFETCH.val(pref as u32)
+            | Q_STATUS_SCHED.val(busy as u32)
+            | Q_STATUS_Q_FULL.val(full as u32)
     }
 
     /// Value a CSR read of `addr` returns (0 for write-only and bad addresses).
@@ -323,65 +286,41 @@ impl RegFile {
         }
     }
 
-    /// CSR slave outputs for this cycle.
-    pub fn csr_out(&self, i: &CsrIn) -> CsrOut {
-        let mut o = CsrOut::default();
-        match self.c_st {
-            C_IDLE => {
-                if i.awvalid && i.wvalid {
-                    o.awready = true;
-                    o.wready = true;
-                } else if i.arvalid {
-                    o.arready = true;
-                }
-            }
-            C_B => {
-                o.bvalid = true;
-                o.bresp = self.c_bresp;
-            }
-            _ => {
-                o.rvalid = true;
-                o.rdata = self.c_rdata;
-                o.rresp = self.c_rresp;
-            }
-        }
-        o
+    /// CSR slave outputs for this cycle (registered in the adapter).
+    pub fn csr_out(&self) -> CsrOut {
+        self.axi.out()
     }
 
     /// Clock edge: apply the FSM events, then the CSR transaction.
-    pub fn update(&mut self, i: &CsrIn, o: &CsrOut, ev: &[SideEv; 2], stat: &[SideStat; 2]) {
+    pub fn update(&mut self, i: &CsrIn, ev: &[SideEv; 2], stat: &[SideStat; 2]) {
         // CSR read data and write effects are computed from the state before the edge.
-        let wr = o.awready; // AW and W are taken together
-        let rd = o.arready;
-        let rd_val = if rd { self.read(i.araddr, stat) } else { 0 };
-        let rd_acc = access(i.araddr);
-        let wr_acc = access(i.awaddr);
-        let wr_bad = wr && (wr_acc == Acc::Bad || wr_acc == Acc::Ro || i.wstrb != 0xF);
+        let req = self.axi.requests(i, CSR_ADDR_MASK);
+        let wr = req.write.is_some();
+        let rd = req.read.is_some();
+        let w = req.write.unwrap_or(crate::regs::axil::WriteReq {
+            addr: 0,
+            data: 0,
+            strb: 0,
+        });
+        let raddr = req.read.unwrap_or(0);
+        let rd_val = if rd { self.read(raddr, stat) } else { 0 };
+        let rd_acc = access(raddr);
+        let wr_acc = access(w.addr);
+        let wr_bad = wr && (wr_acc == Acc::Bad || wr_acc == Acc::Ro || w.strb != 0xF);
         let rd_bad = rd && rd_acc == Acc::Bad;
         // Doorbell check from the pre-edge head/tail.
-        let (ws, wq, woff) = decode(i.awaddr);
+        let (ws, wq, woff) = decode(w.addr);
         let mut db_tail = None;
         let mut db_over = false;
         if wr && !wr_bad {
             if let Some(qi) = wq {
                 if woff == UDMA_Q_RTP_INC {
                     let r = &self.side[ws].q[qi];
-                    let inc = i.wdata & PTR_OFFSET_MASK;
+                    let inc = Q_RTP_INC_INC.get(w.data);
                     if inc > r.free() {
                         db_over = true;
                     } else if inc != 0 {
-                        let n = r.tail.offset + inc;
-                        db_tail = Some(if n >= r.rl {
-                            RingPos {
-                                offset: (n - r.rl) & PTR_OFFSET_MASK,
-                                ring_id: (r.tail.ring_id + 1) & 3,
-                            }
-                        } else {
-                            RingPos {
-                                offset: n,
-                                ring_id: r.tail.ring_id,
-                            }
-                        });
+                        db_tail = Some(r.tail.add_one_lap(inc, r.rl));
                     }
                 }
             }
@@ -392,10 +331,10 @@ impl RegFile {
             let sr = &mut self.side[s];
             let r = &mut sr.q[e.q];
             if e.head_adv {
-                r.head = QueueRegs::step(r.head, r.rl);
+                r.head = r.head.step(r.rl);
             }
             if e.crhp_adv {
-                r.crhp = QueueRegs::step(r.crhp, r.rl);
+                r.crhp = r.crhp.step(r.rl);
             }
             if e.done_inc {
                 r.done = r.done.wrapping_add(1);
@@ -423,7 +362,7 @@ impl RegFile {
             set_err[ws] |= 1 << UDMA_ERR_CSR;
         }
         if rd_bad {
-            set_err[((i.araddr >> UDMA_SIDE_BIT) & 1) as usize] |= 1 << UDMA_ERR_CSR;
+            set_err[((raddr >> UDMA_SIDE_BIT) & 1) as usize] |= 1 << UDMA_ERR_CSR;
         }
         if db_over {
             set_err[ws] |= 1 << UDMA_ERR_DB_OVERFLOW;
@@ -431,7 +370,7 @@ impl RegFile {
 
         // 2. CSR write.
         if wr && !wr_bad {
-            let d = i.wdata;
+            let d = w.data;
             let sr = &mut self.side[ws];
             match wq {
                 Some(qi) => {
@@ -441,7 +380,7 @@ impl RegFile {
                         UDMA_Q_CFG => r.cfg = d & CFG_MASK,
                         UDMA_Q_RBP_LOW => r.rbp_lo = d & BASE_LO_MASK,
                         UDMA_Q_RBP_HIGH => r.rbp_hi = d,
-                        UDMA_Q_RL => r.rl = d & PTR_OFFSET_MASK,
+                        UDMA_Q_RL => r.rl = Q_RL_LEN.get(d),
                         UDMA_Q_CRBP_LOW => r.crbp_lo = d & BASE_LO_MASK,
                         UDMA_Q_CRBP_HIGH => r.crbp_hi = d,
                         UDMA_S2M_Q_COMP_CFG => r.comp_cfg = d & COMP_CFG_MASK,
@@ -455,7 +394,7 @@ impl RegFile {
                         }
                         _ => {
                             // q_sw_ctrl (the only other writable queue register)
-                            if d & (1 << UDMA_Q_SW_CTRL_RST_Q_BIT) != 0 {
+                            if Q_SW_CTRL_RST_Q.is_set(d) {
                                 r.head = RingPos::default();
                                 r.tail = RingPos::default();
                                 r.crhp = RingPos::default();
@@ -470,11 +409,11 @@ impl RegFile {
                 }
                 None => match woff {
                     UDMA_ENG_CHANGE_STATE => {
-                        if d & (1 << UDMA_CHANGE_STATE_ABORT_BIT) != 0 {
+                        if CHANGE_STATE_ABORT.is_set(d) {
                             sr.state = UDMA_STATE_ABORT;
-                        } else if d & (1 << UDMA_CHANGE_STATE_DIS_BIT) != 0 {
+                        } else if CHANGE_STATE_DIS.is_set(d) {
                             sr.state = UDMA_STATE_IDLE;
-                        } else if d & (1 << UDMA_CHANGE_STATE_NORMAL_BIT) != 0 {
+                        } else if CHANGE_STATE_NORMAL.is_set(d) {
                             sr.state = UDMA_STATE_NORMAL;
                         }
                     }
@@ -490,40 +429,20 @@ impl RegFile {
         for s in 0..2 {
             let sr = &mut self.side[s];
             sr.err_status = (sr.err_status & !w1c[s][0]) | set_err[s];
-            sr.int_status = ((sr.int_status & !w1c[s][1]) | set_int[s]) & ((1 << NQ) - 1);
+            sr.int_status = ((sr.int_status & !w1c[s][1]) | set_int[s]) & INT_STATUS.mask();
         }
 
-        // 3. CSR slave state.
-        match self.c_st {
-            C_IDLE => {
-                if wr {
-                    self.c_st = C_B;
-                    self.c_bresp = if wr_bad {
-                        AXI_RESP_SLVERR
-                    } else {
-                        AXI_RESP_OKAY
-                    };
-                } else if rd {
-                    self.c_st = C_R;
-                    self.c_rdata = rd_val;
-                    self.c_rresp = if rd_bad {
-                        AXI_RESP_SLVERR
-                    } else {
-                        AXI_RESP_OKAY
-                    };
-                }
-            }
-            C_B => {
-                if i.bready {
-                    self.c_st = C_IDLE;
-                }
-            }
-            _ => {
-                if i.rready {
-                    self.c_st = C_IDLE;
-                }
-            }
-        }
+        // 3. The adapter registers the responses.
+        self.axi.update(
+            i,
+            &req,
+            &AxilAnswer {
+                write_err: wr_bad,
+                read_data: rd_val,
+                read_err: rd_bad,
+            },
+            CSR_ADDR_MASK,
+        );
     }
 
     /// Level interrupt: any INT_STATUS bit set on either side.
@@ -533,5 +452,76 @@ impl RegFile {
     /// Error interrupt: any unmasked sticky error on either side.
     pub fn err_irq(&self) -> bool {
         self.side.iter().any(|s| s.err_status & !s.err_mask != 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::regs::Access;
+
+    /// The decode of the golden register file (and so of the RTL it is locked to)
+    /// agrees with the register description at every word of the engine space.
+    #[test]
+    fn access_decode_matches_the_register_description_at_every_word() {
+        for addr in (0..(1u32 << UDMA_CSR_ADDR_WIDTH)).step_by(4) {
+            let side = if addr & UDMA_S2M_BASE != 0 {
+                Side::S2m
+            } else {
+                Side::M2s
+            };
+            let off = addr & (UDMA_S2M_BASE - 1);
+            let want = if addr >= UDMA_GEN_BASE {
+                None
+            } else if off >= UDMA_Q_ARRAY_BASE {
+                let q = (off - UDMA_Q_ARRAY_BASE) / UDMA_Q_STRIDE;
+                if q < UDMA_NUM_QUEUES {
+                    queue_reg(side, off & (UDMA_Q_STRIDE - 1)).map(|r| r.access)
+                } else {
+                    None
+                }
+            } else {
+                eng_reg(side, off).map(|r| r.access)
+            };
+            let got = match access(addr) {
+                Acc::Rw => Some(Access::Rw),
+                Acc::Ro => Some(Access::Ro),
+                Acc::Wo => Some(Access::Wo),
+                Acc::W1c => Some(Access::W1c),
+                Acc::Bad => None,
+            };
+            assert_eq!(got, want, "{addr:#x}");
+        }
+    }
+
+    /// Reset values of the readable registers equal the description's.
+    #[test]
+    fn reset_values_match_the_register_description() {
+        let rf = RegFile::new();
+        let stat = [SideStat::default(); 2];
+        for side in [Side::M2s, Side::S2m] {
+            for r in ENG_REGS {
+                if r.access != Access::Wo && eng_reg(side, r.offset).is_some() {
+                    assert_eq!(
+                        rf.read(eng_addr(side, r.offset), &stat),
+                        r.reset(),
+                        "{}",
+                        r.name
+                    );
+                }
+            }
+            for q in [0, UDMA_NUM_QUEUES - 1] {
+                for r in QUEUE_REGS {
+                    if r.access != Access::Wo && queue_reg(side, r.offset) == Some(r) {
+                        assert_eq!(
+                            rf.read(q_addr(side, q, r.offset), &stat),
+                            r.reset(),
+                            "{}",
+                            r.name
+                        );
+                    }
+                }
+            }
+        }
     }
 }
