@@ -114,7 +114,7 @@ module sb2sb_core
   logic [7:0]       mem_arlen;
   logic [1:0]       mem_wlast;
   // ---- CSR targets
-  logic [17:0]           t_awaddr, t_araddr;
+  logic [UDMA_CSR_ADDR_WIDTH-1:0]           t_awaddr, t_araddr;
   logic [31:0]           t_wdata;
   logic [3:0]            t_wstrb;
   logic [NumT-1:0]       t_awvalid, t_awready, t_wvalid, t_wready, t_bvalid, t_bready;

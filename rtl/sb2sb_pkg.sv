@@ -135,6 +135,10 @@ package sb2sb_pkg;
   localparam logic [31:0] UDMA_GEN_BASE = 32'h38000;
   // Number of queues per side (public: 16).
   localparam logic [31:0] UDMA_NUM_QUEUES = 32'h10;
+  // M2S (TX) unit base (public: driver v4 layout).
+  localparam logic [31:0] UDMA_M2S_BASE = 32'h0;
+  // S2M (RX) unit base (public: driver v4 layout).
+  localparam logic [31:0] UDMA_S2M_BASE = 32'h20000;
   // Queue array base inside a side (public).
   localparam logic [31:0] UDMA_Q_ARRAY_BASE = 32'h1000;
   // Queue register bundle stride (public: BundleSizeInBytes 4096).

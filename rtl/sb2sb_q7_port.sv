@@ -52,7 +52,7 @@ module sb2sb_q7_port
   output logic                  s_axil_rvalid,
   input  logic                  s_axil_rready,
   // CSR targets: UDMA engines 0..NumEngines-1, EVT_SEM (NumEngines)
-  output logic [17:0]           t_awaddr_o,
+  output logic [UDMA_CSR_ADDR_WIDTH-1:0]           t_awaddr_o,
   output logic [NumT-1:0]       t_awvalid_o,
   input  logic [NumT-1:0]       t_awready_i,
   output logic [31:0]           t_wdata_o,
@@ -62,7 +62,7 @@ module sb2sb_q7_port
   input  logic [NumT-1:0][1:0]  t_bresp_i,
   input  logic [NumT-1:0]       t_bvalid_i,
   output logic [NumT-1:0]       t_bready_o,
-  output logic [17:0]           t_araddr_o,
+  output logic [UDMA_CSR_ADDR_WIDTH-1:0]           t_araddr_o,
   output logic [NumT-1:0]       t_arvalid_o,
   input  logic [NumT-1:0]       t_arready_i,
   input  logic [NumT-1:0][31:0] t_rdata_i,
@@ -117,18 +117,20 @@ module sb2sb_q7_port
   logic [7:0]            boff;
   logic [3:0]            bq;
   logic                  bside, btrig, bok;
+  logic [31:0]           breg;
   logic [TIW-1:0]        be;
-  logic [17:0]           bc_addr;
+  logic [UDMA_CSR_ADDR_WIDTH-1:0] bc_addr;
 
   assign tix = tgt[TIW-1:0];
 
   // Broadcast block decode and the engine rung next (lowest pending bit).
   assign boff    = 8'(addr_q - BCAST_BASE);
-  assign bq      = boff[7:4];
-  assign bside   = boff[3];
-  assign btrig   = boff[2];
-  assign bok     = boff[1:0] == 2'b00;
-  assign bc_addr = 18'((bside ? UDMA_S2M_BASE : UDMA_M2S_BASE) + UDMA_Q_ARRAY_BASE +
+  assign bq      = 4'(32'(boff) / BCAST_Q_STRIDE);
+  assign bside   = (32'(boff) & BCAST_SIDE_STRIDE) != '0;
+  assign breg    = 32'(boff) % BCAST_SIDE_STRIDE;
+  assign btrig   = breg == BCAST_TAIL_INC;
+  assign bok     = breg == BCAST_MASK || breg == BCAST_TAIL_INC;
+  assign bc_addr = UDMA_CSR_ADDR_WIDTH'((bside ? UDMA_S2M_BASE : UDMA_M2S_BASE) + UDMA_Q_ARRAY_BASE +
                        32'(bq) * UDMA_Q_STRIDE + UDMA_Q_RTP_INC);
   always_comb begin
     be = '0;
@@ -162,8 +164,8 @@ module sb2sb_q7_port
   assign s_axil_rdata   = data_q;
   assign s_axil_rresp   = resp_q;
 
-  assign t_awaddr_o   = tgt == TBc ? bc_addr : addr_q[17:0];
-  assign t_araddr_o   = addr_q[17:0];
+  assign t_awaddr_o   = tgt == TBc ? bc_addr : addr_q[UDMA_CSR_ADDR_WIDTH-1:0];
+  assign t_araddr_o   = addr_q[UDMA_CSR_ADDR_WIDTH-1:0];
   assign t_wdata_o    = data_q;
   assign t_wstrb_o    = strb_q;
   assign m_axi_awaddr = {16'h0, self_die_i, 12'h0, core_idx_i, addr_q};

@@ -23,6 +23,10 @@ crate::sv_consts! {
     UDMA_GEN_BASE: u32 [32] = 0x3_8000;
     /// Number of queues per side (public: 16).
     UDMA_NUM_QUEUES: u32 [32] = 16;
+    /// M2S (TX) unit base (public: driver v4 layout).
+    UDMA_M2S_BASE: u32 [32] = 0x0_0000;
+    /// S2M (RX) unit base (public: driver v4 layout).
+    UDMA_S2M_BASE: u32 [32] = 0x2_0000;
     /// Queue array base inside a side (public).
     UDMA_Q_ARRAY_BASE: u32 [32] = 0x1000;
     /// Queue register bundle stride (public: BundleSizeInBytes 4096).
@@ -182,10 +186,6 @@ pub const UDMA_Q_SW_CTRL_RST_Q_BIT: u32 = Q_SW_CTRL_RST_Q.lsb;
 /// Ring id after reset (public: initial value 1); the RTL uses `UDMA_Q_PTR_RESET`.
 pub const UDMA_RING_ID_INIT: u32 = Q_PTR_RING_ID.reset;
 
-/// M2S (TX) unit base (public: driver v4 layout).
-pub const UDMA_M2S_BASE: u32 = 0x0_0000;
-/// S2M (RX) unit base (public: driver v4 layout).
-pub const UDMA_S2M_BASE: u32 = 0x2_0000;
 /// M2S completion write AXI response error (Alpine HAL bit 5; unused: M2S writes no completions).
 pub const UDMA_M2S_ERR_COMP_AXI_RESPONSE: u32 = 5;
 /// status: Q_USED field width (project: 24 bits; ring offsets are 24 bits).
