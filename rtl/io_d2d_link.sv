@@ -6,8 +6,10 @@
 //
 // AW, W and B each sit in a FIFO whose entries carry their arrival time; an
 // entry leaves once it is Latency cycles old and stall_i is low (stall_i is
-// the environment's link backpressure: the far side sees nothing while it is
-// high, the near side keeps accepting until a FIFO fills). On the far side
+// the environment's link backpressure: no new VALID is raised while it is
+// high, the near side keeps accepting until a FIFO fills). A VALID already
+// raised stays high until READY (AMBA: VALID is never withdrawn), whatever
+// stall_i does: the *_held_q flags remember a VALID that waited. On the far side
 // the routing fields [63:48] are stripped (the iATU OUTBOUND remap of seed
 // 001 §3.2): the peer decodes DIE [47] and LOCAL [46:0] un-routed.
 //
@@ -83,6 +85,8 @@ module io_d2d_link #(
   // bursts accepted on the near side and not yet answered there
   logic [AwPw:0]            open_q;
   logic [7:0]               sent_q;
+  // a VALID that was high without READY at the last edge (must stay high)
+  logic                     aw_held_q, w_held_q, b_held_q;
 
   logic aw_in, w_in, b_in, aw_out, w_out, b_out;
   logic [15:0] aw_age, w_age, b_age;
@@ -93,13 +97,13 @@ module io_d2d_link #(
 
   assign s_axi_awready = open_q != (AwPw + 1)'(AwDepth);
   assign s_axi_wready  = w_cnt_q != (WPw + 1)'(WDepth);
-  assign s_axi_bvalid  = (b_cnt_q != '0) && (b_age >= Lat) && !stall_i;
+  assign s_axi_bvalid  = b_held_q || ((b_cnt_q != '0) && (b_age >= Lat) && !stall_i);
   assign s_axi_bresp   = b_resp_q[b_rp_q];
 
-  assign m_axi_awvalid = (aw_cnt_q != '0) && (aw_age >= Lat) && !stall_i;
+  assign m_axi_awvalid = aw_held_q || ((aw_cnt_q != '0) && (aw_age >= Lat) && !stall_i);
   assign m_axi_awaddr  = {16'h0, aw_addr_q[aw_rp_q]};
   assign m_axi_awlen   = aw_len_q[aw_rp_q];
-  assign m_axi_wvalid  = (w_cnt_q != '0) && (w_age >= Lat) && !stall_i;
+  assign m_axi_wvalid  = w_held_q || ((w_cnt_q != '0) && (w_age >= Lat) && !stall_i);
   assign m_axi_wdata   = w_data_q[w_rp_q];
   assign m_axi_wstrb   = w_strb_q[w_rp_q];
   assign m_axi_wlast   = w_last_q[w_rp_q];
@@ -141,8 +145,14 @@ module io_d2d_link #(
       b_cnt_q   <= '0;
       open_q    <= '0;
       sent_q    <= '0;
+      aw_held_q <= 1'b0;
+      w_held_q  <= 1'b0;
+      b_held_q  <= 1'b0;
     end else begin
-      now_q <= now_q + 16'd1;
+      now_q     <= now_q + 16'd1;
+      aw_held_q <= m_axi_awvalid && !m_axi_awready;
+      w_held_q  <= m_axi_wvalid && !m_axi_wready;
+      b_held_q  <= s_axi_bvalid && !s_axi_bready;
       if (aw_in) begin
         aw_addr_q[aw_wp_q] <= s_axi_awaddr[47:0];
         aw_len_q[aw_wp_q]  <= s_axi_awlen;

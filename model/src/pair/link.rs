@@ -100,6 +100,11 @@ pub struct Link {
     b_cnt: usize,
     open: usize,
     sent: u8,
+    /// A VALID that was high without READY at the last edge stays high
+    /// (`aw_held_q`, `w_held_q`, `b_held_q`: AMBA, VALID is never withdrawn).
+    aw_held: bool,
+    w_held: bool,
+    b_held: bool,
     /// Test-only fault.
     pub fault: Option<LinkFault>,
     /// Fault state: the burst being dropped (W beats to swallow).
@@ -134,6 +139,9 @@ impl Link {
             b_cnt: 0,
             open: 0,
             sent: 0,
+            aw_held: false,
+            w_held: false,
+            b_held: false,
             fault: None,
             dropping: false,
             dropped: 0,
@@ -166,12 +174,12 @@ impl Link {
         LinkOut {
             awready: self.open != AW_DEPTH,
             wready: self.w_cnt != W_DEPTH,
-            bvalid: self.b_cnt != 0 && age(b.ts) >= lat && !stall,
+            bvalid: self.b_held || (self.b_cnt != 0 && age(b.ts) >= lat && !stall),
             bresp: b.resp,
-            m_awvalid: self.aw_cnt != 0 && age(aw.ts) >= lat && !stall,
+            m_awvalid: self.aw_held || (self.aw_cnt != 0 && age(aw.ts) >= lat && !stall),
             m_awaddr: aw.addr,
             m_awlen: aw.len,
-            m_wvalid: self.w_cnt != 0 && age(w.ts) >= lat && !stall,
+            m_wvalid: self.w_held || (self.w_cnt != 0 && age(w.ts) >= lat && !stall),
             m_wdata: w.data,
             m_wstrb: w.strb,
             m_wlast: w.last,
@@ -198,6 +206,9 @@ impl Link {
         let b_in = f.bvalid && o.m_bready;
         let now = self.now;
         self.now = now.wrapping_add(1);
+        self.aw_held = o.m_awvalid && !f.awready;
+        self.w_held = o.m_wvalid && !f.wready;
+        self.b_held = o.bvalid && !n.bready;
         // Fault: swallow a semaphore burst, answer it on the near side.
         let drop_aw = aw_in && self.fault == Some(LinkFault::DropSemWrite) && is_sem_addr(n.awaddr);
         if aw_in && !drop_aw {
@@ -249,5 +260,67 @@ impl Link {
             self.b_rp = (self.b_rp + 1) % AW_DEPTH;
         }
         self.b_cnt = self.b_cnt + usize::from(b_in || fake_b) - usize::from(b_out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Clock the link once with the given inputs and stall; returns the outputs seen before the edge.
+    fn clock(l: &mut Link, n: &LinkNearIn, f: &LinkFarIn, stall: bool) -> LinkOut {
+        let o = l.outputs(false, stall);
+        l.update(false, n, f, &o);
+        o
+    }
+
+    #[test]
+    fn a_raised_valid_is_never_withdrawn_by_stall_and_no_new_valid_rises_under_stall() {
+        let mut l = Link::new(2);
+        let idle = LinkNearIn {
+            bready: true,
+            ..Default::default()
+        };
+        let burst = LinkNearIn {
+            awaddr: 0x0012_1234_0000_0100,
+            awvalid: true,
+            wdata: 0xdead_beef,
+            wstrb: 0xff,
+            wlast: true,
+            wvalid: true,
+            bready: true,
+            ..Default::default()
+        };
+        let far_busy = LinkFarIn::default();
+        // one single-beat burst enters
+        clock(&mut l, &burst, &far_busy, false);
+        // stalled from the start: after the latency has passed nothing is raised
+        for _ in 0..4 {
+            let o = clock(&mut l, &idle, &far_busy, true);
+            assert!(!o.m_awvalid && !o.m_wvalid, "no new VALID while stalled");
+        }
+        // stall drops, VALID rises; far side not ready
+        let o = clock(&mut l, &idle, &far_busy, false);
+        assert!(o.m_awvalid && o.m_wvalid);
+        // stall rises again while VALID waits for READY: VALID and payload stay
+        for _ in 0..3 {
+            let o2 = clock(&mut l, &idle, &far_busy, true);
+            assert!(o2.m_awvalid && o2.m_wvalid, "VALID held until READY (AMBA)");
+            assert_eq!((o2.m_awaddr, o2.m_wdata), (o.m_awaddr, o.m_wdata));
+        }
+        // the far side takes both; with the stall still on nothing new is offered
+        let take = LinkFarIn {
+            awready: true,
+            wready: true,
+            ..Default::default()
+        };
+        let o3 = clock(&mut l, &idle, &take, true);
+        assert!(o3.m_awvalid && o3.m_wvalid);
+        let o4 = clock(&mut l, &idle, &take, true);
+        assert!(!o4.m_awvalid && !o4.m_wvalid);
+        assert_eq!(
+            o3.m_awaddr, 0x1234_0000_0100,
+            "routing fields [63:48] stripped on the far side"
+        );
     }
 }

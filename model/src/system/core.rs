@@ -52,8 +52,7 @@ fn ser_pos<S: serde::Serializer>(p: &RingPos, s: S) -> Result<S::Ok, S::Error> {
 
 /// Pack a ring position as the pointer registers hold it: offset [23:0], ring id [31:30].
 pub const fn pack_pos(p: RingPos) -> u32 {
-    (p.offset & ((1 << UDMA_PTR_OFFSET_WIDTH) - 1))
-        | ((p.ring_id as u32 & 3) << UDMA_PTR_RING_ID_SHIFT)
+    p.reg()
 }
 
 impl QueueState {

@@ -652,7 +652,10 @@ impl System {
                 if !self.core_mut(*core)?.sem_wait_ge_dec(*go_sem, 1) {
                     return Ok(false);
                 }
-                self.trace_sem(*core, 0x1000 + u32::from(*go_sem) * 4);
+                self.trace_sem(
+                    *core,
+                    crate::evt_sem::regs::EVT_SEM_SEM_READ_BASE + u32::from(*go_sem) * 4,
+                );
                 if fast {
                     let r = self
                         .timing
@@ -680,7 +683,10 @@ impl System {
                 if !self.core_mut(*core)?.sem_wait_ge_dec(*sem, *target) {
                     return Ok(false);
                 }
-                self.trace_sem(*core, 0x1000 + u32::from(*sem) * 4);
+                self.trace_sem(
+                    *core,
+                    crate::evt_sem::regs::EVT_SEM_SEM_READ_BASE + u32::from(*sem) * 4,
+                );
                 if fast {
                     let r = self
                         .timing
