@@ -231,19 +231,32 @@ fn diffs(sigs: &[Signal], a: &[u64], b: &[u64]) -> Vec<SignalDiff> {
     v
 }
 
+/// Equality of two packed port images, without a `memcmp` call (they are a
+/// few words long and compared every cycle).
+#[inline(always)]
+fn words_eq(a: &[u64], b: &[u64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
 /// One history row: cycle, packed inputs, golden outputs, RTL outputs, beat record.
 type Row<'a> = (u64, &'a [u64], &'a [u64], &'a [u64], &'a [u64]);
 
-/// Ring buffer of the last cycles' packed ports, preallocated so that a
-/// cycle costs three slice copies.
+/// Ring buffer of the last cycles' packed ports, preallocated. A cycle is
+/// written in place: the runner packs the inputs and golden outputs straight
+/// into the next row ([`History::slot`]), the Verilated model writes its
+/// outputs there and the beat record goes there too, so recording costs no
+/// extra copy; [`History::commit`] then makes the row part of the history.
 struct History {
+    /// Rows kept (the `history` option; 0 keeps none).
     cap: usize,
+    /// Rows allocated: `cap`, at least one (the row being written).
+    alloc: usize,
     /// Words of one row: cycle, inputs, golden outputs, RTL outputs, beat record.
     iw: usize,
     ow: usize,
     /// Words of the [`BeatTrack`] record (AXI4 beat numbers) per row.
     xw: usize,
-    /// `cap` rows back to back, a ring; `next` is the row written next.
+    /// `alloc` rows back to back, a ring; `next` is the row written next.
     buf: Vec<u64>,
     next: usize,
     len: usize,
@@ -251,46 +264,48 @@ struct History {
     rtl_rec: Option<(u64, Vec<u64>)>,
 }
 
+/// The four parts of the row being written: inputs, golden outputs, RTL outputs, beat record.
+type Slot<'a> = (&'a mut [u64], &'a mut [u64], &'a mut [u64], &'a mut [u64]);
+
 impl History {
     fn new(cap: usize, iw: usize, ow: usize, xw: usize) -> Self {
+        let alloc = cap.max(1);
         Self {
             cap,
+            alloc,
             iw,
             ow,
             xw,
-            buf: vec![0; cap * (1 + iw + 2 * ow + xw)],
+            buf: vec![0; alloc * (1 + iw + 2 * ow + xw)],
             next: 0,
             len: 0,
             rtl_rec: None,
         }
     }
 
-    /// Record one cycle: a fixed-size row written in place (no allocation,
-    /// no per-row containers).
-    #[inline]
-    fn push(&mut self, cycle: u64, i: &[u64], g: &[u64], r: &[u64], x: &[u64]) {
-        if self.cap == 0 {
-            return;
-        }
-        let w = 1 + self.iw + 2 * self.ow + self.xw;
-        let row = &mut self.buf[self.next * w..(self.next + 1) * w];
-        row[0] = cycle;
-        let (ri, rest) = row[1..].split_at_mut(self.iw);
-        let (rg, rest) = rest.split_at_mut(self.ow);
-        let (rr, rx) = rest.split_at_mut(self.ow);
-        for (d, s) in rx.iter_mut().zip(x) {
-            *d = *s;
-        }
-        for (d, s) in ri.iter_mut().zip(i) {
-            *d = *s;
-        }
-        for (d, s) in rg.iter_mut().zip(g) {
-            *d = *s;
-        }
-        for (d, s) in rr.iter_mut().zip(r) {
-            *d = *s;
-        }
-        self.next = if self.next + 1 == self.cap {
+    #[inline(always)]
+    fn width(&self) -> usize {
+        1 + self.iw + 2 * self.ow + self.xw
+    }
+
+    /// The row written next (not yet part of the history).
+    #[inline(always)]
+    fn slot(&mut self) -> Slot<'_> {
+        let w = self.width();
+        let (iw, ow) = (self.iw, self.ow);
+        let row = &mut self.buf[self.next * w + 1..(self.next + 1) * w];
+        let (ri, rest) = row.split_at_mut(iw);
+        let (rg, rest) = rest.split_at_mut(ow);
+        let (rr, rx) = rest.split_at_mut(ow);
+        (ri, rg, rr, rx)
+    }
+
+    /// The row of [`History::slot`] becomes cycle `cycle` of the history.
+    #[inline(always)]
+    fn commit(&mut self, cycle: u64) {
+        let w = self.width();
+        self.buf[self.next * w] = cycle;
+        self.next = if self.next + 1 == self.alloc {
             0
         } else {
             self.next + 1
@@ -298,13 +313,22 @@ impl History {
         self.len = (self.len + 1).min(self.cap);
     }
 
+    /// The row committed last: (inputs, RTL outputs).
+    fn last(&self) -> (&[u64], &[u64]) {
+        let w = self.width();
+        let j = (self.next + self.alloc - 1) % self.alloc;
+        let row = &self.buf[j * w + 1..(j + 1) * w];
+        let (ri, rest) = row.split_at(self.iw);
+        (ri, &rest[self.ow..2 * self.ow])
+    }
+
     /// The recorded rows, oldest first.
     fn rows(&self) -> Vec<Row<'_>> {
-        let w = 1 + self.iw + 2 * self.ow + self.xw;
-        let start = (self.next + self.cap - self.len) % self.cap.max(1);
+        let w = self.width();
+        let start = (self.next + self.alloc - self.len) % self.alloc;
         (0..self.len)
             .map(|k| {
-                let j = (start + k) % self.cap;
+                let j = (start + k) % self.alloc;
                 let row = &self.buf[j * w..(j + 1) * w];
                 let (ins, rest) = row[1..].split_at(self.iw);
                 let (g, rest) = rest.split_at(self.ow);
@@ -392,9 +416,9 @@ fn replay_cmd(block: &BlockDesc, opts: &Options) -> String {
 }
 
 /// Cycles per batch handed from the golden thread to the RTL thread.
-const BATCH: usize = 512;
+const BATCH: usize = 2048;
 /// Batches in flight between the two threads.
-const QUEUE: usize = 8;
+const QUEUE: usize = 4;
 
 /// Number of threads a run uses by default: 2 (golden + environment on one,
 /// Verilated RTL on the other) when the machine has two hardware threads.
@@ -414,13 +438,14 @@ struct RtlSide<S: Stimulus> {
     hist: History,
     /// AXI4 beat numbering for the history (nothing on blocks without a burst master).
     beats: BeatTrack,
-    beat_rec: Vec<u64>,
     env_r: Option<S>,
     prev_r: Option<S::Out>,
     inw_r: Vec<u64>,
     block: &'static BlockDesc,
     opts: Options,
     cycles_run: u64,
+    /// The first mismatch, once found (the run stops there).
+    first: Option<Mismatch>,
 }
 
 /// What the RTL side hands back at the end of a run.
@@ -458,13 +483,13 @@ impl<S: Stimulus> RtlSide<S> {
             waves,
             hist: History::new(opts.history, iw, ow, xw),
             beats,
-            beat_rec: vec![0; xw],
             env_r,
             prev_r: None,
             inw_r: vec![0; iw],
             block,
             opts: opts.clone(),
             cycles_run: 0,
+            first: None,
         })
     }
 
@@ -504,59 +529,88 @@ impl<S: Stimulus> RtlSide<S> {
         m
     }
 
-    /// The beat record of the RTL outputs of a differing cycle, for the history.
+    /// The beat record of the RTL outputs of a differing cycle (the row
+    /// committed last), for the history; `beats` is the tracker as it was
+    /// before that cycle.
     #[cold]
-    fn rtl_beats(beats: &BeatTrack, hist: &mut History, c: u64, inw: &[u64], rw: &[u64]) {
-        let mut t = beats.clone();
-        let mut rec = vec![0; t.words()];
-        t.step(inw, rw, &mut rec);
+    fn rtl_beats(mut beats: BeatTrack, hist: &mut History, c: u64) {
+        let mut rec = vec![0; beats.words()];
+        let (ri, rr) = hist.last();
+        beats.step(ri, rr, &mut rec);
         hist.rtl_rec = Some((c, rec));
     }
 
-    /// Cycle `c` of the RTL given the golden side's packed inputs and outputs.
+    #[cold]
+    fn stimulus_divergence(&mut self, c: u64) {
+        let (ri, ..) = self.hist.slot();
+        let inw_g = ri.to_vec();
+        let d = diffs(self.block.inputs, &inw_g, &self.inw_r);
+        self.first = Some(self.mismatch(
+            MismatchKind::Stimulus,
+            c,
+            d,
+            "inputs listed as golden-side / RTL-side environment",
+        ));
+    }
+
+    #[cold]
+    fn output_mismatch(&mut self, c: u64, pre: BeatTrack) {
+        Self::rtl_beats(pre, &mut self.hist, c);
+        let w = self.hist.width();
+        let j = (self.hist.next + self.hist.alloc - 1) % self.hist.alloc;
+        let row = &self.hist.buf[j * w + 1..(j + 1) * w];
+        let (_, rest) = row.split_at(self.hist.iw);
+        let (g, rest) = rest.split_at(self.hist.ow);
+        let d = diffs(self.block.outputs, g, &rest[..self.hist.ow]);
+        self.first = Some(self.mismatch(MismatchKind::Output, c, d, ""));
+    }
+
+    /// Cycle `c` of the RTL: `fill` writes the golden side's packed inputs
+    /// and outputs of the cycle (into the history row, see [`History::slot`]).
+    /// Returns `true` when the run must stop ([`RtlSide::first`] is set).
     #[inline]
-    fn cycle(&mut self, c: u64, inw_g: &[u64], gw: &[u64]) -> Result<Option<Mismatch>> {
+    fn cycle(&mut self, c: u64, fill: impl FnOnce(&mut [u64], &mut [u64])) -> Result<bool> {
+        let (ri, rg, rr, rx) = self.hist.slot();
+        fill(ri, rg);
         if let Some(env) = self.env_r.as_mut() {
             let ir = env.next(c, self.prev_r.as_ref());
             ir.pack(&mut self.inw_r);
-            if self.inw_r != inw_g {
-                let d = diffs(self.block.inputs, inw_g, &self.inw_r);
-                return Ok(Some(self.mismatch(
-                    MismatchKind::Stimulus,
-                    c,
-                    d,
-                    "inputs listed as golden-side / RTL-side environment",
-                )));
+            if !words_eq(&self.inw_r, ri) {
+                self.stimulus_divergence(c);
+                return Ok(true);
             }
         }
-        self.rtl.step_packed(inw_g);
+        self.rtl.step_into(ri, rr);
         // Always `None` (and compiled out) outside assertion builds.
         let failed = self.rtl.take_assert_failure();
-        let rw = self.rtl.last_words();
         if let Some(w) = self.waves.as_mut() {
-            w.sample(c, inw_g, gw, rw)?;
+            w.sample(c, ri, rg, rr)?;
         }
-        let differ = gw != rw;
-        if differ {
-            Self::rtl_beats(&self.beats, &mut self.hist, c, inw_g, rw);
+        let differ = !words_eq(rg, rr);
+        let pre = if differ {
+            Some(self.beats.clone())
+        } else {
+            None
+        };
+        self.beats.step(ri, rg, rx);
+        if self.env_r.is_some() && !differ {
+            self.prev_r = Some(<S::Out as PortBundle>::unpack(rr));
         }
-        self.beats.step(inw_g, gw, &mut self.beat_rec);
-        self.hist.push(c, inw_g, gw, rw, &self.beat_rec);
+        self.hist.commit(c);
         self.cycles_run = c + 1;
-        if differ {
-            let d = diffs(self.block.outputs, gw, rw);
-            return Ok(Some(self.mismatch(MismatchKind::Output, c, d, "")));
+        if let Some(pre) = pre {
+            self.output_mismatch(c, pre);
+            return Ok(true);
         }
         if let Some(a) = failed {
-            return Ok(Some(self.assertion_failure(c, a)));
+            self.first = Some(self.assertion_failure(c, a));
+            return Ok(true);
         }
-        if self.env_r.is_some() {
-            self.prev_r = Some(<S::Out as PortBundle>::unpack(rw));
-        }
-        Ok(None)
+        Ok(false)
     }
 
-    fn finish(mut self, first: Option<Mismatch>) -> Result<RtlDone<S>> {
+    fn finish(mut self) -> Result<RtlDone<S>> {
+        let first = self.first.take();
         self.rtl.close_trace();
         if let Some(p) = &self.opts.coverage_out {
             self.rtl.write_coverage(p)?;
@@ -695,18 +749,15 @@ where
     S: Stimulus,
 {
     let mut side = RtlSide::<S>::new(block, opts, env_r)?;
-    let mut inw = vec![0u64; <S::In as PortBundle>::WORDS];
-    let mut gw = vec![0u64; <S::Out as PortBundle>::WORDS];
     let mut prev_g: Option<S::Out> = None;
     let bar = progress_bar(block, opts);
-    let mut first = None;
     for c in 0..opts.cycles {
         let ig = env_g.next(c, prev_g.as_ref());
         let og = golden.step(&ig);
-        ig.pack(&mut inw);
-        og.pack(&mut gw);
-        first = side.cycle(c, &inw, &gw)?;
-        if first.is_some() {
+        if side.cycle(c, |iw, gw| {
+            ig.pack(iw);
+            og.pack(gw);
+        })? {
             break;
         }
         prev_g = Some(og);
@@ -719,7 +770,7 @@ where
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    Ok((env_g, side.finish(first)?))
+    Ok((env_g, side.finish()?))
 }
 
 /// Packed inputs and golden outputs of `n` consecutive cycles from `first`,
@@ -754,14 +805,17 @@ where
         let worker = sc.spawn(move || -> Result<RtlDone<S>> {
             let cpu0 = crate::cputime::thread_cpu_ns();
             let mut side = RtlSide::<S>::new(block, opts, env_r)?;
-            let mut first = None;
             let mut env_stop = None;
             'batches: for mut b in rx {
                 for k in 0..b.n {
                     let c = b.first + k as u64;
                     let gw = &b.gw[k * ow..(k + 1) * ow];
-                    first = side.cycle(c, &b.inw[k * iw..(k + 1) * iw], gw)?;
-                    if first.is_some() {
+                    let inw = &b.inw[k * iw..(k + 1) * iw];
+                    let stop = side.cycle(c, |ri, rg| {
+                        ri.copy_from_slice(inw);
+                        rg.copy_from_slice(gw);
+                    })?;
+                    if stop {
                         env_stop = match b.snap.take() {
                             // Replay the single environment from the batch start.
                             Some((mut env, mut prev)) => {
@@ -781,7 +835,7 @@ where
                 }
                 let _ = back_tx.send(b);
             }
-            let mut done = side.finish(first)?;
+            let mut done = side.finish()?;
             done.env_stop = env_stop;
             done.cpu_s = crate::cputime::thread_cpu_s_since(cpu0);
             Ok(done)

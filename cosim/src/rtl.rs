@@ -113,6 +113,13 @@ impl<I: PortBundle, O: PortBundle> RtlDut<I, O> {
         self.dut.pin_mut().step(inw, &mut self.outw);
     }
 
+    /// One cycle from packed inputs, writing the packed outputs into `outw`
+    /// (`O::WORDS` words) instead of [`RtlDut::last_words`].
+    #[inline]
+    pub fn step_into(&mut self, inw: &[u64], outw: &mut [u64]) {
+        self.dut.pin_mut().step(inw, outw);
+    }
+
     /// Raw output words of the last step (already masked to each width).
     pub fn last_words(&self) -> &[u64] {
         &self.outw
