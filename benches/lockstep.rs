@@ -14,6 +14,64 @@ use sb2sb_model::{decoder, evt_sem};
 
 const N: u64 = 100_000;
 
+#[path = "common/ratios.rs"]
+mod ratios;
+
+/// Rows of the interleaved ratio table, printed at the end.
+static ROWS: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+
+/// Interleaved timing of RTL alone, golden alone, lockstep on 1 and 2 threads
+/// (`SB2SB_BENCH_NO_RATIOS` set: skipped).
+fn ratio_row<G, S>(
+    name: &str,
+    desc: &'static BlockDesc,
+    golden: &dyn Fn() -> G,
+    ins: &[S::In],
+    rounds: usize,
+) where
+    G: CycleModel<In = S::In, Out = S::Out>,
+    S: Stimulus,
+{
+    if std::env::var_os("SB2SB_BENCH_NO_RATIOS").is_some() {
+        return;
+    }
+    let mut rtl: RtlDut<S::In, S::Out> = RtlDut::new(desc, 1, XInit::Zero).unwrap();
+    let lock = |threads: usize| {
+        let o = Options {
+            seed: 1,
+            cycles: N,
+            threads,
+            ..Options::default()
+        };
+        let r = lockstep::run(golden(), S::new(1, N), desc, &o).unwrap();
+        assert!(r.passed());
+        ratios::lockstep_cost(&r)
+    };
+    let mut cands: Vec<Box<dyn FnMut() -> f64 + '_>> = vec![
+        Box::new(|| {
+            ratios::cpu_of(|| {
+                for i in ins {
+                    black_box(rtl.step(i));
+                }
+            })
+        }),
+        Box::new(|| {
+            let mut d = golden();
+            ratios::cpu_of(|| {
+                for i in ins {
+                    black_box(d.step(i));
+                }
+            })
+        }),
+        Box::new(|| lock(1)),
+        Box::new(|| lock(2)),
+    ];
+    let t = ratios::interleaved(rounds, &mut cands);
+    ROWS.lock()
+        .unwrap()
+        .push_str(&ratios::row(name, N, rounds, &t));
+}
+
 /// Inputs of an `n`-cycle run, driven by the golden model's outputs.
 fn record<G: CycleModel<In = S::In, Out = S::Out>, S: Stimulus>(mut g: G, mut s: S) -> Vec<S::In> {
     let mut prev = None;
@@ -26,7 +84,7 @@ fn record<G: CycleModel<In = S::In, Out = S::Out>, S: Stimulus>(mut g: G, mut s:
         .collect()
 }
 
-fn block<G, S>(c: &mut Criterion, desc: &'static BlockDesc, golden: impl Fn() -> G)
+fn block<G, S>(c: &mut Criterion, desc: &'static BlockDesc, golden: impl Fn() -> G + Copy)
 where
     G: CycleModel<In = S::In, Out = S::Out>,
     S: Stimulus,
@@ -66,12 +124,14 @@ where
         });
     }
     g.finish();
+    ratio_row::<G, S>(desc.name, desc, &golden, &ins, 7);
 }
 
 fn bench(c: &mut Criterion) {
     block::<_, decoder::DecoderStim>(c, &decoder::BLOCK, decoder::Decoder::new);
     block::<_, evt_sem::EvtSemStim>(c, &evt_sem::BLOCK, evt_sem::EvtSem::new);
     leg(c);
+    ratios::print(&ROWS.lock().unwrap());
 }
 
 /// Block `leg` (the SB2SB pair at NumEngines 4): the Verilated pair alone
@@ -117,6 +177,7 @@ fn leg(c: &mut Criterion) {
         });
     }
     g.finish();
+    ratio_row::<Pair, LegEnv>("leg", desc, &Pair::default, &ins, 3);
     let mut g = c.benchmark_group("leg_seed8_rtl");
     g.sample_size(10);
     g.bench_function("verilated_pair_host_time", |b| {

@@ -12,6 +12,9 @@ use sb2sb_model::udma::{UdmaEngine, UdmaEnv, UdmaWidth, W128, W64};
 
 const N: u64 = 100_000;
 
+#[path = "common/ratios.rs"]
+mod ratios;
+
 /// Inputs of a golden-driven run (valid for the RTL too: both agree).
 fn inputs<W: UdmaWidth>() -> Vec<W::In> {
     let mut s = UdmaEnv::<W>::new(1, N);
@@ -26,7 +29,7 @@ fn inputs<W: UdmaWidth>() -> Vec<W::In> {
         .collect()
 }
 
-fn bench_width<W: UdmaWidth>(c: &mut Criterion, group: &str) {
+fn bench_width<W: UdmaWidth>(c: &mut Criterion, group: &str) -> String {
     let ins = inputs::<W>();
     let mut g = c.benchmark_group(group);
     g.throughput(Throughput::Elements(N));
@@ -68,11 +71,61 @@ fn bench_width<W: UdmaWidth>(c: &mut Criterion, group: &str) {
         });
     }
     g.finish();
+    ratio_row::<W>(group.trim_end_matches("_step"), &ins)
+}
+
+/// Interleaved RTL alone / golden alone / lockstep 1 and 2 threads (see
+/// `benches/common/ratios.rs`; `SB2SB_BENCH_NO_RATIOS` set: skipped).
+fn ratio_row<W: UdmaWidth>(name: &str, ins: &[W::In]) -> String {
+    if std::env::var_os("SB2SB_BENCH_NO_RATIOS").is_some() {
+        return String::new();
+    }
+    let lock = |threads: usize| {
+        let o = Options {
+            seed: 1,
+            cycles: N,
+            threads,
+            ..Options::default()
+        };
+        let r = lockstep::run(
+            UdmaEngine::<W>::new(),
+            UdmaEnv::<W>::new(1, N),
+            W::BLOCK,
+            &o,
+        )
+        .unwrap();
+        assert!(r.passed());
+        ratios::lockstep_cost(&r)
+    };
+    let mut cands: Vec<Box<dyn FnMut() -> f64 + '_>> = vec![
+        Box::new(|| {
+            ratios::cpu_of(|| {
+                let mut d: RtlDut<W::In, W::Out> = RtlDut::new(W::BLOCK, 1, XInit::Zero).unwrap();
+                for i in ins {
+                    black_box(d.step(i));
+                }
+            })
+        }),
+        Box::new(|| {
+            ratios::cpu_of(|| {
+                let mut d = UdmaEngine::<W>::new();
+                for i in ins {
+                    black_box(d.step(i));
+                }
+            })
+        }),
+        Box::new(|| lock(1)),
+        Box::new(|| lock(2)),
+    ];
+    let rounds = 7;
+    let t = ratios::interleaved(rounds, &mut cands);
+    ratios::row(name, N, rounds, &t)
 }
 
 fn bench(c: &mut Criterion) {
-    bench_width::<W64>(c, "udma_step");
-    bench_width::<W128>(c, "udma_w128_step");
+    let mut rows = bench_width::<W64>(c, "udma_step");
+    rows += &bench_width::<W128>(c, "udma_w128_step");
+    ratios::print(&rows);
 }
 
 criterion_group!(benches, bench);

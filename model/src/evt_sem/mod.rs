@@ -146,10 +146,17 @@ impl EvtSem {
         FirstErr::unpack(self.first_err)
     }
 
+    /// Back to the state of [`EvtSem::new`] (in place: no 3 KiB temporary;
+    /// `delta` is already all zero between steps); the fault stays.
     fn reset(&mut self) {
-        let fault = self.fault;
-        *self = Self::new();
-        self.fault = fault;
+        self.sem = [0; NUM_SEM];
+        self.evt = [0; NUM_SEM / 64];
+        self.err = 0;
+        self.err_pulse = 0;
+        self.first_err = 0;
+        self.first_err_data = 0;
+        self.axi = AxilAdapter::default();
+        debug_assert!(self.delta.iter().all(|&d| d == 0));
     }
 
     /// Read data and error for a read of `addr` (state before the edge).
@@ -359,18 +366,16 @@ impl EvtSem {
     /// Stage 3: semaphore next values: base + exact sum of this cycle's deltas, saturated.
     #[inline(always)]
     fn sum_semaphores(&mut self, i: &EvtSemIn, op: WriteOp, waits: &Waits) -> SemUpdates {
+        // Every update source in slot order (AXI, increment ports, wait
+        // ports), repeats included; the deltas are summed per semaphore.
         let mut touched = [0u8; NUM_SLOTS];
         let mut n_touched = 0usize;
-        let mut seen = [0u64; NUM_SEM / 64];
         let mut set: Option<(u8, i32)> = None;
         {
             let delta = &mut self.delta;
             let mut touch = |idx: u8, v: i64| {
-                let (w, b) = (usize::from(idx) / 64, idx % 64);
-                // Branch-free: record idx, keep it only the first time.
                 touched[n_touched] = idx;
-                n_touched += ((seen[w] >> b) & 1 ^ 1) as usize;
-                seen[w] |= 1 << b;
+                n_touched += 1;
                 delta[usize::from(idx)] += v;
             };
             match op {
@@ -394,10 +399,18 @@ impl EvtSem {
         }
         let mut out = SemUpdates {
             updates: [(0u8, 0i32); NUM_SLOTS],
-            count: n_touched,
+            count: 0,
             overflow: None,
         };
-        for (k, &idx) in touched[..n_touched].iter().enumerate() {
+        // One update per semaphore, in the order of first touch (so the first
+        // saturating semaphore is the lowest slot's).
+        let mut seen = [0u64; NUM_SEM / 64];
+        for &idx in &touched[..n_touched] {
+            let (w, b) = (usize::from(idx) / 64, idx % 64);
+            if (seen[w] >> b) & 1 == 1 {
+                continue;
+            }
+            seen[w] |= 1 << b;
             let base = match set {
                 Some((s, v)) if s == idx => i64::from(v),
                 _ => i64::from(self.sem[usize::from(idx)]),
@@ -407,7 +420,8 @@ impl EvtSem {
             if sat {
                 out.overflow.get_or_insert((idx, v));
             }
-            out.updates[k] = (idx, v);
+            out.updates[out.count] = (idx, v);
+            out.count += 1;
         }
         out
     }

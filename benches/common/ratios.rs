@@ -1,0 +1,71 @@
+//! Interleaved lockstep ratios shared by `benches/lockstep.rs` and
+//! `benches/udma.rs`: the Verilated RTL alone, the golden model alone and
+//! the lockstep on one and two threads over the same cycles, run in turn,
+//! round after round; each keeps its best round, so one burst of load on the
+//! shared machine hits every candidate alike.
+//!
+//! The cost of a candidate is CPU time, not wall time: on the shared
+//! 2-core machine (load average 12-17 while other sessions compile) a
+//! process gets a fraction of a core and wall times measure the scheduler.
+//! One thread: the thread's CPU time. Two threads: the critical path, the
+//! larger of the two threads' CPU times (what the wall time is when each
+//! thread has a core of its own); the handoff's own cost is inside both.
+//! Criterion's own means (wall time) are printed above the table.
+
+use std::time::Instant;
+
+/// CPU seconds of the calling thread spent in `f` (wall seconds where the
+/// OS gives no per-thread CPU time).
+pub fn cpu_of(f: impl FnOnce()) -> f64 {
+    let t0 = Instant::now();
+    let c0 = sb2sb::cputime::thread_cpu_ns();
+    f();
+    sb2sb::cputime::thread_cpu_s_since(c0).unwrap_or_else(|| t0.elapsed().as_secs_f64())
+}
+
+/// The cost of a lockstep run from its report (see the module docs).
+pub fn lockstep_cost(r: &sb2sb::lockstep::Report) -> f64 {
+    match (r.cpu_main_s, r.cpu_rtl_s) {
+        (Some(m), Some(t)) => m.max(t),
+        (Some(m), None) => m,
+        _ => r.seconds,
+    }
+}
+
+/// Best cost (seconds) of each candidate over `rounds` interleaved rounds.
+pub fn interleaved(rounds: usize, cands: &mut [Box<dyn FnMut() -> f64 + '_>]) -> Vec<f64> {
+    let mut best = vec![f64::INFINITY; cands.len()];
+    for _ in 0..rounds {
+        for (k, c) in cands.iter_mut().enumerate() {
+            best[k] = best[k].min(c());
+        }
+    }
+    best
+}
+
+/// Header of the ratio table.
+pub const HEADER: &str = "\n## lockstep ratios (interleaved best-of-rounds, one run; cost = CPU time, 2 threads: the busier thread; speed = RTL-alone cost / cost)\n\n\
+block | cycles | rounds | RTL alone | golden | lockstep 1 thread | lockstep 2 threads | golden speed | lockstep 1 speed | lockstep 2 speed\n\
+---|---|---|---|---|---|---|---|---|---\n";
+
+/// One row from the times of [RTL alone, golden, lockstep 1 thread, lockstep 2 threads].
+pub fn row(block: &str, cycles: u64, rounds: usize, t: &[f64]) -> String {
+    let ms = |x: f64| format!("{:.2} ms", x * 1e3);
+    format!(
+        "{block} | {cycles} | {rounds} | {} | {} | {} | {} | {:.2}× | {:.2}× | {:.2}×\n",
+        ms(t[0]),
+        ms(t[1]),
+        ms(t[2]),
+        ms(t[3]),
+        t[0] / t[1],
+        t[0] / t[2],
+        t[0] / t[3]
+    )
+}
+
+/// Print the rows gathered by a bench binary (at its end, after criterion's output).
+pub fn print(rows: &str) {
+    if !rows.is_empty() {
+        println!("{HEADER}{rows}");
+    }
+}
