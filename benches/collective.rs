@@ -103,6 +103,49 @@ fn all_gather_8x16(c: &mut Criterion) {
     let mut dst = vec![0u8; moved as usize];
     g.bench_function("memcpy", |b| b.iter(|| dst.copy_from_slice(&src)));
     g.finish();
+    if std::env::var_os("SB2SB_BENCH_NO_RATIOS").is_some() {
+        return;
+    }
+    // Interleaved best-of-rounds (as in benches/datapath.rs): every candidate
+    // once per round, in turn, so a burst of load on the shared machine hits
+    // them alike; wall time (the 2-thread candidates need wall time).
+    let rounds = 9;
+    let names = [
+        "model (flat, every thread)",
+        "model_1thread",
+        "system_fast (every thread)",
+        "system_fast_1thread",
+        "memcpy (1 thread)",
+    ];
+    let mut best = [f64::INFINITY; 5];
+    for _ in 0..rounds {
+        for (k, b) in best.iter_mut().enumerate() {
+            let t0 = std::time::Instant::now();
+            match k {
+                0 => collective::run(p.target.as_mut(), cfg.op, &p.members, 0, None).unwrap(),
+                1 => collective::run(p1.target.as_mut(), cfg.op, &p1.members, 0, None).unwrap(),
+                2 => collective::run(ps.target.as_mut(), sys_cfg.op, &ps.members, 0, None).unwrap(),
+                3 => {
+                    collective::parallel::set_threads(1);
+                    let r = collective::run(ps.target.as_mut(), sys_cfg.op, &ps.members, 0, None)
+                        .unwrap();
+                    collective::parallel::set_threads(0);
+                    r
+                }
+                _ => {
+                    dst.copy_from_slice(std::hint::black_box(&src));
+                    Default::default()
+                }
+            };
+            *b = b.min(t0.elapsed().as_secs_f64());
+        }
+    }
+    println!(
+        "\n## all-gather ratios (8 ranks x 16 MiB, interleaved best of {rounds} rounds, wall; ratio = time / memcpy time, target <= 0.7 on 2 threads)\n"
+    );
+    for (n, t) in names.iter().zip(best) {
+        println!("{n} | {:.2} ms | {:.2}x", t * 1e3, t / best[4]);
+    }
 }
 
 criterion_group!(benches, recv_reduce_bf16, all_gather_8x16);
