@@ -11,6 +11,7 @@
 use super::desc::RingPos;
 use super::regs::*;
 use crate::regs::axil::{AxilAdapter, AxilAnswer, AxilIn, AxilOut};
+use crate::regs::{access_table, Access, Sides};
 
 /// Number of queues per side.
 pub const NQ: usize = UDMA_NUM_QUEUES as usize;
@@ -162,16 +163,6 @@ pub type CsrOut = AxilOut;
 /// Inputs of the CSR slave (the shared adapter's).
 pub type CsrIn = AxilIn;
 
-/// Kind of a decoded CSR address.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Acc {
-    Rw,
-    Ro,
-    Wo,
-    W1c,
-    Bad,
-}
-
 /// The register file of the whole engine plus the CSR slave state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RegFile {
@@ -192,34 +183,35 @@ fn decode(addr: u32) -> (usize, Option<usize>, u32) {
     }
 }
 
-fn access(addr: u32) -> Acc {
+/// Words of the engine-register space of one side (below the queue array).
+const ENG_WORDS: usize = (UDMA_Q_ARRAY_BASE / 4) as usize;
+/// Words of one queue bundle.
+const QUEUE_WORDS: usize = (UDMA_Q_STRIDE / 4) as usize;
+/// Decode tables built at compile time from the register description
+/// (`ENG_REGS`, `QUEUE_REGS`); index [side][word]. The RTL's decode is
+/// generated from the same description (`udma_eng_access`/`udma_queue_access`
+/// in `rtl/sb2sb_pkg.sv`).
+static ENG_ACCESS: [[Option<Access>; ENG_WORDS]; 2] = [
+    access_table(ENG_REGS, Sides::M2s),
+    access_table(ENG_REGS, Sides::S2m),
+];
+static QUEUE_ACCESS: [[Option<Access>; QUEUE_WORDS]; 2] = [
+    access_table(QUEUE_REGS, Sides::M2s),
+    access_table(QUEUE_REGS, Sides::S2m),
+];
+
+/// Access kind of CSR address `addr`, `None` when nothing is mapped there
+/// (misaligned, the gen unit, a bundle past the last queue, a hole).
+fn access(addr: u32) -> Option<Access> {
     if addr & 3 != 0 || addr >= UDMA_GEN_BASE {
-        return Acc::Bad;
+        return None;
     }
     let (side, q, off) = decode(addr);
-    let m2s = side == 0;
+    let w = (off / 4) as usize;
     match q {
-        Some(qi) if qi < NQ => match off {
-            UDMA_Q_DESC_PREF_CFG if m2s => Acc::Rw,
-            UDMA_Q_CFG | UDMA_Q_RBP_LOW | UDMA_Q_RBP_HIGH | UDMA_Q_RL | UDMA_Q_CRBP_LOW
-            | UDMA_Q_CRBP_HIGH => Acc::Rw,
-            UDMA_Q_STATUS | UDMA_Q_RHP | UDMA_Q_RTP | UDMA_Q_RCP | UDMA_Q_CRHP => Acc::Ro,
-            UDMA_Q_ERR | UDMA_Q_BYTES | UDMA_Q_DROP_BYTES | UDMA_Q_DESC_DONE => Acc::Ro,
-            UDMA_Q_RTP_INC => Acc::Wo,
-            UDMA_S2M_Q_COMP_CFG if !m2s => Acc::Rw,
-            UDMA_M2S_Q_SW_CTRL if m2s => Acc::Wo,
-            UDMA_S2M_Q_SW_CTRL if !m2s => Acc::Wo,
-            _ => Acc::Bad,
-        },
-        Some(_) => Acc::Bad,
-        None => match off {
-            UDMA_ENG_STATE | UDMA_ENG_DBG_STATE => Acc::Ro,
-            UDMA_ENG_CHANGE_STATE => Acc::Wo,
-            UDMA_ENG_ERR_LOG_MASK | UDMA_ENG_NO_DESC_TOUT => Acc::Rw,
-            UDMA_M2S_CFG_LEN if m2s => Acc::Rw,
-            UDMA_ENG_ERR_STATUS | UDMA_ENG_INT_STATUS => Acc::W1c,
-            _ => Acc::Bad,
-        },
+        Some(qi) if qi < NQ => QUEUE_ACCESS[side][w],
+        Some(_) => None,
+        None => ENG_ACCESS[side][w],
     }
 }
 
@@ -244,8 +236,7 @@ impl RegFile {
 
     /// Value a CSR read of `addr` returns (0 for write-only and bad addresses).
     pub fn read(&self, addr: u32, stat: &[SideStat; 2]) -> u32 {
-        let acc = access(addr);
-        if acc == Acc::Bad || acc == Acc::Wo {
+        if matches!(access(addr), None | Some(Access::Wo)) {
             return 0;
         }
         let (s, q, off) = decode(addr);
@@ -306,8 +297,8 @@ impl RegFile {
         let rd_val = if rd { self.read(raddr, stat) } else { 0 };
         let rd_acc = access(raddr);
         let wr_acc = access(w.addr);
-        let wr_bad = wr && (wr_acc == Acc::Bad || wr_acc == Acc::Ro || w.strb != 0xF);
-        let rd_bad = rd && rd_acc == Acc::Bad;
+        let wr_bad = wr && (matches!(wr_acc, None | Some(Access::Ro)) || w.strb != 0xF);
+        let rd_bad = rd && rd_acc.is_none();
         // Doorbell check from the pre-edge head/tail.
         let (ws, wq, woff) = decode(w.addr);
         let mut db_tail = None;
@@ -458,7 +449,6 @@ impl RegFile {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::regs::Access;
 
     /// The decode of the golden register file (and so of the RTL it is locked to)
     /// agrees with the register description at every word of the engine space.
@@ -483,14 +473,7 @@ mod tests {
             } else {
                 eng_reg(side, off).map(|r| r.access)
             };
-            let got = match access(addr) {
-                Acc::Rw => Some(Access::Rw),
-                Acc::Ro => Some(Access::Ro),
-                Acc::Wo => Some(Access::Wo),
-                Acc::W1c => Some(Access::W1c),
-                Acc::Bad => None,
-            };
-            assert_eq!(got, want, "{addr:#x}");
+            assert_eq!(access(addr), want, "{addr:#x}");
         }
     }
 
