@@ -480,7 +480,7 @@ pub const fn access_in(regs: &[Reg], side: Sides, off: u32) -> Option<Access> {
                 Some(a) => {
                     if off >= r.offset
                         && off < r.offset + a.count * a.stride
-                        && (off - r.offset) % a.stride == 0
+                        && (off - r.offset).is_multiple_of(a.stride)
                     {
                         return Some(r.access);
                     }
