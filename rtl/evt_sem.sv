@@ -200,7 +200,9 @@ module evt_sem
   logic [SumW-1:0]   wr_add_val;
   logic [NumErr-1:0] wr_w1c;
 
+  reg_access_e       wr_acc;  // access kind, decode generated from the description
   assign wr_reg      = decode_reg(aw_addr_q[AddrW-1:IdxLsb]);
+  assign wr_acc      = evt_sem_access(32'({aw_addr_q[AddrW-1:IdxLsb], {IdxLsb{1'b0}}}));
   assign w_first_err = w_data_q;
   assign wr_idx = aw_addr_q[IdxLsb +: 8];
 
@@ -214,10 +216,10 @@ module evt_sem
     wr_rearm    = 1'b0;
     wr_w1c      = '0;
     if (do_write) begin
-      if (wr_reg == RegUnmapped) begin
+      if (wr_acc == RegAccBad) begin
         wr_err_v    = 1'b1;
         wr_err_kind = EVT_SEM_ERR_UNMAPPED;
-      end else if (wr_reg == RegFirstErrData || wr_reg == RegSemRead) begin
+      end else if (wr_acc == RegAccRo) begin
         wr_err_v    = 1'b1;
         wr_err_kind = EVT_SEM_ERR_WR_RO;
       end else if (w_strb_q != EVT_SEM_FULL_STRB) begin

@@ -413,4 +413,66 @@ package sb2sb_pkg;
     udma_cdesc_w2_desc_offset_t desc_offset;
   } udma_cdesc_w2_t;
 
+  // ---- register decode (model/src/regs, from the descriptions) ----
+  // Register access kind returned by the generated decode functions (regs::render_sv_decode).
+  typedef enum logic [2:0] {
+    RegAccRw,
+    RegAccRo,
+    RegAccWo,
+    RegAccW1c,
+    RegAccBad
+  } reg_access_e;
+  // Access kind at byte offset `off` of "EVT_SEM window (0x2000 bytes; offsets 0x040C–0x0FFF unmapped: SLVERR)" (generated from evt_sem::regs::DESC).
+  function automatic reg_access_e evt_sem_access(logic [31:0] off);
+    reg_access_e acc;
+    acc = RegAccBad;
+    if (off < 32'd1024 && (off % 32'd4) == '0) begin
+      acc = RegAccRw;
+    end else if (off >= 32'h1000 && off < 32'h1000 + 32'd1024 && ((off - 32'h1000) % 32'd4) == '0) begin
+      acc = RegAccRo;
+    end else if (off >= 32'h1400 && off < 32'h1400 + 32'd1024 && ((off - 32'h1400) % 32'd4) == '0) begin
+      acc = RegAccRw;
+    end else if (off >= 32'h1800 && off < 32'h1800 + 32'd1024 && ((off - 32'h1800) % 32'd4) == '0) begin
+      acc = RegAccRw;
+    end else if (off >= 32'h1C00 && off < 32'h1C00 + 32'd1024 && ((off - 32'h1C00) % 32'd4) == '0) begin
+      acc = RegAccRw;
+    end else begin
+      unique case (off)
+        32'(EVT_SEM_ERR_STATUS): acc = RegAccW1c;
+        32'(EVT_SEM_FIRST_ERR): acc = RegAccRw;
+        32'(EVT_SEM_FIRST_ERR_DATA): acc = RegAccRo;
+        default: acc = RegAccBad;
+      endcase
+    end
+    return acc;
+  endfunction
+  // Access kind at byte offset `off` of "Engine registers (M2S side at 0x00000, S2M side at 0x20000)" (generated from udma::regs::DESC).
+  function automatic reg_access_e udma_eng_access(logic m2s, logic [31:0] off);
+    reg_access_e acc;
+    unique case (off)
+      UDMA_ENG_STATE, UDMA_ENG_DBG_STATE: acc = RegAccRo;
+      UDMA_ENG_CHANGE_STATE: acc = RegAccWo;
+      UDMA_ENG_ERR_LOG_MASK, UDMA_ENG_NO_DESC_TOUT: acc = RegAccRw;
+      UDMA_M2S_CFG_LEN: acc = m2s ? RegAccRw : RegAccBad;
+      UDMA_ENG_ERR_STATUS, UDMA_ENG_INT_STATUS: acc = RegAccW1c;
+      default: acc = RegAccBad;
+    endcase
+    return acc;
+  endfunction
+  // Access kind at byte offset `off` of "Queue registers (per side: queue q at side + 0x1000 + q·0x1000)" (generated from udma::regs::DESC).
+  function automatic reg_access_e udma_queue_access(logic m2s, logic [31:0] off);
+    reg_access_e acc;
+    unique case (off)
+      UDMA_Q_DESC_PREF_CFG: acc = m2s ? RegAccRw : RegAccBad;
+      UDMA_Q_CFG, UDMA_Q_RBP_LOW, UDMA_Q_RBP_HIGH, UDMA_Q_RL, UDMA_Q_CRBP_LOW, UDMA_Q_CRBP_HIGH: acc = RegAccRw;
+      UDMA_Q_STATUS, UDMA_Q_RHP, UDMA_Q_RTP, UDMA_Q_RCP, UDMA_Q_CRHP, UDMA_Q_ERR, UDMA_Q_BYTES, UDMA_Q_DROP_BYTES, UDMA_Q_DESC_DONE: acc = RegAccRo;
+      UDMA_Q_RTP_INC: acc = RegAccWo;
+      UDMA_S2M_Q_COMP_CFG: acc = m2s ? RegAccBad : RegAccRw;
+      UDMA_M2S_Q_SW_CTRL: acc = m2s ? RegAccWo : RegAccBad;
+      UDMA_S2M_Q_SW_CTRL: acc = m2s ? RegAccBad : RegAccWo;
+      default: acc = RegAccBad;
+    endcase
+    return acc;
+  endfunction
+
 endpackage : sb2sb_pkg

@@ -78,14 +78,6 @@ module udma_regs
   localparam int unsigned DescSh  = $clog2(UDMA_DESC_BYTES);
   localparam udma_q_ptr_t PtrReset = udma_q_ptr_t'(UDMA_Q_PTR_RESET);
 
-  // Access kinds
-  typedef enum logic [2:0] {
-    AccRw,
-    AccRo,
-    AccWo,
-    AccW1c,
-    AccBad
-  } access_e;
 
   // ---------------- state ----------------
   logic [1:0][NumQ-1:0][31:0] pref_cfg_q, pref_cfg_d;
@@ -154,41 +146,26 @@ module udma_regs
     return bundle_bits - QIdxW'(UDMA_Q_ARRAY_BASE >> QSh);
   endfunction
 
-  function automatic access_e access_of(logic [AddrW-1:0] a);
+  // Access kind of CSR address `a`: the decode is generated from the register
+  // description (sb2sb_pkg udma_eng_access / udma_queue_access); here only the
+  // address split (alignment, gen unit, side, bundle) is done.
+  function automatic reg_access_e access_of(logic [AddrW-1:0] a);
     logic             m2s;
     logic [QIdxW-1:0] qi;
     logic [QSh-1:0]   qo;
-    access_e          acc;
+    reg_access_e      acc;
     m2s = ~a[SideBit];
     qi  = bundle_of(a[SideBit-1:QSh]);
     qo  = a[QSh-1:0];
-    acc = AccBad;
+    acc = RegAccBad;
     if (a[1:0] != 2'b00 || 32'(a) >= UDMA_GEN_BASE) begin
-      acc = AccBad;
+      acc = RegAccBad;
     end else if (32'(a[SideBit-1:0]) >= UDMA_Q_ARRAY_BASE) begin
       if (32'(qi) < NumQ) begin
-        unique case (32'(qo))
-          UDMA_Q_DESC_PREF_CFG: acc = m2s ? AccRw : AccBad;
-          UDMA_Q_CFG, UDMA_Q_RBP_LOW, UDMA_Q_RBP_HIGH, UDMA_Q_RL,
-          UDMA_Q_CRBP_LOW, UDMA_Q_CRBP_HIGH: acc = AccRw;
-          UDMA_Q_STATUS, UDMA_Q_RHP, UDMA_Q_RTP, UDMA_Q_RCP, UDMA_Q_CRHP,
-          UDMA_Q_ERR, UDMA_Q_BYTES, UDMA_Q_DROP_BYTES, UDMA_Q_DESC_DONE: acc = AccRo;
-          UDMA_Q_RTP_INC: acc = AccWo;
-          UDMA_S2M_Q_COMP_CFG: acc = m2s ? AccBad : AccRw;
-          UDMA_M2S_Q_SW_CTRL: acc = m2s ? AccWo : AccBad;
-          UDMA_S2M_Q_SW_CTRL: acc = m2s ? AccBad : AccWo;
-          default: acc = AccBad;
-        endcase
+        acc = udma_queue_access(m2s, 32'(qo));
       end
     end else begin
-      unique case (32'(a[SideBit-1:0]))
-        UDMA_ENG_STATE, UDMA_ENG_DBG_STATE: acc = AccRo;
-        UDMA_ENG_CHANGE_STATE: acc = AccWo;
-        UDMA_ENG_ERR_LOG_MASK, UDMA_ENG_NO_DESC_TOUT: acc = AccRw;
-        UDMA_M2S_CFG_LEN: acc = m2s ? AccRw : AccBad;
-        UDMA_ENG_ERR_STATUS, UDMA_ENG_INT_STATUS: acc = AccW1c;
-        default: acc = AccBad;
-      endcase
+      acc = udma_eng_access(m2s, 32'(a[SideBit-1:0]));
     end
     return acc;
   endfunction
@@ -267,7 +244,7 @@ module udma_regs
   );
 
   // ---------------- CSR read mux ----------------
-  access_e          racc, wacc;
+  reg_access_e      racc, wacc;
   logic             rside, wside;
   logic [QIdxW-1:0] rqi_full, wqi_full;
   logic [QW-1:0]    rqi, wqi;
@@ -321,7 +298,7 @@ module udma_regs
     dbg.state_f        = stat_st_i[rside];
     dbg.queue_f        = $bits(dbg.queue_f)'(stat_q_i[rside]);
     dbg.pkt            = stat_pkt_i[rside];
-    if (racc != AccBad && racc != AccWo) begin
+    if (racc != RegAccBad && racc != RegAccWo) begin
       if (rq_reg) begin
         unique case (32'(roff))
           UDMA_Q_DESC_PREF_CFG: rval = pref_cfg_q[rside][rqi];
@@ -388,9 +365,9 @@ module udma_regs
     db_new  = UsedW'(tail_q[wside][wqi].offset) + UsedW'(inc);
   end
 
-  assign wr_bad   = wr && (wacc == AccBad || wacc == AccRo || wstrb != 4'hf);
-  assign rd_err   = racc == AccBad;
-  assign rd_bad   = rd && (racc == AccBad);
+  assign wr_bad   = wr && (wacc == RegAccBad || wacc == RegAccRo || wstrb != 4'hf);
+  assign rd_err   = racc == RegAccBad;
+  assign rd_bad   = rd && (racc == RegAccBad);
   assign db_write = wr && !wr_bad && wq_reg && (32'(woff) == UDMA_Q_RTP_INC);
   assign db_over  = db_write && (UsedW'(inc) > db_free);
 

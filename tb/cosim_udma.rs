@@ -9,7 +9,8 @@ use sb2sb::lockstep::{self, MismatchKind, Options};
 use sb2sb::rtl::XInit;
 use sb2sb_model::ports::{CycleModel, PortBundle, Stimulus};
 use sb2sb_model::udma::{
-    Udma, UdmaEngine, UdmaEnv, UdmaFault, UdmaIn, UdmaOut, UdmaStim, UdmaWidth, BLOCK, W128, W32,
+    FaultyUdma, Udma, UdmaEngine, UdmaEnv, UdmaFault, UdmaIn, UdmaOut, UdmaStim, UdmaWidth, BLOCK,
+    W128, W32, W64,
 };
 
 fn opts(seed: u64, cycles: u64) -> Options {
@@ -98,10 +99,7 @@ fn udma_lockstep_is_clean_with_wraps_every_ring_id_every_error_and_backpressure(
 fn first_divergence(fault: UdmaFault, seed: u64, cycles: u64) -> (u64, Vec<&'static str>) {
     let mut env = UdmaStim::new(seed, cycles);
     let mut clean = Udma::new();
-    let mut faulty = Udma {
-        fault: Some(fault),
-        ..Udma::new()
-    };
+    let mut faulty = FaultyUdma::<W64>::new(fault);
     let mut prev: Option<UdmaOut> = None;
     for c in 0..cycles {
         let i: UdmaIn = env.next(c, prev.as_ref());
@@ -128,10 +126,7 @@ fn fault_is_caught(fault: UdmaFault, seed: u64) {
     let _g = common::lock();
     let cycles = 700_000;
     let (cycle, signals) = first_divergence(fault, seed, cycles);
-    let golden = Udma {
-        fault: Some(fault),
-        ..Udma::new()
-    };
+    let golden = FaultyUdma::<W64>::new(fault);
     let r = lockstep::run(
         golden,
         UdmaStim::new(seed, cycles),

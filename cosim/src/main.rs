@@ -32,6 +32,8 @@ enum Cmd {
     Coverage(cli::coverage::CoverageArgs),
     /// Blocks x seeds lockstep regression over all hardware threads.
     Regress(cli::regress::RegressArgs),
+    /// Generated CSR tests (reset, RW, bit-bash, aliasing, WO/RO/W1C) in lockstep against the RTL.
+    Csr(cli::csr::CsrArgs),
 }
 
 fn main() {
@@ -53,6 +55,7 @@ fn main() {
         Cmd::Topo(a) => cli::topo::run(a),
         Cmd::Coverage(a) => cli::coverage::run(a),
         Cmd::Regress(a) => cli::regress::run(a),
+        Cmd::Csr(a) => cli::csr::run(a),
     };
     match r {
         Ok(code) => std::process::exit(code),

@@ -80,6 +80,15 @@ pub fn render() -> String {
         ));
         s.push_str(&crate::regs::render_sv(b));
     }
+    s.push_str("\n  // ---- register decode (model/src/regs, from the descriptions) ----\n");
+    s.push_str(crate::regs::SV_ACCESS_ENUM);
+    for b in crate::regs::blocks() {
+        let consts: Vec<SvConst> = groups()
+            .iter()
+            .flat_map(|(_, c)| c.iter().copied())
+            .collect();
+        s.push_str(&crate::regs::render_sv_decode(b, &consts));
+    }
     s.push_str("\nendpackage : sb2sb_pkg\n");
     s
 }

@@ -4,6 +4,7 @@
 pub mod addr;
 pub mod cosim;
 pub mod coverage;
+pub mod csr;
 pub mod isa;
 pub mod leg;
 pub mod nccom;

@@ -38,7 +38,7 @@ impl Stimulus for EvtSemCsr {
 
     fn new(_seed: u64, _cycles: u64) -> Self {
         Self {
-            seq: CsrSeq::new(plan(&Self::insts()), 2),
+            seq: CsrSeq::new(plan(&Self::insts()), 2).with_insts(&Self::insts()),
         }
     }
 
@@ -66,10 +66,10 @@ impl Stimulus for EvtSemCsr {
     }
 
     fn compare_final(&self, other: &Self) -> Result<(), String> {
-        for s in [&self.seq, &other.seq] {
+        for (twin, s) in [("golden", &self.seq), ("RTL", &other.seq)] {
             if let Some(f) = &s.first_fail {
                 return Err(format!(
-                    "evt_sem CSR test: {} failures, first: {f}",
+                    "evt_sem CSR test on the {twin} side: {} failures, first: {f}",
                     s.fails
                 ));
             }

@@ -174,9 +174,10 @@ impl EvtSem {
     /// Classify a write: its effect, or the error it raises (no effect).
     fn write_op(addr: u32, data: u32, strb: u32) -> Result<WriteOp, ErrKind> {
         let reg = Reg::decode(addr);
-        match reg {
-            Reg::Unmapped => return Err(ErrKind::Unmapped),
-            Reg::FirstErrData | Reg::Sem(SemWindow::Read, _) => return Err(ErrKind::WrRo),
+        // Access kind from the register description (regs::access_table).
+        match regs::access(addr) {
+            None => return Err(ErrKind::Unmapped),
+            Some(crate::regs::Access::Ro) => return Err(ErrKind::WrRo),
             _ => {}
         }
         if strb != EVT_SEM_FULL_STRB {

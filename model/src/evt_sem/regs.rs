@@ -308,12 +308,28 @@ pub const DESC: Block = Block {
     name: "evt_sem",
     groups: &[Group {
         title: "EVT_SEM window (0x2000 bytes; offsets 0x040C–0x0FFF unmapped: SLVERR)",
+        sv: "evt_sem",
         base: 0,
         array: None,
         regs: WINDOW_REGS,
     }],
     layouts: &[&EVENT, &ERR, &FIRST_ERR, &SEM],
 };
+
+/// Words of the EVT_SEM window.
+const WINDOW_WORDS: usize = 1 << (EVT_SEM_ADDR_W - EVT_SEM_IDX_LSB);
+/// Decode table built at compile time from the description (`WINDOW_REGS`); the
+/// RTL's is generated from the same description (`evt_sem_access` in
+/// `rtl/sb2sb_pkg.sv`).
+static WINDOW_ACCESS: [Option<Access>; WINDOW_WORDS] =
+    crate::regs::access_table(WINDOW_REGS, Sides::Both);
+
+/// Access kind of window byte offset `offset` (bits above the window and bits
+/// \[1:0\] ignored, as [`Reg::decode`]); `None` when nothing is mapped there.
+#[inline(always)]
+pub fn access(offset: u32) -> Option<Access> {
+    WINDOW_ACCESS[((offset & ADDR_MASK) >> EVT_SEM_IDX_LSB) as usize]
+}
 
 /// Mask of the valid bits of ERR_STATUS.
 pub const ERR_MASK: u32 = ERR.mask();
@@ -587,6 +603,23 @@ mod tests {
             }
         }
         assert_eq!(Reg::decode(Reg::Unmapped.offset()), Reg::Unmapped);
+    }
+
+    /// The register identity decode (`Reg::decode`, behaviour) and the access
+    /// table generated from the description agree at every word of the window.
+    #[test]
+    fn identity_decode_agrees_with_the_description_access_at_every_word() {
+        for off in (0..(1u32 << EVT_SEM_ADDR_W)).step_by(4) {
+            let reg = Reg::decode(off);
+            let want = match reg {
+                Reg::Unmapped => None,
+                Reg::FirstErrData | Reg::Sem(SemWindow::Read, _) => Some(Access::Ro),
+                Reg::ErrStatus => Some(Access::W1c),
+                _ => Some(Access::Rw),
+            };
+            assert_eq!(access(off), want, "{off:#x} {reg:?}");
+            assert_eq!(access(off | 3), want, "{off:#x} low bits ignored");
+        }
     }
 
     #[test]

@@ -191,6 +191,42 @@ pub struct CsrSeq {
     pub counts: [u64; 7],
     pub fails: u64,
     pub first_fail: Option<String>,
+    /// Cycles seen (calls of [`CsrSeq::next`]): the cycle a failure is reported at.
+    pub cycle: u64,
+    /// Register of each planned address, for failure messages ([`CsrSeq::with_insts`]).
+    names: std::sync::Arc<Vec<(u32, &'static Reg)>>,
+}
+
+/// `name @addr` of the register at `addr` (or the address alone).
+fn reg_at(names: &[(u32, &'static Reg)], addr: u32) -> String {
+    match names.iter().find(|(a, _)| *a == addr) {
+        Some((_, r)) => format!("{} @{addr:#x}", r.name),
+        None => format!("{addr:#x}"),
+    }
+}
+
+/// The fields of `reg` whose value differs between `got` and `want`
+/// (`EN_PREF got 1 expected 0`), or the differing bits outside every field.
+pub fn field_diff(reg: &Reg, got: u32, want: u32) -> String {
+    let mut parts: Vec<String> = reg
+        .layout
+        .fields_msb_first()
+        .iter()
+        .filter(|f| f.get(got) != f.get(want))
+        .map(|f| {
+            format!(
+                "{} got {:#x} expected {:#x}",
+                f.name,
+                f.get(got),
+                f.get(want)
+            )
+        })
+        .collect();
+    let outside = (got ^ want) & !reg.layout.mask();
+    if outside != 0 {
+        parts.push(format!("bits {outside:#010x} outside every field"));
+    }
+    parts.join(", ")
 }
 
 /// Coverage counter names of [`CsrSeq`], in `counts` order.
@@ -210,7 +246,15 @@ impl CsrSeq {
             counts: [0; 7],
             fails: 0,
             first_fail: None,
+            cycle: 0,
+            names: std::sync::Arc::new(Vec::new()),
         }
+    }
+
+    /// The same sequence naming registers (and their differing fields) in failures.
+    pub fn with_insts(mut self, insts: &[Inst]) -> Self {
+        self.names = std::sync::Arc::new(insts.iter().map(|i| (i.addr, i.reg)).collect());
+        self
     }
 
     /// Every op answered.
@@ -220,7 +264,8 @@ impl CsrSeq {
 
     fn fail(&mut self, msg: String) {
         self.fails += 1;
-        self.first_fail.get_or_insert(msg);
+        let c = self.cycle;
+        self.first_fail.get_or_insert(format!("cycle {c}: {msg}"));
     }
 
     /// `true` while the sequence holds the block in reset.
@@ -230,6 +275,7 @@ impl CsrSeq {
 
     /// This cycle's AXI inputs, from the outputs sampled in the previous cycle.
     pub fn next(&mut self, prev: Option<&AxilOut>) -> AxilIn {
+        self.cycle += 1;
         if self.reset_left > 0 {
             self.reset_left -= 1;
             self.drove = AxilIn::default();
@@ -245,8 +291,9 @@ impl CsrSeq {
                         self.phase_resp = self.aw_done && self.w_done;
                     } else if d.bready && o.bvalid {
                         if o.bresp != resp {
+                            let r = reg_at(&self.names, addr);
                             self.fail(format!(
-                                "{seq}: write {data:#010x} to {addr:#x}: bresp {} (expected {resp})",
+                                "{seq}: write {data:#010x} to {r}: bresp {} (expected {resp})",
                                 o.bresp
                             ));
                         }
@@ -258,16 +305,24 @@ impl CsrSeq {
                         self.phase_resp = d.arvalid && o.arready;
                     } else if d.rready && o.rvalid {
                         if o.rresp != resp {
+                            let r = reg_at(&self.names, addr);
                             self.fail(format!(
-                                "{seq}: read {addr:#x}: rresp {} (expected {resp})",
+                                "{seq}: read {r}: rresp {} (expected {resp})",
                                 o.rresp
                             ));
                         }
                         if let Some((mask, v)) = expect {
-                            if o.rdata & mask != v {
+                            let got = o.rdata & mask;
+                            if got != v {
+                                let r = reg_at(&self.names, addr);
+                                let fields = self
+                                    .names
+                                    .iter()
+                                    .find(|(a, _)| *a == addr)
+                                    .map(|(_, reg)| format!(" [{}]", field_diff(reg, got, v)))
+                                    .unwrap_or_default();
                                 self.fail(format!(
-                                    "{seq}: read {addr:#x}: {:#010x} (expected {v:#010x})",
-                                    o.rdata & mask
+                                    "{seq}: read {r}: got {got:#010x} expected {v:#010x}{fields}"
                                 ));
                             }
                         }
@@ -395,6 +450,10 @@ mod tests {
         let s = run(AliasBug(EvtSem::new()), EvtSemCsr::new(1, 0), 60_000);
         assert!(s.seq.fails > 0);
         let f = s.seq.first_fail.unwrap();
-        assert!(f.contains("read 0x"), "{f}");
+        // Cycle, register, field and both values are named.
+        assert!(f.starts_with("cycle "), "{f}");
+        assert!(f.contains("read EVENT @0x"), "{f}");
+        assert!(f.contains("[VALUE got 0x"), "{f}");
+        assert!(f.contains("expected 0x"), "{f}");
     }
 }

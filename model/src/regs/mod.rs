@@ -271,6 +271,9 @@ impl Reg {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Group {
     pub title: &'static str,
+    /// Lower-case SystemVerilog stem of the group's generated decode function
+    /// (`udma_eng` -> `udma_eng_access`), see [`render_sv_decode`].
+    pub sv: &'static str,
     /// Base of the group inside the block's address space, and its repetition.
     pub base: u32,
     pub array: Option<Array>,
@@ -457,6 +460,251 @@ pub fn splice_md(doc: &str, b: &Block) -> Option<String> {
     Some(format!("{}{}{}", &doc[..i], render_md(b), &doc[j..]))
 }
 
+/// Register access of offset `off` (byte offset inside the group, word aligned)
+/// on `side` of a group's register list: `None` when nothing is mapped there.
+/// `side` is `Sides::Both` for blocks without sides. A `const fn`, so the golden
+/// models build their decode tables from the description at compile time.
+pub const fn access_in(regs: &[Reg], side: Sides, off: u32) -> Option<Access> {
+    let mut k = 0;
+    while k < regs.len() {
+        let r = &regs[k];
+        let on = matches!(
+            (r.sides, side),
+            (Sides::Both, _)
+                | (_, Sides::Both)
+                | (Sides::M2s, Sides::M2s)
+                | (Sides::S2m, Sides::S2m)
+        );
+        if on {
+            match r.array {
+                Some(a) => {
+                    if off >= r.offset
+                        && off < r.offset + a.count * a.stride
+                        && (off - r.offset).is_multiple_of(a.stride)
+                    {
+                        return Some(r.access);
+                    }
+                }
+                None => {
+                    if off == r.offset {
+                        return Some(r.access);
+                    }
+                }
+            }
+        }
+        k += 1;
+    }
+    None
+}
+
+/// Word-indexed decode table of a group: entry `w` is [`access_in`] at byte offset `4 * w`.
+pub const fn access_table<const WORDS: usize>(
+    regs: &[Reg],
+    side: Sides,
+) -> [Option<Access>; WORDS] {
+    let mut t = [None; WORDS];
+    let mut w = 0;
+    while w < WORDS {
+        t[w] = access_in(regs, side, (w as u32) * 4);
+        w += 1;
+    }
+    t
+}
+
+/// The SystemVerilog name of a register offset: the exported constant of
+/// `consts` whose value is `r.offset` and whose name ends with the register's
+/// name (`rtp_inc` -> `UDMA_Q_RTP_INC`; an array's `<NAME>_BASE`), cast to 32 bits,
+/// else a 32-bit literal.
+fn sv_offset(r: &Reg, consts: &[crate::svpkg::SvConst]) -> String {
+    let suffix = if r.array.is_some() {
+        format!("_{}_BASE", r.name.to_uppercase())
+    } else {
+        format!("_{}", r.name.to_uppercase())
+    };
+    consts
+        .iter()
+        .find(|c| c.value == r.offset as u64 && c.name.ends_with(&suffix))
+        .map(|c| {
+            if c.width == 32 {
+                c.name.to_string()
+            } else {
+                format!("32'({})", c.name)
+            }
+        })
+        .unwrap_or_else(|| format!("32'h{:X}", r.offset))
+}
+
+fn sv_access(a: Access) -> &'static str {
+    match a {
+        Access::Rw => "RegAccRw",
+        Access::Ro => "RegAccRo",
+        Access::Wo => "RegAccWo",
+        Access::W1c => "RegAccW1c",
+    }
+}
+
+/// The access-kind enum every generated decode function returns (emitted once).
+pub const SV_ACCESS_ENUM: &str =
+    "  // Register access kind returned by the generated decode functions (regs::render_sv_decode).
+  typedef enum logic [2:0] {
+    RegAccRw,
+    RegAccRo,
+    RegAccWo,
+    RegAccW1c,
+    RegAccBad
+  } reg_access_e;
+";
+
+/// SystemVerilog decode functions of a block, one per group with an `sv` stem:
+/// `function automatic reg_access_e <sv>_access([logic m2s,] logic [31:0] off)`
+/// returns the access kind of the register at byte offset `off` inside the group
+/// (word aligned; the caller rejects misaligned addresses), `RegAccBad` when none
+/// is mapped. Blocks with sides take `m2s` (1 = the M2S side). Offsets are the
+/// exported constants where one names the register (`consts`).
+pub fn render_sv_decode(b: &Block, consts: &[crate::svpkg::SvConst]) -> String {
+    let sided = b
+        .groups
+        .iter()
+        .any(|g| g.regs.iter().any(|r| r.sides != Sides::Both));
+    let mut s = String::new();
+    for g in b.groups.iter().filter(|g| !g.sv.is_empty()) {
+        // (label, expression) per scalar offset, in description order; equal expressions merge.
+        let mut items: Vec<(Vec<String>, String)> = Vec::new();
+        let mut offs: Vec<u32> = Vec::new();
+        for r in g.regs.iter().filter(|r| r.array.is_none()) {
+            if offs.contains(&r.offset) {
+                continue;
+            }
+            offs.push(r.offset);
+            let acc = |side| access_in(g.regs, side, r.offset).map_or("RegAccBad", sv_access);
+            let expr = if sided {
+                let (m, s2) = (acc(Sides::M2s), acc(Sides::S2m));
+                if m == s2 {
+                    m.to_string()
+                } else {
+                    format!("m2s ? {m} : {s2}")
+                }
+            } else {
+                acc(Sides::Both).to_string()
+            };
+            let label = sv_offset(r, consts);
+            match items.iter_mut().find(|(_, e)| *e == expr) {
+                Some((labels, _)) => labels.push(label),
+                None => items.push((vec![label], expr)),
+            }
+        }
+        let arrays: Vec<&Reg> = g.regs.iter().filter(|r| r.array.is_some()).collect();
+        let args = if sided {
+            "logic m2s, logic [31:0] off"
+        } else {
+            "logic [31:0] off"
+        };
+        s.push_str(&format!(
+            "  // Access kind at byte offset `off` of \"{}\" (generated from {}::regs::DESC).\n",
+            g.title, b.name
+        ));
+        s.push_str(&format!(
+            "  function automatic reg_access_e {}_access({args});\n    reg_access_e acc;\n",
+            g.sv
+        ));
+        if !arrays.is_empty() {
+            s.push_str("    acc = RegAccBad;\n");
+            for (k, r) in arrays.iter().enumerate() {
+                let a = r.array.expect("array");
+                let base = sv_offset(r, consts);
+                // No `off >= 0` term for an array at offset 0 (Verilator UNSIGNED).
+                let cond = if r.offset == 0 {
+                    format!(
+                        "off < 32'd{} && (off % 32'd{}) == '0",
+                        a.count * a.stride,
+                        a.stride
+                    )
+                } else {
+                    format!(
+                        "off >= {base} && off < {base} + 32'd{} && ((off - {base}) % 32'd{}) == '0",
+                        a.count * a.stride,
+                        a.stride
+                    )
+                };
+                s.push_str(&format!(
+                    "    {}if ({cond}) begin\n      acc = {};\n",
+                    if k == 0 { "" } else { "end else " },
+                    sv_access(r.access)
+                ));
+            }
+            s.push_str("    end else begin\n");
+        }
+        let ind = if arrays.is_empty() { "    " } else { "      " };
+        s.push_str(&format!("{ind}unique case (off)\n"));
+        for (labels, expr) in &items {
+            s.push_str(&format!("{ind}  {}: acc = {expr};\n", labels.join(", ")));
+        }
+        s.push_str(&format!("{ind}  default: acc = RegAccBad;\n{ind}endcase\n"));
+        if !arrays.is_empty() {
+            s.push_str("    end\n");
+        }
+        s.push_str("    return acc;\n  endfunction\n");
+    }
+    s
+}
+
+/// Markdown table of error-cause bits shared by several sides (`sides`: column
+/// title and the cause layout of that side), one row per bit, between
+/// `<!-- regs:<marker>:begin/end -->` markers.
+pub fn render_causes_md(marker: &str, sides: &[(&str, &Layout)]) -> String {
+    let mut bits: Vec<u32> = sides
+        .iter()
+        .flat_map(|(_, l)| l.fields.iter().map(|f| f.lsb))
+        .collect();
+    bits.sort_unstable();
+    bits.dedup();
+    let mut s = format!(
+        "<!-- regs:{marker}:begin (generated by regs::render_causes_md from the register description; do not edit) -->\n"
+    );
+    let heads: Vec<&str> = sides.iter().map(|(n, _)| *n).collect();
+    s.push_str(&format!("| bit | {} | source |\n", heads.join(" | ")));
+    s.push_str(&format!("| --- |{} --- |\n", " --- |".repeat(sides.len())));
+    for b in bits {
+        let at: Vec<Option<&Field>> = sides
+            .iter()
+            .map(|(_, l)| l.fields.iter().find(|f| f.lsb == b))
+            .collect();
+        let names: Vec<String> = at
+            .iter()
+            .map(|f| match f {
+                Some(f) if f.desc.is_empty() => f.name.to_string(),
+                Some(f) => format!("{} ({})", f.name, f.desc),
+                None => "—".to_string(),
+            })
+            .collect();
+        let srcs: Vec<(usize, String)> = at
+            .iter()
+            .enumerate()
+            .filter_map(|(k, f)| f.map(|f| (k, f.source.text())))
+            .collect();
+        let source = if srcs.iter().all(|(_, t)| *t == srcs[0].1) {
+            srcs[0].1.clone()
+        } else {
+            srcs.iter()
+                .map(|(k, t)| format!("{}: {t}", heads[*k]))
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        s.push_str(&format!("| {b} | {} | {source} |\n", names.join(" | ")));
+    }
+    s.push_str(&format!("<!-- regs:{marker}:end -->\n"));
+    s
+}
+
+/// Replace the text between `<!-- regs:<marker>:begin` and `<!-- regs:<marker>:end -->\n` with `body`.
+pub fn splice_marked(doc: &str, marker: &str, body: &str) -> Option<String> {
+    let begin = format!("<!-- regs:{marker}:begin");
+    let end = format!("<!-- regs:{marker}:end -->\n");
+    let i = doc.find(&begin)?;
+    let j = doc[i..].find(&end)? + i + end.len();
+    Some(format!("{}{body}{}", &doc[..i], &doc[j..]))
+}
+
 /// Every described block.
 pub fn blocks() -> [&'static Block; 2] {
     [&crate::evt_sem::regs::DESC, &crate::udma::regs::DESC]
@@ -545,6 +793,19 @@ mod tests {
                     "docs/{page}: register table is stale: run `make gen`"
                 );
             }
+        }
+        // The UDMA error-cause table (docs/udma.md §3).
+        let path = format!("{}/../docs/udma.md", env!("CARGO_MANIFEST_DIR"));
+        let doc = std::fs::read_to_string(&path).expect("read docs page");
+        let fresh = splice_marked(&doc, "udma_err", &crate::udma::regs::render_cause_table())
+            .expect("docs/udma.md has no regs:udma_err markers");
+        if update {
+            std::fs::write(&path, &fresh).expect("write docs page");
+        } else {
+            assert!(
+                fresh == doc,
+                "docs/udma.md: error-cause table is stale: run `make gen`"
+            );
         }
     }
 }

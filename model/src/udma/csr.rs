@@ -45,7 +45,7 @@ impl<W: UdmaWidth> Stimulus for UdmaCsr<W> {
 
     fn new(_seed: u64, _cycles: u64) -> Self {
         Self {
-            seq: CsrSeq::new(plan(&insts()), 2),
+            seq: CsrSeq::new(plan(&insts()), 2).with_insts(&insts()),
             _w: core::marker::PhantomData,
         }
     }
@@ -86,9 +86,12 @@ impl<W: UdmaWidth> Stimulus for UdmaCsr<W> {
     }
 
     fn compare_final(&self, other: &Self) -> Result<(), String> {
-        for s in [&self.seq, &other.seq] {
+        for (twin, s) in [("golden", &self.seq), ("RTL", &other.seq)] {
             if let Some(f) = &s.first_fail {
-                return Err(format!("udma CSR test: {} failures, first: {f}", s.fails));
+                return Err(format!(
+                    "udma CSR test on the {twin} side: {} failures, first: {f}",
+                    s.fails
+                ));
             }
         }
         Ok(())

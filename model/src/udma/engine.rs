@@ -396,15 +396,6 @@ pub const RD_S2M: u8 = 2;
 /// AXI burst type INCR.
 const BURST_INCR: u64 = 1;
 
-/// Test-only faults, to prove the lockstep catches bugs. Off by default.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UdmaFault {
-    /// M2S accepts descriptors whatever their ring id (skips the PREF_RING_ID check).
-    SkipRingIdCheck,
-    /// The tail pointer's ring id does not advance when a doorbell wraps the ring.
-    TailWrapNoRingId,
-}
-
 /// The golden UDMA engine at data width `W`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UdmaEngine<W: UdmaWidth> {
@@ -416,8 +407,6 @@ pub struct UdmaEngine<W: UdmaWidth> {
     pub rd_phase: bool,
     pub rd_cnt: u32,
     pub rd_len: u32,
-    /// Test-only fault (None in every normal run).
-    pub fault: Option<UdmaFault>,
     /// S2M data write burst limit (`MaxWrBurst` of the RTL).
     pub max_wr_burst: u32,
     pub width: PhantomData<W>,
@@ -436,7 +425,6 @@ impl<W: UdmaWidth> Default for UdmaEngine<W> {
             rd_phase: false,
             rd_cnt: 0,
             rd_len: 0,
-            fault: None,
             max_wr_burst: W::MAX_WR_BURST,
             width: PhantomData,
         }
@@ -461,9 +449,8 @@ impl<W: UdmaWidth> UdmaEngine<W> {
     }
 
     fn reset(&mut self) {
-        let (fault, n) = (self.fault, self.max_wr_burst);
+        let n = self.max_wr_burst;
         *self = Self {
-            fault,
             max_wr_burst: n,
             s2m: S2m::new(W::BB, n),
             ..Self::default()
@@ -487,7 +474,20 @@ impl<W: UdmaWidth> UdmaEngine<W> {
     }
 
     /// One cycle on width-neutral pins (see [`CycleModel::step`]).
+    #[inline]
     pub fn step_pins(&mut self, i: &PinsIn) -> PinsOut {
+        self.step_pins_with(i, |_, _| {})
+    }
+
+    /// [`Self::step_pins`] with `after_m2s` applied to the M2S FSM and its
+    /// outputs between the M2S update and the register-file update (the seam
+    /// the test-only faults of [`super::fault`] use; production passes a no-op).
+    #[inline(always)]
+    pub fn step_pins_with<F: FnMut(&mut M2s, &mut super::m2s::M2sOut)>(
+        &mut self,
+        i: &PinsIn,
+        mut after_m2s: F,
+    ) -> PinsOut {
         if i.rst_ni & 1 == 0 {
             self.reset();
         }
@@ -586,31 +586,10 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         let dmb_req = self.m2s.st == super::m2s::M_DMB && self.m2s.q == self.s2m.q;
         self.m2s
             .update(&self.regs.side[0], &m_rd, tready, wr_busy, &mut mo);
-        if self.fault == Some(UdmaFault::SkipRingIdCheck) {
-            if let Some(e) = mo.ev.err {
-                if e == crate::udma::regs::UDMA_M2S_ERR_PREF_RING_ID {
-                    // Undo the error: behave as if the ring id had matched.
-                    mo.ev.err = None;
-                    self.m2s.start_data();
-                }
-            }
-        }
+        after_m2s(&mut self.m2s, &mut mo);
         self.s2m
             .update(&self.regs.side[1], &s_rd, &sin, &wi, dmb_req, &mut so);
-        let tail_before = match self.fault {
-            Some(UdmaFault::TailWrapNoRingId) => Some(self.regs.side.map(|s| s.q.map(|q| q.tail))),
-            _ => None,
-        };
         self.regs.update(&csr_in, &[mo.ev, so.ev], &stats);
-        if let Some(before) = tail_before {
-            for (side, old_side) in self.regs.side.iter_mut().zip(before.iter()) {
-                for (r, old) in side.q.iter_mut().zip(old_side.iter()) {
-                    if r.tail.offset < old.offset {
-                        r.tail.ring_id = old.ring_id;
-                    }
-                }
-            }
-        }
         // Read-port arbiter (S2M first).
         match self.rd_owner {
             RD_NONE => {

@@ -11,6 +11,7 @@
 use super::desc::RingPos;
 use super::regs::*;
 use crate::regs::axil::{AxilAdapter, AxilAnswer, AxilIn, AxilOut};
+use crate::regs::{access_table, Access, Sides};
 
 /// Number of queues per side.
 pub const NQ: usize = UDMA_NUM_QUEUES as usize;
@@ -162,14 +163,34 @@ pub type CsrOut = AxilOut;
 /// Inputs of the CSR slave (the shared adapter's).
 pub type CsrIn = AxilIn;
 
-/// Kind of a decoded CSR address.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Acc {
-    Rw,
-    Ro,
-    Wo,
-    W1c,
-    Bad,
+/// One cycle's CSR transaction as the register file sees it (the RTL's `wr`,
+/// `wr_bad`, `rd_bad`, `rval`, `db_over`, ... wires).
+#[derive(Debug, Clone, Copy)]
+struct CsrCycle {
+    /// The adapter's requests (for its registered responses).
+    req: crate::regs::axil::AxilReq,
+    /// The write that commits this cycle (None when none or rejected).
+    write: Option<crate::regs::axil::WriteReq>,
+    wr_bad: bool,
+    rd_bad: bool,
+    rd_val: u32,
+    write_side: usize,
+    /// Queue of the write (None: engine register).
+    write_queue: Option<usize>,
+    /// Offset of the write inside its bundle or side.
+    write_offset: u32,
+    read_side: usize,
+    /// New tail of a doorbell that fits.
+    doorbell_tail: Option<RingPos>,
+    /// A doorbell past the free space.
+    doorbell_overflow: bool,
+}
+
+/// Bits of ERR_STATUS and INT_STATUS of one side.
+#[derive(Debug, Clone, Copy, Default)]
+struct StatusBits {
+    err: u32,
+    int: u32,
 }
 
 /// The register file of the whole engine plus the CSR slave state.
@@ -192,34 +213,35 @@ fn decode(addr: u32) -> (usize, Option<usize>, u32) {
     }
 }
 
-fn access(addr: u32) -> Acc {
+/// Words of the engine-register space of one side (below the queue array).
+const ENG_WORDS: usize = (UDMA_Q_ARRAY_BASE / 4) as usize;
+/// Words of one queue bundle.
+const QUEUE_WORDS: usize = (UDMA_Q_STRIDE / 4) as usize;
+/// Decode tables built at compile time from the register description
+/// (`ENG_REGS`, `QUEUE_REGS`); index [side][word]. The RTL's decode is
+/// generated from the same description (`udma_eng_access`/`udma_queue_access`
+/// in `rtl/sb2sb_pkg.sv`).
+static ENG_ACCESS: [[Option<Access>; ENG_WORDS]; 2] = [
+    access_table(ENG_REGS, Sides::M2s),
+    access_table(ENG_REGS, Sides::S2m),
+];
+static QUEUE_ACCESS: [[Option<Access>; QUEUE_WORDS]; 2] = [
+    access_table(QUEUE_REGS, Sides::M2s),
+    access_table(QUEUE_REGS, Sides::S2m),
+];
+
+/// Access kind of CSR address `addr`, `None` when nothing is mapped there
+/// (misaligned, the gen unit, a bundle past the last queue, a hole).
+fn access(addr: u32) -> Option<Access> {
     if addr & 3 != 0 || addr >= UDMA_GEN_BASE {
-        return Acc::Bad;
+        return None;
     }
     let (side, q, off) = decode(addr);
-    let m2s = side == 0;
+    let w = (off / 4) as usize;
     match q {
-        Some(qi) if qi < NQ => match off {
-            UDMA_Q_DESC_PREF_CFG if m2s => Acc::Rw,
-            UDMA_Q_CFG | UDMA_Q_RBP_LOW | UDMA_Q_RBP_HIGH | UDMA_Q_RL | UDMA_Q_CRBP_LOW
-            | UDMA_Q_CRBP_HIGH => Acc::Rw,
-            UDMA_Q_STATUS | UDMA_Q_RHP | UDMA_Q_RTP | UDMA_Q_RCP | UDMA_Q_CRHP => Acc::Ro,
-            UDMA_Q_ERR | UDMA_Q_BYTES | UDMA_Q_DROP_BYTES | UDMA_Q_DESC_DONE => Acc::Ro,
-            UDMA_Q_RTP_INC => Acc::Wo,
-            UDMA_S2M_Q_COMP_CFG if !m2s => Acc::Rw,
-            UDMA_M2S_Q_SW_CTRL if m2s => Acc::Wo,
-            UDMA_S2M_Q_SW_CTRL if !m2s => Acc::Wo,
-            _ => Acc::Bad,
-        },
-        Some(_) => Acc::Bad,
-        None => match off {
-            UDMA_ENG_STATE | UDMA_ENG_DBG_STATE => Acc::Ro,
-            UDMA_ENG_CHANGE_STATE => Acc::Wo,
-            UDMA_ENG_ERR_LOG_MASK | UDMA_ENG_NO_DESC_TOUT => Acc::Rw,
-            UDMA_M2S_CFG_LEN if m2s => Acc::Rw,
-            UDMA_ENG_ERR_STATUS | UDMA_ENG_INT_STATUS => Acc::W1c,
-            _ => Acc::Bad,
-        },
+        Some(qi) if qi < NQ => QUEUE_ACCESS[side][w],
+        Some(_) => None,
+        None => ENG_ACCESS[side][w],
     }
 }
 
@@ -244,8 +266,7 @@ impl RegFile {
 
     /// Value a CSR read of `addr` returns (0 for write-only and bad addresses).
     pub fn read(&self, addr: u32, stat: &[SideStat; 2]) -> u32 {
-        let acc = access(addr);
-        if acc == Acc::Bad || acc == Acc::Wo {
+        if matches!(access(addr), None | Some(Access::Wo)) {
             return 0;
         }
         let (s, q, off) = decode(addr);
@@ -291,9 +312,36 @@ impl RegFile {
         self.axi.out()
     }
 
-    /// Clock edge: apply the FSM events, then the CSR transaction.
+    /// Clock edge: apply the FSM events, then the CSR transaction. The stages
+    /// mirror the processes of `rtl/udma_regs.sv`: [`Self::csr_cycle`] (the
+    /// adapter's requests, access check, read mux, doorbell check: the
+    /// `assign`s above "next state"), then inside the next-state `always_comb`
+    /// "1. FSM events" ([`Self::fsm_events`], [`Self::sticky_sets`]) and
+    /// "2. CSR write" ([`Self::csr_write`]), the sticky/W1C merge, and the
+    /// adapter's registered responses.
     pub fn update(&mut self, i: &CsrIn, ev: &[SideEv; 2], stat: &[SideStat; 2]) {
-        // CSR read data and write effects are computed from the state before the edge.
+        let c = self.csr_cycle(i, stat);
+        self.fsm_events(ev);
+        let set = self.sticky_sets(ev, &c);
+        let clear = self.csr_write(&c);
+        for (s, sr) in self.side.iter_mut().enumerate() {
+            sr.err_status = (sr.err_status & !clear[s].err) | set[s].err;
+            sr.int_status = ((sr.int_status & !clear[s].int) | set[s].int) & INT_STATUS.mask();
+        }
+        self.axi.update(
+            i,
+            &c.req,
+            &AxilAnswer {
+                write_err: c.wr_bad,
+                read_data: c.rd_val,
+                read_err: c.rd_bad,
+            },
+            CSR_ADDR_MASK,
+        );
+    }
+
+    /// This cycle's CSR transaction, computed from the state before the edge.
+    fn csr_cycle(&self, i: &CsrIn, stat: &[SideStat; 2]) -> CsrCycle {
         let req = self.axi.requests(i, CSR_ADDR_MASK);
         let wr = req.write.is_some();
         let rd = req.read.is_some();
@@ -304,32 +352,44 @@ impl RegFile {
         });
         let raddr = req.read.unwrap_or(0);
         let rd_val = if rd { self.read(raddr, stat) } else { 0 };
-        let rd_acc = access(raddr);
-        let wr_acc = access(w.addr);
-        let wr_bad = wr && (wr_acc == Acc::Bad || wr_acc == Acc::Ro || w.strb != 0xF);
-        let rd_bad = rd && rd_acc == Acc::Bad;
+        let wr_bad = wr && (matches!(access(w.addr), None | Some(Access::Ro)) || w.strb != 0xF);
+        let rd_bad = rd && access(raddr).is_none();
         // Doorbell check from the pre-edge head/tail.
         let (ws, wq, woff) = decode(w.addr);
-        let mut db_tail = None;
-        let mut db_over = false;
+        let mut doorbell_tail = None;
+        let mut doorbell_overflow = false;
         if wr && !wr_bad {
             if let Some(qi) = wq {
                 if woff == UDMA_Q_RTP_INC {
                     let r = &self.side[ws].q[qi];
                     let inc = Q_RTP_INC_INC.get(w.data);
                     if inc > r.free() {
-                        db_over = true;
+                        doorbell_overflow = true;
                     } else if inc != 0 {
-                        db_tail = Some(r.tail.add_one_lap(inc, r.rl));
+                        doorbell_tail = Some(r.tail.add_one_lap(inc, r.rl));
                     }
                 }
             }
         }
+        CsrCycle {
+            req,
+            write: (wr && !wr_bad).then_some(w),
+            wr_bad,
+            rd_bad,
+            rd_val,
+            write_side: ws,
+            write_queue: wq,
+            write_offset: woff,
+            read_side: ((raddr >> UDMA_SIDE_BIT) & 1) as usize,
+            doorbell_tail,
+            doorbell_overflow,
+        }
+    }
 
-        // 1. FSM events.
+    /// The FSM events, stage 1: pointer steps, counters, queue errors.
+    fn fsm_events(&mut self, ev: &[SideEv; 2]) {
         for (s, e) in ev.iter().enumerate() {
-            let sr = &mut self.side[s];
-            let r = &mut sr.q[e.q];
+            let r = &mut self.side[s].q[e.q];
             if e.head_adv {
                 r.head = r.head.step(r.rl);
             }
@@ -346,103 +406,96 @@ impl RegFile {
                 r.err |= 1 << b;
             }
         }
-        // Sticky/W1C side registers: (old & !clear) | set.
-        let mut w1c = [[0u32; 2]; 2]; // [side][err, int]
-        let mut set_err = [0u32; 2];
-        let mut set_int = [0u32; 2];
+    }
+
+    /// Bits set this cycle in ERR_STATUS / INT_STATUS of each side (FSM errors,
+    /// completions with INT_EN, bad CSR accesses, doorbell overflow).
+    fn sticky_sets(&self, ev: &[SideEv; 2], c: &CsrCycle) -> [StatusBits; 2] {
+        let mut set = [StatusBits::default(); 2];
         for (s, e) in ev.iter().enumerate() {
             if let Some(b) = e.err {
-                set_err[s] |= 1 << b;
+                set[s].err |= 1 << b;
             }
             if e.int_set {
-                set_int[s] |= 1 << e.q;
+                set[s].int |= 1 << e.q;
             }
         }
-        if wr_bad {
-            set_err[ws] |= 1 << UDMA_ERR_CSR;
+        if c.wr_bad {
+            set[c.write_side].err |= 1 << UDMA_ERR_CSR;
         }
-        if rd_bad {
-            set_err[((raddr >> UDMA_SIDE_BIT) & 1) as usize] |= 1 << UDMA_ERR_CSR;
+        if c.rd_bad {
+            set[c.read_side].err |= 1 << UDMA_ERR_CSR;
         }
-        if db_over {
-            set_err[ws] |= 1 << UDMA_ERR_DB_OVERFLOW;
+        if c.doorbell_overflow {
+            set[c.write_side].err |= 1 << UDMA_ERR_DB_OVERFLOW;
         }
+        set
+    }
 
-        // 2. CSR write.
-        if wr && !wr_bad {
-            let d = w.data;
-            let sr = &mut self.side[ws];
-            match wq {
-                Some(qi) => {
-                    let r = &mut sr.q[qi];
-                    match woff {
-                        UDMA_Q_DESC_PREF_CFG => r.desc_pref_cfg = d,
-                        UDMA_Q_CFG => r.cfg = d & CFG_MASK,
-                        UDMA_Q_RBP_LOW => r.rbp_lo = d & BASE_LO_MASK,
-                        UDMA_Q_RBP_HIGH => r.rbp_hi = d,
-                        UDMA_Q_RL => r.rl = Q_RL_LEN.get(d),
-                        UDMA_Q_CRBP_LOW => r.crbp_lo = d & BASE_LO_MASK,
-                        UDMA_Q_CRBP_HIGH => r.crbp_hi = d,
-                        UDMA_S2M_Q_COMP_CFG => r.comp_cfg = d & COMP_CFG_MASK,
-                        UDMA_Q_RTP_INC => {
-                            if db_over {
-                                r.stopped = true;
-                                r.err |= 1 << UDMA_ERR_DB_OVERFLOW;
-                            } else if let Some(t) = db_tail {
-                                r.tail = t;
-                            }
+    /// The CSR write, stage 2 (after the FSM events: a queue reset wins);
+    /// returns the W1C clear masks of ERR_STATUS / INT_STATUS per side.
+    fn csr_write(&mut self, c: &CsrCycle) -> [StatusBits; 2] {
+        let mut clear = [StatusBits::default(); 2];
+        let Some(w) = c.write else {
+            return clear;
+        };
+        let d = w.data;
+        let ws = c.write_side;
+        let sr = &mut self.side[ws];
+        match c.write_queue {
+            Some(qi) => {
+                let r = &mut sr.q[qi];
+                match c.write_offset {
+                    UDMA_Q_DESC_PREF_CFG => r.desc_pref_cfg = d,
+                    UDMA_Q_CFG => r.cfg = d & CFG_MASK,
+                    UDMA_Q_RBP_LOW => r.rbp_lo = d & BASE_LO_MASK,
+                    UDMA_Q_RBP_HIGH => r.rbp_hi = d,
+                    UDMA_Q_RL => r.rl = Q_RL_LEN.get(d),
+                    UDMA_Q_CRBP_LOW => r.crbp_lo = d & BASE_LO_MASK,
+                    UDMA_Q_CRBP_HIGH => r.crbp_hi = d,
+                    UDMA_S2M_Q_COMP_CFG => r.comp_cfg = d & COMP_CFG_MASK,
+                    UDMA_Q_RTP_INC => {
+                        if c.doorbell_overflow {
+                            r.stopped = true;
+                            r.err |= 1 << UDMA_ERR_DB_OVERFLOW;
+                        } else if let Some(t) = c.doorbell_tail {
+                            r.tail = t;
                         }
-                        _ => {
-                            // q_sw_ctrl (the only other writable queue register)
-                            if Q_SW_CTRL_RST_Q.is_set(d) {
-                                r.head = RingPos::default();
-                                r.tail = RingPos::default();
-                                r.crhp = RingPos::default();
-                                r.stopped = false;
-                                r.err = 0;
-                                r.bytes = 0;
-                                r.drop = 0;
-                                r.done = 0;
-                            }
+                    }
+                    _ => {
+                        // q_sw_ctrl (the only other writable queue register)
+                        if Q_SW_CTRL_RST_Q.is_set(d) {
+                            r.head = RingPos::default();
+                            r.tail = RingPos::default();
+                            r.crhp = RingPos::default();
+                            r.stopped = false;
+                            r.err = 0;
+                            r.bytes = 0;
+                            r.drop = 0;
+                            r.done = 0;
                         }
                     }
                 }
-                None => match woff {
-                    UDMA_ENG_CHANGE_STATE => {
-                        if CHANGE_STATE_ABORT.is_set(d) {
-                            sr.state = UDMA_STATE_ABORT;
-                        } else if CHANGE_STATE_DIS.is_set(d) {
-                            sr.state = UDMA_STATE_IDLE;
-                        } else if CHANGE_STATE_NORMAL.is_set(d) {
-                            sr.state = UDMA_STATE_NORMAL;
-                        }
-                    }
-                    UDMA_ENG_ERR_LOG_MASK => sr.err_mask = d,
-                    UDMA_M2S_CFG_LEN => sr.cfg_len = d,
-                    UDMA_ENG_NO_DESC_TOUT => sr.no_desc_tout = d,
-                    UDMA_ENG_ERR_STATUS => w1c[ws][0] = d,
-                    UDMA_ENG_INT_STATUS => w1c[ws][1] = d,
-                    _ => {}
-                },
             }
-        }
-        for s in 0..2 {
-            let sr = &mut self.side[s];
-            sr.err_status = (sr.err_status & !w1c[s][0]) | set_err[s];
-            sr.int_status = ((sr.int_status & !w1c[s][1]) | set_int[s]) & INT_STATUS.mask();
-        }
-
-        // 3. The adapter registers the responses.
-        self.axi.update(
-            i,
-            &req,
-            &AxilAnswer {
-                write_err: wr_bad,
-                read_data: rd_val,
-                read_err: rd_bad,
+            None => match c.write_offset {
+                UDMA_ENG_CHANGE_STATE => {
+                    if CHANGE_STATE_ABORT.is_set(d) {
+                        sr.state = UDMA_STATE_ABORT;
+                    } else if CHANGE_STATE_DIS.is_set(d) {
+                        sr.state = UDMA_STATE_IDLE;
+                    } else if CHANGE_STATE_NORMAL.is_set(d) {
+                        sr.state = UDMA_STATE_NORMAL;
+                    }
+                }
+                UDMA_ENG_ERR_LOG_MASK => sr.err_mask = d,
+                UDMA_M2S_CFG_LEN => sr.cfg_len = d,
+                UDMA_ENG_NO_DESC_TOUT => sr.no_desc_tout = d,
+                UDMA_ENG_ERR_STATUS => clear[ws].err = d,
+                UDMA_ENG_INT_STATUS => clear[ws].int = d,
+                _ => {}
             },
-            CSR_ADDR_MASK,
-        );
+        }
+        clear
     }
 
     /// Level interrupt: any INT_STATUS bit set on either side.
@@ -458,7 +511,6 @@ impl RegFile {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::regs::Access;
 
     /// The decode of the golden register file (and so of the RTL it is locked to)
     /// agrees with the register description at every word of the engine space.
@@ -483,14 +535,7 @@ mod tests {
             } else {
                 eng_reg(side, off).map(|r| r.access)
             };
-            let got = match access(addr) {
-                Acc::Rw => Some(Access::Rw),
-                Acc::Ro => Some(Access::Ro),
-                Acc::Wo => Some(Access::Wo),
-                Acc::W1c => Some(Access::W1c),
-                Acc::Bad => None,
-            };
-            assert_eq!(got, want, "{addr:#x}");
+            assert_eq!(access(addr), want, "{addr:#x}");
         }
     }
 

@@ -60,29 +60,29 @@ crate::sv_consts! {
 
     // ---- error cause bits (err_log_mask / ERR_STATUS / Q_ERR) ----
     /// M2S data read AXI response error (Alpine HAL bit 8).
-    UDMA_M2S_ERR_DATA_AXI_RESPONSE: u32 [32] = 8;
+    UDMA_M2S_ERR_DATA_AXI_RESPONSE: u32 [32] = M2S_ERR_DATA_AXI_RESPONSE.lsb;
     /// M2S descriptor prefetch AXI response error (Alpine HAL bit 11).
-    UDMA_M2S_ERR_PREF_AXI_RESPONSE: u32 [32] = 11;
+    UDMA_M2S_ERR_PREF_AXI_RESPONSE: u32 [32] = M2S_ERR_PREF_AXI_RESPONSE.lsb;
     /// M2S descriptor ring-id mismatch on prefetch (public: bit 17).
-    UDMA_M2S_ERR_PREF_RING_ID: u32 [32] = 17;
+    UDMA_M2S_ERR_PREF_RING_ID: u32 [32] = M2S_ERR_PREF_RING_ID.lsb;
     /// M2S descriptor FIRST bit inconsistent with the packet state: a descriptor
     /// that starts a packet without FIRST, or FIRST inside an open packet
     /// (project-defined bit).
-    UDMA_M2S_ERR_DESC_FIRST: u32 [32] = 13;
+    UDMA_M2S_ERR_DESC_FIRST: u32 [32] = M2S_ERR_DESC_FIRST.lsb;
     /// S2M completion write AXI response error (project-defined bit).
-    UDMA_S2M_ERR_COMP_AXI_RESPONSE: u32 [32] = 5;
+    UDMA_S2M_ERR_COMP_AXI_RESPONSE: u32 [32] = S2M_ERR_COMP_AXI_RESPONSE.lsb;
     /// S2M data write AXI response error (project-defined bit).
-    UDMA_S2M_ERR_DATA_AXI_RESPONSE: u32 [32] = 8;
+    UDMA_S2M_ERR_DATA_AXI_RESPONSE: u32 [32] = S2M_ERR_DATA_AXI_RESPONSE.lsb;
     /// S2M descriptor prefetch AXI response error (project-defined bit).
-    UDMA_S2M_ERR_PREF_AXI_RESPONSE: u32 [32] = 10;
+    UDMA_S2M_ERR_PREF_AXI_RESPONSE: u32 [32] = S2M_ERR_PREF_AXI_RESPONSE.lsb;
     /// S2M descriptor ring-id mismatch on prefetch (public: bit 11).
-    UDMA_S2M_ERR_PREF_RING_ID: u32 [32] = 11;
+    UDMA_S2M_ERR_PREF_RING_ID: u32 [32] = S2M_ERR_PREF_RING_ID.lsb;
     /// S2M packet waited longer than NO_DESC_TOUT cycles for a descriptor (project-defined bit).
-    UDMA_S2M_ERR_NO_DESC: u32 [32] = 12;
+    UDMA_S2M_ERR_NO_DESC: u32 [32] = S2M_ERR_NO_DESC.lsb;
     /// Doorbell would move the tail past the free space (project-defined bit, both sides).
-    UDMA_ERR_DB_OVERFLOW: u32 [32] = 24;
+    UDMA_ERR_DB_OVERFLOW: u32 [32] = ERR_DB_OVERFLOW.lsb;
     /// Bad CSR access answered with SLVERR (project-defined bit, side = address bit 17).
-    UDMA_ERR_CSR: u32 [32] = 25;
+    UDMA_ERR_CSR: u32 [32] = ERR_CSR.lsb;
 
     // ---- per-queue registers (offset inside a queue bundle) ----
     /// M2S desc_pref_cfg (public offset); stored, no effect.
@@ -187,7 +187,7 @@ pub const UDMA_Q_SW_CTRL_RST_Q_BIT: u32 = Q_SW_CTRL_RST_Q.lsb;
 pub const UDMA_RING_ID_INIT: u32 = Q_PTR_RING_ID.reset;
 
 /// M2S completion write AXI response error (Alpine HAL bit 5; unused: M2S writes no completions).
-pub const UDMA_M2S_ERR_COMP_AXI_RESPONSE: u32 = 5;
+pub const UDMA_M2S_ERR_COMP_AXI_RESPONSE: u32 = M2S_ERR_COMP_AXI_RESPONSE.lsb;
 /// status: Q_USED field width (project: 24 bits; ring offsets are 24 bits).
 pub const UDMA_Q_STATUS_Q_USED_WIDTH: u32 = Q_STATUS_Q_USED.width;
 /// Pointer registers: offset field width (public [23:0]).
@@ -414,6 +414,61 @@ pub const CDESC_DESC_OFFSET: Field = Field::new("DESC_OFFSET", 0, 24, "S2M descr
 pub const CDESC_W2: Layout = Layout {
     name: "udma_cdesc_w2",
     fields: &[CDESC_DESC_OFFSET],
+};
+
+// ---- error causes: the bit layout of err_log_mask / ERR_STATUS / Q_ERR per side ----
+// The `UDMA_*_ERR_*` constants above are these fields' positions; the cause
+// table of docs/udma.md §3 is generated from them (`render_causes_md`).
+
+/// Doorbell would move the tail past the free space (both sides).
+pub const ERR_DB_OVERFLOW: Field = Field::new("DB_OVERFLOW", 24, 1, "", PRJ);
+/// Bad CSR access answered SLVERR (both sides; side = address bit 17).
+pub const ERR_CSR: Field = Field::new("CSR", 25, 1, "bad access, side = address bit 17", PRJ);
+/// M2S: completion write AXI response error (M2S writes no completions: never raised).
+pub const M2S_ERR_COMP_AXI_RESPONSE: Field = Field::new("COMP_AXI_RESPONSE", 5, 1, "unused", HAL);
+/// M2S: data read AXI response error.
+pub const M2S_ERR_DATA_AXI_RESPONSE: Field = Field::new("DATA_AXI_RESPONSE", 8, 1, "", HAL);
+/// M2S: descriptor prefetch AXI response error.
+pub const M2S_ERR_PREF_AXI_RESPONSE: Field = Field::new("PREF_AXI_RESPONSE", 11, 1, "", HAL);
+/// M2S: FIRST bit inconsistent with the packet state.
+pub const M2S_ERR_DESC_FIRST: Field = Field::new("DESC_FIRST", 13, 1, "", PRJ);
+/// M2S: descriptor ring-id mismatch on prefetch.
+pub const M2S_ERR_PREF_RING_ID: Field = Field::new("PREF_RING_ID", 17, 1, "", DRV);
+/// S2M: completion write AXI response error.
+pub const S2M_ERR_COMP_AXI_RESPONSE: Field = Field::new("COMP_AXI_RESPONSE", 5, 1, "", PRJ);
+/// S2M: data write AXI response error.
+pub const S2M_ERR_DATA_AXI_RESPONSE: Field = Field::new("DATA_AXI_RESPONSE", 8, 1, "", PRJ);
+/// S2M: descriptor prefetch AXI response error.
+pub const S2M_ERR_PREF_AXI_RESPONSE: Field = Field::new("PREF_AXI_RESPONSE", 10, 1, "", PRJ);
+/// S2M: descriptor ring-id mismatch on prefetch.
+pub const S2M_ERR_PREF_RING_ID: Field = Field::new("PREF_RING_ID", 11, 1, "", DRV);
+/// S2M: a packet waited longer than NO_DESC_TOUT cycles for a descriptor.
+pub const S2M_ERR_NO_DESC: Field = Field::new("NO_DESC", 12, 1, "", PRJ);
+/// Error causes of the M2S side.
+pub const M2S_ERR_CAUSES: Layout = Layout {
+    name: "udma_m2s_err",
+    fields: &[
+        M2S_ERR_COMP_AXI_RESPONSE,
+        M2S_ERR_DATA_AXI_RESPONSE,
+        M2S_ERR_PREF_AXI_RESPONSE,
+        M2S_ERR_DESC_FIRST,
+        M2S_ERR_PREF_RING_ID,
+        ERR_DB_OVERFLOW,
+        ERR_CSR,
+    ],
+};
+/// Error causes of the S2M side.
+pub const S2M_ERR_CAUSES: Layout = Layout {
+    name: "udma_s2m_err",
+    fields: &[
+        S2M_ERR_COMP_AXI_RESPONSE,
+        S2M_ERR_DATA_AXI_RESPONSE,
+        S2M_ERR_PREF_AXI_RESPONSE,
+        S2M_ERR_PREF_RING_ID,
+        S2M_ERR_NO_DESC,
+        ERR_DB_OVERFLOW,
+        ERR_CSR,
+    ],
 };
 
 const fn r(
@@ -681,6 +736,7 @@ pub const DESC: Block = Block {
     groups: &[
         Group {
             title: "Engine registers (M2S side at 0x00000, S2M side at 0x20000)",
+            sv: "udma_eng",
             base: 0,
             array: Some(Array {
                 count: 2,
@@ -690,6 +746,7 @@ pub const DESC: Block = Block {
         },
         Group {
             title: "Queue registers (per side: queue q at side + 0x1000 + q·0x1000)",
+            sv: "udma_queue",
             base: UDMA_Q_ARRAY_BASE,
             array: Some(Array {
                 count: UDMA_NUM_QUEUES,
@@ -718,6 +775,14 @@ pub const DESC: Block = Block {
         &CDESC_W2,
     ],
 };
+
+/// The error-cause table of docs/udma.md §3 (bit in err_log_mask / ERR_STATUS / Q_ERR).
+pub fn render_cause_table() -> String {
+    crate::regs::render_causes_md(
+        "udma_err",
+        &[("M2S", &M2S_ERR_CAUSES), ("S2M", &S2M_ERR_CAUSES)],
+    )
+}
 
 fn on_side(r: &Reg, side: Side) -> bool {
     match r.sides {
@@ -814,6 +879,26 @@ pub const fn ptr_value(offset: u32, ring_id: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The cause layouts hold one-bit fields that do not overlap, and the bits
+    /// the golden model and RTL raise are exactly the exported constants.
+    #[test]
+    fn error_cause_bits_are_one_bit_distinct_and_match_the_constants() {
+        for l in [&M2S_ERR_CAUSES, &S2M_ERR_CAUSES] {
+            let mut used = 0u32;
+            for f in l.fields {
+                assert_eq!(f.width, 1, "{}.{}", l.name, f.name);
+                assert_eq!(used & f.mask(), 0, "{}.{} overlaps", l.name, f.name);
+                used |= f.mask();
+            }
+        }
+        let m2s: Vec<u32> = M2S_ERR_CAUSES.fields.iter().map(|f| f.lsb).collect();
+        let s2m: Vec<u32> = S2M_ERR_CAUSES.fields.iter().map(|f| f.lsb).collect();
+        assert_eq!(m2s, [5, 8, 11, 13, 17, 24, 25]);
+        assert_eq!(s2m, [5, 8, 10, 11, 12, 24, 25]);
+        assert_eq!(UDMA_S2M_ERR_PREF_RING_ID, 11); // public (PUBLIC-FACTS §1)
+        assert_eq!(UDMA_M2S_ERR_PREF_RING_ID, 17); // public
+    }
 
     #[test]
     fn public_offsets_doorbell_of_queue_q_is_0x1000_plus_q_times_0x1000_plus_0x38() {

@@ -26,6 +26,22 @@ use super::m2s::{ArReq, RdPort, MAX_BURST};
 use super::regfile::{SideEv, SideRegs, SideStat};
 use super::regs::*;
 
+/// This cycle's handshakes, as the RTL's next-state process sees them.
+#[derive(Debug, Clone, Copy)]
+struct Handshakes {
+    /// A read beat for the S2M side.
+    beat: bool,
+    last_beat: bool,
+    err_beat: bool,
+    aw: bool,
+    w: bool,
+    b: bool,
+    /// The B response is an error.
+    b_err: bool,
+    /// A stream beat is accepted.
+    t: bool,
+}
+
 pub const S_IDLE: u8 = 0;
 pub const S_DAR: u8 = 1;
 pub const S_DR: u8 = 2;
@@ -314,43 +330,61 @@ impl S2m {
         o: &mut S2mOut,
     ) {
         let beat = rd.owner && rd.rvalid;
-        let last_beat = beat && rd.cnt == rd.len;
-        let err_beat = beat && rd.rresp != AXI_RESP_OKAY;
-        let aw_hs = o.wr.awvalid && wi.awready;
-        let w_hs = o.wr.wvalid && wi.wready;
-        let b_hs = o.wr.bready && wi.bvalid;
-        let b_err = wi.bresp != AXI_RESP_OKAY;
-        let t_hs = o.tready && s.tvalid;
+        let hs = Handshakes {
+            beat,
+            last_beat: beat && rd.cnt == rd.len,
+            err_beat: beat && rd.rresp != AXI_RESP_OKAY,
+            aw: o.wr.awvalid && wi.awready,
+            w: o.wr.wvalid && wi.wready,
+            b: o.wr.bready && wi.bvalid,
+            b_err: wi.bresp != AXI_RESP_OKAY,
+            t: o.tready && s.tvalid,
+        };
         match self.st {
-            S_IDLE => {
-                let q = self.idle_q(s);
-                if self.in_pkt || s.tvalid {
-                    let r = &regs.q[q];
-                    if r.stopped {
-                        self.q = q;
-                        self.in_pkt = true;
-                        self.tout = 0;
-                        self.enter_drop(o);
-                    } else if regs.avail(q) {
-                        self.q = q;
-                        self.first = !self.in_pkt;
-                        self.in_pkt = true;
-                        self.tout = 0;
-                        self.st = S_DAR;
-                    } else if s.tvalid || self.hcnt != 0 {
-                        let lim = regs.no_desc_tout;
-                        if lim != 0 && self.tout.wrapping_add(1) >= lim {
-                            o.ev.err = Some(UDMA_S2M_ERR_NO_DESC);
-                            self.q = q;
-                            self.in_pkt = true;
-                            self.tout = 0;
-                            self.enter_drop(o);
-                        } else {
-                            self.tout = self.tout.wrapping_add(1);
-                        }
-                    }
+            S_IDLE => self.idle(regs, s, o),
+            S_DAR | S_DR | S_DCHK => self.descriptor_fetch(regs, rd, &hs, o),
+            S_DATA => self.collect_data(s, dmb_req, &hs, o),
+            S_WR | S_B => self.data_write(&hs, o),
+            S_CMP | S_CAW | S_CB | S_ADV => self.completion(regs, &hs, o),
+            _ => self.drop_rest(s, &hs, o),
+        }
+    }
+
+    /// IDLE: pick the queue of the next packet; start a descriptor fetch, drop
+    /// into a stopped queue, or count the no-descriptor timeout.
+    fn idle(&mut self, regs: &SideRegs, s: &StreamIn, o: &mut S2mOut) {
+        let q = self.idle_q(s);
+        if self.in_pkt || s.tvalid {
+            let r = &regs.q[q];
+            if r.stopped {
+                self.q = q;
+                self.in_pkt = true;
+                self.tout = 0;
+                self.enter_drop(o);
+            } else if regs.avail(q) {
+                self.q = q;
+                self.first = !self.in_pkt;
+                self.in_pkt = true;
+                self.tout = 0;
+                self.st = S_DAR;
+            } else if s.tvalid || self.hcnt != 0 {
+                let lim = regs.no_desc_tout;
+                if lim != 0 && self.tout.wrapping_add(1) >= lim {
+                    o.ev.err = Some(UDMA_S2M_ERR_NO_DESC);
+                    self.q = q;
+                    self.in_pkt = true;
+                    self.tout = 0;
+                    self.enter_drop(o);
+                } else {
+                    self.tout = self.tout.wrapping_add(1);
                 }
             }
+        }
+    }
+
+    /// DAR, DR, DCHK: read the head descriptor and check it (AXI response, ring id).
+    fn descriptor_fetch(&mut self, regs: &SideRegs, rd: &RdPort, hs: &Handshakes, o: &mut S2mOut) {
+        match self.st {
             S_DAR => {
                 if o.ar.valid && rd.arready {
                     self.rd_err = false;
@@ -358,16 +392,16 @@ impl S2m {
                 }
             }
             S_DR => {
-                if beat {
+                if hs.beat {
                     let a = regs.q[self.q].head_desc_addr();
                     self.dsc = desc_shift_in(self.dsc, &rd.rdata, self.bb as usize, a);
-                    self.rd_err |= err_beat;
-                    if last_beat {
+                    self.rd_err |= hs.err_beat;
+                    if hs.last_beat {
                         self.st = S_DCHK;
                     }
                 }
             }
-            S_DCHK => {
+            _ => {
                 if self.rd_err {
                     o.ev.err = Some(UDMA_S2M_ERR_PREF_AXI_RESPONSE);
                     self.enter_drop(o);
@@ -383,77 +417,87 @@ impl S2m {
                     self.st = S_DATA;
                 }
             }
-            S_DATA => {
-                let t = self.take(s);
-                let mut wend = false;
-                if !t.need_beat || t_hs {
-                    if t_hs {
-                        self.hlast = s.tlast;
-                        self.huser = s.tuser;
-                    }
-                    self.hcnt = t.tot - t.k;
-                    self.hdata = slice2(&t.comb, t.k as usize, self.hcnt as usize);
-                    self.blast = self.hlast && self.hcnt == 0;
-                    self.buser = self.huser;
-                    if t.k != 0 {
-                        let doff = self.dst as u32 & (self.bb - 1);
-                        self.wbuf[self.wn as usize] = place(&t.comb, t.k as usize, doff as usize);
-                        self.wstb[self.wn as usize] = keep_at(t.k, doff);
-                        if self.wn == 0 {
-                            self.wa = self.dst & !((self.bb - 1) as u64);
-                        }
-                        self.wn += 1;
-                        self.dst = self.dst.wrapping_add(t.k as u64);
-                        self.cap -= t.k;
-                        self.used += t.k;
-                        o.ev.bytes_add = t.k;
-                        wend = self.wn == self.max_wr
-                            || self.cap == 0
-                            || self.blast
-                            || self.dst & 0xfff == 0;
-                    } else if self.blast {
-                        wend = self.wn != 0;
-                        self.st = S_CMP;
-                    }
-                } else if self.wn != 0 && dmb_req {
-                    // No beat and M2S waits on a DMB: issue what is collected.
-                    wend = true;
+        }
+    }
+
+    /// DATA: collect stream bytes into the write buffer until a burst ends.
+    fn collect_data(&mut self, s: &StreamIn, dmb_req: bool, hs: &Handshakes, o: &mut S2mOut) {
+        let t = self.take(s);
+        let mut wend = false;
+        if !t.need_beat || hs.t {
+            if hs.t {
+                self.hlast = s.tlast;
+                self.huser = s.tuser;
+            }
+            self.hcnt = t.tot - t.k;
+            self.hdata = slice2(&t.comb, t.k as usize, self.hcnt as usize);
+            self.blast = self.hlast && self.hcnt == 0;
+            self.buser = self.huser;
+            if t.k != 0 {
+                let doff = self.dst as u32 & (self.bb - 1);
+                self.wbuf[self.wn as usize] = place(&t.comb, t.k as usize, doff as usize);
+                self.wstb[self.wn as usize] = keep_at(t.k, doff);
+                if self.wn == 0 {
+                    self.wa = self.dst & !((self.bb - 1) as u64);
                 }
-                if wend {
-                    self.aw_done = false;
-                    self.w_done = false;
-                    self.wi = 0;
-                    self.st = S_WR;
+                self.wn += 1;
+                self.dst = self.dst.wrapping_add(t.k as u64);
+                self.cap -= t.k;
+                self.used += t.k;
+                o.ev.bytes_add = t.k;
+                wend =
+                    self.wn == self.max_wr || self.cap == 0 || self.blast || self.dst & 0xfff == 0;
+            } else if self.blast {
+                wend = self.wn != 0;
+                self.st = S_CMP;
+            }
+        } else if self.wn != 0 && dmb_req {
+            // No hs.beat and M2S waits on a DMB: issue what is collected.
+            wend = true;
+        }
+        if wend {
+            self.aw_done = false;
+            self.w_done = false;
+            self.wi = 0;
+            self.st = S_WR;
+        }
+    }
+
+    /// WR, B: issue the collected burst, wait for its response.
+    fn data_write(&mut self, hs: &Handshakes, o: &mut S2mOut) {
+        if self.st == S_WR {
+            self.aw_done |= hs.aw;
+            if hs.w {
+                if self.wi + 1 == self.wn {
+                    self.w_done = true;
+                } else {
+                    self.wi += 1;
                 }
             }
-            S_WR => {
-                self.aw_done |= aw_hs;
-                if w_hs {
-                    if self.wi + 1 == self.wn {
-                        self.w_done = true;
+            if self.aw_done && self.w_done {
+                self.st = S_B;
+            }
+        } else {
+            if hs.b {
+                if hs.b_err {
+                    o.ev.err = Some(UDMA_S2M_ERR_DATA_AXI_RESPONSE);
+                    self.enter_drop(o);
+                } else {
+                    self.wn = 0;
+                    self.st = if self.blast || self.cap == 0 {
+                        S_CMP
                     } else {
-                        self.wi += 1;
-                    }
-                }
-                if self.aw_done && self.w_done {
-                    self.st = S_B;
+                        S_DATA
+                    };
                 }
             }
-            S_B => {
-                if b_hs {
-                    if b_err {
-                        o.ev.err = Some(UDMA_S2M_ERR_DATA_AXI_RESPONSE);
-                        self.enter_drop(o);
-                    } else {
-                        self.wn = 0;
-                        self.st = if self.blast || self.cap == 0 {
-                            S_CMP
-                        } else {
-                            S_DATA
-                        };
-                    }
-                }
-            }
+        }
+    }
+
+    /// CMP, CAW, CB, ADV: write the completion descriptor (when enabled), then
+    /// advance the head (and completion head) and count the descriptor.
+    fn completion(&mut self, regs: &SideRegs, hs: &Handshakes, o: &mut S2mOut) {
+        match self.st {
             S_CMP => {
                 if regs.q[self.q].comp_en() {
                     self.aw_done = false;
@@ -465,9 +509,9 @@ impl S2m {
                 }
             }
             S_CAW => {
-                let a = self.aw_done || aw_hs;
+                let a = self.aw_done || hs.aw;
                 let mut w = self.w_done;
-                if w_hs {
+                if hs.w {
                     if self.w_idx == desc_beats(self.bb as usize) - 1 {
                         w = true;
                     } else {
@@ -481,8 +525,8 @@ impl S2m {
                 }
             }
             S_CB => {
-                if b_hs {
-                    if b_err {
+                if hs.b {
+                    if hs.b_err {
                         o.ev.err = Some(UDMA_S2M_ERR_COMP_AXI_RESPONSE);
                         self.enter_drop(o);
                     } else {
@@ -490,7 +534,7 @@ impl S2m {
                     }
                 }
             }
-            S_ADV => {
+            _ => {
                 o.ev.head_adv = true;
                 o.ev.crhp_adv = regs.q[self.q].comp_en();
                 o.ev.done_inc = true;
@@ -502,14 +546,16 @@ impl S2m {
                 }
                 self.st = S_IDLE;
             }
-            _ => {
-                if t_hs {
-                    o.ev.drop_add = s.tkeep.count_ones();
-                    if s.tlast {
-                        self.in_pkt = false;
-                        self.st = S_IDLE;
-                    }
-                }
+        }
+    }
+
+    /// DROP: discard the rest of the packet (counted in Q_DROP_BYTES).
+    fn drop_rest(&mut self, s: &StreamIn, hs: &Handshakes, o: &mut S2mOut) {
+        if hs.t {
+            o.ev.drop_add = s.tkeep.count_ones();
+            if s.tlast {
+                self.in_pkt = false;
+                self.st = S_IDLE;
             }
         }
     }
