@@ -1011,3 +1011,40 @@ fn seed001_s4_3_rx_arms_s2m_then_right_push_then_left_pop_then_m2s_on_the_ordere
         }
     }
 }
+
+/// Issue 14.4 at the host API: a doorbell past the free space (or on a queue
+/// with no ring) rung through the Q7's MMIO path is a typed error and leaves
+/// the golden registers untouched (no sticky bit, queue not stopped); at the
+/// register level the same write sets DB_OVERFLOW and stops the queue
+/// (`system::core::tests::doorbell_advances_tail_and_refuses_overflow`).
+#[test]
+fn host_doorbell_past_free_space_is_a_typed_error_and_touches_no_register() {
+    use crate::udma::regs::{UDMA_ERR_DB_OVERFLOW, UDMA_Q_RL, UDMA_Q_RTP_INC};
+    let mut sys = System::new(Topology::default()).unwrap();
+    let q = crate::udma::regs::UDMA_Q_ARRAY_BASE;
+    let local = |r| map::core_local(0, map::udma_offset(2, q + r));
+    sys.mmio_write(CoreId(0), local(UDMA_Q_RL), 8).unwrap();
+    sys.mmio_write(CoreId(0), local(UDMA_Q_RTP_INC), 7).unwrap();
+    let e = sys
+        .mmio_write(CoreId(0), local(UDMA_Q_RTP_INC), 1)
+        .unwrap_err();
+    assert!(
+        matches!(e, SystemError::Csr { core: 0, engine: 2, rule, .. } if rule.contains("DB overflow")),
+        "{e}"
+    );
+    let qs = sys.queue(CoreId(0), 2, 0, 0).unwrap();
+    assert_eq!((qs.tail.offset, qs.stopped, qs.err), (7, false, 0));
+    let regs = &sys.core(CoreId(0)).unwrap().engines[2].regs;
+    assert_eq!(regs.side[0].err_status >> UDMA_ERR_DB_OVERFLOW & 1, 0);
+    // S2M: no ring yet.
+    let s2m = map::core_local(
+        0,
+        map::udma_offset(2, crate::udma::regs::UDMA_S2M_BASE + q + UDMA_Q_RTP_INC),
+    );
+    let e = sys.mmio_write(CoreId(0), s2m, 1).unwrap_err();
+    assert!(
+        matches!(e, SystemError::Csr { rule, .. } if rule.contains("RL = 0")),
+        "{e}"
+    );
+    assert!(!sys.queue(CoreId(0), 2, 0, 1).unwrap().stopped);
+}
