@@ -38,6 +38,10 @@ const BEAT: u64 = 8;
 /// A live engine with no bus or stream activity for this many cycles, while
 /// no Q7 program progresses either, is reported as stalled.
 const STALL_CYCLES: u64 = 4096;
+/// After an engine error, the engine keeps being clocked until its bus and
+/// loop-back are empty and no beat has moved for this many cycles (the bytes
+/// already accepted land, as in hardware); then the run reports the error.
+const QUIET_CYCLES: u64 = 64;
 
 /// One stream beat in the loop-back FIFO.
 #[derive(Debug, Clone, Copy)]
@@ -63,6 +67,8 @@ pub struct LiveEngine {
     last_activity: u64,
     /// Sticky `err_status` of each side when the engine went live: a new bit is an error of this run.
     err0: [u32; 2],
+    /// The first error the golden engine flagged in this run (reported once it is quiet).
+    failed: Option<SystemError>,
 }
 
 impl System {
@@ -76,6 +82,7 @@ impl System {
             fifo: VecDeque::new(),
             last_activity: self.cycles,
             err0: [u.regs.side[0].err_status, u.regs.side[1].err_status],
+            failed: None,
         })
     }
 
@@ -262,13 +269,14 @@ impl System {
             });
             act = true;
         }
-        // Errors the golden engine flags during this run stop the run with a
-        // typed error (the queue stays stopped, the bytes already written stay).
+        // Errors the golden engine flags during this run end the run with a
+        // typed error once the engine is quiet (the queue stays stopped, the
+        // bytes already accepted land).
         let u = &self.core(core)?.engines[usize::from(e)];
         for (side, sr) in u.regs.side.iter().enumerate() {
-            if sr.err_status & !le.err0[side] != 0 {
+            if le.failed.is_none() && sr.err_status & !le.err0[side] != 0 {
                 let q = sr.q.iter().position(|r| r.stopped).unwrap_or(0);
-                return Err(SystemError::Dma {
+                le.failed = Some(SystemError::Dma {
                     core: core.0,
                     engine: e,
                     queue: q as u8,
@@ -322,6 +330,14 @@ impl System {
             let mut b = false;
             for (k, mut le) in std::mem::take(&mut live) {
                 b |= self.clock_engine(CoreId(k.0), k.1, &mut le)?;
+                let quiet = le.fifo.is_empty()
+                    && le.rd.is_none()
+                    && le.aw.is_none()
+                    && !le.b_pending
+                    && self.cycles - le.last_activity > QUIET_CYCLES;
+                if let Some(err) = le.failed.take_if(|_| quiet) {
+                    return Err(err);
+                }
                 let u = &self.core(CoreId(k.0))?.engines[usize::from(k.1)];
                 if Self::engine_drained(u, &le) {
                     if self.trace_on {
