@@ -443,33 +443,6 @@ pub fn to_fst(
     Ok(out)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn failure_view_covers_the_32_cycles_before_the_failing_one() {
-        let v = View::new(Some(1000), 5000, &["valid_o".into()]);
-        assert_eq!(v.start_ns, 10 * 969);
-        assert_eq!(v.marker_ns, Some(10_000));
-        assert_eq!(v.end_ns, 10 * 1003);
-        // 340 ns over the 980-pixel pane, 200 pixels per GTKWave frame:
-        // 69.4 ns per frame, zoom = -log2(69.4) (checked in GTKWave: 9690..10030 ns).
-        assert!((v.zoom() + 6.117).abs() < 0.01, "{}", v.zoom());
-        // Near the start the window is clamped at 0.
-        assert_eq!(View::new(Some(5), 100, &[]).start_ns, 0);
-    }
-
-    #[test]
-    fn clean_view_opens_on_the_first_200_cycles() {
-        let v = View::new(None, 1_000_000, &[]);
-        assert_eq!((v.start_ns, v.end_ns, v.marker_ns), (0, 2000, None));
-        // 2000 ns over 980 pixels: zoom = -log2(2000 / 980 * 200).
-        assert!((v.zoom() + (2000.0f64 / 980.0 * 200.0).log2()).abs() < 1e-9);
-        assert_eq!(View::new(None, 50, &[]).end_ns, 500);
-    }
-}
-
 /// `(scope, name[range])` of every variable in a VCD header.
 pub fn vcd_signals(vcd: &Path) -> Result<Vec<(String, String)>> {
     use std::io::BufRead;
@@ -583,4 +556,31 @@ pub fn add_pair_gtkw(wv: &mut WavePaths) -> Result<()> {
     )?;
     wv.pair_gtkw = Some(g);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failure_view_covers_the_32_cycles_before_the_failing_one() {
+        let v = View::new(Some(1000), 5000, &["valid_o".into()]);
+        assert_eq!(v.start_ns, 10 * 969);
+        assert_eq!(v.marker_ns, Some(10_000));
+        assert_eq!(v.end_ns, 10 * 1003);
+        // 340 ns over the 980-pixel pane, 200 pixels per GTKWave frame:
+        // 69.4 ns per frame, zoom = -log2(69.4) (checked in GTKWave: 9690..10030 ns).
+        assert!((v.zoom() + 6.117).abs() < 0.01, "{}", v.zoom());
+        // Near the start the window is clamped at 0.
+        assert_eq!(View::new(Some(5), 100, &[]).start_ns, 0);
+    }
+
+    #[test]
+    fn clean_view_opens_on_the_first_200_cycles() {
+        let v = View::new(None, 1_000_000, &[]);
+        assert_eq!((v.start_ns, v.end_ns, v.marker_ns), (0, 2000, None));
+        // 2000 ns over 980 pixels: zoom = -log2(2000 / 980 * 200).
+        assert!((v.zoom() + (2000.0f64 / 980.0 * 200.0).log2()).abs() < 1e-9);
+        assert_eq!(View::new(None, 50, &[]).end_ns, 500);
+    }
 }
