@@ -272,3 +272,71 @@ fn tx_first_leg_on_the_rtl_waits_for_rx_and_lands_no_byte_early() {
         "final image check ran"
     );
 }
+
+/// `cosim --block leg --vcd DIR`: besides the port-level golden/RTL
+/// comparison, `DIR/leg.pair.gtkw` opens the RTL trace of the whole pair
+/// grouped per core (the save file of `run sendrecv --mode rtl --vcd`), every
+/// signal of it a variable of the trace, and the text report names it.
+#[test]
+fn cosim_leg_vcd_dir_also_writes_the_pair_gtkw_grouped_per_core() {
+    if sb2sb::waves::RTL_TRACE_EXT != "vcd" {
+        return; // an FST build (SB2SB_TRACE_FST=1): no text header to group from
+    }
+    let _g = common::lock();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("w");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sb2sb"))
+        .args([
+            "cosim", "--block", "leg", "--cycles", "3000", "--seed", "1", "--vcd",
+        ])
+        .arg(&d)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let gp = d.join("leg.pair.gtkw");
+    assert!(
+        stdout.contains(&gp.display().to_string()),
+        "report names the pair .gtkw: {stdout}"
+    );
+    assert!(d.join("leg.gtkw").exists(), "the comparison .gtkw stays");
+    let g = std::fs::read_to_string(&gp).unwrap();
+    let vcd = d.join(format!("leg.rtl.{}", sb2sb::waves::RTL_TRACE_EXT));
+    assert!(g.contains(&format!(
+        "[dumpfile] \"{}\"",
+        std::fs::canonicalize(&vcd).unwrap().display()
+    )));
+    for title in [
+        "core A: Q7 CSR writes",
+        "core A: engine 0 AXI4 bursts",
+        "core A: EVT_SEM increments",
+        "core B: Q7 CSR writes",
+        "core B: engine 0 AXI4 bursts",
+        "core B: EVT_SEM increments",
+        "link A -> B",
+        "link B -> A",
+    ] {
+        assert!(g.contains(&format!("-{title}")), "group {title} missing");
+    }
+    let header: String = std::fs::read_to_string(&vcd)
+        .unwrap()
+        .split("$enddefinitions")
+        .next()
+        .unwrap()
+        .to_string();
+    let sigs: Vec<&str> = g.lines().filter(|l| l.starts_with("TOP.")).collect();
+    assert!(sigs.len() > 100, "{} signals", sigs.len());
+    for s in &sigs {
+        let leaf = s.rsplit('.').next().unwrap();
+        let name = leaf.split('[').next().unwrap();
+        assert!(header.contains(&format!(" {name} ")), "{s} not in the VCD");
+    }
+    // only the engines the pair has: no group for an engine the trace lacks
+    let engines = g.matches("-core A: engine ").count() / 2;
+    assert!((1..=16).contains(&engines), "{engines}");
+    assert!(!g.contains(&format!("-core A: engine {engines} AXI4")));
+}

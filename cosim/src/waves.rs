@@ -28,6 +28,10 @@ pub struct WavePaths {
     pub golden_vcd: PathBuf,
     pub cmp_vcd: PathBuf,
     pub gtkw: PathBuf,
+    /// Block `leg` only: the RTL trace of the whole pair, grouped per core
+    /// ([`pair_gtkw`], the same save file `run sendrecv --mode rtl --vcd` writes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pair_gtkw: Option<PathBuf>,
 }
 
 impl WavePaths {
@@ -37,6 +41,7 @@ impl WavePaths {
             golden_vcd: dir.join(format!("{block}.golden.vcd")),
             cmp_vcd: dir.join(format!("{block}.cmp.vcd")),
             gtkw: dir.join(format!("{block}.gtkw")),
+            pair_gtkw: None,
         }
     }
 }
@@ -430,11 +435,127 @@ pub fn to_fst(
         golden_vcd: conv(&paths.golden_vcd)?,
         cmp_vcd: conv(&paths.cmp_vcd)?,
         gtkw: paths.gtkw.clone(),
+        pair_gtkw: None,
     };
     // Cycles in the comparison trace: the failing one, or read back from the view.
     let cycles = fail.map_or(CLEAN_WINDOW, |f| f + 1);
     write_gtkw_for(&out, &out.cmp_vcd, block, &View::new(fail, cycles, diffs))?;
     Ok(out)
+}
+
+/// `(scope, name[range])` of every variable in a VCD header.
+pub fn vcd_signals(vcd: &Path) -> Result<Vec<(String, String)>> {
+    use std::io::BufRead;
+    let f = std::io::BufReader::new(File::open(vcd).with_context(|| format!("{}", vcd.display()))?);
+    let mut scope: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for line in f.lines() {
+        let line = line?;
+        let t: Vec<&str> = line.split_whitespace().collect();
+        match t.as_slice() {
+            ["$scope", _, name, "$end"] => scope.push((*name).to_string()),
+            ["$upscope", "$end"] => {
+                scope.pop();
+            }
+            ["$var", _, _, _, name, "$end"] => out.push((scope.join("."), (*name).to_string())),
+            ["$var", _, _, _, name, range, "$end"] => {
+                out.push((scope.join("."), format!("{name}{range}")))
+            }
+            ["$enddefinitions", ..] => break,
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+/// The GTKWave save file of a Verilator trace of `sb2sb_pair`, grouped per
+/// core: the Q7 CSR port, each engine's AXI4 master (bursts) for the engines
+/// of `mask` present in the trace, the EVT_SEM increment ports, then the two
+/// links. `title` is the save file's comment line. Returns the number of
+/// signals placed.
+pub fn pair_gtkw(vcd: &Path, gtkw: &Path, mask: u16, title: &str) -> Result<usize> {
+    let sigs = vcd_signals(vcd)?;
+    let pick = |scope: &str, prefixes: &[&str]| -> Vec<String> {
+        sigs.iter()
+            .filter(|(s, n)| s == scope && prefixes.iter().any(|p| n.starts_with(p)))
+            .map(|(s, n)| format!("{s}.{n}"))
+            .collect()
+    };
+    let top = "TOP.sb2sb_pair";
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for (c, u) in [("A", "u_core_a"), ("B", "u_core_b")] {
+        let core = format!("{top}.{u}");
+        groups.push((
+            format!("core {c}: Q7 CSR writes (AXI4-Lite port)"),
+            pick(
+                &format!("{core}.u_q7"),
+                &[
+                    "s_axil_aw",
+                    "s_axil_w",
+                    "s_axil_b",
+                    "s_axil_ar",
+                    "s_axil_r",
+                    "st_q",
+                ],
+            ),
+        ));
+        for e in (0..16).filter(|e| mask >> e & 1 == 1) {
+            let list = pick(
+                &format!("{core}.gen_eng[{e}].u_udma"),
+                &["m_axi_aw", "m_axi_w", "m_axi_b", "m_axi_ar", "m_axi_r"],
+            );
+            if !list.is_empty() {
+                groups.push((format!("core {c}: engine {e} AXI4 bursts"), list));
+            }
+        }
+        groups.push((
+            format!("core {c}: EVT_SEM increments"),
+            pick(&format!("{core}.u_evt_sem"), &["inc_"]),
+        ));
+    }
+    for (n, u) in [("A -> B", "u_link_ab"), ("B -> A", "u_link_ba")] {
+        groups.push((
+            format!("link {n} (io_d2d)"),
+            pick(&format!("{top}.{u}"), &["stall_i", "s_axi_", "m_axi_"]),
+        ));
+    }
+    let mut f = BufWriter::new(File::create(gtkw)?);
+    writeln!(f, "[*] {title}")?;
+    writeln!(f, "[dumpfile] \"{}\"", abs(vcd).display())?;
+    writeln!(f, "[savefile] \"{}\"", abs(gtkw).display())?;
+    writeln!(f, "[size] 1600 1000\n[sst_width] 240\n[signals_width] 420")?;
+    writeln!(f, "@28\n{top}.clk_i\n{top}.rst_ni")?;
+    let mut n = 0;
+    for (title, list) in &groups {
+        // a closed group: 0x800200 opens it, 0x1000200 ends it
+        writeln!(f, "@800200\n-{title}")?;
+        for s in list {
+            writeln!(f, "@{}\n{s}", if s.ends_with(']') { 22 } else { 28 })?;
+            n += 1;
+        }
+        writeln!(f, "@1000200\n-{title}")?;
+    }
+    f.flush()?;
+    Ok(n)
+}
+
+/// Block `leg`: next to the lockstep's own `.gtkw`, write `leg.pair.gtkw`
+/// over the RTL trace of the whole pair (every engine the trace has), and
+/// record it in `wv`. A no-op for an FST trace (`--fst` or an FST build: its
+/// header is not text).
+pub fn add_pair_gtkw(wv: &mut WavePaths) -> Result<()> {
+    if wv.rtl_vcd.extension().is_none_or(|x| x != "vcd") || !wv.rtl_vcd.exists() {
+        return Ok(());
+    }
+    let g = wv.gtkw.with_file_name("leg.pair.gtkw");
+    pair_gtkw(
+        &wv.rtl_vcd,
+        &g,
+        u16::MAX,
+        "sb2sb cosim --block leg: the RTL pair, grouped per core",
+    )?;
+    wv.pair_gtkw = Some(g);
+    Ok(())
 }
 
 #[cfg(test)]

@@ -119,6 +119,12 @@ fn print_table(reports: &[Report]) {
                 crate::waves::rc_path(&wv.gtkw).display(),
                 wv.gtkw.display()
             );
+            if let Some(p) = &wv.pair_gtkw {
+                println!(
+                    "  gtkwave {}   (the RTL pair, grouped per core)",
+                    p.display()
+                );
+            }
         }
     }
 }
@@ -179,12 +185,16 @@ pub fn run(a: CosimArgs) -> Result<i32> {
             .as_ref()
             .map(|d| d.join(format!("{n}.s{}.dat", a.seed)));
         let r = if n == "leg" {
-            blocks::run_leg(
+            let mut r = blocks::run_leg(
                 &opts,
                 a.scenario.as_deref(),
                 a.leg_fault.as_deref(),
                 fault.as_ref(),
-            )?
+            )?;
+            if let Some(wv) = r.waves.as_mut() {
+                crate::waves::add_pair_gtkw(wv)?;
+            }
+            r
         } else {
             blocks::run_named(n, &opts, fault.as_ref())?
         };

@@ -644,7 +644,12 @@ fn run_rtl(a: LegArgs) -> Result<i32> {
     dut.close_trace();
     let host_us = t0.elapsed().as_secs_f64() * 1e6;
     if let Some((vcd, gtkw)) = &waves {
-        pair_gtkw(vcd, gtkw, leg.mask)?;
+        crate::waves::pair_gtkw(
+            vcd,
+            gtkw,
+            leg.mask,
+            "sb2sb run sendrecv --mode rtl: the whole leg, grouped per core",
+        )?;
     }
     anyhow::ensure!(
         done_at.is_some(),
@@ -773,103 +778,4 @@ fn run_rtl(a: LegArgs) -> Result<i32> {
         println!("result: {}", if pass { "PASS" } else { "FAIL" });
     }
     Ok(if pass { 0 } else { 1 })
-}
-
-/// Signals of the Verilator VCD header of the pair: (scope path, name with range).
-fn vcd_signals(vcd: &std::path::Path) -> Result<Vec<(String, String)>> {
-    use std::io::BufRead;
-    let f = std::io::BufReader::new(std::fs::File::open(vcd)?);
-    let mut scope: Vec<String> = Vec::new();
-    let mut out = Vec::new();
-    for line in f.lines() {
-        let line = line?;
-        let t: Vec<&str> = line.split_whitespace().collect();
-        match t.as_slice() {
-            ["$scope", _, name, "$end"] => scope.push((*name).to_string()),
-            ["$upscope", "$end"] => {
-                scope.pop();
-            }
-            ["$var", _, _, _, name, "$end"] => out.push((scope.join("."), (*name).to_string())),
-            ["$var", _, _, _, name, range, "$end"] => {
-                out.push((scope.join("."), format!("{name}{range}")))
-            }
-            ["$enddefinitions", ..] => break,
-            _ => {}
-        }
-    }
-    Ok(out)
-}
-
-/// The GTKWave save file of the whole-pair trace, grouped per core: the Q7
-/// CSR port, each engine's AXI4 master (bursts), the EVT_SEM increment ports,
-/// then the two links. Returns the number of signals placed.
-fn pair_gtkw(vcd: &std::path::Path, gtkw: &std::path::Path, mask: u16) -> Result<usize> {
-    use std::io::Write;
-    let sigs = vcd_signals(vcd)?;
-    let pick = |scope: &str, prefixes: &[&str]| -> Vec<String> {
-        sigs.iter()
-            .filter(|(s, n)| s == scope && prefixes.iter().any(|p| n.starts_with(p)))
-            .map(|(s, n)| format!("{s}.{n}"))
-            .collect()
-    };
-    let top = "TOP.sb2sb_pair";
-    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-    for (c, u) in [("A", "u_core_a"), ("B", "u_core_b")] {
-        let core = format!("{top}.{u}");
-        groups.push((
-            format!("core {c}: Q7 CSR writes (AXI4-Lite port)"),
-            pick(
-                &format!("{core}.u_q7"),
-                &[
-                    "s_axil_aw",
-                    "s_axil_w",
-                    "s_axil_b",
-                    "s_axil_ar",
-                    "s_axil_r",
-                    "st_q",
-                ],
-            ),
-        ));
-        for e in (0..16).filter(|e| mask >> e & 1 == 1) {
-            groups.push((
-                format!("core {c}: engine {e} AXI4 bursts"),
-                pick(
-                    &format!("{core}.gen_eng[{e}].u_udma"),
-                    &["m_axi_aw", "m_axi_w", "m_axi_b", "m_axi_ar", "m_axi_r"],
-                ),
-            ));
-        }
-        groups.push((
-            format!("core {c}: EVT_SEM increments"),
-            pick(&format!("{core}.u_evt_sem"), &["inc_"]),
-        ));
-    }
-    for (n, u) in [("A -> B", "u_link_ab"), ("B -> A", "u_link_ba")] {
-        groups.push((
-            format!("link {n} (io_d2d)"),
-            pick(&format!("{top}.{u}"), &["stall_i", "s_axi_", "m_axi_"]),
-        ));
-    }
-    let mut f = std::io::BufWriter::new(std::fs::File::create(gtkw)?);
-    let abs = |p: &std::path::Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    writeln!(
-        f,
-        "[*] sb2sb run sendrecv --mode rtl: the whole leg, grouped per core"
-    )?;
-    writeln!(f, "[dumpfile] \"{}\"", abs(vcd).display())?;
-    writeln!(f, "[savefile] \"{}\"", abs(gtkw).display())?;
-    writeln!(f, "[size] 1600 1000\n[sst_width] 240\n[signals_width] 420")?;
-    writeln!(f, "@28\n{top}.clk_i\n{top}.rst_ni")?;
-    let mut n = 0;
-    for (title, list) in &groups {
-        // a closed group: 0x800200 opens it, 0x1000200 ends it
-        writeln!(f, "@800200\n-{title}")?;
-        for s in list {
-            writeln!(f, "@{}\n{s}", if s.ends_with(']') { 22 } else { 28 })?;
-            n += 1;
-        }
-        writeln!(f, "@1000200\n-{title}")?;
-    }
-    f.flush()?;
-    Ok(n)
 }

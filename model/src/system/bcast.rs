@@ -25,8 +25,8 @@
 //! same tails.
 
 use crate::udma::regs::{
-    UDMA_M2S_BASE, UDMA_NUM_QUEUES, UDMA_PTR_OFFSET_WIDTH, UDMA_Q_ARRAY_BASE, UDMA_Q_RTP_INC,
-    UDMA_Q_STRIDE, UDMA_S2M_BASE,
+    Q_RTP_INC_INC, UDMA_ERR_DB_OVERFLOW, UDMA_M2S_BASE, UDMA_NUM_QUEUES, UDMA_Q_ARRAY_BASE,
+    UDMA_Q_RTP_INC, UDMA_Q_STRIDE, UDMA_S2M_BASE,
 };
 
 use super::link::{self, Ps};
@@ -138,7 +138,33 @@ impl System {
             UDMA_S2M_BASE
         };
         let off = base + UDMA_Q_ARRAY_BASE + u32::from(queue) * UDMA_Q_STRIDE + UDMA_Q_RTP_INC;
+        // The submitter's check before it rings (the register would take the
+        // doorbell, set the sticky DB_OVERFLOW bit and stop the queue, as the
+        // golden/RTL do): a typed error instead, no register touched.
+        let qs = self.core(to)?.queue(engine, queue, side);
+        let inc = Q_RTP_INC_INC.get(n);
+        if qs.rl == 0 || inc > qs.free() {
+            return Err(SystemError::Csr {
+                core: to.0,
+                engine,
+                offset: off,
+                rule: if qs.rl == 0 {
+                    "doorbell on a queue with no ring (RL = 0)"
+                } else {
+                    "doorbell past free space (DB overflow)"
+                },
+            });
+        }
         self.core_mut(to)?.udma_write(engine, off, n)?;
+        let s = &self.core(to)?.engines[usize::from(engine)].regs.side[usize::from(side)];
+        if s.err_status >> UDMA_ERR_DB_OVERFLOW & 1 == 1 && s.q[usize::from(queue)].stopped {
+            return Err(SystemError::Csr {
+                core: to.0,
+                engine,
+                offset: off,
+                rule: "doorbell past free space: the golden register file set DB_OVERFLOW and stopped the queue",
+            });
+        }
         self.active.insert((to.0, engine, queue));
         if self.trace_on {
             let tail = super::core::pack_pos(self.core(to)?.queue(engine, queue, side).tail);
@@ -182,7 +208,7 @@ impl System {
             self.core_mut(to)?.bcast_mask[usize::from(q)][usize::from(side)] = data as u16;
             return Ok(());
         }
-        let n = data & ((1 << UDMA_PTR_OFFSET_WIDTH) - 1);
+        let n = Q_RTP_INC_INC.get(data);
         let mask = self.core(to)?.bcast_mask[usize::from(q)][usize::from(side)];
         if mask == 0 {
             return Err(err("broadcast trigger with an empty mask"));

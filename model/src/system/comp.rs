@@ -53,7 +53,7 @@ impl System {
         let base = self
             .topo
             .fold(tx, tx, map::core_local(l.core, map::comp_ring_offset(e, q)))?;
-        let qs = *self.core(tx)?.queue(e, q, 1);
+        let qs = self.core(tx)?.queue(e, q, 1);
         if qs.comp_cfg != 0 && qs.crbp == base {
             return Ok(());
         }
@@ -104,7 +104,7 @@ impl System {
         len: u32,
         s2m_offset: u32,
     ) -> Result<(), SystemError> {
-        let qs = *self.core(core)?.queue(e, q, 1);
+        let qs = self.core(core)?.queue(e, q, 1);
         if qs.comp_cfg & 1 << UDMA_COMP_CFG_EN_COMP_RING_UPDATE_BIT == 0 {
             return Ok(());
         }
@@ -130,7 +130,7 @@ impl System {
             });
         };
         self.core_mut(c)?.desc.write(offset, &d);
-        let qm = self.core_mut(core)?.queue_mut(e, q, 1);
+        let mut qm = self.core_mut(core)?.queue_mut(e, q, 1);
         qm.crhp = qm.crhp.advance(1, qm.rl);
         Ok(())
     }

@@ -1,13 +1,26 @@
 //! One NeuronCore of the system model: SBUF, descriptor RAM, the EVT_SEM
 //! golden model (the single source of semaphore state in both execution
-//! modes), the engine register file, the program_window remapper and the
-//! register state of 16 DMA engines × 16 queues × {M2S, S2M}.
+//! modes), the engine register file, the program_window remapper and 16
+//! golden UDMA engines ([`crate::udma::engine::Udma`]).
+//!
+//! The engines' register files ([`crate::udma::regfile::RegFile`]) are the
+//! one copy of the UDMA register state of the system model: every CSR access
+//! ([`Core::udma_write`], [`Core::udma_read`]) is one AXI4-Lite transaction
+//! through the golden register file's own adapter, so the system model and
+//! the golden engine (and, by the lockstep, the RTL) cannot disagree about
+//! what a CSR write does. [`QueueState`] is a read-only view of one queue's
+//! registers; [`QueueMut`] is fast mode's stand-in for the FSM events that
+//! move head, completion head and counters (fast mode does not clock the
+//! golden FSMs; cycle mode does, [`super::cycle`]).
 
 use crate::addr::WindowRemapper;
 use crate::evt_sem::regs::{EVT_SEM_FULL_STRB, EVT_SEM_RESP_OKAY, EVT_SEM_WAIT_SEM_GE_DEC};
 use crate::evt_sem::{EvtSem, EvtSemIn};
 use crate::ports::CycleModel;
+use crate::regs::axil::AxilIn;
 use crate::udma::desc::RingPos;
+use crate::udma::engine::Udma;
+use crate::udma::regfile::{QueueRegs, SideEv};
 use crate::udma::regs::*;
 
 use super::map::NUM_REGS;
@@ -18,12 +31,13 @@ use super::SystemError;
 /// AXI4-Lite handshakes give up after this many cycles (a model bug, never a hang).
 const AXI_MAX_CYCLES: u32 = 64;
 
-/// Register state of one UDMA queue (one direction), PUBLIC-FACTS §1.
+/// Read-only view of the registers of one UDMA queue (one direction),
+/// PUBLIC-FACTS §1, taken from the golden register file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub struct QueueState {
     /// `cfg` (EN_PREF bit 16, EN_SCHEDULING/EN_STREAM bit 17).
     pub cfg: u32,
-    /// Ring base (`*DRBP_LOW/HIGH`), a routed SoC address.
+    /// Ring base (`*DRBP_LOW/HIGH`, low bits masked as the register holds them), a routed SoC address.
     pub rbp: u64,
     /// Ring length in descriptors (`*DRL`).
     pub rl: u32,
@@ -40,10 +54,16 @@ pub struct QueueState {
     /// Completion ring head (`*CRHP`): next completion slot and its ring id.
     #[serde(serialize_with = "ser_pos")]
     pub crhp: RingPos,
-    /// Descriptors completed.
+    /// Descriptors completed (`Q_DESC_DONE`).
     pub desc_done: u32,
-    /// Bytes moved.
+    /// Bytes moved (`Q_BYTES`, a 32-bit counter).
     pub bytes: u64,
+    /// The queue is stopped by an error (`Q_STATUS.STOPPED`).
+    #[serde(skip)]
+    pub stopped: bool,
+    /// Sticky error causes of the queue (`Q_ERR`).
+    #[serde(skip)]
+    pub err: u32,
 }
 
 fn ser_pos<S: serde::Serializer>(p: &RingPos, s: S) -> Result<S::Ok, S::Error> {
@@ -56,27 +76,83 @@ pub const fn pack_pos(p: RingPos) -> u32 {
 }
 
 impl QueueState {
-    /// Descriptors between head and tail.
-    pub fn pending(&self) -> u32 {
-        if self.rl == 0 {
-            return 0;
+    /// The view of one golden queue register set.
+    pub fn of(r: &QueueRegs) -> Self {
+        Self {
+            cfg: r.cfg,
+            rbp: r.ring_base(),
+            rl: r.rl,
+            head: r.head,
+            tail: r.tail,
+            comp_cfg: r.comp_cfg,
+            crbp: r.comp_base(),
+            crhp: r.crhp,
+            desc_done: r.done,
+            bytes: u64::from(r.bytes),
+            stopped: r.stopped,
+            err: r.err,
         }
-        (self.tail.offset + self.rl - self.head.offset) % self.rl
     }
 
-    /// Free slots for the submitter (one slot is kept free, PUBLIC-FACTS §1).
+    fn regs(&self) -> QueueRegs {
+        QueueRegs {
+            rl: self.rl,
+            head: self.head,
+            tail: self.tail,
+            ..QueueRegs::default()
+        }
+    }
+
+    /// Descriptors between head and tail (the golden `used`).
+    pub fn pending(&self) -> u32 {
+        self.regs().used()
+    }
+
+    /// Free slots for the submitter (one slot is kept free, PUBLIC-FACTS §1; the golden `free`).
     pub fn free(&self) -> u32 {
-        self.rl.saturating_sub(1).saturating_sub(self.pending())
+        self.regs().free()
     }
 }
 
-/// One DMA engine: 16 M2S and 16 S2M queues.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
-pub struct EngineState {
-    /// M2S queues.
-    pub m2s: [QueueState; DMA_QUEUES as usize],
-    /// S2M queues.
-    pub s2m: [QueueState; DMA_QUEUES as usize],
+/// Fast mode's write access to one queue: a copy of its view that, when
+/// dropped, stores the fields the engine FSMs own (head, completion head,
+/// descriptor and byte counters, stop/error) back into the golden register
+/// file — what the golden FSM events `head_adv`, `crhp_adv`, `done_inc`,
+/// `bytes_add` do in cycle mode. CSR-owned fields (cfg, bases, RL, tail)
+/// change only through [`Core::udma_write`].
+#[derive(Debug)]
+pub struct QueueMut<'a> {
+    regs: &'a mut QueueRegs,
+    view: QueueState,
+}
+
+impl core::ops::Deref for QueueMut<'_> {
+    type Target = QueueState;
+    fn deref(&self) -> &QueueState {
+        &self.view
+    }
+}
+
+impl core::ops::DerefMut for QueueMut<'_> {
+    fn deref_mut(&mut self) -> &mut QueueState {
+        &mut self.view
+    }
+}
+
+impl Drop for QueueMut<'_> {
+    fn drop(&mut self) {
+        let (r, v) = (&mut *self.regs, &self.view);
+        debug_assert!(
+            v.cfg == r.cfg && v.rl == r.rl && v.tail == r.tail && v.rbp == r.ring_base(),
+            "QueueMut changed a CSR-owned field (cfg/rbp/rl/tail): use Core::udma_write"
+        );
+        r.head = v.head;
+        r.crhp = v.crhp;
+        r.done = v.desc_done;
+        r.bytes = v.bytes as u32;
+        r.stopped = v.stopped;
+        r.err = v.err;
+    }
 }
 
 /// One core.
@@ -96,8 +172,8 @@ pub struct Core {
     pub regs: Vec<u32>,
     /// program_window remapper of this core's Q7.
     pub windows: WindowRemapper,
-    /// DMA engines.
-    pub engines: Vec<EngineState>,
+    /// The 16 golden DMA engines; `engines[e].regs` is engine e's CSR state.
+    pub engines: Vec<Udma>,
     /// EVT_SEM cycles stepped (increments, waits, AXI accesses).
     pub evt_cycles: u64,
     /// Broadcast doorbell masks per (queue, side) (seed 001 §4.4, [`super::bcast`]).
@@ -111,8 +187,8 @@ pub struct Core {
 }
 
 impl Core {
-    /// A core in its reset state (no SBUF allocated).
-    pub fn new(id: CoreId, loc: CoreLoc, bytes_per_partition: u32) -> Self {
+    /// A core after reset and engine bring-up (no SBUF allocated).
+    pub fn new(id: CoreId, loc: CoreLoc, bytes_per_partition: u32) -> Result<Self, SystemError> {
         Self {
             id,
             loc,
@@ -121,12 +197,29 @@ impl Core {
             evt: EvtSem::new(),
             regs: vec![0; NUM_REGS as usize],
             windows: WindowRemapper::new(),
-            engines: vec![EngineState::default(); usize::from(DMA_ENGINES)],
+            engines: vec![Udma::new(); usize::from(DMA_ENGINES)],
             evt_cycles: 0,
             bcast_mask: [[0; 2]; DMA_QUEUES as usize],
             ready_to_receive_remote: 0,
             comp_poll: Default::default(),
         }
+        .booted()
+    }
+
+    /// The boot firmware's engine bring-up (the driver's `al_udma_state_set`):
+    /// both sides of every engine to NORMAL through `change_state`, as the
+    /// pair environment does (`pair::stim`).
+    fn booted(mut self) -> Result<Self, SystemError> {
+        for e in 0..DMA_ENGINES {
+            for side in [Side::M2s, Side::S2m] {
+                self.udma_write(
+                    e,
+                    eng_addr(side, UDMA_ENG_CHANGE_STATE),
+                    1 << UDMA_CHANGE_STATE_NORMAL_BIT,
+                )?;
+            }
+        }
+        Ok(self)
     }
 
     fn evt_step(&mut self, i: &EvtSemIn) -> crate::evt_sem::EvtSemOut {
@@ -218,45 +311,30 @@ impl Core {
         o.wait_done_o & 1 == 1
     }
 
-    /// Queue of `engine`, `side` (0 = M2S, 1 = S2M).
-    pub fn queue(&self, engine: u8, queue: u8, side: u8) -> &QueueState {
-        let e = &self.engines[usize::from(engine)];
-        if side == 0 {
-            &e.m2s[usize::from(queue)]
-        } else {
-            &e.s2m[usize::from(queue)]
-        }
+    /// View of queue `queue` of `engine`, `side` (0 = M2S, 1 = S2M).
+    pub fn queue(&self, engine: u8, queue: u8, side: u8) -> QueueState {
+        QueueState::of(
+            &self.engines[usize::from(engine)].regs.side[usize::from(side)].q[usize::from(queue)],
+        )
     }
 
-    /// Mutable queue.
-    pub fn queue_mut(&mut self, engine: u8, queue: u8, side: u8) -> &mut QueueState {
-        let e = &mut self.engines[usize::from(engine)];
-        if side == 0 {
-            &mut e.m2s[usize::from(queue)]
-        } else {
-            &mut e.s2m[usize::from(queue)]
-        }
+    /// Fast mode's FSM-event access to a queue ([`QueueMut`]).
+    pub fn queue_mut(&mut self, engine: u8, queue: u8, side: u8) -> QueueMut<'_> {
+        let regs = &mut self.engines[usize::from(engine)].regs.side[usize::from(side)].q
+            [usize::from(queue)];
+        let view = QueueState::of(regs);
+        QueueMut { regs, view }
     }
 
-    /// Decode a UDMA CSR offset into (side, queue, register) if it is a queue register.
-    fn csr_queue(offset: u32) -> Option<(u8, u8, u32)> {
-        let side = u8::from(offset >= UDMA_S2M_BASE);
-        let rel = offset
-            - if side == 1 {
-                UDMA_S2M_BASE
-            } else {
-                UDMA_M2S_BASE
-            };
-        if !(UDMA_Q_ARRAY_BASE..UDMA_Q_ARRAY_BASE + UDMA_NUM_QUEUES * UDMA_Q_STRIDE).contains(&rel)
-        {
-            return None;
-        }
-        let q = ((rel - UDMA_Q_ARRAY_BASE) / UDMA_Q_STRIDE) as u8;
-        Some((side, q, (rel - UDMA_Q_ARRAY_BASE) % UDMA_Q_STRIDE))
-    }
-
-    /// A 32-bit CSR write to UDMA engine `engine` (queue registers only).
-    pub fn udma_write(&mut self, engine: u8, offset: u32, data: u32) -> Result<(), SystemError> {
+    /// One AXI4-Lite transaction on the CSR port of golden engine `engine`'s
+    /// register file (its own adapter and access decode; the FSMs raise no
+    /// event meanwhile). Returns the read data of a read; SLVERR is a typed error.
+    fn udma_axil(
+        &mut self,
+        engine: u8,
+        offset: u32,
+        write: Option<u32>,
+    ) -> Result<u32, SystemError> {
         let core = self.id.0;
         let err = |rule| SystemError::Csr {
             core,
@@ -264,66 +342,71 @@ impl Core {
             offset,
             rule,
         };
-        let (side, q, reg) = Self::csr_queue(offset).ok_or(err("not a queue register"))?;
-        let qs = self.queue_mut(engine, q, side);
-        match reg {
-            UDMA_Q_CFG => qs.cfg = data,
-            UDMA_Q_RBP_LOW => qs.rbp = (qs.rbp & !0xFFFF_FFFF) | u64::from(data),
-            UDMA_Q_RBP_HIGH => qs.rbp = (qs.rbp & 0xFFFF_FFFF) | u64::from(data) << 32,
-            UDMA_Q_RL => {
-                if qs.pending() != 0 {
-                    return Err(err("ring length written while descriptors are pending"));
-                }
-                qs.rl = data & ((1 << UDMA_PTR_OFFSET_WIDTH) - 1);
-                qs.head = RingPos::default();
-                qs.tail = RingPos::default();
-                qs.crhp = RingPos::default();
+        let u = self
+            .engines
+            .get_mut(usize::from(engine))
+            .ok_or(err("no such engine (16 per core)"))?;
+        let mut i = match write {
+            Some(d) => AxilIn {
+                awaddr: offset,
+                awvalid: true,
+                wdata: d,
+                wstrb: 0xF,
+                wvalid: true,
+                bready: true,
+                ..AxilIn::default()
+            },
+            None => AxilIn {
+                araddr: offset,
+                arvalid: true,
+                rready: true,
+                ..AxilIn::default()
+            },
+        };
+        let idle = [SideEv::default(); 2];
+        for _ in 0..AXI_MAX_CYCLES {
+            let o = u.regs.csr_out();
+            let stat = u.stats();
+            let done = if write.is_some() {
+                o.bvalid.then_some((o.bresp, 0))
+            } else {
+                o.rvalid.then_some((o.rresp, o.rdata))
+            };
+            let (aw, w, ar) = (
+                i.awvalid && o.awready,
+                i.wvalid && o.wready,
+                i.arvalid && o.arready,
+            );
+            u.regs.update(&i, &idle, &stat);
+            i.awvalid &= !aw;
+            i.wvalid &= !w;
+            i.arvalid &= !ar;
+            if let Some((resp, data)) = done {
+                return if resp == AXI_RESP_OKAY {
+                    Ok(data)
+                } else if write.is_some() {
+                    Err(err("SLVERR: not a writable register of the golden UDMA register file (sticky CSR error set)"))
+                } else {
+                    Err(err("SLVERR: not a readable register of the golden UDMA register file (sticky CSR error set)"))
+                };
             }
-            UDMA_Q_CRBP_LOW => qs.crbp = (qs.crbp & !0xFFFF_FFFF) | u64::from(data),
-            UDMA_Q_CRBP_HIGH => qs.crbp = (qs.crbp & 0xFFFF_FFFF) | u64::from(data) << 32,
-            UDMA_S2M_Q_COMP_CFG if side == 1 => {
-                qs.comp_cfg = data & 1 << UDMA_COMP_CFG_EN_COMP_RING_UPDATE_BIT
-            }
-            UDMA_Q_RTP_INC => {
-                let n = data & ((1 << UDMA_PTR_OFFSET_WIDTH) - 1);
-                if qs.rl == 0 {
-                    return Err(err("doorbell on a queue with no ring (RL = 0)"));
-                }
-                if n > qs.free() {
-                    return Err(err("doorbell past free space (DB overflow)"));
-                }
-                qs.tail = qs.tail.advance(n, qs.rl);
-            }
-            _ => return Err(err("register not modeled for writes")),
         }
-        Ok(())
+        Err(err("AXI4-Lite transaction did not complete"))
     }
 
-    /// A 32-bit CSR read of UDMA engine `engine` (queue pointer registers).
-    pub fn udma_read(&self, engine: u8, offset: u32) -> Result<u32, SystemError> {
-        let err = SystemError::Csr {
-            core: self.id.0,
-            engine,
-            offset,
-            rule: "not a readable queue register",
-        };
-        let (side, q, reg) = Self::csr_queue(offset).ok_or(err.clone())?;
-        let qs = self.queue(engine, q, side);
-        Ok(match reg {
-            UDMA_Q_CFG => qs.cfg,
-            UDMA_Q_RBP_LOW => qs.rbp as u32,
-            UDMA_Q_RBP_HIGH => (qs.rbp >> 32) as u32,
-            UDMA_Q_RL => qs.rl,
-            UDMA_Q_RHP => pack_pos(qs.head),
-            UDMA_Q_RTP => pack_pos(qs.tail),
-            UDMA_Q_CRBP_LOW => qs.crbp as u32,
-            UDMA_Q_CRBP_HIGH => (qs.crbp >> 32) as u32,
-            UDMA_Q_CRHP => pack_pos(qs.crhp),
-            UDMA_S2M_Q_COMP_CFG if side == 1 => qs.comp_cfg,
-            UDMA_Q_DESC_DONE => qs.desc_done,
-            UDMA_Q_BYTES => qs.bytes as u32,
-            _ => return Err(err),
-        })
+    /// A 32-bit CSR write to UDMA engine `engine`: one AXI4-Lite write
+    /// through the golden register file. A doorbell past the free space is
+    /// answered OKAY and, as in the golden/RTL, sets the sticky DB_OVERFLOW
+    /// bit and stops the queue (the host API refuses it first, see
+    /// [`super::System::ring_doorbell`]).
+    pub fn udma_write(&mut self, engine: u8, offset: u32, data: u32) -> Result<(), SystemError> {
+        self.udma_axil(engine, offset, Some(data)).map(|_| ())
+    }
+
+    /// A 32-bit CSR read of UDMA engine `engine` (one AXI4-Lite read through
+    /// the golden register file).
+    pub fn udma_read(&mut self, engine: u8, offset: u32) -> Result<u32, SystemError> {
+        self.udma_axil(engine, offset, None)
     }
 }
 
@@ -342,6 +425,7 @@ mod tests {
             },
             1024,
         )
+        .unwrap()
     }
 
     #[test]
@@ -358,10 +442,14 @@ mod tests {
         assert!(c.evt_write(0x1000, 1).is_err(), "SEM_READ is read-only");
     }
 
+    /// A register-level doorbell past the free space is what the golden/RTL
+    /// make of it: answered OKAY, tail unchanged, sticky DB_OVERFLOW set, the
+    /// queue stopped (Q_STATUS.STOPPED, Q_ERR). An S2M doorbell on a queue
+    /// with no ring (RL = 0, free space 0) is the same overflow.
     #[test]
     fn doorbell_advances_tail_and_refuses_overflow() {
         let mut c = core();
-        let q = UDMA_Q_ARRAY_BASE + 2 * UDMA_Q_STRIDE;
+        let q = q_addr(Side::M2s, 2, 0);
         c.udma_write(3, q + UDMA_Q_RL, 16).unwrap();
         c.udma_write(3, q + UDMA_Q_RTP_INC, 15).unwrap();
         assert_eq!(
@@ -371,13 +459,114 @@ mod tests {
                 ring_id: 1
             }
         );
-        assert!(c.udma_write(3, q + UDMA_Q_RTP_INC, 1).is_err());
+        assert_eq!(c.queue(3, 2, 0).free(), 0);
+        let db = 1 << UDMA_ERR_DB_OVERFLOW;
+        assert_eq!(c.engines[3].regs.side[0].err_status & db, 0);
+        c.udma_write(3, q + UDMA_Q_RTP_INC, 1).unwrap();
         assert_eq!(c.udma_read(3, q + UDMA_Q_RTP).unwrap(), 15 | 1 << 30);
+        assert_eq!(c.engines[3].regs.side[0].err_status & db, db, "sticky");
+        let st = c.udma_read(3, q + UDMA_Q_STATUS).unwrap();
+        assert!(Q_STATUS_STOPPED.is_set(st), "queue stopped: {st:#x}");
+        assert_eq!(c.udma_read(3, q + UDMA_Q_ERR).unwrap(), db);
+        assert!(c.queue(3, 2, 0).stopped);
+        // The other queues and the other side are untouched.
+        assert!(!c.queue(3, 1, 0).stopped && !c.queue(3, 2, 1).stopped);
+        assert_eq!(c.engines[3].regs.side[1].err_status, 0);
+        // S2M ring not set up: free space 0, the doorbell overflows.
+        c.udma_write(3, q_addr(Side::S2m, 2, UDMA_Q_RTP_INC), 1)
+            .unwrap();
+        assert_eq!(c.engines[3].regs.side[1].err_status, db);
+        assert!(c.queue(3, 2, 1).stopped);
+        assert_eq!(c.queue(3, 2, 1).tail, RingPos::default());
+        // Not a register (no 17th queue): SLVERR is a typed error (and the sticky CSR bit).
+        let bad = q_addr(Side::M2s, UDMA_NUM_QUEUES, UDMA_Q_RTP_INC);
+        let e = c.udma_write(3, bad, 1).unwrap_err();
         assert!(
-            c.udma_write(3, UDMA_S2M_BASE + q + UDMA_Q_RTP_INC, 1)
-                .is_err(),
-            "S2M ring not set up"
+            matches!(e, SystemError::Csr { engine: 3, offset, .. } if offset == bad),
+            "{e}"
         );
+        assert_eq!(c.engines[3].regs.side[0].err_status, db | 1 << UDMA_ERR_CSR);
+    }
+
+    /// Drive a stand-alone golden engine's CSR port (its `s_axil_*` pins, as
+    /// the pair environment does) with one write.
+    fn golden_write(u: &mut Udma, addr: u32, data: u32) {
+        use crate::udma::engine::UdmaIn;
+        let mut i = UdmaIn {
+            rst_ni: 1,
+            s_axil_awaddr: u64::from(addr),
+            s_axil_awvalid: 1,
+            s_axil_wdata: u64::from(data),
+            s_axil_wstrb: 0xF,
+            s_axil_wvalid: 1,
+            s_axil_bready: 1,
+            ..UdmaIn::default()
+        };
+        for _ in 0..16 {
+            let o = u.step(&i);
+            if o.s_axil_awready == 1 {
+                i.s_axil_awvalid = 0;
+            }
+            if o.s_axil_wready == 1 {
+                i.s_axil_wvalid = 0;
+            }
+            if o.s_axil_bvalid == 1 {
+                return;
+            }
+        }
+        panic!("golden engine gave no B for {addr:#x}");
+    }
+
+    /// Issue 14.4: a CSR write through the system core and through the golden
+    /// engine's own CSR port leave identical register state — RBP_LOW and
+    /// CRBP_LOW keep only their writable bits, writing RL with descriptors
+    /// pending moves no pointer, a doorbell past the free space sets the
+    /// sticky bit and stops the queue, COMP_CFG keeps bit 0 only.
+    #[test]
+    fn csr_writes_through_the_core_equal_the_golden_register_file() {
+        let mut c = core();
+        let mut g = Udma::new();
+        for side in [Side::M2s, Side::S2m] {
+            golden_write(
+                &mut g,
+                eng_addr(side, UDMA_ENG_CHANGE_STATE),
+                1 << UDMA_CHANGE_STATE_NORMAL_BIT,
+            );
+        }
+        let q = |side, r| q_addr(side, 5, r);
+        let writes = [
+            (q(Side::M2s, UDMA_Q_RBP_LOW), 0xFFFF_FFFF),
+            (q(Side::M2s, UDMA_Q_RBP_HIGH), 0x0000_0058),
+            (q(Side::M2s, UDMA_Q_CFG), 0xFFFF_FFFF),
+            (q(Side::M2s, UDMA_Q_RL), 8),
+            (q(Side::M2s, UDMA_Q_RTP_INC), 5),
+            (q(Side::M2s, UDMA_Q_RL), 6), // descriptors pending: no pointer moves
+            (q(Side::M2s, UDMA_Q_RTP_INC), 3), // past the free space (6 − 1 − 5 = 0)
+            (q(Side::S2m, UDMA_Q_CRBP_LOW), 0x1234_5677),
+            (q(Side::S2m, UDMA_S2M_Q_COMP_CFG), 0xFFFF_FFFF),
+            (q(Side::S2m, UDMA_Q_RL), 4),
+            (q(Side::S2m, UDMA_Q_RTP_INC), 0x0100_0002), // bits above [23:0] ignored
+        ];
+        for (a, d) in writes {
+            c.udma_write(7, a, d).unwrap();
+            golden_write(&mut g, a, d);
+            assert_eq!(
+                c.engines[7].regs.side, g.regs.side,
+                "after {a:#x} <- {d:#x}"
+            );
+        }
+        let m = c.queue(7, 5, 0);
+        assert_eq!(m.rbp, 0x58_0000_0000 | u64::from(Q_BASE_LOW.mask()));
+        assert_ne!(m.rbp & 0xF, 0xF, "RBP_LOW low bits are not writable");
+        assert_eq!((m.rl, m.tail.offset, m.head.offset), (6, 5, 0));
+        assert!(m.stopped);
+        assert_eq!(
+            c.engines[7].regs.side[0].err_status,
+            1 << UDMA_ERR_DB_OVERFLOW
+        );
+        let s = c.queue(7, 5, 1);
+        assert_eq!((s.tail.offset, s.comp_cfg, s.stopped), (2, 1, false));
+        assert_eq!(s.crbp, u64::from(0x1234_5677 & Q_BASE_LOW.mask()));
     }
 
     /// Seed 001 §4 / PUBLIC-FACTS §1: 16 M2S and 16 S2M queues, the doorbell of

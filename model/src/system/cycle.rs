@@ -1,27 +1,29 @@
 //! Cycle executor: the same Q7 programs and descriptor rings, advanced one
-//! clock at a time with the golden cycle models — [`crate::udma::engine::Udma`]
-//! for every DMA engine that has work and [`crate::evt_sem::EvtSem`] for every
-//! semaphore access.
+//! clock at a time with the golden cycle models — the core's own golden
+//! [`crate::udma::engine::Udma`] engines ([`super::Core::engines`]) and
+//! [`crate::evt_sem::EvtSem`] for every semaphore access.
 //!
-//! Each engine with a descriptor pair ready is loaded into a golden UDMA
-//! instance (its queue registers copied from the core's CSR state, engine
-//! state NORMAL). Per cycle the system drives the engine's ports: the AXI4
+//! The golden engines live for the whole run: their register files are the
+//! cores' CSR state, so a doorbell rung by a Q7 lands in the very register
+//! the engine's FSM reads (no copy in, no copy back), and the descriptor and
+//! byte counters are the golden `Q_DESC_DONE` / `Q_BYTES`. An engine is
+//! clocked while it has work (from the cycle one of its queues has an M2S/S2M
+//! pair posted until its FSMs, bus and loop-back are idle with every M2S
+//! queue empty). Per cycle the system drives the engine's ports: the AXI4
 //! memory master is served from the SoC fabric (every address routed and
 //! decoded, so the S2M writes land in the remote SBUF or EVT_SEM INCR window),
 //! the M2S stream is looped back into the S2M stream through a 2-entry FIFO
-//! (one memory-to-memory channel, the seed's CME-COPY), and doorbells rung by
-//! the Q7s are forwarded to the live engine's tail pointers. When the engine
-//! has drained every M2S queue its head pointers are copied back and the
-//! instance is dropped. Every pending Q7 program gets one attempt per cycle (a
-//! left_pop or wait is one EVT_SEM wait-port cycle).
+//! (one memory-to-memory channel, the seed's CME-COPY). Every pending Q7
+//! program gets one attempt per cycle (a left_pop or wait is one EVT_SEM
+//! wait-port cycle; a CSR access is one AXI4-Lite transaction on the golden
+//! register file between two engine clocks, docs/system.md).
 
 use std::collections::{BTreeMap, VecDeque};
 
 use crate::ports::CycleModel;
-use crate::udma::desc::{M2sDesc, S2mDesc};
 use crate::udma::engine::{Udma, UdmaIn};
 use crate::udma::m2s::M_IDLE;
-use crate::udma::regs::{AXI_RESP_OKAY, UDMA_STATE_NORMAL};
+use crate::udma::regs::AXI_RESP_OKAY;
 use crate::udma::s2m::S_IDLE;
 
 use super::link::Ps;
@@ -36,6 +38,10 @@ const BEAT: u64 = 8;
 /// A live engine with no bus or stream activity for this many cycles, while
 /// no Q7 program progresses either, is reported as stalled.
 const STALL_CYCLES: u64 = 4096;
+/// After an engine error, the engine keeps being clocked until its bus and
+/// loop-back are empty and no beat has moved for this many cycles (the bytes
+/// already accepted land, as in hardware); then the run reports the error.
+const QUIET_CYCLES: u64 = 64;
 
 /// One stream beat in the loop-back FIFO.
 #[derive(Debug, Clone, Copy)]
@@ -47,10 +53,10 @@ struct Beat {
     tuser: u64,
 }
 
-/// A golden UDMA engine and the bus state the system keeps for it.
+/// The bus state the system keeps for a golden UDMA engine it is clocking
+/// (the engine itself is the core's, [`super::Core::engines`]).
 #[derive(Debug, Clone)]
 pub struct LiveEngine {
-    udma: Box<Udma>,
     /// Read burst accepted: (address, last beat index, beats done).
     rd: Option<(u64, u32, u32)>,
     /// Write burst accepted: (address, beats done); W beats are taken only
@@ -59,36 +65,24 @@ pub struct LiveEngine {
     b_pending: bool,
     fifo: VecDeque<Beat>,
     last_activity: u64,
+    /// Sticky `err_status` of each side when the engine went live: a new bit is an error of this run.
+    err0: [u32; 2],
+    /// The first error the golden engine flagged in this run (reported once it is quiet).
+    failed: Option<SystemError>,
 }
 
 impl System {
-    /// Copy the core's CSR state of engine `e` into a fresh golden engine.
-    fn load_engine(&self, core: CoreId, e: u8) -> Result<LiveEngine, SystemError> {
-        let c = self.core(core)?;
-        let mut u = Udma::new();
-        for side in 0..2u8 {
-            let sr = &mut u.regs.side[usize::from(side)];
-            sr.state = UDMA_STATE_NORMAL;
-            for q in 0..DMA_QUEUES {
-                let s = c.queue(e, q, side);
-                let r = &mut sr.q[usize::from(q)];
-                r.cfg = s.cfg;
-                r.rbp_lo = s.rbp as u32;
-                r.rbp_hi = (s.rbp >> 32) as u32;
-                r.rl = s.rl;
-                r.head = s.head;
-                r.tail = s.tail;
-                (r.crbp_lo, r.crbp_hi) = (s.crbp as u32, (s.crbp >> 32) as u32);
-                (r.crhp, r.comp_cfg) = (s.crhp, s.comp_cfg);
-            }
-        }
+    /// Start clocking golden engine `e` of `core`.
+    fn go_live(&self, core: CoreId, e: u8) -> Result<LiveEngine, SystemError> {
+        let u = &self.core(core)?.engines[usize::from(e)];
         Ok(LiveEngine {
-            udma: Box::new(u),
             rd: None,
             aw: None,
             b_pending: false,
             fifo: VecDeque::new(),
             last_activity: self.cycles,
+            err0: [u.regs.side[0].err_status, u.regs.side[1].err_status],
+            failed: None,
         })
     }
 
@@ -193,16 +187,6 @@ impl System {
         e: u8,
         le: &mut LiveEngine,
     ) -> Result<bool, SystemError> {
-        // Doorbells rung since the last cycle: the CSR tail pointers.
-        {
-            let c = self.core(core)?;
-            for side in 0..2u8 {
-                for q in 0..DMA_QUEUES {
-                    le.udma.regs.side[usize::from(side)].q[usize::from(q)].tail =
-                        c.queue(e, q, side).tail;
-                }
-            }
-        }
         let mut i = UdmaIn {
             rst_ni: 1,
             m_axi_awready: u64::from(le.aw.is_none() && !le.b_pending),
@@ -231,8 +215,9 @@ impl System {
             i.s_axis_tid = b.tid;
             i.s_axis_tuser = b.tuser;
         }
-        let q_s2m = le.udma.s2m.q as u8;
-        let o = le.udma.step(&i);
+        let u = &mut self.core_mut(core)?.engines[usize::from(e)];
+        let q_s2m = u.s2m.q as u8;
+        let o = u.step(&i);
         let mut act = false;
         // Read channel.
         if let Some((addr, last, cnt)) = le.rd {
@@ -284,11 +269,14 @@ impl System {
             });
             act = true;
         }
-        // Errors the golden engine flags stop the run with a typed error.
-        for (side, sr) in le.udma.regs.side.iter().enumerate() {
-            if sr.err_status != 0 {
-                let q = sr.q.iter().position(|r| r.err != 0).unwrap_or(0);
-                return Err(SystemError::Dma {
+        // Errors the golden engine flags during this run end the run with a
+        // typed error once the engine is quiet (the queue stays stopped, the
+        // bytes already accepted land).
+        let u = &self.core(core)?.engines[usize::from(e)];
+        for (side, sr) in u.regs.side.iter().enumerate() {
+            if le.failed.is_none() && sr.err_status & !le.err0[side] != 0 {
+                let q = sr.q.iter().position(|r| r.stopped).unwrap_or(0);
+                le.failed = Some(SystemError::Dma {
                     core: core.0,
                     engine: e,
                     queue: q as u8,
@@ -308,46 +296,17 @@ impl System {
     }
 
     /// Whether a live engine has finished every M2S queue and is idle.
-    fn engine_drained(le: &LiveEngine) -> bool {
-        let m = &le.udma.regs.side[0];
-        le.udma.m2s.st == M_IDLE
-            && le.udma.s2m.st == S_IDLE
-            && !le.udma.m2s.pkt_open
-            && !le.udma.s2m.in_pkt
+    fn engine_drained(u: &Udma, le: &LiveEngine) -> bool {
+        let m = &u.regs.side[0];
+        u.m2s.st == M_IDLE
+            && u.s2m.st == S_IDLE
+            && !u.m2s.pkt_open
+            && !u.s2m.in_pkt
             && le.fifo.is_empty()
             && le.rd.is_none()
             && le.aw.is_none()
             && !le.b_pending
             && m.q.iter().all(|r| r.head.offset == r.tail.offset)
-    }
-
-    /// Copy the golden head pointers back, counting descriptors and bytes.
-    fn unload_engine(&mut self, core: CoreId, e: u8, le: &LiveEngine) -> Result<(), SystemError> {
-        for side in 0..2u8 {
-            for q in 0..DMA_QUEUES {
-                let new = le.udma.regs.side[usize::from(side)].q[usize::from(q)].head;
-                let mut qs = *self.core(core)?.queue(e, q, side);
-                while qs.head != new {
-                    let a = qs.rbp + u64::from(qs.head.offset) * 16;
-                    let (c, t) = self.resolve(core, a)?;
-                    let Target::Desc { offset } = t else { break };
-                    let mut b = [0u8; 16];
-                    self.core(c)?.desc.read(offset, &mut b);
-                    let len = if side == 0 {
-                        M2sDesc::decode(&b).map(|d| d.len)
-                    } else {
-                        S2mDesc::decode(&b).map(|d| d.len)
-                    }
-                    .map_err(SystemError::Desc)?;
-                    qs.head = qs.head.advance(1, qs.rl);
-                    qs.desc_done = qs.desc_done.wrapping_add(1);
-                    qs.bytes += u64::from(len);
-                }
-                qs.crhp = le.udma.regs.side[usize::from(side)].q[usize::from(q)].crhp;
-                *self.core_mut(core)?.queue_mut(e, q, side) = qs;
-            }
-        }
-        Ok(())
     }
 
     /// Cycle mode: one Q7 attempt and one golden clock per live engine per cycle.
@@ -365,14 +324,22 @@ impl System {
                 .collect();
             for (c, e) in ready {
                 if let std::collections::btree_map::Entry::Vacant(v) = live.entry((c, e)) {
-                    v.insert(self.load_engine(CoreId(c), e)?);
+                    v.insert(self.go_live(CoreId(c), e)?);
                 }
             }
             let mut b = false;
             for (k, mut le) in std::mem::take(&mut live) {
                 b |= self.clock_engine(CoreId(k.0), k.1, &mut le)?;
-                if Self::engine_drained(&le) {
-                    self.unload_engine(CoreId(k.0), k.1, &le)?;
+                let quiet = le.fifo.is_empty()
+                    && le.rd.is_none()
+                    && le.aw.is_none()
+                    && !le.b_pending
+                    && self.cycles - le.last_activity > QUIET_CYCLES;
+                if let Some(err) = le.failed.take_if(|_| quiet) {
+                    return Err(err);
+                }
+                let u = &self.core(CoreId(k.0))?.engines[usize::from(k.1)];
+                if Self::engine_drained(u, &le) {
                     if self.trace_on {
                         self.trace_heads(CoreId(k.0), k.1);
                     }
@@ -396,17 +363,17 @@ impl System {
                 return Err(self.diagnose());
             }
             if !a && !b {
-                if let Some((&(c, e), le)) = live
+                if let Some((&(c, e), _)) = live
                     .iter()
                     .find(|(_, le)| self.cycles - le.last_activity > STALL_CYCLES)
                 {
-                    let q = le.udma.regs.side[0]
+                    let r = &self.cores[usize::from(c)].engines[usize::from(e)].regs;
+                    let q = r.side[0]
                         .q
                         .iter()
                         .position(|r| r.head.offset != r.tail.offset)
                         .unwrap_or(0);
-                    let m = le.udma.regs.side[0].q[q].used();
-                    let s = le.udma.regs.side[1].q[q].used();
+                    let (m, s) = (r.side[0].q[q].used(), r.side[1].q[q].used());
                     return Err(SystemError::Stalled {
                         core: c,
                         engine: e,

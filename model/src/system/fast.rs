@@ -582,7 +582,7 @@ impl System {
         let c = self.core_mut(core)?;
         let s2m_offset = c.queue(e, q, 1).head.offset;
         for side in [0u8, 1] {
-            let qs = c.queue_mut(e, q, side);
+            let mut qs = c.queue_mut(e, q, side);
             qs.head = qs.head.advance(1, qs.rl);
             qs.desc_done = qs.desc_done.wrapping_add(1);
             qs.bytes += u64::from(bytes);

@@ -198,7 +198,7 @@ impl System {
                 self.configure_completion_ring(g.tx, e, g.q)?;
             }
             let n = descs_for(np, g.bytes);
-            let qs = *self.core(g.tx)?.queue(e, g.q, g.side);
+            let qs = self.core(g.tx)?.queue(e, g.q, g.side);
             if n > qs.free() {
                 return Err(SystemError::RingFull {
                     core: g.tx.0,
@@ -391,7 +391,7 @@ impl System {
     fn gen_queue(&mut self, g: &Gen, e: u8) -> Result<u32, SystemError> {
         let ring_local = core_local(g.me.core, ring_offset(e, g.q, g.side));
         let ring_soc_from_tx = self.topo.fold(g.tx, g.core, ring_local)?;
-        let qs = *self.core(g.tx)?.queue(e, g.q, g.side);
+        let qs = self.core(g.tx)?.queue(e, g.q, g.side);
         let mut rl = qs.rl;
         if rl != 0 && qs.rbp == ring_soc_from_tx {
             return Ok(rl);

@@ -448,7 +448,7 @@ impl System {
         let cores = (0..topo.num_cores() as u16)
             .map(|i| {
                 let loc = topo.loc(CoreId(i))?;
-                Ok(Core::new(CoreId(i), loc, topo.sbuf_bytes_per_partition))
+                Core::new(CoreId(i), loc, topo.sbuf_bytes_per_partition)
             })
             .collect::<Result<Vec<_>, SystemError>>()?;
         Ok(Self {
@@ -569,7 +569,7 @@ impl System {
                 rule: "engine < 16, queue < 16, side 0|1",
             });
         }
-        Ok(*self.core(c)?.queue(engine, queue, side))
+        Ok(self.core(c)?.queue(engine, queue, side))
     }
 
     /// Modeled time now (ps).
@@ -767,20 +767,14 @@ impl System {
     }
 }
 
-/// (side, queue) when a UDMA CSR offset is a tail-pointer-increment doorbell.
+/// (side, queue) when a UDMA CSR offset is a tail-pointer-increment doorbell
+/// (`*DRTP_inc` of the register description, addressed with [`crate::udma::regs::q_addr`]).
 pub(crate) fn doorbell_of(offset: u32) -> Option<(u8, u8)> {
-    use crate::udma::regs::*;
-    let side = u8::from(offset >= UDMA_S2M_BASE);
-    let rel = offset
-        - if side == 1 {
-            UDMA_S2M_BASE
-        } else {
-            UDMA_M2S_BASE
-        };
-    if rel < UDMA_Q_ARRAY_BASE {
-        return None;
-    }
-    let q = (rel - UDMA_Q_ARRAY_BASE) / UDMA_Q_STRIDE;
-    (q < UDMA_NUM_QUEUES && (rel - UDMA_Q_ARRAY_BASE) % UDMA_Q_STRIDE == UDMA_Q_RTP_INC)
-        .then_some((side, q as u8))
+    use crate::udma::regs::{q_addr, Side, UDMA_NUM_QUEUES, UDMA_Q_RTP_INC};
+    [Side::M2s, Side::S2m]
+        .into_iter()
+        .enumerate()
+        .flat_map(|(s, side)| (0..UDMA_NUM_QUEUES).map(move |q| (s as u8, side, q)))
+        .find(|&(_, side, q)| q_addr(side, q, UDMA_Q_RTP_INC) == offset)
+        .map(|(s, _, q)| (s, q as u8))
 }

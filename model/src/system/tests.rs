@@ -1011,3 +1011,206 @@ fn seed001_s4_3_rx_arms_s2m_then_right_push_then_left_pop_then_m2s_on_the_ordere
         }
     }
 }
+
+/// Issue 14.4 at the host API: a doorbell past the free space (or on a queue
+/// with no ring) rung through the Q7's MMIO path is a typed error and leaves
+/// the golden registers untouched (no sticky bit, queue not stopped); at the
+/// register level the same write sets DB_OVERFLOW and stops the queue
+/// (`system::core::tests::doorbell_advances_tail_and_refuses_overflow`).
+#[test]
+fn host_doorbell_past_free_space_is_a_typed_error_and_touches_no_register() {
+    use crate::udma::regs::{UDMA_ERR_DB_OVERFLOW, UDMA_Q_RL, UDMA_Q_RTP_INC};
+    let mut sys = System::new(Topology::default()).unwrap();
+    let q = crate::udma::regs::UDMA_Q_ARRAY_BASE;
+    let local = |r| map::core_local(0, map::udma_offset(2, q + r));
+    sys.mmio_write(CoreId(0), local(UDMA_Q_RL), 8).unwrap();
+    sys.mmio_write(CoreId(0), local(UDMA_Q_RTP_INC), 7).unwrap();
+    let e = sys
+        .mmio_write(CoreId(0), local(UDMA_Q_RTP_INC), 1)
+        .unwrap_err();
+    assert!(
+        matches!(e, SystemError::Csr { core: 0, engine: 2, rule, .. } if rule.contains("DB overflow")),
+        "{e}"
+    );
+    let qs = sys.queue(CoreId(0), 2, 0, 0).unwrap();
+    assert_eq!((qs.tail.offset, qs.stopped, qs.err), (7, false, 0));
+    let regs = &sys.core(CoreId(0)).unwrap().engines[2].regs;
+    assert_eq!(regs.side[0].err_status >> UDMA_ERR_DB_OVERFLOW & 1, 0);
+    // S2M: no ring yet.
+    let s2m = map::core_local(
+        0,
+        map::udma_offset(2, crate::udma::regs::UDMA_S2M_BASE + q + UDMA_Q_RTP_INC),
+    );
+    let e = sys.mmio_write(CoreId(0), s2m, 1).unwrap_err();
+    assert!(
+        matches!(e, SystemError::Csr { rule, .. } if rule.contains("RL = 0")),
+        "{e}"
+    );
+    assert!(!sys.queue(CoreId(0), 2, 0, 1).unwrap().stopped);
+}
+
+/// Issue 11.3: cycle mode runs the cores' own golden engines, so its
+/// descriptor and byte counters are the golden `Q_DESC_DONE` / `Q_BYTES`.
+/// A leg over an unbalanced, non-contiguous engine mask (13 partitions of
+/// 70 000 bytes — two descriptors each — over engines 1, 2, 7, 10, 14: 3, 3,
+/// 3, 2, 2 partitions) moves the same bytes in both modes, and every engine's
+/// counters equal the count worked out here from the ring layout: per
+/// partition 65 536 + 4 464 bytes, then the LOCAL and REMOTE semaphore
+/// descriptors of 4 bytes each (even semaphores).
+#[test]
+fn cycle_mode_counts_are_the_golden_counters_and_equal_fast_mode_on_an_unbalanced_mask() {
+    use crate::udma::regs::{q_addr, Side, UDMA_Q_BYTES, UDMA_Q_DESC_DONE};
+    let topo = Topology {
+        sbuf_bytes_per_partition: 96 * 1024,
+        ..Topology::trn2(1)
+    };
+    let mask = 1 << 1 | 1 << 2 | 1 << 7 | 1 << 10 | 1 << 14;
+    let leg = LegSpec {
+        engine_mask: mask,
+        queue: 5,
+        ..LegSpec::new(CoreId(1), 0x10, CoreId(6), 0x20, 70_000, 13)
+    };
+    let want = [(1u8, 3u32), (2, 3), (7, 3), (10, 2), (14, 2)];
+    let mut out = Vec::new();
+    for mode in [Mode::Fast, Mode::Cycle] {
+        let mut sys = System::new(topo.clone()).unwrap();
+        fill(&mut sys, CoreId(1), 0x10, 70_000, 13, 3);
+        sys.send_recv(&leg, mode).unwrap();
+        verify(&sys, CoreId(1), 0x10, CoreId(6), 0x20, 70_000, 13);
+        assert_eq!(
+            sys.sem(CoreId(1), 12).unwrap(),
+            5,
+            "{mode:?}: one LOCAL per engine"
+        );
+        assert_eq!(
+            sys.sem(CoreId(6), 20).unwrap(),
+            5,
+            "{mode:?}: one REMOTE per engine"
+        );
+        for (e, parts) in want {
+            let descs = parts * 2 + 2;
+            let bytes = parts * 70_000 + 2 * 4;
+            for (s, side) in [(0u8, Side::M2s), (1, Side::S2m)] {
+                let qs = sys.queue(CoreId(1), e, 5, s).unwrap();
+                assert_eq!(
+                    (qs.desc_done, qs.bytes),
+                    (descs, bytes.into()),
+                    "{mode:?} e{e} {side:?}"
+                );
+                assert_eq!((qs.head, qs.pending(), qs.stopped), (qs.tail, 0, false));
+                // The same numbers read through the golden CSR port.
+                let c = sys.core_mut(CoreId(1)).unwrap();
+                assert_eq!(
+                    c.udma_read(e, q_addr(side, 5, UDMA_Q_DESC_DONE)).unwrap(),
+                    descs
+                );
+                assert_eq!(
+                    c.udma_read(e, q_addr(side, 5, UDMA_Q_BYTES)).unwrap(),
+                    bytes
+                );
+            }
+        }
+        // Engines outside the mask moved nothing.
+        let idle = sys.queue(CoreId(1), 0, 5, 0).unwrap();
+        assert_eq!((idle.desc_done, idle.bytes, idle.rl), (0, 0, 0));
+        assert!(mode == Mode::Fast || sys.cycles > 0);
+        out.push(state(&sys));
+    }
+    assert!(out[0].0 == out[1].0, "SBUF images differ");
+    assert_eq!(out[0].1, out[1].1, "semaphores differ");
+    assert_eq!(out[0].2, out[1].2, "queue registers differ");
+}
+
+/// Issue 11.5 scenario in the system model's cycle mode: a ring-id error
+/// mid-leg. The third M2S descriptor of a 4-partition, one-engine leg carries
+/// a wrong ring id: the golden engine stops the queue (Q_STATUS.STOPPED,
+/// Q_ERR.PREF_RING_ID), the two partitions already accepted land whole, the
+/// other two are untouched, and neither semaphore is raised. Fast mode
+/// reports the same error as a typed RingId and leaves the same SBUF image.
+#[test]
+fn ring_id_error_mid_leg_in_cycle_mode_stops_the_queue_keeps_accepted_bytes_raises_no_semaphore() {
+    use crate::udma::regs::{q_addr, Side, Q_STATUS_STOPPED, UDMA_Q_ERR, UDMA_Q_STATUS};
+    let mut images = Vec::new();
+    for mode in [Mode::Fast, Mode::Cycle] {
+        let mut sys = System::new(Topology::default()).unwrap();
+        fill(&mut sys, CoreId(0), 0, 256, 4, 1);
+        let leg = LegSpec {
+            engine_mask: 0x0001,
+            ..LegSpec::new(CoreId(0), 0, CoreId(4), 0x40, 256, 4)
+        };
+        let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
+        let gtx = sys.rdma_desc_gen(CoreId(0), 1, &wtx).unwrap();
+        let grx = sys.rdma_desc_gen(CoreId(4), 8, &wrx).unwrap();
+        assert_eq!(
+            gtx.per_engine,
+            vec![(0, 6)],
+            "4 data + 2 semaphore descriptors"
+        );
+        // Ring id of M2S slot 2 (byte 3 of the descriptor holds bits [31:24]).
+        let off = (map::ring_offset(0, 0, 0) - map::DESC_BASE) as u32 + 2 * 16 + 3;
+        let mut b = [0u8; 1];
+        sys.core(CoreId(0)).unwrap().desc.read(off, &mut b);
+        sys.core_mut(CoreId(0))
+            .unwrap()
+            .desc
+            .write(off, &[b[0] ^ 0x03]);
+        sys.rdma_desc_start(CoreId(4), 8, &System::leg_start_word(&leg, &grx))
+            .unwrap();
+        sys.rdma_desc_start(CoreId(0), 1, &System::leg_start_word(&leg, &gtx))
+            .unwrap();
+        let e = sys.run(mode).unwrap_err();
+        match mode {
+            Mode::Fast => assert!(
+                matches!(
+                    e,
+                    SystemError::RingId {
+                        core: 0,
+                        engine: 0,
+                        side: 0,
+                        slot: 2,
+                        ..
+                    }
+                ),
+                "{e}"
+            ),
+            _ => {
+                assert!(
+                    matches!(&e, SystemError::Dma { core: 0, engine: 0, queue: 0, rule } if rule.contains("M2S")),
+                    "{e}"
+                );
+                let m = sys.queue(CoreId(0), 0, 0, 0).unwrap();
+                assert!(m.stopped, "the golden engine stopped the queue");
+                assert_eq!((m.head.offset, m.tail.offset, m.desc_done), (2, 6, 2));
+                assert_eq!(m.bytes, 2 * 256, "two descriptors accepted");
+                let c = sys.core_mut(CoreId(0)).unwrap();
+                let st = c.udma_read(0, q_addr(Side::M2s, 0, UDMA_Q_STATUS)).unwrap();
+                assert!(Q_STATUS_STOPPED.is_set(st), "{st:#x}");
+                let qerr = c.udma_read(0, q_addr(Side::M2s, 0, UDMA_Q_ERR)).unwrap();
+                assert_eq!(qerr, 1 << Side::M2s.err_pref_ring_id());
+                let s = sys.queue(CoreId(0), 0, 0, 1).unwrap();
+                assert_eq!((s.desc_done, s.bytes), (2, 2 * 256), "S2M wrote both");
+            }
+        }
+        verify(&sys, CoreId(0), 0, CoreId(4), 0x40, 256, 2);
+        for p in 2..4u8 {
+            let d = sys.read_sbuf(CoreId(4), p, 0x40, 256).unwrap();
+            assert!(
+                d.iter().all(|&x| x == 0),
+                "{mode:?}: partition {p} untouched"
+            );
+        }
+        assert_eq!(
+            sys.sem(CoreId(0), 12).unwrap(),
+            0,
+            "{mode:?}: LOCAL not raised"
+        );
+        assert_eq!(
+            sys.sem(CoreId(4), 20).unwrap(),
+            0,
+            "{mode:?}: REMOTE not raised"
+        );
+        sys.clear_pending();
+        images.push(sys.sbuf(CoreId(4)).unwrap().image());
+    }
+    assert!(images[0] == images[1], "same SBUF image after the error");
+}
