@@ -32,6 +32,8 @@ enum Cmd {
     Coverage(cli::coverage::CoverageArgs),
     /// Blocks x seeds lockstep regression over all hardware threads.
     Regress(cli::regress::RegressArgs),
+    /// Coverage builds: the generated CSR tests in lockstep, one .dat per CSR block.
+    CoverageCsr(cli::coverage::CovCsrArgs),
 }
 
 fn main() {
@@ -53,6 +55,7 @@ fn main() {
         Cmd::Topo(a) => cli::topo::run(a),
         Cmd::Coverage(a) => cli::coverage::run(a),
         Cmd::Regress(a) => cli::regress::run(a),
+        Cmd::CoverageCsr(a) => cli::coverage::run_csr(a),
     };
     match r {
         Ok(code) => std::process::exit(code),
