@@ -425,7 +425,7 @@ pub fn run(a: CoverageArgs) -> Result<i32> {
         .with_context(|| format!("reading waiver file {}", a.waivers.display()))?;
     let mut waivers = parse_waivers(&wtext, &a.waivers.display().to_string())?;
     // Tool-bug waivers of another Verilator do not apply to this build's data.
-    let tool = option_env!("SB2SB_VERILATOR_VERSION").unwrap_or("");
+    let tool = crate::rtl::VERILATOR_VERSION;
     let (mine, other): (Vec<Waiver>, Vec<Waiver>) = waivers
         .into_iter()
         .partition(|w| w.tool.as_deref().is_none_or(|v| tool.starts_with(v)));
@@ -722,8 +722,11 @@ pub fn run_csr(a: CovCsrArgs) -> Result<i32> {
         "coverage-csr needs a coverage build (SB2SB_COVERAGE=1; `make coverage` makes one)"
     );
     std::fs::create_dir_all(&a.coverage_dir)?;
-    let names = crate::blocks::names();
-    for b in names {
+    let built = crate::rtl::compiled_blocks();
+    for b in crate::blocks::names() {
+        if !built.iter().any(|n| n == b) {
+            continue;
+        }
         match b {
             "evt_sem" => csr_run::<_, EvtSemCsr>(b, EvtSem::new(), &a)?,
             "udma" => csr_run::<_, UdmaCsr<W64>>(b, UdmaEngine::<W64>::new(), &a)?,

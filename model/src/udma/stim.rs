@@ -200,9 +200,10 @@ struct QDrv {
     rbp_bad: Option<Side>,
     /// The completion ring base was moved into the SLVERR window (SlverrComp).
     crbp_bad: bool,
-    /// A doorbell rung later (cycle, M2S tail increment): the rest of a
-    /// multi-descriptor packet whose first descriptor was posted alone.
-    late_db: Option<(u64, u32)>,
+    /// A doorbell rung later (not before cycle, M2S tail increment, M2S head
+    /// once the first descriptor is done): the rest of a multi-descriptor
+    /// packet whose first descriptor was posted alone.
+    late_db: Option<(u64, u32, RingPos)>,
 }
 
 impl Default for QDrv {
@@ -675,9 +676,10 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         };
         // A multi-descriptor packet posted in two steps (one packet in four, and
         // every DbOverMidPkt): the first descriptor now, the rest (or an
-        // overflowing increment) 150..450 cycles later, so that M2S finishes
-        // the first descriptor and idles with the packet open, waiting for the
-        // next descriptor or finding its queue stopped.
+        // overflowing increment) once a poll shows M2S done with the first
+        // descriptor (its head one past it) and 150..450 cycles have passed,
+        // so that M2S idles with the packet open, waiting for the next
+        // descriptor or finding its queue stopped.
         let split = job.nm > 1
             && (inj == Inject::DbOverMidPkt || (inj == Inject::None && self.rng.chance(1, 4)));
         if split {
@@ -687,7 +689,8 @@ impl<W: UdmaWidth> UdmaEnv<W> {
             } else {
                 n - 1
             };
-            self.qs[q].late_db = Some((cycle + 150 + self.rng.below(300), rest));
+            let after_first = self.qs[q].mt.advance(1, rl);
+            self.qs[q].late_db = Some((cycle + 150 + self.rng.below(300), rest, after_first));
             self.cov.split_doorbells += 1;
         } else {
             self.wr(q_reg(Side::M2s, q, UDMA_Q_RTP_INC), n, Tag::None);
@@ -1019,8 +1022,9 @@ impl<W: UdmaWidth> UdmaEnv<W> {
                 );
                 self.qs[q].phase = QPhase::Recover;
             }
-            if let Some((due, n)) = d.late_db {
-                if cycle >= due && self.ops.len() < 24 {
+            if let Some((due, n, head)) = d.late_db {
+                let first_done = RingPos::from_reg(d.poll[0]) == head;
+                if cycle >= due && first_done && self.ops.len() < 24 {
                     self.wr(q_reg(Side::M2s, q, UDMA_Q_RTP_INC), n, Tag::None);
                     self.qs[q].late_db = None;
                 }
