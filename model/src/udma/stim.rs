@@ -960,6 +960,21 @@ impl<W: UdmaWidth> UdmaEnv<W> {
 
     fn start_random(&mut self) {
         self.random_on = true;
+        // Engine state commands while nothing is in flight (the directed phase
+        // is over, no queue holds a descriptor): DIS then NORMAL, ABORT then
+        // NORMAL, on both sides (coverage closure of the CHANGE_STATE decode,
+        // docs/signoff.md). The lockstep compares ENG_STATE as the polls read it.
+        for cmd in [CHANGE_STATE_DIS, CHANGE_STATE_ABORT] {
+            for side in [Side::M2s, Side::S2m] {
+                self.wr(eng_addr(side, UDMA_ENG_CHANGE_STATE), cmd.val(1), Tag::None);
+                self.rd(eng_addr(side, UDMA_ENG_STATE), Tag::None);
+                self.wr(
+                    eng_addr(side, UDMA_ENG_CHANGE_STATE),
+                    CHANGE_STATE_NORMAL.val(1),
+                    Tag::None,
+                );
+            }
+        }
         self.wr(
             eng_addr(Side::S2m, UDMA_ENG_NO_DESC_TOUT),
             NO_DESC_TOUT,
