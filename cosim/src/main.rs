@@ -34,6 +34,8 @@ enum Cmd {
     Regress(cli::regress::RegressArgs),
     /// Generated CSR tests (reset, RW, bit-bash, aliasing, WO/RO/W1C) in lockstep against the RTL.
     Csr(cli::csr::CsrArgs),
+    /// Coverage builds: the generated CSR tests in lockstep, one .dat per CSR block.
+    CoverageCsr(cli::coverage::CovCsrArgs),
 }
 
 fn main() {
@@ -56,6 +58,7 @@ fn main() {
         Cmd::Coverage(a) => cli::coverage::run(a),
         Cmd::Regress(a) => cli::regress::run(a),
         Cmd::Csr(a) => cli::csr::run(a),
+        Cmd::CoverageCsr(a) => cli::coverage::run_csr(a),
     };
     match r {
         Ok(code) => std::process::exit(code),

@@ -525,7 +525,7 @@ impl EvtSemStim {
             Reg::ErrStatus => self.rng.rng.u32(),
             Reg::FirstErr => {
                 if self.rng.rng.chance(3, 4) {
-                    1 << EVT_SEM_FE_VALID_BIT
+                    FIRST_ERR_VALID.val(1)
                 } else {
                     self.rng.rng.u32()
                 }
@@ -721,7 +721,7 @@ impl EvtSemStim {
         let next = match step {
             ProbeStep::Drain(t) => {
                 if self.bfm.idle() && t >= 4 {
-                    let rearm = WrTxn::full(Reg::FirstErr.offset(), 1 << EVT_SEM_FE_VALID_BIT);
+                    let rearm = WrTxn::full(Reg::FirstErr.offset(), FIRST_ERR_VALID.val(1));
                     self.bfm.push_write(rearm);
                     if kind == ProbeKind::Overflow {
                         let set =

@@ -231,6 +231,27 @@ pub enum ProgramError {
         /// The rule.
         guard: Guard,
     },
+    /// A `peers` entry the host's peer-node helpers cannot place, or whose
+    /// helper core disagrees with the explicit `ranks` placement.
+    #[error("peers[{index}]: rank {rank} is placed on core {placed:?} but cayman_get_p2p_pod_peer_node(core {of_core} of rank {of}, dir {dir}) names core {helper:?} ({rule})")]
+    Placement {
+        /// Index in `peers`.
+        index: usize,
+        /// The rank placed.
+        rank: u32,
+        /// Its explicit core (`ranks`), if any.
+        placed: Option<usize>,
+        /// The rank the helper starts from.
+        of: u32,
+        /// That rank's core.
+        of_core: usize,
+        /// Direction code.
+        dir: u8,
+        /// The helper's core (`None`: the helper cannot name one).
+        helper: Option<usize>,
+        /// The rule broken.
+        rule: &'static str,
+    },
     /// No rank can make progress.
     #[error("deadlock: no rank can proceed ({detail})")]
     Deadlock {

@@ -251,7 +251,7 @@ pub fn load(program: Program) -> Result<Loaded, ProgramError> {
             format!("{ncores} cores; at most {MAX_CORES} (64 dies x 8 cores)"),
         ));
     }
-    let cores = p.rank_cores();
+    let cores = super::rank_id::place(p)?;
     if cores.len() != p.programs.len() {
         return Err(ProgramError::setup(
             "ranks",

@@ -32,6 +32,15 @@ pub struct Program {
     /// `ranks[r]` is the global core rank r runs on; default one rank per core.
     #[serde(default)]
     pub ranks: Option<Vec<usize>>,
+    /// Peer placements decided by the host's peer-node helpers (seed 000 §4b,
+    /// 001 §7.2, §8): rank `rank` runs on the core that
+    /// `cayman_get_p2p_pod_peer_node(core of rank `of`, dir)` names
+    /// (`rank_id::helper_peer_core`). Applied in order, so `of` may itself be
+    /// placed by an earlier entry. Without `ranks` the helper decides the
+    /// core; with `ranks` the explicit core must be the helper's, else
+    /// [`ProgramError::Placement`](super::ProgramError::Placement).
+    #[serde(default)]
+    pub peers: Vec<PeerPlacement>,
     /// Replica groups: `replica_groups[g]` lists the ranks of group_id g.
     #[serde(default)]
     pub replica_groups: Vec<Vec<u32>>,
@@ -86,6 +95,19 @@ impl Topology {
             .saturating_mul(self.dies_per_package)
             .saturating_mul(self.cores_per_die)
     }
+}
+
+/// One helper-decided placement (`Program::peers`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PeerPlacement {
+    /// The rank placed.
+    pub rank: u32,
+    /// The rank whose core the helper starts from.
+    pub of: u32,
+    /// Direction code of `cayman_get_p2p_pod_peer_node` (0 LOCAL, 1 NEXT,
+    /// 2 PREV = the d2d peer, 3 PEER_RMTV; positional reading, MED).
+    pub dir: u8,
 }
 
 /// One stream_id ↔ group_id binding.

@@ -166,6 +166,73 @@ pub fn host_route(
     r
 }
 
+/// The core the host's helper names from `core` in direction `dir` on a
+/// topology of `dies_per_package` × `cores_per_die`: the node
+/// `cayman_get_p2p_pod_peer_node(core, dir)` minus the pod offset 8, at the
+/// same position of its core pair (the binding of `system::peer`). `None`
+/// where the helpers do not apply (not 2 dies × 4 cores, or `dir` > 3).
+pub fn helper_peer_core(
+    dies_per_package: usize,
+    cores_per_die: usize,
+    core: usize,
+    dir: u8,
+) -> Option<usize> {
+    if dies_per_package != 2 || cores_per_die != usize::from(HELPER_CORES_PER_DIE) {
+        return None;
+    }
+    let c = u32::try_from(core).ok()?;
+    let node = cayman_get_p2p_pod_peer_node(c, dir).ok()? - POD_NODE_OFFSET;
+    usize::try_from(node * 2 + (c & 1)).ok()
+}
+
+/// The core of every rank: `ranks` (default one rank per core), then each
+/// `peers` entry in order, decided by [`helper_peer_core`] (module docs).
+/// An entry the helper cannot place, or whose helper core differs from an
+/// explicit `ranks` core, is a [`ProgramError::Placement`].
+pub fn place(p: &super::Program) -> Result<Vec<usize>, super::ProgramError> {
+    let mut cores = p.rank_cores();
+    let t = &p.topology;
+    for (index, e) in p.peers.iter().enumerate() {
+        let err = |placed, of_core, helper, rule| super::ProgramError::Placement {
+            index,
+            rank: e.rank,
+            placed,
+            of: e.of,
+            of_core,
+            dir: e.dir,
+            helper,
+            rule,
+        };
+        let (Some(&of_core), Some(&mine)) = (cores.get(e.of as usize), cores.get(e.rank as usize))
+        else {
+            return Err(err(None, 0, None, "both ranks must exist"));
+        };
+        let helper = helper_peer_core(t.dies_per_package, t.cores_per_die, of_core, e.dir)
+            .filter(|&c| c < t.cores());
+        let Some(h) = helper else {
+            return Err(err(
+                None,
+                of_core,
+                None,
+                "the helpers need 2 dies x 4 cores per package and a direction code 0..=3",
+            ));
+        };
+        if p.ranks.is_some() {
+            if mine != h {
+                return Err(err(
+                    Some(mine),
+                    of_core,
+                    Some(h),
+                    "the explicit placement and the helper disagree",
+                ));
+            }
+        } else {
+            cores[e.rank as usize] = h;
+        }
+    }
+    Ok(cores)
+}
+
 /// The one-to-one stream_id ↔ group_id map (`enc_context::stream_map_get_stream_id`,
 /// seed 002 §5). Built from the program's `streams` list or bound on first use.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

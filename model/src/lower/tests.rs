@@ -729,3 +729,141 @@ fn seed000_s4b_lowering_resolves_every_0xdb_and_sendrecv_peer_with_the_helpers()
         assert_eq!(r.pod_node, Some((r.peer_core as u32 >> 1) + 8));
     }
 }
+
+// ---- issue 12: the peer-node helpers decide the placement (`peers`) ----
+
+fn load_json(v: Value) -> Result<Loaded, ProgramError> {
+    load(serde_json::from_value(v).expect("test program parses"))
+}
+
+#[test]
+fn seed000_s4b_peers_place_the_receiver_on_the_core_the_helper_names() {
+    // No `ranks`: rank 1 is rank 0's direction-3 peer. Independent arithmetic:
+    // core 0 -> node 0 >> 1 = 0; (0 ^ 3) + 8 = 11; node 11 - 8 = 3 -> cores 6, 7;
+    // position 0 of the pair -> core 6 (not the default core 1).
+    let mut p = pair_program(vec![sr(1, 1, 1, 0, 4096)], vec![sr(0, 0, 1, 0, 4096)]);
+    p.as_object_mut().unwrap().remove("ranks");
+    p["peers"] = json!([{"rank": 1, "of": 0, "dir": 3}]);
+    p["expect"] = json!({
+        "data": [{"rank": 1, "tensor": 1, "data": {"copy_of": {"rank": 0, "tensor": 1}}}]
+    });
+    let l = load_json(p).unwrap();
+    assert_eq!(l.cores, vec![0, 6]);
+    let mut t = fast_target(&l);
+    let rep = run(&l, &mut t).unwrap();
+    assert!(rep.passed(), "{:?}", rep.checks);
+    let r = rep
+        .routes
+        .iter()
+        .find(|r| r.via == "SENDRECV")
+        .expect("one SENDRECV route");
+    assert_eq!((r.core, r.peer_core), (0, 6));
+    assert_eq!((r.dir, r.pod_node, r.d2d), (Some(3), Some(11), false));
+}
+
+#[test]
+fn seed001_s8_explicit_placement_must_agree_with_the_helper() {
+    // §8: TX core 3, its d2d peer core 7 (node 1 ^ 2 = 3 -> cores 6, 7, position 1).
+    let mut p = pair_program(vec![sr(1, 1, 1, 0, 4096)], vec![sr(0, 0, 1, 0, 4096)]);
+    p["ranks"] = json!([3, 7]);
+    p["peers"] = json!([{"rank": 1, "of": 0, "dir": 2}]);
+    assert_eq!(load_json(p.clone()).unwrap().cores, vec![3, 7]);
+    p["ranks"] = json!([3, 6]);
+    match load_json(p) {
+        Err(ProgramError::Placement {
+            index: 0,
+            rank: 1,
+            placed: Some(6),
+            of: 0,
+            of_core: 3,
+            dir: 2,
+            helper: Some(7),
+            rule,
+        }) => assert!(rule.contains("disagree"), "{rule}"),
+        other => panic!("expected a Placement error, got {other:?}"),
+    }
+}
+
+#[test]
+fn seed001_s8_seng_5_d2d_peer_is_seng_7_in_the_placement() {
+    // sengine_get_d2d_peer_nums(5) = 5 ^ 2 = 7: SENG 5 = cores 10, 11 (package 1),
+    // SENG 7 = cores 14, 15. Rank 0 on core 10 -> its dir-2 peer is core 14.
+    let mut p = pair_program(vec![sr(1, 1, 1, 0, 4096)], vec![sr(0, 0, 1, 0, 4096)]);
+    p["topology"] = json!({"packages": 2, "dies_per_package": 2, "cores_per_die": 4});
+    p["ranks"] = json!([10, 14]);
+    p["peers"] = json!([{"rank": 1, "of": 0, "dir": 2}]);
+    let l = load_json(p.clone()).unwrap();
+    let mut t = fast_target(&l);
+    let rep = run(&l, &mut t).unwrap();
+    let r = rep.routes.iter().find(|r| r.via == "SENDRECV").unwrap();
+    assert_eq!((r.core, r.peer_core, r.d2d), (10, 14, true));
+    assert_eq!(r.pod_node, Some(((10 >> 1) ^ 2) + 8));
+    p["ranks"] = json!([10, 15]);
+    assert!(matches!(
+        load_json(p),
+        Err(ProgramError::Placement {
+            helper: Some(14),
+            placed: Some(15),
+            ..
+        })
+    ));
+}
+
+#[test]
+fn seed000_s4b_a_helper_placed_ring_resolves_0xdb_next_and_prev_to_their_directions() {
+    // Ring 0 -> 1 -> 2 -> 3 laid on the pod by the helpers: rank 1 = dir 1 of
+    // rank 0 (node 0 -> 1: core 2), rank 2 = dir 2 of rank 1 (node 1 -> 3:
+    // core 6), rank 3 = dir 1 of rank 2 (node 3 -> 2: core 4).
+    let progs: Vec<Value> = (0..4)
+        .map(|_| json!([cur(0, 1, 1, 12, 0), cur(0, 0, 1, 11, 0)]))
+        .collect();
+    let mut p = ranks4(json!(progs));
+    p["peers"] = json!([
+        {"rank": 1, "of": 0, "dir": 1},
+        {"rank": 2, "of": 1, "dir": 2},
+        {"rank": 3, "of": 2, "dir": 1}
+    ]);
+    let l = load_json(p).unwrap();
+    assert_eq!(l.cores, vec![0, 2, 6, 4]);
+    let mut t = fast_target(&l);
+    let rep = run(&l, &mut t).unwrap();
+    // Channel 1 (forwards): rank r's next is r + 1, reached in the direction the
+    // placement used; rank 3's next is rank 0 (node 2 -> 0: direction 2).
+    let next_dir = [1u8, 2, 1, 2];
+    for (r, want) in next_dir.iter().enumerate() {
+        let nx = (r as u32 + 1) % 4;
+        let route = rep
+            .routes
+            .iter()
+            .find(|x| x.via == "0xDB" && x.rank == r as u32 && x.peer_rank == nx)
+            .expect("a 0xDB route to the next rank");
+        assert_eq!(route.dir, Some(*want), "rank {r} -> {nx}");
+        assert_eq!(route.peer_core, l.cores[nx as usize]);
+    }
+}
+
+#[test]
+fn peers_outside_the_helpers_layout_are_refused() {
+    let mut p = pair_program(vec![], vec![]);
+    p.as_object_mut().unwrap().remove("ranks");
+    p["topology"] = json!({"packages": 1, "dies_per_package": 2, "cores_per_die": 2});
+    p["peers"] = json!([{"rank": 1, "of": 0, "dir": 1}]);
+    match load_json(p.clone()) {
+        Err(ProgramError::Placement {
+            helper: None, rule, ..
+        }) => {
+            assert!(rule.contains("2 dies x 4 cores"), "{rule}")
+        }
+        other => panic!("expected a Placement error, got {other:?}"),
+    }
+    p["topology"] = json!({"packages": 1, "dies_per_package": 2, "cores_per_die": 4});
+    p["peers"] = json!([{"rank": 1, "of": 0, "dir": 4}]);
+    assert!(matches!(
+        load_json(p),
+        Err(ProgramError::Placement {
+            dir: 4,
+            helper: None,
+            ..
+        })
+    ));
+}

@@ -100,9 +100,16 @@ pub enum Inject {
     FirstMissing,
     /// A middle M2S descriptor carries FIRST (DESC_FIRST, open packet closed).
     FirstInMiddle,
+    /// Multi-descriptor packet whose M2S doorbell is rung for the first
+    /// descriptor only, then overflowed while the packet is open: the queue
+    /// stops with the packet open and M2S closes it (DB_OVERFLOW).
+    DbOverMidPkt,
+    /// The completion ring base points into the SLVERR window: the completion
+    /// write is answered with an AXI error (COMP_AXI_RESPONSE).
+    SlverrComp,
 }
 
-const INJECTS: [Inject; 12] = [
+const INJECTS: [Inject; 14] = [
     Inject::RingIdM2s,
     Inject::RingIdS2m,
     Inject::DbOverM2s,
@@ -115,6 +122,8 @@ const INJECTS: [Inject; 12] = [
     Inject::NoDesc,
     Inject::FirstMissing,
     Inject::FirstInMiddle,
+    Inject::DbOverMidPkt,
+    Inject::SlverrComp,
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -189,6 +198,12 @@ struct QDrv {
     started: u64,
     poll: [u32; 11],
     rbp_bad: Option<Side>,
+    /// The completion ring base was moved into the SLVERR window (SlverrComp).
+    crbp_bad: bool,
+    /// A doorbell rung later (not before cycle, M2S tail increment, M2S head
+    /// once the first descriptor is done): the rest of a multi-descriptor
+    /// packet whose first descriptor was posted alone.
+    late_db: Option<(u64, u32, RingPos)>,
 }
 
 impl Default for QDrv {
@@ -206,6 +221,8 @@ impl Default for QDrv {
             started: 0,
             poll: [0; 11],
             rbp_bad: None,
+            crbp_bad: false,
+            late_db: None,
         }
     }
 }
@@ -228,7 +245,9 @@ struct Cov {
     ring_id_seen: [u64; 4],
     comp_checked: u64,
     jobs_per_q: [u64; NQ],
-    injected: [u64; 12],
+    injected: [u64; 14],
+    /// Multi-descriptor packets whose M2S doorbell was rung in two steps.
+    split_doorbells: u64,
     /// M2S descriptors with DMB / middle descriptors with CONCAT posted.
     dmb_descs: u64,
     concat_descs: u64,
@@ -325,13 +344,13 @@ impl<W: UdmaWidth> UdmaEnv<W> {
             } + q as u64 * 0x1000;
             self.wr(
                 q_reg(side, q, side.q_sw_ctrl()),
-                1 << UDMA_Q_SW_CTRL_RST_Q_BIT,
+                Q_SW_CTRL_RST_Q.val(1),
                 Tag::None,
             );
             self.wr(q_reg(side, q, UDMA_Q_RBP_LOW), ring as u32, Tag::None);
             self.wr(q_reg(side, q, UDMA_Q_RBP_HIGH), 0, Tag::None);
             self.wr(q_reg(side, q, UDMA_Q_RL), rl, Tag::None);
-            let cfg = (1 << UDMA_Q_CFG_EN_PREF_BIT) | (1 << UDMA_Q_CFG_EN_SCHED_BIT);
+            let cfg = Q_CFG_EN_PREF.val(1) | Q_CFG_EN_SCHED.val(1);
             self.wr(q_reg(side, q, UDMA_Q_CFG), cfg, Tag::None);
         }
         let cring = COMP_RINGS + q as u64 * 0x1000;
@@ -474,9 +493,15 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         if inject == Some(Inject::FirstInMiddle) && max_n < 2 {
             inject = Some(Inject::FirstMissing);
         }
+        if inject == Some(Inject::DbOverMidPkt) && max_n < 2 {
+            inject = Some(Inject::DbOverM2s);
+        }
+        if inject == Some(Inject::SlverrComp) && !self.qs[q].comp {
+            inject = Some(Inject::SlverrDst);
+        }
         let needs_multi = matches!(
             inject,
-            Some(Inject::DecerrSrcClose) | Some(Inject::FirstInMiddle)
+            Some(Inject::DecerrSrcClose) | Some(Inject::FirstInMiddle) | Some(Inject::DbOverMidPkt)
         );
         let multi = max_n >= 2 && (self.rng.chance(35, 100) || needs_multi);
         if multi {
@@ -566,7 +591,7 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         let mut mt = self.qs[q].mt;
         for (k, &(addr, len)) in job.m2s[..job.nm].iter().enumerate() {
             let rid = if inj == Inject::RingIdM2s && k == 0 {
-                (mt.ring_id + 2) & 3
+                Q_PTR_RING_ID.wrapping_add(mt.ring_id.into(), 2) as u8
             } else {
                 mt.ring_id
             };
@@ -595,7 +620,7 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         let mut st = self.qs[q].st;
         for (k, &(addr, len)) in job.s2m[..job.ns].iter().enumerate() {
             let rid = if inj == Inject::RingIdS2m && k == 0 {
-                (st.ring_id + 2) & 3
+                Q_PTR_RING_ID.wrapping_add(st.ring_id.into(), 2) as u8
             } else {
                 st.ring_id
             };
@@ -626,6 +651,14 @@ impl<W: UdmaWidth> UdmaEnv<W> {
                 self.wr(q_reg(Side::S2m, q, UDMA_Q_RBP_HIGH), 1, Tag::None);
                 self.qs[q].rbp_bad = Some(Side::S2m);
             }
+            Inject::SlverrComp => {
+                self.wr(
+                    q_reg(Side::S2m, q, UDMA_Q_CRBP_LOW),
+                    BAD_LO as u32,
+                    Tag::None,
+                );
+                self.qs[q].crbp_bad = true;
+            }
             _ => {}
         }
         if job.ns > 0 {
@@ -641,7 +674,27 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         } else {
             job.nm as u32
         };
-        self.wr(q_reg(Side::M2s, q, UDMA_Q_RTP_INC), n, Tag::None);
+        // A multi-descriptor packet posted in two steps (one packet in four, and
+        // every DbOverMidPkt): the first descriptor now, the rest (or an
+        // overflowing increment) once a poll shows M2S done with the first
+        // descriptor (its head one past it) and 150..450 cycles have passed,
+        // so that M2S idles with the packet open, waiting for the next
+        // descriptor or finding its queue stopped.
+        let split = job.nm > 1
+            && (inj == Inject::DbOverMidPkt || (inj == Inject::None && self.rng.chance(1, 4)));
+        if split {
+            self.wr(q_reg(Side::M2s, q, UDMA_Q_RTP_INC), 1, Tag::None);
+            let rest = if inj == Inject::DbOverMidPkt {
+                rl
+            } else {
+                n - 1
+            };
+            let after_first = self.qs[q].mt.advance(1, rl);
+            self.qs[q].late_db = Some((cycle + 150 + self.rng.below(300), rest, after_first));
+            self.cov.split_doorbells += 1;
+        } else {
+            self.wr(q_reg(Side::M2s, q, UDMA_Q_RTP_INC), n, Tag::None);
+        }
         if let Some(i) = job.inject {
             let k = INJECTS.iter().position(|x| *x == i).unwrap_or(0);
             self.cov.injected[k] += 1;
@@ -796,11 +849,11 @@ impl<W: UdmaWidth> UdmaEnv<W> {
     fn evaluate(&mut self, q: usize, cycle: u64) {
         let d = self.qs[q];
         let p = d.poll;
-        let stop_bit = 1 << UDMA_Q_STATUS_STOPPED_BIT;
-        let (ms, ss) = (p[4] & stop_bit != 0, p[5] & stop_bit != 0);
+        let (ms, ss) = (Q_STATUS_STOPPED.is_set(p[4]), Q_STATUS_STOPPED.is_set(p[5]));
         let (mh, sh) = (RingPos::from_reg(p[0]), RingPos::from_reg(p[1]));
-        let on_q = |dbg: u32| (dbg >> 16) & 1 == 1 && ((dbg >> 8) & 0xf) as usize == q;
-        let busy_q = |dbg: u32| dbg & 0xf != 0 && ((dbg >> 8) & 0xf) as usize == q;
+        let on_q = |dbg: u32| DBG_STATE_PKT.is_set(dbg) && DBG_STATE_QUEUE.get(dbg) as usize == q;
+        let busy_q =
+            |dbg: u32| DBG_STATE_STATE.get(dbg) != 0 && DBG_STATE_QUEUE.get(dbg) as usize == q;
         match d.phase {
             QPhase::Wait => {
                 if !ms && !ss && mh == d.mt && sh == d.st && d.job.ns > 0 {
@@ -833,7 +886,7 @@ impl<W: UdmaWidth> UdmaEnv<W> {
                     for side in [Side::M2s, Side::S2m] {
                         self.wr(
                             q_reg(side, q, side.q_sw_ctrl()),
-                            1 << UDMA_Q_SW_CTRL_RST_Q_BIT,
+                            Q_SW_CTRL_RST_Q.val(1),
                             Tag::None,
                         );
                         self.wr(eng_addr(side, UDMA_ENG_ERR_STATUS), u32::MAX, Tag::None);
@@ -850,7 +903,15 @@ impl<W: UdmaWidth> UdmaEnv<W> {
                         }
                         None => {}
                     }
+                    if std::mem::take(&mut self.qs[q].crbp_bad) {
+                        self.wr(
+                            q_reg(Side::S2m, q, UDMA_Q_CRBP_LOW),
+                            (COMP_RINGS + q as u64 * 0x1000) as u32,
+                            Tag::None,
+                        );
+                    }
                     let dq = &mut self.qs[q];
+                    dq.late_db = None;
                     dq.mt = RingPos::default();
                     dq.st = RingPos::default();
                     dq.cp = RingPos::default();
@@ -899,6 +960,21 @@ impl<W: UdmaWidth> UdmaEnv<W> {
 
     fn start_random(&mut self) {
         self.random_on = true;
+        // Engine state commands while nothing is in flight (the directed phase
+        // is over, no queue holds a descriptor): DIS then NORMAL, ABORT then
+        // NORMAL, on both sides (coverage closure of the CHANGE_STATE decode,
+        // docs/signoff.md). The lockstep compares ENG_STATE as the polls read it.
+        for cmd in [CHANGE_STATE_DIS, CHANGE_STATE_ABORT] {
+            for side in [Side::M2s, Side::S2m] {
+                self.wr(eng_addr(side, UDMA_ENG_CHANGE_STATE), cmd.val(1), Tag::None);
+                self.rd(eng_addr(side, UDMA_ENG_STATE), Tag::None);
+                self.wr(
+                    eng_addr(side, UDMA_ENG_CHANGE_STATE),
+                    CHANGE_STATE_NORMAL.val(1),
+                    Tag::None,
+                );
+            }
+        }
         self.wr(
             eng_addr(Side::S2m, UDMA_ENG_NO_DESC_TOUT),
             NO_DESC_TOUT,
@@ -916,7 +992,7 @@ impl<W: UdmaWidth> UdmaEnv<W> {
             for side in [Side::M2s, Side::S2m] {
                 self.wr(
                     eng_addr(side, UDMA_ENG_CHANGE_STATE),
-                    1 << UDMA_CHANGE_STATE_NORMAL_BIT,
+                    CHANGE_STATE_NORMAL.val(1),
                     Tag::None,
                 );
             }
@@ -960,6 +1036,13 @@ impl<W: UdmaWidth> UdmaEnv<W> {
                     format!("queue {q}: no progress for {HANG_CYCLES} cycles"),
                 );
                 self.qs[q].phase = QPhase::Recover;
+            }
+            if let Some((due, n, head)) = d.late_db {
+                let first_done = RingPos::from_reg(d.poll[0]) == head;
+                if cycle >= due && first_done && self.ops.len() < 24 {
+                    self.wr(q_reg(Side::M2s, q, UDMA_Q_RTP_INC), n, Tag::None);
+                    self.qs[q].late_db = None;
+                }
             }
             if d.outstanding != 0 || cycle < d.timer {
                 continue;
@@ -1136,7 +1219,8 @@ impl<W: UdmaWidth> UdmaEnv<W> {
                 }
             }
             self.cov.irq_cycles += o.irq_o;
-            self.cov.dmb_wait_cycles += (o.dbg_o & 0xf == M_DMB as u64) as u64;
+            self.cov.dmb_wait_cycles +=
+                (DBG_STATE_STATE.get(o.dbg_o as u32) == M_DMB as u32) as u64;
             self.cov.err_irq_cycles += o.err_irq_o;
         }
         let i = &mut self.drv;
@@ -1260,6 +1344,7 @@ impl<W: UdmaWidth> Stimulus for UdmaEnv<W> {
             ("err_s2m_pref_axi", 1, UDMA_S2M_ERR_PREF_AXI_RESPONSE),
             ("err_s2m_no_desc", 1, UDMA_S2M_ERR_NO_DESC),
             ("err_m2s_desc_first", 0, UDMA_M2S_ERR_DESC_FIRST),
+            ("err_s2m_comp_axi", 1, UDMA_S2M_ERR_COMP_AXI_RESPONSE),
         ];
         for (name, s, b) in named {
             v.push((name.into(), c.err_bits[s][b as usize]));
@@ -1270,6 +1355,7 @@ impl<W: UdmaWidth> Stimulus for UdmaEnv<W> {
             ("dmb_descs".into(), c.dmb_descs),
             ("dmb_wait_cycles".into(), c.dmb_wait_cycles),
             ("concat_descs".into(), c.concat_descs),
+            ("split_doorbells".into(), c.split_doorbells),
             ("stream_split_beats".into(), c.split_beats),
             ("axi_slverr_beats".into(), m.slverr),
             ("axi_decerr_beats".into(), m.decerr),
