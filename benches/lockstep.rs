@@ -7,7 +7,7 @@
 //! `cargo bench --bench lockstep` (or `make bench`).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use sb2sb::lockstep::{self, Options};
+use sb2sb::lockstep;
 use sb2sb::rtl::{RtlDut, XInit};
 use sb2sb_model::ports::{BlockDesc, CycleModel, Stimulus};
 use sb2sb_model::{decoder, evt_sem};
@@ -37,12 +37,7 @@ fn ratio_row<G, S>(
     }
     let mut rtl: RtlDut<S::In, S::Out> = RtlDut::new(desc, 1, XInit::Zero).unwrap();
     let lock = |threads: usize| {
-        let o = Options {
-            seed: 1,
-            cycles: N,
-            threads,
-            ..Options::default()
-        };
+        let o = ratios::seed1_options(N, threads);
         let r = lockstep::run(golden(), S::new(1, N), desc, &o).unwrap();
         assert!(r.passed());
         ratios::lockstep_cost(&r)
@@ -112,12 +107,7 @@ where
     for threads in [1usize, 2] {
         g.bench_function(format!("lockstep_{threads}_thread"), |b| {
             b.iter(|| {
-                let o = Options {
-                    seed: 1,
-                    cycles: N,
-                    threads,
-                    ..Options::default()
-                };
+                let o = ratios::seed1_options(N, threads);
                 let r = lockstep::run(golden(), S::new(1, N), desc, &o).unwrap();
                 assert!(r.passed());
             })
@@ -165,12 +155,7 @@ fn leg(c: &mut Criterion) {
     for threads in [1usize, 2] {
         g.bench_function(format!("lockstep_{threads}_thread"), |b| {
             b.iter(|| {
-                let o = Options {
-                    seed: 1,
-                    cycles: N,
-                    threads,
-                    ..Options::default()
-                };
+                let o = ratios::seed1_options(N, threads);
                 let r = lockstep::run(Pair::default(), LegEnv::new(1, N), desc, &o).unwrap();
                 assert!(r.passed());
             })

@@ -5,7 +5,7 @@
 //! 16-beat S2M write bursts).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use sb2sb::lockstep::{self, Options};
+use sb2sb::lockstep;
 use sb2sb::rtl::{RtlDut, XInit};
 use sb2sb_model::ports::{CycleModel, Stimulus};
 use sb2sb_model::udma::{UdmaEngine, UdmaEnv, UdmaWidth, W128, W64};
@@ -53,12 +53,7 @@ fn bench_width<W: UdmaWidth>(c: &mut Criterion, group: &str) -> String {
     for threads in [1usize, 2] {
         g.bench_function(format!("lockstep_{threads}_thread"), |b| {
             b.iter(|| {
-                let o = Options {
-                    seed: 1,
-                    cycles: N,
-                    threads,
-                    ..Options::default()
-                };
+                let o = ratios::seed1_options(N, threads);
                 let r = lockstep::run(
                     UdmaEngine::<W>::new(),
                     UdmaEnv::<W>::new(1, N),
@@ -81,12 +76,7 @@ fn ratio_row<W: UdmaWidth>(name: &str, ins: &[W::In]) -> String {
         return String::new();
     }
     let lock = |threads: usize| {
-        let o = Options {
-            seed: 1,
-            cycles: N,
-            threads,
-            ..Options::default()
-        };
+        let o = ratios::seed1_options(N, threads);
         let r = lockstep::run(
             UdmaEngine::<W>::new(),
             UdmaEnv::<W>::new(1, N),

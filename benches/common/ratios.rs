@@ -23,6 +23,16 @@ pub fn cpu_of(f: impl FnOnce()) -> f64 {
     sb2sb::cputime::thread_cpu_s_since(c0).unwrap_or_else(|| t0.elapsed().as_secs_f64())
 }
 
+/// Lockstep options of every bench run: seed 1, `cycles`, `threads`.
+pub fn seed1_options(cycles: u64, threads: usize) -> sb2sb::lockstep::Options {
+    sb2sb::lockstep::Options {
+        seed: 1,
+        cycles,
+        threads,
+        ..sb2sb::lockstep::Options::default()
+    }
+}
+
 /// The cost of a lockstep run from its report (see the module docs).
 pub fn lockstep_cost(r: &sb2sb::lockstep::Report) -> f64 {
     match (r.cpu_main_s, r.cpu_rtl_s) {
