@@ -53,20 +53,26 @@ fn bench_width<W: UdmaWidth>(c: &mut Criterion, group: &str) -> String {
     for threads in [1usize, 2] {
         g.bench_function(format!("lockstep_{threads}_thread"), |b| {
             b.iter(|| {
-                let o = ratios::seed1_options(N, threads);
-                let r = lockstep::run(
-                    UdmaEngine::<W>::new(),
-                    UdmaEnv::<W>::new(1, N),
-                    W::BLOCK,
-                    &o,
-                )
-                .unwrap();
-                assert!(r.passed());
+                black_box(lockstep_seed1::<W>(threads));
             })
         });
     }
     g.finish();
     ratio_row::<W>(group.trim_end_matches("_step"), &ins)
+}
+
+/// One passing lockstep run of seed 1 over `N` cycles on `threads` threads.
+fn lockstep_seed1<W: UdmaWidth>(threads: usize) -> lockstep::Report {
+    let o = ratios::seed1_options(N, threads);
+    let r = lockstep::run(
+        UdmaEngine::<W>::new(),
+        UdmaEnv::<W>::new(1, N),
+        W::BLOCK,
+        &o,
+    )
+    .unwrap();
+    assert!(r.passed());
+    r
 }
 
 /// Interleaved RTL alone / golden alone / lockstep 1 and 2 threads (see
@@ -75,18 +81,7 @@ fn ratio_row<W: UdmaWidth>(name: &str, ins: &[W::In]) -> String {
     if std::env::var_os("SB2SB_BENCH_NO_RATIOS").is_some() {
         return String::new();
     }
-    let lock = |threads: usize| {
-        let o = ratios::seed1_options(N, threads);
-        let r = lockstep::run(
-            UdmaEngine::<W>::new(),
-            UdmaEnv::<W>::new(1, N),
-            W::BLOCK,
-            &o,
-        )
-        .unwrap();
-        assert!(r.passed());
-        ratios::lockstep_cost(&r)
-    };
+    let lock = |threads: usize| ratios::lockstep_cost(&lockstep_seed1::<W>(threads));
     let mut cands: Vec<Box<dyn FnMut() -> f64 + '_>> = vec![
         Box::new(|| {
             ratios::cpu_of(|| {
