@@ -19,7 +19,7 @@
 //! flushes before it returns unless the moves are held across several runs
 //! (the lowering's batch of legs, `lower::system_target`).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::collective::parallel::deal_sizes;
 
@@ -232,7 +232,7 @@ impl System {
             return Ok(());
         }
         let ncores = self.cores.len();
-        let mut addr: HashMap<(u16, u8), Addr> = HashMap::new();
+        let mut addr: HashMap<(u16, u8), Addr> = HashMap::default();
         // Destinations first (allocated), then sources (untouched = zeros).
         for (alloc, side) in [(true, 1usize), (false, 0)] {
             for m in &batch {
