@@ -615,11 +615,12 @@ fn seed001_s2_3_chip_id_fold_writes_the_peer_routing_id_into_cayman_id() {
         }
         verify(&sys, CoreId(3), 0, peer, 0x40, 256, 4);
         // The remote semaphore descriptor (last S2M BD of engine 0, written by
-        // the RX Q7) carries the same routing id in its routed address.
+        // the RX Q7 into the TX core's descriptor RAM) carries the same
+        // routing id in its routed address.
         let qs = sys.queue(CoreId(3), 0, 0, 1).unwrap();
         let slot = (qs.head.offset + qs.rl - 1) % qs.rl;
         let mut b = [0u8; 16];
-        sys.core(peer).unwrap().desc.read(
+        sys.core(CoreId(3)).unwrap().desc.read(
             (map::ring_offset(0, 0, 1) - map::DESC_BASE) as u32 + slot * 16,
             &mut b,
         );
