@@ -242,7 +242,7 @@ impl Glue {
 
         // ---- UDMA engines
         let mut eo: Vec<PinsOut> = Vec::with_capacity(n);
-        for e in 0..n {
+        for (e, eng) in engines.iter_mut().enumerate() {
             let (tv, head) = self.loops[e].head(rst);
             let mine = csr.tgt == Some(e);
             let pi = PinsIn {
@@ -273,7 +273,7 @@ impl Glue {
                 s_axis_tuser: u64::from(head.user),
                 s_axis_tvalid: u64::from(tv),
             };
-            eo.push(engines[e].step_pins(&pi));
+            eo.push(eng.step_pins(&pi));
         }
 
         // ---- EVT_SEM

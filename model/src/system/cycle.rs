@@ -154,9 +154,9 @@ impl System {
         for &c in live {
             let d = self.out_dest(c)?;
             if let Some(d) = d {
-                if !fabric.links.contains_key(&(c, d)) {
+                if let std::collections::btree_map::Entry::Vacant(v) = fabric.links.entry((c, d)) {
                     let class = self.topo.link_class(CoreId(c), CoreId(d))?;
-                    fabric.links.insert((c, d), Link::new(link_latency(class)));
+                    v.insert(Link::new(link_latency(class)));
                 }
             }
             out.push((c, d));
@@ -263,11 +263,11 @@ impl System {
                 }
             }
             for (c, e) in wake {
-                if !live.contains_key(&c) {
-                    let lc = self.go_live(c);
-                    live.insert(c, lc);
-                }
-                if let (Some(e), Some(lc)) = (e, live.get_mut(&c)) {
+                let lc = match live.entry(c) {
+                    std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
+                    std::collections::btree_map::Entry::Vacant(v) => v.insert(self.go_live(c)),
+                };
+                if let Some(e) = e {
                     lc.engines |= 1 << e;
                 }
             }
