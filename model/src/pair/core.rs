@@ -20,7 +20,7 @@ use crate::udma::{PinsIn, PinsOut, Udma};
 use super::fifo::{AxisBeat, LoopFifo};
 use super::link::{LinkFarIn, LinkNearIn, LinkOut};
 use super::q7port::{AxilIn, AxilOut, MemResp, Q7Port};
-use super::sram::{Sram, SramIn};
+use super::sram::{Sram, SramIn, WordStore};
 use super::xbar::{RmIn, WmIn, Xbar, XbarCfg};
 use super::PairParams;
 
@@ -59,20 +59,58 @@ pub struct Straps {
     pub core_idx: u64,
 }
 
-/// One golden NeuronCore.
+/// One golden NeuronCore: the blocks with state of their own ([`Udma`]
+/// engines, [`EvtSem`]), the two memory arrays, and the glue that wires them
+/// ([`Glue`]: loops, decoders, interconnect, SRAM FSMs, Q7 port).
 #[derive(Debug, Clone)]
 pub struct Core {
     pub engines: Vec<Udma>,
-    pub loops: Vec<LoopFifo>,
     pub evt: EvtSem,
+    /// Arrays of the SBUF (0) and the descriptor RAM (1).
+    pub mem: [Vec<u64>; 2],
+    pub glue: Glue,
+}
+
+/// The composition of `rtl/sb2sb_core.sv` around its engines, EVT_SEM and
+/// memory arrays: everything [`Glue::step`] clocks besides the [`Parts`] it
+/// is handed. The golden pair's [`Core`] owns its parts; the system model's
+/// cycle mode (`system::cycle`) hands each system core's own engines,
+/// EVT_SEM and memories (through [`WordStore`] adapters) to that core's glue.
+#[derive(Debug, Clone)]
+pub struct Glue {
+    pub loops: Vec<LoopFifo>,
     /// Decoders of the out-path, the read path and the in-path (inside the xbar in the RTL).
     pub dec: [Decoder; 3],
     pub xbar: Xbar,
-    /// 0 = SBUF, 1 = descriptor RAM.
-    pub mem: [Sram; 2],
+    /// FSMs of the SBUF (0) and descriptor RAM (1) `axi4_sram` instances.
+    pub sram: [Sram; 2],
     pub q7: Q7Port,
     /// Debug memory select of the previous cycle (`dbg_sel_q`).
     pub dbg_sel: bool,
+    /// Model-only event counters (no RTL register; read by the system model).
+    pub stats: GlueStats,
+}
+
+/// Event counters of a [`Glue`] (observability of the golden model only).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GlueStats {
+    /// Bursts accepted by the in-path from the link (AW handshakes on the link master).
+    pub in_bursts: u64,
+    /// EVT_SEM increments raised on the in-path ports (2, 3): remote semaphore writes.
+    pub in_incs: u64,
+    /// EVT_SEM increments raised on the out-path ports (0, 1).
+    pub out_incs: u64,
+    /// Cycles in which any engine AXI handshake happened.
+    pub busy_cycles: u64,
+}
+
+/// The instances a [`Glue`] wires for one cycle: the engines, the EVT_SEM
+/// and the two memory arrays.
+pub struct Parts<'a, S0: WordStore, S1: WordStore> {
+    pub engines: &'a mut [Udma],
+    pub evt: &'a mut EvtSem,
+    pub sbuf: &'a mut S0,
+    pub desc: &'a mut S1,
 }
 
 #[inline(always)]
@@ -107,26 +145,18 @@ impl Core {
         };
         Self {
             engines: (0..n).map(|_| Udma::with_max_wr_burst(16)).collect(),
-            loops: vec![LoopFifo::default(); n],
             evt: EvtSem::new(),
-            dec: [Decoder::new(), Decoder::new(), Decoder::new()],
-            xbar: Xbar::new(cfg),
             mem: [
-                Sram::new(p.sbuf_words()),
-                Sram::new((p.desc_bytes / 8) as usize),
+                vec![0; p.sbuf_words()],
+                vec![0; (p.desc_bytes / 8) as usize],
             ],
-            q7: Q7Port::new(n, 0, 0),
-            dbg_sel: false,
+            glue: Glue::new(cfg, p.sbuf_words(), (p.desc_bytes / 8) as usize),
         }
     }
 
     /// Drive the placement straps (continuous pins in the RTL).
     pub fn set_straps(&mut self, s: Straps) {
-        self.xbar.cfg.self_die = s.die;
-        self.xbar.cfg.self_chip = s.chip;
-        self.xbar.cfg.core_idx = s.core_idx;
-        self.q7.self_die = s.die;
-        self.q7.core_idx = s.core_idx;
+        self.glue.set_straps(s);
     }
 
     /// One cycle. `link_out` are the outputs of the outgoing link (its near
@@ -140,19 +170,79 @@ impl Core {
         link_out: &LinkOut,
         link_in: &LinkOut,
     ) -> (CoreOut, LinkNearIn, LinkFarIn) {
+        let [m0, m1] = &mut self.mem;
+        let parts = Parts {
+            engines: &mut self.engines,
+            evt: &mut self.evt,
+            sbuf: m0,
+            desc: m1,
+        };
+        self.glue.step(parts, i, link_out, link_in)
+    }
+}
+
+impl Glue {
+    /// The glue of a core with `cfg.engines` engines, an SBUF array of
+    /// `sbuf_words` and a descriptor array of `desc_words` words, in reset state.
+    pub fn new(cfg: XbarCfg, sbuf_words: usize, desc_words: usize) -> Self {
+        let n = cfg.engines;
+        Self {
+            loops: vec![LoopFifo::default(); n],
+            dec: [Decoder::new(), Decoder::new(), Decoder::new()],
+            xbar: Xbar::new(cfg),
+            sram: [Sram::new(sbuf_words), Sram::new(desc_words)],
+            q7: Q7Port::new(n, 0, 0),
+            dbg_sel: false,
+            stats: GlueStats::default(),
+        }
+    }
+
+    /// Whether the glue holds no transaction: interconnect paths idle, SRAM
+    /// FSMs idle, loop FIFOs empty, Q7 port idle (engines and links are
+    /// checked by their owners).
+    pub fn idle(&self) -> bool {
+        self.xbar.idle()
+            && self.sram.iter().all(|m| m.idle())
+            && self.loops.iter().all(|l| l.cnt == 0)
+            && self.q7.idle()
+    }
+
+    /// Drive the placement straps (continuous pins in the RTL).
+    pub fn set_straps(&mut self, s: Straps) {
+        self.xbar.cfg.self_die = s.die;
+        self.xbar.cfg.self_chip = s.chip;
+        self.xbar.cfg.core_idx = s.core_idx;
+        self.q7.self_die = s.die;
+        self.q7.core_idx = s.core_idx;
+    }
+
+    /// One cycle of the core with its `parts` (see [`Core::step`]).
+    pub fn step<S0: WordStore, S1: WordStore>(
+        &mut self,
+        parts: Parts<'_, S0, S1>,
+        i: &CoreIn,
+        link_out: &LinkOut,
+        link_in: &LinkOut,
+    ) -> (CoreOut, LinkNearIn, LinkFarIn) {
+        let Parts {
+            engines,
+            evt,
+            sbuf,
+            desc,
+        } = parts;
         let rst = i.rst;
-        let n = self.engines.len();
+        let n = engines.len();
         // ---- Moore outputs
         let mo = [
-            self.mem[0].outputs(rst, i.mem_stall),
-            self.mem[1].outputs(rst, i.mem_stall),
+            self.sram[0].outputs(rst, i.mem_stall),
+            self.sram[1].outputs(rst, i.mem_stall),
         ];
         let xo = self.xbar.master_outputs(rst, &mo, link_out);
         let (q7o, csr, memdrv, q7dbg) = self.q7.outputs(rst);
 
         // ---- UDMA engines
         let mut eo: Vec<PinsOut> = Vec::with_capacity(n);
-        for e in 0..n {
+        for (e, eng) in engines.iter_mut().enumerate() {
             let (tv, head) = self.loops[e].head(rst);
             let mine = csr.tgt == Some(e);
             let pi = PinsIn {
@@ -183,7 +273,7 @@ impl Core {
                 s_axis_tuser: u64::from(head.user),
                 s_axis_tvalid: u64::from(tv),
             };
-            eo.push(self.engines[e].step_pins(&pi));
+            eo.push(eng.step_pins(&pi));
         }
 
         // ---- EVT_SEM
@@ -216,7 +306,9 @@ impl Core {
                 );
             }
         }
-        let so: EvtSemOut = self.evt.step(&si);
+        let so: EvtSemOut = evt.step(&si);
+        self.stats.out_incs += u64::from(xo.inc_valid[0]) + u64::from(xo.inc_valid[1]);
+        self.stats.in_incs += u64::from(xo.inc_valid[2]) + u64::from(xo.inc_valid[3]);
 
         // ---- decoders (registered outputs of the previous cycle)
         let din = self.xbar.dec_inputs(rst);
@@ -280,8 +372,8 @@ impl Core {
 
         // ---- clock edges of the glue
         self.xbar.update(rst, &wm, &rm, &mo, link_out, &dout);
-        self.mem[0].update(rst, &mem_in[0], &mo[0]);
-        self.mem[1].update(rst, &mem_in[1], &mo[1]);
+        self.sram[0].update(rst, &mem_in[0], &mo[0], sbuf);
+        self.sram[1].update(rst, &mem_in[1], &mo[1], desc);
         for (e, o) in eo.iter().enumerate() {
             let beat = AxisBeat {
                 data: o.m_axis_tdata,
@@ -338,6 +430,21 @@ impl Core {
             .iter()
             .enumerate()
             .fold(0, |a, (e, o)| a | (o.err_irq_o & 1) << e);
+        if !rst {
+            let lm = 1u32 << n;
+            if xo.wm_awready & lm != 0 && link_in.m_awvalid {
+                self.stats.in_bursts += 1;
+            }
+            let moved = eo.iter().enumerate().any(|(e, o)| {
+                let m = 1u32 << e;
+                (b(o.m_axi_arvalid) && xo.rm_arready & m != 0)
+                    || (b(o.m_axi_rready) && xo.rm_rvalid & m != 0)
+                    || (b(o.m_axi_awvalid) && xo.wm_awready & m != 0)
+                    || (b(o.m_axi_wvalid) && xo.wm_wready & m != 0)
+                    || (b(o.m_axi_bready) && xo.wm_bvalid & m != 0)
+            });
+            self.stats.busy_cycles += u64::from(moved);
+        }
         let sel_q = usize::from(self.dbg_sel && !rst);
         self.dbg_sel = !rst && i.dbg_mem_sel;
         let out = CoreOut {

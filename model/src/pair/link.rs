@@ -148,6 +148,11 @@ impl Link {
         }
     }
 
+    /// Nothing in flight (no burst open, every FIFO empty).
+    pub fn idle(&self) -> bool {
+        self.open == 0 && self.aw_cnt == 0 && self.w_cnt == 0 && self.b_cnt == 0
+    }
+
     fn reset(&mut self) {
         let (l, f, d) = (self.latency, self.fault, self.dropped);
         *self = Self::new(l);

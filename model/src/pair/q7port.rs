@@ -133,6 +133,11 @@ impl Q7Port {
         }
     }
 
+    /// No transaction in flight.
+    pub fn idle(&self) -> bool {
+        self.st == Q_IDLE
+    }
+
     fn t_bc(&self) -> usize {
         self.engines + 3
     }

@@ -1,5 +1,37 @@
 //! Golden model of `rtl/axi4_sram.sv`: an AXI4 SRAM slave with one write and
 //! one read burst in flight, word-addressed, Moore outputs.
+//!
+//! The FSM ([`Sram`]) and the memory array are separate: the array is any
+//! [`WordStore`] handed to [`Sram::update`] — a `Vec<u64>` in the golden pair,
+//! an adapter over the system model's lazily allocated SBUF / descriptor RAM
+//! in the system model's cycle mode (`system::core`), so both execution modes
+//! of the system read and write the same bytes.
+
+/// The memory array of an [`Sram`]: 64-bit words, written under a byte mask.
+pub trait WordStore {
+    /// Words of the array (`Words` of the RTL).
+    fn words(&self) -> u32;
+    /// Word `word` (`word < words()`).
+    fn read(&self, word: u32) -> u64;
+    /// `mem[word] = (mem[word] & !mask) | (data & mask)` (`word < words()`).
+    fn write(&mut self, word: u32, data: u64, mask: u64);
+}
+
+impl WordStore for Vec<u64> {
+    #[inline(always)]
+    fn words(&self) -> u32 {
+        self.len() as u32
+    }
+    #[inline(always)]
+    fn read(&self, word: u32) -> u64 {
+        self[word as usize]
+    }
+    #[inline(always)]
+    fn write(&mut self, word: u32, data: u64, mask: u64) {
+        let w = &mut self[word as usize];
+        *w = (*w & !mask) | (data & mask);
+    }
+}
 
 /// Write FSM state (`wr_st_e`).
 pub const WR_IDLE: u8 = 0;
@@ -48,10 +80,11 @@ pub struct SramIn {
     pub dbg_wdata: u64,
 }
 
-/// The SRAM: state registers and the memory array.
+/// The SRAM's state registers (the array is a [`WordStore`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Sram {
-    pub mem: Vec<u64>,
+    /// Words of the array (`Words`).
+    pub words: u32,
     pub wr_st: u8,
     pub wr_addr: u32,
     pub wr_err: bool,
@@ -76,10 +109,11 @@ pub fn strb_mask(strb: u64) -> u64 {
 }
 
 impl Sram {
-    /// `words` 64-bit words (a power of two, like the RTL's `Words`).
+    /// The FSM of an array of `words` 64-bit words (a power of two in the
+    /// RTL's `Words`; the system model's SBUF adapter may hold any count).
     pub fn new(words: usize) -> Self {
         Self {
-            mem: vec![0; words],
+            words: words as u32,
             wr_st: WR_IDLE,
             wr_addr: 0,
             wr_err: false,
@@ -105,7 +139,12 @@ impl Sram {
     }
 
     fn words(&self) -> u32 {
-        self.mem.len() as u32
+        self.words
+    }
+
+    /// Both FSMs idle (no burst open).
+    pub fn idle(&self) -> bool {
+        self.wr_st == WR_IDLE && self.rd_st == RD_IDLE
     }
 
     /// Outputs from the registered state (the reset state while `rst`).
@@ -138,32 +177,34 @@ impl Sram {
         }
     }
 
-    fn load(&mut self) {
+    fn load(&mut self, mem: &impl WordStore) {
         let ok = self.rd_addr < self.words();
-        self.rd_data = if ok {
-            self.mem[self.rd_addr as usize]
-        } else {
-            0
-        };
+        self.rd_data = if ok { mem.read(self.rd_addr) } else { 0 };
         self.rd_err = !ok;
         self.rd_addr = self.rd_addr.wrapping_add(1);
     }
 
-    /// Clock edge with this cycle's inputs and outputs `o`.
+    /// Clock edge with this cycle's inputs and outputs `o`; `mem` is the array.
     #[inline]
-    pub fn update(&mut self, rst: bool, i: &SramIn, o: &SramOut) {
-        let mask = self.words() - 1;
+    pub fn update(&mut self, rst: bool, i: &SramIn, o: &SramOut, mem: &mut impl WordStore) {
+        // Debug port index: `dbg_addr & (Words - 1)` (an index past a
+        // non-power-of-two array reads 0 and drops the write).
+        let mask = self.words().next_power_of_two() - 1;
+        let dbg_at = i.dbg_addr & mask;
+        let dbg_ok = dbg_at < self.words();
         if rst {
             self.reset();
         } else {
             let w_hs = o.wready && i.wvalid;
             let wr_ok = self.wr_addr < self.words();
             // Reads below see the memory before this edge's writes.
-            let write_at = (w_hs && wr_ok).then_some(self.wr_addr as usize);
+            let write_at = (w_hs && wr_ok).then_some(self.wr_addr);
             self.dbg = if i.dbg_we {
                 i.dbg_wdata
+            } else if dbg_ok {
+                mem.read(dbg_at)
             } else {
-                self.mem[(i.dbg_addr & mask) as usize]
+                0
             };
             match self.wr_st {
                 WR_IDLE => {
@@ -198,7 +239,7 @@ impl Sram {
                 }
                 RD_LOAD => {
                     self.rd_st = RD_DATA;
-                    self.load();
+                    self.load(mem);
                 }
                 _ => {
                     if o.rvalid && i.rready {
@@ -206,20 +247,18 @@ impl Sram {
                             self.rd_st = RD_IDLE;
                         } else {
                             self.rd_left -= 1;
-                            self.load();
+                            self.load(mem);
                         }
                     }
                 }
             }
             if let Some(a) = write_at {
-                let m = strb_mask(i.wstrb);
-                let w = &mut self.mem[a];
-                *w = (*w & !m) | (i.wdata & m);
+                mem.write(a, i.wdata, strb_mask(i.wstrb));
             }
         }
         // The memory array has no reset; the debug write wins over an AXI write.
-        if i.dbg_we {
-            self.mem[(i.dbg_addr & mask) as usize] = i.dbg_wdata;
+        if i.dbg_we && dbg_ok {
+            mem.write(dbg_at, i.dbg_wdata, u64::MAX);
         }
     }
 }

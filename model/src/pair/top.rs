@@ -168,7 +168,7 @@ impl Pair {
     pub fn inject(&mut self, f: LegFault) {
         match f {
             LegFault::DropRemoteSem => self.ab.fault = Some(super::LinkFault::DropSemWrite),
-            LegFault::WrongDieBit => self.a.xbar.fault = Some(super::XbarFault::WrongDieBit),
+            LegFault::WrongDieBit => self.a.glue.xbar.fault = Some(super::XbarFault::WrongDieBit),
         }
     }
 }

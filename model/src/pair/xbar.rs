@@ -213,6 +213,22 @@ impl Xbar {
         self.fault = f;
     }
 
+    /// All three paths idle and both memories unclaimed.
+    pub fn idle(&self) -> bool {
+        self.w_st == W_IDLE
+            && self.i_st == W_IDLE
+            && self.r_st == R_IDLE
+            && self.own == [OWN_NONE; 2]
+    }
+
+    /// The routed address of the out-path burst towards the link while it
+    /// uses the link's near side (states TGT_AW, DATA, RESP; registered
+    /// state only, so a fabric can pick the link before the core steps).
+    pub fn out_link_addr(&self) -> Option<u64> {
+        (self.w_tgt == TGT_LINK && matches!(self.w_st, W_TGT_AW | W_DATA | W_RESP))
+            .then_some(self.w_addr)
+    }
+
     fn wm_count(&self) -> usize {
         self.cfg.engines + 2
     }

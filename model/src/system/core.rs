@@ -25,8 +25,10 @@ use crate::udma::regs::*;
 
 use super::map::NUM_REGS;
 use super::mem::{Sbuf, SparseMem};
-use super::topology::{CoreId, CoreLoc, DMA_ENGINES, DMA_QUEUES};
+use super::topology::{CoreId, CoreLoc, DMA_ENGINES, DMA_QUEUES, SBUF_PARTITIONS};
 use super::SystemError;
+use crate::pair::core::{Glue, Straps};
+use crate::pair::xbar::XbarCfg;
 
 /// AXI4-Lite handshakes give up after this many cycles (a model bug, never a hang).
 const AXI_MAX_CYCLES: u32 = 64;
@@ -184,6 +186,39 @@ pub struct Core {
     pub ready_to_receive_remote: u32,
     /// This core's TX Q7 completion-poll state per (engine, queue) ([`super::comp`]).
     pub comp_poll: [[super::comp::CompPoll; DMA_QUEUES as usize]; DMA_ENGINES as usize],
+    /// The golden core composition around [`Core::engines`], [`Core::evt`],
+    /// [`Core::sbuf`] and [`Core::desc`] (`pair::core`, the twin of
+    /// `rtl/sb2sb_core.sv` with `NumEngines` 16): CME-COPY loops, the
+    /// interconnect with its three decoders, the SRAM FSMs and the Q7 port.
+    /// Cycle mode clocks it ([`super::cycle`]); fast mode never does.
+    pub hw: Glue,
+}
+
+/// The composition's parameters for a system core: 16 engines, the SBUF
+/// window = every partition from offset 0 (`bytes_per_partition` each), the
+/// whole descriptor RAM.
+pub fn glue_for(loc: CoreLoc, bytes_per_partition: u32, chip: u64) -> Glue {
+    let cfg = XbarCfg {
+        engines: usize::from(DMA_ENGINES),
+        part_bytes: bytes_per_partition,
+        win_base: 0,
+        desc_bytes: super::map::DESC_BYTES as u32,
+        self_die: 0,
+        self_chip: 0,
+        core_idx: 0,
+    };
+    let sbuf_words = u64::from(bytes_per_partition) * u64::from(SBUF_PARTITIONS) / 8;
+    let mut g = Glue::new(
+        cfg,
+        sbuf_words as usize,
+        (super::map::DESC_BYTES / 8) as usize,
+    );
+    g.set_straps(Straps {
+        die: u64::from(loc.die),
+        chip,
+        core_idx: u64::from(loc.core),
+    });
+    g
 }
 
 impl Core {
@@ -202,6 +237,7 @@ impl Core {
             bcast_mask: [[0; 2]; DMA_QUEUES as usize],
             ready_to_receive_remote: 0,
             comp_poll: Default::default(),
+            hw: glue_for(loc, bytes_per_partition, 0),
         }
         .booted()
     }

@@ -1,358 +1,341 @@
 //! Cycle executor: the same Q7 programs and descriptor rings, advanced one
-//! clock at a time with the golden cycle models — the core's own golden
-//! [`crate::udma::engine::Udma`] engines ([`super::Core::engines`]) and
-//! [`crate::evt_sem::EvtSem`] for every semaphore access.
+//! clock at a time on the golden core composition of `pair::core` — per
+//! system core one [`crate::pair::core::Glue`] (`NumEngines` 16: CME-COPY
+//! loops, the interconnect with its three `cayman_addr_decode` decoders, the
+//! SBUF and descriptor `axi4_sram` FSMs, the Q7 port) wired to that core's
+//! own golden engines ([`super::Core::engines`]), EVT_SEM ([`super::Core::evt`])
+//! and memories ([`super::Core::sbuf`], [`super::Core::desc`], through the
+//! [`super::mem::SbufWords`] / [`super::mem::DescWords`] word-array adapters,
+//! so fast mode and cycle mode read and write the same bytes).
 //!
-//! The golden engines live for the whole run: their register files are the
-//! cores' CSR state, so a doorbell rung by a Q7 lands in the very register
-//! the engine's FSM reads (no copy in, no copy back), and the descriptor and
-//! byte counters are the golden `Q_DESC_DONE` / `Q_BYTES`. An engine is
-//! clocked while it has work (from the cycle one of its queues has an M2S/S2M
-//! pair posted until its FSMs, bus and loop-back are idle with every M2S
-//! queue empty). Per cycle the system drives the engine's ports: the AXI4
-//! memory master is served from the SoC fabric (every address routed and
-//! decoded, so the S2M writes land in the remote SBUF or EVT_SEM INCR window),
-//! the M2S stream is looped back into the S2M stream through a 2-entry FIFO
-//! (one memory-to-memory channel, the seed's CME-COPY). Every pending Q7
-//! program gets one attempt per cycle (a left_pop or wait is one EVT_SEM
-//! wait-port cycle; a CSR access is one AXI4-Lite transaction on the golden
-//! register file between two engine clocks, docs/system.md).
+//! The SoC fabric between the cores: a core's interconnect sends every
+//! write that is not for itself to its "out of core" port; the fabric routes
+//! the burst's address with [`super::map::route_address`] (a bad route is a
+//! typed error) to the destination core and carries it through one golden
+//! [`crate::pair::link::Link`] per directed (source, destination) core pair
+//! (latency per link class, [`link_latency`]) into the destination core's
+//! link in-port (its interconnect's in-path), where it is decoded again and
+//! lands in that core's SBUF, descriptor RAM or EVT_SEM increment ports 2/3.
+//! The in-port takes one burst at a time; when several links hold bursts for
+//! one core, the fabric grants them in turn (lowest source core first after
+//! the last grant), a grant lasting until the burst's B handshake.
+//!
+//! A core is clocked while it has work: from the cycle one of its queues has
+//! an M2S/S2M pair posted, or a link into or out of it holds a burst, until
+//! its engines, glue and links are idle with every M2S queue empty. Every
+//! pending Q7 program gets one attempt per cycle; a Q7 CSR or EVT_SEM access
+//! is one whole AXI4-Lite transaction between two clocks (the Q7 programs do
+//! not yet drive the glue's Q7 port cycle by cycle, docs/system.md).
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::ports::CycleModel;
-use crate::udma::engine::{Udma, UdmaIn};
+use crate::pair::core::{CoreIn, Parts};
+use crate::pair::link::{Link, LinkFarIn, LinkNearIn, LinkOut, LINK_LATENCY};
 use crate::udma::m2s::M_IDLE;
-use crate::udma::regs::AXI_RESP_OKAY;
 use crate::udma::s2m::S_IDLE;
 
-use super::link::Ps;
-use super::map::Target;
-use super::topology::DMA_QUEUES;
-use super::{CoreId, LegOp, System, SystemError};
+use super::link::{LinkClass, Ps};
+use super::mem::{DescWords, SbufWords};
+use super::topology::{DMA_ENGINES, DMA_QUEUES};
+use super::{map, CoreId, System, SystemError};
 
 /// Modeled clock period (1 GHz, project-defined).
 pub const CYCLE_PS: Ps = 1000;
-/// Bytes per AXI / stream beat of the golden UDMA.
-const BEAT: u64 = 8;
-/// A live engine with no bus or stream activity for this many cycles, while
-/// no Q7 program progresses either, is reported as stalled.
+/// A live core with no engine AXI handshake for this many cycles, while no
+/// Q7 program progresses either, is reported as stalled.
 const STALL_CYCLES: u64 = 4096;
-/// After an engine error, the engine keeps being clocked until its bus and
-/// loop-back are empty and no beat has moved for this many cycles (the bytes
-/// already accepted land, as in hardware); then the run reports the error.
+/// After an engine error, the core keeps being clocked until its glue and
+/// links are empty and no engine handshake has happened for this many
+/// cycles (the bytes already accepted land, as in hardware); then the run
+/// reports the error.
 const QUIET_CYCLES: u64 = 64;
 
-/// One stream beat in the loop-back FIFO.
-#[derive(Debug, Clone, Copy)]
-struct Beat {
-    tdata: u64,
-    tkeep: u64,
-    tlast: u64,
-    tid: u64,
-    tuser: u64,
+/// Latency in cycles of the fabric link of a class (project-defined): the
+/// pair's io_d2d latency ([`LINK_LATENCY`]) for the other die, a quarter of
+/// it on one die, four times it between packages.
+pub const fn link_latency(c: LinkClass) -> u16 {
+    match c {
+        LinkClass::OnDie => LINK_LATENCY / 4,
+        LinkClass::D2d => LINK_LATENCY,
+        LinkClass::C2c => LINK_LATENCY * 4,
+    }
 }
 
-/// The bus state the system keeps for a golden UDMA engine it is clocking
-/// (the engine itself is the core's, [`super::Core::engines`]).
+/// The SoC fabric of cycle mode: the links and the in-port grants.
+#[derive(Debug, Clone, Default)]
+pub struct Fabric {
+    /// One link per directed (source core, destination core) pair, created
+    /// on first use.
+    pub links: BTreeMap<(u16, u16), Link>,
+    /// Per destination core: the source whose link holds the in-port grant.
+    grant: HashMap<u16, u16>,
+    /// Per destination core: the last source granted (round robin).
+    last: HashMap<u16, u16>,
+    /// Bursts the fabric delivered per destination core (in-port grants).
+    pub delivered: HashMap<u16, u64>,
+}
+
+impl Fabric {
+    /// Whether no link holds a burst and no grant is open.
+    pub fn idle(&self) -> bool {
+        self.grant.is_empty() && self.links.values().all(Link::idle)
+    }
+}
+
+/// Cycle-mode state of a clocked core.
 #[derive(Debug, Clone)]
-pub struct LiveEngine {
-    /// Read burst accepted: (address, last beat index, beats done).
-    rd: Option<(u64, u32, u32)>,
-    /// Write burst accepted: (address, beats done); W beats are taken only
-    /// while one is open, B follows the beat with WLAST.
-    aw: Option<(u64, u32)>,
-    b_pending: bool,
-    fifo: VecDeque<Beat>,
-    last_activity: u64,
-    /// Sticky `err_status` of each side when the engine went live: a new bit is an error of this run.
-    err0: [u32; 2],
-    /// The first error the golden engine flagged in this run (reported once it is quiet).
+struct LiveCore {
+    /// Sticky `err_status` of each engine side when the core went live: a
+    /// new bit is an error of this run.
+    err0: Vec<[u32; 2]>,
+    /// The first error a golden engine flagged in this run (reported once quiet).
     failed: Option<SystemError>,
+    /// Cycle of the last engine AXI handshake.
+    last_activity: u64,
+    /// Engines that had a queue active while the core was live.
+    engines: u16,
 }
 
 impl System {
-    /// Start clocking golden engine `e` of `core`.
-    fn go_live(&self, core: CoreId, e: u8) -> Result<LiveEngine, SystemError> {
-        let u = &self.core(core)?.engines[usize::from(e)];
-        Ok(LiveEngine {
-            rd: None,
-            aw: None,
-            b_pending: false,
-            fifo: VecDeque::new(),
-            last_activity: self.cycles,
-            err0: [u.regs.side[0].err_status, u.regs.side[1].err_status],
+    fn go_live(&self, c: u16) -> LiveCore {
+        let k = &self.cores[usize::from(c)];
+        LiveCore {
+            err0: k
+                .engines
+                .iter()
+                .map(|u| [u.regs.side[0].err_status, u.regs.side[1].err_status])
+                .collect(),
             failed: None,
-        })
-    }
-
-    /// Read `out.len()` bytes at a routed address issued by `core`.
-    fn bus_read(&self, core: CoreId, e: u8, addr: u64, out: &mut [u8]) -> Result<(), SystemError> {
-        let (c, t) = self.resolve(core, addr)?;
-        match t {
-            Target::Sbuf { partition, offset } => {
-                self.core(c)?.sbuf.read(partition, offset.into(), out)
-            }
-            Target::Desc { offset } => {
-                self.core(c)?.desc.read(offset, out);
-                Ok(())
-            }
-            _ => Err(SystemError::Dma {
-                core: core.0,
-                engine: e,
-                queue: 0,
-                rule: format!("AXI read of {addr:#x}: not SBUF or descriptor RAM"),
-            }),
+            last_activity: self.cycles,
+            engines: 0,
         }
     }
 
-    /// Write the strobed bytes of one 8-byte beat at a routed address.
-    fn bus_write(
-        &mut self,
-        core: CoreId,
-        e: u8,
-        q: u8,
-        addr: u64,
-        data: u64,
-        strb: u64,
-    ) -> Result<(), SystemError> {
-        let bytes = data.to_le_bytes();
-        // Contiguous strobed runs.
-        let mut i = 0usize;
-        while i < 8 {
-            if strb >> i & 1 == 0 {
-                i += 1;
-                continue;
-            }
-            let s = i;
-            while i < 8 && strb >> i & 1 == 1 {
-                i += 1;
-            }
-            self.write_run(core, e, q, addr + s as u64, &bytes[s..i])?;
-        }
-        Ok(())
+    /// Whether core `c`'s engines and glue are idle with every M2S queue empty.
+    fn core_drained(&self, c: u16) -> bool {
+        let k = &self.cores[usize::from(c)];
+        k.hw.idle()
+            && k.engines.iter().all(|u| {
+                u.m2s.st == M_IDLE
+                    && u.s2m.st == S_IDLE
+                    && !u.m2s.pkt_open
+                    && !u.s2m.in_pkt
+                    && u.regs.side[0]
+                        .q
+                        .iter()
+                        .all(|r| r.head.offset == r.tail.offset)
+            })
     }
 
-    fn write_run(
-        &mut self,
-        core: CoreId,
-        e: u8,
-        q: u8,
-        addr: u64,
-        run: &[u8],
-    ) -> Result<(), SystemError> {
-        let (c, t) = self.resolve(core, addr)?;
-        let dma = |rule: String| SystemError::Dma {
-            core: core.0,
-            engine: e,
-            queue: q,
-            rule,
+    /// The destination core of the burst core `c` sends towards the fabric.
+    fn out_dest(&self, c: u16) -> Result<Option<u16>, SystemError> {
+        let Some(addr) = self.cores[usize::from(c)].hw.xbar.out_link_addr() else {
+            return Ok(None);
         };
-        match t {
-            Target::Sbuf { partition, offset } => {
-                let op = self
-                    .rx_ops
-                    .get(&(core.0, e, q))
-                    .cloned()
-                    .unwrap_or_default();
-                let d =
-                    self.core_mut(c)?
-                        .sbuf
-                        .slice_mut(partition, offset.into(), run.len() as u64)?;
-                match op {
-                    LegOp::Copy => d.copy_from_slice(run),
-                    LegOp::Reduce(f) => f(d, run).map_err(SystemError::Reduce)?,
-                }
-            }
-            Target::Desc { offset } => self.core_mut(c)?.desc.write(offset, run),
-            Target::EvtSem { offset } => {
-                if !run.len().is_multiple_of(4) || !offset.is_multiple_of(4) {
-                    return Err(dma(format!("EVT_SEM write at {offset:#x} of {} bytes (must cover whole 4-byte registers)", run.len())));
-                }
-                self.evt_sem_write(c, e, offset, run)?;
-            }
-            _ => {
-                return Err(dma(format!(
-                    "AXI write of {addr:#x}: CSR/register space is not a DMA target"
-                )))
-            }
-        }
-        Ok(())
-    }
-
-    /// One clock of a live engine. `Ok(true)` if any bus or stream beat moved.
-    fn clock_engine(
-        &mut self,
-        core: CoreId,
-        e: u8,
-        le: &mut LiveEngine,
-    ) -> Result<bool, SystemError> {
-        let mut i = UdmaIn {
-            rst_ni: 1,
-            m_axi_awready: u64::from(le.aw.is_none() && !le.b_pending),
-            m_axi_wready: u64::from(le.aw.is_some()),
-            ..UdmaIn::default()
-        };
-        i.m_axi_arready = u64::from(le.rd.is_none());
-        if let Some((addr, _, cnt)) = le.rd {
-            let mut b = [0u8; 8];
-            self.bus_read(core, e, addr + u64::from(cnt) * BEAT, &mut b)?;
-            i.m_axi_rvalid = 1;
-            i.m_axi_rdata = u64::from_le_bytes(b);
-            i.m_axi_rresp = u64::from(AXI_RESP_OKAY);
-            i.m_axi_rlast = u64::from(Some(cnt) == le.rd.map(|r| r.1));
-        }
-        if le.b_pending {
-            i.m_axi_bvalid = 1;
-            i.m_axi_bresp = u64::from(AXI_RESP_OKAY);
-        }
-        i.m_axis_tready = u64::from(le.fifo.len() < 2);
-        if let Some(b) = le.fifo.front() {
-            i.s_axis_tvalid = 1;
-            i.s_axis_tdata = b.tdata;
-            i.s_axis_tkeep = b.tkeep;
-            i.s_axis_tlast = b.tlast;
-            i.s_axis_tid = b.tid;
-            i.s_axis_tuser = b.tuser;
-        }
-        let u = &mut self.core_mut(core)?.engines[usize::from(e)];
-        let q_s2m = u.s2m.q as u8;
-        let o = u.step(&i);
-        let mut act = false;
-        // Read channel.
-        if let Some((addr, last, cnt)) = le.rd {
-            if o.m_axi_rready == 1 {
-                act = true;
-                le.rd = if cnt == last {
-                    None
-                } else {
-                    Some((addr, last, cnt + 1))
-                };
-            }
-        } else if o.m_axi_arvalid == 1 {
-            act = true;
-            le.rd = Some((o.m_axi_araddr, o.m_axi_arlen as u32, 0));
-        }
-        // Write channel: one INCR burst at a time (AW, its W beats, then B).
-        if le.b_pending && o.m_axi_bready == 1 {
-            le.b_pending = false;
-            act = true;
-        }
-        if i.m_axi_awready == 1 && o.m_axi_awvalid == 1 {
-            le.aw = Some((o.m_axi_awaddr, 0));
-            act = true;
-        } else if let Some((a, n)) = le.aw {
-            if i.m_axi_wready == 1 && o.m_axi_wvalid == 1 {
-                let addr = a + u64::from(n) * BEAT;
-                self.bus_write(core, e, q_s2m, addr, o.m_axi_wdata, o.m_axi_wstrb)?;
-                if o.m_axi_wlast == 1 {
-                    le.aw = None;
-                    le.b_pending = true;
-                } else {
-                    le.aw = Some((a, n + 1));
-                }
-                act = true;
-            }
-        }
-        // Stream loop-back.
-        if i.s_axis_tvalid == 1 && o.s_axis_tready == 1 {
-            le.fifo.pop_front();
-            act = true;
-        }
-        if i.m_axis_tready == 1 && o.m_axis_tvalid == 1 {
-            le.fifo.push_back(Beat {
-                tdata: o.m_axis_tdata,
-                tkeep: o.m_axis_tkeep,
-                tlast: o.m_axis_tlast,
-                tid: o.m_axis_tid,
-                tuser: o.m_axis_tuser,
+        let (to, _) = map::route_address(&self.topo, CoreId(c), addr)?;
+        if to.0 == c {
+            return Err(SystemError::Route {
+                from: c,
+                addr,
+                rule: "the core's interconnect sent a burst for itself out to the fabric",
             });
-            act = true;
         }
-        // Errors the golden engine flags during this run end the run with a
-        // typed error once the engine is quiet (the queue stays stopped, the
-        // bytes already accepted land).
-        let u = &self.core(core)?.engines[usize::from(e)];
-        for (side, sr) in u.regs.side.iter().enumerate() {
-            if le.failed.is_none() && sr.err_status & !le.err0[side] != 0 {
-                let q = sr.q.iter().position(|r| r.stopped).unwrap_or(0);
-                le.failed = Some(SystemError::Dma {
-                    core: core.0,
-                    engine: e,
-                    queue: q as u8,
-                    rule: format!(
-                        "golden UDMA {} err_status {:#x}, queue err {:#x} (see udma::regs UDMA_*_ERR_*; bit 17 M2S / 11 S2M = PREF_RING_ID)",
-                        if side == 0 { "M2S" } else { "S2M" },
-                        sr.err_status,
-                        sr.q[q].err
-                    ),
-                });
+        Ok(Some(to.0))
+    }
+
+    /// One clock of every live core and of every link in use.
+    fn clock_fabric(
+        &mut self,
+        live: &BTreeSet<u16>,
+        fabric: &mut Fabric,
+    ) -> Result<(), SystemError> {
+        // Outgoing links the live cores use this cycle (from registered state).
+        let mut out: Vec<(u16, Option<u16>)> = Vec::with_capacity(live.len());
+        for &c in live {
+            let d = self.out_dest(c)?;
+            if let Some(d) = d {
+                if let std::collections::btree_map::Entry::Vacant(v) = fabric.links.entry((c, d)) {
+                    let class = self.topo.link_class(CoreId(c), CoreId(d))?;
+                    v.insert(Link::new(link_latency(class)));
+                }
+            }
+            out.push((c, d));
+        }
+        // Moore outputs of every link.
+        let louts: BTreeMap<(u16, u16), LinkOut> = fabric
+            .links
+            .iter()
+            .map(|(&k, l)| (k, l.outputs(false, false)))
+            .collect();
+        let idle = LinkOut::default();
+        let mut nears: HashMap<(u16, u16), LinkNearIn> = HashMap::new();
+        let mut fars: HashMap<(u16, u16), LinkFarIn> = HashMap::new();
+        let ci = CoreIn::default();
+        for (c, d) in out {
+            let lo = d.map_or(&idle, |d| &louts[&(c, d)]);
+            let src = fabric.grant.get(&c).copied();
+            let li = src.map_or(&idle, |s| &louts[&(s, c)]);
+            let reduce = self.rx_reduce.get(&c).map_or(&[][..], |v| &v[..]);
+            let mut err = None;
+            let k = &mut self.cores[usize::from(c)];
+            let (_, near, far) = k.hw.step(
+                Parts {
+                    engines: &mut k.engines,
+                    evt: &mut k.evt,
+                    sbuf: &mut SbufWords {
+                        sbuf: &mut k.sbuf,
+                        reduce,
+                        err: &mut err,
+                    },
+                    desc: &mut DescWords(&mut k.desc),
+                },
+                &ci,
+                lo,
+                li,
+            );
+            if let Some(e) = err {
+                return Err(SystemError::Reduce(e));
+            }
+            if let Some(d) = d {
+                nears.insert((c, d), near);
+            }
+            if let Some(s) = src {
+                fars.insert((s, c), far);
             }
         }
-        if act {
-            le.last_activity = self.cycles;
+        // Clock edges of the links and the in-port grants.
+        let (ni, fi) = (LinkNearIn::default(), LinkFarIn::default());
+        for (k, l) in fabric.links.iter_mut() {
+            let o = &louts[k];
+            let f = fars.get(k).unwrap_or(&fi);
+            l.update(false, nears.get(k).unwrap_or(&ni), f, o);
+            if fabric.grant.get(&k.1) == Some(&k.0) && f.bvalid && o.m_bready {
+                fabric.grant.remove(&k.1);
+            }
         }
-        Ok(act)
+        let mut want: BTreeMap<u16, Vec<u16>> = BTreeMap::new();
+        for (&(s, d), o) in &louts {
+            if o.m_awvalid && !fabric.grant.contains_key(&d) {
+                want.entry(d).or_default().push(s);
+            }
+        }
+        for (d, srcs) in want {
+            if !live.contains(&d) {
+                continue; // granted once the destination is clocked
+            }
+            let last = fabric.last.get(&d).copied();
+            let s = srcs
+                .iter()
+                .copied()
+                .find(|&s| last.is_none_or(|l| s > l))
+                .unwrap_or(srcs[0]);
+            fabric.grant.insert(d, s);
+            fabric.last.insert(d, s);
+            *fabric.delivered.entry(d).or_default() += 1;
+        }
+        Ok(())
     }
 
-    /// Whether a live engine has finished every M2S queue and is idle.
-    fn engine_drained(u: &Udma, le: &LiveEngine) -> bool {
-        let m = &u.regs.side[0];
-        u.m2s.st == M_IDLE
-            && u.s2m.st == S_IDLE
-            && !u.m2s.pkt_open
-            && !u.s2m.in_pkt
-            && le.fifo.is_empty()
-            && le.rd.is_none()
-            && le.aw.is_none()
-            && !le.b_pending
-            && m.q.iter().all(|r| r.head.offset == r.tail.offset)
-    }
-
-    /// Cycle mode: one Q7 attempt and one golden clock per live engine per cycle.
+    /// Cycle mode: one Q7 attempt and one golden clock of every live core per cycle.
     pub(crate) fn run_cycle(&mut self) -> Result<(), SystemError> {
         let start = self.cycles;
-        let mut live: BTreeMap<(u16, u8), LiveEngine> = BTreeMap::new();
+        let mut fabric = std::mem::take(&mut self.fabric);
+        let r = self.run_cycle_on(&mut fabric, start);
+        self.fabric = fabric;
+        r
+    }
+
+    fn run_cycle_on(&mut self, fabric: &mut Fabric, start: u64) -> Result<(), SystemError> {
+        let mut live: BTreeMap<u16, LiveCore> = BTreeMap::new();
         loop {
             let a = self.q7_pass(false)?;
-            // Load engines whose queues got a pair ready.
-            let ready: Vec<(u16, u8)> = self
+            // Cores whose queues got a pair ready, and both ends of busy links.
+            let mut wake: Vec<(u16, Option<u8>)> = self
                 .active
                 .iter()
-                .filter(|&&(c, e, q)| !live.contains_key(&(c, e)) && self.pair_ready(c, e, q))
-                .map(|&(c, e, _)| (c, e))
+                .filter(|&&(c, e, q)| self.pair_ready(c, e, q))
+                .map(|&(c, e, _)| (c, Some(e)))
                 .collect();
-            for (c, e) in ready {
-                if let std::collections::btree_map::Entry::Vacant(v) = live.entry((c, e)) {
-                    v.insert(self.go_live(CoreId(c), e)?);
+            for (&(s, d), l) in &fabric.links {
+                if !l.idle() {
+                    wake.push((s, None));
+                    wake.push((d, None));
                 }
             }
-            let mut b = false;
-            for (k, mut le) in std::mem::take(&mut live) {
-                b |= self.clock_engine(CoreId(k.0), k.1, &mut le)?;
-                let quiet = le.fifo.is_empty()
-                    && le.rd.is_none()
-                    && le.aw.is_none()
-                    && !le.b_pending
-                    && self.cycles - le.last_activity > QUIET_CYCLES;
-                if let Some(err) = le.failed.take_if(|_| quiet) {
-                    return Err(err);
+            for (c, e) in wake {
+                let lc = match live.entry(c) {
+                    std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
+                    std::collections::btree_map::Entry::Vacant(v) => v.insert(self.go_live(c)),
+                };
+                if let Some(e) = e {
+                    lc.engines |= 1 << e;
                 }
-                let u = &self.core(CoreId(k.0))?.engines[usize::from(k.1)];
-                if Self::engine_drained(u, &le) {
-                    if self.trace_on {
-                        self.trace_heads(CoreId(k.0), k.1);
+            }
+            let cores: BTreeSet<u16> = live.keys().copied().collect();
+            let busy0: Vec<u64> = cores
+                .iter()
+                .map(|&c| self.cores[usize::from(c)].hw.stats.busy_cycles)
+                .collect();
+            self.clock_fabric(&cores, fabric)?;
+            let mut b = false;
+            for (&c, b0) in cores.iter().zip(busy0) {
+                let k = &self.cores[usize::from(c)];
+                let Some(lc) = live.get_mut(&c) else { continue };
+                if k.hw.stats.busy_cycles != b0 {
+                    lc.last_activity = self.cycles;
+                    b = true;
+                }
+                // Errors a golden engine flags during this run end the run
+                // with a typed error once the core is quiet (the queue stays
+                // stopped, the bytes already accepted land).
+                for (e, u) in k.engines.iter().enumerate() {
+                    for (side, sr) in u.regs.side.iter().enumerate() {
+                        if lc.failed.is_none() && sr.err_status & !lc.err0[e][side] != 0 {
+                            let q = sr.q.iter().position(|r| r.stopped).unwrap_or(0);
+                            lc.failed = Some(SystemError::Dma {
+                                core: c,
+                                engine: e as u8,
+                                queue: q as u8,
+                                rule: format!(
+                                    "golden UDMA {} err_status {:#x}, queue err {:#x} (see udma::regs UDMA_*_ERR_*; bit 17 M2S / 11 S2M = PREF_RING_ID)",
+                                    if side == 0 { "M2S" } else { "S2M" },
+                                    sr.err_status,
+                                    sr.q[q].err
+                                ),
+                            });
+                        }
                     }
-                } else {
-                    live.insert(k, le);
                 }
             }
             self.cycles += 1;
             self.timing.now = self.timing.now.max(self.cycles * CYCLE_PS);
-            let cores = &self.cores;
+            // Cores that are done leave; a failed one reports once quiet.
+            let links_idle = |c: u16, f: &Fabric| {
+                !f.grant.contains_key(&c)
+                    && f.links
+                        .iter()
+                        .all(|(&(s, d), l)| (s != c && d != c) || l.idle())
+            };
+            for c in cores {
+                let quiet = self.cores[usize::from(c)].hw.idle() && links_idle(c, fabric);
+                let lc = &live[&c];
+                if lc.failed.is_some() && quiet && self.cycles - lc.last_activity > QUIET_CYCLES {
+                    let err = live.remove(&c).and_then(|l| l.failed);
+                    return Err(err.expect("failed"));
+                }
+                if lc.failed.is_none() && quiet && self.core_drained(c) {
+                    let lc = live.remove(&c).expect("live");
+                    if self.trace_on {
+                        for e in (0..DMA_ENGINES).filter(|e| lc.engines >> e & 1 == 1) {
+                            self.trace_heads(CoreId(c), e);
+                        }
+                    }
+                }
+            }
+            let k = &self.cores;
             self.active.retain(|&(c, e, q)| {
-                live.contains_key(&(c, e)) || {
-                    let k = &cores[usize::from(c)];
+                live.contains_key(&c) || {
+                    let k = &k[usize::from(c)];
                     k.queue(e, q, 0).pending() > 0 && k.queue(e, q, 1).pending() > 0
                 }
             });
@@ -363,23 +346,21 @@ impl System {
                 return Err(self.diagnose());
             }
             if !a && !b {
-                if let Some((&(c, e), _)) = live
+                if let Some((&c, _)) = live
                     .iter()
-                    .find(|(_, le)| self.cycles - le.last_activity > STALL_CYCLES)
+                    .find(|(_, lc)| self.cycles - lc.last_activity > STALL_CYCLES)
                 {
-                    let r = &self.cores[usize::from(c)].engines[usize::from(e)].regs;
-                    let q = r.side[0]
-                        .q
-                        .iter()
-                        .position(|r| r.head.offset != r.tail.offset)
-                        .unwrap_or(0);
-                    let (m, s) = (r.side[0].q[q].used(), r.side[1].q[q].used());
+                    let k = &self.cores[usize::from(c)];
+                    let (e, q) = (0..DMA_ENGINES)
+                        .flat_map(|e| (0..DMA_QUEUES).map(move |q| (e, q)))
+                        .find(|&(e, q)| k.queue(e, q, 0).pending() > 0)
+                        .unwrap_or((0, 0));
                     return Err(SystemError::Stalled {
                         core: c,
                         engine: e,
-                        queue: q as u8,
-                        m2s: m,
-                        s2m: s,
+                        queue: q,
+                        m2s: k.queue(e, q, 0).pending(),
+                        s2m: k.queue(e, q, 1).pending(),
                     });
                 }
             }

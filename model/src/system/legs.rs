@@ -7,9 +7,11 @@
 //! its S2M side writes the destination through the routed (folded) SoC
 //! address, like the seed's CME-COPY ("buf_ptr = src SBUF SoC on the M2S BD,
 //! = dst_soc on the S2M BD"). The M2S ring lives in the TX core's descriptor
-//! RAM and is built by the TX Q7; the S2M ring lives in the RX core's
-//! descriptor RAM and is built by the RX Q7 (which programs its windows, as the
-//! seed's figure shows), the TX engine fetching it through the fabric. After
+//! RAM and is built by the TX Q7; the S2M ring is built by the RX Q7 (which
+//! programs its windows, as the seed's figure shows) and stored over the
+//! fabric into the TX core's descriptor RAM next to the M2S ring, so the TX
+//! engine fetches both from its own RAM (as in `pair::core`, whose
+//! interconnect answers a descriptor read leaving the core with DECERR). After
 //! the data descriptors each engine carries a LOCAL semaphore descriptor (a
 //! 4-byte write of 1 into SEM_INCR\[local_sem\] of the TX core) and a REMOTE one
 //! (SEM_INCR\[remote_sem\] of the RX core, routed with the routing id).
@@ -119,7 +121,6 @@ struct Gen {
     q: u8,
     /// Side of the ring this role fills (0 M2S on TX, 1 S2M on RX).
     side: u8,
-    me: super::topology::CoreLoc,
     tx_loc: super::topology::CoreLoc,
     rx_loc: super::topology::CoreLoc,
     /// Routing id of the RX core (the chip-id fold's CAYMAN_ID).
@@ -243,7 +244,7 @@ impl System {
     /// gives, a non-empty leg that fits every partition on both sides).
     fn gen_check(&self, core: CoreId, prid: u32, w: &RdmaDescGen) -> Result<Gen, SystemError> {
         w.validate(self.topo.arch).map_err(SystemError::Isa)?;
-        let me = self.topo.loc(core)?;
+        self.topo.loc(core)?;
         if prid / 2 != u32::from(core.0) {
             return Err(SystemError::Prid {
                 core: core.0,
@@ -308,7 +309,6 @@ impl System {
                 Role::Tx => 0,
                 Role::Rx => 1,
             },
-            me,
             tx_loc: self.topo.loc(tx)?,
             rx_loc: self.topo.loc(rx)?,
             rx_rid,
@@ -389,8 +389,11 @@ impl System {
     /// its ring is not set up here (CSR writes by this Q7, routed for RX);
     /// returns the ring length.
     fn gen_queue(&mut self, g: &Gen, e: u8) -> Result<u32, SystemError> {
-        let ring_local = core_local(g.me.core, ring_offset(e, g.q, g.side));
-        let ring_soc_from_tx = self.topo.fold(g.tx, g.core, ring_local)?;
+        // Both rings of TX engine `e` live in the TX core's descriptor RAM
+        // (the S2M one written there by the RX Q7), as in `pair::core`: the
+        // core's interconnect serves descriptor reads from its own RAM only.
+        let ring_local = core_local(g.tx_loc.core, ring_offset(e, g.q, g.side));
+        let ring_soc_from_tx = self.topo.fold(g.tx, g.tx, ring_local)?;
         let qs = self.core(g.tx)?.queue(e, g.q, g.side);
         let mut rl = qs.rl;
         if rl != 0 && qs.rbp == ring_soc_from_tx {
@@ -553,7 +556,8 @@ impl System {
         rl: u32,
         descs: &[[u8; 16]],
     ) -> Result<(), SystemError> {
-        let c = self.core_mut(g.core)?;
+        // The TX core's descriptor RAM (the RX Q7's stores cross the fabric).
+        let c = self.core_mut(g.tx)?;
         for d in descs {
             let a = (map::ring_offset(e, g.q, g.side) - map::DESC_BASE) as u32 + slot * 16;
             c.desc.write(a, d);

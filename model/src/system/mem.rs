@@ -5,8 +5,10 @@
 
 use std::collections::HashMap;
 
+use crate::pair::sram::WordStore;
+
 use super::topology::SBUF_PARTITIONS;
-use super::SystemError;
+use super::{ReduceFn, SystemError};
 
 /// One core's SBUF: 128 partitions of `bytes_per_partition`, allocated lazily.
 #[derive(Debug, Clone)]
@@ -152,6 +154,118 @@ impl Sbuf {
                 (Some(x), None) | (None, Some(x)) => x.iter().all(|&v| v == 0),
                 (None, None) => true,
             })
+    }
+}
+
+/// A receive range of a reducing leg in flight: S2M writes landing in
+/// partitions `parts` at bytes `bytes` of each are folded with `f` instead of
+/// copied (the system model's reducing receive, docs/system.md).
+#[derive(Clone)]
+pub struct RxReduce {
+    /// Partitions `[start, end)`.
+    pub parts: (u8, u16),
+    /// Byte range `[start, end)` inside each partition.
+    pub bytes: (u64, u64),
+    /// `None`: a later plain-copy leg into the same range (it wins).
+    pub f: Option<ReduceFn>,
+}
+
+/// The SBUF as the word array of the core's SBUF `axi4_sram` FSM
+/// ([`crate::pair::sram::Sram`]) in cycle mode: word `w` is byte `8 w` of the
+/// partitions laid end to end (partition `p` at `p × bytes_per_partition`,
+/// the interconnect's SBUF word index with window base 0). Reads of an
+/// untouched partition are zero; a write allocates it. Writes inside a range
+/// of `reduce` (the last matching entry wins) fold each strobed byte run
+/// with the leg's reduce function; its error is kept in `err`.
+pub struct SbufWords<'a> {
+    pub sbuf: &'a mut Sbuf,
+    pub reduce: &'a [RxReduce],
+    pub err: &'a mut Option<String>,
+}
+
+impl WordStore for SbufWords<'_> {
+    fn words(&self) -> u32 {
+        (u64::from(self.sbuf.bytes_per_partition) * u64::from(SBUF_PARTITIONS) / 8) as u32
+    }
+
+    fn read(&self, word: u32) -> u64 {
+        let a = u64::from(word) * 8;
+        let bpp = u64::from(self.sbuf.bytes_per_partition);
+        let (p, o) = ((a / bpp) as usize, (a % bpp) as usize);
+        match self.sbuf.parts.get(p).and_then(|x| x.as_deref()) {
+            Some(b) => u64::from_le_bytes(b[o..o + 8].try_into().unwrap_or([0; 8])),
+            None => 0,
+        }
+    }
+
+    fn write(&mut self, word: u32, data: u64, mask: u64) {
+        if mask == 0 {
+            return;
+        }
+        let a = u64::from(word) * 8;
+        let bpp = u64::from(self.sbuf.bytes_per_partition);
+        let (p, o) = ((a / bpp) as u8, a % bpp);
+        let Ok(dst) = self.sbuf.slice_mut(p, o, 8) else {
+            return;
+        };
+        let src = data.to_le_bytes();
+        let mut i = 0usize;
+        while i < 8 {
+            if mask >> (8 * i) & 0xFF == 0 {
+                i += 1;
+                continue;
+            }
+            let s = i;
+            while i < 8 && mask >> (8 * i) & 0xFF != 0 {
+                i += 1;
+            }
+            let (lo, hi) = (o + s as u64, o + i as u64);
+            let f = self
+                .reduce
+                .iter()
+                .rev()
+                .find(|r| {
+                    u16::from(p) >= u16::from(r.parts.0)
+                        && u16::from(p) < r.parts.1
+                        && lo >= r.bytes.0
+                        && hi <= r.bytes.1
+                })
+                .and_then(|r| r.f.as_ref());
+            match f {
+                Some(f) => {
+                    if let Err(e) = f(&mut dst[s..i], &src[s..i]) {
+                        self.err.get_or_insert(e);
+                    }
+                }
+                None => dst[s..i].copy_from_slice(&src[s..i]),
+            }
+        }
+    }
+}
+
+/// The descriptor RAM as the word array of the core's descriptor
+/// `axi4_sram` FSM in cycle mode (word `w` = byte `8 w` of the RAM).
+pub struct DescWords<'a>(pub &'a mut SparseMem);
+
+impl WordStore for DescWords<'_> {
+    fn words(&self) -> u32 {
+        (super::map::DESC_BYTES / 8) as u32
+    }
+
+    fn read(&self, word: u32) -> u64 {
+        let mut b = [0u8; 8];
+        self.0.read(word * 8, &mut b);
+        u64::from_le_bytes(b)
+    }
+
+    fn write(&mut self, word: u32, data: u64, mask: u64) {
+        if mask == u64::MAX {
+            self.0.write(word * 8, &data.to_le_bytes());
+            return;
+        }
+        let old = self.read(word);
+        let v = (old & !mask) | (data & mask);
+        self.0.write(word * 8, &v.to_le_bytes());
     }
 }
 

@@ -416,6 +416,10 @@ pub struct System {
     pub(crate) streams: HashMap<(u16, u8, u8), GenReport>,
     /// Receive op per TX (core, engine, queue).
     pub(crate) rx_ops: HashMap<(u16, u8, u8), LegOp>,
+    /// Receive ranges of reducing legs per RX core, for cycle mode's SBUF
+    /// array adapter ([`mem::SbufWords`]); a later copy leg into the same
+    /// range replaces the entry.
+    pub(crate) rx_reduce: HashMap<u16, Vec<mem::RxReduce>>,
     /// Queues with doorbells rung: (core, engine, queue).
     pub(crate) active: BTreeSet<(u16, u8, u8)>,
     /// Fast-mode timing state.
@@ -424,6 +428,8 @@ pub struct System {
     pub(crate) movers: fast::Movers,
     /// Cycles run in cycle mode.
     pub cycles: u64,
+    /// Cycle mode's SoC fabric (links between the cores' compositions).
+    pub fabric: cycle::Fabric,
     /// Cycle budget per `run` in cycle mode.
     pub max_cycles: u64,
     /// Transaction trace (off unless `trace_on`).
@@ -448,7 +454,16 @@ impl System {
         let cores = (0..topo.num_cores() as u16)
             .map(|i| {
                 let loc = topo.loc(CoreId(i))?;
-                Core::new(CoreId(i), loc, topo.sbuf_bytes_per_partition)
+                let mut c = Core::new(CoreId(i), loc, topo.sbuf_bytes_per_partition)?;
+                // The chip strap of the composition's decoders: this core's
+                // routing id (a chip-id folded address carrying it names this
+                // core's package, docs/system.md "Cycle mode").
+                c.hw = core::glue_for(
+                    loc,
+                    topo.sbuf_bytes_per_partition,
+                    u64::from(topo.routing_id_of(CoreId(i))?),
+                );
+                Ok(c)
             })
             .collect::<Result<Vec<_>, SystemError>>()?;
         Ok(Self {
@@ -457,10 +472,12 @@ impl System {
             pending: VecDeque::new(),
             streams: HashMap::new(),
             rx_ops: HashMap::new(),
+            rx_reduce: HashMap::new(),
             active: BTreeSet::new(),
             timing: fast::Timing::default(),
             movers: fast::Movers::default(),
             cycles: 0,
+            fabric: cycle::Fabric::default(),
             max_cycles: 1 << 32,
             trace: Vec::new(),
             trace_on: false,
@@ -745,6 +762,28 @@ impl System {
         for &(e, _) in &gtx.per_engine {
             self.rx_ops
                 .insert((leg.src.0, e, leg.queue), leg.op.clone());
+        }
+        let f = match &leg.op {
+            LegOp::Copy => None,
+            LegOp::Reduce(f) => Some(f.clone()),
+        };
+        let list = self.rx_reduce.entry(leg.dst.0).or_default();
+        if f.is_some() || !list.is_empty() {
+            let r = mem::RxReduce {
+                parts: (
+                    leg.partition_start,
+                    u16::from(leg.partition_start) + u16::from(leg.partitions),
+                ),
+                bytes: (
+                    leg.dst_offset,
+                    leg.dst_offset + u64::from(leg.bytes_per_partition),
+                ),
+                f,
+            };
+            list.retain(|o| o.parts != r.parts || o.bytes != r.bytes);
+            if r.f.is_some() || !list.is_empty() {
+                list.push(r);
+            }
         }
         self.rdma_desc_start(
             leg.dst,

@@ -615,11 +615,12 @@ fn seed001_s2_3_chip_id_fold_writes_the_peer_routing_id_into_cayman_id() {
         }
         verify(&sys, CoreId(3), 0, peer, 0x40, 256, 4);
         // The remote semaphore descriptor (last S2M BD of engine 0, written by
-        // the RX Q7) carries the same routing id in its routed address.
+        // the RX Q7 into the TX core's descriptor RAM) carries the same
+        // routing id in its routed address.
         let qs = sys.queue(CoreId(3), 0, 0, 1).unwrap();
         let slot = (qs.head.offset + qs.rl - 1) % qs.rl;
         let mut b = [0u8; 16];
-        sys.core(peer).unwrap().desc.read(
+        sys.core(CoreId(3)).unwrap().desc.read(
             (map::ring_offset(0, 0, 1) - map::DESC_BASE) as u32 + slot * 16,
             &mut b,
         );
@@ -1213,4 +1214,94 @@ fn ring_id_error_mid_leg_in_cycle_mode_stops_the_queue_keeps_accepted_bytes_rais
         images.push(sys.sbuf(CoreId(4)).unwrap().image());
     }
     assert!(images[0] == images[1], "same SBUF image after the error");
+}
+
+/// Issue 11 part 3: the system model's cycle mode runs on the `pair::core`
+/// composition. A cross-die leg (core 1 → core 5, two engines): the remote
+/// semaphore increments arrive through core 5's interconnect in-port (its
+/// EVT_SEM increment ports 2/3) over the fabric link 1 → 5, the local ones
+/// through core 1's own out-path ports 0/1; every burst core 5 receives is
+/// one fabric grant into its in-port. Fast mode (same bytes, same
+/// semaphores) never clocks the composition. A descriptor routed to a core
+/// the topology does not have is a typed route error of the fabric.
+#[test]
+fn cycle_mode_remote_semaphore_increments_arrive_through_the_destination_xbar_in_port() {
+    let leg = LegSpec {
+        engine_mask: 0b0110,
+        ..LegSpec::new(CoreId(1), 0x100, CoreId(5), 0x200, 300, 6)
+    };
+    let mut out = Vec::new();
+    for mode in [Mode::Fast, Mode::Cycle] {
+        let mut sys = System::new(Topology::default()).unwrap();
+        fill(&mut sys, CoreId(1), 0x100, 300, 6, 3);
+        sys.send_recv(&leg, mode).unwrap();
+        verify(&sys, CoreId(1), 0x100, CoreId(5), 0x200, 300, 6);
+        assert_eq!(
+            sys.sem(CoreId(5), 20).unwrap(),
+            2,
+            "remote_sem: one per engine"
+        );
+        assert_eq!(
+            sys.sem(CoreId(1), 12).unwrap(),
+            2,
+            "local_sem: one per engine"
+        );
+        let (tx, rx) = (
+            sys.core(CoreId(1)).unwrap().hw.stats,
+            sys.core(CoreId(5)).unwrap().hw.stats,
+        );
+        match mode {
+            Mode::Fast => {
+                assert_eq!((tx, rx), Default::default(), "fast mode clocks no glue");
+                assert!(sys.fabric.links.is_empty());
+            }
+            Mode::Cycle => {
+                assert_eq!(rx.in_incs, 2, "REMOTE increments on core 5's in-path ports");
+                assert_eq!(rx.out_incs, 0);
+                assert_eq!(
+                    tx.out_incs, 2,
+                    "LOCAL increments on core 1's out-path ports"
+                );
+                assert_eq!(tx.in_incs, 0, "nothing arrives at the sender");
+                assert_eq!(tx.in_bursts, 0);
+                // Every data byte and both semaphore writes entered core 5
+                // through its in-port: 6 partitions × 300 B in bursts of at
+                // most 16 beats, plus one burst per semaphore descriptor.
+                assert!(rx.in_bursts >= 6 * 300 / (16 * 8) + 2, "{rx:?}");
+                assert_eq!(sys.fabric.delivered[&5], rx.in_bursts);
+                assert_eq!(sys.fabric.links.len(), 1, "one link: core 1 -> core 5");
+                assert!(sys.fabric.links.contains_key(&(1, 5)));
+                assert!(sys.fabric.idle());
+            }
+        }
+        out.push(sys.sbuf(CoreId(5)).unwrap().image());
+    }
+    assert!(out[0] == out[1], "fast and cycle mode land the same bytes");
+
+    // A bad route: the first S2M descriptor of engine 1 points at core 6 of
+    // a die with 4 cores (LOCAL [34:32] = 6).
+    let mut sys = System::new(Topology::default()).unwrap();
+    fill(&mut sys, CoreId(1), 0x100, 300, 6, 3);
+    let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
+    let gtx = sys.rdma_desc_gen(CoreId(1), 3, &wtx).unwrap();
+    let grx = sys.rdma_desc_gen(CoreId(5), 10, &wrx).unwrap();
+    let off = (map::ring_offset(1, 0, 1) - map::DESC_BASE) as u32;
+    let mut b = [0u8; 16];
+    sys.core(CoreId(1)).unwrap().desc.read(off, &mut b);
+    let mut d = crate::udma::desc::S2mDesc::decode(&b).unwrap();
+    let bad = (d.buf1_ptr & !(7 << 32)) | 6 << 32;
+    d.buf1_ptr = bad;
+    sys.core_mut(CoreId(1))
+        .unwrap()
+        .desc
+        .write(off, &d.encode().unwrap());
+    sys.rdma_desc_start(CoreId(5), 10, &System::leg_start_word(&leg, &grx))
+        .unwrap();
+    sys.rdma_desc_start(CoreId(1), 3, &System::leg_start_word(&leg, &gtx))
+        .unwrap();
+    let e = sys.run(Mode::Cycle).unwrap_err();
+    assert!(
+        matches!(e, SystemError::Route { from: 1, addr, rule } if addr == bad && rule.contains("cores_per_die")),
+        "{e}"
+    );
 }
