@@ -215,7 +215,10 @@ fn udma_twin_divergence_is_reported_identically_on_one_and_two_threads() {
             lockstep::run(Udma::new(), s, &udma::BLOCK, &opts(seed, cycles, t)).unwrap()
         };
         let (one, two) = (run(1), run(2));
-        let m = two.first_mismatch.as_ref().unwrap_or_else(|| panic!("not caught: {}", visible(&one)));
+        let m = two
+            .first_mismatch
+            .as_ref()
+            .unwrap_or_else(|| panic!("not caught: {}", visible(&one)));
         assert_eq!(m.kind, lockstep::MismatchKind::Stimulus);
         assert_eq!(m.cycle, at);
         assert_eq!(two.cycles_run, at);

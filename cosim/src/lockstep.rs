@@ -862,10 +862,9 @@ impl<S: Stimulus> GoldenTwin<S> {
     ) -> Mismatch {
         let iw = <S::In as PortBundle>::WORDS;
         let ow = <S::Out as PortBundle>::WORDS;
-        let (mut hist, mut beats) = b
-            .hist0
-            .take()
-            .expect("the RTL thread snapshots its history into every batch of a golden-thread twin");
+        let (mut hist, mut beats) = b.hist0.take().expect(
+            "the RTL thread snapshots its history into every batch of a golden-thread twin",
+        );
         for j in 0..k {
             let (ri, rg, rr, rx) = hist.slot();
             ri.copy_from_slice(&b.inw[j * iw..(j + 1) * iw]);
