@@ -669,11 +669,14 @@ fn progress_bar(block: &BlockDesc, opts: &Options) -> Option<indicatif::Progress
 /// Run `golden` against the Verilated RTL of `block` under environment `stim`.
 ///
 /// With `opts.threads >= 2` the golden model and its environment run on the
-/// calling thread and the Verilated RTL (with its environment twin) on a
-/// second thread, fed in batches of packed inputs and golden outputs; the
-/// checks, the history and the first-mismatch report are the same as on one
-/// thread (the RTL side makes them), only the golden side may have run a few
-/// batches past the failing cycle when it stops.
+/// calling thread and the Verilated RTL on a second thread, fed in batches
+/// of packed inputs and golden outputs; the checks, the history and the
+/// first-mismatch report are the same as on one thread (the RTL side makes
+/// them), only the golden side may have run a few batches past the failing
+/// cycle when it stops. The RTL-side environment twin (`Stimulus::TWIN`)
+/// runs on the calling thread too, a few batches behind ([`GoldenTwin`]);
+/// with `vcd_dir` set it stays on the RTL thread (so the RTL trace of a run
+/// stopped by a twin divergence ends at that cycle, as on one thread).
 pub fn run<G, S>(golden: G, stim: S, block: &'static BlockDesc, opts: &Options) -> Result<Report>
 where
     G: CycleModel<In = S::In, Out = S::Out>,
