@@ -674,7 +674,7 @@ fn progress_bar(block: &BlockDesc, opts: &Options) -> Option<indicatif::Progress
 /// first-mismatch report are the same as on one thread (the RTL side makes
 /// them), only the golden side may have run a few batches past the failing
 /// cycle when it stops. The RTL-side environment twin (`Stimulus::TWIN`)
-/// runs on the calling thread too, a few batches behind ([`GoldenTwin`]);
+/// runs on the calling thread too, a few batches behind (`GoldenTwin`);
 /// with `vcd_dir` set it stays on the RTL thread (so the RTL trace of a run
 /// stopped by a twin divergence ends at that cycle, as on one thread).
 pub fn run<G, S>(golden: G, stim: S, block: &'static BlockDesc, opts: &Options) -> Result<Report>
