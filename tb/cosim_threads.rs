@@ -148,3 +148,88 @@ fn udma_flipped_bit_is_caught_at_its_cycle_on_two_threads() {
     assert_eq!(m.diffs[0].signal, "s_axil_awready");
     assert_eq!(visible(&one), visible(&two));
 }
+
+/// An environment whose RTL-side twin (the runner's clone) flips input bit
+/// `bit` at cycle `at`: a stimulus divergence, which the two-thread runner
+/// finds on the golden thread, batches after the RTL thread passed it.
+#[derive(Debug)]
+struct TwinFlips {
+    inner: UdmaStim,
+    twin: bool,
+    at: u64,
+    bit: usize,
+}
+
+impl Clone for TwinFlips {
+    fn clone(&self) -> Self {
+        Self {
+            inner: self.inner.clone(),
+            twin: true,
+            at: self.at,
+            bit: self.bit,
+        }
+    }
+}
+
+impl Stimulus for TwinFlips {
+    type In = <UdmaStim as Stimulus>::In;
+    type Out = <UdmaStim as Stimulus>::Out;
+    fn new(seed: u64, cycles: u64) -> Self {
+        Self {
+            inner: UdmaStim::new(seed, cycles),
+            twin: false,
+            at: u64::MAX,
+            bit: 0,
+        }
+    }
+    fn next(&mut self, cycle: u64, prev: Option<&Self::Out>) -> Self::In {
+        use sb2sb_model::ports::PortBundle;
+        let i = self.inner.next(cycle, prev);
+        if !(self.twin && cycle == self.at) {
+            return i;
+        }
+        let mut w = vec![0u64; <Self::In as PortBundle>::WORDS];
+        i.pack(&mut w);
+        w[self.bit / 64] ^= 1 << (self.bit % 64);
+        <Self::In as PortBundle>::unpack(&w)
+    }
+    fn coverage(&self) -> Vec<(String, u64)> {
+        self.inner.coverage()
+    }
+    fn compare_final(&self, other: &Self) -> Result<(), String> {
+        self.inner.compare_final(&other.inner)
+    }
+}
+
+#[test]
+fn udma_twin_divergence_is_reported_identically_on_one_and_two_threads() {
+    let _g = common::lock();
+    let (seed, cycles) = (2u64, 20_000u64);
+    // Mid-batch, first cycle of a batch, and late (the RTL thread is
+    // batches ahead of the golden-thread twin when it is found).
+    for (at, bit) in [(3_000u64, 64usize), (4_096, 0), (15_000, 128)] {
+        let run = |t| {
+            let mut s = TwinFlips::new(seed, cycles);
+            s.at = at;
+            s.bit = bit;
+            lockstep::run(Udma::new(), s, &udma::BLOCK, &opts(seed, cycles, t)).unwrap()
+        };
+        let (one, two) = (run(1), run(2));
+        let m = two
+            .first_mismatch
+            .as_ref()
+            .unwrap_or_else(|| panic!("not caught: {}", visible(&one)));
+        assert_eq!(m.kind, lockstep::MismatchKind::Stimulus);
+        assert_eq!(m.cycle, at);
+        assert_eq!(two.cycles_run, at);
+        // The 32 cycles before the divergence, in order, none overwritten by
+        // the row of the diverging cycle itself (written, not committed).
+        assert_eq!(m.history.len(), 32);
+        for (j, row) in m.history.iter().enumerate() {
+            let want = format!("cycle {:>8} |", at - 32 + j as u64);
+            assert!(row.starts_with(&want), "row {j}: {row}");
+        }
+        assert!(!m.history.iter().any(|r| r.contains("RTL differs")));
+        assert_eq!(visible(&one), visible(&two));
+    }
+}

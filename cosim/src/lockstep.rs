@@ -246,10 +246,13 @@ type Row<'a> = (u64, &'a [u64], &'a [u64], &'a [u64], &'a [u64]);
 /// into the next row ([`History::slot`]), the Verilated model writes its
 /// outputs there and the beat record goes there too, so recording costs no
 /// extra copy; [`History::commit`] then makes the row part of the history.
+#[derive(Clone)]
 struct History {
     /// Rows kept (the `history` option; 0 keeps none).
     cap: usize,
-    /// Rows allocated: `cap`, at least one (the row being written).
+    /// Rows allocated: `cap` + 1, so the row being written never overwrites
+    /// the oldest kept one (a stimulus divergence is reported with the row
+    /// of its cycle written but not committed).
     alloc: usize,
     /// Words of one row: cycle, inputs, golden outputs, RTL outputs, beat record.
     iw: usize,
@@ -269,7 +272,7 @@ type Slot<'a> = (&'a mut [u64], &'a mut [u64], &'a mut [u64], &'a mut [u64]);
 
 impl History {
     fn new(cap: usize, iw: usize, ow: usize, xw: usize) -> Self {
-        let alloc = cap.max(1);
+        let alloc = cap + 1;
         Self {
             cap,
             alloc,
@@ -666,11 +669,14 @@ fn progress_bar(block: &BlockDesc, opts: &Options) -> Option<indicatif::Progress
 /// Run `golden` against the Verilated RTL of `block` under environment `stim`.
 ///
 /// With `opts.threads >= 2` the golden model and its environment run on the
-/// calling thread and the Verilated RTL (with its environment twin) on a
-/// second thread, fed in batches of packed inputs and golden outputs; the
-/// checks, the history and the first-mismatch report are the same as on one
-/// thread (the RTL side makes them), only the golden side may have run a few
-/// batches past the failing cycle when it stops.
+/// calling thread and the Verilated RTL on a second thread, fed in batches
+/// of packed inputs and golden outputs; the checks, the history and the
+/// first-mismatch report are the same as on one thread (the RTL side makes
+/// them), only the golden side may have run a few batches past the failing
+/// cycle when it stops. The RTL-side environment twin (`Stimulus::TWIN`)
+/// runs on the calling thread too, a few batches behind (`GoldenTwin`);
+/// with `vcd_dir` set it stays on the RTL thread (so the RTL trace of a run
+/// stopped by a twin divergence ends at that cycle, as on one thread).
 pub fn run<G, S>(golden: G, stim: S, block: &'static BlockDesc, opts: &Options) -> Result<Report>
 where
     G: CycleModel<In = S::In, Out = S::Out>,
@@ -782,6 +788,108 @@ struct Batch<S: Stimulus> {
     inw: Vec<u64>,
     gw: Vec<u64>,
     snap: Option<(S, Option<S::Out>)>,
+    /// Set by the RTL thread when the run stopped in this batch: the failing cycle.
+    stop: Option<u64>,
+    /// Twin on the golden thread: the RTL side's history and beat tracker as
+    /// they were before `first`, to render a stimulus divergence found in this
+    /// batch exactly as the RTL side would have.
+    hist0: Option<(History, BeatTrack)>,
+}
+
+/// The RTL-side environment twin of a two-thread run, on the golden thread.
+///
+/// It lags the golden environment: it steps through each batch only when the
+/// RTL thread hands the batch back, i.e. once every output of it was checked
+/// equal, so the golden outputs it is driven from *are* the RTL outputs (the
+/// packed words compared equal). When the RTL thread stopped in a batch it
+/// steps up to the failing cycle, and stands where the serial runner's
+/// environment stands (coverage at stop). A twin whose inputs differ from
+/// the golden environment's is reported as [`MismatchKind::Stimulus`] with
+/// the history the RTL side had at that cycle (rebuilt from the batch's
+/// `hist0` snapshot), and the RTL thread is told to stop.
+struct GoldenTwin<S: Stimulus> {
+    env: S,
+    prev: Option<S::Out>,
+    inw: Vec<u64>,
+    /// A stimulus divergence, once found (the cycle is `cycles_run`).
+    first: Option<Mismatch>,
+    /// The RTL thread stopped (mismatch or assertion) and the twin is there.
+    stopped: bool,
+}
+
+impl<S: Stimulus> GoldenTwin<S> {
+    fn new(env: S) -> Self {
+        Self {
+            env,
+            prev: None,
+            inw: vec![0; <S::In as PortBundle>::WORDS],
+            first: None,
+            stopped: false,
+        }
+    }
+
+    /// Step through a batch handed back by the RTL thread.
+    fn take(&mut self, b: &mut Batch<S>, block: &'static BlockDesc, opts: &Options) {
+        if self.first.is_some() || self.stopped {
+            return;
+        }
+        let iw = <S::In as PortBundle>::WORDS;
+        let ow = <S::Out as PortBundle>::WORDS;
+        let last = match b.stop {
+            Some(c) => (c - b.first) as usize + 1,
+            None => b.n,
+        };
+        for k in 0..last {
+            let c = b.first + k as u64;
+            self.env.next(c, self.prev.as_ref()).pack(&mut self.inw);
+            if !words_eq(&self.inw, &b.inw[k * iw..(k + 1) * iw]) {
+                self.first = Some(self.divergence(b, k, block, opts));
+                return;
+            }
+            self.prev = Some(<S::Out as PortBundle>::unpack(&b.gw[k * ow..(k + 1) * ow]));
+        }
+        self.stopped = b.stop.is_some();
+    }
+
+    /// The report the RTL side makes for a divergence at cycle `first + k`
+    /// ([`RtlSide::stimulus_divergence`]): its history is the batch-start
+    /// snapshot advanced through the batch's clean cycles (RTL outputs =
+    /// golden outputs there).
+    #[cold]
+    fn divergence(
+        &self,
+        b: &mut Batch<S>,
+        k: usize,
+        block: &'static BlockDesc,
+        opts: &Options,
+    ) -> Mismatch {
+        let iw = <S::In as PortBundle>::WORDS;
+        let ow = <S::Out as PortBundle>::WORDS;
+        let (mut hist, mut beats) = b.hist0.take().expect(
+            "the RTL thread snapshots its history into every batch of a golden-thread twin",
+        );
+        for j in 0..k {
+            let (ri, rg, rr, rx) = hist.slot();
+            ri.copy_from_slice(&b.inw[j * iw..(j + 1) * iw]);
+            rg.copy_from_slice(&b.gw[j * ow..(j + 1) * ow]);
+            rr.copy_from_slice(&b.gw[j * ow..(j + 1) * ow]);
+            beats.step(ri, rg, rx);
+            hist.commit(b.first + j as u64);
+        }
+        let c = b.first + k as u64;
+        let inw_g = &b.inw[k * iw..(k + 1) * iw];
+        Mismatch {
+            block: block.name.into(),
+            kind: MismatchKind::Stimulus,
+            cycle: c,
+            seed: opts.seed,
+            diffs: diffs(block.inputs, inw_g, &self.inw),
+            detail: "inputs listed as golden-side / RTL-side environment".into(),
+            assertion: None,
+            history: hist.render(block),
+            replay: replay_cmd(block, opts),
+        }
+    }
 }
 
 fn run_pipelined<G, S>(
@@ -795,18 +903,37 @@ where
     G: CycleModel<In = S::In, Out = S::Out>,
     S: Stimulus,
 {
+    use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::mpsc;
     let iw = <S::In as PortBundle>::WORDS;
     let ow = <S::Out as PortBundle>::WORDS;
+    // Environment twins: the RTL-side twin runs on this (golden) thread,
+    // lagging by the batches in flight (see [`GoldenTwin`]), so the RTL thread
+    // runs the Verilated model and the checks only. Waveform runs keep it on
+    // the RTL thread: their traces then end where the serial run's end.
+    let (env_r, mut twin) = match env_r {
+        Some(e) if opts.vcd_dir.is_none() => (None, Some(GoldenTwin::new(e))),
+        e => (e, None),
+    };
+    let twin_here = twin.is_some();
+    let abort = AtomicBool::new(false);
     let (tx, rx) = mpsc::sync_channel::<Batch<S>>(QUEUE);
     let (back_tx, back_rx) = mpsc::channel::<Batch<S>>();
     std::thread::scope(|sc| {
+        let abort = &abort;
         // The Verilated model is created, stepped and dropped on this thread.
         let worker = sc.spawn(move || -> Result<RtlDone<S>> {
             let cpu0 = crate::cputime::thread_cpu_ns();
             let mut side = RtlSide::<S>::new(block, opts, env_r)?;
             let mut env_stop = None;
             'batches: for mut b in rx {
+                // The golden thread's twin diverged in an earlier batch.
+                if abort.load(Ordering::Relaxed) {
+                    break;
+                }
+                if twin_here {
+                    b.hist0 = Some((side.hist.clone(), side.beats.clone()));
+                }
                 for k in 0..b.n {
                     let c = b.first + k as u64;
                     let gw = &b.gw[k * ow..(k + 1) * ow];
@@ -827,9 +954,12 @@ where
                                 }
                                 Some(env)
                             }
-                            // The RTL-side twin stopped at this cycle too.
+                            // The RTL-side twin stopped at this cycle too
+                            // (`None` when the twin is on the golden thread).
                             None => side.env_r.clone(),
                         };
+                        b.stop = Some(c);
+                        let _ = back_tx.send(b);
                         break 'batches;
                     }
                 }
@@ -842,17 +972,32 @@ where
         });
         let bar = progress_bar(block, opts);
         let mut prev_g: Option<S::Out> = None;
+        let mut free: Vec<Batch<S>> = Vec::new();
         let mut c = 0u64;
         while c < opts.cycles {
-            let mut b = back_rx.try_recv().unwrap_or_else(|_| Batch {
+            // Batches the RTL thread is done with: the twin steps through them.
+            while let Ok(mut rb) = back_rx.try_recv() {
+                if let Some(t) = twin.as_mut() {
+                    t.take(&mut rb, block, opts);
+                }
+                free.push(rb);
+            }
+            if twin.as_ref().is_some_and(|t| t.first.is_some()) {
+                abort.store(true, Ordering::Relaxed);
+                break;
+            }
+            let mut b = free.pop().unwrap_or_else(|| Batch {
                 first: 0,
                 n: 0,
                 inw: vec![0; BATCH * iw],
                 gw: vec![0; BATCH * ow],
                 snap: None,
+                stop: None,
+                hist0: None,
             });
             b.first = c;
             b.n = 0;
+            b.stop = None;
             b.snap = if S::TWIN {
                 None
             } else {
@@ -878,12 +1023,33 @@ where
             }
         }
         drop(tx);
+        // The rest of the batches, until the RTL thread hangs up.
+        for mut rb in back_rx.iter() {
+            if let Some(t) = twin.as_mut() {
+                t.take(&mut rb, block, opts);
+                if t.first.is_some() {
+                    abort.store(true, Ordering::Relaxed);
+                }
+            }
+        }
         if let Some(b) = bar {
             b.finish_and_clear();
         }
-        let done = worker
+        let mut done = worker
             .join()
             .map_err(|_| anyhow::anyhow!("the RTL thread of block {} panicked", block.name))??;
+        if let Some(t) = twin {
+            match t.first {
+                // The twin diverged before any cycle the RTL side stopped at.
+                Some(m) => {
+                    done.cycles_run = m.cycle;
+                    done.first = Some(m);
+                    done.env_stop = Some(t.env);
+                }
+                None if done.first.is_some() => done.env_stop = Some(t.env),
+                None => done.env_r = Some(t.env),
+            }
+        }
         Ok((env_g, done))
     })
 }
