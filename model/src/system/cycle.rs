@@ -298,8 +298,8 @@ impl System {
     /// Whether a live engine has finished every M2S queue and is idle.
     fn engine_drained(u: &Udma, le: &LiveEngine) -> bool {
         let m = &u.regs.side[0];
-        u.m2s.st == M_IDLE
-            && u.s2m.st == S_IDLE
+        u.m2s.state == M_IDLE
+            && u.s2m.state == S_IDLE
             && !u.m2s.pkt_open
             && !u.s2m.in_pkt
             && le.fifo.is_empty()

@@ -112,7 +112,7 @@ macro_rules! udma_width {
         impl UdmaWidth for $marker {
             type In = $in;
             type Out = $out;
-            const BB: u32 = $bb;
+            const BEAT_BYTES: u32 = $bb;
             const MAX_WR_BURST: u32 = $wrb;
             const BLOCK: &'static BlockDesc = &$block;
 
@@ -350,7 +350,7 @@ pub trait UdmaWidth:
     /// Output bundle.
     type Out: PortBundle;
     /// Bytes per data beat (`DataWidth / 8`).
-    const BB: u32;
+    const BEAT_BYTES: u32;
     /// S2M write burst limit of the registered block (`MaxWrBurst`).
     const MAX_WR_BURST: u32;
     /// Lockstep registration.
@@ -419,8 +419,8 @@ impl<W: UdmaWidth> Default for UdmaEngine<W> {
     fn default() -> Self {
         Self {
             regs: RegFile::default(),
-            m2s: M2s::new(W::BB),
-            s2m: S2m::new(W::BB, W::MAX_WR_BURST),
+            m2s: M2s::new(W::BEAT_BYTES),
+            s2m: S2m::new(W::BEAT_BYTES, W::MAX_WR_BURST),
             rd_owner: RD_NONE,
             rd_phase: false,
             rd_cnt: 0,
@@ -452,7 +452,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         let n = self.max_wr_burst;
         *self = Self {
             max_wr_burst: n,
-            s2m: S2m::new(W::BB, n),
+            s2m: S2m::new(W::BEAT_BYTES, n),
             ..Self::default()
         };
     }
@@ -465,7 +465,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
     fn dbg(&self) -> u64 {
         let m = self.m2s.stat().dbg() & 0x1_0fff;
         let s = self.s2m.stat().dbg() & 0x1_0fff;
-        // [8:0] M2S {pkt, q, st}, [17:9] S2M, [19:18] read owner, [21:20] CSR {R, B} pending
+        // [8:0] M2S {pkt, q, state}, [17:9] S2M, [19:18] read owner, [21:20] CSR {R, B} pending
         let pack = |d: u32| ((d & 0xf) | ((d >> 8) & 0xf) << 4 | ((d >> 16) & 1) << 8) as u64;
         pack(m)
             | pack(s) << 9
@@ -538,7 +538,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
             RD_S2M => so.ar,
             _ => Default::default(),
         };
-        let size = W::BB.trailing_zeros() as u64;
+        let size = W::BEAT_BYTES.trailing_zeros() as u64;
         let o = PinsOut {
             s_axil_awready: csr.awready as u64,
             s_axil_wready: csr.wready as u64,
@@ -583,7 +583,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         let stats = self.stats();
         let tready = b(i.m_axis_tready);
         let wr_busy = self.s2m.wr_busy();
-        let dmb_req = self.m2s.st == super::m2s::M_DMB && self.m2s.q == self.s2m.q;
+        let dmb_req = self.m2s.state == super::m2s::M_DMB && self.m2s.q == self.s2m.q;
         self.m2s
             .update(&self.regs.side[0], &m_rd, tready, wr_busy, &mut mo);
         after_m2s(&mut self.m2s, &mut mo);
