@@ -12,7 +12,7 @@ module udma_engine
   // S2M data write burst length limit in beats: 1 = single-beat writes, up to
   // MaxBurst (default 16, as every registered block and the system model use)
   parameter int unsigned MaxWrBurst = 16,
-  localparam int unsigned QW = $clog2(NumQ)
+  localparam int unsigned QueueIdxW = $clog2(NumQ)
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -65,7 +65,7 @@ module udma_engine
   output logic [DataWidth-1:0]   m_axis_tdata,
   output logic [DataWidth/8-1:0] m_axis_tkeep,
   output logic                   m_axis_tlast,
-  output logic [QW-1:0]          m_axis_tid,
+  output logic [QueueIdxW-1:0]   m_axis_tid,
   output logic                   m_axis_tuser,
   output logic                   m_axis_tvalid,
   input  logic                   m_axis_tready,
@@ -73,7 +73,7 @@ module udma_engine
   input  logic [DataWidth-1:0]   s_axis_tdata,
   input  logic [DataWidth/8-1:0] s_axis_tkeep,
   input  logic                   s_axis_tlast,
-  input  logic [QW-1:0]          s_axis_tid,
+  input  logic [QueueIdxW-1:0]   s_axis_tid,
   input  logic                   s_axis_tuser,
   input  logic                   s_axis_tvalid,
   output logic                   s_axis_tready,
@@ -107,21 +107,21 @@ module udma_engine
   logic             rvalid;
 
   // register-file wiring (index 0 = M2S, 1 = S2M)
-  logic [1:0][QW-1:0]   ev_q;
-  logic [1:0]           ev_head_adv, ev_crhp_adv, ev_done_inc, ev_int_set, ev_err;
-  logic [1:0][4:0]      ev_err_bit;
-  logic [1:0][5:0]      ev_bytes, ev_drop;
-  logic [1:0][3:0]      stat_st;
-  logic [1:0][QW-1:0]   stat_q;
-  logic [1:0]           stat_pkt;
-  logic [1:0][NumQ-1:0] avail, stopped;
-  logic [1:0]           normal;
-  logic [1:0][63:0]     desc_addr, comp_addr;
+  logic [1:0][QueueIdxW-1:0] ev_q;
+  logic [1:0]                ev_head_adv, ev_crhp_adv, ev_done_inc, ev_int_set, ev_err;
+  logic [1:0][4:0]           ev_err_bit;
+  logic [1:0][5:0]           ev_bytes, ev_drop;
+  logic [1:0][3:0]           stat_state;
+  logic [1:0][QueueIdxW-1:0] stat_q;
+  logic [1:0]                stat_pkt;
+  logic [1:0][NumQ-1:0]      avail, stopped;
+  logic [1:0]                normal;
+  logic [1:0][63:0]          desc_addr, comp_addr;
   udma_q_ptr_ring_id_t [1:0] head_id, crhp_id;
   udma_q_ptr_offset_t [1:0]  head_off;
-  logic [1:0]           comp_en;
-  logic [1:0][31:0]     tout;
-  logic [1:0]           csr_st;
+  logic [1:0]                comp_en;
+  logic [1:0][31:0]          tout;
+  logic [1:0]                csr_pending;
 
   logic             m_want, m_arvalid, s_want, s_arvalid, s_wr_busy, m_dmb_wait;
   logic [63:0]      m_araddr, s_araddr;
@@ -159,7 +159,7 @@ module udma_engine
     .ev_err_bit_i  (ev_err_bit),
     .ev_bytes_i    (ev_bytes),
     .ev_drop_i     (ev_drop),
-    .stat_st_i     (stat_st),
+    .stat_state_i  (stat_state),
     .stat_q_i      (stat_q),
     .stat_pkt_i    (stat_pkt),
     .avail_o       (avail),
@@ -174,7 +174,7 @@ module udma_engine
     .tout_o        (tout),
     .irq_o,
     .err_irq_o,
-    .csr_st_o      (csr_st)
+    .csr_pending_o (csr_pending)
   );
 
   udma_m2s #(.NumQ(NumQ), .MaxBurst(MaxBurst), .DataWidth(DataWidth)) u_m2s (
@@ -213,7 +213,7 @@ module udma_engine
     .ev_err_o      (ev_err[0]),
     .ev_err_bit_o  (ev_err_bit[0]),
     .ev_bytes_o    (ev_bytes[0]),
-    .st_o          (stat_st[0]),
+    .state_o       (stat_state[0]),
     .pkt_o         (stat_pkt[0])
   );
   assign ev_crhp_adv[0] = 1'b0;
@@ -277,7 +277,7 @@ module udma_engine
     .ev_err_bit_o  (ev_err_bit[1]),
     .ev_bytes_o    (ev_bytes[1]),
     .ev_drop_o     (ev_drop[1]),
-    .st_o          (stat_st[1]),
+    .state_o       (stat_state[1]),
     .wr_busy_o     (s_wr_busy),
     .stat_q_o      (stat_q[1]),
     .pkt_o         (stat_pkt[1])
@@ -350,9 +350,9 @@ module udma_engine
     end
   end
 
-  // debug: [8:0] M2S {pkt, q, st}, [17:9] S2M, [19:18] read owner, [21:20] CSR {R, B} pending
-  assign dbg_o = {10'b0, csr_st, rd_owner_q, stat_pkt[1], stat_q[1], stat_st[1],
-                  stat_pkt[0], stat_q[0], stat_st[0]};
+  // debug: [8:0] M2S {pkt, q, state}, [17:9] S2M, [19:18] read owner, [21:20] CSR {R, B} pending
+  assign dbg_o = {10'b0, csr_pending, rd_owner_q, stat_pkt[1], stat_q[1], stat_state[1],
+                  stat_pkt[0], stat_q[0], stat_state[0]};
 
   // Side-specific views the other side does not use; RLAST is implied by the beat count.
   logic unused_sig;

@@ -10,7 +10,7 @@ module udma_regs
   import sb2sb_pkg::*;
 #(
   parameter int unsigned NumQ = UDMA_NUM_QUEUES,
-  localparam int unsigned QW = $clog2(NumQ),
+  localparam int unsigned QueueIdxW = $clog2(NumQ),
   localparam int unsigned AddrW = UDMA_CSR_ADDR_WIDTH
 ) (
   input  logic                      clk_i,
@@ -34,7 +34,7 @@ module udma_regs
   output logic                      s_axil_rvalid,
   input  logic                      s_axil_rready,
   // FSM events, per side
-  input  logic [1:0][QW-1:0]        ev_q_i,
+  input  logic [1:0][QueueIdxW-1:0] ev_q_i,
   input  logic [1:0]                ev_head_adv_i,
   input  logic [1:0]                ev_crhp_adv_i,
   input  logic [1:0]                ev_done_inc_i,
@@ -44,8 +44,8 @@ module udma_regs
   input  logic [1:0][5:0]           ev_bytes_i,
   input  logic [1:0][5:0]           ev_drop_i,
   // FSM status, per side
-  input  logic [1:0][3:0]           stat_st_i,
-  input  logic [1:0][QW-1:0]        stat_q_i,
+  input  logic [1:0][3:0]           stat_state_i,
+  input  logic [1:0][QueueIdxW-1:0] stat_q_i,
   input  logic [1:0]                stat_pkt_i,
   // Views for the FSMs, per side (queue ev_q_i)
   output logic [1:0][NumQ-1:0]      avail_o,
@@ -60,7 +60,7 @@ module udma_regs
   output logic [1:0][31:0]          tout_o,
   output logic                      irq_o,
   output logic                      err_irq_o,
-  output logic [1:0]                csr_st_o   // adapter: {R pending, B pending}
+  output logic [1:0]                csr_pending_o  // adapter: {R pending, B pending}
 );
 
 
@@ -240,16 +240,16 @@ module udma_regs
     .rd_addr_o (raddr),
     .rd_data_i (rval),
     .rd_err_i  (rd_err),
-    .pending_o (csr_st_o)
+    .pending_o (csr_pending_o)
   );
 
   // ---------------- CSR read mux ----------------
   reg_access_e      racc, wacc;
-  logic             rside, wside;
-  logic [QIdxW-1:0] rqi_full, wqi_full;
-  logic [QW-1:0]    rqi, wqi;
-  logic [QSh-1:0]   roff, woff;
-  logic             rq_reg, wq_reg;
+  logic                 rside, wside;
+  logic [QIdxW-1:0]     rqi_full, wqi_full;
+  logic [QueueIdxW-1:0] rqi, wqi;
+  logic [QSh-1:0]       roff, woff;
+  logic                 rq_reg, wq_reg;
 
   assign racc     = access_of(raddr);
   assign wacc     = access_of(waddr);
@@ -257,11 +257,11 @@ module udma_regs
   assign wside    = waddr[SideBit];
   assign rqi_full = bundle_of(raddr[SideBit-1:QSh]);
   assign wqi_full = bundle_of(waddr[SideBit-1:QSh]);
-  // Bundles >= NumQ answer SLVERR (access_of); only the low QW bits index the arrays.
+  // Bundles >= NumQ answer SLVERR (access_of); only the low QueueIdxW bits index the arrays.
   logic unused_qi;
   assign unused_qi = ^{rqi_full, wqi_full};
-  assign rqi      = rqi_full[QW-1:0];
-  assign wqi      = wqi_full[QW-1:0];
+  assign rqi      = rqi_full[QueueIdxW-1:0];
+  assign wqi      = wqi_full[QueueIdxW-1:0];
   assign roff     = raddr[QSh-1:0];
   assign woff     = waddr[QSh-1:0];
   assign rq_reg   = 32'(raddr[SideBit-1:0]) >= UDMA_Q_ARRAY_BASE;
@@ -286,7 +286,7 @@ module udma_regs
     status.q_used      = u[PtrW-1:0];
     status.stopped     = stop_q[rside][rqi];
     status.prefetch    = cfg_q[rside][rqi][0] && !stop_q[rside][rqi];
-    status.sched       = (stat_st_i[rside] != '0) && (stat_q_i[rside] == rqi);
+    status.sched       = (stat_state_i[rside] != '0) && (stat_q_i[rside] == rqi);
     status.q_full      = full;
     rl                 = '0;
     rl.len             = rl_q[rside][rqi];
@@ -295,7 +295,7 @@ module udma_regs
     eng_state          = '0;
     eng_state.state_f  = state_q[rside];
     dbg                = '0;
-    dbg.state_f        = stat_st_i[rside];
+    dbg.state_f        = stat_state_i[rside];
     dbg.queue_f        = $bits(dbg.queue_f)'(stat_q_i[rside]);
     dbg.pkt            = stat_pkt_i[rside];
     if (racc != RegAccBad && racc != RegAccWo) begin

@@ -14,14 +14,14 @@
 module udma_s2m
   import sb2sb_pkg::*;
 #(
-  parameter int unsigned NumQ = 16,
-  parameter int unsigned DataWidth = 64,
-  parameter int unsigned MaxBurst = 16,
+  parameter int unsigned NumQ       = 16,
+  parameter int unsigned DataWidth  = 64,
+  parameter int unsigned MaxBurst   = 16,
   parameter int unsigned MaxWrBurst = 16,
-  localparam int unsigned QW = $clog2(NumQ),
-  localparam int unsigned BW = $clog2(MaxBurst),
-  localparam int unsigned BB = DataWidth / 8,
-  localparam int unsigned LB = $clog2(BB),
+  localparam int unsigned QueueIdxW = $clog2(NumQ),
+  localparam int unsigned BeatIdxW  = $clog2(MaxBurst),
+  localparam int unsigned BeatBytes = DataWidth / 8,
+  localparam int unsigned LaneBits  = $clog2(BeatBytes),
   // beats of a 16-byte descriptor read or completion write
   localparam int unsigned DescBeats = (DataWidth >= 128) ? 1 : 128 / DataWidth,
   // bytes of a descriptor: 0..UDMA_DESC_MAX_LEN
@@ -54,40 +54,40 @@ module udma_s2m
   output logic [63:0]     araddr_o,
   output logic [7:0]      arlen_o,
   // write port
-  output logic            m_axi_awvalid,
-  output logic [63:0]     m_axi_awaddr,
-  output logic [7:0]      m_axi_awlen,
-  input  logic            m_axi_awready,
-  output logic            m_axi_wvalid,
+  output logic                 m_axi_awvalid,
+  output logic [63:0]          m_axi_awaddr,
+  output logic [7:0]           m_axi_awlen,
+  input  logic                 m_axi_awready,
+  output logic                 m_axi_wvalid,
   output logic [DataWidth-1:0] m_axi_wdata,
-  output logic [BB-1:0]   m_axi_wstrb,
-  output logic            m_axi_wlast,
-  input  logic            m_axi_wready,
-  input  logic            m_axi_bvalid,
-  input  logic [1:0]      m_axi_bresp,
-  output logic            m_axi_bready,
+  output logic [BeatBytes-1:0] m_axi_wstrb,
+  output logic                 m_axi_wlast,
+  input  logic                 m_axi_wready,
+  input  logic                 m_axi_bvalid,
+  input  logic [1:0]           m_axi_bresp,
+  output logic                 m_axi_bready,
   // AXI4-Stream slave
   input  logic [DataWidth-1:0] s_axis_tdata,
-  input  logic [BB-1:0]   s_axis_tkeep,
-  input  logic            s_axis_tlast,
-  input  logic [QW-1:0]   s_axis_tid,
-  input  logic            s_axis_tuser,
-  input  logic            s_axis_tvalid,
-  output logic            s_axis_tready,
+  input  logic [BeatBytes-1:0] s_axis_tkeep,
+  input  logic                 s_axis_tlast,
+  input  logic [QueueIdxW-1:0] s_axis_tid,
+  input  logic                 s_axis_tuser,
+  input  logic                 s_axis_tvalid,
+  output logic                 s_axis_tready,
   // register-file events and status
-  output logic [QW-1:0]   ev_q_o,
-  output logic            ev_head_adv_o,
-  output logic            ev_crhp_adv_o,
-  output logic            ev_done_inc_o,
-  output logic            ev_int_set_o,
-  output logic            ev_err_o,
-  output logic [4:0]      ev_err_bit_o,
-  output logic [5:0]      ev_bytes_o,
-  output logic [5:0]      ev_drop_o,
-  output logic [3:0]      st_o,
-  output logic            wr_busy_o,
-  output logic [QW-1:0]   stat_q_o,
-  output logic            pkt_o
+  output logic [QueueIdxW-1:0] ev_q_o,
+  output logic                 ev_head_adv_o,
+  output logic                 ev_crhp_adv_o,
+  output logic                 ev_done_inc_o,
+  output logic                 ev_int_set_o,
+  output logic                 ev_err_o,
+  output logic [4:0]           ev_err_bit_o,
+  output logic [5:0]           ev_bytes_o,
+  output logic [5:0]           ev_drop_o,
+  output logic [3:0]           state_o,
+  output logic                 wr_busy_o,
+  output logic [QueueIdxW-1:0] stat_q_o,
+  output logic                 pkt_o
 );
 
   typedef enum logic [3:0] {
@@ -103,55 +103,55 @@ module udma_s2m
     SCb   = 4'd9,
     SAdv  = 4'd10,
     SDrop = 4'd11
-  } s_st_e;
+  } s2m_state_e;
 
-  s_st_e                st_q, st_d;
-  logic [QW-1:0]        q_q, q_d;
-  logic                 pkt_q, pkt_d;
-  logic                 first_q, first_d;
-  logic [127:0]         dsc_q, dsc_d;
-  logic                 rderr_q, rderr_d;
-  udma_cdesc_w1_len_t   cap_q, cap_d;
-  udma_cdesc_w1_len_t   used_q, used_d;
-  logic [63:0]          dst_q, dst_d;
-  logic [63:0]          wa_q, wa_d;
+  s2m_state_e                         state_q, state_d;
+  logic [QueueIdxW-1:0]               q_q, q_d;
+  logic                               pkt_q, pkt_d;
+  logic                               first_q, first_d;
+  logic [127:0]                       desc_q, desc_d;
+  logic                               rderr_q, rderr_d;
+  udma_cdesc_w1_len_t                 cap_q, cap_d;
+  udma_cdesc_w1_len_t                 used_q, used_d;
+  logic [63:0]                        dst_q, dst_d;
+  logic [63:0]                        wa_q, wa_d;
   logic [MaxBurst-1:0][DataWidth-1:0] wbuf_q, wbuf_d;
-  logic [MaxBurst-1:0][BB-1:0]        wstb_q, wstb_d;
-  logic [BW:0]          wn_q, wn_d;
-  logic [BW-1:0]        wi_q, wi_d;
-  logic                 blast_q, blast_d;
-  logic                 buser_q, buser_d;
-  logic                 awd_q, awd_d;
-  logic                 wd_q, wd_d;
-  logic [1:0]           widx_q, widx_d;
-  logic [31:0]          tout_q, tout_d;
-  logic [DataWidth-1:0] hdata_q, hdata_d;
-  logic [LB-1:0]        hcnt_q, hcnt_d;
-  logic                 hlast_q, hlast_d;
-  logic                 huser_q, huser_d;
+  logic [MaxBurst-1:0][BeatBytes-1:0] wstb_q, wstb_d;
+  logic [BeatIdxW:0]                  wn_q, wn_d;
+  logic [BeatIdxW-1:0]                wi_q, wi_d;
+  logic                               blast_q, blast_d;
+  logic                               buser_q, buser_d;
+  logic                               awd_q, awd_d;
+  logic                               wd_q, wd_d;
+  logic [1:0]                         widx_q, widx_d;
+  logic [31:0]                        tout_q, tout_d;
+  logic [DataWidth-1:0]               hdata_q, hdata_d;
+  logic [LaneBits-1:0]                hcnt_q, hcnt_d;
+  logic                               hlast_q, hlast_d;
+  logic                               huser_q, huser_d;
 
   logic                 beat, last_beat, err_beat, aw_hs, w_hs, b_hs, b_err, t_hs;
-  logic [LB:0]          n;
-  logic [QW-1:0]        idle_q;
+  logic [LaneBits:0]    n;
+  logic [QueueIdxW-1:0] idle_q;
   udma_desc_len_ctrl_t  w0;
   udma_cdesc_w0_t       cw0;
   udma_cdesc_w1_t       cw1;
   udma_cdesc_w2_t       cw2;
   logic [63:0]          bufp;
-  logic [127:0]         dsc_in, cd;
+  logic [127:0]         desc_in, cd;
   logic [DataWidth-1:0] cbeat;
-  logic [BB-1:0]        cstrb;
+  logic [BeatBytes-1:0] cstrb;
   // packing (state SData): the write formed from the hold and the stream beat
-  logic [LB-1:0]        doff;
-  logic [LB:0]          room, want, tn, tk;
-  logic                 need_beat, tlast_in;
-  logic [DataWidth-1:0] dmask, dm, kmask;
+  logic [LaneBits-1:0]    doff;
+  logic [LaneBits:0]      room, want, tn, tk;
+  logic                   need_beat, tlast_in;
+  logic [DataWidth-1:0]   dmask, dm, kmask;
   logic [2*DataWidth-1:0] comb;
-  logic [DataWidth-1:0] rest;
-  logic [LB+1:0]        ttot;
-  logic [BB-1:0]        tk_keep;
-  logic                 go_drop, wend;
-  logic [BW:0]          wlen;  // AWLEN of the data burst: beats collected - 1
+  logic [DataWidth-1:0]   rest;
+  logic [LaneBits+1:0]    ttot;
+  logic [BeatBytes-1:0]   tk_keep;
+  logic                   go_drop, wend;
+  logic [BeatIdxW:0]      wlen;  // AWLEN of the data burst: beats collected - 1
 
   assign beat      = rd_owner_i && rvalid_i;
   assign last_beat = beat && (rd_cnt_i == rd_len_i);
@@ -161,46 +161,46 @@ module udma_s2m
   assign b_hs      = m_axi_bready && m_axi_bvalid;
   assign b_err     = m_axi_bresp != AXI_RESP_OKAY[1:0];
   assign t_hs      = s_axis_tready && s_axis_tvalid;
-  assign n         = (LB+1)'($countones(s_axis_tkeep));
+  assign n         = (LaneBits+1)'($countones(s_axis_tkeep));
   assign idle_q    = pkt_q ? q_q : s_axis_tid;
-  assign wlen      = wn_q - (BW+1)'(1);
-  assign w0        = dsc_q[31:0];
-  assign bufp      = dsc_q[127:64];
+  assign wlen      = wn_q - (BeatIdxW+1)'(1);
+  assign w0        = desc_q[31:0];
+  assign bufp      = desc_q[127:64];
 
   // descriptor assembly (as M2S) and completion beats: a narrow port writes the
-  // 16 bytes in DescBeats full beats, a wide one in one beat at lane addr mod BB
-  if (DataWidth >= 128) begin : gen_dsc_wide
-    assign dsc_in = 128'(rdata_i >> {desc_addr_i[LB-1:0], 3'b000});
-    assign cbeat  = DataWidth'(cd) << {comp_addr_i[LB-1:0], 3'b000};
-    assign cstrb  = BB'({UDMA_DESC_BYTES{1'b1}}) << comp_addr_i[LB-1:0];
-  end else begin : gen_dsc_narrow
-    assign dsc_in = {rdata_i, dsc_q[127:DataWidth]};
-    assign cbeat  = DataWidth'(cd >> (32'(widx_q) * DataWidth));
-    assign cstrb  = '1;
+  // 16 bytes in DescBeats full beats, a wide one in one beat at lane addr mod BeatBytes
+  if (DataWidth >= 128) begin : gen_desc_wide
+    assign desc_in = 128'(rdata_i >> {desc_addr_i[LaneBits-1:0], 3'b000});
+    assign cbeat   = DataWidth'(cd) << {comp_addr_i[LaneBits-1:0], 3'b000};
+    assign cstrb   = BeatBytes'({UDMA_DESC_BYTES{1'b1}}) << comp_addr_i[LaneBits-1:0];
+  end else begin : gen_desc_narrow
+    assign desc_in = {rdata_i, desc_q[127:DataWidth]};
+    assign cbeat   = DataWidth'(cd >> (32'(widx_q) * DataWidth));
+    assign cstrb   = '1;
   end
 
   always_comb begin
-    doff      = dst_q[LB-1:0];
-    room      = (LB+1)'(BB) - {1'b0, doff};
-    want      = (cap_q >= LenW'(room)) ? room : cap_q[LB:0];
+    doff      = dst_q[LaneBits-1:0];
+    room      = (LaneBits+1)'(BeatBytes) - {1'b0, doff};
+    want      = (cap_q >= LenW'(room)) ? room : cap_q[LaneBits:0];
     need_beat = ({1'b0, hcnt_q} < want) && !hlast_q;
     tn        = need_beat ? n : '0;
     tlast_in  = need_beat ? s_axis_tlast : hlast_q;
-    for (int b = 0; b < BB; b++) begin
-      dmask[8*b+:8] = ((LB+1)'(b) < tn) ? 8'hff : 8'h00;
+    for (int b = 0; b < BeatBytes; b++) begin
+      dmask[8*b+:8] = ((LaneBits+1)'(b) < tn) ? 8'hff : 8'h00;
     end
     dm   = s_axis_tdata & dmask;
     comb = {{DataWidth{1'b0}}, hdata_q} | ({{DataWidth{1'b0}}, dm} << {hcnt_q, 3'b000});
-    ttot = (LB+2)'(hcnt_q) + (LB+2)'(tn);
-    if (ttot < (LB+2)'(want) && !tlast_in) begin
+    ttot = (LaneBits+2)'(hcnt_q) + (LaneBits+2)'(tn);
+    if (ttot < (LaneBits+2)'(want) && !tlast_in) begin
       tk = '0;  // short beat, not the packet's end: absorbed
-    end else if (ttot < (LB+2)'(want)) begin
-      tk = ttot[LB:0];
+    end else if (ttot < (LaneBits+2)'(want)) begin
+      tk = ttot[LaneBits:0];
     end else begin
       tk = want;
     end
-    for (int b = 0; b < BB; b++) begin
-      tk_keep[b]    = (LB+1)'(b) < tk;
+    for (int b = 0; b < BeatBytes; b++) begin
+      tk_keep[b]    = (LaneBits+1)'(b) < tk;
       kmask[8*b+:8] = {8{tk_keep[b]}};
     end
     rest = DataWidth'(comb >> {tk, 3'b000});
@@ -237,7 +237,7 @@ module udma_s2m
     m_axi_bready  = 1'b0;
     s_axis_tready = 1'b0;
     ev_q_o        = q_q;
-    unique case (st_q)
+    unique case (state_q)
       SIdle: ev_q_o = idle_q;
       SDar: begin
         want_o = 1'b1;
@@ -255,7 +255,7 @@ module udma_s2m
         m_axi_wvalid  = !wd_q;
         m_axi_wdata   = wd_q ? '0 : wbuf_q[wi_q];
         m_axi_wstrb   = wd_q ? '0 : wstb_q[wi_q];
-        m_axi_wlast   = !wd_q && ((BW+1)'(wi_q) == wlen);
+        m_axi_wlast   = !wd_q && ((BeatIdxW+1)'(wi_q) == wlen);
       end
       SCaw: begin
         m_axi_awvalid = !awd_q;
@@ -274,11 +274,11 @@ module udma_s2m
 
   // next state
   always_comb begin
-    st_d          = st_q;
+    state_d       = state_q;
     q_d           = q_q;
     pkt_d         = pkt_q;
     first_d       = first_q;
-    dsc_d         = dsc_q;
+    desc_d        = desc_q;
     rderr_d       = rderr_q;
     cap_d         = cap_q;
     used_d        = used_q;
@@ -308,7 +308,7 @@ module udma_s2m
     ev_err_bit_o  = '0;
     ev_bytes_o    = '0;
     ev_drop_o     = '0;
-    unique case (st_q)
+    unique case (state_q)
       SIdle: begin
         if (pkt_q || s_axis_tvalid) begin
           if (stopped_i[idle_q]) begin
@@ -321,7 +321,7 @@ module udma_s2m
             first_d = !pkt_q;
             pkt_d   = 1'b1;
             tout_d  = '0;
-            st_d    = SDar;
+            state_d = SDar;
           end else if (s_axis_tvalid || hcnt_q != '0) begin
             if (tout_i != 32'd0 && (tout_q + 32'd1) >= tout_i) begin
               ev_err_o     = 1'b1;
@@ -339,15 +339,15 @@ module udma_s2m
       SDar: begin
         if (arvalid_o && arready_i) begin
           rderr_d = 1'b0;
-          st_d    = SDr;
+          state_d = SDr;
         end
       end
       SDr: begin
         if (beat) begin
-          dsc_d   = dsc_in;
+          desc_d  = desc_in;
           rderr_d = rderr_q | err_beat;
           if (last_beat) begin
-            st_d = SDchk;
+            state_d = SDchk;
           end
         end
       end
@@ -366,7 +366,7 @@ module udma_s2m
           dst_d   = bufp;
           blast_d = 1'b0;
           buser_d = 1'b0;
-          st_d    = SData;
+          state_d = SData;
         end
       end
       SData: begin
@@ -376,48 +376,48 @@ module udma_s2m
             huser_d = s_axis_tuser;
           end
           hdata_d = rest;
-          hcnt_d  = LB'(ttot - (LB+2)'(tk));
+          hcnt_d  = LaneBits'(ttot - (LaneBits+2)'(tk));
           blast_d = hlast_d && (hcnt_d == '0);
           buser_d = huser_d;
           if (tk != '0) begin
-            wbuf_d[wn_q[BW-1:0]] = (comb[DataWidth-1:0] & kmask) << {doff, 3'b000};
-            wstb_d[wn_q[BW-1:0]] = tk_keep << doff;
+            wbuf_d[wn_q[BeatIdxW-1:0]] = (comb[DataWidth-1:0] & kmask) << {doff, 3'b000};
+            wstb_d[wn_q[BeatIdxW-1:0]] = tk_keep << doff;
             if (wn_q == '0) begin
-              wa_d = {dst_q[63:LB], {LB{1'b0}}};
+              wa_d = {dst_q[63:LaneBits], {LaneBits{1'b0}}};
             end
-            wn_d       = wn_q + (BW+1)'(1);
+            wn_d       = wn_q + (BeatIdxW+1)'(1);
             dst_d      = dst_q + 64'(tk);
             cap_d      = cap_q - LenW'(tk);
             used_d     = used_q + LenW'(tk);
             ev_bytes_o = 6'(tk);
-            wend       = (wn_d == (BW+1)'(MaxWrBurst)) || (cap_d == '0) || blast_d ||
+            wend       = (wn_d == (BeatIdxW+1)'(MaxWrBurst)) || (cap_d == '0) || blast_d ||
                          (dst_d[11:0] == 12'd0);
           end else if (blast_d) begin
-            wend = (wn_q != '0);
-            st_d = SCmp;
+            wend    = (wn_q != '0);
+            state_d = SCmp;
           end
         end else if (wn_q != '0 && dmb_req_i) begin
           wend = 1'b1;  // no beat and M2S waits on a DMB: issue what is collected
         end
         if (wend) begin
-          awd_d = 1'b0;
-          wd_d  = 1'b0;
-          wi_d  = '0;
-          st_d  = SWr;
+          awd_d   = 1'b0;
+          wd_d    = 1'b0;
+          wi_d    = '0;
+          state_d = SWr;
         end
       end
       SWr: begin
         awd_d = awd_q || aw_hs;
         wd_d  = wd_q;
         if (w_hs) begin
-          if ((BW+1)'(wi_q) == wlen) begin
+          if ((BeatIdxW+1)'(wi_q) == wlen) begin
             wd_d = 1'b1;
           end else begin
-            wi_d = wi_q + BW'(1);
+            wi_d = wi_q + BeatIdxW'(1);
           end
         end
         if ((awd_q || aw_hs) && wd_d) begin
-          st_d = SB;
+          state_d = SB;
         end
       end
       SB: begin
@@ -427,19 +427,19 @@ module udma_s2m
             ev_err_bit_o = UDMA_S2M_ERR_DATA_AXI_RESPONSE[4:0];
             go_drop      = 1'b1;
           end else begin
-            wn_d = '0;
-            st_d = (blast_q || cap_q == '0) ? SCmp : SData;
+            wn_d    = '0;
+            state_d = (blast_q || cap_q == '0) ? SCmp : SData;
           end
         end
       end
       SCmp: begin
         if (comp_en_i) begin
-          awd_d  = 1'b0;
-          wd_d   = 1'b0;
-          widx_d = '0;
-          st_d   = SCaw;
+          awd_d   = 1'b0;
+          wd_d    = 1'b0;
+          widx_d  = '0;
+          state_d = SCaw;
         end else begin
-          st_d = SAdv;
+          state_d = SAdv;
         end
       end
       SCaw: begin
@@ -452,7 +452,7 @@ module udma_s2m
           end
         end
         if ((awd_q || aw_hs) && wd_d) begin
-          st_d = SCb;
+          state_d = SCb;
         end
       end
       SCb: begin
@@ -462,7 +462,7 @@ module udma_s2m
             ev_err_bit_o = UDMA_S2M_ERR_COMP_AXI_RESPONSE[4:0];
             go_drop      = 1'b1;
           end else begin
-            st_d = SAdv;
+            state_d = SAdv;
           end
         end
       end
@@ -476,14 +476,14 @@ module udma_s2m
           pkt_d   = 1'b0;
           hlast_d = 1'b0;
         end
-        st_d = SIdle;
+        state_d = SIdle;
       end
       default: begin  // SDrop
         if (t_hs) begin
           ev_drop_o = 6'(n);
           if (s_axis_tlast) begin
-            pkt_d = 1'b0;
-            st_d  = SIdle;
+            pkt_d   = 1'b0;
+            state_d = SIdle;
           end
         end
       end
@@ -498,27 +498,27 @@ module udma_s2m
       if (hlast_q) begin
         hlast_d = 1'b0;
         pkt_d   = 1'b0;
-        st_d    = SIdle;
+        state_d = SIdle;
       end else begin
-        st_d = SDrop;
+        state_d = SDrop;
       end
     end
   end
 
-  assign st_o      = st_q;
+  assign state_o   = state_q;
   assign stat_q_o  = q_q;
   // a data or completion write of queue q_q is collected or in flight (M2S DMB waits on it)
-  assign wr_busy_o = (st_q == SWr) || (st_q == SB) || (st_q == SCaw) || (st_q == SCb) ||
-                     ((st_q == SData) && (wn_q != '0));
+  assign wr_busy_o = (state_q == SWr) || (state_q == SB) || (state_q == SCaw) || (state_q == SCb) ||
+                     ((state_q == SData) && (wn_q != '0));
   assign pkt_o    = pkt_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      st_q    <= SIdle;
+      state_q <= SIdle;
       q_q     <= '0;
       pkt_q   <= 1'b0;
       first_q <= 1'b0;
-      dsc_q   <= '0;
+      desc_q  <= '0;
       rderr_q <= 1'b0;
       cap_q   <= '0;
       used_q  <= '0;
@@ -539,11 +539,11 @@ module udma_s2m
       hlast_q <= 1'b0;
       huser_q <= 1'b0;
     end else begin
-      st_q    <= st_d;
+      state_q <= state_d;
       q_q     <= q_d;
       pkt_q   <= pkt_d;
       first_q <= first_d;
-      dsc_q   <= dsc_d;
+      desc_q  <= desc_d;
       rderr_q <= rderr_d;
       cap_q   <= cap_d;
       used_q  <= used_d;
@@ -567,9 +567,9 @@ module udma_s2m
   end
 
   // buf2_ptr_lo (descriptor word 1) is not used
-  logic unused_dsc;
+  logic unused_desc;
   // S2M ignores the M2S-only control bits of len_ctrl.
-  assign unused_dsc = ^{dsc_q[63:32], w0.concat, w0.dmb, w0.rsvd29, w0.last_f, w0.first_f,
+  assign unused_desc = ^{desc_q[63:32], w0.concat, w0.dmb, w0.rsvd29, w0.last_f, w0.first_f,
                         w0.rsvd16};
 
 endmodule : udma_s2m

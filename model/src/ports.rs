@@ -162,7 +162,7 @@ macro_rules! port_bundle {
     (
         $(#[$m:meta])*
         pub struct $name:ident {
-            $( $(#[$fm:meta])* $field:ident : $ty:ty = $w:literal ),* $(,)?
+            $( $(#[$fm:meta])* $field:ident : $ty:ty = $w:expr ),* $(,)?
         }
     ) => {
         $(#[$m])*

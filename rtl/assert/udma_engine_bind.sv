@@ -60,7 +60,7 @@ bind udma_engine axi4_master_chk #(
 
 bind udma_engine axis_chk #(
   .DataWidth(DataWidth),
-  .IdWidth  (QW)
+  .IdWidth  (QueueIdxW)
 ) u_m_axis_chk (
   .clk_i    (clk_i),
   .rst_ni   (rst_ni),
@@ -75,7 +75,7 @@ bind udma_engine axis_chk #(
 
 bind udma_engine axis_chk #(
   .DataWidth(DataWidth),
-  .IdWidth  (QW)
+  .IdWidth  (QueueIdxW)
 ) u_s_axis_chk (
   .clk_i    (clk_i),
   .rst_ni   (rst_ni),

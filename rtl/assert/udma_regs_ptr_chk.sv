@@ -3,15 +3,15 @@
 // rtl/assert/udma_engine_bind.sv. Plain slices (no package import) so the checker harness,
 // which does not compile sb2sb_pkg, still builds this file.
 module udma_regs_ptr_chk #(
-  parameter int unsigned NumQ = 16,
-  localparam int unsigned QW = $clog2(NumQ)
+  parameter int unsigned NumQ       = 16,
+  localparam int unsigned QueueIdxW = $clog2(NumQ)
 ) (
   input logic                       clk_i,
   input logic                       rst_ni,
   input logic [1:0][NumQ-1:0][31:0] head_i,
   input logic [1:0][NumQ-1:0][31:0] tail_i,
   input logic [1:0]                 head_adv_i,
-  input logic [1:0][QW-1:0]         adv_q_i
+  input logic [1:0][QueueIdxW-1:0]  adv_q_i
 );
   logic [1:0][NumQ-1:0][23:0] head_off, tail_off;
   logic [1:0][NumQ-1:0][1:0]  head_id, tail_id;

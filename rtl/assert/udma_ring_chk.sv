@@ -7,8 +7,8 @@
 `include "sb2sb_assert.svh"
 
 module udma_ring_chk #(
-  parameter int unsigned NumQ = 16,
-  localparam int unsigned QW = $clog2(NumQ)
+  parameter int unsigned NumQ       = 16,
+  localparam int unsigned QueueIdxW = $clog2(NumQ)
 ) (
   input logic                        clk_i,
   input logic                        rst_ni,
@@ -17,7 +17,7 @@ module udma_ring_chk #(
   input logic [1:0][NumQ-1:0][23:0]  tail_off_i,
   input logic [1:0][NumQ-1:0][1:0]   tail_id_i,
   input logic [1:0]                  head_adv_i,
-  input logic [1:0][QW-1:0]          adv_q_i
+  input logic [1:0][QueueIdxW-1:0]   adv_q_i
 );
   `SB2SB_ASSERT_IMPORT
 

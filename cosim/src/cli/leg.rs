@@ -539,12 +539,52 @@ fn write_trace(path: &PathBuf, events: &[TraceEvent]) -> Result<()> {
 /// `--mode rtl`: the leg on the Verilated pair, then the same leg (same
 /// source bytes, same destination background) in fast mode; bytes and the two
 /// semaphores must agree.
-fn run_rtl(a: LegArgs) -> Result<i32> {
-    use crate::rtl::{RtlDut, XInit};
-    use sb2sb_model::pair::stim::{soc_route, LegSpec as PairLeg};
-    use sb2sb_model::pair::{top, LegEnv, PairIn, PairOut, BLOCK};
-    use sb2sb_model::ports::Stimulus;
+use crate::rtl::{RtlDut, XInit};
+use sb2sb_model::pair::stim::{soc_route, LegSpec as PairLeg};
+use sb2sb_model::pair::{top, LegEnv, PairIn, PairOut, BLOCK};
+use sb2sb_model::ports::Stimulus;
 
+/// The checked arguments of an rtl-mode leg.
+struct RtlPlan {
+    /// Bytes per partition.
+    bytes: u64,
+    /// SBUF window of the Verilated pair per partition: size and first byte.
+    win: u32,
+    lo: u64,
+    /// Placement strap of the pair (`top::PLACE_*`).
+    place: u64,
+    leg: PairLeg,
+}
+
+/// A finished run of the Verilated pair.
+struct PairRun {
+    env: LegEnv,
+    cycles: u64,
+    done_at: Option<u64>,
+    host_us: f64,
+    /// The VCD and .gtkw written (`--vcd`).
+    waves: Option<(PathBuf, PathBuf)>,
+}
+
+/// The same leg in fast mode, from the same initial SBUF images.
+struct FastRef {
+    sys: System,
+    src: CoreId,
+    dst: CoreId,
+    dst_soc: u64,
+}
+
+/// `sb2sb run sendrecv --mode rtl`: plan, run the Verilated pair, run the same
+/// leg in fast mode, compare and report.
+fn run_rtl(a: LegArgs) -> Result<i32> {
+    let plan = rtl_plan(&a)?;
+    let run = run_pair(&a, &plan)?;
+    let fast = fast_reference(&a, &plan)?;
+    report_rtl(&a, &plan, &run, fast)
+}
+
+/// Checks the arguments against the Verilated pair and builds its leg.
+fn rtl_plan(a: &LegArgs) -> Result<RtlPlan> {
     let probe = LegEnv::with_scenario(a.seed, 1, None);
     let (win, base) = probe.sbuf_window();
     // The seed's 16 KiB per partition does not fit the pair's SBUF window
@@ -606,6 +646,19 @@ fn run_rtl(a: LegArgs) -> Result<i32> {
         stall: None,
         bcast: !a.per_engine_doorbells,
     };
+    Ok(RtlPlan {
+        bytes,
+        win,
+        lo,
+        place,
+        leg,
+    })
+}
+
+/// Runs the leg on the Verilated pair (with `--vcd`, traced) until both
+/// SBUFs were scanned after its end.
+fn run_pair(a: &LegArgs, plan: &RtlPlan) -> Result<PairRun> {
+    let (place, leg) = (plan.place, plan.leg);
     let max_cycles = 2_000_000u64;
     let mut env = LegEnv::single(a.seed, max_cycles, place, leg);
     let mut dut: RtlDut<PairIn, PairOut> = RtlDut::new(&BLOCK, a.seed, XInit::Random)?;
@@ -658,13 +711,18 @@ fn run_rtl(a: LegArgs) -> Result<i32> {
     if let Some(f) = env.failure() {
         anyhow::bail!("environment check failed: {f}");
     }
-    let (sa, sb) = top::straps(place);
-    let dst_soc = soc_route(place, sa, sb, u64::from(leg.dst_off));
-    let engines = u64::from(
-        sb2sb_model::system::legs::split_partitions(leg.mask, 0, leg.part_count).len() as u32,
-    );
+    Ok(PairRun {
+        env,
+        cycles,
+        done_at,
+        host_us,
+        waves,
+    })
+}
 
-    // The same leg in fast mode, from the same initial images.
+/// The same leg in fast mode on a system whose SBUFs hold the pair's initial images.
+fn fast_reference(a: &LegArgs, plan: &RtlPlan) -> Result<FastRef> {
+    let (bytes, win, lo, leg) = (plan.bytes, plan.win, plan.lo, plan.leg);
     let a0 = LegEnv::initial_sbuf(a.seed, 0);
     let b0 = LegEnv::initial_sbuf(a.seed, 1);
     let need = (a.dst_offset.max(a.src_offset) + bytes).next_multiple_of(64 * 1024);
@@ -707,6 +765,32 @@ fn run_rtl(a: LegArgs) -> Result<i32> {
         )
     };
     let fast = sys.send_recv(&spec, Mode::Fast)?;
+    Ok(FastRef {
+        sys,
+        src,
+        dst,
+        dst_soc: fast.dst_soc,
+    })
+}
+
+/// Compares the pair's destination SBUF and semaphores with fast mode and prints the result.
+fn report_rtl(a: &LegArgs, plan: &RtlPlan, run: &PairRun, fast: FastRef) -> Result<i32> {
+    let (bytes, win, lo, place, leg) = (plan.bytes, plan.win, plan.lo, plan.place, plan.leg);
+    let (env, cycles, done_at, host_us, waves) =
+        (&run.env, run.cycles, run.done_at, run.host_us, &run.waves);
+    let FastRef {
+        sys,
+        src,
+        dst,
+        dst_soc: fast_dst_soc,
+    } = fast;
+    let off = |p: u8, o: u64| usize::from(p) * win as usize + (o - lo) as usize;
+    let (sa, sb) = top::straps(place);
+    let dst_soc = soc_route(place, sa, sb, u64::from(leg.dst_off));
+    let engines = u64::from(
+        sb2sb_model::system::legs::split_partitions(leg.mask, 0, leg.part_count).len() as u32,
+    );
+
     let rtl_b = env.observed_sbuf(1);
     let mut mismatched = 0u64;
     for p in 0..a.partitions {
@@ -737,7 +821,7 @@ fn run_rtl(a: LegArgs) -> Result<i32> {
             "mode": "rtl",
             "placement": place,
             "dst_soc": dst_soc, "dst_soc_hex": format!("{dst_soc:#x}"),
-            "fast_dst_soc_hex": format!("{:#x}", fast.dst_soc),
+            "fast_dst_soc_hex": format!("{fast_dst_soc:#x}"),
             "engine_mask": leg.mask, "engines": engines,
             "bytes": moved, "bytes_per_partition": bytes, "partitions": a.partitions,
             "verified_against_fast": mismatched == 0, "mismatched_bytes": mismatched,
@@ -753,7 +837,7 @@ fn run_rtl(a: LegArgs) -> Result<i32> {
         );
         println!(
             "  dst_soc          {dst_soc:#x}  (fast mode core {} -> {}: {:#x})",
-            src.0, dst.0, fast.dst_soc
+            src.0, dst.0, fast_dst_soc
         );
         println!(
             "  local_sem  {:>3}  core A: {local} (fast {f_local}, expected {engines} = engines)",

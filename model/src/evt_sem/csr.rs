@@ -3,8 +3,7 @@
 use super::io::{EvtSemIn, EvtSemOut};
 use super::regs::DESC;
 use crate::ports::Stimulus;
-use crate::regs::axil::AxilOut;
-use crate::regs::csr::{instances, plan, CsrSeq};
+use crate::regs::csr::{compare_sides, instances, plan, CsrSeq};
 
 /// The EVT_SEM CSR test environment: elements 0, 1 and 255 of every register array.
 #[derive(Debug, Clone)]
@@ -19,19 +18,6 @@ impl EvtSemCsr {
     }
 }
 
-fn axil_out(o: &EvtSemOut) -> AxilOut {
-    AxilOut {
-        awready: o.s_axil_awready == 1,
-        wready: o.s_axil_wready == 1,
-        bvalid: o.s_axil_bvalid == 1,
-        bresp: o.s_axil_bresp as u32,
-        arready: o.s_axil_arready == 1,
-        rvalid: o.s_axil_rvalid == 1,
-        rdata: o.s_axil_rdata as u32,
-        rresp: o.s_axil_rresp as u32,
-    }
-}
-
 impl Stimulus for EvtSemCsr {
     type In = EvtSemIn;
     type Out = EvtSemOut;
@@ -43,22 +29,10 @@ impl Stimulus for EvtSemCsr {
     }
 
     fn next(&mut self, _cycle: u64, prev_out: Option<&EvtSemOut>) -> EvtSemIn {
-        let prev = prev_out.map(axil_out);
+        let prev = prev_out.map(|o| crate::axil_out_of!(o));
         let reset = self.seq.in_reset();
         let a = self.seq.next(prev.as_ref());
-        EvtSemIn {
-            rst_ni: u64::from(!reset),
-            s_axil_awaddr: u64::from(a.awaddr),
-            s_axil_awvalid: u64::from(a.awvalid),
-            s_axil_wdata: u64::from(a.wdata),
-            s_axil_wstrb: u64::from(a.wstrb),
-            s_axil_wvalid: u64::from(a.wvalid),
-            s_axil_bready: u64::from(a.bready),
-            s_axil_araddr: u64::from(a.araddr),
-            s_axil_arvalid: u64::from(a.arvalid),
-            s_axil_rready: u64::from(a.rready),
-            ..EvtSemIn::default()
-        }
+        crate::axil_in_to!(EvtSemIn, reset, a)
     }
 
     fn coverage(&self) -> Vec<(String, u64)> {
@@ -66,14 +40,6 @@ impl Stimulus for EvtSemCsr {
     }
 
     fn compare_final(&self, other: &Self) -> Result<(), String> {
-        for (twin, s) in [("golden", &self.seq), ("RTL", &other.seq)] {
-            if let Some(f) = &s.first_fail {
-                return Err(format!(
-                    "evt_sem CSR test on the {twin} side: {} failures, first: {f}",
-                    s.fails
-                ));
-            }
-        }
-        Ok(())
+        compare_sides("evt_sem", &self.seq, &other.seq)
     }
 }

@@ -176,6 +176,61 @@ pub fn instances(
     v
 }
 
+/// The [`AxilOut`](crate::regs::axil::AxilOut) seen on the `s_axil_*` slave
+/// outputs of any port bundle (EVT_SEM, UDMA pins): one mapping for every
+/// block's CSR environment.
+#[macro_export]
+macro_rules! axil_out_of {
+    ($o:expr) => {{
+        let o = &$o;
+        $crate::regs::axil::AxilOut {
+            awready: o.s_axil_awready == 1,
+            wready: o.s_axil_wready == 1,
+            bvalid: o.s_axil_bvalid == 1,
+            bresp: o.s_axil_bresp as u32,
+            arready: o.s_axil_arready == 1,
+            rvalid: o.s_axil_rvalid == 1,
+            rdata: o.s_axil_rdata as u32,
+            rresp: o.s_axil_rresp as u32,
+        }
+    }};
+}
+
+/// A port bundle `$ty` driving `rst_ni` (low while `$reset`) and the
+/// `s_axil_*` slave inputs from the [`AxilIn`] `$a`; every other input default.
+#[macro_export]
+macro_rules! axil_in_to {
+    ($ty:ident, $reset:expr, $a:expr) => {
+        $ty {
+            rst_ni: u64::from(!$reset),
+            s_axil_awaddr: u64::from($a.awaddr),
+            s_axil_awvalid: u64::from($a.awvalid),
+            s_axil_wdata: u64::from($a.wdata),
+            s_axil_wstrb: u64::from($a.wstrb),
+            s_axil_wvalid: u64::from($a.wvalid),
+            s_axil_bready: u64::from($a.bready),
+            s_axil_araddr: u64::from($a.araddr),
+            s_axil_arvalid: u64::from($a.arvalid),
+            s_axil_rready: u64::from($a.rready),
+            ..$ty::default()
+        }
+    };
+}
+
+/// `Stimulus::compare_final` of a CSR environment: the first failure of the
+/// golden (`golden`) or the RTL (`rtl`) side's sequence, naming `block` and the side.
+pub fn compare_sides(block: &str, golden: &CsrSeq, rtl: &CsrSeq) -> Result<(), String> {
+    for (twin, s) in [("golden", golden), ("RTL", rtl)] {
+        if let Some(f) = &s.first_fail {
+            return Err(format!(
+                "{block} CSR test on the {twin} side: {} failures, first: {f}",
+                s.fails
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Plays a CSR plan through an AXI4-Lite master, one transaction at a time.
 #[derive(Debug, Clone)]
 pub struct CsrSeq {

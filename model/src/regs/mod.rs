@@ -820,10 +820,18 @@ pub const RTL_FILES: &[&str] = &[
 ];
 
 /// Literals in `src` (SystemVerilog, comments stripped) that duplicate a
-/// generated width or offset: `[W-1:0]` / `W'` for every field width W in
-/// 5..=31 of the described layouts, and a sized hex literal equal to a register
-/// offset ≥ 0x20 of `block`. Returns (line, literal) pairs.
+/// generated width or offset: [`width_literals`] and [`offset_literals`] of
+/// `block`. Returns (line, literal) pairs.
 pub fn literal_duplicates(src: &str, block: &Block) -> Vec<(usize, String)> {
+    let mut hits = width_literals(src);
+    hits.extend(offset_literals(src, block));
+    hits.sort();
+    hits
+}
+
+/// `[W-1:0]` / `W'` literals for every field width W in 5..=31 of the
+/// described layouts (of every block), in `src` with comments stripped.
+pub fn width_literals(src: &str) -> Vec<(usize, String)> {
     let mut widths: Vec<u32> = Vec::new();
     for b in blocks() {
         for l in b.layouts {
@@ -831,14 +839,6 @@ pub fn literal_duplicates(src: &str, block: &Block) -> Vec<(usize, String)> {
                 if (5..32).contains(&f.width) && !widths.contains(&f.width) {
                     widths.push(f.width);
                 }
-            }
-        }
-    }
-    let mut offsets: Vec<u32> = Vec::new();
-    for g in block.groups {
-        for r in g.regs {
-            if r.offset >= 0x20 {
-                offsets.push(r.offset);
             }
         }
     }
@@ -858,7 +858,24 @@ pub fn literal_duplicates(src: &str, block: &Block) -> Vec<(usize, String)> {
                 }
             }
         }
-        // sized hex literals: <digits>'h<hex>
+    }
+    hits
+}
+
+/// Sized hex literals (`<digits>'h<hex>`) in `src` (comments stripped) equal
+/// to a register offset >= 0x20 of `block`.
+pub fn offset_literals(src: &str, block: &Block) -> Vec<(usize, String)> {
+    let mut offsets: Vec<u32> = Vec::new();
+    for g in block.groups {
+        for r in g.regs {
+            if r.offset >= 0x20 {
+                offsets.push(r.offset);
+            }
+        }
+    }
+    let mut hits = Vec::new();
+    for (n, line) in src.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("").to_lowercase();
         let bytes: Vec<char> = code.chars().collect();
         let mut k = 0;
         while k + 1 < bytes.len() {
@@ -884,18 +901,57 @@ pub fn literal_duplicates(src: &str, block: &Block) -> Vec<(usize, String)> {
 mod rtl_literal_tests {
     use super::*;
 
+    /// Every `rtl/*.sv` but the generated package, with its text.
+    fn rtl_sources() -> Vec<(String, String)> {
+        let dir = format!("{}/../rtl", env!("CARGO_MANIFEST_DIR"));
+        let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
+            .expect("read rtl/")
+            .map(|e| {
+                e.expect("rtl/ entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .filter(|f| f.ends_with(".sv") && f != "sb2sb_pkg.sv")
+            .map(|f| {
+                let src = std::fs::read_to_string(format!("{dir}/{f}")).expect("read rtl file");
+                (f, src)
+            })
+            .collect();
+        files.sort();
+        files
+    }
+
     #[test]
     fn rtl_has_no_literal_that_duplicates_a_generated_width_or_offset() {
         let mut bad = Vec::new();
+        let files = rtl_sources();
         for f in RTL_FILES {
-            let path = format!("{}/../rtl/{f}", env!("CARGO_MANIFEST_DIR"));
-            let src = std::fs::read_to_string(&path).expect("read rtl file");
-            let block = if f.starts_with("evt_sem") {
-                &crate::evt_sem::regs::DESC
+            assert!(files.iter().any(|(n, _)| n == f), "RTL_FILES names rtl/{f}");
+        }
+        assert!(
+            files.len() > RTL_FILES.len(),
+            "rtl/ holds more than the register blocks"
+        );
+        // The register blocks (RTL_FILES): field widths and their own offsets.
+        // Every other file (link, crossbar, Q7 port, core, pair, ...) works on
+        // registers only through the package: no register offset of either
+        // block may appear there as a literal (its own 16-bit timestamps and
+        // debug ports are not register fields, so widths are not checked).
+        for (f, src) in &files {
+            let hits = if RTL_FILES.contains(&f.as_str()) {
+                let block = if f.starts_with("evt_sem") {
+                    &crate::evt_sem::regs::DESC
+                } else {
+                    &crate::udma::regs::DESC
+                };
+                literal_duplicates(src, block)
             } else {
-                &crate::udma::regs::DESC
+                let mut h = offset_literals(src, &crate::evt_sem::regs::DESC);
+                h.extend(offset_literals(src, &crate::udma::regs::DESC));
+                h
             };
-            for (line, lit) in literal_duplicates(&src, block) {
+            for (line, lit) in hits {
                 bad.push(format!("rtl/{f}:{line}: {lit}"));
             }
         }
@@ -918,5 +974,13 @@ mod rtl_literal_tests {
         assert!(lits.contains(&"'h038"), "{lits:?}");
         // Comments are not code.
         assert!(literal_duplicates("// [23:0] 24'd0", &crate::udma::regs::DESC).is_empty());
+        // Outside the register blocks only offsets are checked.
+        let udma = &crate::udma::regs::DESC;
+        assert_eq!(
+            offset_literals("case (o) 12'h038: ;", udma),
+            [(1, "'h038".to_string())]
+        );
+        assert!(offset_literals("logic [15:0] now_q; x = 16'h0;", udma).is_empty());
+        assert!(!width_literals("logic [23:0] x;").is_empty());
     }
 }

@@ -116,8 +116,8 @@ impl System {
         let k = &self.cores[usize::from(c)];
         k.hw.idle()
             && k.engines.iter().all(|u| {
-                u.m2s.st == M_IDLE
-                    && u.s2m.st == S_IDLE
+                u.m2s.state == M_IDLE
+                    && u.s2m.state == S_IDLE
                     && !u.m2s.pkt_open
                     && !u.s2m.in_pkt
                     && u.regs.side[0]

@@ -194,11 +194,11 @@ pub fn place(c: &Beat2, n: usize, at: usize) -> Beat {
     shl(&slice2(c, 0, n), at)
 }
 
-/// Descriptor register after one read beat (`rtl`: `dsc_in`): a beat narrower
+/// Descriptor register after one read beat (`rtl`: `desc_in`): a beat narrower
 /// than the descriptor shifts in from the top; a wide beat holds the whole
 /// descriptor at lane `addr mod bb`.
 #[inline]
-pub fn desc_shift_in(dsc: u128, beat: &Beat, bb: usize, addr: u64) -> u128 {
+pub fn desc_shift_in(desc: u128, beat: &Beat, bb: usize, addr: u64) -> u128 {
     if bb >= DESC_BYTES {
         let off = (addr as usize) & (bb - 1);
         let s = shr(beat, off);
@@ -206,7 +206,7 @@ pub fn desc_shift_in(dsc: u128, beat: &Beat, bb: usize, addr: u64) -> u128 {
     } else {
         let w = mask(*beat, bb);
         let w = u128::from(w[0]) | (u128::from(w[1]) << 64);
-        (dsc >> (8 * bb)) | (w << (8 * (DESC_BYTES - bb)))
+        (desc >> (8 * bb)) | (w << (8 * (DESC_BYTES - bb)))
     }
 }
 

@@ -4,8 +4,7 @@
 use super::engine::{PinsIn, UdmaWidth};
 use super::regs::*;
 use crate::ports::Stimulus;
-use crate::regs::axil::AxilOut;
-use crate::regs::csr::{instances, plan, CsrSeq, Inst};
+use crate::regs::csr::{compare_sides, instances, plan, CsrSeq, Inst};
 use crate::regs::Sides;
 
 /// The UDMA CSR test environment: both sides, queues 0 and 15.
@@ -51,34 +50,10 @@ impl<W: UdmaWidth> Stimulus for UdmaCsr<W> {
     }
 
     fn next(&mut self, _cycle: u64, prev_out: Option<&W::Out>) -> W::In {
-        let prev = prev_out.map(|o| {
-            let p = W::pins_out(o);
-            AxilOut {
-                awready: p.s_axil_awready == 1,
-                wready: p.s_axil_wready == 1,
-                bvalid: p.s_axil_bvalid == 1,
-                bresp: p.s_axil_bresp as u32,
-                arready: p.s_axil_arready == 1,
-                rvalid: p.s_axil_rvalid == 1,
-                rdata: p.s_axil_rdata as u32,
-                rresp: p.s_axil_rresp as u32,
-            }
-        });
+        let prev = prev_out.map(|o| crate::axil_out_of!(W::pins_out(o)));
         let reset = self.seq.in_reset();
         let a = self.seq.next(prev.as_ref());
-        W::to_in(&PinsIn {
-            rst_ni: u64::from(!reset),
-            s_axil_awaddr: u64::from(a.awaddr),
-            s_axil_awvalid: u64::from(a.awvalid),
-            s_axil_wdata: u64::from(a.wdata),
-            s_axil_wstrb: u64::from(a.wstrb),
-            s_axil_wvalid: u64::from(a.wvalid),
-            s_axil_bready: u64::from(a.bready),
-            s_axil_araddr: u64::from(a.araddr),
-            s_axil_arvalid: u64::from(a.arvalid),
-            s_axil_rready: u64::from(a.rready),
-            ..PinsIn::default()
-        })
+        W::to_in(&crate::axil_in_to!(PinsIn, reset, a))
     }
 
     fn coverage(&self) -> Vec<(String, u64)> {
@@ -86,14 +61,6 @@ impl<W: UdmaWidth> Stimulus for UdmaCsr<W> {
     }
 
     fn compare_final(&self, other: &Self) -> Result<(), String> {
-        for (twin, s) in [("golden", &self.seq), ("RTL", &other.seq)] {
-            if let Some(f) = &s.first_fail {
-                return Err(format!(
-                    "udma CSR test on the {twin} side: {} failures, first: {f}",
-                    s.fails
-                ));
-            }
-        }
-        Ok(())
+        compare_sides("udma", &self.seq, &other.seq)
     }
 }

@@ -10,88 +10,200 @@ use core::marker::PhantomData;
 use super::beat::{Beat, WideData};
 use super::m2s::{M2s, RdPort};
 use super::regfile::{CsrIn, RegFile, SideStat};
+use super::regs::{UDMA_CSR_ADDR_WIDTH, UDMA_NUM_QUEUES};
 use super::s2m::{S2m, StreamIn, WrIn};
 use crate::ports::{BlockDesc, CycleModel, PortBundle};
 
+/// The `udma_engine` port list, written once (SV port order; `rtl/udma_engine.sv`
+/// is checked against it by `tests::sv_port_list_matches_the_port_table`).
+/// Each port is `name: kind`, the kind one of
+/// - `(W)`: a `W`-bit scalar (a `u64` field in the bundles and the pins),
+/// - `data`: a `DataWidth`-bit data port (the width's data type in the bundles,
+///   a [`Beat`] in the pins),
+/// - `strb`: a `DataWidth / 8`-bit strobe or keep (`u64`).
+///
+/// Expands to `$cb! { { $args } in { .. } out { .. } }`; the bundles of every
+/// width ([`udma_width!`]), [`PinsIn`]/[`PinsOut`] and the four converters are
+/// generated from it.
+macro_rules! udma_ports {
+    ($cb:ident { $($args:tt)* }) => {
+        $cb! {
+            { $($args)* }
+            in {
+                rst_ni: (1),
+                s_axil_awaddr: (UDMA_CSR_ADDR_WIDTH),
+                s_axil_awvalid: (1),
+                s_axil_wdata: (AXIL_DATA_W),
+                s_axil_wstrb: (AXIL_DATA_W / 8),
+                s_axil_wvalid: (1),
+                s_axil_bready: (1),
+                s_axil_araddr: (UDMA_CSR_ADDR_WIDTH),
+                s_axil_arvalid: (1),
+                s_axil_rready: (1),
+                m_axi_arready: (1),
+                m_axi_rdata: data,
+                m_axi_rresp: (AXI_RESP_W),
+                m_axi_rlast: (1),
+                m_axi_rvalid: (1),
+                m_axi_awready: (1),
+                m_axi_wready: (1),
+                m_axi_bresp: (AXI_RESP_W),
+                m_axi_bvalid: (1),
+                m_axis_tready: (1),
+                s_axis_tdata: data,
+                s_axis_tkeep: strb,
+                s_axis_tlast: (1),
+                s_axis_tid: (QUEUE_IDX_W),
+                s_axis_tuser: (1),
+                s_axis_tvalid: (1),
+            }
+            out {
+                s_axil_awready: (1),
+                s_axil_wready: (1),
+                s_axil_bresp: (AXI_RESP_W),
+                s_axil_bvalid: (1),
+                s_axil_arready: (1),
+                s_axil_rdata: (AXIL_DATA_W),
+                s_axil_rresp: (AXI_RESP_W),
+                s_axil_rvalid: (1),
+                m_axi_araddr: (AXI_ADDR_W),
+                m_axi_arlen: (AXI_LEN_W),
+                m_axi_arsize: (AXI_SIZE_W),
+                m_axi_arburst: (AXI_BURST_W),
+                m_axi_arvalid: (1),
+                m_axi_rready: (1),
+                m_axi_awaddr: (AXI_ADDR_W),
+                m_axi_awlen: (AXI_LEN_W),
+                m_axi_awsize: (AXI_SIZE_W),
+                m_axi_awburst: (AXI_BURST_W),
+                m_axi_awvalid: (1),
+                m_axi_wdata: data,
+                m_axi_wstrb: strb,
+                m_axi_wlast: (1),
+                m_axi_wvalid: (1),
+                m_axi_bready: (1),
+                m_axis_tdata: data,
+                m_axis_tkeep: strb,
+                m_axis_tlast: (1),
+                m_axis_tid: (QUEUE_IDX_W),
+                m_axis_tuser: (1),
+                m_axis_tvalid: (1),
+                s_axis_tready: (1),
+                irq_o: (1),
+                err_irq_o: (1),
+                dbg_o: (DBG_W),
+            }
+        }
+    };
+}
+
+/// Bundle field type of a port kind (`$dty`: the width's data type).
+macro_rules! udma_port_ty {
+    (data, $dty:ty) => {
+        $dty
+    };
+    ($kind:tt, $dty:ty) => {
+        u64
+    };
+}
+
+/// Port width in bits of a port kind at `DataWidth` `$dw`.
+macro_rules! udma_port_width {
+    (data, $dw:expr) => {
+        $dw
+    };
+    (strb, $dw:expr) => {
+        $dw / 8
+    };
+    (($w:expr), $dw:expr) => {
+        $w
+    };
+}
+
+/// Pins field type of a port kind.
+macro_rules! udma_pin_ty {
+    (data) => {
+        Beat
+    };
+    ($kind:tt) => {
+        u64
+    };
+}
+
+/// Bundle field value → pins field value.
+macro_rules! udma_to_pin {
+    (data, $v:expr) => {
+        $v.to_beat()
+    };
+    ($kind:tt, $v:expr) => {
+        $v
+    };
+}
+
+/// Pins field value → bundle field value.
+macro_rules! udma_from_pin {
+    (data, $v:expr) => {
+        WideData::from_beat(&$v)
+    };
+    ($kind:tt, $v:expr) => {
+        $v
+    };
+}
+
+/// AXI4-Lite data width of the CSR slave.
+pub const AXIL_DATA_W: u32 = 32;
+/// AXI4 address width of the memory master.
+pub const AXI_ADDR_W: u32 = 64;
+/// AXI4 `AxLEN` width.
+pub const AXI_LEN_W: u32 = 8;
+/// AXI4 `AxSIZE` width.
+pub const AXI_SIZE_W: u32 = 3;
+/// AXI4 `AxBURST` width.
+pub const AXI_BURST_W: u32 = 2;
+/// AXI `BRESP`/`RRESP` width.
+pub const AXI_RESP_W: u32 = 2;
+/// Stream `tid` width: a queue index (`$clog2(NumQ)` in the RTL).
+pub const QUEUE_IDX_W: u32 = UDMA_NUM_QUEUES.ilog2();
+/// Width of `dbg_o`.
+pub const DBG_W: u32 = 32;
+
 /// Declares the port bundles, the lockstep registration and the
-/// [`UdmaWidth`] marker of one AXI data width (`DataWidth` of `udma_engine`).
-/// Field names and widths equal the SV ports (data `$dw` bits, strobes and
-/// `tkeep` `$dw / 8` bits).
+/// [`UdmaWidth`] marker of one AXI data width (`DataWidth` of `udma_engine`),
+/// all from the port table [`udma_ports!`].
 macro_rules! udma_width {
     (
         $(#[$m:meta])*
         $marker:ident, $in:ident, $out:ident, $block:ident, $name:literal,
-        $dw:literal, $bb:literal, $dty:ty, $wrb:literal, $params:expr
+        $dw:literal, $dty:ty, $wrb:literal, $params:expr
+    ) => {
+        udma_ports!(udma_width_from_table {
+            $(#[$m])* $marker, $in, $out, $block, $name, $dw, $dty, $wrb, $params
+        });
+    };
+}
+
+/// [`udma_width!`] body, called by [`udma_ports!`] with the port table.
+macro_rules! udma_width_from_table {
+    (
+        {
+            $(#[$m:meta])*
+            $marker:ident, $in:ident, $out:ident, $block:ident, $name:literal,
+            $dw:literal, $dty:ty, $wrb:literal, $params:expr
+        }
+        in { $($i:ident : $ik:tt),* $(,)? }
+        out { $($o:ident : $ok:tt),* $(,)? }
     ) => {
         crate::port_bundle! {
             /// Inputs of `udma_engine` at this data width.
             pub struct $in {
-                rst_ni: u64 = 1,
-                s_axil_awaddr: u64 = 18,
-                s_axil_awvalid: u64 = 1,
-                s_axil_wdata: u64 = 32,
-                s_axil_wstrb: u64 = 4,
-                s_axil_wvalid: u64 = 1,
-                s_axil_bready: u64 = 1,
-                s_axil_araddr: u64 = 18,
-                s_axil_arvalid: u64 = 1,
-                s_axil_rready: u64 = 1,
-                m_axi_arready: u64 = 1,
-                m_axi_rdata: $dty = $dw,
-                m_axi_rresp: u64 = 2,
-                m_axi_rlast: u64 = 1,
-                m_axi_rvalid: u64 = 1,
-                m_axi_awready: u64 = 1,
-                m_axi_wready: u64 = 1,
-                m_axi_bresp: u64 = 2,
-                m_axi_bvalid: u64 = 1,
-                m_axis_tready: u64 = 1,
-                s_axis_tdata: $dty = $dw,
-                s_axis_tkeep: u64 = $bb,
-                s_axis_tlast: u64 = 1,
-                s_axis_tid: u64 = 4,
-                s_axis_tuser: u64 = 1,
-                s_axis_tvalid: u64 = 1,
+                $( $i: udma_port_ty!($ik, $dty) = udma_port_width!($ik, $dw), )*
             }
         }
 
         crate::port_bundle! {
             /// Outputs of `udma_engine` at this data width.
             pub struct $out {
-                s_axil_awready: u64 = 1,
-                s_axil_wready: u64 = 1,
-                s_axil_bresp: u64 = 2,
-                s_axil_bvalid: u64 = 1,
-                s_axil_arready: u64 = 1,
-                s_axil_rdata: u64 = 32,
-                s_axil_rresp: u64 = 2,
-                s_axil_rvalid: u64 = 1,
-                m_axi_araddr: u64 = 64,
-                m_axi_arlen: u64 = 8,
-                m_axi_arsize: u64 = 3,
-                m_axi_arburst: u64 = 2,
-                m_axi_arvalid: u64 = 1,
-                m_axi_rready: u64 = 1,
-                m_axi_awaddr: u64 = 64,
-                m_axi_awlen: u64 = 8,
-                m_axi_awsize: u64 = 3,
-                m_axi_awburst: u64 = 2,
-                m_axi_awvalid: u64 = 1,
-                m_axi_wdata: $dty = $dw,
-                m_axi_wstrb: u64 = $bb,
-                m_axi_wlast: u64 = 1,
-                m_axi_wvalid: u64 = 1,
-                m_axi_bready: u64 = 1,
-                m_axis_tdata: $dty = $dw,
-                m_axis_tkeep: u64 = $bb,
-                m_axis_tlast: u64 = 1,
-                m_axis_tid: u64 = 4,
-                m_axis_tuser: u64 = 1,
-                m_axis_tvalid: u64 = 1,
-                s_axis_tready: u64 = 1,
-                irq_o: u64 = 1,
-                err_irq_o: u64 = 1,
-                dbg_o: u64 = 32,
+                $( $o: udma_port_ty!($ok, $dty) = udma_port_width!($ok, $dw), )*
             }
         }
 
@@ -112,152 +224,52 @@ macro_rules! udma_width {
         impl UdmaWidth for $marker {
             type In = $in;
             type Out = $out;
-            const BB: u32 = $bb;
+            const BEAT_BYTES: u32 = $dw / 8;
             const MAX_WR_BURST: u32 = $wrb;
             const BLOCK: &'static BlockDesc = &$block;
 
             fn pins_in(i: &$in) -> PinsIn {
-                PinsIn {
-                    rst_ni: i.rst_ni,
-                    s_axil_awaddr: i.s_axil_awaddr,
-                    s_axil_awvalid: i.s_axil_awvalid,
-                    s_axil_wdata: i.s_axil_wdata,
-                    s_axil_wstrb: i.s_axil_wstrb,
-                    s_axil_wvalid: i.s_axil_wvalid,
-                    s_axil_bready: i.s_axil_bready,
-                    s_axil_araddr: i.s_axil_araddr,
-                    s_axil_arvalid: i.s_axil_arvalid,
-                    s_axil_rready: i.s_axil_rready,
-                    m_axi_arready: i.m_axi_arready,
-                    m_axi_rdata: i.m_axi_rdata.to_beat(),
-                    m_axi_rresp: i.m_axi_rresp,
-                    m_axi_rlast: i.m_axi_rlast,
-                    m_axi_rvalid: i.m_axi_rvalid,
-                    m_axi_awready: i.m_axi_awready,
-                    m_axi_wready: i.m_axi_wready,
-                    m_axi_bresp: i.m_axi_bresp,
-                    m_axi_bvalid: i.m_axi_bvalid,
-                    m_axis_tready: i.m_axis_tready,
-                    s_axis_tdata: i.s_axis_tdata.to_beat(),
-                    s_axis_tkeep: i.s_axis_tkeep,
-                    s_axis_tlast: i.s_axis_tlast,
-                    s_axis_tid: i.s_axis_tid,
-                    s_axis_tuser: i.s_axis_tuser,
-                    s_axis_tvalid: i.s_axis_tvalid,
-                }
+                PinsIn { $( $i: udma_to_pin!($ik, i.$i), )* }
             }
 
             fn to_in(p: &PinsIn) -> $in {
-                $in {
-                    rst_ni: p.rst_ni,
-                    s_axil_awaddr: p.s_axil_awaddr,
-                    s_axil_awvalid: p.s_axil_awvalid,
-                    s_axil_wdata: p.s_axil_wdata,
-                    s_axil_wstrb: p.s_axil_wstrb,
-                    s_axil_wvalid: p.s_axil_wvalid,
-                    s_axil_bready: p.s_axil_bready,
-                    s_axil_araddr: p.s_axil_araddr,
-                    s_axil_arvalid: p.s_axil_arvalid,
-                    s_axil_rready: p.s_axil_rready,
-                    m_axi_arready: p.m_axi_arready,
-                    m_axi_rdata: WideData::from_beat(&p.m_axi_rdata),
-                    m_axi_rresp: p.m_axi_rresp,
-                    m_axi_rlast: p.m_axi_rlast,
-                    m_axi_rvalid: p.m_axi_rvalid,
-                    m_axi_awready: p.m_axi_awready,
-                    m_axi_wready: p.m_axi_wready,
-                    m_axi_bresp: p.m_axi_bresp,
-                    m_axi_bvalid: p.m_axi_bvalid,
-                    m_axis_tready: p.m_axis_tready,
-                    s_axis_tdata: WideData::from_beat(&p.s_axis_tdata),
-                    s_axis_tkeep: p.s_axis_tkeep,
-                    s_axis_tlast: p.s_axis_tlast,
-                    s_axis_tid: p.s_axis_tid,
-                    s_axis_tuser: p.s_axis_tuser,
-                    s_axis_tvalid: p.s_axis_tvalid,
-                }
+                $in { $( $i: udma_from_pin!($ik, p.$i), )* }
             }
 
             fn pins_out(o: &$out) -> PinsOut {
-                PinsOut {
-                    s_axil_awready: o.s_axil_awready,
-                    s_axil_wready: o.s_axil_wready,
-                    s_axil_bresp: o.s_axil_bresp,
-                    s_axil_bvalid: o.s_axil_bvalid,
-                    s_axil_arready: o.s_axil_arready,
-                    s_axil_rdata: o.s_axil_rdata,
-                    s_axil_rresp: o.s_axil_rresp,
-                    s_axil_rvalid: o.s_axil_rvalid,
-                    m_axi_araddr: o.m_axi_araddr,
-                    m_axi_arlen: o.m_axi_arlen,
-                    m_axi_arsize: o.m_axi_arsize,
-                    m_axi_arburst: o.m_axi_arburst,
-                    m_axi_arvalid: o.m_axi_arvalid,
-                    m_axi_rready: o.m_axi_rready,
-                    m_axi_awaddr: o.m_axi_awaddr,
-                    m_axi_awlen: o.m_axi_awlen,
-                    m_axi_awsize: o.m_axi_awsize,
-                    m_axi_awburst: o.m_axi_awburst,
-                    m_axi_awvalid: o.m_axi_awvalid,
-                    m_axi_wdata: o.m_axi_wdata.to_beat(),
-                    m_axi_wstrb: o.m_axi_wstrb,
-                    m_axi_wlast: o.m_axi_wlast,
-                    m_axi_wvalid: o.m_axi_wvalid,
-                    m_axi_bready: o.m_axi_bready,
-                    m_axis_tdata: o.m_axis_tdata.to_beat(),
-                    m_axis_tkeep: o.m_axis_tkeep,
-                    m_axis_tlast: o.m_axis_tlast,
-                    m_axis_tid: o.m_axis_tid,
-                    m_axis_tuser: o.m_axis_tuser,
-                    m_axis_tvalid: o.m_axis_tvalid,
-                    s_axis_tready: o.s_axis_tready,
-                    irq_o: o.irq_o,
-                    err_irq_o: o.err_irq_o,
-                    dbg_o: o.dbg_o,
-                }
+                PinsOut { $( $o: udma_to_pin!($ok, o.$o), )* }
             }
 
             fn to_out(p: &PinsOut) -> $out {
-                $out {
-                    s_axil_awready: p.s_axil_awready,
-                    s_axil_wready: p.s_axil_wready,
-                    s_axil_bresp: p.s_axil_bresp,
-                    s_axil_bvalid: p.s_axil_bvalid,
-                    s_axil_arready: p.s_axil_arready,
-                    s_axil_rdata: p.s_axil_rdata,
-                    s_axil_rresp: p.s_axil_rresp,
-                    s_axil_rvalid: p.s_axil_rvalid,
-                    m_axi_araddr: p.m_axi_araddr,
-                    m_axi_arlen: p.m_axi_arlen,
-                    m_axi_arsize: p.m_axi_arsize,
-                    m_axi_arburst: p.m_axi_arburst,
-                    m_axi_arvalid: p.m_axi_arvalid,
-                    m_axi_rready: p.m_axi_rready,
-                    m_axi_awaddr: p.m_axi_awaddr,
-                    m_axi_awlen: p.m_axi_awlen,
-                    m_axi_awsize: p.m_axi_awsize,
-                    m_axi_awburst: p.m_axi_awburst,
-                    m_axi_awvalid: p.m_axi_awvalid,
-                    m_axi_wdata: WideData::from_beat(&p.m_axi_wdata),
-                    m_axi_wstrb: p.m_axi_wstrb,
-                    m_axi_wlast: p.m_axi_wlast,
-                    m_axi_wvalid: p.m_axi_wvalid,
-                    m_axi_bready: p.m_axi_bready,
-                    m_axis_tdata: WideData::from_beat(&p.m_axis_tdata),
-                    m_axis_tkeep: p.m_axis_tkeep,
-                    m_axis_tlast: p.m_axis_tlast,
-                    m_axis_tid: p.m_axis_tid,
-                    m_axis_tuser: p.m_axis_tuser,
-                    m_axis_tvalid: p.m_axis_tvalid,
-                    s_axis_tready: p.s_axis_tready,
-                    irq_o: p.irq_o,
-                    err_irq_o: p.err_irq_o,
-                    dbg_o: p.dbg_o,
-                }
+                $out { $( $o: udma_from_pin!($ok, p.$o), )* }
             }
         }
     };
 }
+
+/// [`PinsIn`] and [`PinsOut`] from the port table.
+macro_rules! udma_pins_from_table {
+    (
+        {}
+        in { $($i:ident : $ik:tt),* $(,)? }
+        out { $($o:ident : $ok:tt),* $(,)? }
+    ) => {
+        /// Width-neutral inputs of `udma_engine` (data fields as beats): what the
+        /// golden core and the testbench work on, whatever the port width.
+        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+        pub struct PinsIn {
+            $( pub $i: udma_pin_ty!($ik), )*
+        }
+
+        /// Width-neutral outputs of `udma_engine` (data fields as beats).
+        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+        pub struct PinsOut {
+            $( pub $o: udma_pin_ty!($ok), )*
+        }
+    };
+}
+
+udma_ports!(udma_pins_from_table {});
 
 /// RTL files of `udma_engine`, in compile order.
 const RTL_FILES: &[&str] = &[
@@ -269,77 +281,6 @@ const RTL_FILES: &[&str] = &[
     "udma_engine.sv",
 ];
 
-/// Width-neutral inputs of `udma_engine` (data fields as beats): what the
-/// golden core and the testbench work on, whatever the port width.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct PinsIn {
-    pub rst_ni: u64,
-    pub s_axil_awaddr: u64,
-    pub s_axil_awvalid: u64,
-    pub s_axil_wdata: u64,
-    pub s_axil_wstrb: u64,
-    pub s_axil_wvalid: u64,
-    pub s_axil_bready: u64,
-    pub s_axil_araddr: u64,
-    pub s_axil_arvalid: u64,
-    pub s_axil_rready: u64,
-    pub m_axi_arready: u64,
-    pub m_axi_rdata: Beat,
-    pub m_axi_rresp: u64,
-    pub m_axi_rlast: u64,
-    pub m_axi_rvalid: u64,
-    pub m_axi_awready: u64,
-    pub m_axi_wready: u64,
-    pub m_axi_bresp: u64,
-    pub m_axi_bvalid: u64,
-    pub m_axis_tready: u64,
-    pub s_axis_tdata: Beat,
-    pub s_axis_tkeep: u64,
-    pub s_axis_tlast: u64,
-    pub s_axis_tid: u64,
-    pub s_axis_tuser: u64,
-    pub s_axis_tvalid: u64,
-}
-
-/// Width-neutral outputs of `udma_engine` (data fields as beats).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct PinsOut {
-    pub s_axil_awready: u64,
-    pub s_axil_wready: u64,
-    pub s_axil_bresp: u64,
-    pub s_axil_bvalid: u64,
-    pub s_axil_arready: u64,
-    pub s_axil_rdata: u64,
-    pub s_axil_rresp: u64,
-    pub s_axil_rvalid: u64,
-    pub m_axi_araddr: u64,
-    pub m_axi_arlen: u64,
-    pub m_axi_arsize: u64,
-    pub m_axi_arburst: u64,
-    pub m_axi_arvalid: u64,
-    pub m_axi_rready: u64,
-    pub m_axi_awaddr: u64,
-    pub m_axi_awlen: u64,
-    pub m_axi_awsize: u64,
-    pub m_axi_awburst: u64,
-    pub m_axi_awvalid: u64,
-    pub m_axi_wdata: Beat,
-    pub m_axi_wstrb: u64,
-    pub m_axi_wlast: u64,
-    pub m_axi_wvalid: u64,
-    pub m_axi_bready: u64,
-    pub m_axis_tdata: Beat,
-    pub m_axis_tkeep: u64,
-    pub m_axis_tlast: u64,
-    pub m_axis_tid: u64,
-    pub m_axis_tuser: u64,
-    pub m_axis_tvalid: u64,
-    pub s_axis_tready: u64,
-    pub irq_o: u64,
-    pub err_irq_o: u64,
-    pub dbg_o: u64,
-}
-
 /// One AXI data width of the engine: its port bundles, registration and the
 /// conversions between the bundles and the width-neutral pins.
 pub trait UdmaWidth:
@@ -350,7 +291,7 @@ pub trait UdmaWidth:
     /// Output bundle.
     type Out: PortBundle;
     /// Bytes per data beat (`DataWidth / 8`).
-    const BB: u32;
+    const BEAT_BYTES: u32;
     /// S2M write burst limit of the registered block (`MaxWrBurst`).
     const MAX_WR_BURST: u32;
     /// Lockstep registration.
@@ -367,22 +308,22 @@ pub trait UdmaWidth:
 
 udma_width!(
     /// `DataWidth` 64 (the default; block `udma`).
-    W64, UdmaIn, UdmaOut, BLOCK, "udma", 64, 8, u64, 16, &[("MaxWrBurst", 16)]
+    W64, UdmaIn, UdmaOut, BLOCK, "udma", 64, u64, 16, &[("MaxWrBurst", 16)]
 );
 udma_width!(
     /// `DataWidth` 32 (block `udma_w32`).
-    W32, UdmaW32In, UdmaW32Out, BLOCK_W32, "udma_w32", 32, 4, u64, 16,
+    W32, UdmaW32In, UdmaW32Out, BLOCK_W32, "udma_w32", 32, u64, 16,
     &[("DataWidth", 32), ("MaxWrBurst", 16)]
 );
 udma_width!(
     /// `DataWidth` 128 (block `udma_w128`).
-    W128, UdmaW128In, UdmaW128Out, BLOCK_W128, "udma_w128", 128, 16, [u64; 2], 16,
+    W128, UdmaW128In, UdmaW128Out, BLOCK_W128, "udma_w128", 128, [u64; 2], 16,
     &[("DataWidth", 128), ("MaxWrBurst", 16)]
 );
 udma_width!(
     /// `DataWidth` 256 (golden model only; the RTL elaborates and lints at 256
     /// but is not a registered lockstep block, to bound the build time).
-    W256, UdmaW256In, UdmaW256Out, BLOCK_W256, "udma_w256", 256, 32, [u64; 4], 16,
+    W256, UdmaW256In, UdmaW256Out, BLOCK_W256, "udma_w256", 256, [u64; 4], 16,
     &[("DataWidth", 256), ("MaxWrBurst", 16)]
 );
 
@@ -419,8 +360,8 @@ impl<W: UdmaWidth> Default for UdmaEngine<W> {
     fn default() -> Self {
         Self {
             regs: RegFile::default(),
-            m2s: M2s::new(W::BB),
-            s2m: S2m::new(W::BB, W::MAX_WR_BURST),
+            m2s: M2s::new(W::BEAT_BYTES),
+            s2m: S2m::new(W::BEAT_BYTES, W::MAX_WR_BURST),
             rd_owner: RD_NONE,
             rd_phase: false,
             rd_cnt: 0,
@@ -452,7 +393,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         let n = self.max_wr_burst;
         *self = Self {
             max_wr_burst: n,
-            s2m: S2m::new(W::BB, n),
+            s2m: S2m::new(W::BEAT_BYTES, n),
             ..Self::default()
         };
     }
@@ -465,7 +406,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
     fn dbg(&self) -> u64 {
         let m = self.m2s.stat().dbg() & 0x1_0fff;
         let s = self.s2m.stat().dbg() & 0x1_0fff;
-        // [8:0] M2S {pkt, q, st}, [17:9] S2M, [19:18] read owner, [21:20] CSR {R, B} pending
+        // [8:0] M2S {pkt, q, state}, [17:9] S2M, [19:18] read owner, [21:20] CSR {R, B} pending
         let pack = |d: u32| ((d & 0xf) | ((d >> 8) & 0xf) << 4 | ((d >> 16) & 1) << 8) as u64;
         pack(m)
             | pack(s) << 9
@@ -538,7 +479,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
             RD_S2M => so.ar,
             _ => Default::default(),
         };
-        let size = W::BB.trailing_zeros() as u64;
+        let size = W::BEAT_BYTES.trailing_zeros() as u64;
         let o = PinsOut {
             s_axil_awready: csr.awready as u64,
             s_axil_wready: csr.wready as u64,
@@ -583,7 +524,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         let stats = self.stats();
         let tready = b(i.m_axis_tready);
         let wr_busy = self.s2m.wr_busy();
-        let dmb_req = self.m2s.st == super::m2s::M_DMB && self.m2s.q == self.s2m.q;
+        let dmb_req = self.m2s.state == super::m2s::M_DMB && self.m2s.q == self.s2m.q;
         self.m2s
             .update(&self.regs.side[0], &m_rd, tready, wr_busy, &mut mo);
         after_m2s(&mut self.m2s, &mut mo);
@@ -632,5 +573,173 @@ impl<W: UdmaWidth> CycleModel for UdmaEngine<W> {
 
     fn step(&mut self, i: &W::In) -> W::Out {
         W::to_out(&self.step_pins(&W::pins_in(i)))
+    }
+}
+
+#[cfg(test)]
+mod port_table_tests {
+    use super::*;
+    use crate::ports::Signal;
+
+    /// Value of a SystemVerilog width expression (`+ - * /` over integers and
+    /// the names in `env`, left to right within a precedence level).
+    fn eval(expr: &str, env: &[(&str, i64)]) -> i64 {
+        let mut toks: Vec<String> = Vec::new();
+        for c in expr.chars().filter(|c| !c.is_whitespace()) {
+            let word = c.is_ascii_alphanumeric() || c == '_';
+            match toks.last_mut() {
+                Some(t) if word && t.chars().all(|d| d.is_ascii_alphanumeric() || d == '_') => {
+                    t.push(c)
+                }
+                _ => toks.push(c.to_string()),
+            }
+        }
+        let atom = |t: &str| -> i64 {
+            t.parse().unwrap_or_else(|_| {
+                env.iter()
+                    .find(|(n, _)| *n == t)
+                    .unwrap_or_else(|| panic!("unknown name {t} in {expr}"))
+                    .1
+            })
+        };
+        // sums of products
+        let (mut sum, mut prod, mut add_sign) = (0i64, atom(&toks[0]), 1i64);
+        let mut k = 1;
+        while k + 1 < toks.len() {
+            let v = atom(&toks[k + 1]);
+            match toks[k].as_str() {
+                "*" => prod *= v,
+                "/" => prod /= v,
+                op => {
+                    sum += add_sign * prod;
+                    add_sign = if op == "-" { -1 } else { 1 };
+                    prod = v;
+                }
+            }
+            k += 2;
+        }
+        sum + add_sign * prod
+    }
+
+    /// (direction, name, width) of every port of `rtl/udma_engine.sv` but
+    /// `clk_i`, at `DataWidth` `dw`.
+    fn sv_ports(dw: i64) -> Vec<(String, String, u32)> {
+        let path = format!("{}/../rtl/udma_engine.sv", env!("CARGO_MANIFEST_DIR"));
+        let src = std::fs::read_to_string(&path).expect("read rtl/udma_engine.sv");
+        let env = [
+            ("DataWidth", dw),
+            ("UDMA_CSR_ADDR_WIDTH", UDMA_CSR_ADDR_WIDTH as i64),
+            ("QueueIdxW", (UDMA_NUM_QUEUES as f64).log2().ceil() as i64),
+        ];
+        let mut ports = Vec::new();
+        let body = src.split(") (").nth(1).expect("port list");
+        for line in body.split(");").next().unwrap().lines() {
+            let code = line.split("//").next().unwrap().trim();
+            let Some((dir, rest)) = code.split_once(' ') else {
+                continue;
+            };
+            if dir != "input" && dir != "output" {
+                continue;
+            }
+            let rest = rest
+                .trim()
+                .strip_prefix("logic")
+                .expect("logic port")
+                .trim();
+            let (width, name) = match rest.strip_prefix('[') {
+                Some(r) => {
+                    let (range, name) = r.split_once(']').unwrap();
+                    let hi = range.strip_suffix(":0").expect("[hi:0] range");
+                    (eval(hi, &env) + 1, name)
+                }
+                None => (1, rest),
+            };
+            let name = name.trim().trim_end_matches(',').to_string();
+            if name != "clk_i" {
+                ports.push((dir.to_string(), name, width as u32));
+            }
+        }
+        ports
+    }
+
+    fn table<W: UdmaWidth>() -> Vec<(String, String, u32)> {
+        let side = |dir: &str, s: &'static [Signal]| {
+            s.iter()
+                .map(|g| (dir.to_string(), g.name.to_string(), g.width))
+                .collect::<Vec<_>>()
+        };
+        let mut t = side("input", <W::In as PortBundle>::SIGNALS);
+        t.extend(side("output", <W::Out as PortBundle>::SIGNALS));
+        t
+    }
+
+    #[test]
+    fn sv_port_list_matches_the_port_table_at_every_width() {
+        fn check<W: UdmaWidth>(dw: i64) {
+            let mut sv = sv_ports(dw);
+            let mut rs = table::<W>();
+            assert_eq!(sv.len(), 60, "SV ports at {dw} (clk_i excluded)");
+            sv.sort();
+            rs.sort();
+            assert_eq!(
+                sv, rs,
+                "rtl/udma_engine.sv vs udma_ports! at DataWidth {dw}"
+            );
+        }
+        check::<W32>(32);
+        check::<W64>(64);
+        check::<W128>(128);
+        check::<W256>(256);
+    }
+
+    #[test]
+    fn port_table_widths_are_the_axi_and_package_widths() {
+        // Independent spot values (the SV port list and AXI4 / AXI4-Lite).
+        let w = |s: &[Signal], n: &str| s.iter().find(|g| g.name == n).unwrap().width;
+        let (i, o) = (UdmaW128In::SIGNALS, UdmaW128Out::SIGNALS);
+        assert_eq!(w(i, "s_axil_awaddr"), 18);
+        assert_eq!(w(i, "s_axis_tid"), 4);
+        assert_eq!(w(i, "s_axis_tdata"), 128);
+        assert_eq!(w(i, "s_axis_tkeep"), 16);
+        assert_eq!(w(o, "m_axi_wstrb"), 16);
+        assert_eq!(w(o, "m_axi_araddr"), 64);
+        assert_eq!(w(o, "m_axi_awlen"), 8);
+        assert_eq!(w(o, "dbg_o"), 32);
+        assert_eq!((UdmaIn::WORDS, UdmaOut::WORDS), (26, 34));
+        assert_eq!((UdmaW128In::WORDS, UdmaW128Out::WORDS), (28, 36));
+    }
+
+    #[test]
+    fn converters_round_trip_every_field_at_every_width() {
+        fn check<W: UdmaWidth>() {
+            // Distinct values per field, masked to the field's width.
+            let mut words = vec![0u64; <W::In as PortBundle>::WORDS];
+            for (k, w) in words.iter_mut().enumerate() {
+                *w = 0x9e37_79b9_7f4a_7c15u64.wrapping_mul(k as u64 + 1);
+            }
+            let i = <W::In as PortBundle>::unpack(&{
+                let mut m = vec![0u64; words.len()];
+                <W::In as PortBundle>::unpack(&words).pack(&mut m);
+                m
+            });
+            let p = W::pins_in(&i);
+            assert_eq!(W::to_in(&p), i);
+            assert_eq!(W::pins_in(&W::to_in(&p)), p);
+            let mut owords = vec![0u64; <W::Out as PortBundle>::WORDS];
+            for (k, w) in owords.iter_mut().enumerate() {
+                *w = 0xd1b5_4a32_d192_ed03u64.wrapping_mul(k as u64 + 3);
+            }
+            let o = <W::Out as PortBundle>::unpack(&owords);
+            let mut m = vec![0u64; owords.len()];
+            o.pack(&mut m);
+            let o = <W::Out as PortBundle>::unpack(&m);
+            let q = W::pins_out(&o);
+            assert_eq!(W::to_out(&q), o);
+            assert_ne!(q, PinsOut::default());
+        }
+        check::<W32>();
+        check::<W64>();
+        check::<W128>();
+        check::<W256>();
     }
 }

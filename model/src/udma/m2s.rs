@@ -6,10 +6,10 @@
 //! before the stream is driven, so the S2M side can always fetch its descriptors.
 //!
 //! Packing: the bytes of a packet are packed across descriptor boundaries by a
-//! carry register (`cdata`, `cb` bytes at lane 0), so every stream beat of a
+//! carry register (`carry_data`, `carry_bytes` bytes at lane 0), so every stream beat of a
 //! packet but the `tlast` one is full (`bb` bytes). A buffer pointer may have
 //! any byte alignment: the first beat of a descriptor is read from the aligned
-//! address and its `soff` bytes below `buf_ptr` are skipped.
+//! address and its `src_offset` bytes below `buf_ptr` are skipped.
 //!
 //! Descriptor bits (docs/udma.md §4): FIRST must start a packet and only start
 //! one (else DESC_FIRST); DMB waits in state DMB until S2M has no write of this
@@ -88,26 +88,28 @@ pub struct M2sOut {
 pub struct M2s {
     /// Bytes per data beat (`DataWidth / 8`).
     pub bb: u32,
-    pub st: u8,
+    /// FSM state (`M_*`).
+    pub state: u8,
     pub q: usize,
-    pub rr: usize,
+    /// Round robin: the queue granted last (the search starts at the next one).
+    pub rr_last: usize,
     pub pkt_open: bool,
     /// The descriptor being executed (16 bytes, little endian).
-    pub dsc: u128,
+    pub desc: u128,
     pub rd_err: bool,
     pub rem: u32,
     /// Beat-aligned read address.
     pub addr: u64,
     /// Bytes of the next buffer beat below `buf_ptr` (first beat of a descriptor).
-    pub soff: u32,
+    pub src_offset: u32,
     pub tx_idx: u32,
     /// ARLEN of the data burst being streamed.
-    pub blen: u32,
+    pub burst_last: u32,
     pub buf: [Beat; MAX_BURST as usize],
     /// Packing carry: bytes of the packet not yet streamed, from lane 0.
-    pub cdata: Beat,
-    /// Bytes held in `cdata` (0..bb).
-    pub cb: u32,
+    pub carry_data: Beat,
+    /// Bytes held in `carry_data` (0..bb).
+    pub carry_bytes: u32,
 }
 
 /// Result of merging the carry with the buffer beat being streamed.
@@ -123,10 +125,10 @@ struct Pack {
     comb: Beat2,
 }
 
-/// Beats of the next data burst from the aligned `addr`, `soff` bytes into the
+/// Beats of the next data burst from the aligned `addr`, `src_offset` bytes into the
 /// first beat: bounded by the bytes left, the 4 KiB boundary and MAX_BURST.
-pub fn burst_beats(addr: u64, soff: u32, rem: u32, bb: u32) -> u32 {
-    let need = (rem + soff).div_ceil(bb);
+pub fn burst_beats(addr: u64, src_offset: u32, rem: u32, bb: u32) -> u32 {
+    let need = (rem + src_offset).div_ceil(bb);
     let to4k = (4096 - (addr & 0xfff) as u32) / bb;
     need.min(to4k).min(MAX_BURST)
 }
@@ -143,7 +145,7 @@ impl M2s {
     /// Status shown in the register file.
     pub fn stat(&self) -> SideStat {
         SideStat {
-            st: self.st,
+            state: self.state,
             q: self.q,
             pkt: self.pkt_open,
         }
@@ -151,12 +153,12 @@ impl M2s {
 
     /// Descriptor word 0 (`len_ctrl`).
     pub fn w0(&self) -> u32 {
-        self.dsc as u32
+        self.desc as u32
     }
 
     /// Descriptor `buf_ptr`.
     pub fn bufp(&self) -> u64 {
-        (self.dsc >> 64) as u64
+        (self.desc >> 64) as u64
     }
 
     fn last(&self) -> bool {
@@ -165,27 +167,27 @@ impl M2s {
 
     /// Carry merged with the buffer beat `tx_idx` (state TX).
     fn pack(&self) -> Pack {
-        let room = self.bb - self.soff;
+        let room = self.bb - self.src_offset;
         let fin = self.rem <= room;
         let n = if fin { self.rem } else { room };
         let dm = take(
             &self.buf[self.tx_idx as usize],
-            self.soff as usize,
+            self.src_offset as usize,
             n as usize,
         );
         Pack {
             n,
-            tot: self.cb + n,
+            tot: self.carry_bytes + n,
             lastp: fin && self.last(),
-            comb: concat(&self.cdata, self.cb as usize, &dm, n as usize),
+            comb: concat(&self.carry_data, self.carry_bytes as usize, &dm, n as usize),
         }
     }
 
     /// State after the checks (and the DMB wait): SPLIT when a middle
     /// descriptor without CONCAT finds carried bytes, else RAR.
-    fn go_st(&self) -> u8 {
+    fn go_state(&self) -> u8 {
         let concat = self.w0() & (1 << UDMA_DESC_CONCAT_BIT) != 0;
-        if self.pkt_open && !concat && self.cb != 0 {
+        if self.pkt_open && !concat && self.carry_bytes != 0 {
             M_SPLIT
         } else {
             M_RAR
@@ -198,11 +200,11 @@ impl M2s {
         let lb_mask = (self.bb - 1) as u64;
         self.rem = decode_len(self.w0());
         self.addr = bufp & !lb_mask;
-        self.soff = (bufp & lb_mask) as u32;
-        self.st = if self.w0() & (1 << UDMA_DESC_DMB_BIT) != 0 {
+        self.src_offset = (bufp & lb_mask) as u32;
+        self.state = if self.w0() & (1 << UDMA_DESC_DMB_BIT) != 0 {
             M_DMB
         } else {
-            self.go_st()
+            self.go_state()
         };
     }
 
@@ -211,7 +213,7 @@ impl M2s {
         let mut o = M2sOut::default();
         o.ev.q = self.q;
         let bb = self.bb;
-        match self.st {
+        match self.state {
             M_DAR => {
                 o.want = true;
                 if rd.owner {
@@ -228,7 +230,7 @@ impl M2s {
                     o.ar = ArReq {
                         valid: true,
                         addr: self.addr,
-                        len: burst_beats(self.addr, self.soff, self.rem, bb) - 1,
+                        len: burst_beats(self.addr, self.src_offset, self.rem, bb) - 1,
                     };
                 }
             }
@@ -250,11 +252,11 @@ impl M2s {
             M_FLUSH | M_CLOSE | M_SPLIT => {
                 o.axis = StreamOut {
                     tvalid: true,
-                    tdata: self.cdata,
-                    tkeep: keep_at(self.cb, 0),
-                    tlast: self.st != M_SPLIT,
+                    tdata: self.carry_data,
+                    tkeep: keep_at(self.carry_bytes, 0),
+                    tlast: self.state != M_SPLIT,
                     tid: self.q as u32,
-                    tuser: self.st == M_CLOSE,
+                    tuser: self.state == M_CLOSE,
                 };
             }
             _ => {}
@@ -276,21 +278,21 @@ impl M2s {
         let last_beat = beat && rd.cnt == rd.len;
         let err_beat = beat && rd.rresp != AXI_RESP_OKAY;
         let bb = self.bb;
-        match self.st {
+        match self.state {
             M_IDLE => {
                 if self.pkt_open {
                     if regs.q[self.q].stopped {
-                        self.st = M_CLOSE;
+                        self.state = M_CLOSE;
                     } else if regs.avail(self.q) {
-                        self.st = M_DAR;
+                        self.state = M_DAR;
                     }
                 } else if regs.normal() {
                     for k in 1..=NQ {
-                        let q = (self.rr + k) % NQ;
+                        let q = (self.rr_last + k) % NQ;
                         if regs.avail(q) {
                             self.q = q;
-                            self.rr = q;
-                            self.st = M_DAR;
+                            self.rr_last = q;
+                            self.state = M_DAR;
                             break;
                         }
                     }
@@ -299,16 +301,16 @@ impl M2s {
             M_DAR => {
                 if o.ar.valid && rd.arready {
                     self.rd_err = false;
-                    self.st = M_DR;
+                    self.state = M_DR;
                 }
             }
             M_DR => {
                 if beat {
                     let a = regs.q[self.q].head_desc_addr();
-                    self.dsc = desc_shift_in(self.dsc, &rd.rdata, bb as usize, a);
+                    self.desc = desc_shift_in(self.desc, &rd.rdata, bb as usize, a);
                     self.rd_err |= err_beat;
                     if last_beat {
-                        self.st = M_DCHK;
+                        self.state = M_DCHK;
                     }
                 }
             }
@@ -325,7 +327,7 @@ impl M2s {
                 match err {
                     Some(b) => {
                         o.ev.err = Some(b);
-                        self.st = if self.pkt_open { M_CLOSE } else { M_IDLE };
+                        self.state = if self.pkt_open { M_CLOSE } else { M_IDLE };
                     }
                     None => self.start_data(),
                 }
@@ -333,8 +335,8 @@ impl M2s {
             M_RAR => {
                 if o.ar.valid && rd.arready {
                     self.rd_err = false;
-                    self.blen = o.ar.len;
-                    self.st = M_RD;
+                    self.burst_last = o.ar.len;
+                    self.state = M_RD;
                 }
             }
             M_RD => {
@@ -345,10 +347,10 @@ impl M2s {
                     if last_beat {
                         if e {
                             o.ev.err = Some(UDMA_M2S_ERR_DATA_AXI_RESPONSE);
-                            self.st = if self.pkt_open { M_CLOSE } else { M_IDLE };
+                            self.state = if self.pkt_open { M_CLOSE } else { M_IDLE };
                         } else {
                             self.tx_idx = 0;
-                            self.st = M_TX;
+                            self.state = M_TX;
                         }
                     }
                 }
@@ -360,19 +362,19 @@ impl M2s {
                     self.rem -= p.n;
                     self.pkt_open = !o.axis.tlast;
                     self.addr = self.addr.wrapping_add(bb as u64);
-                    self.soff = 0;
+                    self.src_offset = 0;
                     if p.tot >= bb {
-                        self.cdata = slice2(&p.comb, bb as usize, (p.tot - bb) as usize);
-                        self.cb = p.tot - bb;
+                        self.carry_data = slice2(&p.comb, bb as usize, (p.tot - bb) as usize);
+                        self.carry_bytes = p.tot - bb;
                     } else if p.lastp {
-                        self.cdata = ZERO;
-                        self.cb = 0;
+                        self.carry_data = ZERO;
+                        self.carry_bytes = 0;
                     } else {
-                        self.cdata = slice2(&p.comb, 0, p.tot as usize);
-                        self.cb = p.tot;
+                        self.carry_data = slice2(&p.comb, 0, p.tot as usize);
+                        self.carry_bytes = p.tot;
                     }
-                    if self.tx_idx == self.blen {
-                        self.st = if p.lastp && p.tot > bb {
+                    if self.tx_idx == self.burst_last {
+                        self.state = if p.lastp && p.tot > bb {
                             M_FLUSH
                         } else if self.rem == 0 {
                             M_DONE
@@ -387,34 +389,34 @@ impl M2s {
                 o.ev.head_adv = true;
                 o.ev.done_inc = true;
                 o.ev.int_set = self.w0() & (1 << UDMA_DESC_INT_EN_BIT) != 0;
-                self.st = M_IDLE;
+                self.state = M_IDLE;
             }
             M_DMB => {
                 if !(wr_busy && wr_q == self.q) {
-                    self.st = self.go_st();
+                    self.state = self.go_state();
                 }
             }
             M_SPLIT => {
                 if tready {
-                    self.cdata = ZERO;
-                    self.cb = 0;
-                    self.st = M_RAR;
+                    self.carry_data = ZERO;
+                    self.carry_bytes = 0;
+                    self.state = M_RAR;
                 }
             }
             M_FLUSH => {
                 if tready {
                     self.pkt_open = false;
-                    self.cdata = ZERO;
-                    self.cb = 0;
-                    self.st = M_DONE;
+                    self.carry_data = ZERO;
+                    self.carry_bytes = 0;
+                    self.state = M_DONE;
                 }
             }
             _ => {
                 if tready {
                     self.pkt_open = false;
-                    self.cdata = ZERO;
-                    self.cb = 0;
-                    self.st = M_IDLE;
+                    self.carry_data = ZERO;
+                    self.carry_bytes = 0;
+                    self.state = M_IDLE;
                 }
             }
         }

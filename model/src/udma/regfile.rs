@@ -143,7 +143,7 @@ pub struct SideEv {
 /// FSM status a side shows in the register file (status bit 29, DBG_STATE).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SideStat {
-    pub st: u8,
+    pub state: u8,
     pub q: usize,
     pub pkt: bool,
 }
@@ -151,7 +151,7 @@ pub struct SideStat {
 impl SideStat {
     /// DBG_STATE register value.
     pub fn dbg(&self) -> u32 {
-        DBG_STATE_STATE.val(self.st as u32)
+        DBG_STATE_STATE.val(self.state as u32)
             | DBG_STATE_QUEUE.val(self.q as u32)
             | DBG_STATE_PKT.val(self.pkt as u32)
     }
@@ -256,7 +256,7 @@ impl RegFile {
         let r = &self.side[s].q[qi];
         let full = r.rl >= 1 && r.used() == r.rl - 1;
         let pref = Q_CFG_EN_PREF.is_set(r.cfg) && !r.stopped;
-        let busy = stat.st != 0 && stat.q == qi;
+        let busy = stat.state != 0 && stat.q == qi;
         Q_STATUS_Q_USED.val(r.used())
             | Q_STATUS_STOPPED.val(r.stopped as u32)
             | Q_STATUS_PREFETCH.val(pref as u32)

@@ -105,12 +105,12 @@ pub struct S2m {
     pub bb: u32,
     /// Data write burst limit in beats (`MaxWrBurst`, 1..=MAX_BURST).
     pub max_wr: u32,
-    pub st: u8,
+    pub state: u8,
     pub q: usize,
     pub in_pkt: bool,
     pub first: bool,
     /// The descriptor being executed (16 bytes, little endian).
-    pub dsc: u128,
+    pub desc: u128,
     pub rd_err: bool,
     pub cap: u32,
     pub used: u32,
@@ -166,25 +166,25 @@ impl S2m {
 
     /// Descriptor word 0 (`len_ctrl`).
     pub fn w0(&self) -> u32 {
-        self.dsc as u32
+        self.desc as u32
     }
 
     /// Descriptor `buf1_ptr`.
     pub fn bufp(&self) -> u64 {
-        (self.dsc >> 64) as u64
+        (self.desc >> 64) as u64
     }
 
     /// A data or completion write of queue `q` is collected or in flight (M2S DMB waits on it).
     pub fn wr_busy(&self) -> (bool, usize) {
-        let busy =
-            matches!(self.st, S_WR | S_B | S_CAW | S_CB) || (self.st == S_DATA && self.wn != 0);
+        let busy = matches!(self.state, S_WR | S_B | S_CAW | S_CB)
+            || (self.state == S_DATA && self.wn != 0);
         (busy, self.q)
     }
 
     /// Status shown in the register file.
     pub fn stat(&self) -> SideStat {
         SideStat {
-            st: self.st,
+            state: self.state,
             q: self.q,
             pkt: self.in_pkt,
         }
@@ -247,9 +247,9 @@ impl S2m {
         if self.hlast {
             self.hlast = false;
             self.in_pkt = false;
-            self.st = S_IDLE;
+            self.state = S_IDLE;
         } else {
-            self.st = S_DROP;
+            self.state = S_DROP;
         }
     }
 
@@ -257,7 +257,7 @@ impl S2m {
     pub fn outputs(&self, regs: &SideRegs, rd: &RdPort, s: &StreamIn) -> S2mOut {
         let mut o = S2mOut::default();
         o.ev.q = self.q;
-        match self.st {
+        match self.state {
             S_IDLE => o.ev.q = self.idle_q(s),
             S_DAR => {
                 o.want = true;
@@ -340,7 +340,7 @@ impl S2m {
             b_err: wi.bresp != AXI_RESP_OKAY,
             t: o.tready && s.tvalid,
         };
-        match self.st {
+        match self.state {
             S_IDLE => self.idle(regs, s, o),
             S_DAR | S_DR | S_DCHK => self.descriptor_fetch(regs, rd, &hs, o),
             S_DATA => self.collect_data(s, dmb_req, &hs, o),
@@ -366,7 +366,7 @@ impl S2m {
                 self.first = !self.in_pkt;
                 self.in_pkt = true;
                 self.tout = 0;
-                self.st = S_DAR;
+                self.state = S_DAR;
             } else if s.tvalid || self.hcnt != 0 {
                 let lim = regs.no_desc_tout;
                 if lim != 0 && self.tout.wrapping_add(1) >= lim {
@@ -384,20 +384,20 @@ impl S2m {
 
     /// DAR, DR, DCHK: read the head descriptor and check it (AXI response, ring id).
     fn descriptor_fetch(&mut self, regs: &SideRegs, rd: &RdPort, hs: &Handshakes, o: &mut S2mOut) {
-        match self.st {
+        match self.state {
             S_DAR => {
                 if o.ar.valid && rd.arready {
                     self.rd_err = false;
-                    self.st = S_DR;
+                    self.state = S_DR;
                 }
             }
             S_DR => {
                 if hs.beat {
                     let a = regs.q[self.q].head_desc_addr();
-                    self.dsc = desc_shift_in(self.dsc, &rd.rdata, self.bb as usize, a);
+                    self.desc = desc_shift_in(self.desc, &rd.rdata, self.bb as usize, a);
                     self.rd_err |= hs.err_beat;
                     if hs.last_beat {
-                        self.st = S_DCHK;
+                        self.state = S_DCHK;
                     }
                 }
             }
@@ -414,7 +414,7 @@ impl S2m {
                     self.dst = self.bufp();
                     self.blast = false;
                     self.buser = false;
-                    self.st = S_DATA;
+                    self.state = S_DATA;
                 }
             }
         }
@@ -449,7 +449,7 @@ impl S2m {
                     self.wn == self.max_wr || self.cap == 0 || self.blast || self.dst & 0xfff == 0;
             } else if self.blast {
                 wend = self.wn != 0;
-                self.st = S_CMP;
+                self.state = S_CMP;
             }
         } else if self.wn != 0 && dmb_req {
             // No hs.beat and M2S waits on a DMB: issue what is collected.
@@ -459,13 +459,13 @@ impl S2m {
             self.aw_done = false;
             self.w_done = false;
             self.wi = 0;
-            self.st = S_WR;
+            self.state = S_WR;
         }
     }
 
     /// WR, B: issue the collected burst, wait for its response.
     fn data_write(&mut self, hs: &Handshakes, o: &mut S2mOut) {
-        if self.st == S_WR {
+        if self.state == S_WR {
             self.aw_done |= hs.aw;
             if hs.w {
                 if self.wi + 1 == self.wn {
@@ -475,7 +475,7 @@ impl S2m {
                 }
             }
             if self.aw_done && self.w_done {
-                self.st = S_B;
+                self.state = S_B;
             }
         } else {
             if hs.b {
@@ -484,7 +484,7 @@ impl S2m {
                     self.enter_drop(o);
                 } else {
                     self.wn = 0;
-                    self.st = if self.blast || self.cap == 0 {
+                    self.state = if self.blast || self.cap == 0 {
                         S_CMP
                     } else {
                         S_DATA
@@ -497,15 +497,15 @@ impl S2m {
     /// CMP, CAW, CB, ADV: write the completion descriptor (when enabled), then
     /// advance the head (and completion head) and count the descriptor.
     fn completion(&mut self, regs: &SideRegs, hs: &Handshakes, o: &mut S2mOut) {
-        match self.st {
+        match self.state {
             S_CMP => {
                 if regs.q[self.q].comp_en() {
                     self.aw_done = false;
                     self.w_done = false;
                     self.w_idx = 0;
-                    self.st = S_CAW;
+                    self.state = S_CAW;
                 } else {
-                    self.st = S_ADV;
+                    self.state = S_ADV;
                 }
             }
             S_CAW => {
@@ -521,7 +521,7 @@ impl S2m {
                 self.aw_done = a;
                 self.w_done = w;
                 if a && w {
-                    self.st = S_CB;
+                    self.state = S_CB;
                 }
             }
             S_CB => {
@@ -530,7 +530,7 @@ impl S2m {
                         o.ev.err = Some(UDMA_S2M_ERR_COMP_AXI_RESPONSE);
                         self.enter_drop(o);
                     } else {
-                        self.st = S_ADV;
+                        self.state = S_ADV;
                     }
                 }
             }
@@ -544,7 +544,7 @@ impl S2m {
                     self.in_pkt = false;
                     self.hlast = false;
                 }
-                self.st = S_IDLE;
+                self.state = S_IDLE;
             }
         }
     }
@@ -555,7 +555,7 @@ impl S2m {
             o.ev.drop_add = s.tkeep.count_ones();
             if s.tlast {
                 self.in_pkt = false;
-                self.st = S_IDLE;
+                self.state = S_IDLE;
             }
         }
     }

@@ -572,7 +572,7 @@ impl<W: UdmaWidth> UdmaEnv<W> {
             let (lo, hi) = guard_span(q, &job);
             self.mem.write(lo, &vec![GUARD_BYTE; (hi - lo) as usize]);
         }
-        let bb = W::BB as u64;
+        let bb = W::BEAT_BYTES as u64;
         let ptrs = job.m2s[..job.nm].iter().chain(&job.s2m[..job.ns]);
         if ptrs.clone().any(|c| c.0 % bb != 0) {
             self.cov.unaligned_ptr_jobs += 1;
@@ -1202,7 +1202,7 @@ impl<W: UdmaWidth> UdmaEnv<W> {
                     if b.user {
                         self.cov.close_beats += 1;
                     }
-                    if !b.last && b.keep != (1u64 << W::BB) - 1 {
+                    if !b.last && b.keep != (1u64 << W::BEAT_BYTES) - 1 {
                         self.cov.split_beats += 1;
                     }
                     self.fifo.push_back(b);
@@ -1263,7 +1263,12 @@ impl<W: UdmaWidth> Stimulus for UdmaEnv<W> {
     fn new(seed: u64, _cycles: u64) -> Self {
         let mut rng = StimRng::new(seed ^ 0x0d3a_0000);
         let mem_rng = rng.fork(1);
-        let mut mem = AxiMem::new(MEM_SIZE as usize, W::BB as u64, (BAD_LO, BAD_HI), mem_rng);
+        let mut mem = AxiMem::new(
+            MEM_SIZE as usize,
+            W::BEAT_BYTES as u64,
+            (BAD_LO, BAD_HI),
+            mem_rng,
+        );
         mem.burst_lo = DST_BASE;
         Self {
             mem,

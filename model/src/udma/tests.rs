@@ -80,7 +80,7 @@ impl<W: UdmaWidth> Bench<W> {
     fn new() -> Self {
         let mut m = mem::AxiMem::new(
             0x10_0000,
-            W::BB as u64,
+            W::BEAT_BYTES as u64,
             (0xF_0000, 0x10_0000),
             crate::stim::StimRng::new(1),
         );
@@ -394,7 +394,7 @@ fn pack_copy_at<W: UdmaWidth>(
     let mut fifo: VecDeque<(Beat, u64, bool, bool)> = VecDeque::new();
     let mut beats = Vec::new();
     let total: u32 = m2s_lens.iter().sum();
-    for _ in 0..2000 + 40 * total as usize / W::BB as usize {
+    for _ in 0..2000 + 40 * total as usize / W::BEAT_BYTES as usize {
         b.i.m_axis_tready = (fifo.len() < 4) as u64;
         let front = fifo.front().copied();
         b.i.s_axis_tvalid = front.is_some() as u64;
@@ -504,7 +504,11 @@ fn odd_pointers_and_lengths<W: UdmaWidth>() {
             let (src, dst, beats) = pack_copy_at::<W>(m, s, |k| skews[k % 4], true);
             assert_eq!(dst, src, "{m:?} -> {s:?} skews {skews:?}");
             let total: u32 = m.iter().sum();
-            assert_eq!(beats, dense_beats(total, W::BB), "{m:?} skews {skews:?}");
+            assert_eq!(
+                beats,
+                dense_beats(total, W::BEAT_BYTES),
+                "{m:?} skews {skews:?}"
+            );
         }
     }
 }
@@ -636,22 +640,22 @@ fn m2s_dmb_waits_until_no_s2m_write_of_the_queue_is_in_flight() {
     let (mut waited, mut left) = (0u64, 0u64);
     for c in 0..400_000 {
         let i = env.next(c, prev.as_ref());
-        let st_before = dut.m2s.st;
+        let state_before = dut.m2s.state;
         let (busy, wq) = dut.s2m.wr_busy();
         let same = busy && wq == dut.m2s.q;
         prev = Some(dut.step(&i));
-        if st_before == m2s::M_DMB && i.rst_ni == 1 {
+        if state_before == m2s::M_DMB && i.rst_ni == 1 {
             if same {
                 waited += 1;
                 assert_eq!(
-                    dut.m2s.st,
+                    dut.m2s.state,
                     m2s::M_DMB,
                     "cycle {c}: left DMB while a write was in flight"
                 );
             } else {
                 left += 1;
                 assert_ne!(
-                    dut.m2s.st,
+                    dut.m2s.state,
                     m2s::M_DMB,
                     "cycle {c}: stayed in DMB with no write in flight"
                 );
