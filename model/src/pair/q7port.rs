@@ -11,17 +11,24 @@ use crate::udma::regs::{
     UDMA_M2S_BASE, UDMA_NUM_QUEUES, UDMA_Q_ARRAY_BASE, UDMA_Q_RTP_INC, UDMA_Q_STRIDE, UDMA_S2M_BASE,
 };
 
-const Q_IDLE: u8 = 0;
-const Q_WAIT_W: u8 = 1;
-const Q_WAIT_AW: u8 = 2;
-const Q_W_FWD: u8 = 3;
-const Q_W_RESP: u8 = 4;
-const Q_BACK: u8 = 5;
-const Q_R_FWD: u8 = 6;
-const Q_R_RESP: u8 = 7;
-const Q_R_BACK: u8 = 8;
-const Q_BC_FWD: u8 = 9;
-const Q_BC_RESP: u8 = 10;
+/// Q7 port FSM states: `qst_e` of `rtl/sb2sb_q7_port.sv`, same names and
+/// encoding (the debug port carries the number).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[repr(u8)]
+enum Q7State {
+    #[default]
+    Idle = 0,
+    WaitW = 1,
+    WaitAw = 2,
+    WFwd = 3,
+    WResp = 4,
+    Back = 5,
+    RFwd = 6,
+    RResp = 7,
+    RBack = 8,
+    BcFwd = 9,
+    BcResp = 10,
+}
 
 /// The Q7's AXI4-Lite master outputs (pair inputs).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -92,7 +99,7 @@ pub struct Q7Port {
     pub engines: usize,
     pub self_die: u64,
     pub core_idx: u64,
-    st: u8,
+    state: Q7State,
     pref: bool,
     addr: u32,
     data: u32,
@@ -120,7 +127,7 @@ impl Q7Port {
             engines,
             self_die,
             core_idx,
-            st: Q_IDLE,
+            state: Q7State::Idle,
             pref: false,
             addr: 0,
             data: 0,
@@ -135,7 +142,7 @@ impl Q7Port {
 
     /// No transaction in flight.
     pub fn idle(&self) -> bool {
-        self.st == Q_IDLE
+        self.state == Q7State::Idle
     }
 
     fn t_bc(&self) -> usize {
@@ -209,7 +216,7 @@ impl Q7Port {
     fn bc_write(&mut self) {
         let r = self.bc_reg();
         self.resp = 2;
-        self.st = Q_BACK;
+        self.state = Q7State::Back;
         if r.aligned && !r.trigger {
             if u64::from(self.data) >> self.engines == 0 {
                 self.bmask[r.queue][r.side] = self.data as u16;
@@ -220,7 +227,7 @@ impl Q7Port {
             self.awp = true;
             self.wp = true;
             self.resp = 0;
-            self.st = Q_BC_FWD;
+            self.state = Q7State::BcFwd;
         }
     }
 
@@ -232,19 +239,19 @@ impl Q7Port {
         } else {
             *self
         };
-        let idle = s.st == Q_IDLE;
+        let idle = s.state == Q7State::Idle;
         let o = AxilOut {
-            awready: (idle && !s.pref) || s.st == Q_WAIT_AW,
-            wready: (idle && !s.pref) || s.st == Q_WAIT_W,
+            awready: (idle && !s.pref) || s.state == Q7State::WaitAw,
+            wready: (idle && !s.pref) || s.state == Q7State::WaitW,
             arready: idle && s.pref,
-            bvalid: s.st == Q_BACK,
+            bvalid: s.state == Q7State::Back,
             bresp: s.resp,
-            rvalid: s.st == Q_R_BACK,
+            rvalid: s.state == Q7State::RBack,
             rdata: u64::from(s.data),
             rresp: s.resp,
         };
         let tgt = s.tgt();
-        let fwd = s.st == Q_W_FWD;
+        let fwd = s.state == Q7State::WFwd;
         let mut c = CsrDrive {
             awaddr: if tgt == s.t_bc() {
                 s.bc_addr()
@@ -270,20 +277,20 @@ impl Q7Port {
             c.tgt = Some(tgt);
             c.awvalid = fwd && s.awp;
             c.wvalid = fwd && s.wp;
-            c.bready = s.st == Q_W_RESP;
-            c.arvalid = s.st == Q_R_FWD;
-            c.rready = s.st == Q_R_RESP;
+            c.bready = s.state == Q7State::WResp;
+            c.arvalid = s.state == Q7State::RFwd;
+            c.rready = s.state == Q7State::RResp;
         } else if tgt == s.t_mem() {
             m.awvalid = fwd && s.awp;
             m.wvalid = fwd && s.wp;
-            m.bready = s.st == Q_W_RESP;
+            m.bready = s.state == Q7State::WResp;
         } else if tgt == s.t_bc() {
             c.tgt = Some(s.bc_engine());
-            c.awvalid = s.st == Q_BC_FWD && s.awp;
-            c.wvalid = s.st == Q_BC_FWD && s.wp;
-            c.bready = s.st == Q_BC_RESP;
+            c.awvalid = s.state == Q7State::BcFwd && s.awp;
+            c.wvalid = s.state == Q7State::BcFwd && s.wp;
+            c.bready = s.state == Q7State::BcResp;
         }
-        let dbg = ((tgt as u64) << 4 | u64::from(s.st)) & 0xFF;
+        let dbg = ((tgt as u64) << 4 | s.state as u64) & 0xFF;
         (o, c, m, dbg)
     }
 
@@ -295,8 +302,8 @@ impl Q7Port {
             return;
         }
         let tgt = self.tgt();
-        match self.st {
-            Q_IDLE => {
+        match self.state {
+            Q7State::Idle => {
                 let pref = self.pref;
                 self.pref = !pref;
                 if !pref && (i.awvalid || i.wvalid) {
@@ -309,35 +316,35 @@ impl Q7Port {
                     }
                     self.awp = true;
                     self.wp = true;
-                    self.st = if !i.wvalid {
-                        Q_WAIT_W
+                    self.state = if !i.wvalid {
+                        Q7State::WaitW
                     } else if !i.awvalid {
-                        Q_WAIT_AW
+                        Q7State::WaitAw
                     } else {
-                        Q_W_FWD
+                        Q7State::WFwd
                     };
                 } else if pref && i.arvalid {
                     self.addr = i.araddr as u32;
-                    self.st = Q_R_FWD;
+                    self.state = Q7State::RFwd;
                 }
             }
-            Q_WAIT_W => {
+            Q7State::WaitW => {
                 if i.wvalid {
                     self.data = i.wdata as u32;
                     self.strb = (i.wstrb & 0xF) as u32;
-                    self.st = Q_W_FWD;
+                    self.state = Q7State::WFwd;
                 }
             }
-            Q_WAIT_AW => {
+            Q7State::WaitAw => {
                 if i.awvalid {
                     self.addr = i.awaddr as u32;
-                    self.st = Q_W_FWD;
+                    self.state = Q7State::WFwd;
                 }
             }
-            Q_W_FWD => {
+            Q7State::WFwd => {
                 if tgt == self.t_err() {
                     self.resp = 2;
-                    self.st = Q_BACK;
+                    self.state = Q7State::Back;
                 } else if tgt == self.t_bc() {
                     self.bc_write();
                 } else {
@@ -354,11 +361,11 @@ impl Q7Port {
                         self.wp = false;
                     }
                     if done {
-                        self.st = Q_W_RESP;
+                        self.state = Q7State::WResp;
                     }
                 }
             }
-            Q_W_RESP => {
+            Q7State::WResp => {
                 let (v, r) = if tgt == self.t_mem() {
                     (mem.bvalid, mem.bresp)
                 } else {
@@ -366,15 +373,15 @@ impl Q7Port {
                 };
                 if v {
                     self.resp = r;
-                    self.st = Q_BACK;
+                    self.state = Q7State::Back;
                 }
             }
-            Q_BACK => {
+            Q7State::Back => {
                 if i.bready {
-                    self.st = Q_IDLE;
+                    self.state = Q7State::Idle;
                 }
             }
-            Q_BC_FWD => {
+            Q7State::BcFwd => {
                 let e = self.bc_engine();
                 let (awr, wr) = (t[e].awready, t[e].wready);
                 let done = (!self.awp || awr) && (!self.wp || wr);
@@ -385,10 +392,10 @@ impl Q7Port {
                     self.wp = false;
                 }
                 if done {
-                    self.st = Q_BC_RESP;
+                    self.state = Q7State::BcResp;
                 }
             }
-            Q_BC_RESP => {
+            Q7State::BcResp => {
                 let e = self.bc_engine();
                 if t[e].bvalid {
                     if self.resp == 0 {
@@ -396,15 +403,15 @@ impl Q7Port {
                     }
                     self.bpend &= !(1 << e);
                     if self.bpend == 0 {
-                        self.st = Q_BACK;
+                        self.state = Q7State::Back;
                     } else {
                         self.awp = true;
                         self.wp = true;
-                        self.st = Q_BC_FWD;
+                        self.state = Q7State::BcFwd;
                     }
                 }
             }
-            Q_R_FWD => {
+            Q7State::RFwd => {
                 if tgt == self.t_bc() {
                     // MASK reads back; TAIL_INC is write-only
                     let r = self.bc_reg();
@@ -415,25 +422,25 @@ impl Q7Port {
                     } else {
                         0
                     };
-                    self.st = Q_R_BACK;
+                    self.state = Q7State::RBack;
                 } else if tgt >= self.t_mem() {
                     self.resp = 2;
                     self.data = 0;
-                    self.st = Q_R_BACK;
+                    self.state = Q7State::RBack;
                 } else if t[tgt].arready {
-                    self.st = Q_R_RESP;
+                    self.state = Q7State::RResp;
                 }
             }
-            Q_R_RESP => {
+            Q7State::RResp => {
                 if t[tgt].rvalid {
                     self.resp = t[tgt].rresp;
                     self.data = t[tgt].rdata as u32;
-                    self.st = Q_R_BACK;
+                    self.state = Q7State::RBack;
                 }
             }
             _ => {
                 if i.rready {
-                    self.st = Q_IDLE;
+                    self.state = Q7State::Idle;
                 }
             }
         }

@@ -31,8 +31,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::pair::core::{CoreIn, Parts};
 use crate::pair::link::{Link, LinkFarIn, LinkNearIn, LinkOut, LINK_LATENCY};
-use crate::udma::m2s::M_IDLE;
-use crate::udma::s2m::S_IDLE;
+use crate::udma::m2s::M2sState;
+use crate::udma::s2m::S2mState;
 
 use super::link::{LinkClass, Ps};
 use super::mem::{DescWords, SbufWords};
@@ -116,8 +116,8 @@ impl System {
         let k = &self.cores[usize::from(c)];
         k.hw.idle()
             && k.engines.iter().all(|u| {
-                u.m2s.state == M_IDLE
-                    && u.s2m.state == S_IDLE
+                u.m2s.state == M2sState::Idle
+                    && u.s2m.state == S2mState::Idle
                     && !u.m2s.pkt_open
                     && !u.s2m.in_pkt
                     && u.regs.side[0]

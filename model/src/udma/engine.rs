@@ -524,7 +524,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         let stats = self.stats();
         let tready = b(i.m_axis_tready);
         let wr_busy = self.s2m.wr_busy();
-        let dmb_req = self.m2s.state == super::m2s::M_DMB && self.m2s.q == self.s2m.q;
+        let dmb_req = self.m2s.state == super::m2s::M2sState::Dmb && self.m2s.q == self.s2m.q;
         self.m2s
             .update(&self.regs.side[0], &m_rd, tready, wr_busy, &mut mo);
         after_m2s(&mut self.m2s, &mut mo);

@@ -21,19 +21,6 @@ use super::desc::{decode_len, ring_id_of};
 use super::regfile::{SideEv, SideRegs, SideStat, NQ};
 use super::regs::*;
 
-pub const M_IDLE: u8 = 0;
-pub const M_DAR: u8 = 1;
-pub const M_DR: u8 = 2;
-pub const M_DCHK: u8 = 3;
-pub const M_RAR: u8 = 4;
-pub const M_RD: u8 = 5;
-pub const M_TX: u8 = 6;
-pub const M_DONE: u8 = 7;
-pub const M_CLOSE: u8 = 8;
-pub const M_FLUSH: u8 = 9;
-pub const M_DMB: u8 = 10;
-pub const M_SPLIT: u8 = 11;
-
 /// Maximum beats per data read burst (the size of the beat buffer).
 pub const MAX_BURST: u32 = 16;
 /// Bytes per data beat at the default `DataWidth` (64 bits).
@@ -83,13 +70,33 @@ pub struct M2sOut {
     pub ev: SideEv,
 }
 
+/// M2S FSM states: `m2s_state_e` of `rtl/udma_m2s.sv`, same names and
+/// encoding (the debug port carries the number).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[repr(u8)]
+pub enum M2sState {
+    #[default]
+    Idle = 0,
+    Dar = 1,
+    Dr = 2,
+    Dchk = 3,
+    Rar = 4,
+    Rd = 5,
+    Tx = 6,
+    Done = 7,
+    Close = 8,
+    Flush = 9,
+    Dmb = 10,
+    Split = 11,
+}
+
 /// M2S state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct M2s {
     /// Bytes per data beat (`DataWidth / 8`).
     pub bb: u32,
-    /// FSM state (`M_*`).
-    pub state: u8,
+    /// FSM state.
+    pub state: M2sState,
     pub q: usize,
     /// Round robin: the queue granted last (the search starts at the next one).
     pub rr_last: usize,
@@ -145,7 +152,7 @@ impl M2s {
     /// Status shown in the register file.
     pub fn stat(&self) -> SideStat {
         SideStat {
-            state: self.state,
+            state: self.state as u8,
             q: self.q,
             pkt: self.pkt_open,
         }
@@ -185,12 +192,12 @@ impl M2s {
 
     /// State after the checks (and the DMB wait): SPLIT when a middle
     /// descriptor without CONCAT finds carried bytes, else RAR.
-    fn go_state(&self) -> u8 {
+    fn go_state(&self) -> M2sState {
         let concat = self.w0() & (1 << UDMA_DESC_CONCAT_BIT) != 0;
         if self.pkt_open && !concat && self.carry_bytes != 0 {
-            M_SPLIT
+            M2sState::Split
         } else {
-            M_RAR
+            M2sState::Rar
         }
     }
 
@@ -202,7 +209,7 @@ impl M2s {
         self.addr = bufp & !lb_mask;
         self.src_offset = (bufp & lb_mask) as u32;
         self.state = if self.w0() & (1 << UDMA_DESC_DMB_BIT) != 0 {
-            M_DMB
+            M2sState::Dmb
         } else {
             self.go_state()
         };
@@ -214,7 +221,7 @@ impl M2s {
         o.ev.q = self.q;
         let bb = self.bb;
         match self.state {
-            M_DAR => {
+            M2sState::Dar => {
                 o.want = true;
                 if rd.owner {
                     o.ar = ArReq {
@@ -224,7 +231,7 @@ impl M2s {
                     };
                 }
             }
-            M_RAR => {
+            M2sState::Rar => {
                 o.want = true;
                 if rd.owner {
                     o.ar = ArReq {
@@ -234,7 +241,7 @@ impl M2s {
                     };
                 }
             }
-            M_TX => {
+            M2sState::Tx => {
                 let p = self.pack();
                 // A beat goes out when it is full or ends the packet; otherwise
                 // the bytes are absorbed into the carry (no stream beat).
@@ -249,14 +256,14 @@ impl M2s {
                     };
                 }
             }
-            M_FLUSH | M_CLOSE | M_SPLIT => {
+            M2sState::Flush | M2sState::Close | M2sState::Split => {
                 o.axis = StreamOut {
                     tvalid: true,
                     tdata: self.carry_data,
                     tkeep: keep_at(self.carry_bytes, 0),
-                    tlast: self.state != M_SPLIT,
+                    tlast: self.state != M2sState::Split,
                     tid: self.q as u32,
-                    tuser: self.state == M_CLOSE,
+                    tuser: self.state == M2sState::Close,
                 };
             }
             _ => {}
@@ -279,12 +286,12 @@ impl M2s {
         let err_beat = beat && rd.rresp != AXI_RESP_OKAY;
         let bb = self.bb;
         match self.state {
-            M_IDLE => {
+            M2sState::Idle => {
                 if self.pkt_open {
                     if regs.q[self.q].stopped {
-                        self.state = M_CLOSE;
+                        self.state = M2sState::Close;
                     } else if regs.avail(self.q) {
-                        self.state = M_DAR;
+                        self.state = M2sState::Dar;
                     }
                 } else if regs.normal() {
                     for k in 1..=NQ {
@@ -292,29 +299,29 @@ impl M2s {
                         if regs.avail(q) {
                             self.q = q;
                             self.rr_last = q;
-                            self.state = M_DAR;
+                            self.state = M2sState::Dar;
                             break;
                         }
                     }
                 }
             }
-            M_DAR => {
+            M2sState::Dar => {
                 if o.ar.valid && rd.arready {
                     self.rd_err = false;
-                    self.state = M_DR;
+                    self.state = M2sState::Dr;
                 }
             }
-            M_DR => {
+            M2sState::Dr => {
                 if beat {
                     let a = regs.q[self.q].head_desc_addr();
                     self.desc = desc_shift_in(self.desc, &rd.rdata, bb as usize, a);
                     self.rd_err |= err_beat;
                     if last_beat {
-                        self.state = M_DCHK;
+                        self.state = M2sState::Dchk;
                     }
                 }
             }
-            M_DCHK => {
+            M2sState::Dchk => {
                 let err = if self.rd_err {
                     Some(UDMA_M2S_ERR_PREF_AXI_RESPONSE)
                 } else if ring_id_of(self.w0()) != regs.q[self.q].head.ring_id {
@@ -327,19 +334,23 @@ impl M2s {
                 match err {
                     Some(b) => {
                         o.ev.err = Some(b);
-                        self.state = if self.pkt_open { M_CLOSE } else { M_IDLE };
+                        self.state = if self.pkt_open {
+                            M2sState::Close
+                        } else {
+                            M2sState::Idle
+                        };
                     }
                     None => self.start_data(),
                 }
             }
-            M_RAR => {
+            M2sState::Rar => {
                 if o.ar.valid && rd.arready {
                     self.rd_err = false;
                     self.burst_last = o.ar.len;
-                    self.state = M_RD;
+                    self.state = M2sState::Rd;
                 }
             }
-            M_RD => {
+            M2sState::Rd => {
                 if beat {
                     self.buf[(rd.cnt & (MAX_BURST - 1)) as usize] = rd.rdata;
                     let e = self.rd_err | err_beat;
@@ -347,15 +358,19 @@ impl M2s {
                     if last_beat {
                         if e {
                             o.ev.err = Some(UDMA_M2S_ERR_DATA_AXI_RESPONSE);
-                            self.state = if self.pkt_open { M_CLOSE } else { M_IDLE };
+                            self.state = if self.pkt_open {
+                                M2sState::Close
+                            } else {
+                                M2sState::Idle
+                            };
                         } else {
                             self.tx_idx = 0;
-                            self.state = M_TX;
+                            self.state = M2sState::Tx;
                         }
                     }
                 }
             }
-            M_TX => {
+            M2sState::Tx => {
                 if tready || !o.axis.tvalid {
                     let p = self.pack();
                     o.ev.bytes_add = p.n;
@@ -375,40 +390,40 @@ impl M2s {
                     }
                     if self.tx_idx == self.burst_last {
                         self.state = if p.lastp && p.tot > bb {
-                            M_FLUSH
+                            M2sState::Flush
                         } else if self.rem == 0 {
-                            M_DONE
+                            M2sState::Done
                         } else {
-                            M_RAR
+                            M2sState::Rar
                         };
                     }
                     self.tx_idx = (self.tx_idx + 1) & (MAX_BURST - 1);
                 }
             }
-            M_DONE => {
+            M2sState::Done => {
                 o.ev.head_adv = true;
                 o.ev.done_inc = true;
                 o.ev.int_set = self.w0() & (1 << UDMA_DESC_INT_EN_BIT) != 0;
-                self.state = M_IDLE;
+                self.state = M2sState::Idle;
             }
-            M_DMB => {
+            M2sState::Dmb => {
                 if !(wr_busy && wr_q == self.q) {
                     self.state = self.go_state();
                 }
             }
-            M_SPLIT => {
+            M2sState::Split => {
                 if tready {
                     self.carry_data = ZERO;
                     self.carry_bytes = 0;
-                    self.state = M_RAR;
+                    self.state = M2sState::Rar;
                 }
             }
-            M_FLUSH => {
+            M2sState::Flush => {
                 if tready {
                     self.pkt_open = false;
                     self.carry_data = ZERO;
                     self.carry_bytes = 0;
-                    self.state = M_DONE;
+                    self.state = M2sState::Done;
                 }
             }
             _ => {
@@ -416,7 +431,7 @@ impl M2s {
                     self.pkt_open = false;
                     self.carry_data = ZERO;
                     self.carry_bytes = 0;
-                    self.state = M_IDLE;
+                    self.state = M2sState::Idle;
                 }
             }
         }

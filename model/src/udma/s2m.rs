@@ -42,19 +42,6 @@ struct Handshakes {
     t: bool,
 }
 
-pub const S_IDLE: u8 = 0;
-pub const S_DAR: u8 = 1;
-pub const S_DR: u8 = 2;
-pub const S_DCHK: u8 = 3;
-pub const S_DATA: u8 = 4;
-pub const S_WR: u8 = 5;
-pub const S_B: u8 = 6;
-pub const S_CMP: u8 = 7;
-pub const S_CAW: u8 = 8;
-pub const S_CB: u8 = 9;
-pub const S_ADV: u8 = 10;
-pub const S_DROP: u8 = 11;
-
 /// AXI4-Stream slave inputs.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct StreamIn {
@@ -98,6 +85,26 @@ pub struct S2mOut {
     pub ev: SideEv,
 }
 
+/// S2M FSM states: `s2m_state_e` of `rtl/udma_s2m.sv`, same names and
+/// encoding (the debug port carries the number).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[repr(u8)]
+pub enum S2mState {
+    #[default]
+    Idle = 0,
+    Dar = 1,
+    Dr = 2,
+    Dchk = 3,
+    Data = 4,
+    Wr = 5,
+    B = 6,
+    Cmp = 7,
+    Caw = 8,
+    Cb = 9,
+    Adv = 10,
+    Drop = 11,
+}
+
 /// S2M state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct S2m {
@@ -105,7 +112,8 @@ pub struct S2m {
     pub bb: u32,
     /// Data write burst limit in beats (`MaxWrBurst`, 1..=MAX_BURST).
     pub max_wr: u32,
-    pub state: u8,
+    /// FSM state.
+    pub state: S2mState,
     pub q: usize,
     pub in_pkt: bool,
     pub first: bool,
@@ -176,15 +184,17 @@ impl S2m {
 
     /// A data or completion write of queue `q` is collected or in flight (M2S DMB waits on it).
     pub fn wr_busy(&self) -> (bool, usize) {
-        let busy = matches!(self.state, S_WR | S_B | S_CAW | S_CB)
-            || (self.state == S_DATA && self.wn != 0);
+        let busy = matches!(
+            self.state,
+            S2mState::Wr | S2mState::B | S2mState::Caw | S2mState::Cb
+        ) || (self.state == S2mState::Data && self.wn != 0);
         (busy, self.q)
     }
 
     /// Status shown in the register file.
     pub fn stat(&self) -> SideStat {
         SideStat {
-            state: self.state,
+            state: self.state as u8,
             q: self.q,
             pkt: self.in_pkt,
         }
@@ -247,9 +257,9 @@ impl S2m {
         if self.hlast {
             self.hlast = false;
             self.in_pkt = false;
-            self.state = S_IDLE;
+            self.state = S2mState::Idle;
         } else {
-            self.state = S_DROP;
+            self.state = S2mState::Drop;
         }
     }
 
@@ -258,8 +268,8 @@ impl S2m {
         let mut o = S2mOut::default();
         o.ev.q = self.q;
         match self.state {
-            S_IDLE => o.ev.q = self.idle_q(s),
-            S_DAR => {
+            S2mState::Idle => o.ev.q = self.idle_q(s),
+            S2mState::Dar => {
                 o.want = true;
                 if rd.owner {
                     o.ar = ArReq {
@@ -269,10 +279,10 @@ impl S2m {
                     };
                 }
             }
-            S_DATA => {
+            S2mState::Data => {
                 o.tready = s.tvalid && self.take(s).need_beat;
             }
-            S_WR => {
+            S2mState::Wr => {
                 o.wr = WrOut {
                     awvalid: !self.aw_done,
                     awaddr: if self.aw_done { 0 } else { self.wa },
@@ -292,7 +302,7 @@ impl S2m {
                     bready: false,
                 };
             }
-            S_CAW => {
+            S2mState::Caw => {
                 let ca = regs.q[self.q].comp_addr();
                 let nb = desc_beats(self.bb as usize);
                 let (b, strb) = desc_beat(
@@ -312,8 +322,8 @@ impl S2m {
                     bready: false,
                 };
             }
-            S_B | S_CB => o.wr.bready = true,
-            S_DROP => o.tready = true,
+            S2mState::B | S2mState::Cb => o.wr.bready = true,
+            S2mState::Drop => o.tready = true,
             _ => {}
         }
         o
@@ -341,11 +351,15 @@ impl S2m {
             t: o.tready && s.tvalid,
         };
         match self.state {
-            S_IDLE => self.idle(regs, s, o),
-            S_DAR | S_DR | S_DCHK => self.descriptor_fetch(regs, rd, &hs, o),
-            S_DATA => self.collect_data(s, dmb_req, &hs, o),
-            S_WR | S_B => self.data_write(&hs, o),
-            S_CMP | S_CAW | S_CB | S_ADV => self.completion(regs, &hs, o),
+            S2mState::Idle => self.idle(regs, s, o),
+            S2mState::Dar | S2mState::Dr | S2mState::Dchk => {
+                self.descriptor_fetch(regs, rd, &hs, o)
+            }
+            S2mState::Data => self.collect_data(s, dmb_req, &hs, o),
+            S2mState::Wr | S2mState::B => self.data_write(&hs, o),
+            S2mState::Cmp | S2mState::Caw | S2mState::Cb | S2mState::Adv => {
+                self.completion(regs, &hs, o)
+            }
             _ => self.drop_rest(s, &hs, o),
         }
     }
@@ -366,7 +380,7 @@ impl S2m {
                 self.first = !self.in_pkt;
                 self.in_pkt = true;
                 self.tout = 0;
-                self.state = S_DAR;
+                self.state = S2mState::Dar;
             } else if s.tvalid || self.hcnt != 0 {
                 let lim = regs.no_desc_tout;
                 if lim != 0 && self.tout.wrapping_add(1) >= lim {
@@ -385,19 +399,19 @@ impl S2m {
     /// DAR, DR, DCHK: read the head descriptor and check it (AXI response, ring id).
     fn descriptor_fetch(&mut self, regs: &SideRegs, rd: &RdPort, hs: &Handshakes, o: &mut S2mOut) {
         match self.state {
-            S_DAR => {
+            S2mState::Dar => {
                 if o.ar.valid && rd.arready {
                     self.rd_err = false;
-                    self.state = S_DR;
+                    self.state = S2mState::Dr;
                 }
             }
-            S_DR => {
+            S2mState::Dr => {
                 if hs.beat {
                     let a = regs.q[self.q].head_desc_addr();
                     self.desc = desc_shift_in(self.desc, &rd.rdata, self.bb as usize, a);
                     self.rd_err |= hs.err_beat;
                     if hs.last_beat {
-                        self.state = S_DCHK;
+                        self.state = S2mState::Dchk;
                     }
                 }
             }
@@ -414,7 +428,7 @@ impl S2m {
                     self.dst = self.bufp();
                     self.blast = false;
                     self.buser = false;
-                    self.state = S_DATA;
+                    self.state = S2mState::Data;
                 }
             }
         }
@@ -449,7 +463,7 @@ impl S2m {
                     self.wn == self.max_wr || self.cap == 0 || self.blast || self.dst & 0xfff == 0;
             } else if self.blast {
                 wend = self.wn != 0;
-                self.state = S_CMP;
+                self.state = S2mState::Cmp;
             }
         } else if self.wn != 0 && dmb_req {
             // No hs.beat and M2S waits on a DMB: issue what is collected.
@@ -459,13 +473,13 @@ impl S2m {
             self.aw_done = false;
             self.w_done = false;
             self.wi = 0;
-            self.state = S_WR;
+            self.state = S2mState::Wr;
         }
     }
 
     /// WR, B: issue the collected burst, wait for its response.
     fn data_write(&mut self, hs: &Handshakes, o: &mut S2mOut) {
-        if self.state == S_WR {
+        if self.state == S2mState::Wr {
             self.aw_done |= hs.aw;
             if hs.w {
                 if self.wi + 1 == self.wn {
@@ -475,7 +489,7 @@ impl S2m {
                 }
             }
             if self.aw_done && self.w_done {
-                self.state = S_B;
+                self.state = S2mState::B;
             }
         } else {
             if hs.b {
@@ -485,9 +499,9 @@ impl S2m {
                 } else {
                     self.wn = 0;
                     self.state = if self.blast || self.cap == 0 {
-                        S_CMP
+                        S2mState::Cmp
                     } else {
-                        S_DATA
+                        S2mState::Data
                     };
                 }
             }
@@ -498,17 +512,17 @@ impl S2m {
     /// advance the head (and completion head) and count the descriptor.
     fn completion(&mut self, regs: &SideRegs, hs: &Handshakes, o: &mut S2mOut) {
         match self.state {
-            S_CMP => {
+            S2mState::Cmp => {
                 if regs.q[self.q].comp_en() {
                     self.aw_done = false;
                     self.w_done = false;
                     self.w_idx = 0;
-                    self.state = S_CAW;
+                    self.state = S2mState::Caw;
                 } else {
-                    self.state = S_ADV;
+                    self.state = S2mState::Adv;
                 }
             }
-            S_CAW => {
+            S2mState::Caw => {
                 let a = self.aw_done || hs.aw;
                 let mut w = self.w_done;
                 if hs.w {
@@ -521,16 +535,16 @@ impl S2m {
                 self.aw_done = a;
                 self.w_done = w;
                 if a && w {
-                    self.state = S_CB;
+                    self.state = S2mState::Cb;
                 }
             }
-            S_CB => {
+            S2mState::Cb => {
                 if hs.b {
                     if hs.b_err {
                         o.ev.err = Some(UDMA_S2M_ERR_COMP_AXI_RESPONSE);
                         self.enter_drop(o);
                     } else {
-                        self.state = S_ADV;
+                        self.state = S2mState::Adv;
                     }
                 }
             }
@@ -544,7 +558,7 @@ impl S2m {
                     self.in_pkt = false;
                     self.hlast = false;
                 }
-                self.state = S_IDLE;
+                self.state = S2mState::Idle;
             }
         }
     }
@@ -555,7 +569,7 @@ impl S2m {
             o.ev.drop_add = s.tkeep.count_ones();
             if s.tlast {
                 self.in_pkt = false;
-                self.state = S_IDLE;
+                self.state = S2mState::Idle;
             }
         }
     }

@@ -23,7 +23,7 @@ use std::marker::PhantomData;
 use super::beat::{Beat, ZERO};
 use super::desc::{CompDesc, M2sDesc, RingPos, S2mDesc};
 use super::engine::{PinsIn, PinsOut, UdmaWidth, W64};
-use super::m2s::M_DMB;
+use super::m2s::M2sState;
 use super::mem::AxiMem;
 use super::regfile::NQ;
 use super::regs::*;
@@ -1220,7 +1220,7 @@ impl<W: UdmaWidth> UdmaEnv<W> {
             }
             self.cov.irq_cycles += o.irq_o;
             self.cov.dmb_wait_cycles +=
-                (DBG_STATE_STATE.get(o.dbg_o as u32) == M_DMB as u32) as u64;
+                (DBG_STATE_STATE.get(o.dbg_o as u32) == M2sState::Dmb as u32) as u64;
             self.cov.err_irq_cycles += o.err_irq_o;
         }
         let i = &mut self.drv;

@@ -644,19 +644,19 @@ fn m2s_dmb_waits_until_no_s2m_write_of_the_queue_is_in_flight() {
         let (busy, wq) = dut.s2m.wr_busy();
         let same = busy && wq == dut.m2s.q;
         prev = Some(dut.step(&i));
-        if state_before == m2s::M_DMB && i.rst_ni == 1 {
+        if state_before == m2s::M2sState::Dmb && i.rst_ni == 1 {
             if same {
                 waited += 1;
                 assert_eq!(
                     dut.m2s.state,
-                    m2s::M_DMB,
+                    m2s::M2sState::Dmb,
                     "cycle {c}: left DMB while a write was in flight"
                 );
             } else {
                 left += 1;
                 assert_ne!(
                     dut.m2s.state,
-                    m2s::M_DMB,
+                    m2s::M2sState::Dmb,
                     "cycle {c}: stayed in DMB with no write in flight"
                 );
             }
