@@ -331,7 +331,10 @@ impl Waiver {
         };
         self.kind == "credit"
             && b == block
-            && (p.module == m || p.module.strip_prefix(m).is_some_and(|r| r.starts_with("__")))
+            && (p.module == m
+                || p.module
+                    .strip_prefix(m)
+                    .is_some_and(|r| r.starts_with("__")))
     }
 }
 
@@ -610,7 +613,10 @@ pub fn run(a: CoverageArgs) -> Result<i32> {
             b.expr.as_ref().map(pct).unwrap_or_else(|| "n/a".into()),
             waived,
             if credited > 0 {
-                format!("  (+{credited} credited from block-level runs: line {}, toggle {})", b.line.credited, b.toggle.credited)
+                format!(
+                    "  (+{credited} credited from block-level runs: line {}, toggle {})",
+                    b.line.credited, b.toggle.credited
+                )
             } else {
                 String::new()
             }
@@ -765,7 +771,13 @@ C '\x01t\x02user\x01page\x02v_user/x\x01f\x02a.sv\x01l\x021\x01h\x02TOP' 0\n";
         let b = block_coverage_credited("udma_w32", &leg, &w, &mut used, "/r/", &covered_in);
         assert_eq!(b.line.credited, 0);
         let e = parse_waivers("credit leg:udma_s2m\n", "w").unwrap_err();
-        assert!(matches!(e, WaiverError::NoReason { .. } | WaiverError::CreditTarget { .. }), "{e}");
+        assert!(
+            matches!(
+                e,
+                WaiverError::NoReason { .. } | WaiverError::CreditTarget { .. }
+            ),
+            "{e}"
+        );
         let e = parse_waivers("credit leg udma reason\n", "w").unwrap_err();
         assert!(matches!(e, WaiverError::CreditTarget { .. }), "{e}");
     }
