@@ -730,7 +730,11 @@ C '\x01t\x02user\x01page\x02v_user/x\x01f\x02a.sv\x01l\x021\x01h\x02TOP' 0\n";
         let e = parse_waivers("line udma_s2m.sv reason\n", "w.txt").unwrap_err();
         assert!(e.to_string().contains("expected FILE.sv:LINE"), "{e}");
         let e = parse_waivers("branch x:1 reason\n", "w.txt").unwrap_err();
-        assert!(e.to_string().contains("`line`, `text` or `toggle`"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("`line`, `text`, `toggle` or `credit`"),
+            "{e}"
+        );
         let e = parse_waivers("text udma_s2m.sv default: ; reason\n", "w.txt").unwrap_err();
         assert!(matches!(e, WaiverError::TextTarget { line: 1, .. }), "{e}");
     }
