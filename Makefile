@@ -86,6 +86,10 @@ COV_SEEDS ?= 1 2 3 4 5 6
 COV_CYCLES ?= 150000
 COV_DIR ?= coverage
 COV_W32_FACTOR ?= 4
+COV_LEG_FACTOR ?= 3
+# Blocks whose instrumented C++ is compiled at -O1 (build.rs SB2SB_VL_O1): the
+# leg's coverage build takes about an hour at -O2 on a loaded 2-core machine.
+COV_VL_O1 ?= leg
 cov_seeds = $(if $(filter command line environment,$(origin SEEDS)),$(SEEDS),$(COV_SEEDS))
 cov_cycles = $(if $(filter command line environment,$(origin CYCLES)),$(CYCLES),$(COV_CYCLES))
 COV_TARGET ?= target/cov
@@ -95,18 +99,20 @@ ASSERT_BIN := target/assert/release/sb2sb
 ## coverage: Verilator line/toggle(/expression) coverage of every block, merged
 ## over seeds (SEEDS="1 2 ..." CYCLES=N), lcov .info + HTML, per-block table
 coverage: setup
-	SB2SB_COVERAGE=1 CARGO_TARGET_DIR=$(COV_TARGET) $(CARGO) build --release --bin sb2sb
+	SB2SB_COVERAGE=1 SB2SB_VL_O1=$(COV_VL_O1) CARGO_TARGET_DIR=$(COV_TARGET) $(CARGO) build --release --bin sb2sb
 	rm -rf $(COV_DIR) && mkdir -p $(COV_DIR)/runs
 	@echo "coverage: seeds $(cov_seeds), $(cov_cycles) cycles per block and seed"
-	printf '%s\n' $(cov_seeds) | xargs -P $$(nproc) -I{} \
-	  $(COV_BIN) cosim --block all --threads 1 --cycles $(cov_cycles) --seed {} \
-	  --coverage-dir $(COV_DIR)/runs --json > /dev/null
-	@# udma_w32 moves 4 bytes a beat: its 24 directed transfers alone take
-	@# ~150,000 cycles, so it runs COV_W32_FACTOR times longer (same seed: the
-	@# longer run replaces the short one's .dat and contains it).
-	printf '%s\n' $(cov_seeds) | xargs -P $$(nproc) -I{} \
-	  $(COV_BIN) cosim --block udma_w32 --threads 1 --cycles $$(( $(cov_cycles) * $(COV_W32_FACTOR) )) --seed {} \
-	  --coverage-dir $(COV_DIR)/runs --json > /dev/null
+	@# One job per block and seed (the registry's blocks, from `regress --list`),
+	@# longest first, over every hardware thread. udma_w32 moves 4 bytes a beat:
+	@# its 24 directed transfers alone take ~150,000 cycles, so it runs
+	@# COV_W32_FACTOR times longer; leg runs COV_LEG_FACTOR times longer (its
+	@# directed scenarios take ~300,000 cycles before the random legs start).
+	$(COV_BIN) regress --seeds $$(echo $(cov_seeds) | tr ' ' ,) --list | \
+	  awk -v c=$(cov_cycles) -v w32=$(COV_W32_FACTOR) -v leg=$(COV_LEG_FACTOR) \
+	    '{ f = ($$2 == "udma_w32") ? w32 : ($$2 == "leg") ? leg : 1; print ($$2 == "leg" ? 0 : 1), $$2, $$4, c * f }' | \
+	  sort -k1,1n -k4,4nr | cut -d' ' -f2- | \
+	  xargs -P $$(nproc) -L 1 sh -c '$(COV_BIN) cosim --block $$0 --threads 1 --cycles $$2 --seed $$1 \
+	    --coverage-dir $(COV_DIR)/runs --json > /dev/null || { echo "coverage run $$0 seed $$1 failed"; exit 255; }'
 	$(COV_BIN) coverage-csr --coverage-dir $(COV_DIR)/runs
 	for b in $$(ls $(COV_DIR)/runs | sed -E 's/\.(s[0-9]+|csr)\.dat$$//' | sort -u); do \
 	  verilator_coverage --write $(COV_DIR)/$$b.dat $(COV_DIR)/runs/$$b.*.dat || exit 1; \

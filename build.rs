@@ -371,6 +371,7 @@ fn main() {
     // SB2SB_BLOCKS=a,b verilates only those blocks (e.g. one block of a build
     // variant); the others then report "no Verilated model" at run time.
     println!("cargo:rerun-if-env-changed=SB2SB_BLOCKS");
+    println!("cargo:rerun-if-env-changed=SB2SB_VL_O1");
     let only: Option<Vec<String>> = std::env::var("SB2SB_BLOCKS")
         .ok()
         .filter(|v| !v.trim().is_empty() && v.trim() != "all")
@@ -531,7 +532,17 @@ fn main() {
         let mdir = out_dir.join(format!("v_{}", blk.name));
         let stamp = out_dir.join(format!("libvblk_{}.stamp", blk.name));
         let lib = out_dir.join(format!("libvblk_{}.a", blk.name));
-        let h = dir_hash(&mdir);
+        // SB2SB_VL_O1=leg,...: those blocks' C++ at -O1 (the Makefile's
+        // coverage build compiles the leg so: its ~125 instrumented files take
+        // about an hour at -O2 on a loaded 2-core machine).
+        let o1 = std::env::var("SB2SB_VL_O1")
+            .map(|v| v.split(',').any(|b| b == blk.name))
+            .unwrap_or(false);
+        let h = if o1 {
+            format!("{} O1", dir_hash(&mdir))
+        } else {
+            dir_hash(&mdir)
+        };
         let fresh =
             lib.exists() && std::fs::read_to_string(&stamp).ok().as_deref() == Some(h.as_str());
         if !fresh {
@@ -553,9 +564,11 @@ fn main() {
                         .unwrap_or_else(|e| fail(&format!("cannot copy {}: {e}", c.display())));
                 }
                 None => {
-                    cc_build(&includes, coverage)
-                        .files(files)
-                        .compile(&format!("vblk_{}", blk.name));
+                    let mut cb = cc_build(&includes, coverage);
+                    if o1 {
+                        cb.opt_level(1);
+                    }
+                    cb.files(files).compile(&format!("vblk_{}", blk.name));
                     if let Some(c) = cached {
                         // Write then rename, so a concurrent build never sees half a file.
                         let tmp = c.with_extension(format!("tmp{}", std::process::id()));

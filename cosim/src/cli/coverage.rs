@@ -23,6 +23,15 @@
 //! `toggle` waives toggle points of module MODULE whose signal name starts
 //! with the given prefix (a trailing `*` is optional). Every waiver needs a
 //! reason; a waiver that matches no point is reported as stale.
+//!
+//! `credit BLOCK:MODULE FROM[,FROM...] REASON` is not a waiver of code: a point
+//! of MODULE (same parameters: Verilator's mangled module name) inside BLOCK
+//! that BLOCK's own run left at 0 counts as covered when the *same* source
+//! point (module, file, line, column, kind, comment; any instance) is covered
+//! in the merged data of block FROM — the module is closed by its own block's
+//! environment, and the integration block is judged on its glue (OpenTitan's
+//! chip-level coverage likewise excludes IPs closed at block level). A point
+//! covered nowhere stays uncovered. Reported as `credited`, apart from waived.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -62,6 +71,8 @@ pub struct Point {
     pub kind: Kind,
     pub file: String,
     pub line: u32,
+    /// Column (Verilator's `n` key; 0 when absent).
+    pub column: u32,
     /// Module (from the page name, `v_toggle/udma_regs` → `udma_regs`).
     pub module: String,
     /// Verilator's comment: `block`, `if`, `else`, a signal name for toggles.
@@ -103,6 +114,7 @@ pub fn parse_dat(text: &str) -> Result<Vec<Point>> {
             kind,
             file: kv.get("f").copied().unwrap_or("").to_string(),
             line: kv.get("l").and_then(|s| s.parse().ok()).unwrap_or(0),
+            column: kv.get("n").and_then(|s| s.parse().ok()).unwrap_or(0),
             module: module.to_string(),
             comment: kv.get("o").copied().unwrap_or("").to_string(),
             hier: kv.get("h").copied().unwrap_or("").to_string(),
@@ -130,12 +142,14 @@ pub struct Waiver {
     /// of a build whose Verilator version starts with VERSION (the wrong
     /// count is that tool's, not the design's).
     pub tool: Option<String>,
+    /// `credit` entries: the blocks whose merged data closes the module.
+    pub from: Vec<String>,
 }
 
 /// Errors in the waiver file name the line and the rule broken.
 #[derive(Debug, thiserror::Error)]
 pub enum WaiverError {
-    #[error("{file}:{line}: waiver kind `{kind}`: must be `line`, `text` or `toggle`")]
+    #[error("{file}:{line}: waiver kind `{kind}`: must be `line`, `text`, `toggle` or `credit`")]
     Kind {
         file: String,
         line: usize,
@@ -151,6 +165,12 @@ pub enum WaiverError {
     },
     #[error("{file}:{line}: `toggle` waiver `{target}`: expected MODULE:SIGNAL")]
     ToggleTarget {
+        file: String,
+        line: usize,
+        target: String,
+    },
+    #[error("{file}:{line}: `credit` `{target}`: expected BLOCK:MODULE FROM[,FROM...] REASON (FROM: blocks whose data closes MODULE)")]
+    CreditTarget {
         file: String,
         line: usize,
         target: String,
@@ -195,6 +215,24 @@ pub fn parse_waivers(text: &str, file: &str) -> Result<Vec<Waiver>, WaiverError>
         let file = file.to_string();
         let mut pattern = None;
         let mut occurrence = None;
+        let mut from = Vec::new();
+        if kind == "credit" {
+            // BLOCK:MODULE FROM[,FROM] REASON
+            let ok = target
+                .split_once(':')
+                .is_some_and(|(b, m)| !b.is_empty() && !m.is_empty());
+            let rest = reason.clone();
+            let (f, r) = rest.split_once(char::is_whitespace).unwrap_or((&rest, ""));
+            from = f
+                .split(',')
+                .filter(|x| !x.is_empty())
+                .map(str::to_string)
+                .collect();
+            if !ok || from.is_empty() {
+                return Err(WaiverError::CreditTarget { file, line, target });
+            }
+            reason = r.trim().to_string();
+        }
         if kind == "text" {
             // FILE "PATTERN" REASON
             let rest = reason.clone();
@@ -236,7 +274,7 @@ pub fn parse_waivers(text: &str, file: &str) -> Result<Vec<Waiver>, WaiverError>
                     return Err(WaiverError::ToggleTarget { file, line, target });
                 }
             }
-            "text" => {}
+            "text" | "credit" => {}
             _ => return Err(WaiverError::Kind { file, line, kind }),
         }
         v.push(Waiver {
@@ -248,6 +286,7 @@ pub fn parse_waivers(text: &str, file: &str) -> Result<Vec<Waiver>, WaiverError>
             reason,
             at: line,
             tool,
+            from,
         });
     }
     Ok(v)
@@ -284,6 +323,34 @@ impl Waiver {
             _ => false,
         }
     }
+
+    /// `credit` entries: does this entry speak for point `p` of block `block`?
+    pub fn credits(&self, block: &str, p: &Point) -> bool {
+        let Some((b, m)) = self.target.split_once(':') else {
+            return false;
+        };
+        self.kind == "credit"
+            && b == block
+            && (p.module == m
+                || p.module
+                    .strip_prefix(m)
+                    .is_some_and(|r| r.starts_with("__")))
+    }
+}
+
+/// A point without its instance: the same source point of the same module
+/// with the same parameters (Verilator's mangled module name), in any block.
+pub type PointKey = (Kind, String, String, u32, u32, String);
+
+pub fn point_key(p: &Point) -> PointKey {
+    (
+        p.kind,
+        p.module.clone(),
+        base(&p.file).to_string(),
+        p.line,
+        p.column,
+        p.comment.clone(),
+    )
 }
 
 /// Find the line of each `text` waiver in the source file its points name
@@ -338,7 +405,9 @@ pub struct Figure {
     pub total: u64,
     pub covered: u64,
     pub waived: u64,
-    /// (covered + waived) / total, in percent.
+    /// Points of a module closed by another block's data (`credit` entries).
+    pub credited: u64,
+    /// (covered + credited + waived) / total, in percent.
     pub percent: f64,
     /// covered / total, before waivers.
     pub raw_percent: f64,
@@ -371,6 +440,19 @@ pub fn block_coverage(
     used: &mut [bool],
     root: &str,
 ) -> BlockCoverage {
+    block_coverage_credited(block, points, waivers, used, root, &BTreeMap::new())
+}
+
+/// As [`block_coverage`], with `credit` entries: `covered_in[FROM]` holds the
+/// keys of the points covered in block FROM's merged data.
+pub fn block_coverage_credited(
+    block: &str,
+    points: &[Point],
+    waivers: &[Waiver],
+    used: &mut [bool],
+    root: &str,
+    covered_in: &BTreeMap<String, std::collections::BTreeSet<PointKey>>,
+) -> BlockCoverage {
     let mut figs: BTreeMap<Kind, Figure> = BTreeMap::new();
     let mut unc = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
@@ -379,6 +461,17 @@ pub fn block_coverage(
         f.total += 1;
         if p.count > 0 {
             f.covered += 1;
+            continue;
+        }
+        let credit = waivers.iter().position(|w| {
+            w.credits(block, p)
+                && w.from
+                    .iter()
+                    .any(|b| covered_in.get(b).is_some_and(|s| s.contains(&point_key(p))))
+        });
+        if let Some(k) = credit {
+            used[k] = true;
+            f.credited += 1;
             continue;
         }
         if let Some(k) = waivers.iter().position(|w| w.matches(p)) {
@@ -399,7 +492,7 @@ pub fn block_coverage(
     }
     for f in figs.values_mut() {
         if f.total > 0 {
-            f.percent = 100.0 * (f.covered + f.waived) as f64 / f.total as f64;
+            f.percent = 100.0 * (f.covered + f.credited + f.waived) as f64 / f.total as f64;
             f.raw_percent = 100.0 * f.covered as f64 / f.total as f64;
         }
     }
@@ -416,7 +509,12 @@ fn pct(f: &Figure) -> String {
     if f.total == 0 {
         "-".into()
     } else {
-        format!("{:.2} % ({}/{})", f.percent, f.covered + f.waived, f.total)
+        format!(
+            "{:.2} % ({}/{})",
+            f.percent,
+            f.covered + f.credited + f.waived,
+            f.total
+        )
     }
 }
 
@@ -444,6 +542,7 @@ pub fn run(a: CoverageArgs) -> Result<i32> {
             .unwrap_or_default()
     );
     let mut blocks = Vec::new();
+    let mut data = Vec::new();
     for name in crate::blocks::names() {
         let p = a.dir.join(format!("{name}.dat"));
         if !p.exists() {
@@ -455,7 +554,26 @@ pub fn run(a: CoverageArgs) -> Result<i32> {
         resolve_text_waivers(&mut waivers, &pts, &a.waivers.display().to_string(), &|f| {
             std::fs::read_to_string(f).ok()
         })?;
-        blocks.push(block_coverage(name, &pts, &waivers, &mut used, &root));
+        data.push((name, pts));
+    }
+    // Covered point keys of every block a `credit` entry names.
+    let mut covered_in = BTreeMap::new();
+    for (name, pts) in &data {
+        if waivers.iter().any(|w| w.from.iter().any(|b| b == name)) {
+            let keys: std::collections::BTreeSet<PointKey> =
+                pts.iter().filter(|p| p.count > 0).map(point_key).collect();
+            covered_in.insert(name.to_string(), keys);
+        }
+    }
+    for (name, pts) in &data {
+        blocks.push(block_coverage_credited(
+            name,
+            pts,
+            &waivers,
+            &mut used,
+            &root,
+            &covered_in,
+        ));
     }
     anyhow::ensure!(
         !blocks.is_empty(),
@@ -485,13 +603,23 @@ pub fn run(a: CoverageArgs) -> Result<i32> {
     );
     for b in &blocks {
         let waived = b.line.waived + b.toggle.waived + b.expr.as_ref().map_or(0, |e| e.waived);
+        let credited =
+            b.line.credited + b.toggle.credited + b.expr.as_ref().map_or(0, |e| e.credited);
         println!(
-            "{:<10} {:>24} {:>24} {:>24} {:>9}",
+            "{:<10} {:>24} {:>24} {:>24} {:>9}{}",
             b.block,
             pct(&b.line),
             pct(&b.toggle),
             b.expr.as_ref().map(pct).unwrap_or_else(|| "n/a".into()),
-            waived
+            waived,
+            if credited > 0 {
+                format!(
+                    "  (+{credited} credited from block-level runs: line {}, toggle {})",
+                    b.line.credited, b.toggle.credited
+                )
+            } else {
+                String::new()
+            }
         );
     }
     for b in &blocks {
@@ -602,9 +730,60 @@ C '\x01t\x02user\x01page\x02v_user/x\x01f\x02a.sv\x01l\x021\x01h\x02TOP' 0\n";
         let e = parse_waivers("line udma_s2m.sv reason\n", "w.txt").unwrap_err();
         assert!(e.to_string().contains("expected FILE.sv:LINE"), "{e}");
         let e = parse_waivers("branch x:1 reason\n", "w.txt").unwrap_err();
-        assert!(e.to_string().contains("`line`, `text` or `toggle`"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("`line`, `text`, `toggle` or `credit`"),
+            "{e}"
+        );
         let e = parse_waivers("text udma_s2m.sv default: ; reason\n", "w.txt").unwrap_err();
         assert!(matches!(e, WaiverError::TextTarget { line: 1, .. }), "{e}");
+    }
+
+    /// A `credit` entry counts a point of the integration block as covered
+    /// only where the same source point is covered in the named block; a point
+    /// covered nowhere stays uncovered, and other modules are not touched.
+    #[test]
+    fn credit_entries_take_a_point_only_from_the_named_blocks_data() {
+        let leg = parse_dat(&DAT.replace("TOP.udma_engine", "TOP.sb2sb_pair.u_core_a.g[0].u_udma"))
+            .unwrap();
+        let udma = parse_dat(&DAT.replace("' 0\n", "' 3\n")).unwrap();
+        assert!(udma.iter().all(|p| p.count > 0));
+        let w = parse_waivers(
+            "credit leg:udma_s2m udma,evt_sem closed by the udma block's environment\n",
+            "w",
+        )
+        .unwrap();
+        assert_eq!(w[0].from, vec!["udma".to_string(), "evt_sem".to_string()]);
+        assert_eq!(w[0].reason, "closed by the udma block's environment");
+        let keys = |pts: &[Point]| pts.iter().filter(|p| p.count > 0).map(point_key).collect();
+        // Covered in block udma: the leg's udma_s2m point 12 is credited; the
+        // udma_engine toggle point (another module) is not.
+        let covered_in = BTreeMap::from([("udma".to_string(), keys(&udma))]);
+        let mut used = vec![false];
+        let b = block_coverage_credited("leg", &leg, &w, &mut used, "/r/", &covered_in);
+        assert_eq!((b.line.covered, b.line.credited, b.line.waived), (1, 1, 0));
+        assert_eq!(b.line.percent, 100.0);
+        assert_eq!((b.toggle.credited, b.uncovered.len()), (0, 1));
+        assert_eq!(used, vec![true]);
+        // Not covered in udma either (its own run left it at 0): stays uncovered.
+        let covered_in = BTreeMap::from([("udma".to_string(), keys(&parse_dat(DAT).unwrap()))]);
+        let b = block_coverage_credited("leg", &leg, &w, &mut used, "/r/", &covered_in);
+        assert_eq!(b.line.credited, 0);
+        assert_eq!(b.uncovered[0].at, "rtl/udma_s2m.sv:12");
+        // Another block's points are never credited by a `leg:` entry.
+        let covered_in = BTreeMap::from([("udma".to_string(), keys(&udma))]);
+        let b = block_coverage_credited("udma_w32", &leg, &w, &mut used, "/r/", &covered_in);
+        assert_eq!(b.line.credited, 0);
+        let e = parse_waivers("credit leg:udma_s2m\n", "w").unwrap_err();
+        assert!(
+            matches!(
+                e,
+                WaiverError::NoReason { .. } | WaiverError::CreditTarget { .. }
+            ),
+            "{e}"
+        );
+        let e = parse_waivers("credit leg udma reason\n", "w").unwrap_err();
+        assert!(matches!(e, WaiverError::CreditTarget { .. }), "{e}");
     }
 
     /// A `text` waiver finds its line by source text, whatever the line number.

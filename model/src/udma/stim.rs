@@ -182,6 +182,8 @@ struct Job {
     ns: usize,
     inject: Option<Inject>,
     directed: bool,
+    /// Both doorbells of this packet were split (`split_doorbells_s2m`).
+    split_s2m: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -204,6 +206,9 @@ struct QDrv {
     /// once the first descriptor is done): the rest of a multi-descriptor
     /// packet whose first descriptor was posted alone.
     late_db: Option<(u64, u32, RingPos)>,
+    /// With `late_db`: the rest of the packet's S2M doorbell (increment, S2M
+    /// head once the first S2M buffer is done), rung just before the late M2S one.
+    late_db_s2m: Option<(u32, RingPos)>,
 }
 
 impl Default for QDrv {
@@ -223,6 +228,7 @@ impl Default for QDrv {
             rbp_bad: None,
             crbp_bad: false,
             late_db: None,
+            late_db_s2m: None,
         }
     }
 }
@@ -248,6 +254,12 @@ struct Cov {
     injected: [u64; 14],
     /// Multi-descriptor packets whose M2S doorbell was rung in two steps.
     split_doorbells: u64,
+    /// Split packets whose S2M doorbell was rung in two steps as well.
+    split_doorbells_s2m: u64,
+    /// Of those, packets that completed and passed the byte/completion checks.
+    split_s2m_checked: u64,
+    /// DecerrSrcClose jobs in whole beats (the close beat finds no held byte).
+    close_aligned: u64,
     /// M2S descriptors with DMB / middle descriptors with CONCAT posted.
     dmb_descs: u64,
     concat_descs: u64,
@@ -543,7 +555,24 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         j.inject = inject;
         match inject {
             Some(Inject::SlverrSrc) => j.m2s[0].0 = BAD_LO + self.rng.below(512),
-            Some(Inject::DecerrSrcClose) => j.m2s[1].0 = MEM_SIZE + self.rng.below(512),
+            Some(Inject::DecerrSrcClose) => {
+                j.m2s[1].0 = MEM_SIZE + self.rng.below(512);
+                // One in two: whole beats before the cut (the first buffer
+                // beat-aligned, a multiple of the beat long, one beat-aligned
+                // S2M buffer), so the error-close beat (tkeep 0, tlast, tuser)
+                // reaches an S2M that holds no byte: a packet-ending beat with
+                // nothing to write (udma_s2m `tk == 0 && blast`,
+                // docs/signoff.md §6). Only shortened, never moved past the
+                // next buffer's start, so no source buffers overlap.
+                let bb = W::BB;
+                if j.m2s[0].1 >= bb && self.rng.bool() {
+                    j.m2s[0] = (src, j.m2s[0].1 / bb * bb);
+                    let total: u32 = j.m2s[..j.nm].iter().map(|c| c.1).sum();
+                    j.s2m = [(dst, total), (0, 0), (0, 0), (0, 0)];
+                    j.ns = 1;
+                    self.cov.close_aligned += 1;
+                }
+            }
             Some(Inject::SlverrDst) => j.s2m[0].0 = BAD_LO + self.rng.below(512),
             Some(Inject::NoDesc) => j.ns = 0,
             _ => {}
@@ -552,9 +581,40 @@ impl<W: UdmaWidth> UdmaEnv<W> {
     }
 
     fn start_job(&mut self, q: usize, cycle: u64) {
-        let job = self.make_job(q);
+        let mut job = self.make_job(q);
         let inj = job.inject.unwrap_or(Inject::None);
         let rl = self.qs[q].rl;
+        // A multi-descriptor packet posted in two steps (one packet in four, and
+        // every DbOverMidPkt): the first descriptor now, the rest (or an
+        // overflowing increment) once a poll shows M2S done with the first
+        // descriptor (its head one past it) and 150..450 cycles have passed,
+        // so that M2S idles with the packet open, waiting for the next
+        // descriptor or finding its queue stopped.
+        let split = job.nm > 1
+            && (inj == Inject::DbOverMidPkt || (inj == Inject::None && self.rng.chance(1, 4)));
+        // Half of those split the S2M side too: two S2M buffers, the first
+        // exactly as long as the first M2S buffer, which is shortened to whole
+        // beats (M2S holds a partial last beat until it has read the next
+        // descriptor, to know whether it concatenates), and no CONCAT on the
+        // second M2S descriptor. So M2S sends all of the first buffer's bytes
+        // before it pauses; S2M fills its first buffer, then idles with the
+        // packet open, no descriptor and no stream data until both late
+        // doorbells (udma_s2m SIdle, docs/signoff.md §6).
+        let bb = W::BB;
+        let split_s2m = split && inj == Inject::None && job.m2s[0].1 >= bb && self.rng.bool();
+        if split_s2m {
+            let dst = DST_BASE + q as u64 * BUF_AREA;
+            // shortened only: the next source buffer still starts past its end
+            job.m2s[0].1 = job.m2s[0].1 / bb * bb;
+            let total: u32 = job.m2s[..job.nm].iter().map(|c| c.1).sum();
+            let first = job.m2s[0].1;
+            let a0 = dst + self.skew();
+            let a1 = a0 + first as u64 + self.skew();
+            job.s2m = [(a0, first), (a1, total - first), (0, 0), (0, 0)];
+            job.ns = 2;
+            job.split_s2m = true;
+            self.cov.split_doorbells_s2m += 1;
+        }
         // Data and descriptors (the driver's stores), then doorbells RX first.
         let total: u32 = job.m2s[..job.nm].iter().map(|c| c.1).sum();
         let mut buf = vec![0u8; total as usize];
@@ -583,7 +643,7 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         if self.random_on {
             for k in 0..job.nm {
                 dmb[k] = self.rng.chance(1, 4);
-                concat[k] = k > 0 && self.rng.chance(1, 2);
+                concat[k] = k > 0 && self.rng.chance(1, 2) && !(split_s2m && k == 1);
             }
         }
         self.cov.dmb_descs += dmb.iter().filter(|b| **b).count() as u64;
@@ -661,7 +721,11 @@ impl<W: UdmaWidth> UdmaEnv<W> {
             }
             _ => {}
         }
-        if job.ns > 0 {
+        if split_s2m {
+            self.wr(q_reg(Side::S2m, q, UDMA_Q_RTP_INC), 1, Tag::None);
+            let after_first = self.qs[q].st.advance(1, rl);
+            self.qs[q].late_db_s2m = Some((job.ns as u32 - 1, after_first));
+        } else if job.ns > 0 {
             let n = if inj == Inject::DbOverS2m {
                 rl
             } else {
@@ -674,14 +738,6 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         } else {
             job.nm as u32
         };
-        // A multi-descriptor packet posted in two steps (one packet in four, and
-        // every DbOverMidPkt): the first descriptor now, the rest (or an
-        // overflowing increment) once a poll shows M2S done with the first
-        // descriptor (its head one past it) and 150..450 cycles have passed,
-        // so that M2S idles with the packet open, waiting for the next
-        // descriptor or finding its queue stopped.
-        let split = job.nm > 1
-            && (inj == Inject::DbOverMidPkt || (inj == Inject::None && self.rng.chance(1, 4)));
         if split {
             self.wr(q_reg(Side::M2s, q, UDMA_Q_RTP_INC), 1, Tag::None);
             let rest = if inj == Inject::DbOverMidPkt {
@@ -824,6 +880,9 @@ impl<W: UdmaWidth> UdmaEnv<W> {
             }
         }
         self.qs[q].cp = cp;
+        if j.split_s2m {
+            self.cov.split_s2m_checked += 1;
+        }
         if j.directed {
             self.cov.directed_jobs += 1;
             self.directed_done += 1;
@@ -912,6 +971,7 @@ impl<W: UdmaWidth> UdmaEnv<W> {
                     }
                     let dq = &mut self.qs[q];
                     dq.late_db = None;
+                    dq.late_db_s2m = None;
                     dq.mt = RingPos::default();
                     dq.st = RingPos::default();
                     dq.cp = RingPos::default();
@@ -1039,9 +1099,19 @@ impl<W: UdmaWidth> UdmaEnv<W> {
             }
             if let Some((due, n, head)) = d.late_db {
                 let first_done = RingPos::from_reg(d.poll[0]) == head;
-                if cycle >= due && first_done && self.ops.len() < 24 {
+                // (bounded: a late S2M doorbell never waits more than 3000
+                // cycles past its due time for the S2M head)
+                let s2m_done = cycle >= due + 3000
+                    || d.late_db_s2m
+                        .is_none_or(|(_, sh)| RingPos::from_reg(d.poll[1]) == sh);
+                if cycle >= due && first_done && s2m_done && self.ops.len() < 23 {
+                    if let Some((ns, _)) = d.late_db_s2m {
+                        // RX first, as every doorbell of this driver
+                        self.wr(q_reg(Side::S2m, q, UDMA_Q_RTP_INC), ns, Tag::None);
+                    }
                     self.wr(q_reg(Side::M2s, q, UDMA_Q_RTP_INC), n, Tag::None);
                     self.qs[q].late_db = None;
+                    self.qs[q].late_db_s2m = None;
                 }
             }
             if d.outstanding != 0 || cycle < d.timer {
@@ -1361,6 +1431,9 @@ impl<W: UdmaWidth> Stimulus for UdmaEnv<W> {
             ("dmb_wait_cycles".into(), c.dmb_wait_cycles),
             ("concat_descs".into(), c.concat_descs),
             ("split_doorbells".into(), c.split_doorbells),
+            ("split_doorbells_s2m".into(), c.split_doorbells_s2m),
+            ("split_s2m_checked".into(), c.split_s2m_checked),
+            ("close_aligned_jobs".into(), c.close_aligned),
             ("stream_split_beats".into(), c.split_beats),
             ("axi_slverr_beats".into(), m.slverr),
             ("axi_decerr_beats".into(), m.decerr),
@@ -1410,5 +1483,56 @@ impl<W: UdmaWidth> Stimulus for UdmaEnv<W> {
                 self.mem.data[a], other.mem.data[a]
             )),
         }
+    }
+}
+
+#[cfg(test)]
+mod closure_tests {
+    use super::super::{Udma, UdmaOut};
+    use super::*;
+    use crate::ports::CycleModel;
+
+    fn cov(env: &UdmaStim, name: &str) -> u64 {
+        env.coverage()
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .map_or(u64::MAX, |(_, v)| v)
+    }
+
+    /// The coverage-closure cases (docs/signoff.md §6) run on the golden
+    /// engine and pass the environment's own checks: packets whose S2M
+    /// doorbell is split as well (S2M idles with the packet open, no
+    /// descriptor and no stream data until both late doorbells), and
+    /// DecerrSrcClose jobs in whole beats (the close beat finds no held byte).
+    #[test]
+    fn split_s2m_doorbells_and_whole_beat_close_jobs_run_and_check_clean() {
+        let cycles = 400_000;
+        let mut env = UdmaStim::new(1, cycles);
+        let mut dut = Udma::new();
+        let mut prev: Option<UdmaOut> = None;
+        for c in 0..cycles {
+            let i = env.next(c, prev.as_ref());
+            prev = Some(dut.step(&i));
+        }
+        assert_eq!(env.fail_msg, None);
+        assert!(cov(&env, "close_aligned_jobs") > 0);
+        // Split packets complete and are checked byte by byte (bytes,
+        // guard bytes, both completions, pointers): all but at most one per
+        // queue still in flight at the end. A hang would show here long before
+        // the driver's 600,000-cycle hang check.
+        let (split, checked) = (
+            cov(&env, "split_doorbells_s2m"),
+            cov(&env, "split_s2m_checked"),
+        );
+        assert!(
+            checked > 0 && checked + NQ as u64 >= split,
+            "{checked} of {split}"
+        );
+        let fails: Vec<_> = env
+            .coverage()
+            .into_iter()
+            .filter(|(n, _)| n.starts_with("fail_"))
+            .collect();
+        assert!(fails.is_empty(), "{fails:?}");
     }
 }
