@@ -564,7 +564,7 @@ impl<W: UdmaWidth> UdmaEnv<W> {
                 // nothing to write (udma_s2m `tk == 0 && blast`,
                 // docs/signoff.md §6). Only shortened, never moved past the
                 // next buffer's start, so no source buffers overlap.
-                let bb = W::BB;
+                let bb = W::BEAT_BYTES;
                 if j.m2s[0].1 >= bb && self.rng.bool() {
                     j.m2s[0] = (src, j.m2s[0].1 / bb * bb);
                     let total: u32 = j.m2s[..j.nm].iter().map(|c| c.1).sum();
@@ -600,7 +600,7 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         // before it pauses; S2M fills its first buffer, then idles with the
         // packet open, no descriptor and no stream data until both late
         // doorbells (udma_s2m SIdle, docs/signoff.md §6).
-        let bb = W::BB;
+        let bb = W::BEAT_BYTES;
         let split_s2m = split && inj == Inject::None && job.m2s[0].1 >= bb && self.rng.bool();
         if split_s2m {
             let dst = DST_BASE + q as u64 * BUF_AREA;
