@@ -33,18 +33,31 @@ impl WordStore for Vec<u64> {
     }
 }
 
-/// Write FSM state (`wr_st_e`).
-pub const WR_IDLE: u8 = 0;
-/// Write data beats.
-pub const WR_DATA: u8 = 1;
-/// Write response.
-pub const WR_RESP: u8 = 2;
-/// Read FSM: idle.
-pub const RD_IDLE: u8 = 0;
-/// Read FSM: load the first word.
-pub const RD_LOAD: u8 = 1;
-/// Read FSM: data beats.
-pub const RD_DATA: u8 = 2;
+/// Write FSM states: `wr_st_e` of `rtl/axi4_sram.sv`, same names and encoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[repr(u8)]
+pub enum WrState {
+    /// Idle: AWREADY high.
+    #[default]
+    WrIdle = 0,
+    /// Write data beats.
+    WrData = 1,
+    /// Write response.
+    WrResp = 2,
+}
+
+/// Read FSM states: `rd_st_e` of `rtl/axi4_sram.sv`, same names and encoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[repr(u8)]
+pub enum RdState {
+    /// Idle: ARREADY high.
+    #[default]
+    RdIdle = 0,
+    /// Load the first word.
+    RdLoad = 1,
+    /// Data beats.
+    RdData = 2,
+}
 
 /// Outputs of the SRAM (function of the state and `stall_i`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -85,10 +98,10 @@ pub struct SramIn {
 pub struct Sram {
     /// Words of the array (`Words`).
     pub words: u32,
-    pub wr_st: u8,
+    pub wr_st: WrState,
     pub wr_addr: u32,
     pub wr_err: bool,
-    pub rd_st: u8,
+    pub rd_st: RdState,
     pub rd_addr: u32,
     pub rd_left: u32,
     pub rd_data: u64,
@@ -114,10 +127,10 @@ impl Sram {
     pub fn new(words: usize) -> Self {
         Self {
             words: words as u32,
-            wr_st: WR_IDLE,
+            wr_st: WrState::WrIdle,
             wr_addr: 0,
             wr_err: false,
-            rd_st: RD_IDLE,
+            rd_st: RdState::RdIdle,
             rd_addr: 0,
             rd_left: 0,
             rd_data: 0,
@@ -127,10 +140,10 @@ impl Sram {
     }
 
     fn reset(&mut self) {
-        self.wr_st = WR_IDLE;
+        self.wr_st = WrState::WrIdle;
         self.wr_addr = 0;
         self.wr_err = false;
-        self.rd_st = RD_IDLE;
+        self.rd_st = RdState::RdIdle;
         self.rd_addr = 0;
         self.rd_left = 0;
         self.rd_data = 0;
@@ -144,14 +157,14 @@ impl Sram {
 
     /// Both FSMs idle (no burst open).
     pub fn idle(&self) -> bool {
-        self.wr_st == WR_IDLE && self.rd_st == RD_IDLE
+        self.wr_st == WrState::WrIdle && self.rd_st == RdState::RdIdle
     }
 
     /// Outputs from the registered state (the reset state while `rst`).
     #[inline]
     pub fn outputs(&self, rst: bool, stall: bool) -> SramOut {
         let (wr_st, rd_st, wr_err, rd_err, rd_left, rd_data, dbg) = if rst {
-            (WR_IDLE, RD_IDLE, false, false, 0, 0, 0)
+            (WrState::WrIdle, RdState::RdIdle, false, false, 0, 0, 0)
         } else {
             (
                 self.wr_st,
@@ -164,15 +177,15 @@ impl Sram {
             )
         };
         SramOut {
-            awready: wr_st == WR_IDLE && !stall,
-            wready: wr_st == WR_DATA && !stall,
-            bvalid: wr_st == WR_RESP && !stall,
+            awready: wr_st == WrState::WrIdle && !stall,
+            wready: wr_st == WrState::WrData && !stall,
+            bvalid: wr_st == WrState::WrResp && !stall,
             bresp: if wr_err { 2 } else { 0 },
-            arready: rd_st == RD_IDLE && !stall,
-            rvalid: rd_st == RD_DATA && !stall,
+            arready: rd_st == RdState::RdIdle && !stall,
+            rvalid: rd_st == RdState::RdData && !stall,
             rdata: rd_data,
             rresp: if rd_err { 2 } else { 0 },
-            rlast: rd_st == RD_DATA && rd_left == 0,
+            rlast: rd_st == RdState::RdData && rd_left == 0,
             dbg_rdata: dbg,
         }
     }
@@ -207,44 +220,44 @@ impl Sram {
                 0
             };
             match self.wr_st {
-                WR_IDLE => {
+                WrState::WrIdle => {
                     if o.awready && i.awvalid {
-                        self.wr_st = WR_DATA;
+                        self.wr_st = WrState::WrData;
                         self.wr_addr = i.awaddr;
                         self.wr_err = false;
                     }
                 }
-                WR_DATA => {
+                WrState::WrData => {
                     if w_hs {
                         self.wr_addr = self.wr_addr.wrapping_add(1);
                         self.wr_err |= !wr_ok;
                         if i.wlast {
-                            self.wr_st = WR_RESP;
+                            self.wr_st = WrState::WrResp;
                         }
                     }
                 }
                 _ => {
                     if o.bvalid && i.bready {
-                        self.wr_st = WR_IDLE;
+                        self.wr_st = WrState::WrIdle;
                     }
                 }
             }
             match self.rd_st {
-                RD_IDLE => {
+                RdState::RdIdle => {
                     if o.arready && i.arvalid {
-                        self.rd_st = RD_LOAD;
+                        self.rd_st = RdState::RdLoad;
                         self.rd_addr = i.araddr;
                         self.rd_left = i.arlen;
                     }
                 }
-                RD_LOAD => {
-                    self.rd_st = RD_DATA;
+                RdState::RdLoad => {
+                    self.rd_st = RdState::RdData;
                     self.load(mem);
                 }
                 _ => {
                     if o.rvalid && i.rready {
                         if self.rd_left == 0 {
-                            self.rd_st = RD_IDLE;
+                            self.rd_st = RdState::RdIdle;
                         } else {
                             self.rd_left -= 1;
                             self.load(mem);

@@ -28,21 +28,36 @@ pub const TGT_LINK: u8 = 3;
 /// Target: error response.
 pub const TGT_ERR: u8 = 4;
 
-const W_IDLE: u8 = 0;
-const W_ADDR: u8 = 1;
-const W_DEC: u8 = 2;
-const W_ROUTE: u8 = 3;
-const W_TGT_AW: u8 = 4;
-const W_DATA: u8 = 5;
-const W_RESP: u8 = 6;
-const W_BACK: u8 = 7;
-const R_IDLE: u8 = 0;
-const R_ADDR: u8 = 1;
-const R_DEC: u8 = 2;
-const R_ROUTE: u8 = 3;
-const R_TGT_AR: u8 = 4;
-const R_DATA: u8 = 5;
-const R_ERR: u8 = 6;
+/// Write-path FSM states (out-path and in-path): `wst_e` of
+/// `rtl/sb2sb_xbar.sv`, same names and encoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[repr(u8)]
+enum WState {
+    #[default]
+    Idle = 0,
+    Addr = 1,
+    Dec = 2,
+    Route = 3,
+    TgtAw = 4,
+    Data = 5,
+    Resp = 6,
+    Back = 7,
+}
+
+/// Read-path FSM states: `rst_e` of `rtl/sb2sb_xbar.sv`, same names and
+/// encoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[repr(u8)]
+enum RState {
+    #[default]
+    Idle = 0,
+    Addr = 1,
+    Dec = 2,
+    Route = 3,
+    TgtAr = 4,
+    Data = 5,
+    Err = 6,
+}
 
 /// EVT_SEM SEM_INCR window (core-relative).
 const EVT_INCR_LO: u32 = 0x1000_1800;
@@ -135,7 +150,7 @@ struct Route {
 pub struct Xbar {
     pub cfg: XbarCfg,
     pub fault: Option<XbarFault>,
-    w_st: u8,
+    w_st: WState,
     w_g: usize,
     w_rr: usize,
     w_tgt: u8,
@@ -147,7 +162,7 @@ pub struct Xbar {
     inc_v: [bool; 2],
     inc_i: [u8; 2],
     inc_val: [u32; 2],
-    i_st: u8,
+    i_st: WState,
     i_tgt: u8,
     i_addr: u64,
     i_len: u64,
@@ -157,7 +172,7 @@ pub struct Xbar {
     inc2_i: [u8; 2],
     inc2_val: [u32; 2],
     own: [u8; 2],
-    r_st: u8,
+    r_st: RState,
     r_g: usize,
     r_rr: usize,
     r_tgt: u8,
@@ -173,7 +188,7 @@ impl Xbar {
         Self {
             cfg,
             fault: None,
-            w_st: W_IDLE,
+            w_st: WState::Idle,
             w_g: 0,
             w_rr: 0,
             w_tgt: TGT_ERR,
@@ -185,7 +200,7 @@ impl Xbar {
             inc_v: [false; 2],
             inc_i: [0; 2],
             inc_val: [0; 2],
-            i_st: W_IDLE,
+            i_st: WState::Idle,
             i_tgt: TGT_ERR,
             i_addr: 0,
             i_len: 0,
@@ -195,7 +210,7 @@ impl Xbar {
             inc2_i: [0; 2],
             inc2_val: [0; 2],
             own: [OWN_NONE; 2],
-            r_st: R_IDLE,
+            r_st: RState::Idle,
             r_g: 0,
             r_rr: 0,
             r_tgt: TGT_ERR,
@@ -215,9 +230,9 @@ impl Xbar {
 
     /// All three paths idle and both memories unclaimed.
     pub fn idle(&self) -> bool {
-        self.w_st == W_IDLE
-            && self.i_st == W_IDLE
-            && self.r_st == R_IDLE
+        self.w_st == WState::Idle
+            && self.i_st == WState::Idle
+            && self.r_st == RState::Idle
             && self.own == [OWN_NONE; 2]
     }
 
@@ -225,7 +240,7 @@ impl Xbar {
     /// uses the link's near side (states TGT_AW, DATA, RESP; registered
     /// state only, so a fabric can pick the link before the core steps).
     pub fn out_link_addr(&self) -> Option<u64> {
-        (self.w_tgt == TGT_LINK && matches!(self.w_st, W_TGT_AW | W_DATA | W_RESP))
+        (self.w_tgt == TGT_LINK && matches!(self.w_st, WState::TgtAw | WState::Data | WState::Resp))
             .then_some(self.w_addr)
     }
 
@@ -259,9 +274,9 @@ impl Xbar {
             return [mk(false, 0, self_die), mk(false, 0, d), mk(false, 0, d)];
         }
         [
-            mk(self.w_st == W_DEC, self.w_addr, self_die),
-            mk(self.r_st == R_DEC, self.r_addr, d),
-            mk(self.i_st == W_DEC, self.i_addr, d),
+            mk(self.w_st == WState::Dec, self.w_addr, self_die),
+            mk(self.r_st == RState::Dec, self.r_addr, d),
+            mk(self.i_st == WState::Dec, self.i_addr, d),
         ]
     }
 
@@ -365,35 +380,35 @@ impl Xbar {
         };
         let lm = 1u32 << self.link_master();
         match self.i_st {
-            W_ADDR => o.wm_awready |= lm,
-            W_DATA => {
+            WState::Addr => o.wm_awready |= lm,
+            WState::Data => {
                 if self.i_tgt_wready(mem) {
                     o.wm_wready |= lm;
                 }
             }
-            W_BACK => o.wm_bvalid |= lm,
+            WState::Back => o.wm_bvalid |= lm,
             _ => {}
         }
         o.dbg_in = u64::from(self.own[1]) << 8
             | u64::from(self.own[0]) << 6
             | u64::from(self.i_tgt) << 3
-            | u64::from(self.i_st);
+            | (self.i_st as u64);
         let g = 1u32 << self.w_g;
         match self.w_st {
-            W_ADDR => o.wm_awready |= g,
-            W_DATA => {
+            WState::Addr => o.wm_awready |= g,
+            WState::Data => {
                 if self.w_tgt_wready(mem, link) {
                     o.wm_wready |= g;
                 }
             }
-            W_BACK => o.wm_bvalid |= g,
+            WState::Back => o.wm_bvalid |= g,
             _ => {}
         }
         let rg = 1u32 << self.r_g;
-        if self.r_st == R_ADDR {
+        if self.r_st == RState::Addr {
             o.rm_arready = rg;
         }
-        if self.r_st == R_DATA && self.r_mem() {
+        if self.r_st == RState::Data && self.r_mem() {
             let m = &mem[usize::from(self.r_tgt & 1)];
             if m.rvalid {
                 o.rm_rvalid = rg;
@@ -402,7 +417,7 @@ impl Xbar {
             o.rm_rresp = m.rresp;
             o.rm_rlast = m.rlast;
         }
-        if self.r_st == R_ERR {
+        if self.r_st == RState::Err {
             o.rm_rvalid = rg;
             o.rm_rlast = self.r_cnt == self.r_len;
         }
@@ -411,10 +426,10 @@ impl Xbar {
             | u64::from(self.inc_v[1]) << 23
             | u64::from(self.r_tgt) << 19
             | (self.r_g as u64 & 0x1F) << 14
-            | u64::from(self.r_st) << 11
+            | (self.r_st as u64) << 11
             | u64::from(self.w_tgt) << 8
             | (self.w_g as u64 & 0x1F) << 3
-            | u64::from(self.w_st);
+            | (self.w_st as u64);
         o
     }
 
@@ -429,7 +444,7 @@ impl Xbar {
         link_in: &mut LinkNearIn,
     ) {
         let (w_st, w_g, w_tgt, r_st, r_g, r_tgt) = if rst {
-            (W_IDLE, 0, TGT_ERR, R_IDLE, 0, TGT_ERR)
+            (WState::Idle, 0, TGT_ERR, RState::Idle, 0, TGT_ERR)
         } else {
             (
                 self.w_st, self.w_g, self.w_tgt, self.r_st, self.r_g, self.r_tgt,
@@ -449,7 +464,7 @@ impl Xbar {
         let m = &wm[w_g];
         let lm = &wm[self.link_master()];
         let (own, i_st, i_tgt, i_word) = if rst {
-            ([OWN_NONE; 2], W_IDLE, TGT_ERR, 0)
+            ([OWN_NONE; 2], WState::Idle, TGT_ERR, 0)
         } else {
             (self.own, self.i_st, self.i_tgt, self.i_word)
         };
@@ -462,34 +477,34 @@ impl Xbar {
             s.wvalid = false;
             s.bready = false;
             if own[k] == OWN_OUT && Self::is_mem(w_tgt) && usize::from(w_tgt & 1) == k {
-                s.awvalid = w_st == W_TGT_AW;
-                s.wvalid = w_st == W_DATA && m.wvalid;
-                s.bready = w_st == W_RESP;
+                s.awvalid = w_st == WState::TgtAw;
+                s.wvalid = w_st == WState::Data && m.wvalid;
+                s.bready = w_st == WState::Resp;
             } else if own[k] == OWN_IN && Self::is_mem(i_tgt) && usize::from(i_tgt & 1) == k {
                 s.awaddr = i_word;
                 s.wdata = lm.wdata;
                 s.wstrb = lm.wstrb;
                 s.wlast = lm.wlast;
-                s.awvalid = i_st == W_TGT_AW;
-                s.wvalid = i_st == W_DATA && lm.wvalid;
-                s.bready = i_st == W_RESP;
+                s.awvalid = i_st == WState::TgtAw;
+                s.wvalid = i_st == WState::Data && lm.wvalid;
+                s.bready = i_st == WState::Resp;
             }
             let rmine = r_tgt == k as u8;
             s.araddr = r_word;
             s.arlen = r_len as u32;
-            s.arvalid = rmine && r_st == R_TGT_AR;
-            s.rready = rmine && r_st == R_DATA && rm[r_g].rready;
+            s.arvalid = rmine && r_st == RState::TgtAr;
+            s.rready = rmine && r_st == RState::Data && rm[r_g].rready;
         }
         let l = w_tgt == TGT_LINK;
         *link_in = LinkNearIn {
             awaddr: w_addr,
             awlen: w_len,
-            awvalid: l && w_st == W_TGT_AW,
+            awvalid: l && w_st == WState::TgtAw,
             wdata: m.wdata,
             wstrb: m.wstrb,
             wlast: m.wlast,
-            wvalid: l && w_st == W_DATA && m.wvalid,
-            bready: l && w_st == W_RESP,
+            wvalid: l && w_st == WState::Data && m.wvalid,
+            bready: l && w_st == WState::Resp,
         };
     }
 
@@ -514,10 +529,10 @@ impl Xbar {
         // ---- memory owners (from the pre-edge state)
         let mut own_d = self.own;
         for (k, od) in own_d.iter_mut().enumerate() {
-            let out_w = self.w_st == W_TGT_AW
+            let out_w = self.w_st == WState::TgtAw
                 && Self::is_mem(self.w_tgt)
                 && usize::from(self.w_tgt & 1) == k;
-            let in_w = self.i_st == W_TGT_AW
+            let in_w = self.i_st == WState::TgtAw
                 && Self::is_mem(self.i_tgt)
                 && usize::from(self.i_tgt & 1) == k;
             match self.own[k] {
@@ -531,12 +546,12 @@ impl Xbar {
                     }
                 }
                 OWN_OUT => {
-                    if self.w_st == W_RESP && mem[k].bvalid {
+                    if self.w_st == WState::Resp && mem[k].bvalid {
                         *od = OWN_NONE;
                     }
                 }
                 OWN_IN => {
-                    if self.i_st == W_RESP && mem[k].bvalid {
+                    if self.i_st == WState::Resp && mem[k].bvalid {
                         *od = OWN_NONE;
                     }
                 }
@@ -547,37 +562,37 @@ impl Xbar {
         let lw = &wm[lmi];
         let mut inc2_v = [false; 2];
         match self.i_st {
-            W_IDLE => {
+            WState::Idle => {
                 if lw.awvalid {
-                    self.i_st = W_ADDR;
+                    self.i_st = WState::Addr;
                 }
             }
-            W_ADDR => {
+            WState::Addr => {
                 if lw.awvalid {
-                    self.i_st = W_DEC;
+                    self.i_st = WState::Dec;
                     self.i_addr = lw.awaddr;
                     self.i_len = lw.awlen;
                 }
             }
-            W_DEC => self.i_st = W_ROUTE,
-            W_ROUTE => {
+            WState::Dec => self.i_st = WState::Route,
+            WState::Route => {
                 let r = self.route_of(&dec[2], self.i_len, true, true);
                 self.i_tgt = r.tgt;
                 self.i_word = r.word;
                 self.i_resp = r.resp;
                 self.i_st = if r.tgt == TGT_SEM || r.tgt == TGT_ERR {
-                    W_DATA
+                    WState::Data
                 } else {
-                    W_TGT_AW
+                    WState::TgtAw
                 };
             }
-            W_TGT_AW => {
+            WState::TgtAw => {
                 let k = usize::from(self.i_tgt & 1);
                 if self.own[k] == OWN_IN && mem[k].awready {
-                    self.i_st = W_DATA;
+                    self.i_st = WState::Data;
                 }
             }
-            W_DATA => {
+            WState::Data => {
                 if self.i_tgt_wready(mem) && lw.wvalid {
                     if self.i_tgt == TGT_SEM {
                         for (l, v) in inc2_v.iter_mut().enumerate() {
@@ -589,23 +604,23 @@ impl Xbar {
                     }
                     if lw.wlast {
                         self.i_st = if self.i_tgt == TGT_SEM || self.i_tgt == TGT_ERR {
-                            W_BACK
+                            WState::Back
                         } else {
-                            W_RESP
+                            WState::Resp
                         };
                     }
                 }
             }
-            W_RESP => {
+            WState::Resp => {
                 let k = usize::from(self.i_tgt & 1);
                 if mem[k].bvalid {
-                    self.i_st = W_BACK;
+                    self.i_st = WState::Back;
                     self.i_resp = mem[k].bresp;
                 }
             }
             _ => {
                 if lw.bready {
-                    self.i_st = W_IDLE;
+                    self.i_st = WState::Idle;
                 }
             }
         }
@@ -614,46 +629,46 @@ impl Xbar {
         let g = self.w_g;
         let mut inc_v = [false; 2];
         match self.w_st {
-            W_IDLE => {
+            WState::Idle => {
                 if let Some(k) = (0..n_wm).find(|k| {
                     let m = (self.w_rr + k) % n_wm;
                     wm[m].awvalid && m != lmi
                 }) {
-                    self.w_st = W_ADDR;
+                    self.w_st = WState::Addr;
                     self.w_g = (self.w_rr + k) % n_wm;
                 }
             }
-            W_ADDR => {
+            WState::Addr => {
                 if wm[g].awvalid {
-                    self.w_st = W_DEC;
+                    self.w_st = WState::Dec;
                     self.w_addr = wm[g].awaddr;
                     self.w_len = wm[g].awlen;
                 }
             }
-            W_DEC => self.w_st = W_ROUTE,
-            W_ROUTE => {
+            WState::Dec => self.w_st = WState::Route,
+            WState::Route => {
                 let r = self.route_of(&dec[0], self.w_len, g == self.link_master(), true);
                 self.w_tgt = r.tgt;
                 self.w_word = r.word;
                 self.w_resp = r.resp;
                 self.w_cnt = self.w_cnt.wrapping_add(1);
                 self.w_st = if r.tgt == TGT_SEM || r.tgt == TGT_ERR {
-                    W_DATA
+                    WState::Data
                 } else {
-                    W_TGT_AW
+                    WState::TgtAw
                 };
             }
-            W_TGT_AW => {
+            WState::TgtAw => {
                 let rdy = match self.w_tgt {
                     TGT_SBUF => self.own[0] == OWN_OUT && mem[0].awready,
                     TGT_DESC => self.own[1] == OWN_OUT && mem[1].awready,
                     _ => link.awready,
                 };
                 if rdy {
-                    self.w_st = W_DATA;
+                    self.w_st = WState::Data;
                 }
             }
-            W_DATA => {
+            WState::Data => {
                 if self.w_tgt_wready(mem, link) && wm[g].wvalid {
                     if self.w_tgt == TGT_SEM {
                         for (l, v) in inc_v.iter_mut().enumerate() {
@@ -665,27 +680,27 @@ impl Xbar {
                     }
                     if wm[g].wlast {
                         self.w_st = if self.w_tgt == TGT_SEM || self.w_tgt == TGT_ERR {
-                            W_BACK
+                            WState::Back
                         } else {
-                            W_RESP
+                            WState::Resp
                         };
                     }
                 }
             }
-            W_RESP => {
+            WState::Resp => {
                 let (v, r) = match self.w_tgt {
                     TGT_SBUF => (mem[0].bvalid, mem[0].bresp),
                     TGT_DESC => (mem[1].bvalid, mem[1].bresp),
                     _ => (link.bvalid, link.bresp),
                 };
                 if v {
-                    self.w_st = W_BACK;
+                    self.w_st = WState::Back;
                     self.w_resp = r;
                 }
             }
             _ => {
                 if wm[g].bready {
-                    self.w_st = W_IDLE;
+                    self.w_st = WState::Idle;
                     self.w_rr = if g == n_wm - 1 { 0 } else { g + 1 };
                 }
             }
@@ -694,41 +709,41 @@ impl Xbar {
         // ---- read path
         let g = self.r_g;
         match self.r_st {
-            R_IDLE => {
+            RState::Idle => {
                 if let Some(k) = (0..n_rm).find(|k| rm[(self.r_rr + k) % n_rm].arvalid) {
-                    self.r_st = R_ADDR;
+                    self.r_st = RState::Addr;
                     self.r_g = (self.r_rr + k) % n_rm;
                 }
             }
-            R_ADDR => {
+            RState::Addr => {
                 if rm[g].arvalid {
-                    self.r_st = R_DEC;
+                    self.r_st = RState::Dec;
                     self.r_addr = rm[g].araddr;
                     self.r_len = rm[g].arlen;
                 }
             }
-            R_DEC => self.r_st = R_ROUTE,
-            R_ROUTE => {
+            RState::Dec => self.r_st = RState::Route,
+            RState::Route => {
                 let r = self.route_of(&dec[1], self.r_len, false, false);
                 self.r_tgt = r.tgt;
                 self.r_word = r.word;
                 self.r_resp = r.resp;
                 self.r_cnt = 0;
                 self.r_st = if r.tgt == TGT_SBUF || r.tgt == TGT_DESC {
-                    R_TGT_AR
+                    RState::TgtAr
                 } else {
-                    R_ERR
+                    RState::Err
                 };
             }
-            R_TGT_AR => {
+            RState::TgtAr => {
                 if mem[usize::from(self.r_tgt & 1)].arready {
-                    self.r_st = R_DATA;
+                    self.r_st = RState::Data;
                 }
             }
-            R_DATA => {
+            RState::Data => {
                 let m = &mem[usize::from(self.r_tgt & 1)];
                 if m.rvalid && rm[g].rready && m.rlast {
-                    self.r_st = R_IDLE;
+                    self.r_st = RState::Idle;
                     self.r_rr = if g == n_rm - 1 { 0 } else { g + 1 };
                 }
             }
@@ -736,7 +751,7 @@ impl Xbar {
                 if rm[g].rready {
                     self.r_cnt = (self.r_cnt + 1) & 0xFF;
                     if self.r_cnt == (self.r_len + 1) & 0xFF {
-                        self.r_st = R_IDLE;
+                        self.r_st = RState::Idle;
                         self.r_rr = if g == n_rm - 1 { 0 } else { g + 1 };
                     }
                 }
