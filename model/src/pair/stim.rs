@@ -667,18 +667,7 @@ impl LegEnv {
                 if kcopy && k == 0 && u32::from(np) + 3 < RING_LEN {
                     let rid = pos.ring_id;
                     let d = if side == 0 {
-                        M2sDesc {
-                            len: 16,
-                            ring_id: rid,
-                            first: true,
-                            last: true,
-                            int_en: false,
-                            dmb: false,
-                            concat: false,
-                            meta_ctrl: 0,
-                            buf_ptr: soc_local(ts, konst),
-                        }
-                        .encode()
+                        M2sDesc::whole_packet(16, rid, soc_local(ts, konst)).encode()
                     } else {
                         S2mDesc {
                             len: 16,
@@ -699,22 +688,17 @@ impl LegEnv {
                     let d = if side == 0 {
                         let bad = l.ring_err == Some((k, j as u32));
                         let away = read_err == Some((k, j as u32));
-                        M2sDesc {
-                            len: l.bytes,
-                            ring_id: if bad { (rid + 2) & 3 } else { rid },
-                            first: true,
-                            last: true,
-                            int_en: false,
-                            dmb: false,
-                            concat: false,
-                            meta_ctrl: 0,
-                            buf_ptr: if away {
-                                soc_route(self.place, ts, rs, sbuf_off(p, l.src_off))
-                            } else {
-                                soc_local(ts, sbuf_off(p, l.src_off))
-                            },
-                        }
-                        .encode()
+                        let ring_id = if bad {
+                            Q_PTR_RING_ID.wrapping_add(rid.into(), 2) as u8
+                        } else {
+                            rid
+                        };
+                        let buf_ptr = if away {
+                            soc_route(self.place, ts, rs, sbuf_off(p, l.src_off))
+                        } else {
+                            soc_local(ts, sbuf_off(p, l.src_off))
+                        };
+                        M2sDesc::whole_packet(l.bytes, ring_id, buf_ptr).encode()
                     } else {
                         S2mDesc {
                             len: l.bytes,

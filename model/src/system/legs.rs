@@ -472,18 +472,7 @@ impl System {
                         g.tx,
                         core_local(g.tx_loc.core, sbuf_offset(p, w.src_addr + off)),
                     )?;
-                    M2sDesc {
-                        len: len as u32,
-                        ring_id: rid,
-                        first: true,
-                        last: true,
-                        int_en: false,
-                        dmb: false,
-                        concat: false,
-                        meta_ctrl: 0,
-                        buf_ptr: src,
-                    }
-                    .encode()
+                    M2sDesc::whole_packet(len as u32, rid, src).encode()
                 } else {
                     let x = xt + sbuf_offset(p, w.dst_addr + off) as u32;
                     let (_, dst) = self

@@ -158,6 +158,22 @@ pub struct M2sDesc {
 impl M2sDesc {
     const KIND: &'static str = "M2S";
 
+    /// A descriptor that is a whole packet (FIRST and LAST, no interrupt,
+    /// barrier, concatenation or metadata): what `rdma_desc_gen` writes.
+    pub fn whole_packet(len: u32, ring_id: u8, buf_ptr: u64) -> Self {
+        Self {
+            len,
+            ring_id,
+            first: true,
+            last: true,
+            int_en: false,
+            dmb: false,
+            concat: false,
+            meta_ctrl: 0,
+            buf_ptr,
+        }
+    }
+
     /// Encode to the 16 ring bytes.
     pub fn encode(&self) -> Result<[u8; 16], DescError> {
         let w0 = encode_len(Self::KIND, self.len)?
