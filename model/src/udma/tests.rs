@@ -178,17 +178,7 @@ fn ring_id_mismatch_sets_pref_ring_id_bit_17_m2s_and_11_s2m() {
     let mut b: Bench = Bench::new();
     let q = 3;
     b.setup(Side::M2s, q, 0x1000, 8);
-    let d = M2sDesc {
-        len: 16,
-        ring_id: 2,
-        first: true,
-        last: true,
-        int_en: false,
-        dmb: false,
-        concat: false,
-        meta_ctrl: 0,
-        buf_ptr: 0x8000,
-    };
+    let d = M2sDesc::whole_packet(16, 2, 0x8000);
     b.mem.write(0x1000, &d.encode().unwrap());
     assert_eq!(
         b.write(q_addr(Side::M2s, q, UDMA_Q_RTP_INC), 1),
