@@ -166,6 +166,27 @@ pub fn copy_with(kernel: CopyKernel, dst: &mut [u8], src: &[u8]) -> Result<(), D
     Ok(())
 }
 
+/// [`copy_streamed`] with an explicit kernel (non-temporal stores whatever
+/// the size, closing fence included): what the stream calibration times, for
+/// benches that compare the kernels on the leg's own layout.
+pub fn copy_streamed_with(
+    kernel: CopyKernel,
+    dst: &mut [u8],
+    src: &[u8],
+) -> Result<(), DatapathError> {
+    if dst.len() != src.len() {
+        return Err(DatapathError::LengthMismatch {
+            dst: dst.len(),
+            src: src.len(),
+        });
+    }
+    if !Features::get().supports(kernel) {
+        return Err(DatapathError::Unsupported { kernel });
+    }
+    copy::run_stream(kernel, dst, src, true);
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

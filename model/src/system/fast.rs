@@ -29,6 +29,7 @@ use crate::udma::desc::{M2sDesc, S2mDesc};
 
 use super::link::{self, Ps};
 use super::map::{self, Target};
+use super::mem::Sbuf;
 use super::{CoreId, LegOp, Q7Op, System, SystemError, TraceEvent};
 
 /// Fast-mode timing state.
@@ -303,6 +304,20 @@ impl System {
         result.map_err(|(_, e)| e)
     }
 
+    /// The SBUFs of two different cores, the first shared, the second mutable.
+    fn two_sbufs(&mut self, src: CoreId, dst: CoreId) -> Result<(&Sbuf, &mut Sbuf), SystemError> {
+        self.core(src)?;
+        self.core(dst)?;
+        let (s, d) = (usize::from(src.0), usize::from(dst.0));
+        if s < d {
+            let (lo, hi) = self.cores.split_at_mut(d);
+            Ok((&lo[s].sbuf, &mut hi[0].sbuf))
+        } else {
+            let (lo, hi) = self.cores.split_at_mut(s);
+            Ok((&hi[0].sbuf, &mut lo[d].sbuf))
+        }
+    }
+
     /// The receive op of the pairs of TX (core, engine, queue).
     fn leg_op(&self, core: CoreId, e: u8, q: u8) -> LegOp {
         if self.rx_ops.is_empty() {
@@ -473,26 +488,42 @@ impl System {
                 let (so, doff) = (so as usize, doff as usize);
                 self.core(sc)?.sbuf.check(sp, so as u64, n.into())?;
                 self.core(dc)?.sbuf.check(dp, doff as u64, n.into())?;
-                let mut dpart = self.core_mut(dc)?.sbuf.take(dp);
-                let r = if sc == dc && sp == dp {
-                    match &op {
-                        LegOp::Copy => {
-                            dpart.copy_within(so..so + len, doff);
-                            Ok(())
-                        }
-                        LegOp::Reduce(_) => {
-                            let tmp = dpart[so..so + len].to_vec();
-                            apply(&op, &mut dpart[doff..doff + len], &tmp, false)
-                        }
+                let zeros;
+                if sc == dc {
+                    let sbuf = &mut self.core_mut(dc)?.sbuf;
+                    if sp == dp {
+                        let part = sbuf
+                            .partition_mut(dp)
+                            .ok_or_else(|| dma_err("no such SBUF partition"))?;
+                        return match &op {
+                            LegOp::Copy => {
+                                part.copy_within(so..so + len, doff);
+                                Ok(())
+                            }
+                            LegOp::Reduce(_) => {
+                                let tmp = part[so..so + len].to_vec();
+                                apply(&op, &mut part[doff..doff + len], &tmp, false)
+                            }
+                        };
                     }
+                    let (s, d) = sbuf.two_parts(sp, dp);
+                    let d = d.ok_or_else(|| dma_err("no such SBUF partition"))?;
+                    let (s, stream) = match s {
+                        Some(s) => (&s[so..so + len], stream),
+                        None => {
+                            zeros = vec![0u8; len];
+                            (&zeros[..], false)
+                        }
+                    };
+                    apply(&op, &mut d[doff..doff + len], s, stream)
                 } else {
-                    match self.core(sc)?.sbuf.slice(sp, so as u64, n.into())? {
-                        Some(s) => apply(&op, &mut dpart[doff..doff + len], s, stream),
-                        None => apply(&op, &mut dpart[doff..doff + len], &vec![0u8; len], false),
+                    let (src, dst) = self.two_sbufs(sc, dc)?;
+                    let d = dst.slice_mut(dp, doff as u64, n.into())?;
+                    match src.slice(sp, so as u64, n.into())? {
+                        Some(s) => apply(&op, d, s, stream),
+                        None => apply(&op, d, &vec![0u8; len], false),
                     }
-                };
-                self.core_mut(dc)?.sbuf.put_back(dp, dpart);
-                r
+                }
             }
             (_, Target::EvtSem { offset }) => {
                 if !n.is_multiple_of(4) || !offset.is_multiple_of(4) {
@@ -735,6 +766,11 @@ impl System {
                 u64::from(k.queue(e, q, 0).pending().min(k.queue(e, q, 1).pending()))
             })
             .sum();
+        // The engine's rate and a descriptor's transfer time depend on the
+        // link class, the queue's share and the length only: computed once
+        // per distinct triple of this pass (fixed-point divisions).
+        let mut rate_memo: Option<((link::LinkClass, u32), link::Rate)> = None;
+        let mut xfer_memo: Option<((u32, link::Rate), Ps)> = None;
         for (core, e, q) in keys {
             let cid = CoreId(core);
             while self.pair_ready(core, e, q) {
@@ -751,8 +787,24 @@ impl System {
                     .copied()
                     .unwrap_or(1)
                     .max(1);
-                let rate = (link::aggregate_rate(&p, class, share) / link::Rate::from_num(share))
-                    .max(link::Rate::DELTA);
+                let rate = match rate_memo {
+                    Some((k, r)) if k == (class, share) => r,
+                    _ => {
+                        let r = (link::aggregate_rate(&p, class, share)
+                            / link::Rate::from_num(share))
+                        .max(link::Rate::DELTA);
+                        rate_memo = Some(((class, share), r));
+                        r
+                    }
+                };
+                let xfer = match xfer_memo {
+                    Some((k, t)) if k == (pair.m2s.len, rate) => t,
+                    _ => {
+                        let t = link::transfer_ps(pair.m2s.len.into(), rate);
+                        xfer_memo = Some(((pair.m2s.len, rate), t));
+                        t
+                    }
+                };
                 let ready = [0u8, 1]
                     .iter()
                     .map(|s| {
@@ -771,9 +823,7 @@ impl System {
                     .copied()
                     .unwrap_or(0);
                 let start = free.max(ready);
-                let end = start
-                    + link::ns(p.desc_overhead_ns)
-                    + link::transfer_ps(pair.m2s.len.into(), rate);
+                let end = start + link::ns(p.desc_overhead_ns) + xfer;
                 self.timing.engine_free.insert((core, e), end);
                 let land = end + link::ns(p.link(class).latency_ns);
                 self.timing.horizon = self.timing.horizon.max(land);

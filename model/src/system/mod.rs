@@ -59,7 +59,9 @@ pub mod watchdog;
 #[cfg(test)]
 mod tests;
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, VecDeque};
+
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use crate::addr::AddrError;
@@ -470,9 +472,9 @@ impl System {
             topo,
             cores,
             pending: VecDeque::new(),
-            streams: HashMap::new(),
-            rx_ops: HashMap::new(),
-            rx_reduce: HashMap::new(),
+            streams: HashMap::default(),
+            rx_ops: HashMap::default(),
+            rx_reduce: HashMap::default(),
             active: BTreeSet::new(),
             timing: fast::Timing::default(),
             movers: fast::Movers::default(),
