@@ -143,8 +143,8 @@ unsafe fn leg(imgs: &[Image], pb: u64, l: &Leg, stream: bool) -> Result<(), Targ
 /// core a leg names, `partition_bytes` per partition) on up to `threads`
 /// threads. Copies stream (non-temporal stores) when the batch moves at
 /// least [`crate::datapath::copy::STREAM_THRESHOLD`] bytes.
-pub(crate) fn run_batch(
-    images: &mut [Vec<u8>],
+pub(crate) fn run_batch<B: std::ops::DerefMut<Target = [u8]>>(
+    images: &mut [B],
     partition_bytes: u64,
     legs: &[Leg],
     threads: usize,

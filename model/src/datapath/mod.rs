@@ -11,12 +11,14 @@
 //! Every kernel is tested equal to [`copy_scalar`] (a plain byte loop) on all
 //! sizes and alignments (`tests` below, proptest).
 
+pub mod buf;
 pub mod copy;
 pub mod plan;
 pub mod reduce;
 
 use std::sync::OnceLock;
 
+pub use buf::ZeroedBuf;
 pub use copy::{copy_scalar, CopyKernel};
 
 /// CPU features the datapath kernels can use, detected at run time.

@@ -242,7 +242,7 @@ impl Timing {
 pub struct FlatTarget {
     arch: Arch,
     partition_bytes: u64,
-    sbuf: Vec<Vec<u8>>,
+    sbuf: Vec<crate::datapath::ZeroedBuf>,
     regs: Vec<Vec<u64>>,
     sems: Vec<[i32; 256]>,
     /// Rate model for [`Target::run_legs`].
@@ -260,7 +260,9 @@ impl FlatTarget {
         Self {
             arch,
             partition_bytes,
-            sbuf: vec![Vec::new(); cores],
+            sbuf: (0..cores)
+                .map(|_| crate::datapath::ZeroedBuf::default())
+                .collect(),
             regs: vec![vec![0; REG_SLOTS]; cores],
             sems: vec![[0; 256]; cores],
             timing: Timing::default(),
@@ -307,12 +309,13 @@ impl FlatTarget {
         Ok(())
     }
 
-    fn image(&mut self, core: usize) -> &mut Vec<u8> {
+    fn image(&mut self, core: usize) -> &mut [u8] {
         let size = (SBUF_PARTITIONS as u64 * self.partition_bytes) as usize;
         let img = &mut self.sbuf[core];
         if img.is_empty() {
-            // `vec!` of zeros allocates zeroed pages lazily (no memset of the whole SBUF).
-            *img = vec![0u8; size];
+            // Zeroed pages backed on first touch, huge-page advised
+            // (`datapath::buf`): no memset of the whole SBUF.
+            *img = crate::datapath::ZeroedBuf::zeroed(size);
         }
         img
     }

@@ -5,129 +5,19 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::datapath::ZeroedBuf;
 use crate::pair::sram::WordStore;
 
 use super::topology::SBUF_PARTITIONS;
 use super::{ReduceFn, SystemError};
 
-/// Zeroed memory for one core's SBUF, reserved from the OS on first use.
-///
-/// On unix it is an anonymous mapping (pages are backed on first touch, so
-/// untouched bytes cost no memory), aligned to 2 MiB and, on Linux, advised
-/// for transparent huge pages: a 28 MiB leg then streams through 14 huge
-/// pages per SBUF instead of 7 168 small ones, and its copies run about
-/// 1.3× faster on the development machine (docs/performance.md §2). Where
-/// the mapping fails, or elsewhere, it is a zeroed heap allocation.
-mod region {
-    /// Alignment (and huge-page size) of the mapping.
-    const HUGE: usize = 2 << 20;
-
-    pub(super) enum Region {
-        #[cfg(unix)]
-        Mapped {
-            /// The 2 MiB-aligned start of the `len` usable bytes.
-            ptr: *mut u8,
-            len: usize,
-            /// What `mmap` returned, for `munmap`.
-            base: *mut libc::c_void,
-            map_len: usize,
-        },
-        Heap(Box<[u8]>),
-    }
-
-    // SAFETY: a `Region` owns its bytes exclusively, like a `Box<[u8]>`.
-    unsafe impl Send for Region {}
-    // SAFETY: as above; shared access is read-only through `&self`.
-    unsafe impl Sync for Region {}
-
-    impl Region {
-        /// `len` zero bytes.
-        pub(super) fn zeroed(len: usize) -> Self {
-            #[cfg(unix)]
-            if let Some(r) = Self::map(len) {
-                return r;
-            }
-            Region::Heap(vec![0u8; len].into_boxed_slice())
-        }
-
-        #[cfg(unix)]
-        fn map(len: usize) -> Option<Self> {
-            let map_len = len.checked_add(HUGE)?;
-            // SAFETY: an anonymous private mapping with no address hint;
-            // the result is checked against MAP_FAILED.
-            let base = unsafe {
-                libc::mmap(
-                    std::ptr::null_mut(),
-                    map_len,
-                    libc::PROT_READ | libc::PROT_WRITE,
-                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                    -1,
-                    0,
-                )
-            };
-            if base == libc::MAP_FAILED {
-                return None;
-            }
-            let pad = (HUGE - base as usize % HUGE) % HUGE;
-            // SAFETY: `pad < HUGE`, so `[pad, pad + len)` lies in the mapping.
-            let ptr = unsafe { (base as *mut u8).add(pad) };
-            #[cfg(target_os = "linux")]
-            // SAFETY: advice on a range of our own mapping; a refusal
-            // (THP disabled) only leaves small pages.
-            unsafe {
-                libc::madvise(ptr as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
-            }
-            Some(Region::Mapped {
-                ptr,
-                len,
-                base,
-                map_len,
-            })
-        }
-
-        pub(super) fn bytes(&self) -> &[u8] {
-            match self {
-                #[cfg(unix)]
-                // SAFETY: `ptr` is valid for `len` bytes while `self` lives.
-                Region::Mapped { ptr, len, .. } => unsafe {
-                    std::slice::from_raw_parts(*ptr, *len)
-                },
-                Region::Heap(b) => b,
-            }
-        }
-
-        pub(super) fn bytes_mut(&mut self) -> &mut [u8] {
-            match self {
-                #[cfg(unix)]
-                // SAFETY: as `bytes`, and `&mut self` is exclusive.
-                Region::Mapped { ptr, len, .. } => unsafe {
-                    std::slice::from_raw_parts_mut(*ptr, *len)
-                },
-                Region::Heap(b) => b,
-            }
-        }
-    }
-
-    impl Drop for Region {
-        fn drop(&mut self) {
-            #[cfg(unix)]
-            if let Region::Mapped { base, map_len, .. } = *self {
-                // SAFETY: unmapping the mapping this region made, once.
-                unsafe {
-                    libc::munmap(base, map_len);
-                }
-            }
-        }
-    }
-}
-
 /// One core's SBUF: 128 partitions of `bytes_per_partition`. The bytes are
-/// one contiguous [`region::Region`], reserved on the first write; a
+/// one contiguous [`ZeroedBuf`] (huge-page advised), reserved on the first write; a
 /// partition counts as allocated (and reads other than zero) from its first
 /// write on.
 pub struct Sbuf {
     bytes_per_partition: u32,
-    mem: Option<region::Region>,
+    mem: Option<ZeroedBuf>,
     touched: Vec<bool>,
 }
 
@@ -188,7 +78,7 @@ impl Sbuf {
             return None;
         }
         let r = self.span(p);
-        self.mem.as_ref().map(|m| &m.bytes()[r])
+        self.mem.as_ref().map(|m| &m[r])
     }
 
     /// Partition `p`'s bytes, marking it written (`None`: no such partition).
@@ -200,8 +90,8 @@ impl Sbuf {
         *self.touched.get_mut(usize::from(p))? = true;
         let r = self.span(p);
         let n = self.bytes_per_partition as usize * usize::from(SBUF_PARTITIONS);
-        let m = self.mem.get_or_insert_with(|| region::Region::zeroed(n));
-        Some(&mut m.bytes_mut()[r])
+        let m = self.mem.get_or_insert_with(|| ZeroedBuf::zeroed(n));
+        Some(&mut m[r])
     }
 
     /// Partition `src` (if written) and partition `dst` (marked written) of
@@ -215,7 +105,7 @@ impl Sbuf {
         let Some(m) = self.mem.as_mut() else {
             return (None, None);
         };
-        let b = m.bytes_mut();
+        let b: &mut [u8] = m;
         if rs.start < rd.start {
             let (lo, hi) = b.split_at_mut(rd.start);
             let s = src_live.then(|| &lo[rs]);
@@ -302,7 +192,7 @@ impl Sbuf {
         } else {
             self.part(partition)?;
             let r = self.span(partition);
-            self.mem.as_mut().map(|m| m.bytes_mut()[r].as_mut_ptr())
+            self.mem.as_mut().map(|m| m[r].as_mut_ptr())
         }
     }
 
