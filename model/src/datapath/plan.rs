@@ -42,9 +42,15 @@ const MIN_TIMED_BYTES: usize = 256 << 10;
 pub const STREAM_CAL_BYTES: usize = 16 << 20;
 /// Smallest and largest private buffer of a reduce calibration.
 pub const REDUCE_CAL_MIN: usize = 256;
-/// Largest private buffer of a reduce calibration (above this the fold is
-/// memory bound and every SIMD width runs at the memory's speed).
-pub const REDUCE_CAL_MAX: usize = 1 << 20;
+/// Largest private buffer of a reduce calibration. Classes up to it are
+/// timed at their own floor size; larger ones at this size, which with the
+/// accumulator is already the L3 size of the development machine, so the
+/// fold is timed memory bound as the class runs. (A 1 MiB cap, cache
+/// resident, picked AVX-512 for 28 MiB fp32/int32 folds where AVX2 was
+/// 13–21 % faster: docs/performance.md §1.)
+pub const REDUCE_CAL_MAX: usize = 16 << 20;
+/// Calibrations at or above this many bytes take `ROUNDS_LARGE` rounds.
+const REDUCE_CAL_LARGE: usize = 1 << 20;
 
 const UNSET: u8 = 0;
 
@@ -192,9 +198,17 @@ pub fn reduce_kernel(len: usize, dtype: Dtype) -> reduce::Kernel {
             Dtype::Int32 => &[1, 0, 0, 0],
         };
         let mut acc: Vec<u8> = one.iter().copied().cycle().take(n).collect();
-        let inc = vec![0u8; n];
+        // The increment is −0.0 (fp) or 0 (int32), written byte by byte: values
+        // stay put, and every page of it is backed memory (an untouched
+        // zeroed allocation maps one shared zero page and times the cache).
+        let zero: &[u8] = match dtype {
+            Dtype::Fp32 => &[0x00, 0x00, 0x00, 0x80],
+            Dtype::Bf16 | Dtype::Fp16 => &[0x00, 0x80],
+            Dtype::Int32 => &[0, 0, 0, 0],
+        };
+        let inc: Vec<u8> = zero.iter().copied().cycle().take(n).collect();
         let reps = (MIN_TIMED_BYTES / n.max(1)).clamp(1, 4096);
-        let rounds = if n >= REDUCE_CAL_MAX {
+        let rounds = if n >= REDUCE_CAL_LARGE {
             ROUNDS_LARGE
         } else {
             ROUNDS
@@ -332,5 +346,14 @@ mod tests {
                 assert_eq!(n % d.size(), 0);
             }
         }
+        // A memory-bound class is timed memory bound: a 28 MiB fold on the
+        // 16 MiB cap (source + accumulator = the 32 MiB L3), not on a
+        // cache-resident 1 MiB; a cache-sized class at its own floor.
+        assert_eq!(
+            reduce_cal_bytes(size_class(28 << 20), Dtype::Fp32),
+            16 << 20
+        );
+        assert_eq!(reduce_cal_bytes(size_class(3 << 20), Dtype::Int32), 2 << 20);
+        assert_eq!(reduce_cal_bytes(size_class(4096), Dtype::Bf16), 4096);
     }
 }
