@@ -163,12 +163,7 @@ impl System {
         side: u8,
         n: u32,
     ) -> Result<u32, SystemError> {
-        let base = if side == 0 {
-            UDMA_M2S_BASE
-        } else {
-            UDMA_S2M_BASE
-        };
-        let off = base + UDMA_Q_ARRAY_BASE + u32::from(queue) * UDMA_Q_STRIDE + UDMA_Q_RTP_INC;
+        let off = rtp_inc_offset(queue, side);
         let qs = self.core(to)?.queue(engine, queue, side);
         let inc = Q_RTP_INC_INC.get(n);
         if qs.rl == 0 || inc > qs.free() {
@@ -198,17 +193,10 @@ impl System {
     ) -> Result<(), SystemError> {
         let s = &self.core(to)?.engines[usize::from(engine)].regs.side[usize::from(side)];
         if s.err_status >> UDMA_ERR_DB_OVERFLOW & 1 == 1 && s.q[usize::from(queue)].stopped {
-            let off = if side == 0 {
-                UDMA_M2S_BASE
-            } else {
-                UDMA_S2M_BASE
-            } + UDMA_Q_ARRAY_BASE
-                + u32::from(queue) * UDMA_Q_STRIDE
-                + UDMA_Q_RTP_INC;
             return Err(SystemError::Csr {
                 core: to.0,
                 engine,
-                offset: off,
+                offset: rtp_inc_offset(queue, side),
                 rule: "doorbell past free space: the golden register file set DB_OVERFLOW and stopped the queue",
             });
         }
@@ -382,13 +370,7 @@ impl System {
         let mut plan = Vec::with_capacity(engines.len());
         match self.doorbells {
             Doorbells::PerEngine => {
-                let base = if side == 0 {
-                    UDMA_M2S_BASE
-                } else {
-                    UDMA_S2M_BASE
-                };
-                let reg =
-                    base + UDMA_Q_ARRAY_BASE + u32::from(queue) * UDMA_Q_STRIDE + UDMA_Q_RTP_INC;
+                let reg = rtp_inc_offset(queue, side);
                 for &(e, n) in engines {
                     let soc = self.topo.fold(
                         from,
@@ -434,6 +416,16 @@ impl System {
         }
         Ok(plan)
     }
+}
+
+/// Engine CSR offset of the `*DRTP_inc` doorbell of `queue`, `side` (0 M2S / 1 S2M).
+fn rtp_inc_offset(queue: u8, side: u8) -> u32 {
+    let base = if side == 0 {
+        UDMA_M2S_BASE
+    } else {
+        UDMA_S2M_BASE
+    };
+    base + UDMA_Q_ARRAY_BASE + u32::from(queue) * UDMA_Q_STRIDE + UDMA_Q_RTP_INC
 }
 
 /// One MMIO write of a doorbell plan ([`System::doorbell_plan`]).
