@@ -344,8 +344,7 @@ impl System {
             .retain(|&c| !self.cores[usize::from(c)].hw.q7.idle());
         for k in 0..n {
             let pi = (now as usize + k) % n;
-            loop {
-                let Some(p) = x.progs[pi].as_ref() else { break };
+            while let Some(p) = x.progs[pi].as_ref() {
                 if p.wait_until > now || x.masters.values().any(|m| m.prog == pi) {
                     break;
                 }
