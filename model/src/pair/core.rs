@@ -19,10 +19,11 @@ use crate::udma::{PinsIn, PinsOut, Udma};
 
 use super::fifo::{AxisBeat, LoopFifo};
 use super::link::{LinkFarIn, LinkNearIn, LinkOut};
-use super::q7port::{AxilIn, AxilOut, MemResp, Q7Port};
+use super::q7port::{MemResp, Q7Port};
 use super::sram::{Sram, SramIn, WordStore};
 use super::xbar::{RmIn, WmIn, Xbar, XbarCfg};
 use super::PairParams;
+use crate::regs::axil::{AxilIn, AxilOut};
 
 /// Per-cycle inputs of one core (the pair's pins of that core).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -389,22 +390,22 @@ impl Glue {
             .map(|o| AxilOut {
                 awready: b(o.s_axil_awready),
                 wready: b(o.s_axil_wready),
-                bresp: o.s_axil_bresp,
+                bresp: o.s_axil_bresp as u32,
                 bvalid: b(o.s_axil_bvalid),
                 arready: b(o.s_axil_arready),
-                rdata: o.s_axil_rdata,
-                rresp: o.s_axil_rresp,
+                rdata: o.s_axil_rdata as u32,
+                rresp: o.s_axil_rresp as u32,
                 rvalid: b(o.s_axil_rvalid),
             })
             .collect();
         touts.push(AxilOut {
             awready: b(so.s_axil_awready),
             wready: b(so.s_axil_wready),
-            bresp: so.s_axil_bresp,
+            bresp: so.s_axil_bresp as u32,
             bvalid: b(so.s_axil_bvalid),
             arready: b(so.s_axil_arready),
-            rdata: so.s_axil_rdata,
-            rresp: so.s_axil_rresp,
+            rdata: so.s_axil_rdata as u32,
+            rresp: so.s_axil_rresp as u32,
             rvalid: b(so.s_axil_rvalid),
         });
         let q = n + 1;

@@ -7,6 +7,10 @@
 //! non-OKAY one). Outputs depend on the registered state only.
 
 use super::regs::{BCAST_BASE, BCAST_BYTES};
+// The Q7's AXI4-Lite bundle is the one of the register blocks: `AxilIn` the
+// Q7 master's outputs (pair inputs), `AxilOut` the port's outputs towards the
+// Q7 and the CSR targets' outputs.
+use crate::regs::axil::{AxilIn, AxilOut};
 use crate::udma::regs::{
     UDMA_M2S_BASE, UDMA_NUM_QUEUES, UDMA_Q_ARRAY_BASE, UDMA_Q_RTP_INC, UDMA_Q_STRIDE, UDMA_S2M_BASE,
 };
@@ -28,33 +32,6 @@ enum Q7State {
     RBack = 8,
     BcFwd = 9,
     BcResp = 10,
-}
-
-/// The Q7's AXI4-Lite master outputs (pair inputs).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct AxilIn {
-    pub awaddr: u64,
-    pub awvalid: bool,
-    pub wdata: u64,
-    pub wstrb: u64,
-    pub wvalid: bool,
-    pub bready: bool,
-    pub araddr: u64,
-    pub arvalid: bool,
-    pub rready: bool,
-}
-
-/// The slave side's outputs (towards the Q7), also the CSR targets' outputs.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct AxilOut {
-    pub awready: bool,
-    pub wready: bool,
-    pub bresp: u64,
-    pub bvalid: bool,
-    pub arready: bool,
-    pub rdata: u64,
-    pub rresp: u64,
-    pub rvalid: bool,
 }
 
 /// Drive of the CSR targets (shared address/data, per-target valids).
@@ -106,7 +83,7 @@ pub struct Q7Port {
     strb: u32,
     awp: bool,
     wp: bool,
-    resp: u64,
+    resp: u32,
     /// Broadcast masks per (queue, side).
     bmask: [[u16; 2]; UDMA_NUM_QUEUES as usize],
     /// Engines of the trigger in flight still to ring.
@@ -247,7 +224,7 @@ impl Q7Port {
             bvalid: s.state == Q7State::Back,
             bresp: s.resp,
             rvalid: s.state == Q7State::RBack,
-            rdata: u64::from(s.data),
+            rdata: s.data,
             rresp: s.resp,
         };
         let tgt = s.tgt();
@@ -308,11 +285,11 @@ impl Q7Port {
                 self.pref = !pref;
                 if !pref && (i.awvalid || i.wvalid) {
                     if i.awvalid {
-                        self.addr = i.awaddr as u32;
+                        self.addr = i.awaddr;
                     }
                     if i.wvalid {
-                        self.data = i.wdata as u32;
-                        self.strb = (i.wstrb & 0xF) as u32;
+                        self.data = i.wdata;
+                        self.strb = i.wstrb & 0xF;
                     }
                     self.awp = true;
                     self.wp = true;
@@ -324,20 +301,20 @@ impl Q7Port {
                         Q7State::WFwd
                     };
                 } else if pref && i.arvalid {
-                    self.addr = i.araddr as u32;
+                    self.addr = i.araddr;
                     self.state = Q7State::RFwd;
                 }
             }
             Q7State::WaitW => {
                 if i.wvalid {
-                    self.data = i.wdata as u32;
-                    self.strb = (i.wstrb & 0xF) as u32;
+                    self.data = i.wdata;
+                    self.strb = i.wstrb & 0xF;
                     self.state = Q7State::WFwd;
                 }
             }
             Q7State::WaitAw => {
                 if i.awvalid {
-                    self.addr = i.awaddr as u32;
+                    self.addr = i.awaddr;
                     self.state = Q7State::WFwd;
                 }
             }
@@ -367,7 +344,7 @@ impl Q7Port {
             }
             Q7State::WResp => {
                 let (v, r) = if tgt == self.t_mem() {
-                    (mem.bvalid, mem.bresp)
+                    (mem.bvalid, mem.bresp as u32)
                 } else {
                     (t[tgt].bvalid, t[tgt].bresp)
                 };
@@ -434,7 +411,7 @@ impl Q7Port {
             Q7State::RResp => {
                 if t[tgt].rvalid {
                     self.resp = t[tgt].rresp;
-                    self.data = t[tgt].rdata as u32;
+                    self.data = t[tgt].rdata;
                     self.state = Q7State::RBack;
                 }
             }

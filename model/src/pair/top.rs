@@ -5,8 +5,8 @@ use crate::ports::CycleModel;
 
 use super::core::{Core, CoreIn, Straps};
 use super::link::Link;
-use super::q7port::AxilIn;
 use super::PairParams;
+use crate::regs::axil::AxilIn;
 
 crate::port_bundle! {
     /// Inputs of `sb2sb_pair` (NumEngines 4).
@@ -194,13 +194,13 @@ impl CycleModel for Pair {
             rst,
             mem_stall: i.a_mem_stall_i & 1 == 1,
             axil: AxilIn {
-                awaddr: i.s_axil_a_awaddr,
+                awaddr: i.s_axil_a_awaddr as u32,
                 awvalid: i.s_axil_a_awvalid & 1 == 1,
-                wdata: i.s_axil_a_wdata,
-                wstrb: i.s_axil_a_wstrb,
+                wdata: i.s_axil_a_wdata as u32,
+                wstrb: i.s_axil_a_wstrb as u32,
                 wvalid: i.s_axil_a_wvalid & 1 == 1,
                 bready: i.s_axil_a_bready & 1 == 1,
-                araddr: i.s_axil_a_araddr,
+                araddr: i.s_axil_a_araddr as u32,
                 arvalid: i.s_axil_a_arvalid & 1 == 1,
                 rready: i.s_axil_a_rready & 1 == 1,
             },
@@ -214,13 +214,13 @@ impl CycleModel for Pair {
             rst,
             mem_stall: i.b_mem_stall_i & 1 == 1,
             axil: AxilIn {
-                awaddr: i.s_axil_b_awaddr,
+                awaddr: i.s_axil_b_awaddr as u32,
                 awvalid: i.s_axil_b_awvalid & 1 == 1,
-                wdata: i.s_axil_b_wdata,
-                wstrb: i.s_axil_b_wstrb,
+                wdata: i.s_axil_b_wdata as u32,
+                wstrb: i.s_axil_b_wstrb as u32,
                 wvalid: i.s_axil_b_wvalid & 1 == 1,
                 bready: i.s_axil_b_bready & 1 == 1,
-                araddr: i.s_axil_b_araddr,
+                araddr: i.s_axil_b_araddr as u32,
                 arvalid: i.s_axil_b_arvalid & 1 == 1,
                 rready: i.s_axil_b_rready & 1 == 1,
             },
@@ -237,11 +237,11 @@ impl CycleModel for Pair {
         PairOut {
             s_axil_a_awready: u64::from(oa.axil.awready),
             s_axil_a_wready: u64::from(oa.axil.wready),
-            s_axil_a_bresp: oa.axil.bresp,
+            s_axil_a_bresp: u64::from(oa.axil.bresp),
             s_axil_a_bvalid: u64::from(oa.axil.bvalid),
             s_axil_a_arready: u64::from(oa.axil.arready),
-            s_axil_a_rdata: oa.axil.rdata,
-            s_axil_a_rresp: oa.axil.rresp,
+            s_axil_a_rdata: u64::from(oa.axil.rdata),
+            s_axil_a_rresp: u64::from(oa.axil.rresp),
             s_axil_a_rvalid: u64::from(oa.axil.rvalid),
             dbg_a_sem_o: oa.dbg_sem,
             dbg_a_mem_rdata_o: oa.dbg_mem_rdata,
@@ -253,11 +253,11 @@ impl CycleModel for Pair {
             a_sem_err_o: oa.sem_err,
             s_axil_b_awready: u64::from(ob.axil.awready),
             s_axil_b_wready: u64::from(ob.axil.wready),
-            s_axil_b_bresp: ob.axil.bresp,
+            s_axil_b_bresp: u64::from(ob.axil.bresp),
             s_axil_b_bvalid: u64::from(ob.axil.bvalid),
             s_axil_b_arready: u64::from(ob.axil.arready),
-            s_axil_b_rdata: ob.axil.rdata,
-            s_axil_b_rresp: ob.axil.rresp,
+            s_axil_b_rdata: u64::from(ob.axil.rdata),
+            s_axil_b_rresp: u64::from(ob.axil.rresp),
             s_axil_b_rvalid: u64::from(ob.axil.rvalid),
             dbg_b_sem_o: ob.dbg_sem,
             dbg_b_mem_rdata_o: ob.dbg_mem_rdata,

@@ -86,6 +86,20 @@ pub struct Trigger {
     pub n_desc: u32,
 }
 
+/// A checked write into the broadcast block ([`System::bcast_check`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BcastWrite {
+    /// MASK of (queue, side).
+    Mask { queue: u8, side: u8, mask: u16 },
+    /// TAIL_INC of (queue, side): `n` descriptors on every engine of `mask`.
+    Trigger {
+        queue: u8,
+        side: u8,
+        n: u32,
+        mask: u16,
+    },
+}
+
 impl Trigger {
     /// The firmware's log line (seed 001 §4.4, DRAM 0x47f4).
     pub fn log(&self) -> String {
@@ -132,15 +146,24 @@ impl System {
         side: u8,
         n: u32,
     ) -> Result<(), SystemError> {
-        let base = if side == 0 {
-            UDMA_M2S_BASE
-        } else {
-            UDMA_S2M_BASE
-        };
-        let off = base + UDMA_Q_ARRAY_BASE + u32::from(queue) * UDMA_Q_STRIDE + UDMA_Q_RTP_INC;
-        // The submitter's check before it rings (the register would take the
-        // doorbell, set the sticky DB_OVERFLOW bit and stop the queue, as the
-        // golden/RTL do): a typed error instead, no register touched.
+        let off = self.doorbell_check(to, engine, queue, side, n)?;
+        self.core_mut(to)?.udma_write(engine, off, n)?;
+        self.doorbell_landed(by, to, engine, queue, side)
+    }
+
+    /// The submitter's check before it rings (the register would take the
+    /// doorbell, set the sticky DB_OVERFLOW bit and stop the queue, as the
+    /// golden/RTL do): a typed error instead, no register touched. Returns
+    /// the doorbell's CSR offset in the engine.
+    pub(crate) fn doorbell_check(
+        &self,
+        to: CoreId,
+        engine: u8,
+        queue: u8,
+        side: u8,
+        n: u32,
+    ) -> Result<u32, SystemError> {
+        let off = rtp_inc_offset(queue, side);
         let qs = self.core(to)?.queue(engine, queue, side);
         let inc = Q_RTP_INC_INC.get(n);
         if qs.rl == 0 || inc > qs.free() {
@@ -155,13 +178,25 @@ impl System {
                 },
             });
         }
-        self.core_mut(to)?.udma_write(engine, off, n)?;
+        Ok(off)
+    }
+
+    /// After the register took a doorbell: the sticky DB_OVERFLOW check, the
+    /// queue marked active, the trace event.
+    pub(crate) fn doorbell_landed(
+        &mut self,
+        by: CoreId,
+        to: CoreId,
+        engine: u8,
+        queue: u8,
+        side: u8,
+    ) -> Result<(), SystemError> {
         let s = &self.core(to)?.engines[usize::from(engine)].regs.side[usize::from(side)];
         if s.err_status >> UDMA_ERR_DB_OVERFLOW & 1 == 1 && s.q[usize::from(queue)].stopped {
             return Err(SystemError::Csr {
                 core: to.0,
                 engine,
-                offset: off,
+                offset: rtp_inc_offset(queue, side),
                 rule: "doorbell past free space: the golden register file set DB_OVERFLOW and stopped the queue",
             });
         }
@@ -189,6 +224,34 @@ impl System {
         offset: u32,
         data: u32,
     ) -> Result<(), SystemError> {
+        match self.bcast_check(to, offset, data)? {
+            BcastWrite::Mask { queue, side, mask } => {
+                self.core_mut(to)?.bcast_mask[usize::from(queue)][usize::from(side)] = mask;
+                Ok(())
+            }
+            BcastWrite::Trigger {
+                queue,
+                side,
+                n,
+                mask,
+            } => {
+                for e in (0..DMA_ENGINES).filter(|e| mask >> e & 1 == 1) {
+                    self.ring_doorbell(from, to, e, queue, side, n)?;
+                }
+                self.bcast_logged(from, to, offset, mask, n)
+            }
+        }
+    }
+
+    /// The host-side checks of a write into the broadcast block of core `to`
+    /// (typed errors before a register is touched; a trigger is all or
+    /// nothing: every selected queue is checked before any tail moves).
+    pub(crate) fn bcast_check(
+        &self,
+        to: CoreId,
+        offset: u32,
+        data: u32,
+    ) -> Result<BcastWrite, SystemError> {
         let err = |rule| SystemError::Csr {
             core: to.0,
             engine: u8::MAX,
@@ -205,15 +268,17 @@ impl System {
             if data >> DMA_ENGINES != 0 {
                 return Err(err("broadcast mask: one bit per engine, bits [15:0]"));
             }
-            self.core_mut(to)?.bcast_mask[usize::from(q)][usize::from(side)] = data as u16;
-            return Ok(());
+            return Ok(BcastWrite::Mask {
+                queue: q,
+                side,
+                mask: data as u16,
+            });
         }
         let n = Q_RTP_INC_INC.get(data);
         let mask = self.core(to)?.bcast_mask[usize::from(q)][usize::from(side)];
         if mask == 0 {
             return Err(err("broadcast trigger with an empty mask"));
         }
-        // All or nothing: check every selected queue before moving a tail.
         for e in (0..DMA_ENGINES).filter(|e| mask >> e & 1 == 1) {
             let qs = self.core(to)?.queue(e, q, side);
             if qs.rl == 0 || n > qs.free() {
@@ -229,9 +294,23 @@ impl System {
                 });
             }
         }
-        for e in (0..DMA_ENGINES).filter(|e| mask >> e & 1 == 1) {
-            self.ring_doorbell(from, to, e, q, side, n)?;
-        }
+        Ok(BcastWrite::Trigger {
+            queue: q,
+            side,
+            n,
+            mask,
+        })
+    }
+
+    /// The firmware's trigger log entry of a broadcast trigger.
+    pub(crate) fn bcast_logged(
+        &mut self,
+        from: CoreId,
+        to: CoreId,
+        offset: u32,
+        mask: u16,
+        n: u32,
+    ) -> Result<(), SystemError> {
         if self.trace_on || self.log_triggers {
             let l = self.topo.loc(to)?;
             let base = self
@@ -263,26 +342,46 @@ impl System {
         latency: Ps,
     ) -> Result<Vec<(u8, Ps)>, SystemError> {
         let mmio = link::ns(self.topo.links.mmio_ns);
-        let l = self.topo.loc(engines_core)?;
         let mut landed = Vec::with_capacity(engines.len());
+        for w in self.doorbell_plan(from, engines_core, queue, side, engines)? {
+            *self.timing.q7(from) += mmio;
+            self.mmio_write(from, w.soc, w.data)?;
+            let t = *self.timing.q7(from) + latency;
+            for e in (0..DMA_ENGINES).filter(|e| w.lands >> e & 1 == 1) {
+                landed.push((e, t));
+            }
+        }
+        Ok(landed)
+    }
+
+    /// The MMIO writes (routed SoC address, data) of the doorbells of one Q7
+    /// program ([`System::q7_doorbells`]): per engine one `*DRTP_inc`, or per
+    /// distinct descriptor count one broadcast MASK and one TAIL_INC, in
+    /// engine order. Shared by fast mode and cycle mode's Q7 executor.
+    pub(crate) fn doorbell_plan(
+        &self,
+        from: CoreId,
+        engines_core: CoreId,
+        queue: u8,
+        side: u8,
+        engines: &[(u8, u32)],
+    ) -> Result<Vec<DoorbellWrite>, SystemError> {
+        let l = self.topo.loc(engines_core)?;
+        let mut plan = Vec::with_capacity(engines.len());
         match self.doorbells {
             Doorbells::PerEngine => {
-                let base = if side == 0 {
-                    UDMA_M2S_BASE
-                } else {
-                    UDMA_S2M_BASE
-                };
-                let reg =
-                    base + UDMA_Q_ARRAY_BASE + u32::from(queue) * UDMA_Q_STRIDE + UDMA_Q_RTP_INC;
+                let reg = rtp_inc_offset(queue, side);
                 for &(e, n) in engines {
-                    let a = self.topo.fold(
+                    let soc = self.topo.fold(
                         from,
                         engines_core,
                         map::core_local(l.core, map::udma_offset(e, reg)),
                     )?;
-                    *self.timing.q7(from) += mmio;
-                    self.mmio_write(from, a, n)?;
-                    landed.push((e, *self.timing.q7(from) + latency));
+                    plan.push(DoorbellWrite {
+                        soc,
+                        data: n,
+                        lands: 1 << e,
+                    });
                 }
             }
             Doorbells::Broadcast => {
@@ -302,17 +401,39 @@ impl System {
                         b.s2m_tail_ptr
                     };
                     let mask_reg = trig - u64::from(BCAST_TAIL_INC - BCAST_MASK);
-                    *self.timing.q7(from) += mmio;
-                    self.mmio_write(from, mask_reg, b.mask)?;
-                    *self.timing.q7(from) += mmio;
-                    self.mmio_write(from, trig, n)?;
-                    let t = *self.timing.q7(from) + latency;
-                    for e in (0..DMA_ENGINES).filter(|e| mask >> e & 1 == 1) {
-                        landed.push((e, t));
-                    }
+                    plan.push(DoorbellWrite {
+                        soc: mask_reg,
+                        data: b.mask,
+                        lands: 0,
+                    });
+                    plan.push(DoorbellWrite {
+                        soc: trig,
+                        data: n,
+                        lands: mask,
+                    });
                 }
             }
         }
-        Ok(landed)
+        Ok(plan)
     }
+}
+
+/// Engine CSR offset of the `*DRTP_inc` doorbell of `queue`, `side` (0 M2S / 1 S2M).
+fn rtp_inc_offset(queue: u8, side: u8) -> u32 {
+    let base = if side == 0 {
+        UDMA_M2S_BASE
+    } else {
+        UDMA_S2M_BASE
+    };
+    base + UDMA_Q_ARRAY_BASE + u32::from(queue) * UDMA_Q_STRIDE + UDMA_Q_RTP_INC
+}
+
+/// One MMIO write of a doorbell plan ([`System::doorbell_plan`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct DoorbellWrite {
+    /// Routed SoC address the issuing Q7 writes.
+    pub soc: u64,
+    pub data: u32,
+    /// Engines whose doorbell lands with this write.
+    pub lands: u16,
 }

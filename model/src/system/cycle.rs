@@ -22,15 +22,17 @@
 //!
 //! A core is clocked while it has work: from the cycle one of its queues has
 //! an M2S/S2M pair posted, or a link into or out of it holds a burst, until
-//! its engines, glue and links are idle with every M2S queue empty. Every
-//! pending Q7 program gets one attempt per cycle; a Q7 CSR or EVT_SEM access
-//! is one whole AXI4-Lite transaction between two clocks (the Q7 programs do
-//! not yet drive the glue's Q7 port cycle by cycle, docs/system.md).
+//! its engines, glue and links are idle with every M2S queue empty, and while
+//! a Q7 program has an AXI4-Lite transaction on its Q7 port: the queued Q7
+//! programs run cycle by cycle on the cores' Q7 ports ([`super::q7_exec`]).
+//! The ring set-up of `rdma_desc_gen` still happens at issue time, before
+//! the clocked run (docs/system.md "Cycle mode").
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::pair::core::{CoreIn, Parts};
 use crate::pair::link::{Link, LinkFarIn, LinkNearIn, LinkOut, LINK_LATENCY};
+use crate::regs::axil::{AxilIn, AxilOut};
 use crate::udma::m2s::M2sState;
 use crate::udma::s2m::S2mState;
 
@@ -143,11 +145,14 @@ impl System {
         Ok(Some(to.0))
     }
 
-    /// One clock of every live core and of every link in use.
-    fn clock_fabric(
+    /// One clock of every live core and of every link in use; `axil` drives
+    /// the cores' Q7 ports (default: idle), `q7_out` receives their outputs.
+    pub(super) fn clock_fabric(
         &mut self,
         live: &BTreeSet<u16>,
         fabric: &mut Fabric,
+        axil: &BTreeMap<u16, AxilIn>,
+        q7_out: &mut BTreeMap<u16, AxilOut>,
     ) -> Result<(), SystemError> {
         // Outgoing links the live cores use this cycle (from registered state).
         let mut out: Vec<(u16, Option<u16>)> = Vec::with_capacity(live.len());
@@ -170,15 +175,18 @@ impl System {
         let idle = LinkOut::default();
         let mut nears: HashMap<(u16, u16), LinkNearIn> = HashMap::new();
         let mut fars: HashMap<(u16, u16), LinkFarIn> = HashMap::new();
-        let ci = CoreIn::default();
         for (c, d) in out {
+            let ci = CoreIn {
+                axil: axil.get(&c).copied().unwrap_or_default(),
+                ..CoreIn::default()
+            };
             let lo = d.map_or(&idle, |d| &louts[&(c, d)]);
             let src = fabric.grant.get(&c).copied();
             let li = src.map_or(&idle, |s| &louts[&(s, c)]);
             let reduce = self.rx_reduce.get(&c).map_or(&[][..], |v| &v[..]);
             let mut err = None;
             let k = &mut self.cores[usize::from(c)];
-            let (_, near, far) = k.hw.step(
+            let (co, near, far) = k.hw.step(
                 Parts {
                     engines: &mut k.engines,
                     evt: &mut k.evt,
@@ -195,6 +203,9 @@ impl System {
             );
             if let Some(e) = err {
                 return Err(SystemError::Reduce(e));
+            }
+            if axil.contains_key(&c) {
+                q7_out.insert(c, co.axil);
             }
             if let Some(d) = d {
                 nears.insert((c, d), near);
@@ -236,7 +247,8 @@ impl System {
         Ok(())
     }
 
-    /// Cycle mode: one Q7 attempt and one golden clock of every live core per cycle.
+    /// Cycle mode: per cycle the Q7 programs' accesses on the Q7 ports
+    /// ([`super::q7_exec`]) and one golden clock of every live core.
     pub(crate) fn run_cycle(&mut self) -> Result<(), SystemError> {
         let start = self.cycles;
         let mut fabric = std::mem::take(&mut self.fabric);
@@ -247,8 +259,10 @@ impl System {
 
     fn run_cycle_on(&mut self, fabric: &mut Fabric, start: u64) -> Result<(), SystemError> {
         let mut live: BTreeMap<u16, LiveCore> = BTreeMap::new();
+        let mut q7 = self.q7_exec()?;
+        let mut q7_out = BTreeMap::new();
         loop {
-            let a = self.q7_pass(false)?;
+            let a_issue = self.q7_issue(&mut q7)?;
             // Cores whose queues got a pair ready, and both ends of busy links.
             let mut wake: Vec<(u16, Option<u8>)> = self
                 .active
@@ -271,12 +285,15 @@ impl System {
                     lc.engines |= 1 << e;
                 }
             }
-            let cores: BTreeSet<u16> = live.keys().copied().collect();
+            // Live cores, and the cores whose Q7 port carries a program's access.
+            let cores: BTreeSet<u16> = live.keys().copied().chain(q7.ports()).collect();
             let busy0: Vec<u64> = cores
                 .iter()
                 .map(|&c| self.cores[usize::from(c)].hw.stats.busy_cycles)
                 .collect();
-            self.clock_fabric(&cores, fabric)?;
+            let drives = q7.drives();
+            q7_out.clear();
+            self.clock_fabric(&cores, fabric, &drives, &mut q7_out)?;
             let mut b = false;
             for (&c, b0) in cores.iter().zip(busy0) {
                 let k = &self.cores[usize::from(c)];
@@ -309,6 +326,10 @@ impl System {
             }
             self.cycles += 1;
             self.timing.now = self.timing.now.max(self.cycles * CYCLE_PS);
+            let a = self.q7_retire(&mut q7, &q7_out)? || a_issue;
+            if a || b || !live.is_empty() {
+                q7.last_change = self.cycles;
+            }
             // Cores that are done leave; a failed one reports once quiet.
             let links_idle = |c: u16, f: &Fabric| {
                 !f.grant.contains_key(&c)
@@ -317,8 +338,10 @@ impl System {
                         .all(|(&(s, d), l)| (s != c && d != c) || l.idle())
             };
             for c in cores {
-                let quiet = self.cores[usize::from(c)].hw.idle() && links_idle(c, fabric);
-                let lc = &live[&c];
+                let Some(lc) = live.get(&c) else { continue };
+                let quiet = self.cores[usize::from(c)].hw.idle()
+                    && links_idle(c, fabric)
+                    && !q7.port_busy(c);
                 if lc.failed.is_some() && quiet && self.cycles - lc.last_activity > QUIET_CYCLES {
                     let err = live.remove(&c).and_then(|l| l.failed);
                     return Err(err.expect("failed"));
@@ -342,7 +365,7 @@ impl System {
             if self.pending.is_empty() && live.is_empty() {
                 return self.check_idle();
             }
-            if !a && live.is_empty() {
+            if !a && live.is_empty() && q7.stuck() {
                 return Err(self.diagnose());
             }
             if !a && !b {

@@ -53,6 +53,7 @@ pub mod link;
 pub mod map;
 pub mod mem;
 pub mod peer;
+pub mod q7_exec;
 pub mod topology;
 pub mod watchdog;
 
@@ -112,6 +113,17 @@ pub enum SystemError {
     },
     #[error("core {core} EVT_SEM offset {offset:#x}: AXI response {resp}")]
     EvtSemResp { core: u16, offset: u32, resp: u8 },
+    #[error("core {core} Q7 port: AXI4-Lite {access} of {addr:#010x} (issued by the Q7 of core {by}) answered {resp} (0 OKAY, 2 SLVERR): not a register or memory the Q7 port serves")]
+    Q7Resp {
+        /// The core whose Q7 port answered.
+        core: u16,
+        /// The core whose Q7 program issued the access.
+        by: u16,
+        /// Core-local 32-bit address on the port.
+        addr: u32,
+        access: &'static str,
+        resp: u32,
+    },
     #[error("core {core}: Q7 PRID {prid}: {rule}")]
     Prid {
         core: u16,
@@ -438,6 +450,9 @@ pub struct System {
     pub trace: Vec<TraceEvent>,
     /// Record [`System::trace`].
     pub trace_on: bool,
+    /// Cycle mode: every AXI4-Lite transaction the Q7 programs made on a
+    /// core's Q7 port (recorded when `trace_on`).
+    pub q7_log: Vec<q7_exec::Q7Txn>,
     /// How `rdma_desc_start` rings its engines' doorbells (default: broadcast).
     pub doorbells: Doorbells,
     /// Broadcast triggers (recorded when `trace_on` or `log_triggers`).
@@ -483,6 +498,7 @@ impl System {
             max_cycles: 1 << 32,
             trace: Vec::new(),
             trace_on: false,
+            q7_log: Vec::new(),
             doorbells: Doorbells::default(),
             triggers: Vec::new(),
             log_triggers: false,

@@ -1305,3 +1305,286 @@ fn cycle_mode_remote_semaphore_increments_arrive_through_the_destination_xbar_in
         "{e}"
     );
 }
+
+// ---- cycle mode: the Q7 programs on the cores' Q7 ports (system/q7_exec.rs)
+
+/// Core-local Q7-port address of UDMA engine `e`'s `*DRTP_inc` of queue `q`, `side`.
+fn rtp_inc_addr(e: u8, q: u8, side: crate::udma::regs::Side) -> u32 {
+    use crate::udma::regs::{q_addr, UDMA_Q_RTP_INC};
+    (map::UDMA_BASE + u64::from(e) * map::UDMA_STRIDE) as u32
+        + q_addr(side, q.into(), UDMA_Q_RTP_INC)
+}
+
+fn evt_addr(base: u32, sem: u8) -> u32 {
+    map::EVT_SEM_BASE as u32 + base + u32::from(sem) * 4
+}
+
+/// Seed 001 §4.3 on the Q7 ports: the RX Q7's S2M doorbells and its right_push
+/// enter the TX core's port, before the TX Q7's left_pop (SEM_READ polls, then
+/// SEM_DECR) on the same port, and the M2S doorbells follow only after the
+/// left_pop saw go >= 1. Fast mode makes no port transaction.
+#[test]
+fn cycle_mode_q7_accesses_run_on_the_target_cores_q7_port_rx_first_then_left_pop_then_m2s() {
+    use crate::evt_sem::regs::{
+        EVT_SEM_SEM_DECR_BASE, EVT_SEM_SEM_INCR_BASE, EVT_SEM_SEM_READ_BASE,
+    };
+    use crate::udma::regs::Side;
+    let (tx, rx) = (CoreId(3), CoreId(7));
+    for mode in [Mode::Fast, Mode::Cycle] {
+        let mut sys = System::new(Topology::default()).unwrap();
+        sys.doorbells = Doorbells::PerEngine;
+        sys.trace_on = true;
+        fill(&mut sys, tx, 0, 512, 8, 4);
+        let leg = LegSpec::new(tx, 0, rx, 0, 512, 8);
+        sys.send_recv(&leg, mode).unwrap();
+        verify(&sys, tx, 0, rx, 0, 512, 8);
+        let log = sys.q7_log.clone();
+        if mode == Mode::Fast {
+            assert!(log.is_empty(), "fast mode runs no Q7 port transaction");
+            continue;
+        }
+        assert!(log.iter().all(|t| t.resp == 0));
+        // Everything of this leg's start programs crosses the TX core's port.
+        assert!(log.iter().all(|t| t.port == tx.0), "{log:?}");
+        let rx_w: Vec<_> = log.iter().filter(|t| t.by == rx.0).collect();
+        let mut want: Vec<(u32, u32)> =
+            (0..4).map(|e| (rtp_inc_addr(e, 0, Side::S2m), 4)).collect();
+        want.push((evt_addr(EVT_SEM_SEM_INCR_BASE, DEFAULT_GO_SEM), 1));
+        assert_eq!(
+            rx_w.iter().map(|t| (t.addr, t.data)).collect::<Vec<_>>(),
+            want,
+            "RX: 4 S2M doorbells of 4 descriptors (2 partitions of 512 B + 2 semaphore BDs per engine), then right_push"
+        );
+        assert!(rx_w.iter().all(|t| t.write));
+        let tx_t: Vec<_> = log.iter().filter(|t| t.by == tx.0).collect();
+        let go_read = evt_addr(EVT_SEM_SEM_READ_BASE, DEFAULT_GO_SEM);
+        let reads = tx_t.iter().take_while(|t| !t.write).count();
+        assert!(reads >= 1);
+        assert!(tx_t[..reads].iter().all(|t| t.addr == go_read));
+        assert!(
+            tx_t[..reads - 1].iter().all(|t| t.data == 0),
+            "polls before the push read 0"
+        );
+        assert_eq!(
+            tx_t[reads - 1].data,
+            1,
+            "the poll that ends left_pop saw go = 1"
+        );
+        let rest: Vec<(u32, u32)> = tx_t[reads..].iter().map(|t| (t.addr, t.data)).collect();
+        let mut want: Vec<(u32, u32)> = vec![(evt_addr(EVT_SEM_SEM_DECR_BASE, DEFAULT_GO_SEM), 1)];
+        want.extend((0..4).map(|e| (rtp_inc_addr(e, 0, Side::M2s), 4)));
+        assert_eq!(rest, want, "left_pop's SEM_DECR, then the M2S doorbells");
+        let push = rx_w.last().unwrap();
+        let first_m2s = tx_t[reads + 1];
+        assert!(
+            rx_w[3].cycle <= push.issued,
+            "the S2M doorbells complete before the push is offered"
+        );
+        assert!(
+            push.cycle <= tx_t[reads - 1].cycle,
+            "the successful poll ends after the push"
+        );
+        assert!(
+            first_m2s.issued >= tx_t[reads].cycle && tx_t[reads].issued >= tx_t[reads - 1].cycle,
+            "M2S doorbell offered only after left_pop"
+        );
+        // The port carries one transaction at a time.
+        let mut by_issue = log.clone();
+        by_issue.sort_by_key(|t| t.issued);
+        assert!(by_issue.windows(2).all(|w| w[0].cycle <= w[1].issued));
+        assert_eq!(sys.sem(tx, DEFAULT_GO_SEM).unwrap(), 0);
+        assert_eq!((sys.sem(tx, 12).unwrap(), sys.sem(rx, 20).unwrap()), (4, 4));
+    }
+}
+
+/// TX started (and run) before RX arms: its left_pop polls the go semaphore
+/// on its port and nothing else happens — no M2S doorbell, no byte in the RX
+/// SBUF, the run ends in the typed deadlock. Once RX starts, the second run
+/// moves the bytes, and the M2S doorbells come after the right_push.
+#[test]
+fn cycle_mode_tx_before_rx_rings_nothing_and_lands_no_byte_until_rx_arms() {
+    use crate::udma::regs::Side;
+    let (tx, rx) = (CoreId(0), CoreId(4));
+    let mut sys = System::new(Topology::default()).unwrap();
+    sys.doorbells = Doorbells::PerEngine;
+    sys.trace_on = true;
+    fill(&mut sys, tx, 0, 256, 4, 9);
+    let leg = LegSpec::new(tx, 0, rx, 0, 256, 4);
+    let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
+    let gtx = sys.rdma_desc_gen(tx, prid(tx, Role::Tx), &wtx).unwrap();
+    let grx = sys.rdma_desc_gen(rx, prid(rx, Role::Rx), &wrx).unwrap();
+    sys.rdma_desc_start(tx, prid(tx, Role::Tx), &System::leg_start_word(&leg, &gtx))
+        .unwrap();
+    let before = sys.sbuf(rx).unwrap().image();
+    let e = sys.run(Mode::Cycle).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            SystemError::Deadlock {
+                core: 0,
+                sem: DEFAULT_GO_SEM,
+                target: 1,
+                value: 0,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(
+        sys.sbuf(rx).unwrap().image(),
+        before,
+        "no byte landed early"
+    );
+    for eng in 0..4 {
+        assert_eq!(
+            sys.queue(tx, eng, 0, 0).unwrap().tail.offset,
+            0,
+            "no M2S doorbell"
+        );
+    }
+    assert!(!sys.q7_log.is_empty() && sys.q7_log.iter().all(|t| !t.write && t.data == 0));
+    let polls = sys.q7_log.len();
+    sys.rdma_desc_start(rx, prid(rx, Role::Rx), &System::leg_start_word(&leg, &grx))
+        .unwrap();
+    sys.run(Mode::Cycle).unwrap();
+    verify(&sys, tx, 0, rx, 0, 256, 4);
+    let log = &sys.q7_log[polls..];
+    let push = log
+        .iter()
+        .position(|t| {
+            t.by == rx.0
+                && t.addr == evt_addr(crate::evt_sem::regs::EVT_SEM_SEM_INCR_BASE, DEFAULT_GO_SEM)
+        })
+        .unwrap();
+    let m2s0 = log
+        .iter()
+        .position(|t| t.addr == rtp_inc_addr(0, 0, Side::M2s))
+        .unwrap();
+    assert!(push < m2s0 && log[push].cycle <= log[m2s0].issued);
+    assert_eq!((sys.sem(tx, 12).unwrap(), sys.sem(rx, 20).unwrap()), (4, 4));
+}
+
+/// A doorbell on a queue with no ring in a cycle-mode Q7 program: left_pop
+/// runs through the port (go consumed), then the host-side check refuses the
+/// doorbell before it is offered — typed error, no register touched, no
+/// transaction to that address on the port.
+#[test]
+fn cycle_mode_bad_doorbell_is_the_typed_error_before_any_port_write() {
+    use crate::udma::regs::Side;
+    let mut sys = System::new(Topology::default()).unwrap();
+    sys.trace_on = true;
+    sys.doorbells = Doorbells::PerEngine;
+    let c = CoreId(2);
+    sys.mmio_write(
+        c,
+        sys.topology()
+            .fold(
+                c,
+                c,
+                map::core_local(2, map::sem_incr_offset(DEFAULT_GO_SEM)),
+            )
+            .unwrap(),
+        1,
+    )
+    .unwrap();
+    sys.pending.push_back(Q7Op::TxLaunch {
+        core: c,
+        queue: 9,
+        engines: vec![(5, 3)],
+        go_sem: DEFAULT_GO_SEM,
+    });
+    let e = sys.run(Mode::Cycle).unwrap_err();
+    assert!(
+        matches!(e, SystemError::Csr { core: 2, engine: 5, rule, .. } if rule.contains("RL = 0")),
+        "{e}"
+    );
+    assert_eq!(sys.queue(c, 5, 9, 0).unwrap().tail.offset, 0);
+    assert_eq!(
+        sys.sem(c, DEFAULT_GO_SEM).unwrap(),
+        0,
+        "left_pop ran on the port"
+    );
+    assert_eq!(
+        sys.q7_log.iter().filter(|t| t.write).count(),
+        1,
+        "only the SEM_DECR"
+    );
+    assert!(sys
+        .q7_log
+        .iter()
+        .all(|t| t.addr != rtp_inc_addr(5, 9, Side::M2s)));
+}
+
+/// A Q7 access the port refuses (the engine register file is not behind the
+/// Q7 port: SLVERR) is the typed error naming core, address and response.
+#[test]
+fn cycle_mode_q7_port_slverr_is_a_typed_error_naming_core_address_and_response() {
+    let mut sys = System::new(Topology::default()).unwrap();
+    let e = sys
+        .q7_raw_write(CoreId(1), 5, map::REGS_BASE as u32, 7)
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            SystemError::Q7Resp {
+                core: 5,
+                by: 1,
+                addr: 0x1001_0000,
+                access: "write",
+                resp: 2
+            }
+        ),
+        "{e}"
+    );
+    // An EVT_SEM write through the same path is OKAY and lands.
+    let n = sys
+        .q7_raw_write(CoreId(5), 5, map::sem_incr_offset(3) as u32, 2)
+        .unwrap();
+    assert_eq!(sys.sem(CoreId(5), 3).unwrap(), 2);
+    assert!(
+        n >= 4,
+        "IDLE, W_FWD, W_RESP, BACK: at least 4 cycles, took {n}"
+    );
+}
+
+/// The modeled cycles of a cycle-mode leg include the Q7 transactions: the
+/// first M2S doorbell lands no earlier than the serial transactions before it
+/// on the TX core's port allow (E S2M doorbells, the push, >= 1 poll, the
+/// SEM_DECR, itself; each at least 4 cycles through the RTL Q7 port FSM:
+/// IDLE, W_FWD/R_FWD, W_RESP/R_RESP, BACK/R_BACK), and the leg no earlier
+/// than that plus one 64-bit beat per cycle of all bytes into the RX core.
+#[test]
+fn cycle_mode_modeled_cycles_include_the_q7_port_transactions() {
+    let (tx, rx) = (CoreId(1), CoreId(5));
+    let mut sys = System::new(Topology::default()).unwrap();
+    sys.doorbells = Doorbells::PerEngine;
+    sys.trace_on = true;
+    let (bytes, parts, e) = (1024u32, 8u8, 4u64);
+    fill(&mut sys, tx, 0, bytes, parts, 2);
+    let c0 = sys.cycles;
+    let rep = sys
+        .send_recv(&LegSpec::new(tx, 0, rx, 0, bytes, parts), Mode::Cycle)
+        .unwrap();
+    let first_m2s = sys
+        .trace
+        .iter()
+        .find_map(|t| match t {
+            TraceEvent::Doorbell { side: 0, t, .. } => Some(*t),
+            _ => None,
+        })
+        .unwrap();
+    let q7_min = 4 * (e + 4);
+    assert!(
+        first_m2s >= (c0 + q7_min) * cycle::CYCLE_PS,
+        "first M2S doorbell at {first_m2s} ps, bound {} cycles",
+        q7_min
+    );
+    let data_min = u64::from(bytes) * u64::from(parts) / 8;
+    assert!(
+        rep.cycles >= q7_min + data_min,
+        "{} cycles < {} + {}",
+        rep.cycles,
+        q7_min,
+        data_min
+    );
+}

@@ -1,0 +1,598 @@
+//! Cycle mode's Q7 executor: the Q7 programs queued by `rdma_desc_start` and
+//! `wait_sem` ([`Q7Op`]) played cycle by cycle as AXI4-Lite transactions on
+//! the Q7 port ([`crate::pair::q7port::Q7Port`], twin of
+//! `rtl/sb2sb_q7_port.sv`) of the core each access targets, as firmware would
+//! issue them and as the `leg` environment (`pair::stim`) does:
+//!
+//! - every MMIO write of a program is routed with [`map::route_address`]: the
+//!   destination core's Q7 port carries it, at the core-local 32-bit address
+//!   (the RX Q7's S2M doorbells and its right_push of the TX go-semaphore
+//!   enter the TX core's port, as in `pair::stim`);
+//! - a write waits for AWREADY/WREADY and its B, a read for ARREADY and its
+//!   R (BREADY/RREADY always high); a non-OKAY response ends the run with
+//!   [`SystemError::Q7Resp`] naming the port's core, the address and the
+//!   response;
+//! - before a doorbell or a broadcast write is offered, the host-side checks
+//!   of fast mode ([`System::doorbell_check`], [`System::bcast_check`]) run
+//!   (typed errors before a register is touched); after its B, the same
+//!   bookkeeping as fast mode (queue marked active, DB_OVERFLOW check, trace
+//!   events stamped with the cycle of the B);
+//! - a semaphore wait (left_pop, `wait_sem`) is an EVT_SEM `SEM_READ` poll
+//!   (one read, then [`POLL_GAP`] cycles before the next while the value is
+//!   below the target) followed by a `SEM_DECR` write of the target, as
+//!   firmware would do it through the port (the port has no wait port);
+//! - the completion-ring poll stays a direct load of the ring words from the
+//!   TX core's descriptor RAM (the RTL Q7 port answers memory reads with
+//!   SLVERR; docs/decisions.md "Cycle-mode completion poll"), retried every
+//!   [`POLL_GAP`] cycles.
+//!
+//! Each queued [`Q7Op`] is one sequential program (as fast mode runs each op
+//! on its own); one master per port, the ports' programs taken in turn.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use crate::evt_sem::regs::{EVT_SEM_SEM_DECR_BASE, EVT_SEM_SEM_READ_BASE};
+use crate::regs::axil::{AxilIn, AxilOut};
+use crate::udma::regs::AXI_RESP_OKAY;
+
+use super::bcast::BcastWrite;
+use super::map::{self, Target};
+use super::topology::DMA_ENGINES;
+use super::{doorbell_of, CoreId, Q7Op, System, SystemError};
+
+/// Cycles between two polls of a Q7 program whose poll found its target not
+/// yet reached (project-defined, docs/decisions.md "Cycle-mode Q7 polls").
+pub const POLL_GAP: u64 = 16;
+
+/// One AXI4-Lite transaction a Q7 program made on a core's Q7 port
+/// ([`System::q7_log`], recorded when `trace_on`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Q7Txn {
+    /// Cycle ([`System::cycles`]) after the clock edge of the B / R handshake.
+    pub cycle: u64,
+    /// Cycle at which AWVALID/WVALID or ARVALID was first raised.
+    pub issued: u64,
+    /// The core whose Q7 port carried it.
+    pub port: u16,
+    /// The core whose Q7 program issued it.
+    pub by: u16,
+    /// Core-local address on the port.
+    pub addr: u32,
+    pub write: bool,
+    /// Write data, or the read data.
+    pub data: u32,
+    /// BRESP / RRESP.
+    pub resp: u32,
+}
+
+/// What the host does once a write of a program has its OKAY B.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WrKind {
+    /// A per-engine `*DRTP_inc` doorbell.
+    Doorbell {
+        engine: u8,
+        queue: u8,
+        side: u8,
+        n: u32,
+    },
+    /// A write into the broadcast block (checked when offered).
+    Bcast { offset: u32 },
+    /// A write into the EVT_SEM window (traced).
+    Evt { offset: u32 },
+    /// Any other register or memory store.
+    Plain,
+}
+
+/// One step of a program.
+#[derive(Debug, Clone, PartialEq)]
+enum Step {
+    Write {
+        port: u16,
+        addr: u32,
+        data: u32,
+        kind: WrKind,
+    },
+    /// Read until the value (as i32) is at least `min`.
+    Poll { port: u16, addr: u32, min: i32 },
+    /// Completion-ring poll (direct load, [`System::poll_completions`]).
+    Comp { queue: u8, engines: Vec<(u8, u64)> },
+}
+
+#[derive(Debug, Clone)]
+struct Prog {
+    op: Q7Op,
+    by: CoreId,
+    steps: VecDeque<Step>,
+    /// No access before this cycle (poll gap).
+    wait_until: u64,
+    /// Cycle at which the last poll that found its target unmet was issued.
+    failed_at: Option<u64>,
+}
+
+/// The transaction in flight on one port.
+#[derive(Debug, Clone, Copy)]
+struct Master {
+    prog: usize,
+    addr: u32,
+    data: u32,
+    write: bool,
+    aw: bool,
+    w: bool,
+    ar: bool,
+    issued: u64,
+    /// A broadcast write's check result.
+    bcast: Option<BcastWrite>,
+}
+
+/// The executor of one cycle-mode run.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Q7Exec {
+    progs: Vec<Option<Prog>>,
+    masters: BTreeMap<u16, Master>,
+    /// Ports found mid-transaction when the run started (an earlier run
+    /// ended in an error): clocked with BREADY/RREADY high until idle.
+    flush: BTreeSet<u16>,
+    /// Last cycle in which anything could change a semaphore or a ring.
+    pub last_change: u64,
+}
+
+/// Drive of a port without a transaction of a program.
+const IDLE_DRIVE: AxilIn = AxilIn {
+    awaddr: 0,
+    awvalid: false,
+    wdata: 0,
+    wstrb: 0,
+    wvalid: false,
+    bready: true,
+    araddr: 0,
+    arvalid: false,
+    rready: true,
+};
+
+impl Q7Exec {
+    /// Ports whose core must be clocked this cycle.
+    pub fn ports(&self) -> impl Iterator<Item = u16> + '_ {
+        self.masters.keys().chain(self.flush.iter()).copied()
+    }
+
+    /// Whether a transaction is in flight on core `c`'s port.
+    pub fn port_busy(&self, c: u16) -> bool {
+        self.masters.contains_key(&c)
+    }
+
+    /// This cycle's AXI4-Lite drive of every port in [`Self::ports`].
+    pub fn drives(&self) -> BTreeMap<u16, AxilIn> {
+        let mut d: BTreeMap<u16, AxilIn> = self.flush.iter().map(|&c| (c, IDLE_DRIVE)).collect();
+        for (&c, m) in &self.masters {
+            d.insert(
+                c,
+                AxilIn {
+                    awaddr: m.addr,
+                    awvalid: m.write && m.aw,
+                    wdata: m.data,
+                    wstrb: 0xF,
+                    wvalid: m.write && m.w,
+                    bready: true,
+                    araddr: m.addr,
+                    arvalid: !m.write && m.ar,
+                    rready: true,
+                },
+            );
+        }
+        d
+    }
+
+    /// Nothing can progress: no transaction in flight and every program
+    /// waits on a poll that found its target unmet after the last change.
+    pub fn stuck(&self) -> bool {
+        self.masters.is_empty()
+            && self.flush.is_empty()
+            && self
+                .progs
+                .iter()
+                .flatten()
+                .all(|p| p.failed_at.is_some_and(|c| c > self.last_change))
+    }
+}
+
+impl System {
+    /// The step of an MMIO write by the Q7 of `from` to routed address `soc`.
+    fn q7_write_step(&self, from: CoreId, soc: u64, data: u32) -> Result<Step, SystemError> {
+        let (to, off) = map::route_address(&self.topo, from, soc)?;
+        let kind = match map::decode_core_offset(off, self.topo.sbuf_bytes_per_partition)? {
+            Target::Udma { engine, offset } => match doorbell_of(offset) {
+                Some((side, queue)) => WrKind::Doorbell {
+                    engine,
+                    queue,
+                    side,
+                    n: data,
+                },
+                None => WrKind::Plain,
+            },
+            Target::Bcast { offset } => WrKind::Bcast { offset },
+            Target::EvtSem { offset } => WrKind::Evt { offset },
+            _ => WrKind::Plain,
+        };
+        Ok(Step::Write {
+            port: to.0,
+            addr: off as u32,
+            data,
+            kind,
+        })
+    }
+
+    /// Wait ≥ `target` then take it: a `SEM_READ` poll and a `SEM_DECR` write on core `c`'s own port.
+    fn q7_wait_steps(c: CoreId, sem: u8, target: i32) -> [Step; 2] {
+        let read = EVT_SEM_SEM_READ_BASE + u32::from(sem) * 4;
+        let decr = EVT_SEM_SEM_DECR_BASE + u32::from(sem) * 4;
+        [
+            Step::Poll {
+                port: c.0,
+                addr: (map::EVT_SEM_BASE as u32) + read,
+                min: target,
+            },
+            Step::Write {
+                port: c.0,
+                addr: (map::EVT_SEM_BASE as u32) + decr,
+                data: target as u32,
+                kind: WrKind::Evt { offset: decr },
+            },
+        ]
+    }
+
+    /// The steps of one Q7 program (the same accesses, in the same order, as
+    /// fast mode's [`System::try_q7`]).
+    fn q7_steps(&mut self, op: &Q7Op) -> Result<(CoreId, VecDeque<Step>), SystemError> {
+        let mut s = VecDeque::new();
+        let by = match op {
+            Q7Op::RxArm {
+                core,
+                tx,
+                queue,
+                engines,
+                go_sem,
+            } => {
+                let txl = self.topo.loc(*tx)?;
+                self.core_mut(*core)?.ready_to_receive_remote = 0;
+                for w in self.doorbell_plan(*core, *tx, *queue, 1, engines)? {
+                    s.push_back(self.q7_write_step(*core, w.soc, w.data)?);
+                }
+                // right_push: a routed INCR write of the TX go-semaphore.
+                let a = self.topo.fold(
+                    *core,
+                    *tx,
+                    map::core_local(txl.core, map::sem_incr_offset(*go_sem)),
+                )?;
+                s.push_back(self.q7_write_step(*core, a, 1)?);
+                *core
+            }
+            Q7Op::TxLaunch {
+                core,
+                queue,
+                engines,
+                go_sem,
+            } => {
+                s.extend(Self::q7_wait_steps(*core, *go_sem, 1));
+                self.timing
+                    .share
+                    .insert((core.0, *queue), engines.len() as u32);
+                for w in self.doorbell_plan(*core, *core, *queue, 0, engines)? {
+                    s.push_back(self.q7_write_step(*core, w.soc, w.data)?);
+                }
+                *core
+            }
+            Q7Op::Wait { core, sem, target } => {
+                self.core(*core)?;
+                s.extend(Self::q7_wait_steps(*core, *sem, *target));
+                *core
+            }
+            Q7Op::PollComp {
+                core,
+                queue,
+                engines,
+            } => {
+                s.push_back(Step::Comp {
+                    queue: *queue,
+                    engines: engines.clone(),
+                });
+                *core
+            }
+        };
+        Ok((by, s))
+    }
+
+    /// The executor of a run over the queued programs.
+    pub(crate) fn q7_exec(&mut self) -> Result<Q7Exec, SystemError> {
+        let ops: Vec<Q7Op> = self.pending.iter().cloned().collect();
+        let mut x = Q7Exec {
+            last_change: self.cycles,
+            ..Q7Exec::default()
+        };
+        for op in ops {
+            let (by, steps) = self.q7_steps(&op)?;
+            x.progs.push(Some(Prog {
+                op,
+                by,
+                steps,
+                wait_until: 0,
+                failed_at: None,
+            }));
+        }
+        x.flush = (0..self.cores.len() as u16)
+            .filter(|&c| !self.cores[usize::from(c)].hw.q7.idle())
+            .collect();
+        Ok(x)
+    }
+
+    /// A program ran to its end: its op leaves the queue.
+    fn q7_finish(&mut self, x: &mut Q7Exec, pi: usize) {
+        if let Some(p) = x.progs[pi].take() {
+            if let Some(i) = self.pending.iter().position(|o| *o == p.op) {
+                self.pending.remove(i);
+            }
+        }
+    }
+
+    /// Before the clock: run the programs' local steps and offer the next
+    /// access of each ready program on its idle target port. `Ok(true)` when
+    /// a step completed.
+    pub(crate) fn q7_issue(&mut self, x: &mut Q7Exec) -> Result<bool, SystemError> {
+        let now = self.cycles;
+        let n = x.progs.len();
+        let mut progressed = false;
+        x.flush
+            .retain(|&c| !self.cores[usize::from(c)].hw.q7.idle());
+        for k in 0..n {
+            let pi = (now as usize + k) % n;
+            while let Some(p) = x.progs[pi].as_ref() {
+                if p.wait_until > now || x.masters.values().any(|m| m.prog == pi) {
+                    break;
+                }
+                let by = p.by;
+                let Some(step) = p.steps.front().cloned() else {
+                    self.q7_finish(x, pi);
+                    progressed = true;
+                    break;
+                };
+                if let Step::Write { port, .. } | Step::Poll { port, .. } = step {
+                    if x.masters.contains_key(&port)
+                        || x.flush.contains(&port)
+                        || !self.cores[usize::from(port)].hw.q7.idle()
+                    {
+                        break; // the port is busy: offered next cycle
+                    }
+                }
+                match step {
+                    Step::Comp { queue, engines } => {
+                        if self.poll_completions(by, queue, &engines)? {
+                            let p = x.progs[pi].as_mut().expect("prog");
+                            p.steps.pop_front();
+                            progressed = true;
+                        } else {
+                            let p = x.progs[pi].as_mut().expect("prog");
+                            p.wait_until = now + POLL_GAP;
+                            p.failed_at = Some(now);
+                            break;
+                        }
+                    }
+                    Step::Write {
+                        port,
+                        addr,
+                        data,
+                        kind,
+                    } => {
+                        let to = CoreId(port);
+                        let bcast = match kind {
+                            WrKind::Doorbell {
+                                engine,
+                                queue,
+                                side,
+                                n,
+                            } => {
+                                self.doorbell_check(to, engine, queue, side, n)?;
+                                None
+                            }
+                            WrKind::Bcast { offset } => Some(self.bcast_check(to, offset, data)?),
+                            _ => None,
+                        };
+                        x.masters.insert(
+                            port,
+                            Master {
+                                prog: pi,
+                                addr,
+                                data,
+                                write: true,
+                                aw: true,
+                                w: true,
+                                ar: false,
+                                issued: now,
+                                bcast,
+                            },
+                        );
+                        break;
+                    }
+                    Step::Poll { port, addr, .. } => {
+                        x.masters.insert(
+                            port,
+                            Master {
+                                prog: pi,
+                                addr,
+                                data: 0,
+                                write: false,
+                                aw: false,
+                                w: false,
+                                ar: true,
+                                issued: now,
+                                bcast: None,
+                            },
+                        );
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(progressed)
+    }
+
+    /// After the clock edge (`self.cycles` already advanced): the handshakes
+    /// of this cycle on every port with a transaction, from the ports'
+    /// outputs `outs`. `Ok(true)` when a transaction completed a step.
+    pub(crate) fn q7_retire(
+        &mut self,
+        x: &mut Q7Exec,
+        outs: &BTreeMap<u16, AxilOut>,
+    ) -> Result<bool, SystemError> {
+        let mut progressed = false;
+        let ports: Vec<u16> = x.masters.keys().copied().collect();
+        for port in ports {
+            let Some(o) = outs.get(&port) else { continue };
+            let m = x.masters.get_mut(&port).expect("master");
+            let done = if m.write {
+                let d = !m.aw && !m.w && o.bvalid;
+                m.aw &= !o.awready;
+                m.w &= !o.wready;
+                d.then_some((o.bresp, m.data))
+            } else {
+                let d = !m.ar && o.rvalid;
+                m.ar &= !o.arready;
+                d.then_some((o.rresp, o.rdata))
+            };
+            let Some((resp, data)) = done else { continue };
+            let m = x.masters.remove(&port).expect("master");
+            let pi = m.prog;
+            let by = x.progs[pi].as_ref().expect("prog").by;
+            if self.trace_on {
+                self.q7_log.push(Q7Txn {
+                    cycle: self.cycles,
+                    issued: m.issued,
+                    port,
+                    by: by.0,
+                    addr: m.addr,
+                    write: m.write,
+                    data,
+                    resp,
+                });
+            }
+            if resp != AXI_RESP_OKAY {
+                return Err(SystemError::Q7Resp {
+                    core: port,
+                    by: by.0,
+                    addr: m.addr,
+                    access: if m.write { "write" } else { "read" },
+                    resp,
+                });
+            }
+            let to = CoreId(port);
+            let step = x.progs[pi]
+                .as_ref()
+                .and_then(|p| p.steps.front().cloned())
+                .expect("step");
+            match step {
+                Step::Write { kind, .. } => {
+                    match (kind, m.bcast) {
+                        (
+                            WrKind::Doorbell {
+                                engine,
+                                queue,
+                                side,
+                                ..
+                            },
+                            _,
+                        ) => self.doorbell_landed(by, to, engine, queue, side)?,
+                        (_, Some(BcastWrite::Mask { queue, side, mask })) => {
+                            // the host's mirror of the port's MASK register
+                            // (for the next trigger's all-or-nothing check)
+                            self.core_mut(to)?.bcast_mask[usize::from(queue)][usize::from(side)] =
+                                mask;
+                        }
+                        (
+                            WrKind::Bcast { offset },
+                            Some(BcastWrite::Trigger {
+                                queue,
+                                side,
+                                n,
+                                mask,
+                            }),
+                        ) => {
+                            for e in (0..DMA_ENGINES).filter(|e| mask >> e & 1 == 1) {
+                                self.doorbell_landed(by, to, e, queue, side)?;
+                            }
+                            self.bcast_logged(by, to, offset, mask, n)?;
+                        }
+                        (WrKind::Evt { offset }, _) => self.trace_sem(to, offset),
+                        _ => {}
+                    }
+                    x.progs[pi].as_mut().expect("prog").steps.pop_front();
+                    progressed = true;
+                }
+                Step::Poll { min, .. } => {
+                    let p = x.progs[pi].as_mut().expect("prog");
+                    if data as i32 >= min {
+                        p.steps.pop_front();
+                        progressed = true;
+                    } else {
+                        p.failed_at = Some(m.issued);
+                        p.wait_until = self.cycles + POLL_GAP;
+                    }
+                }
+                Step::Comp { .. } => {}
+            }
+            if x.progs[pi].as_ref().is_some_and(|p| p.steps.is_empty()) {
+                self.q7_finish(x, pi);
+            }
+        }
+        Ok(progressed)
+    }
+}
+
+#[cfg(test)]
+impl System {
+    /// Test hook: one write by the Q7 of `by` at core-local `addr` of core
+    /// `port`'s Q7 port, through the executor and the clocked port (no
+    /// program queue, no DMA). Returns the cycles it took.
+    pub(crate) fn q7_raw_write(
+        &mut self,
+        by: CoreId,
+        port: u16,
+        addr: u32,
+        data: u32,
+    ) -> Result<u64, SystemError> {
+        let op = Q7Op::Wait {
+            core: by,
+            sem: 0,
+            target: 0,
+        };
+        let mut x = Q7Exec {
+            progs: vec![Some(Prog {
+                op,
+                by,
+                steps: VecDeque::from([Step::Write {
+                    port,
+                    addr,
+                    data,
+                    kind: WrKind::Plain,
+                }]),
+                wait_until: 0,
+                failed_at: None,
+            })],
+            last_change: self.cycles,
+            ..Q7Exec::default()
+        };
+        let c0 = self.cycles;
+        let mut fabric = std::mem::take(&mut self.fabric);
+        let mut outs = BTreeMap::new();
+        let r = (|| {
+            while x.progs[0].is_some() && self.cycles - c0 < 64 {
+                self.q7_issue(&mut x)?;
+                let cores: BTreeSet<u16> = x.ports().collect();
+                outs.clear();
+                self.clock_fabric(&cores, &mut fabric, &x.drives(), &mut outs)?;
+                self.cycles += 1;
+                self.q7_retire(&mut x, &outs)?;
+            }
+            Ok(self.cycles - c0)
+        })();
+        self.fabric = fabric;
+        r
+    }
+}
