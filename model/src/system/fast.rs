@@ -644,8 +644,9 @@ impl System {
         c.queue(e, q, 0).pending() > 0 && c.queue(e, q, 1).pending() > 0
     }
 
-    /// Try one Q7 program; `Ok(true)` when it ran (it is then removed).
-    pub(crate) fn try_q7(&mut self, op: &Q7Op, fast: bool) -> Result<bool, SystemError> {
+    /// Try one Q7 program of fast mode (cycle mode runs them on the Q7
+    /// ports: `system::q7_exec`); `Ok(true)` when it ran (it is then removed).
+    pub(crate) fn try_q7(&mut self, op: &Q7Op) -> Result<bool, SystemError> {
         let p = self.topo.links;
         match op {
             Q7Op::RxArm {
@@ -687,16 +688,14 @@ impl System {
                     *core,
                     crate::evt_sem::regs::EVT_SEM_SEM_READ_BASE + u32::from(*go_sem) * 4,
                 );
-                if fast {
-                    let r = self
-                        .timing
-                        .sem_ready
-                        .get(&(core.0, *go_sem))
-                        .copied()
-                        .unwrap_or(0);
-                    let c = self.timing.q7(*core);
-                    *c = (*c).max(r);
-                }
+                let r = self
+                    .timing
+                    .sem_ready
+                    .get(&(core.0, *go_sem))
+                    .copied()
+                    .unwrap_or(0);
+                let c = self.timing.q7(*core);
+                *c = (*c).max(r);
                 self.timing
                     .share
                     .insert((core.0, *queue), engines.len() as u32);
@@ -718,28 +717,26 @@ impl System {
                     *core,
                     crate::evt_sem::regs::EVT_SEM_SEM_READ_BASE + u32::from(*sem) * 4,
                 );
-                if fast {
-                    let r = self
-                        .timing
-                        .sem_ready
-                        .get(&(core.0, *sem))
-                        .copied()
-                        .unwrap_or(0);
-                    let c = self.timing.q7(*core);
-                    *c = (*c).max(r);
-                }
+                let r = self
+                    .timing
+                    .sem_ready
+                    .get(&(core.0, *sem))
+                    .copied()
+                    .unwrap_or(0);
+                let c = self.timing.q7(*core);
+                *c = (*c).max(r);
                 Ok(true)
             }
         }
     }
 
     /// Run every ready Q7 program once; `Ok(true)` if any ran.
-    pub(crate) fn q7_pass(&mut self, fast: bool) -> Result<bool, SystemError> {
+    pub(crate) fn q7_pass(&mut self) -> Result<bool, SystemError> {
         let mut progressed = false;
         let mut i = 0;
         while i < self.pending.len() {
             let op = self.pending[i].clone();
-            if self.try_q7(&op, fast)? {
+            if self.try_q7(&op)? {
                 self.pending.remove(i);
                 progressed = true;
             } else {
@@ -862,7 +859,7 @@ impl System {
         self.timing.horizon = self.timing.now;
         self.timing.q7.clear();
         loop {
-            let a = self.q7_pass(true)?;
+            let a = self.q7_pass()?;
             let b = self.pump_fast()?;
             if self.pending.is_empty() {
                 let q7 = self.timing.q7.values().copied().max().unwrap_or(0);
