@@ -107,17 +107,24 @@ impl Decoder {
         Self::default()
     }
 
-    /// The address of this cycle's operation (`addr_d` in the RTL).
+    /// The address of this cycle's operation (`addr_d` in the RTL): the
+    /// candidates of the `unique case` are formed and `op_i` selects one
+    /// (a select, not a branch on the random op code).
     #[inline(always)]
     pub fn addr_d(i: &DecoderIn) -> u64 {
         let op = i.op_i & ((1 << ADDR_OP_W) - 1);
-        if op == u64::from(ADDR_OP_FOLD_CHIP) {
-            fold_chip_id_masked(i.local_i, i.die_i, i.chip_id_i)
-        } else if op == u64::from(ADDR_OP_FOLD_NEIGHBOR) {
-            fold_neighbor_masked(i.local_i, i.die_i, i.exit_seng_i)
+        let chip = fold_chip_id_masked(i.local_i, i.die_i, i.chip_id_i);
+        let nbr = fold_neighbor_masked(i.local_i, i.die_i, i.exit_seng_i);
+        // ADDR_OP_DECODE and the unused code 3 decode addr_i.
+        let a = if op == u64::from(ADDR_OP_FOLD_NEIGHBOR) {
+            nbr
         } else {
-            // ADDR_OP_DECODE and the unused code 3 decode addr_i.
             i.addr_i
+        };
+        if op == u64::from(ADDR_OP_FOLD_CHIP) {
+            chip
+        } else {
+            a
         }
     }
 

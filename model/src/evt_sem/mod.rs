@@ -404,25 +404,26 @@ impl EvtSem {
             overflow: None,
         };
         // One update per semaphore, in the order of first touch (so the first
-        // saturating semaphore is the lowest slot's).
+        // saturating semaphore is the lowest slot's). Branch-free: every
+        // touch writes the next update entry, only a first touch keeps it
+        // (the slot pattern is random, a branch per touch mispredicts).
         let mut seen = [0u64; NUM_SEM / 64];
         for &idx in &touched[..n_touched] {
             let (w, b) = (usize::from(idx) / 64, idx % 64);
-            if (seen[w] >> b) & 1 == 1 {
-                continue;
-            }
+            let fresh = (seen[w] >> b) & 1 == 0;
             seen[w] |= 1 << b;
             let base = match set {
                 Some((s, v)) if s == idx => i64::from(v),
                 _ => i64::from(self.sem[usize::from(idx)]),
             };
+            // A repeat touch sees the delta already taken (0) and is dropped.
             let (v, sat) = saturate(base + self.delta[usize::from(idx)]);
             self.delta[usize::from(idx)] = 0;
-            if sat {
+            if sat && fresh {
                 out.overflow.get_or_insert((idx, v));
             }
-            out.updates[out.count] = (idx, v);
-            out.count += 1;
+            out.updates[out.count.min(NUM_SLOTS - 1)] = (idx, v);
+            out.count += usize::from(fresh);
         }
         out
     }
