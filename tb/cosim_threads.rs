@@ -233,3 +233,52 @@ fn udma_twin_divergence_is_reported_identically_on_one_and_two_threads() {
         assert_eq!(visible(&one), visible(&two));
     }
 }
+
+/// The two-thread RTL side checks a whole batch in place and writes only the
+/// rows the history keeps (at the batch's end, or up to the failing cycle):
+/// the report must still be the serial one for a flip on either side of a
+/// batch boundary (2048 cycles), for histories shorter than, equal to and
+/// longer than a batch, and for no history at all; for the decoder (no beat
+/// records) and the UDMA block (AXI4 beat records in every row).
+#[test]
+fn history_of_an_in_place_batch_check_equals_the_serial_one() {
+    let _g = common::lock();
+    let check = |one: &Report, two: &Report, cycle: u64, hist: usize| {
+        let m = two.first_mismatch.as_ref().expect("flip is caught");
+        assert_eq!(m.cycle, cycle);
+        assert_eq!(two.cycles_run, cycle + 1);
+        assert_eq!(m.history.len(), hist.min(cycle as usize + 1));
+        if hist > 0 {
+            let last = m.history.last().unwrap();
+            assert!(last.starts_with(&format!("cycle {cycle:>8} |")), "{last}");
+            assert!(last.contains("RTL differs"), "{last}");
+        }
+        assert_eq!(visible(one), visible(two));
+    };
+    for hist in [0usize, 5, 32, 2048, 3000] {
+        for cycle in [20u64, 2047, 2048, 2049, 2070, 4095, 6000] {
+            let run = |t| {
+                let g = FlipOutputBit::new(Decoder::new(), "route_nbr_o", 1, cycle).unwrap();
+                let o = Options {
+                    history: hist,
+                    ..opts(4, 8_000, t)
+                };
+                lockstep::run(g, DecoderStim::new(4, 8_000), &decoder::BLOCK, &o).unwrap()
+            };
+            check(&run(1), &run(2), cycle, hist);
+        }
+    }
+    for cycle in [4095u64, 4096, 4100] {
+        let run = |t| {
+            let g = FlipOutputBit::new(Udma::new(), "s_axil_rvalid", 0, cycle).unwrap();
+            lockstep::run(
+                g,
+                UdmaStim::new(3, 10_000),
+                &udma::BLOCK,
+                &opts(3, 10_000, t),
+            )
+            .unwrap()
+        };
+        check(&run(1), &run(2), cycle, 32);
+    }
+}

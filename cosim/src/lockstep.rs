@@ -449,6 +449,10 @@ struct RtlSide<S: Stimulus> {
     cycles_run: u64,
     /// The first mismatch, once found (the run stops there).
     first: Option<Mismatch>,
+    /// [`RtlSide::batch`]: the RTL outputs of the cycle being checked.
+    out_r: Vec<u64>,
+    /// [`RtlSide::batch`]: the beat records of the batch's cycles.
+    recs: Vec<u64>,
 }
 
 /// What the RTL side hands back at the end of a run.
@@ -493,6 +497,8 @@ impl<S: Stimulus> RtlSide<S> {
             opts: opts.clone(),
             cycles_run: 0,
             first: None,
+            out_r: vec![0; ow],
+            recs: Vec::new(),
         })
     }
 
@@ -610,6 +616,82 @@ impl<S: Stimulus> RtlSide<S> {
             return Ok(true);
         }
         Ok(false)
+    }
+
+    /// The cycles of a two-thread batch (`n` cycles from `first`: packed
+    /// inputs `inw`, golden outputs `gw`), without copying each into the
+    /// history: the RTL steps straight from the batch and is compared with
+    /// it, and only the rows the history keeps are written into it, at the
+    /// end of the batch or when the run stops. The history, the beat records
+    /// and the report are those [`RtlSide::cycle`] makes for the same cycles.
+    /// Only without an RTL-side environment twin or waveforms (the caller
+    /// checks). Returns the index of the cycle the run stopped at
+    /// ([`RtlSide::first`] is set).
+    fn batch(&mut self, first: u64, n: usize, inw: &[u64], gw: &[u64]) -> Option<usize> {
+        debug_assert!(self.env_r.is_none() && self.waves.is_none());
+        let iw = <S::In as PortBundle>::WORDS;
+        let ow = <S::Out as PortBundle>::WORDS;
+        let xw = self.beats.words();
+        if self.recs.len() < n * xw {
+            self.recs.resize(n * xw, 0);
+        }
+        for k in 0..n {
+            let ri = &inw[k * iw..(k + 1) * iw];
+            let rg = &gw[k * ow..(k + 1) * ow];
+            self.rtl.step_into(ri, &mut self.out_r);
+            // Always `None` (and compiled out) outside assertion builds.
+            let failed = self.rtl.take_assert_failure();
+            let differ = !words_eq(rg, &self.out_r);
+            let pre = if differ {
+                Some(self.beats.clone())
+            } else {
+                None
+            };
+            if xw > 0 {
+                self.beats
+                    .step(ri, rg, &mut self.recs[k * xw..(k + 1) * xw]);
+            }
+            if differ || failed.is_some() {
+                // The row of cycle k (always written: the report reads it
+                // back even when no history is kept) and the rows before it.
+                let keep = self.hist.cap.max(1);
+                self.hist_rows(first, (k + 1).saturating_sub(keep), k, inw, gw);
+                let (hi, hg, hr, hx) = self.hist.slot();
+                hi.copy_from_slice(ri);
+                hg.copy_from_slice(rg);
+                hr.copy_from_slice(&self.out_r);
+                hx.copy_from_slice(&self.recs[k * xw..(k + 1) * xw]);
+                self.hist.commit(first + k as u64);
+                self.cycles_run = first + k as u64 + 1;
+                match (pre, failed) {
+                    (Some(pre), _) => self.output_mismatch(first + k as u64, pre),
+                    (None, Some(a)) => {
+                        self.first = Some(self.assertion_failure(first + k as u64, a))
+                    }
+                    (None, None) => unreachable!("checked above"),
+                }
+                return Some(k);
+            }
+        }
+        self.hist_rows(first, n.saturating_sub(self.hist.cap), n, inw, gw);
+        self.cycles_run = first + n as u64;
+        None
+    }
+
+    /// Rows `from..to` of a batch, committed into the history (RTL outputs
+    /// = golden outputs: every one of them was checked equal).
+    fn hist_rows(&mut self, first: u64, from: usize, to: usize, inw: &[u64], gw: &[u64]) {
+        let iw = <S::In as PortBundle>::WORDS;
+        let ow = <S::Out as PortBundle>::WORDS;
+        let xw = self.beats.words();
+        for j in from..to {
+            let (ri, rg, rr, rx) = self.hist.slot();
+            ri.copy_from_slice(&inw[j * iw..(j + 1) * iw]);
+            rg.copy_from_slice(&gw[j * ow..(j + 1) * ow]);
+            rr.copy_from_slice(&gw[j * ow..(j + 1) * ow]);
+            rx.copy_from_slice(&self.recs[j * xw..(j + 1) * xw]);
+            self.hist.commit(first + j as u64);
+        }
     }
 
     fn finish(mut self) -> Result<RtlDone<S>> {
@@ -925,6 +1007,9 @@ where
         let worker = sc.spawn(move || -> Result<RtlDone<S>> {
             let cpu0 = crate::cputime::thread_cpu_ns();
             let mut side = RtlSide::<S>::new(block, opts, env_r)?;
+            // No twin and no waveforms on this thread: check whole batches
+            // in place ([`RtlSide::batch`]).
+            let fast = side.env_r.is_none() && side.waves.is_none();
             let mut env_stop = None;
             'batches: for mut b in rx {
                 // The golden thread's twin diverged in an earlier batch.
@@ -934,34 +1019,44 @@ where
                 if twin_here {
                     b.hist0 = Some((side.hist.clone(), side.beats.clone()));
                 }
-                for k in 0..b.n {
-                    let c = b.first + k as u64;
-                    let gw = &b.gw[k * ow..(k + 1) * ow];
-                    let inw = &b.inw[k * iw..(k + 1) * iw];
-                    let stop = side.cycle(c, |ri, rg| {
-                        ri.copy_from_slice(inw);
-                        rg.copy_from_slice(gw);
-                    })?;
-                    if stop {
-                        env_stop = match b.snap.take() {
-                            // Replay the single environment from the batch start.
-                            Some((mut env, mut prev)) => {
-                                for j in 0..=k {
-                                    env.next(b.first + j as u64, prev.as_ref());
-                                    prev = Some(<S::Out as PortBundle>::unpack(
-                                        &b.gw[j * ow..(j + 1) * ow],
-                                    ));
-                                }
-                                Some(env)
-                            }
-                            // The RTL-side twin stopped at this cycle too
-                            // (`None` when the twin is on the golden thread).
-                            None => side.env_r.clone(),
-                        };
-                        b.stop = Some(c);
-                        let _ = back_tx.send(b);
-                        break 'batches;
+                // The cycle the run stopped at, if it did in this batch.
+                let stopped = if fast {
+                    side.batch(b.first, b.n, &b.inw, &b.gw)
+                } else {
+                    let mut stopped = None;
+                    for k in 0..b.n {
+                        let c = b.first + k as u64;
+                        let gw = &b.gw[k * ow..(k + 1) * ow];
+                        let inw = &b.inw[k * iw..(k + 1) * iw];
+                        if side.cycle(c, |ri, rg| {
+                            ri.copy_from_slice(inw);
+                            rg.copy_from_slice(gw);
+                        })? {
+                            stopped = Some(k);
+                            break;
+                        }
                     }
+                    stopped
+                };
+                if let Some(k) = stopped {
+                    env_stop = match b.snap.take() {
+                        // Replay the single environment from the batch start.
+                        Some((mut env, mut prev)) => {
+                            for j in 0..=k {
+                                env.next(b.first + j as u64, prev.as_ref());
+                                prev = Some(<S::Out as PortBundle>::unpack(
+                                    &b.gw[j * ow..(j + 1) * ow],
+                                ));
+                            }
+                            Some(env)
+                        }
+                        // The RTL-side twin stopped at this cycle too
+                        // (`None` when the twin is on the golden thread).
+                        None => side.env_r.clone(),
+                    };
+                    b.stop = Some(b.first + k as u64);
+                    let _ = back_tx.send(b);
+                    break 'batches;
                 }
                 let _ = back_tx.send(b);
             }

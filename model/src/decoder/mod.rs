@@ -16,7 +16,9 @@ use crate::addr::fields::{
     RSVD_NBR,
 };
 use crate::addr::fold::{fold_chip_id_masked, fold_neighbor_masked};
-use crate::addr::{classify, SelfId, View, ADDR_OP_FOLD_CHIP, ADDR_OP_FOLD_NEIGHBOR, ADDR_OP_W};
+use crate::addr::{
+    Route, SelfId, ADDR_HOST_BIT, ADDR_OP_FOLD_CHIP, ADDR_OP_FOLD_NEIGHBOR, ADDR_OP_W,
+};
 use crate::ports::{BlockDesc, CycleModel, PortBundle};
 
 pub use stim::DecoderStim;
@@ -107,17 +109,24 @@ impl Decoder {
         Self::default()
     }
 
-    /// The address of this cycle's operation (`addr_d` in the RTL).
+    /// The address of this cycle's operation (`addr_d` in the RTL): the
+    /// candidates of the `unique case` are formed and `op_i` selects one
+    /// (a select, not a branch on the random op code).
     #[inline(always)]
     pub fn addr_d(i: &DecoderIn) -> u64 {
         let op = i.op_i & ((1 << ADDR_OP_W) - 1);
-        if op == u64::from(ADDR_OP_FOLD_CHIP) {
-            fold_chip_id_masked(i.local_i, i.die_i, i.chip_id_i)
-        } else if op == u64::from(ADDR_OP_FOLD_NEIGHBOR) {
-            fold_neighbor_masked(i.local_i, i.die_i, i.exit_seng_i)
+        let chip = fold_chip_id_masked(i.local_i, i.die_i, i.chip_id_i);
+        let nbr = fold_neighbor_masked(i.local_i, i.die_i, i.exit_seng_i);
+        // ADDR_OP_DECODE and the unused code 3 decode addr_i.
+        let a = if op == u64::from(ADDR_OP_FOLD_NEIGHBOR) {
+            nbr
         } else {
-            // ADDR_OP_DECODE and the unused code 3 decode addr_i.
             i.addr_i
+        };
+        if op == u64::from(ADDR_OP_FOLD_CHIP) {
+            chip
+        } else {
+            a
         }
     }
 
@@ -164,6 +173,47 @@ impl Decoder {
     }
 }
 
+/// Route code as a `u64` register value.
+#[inline(always)]
+const fn code(r: Route) -> u64 {
+    r.code() as u64
+}
+
+/// `a` if `c`, else `b`, without a branch (the route bits of a random
+/// address are random: a branch on each mispredicts half the time).
+#[inline(always)]
+const fn sel(c: bool, a: u64, b: u64) -> u64 {
+    b ^ ((a ^ b) & 0u64.wrapping_sub(c as u64))
+}
+
+/// The RTL's `route_of` function: the route code of address `a` under the
+/// chip-id view (`nbr_view = false`) or the neighbor view, relative to `me`;
+/// the rule of [`crate::addr::classify`] (tested equal), as selects.
+#[inline(always)]
+pub const fn route_of(a: u64, nbr_view: bool, me: SelfId) -> u64 {
+    let host = (a >> ADDR_HOST_BIT) & 1 == 1;
+    let same_die = DIE.get(a) == me.die as u64 & 1;
+    let local_route = sel(
+        host,
+        code(Route::Host),
+        sel(same_die, code(Route::SameDie), code(Route::OtherDie)),
+    );
+    let nbr_route = NEIGHBOR_ROUTE.get(a) == 1;
+    // Un-routed physical address: neighbor-device aperture, host, or die.
+    let unrouted = sel(nbr_route, code(Route::NeighborDevice), local_route);
+    // Chip-id view: another chip, or this chip's own map.
+    let other_chip = CAYMAN_ID.get(a) != CAYMAN_ID.mask() & me.chip_id as u64;
+    let chip = sel(other_chip, code(Route::OtherChip), local_route);
+    // Neighbor view, routed: across the die boundary or out to a neighbor device.
+    let exit = sel(
+        EXIT_DIE.get(a) == 1,
+        code(Route::OtherDie),
+        code(Route::NeighborDevice),
+    );
+    let nbr = sel(nbr_route, exit, local_route);
+    sel(ID_VALID.get(a) == 0, unrouted, sel(nbr_view, nbr, chip))
+}
+
 impl CycleModel for Decoder {
     type In = DecoderIn;
     type Out = DecoderOut;
@@ -187,8 +237,8 @@ impl CycleModel for Decoder {
                 };
                 self.q.op_q = i.op_i & ((1 << ADDR_OP_W) - 1);
                 self.q.addr_q = a;
-                self.q.route_chip_q = u64::from(classify(a, View::ChipId, me).code());
-                self.q.route_nbr_q = u64::from(classify(a, View::Neighbor, me).code());
+                self.q.route_chip_q = route_of(a, false, me);
+                self.q.route_nbr_q = route_of(a, true, me);
             }
         }
         self.cycles += 1;
@@ -200,6 +250,49 @@ impl CycleModel for Decoder {
 mod tests {
     use super::*;
     use crate::addr::{Route, ADDR_CAYMAN_ID_W, ADDR_LOCAL_W, ADDR_OP_DECODE, ROUTE_W};
+
+    /// The select form of `route_of` equals `addr::classify` (the rule of
+    /// docs/address.md) on every combination of the bits it reads and on
+    /// random addresses, for both views and every self id.
+    #[test]
+    fn route_of_equals_classify_in_both_views() {
+        use crate::addr::fields::{CAYMAN_ID, DIE, EXIT_DIE, ID_VALID, NEIGHBOR_ROUTE};
+        use crate::addr::{classify, View};
+        let mut addrs = Vec::new();
+        for bits in 0u64..64 {
+            for chip in [0u64, 1, 17, 63] {
+                let mut a = 0u64;
+                a = DIE.insert(a, bits & 1);
+                a = ID_VALID.insert(a, (bits >> 1) & 1);
+                a = NEIGHBOR_ROUTE.insert(a, (bits >> 2) & 1);
+                a = EXIT_DIE.insert(a, (bits >> 3) & 1);
+                a |= ((bits >> 4) & 1) << ADDR_HOST_BIT;
+                a = CAYMAN_ID.insert(a, chip);
+                addrs.push(a | ((bits >> 5) << 63));
+            }
+        }
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            addrs.push(x);
+        }
+        let mut n = 0;
+        for &a in &addrs {
+            for die in 0..2u8 {
+                for chip_id in [0u8, 1, 17, 63] {
+                    let me = SelfId { die, chip_id };
+                    let c = u64::from(classify(a, View::ChipId, me).code());
+                    let nb = u64::from(classify(a, View::Neighbor, me).code());
+                    assert_eq!(route_of(a, false, me), c, "{a:#x} {me:?}");
+                    assert_eq!(route_of(a, true, me), nb, "{a:#x} {me:?}");
+                    n += 1;
+                }
+            }
+        }
+        assert_eq!(n, addrs.len() * 8);
+    }
 
     fn run(d: &mut Decoder, i: DecoderIn) -> DecoderOut {
         d.step(&i)

@@ -337,28 +337,28 @@ impl EvtSem {
                 }
             }
             let imm64 = i64::from(imm);
-            let ok = match WaitMode::from_code(u32::from(mode)) {
-                Some(WaitMode::None) => true,
-                Some(WaitMode::SemEq) => eff == imm64,
-                Some(WaitMode::SemLt) => eff < imm64,
-                Some(WaitMode::SemLe) => eff <= imm64,
-                Some(WaitMode::SemGt) => eff > imm64,
-                Some(WaitMode::SemGe) => eff >= imm64,
-                Some(WaitMode::EvtSet) => ev,
-                Some(WaitMode::EvtSetThenClear) => {
-                    w.clr[p] = (ev, idx);
-                    ev
-                }
-                Some(WaitMode::SemGeDec) => {
-                    let ok = eff >= imm64;
-                    w.dec[p] = (ok, idx, imm64);
-                    ok
-                }
-                None => {
-                    w.bad.get_or_insert((p, mode));
-                    false
-                }
-            };
+            // The `unique case (wait_mode_i[p])`: every arm's condition is
+            // formed and the mode picks one (bit `code` of `sat`), a select
+            // instead of a random multi-way branch per port.
+            let code = u32::from(mode);
+            let ge = eff >= imm64;
+            let sat = (1u32 << EVT_SEM_WAIT_NONE)
+                | u32::from(eff == imm64) << EVT_SEM_WAIT_SEM_EQ
+                | u32::from(eff < imm64) << EVT_SEM_WAIT_SEM_LT
+                | u32::from(eff <= imm64) << EVT_SEM_WAIT_SEM_LE
+                | u32::from(eff > imm64) << EVT_SEM_WAIT_SEM_GT
+                | u32::from(ge) << EVT_SEM_WAIT_SEM_GE
+                | u32::from(ev) << EVT_SEM_WAIT_EVT_SET
+                | u32::from(ev) << EVT_SEM_WAIT_EVT_SET_CLR
+                | u32::from(ge) << EVT_SEM_WAIT_SEM_GE_DEC;
+            let known = WaitMode::from_code(code).is_some();
+            let ok = known && (sat >> (code & 31)) & 1 == 1;
+            // Side effects of the satisfied SET_THEN_CLEAR / GE-then-decrement arms.
+            w.clr[p] = (ok && code == EVT_SEM_WAIT_EVT_SET_CLR, idx);
+            w.dec[p] = (ok && code == EVT_SEM_WAIT_SEM_GE_DEC, idx, imm64);
+            if !known {
+                w.bad.get_or_insert((p, mode));
+            }
             w.done |= u64::from(ok) << p;
         }
         w
@@ -366,7 +366,7 @@ impl EvtSem {
 
     /// Stage 3: semaphore next values: base + exact sum of this cycle's deltas, saturated.
     #[inline(always)]
-    fn sum_semaphores(&mut self, i: &EvtSemIn, op: WriteOp, waits: &Waits) -> SemUpdates {
+    fn sum_semaphores(&mut self, i: &EvtSemIn, op: WriteOp, waits: &Waits, out: &mut SemUpdates) {
         // Every update source in slot order (AXI, increment ports, wait
         // ports), repeats included; the deltas are summed per semaphore.
         let mut touched = [0u8; NUM_SLOTS];
@@ -398,33 +398,30 @@ impl EvtSem {
                 touch(d.1, -d.2);
             }
         }
-        let mut out = SemUpdates {
-            updates: [(0u8, 0i32); NUM_SLOTS],
-            count: 0,
-            overflow: None,
-        };
+        out.count = 0;
+        out.overflow = None;
         // One update per semaphore, in the order of first touch (so the first
-        // saturating semaphore is the lowest slot's).
+        // saturating semaphore is the lowest slot's). Branch-free: every
+        // touch writes the next update entry, only a first touch keeps it
+        // (the slot pattern is random, a branch per touch mispredicts).
         let mut seen = [0u64; NUM_SEM / 64];
         for &idx in &touched[..n_touched] {
             let (w, b) = (usize::from(idx) / 64, idx % 64);
-            if (seen[w] >> b) & 1 == 1 {
-                continue;
-            }
+            let fresh = (seen[w] >> b) & 1 == 0;
             seen[w] |= 1 << b;
             let base = match set {
                 Some((s, v)) if s == idx => i64::from(v),
                 _ => i64::from(self.sem[usize::from(idx)]),
             };
+            // A repeat touch sees the delta already taken (0) and is dropped.
             let (v, sat) = saturate(base + self.delta[usize::from(idx)]);
             self.delta[usize::from(idx)] = 0;
-            if sat {
+            if sat && fresh {
                 out.overflow.get_or_insert((idx, v));
             }
-            out.updates[out.count] = (idx, v);
-            out.count += 1;
+            out.updates[out.count.min(NUM_SLOTS - 1)] = (idx, v);
+            out.count += usize::from(fresh);
         }
-        out
     }
 
     /// Stage 4 (clock edge): semaphores, events, sticky errors, first-error capture.
@@ -548,7 +545,13 @@ impl EvtSem {
         let axi = self.axi_cycle(i);
         let waits = self.serve_waits(i);
         o.wait_done_o = waits.done;
-        let sems = self.sum_semaphores(i, axi.write_op, &waits);
+        // Stage 3's result, filled in place (a 192-byte return value is a `memcpy` call).
+        let mut sems = SemUpdates {
+            updates: [(0u8, 0i32); NUM_SLOTS],
+            count: 0,
+            overflow: None,
+        };
+        self.sum_semaphores(i, axi.write_op, &waits, &mut sems);
         // Error pulse of this cycle.
         let mut pulse = 0u32;
         for e in [axi.write_err, axi.read_err].into_iter().flatten() {

@@ -473,14 +473,14 @@ impl EvtSemStim {
             let hot = self.hot[((r >> 12) & 7) as usize];
             let idx = if r & 0xF == 0 { (r >> 4) as u8 } else { hot };
             let small = ((r >> 24) & 3) as i32;
-            let v = match (r >> 16) & 0xFF {
-                0 => 0x4000_0000,
-                1 => -0x4000_0000,
-                2 => (r >> 32) as u32 as i32,
-                3..=100 => -small - 1,
-                101..=110 => 0,
-                _ => small + 1,
-            };
+            // The value by the draw's byte (0: +2^30, 1: -2^30, 2: any
+            // 32-bit value, 3..=100: -small-1, 101..=110: 0, else small+1),
+            // formed by selects: a `match` here is a random branch per port.
+            let b = (r >> 16) & 0xFF;
+            let wide = [0x4000_0000, -0x4000_0000, (r >> 32) as u32 as i32];
+            let mut v = if b <= 100 { -small - 1 } else { small + 1 };
+            v = if (101..=110).contains(&b) { 0 } else { v };
+            v = if b < 3 { wide[(b as usize).min(2)] } else { v };
             i.inc_idx_i[p / 8] |= u64::from(idx) << (8 * (p % 8));
             i.inc_value_i[p / 2] |= u64::from(v as u32) << (32 * (p % 2));
         }

@@ -90,6 +90,19 @@ pub struct Glue {
     pub dbg_sel: bool,
     /// Model-only event counters (no RTL register; read by the system model).
     pub stats: GlueStats,
+    /// Per-cycle wiring buffers of [`Glue::step`], kept between cycles so a
+    /// cycle allocates nothing (contents are rebuilt every cycle; no state).
+    scratch: Scratch,
+}
+
+/// The wiring buffers of one [`Glue::step`]: engine outputs, interconnect
+/// write / read master inputs, Q7 port target outputs.
+#[derive(Debug, Clone, Default)]
+struct Scratch {
+    eo: Vec<PinsOut>,
+    wm: Vec<WmIn>,
+    rm: Vec<RmIn>,
+    touts: Vec<AxilOut>,
 }
 
 /// Event counters of a [`Glue`] (observability of the golden model only).
@@ -195,6 +208,7 @@ impl Glue {
             q7: Q7Port::new(n, 0, 0),
             dbg_sel: false,
             stats: GlueStats::default(),
+            scratch: Scratch::default(),
         }
     }
 
@@ -241,8 +255,10 @@ impl Glue {
         let xo = self.xbar.master_outputs(rst, &mo, link_out);
         let (q7o, csr, memdrv, q7dbg) = self.q7.outputs(rst);
 
+        let mut scratch = std::mem::take(&mut self.scratch);
         // ---- UDMA engines
-        let mut eo: Vec<PinsOut> = Vec::with_capacity(n);
+        let eo = &mut scratch.eo;
+        eo.clear();
         for (e, eng) in engines.iter_mut().enumerate() {
             let (tv, head) = self.loops[e].head(rst);
             let mine = csr.tgt == Some(e);
@@ -320,9 +336,10 @@ impl Glue {
         ];
 
         // ---- interconnect masters
-        let mut wm: Vec<WmIn> = Vec::with_capacity(n + 2);
-        let mut rm: Vec<RmIn> = Vec::with_capacity(n);
-        for o in &eo {
+        let (wm, rm) = (&mut scratch.wm, &mut scratch.rm);
+        wm.clear();
+        rm.clear();
+        for o in eo.iter() {
             wm.push(WmIn {
                 awaddr: o.m_axi_awaddr,
                 awlen: o.m_axi_awlen,
@@ -363,7 +380,7 @@ impl Glue {
         let mut mem_in = [SramIn::default(); 2];
         let mut near = LinkNearIn::default();
         self.xbar
-            .target_outputs(rst, &wm, &rm, &mut mem_in, &mut near);
+            .target_outputs(rst, wm, rm, &mut mem_in, &mut near);
         let sel = usize::from(i.dbg_mem_sel);
         mem_in[sel].dbg_we = i.dbg_mem_we;
         for m in mem_in.iter_mut() {
@@ -372,7 +389,7 @@ impl Glue {
         }
 
         // ---- clock edges of the glue
-        self.xbar.update(rst, &wm, &rm, &mo, link_out, &dout);
+        self.xbar.update(rst, wm, rm, &mo, link_out, &dout);
         self.sram[0].update(rst, &mem_in[0], &mo[0], sbuf);
         self.sram[1].update(rst, &mem_in[1], &mo[1], desc);
         for (e, o) in eo.iter().enumerate() {
@@ -385,19 +402,18 @@ impl Glue {
             };
             self.loops[e].update(rst, b(o.m_axis_tvalid), &beat, b(o.s_axis_tready));
         }
-        let mut touts: Vec<AxilOut> = eo
-            .iter()
-            .map(|o| AxilOut {
-                awready: b(o.s_axil_awready),
-                wready: b(o.s_axil_wready),
-                bresp: o.s_axil_bresp as u32,
-                bvalid: b(o.s_axil_bvalid),
-                arready: b(o.s_axil_arready),
-                rdata: o.s_axil_rdata as u32,
-                rresp: o.s_axil_rresp as u32,
-                rvalid: b(o.s_axil_rvalid),
-            })
-            .collect();
+        let touts = &mut scratch.touts;
+        touts.clear();
+        touts.extend(eo.iter().map(|o| AxilOut {
+            awready: b(o.s_axil_awready),
+            wready: b(o.s_axil_wready),
+            bresp: o.s_axil_bresp as u32,
+            bvalid: b(o.s_axil_bvalid),
+            arready: b(o.s_axil_arready),
+            rdata: o.s_axil_rdata as u32,
+            rresp: o.s_axil_rresp as u32,
+            rvalid: b(o.s_axil_rvalid),
+        }));
         touts.push(AxilOut {
             awready: b(so.s_axil_awready),
             wready: b(so.s_axil_wready),
@@ -415,7 +431,7 @@ impl Glue {
             bresp: xo.wm_bresp,
             bvalid: xo.wm_bvalid >> q & 1 == 1,
         };
-        self.q7.update(rst, &i.axil, &touts, &mresp);
+        self.q7.update(rst, &i.axil, touts, &mresp);
 
         let far = LinkFarIn {
             awready: xo.wm_awready >> n & 1 == 1,
@@ -459,6 +475,7 @@ impl Glue {
             err_irq,
             sem_err: so.err_status_o,
         };
+        self.scratch = scratch;
         (out, near, far)
     }
 }
