@@ -180,11 +180,11 @@ module udma_regs
   endfunction
 
   // ---------------- views ----------------
-  logic [1:0][NumQ-1:0][UsedW-1:0] used;
+  // Ring occupancy is computed only for the two queues that need it (the CSR read and the
+  // doorbell), not for every queue at every evaluation (simulation speed).
   always_comb begin
     for (int s = 0; s < 2; s++) begin
       for (int q = 0; q < NumQ; q++) begin
-        used[s][q]      = used_of(head_q[s][q].offset, tail_q[s][q].offset, rl_q[s][q]);
         stopped_o[s][q] = stop_q[s][q];
         avail_o[s][q]   = (state_q[s] == UDMA_STATE_NORMAL[1:0]) && (&cfg_q[s][q]) &&
                           !stop_q[s][q] && (head_q[s][q].offset != tail_q[s][q].offset);
@@ -286,7 +286,7 @@ module udma_regs
     udma_eng_state_t  eng_state;
     udma_dbg_state_t  dbg;
     rval = '0;
-    u    = used[rside][rqi];
+    u    = used_of(head_q[rside][rqi].offset, tail_q[rside][rqi].offset, rl_q[rside][rqi]);
     full = (rl_q[rside][rqi] != '0) && (u == UsedW'(rl_q[rside][rqi]) - UsedW'(1));
     cfg                = '0;
     cfg.en_pref        = cfg_q[rside][rqi][0];
@@ -369,7 +369,7 @@ module udma_regs
   assign unused_views = ^{d_cfg, d_rl, d_rtp_inc, d_comp_cfg, d_sw_ctrl, d_change};
 
   always_comb begin
-    db_used = used[wside][wqi];
+    db_used = used_of(head_q[wside][wqi].offset, tail_q[wside][wqi].offset, rl_q[wside][wqi]);
     db_free = free_of(db_used, rl_q[wside][wqi]);
     db_new  = UsedW'(tail_q[wside][wqi].offset) + UsedW'(inc);
   end
