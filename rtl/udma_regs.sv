@@ -80,29 +80,38 @@ module udma_regs
 
 
   // ---------------- state ----------------
-  logic [1:0][NumQ-1:0][31:0] pref_cfg_q, pref_cfg_d;
-  logic [1:0][NumQ-1:0][1:0]  cfg_q, cfg_d;          // {EN_SCHED, EN_PREF}
-  logic [1:0][NumQ-1:0][31:0] rbp_lo_q, rbp_lo_d;
-  logic [1:0][NumQ-1:0][31:0] rbp_hi_q, rbp_hi_d;
-  udma_q_rl_len_t [1:0][NumQ-1:0] rl_q, rl_d;
+  // Per-queue registers are unpacked [side][queue] arrays, updated element by element in
+  // the flop process p_state (no _d copies): a packed [1:0][NumQ-1:0][31:0] vector is
+  // copied whole (1024 bits) into its _d and back at every evaluation of the Verilated
+  // model (docs/decisions.md, "UDMA register file update at the edge"). As packed
+  // vectors they were wider than the toggle-coverage width limit, so they had no toggle
+  // points; coverage_off keeps it that way (their values are compared every cycle through the
+  // CSR reads and the FSM views).
+  /* verilator coverage_off */
+  logic [31:0]    pref_cfg_q [2][NumQ];
+  logic [31:0]    rbp_lo_q   [2][NumQ];
+  logic [31:0]    rbp_hi_q   [2][NumQ];
+  udma_q_rl_len_t rl_q       [2][NumQ];
   // Head, tail and completion head in their register layout (offset, ring id).
-  udma_q_ptr_t [1:0][NumQ-1:0] head_q, head_d;
-  udma_q_ptr_t [1:0][NumQ-1:0] tail_q, tail_d;
-  logic [1:0][NumQ-1:0][31:0] crbp_lo_q, crbp_lo_d;
-  logic [1:0][NumQ-1:0][31:0] crbp_hi_q, crbp_hi_d;
-  udma_q_ptr_t [1:0][NumQ-1:0] crhp_q, crhp_d;
-  logic [1:0][NumQ-1:0]       comp_en_q, comp_en_d;
-  logic [1:0][NumQ-1:0]       stop_q, stop_d;
-  logic [1:0][NumQ-1:0][31:0] qerr_q, qerr_d;
-  logic [1:0][NumQ-1:0][31:0] bytes_q, bytes_d;
-  logic [1:0][NumQ-1:0][31:0] drop_q, drop_d;
-  logic [1:0][NumQ-1:0][31:0] done_q, done_d;
-  logic [1:0][1:0]            state_q, state_d;
-  logic [1:0][31:0]           emask_q, emask_d;
-  logic [1:0][31:0]           estat_q, estat_d;
-  logic [1:0][NumQ-1:0]       istat_q, istat_d;
-  logic [1:0][31:0]           tout_q, tout_d;
-  logic [1:0][31:0]           cfg_len_q, cfg_len_d;
+  udma_q_ptr_t    head_q     [2][NumQ];
+  udma_q_ptr_t    tail_q     [2][NumQ];
+  logic [31:0]    crbp_lo_q  [2][NumQ];
+  logic [31:0]    crbp_hi_q  [2][NumQ];
+  udma_q_ptr_t    crhp_q     [2][NumQ];
+  logic [31:0]    qerr_q     [2][NumQ];
+  logic [31:0]    bytes_q    [2][NumQ];
+  logic [31:0]    drop_q     [2][NumQ];
+  logic [31:0]    done_q     [2][NumQ];
+  /* verilator coverage_on */
+  logic [1:0][NumQ-1:0][1:0]  cfg_q;          // {EN_SCHED, EN_PREF}
+  logic [1:0][NumQ-1:0]       comp_en_q;
+  logic [1:0][NumQ-1:0]       stop_q;
+  logic [1:0][1:0]            state_q;
+  logic [1:0][31:0]           emask_q;
+  logic [1:0][31:0]           estat_q;
+  logic [1:0][NumQ-1:0]       istat_q;
+  logic [1:0][31:0]           tout_q;
+  logic [1:0][31:0]           cfg_len_q;
 
   // ---------------- helpers ----------------
   function automatic logic [UsedW-1:0] used_of(udma_q_ptr_offset_t head, udma_q_ptr_offset_t tail,
@@ -171,11 +180,11 @@ module udma_regs
   endfunction
 
   // ---------------- views ----------------
-  logic [1:0][NumQ-1:0][UsedW-1:0] used;
+  // Ring occupancy is computed only for the two queues that need it (the CSR read and the
+  // doorbell), not for every queue at every evaluation (simulation speed).
   always_comb begin
     for (int s = 0; s < 2; s++) begin
       for (int q = 0; q < NumQ; q++) begin
-        used[s][q]      = used_of(head_q[s][q].offset, tail_q[s][q].offset, rl_q[s][q]);
         stopped_o[s][q] = stop_q[s][q];
         avail_o[s][q]   = (state_q[s] == UDMA_STATE_NORMAL[1:0]) && (&cfg_q[s][q]) &&
                           !stop_q[s][q] && (head_q[s][q].offset != tail_q[s][q].offset);
@@ -277,7 +286,7 @@ module udma_regs
     udma_eng_state_t  eng_state;
     udma_dbg_state_t  dbg;
     rval = '0;
-    u    = used[rside][rqi];
+    u    = used_of(head_q[rside][rqi].offset, tail_q[rside][rqi].offset, rl_q[rside][rqi]);
     full = (rl_q[rside][rqi] != '0) && (u == UsedW'(rl_q[rside][rqi]) - UsedW'(1));
     cfg                = '0;
     cfg.en_pref        = cfg_q[rside][rqi][0];
@@ -360,7 +369,7 @@ module udma_regs
   assign unused_views = ^{d_cfg, d_rl, d_rtp_inc, d_comp_cfg, d_sw_ctrl, d_change};
 
   always_comb begin
-    db_used = used[wside][wqi];
+    db_used = used_of(head_q[wside][wqi].offset, tail_q[wside][wqi].offset, rl_q[wside][wqi]);
     db_free = free_of(db_used, rl_q[wside][wqi]);
     db_new  = UsedW'(tail_q[wside][wqi].offset) + UsedW'(inc);
   end
@@ -371,154 +380,42 @@ module udma_regs
   assign db_write = wr && !wr_bad && wq_reg && (32'(woff) == UDMA_Q_RTP_INC);
   assign db_over  = db_write && (UsedW'(inc) > db_free);
 
-  always_comb begin
+  // Next state at the edge (p_state). Update order as in the golden model: FSM events,
+  // then the CSR write; a later write of the same register in this order wins, and the
+  // only read-modify-write of an event's result by the CSR write (the doorbell-overflow
+  // bit of Q_ERR on top of an FSM error bit of the same queue) is merged explicitly.
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_state
     logic [1:0][31:0]     set_err;
     logic [1:0][NumQ-1:0] set_int;
     logic [1:0][31:0]     clr_err;
     logic [1:0][NumQ-1:0] clr_int;
     logic [UsedW-1:0]     t;
-
-    pref_cfg_d = pref_cfg_q;
-    cfg_d      = cfg_q;
-    rbp_lo_d   = rbp_lo_q;
-    rbp_hi_d   = rbp_hi_q;
-    rl_d       = rl_q;
-    head_d     = head_q;
-    tail_d     = tail_q;
-    crbp_lo_d  = crbp_lo_q;
-    crbp_hi_d  = crbp_hi_q;
-    crhp_d     = crhp_q;
-    comp_en_d  = comp_en_q;
-    stop_d     = stop_q;
-    qerr_d     = qerr_q;
-    bytes_d    = bytes_q;
-    drop_d     = drop_q;
-    done_d     = done_q;
-    state_d    = state_q;
-    emask_d    = emask_q;
-    tout_d     = tout_q;
-    cfg_len_d  = cfg_len_q;
-    set_err    = '0;
-    set_int    = '0;
-    clr_err    = '0;
-    clr_int    = '0;
-    t          = db_new;
-
-    // 1. FSM events
-    for (int s = 0; s < 2; s++) begin
-      if (ev_head_adv_i[s]) begin
-        head_d[s][ev_q_i[s]] = ptr_step(head_q[s][ev_q_i[s]], rl_q[s][ev_q_i[s]]);
-      end
-      if (ev_crhp_adv_i[s]) begin
-        crhp_d[s][ev_q_i[s]] = ptr_step(crhp_q[s][ev_q_i[s]], rl_q[s][ev_q_i[s]]);
-      end
-      if (ev_done_inc_i[s]) begin
-        done_d[s][ev_q_i[s]] = done_q[s][ev_q_i[s]] + 32'd1;
-      end
-      bytes_d[s][ev_q_i[s]] = bytes_q[s][ev_q_i[s]] + 32'(ev_bytes_i[s]);
-      drop_d[s][ev_q_i[s]]  = drop_q[s][ev_q_i[s]] + 32'(ev_drop_i[s]);
-      if (ev_err_i[s]) begin
-        stop_d[s][ev_q_i[s]] = 1'b1;
-        qerr_d[s][ev_q_i[s]] = qerr_q[s][ev_q_i[s]] | (32'd1 << ev_err_bit_i[s]);
-        set_err[s] = set_err[s] | (32'd1 << ev_err_bit_i[s]);
-      end
-      if (ev_int_set_i[s]) begin
-        set_int[s][ev_q_i[s]] = 1'b1;
-      end
-    end
-    if (wr_bad) begin
-      set_err[wside][UDMA_ERR_CSR] = 1'b1;
-    end
-    if (rd_bad) begin
-      set_err[rside][UDMA_ERR_CSR] = 1'b1;
-    end
-    if (db_over) begin
-      set_err[wside][UDMA_ERR_DB_OVERFLOW] = 1'b1;
-    end
-
-    // 2. CSR write
-    if (wr && !wr_bad) begin
-      if (wq_reg) begin
-        unique case (32'(woff))
-          UDMA_Q_DESC_PREF_CFG: pref_cfg_d[wside][wqi] = d;
-          UDMA_Q_CFG: cfg_d[wside][wqi] = {d_cfg.en_sched, d_cfg.en_pref};
-          UDMA_Q_RBP_LOW: rbp_lo_d[wside][wqi] = {d[31:BaseSh], {BaseSh{1'b0}}};
-          UDMA_Q_RBP_HIGH: rbp_hi_d[wside][wqi] = d;
-          UDMA_Q_RL: rl_d[wside][wqi] = d_rl.len;
-          UDMA_Q_CRBP_LOW: crbp_lo_d[wside][wqi] = {d[31:BaseSh], {BaseSh{1'b0}}};
-          UDMA_Q_CRBP_HIGH: crbp_hi_d[wside][wqi] = d;
-          UDMA_S2M_Q_COMP_CFG: comp_en_d[wside][wqi] = d_comp_cfg.en_comp_ring_update;
-          UDMA_Q_RTP_INC: begin
-            if (db_over) begin
-              stop_d[wside][wqi] = 1'b1;
-              qerr_d[wside][wqi][UDMA_ERR_DB_OVERFLOW] = 1'b1;
-            end else if (inc != '0) begin
-              if (t >= UsedW'(rl_q[wside][wqi])) begin
-                t = t - UsedW'(rl_q[wside][wqi]);
-                tail_d[wside][wqi].offset  = t[PtrW-1:0];
-                tail_d[wside][wqi].ring_id = tail_q[wside][wqi].ring_id + 1'b1;
-              end else begin
-                tail_d[wside][wqi].offset = t[PtrW-1:0];
-              end
-            end
-          end
-          default: begin  // q_sw_ctrl
-            if (d_sw_ctrl.rst_q) begin
-              head_d[wside][wqi]     = PtrReset;
-              tail_d[wside][wqi]     = PtrReset;
-              crhp_d[wside][wqi]     = PtrReset;
-              stop_d[wside][wqi]     = 1'b0;
-              qerr_d[wside][wqi]     = '0;
-              bytes_d[wside][wqi]    = '0;
-              drop_d[wside][wqi]     = '0;
-              done_d[wside][wqi]     = '0;
-            end
-          end
-        endcase
-      end else begin
-        unique case (32'(woff))
-          UDMA_ENG_CHANGE_STATE: begin
-            if (d_change.abort_f) begin
-              state_d[wside] = UDMA_STATE_ABORT[1:0];
-            end else if (d_change.dis) begin
-              state_d[wside] = UDMA_STATE_IDLE[1:0];
-            end else if (d_change.normal) begin
-              state_d[wside] = UDMA_STATE_NORMAL[1:0];
-            end
-          end
-          UDMA_ENG_ERR_LOG_MASK: emask_d[wside] = d;
-          UDMA_M2S_CFG_LEN: cfg_len_d[wside] = d;
-          UDMA_ENG_NO_DESC_TOUT: tout_d[wside] = d;
-          UDMA_ENG_ERR_STATUS: clr_err[wside] = d;
-          UDMA_ENG_INT_STATUS: clr_int[wside] = d[NumQ-1:0];
-          default: ;
-        endcase
-      end
-    end
-    for (int s = 0; s < 2; s++) begin
-      estat_d[s] = (estat_q[s] & ~clr_err[s]) | set_err[s];
-      istat_d[s] = (istat_q[s] & ~clr_int[s]) | set_int[s];
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+    logic [1:0][NumQ-1:0][1:0] cfg_n;
+    logic [1:0][NumQ-1:0] comp_en_n;
+    logic [1:0][NumQ-1:0] stop_n;
+    logic [1:0][1:0]      state_n;
+    logic [1:0][31:0]     emask_n;
+    logic [1:0][31:0]     tout_n;
+    logic [1:0][31:0]     cfg_len_n;
+    udma_q_ptr_t          tail_n;
+    logic [31:0]          ev_qerr;  // Q_ERR of the CSR-written queue after the FSM events
     if (!rst_ni) begin
-      pref_cfg_q <= '0;
+      pref_cfg_q <= '{default: '{default: '0}};
       cfg_q      <= '0;
-      rbp_lo_q   <= '0;
-      rbp_hi_q   <= '0;
-      rl_q       <= '0;
-      head_q     <= {(2 * NumQ){PtrReset}};
-      tail_q     <= {(2 * NumQ){PtrReset}};
-      crbp_lo_q  <= '0;
-      crbp_hi_q  <= '0;
-      crhp_q     <= {(2 * NumQ){PtrReset}};
+      rbp_lo_q   <= '{default: '{default: '0}};
+      rbp_hi_q   <= '{default: '{default: '0}};
+      rl_q       <= '{default: '{default: '0}};
+      head_q     <= '{default: '{default: PtrReset}};
+      tail_q     <= '{default: '{default: PtrReset}};
+      crbp_lo_q  <= '{default: '{default: '0}};
+      crbp_hi_q  <= '{default: '{default: '0}};
+      crhp_q     <= '{default: '{default: PtrReset}};
       comp_en_q  <= '0;
       stop_q     <= '0;
-      qerr_q     <= '0;
-      bytes_q    <= '0;
-      drop_q     <= '0;
-      done_q     <= '0;
+      qerr_q     <= '{default: '{default: '0}};
+      bytes_q    <= '{default: '{default: '0}};
+      drop_q     <= '{default: '{default: '0}};
+      done_q     <= '{default: '{default: '0}};
       state_q    <= '0;
       emask_q    <= '0;
       estat_q    <= '0;
@@ -526,28 +423,128 @@ module udma_regs
       tout_q     <= '0;
       cfg_len_q  <= '0;
     end else begin
-      pref_cfg_q <= pref_cfg_d;
-      cfg_q      <= cfg_d;
-      rbp_lo_q   <= rbp_lo_d;
-      rbp_hi_q   <= rbp_hi_d;
-      rl_q       <= rl_d;
-      head_q     <= head_d;
-      tail_q     <= tail_d;
-      crbp_lo_q  <= crbp_lo_d;
-      crbp_hi_q  <= crbp_hi_d;
-      crhp_q     <= crhp_d;
-      comp_en_q  <= comp_en_d;
-      stop_q     <= stop_d;
-      qerr_q     <= qerr_d;
-      bytes_q    <= bytes_d;
-      drop_q     <= drop_d;
-      done_q     <= done_d;
-      state_q    <= state_d;
-      emask_q    <= emask_d;
-      estat_q    <= estat_d;
-      istat_q    <= istat_d;
-      tout_q     <= tout_d;
-      cfg_len_q  <= cfg_len_d;
+      cfg_n      = cfg_q;
+      comp_en_n  = comp_en_q;
+      stop_n     = stop_q;
+      state_n    = state_q;
+      emask_n    = emask_q;
+      tout_n     = tout_q;
+      cfg_len_n  = cfg_len_q;
+      set_err    = '0;
+      set_int    = '0;
+      clr_err    = '0;
+      clr_int    = '0;
+      t          = db_new;
+      ev_qerr    = qerr_q[wside][wqi];
+
+      // 1. FSM events
+      for (int s = 0; s < 2; s++) begin
+        if (ev_head_adv_i[s]) begin
+          head_q[s][ev_q_i[s]] <= ptr_step(head_q[s][ev_q_i[s]], rl_q[s][ev_q_i[s]]);
+        end
+        if (ev_crhp_adv_i[s]) begin
+          crhp_q[s][ev_q_i[s]] <= ptr_step(crhp_q[s][ev_q_i[s]], rl_q[s][ev_q_i[s]]);
+        end
+        if (ev_done_inc_i[s]) begin
+          done_q[s][ev_q_i[s]] <= done_q[s][ev_q_i[s]] + 32'd1;
+        end
+        bytes_q[s][ev_q_i[s]] <= bytes_q[s][ev_q_i[s]] + 32'(ev_bytes_i[s]);
+        drop_q[s][ev_q_i[s]]  <= drop_q[s][ev_q_i[s]] + 32'(ev_drop_i[s]);
+        if (ev_err_i[s]) begin
+          stop_n[s][ev_q_i[s]] = 1'b1;
+          qerr_q[s][ev_q_i[s]] <= qerr_q[s][ev_q_i[s]] | (32'd1 << ev_err_bit_i[s]);
+          if (s == int'(wside) && ev_q_i[s] == wqi) begin
+            ev_qerr = ev_qerr | (32'd1 << ev_err_bit_i[s]);
+          end
+          set_err[s] = set_err[s] | (32'd1 << ev_err_bit_i[s]);
+        end
+        if (ev_int_set_i[s]) begin
+          set_int[s][ev_q_i[s]] = 1'b1;
+        end
+      end
+      if (wr_bad) begin
+        set_err[wside][UDMA_ERR_CSR] = 1'b1;
+      end
+      if (rd_bad) begin
+        set_err[rside][UDMA_ERR_CSR] = 1'b1;
+      end
+      if (db_over) begin
+        set_err[wside][UDMA_ERR_DB_OVERFLOW] = 1'b1;
+      end
+
+      // 2. CSR write
+      if (wr && !wr_bad) begin
+        if (wq_reg) begin
+          unique case (32'(woff))
+            UDMA_Q_DESC_PREF_CFG: pref_cfg_q[wside][wqi] <= d;
+            UDMA_Q_CFG: cfg_n[wside][wqi] = {d_cfg.en_sched, d_cfg.en_pref};
+            UDMA_Q_RBP_LOW: rbp_lo_q[wside][wqi] <= {d[31:BaseSh], {BaseSh{1'b0}}};
+            UDMA_Q_RBP_HIGH: rbp_hi_q[wside][wqi] <= d;
+            UDMA_Q_RL: rl_q[wside][wqi] <= d_rl.len;
+            UDMA_Q_CRBP_LOW: crbp_lo_q[wside][wqi] <= {d[31:BaseSh], {BaseSh{1'b0}}};
+            UDMA_Q_CRBP_HIGH: crbp_hi_q[wside][wqi] <= d;
+            UDMA_S2M_Q_COMP_CFG: comp_en_n[wside][wqi] = d_comp_cfg.en_comp_ring_update;
+            UDMA_Q_RTP_INC: begin
+              if (db_over) begin
+                stop_n[wside][wqi] = 1'b1;
+                ev_qerr[UDMA_ERR_DB_OVERFLOW] = 1'b1;
+                qerr_q[wside][wqi] <= ev_qerr;
+              end else if (inc != '0) begin
+                tail_n = tail_q[wside][wqi];
+                if (t >= UsedW'(rl_q[wside][wqi])) begin
+                  t = t - UsedW'(rl_q[wside][wqi]);
+                  tail_n.offset  = t[PtrW-1:0];
+                  tail_n.ring_id = tail_q[wside][wqi].ring_id + 1'b1;
+                end else begin
+                  tail_n.offset = t[PtrW-1:0];
+                end
+                tail_q[wside][wqi] <= tail_n;
+              end
+            end
+            default: begin  // q_sw_ctrl
+              if (d_sw_ctrl.rst_q) begin
+                head_q[wside][wqi]     <= PtrReset;
+                tail_q[wside][wqi]     <= PtrReset;
+                crhp_q[wside][wqi]     <= PtrReset;
+                stop_n[wside][wqi]     = 1'b0;
+                qerr_q[wside][wqi]     <= '0;
+                bytes_q[wside][wqi]    <= '0;
+                drop_q[wside][wqi]     <= '0;
+                done_q[wside][wqi]     <= '0;
+              end
+            end
+          endcase
+        end else begin
+          unique case (32'(woff))
+            UDMA_ENG_CHANGE_STATE: begin
+              if (d_change.abort_f) begin
+                state_n[wside] = UDMA_STATE_ABORT[1:0];
+              end else if (d_change.dis) begin
+                state_n[wside] = UDMA_STATE_IDLE[1:0];
+              end else if (d_change.normal) begin
+                state_n[wside] = UDMA_STATE_NORMAL[1:0];
+              end
+            end
+            UDMA_ENG_ERR_LOG_MASK: emask_n[wside] = d;
+            UDMA_M2S_CFG_LEN: cfg_len_n[wside] = d;
+            UDMA_ENG_NO_DESC_TOUT: tout_n[wside] = d;
+            UDMA_ENG_ERR_STATUS: clr_err[wside] = d;
+            UDMA_ENG_INT_STATUS: clr_int[wside] = d[NumQ-1:0];
+            default: ;
+          endcase
+        end
+      end
+      for (int s = 0; s < 2; s++) begin
+        estat_q[s] <= (estat_q[s] & ~clr_err[s]) | set_err[s];
+        istat_q[s] <= (istat_q[s] & ~clr_int[s]) | set_int[s];
+      end
+      cfg_q     <= cfg_n;
+      comp_en_q <= comp_en_n;
+      stop_q    <= stop_n;
+      state_q   <= state_n;
+      emask_q   <= emask_n;
+      tout_q    <= tout_n;
+      cfg_len_q <= cfg_len_n;
     end
   end
 

@@ -13,7 +13,7 @@ module evt_sem_inc_chk #(
 ) (
   input logic                           clk_i,
   input logic                           rst_ni,
-  input logic [NumSem-1:0][31:0]        sem_i,
+  input logic [31:0]                    sem_i [NumSem],
   input logic [NumInc-1:0]              inc_valid_i,
   input logic [NumInc-1:0][7:0]         inc_idx_i,
   input logic [NumInc-1:0][31:0]        inc_value_i,

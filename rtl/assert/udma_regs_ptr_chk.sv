@@ -8,8 +8,8 @@ module udma_regs_ptr_chk #(
 ) (
   input logic                       clk_i,
   input logic                       rst_ni,
-  input logic [1:0][NumQ-1:0][31:0] head_i,
-  input logic [1:0][NumQ-1:0][31:0] tail_i,
+  input logic [31:0]                head_i [2][NumQ],
+  input logic [31:0]                tail_i [2][NumQ],
   input logic [1:0]                 head_adv_i,
   input logic [1:0][QueueIdxW-1:0]  adv_q_i
 );

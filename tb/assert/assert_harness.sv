@@ -169,10 +169,16 @@ module assert_harness (
     .tready_i (axis_tready)
   );
 
+  // The checker takes the semaphores as an unpacked array, like evt_sem's sem_q.
+  logic [31:0] es_sem_arr [4];
+  for (genvar i = 0; i < 4; i++) begin : gen_es_sem
+    assign es_sem_arr[i] = es_sem[32*i +: 32];
+  end
+
   evt_sem_inc_chk #(.NumSem(4), .NumInc(2), .NumWait(1)) u_evt_sem (
     .clk_i (clk_i),
     .rst_ni (rst_ni),
-    .sem_i (es_sem),
+    .sem_i (es_sem_arr),
     .inc_valid_i (es_inc_valid),
     .inc_idx_i (es_inc_idx),
     .inc_value_i (es_inc_value),
