@@ -453,9 +453,8 @@ module udma_regs
         if (ev_err_i[s]) begin
           stop_n[s][ev_q_i[s]] = 1'b1;
           qerr_q[s][ev_q_i[s]] <= qerr_q[s][ev_q_i[s]] | (32'd1 << ev_err_bit_i[s]);
-          if (s == int'(wside) && ev_q_i[s] == wqi) begin
-            ev_qerr = ev_qerr | (32'd1 << ev_err_bit_i[s]);
-          end
+          ev_qerr = ev_qerr | ((s == int'(wside) && ev_q_i[s] == wqi) ?
+                               (32'd1 << ev_err_bit_i[s]) : 32'd0);
           set_err[s] = set_err[s] | (32'd1 << ev_err_bit_i[s]);
         end
         if (ev_int_set_i[s]) begin
