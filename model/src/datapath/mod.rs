@@ -153,8 +153,9 @@ pub fn store_fence() {
     copy::sfence();
 }
 
-/// Copy `src` into `dst` (equal lengths) with an explicit kernel.
-pub fn copy_with(kernel: CopyKernel, dst: &mut [u8], src: &[u8]) -> Result<(), DatapathError> {
+/// Equal lengths and a kernel this CPU runs: the preconditions of the
+/// explicit-kernel copies.
+fn check_explicit(kernel: CopyKernel, dst: &[u8], src: &[u8]) -> Result<(), DatapathError> {
     if dst.len() != src.len() {
         return Err(DatapathError::LengthMismatch {
             dst: dst.len(),
@@ -164,6 +165,12 @@ pub fn copy_with(kernel: CopyKernel, dst: &mut [u8], src: &[u8]) -> Result<(), D
     if !Features::get().supports(kernel) {
         return Err(DatapathError::Unsupported { kernel });
     }
+    Ok(())
+}
+
+/// Copy `src` into `dst` (equal lengths) with an explicit kernel.
+pub fn copy_with(kernel: CopyKernel, dst: &mut [u8], src: &[u8]) -> Result<(), DatapathError> {
+    check_explicit(kernel, dst, src)?;
     copy::run(kernel, dst, src);
     Ok(())
 }
@@ -176,15 +183,7 @@ pub fn copy_streamed_with(
     dst: &mut [u8],
     src: &[u8],
 ) -> Result<(), DatapathError> {
-    if dst.len() != src.len() {
-        return Err(DatapathError::LengthMismatch {
-            dst: dst.len(),
-            src: src.len(),
-        });
-    }
-    if !Features::get().supports(kernel) {
-        return Err(DatapathError::Unsupported { kernel });
-    }
+    check_explicit(kernel, dst, src)?;
     copy::run_stream(kernel, dst, src, true);
     Ok(())
 }

@@ -644,6 +644,23 @@ impl System {
         c.queue(e, q, 0).pending() > 0 && c.queue(e, q, 1).pending() > 0
     }
 
+    /// After a wait on `sem` of `core` passed: trace its read, and the Q7's
+    /// clock waits for the increment that satisfied it to land.
+    fn sem_waited(&mut self, core: CoreId, sem: u8) {
+        self.trace_sem(
+            core,
+            crate::evt_sem::regs::EVT_SEM_SEM_READ_BASE + u32::from(sem) * 4,
+        );
+        let r = self
+            .timing
+            .sem_ready
+            .get(&(core.0, sem))
+            .copied()
+            .unwrap_or(0);
+        let c = self.timing.q7(core);
+        *c = (*c).max(r);
+    }
+
     /// Try one Q7 program of fast mode (cycle mode runs them on the Q7
     /// ports: `system::q7_exec`); `Ok(true)` when it ran (it is then removed).
     pub(crate) fn try_q7(&mut self, op: &Q7Op) -> Result<bool, SystemError> {
@@ -684,18 +701,7 @@ impl System {
                 if !self.core_mut(*core)?.sem_wait_ge_dec(*go_sem, 1) {
                     return Ok(false);
                 }
-                self.trace_sem(
-                    *core,
-                    crate::evt_sem::regs::EVT_SEM_SEM_READ_BASE + u32::from(*go_sem) * 4,
-                );
-                let r = self
-                    .timing
-                    .sem_ready
-                    .get(&(core.0, *go_sem))
-                    .copied()
-                    .unwrap_or(0);
-                let c = self.timing.q7(*core);
-                *c = (*c).max(r);
+                self.sem_waited(*core, *go_sem);
                 self.timing
                     .share
                     .insert((core.0, *queue), engines.len() as u32);
@@ -713,18 +719,7 @@ impl System {
                 if !self.core_mut(*core)?.sem_wait_ge_dec(*sem, *target) {
                     return Ok(false);
                 }
-                self.trace_sem(
-                    *core,
-                    crate::evt_sem::regs::EVT_SEM_SEM_READ_BASE + u32::from(*sem) * 4,
-                );
-                let r = self
-                    .timing
-                    .sem_ready
-                    .get(&(core.0, *sem))
-                    .copied()
-                    .unwrap_or(0);
-                let c = self.timing.q7(*core);
-                *c = (*c).max(r);
+                self.sem_waited(*core, *sem);
                 Ok(true)
             }
         }
