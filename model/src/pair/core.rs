@@ -404,26 +404,24 @@ impl Glue {
         }
         let touts = &mut scratch.touts;
         touts.clear();
-        touts.extend(eo.iter().map(|o| AxilOut {
-            awready: b(o.s_axil_awready),
-            wready: b(o.s_axil_wready),
-            bresp: o.s_axil_bresp as u32,
-            bvalid: b(o.s_axil_bvalid),
-            arready: b(o.s_axil_arready),
-            rdata: o.s_axil_rdata as u32,
-            rresp: o.s_axil_rresp as u32,
-            rvalid: b(o.s_axil_rvalid),
-        }));
-        touts.push(AxilOut {
-            awready: b(so.s_axil_awready),
-            wready: b(so.s_axil_wready),
-            bresp: so.s_axil_bresp as u32,
-            bvalid: b(so.s_axil_bvalid),
-            arready: b(so.s_axil_arready),
-            rdata: so.s_axil_rdata as u32,
-            rresp: so.s_axil_rresp as u32,
-            rvalid: b(so.s_axil_rvalid),
-        });
+        // A CSR target's `s_axil_*` output pins as the Q7 port's bundle (the
+        // engines' `PinsOut` and the EVT_SEM's `EvtSemOut` name them alike).
+        macro_rules! axil_out {
+            ($o:expr) => {
+                AxilOut {
+                    awready: b($o.s_axil_awready),
+                    wready: b($o.s_axil_wready),
+                    bresp: $o.s_axil_bresp as u32,
+                    bvalid: b($o.s_axil_bvalid),
+                    arready: b($o.s_axil_arready),
+                    rdata: $o.s_axil_rdata as u32,
+                    rresp: $o.s_axil_rresp as u32,
+                    rvalid: b($o.s_axil_rvalid),
+                }
+            };
+        }
+        touts.extend(eo.iter().map(|o| axil_out!(o)));
+        touts.push(axil_out!(so));
         let q = n + 1;
         let mresp = MemResp {
             awready: xo.wm_awready >> q & 1 == 1,
