@@ -8,7 +8,7 @@
 //! reference), so the choice changes speed only, never results.
 //!
 //! - [`super::copy`]: timed on the caller's own buffers (a copy is
-//!   idempotent, so repeating it is harmless), `ROUNDS` rounds of every
+//!   idempotent, so repeating it is harmless), [`cal_rounds`] rounds of every
 //!   kernel, interleaved, best time per kernel; small copies repeat inside one
 //!   timing so each timing covers at least `MIN_TIMED_BYTES`.
 //! - [`super::copy_streamed`] (a piece of a copy much larger than the
@@ -31,10 +31,28 @@ use super::Features;
 
 /// Number of size classes (bit lengths 0..=64).
 pub const CLASSES: usize = 65;
-/// Timing rounds per kernel (best of).
-const ROUNDS: usize = 5;
-/// Rounds for calibrations at or above 1 MiB (each round is long already).
-const ROUNDS_LARGE: usize = 3;
+/// Fewest timing rounds per kernel (best of): calibrations whose one timing
+/// already covers [`CAL_BYTES_PER_KERNEL`] bytes or more.
+const ROUNDS_MIN: usize = 3;
+/// Most timing rounds per kernel.
+const ROUNDS_MAX: usize = 15;
+/// A calibration times each kernel over about this many bytes in all (rounds
+/// × bytes per timing), so a short timing gets more rounds: a 1 MiB class
+/// timed over 3 rounds of one 25 µs fold each chose AVX-512 for int32 where
+/// AVX2 was 6 % faster (docs/performance.md §1, session 7).
+const CAL_BYTES_PER_KERNEL: usize = 32 << 20;
+
+/// Rounds of a calibration whose one timing covers `bytes` bytes.
+pub const fn cal_rounds(bytes: usize) -> usize {
+    let r = CAL_BYTES_PER_KERNEL / if bytes == 0 { 1 } else { bytes };
+    if r < ROUNDS_MIN {
+        ROUNDS_MIN
+    } else if r > ROUNDS_MAX {
+        ROUNDS_MAX
+    } else {
+        r
+    }
+}
 /// A timing repeats a small copy until it covers at least this many bytes.
 const MIN_TIMED_BYTES: usize = 256 << 10;
 /// Bytes of each private buffer of the streamed-copy calibration (source and
@@ -49,8 +67,6 @@ pub const REDUCE_CAL_MIN: usize = 256;
 /// resident, picked AVX-512 for 28 MiB fp32/int32 folds where AVX2 was
 /// 13–21 % faster: docs/performance.md §1.)
 pub const REDUCE_CAL_MAX: usize = 16 << 20;
-/// Calibrations at or above this many bytes take `ROUNDS_LARGE` rounds.
-const REDUCE_CAL_LARGE: usize = 1 << 20;
 
 const UNSET: u8 = 0;
 
@@ -129,7 +145,7 @@ pub(crate) fn copy_kernel(dst: &mut [u8], src: &[u8]) -> CopyKernel {
     }
     let stream = n >= super::copy::STREAM_THRESHOLD;
     let reps = (MIN_TIMED_BYTES / n.max(1)).clamp(1, 4096);
-    let rounds = if n >= 1 << 20 { ROUNDS_LARGE } else { ROUNDS };
+    let rounds = cal_rounds(n * reps);
     let cands = copy_candidates();
     // Warm-up: fault in the destination pages before anything is timed.
     run_stream(CopyKernel::Portable, dst, src, false);
@@ -154,8 +170,14 @@ pub fn stream_kernel() -> CopyKernel {
     k
 }
 
-fn dtype_index(d: Dtype) -> usize {
-    Dtype::ALL.iter().position(|&x| x == d).unwrap_or(0)
+const fn dtype_index(d: Dtype) -> usize {
+    // Table order of `Dtype::ALL` (tested below).
+    match d {
+        Dtype::Fp32 => 0,
+        Dtype::Bf16 => 1,
+        Dtype::Fp16 => 2,
+        Dtype::Int32 => 3,
+    }
 }
 
 fn reduce_code(k: reduce::Kernel) -> u8 {
@@ -165,10 +187,14 @@ fn reduce_code(k: reduce::Kernel) -> u8 {
         .unwrap_or(0) as u8
 }
 
+#[inline]
 fn reduce_from_code(c: u8) -> Option<reduce::Kernel> {
-    reduce::Kernel::ALL
-        .get(usize::from(c).checked_sub(1)?)
-        .copied()
+    match c {
+        1 => Some(reduce::Kernel::ALL[0]),
+        2 => Some(reduce::Kernel::ALL[1]),
+        3 => Some(reduce::Kernel::ALL[2]),
+        _ => None,
+    }
 }
 
 /// The bytes a reduce calibration of class `c` uses for `dtype`.
@@ -180,12 +206,20 @@ pub fn reduce_cal_bytes(c: usize, dtype: Dtype) -> usize {
 /// The kernel [`super::reduce::recv_reduce`] uses for `len` bytes of
 /// `dtype` (calibrated per class with a sum, on private buffers of ordinary
 /// values — no denormals, whose timing differs on some CPUs).
+#[inline]
 pub fn reduce_kernel(len: usize, dtype: Dtype) -> reduce::Kernel {
     let c = size_class(len);
     let slot = &REDUCE_PLAN[dtype_index(dtype)][c];
-    if let Some(k) = reduce_from_code(slot.load(Ordering::Relaxed)) {
-        return k;
+    match reduce_from_code(slot.load(Ordering::Relaxed)) {
+        Some(k) => k,
+        None => calibrate_reduce(slot, c, dtype),
     }
+}
+
+/// Time every supported kernel on a fold of class `c` and store the fastest.
+#[cold]
+#[inline(never)]
+fn calibrate_reduce(slot: &AtomicU8, c: usize, dtype: Dtype) -> reduce::Kernel {
     let cands = reduce::Kernel::supported();
     let k = if cands.len() == 1 {
         cands[0]
@@ -208,11 +242,7 @@ pub fn reduce_kernel(len: usize, dtype: Dtype) -> reduce::Kernel {
         };
         let inc: Vec<u8> = zero.iter().copied().cycle().take(n).collect();
         let reps = (MIN_TIMED_BYTES / n.max(1)).clamp(1, 4096);
-        let rounds = if n >= REDUCE_CAL_LARGE {
-            ROUNDS_LARGE
-        } else {
-            ROUNDS
-        };
+        let rounds = cal_rounds(n * reps);
         choose(&cands, rounds, |k| {
             let t = Instant::now();
             for _ in 0..reps {
@@ -335,6 +365,33 @@ mod tests {
             .find(|l| l.starts_with("reduce bf16 plan:"))
             .unwrap_or_default();
         assert!(bf16.contains(&format!(" 2K+ {r:?};")), "{rep}");
+    }
+
+    #[test]
+    fn calibration_rounds_cover_a_fixed_byte_budget_within_bounds() {
+        // 32 MiB per kernel: a 1 MiB timing gets 15 rounds (the cap; it had
+        // 3), a 4 MiB one 8, a timing of 16 MiB or more the floor of 3.
+        assert_eq!(cal_rounds(1 << 20), 15);
+        assert_eq!(cal_rounds(4 << 20), 8);
+        assert_eq!(cal_rounds(16 << 20), 3);
+        assert_eq!(cal_rounds(28 << 20), 3);
+        assert_eq!(cal_rounds(0), 15);
+        for b in [1usize, 4096, 256 << 10, 3 << 20, 1 << 30] {
+            assert!((ROUNDS_MIN..=ROUNDS_MAX).contains(&cal_rounds(b)));
+        }
+    }
+
+    #[test]
+    fn plan_indices_follow_the_table_order() {
+        for (i, d) in Dtype::ALL.into_iter().enumerate() {
+            assert_eq!(dtype_index(d), i, "{d}");
+        }
+        for (i, k) in reduce::Kernel::ALL.into_iter().enumerate() {
+            assert_eq!(reduce_from_code(reduce_code(k)), Some(k));
+            assert_eq!(reduce_code(k), i as u8 + 1);
+        }
+        assert_eq!(reduce_from_code(UNSET), None);
+        assert_eq!(reduce_from_code(4), None);
     }
 
     #[test]
