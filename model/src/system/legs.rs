@@ -340,7 +340,7 @@ impl System {
                 });
             }
             let xt = xt_addrs.get(k).copied().unwrap_or(0);
-            let descs = self.gen_ring(&g, w, (p0, np), qs.tail, rl, xt, windows.as_ref())?;
+            let descs = self.gen_ring(&g, w, (p0, np), qs.tail, rl, (xt, windows.as_ref()))?;
             sema_log.extend(g.sema_log(w));
             self.gen_store(&g, e, qs.tail.offset, rl, &descs, &mut plan)?;
             debug_assert_eq!(descs.len() as u32, n);
@@ -681,8 +681,7 @@ impl System {
         (p0, np): (u8, u8),
         tail: crate::udma::desc::RingPos,
         rl: u32,
-        xt: u32,
-        windows: Option<&crate::addr::WindowRemapper>,
+        (xt, windows): (u32, Option<&crate::addr::WindowRemapper>),
     ) -> Result<Vec<[u8; 16]>, SystemError> {
         let mut pos = tail;
         let mut descs: Vec<[u8; 16]> = Vec::new();
