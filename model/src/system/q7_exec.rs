@@ -26,8 +26,16 @@
 //!   SLVERR; docs/decisions.md "Cycle-mode completion poll"), retried every
 //!   [`POLL_GAP`] cycles.
 //!
-//! Each queued [`Q7Op`] is one sequential program (as fast mode runs each op
-//! on its own); one master per port, the ports' programs taken in turn.
+//! - the ring set-up programs `rdma_desc_gen` queued ([`System::setups`]:
+//!   queue and completion-ring CSR writes, descriptor and semaphore-constant
+//!   stores, each a routed 32-bit write — the stores take the port's memory
+//!   store master into the core's descriptor RAM) run first: no start or
+//!   wait program offers an access until every set-up program of the run
+//!   has finished (docs/decisions.md "Ring set-up program").
+//!
+//! Each queued [`Q7Op`] and each set-up program is one sequential program
+//! (as fast mode runs each op on its own); one master per port, the ports'
+//! programs taken in turn.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
