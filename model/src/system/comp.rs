@@ -7,7 +7,7 @@
 //! Model (project-defined where the seed is MED, docs/system.md): every TX
 //! engine queue used by a leg has an S2M completion ring in the TX core's
 //! descriptor RAM ([`map::comp_ring_offset`]), configured once by the TX Q7 in
-//! `rdma_desc_gen` (CRBP, COMP_CFG.EN_COMP_RING_UPDATE). The S2M side writes
+//! `rdma_desc_gen`'s set-up program (CRBP, COMP_CFG.EN_COMP_RING_UPDATE). The S2M side writes
 //! one 16-byte completion descriptor per S2M descriptor (the golden UDMA in
 //! cycle mode, [`System::write_completion`] with the same bytes in fast mode),
 //! stamped with the completion head's ring id. `rdma_desc_start` on TX queues a
@@ -23,6 +23,7 @@ use crate::udma::regs::{
     UDMA_Q_STRIDE, UDMA_S2M_BASE, UDMA_S2M_Q_COMP_CFG,
 };
 
+use super::legs::Plan;
 use super::map::{self, Target};
 use super::topology::CoreId;
 use super::{System, SystemError};
@@ -40,20 +41,23 @@ pub struct CompPoll {
 }
 
 impl System {
-    /// Configure the S2M completion ring of (core `tx`, engine, queue) if it is
-    /// not yet this model's ring (a CSR write by the TX Q7), and (re)start the
-    /// Q7's poll at the completion head.
-    pub(crate) fn configure_completion_ring(
-        &mut self,
+    /// Plan the configuration of the S2M completion ring of (core `tx`,
+    /// engine, queue) if it is not yet this model's ring, against the
+    /// planned registers (CSR writes by the TX Q7: CRBP_LOW, CRBP_HIGH,
+    /// COMP_CFG), and the restart of the Q7's poll at the completion head
+    /// (committed with the plan).
+    pub(crate) fn plan_completion_ring(
+        &self,
         tx: CoreId,
         e: u8,
         q: u8,
+        plan: &mut Plan,
     ) -> Result<(), SystemError> {
         let l = self.topo.loc(tx)?;
         let base = self
             .topo
             .fold(tx, tx, map::core_local(l.core, map::comp_ring_offset(e, q)))?;
-        let qs = self.core(tx)?.queue(e, q, 1);
+        let qs = self.planned_queue(tx, e, q, 1, &plan.regs)?;
         if qs.comp_cfg != 0 && qs.crbp == base {
             return Ok(());
         }
@@ -66,29 +70,23 @@ impl System {
             });
         }
         let reg = UDMA_S2M_BASE + UDMA_Q_ARRAY_BASE + u32::from(q) * UDMA_Q_STRIDE;
-        let csr = |r: u32| {
-            self.topo.fold(
+        let at = (tx, e, q, 1);
+        for (r, v) in [
+            (UDMA_Q_CRBP_LOW, base as u32),
+            (UDMA_Q_CRBP_HIGH, (base >> 32) as u32),
+            (
+                UDMA_S2M_Q_COMP_CFG,
+                1 << UDMA_COMP_CFG_EN_COMP_RING_UPDATE_BIT,
+            ),
+        ] {
+            let soc = self.topo.fold(
                 tx,
                 tx,
                 map::core_local(l.core, map::udma_offset(e, reg + r)),
-            )
-        };
-        let (lo, hi, cfg) = (
-            csr(UDMA_Q_CRBP_LOW)?,
-            csr(UDMA_Q_CRBP_HIGH)?,
-            csr(UDMA_S2M_Q_COMP_CFG)?,
-        );
-        self.mmio_write(tx, lo, base as u32)?;
-        self.mmio_write(tx, hi, (base >> 32) as u32)?;
-        self.mmio_write(tx, cfg, 1 << UDMA_COMP_CFG_EN_COMP_RING_UPDATE_BIT)?;
-        let c = self.core_mut(tx)?;
-        let crhp = c.queue(e, q, 1).crhp;
-        let p = &mut c.comp_poll[usize::from(e)][usize::from(q)];
-        *p = CompPoll {
-            pos: crhp,
-            seen: p.want,
-            want: p.want,
-        };
+            )?;
+            plan.csr(soc, at, r, v);
+        }
+        plan.comp_resets.push((e, q));
         Ok(())
     }
 

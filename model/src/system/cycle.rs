@@ -24,9 +24,11 @@
 //! an M2S/S2M pair posted, or a link into or out of it holds a burst, until
 //! its engines, glue and links are idle with every M2S queue empty, and while
 //! a Q7 program has an AXI4-Lite transaction on its Q7 port: the queued Q7
-//! programs run cycle by cycle on the cores' Q7 ports ([`super::q7_exec`]).
-//! The ring set-up of `rdma_desc_gen` still happens at issue time, before
-//! the clocked run (docs/system.md "Cycle mode").
+//! programs run cycle by cycle on the cores' Q7 ports ([`super::q7_exec`]):
+//! first the ring set-up programs `rdma_desc_gen` queued (queue and
+//! completion-ring CSR writes, descriptor and semaphore-constant stores into
+//! descriptor RAM through the port's store path), then the start programs.
+//! Nothing of a leg is written around the ports (docs/system.md "Cycle mode").
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -362,7 +364,7 @@ impl System {
                     k.queue(e, q, 0).pending() > 0 && k.queue(e, q, 1).pending() > 0
                 }
             });
-            if self.pending.is_empty() && live.is_empty() {
+            if self.pending.is_empty() && self.setups.is_empty() && live.is_empty() {
                 return self.check_idle();
             }
             if !a && live.is_empty() && q7.stuck() {

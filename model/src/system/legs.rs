@@ -106,6 +106,9 @@ pub struct GenReport {
     pub pre_sync: Option<PreSync>,
     /// The semaphore-descriptor log lines (seed 001 §5), two per engine.
     pub sema_log: Vec<String>,
+    /// AXI4-Lite transactions of the set-up program this gen queued (its
+    /// CSR writes and 32-bit descriptor-RAM stores, [`SetupAccess`]).
+    pub setup_writes: u32,
 }
 
 /// What the first stage of `rdma_desc_gen` established about the word.
@@ -173,14 +176,138 @@ pub fn descs_for(parts: u8, bytes: u64) -> u32 {
     u32::from(parts) * bytes.div_ceil(MAX_DESC_LEN).max(1) as u32 + 2
 }
 
+/// One access of a Q7 set-up program: what the Q7 firmware's stores make of
+/// `rdma_desc_gen`'s ring set-up, with their routed SoC addresses (seed 001
+/// §5: the queue registers, the descriptor ring in descriptor RAM, the
+/// semaphore constants).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum SetupAccess {
+    /// One 32-bit CSR write (a queue or completion-ring register of a UDMA engine).
+    Csr { soc: u64, data: u32 },
+    /// A 16-byte memory store (one ring descriptor, or the semaphore
+    /// constants): four 32-bit stores at `soc`, `soc + 4`, … , word 0 first.
+    Store { soc: u64, bytes: [u8; 16] },
+}
+
+impl SetupAccess {
+    /// The 32-bit writes of this access, in order: (routed SoC address, data).
+    pub fn words(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
+        let (soc, n) = match *self {
+            SetupAccess::Csr { soc, .. } => (soc, 1),
+            SetupAccess::Store { soc, .. } => (soc, 4),
+        };
+        (0..n).map(move |k| {
+            let data = match self {
+                SetupAccess::Csr { data, .. } => *data,
+                SetupAccess::Store { bytes, .. } => u32::from_le_bytes([
+                    bytes[4 * k],
+                    bytes[4 * k + 1],
+                    bytes[4 * k + 2],
+                    bytes[4 * k + 3],
+                ]),
+            };
+            (soc + 4 * k as u64, data)
+        })
+    }
+
+    /// AXI4-Lite transactions the access takes on a Q7 port (32-bit data).
+    pub const fn transactions(&self) -> u32 {
+        match self {
+            SetupAccess::Csr { .. } => 1,
+            SetupAccess::Store { .. } => 4,
+        }
+    }
+}
+
+/// A queue register a set-up program writes, decoded (what later
+/// `rdma_desc_gen`s plan against while the program is queued).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PlannedReg {
+    /// The engine's core.
+    pub core: u16,
+    pub engine: u8,
+    pub queue: u8,
+    pub side: u8,
+    /// Register offset inside the queue group (`UDMA_Q_*`).
+    pub reg: u32,
+    pub value: u32,
+}
+
+impl PlannedReg {
+    /// The write applied to a copy of the queue's registers, as the golden
+    /// register file stores it (writable bits only).
+    fn apply(&self, r: &mut crate::udma::regfile::QueueRegs) {
+        let v = self.value;
+        match self.reg {
+            UDMA_Q_RL => r.rl = Q_RL_LEN.get(v),
+            UDMA_Q_RBP_LOW => r.rbp_lo = v & Q_BASE_LOW.mask(),
+            UDMA_Q_RBP_HIGH => r.rbp_hi = v,
+            UDMA_Q_CFG => r.cfg = v & Q_CFG.mask(),
+            UDMA_Q_CRBP_LOW => r.crbp_lo = v & Q_BASE_LOW.mask(),
+            UDMA_Q_CRBP_HIGH => r.crbp_hi = v,
+            UDMA_S2M_Q_COMP_CFG => r.comp_cfg = v & Q_COMP_CFG.mask(),
+            _ => {}
+        }
+    }
+}
+
+/// The set-up program of one `rdma_desc_gen`, queued for [`System::run`]:
+/// fast mode applies it at once, cycle mode plays it on the Q7 ports
+/// ([`super::q7_exec`]) before any start program of the run.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Q7Setup {
+    /// Unique per system (the order of issue).
+    pub id: u64,
+    /// The core whose Q7 runs it.
+    pub core: CoreId,
+    pub role: Role,
+    /// The accesses, in program order.
+    pub accesses: Vec<SetupAccess>,
+    /// The queue registers they set.
+    pub regs: Vec<PlannedReg>,
+}
+
+/// What `rdma_desc_gen` plans before it emits anything.
+#[derive(Debug, Default)]
+pub(crate) struct Plan {
+    pub accesses: Vec<SetupAccess>,
+    pub regs: Vec<PlannedReg>,
+    /// Completion polls of the TX Q7 to restart at the completion head,
+    /// (engine, queue), once the plan is committed.
+    pub comp_resets: Vec<(u8, u8)>,
+}
+
+impl Plan {
+    /// A CSR write by the Q7 (routed `soc`) of queue register `reg`.
+    pub fn csr(&mut self, soc: u64, at: (CoreId, u8, u8, u8), reg: u32, value: u32) {
+        self.accesses.push(SetupAccess::Csr { soc, data: value });
+        self.regs.push(PlannedReg {
+            core: at.0 .0,
+            engine: at.1,
+            queue: at.2,
+            side: at.3,
+            reg,
+            value,
+        });
+    }
+}
+
 impl System {
     /// `rdma_desc_gen` (op 8) on the Q7 `prid` of `core`, in the firmware's
     /// stages: check the word ([`Self::gen_check`]), fold `dst_addr`
     /// ([`Self::gen_fold`], seed 001 §2.3/§2.4), program the windows (RX) or
-    /// the semaphore constants (TX) ([`Self::gen_windows`], §2.5), then per
-    /// engine configure its queue ([`Self::gen_queue`]), build its ring
-    /// ([`Self::gen_ring`], data then LOCAL/REMOTE semaphore BDs, §5) and
-    /// store it in descriptor RAM ([`Self::gen_store`]).
+    /// plan the semaphore constants (TX) ([`Self::gen_windows`], §2.5), then
+    /// per engine plan its queue registers ([`Self::gen_queue`]), build its
+    /// ring ([`Self::gen_ring`], data then LOCAL/REMOTE semaphore BDs, §5)
+    /// and plan its stores into descriptor RAM ([`Self::gen_store`]).
+    ///
+    /// Every check runs against the registers as the queued set-up programs
+    /// leave them ([`Self::planned_queue`]) before anything is emitted; then
+    /// the Q7-local state (windows, pre-sync flag, completion polls) is
+    /// committed and the set-up program (an ordered list of MMIO writes and
+    /// stores, [`SetupAccess`]) is queued for [`System::run`]: fast mode
+    /// applies it at once, cycle mode runs it on the Q7 ports. An error
+    /// leaves the system untouched.
     pub fn rdma_desc_gen(
         &mut self,
         core: CoreId,
@@ -190,16 +317,18 @@ impl System {
         let g = self.gen_check(core, prid, w)?;
         let (class, fold, dst_soc) = self.gen_fold(&g, w)?;
         let split = split_partitions(w.dma_engine_mask, w.partition_start, w.partition_count);
-        let (xt_addrs, window_log, pre_sync) = self.gen_windows(&g, split.len())?;
+        let mut plan = Plan::default();
+        let (xt_addrs, window_log, pre_sync, windows) =
+            self.gen_windows(&g, split.len(), &mut plan)?;
         let mut per_engine = Vec::new();
         let mut sema_log = Vec::new();
         for (k, &(e, p0, np)) in split.iter().enumerate() {
-            let rl = self.gen_queue(&g, e)?;
+            let rl = self.gen_queue(&g, e, &mut plan)?;
             if g.role == Role::Tx {
-                self.configure_completion_ring(g.tx, e, g.q)?;
+                self.plan_completion_ring(g.tx, e, g.q, &mut plan)?;
             }
             let n = descs_for(np, g.bytes);
-            let qs = self.core(g.tx)?.queue(e, g.q, g.side);
+            let qs = self.planned_queue(g.tx, e, g.q, g.side, &plan.regs)?;
             if n > qs.free() {
                 return Err(SystemError::RingFull {
                     core: g.tx.0,
@@ -211,13 +340,30 @@ impl System {
                 });
             }
             let xt = xt_addrs.get(k).copied().unwrap_or(0);
-            let descs = self.gen_ring(&g, w, (p0, np), qs.tail, rl, xt)?;
+            let descs = self.gen_ring(&g, w, (p0, np), qs.tail, rl, (xt, windows.as_ref()))?;
             sema_log.extend(g.sema_log(w));
-            self.gen_store(&g, e, qs.tail.offset, rl, &descs)?;
+            self.gen_store(&g, e, qs.tail.offset, rl, &descs, &mut plan)?;
             debug_assert_eq!(descs.len() as u32, n);
             per_engine.push((e, n));
         }
+        // Every check passed: commit the Q7-local state, queue the program.
+        if let Some(wr) = windows {
+            let c = self.core_mut(g.core)?;
+            c.windows = wr;
+            c.ready_to_receive_remote = 1;
+        }
+        let c = self.core_mut(g.tx)?;
+        for &(e, q) in &plan.comp_resets {
+            let crhp = c.queue(e, q, 1).crhp;
+            let p = &mut c.comp_poll[usize::from(e)][usize::from(q)];
+            *p = super::comp::CompPoll {
+                pos: crhp,
+                seen: p.want,
+                want: p.want,
+            };
+        }
         let total = per_engine.iter().map(|x| x.1).sum();
+        let setup_writes = plan.accesses.iter().map(SetupAccess::transactions).sum();
         let rep = GenReport {
             core,
             role: g.role,
@@ -232,11 +378,82 @@ impl System {
             window_log,
             sema_log,
             pre_sync,
+            setup_writes,
         };
+        self.setup_seq += 1;
+        self.setups.push_back(Q7Setup {
+            id: self.setup_seq,
+            core,
+            role: g.role,
+            accesses: plan.accesses,
+            regs: plan.regs,
+        });
         self.streams
             .insert((core.0, g.role as u8, g.q), rep.clone());
         let _ = addr::NUM_WINDOWS;
         Ok(rep)
+    }
+
+    /// The registers of (core, engine, queue, side) as the golden register
+    /// file will hold them once every queued set-up program and then the
+    /// writes `own` (the plan in progress) have landed: what `rdma_desc_gen`
+    /// plans against (it never reads back what it is about to write).
+    pub(crate) fn planned_queue(
+        &self,
+        core: CoreId,
+        e: u8,
+        q: u8,
+        side: u8,
+        own: &[PlannedReg],
+    ) -> Result<super::QueueState, SystemError> {
+        let c = self.core(core)?;
+        let mut r = c.engines[usize::from(e)].regs.side[usize::from(side)].q[usize::from(q)];
+        let key = (core.0, e, q, side);
+        for p in self.setups.iter().flat_map(|s| s.regs.iter()).chain(own) {
+            if (p.core, p.engine, p.queue, p.side) == key {
+                p.apply(&mut r);
+            }
+        }
+        Ok(super::QueueState::of(&r))
+    }
+
+    /// Fast mode: apply every queued set-up program at once, in order (the
+    /// same register writes and bytes cycle mode plays on the Q7 ports;
+    /// no modeled time, as before set-up went through the ports).
+    pub(crate) fn apply_setups(&mut self) -> Result<(), SystemError> {
+        while let Some(s) = self.setups.front() {
+            let (by, acc) = (s.core, std::mem::take(&mut self.setups[0].accesses));
+            let r = self.apply_setup(by, &acc);
+            if r.is_err() {
+                self.setups[0].accesses = acc;
+                return r;
+            }
+            self.setups.pop_front();
+        }
+        Ok(())
+    }
+
+    /// Apply the accesses of one set-up program by the Q7 of `by`.
+    fn apply_setup(&mut self, by: CoreId, acc: &[SetupAccess]) -> Result<(), SystemError> {
+        for a in acc {
+            match *a {
+                SetupAccess::Csr { soc, data } => self.mmio_write(by, soc, data)?,
+                SetupAccess::Store { soc, bytes } => {
+                    let (to, off) = map::route_address(&self.topo, by, soc)?;
+                    match map::decode_core_offset(off, self.topo.sbuf_bytes_per_partition)? {
+                        map::Target::Desc { offset } => {
+                            self.core_mut(to)?.desc.write(offset, &bytes)
+                        }
+                        _ => {
+                            for (a, d) in a.words() {
+                                self.mmio_write(by, a, d)?;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Stage 1 of `rdma_desc_gen`: the word against the topology (PRID of this
@@ -333,39 +550,49 @@ impl System {
 
     /// Stage 3. RX: program_window, one window per engine, the Q7-local view
     /// of the RX SBUF as the TX engine reaches it (seed 001 §2.5; a valid
-    /// window is re-pointed with update_window), then the pre-sync ready flag.
-    /// TX: the constants the semaphore descriptors read.
+    /// window is re-pointed with update_window), then the pre-sync ready flag
+    /// — planned on a copy of the Q7's remapper, returned for the commit.
+    /// TX: the stores of the constants the semaphore descriptors read.
     #[allow(clippy::type_complexity)]
     fn gen_windows(
-        &mut self,
+        &self,
         g: &Gen,
         engines: usize,
-    ) -> Result<(Vec<u32>, Vec<String>, Option<PreSync>), SystemError> {
+        plan: &mut Plan,
+    ) -> Result<
+        (
+            Vec<u32>,
+            Vec<String>,
+            Option<PreSync>,
+            Option<crate::addr::WindowRemapper>,
+        ),
+        SystemError,
+    > {
         let mut xt_addrs = Vec::new();
         let mut window_log = Vec::new();
         if g.role == Role::Tx {
-            let consts: [u8; 16] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0];
-            self.core_mut(g.core)?
-                .desc
-                .write(map::SEMA_ONE_OFFSET as u32, &consts);
-            return Ok((xt_addrs, window_log, None));
+            let bytes: [u8; 16] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0];
+            let soc = self.topo.fold(
+                g.tx,
+                g.tx,
+                core_local(g.tx_loc.core, map::DESC_BASE + map::SEMA_ONE_OFFSET),
+            )?;
+            plan.accesses.push(SetupAccess::Store { soc, bytes });
+            return Ok((xt_addrs, window_log, None, None));
         }
         let sbuf_soc = self
             .topo
             .fold(g.tx, g.rx, core_local(g.rx_loc.core, map::SBUF_BASE))?;
         let l_mask = (1u32 << XT_WINDOW_SHIFT) - 1;
-        let c = self.core_mut(g.core)?;
+        let mut wr = self.core(g.core)?.windows.clone();
         for k in 0..engines {
             let xt = (k as u32) << XT_WINDOW_SHIFT;
-            let (op, r) = if c.windows.window(k).is_some() {
-                (
-                    "update_window: ",
-                    c.windows.update_window(k, xt, sbuf_soc, l_mask),
-                )
+            let (op, r) = if wr.window(k).is_some() {
+                ("update_window: ", wr.update_window(k, xt, sbuf_soc, l_mask))
             } else {
                 (
                     "program_window:",
-                    c.windows.program_window(k, xt, sbuf_soc, l_mask),
+                    wr.program_window(k, xt, sbuf_soc, l_mask),
                 )
             };
             r.map_err(SystemError::Addr)?;
@@ -376,25 +603,26 @@ impl System {
             ));
             xt_addrs.push(xt);
         }
-        c.ready_to_receive_remote = 1;
+        // The flag this gen sets (committed with the windows).
+        let ready = 1;
         let pre_sync = (!xt_addrs.is_empty()).then(|| PreSync {
             remote_pool_xt_addr: xt_addrs[0],
             remote_q7_xt_addr: xt_addrs[xt_addrs.len() - 1],
-            sb2sb_ready_to_receive_remote: c.ready_to_receive_remote,
+            sb2sb_ready_to_receive_remote: ready,
         });
-        Ok((xt_addrs, window_log, pre_sync))
+        Ok((xt_addrs, window_log, pre_sync, Some(wr)))
     }
 
-    /// Stage 4: configure queue `q` of TX engine `e` for this role's side if
-    /// its ring is not set up here (CSR writes by this Q7, routed for RX);
-    /// returns the ring length.
-    fn gen_queue(&mut self, g: &Gen, e: u8) -> Result<u32, SystemError> {
+    /// Stage 4: plan the configuration of queue `q` of TX engine `e` for this
+    /// role's side if its ring is not set up there (CSR writes by this Q7,
+    /// routed for RX), against the planned registers; returns the ring length.
+    fn gen_queue(&self, g: &Gen, e: u8, plan: &mut Plan) -> Result<u32, SystemError> {
         // Both rings of TX engine `e` live in the TX core's descriptor RAM
         // (the S2M one written there by the RX Q7), as in `pair::core`: the
         // core's interconnect serves descriptor reads from its own RAM only.
         let ring_local = core_local(g.tx_loc.core, ring_offset(e, g.q, g.side));
         let ring_soc_from_tx = self.topo.fold(g.tx, g.tx, ring_local)?;
-        let qs = self.core(g.tx)?.queue(e, g.q, g.side);
+        let qs = self.planned_queue(g.tx, e, g.q, g.side, &plan.regs)?;
         let mut rl = qs.rl;
         if rl != 0 && qs.rbp == ring_soc_from_tx {
             return Ok(rl);
@@ -414,7 +642,11 @@ impl System {
         };
         let qreg = base + UDMA_Q_ARRAY_BASE + u32::from(g.q) * UDMA_Q_STRIDE;
         let csr = |r: u32| core_local(g.tx_loc.core, udma_offset(e, qreg + r));
-        let soc = |s: &System, r: u32| s.topo.fold(g.core, g.tx, csr(r));
+        let at = (g.tx, e, g.q, g.side);
+        let w = |plan: &mut Plan, r: u32, v: u32| -> Result<(), SystemError> {
+            plan.csr(self.topo.fold(g.core, g.tx, csr(r))?, at, r, v);
+            Ok(())
+        };
         if rl == 0 {
             if !(2..=RING_LEN).contains(&self.ring_len) {
                 return Err(SystemError::Leg {
@@ -423,18 +655,14 @@ impl System {
                     rule: "2..=4096 descriptors (one 64 KiB ring slot)",
                 });
             }
-            let a = soc(self, UDMA_Q_RL)?;
-            self.mmio_write(g.core, a, self.ring_len)?;
+            w(plan, UDMA_Q_RL, self.ring_len)?;
             rl = self.ring_len;
         }
-        let a = soc(self, UDMA_Q_RBP_LOW)?;
-        self.mmio_write(g.core, a, ring_soc_from_tx as u32)?;
-        let a = soc(self, UDMA_Q_RBP_HIGH)?;
-        self.mmio_write(g.core, a, (ring_soc_from_tx >> 32) as u32)?;
-        let a = soc(self, UDMA_Q_CFG)?;
-        self.mmio_write(
-            g.core,
-            a,
+        w(plan, UDMA_Q_RBP_LOW, ring_soc_from_tx as u32)?;
+        w(plan, UDMA_Q_RBP_HIGH, (ring_soc_from_tx >> 32) as u32)?;
+        w(
+            plan,
+            UDMA_Q_CFG,
             1 << UDMA_Q_CFG_EN_PREF_BIT | 1 << UDMA_Q_CFG_EN_SCHED_BIT,
         )?;
         Ok(rl)
@@ -442,7 +670,8 @@ impl System {
 
     /// Stage 5: the descriptors of one engine from the submitter's position
     /// `tail`: one per ≤ 64 KiB chunk of each partition `parts` (M2S reads the
-    /// TX SBUF; S2M writes through window `xt`), then the LOCAL and REMOTE
+    /// TX SBUF; S2M writes through window `xt` of the planned remapper
+    /// `windows`), then the LOCAL and REMOTE
     /// semaphore descriptors (seed 001 §5; the remote one is routed with the
     /// routing id).
     fn gen_ring(
@@ -452,7 +681,7 @@ impl System {
         (p0, np): (u8, u8),
         tail: crate::udma::desc::RingPos,
         rl: u32,
-        xt: u32,
+        (xt, windows): (u32, Option<&crate::addr::WindowRemapper>),
     ) -> Result<Vec<[u8; 16]>, SystemError> {
         let mut pos = tail;
         let mut descs: Vec<[u8; 16]> = Vec::new();
@@ -475,11 +704,11 @@ impl System {
                     M2sDesc::whole_packet(len as u32, rid, src).encode()
                 } else {
                     let x = xt + sbuf_offset(p, w.dst_addr + off) as u32;
-                    let (_, dst) = self
-                        .core(g.core)?
-                        .windows
-                        .translate(x)
-                        .map_err(SystemError::Addr)?;
+                    let wr = match windows {
+                        Some(wr) => wr,
+                        None => &self.core(g.core)?.windows,
+                    };
+                    let (_, dst) = wr.translate(x).map_err(SystemError::Addr)?;
                     S2mDesc {
                         len: len as u32,
                         ring_id: rid,
@@ -535,21 +764,25 @@ impl System {
         Ok(descs)
     }
 
-    /// Stage 6: store the ring bytes in this core's descriptor RAM from slot
-    /// `slot` (wrapping at `rl`).
+    /// Stage 6: plan the stores of the ring bytes into the TX core's
+    /// descriptor RAM from slot `slot` (wrapping at `rl`), one 16-byte store
+    /// per descriptor (the RX Q7's stores are routed across the fabric).
     fn gen_store(
-        &mut self,
+        &self,
         g: &Gen,
         e: u8,
         mut slot: u32,
         rl: u32,
         descs: &[[u8; 16]],
+        plan: &mut Plan,
     ) -> Result<(), SystemError> {
-        // The TX core's descriptor RAM (the RX Q7's stores cross the fabric).
-        let c = self.core_mut(g.tx)?;
         for d in descs {
-            let a = (map::ring_offset(e, g.q, g.side) - map::DESC_BASE) as u32 + slot * 16;
-            c.desc.write(a, d);
+            let local = core_local(
+                g.tx_loc.core,
+                map::ring_offset(e, g.q, g.side) + u64::from(slot) * 16,
+            );
+            let soc = self.topo.fold(g.core, g.tx, local)?;
+            plan.accesses.push(SetupAccess::Store { soc, bytes: *d });
             slot = (slot + 1) % rl;
         }
         Ok(())

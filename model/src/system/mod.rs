@@ -35,8 +35,10 @@
 //! - Semaphores and registers: [`System::sem`], [`System::set_sem`],
 //!   [`System::wait_sem`] (wait ≥ target and decrement, with the deadlock
 //!   watchdog), [`System::reg`], [`System::write_reg`].
-//! - The device primitives one by one: [`System::rdma_desc_gen`],
-//!   [`System::rdma_desc_start`], [`System::run`]; queue state:
+//! - The device primitives one by one: [`System::rdma_desc_gen`] (checks
+//!   the word and queues its ring set-up program, [`SetupAccess`]),
+//!   [`System::rdma_desc_start`], [`System::run`] (runs the set-up
+//!   programs, then the start programs); queue state:
 //!   [`System::queue`]; a trace of transactions: [`System::trace`].
 //!
 //! Errors are [`SystemError`]; a leg that can never complete ends in
@@ -72,7 +74,7 @@ use crate::udma::desc::DescError;
 pub use self::core::{Core, QueueState};
 pub use bcast::{DmaApbBcast, Doorbells, Trigger};
 pub use classify::{PeerClass, PreSync};
-pub use legs::{prid, GenReport};
+pub use legs::{prid, GenReport, SetupAccess};
 pub use link::{LinkClass, LinkParams, Ps};
 pub use peer::{cayman_get_p2p_pod_peer_node, sengine_get_d2d_peer_nums, Neigh};
 pub use topology::{CoreId, CoreLoc, FoldMode, Topology};
@@ -427,6 +429,11 @@ pub struct System {
     topo: Topology,
     cores: Vec<Core>,
     pub(crate) pending: VecDeque<Q7Op>,
+    /// Set-up programs queued by `rdma_desc_gen`, run before the start
+    /// programs ([`legs::Q7Setup`]).
+    pub(crate) setups: VecDeque<legs::Q7Setup>,
+    /// Set-up programs queued so far (their ids).
+    pub(crate) setup_seq: u64,
     pub(crate) streams: HashMap<(u16, u8, u8), GenReport>,
     /// Receive op per TX (core, engine, queue).
     pub(crate) rx_ops: HashMap<(u16, u8, u8), LegOp>,
@@ -487,6 +494,8 @@ impl System {
             topo,
             cores,
             pending: VecDeque::new(),
+            setups: VecDeque::new(),
+            setup_seq: 0,
             streams: HashMap::default(),
             rx_ops: HashMap::default(),
             rx_reduce: HashMap::default(),
@@ -660,10 +669,16 @@ impl System {
         }
     }
 
-    /// Run every queued Q7 program and DMA transfer to completion.
+    /// Run every queued Q7 program and DMA transfer to completion: first the
+    /// set-up programs `rdma_desc_gen` queued (fast mode applies them at
+    /// once; cycle mode plays them on the Q7 ports before any start program
+    /// issues an access), then the start and wait programs.
     pub fn run(&mut self, mode: Mode) -> Result<(), SystemError> {
         match mode {
-            Mode::Fast => self.run_fast(),
+            Mode::Fast => {
+                self.apply_setups()?;
+                self.run_fast()
+            }
             Mode::Cycle => self.run_cycle(),
         }
     }
@@ -773,6 +788,9 @@ impl System {
         let grx = match self.rdma_desc_gen(leg.dst, prid(leg.dst, Role::Rx), &wrx) {
             Ok(g) => g,
             Err(e) => {
+                // The leg is refused whole: the TX gen's record and set-up
+                // program go too (nothing reaches a port).
+                self.setups.pop_back();
                 self.streams.remove(&(leg.src.0, Role::Tx as u8, leg.queue));
                 return Err(e);
             }
@@ -816,10 +834,12 @@ impl System {
         Ok((gtx, grx))
     }
 
-    /// Drop every queued Q7 program and unstarted gen record (after an error
-    /// such as a deadlock the queued programs stay queued until dropped).
+    /// Drop every queued Q7 program (set-up programs included) and unstarted
+    /// gen record (after an error such as a deadlock the queued programs stay
+    /// queued until dropped).
     pub fn clear_pending(&mut self) {
         self.pending.clear();
+        self.setups.clear();
         self.streams.clear();
     }
 }

@@ -26,8 +26,16 @@
 //!   SLVERR; docs/decisions.md "Cycle-mode completion poll"), retried every
 //!   [`POLL_GAP`] cycles.
 //!
-//! Each queued [`Q7Op`] is one sequential program (as fast mode runs each op
-//! on its own); one master per port, the ports' programs taken in turn.
+//! - the ring set-up programs `rdma_desc_gen` queued ([`System::setups`]:
+//!   queue and completion-ring CSR writes, descriptor and semaphore-constant
+//!   stores, each a routed 32-bit write — the stores take the port's memory
+//!   store master into the core's descriptor RAM) run first: no start or
+//!   wait program offers an access until every set-up program of the run
+//!   has finished (docs/decisions.md "Ring set-up program").
+//!
+//! Each queued [`Q7Op`] and each set-up program is one sequential program
+//! (as fast mode runs each op on its own); one master per port, the ports'
+//! programs taken in turn.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -63,6 +71,9 @@ pub struct Q7Txn {
     pub data: u32,
     /// BRESP / RRESP.
     pub resp: u32,
+    /// The program that made it: `setup` (an `rdma_desc_gen` ring set-up),
+    /// `rx_arm`, `tx_launch`, `wait`.
+    pub prog: &'static str,
 }
 
 /// What the host does once a write of a program has its OKAY B.
@@ -98,9 +109,31 @@ enum Step {
     Comp { queue: u8, engines: Vec<(u8, u64)> },
 }
 
+/// Where a program came from.
+#[derive(Debug, Clone, PartialEq)]
+enum Src {
+    /// A start or wait program ([`System::pending`]).
+    Op(Q7Op),
+    /// The set-up program of an `rdma_desc_gen` (its id in [`System::setups`]).
+    Setup(u64),
+}
+
+impl Src {
+    /// The program's name in [`Q7Txn::prog`].
+    fn name(&self) -> &'static str {
+        match self {
+            Src::Setup(_) => "setup",
+            Src::Op(Q7Op::RxArm { .. }) => "rx_arm",
+            Src::Op(Q7Op::TxLaunch { .. }) => "tx_launch",
+            Src::Op(Q7Op::Wait { .. }) => "wait",
+            Src::Op(Q7Op::PollComp { .. }) => "poll_comp",
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 struct Prog {
-    op: Q7Op,
+    src: Src,
     by: CoreId,
     steps: VecDeque<Step>,
     /// No access before this cycle (poll gap).
@@ -134,6 +167,9 @@ pub(crate) struct Q7Exec {
     flush: BTreeSet<u16>,
     /// Last cycle in which anything could change a semaphore or a ring.
     pub last_change: u64,
+    /// Set-up programs of this run not yet finished: while any is, no start
+    /// or wait program issues an access.
+    setups_left: usize,
 }
 
 /// Drive of a port without a transaction of a program.
@@ -308,10 +344,28 @@ impl System {
             last_change: self.cycles,
             ..Q7Exec::default()
         };
+        // The set-up programs first: each access word by word, routed to
+        // the Q7 port of the core it addresses.
+        for s in &self.setups {
+            let mut steps = VecDeque::new();
+            for a in &s.accesses {
+                for (soc, data) in a.words() {
+                    steps.push_back(self.q7_write_step(s.core, soc, data)?);
+                }
+            }
+            x.progs.push(Some(Prog {
+                src: Src::Setup(s.id),
+                by: s.core,
+                steps,
+                wait_until: 0,
+                failed_at: None,
+            }));
+            x.setups_left += 1;
+        }
         for op in ops {
             let (by, steps) = self.q7_steps(&op)?;
             x.progs.push(Some(Prog {
-                op,
+                src: Src::Op(op),
                 by,
                 steps,
                 wait_until: 0,
@@ -326,10 +380,19 @@ impl System {
 
     /// A program ran to its end: its op leaves the queue.
     fn q7_finish(&mut self, x: &mut Q7Exec, pi: usize) {
-        if let Some(p) = x.progs[pi].take() {
-            if let Some(i) = self.pending.iter().position(|o| *o == p.op) {
-                self.pending.remove(i);
+        match x.progs[pi].take().map(|p| p.src) {
+            Some(Src::Op(op)) => {
+                if let Some(i) = self.pending.iter().position(|o| *o == op) {
+                    self.pending.remove(i);
+                }
             }
+            Some(Src::Setup(id)) => {
+                if let Some(i) = self.setups.iter().position(|s| s.id == id) {
+                    self.setups.remove(i);
+                }
+                x.setups_left -= 1;
+            }
+            None => {}
         }
     }
 
@@ -347,6 +410,9 @@ impl System {
             while let Some(p) = x.progs[pi].as_ref() {
                 if p.wait_until > now || x.masters.values().any(|m| m.prog == pi) {
                     break;
+                }
+                if x.setups_left > 0 && !matches!(p.src, Src::Setup(_)) {
+                    break; // the ring set-up of the run comes first
                 }
                 let by = p.by;
                 let Some(step) = p.steps.front().cloned() else {
@@ -460,7 +526,8 @@ impl System {
             let Some((resp, data)) = done else { continue };
             let m = x.masters.remove(&port).expect("master");
             let pi = m.prog;
-            let by = x.progs[pi].as_ref().expect("prog").by;
+            let p = x.progs[pi].as_ref().expect("prog");
+            let (by, prog) = (p.by, p.src.name());
             if self.trace_on {
                 self.q7_log.push(Q7Txn {
                     cycle: self.cycles,
@@ -471,6 +538,7 @@ impl System {
                     write: m.write,
                     data,
                     resp,
+                    prog,
                 });
             }
             if resp != AXI_RESP_OKAY {
@@ -564,7 +632,7 @@ impl System {
         };
         let mut x = Q7Exec {
             progs: vec![Some(Prog {
-                op,
+                src: Src::Op(op),
                 by,
                 steps: VecDeque::from([Step::Write {
                     port,

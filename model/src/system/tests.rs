@@ -370,6 +370,8 @@ fn corrupted_ring_id_is_reported_as_pref_ring_id() {
     let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
     let gtx = sys.rdma_desc_gen(CoreId(0), 1, &wtx).unwrap();
     let grx = sys.rdma_desc_gen(CoreId(4), 8, &wrx).unwrap();
+    // The gens' set-up programs run first (their ring stores), then the fault.
+    sys.run(Mode::Fast).unwrap();
     // Flip the ring id of the first M2S descriptor (byte 3 holds bits [31:24]).
     let off = (map::ring_offset(0, 0, 0) - map::DESC_BASE) as u32 + 3;
     let mut b = [0u8; 1];
@@ -454,6 +456,8 @@ fn corrupted_ring_id_stops_the_golden_engine_in_cycle_mode() {
     let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
     let gtx = sys.rdma_desc_gen(CoreId(0), 1, &wtx).unwrap();
     let grx = sys.rdma_desc_gen(CoreId(4), 8, &wrx).unwrap();
+    // The gens' set-up programs run first (their ring stores), then the fault.
+    sys.run(Mode::Cycle).unwrap();
     let off = (map::ring_offset(0, 0, 0) - map::DESC_BASE) as u32 + 3;
     let mut b = [0u8; 1];
     sys.core(CoreId(0)).unwrap().desc.read(off, &mut b);
@@ -1147,6 +1151,8 @@ fn ring_id_error_mid_leg_in_cycle_mode_stops_the_queue_keeps_accepted_bytes_rais
             vec![(0, 6)],
             "4 data + 2 semaphore descriptors"
         );
+        // The gens' set-up programs run first (their ring stores), then the fault.
+        sys.run(mode).unwrap();
         // Ring id of M2S slot 2 (byte 3 of the descriptor holds bits [31:24]).
         let off = (map::ring_offset(0, 0, 0) - map::DESC_BASE) as u32 + 2 * 16 + 3;
         let mut b = [0u8; 1];
@@ -1285,6 +1291,8 @@ fn cycle_mode_remote_semaphore_increments_arrive_through_the_destination_xbar_in
     let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
     let gtx = sys.rdma_desc_gen(CoreId(1), 3, &wtx).unwrap();
     let grx = sys.rdma_desc_gen(CoreId(5), 10, &wrx).unwrap();
+    // The gens' set-up programs run first (their ring stores), then the fault.
+    sys.run(Mode::Cycle).unwrap();
     let off = (map::ring_offset(1, 0, 1) - map::DESC_BASE) as u32;
     let mut b = [0u8; 16];
     sys.core(CoreId(1)).unwrap().desc.read(off, &mut b);
@@ -1338,7 +1346,13 @@ fn cycle_mode_q7_accesses_run_on_the_target_cores_q7_port_rx_first_then_left_pop
         let leg = LegSpec::new(tx, 0, rx, 0, 512, 8);
         sys.send_recv(&leg, mode).unwrap();
         verify(&sys, tx, 0, rx, 0, 512, 8);
-        let log = sys.q7_log.clone();
+        // The start programs' transactions (the gens' set-up ones come first).
+        let log: Vec<_> = sys
+            .q7_log
+            .iter()
+            .filter(|t| t.prog != "setup")
+            .cloned()
+            .collect();
         if mode == Mode::Fast {
             assert!(log.is_empty(), "fast mode runs no Q7 port transaction");
             continue;
@@ -1442,7 +1456,8 @@ fn cycle_mode_tx_before_rx_rings_nothing_and_lands_no_byte_until_rx_arms() {
             "no M2S doorbell"
         );
     }
-    assert!(!sys.q7_log.is_empty() && sys.q7_log.iter().all(|t| !t.write && t.data == 0));
+    let start: Vec<_> = sys.q7_log.iter().filter(|t| t.prog != "setup").collect();
+    assert!(!start.is_empty() && start.iter().all(|t| !t.write && t.data == 0));
     let polls = sys.q7_log.len();
     sys.rdma_desc_start(rx, prid(rx, Role::Rx), &System::leg_start_word(&leg, &grx))
         .unwrap();
@@ -1586,5 +1601,412 @@ fn cycle_mode_modeled_cycles_include_the_q7_port_transactions() {
         rep.cycles,
         q7_min,
         data_min
+    );
+}
+
+// ---- issue 11: rdma_desc_gen's ring set-up through the Q7 ports (no back door)
+
+/// The seed 001 §8 leg geometry (cores 3 → 7 of `Topology::seed_001_s8`,
+/// engines 0x000F, 128 partitions from SBUF offset 0x100000 to the peer's
+/// 0x100000, local_sem 12, remote_sem 20) with 256 bytes per partition
+/// instead of 16 KiB: the same descriptors (one per partition, ≤ 64 KiB) and
+/// so the same set-up program, at a 64th of the data cycles (as the RTL
+/// mode's leg, docs/system.md).
+fn s8_setup_leg() -> (Topology, LegSpec) {
+    let topo = Topology {
+        sbuf_bytes_per_partition: 2 << 20,
+        ..Topology::seed_001_s8()
+    };
+    let leg = LegSpec {
+        engine_mask: 0x000F,
+        ..LegSpec::new(CoreId(3), 0x10_0000, CoreId(7), 0x10_0000, 256, 128)
+    };
+    (topo, leg)
+}
+
+/// Set-up transactions of the §8 leg counted from the seed's numbers alone:
+/// per engine the TX Q7 writes its M2S queue (RL, RBP_LOW, RBP_HIGH, CFG) and
+/// its completion ring (CRBP_LOW, CRBP_HIGH, COMP_CFG), the RX Q7 the S2M
+/// queue (the same four); each side stores (128 / 4 partitions × 1 chunk + 2
+/// semaphore BDs) descriptors of 16 bytes = 4 words; the TX Q7 stores the
+/// 16-byte semaphore constants (4 words).
+fn s8_setup_count() -> u64 {
+    let engines = 0x000Fu16.count_ones() as u64;
+    let descs = 128 / engines * 256u64.div_ceil(65536) + 2;
+    engines * (4 + 3) + engines * 4 + 2 * engines * descs * 4 + 4
+}
+
+/// The core-local (address, data) sequence the TX and RX set-up programs of
+/// the fresh §8 leg must show on the TX core's Q7 port, built from the
+/// address map: TX — the semaphore constants {1, 0}, {0, 1}, then per
+/// engine its M2S queue and completion-ring registers and its ring words
+/// (slot 0 on); RX — per engine the S2M queue registers and its ring words.
+fn s8_setup_addresses() -> (Vec<u32>, Vec<u32>) {
+    use crate::udma::regs::{
+        q_addr, Side, UDMA_Q_CFG, UDMA_Q_CRBP_HIGH, UDMA_Q_CRBP_LOW, UDMA_Q_RBP_HIGH,
+        UDMA_Q_RBP_LOW, UDMA_Q_RL, UDMA_S2M_Q_COMP_CFG,
+    };
+    let udma = |e: u8, side, r| (map::udma_offset(e, q_addr(side, 0, r))) as u32;
+    let ring =
+        |e: u8, side: u8| (0..34 * 4).map(move |k| map::ring_offset(e, 0, side) as u32 + 4 * k);
+    let k = (map::DESC_BASE + map::SEMA_ONE_OFFSET) as u32;
+    let mut tx: Vec<u32> = (0..4).map(|w| k + 4 * w).collect();
+    let mut rx = Vec::new();
+    for e in 0..4u8 {
+        for r in [UDMA_Q_RL, UDMA_Q_RBP_LOW, UDMA_Q_RBP_HIGH, UDMA_Q_CFG] {
+            tx.push(udma(e, Side::M2s, r));
+        }
+        for r in [UDMA_Q_CRBP_LOW, UDMA_Q_CRBP_HIGH, UDMA_S2M_Q_COMP_CFG] {
+            tx.push(udma(e, Side::S2m, r));
+        }
+        tx.extend(ring(e, 0));
+        for r in [UDMA_Q_RL, UDMA_Q_RBP_LOW, UDMA_Q_RBP_HIGH, UDMA_Q_CFG] {
+            rx.push(udma(e, Side::S2m, r));
+        }
+        rx.extend(ring(e, 1));
+    }
+    (tx, rx)
+}
+
+/// Issue 11 "no back doors" (ring set-up): in cycle mode every CSR write and
+/// descriptor-RAM store of both Q7s' `rdma_desc_gen` is an AXI4-Lite
+/// transaction on the TX core's Q7 port — the count from the leg's
+/// geometry, each program in its order, one transaction at a time, all done
+/// before any start-program access (the S2M doorbells) is offered; nothing
+/// is written before the run (fast mode too: gen only queues). The leg's
+/// modeled cycles hold at least 4 cycles (IDLE, W_FWD, W_RESP, BACK of the
+/// port FSM) per set-up transaction before the first start access, plus one
+/// 64-bit beat per cycle of the data. Fast and cycle mode leave the same
+/// SBUF images, semaphores, queue registers and ring bytes.
+#[test]
+fn cycle_mode_ring_setup_runs_on_the_q7_port_in_order_before_the_s2m_doorbells() {
+    let (topo, leg) = s8_setup_leg();
+    let (tx, rx) = (leg.src, leg.dst);
+    let want_n = s8_setup_count();
+    assert_eq!(want_n, 1136);
+    let (want_tx, want_rx) = s8_setup_addresses();
+    assert_eq!((want_tx.len() + want_rx.len()) as u64, want_n);
+    let mut out = Vec::new();
+    for mode in [Mode::Fast, Mode::Cycle] {
+        let mut sys = System::new(topo.clone()).unwrap();
+        sys.trace_on = true;
+        fill(&mut sys, tx, 0x10_0000, 256, 128, 7);
+        let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
+        let gtx = sys.rdma_desc_gen(tx, prid(tx, Role::Tx), &wtx).unwrap();
+        let grx = sys.rdma_desc_gen(rx, prid(rx, Role::Rx), &wrx).unwrap();
+        assert_eq!(gtx.dst_soc, 0x58800000100000);
+        assert_eq!(u64::from(gtx.setup_writes + grx.setup_writes), want_n);
+        // Gen wrote nothing: no queue register, no descriptor byte yet.
+        for e in 0..4 {
+            assert_eq!(
+                sys.queue(tx, e, 0, 0).unwrap().rl,
+                0,
+                "M2S RL of engine {e}"
+            );
+            assert_eq!(
+                sys.queue(tx, e, 0, 1).unwrap().rl,
+                0,
+                "S2M RL of engine {e}"
+            );
+        }
+        assert_eq!(sys.core(tx).unwrap().desc.allocated_bytes(), 0);
+        sys.rdma_desc_start(rx, prid(rx, Role::Rx), &System::leg_start_word(&leg, &grx))
+            .unwrap();
+        sys.rdma_desc_start(tx, prid(tx, Role::Tx), &System::leg_start_word(&leg, &gtx))
+            .unwrap();
+        let c0 = sys.cycles;
+        sys.run(mode).unwrap();
+        verify(&sys, tx, 0x10_0000, rx, 0x10_0000, 256, 128);
+        assert_eq!((sys.sem(tx, 12).unwrap(), sys.sem(rx, 20).unwrap()), (4, 4));
+        let mut ring = Vec::new();
+        for e in 0..4u8 {
+            for side in 0..2u8 {
+                let mut b = vec![0u8; 34 * 16];
+                let off = (map::ring_offset(e, 0, side) - map::DESC_BASE) as u32;
+                sys.core(tx).unwrap().desc.read(off, &mut b);
+                ring.push(b);
+            }
+        }
+        out.push((state(&sys), ring));
+        if mode == Mode::Fast {
+            assert!(sys.q7_log.is_empty(), "fast mode makes no port transaction");
+            continue;
+        }
+        let log = sys.q7_log.clone();
+        let setup: Vec<_> = log.iter().filter(|t| t.prog == "setup").collect();
+        assert_eq!(
+            setup.len() as u64,
+            want_n,
+            "set-up transactions on the ports"
+        );
+        assert!(setup
+            .iter()
+            .all(|t| t.port == tx.0 && t.write && t.resp == 0));
+        let seq = |by: CoreId| -> Vec<u32> {
+            setup
+                .iter()
+                .filter(|t| t.by == by.0)
+                .map(|t| t.addr)
+                .collect()
+        };
+        assert_eq!(seq(tx), want_tx, "the TX Q7's set-up, in order");
+        assert_eq!(seq(rx), want_rx, "the RX Q7's set-up, in order");
+        // Data of a few: RL = 4096, the constants {1, 0, 0, 1}.
+        let tx_data: Vec<u32> = setup
+            .iter()
+            .filter(|t| t.by == tx.0)
+            .map(|t| t.data)
+            .collect();
+        assert_eq!(tx_data[..5], [1, 0, 0, 1, map::RING_LEN]);
+        // One transaction at a time on the port.
+        let mut by_issue = log.clone();
+        by_issue.sort_by_key(|t| t.issued);
+        assert!(by_issue.windows(2).all(|w| w[0].cycle <= w[1].issued));
+        // Every set-up transaction is done before any start-program access
+        // (the RX Q7's S2M doorbell broadcast comes first) is offered.
+        let last_setup = setup.iter().map(|t| t.cycle).max().unwrap();
+        let first_start = log
+            .iter()
+            .filter(|t| t.prog != "setup")
+            .map(|t| t.issued)
+            .min()
+            .unwrap();
+        assert!(last_setup <= first_start, "{last_setup} > {first_start}");
+        let s2m_trigger =
+            (bcast::BCAST_BASE + u64::from(bcast::bcast_reg(0, 1, bcast::BCAST_TAIL_INC))) as u32;
+        let first_s2m = log.iter().find(|t| t.addr == s2m_trigger).unwrap();
+        assert_eq!(first_s2m.prog, "rx_arm");
+        // Modeled cycles: at least 4 per set-up transaction before the first
+        // start access, and the data at one 64-bit beat per cycle after it.
+        assert!(
+            first_start - c0 >= 4 * want_n,
+            "first start access at +{} cycles, bound {}",
+            first_start - c0,
+            4 * want_n
+        );
+        let rep_cycles = sys.cycles - c0;
+        let data_min = 256 * 128 / 8;
+        assert!(rep_cycles >= 4 * want_n + data_min, "{rep_cycles}");
+    }
+    assert!(
+        out[0].0 == out[1].0,
+        "fast and cycle mode: same SBUF, semaphores, queues"
+    );
+    assert!(out[0].1 == out[1].1, "fast and cycle mode: same ring bytes");
+}
+
+/// A gen that fails (its last engine's ring is too full) returns the typed
+/// error naming engine and rule, and leaves nothing behind: no set-up
+/// program queued, so a run makes no port transaction and no register or
+/// descriptor byte of the engines before it changes (gen plans against the
+/// planned registers and emits only once every check passed). A leg whose
+/// RX gen is refused drops the TX gen's program too.
+#[test]
+fn a_refused_gen_queues_no_setup_and_makes_no_port_transaction() {
+    let mut sys = System::new(Topology::default()).unwrap();
+    sys.trace_on = true;
+    let (tx, rx) = (CoreId(0), CoreId(4));
+    fill(&mut sys, tx, 0, 64, 28, 1);
+    // Engine 3's queue 0 gets an 8-descriptor ring from a first leg.
+    sys.ring_len = 8;
+    let first = LegSpec {
+        engine_mask: 0x0008,
+        ..LegSpec::new(tx, 0, rx, 0, 64, 1)
+    };
+    sys.send_recv(&first, Mode::Cycle).unwrap();
+    assert_eq!(sys.queue(tx, 3, 0, 0).unwrap().rl, 8);
+    sys.ring_len = map::RING_LEN;
+    let n0 = sys.q7_log.len();
+    let desc0 = sys.core(tx).unwrap().desc.allocated_bytes();
+    // 28 partitions over 4 engines: 7 + 2 = 9 descriptors each; engine 3 has 7 free.
+    let leg = LegSpec::new(tx, 0, rx, 0, 64, 28);
+    let e = sys.send_recv(&leg, Mode::Cycle).unwrap_err();
+    assert_eq!(
+        e,
+        SystemError::RingFull {
+            core: 0,
+            engine: 3,
+            queue: 0,
+            side: 0,
+            need: 9,
+            free: 7
+        }
+    );
+    assert!(sys.setups.is_empty() && sys.pending.is_empty());
+    sys.run(Mode::Cycle).unwrap();
+    assert_eq!(sys.q7_log.len(), n0, "no port transaction");
+    for eng in 0..3 {
+        let q = sys.queue(tx, eng, 0, 0).unwrap();
+        assert_eq!((q.rl, q.rbp), (0, 0), "engine {eng} untouched");
+    }
+    assert_eq!(sys.core(tx).unwrap().desc.allocated_bytes(), desc0);
+    // A bad word: typed error naming the rule, nothing queued.
+    let (mut w, _) = sys.leg_gen_words(&leg).unwrap();
+    w.free_dim_bytes = 0;
+    let e = sys.rdma_desc_gen(tx, prid(tx, Role::Tx), &w).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            SystemError::Leg {
+                field: "free_dim_bytes",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(sys.setups.is_empty());
+    // The RX gen refused (engine 3's S2M ring holds 3 unpaired descriptors,
+    // so 4 free < 6 needed; the M2S side has 7): the TX gen's program is
+    // dropped with its record.
+    let s2m_db = sys
+        .topology()
+        .fold(
+            tx,
+            tx,
+            map::core_local(
+                0,
+                u64::from(rtp_inc_addr(3, 0, crate::udma::regs::Side::S2m)),
+            ),
+        )
+        .unwrap();
+    sys.mmio_write(tx, s2m_db, 3).unwrap();
+    let one = LegSpec {
+        engine_mask: 0x0008,
+        ..LegSpec::new(tx, 0, rx, 0, 64, 4)
+    };
+    let e = sys.send_recv(&one, Mode::Cycle).unwrap_err();
+    assert_eq!(
+        e,
+        SystemError::RingFull {
+            core: 0,
+            engine: 3,
+            queue: 0,
+            side: 1,
+            need: 6,
+            free: 4
+        }
+    );
+    assert!(sys.setups.is_empty() && sys.streams.is_empty());
+    assert_eq!(sys.q7_log.len(), n0, "still no port transaction");
+}
+
+/// A SLVERR during the set-up (one CSR write of the TX Q7's program aimed
+/// at a hole of engine 2's register space — not a register of the golden
+/// register file) ends the cycle-mode run with the typed Q7Resp naming the
+/// port's core, the issuing core, the address and the response; no start
+/// program has made an access (no doorbell rung, no byte moved).
+#[test]
+fn cycle_mode_slverr_during_setup_is_q7resp_naming_the_address_and_rings_no_doorbell() {
+    use crate::udma::regs::{q_addr, Side, UDMA_NUM_QUEUES, UDMA_Q_RBP_HIGH, UDMA_Q_RTP_INC};
+    let (topo, leg) = s8_setup_leg();
+    let (tx, rx) = (leg.src, leg.dst);
+    let mut sys = System::new(topo).unwrap();
+    sys.trace_on = true;
+    fill(&mut sys, tx, 0x10_0000, 256, 128, 7);
+    let (gtx, grx) = sys.issue_leg_pair(&leg).unwrap();
+    assert_eq!(sys.setups.len(), 2);
+    // Engine 2's RBP_HIGH write of the TX program → the hole where a 17th
+    // queue's doorbell would be.
+    let rbp_hi = map::udma_offset(2, q_addr(Side::M2s, 0, UDMA_Q_RBP_HIGH)) as u32;
+    let hole = map::udma_offset(2, q_addr(Side::M2s, UDMA_NUM_QUEUES, UDMA_Q_RTP_INC)) as u32;
+    let s = &mut sys.setups[0];
+    assert_eq!(s.core, tx);
+    let k = s
+        .accesses
+        .iter()
+        .position(|a| matches!(a, SetupAccess::Csr { soc, .. } if *soc as u32 == rbp_hi))
+        .unwrap();
+    let SetupAccess::Csr { soc, data } = s.accesses[k] else {
+        unreachable!()
+    };
+    s.accesses[k] = SetupAccess::Csr {
+        soc: (soc & !0xFFFF_FFFF) | u64::from(hole),
+        data,
+    };
+    let e = sys.run(Mode::Cycle).unwrap_err();
+    assert_eq!(
+        e,
+        SystemError::Q7Resp {
+            core: tx.0,
+            by: tx.0,
+            addr: hole,
+            access: "write",
+            resp: 2
+        }
+    );
+    assert!(e.to_string().contains(&format!("{hole:#010x}")), "{e}");
+    let last = sys.q7_log.last().unwrap();
+    assert_eq!((last.addr, last.resp, last.prog), (hole, 2, "setup"));
+    assert!(
+        sys.q7_log.iter().all(|t| t.prog == "setup"),
+        "no start access"
+    );
+    for eng in 0..4 {
+        assert_eq!(
+            sys.queue(tx, eng, 0, 0).unwrap().tail.offset,
+            0,
+            "no M2S doorbell"
+        );
+        assert_eq!(
+            sys.queue(tx, eng, 0, 1).unwrap().tail.offset,
+            0,
+            "no S2M doorbell"
+        );
+    }
+    assert_eq!(sys.sem(rx, 20).unwrap(), 0);
+    let _ = (gtx, grx);
+    sys.clear_pending();
+    assert!(sys.setups.is_empty());
+}
+
+/// A ring step (four cores of one die, each sending to the next, all legs
+/// issued before one run): the gens' set-up programs of all four legs run on
+/// the ports first, then the legs; fast and cycle mode agree byte for byte.
+#[test]
+fn ring_step_with_setup_on_the_ports_agrees_with_fast_mode() {
+    let n = 4u16;
+    let legs: Vec<LegSpec> = (0..n)
+        .map(|c| LegSpec::new(CoreId(c), 0, CoreId((c + 1) % n), 1024, 512, 4))
+        .collect();
+    let mut out = Vec::new();
+    for mode in [Mode::Fast, Mode::Cycle] {
+        let mut sys = System::new(Topology::default()).unwrap();
+        sys.trace_on = true;
+        for c in 0..n {
+            fill(&mut sys, CoreId(c), 0, 512, 4, c as u8);
+        }
+        for l in &legs {
+            sys.issue_leg(l).unwrap();
+        }
+        assert_eq!(sys.setups.len(), 2 * n as usize);
+        sys.run(mode).unwrap();
+        for c in 0..n {
+            verify(&sys, CoreId(c), 0, CoreId((c + 1) % n), 1024, 512, 4);
+        }
+        if mode == Mode::Cycle {
+            let log = &sys.q7_log;
+            let last_setup = log
+                .iter()
+                .filter(|t| t.prog == "setup")
+                .map(|t| t.cycle)
+                .max();
+            let first_start = log
+                .iter()
+                .filter(|t| t.prog != "setup")
+                .map(|t| t.issued)
+                .min();
+            assert!(last_setup.unwrap() <= first_start.unwrap());
+            // Each leg's set-up enters its TX core's port.
+            for c in 0..n {
+                assert!(log
+                    .iter()
+                    .any(|t| t.prog == "setup" && t.port == c && t.by == (c + 1) % n));
+            }
+        }
+        out.push(state(&sys));
+    }
+    assert!(
+        out[0] == out[1],
+        "fast and cycle mode: same SBUF, semaphores, queues"
     );
 }
