@@ -258,8 +258,10 @@ impl Glue {
         let mut scratch = std::mem::take(&mut self.scratch);
         // ---- UDMA engines
         let eo = &mut scratch.eo;
-        eo.clear();
-        for (e, eng) in engines.iter_mut().enumerate() {
+        // One slot per engine, kept between cycles: each engine's outputs are
+        // written in place (a `push` of the 400-byte `PinsOut` was a memcpy).
+        eo.resize_with(n, PinsOut::default);
+        for ((e, eng), slot) in engines.iter_mut().enumerate().zip(eo.iter_mut()) {
             let (tv, head) = self.loops[e].head(rst);
             let mine = csr.tgt == Some(e);
             let pi = PinsIn {
@@ -290,7 +292,7 @@ impl Glue {
                 s_axis_tuser: u64::from(head.user),
                 s_axis_tvalid: u64::from(tv),
             };
-            eo.push(eng.step_pins(&pi));
+            *slot = eng.step_pins(&pi);
         }
 
         // ---- EVT_SEM

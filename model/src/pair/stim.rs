@@ -1174,18 +1174,15 @@ impl LegEnv {
             if self.m[c].phase != MPhase::Idle {
                 continue;
             }
-            let busy: Vec<usize> = self
-                .m
-                .iter()
-                .filter(|m| m.phase != MPhase::Idle)
-                .map(|m| m.prog)
-                .collect();
+            // Programs of the ports with an access in flight (no allocation:
+            // two ports).
+            let busy = self.m.map(|m| (m.phase != MPhase::Idle).then_some(m.prog));
             let np = self.progs.len();
             let start = (cycle as usize) % np.max(1);
             for k in 0..np {
                 let pi = (start + k) % np;
                 let pr = &self.progs[pi];
-                if busy.contains(&pi)
+                if busy.contains(&Some(pi))
                     || pr.ops.is_empty()
                     || pr.wait_until > cycle
                     || Self::op_port(pr) != c
@@ -1539,8 +1536,8 @@ impl Stimulus for LegEnv {
         self.next_step(cycle);
         self.rst = matches!(self.step, Some(Step::Reset(_))) && cycle < self.step_until;
         let mut i = PairIn::default();
-        let pi: Vec<usize> = (0..self.progs.len()).collect();
-        for p in pi {
+        // `run_local_ops` never adds or drops programs (only `next_step` does).
+        for p in 0..self.progs.len() {
             self.run_local_ops(p, cycle);
         }
         i.rst_ni = u64::from(!self.rst);
