@@ -1085,9 +1085,26 @@ impl<W: UdmaWidth> UdmaEnv<W> {
                 tag: Tag::BadCsr,
             });
         }
-        // Rotate the starting queue so no queue starves for CSR bandwidth.
-        for k in 0..NQ {
-            let q = (k + cycle as usize) % NQ;
+        // The queues with something to do this cycle (bit q), found without
+        // a branch per queue: a hang to report, a late doorbell due, or no
+        // read outstanding and the timer expired. Every other queue does
+        // nothing in the loop below (each queue's work changes only its own
+        // driver, so the set is the same before and during the loop).
+        let mut todo = 0u32;
+        for (q, d) in self.qs.iter().enumerate() {
+            let hang = (d.phase == QPhase::Wait) & (cycle.wrapping_sub(d.started) > HANG_CYCLES);
+            let late = d.late_db.is_some_and(|(due, _, _)| cycle >= due);
+            let ready = (d.outstanding == 0) & (cycle >= d.timer) & (d.phase != QPhase::Off);
+            todo |= u32::from(hang | late | ready) << q;
+        }
+        // Rotate the starting queue so no queue starves for CSR bandwidth:
+        // queue `(k + cycle) % NQ` is visited k-th.
+        let start = cycle as usize % NQ;
+        let mut order = ((todo >> start) | (todo << (NQ - start))) & ((1u32 << NQ) - 1);
+        while order != 0 {
+            let k = order.trailing_zeros() as usize;
+            order &= order - 1;
+            let q = (k + start) % NQ;
             // The fields read here, not a copy of the whole (≈ 250-byte)
             // queue driver: that copy, 16 times a cycle, was a third of the
             // environment's time.
