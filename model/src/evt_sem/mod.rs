@@ -95,6 +95,12 @@ pub struct EvtSem {
     axi: AxilAdapter,
     /// Scratch: per-semaphore sum of this cycle's deltas (always zero between steps).
     delta: [i64; NUM_SEM],
+    /// Scratch: the step that last took semaphore i's update (first-touch
+    /// detection without a bit set shared by all semaphores: its words made
+    /// a chain of dependent read-modify-writes through memory).
+    taken: [u64; NUM_SEM],
+    /// Steps so far (the stamp of [`EvtSem::taken`]; never wraps in practice).
+    steps: u64,
     /// Test-only fault; `None` in normal use.
     pub fault: Option<EvtSemFault>,
 }
@@ -117,6 +123,8 @@ impl EvtSem {
             first_err_data: 0,
             axi: AxilAdapter::default(),
             delta: [0; NUM_SEM],
+            taken: [0; NUM_SEM],
+            steps: 0,
             fault: None,
         }
     }
@@ -422,11 +430,11 @@ impl EvtSem {
         // saturating semaphore is the lowest slot's). Branch-free: every
         // touch writes the next update entry, only a first touch keeps it
         // (the slot pattern is random, a branch per touch mispredicts).
-        let mut seen = [0u64; NUM_SEM / 64];
+        self.steps += 1;
+        let stamp = self.steps;
         for &idx in &touched[..n_touched] {
-            let (w, b) = (usize::from(idx) / 64, idx % 64);
-            let fresh = (seen[w] >> b) & 1 == 0;
-            seen[w] |= 1 << b;
+            let fresh = self.taken[usize::from(idx)] != stamp;
+            self.taken[usize::from(idx)] = stamp;
             let base = match set {
                 Some((s, v)) if s == idx => i64::from(v),
                 _ => i64::from(self.sem[usize::from(idx)]),
