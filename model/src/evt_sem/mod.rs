@@ -341,20 +341,16 @@ impl EvtSem {
             clr: 0,
             clr_idx: [0; NUM_WAIT],
         };
+        // Idle ports are evaluated too and their results masked by `valid`
+        // (whether a port is valid is random: a branch per port mispredicts).
         for p in 0..NUM_WAIT {
             let (valid, mode, idx, imm) = i.wait(p);
-            if !valid {
-                continue;
-            }
             let mut eff = i64::from(self.sem[usize::from(idx)]);
             let mut ev = self.evt(idx);
             for q in 0..p {
-                if (w.dec >> q) & 1 == 1 && w.dec_idx[q] == idx {
-                    eff -= w.dec_imm[q];
-                }
-                if (w.clr >> q) & 1 == 1 && w.clr_idx[q] == idx {
-                    ev = false;
-                }
+                let dec = ((w.dec >> q) & 1 == 1) & (w.dec_idx[q] == idx);
+                eff -= if dec { w.dec_imm[q] } else { 0 };
+                ev &= !(((w.clr >> q) & 1 == 1) & (w.clr_idx[q] == idx));
             }
             let imm64 = i64::from(imm);
             // The `unique case (wait_mode_i[p])`: every arm's condition is
@@ -372,14 +368,14 @@ impl EvtSem {
                 | u32::from(ev) << EVT_SEM_WAIT_EVT_SET_CLR
                 | u32::from(ge) << EVT_SEM_WAIT_SEM_GE_DEC;
             let known = WaitMode::from_code(code).is_some();
-            let ok = known && (sat >> (code & 31)) & 1 == 1;
+            let ok = valid & known & ((sat >> (code & 31)) & 1 == 1);
             // Side effects of the satisfied SET_THEN_CLEAR / GE-then-decrement arms.
             w.clr |= u32::from(ok && code == EVT_SEM_WAIT_EVT_SET_CLR) << p;
             w.clr_idx[p] = idx;
             w.dec |= u32::from(ok && code == EVT_SEM_WAIT_SEM_GE_DEC) << p;
             w.dec_idx[p] = idx;
             w.dec_imm[p] = imm64;
-            if !known {
+            if valid && !known {
                 w.bad.get_or_insert((p, mode));
             }
             w.done |= u64::from(ok) << p;
