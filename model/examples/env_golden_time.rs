@@ -65,6 +65,9 @@ fn time<G: CycleModel<In = S::In, Out = S::Out>, S: Stimulus>(
     (ns(best_env), ns(best_g))
 }
 
+/// One block's timing: (environment + golden + pack, golden alone) in ns per cycle.
+type Timer<'a> = Box<dyn Fn() -> (f64, f64) + 'a>;
+
 fn main() {
     let mut a = std::env::args().skip(1);
     let cycles: u64 = a
@@ -73,7 +76,7 @@ fn main() {
         .unwrap_or(100_000);
     let rounds: usize = a.next().map(|x| x.parse().expect("rounds")).unwrap_or(5);
     let only = a.next();
-    let rows: Vec<(&str, Box<dyn Fn() -> (f64, f64)>)> = vec![
+    let rows: Vec<(&str, Timer)> = vec![
         (
             "decoder",
             Box::new(|| time::<_, DecoderStim>(Decoder::new, cycles, rounds)),
