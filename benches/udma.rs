@@ -1,14 +1,14 @@
 //! UDMA throughput: golden model and Verilated RTL stepped over the same
 //! recorded inputs (driver-style and random traffic), and a full lockstep run
 //! (on one thread and on two),
-//! at the default data width (block `udma`) and at 128 bits (block `udma_w128`,
-//! 16-beat S2M write bursts).
+//! at the default data width (block `udma`), at 128 bits (block `udma_w128`,
+//! 16-beat S2M write bursts) and at 32 bits (block `udma_w32`).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use sb2sb::lockstep;
 use sb2sb::rtl::{RtlDut, XInit};
 use sb2sb_model::ports::{CycleModel, Stimulus};
-use sb2sb_model::udma::{UdmaEngine, UdmaEnv, UdmaWidth, W128, W64};
+use sb2sb_model::udma::{UdmaEngine, UdmaEnv, UdmaWidth, W128, W32, W64};
 
 const N: u64 = 100_000;
 
@@ -110,6 +110,7 @@ fn ratio_row<W: UdmaWidth>(name: &str, ins: &[W::In]) -> String {
 fn bench(c: &mut Criterion) {
     let mut rows = bench_width::<W64>(c, "udma_step");
     rows += &bench_width::<W128>(c, "udma_w128_step");
+    rows += &bench_width::<W32>(c, "udma_w32_step");
     ratios::print(&rows);
 }
 

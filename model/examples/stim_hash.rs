@@ -9,7 +9,7 @@ use sb2sb_model::decoder::{Decoder, DecoderStim};
 use sb2sb_model::evt_sem::{EvtSem, EvtSemStim};
 use sb2sb_model::pair::{LegEnv, Pair};
 use sb2sb_model::ports::{CycleModel, PortBundle, Stimulus};
-use sb2sb_model::udma::{Udma, UdmaEngine, UdmaEnv, UdmaStim, W128};
+use sb2sb_model::udma::{Udma, UdmaEngine, UdmaEnv, UdmaStim, W128, W32};
 
 /// FNV-1a over the packed words of every cycle's inputs, plus the coverage.
 fn hash<G: CycleModel<In = S::In, Out = S::Out>, S: Stimulus>(
@@ -60,6 +60,10 @@ fn main() {
                 hash::<_, UdmaEnv<W128>>(UdmaEngine::<W128>::new(), seed, cycles),
             ),
             ("leg", hash::<_, LegEnv>(Pair::default(), seed, cycles)),
+            (
+                "udma_w32",
+                hash::<_, UdmaEnv<W32>>(UdmaEngine::<W32>::new(), seed, cycles),
+            ),
         ];
         for (b, (h, hc)) in rows {
             println!("{b:10} seed {seed} cycles {cycles}: inputs {h:016x} coverage {hc:016x}");

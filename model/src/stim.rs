@@ -20,24 +20,30 @@ impl StimRng {
         let s: u64 = self.0.gen();
         Self::new(s ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15))
     }
+    #[inline]
     pub fn u64(&mut self) -> u64 {
         self.0.gen()
     }
+    #[inline]
     pub fn u32(&mut self) -> u32 {
         self.0.gen()
     }
     /// Uniform in `0..n` (n > 0).
+    #[inline]
     pub fn below(&mut self, n: u64) -> u64 {
         self.0.gen_range(0..n)
     }
     /// Uniform in `lo..=hi`.
+    #[inline]
     pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
         self.0.gen_range(lo..=hi)
     }
     /// True with probability `num/den`.
+    #[inline]
     pub fn chance(&mut self, num: u32, den: u32) -> bool {
         self.0.gen_range(0..den) < num
     }
+    #[inline]
     pub fn bool(&mut self) -> bool {
         self.0.gen()
     }

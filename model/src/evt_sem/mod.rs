@@ -95,6 +95,12 @@ pub struct EvtSem {
     axi: AxilAdapter,
     /// Scratch: per-semaphore sum of this cycle's deltas (always zero between steps).
     delta: [i64; NUM_SEM],
+    /// Scratch: the step that last took semaphore i's update (first-touch
+    /// detection without a bit set shared by all semaphores: its words made
+    /// a chain of dependent read-modify-writes through memory).
+    taken: [u64; NUM_SEM],
+    /// Steps so far (the stamp of [`EvtSem::taken`]; never wraps in practice).
+    steps: u64,
     /// Test-only fault; `None` in normal use.
     pub fault: Option<EvtSemFault>,
 }
@@ -117,6 +123,8 @@ impl EvtSem {
             first_err_data: 0,
             axi: AxilAdapter::default(),
             delta: [0; NUM_SEM],
+            taken: [0; NUM_SEM],
+            steps: 0,
             fault: None,
         }
     }
@@ -220,19 +228,28 @@ struct AxiCycle {
 }
 
 /// The wait ports' results (the RTL's wait-port `always_comb`).
+///
+/// Per-port fields are plain arrays (not arrays of tuples): a fresh value
+/// every cycle is then a few vector stores, not one store per tuple field
+/// (those filled the store buffer: a tenth of the step's time).
 struct Waits {
     done: u64,
     /// First port with an unsupported mode: (port, mode byte).
     bad: Option<(usize, u8)>,
-    /// Satisfied GE-then-decrement ports: (satisfied, semaphore, immediate).
-    dec: [(bool, u8, i64); NUM_WAIT],
-    /// Satisfied SET_THEN_CLEAR ports: (satisfied, event).
-    clr: [(bool, u8); NUM_WAIT],
+    /// Satisfied GE-then-decrement ports (bit p), their semaphores and immediates.
+    dec: u32,
+    dec_idx: [u8; NUM_WAIT],
+    dec_imm: [i64; NUM_WAIT],
+    /// Satisfied SET_THEN_CLEAR ports (bit p) and their events.
+    clr: u32,
+    clr_idx: [u8; NUM_WAIT],
 }
 
-/// The semaphore updates of this cycle (the slot adder of `p_state`).
+/// The semaphore updates of this cycle (the slot adder of `p_state`):
+/// update `k < count` writes `val[k]` into semaphore `idx[k]`.
 struct SemUpdates {
-    updates: [(u8, i32); NUM_SLOTS],
+    idx: [u8; NUM_SLOTS],
+    val: [i32; NUM_SLOTS],
     count: usize,
     /// First saturating update: (semaphore, saturated value).
     overflow: Option<(u8, i32)>,
@@ -318,23 +335,22 @@ impl EvtSem {
         let mut w = Waits {
             done: 0,
             bad: None,
-            dec: [(false, 0, 0); NUM_WAIT],
-            clr: [(false, 0); NUM_WAIT],
+            dec: 0,
+            dec_idx: [0; NUM_WAIT],
+            dec_imm: [0; NUM_WAIT],
+            clr: 0,
+            clr_idx: [0; NUM_WAIT],
         };
+        // Idle ports are evaluated too and their results masked by `valid`
+        // (whether a port is valid is random: a branch per port mispredicts).
         for p in 0..NUM_WAIT {
             let (valid, mode, idx, imm) = i.wait(p);
-            if !valid {
-                continue;
-            }
             let mut eff = i64::from(self.sem[usize::from(idx)]);
             let mut ev = self.evt(idx);
             for q in 0..p {
-                if w.dec[q].0 && w.dec[q].1 == idx {
-                    eff -= w.dec[q].2;
-                }
-                if w.clr[q].0 && w.clr[q].1 == idx {
-                    ev = false;
-                }
+                let dec = ((w.dec >> q) & 1 == 1) & (w.dec_idx[q] == idx);
+                eff -= if dec { w.dec_imm[q] } else { 0 };
+                ev &= !(((w.clr >> q) & 1 == 1) & (w.clr_idx[q] == idx));
             }
             let imm64 = i64::from(imm);
             // The `unique case (wait_mode_i[p])`: every arm's condition is
@@ -352,11 +368,14 @@ impl EvtSem {
                 | u32::from(ev) << EVT_SEM_WAIT_EVT_SET_CLR
                 | u32::from(ge) << EVT_SEM_WAIT_SEM_GE_DEC;
             let known = WaitMode::from_code(code).is_some();
-            let ok = known && (sat >> (code & 31)) & 1 == 1;
+            let ok = valid & known & ((sat >> (code & 31)) & 1 == 1);
             // Side effects of the satisfied SET_THEN_CLEAR / GE-then-decrement arms.
-            w.clr[p] = (ok && code == EVT_SEM_WAIT_EVT_SET_CLR, idx);
-            w.dec[p] = (ok && code == EVT_SEM_WAIT_SEM_GE_DEC, idx, imm64);
-            if !known {
+            w.clr |= u32::from(ok && code == EVT_SEM_WAIT_EVT_SET_CLR) << p;
+            w.clr_idx[p] = idx;
+            w.dec |= u32::from(ok && code == EVT_SEM_WAIT_SEM_GE_DEC) << p;
+            w.dec_idx[p] = idx;
+            w.dec_imm[p] = imm64;
+            if valid && !known {
                 w.bad.get_or_insert((p, mode));
             }
             w.done |= u64::from(ok) << p;
@@ -394,8 +413,11 @@ impl EvtSem {
                 let (_, idx, v) = i.inc(p);
                 touch(idx, i64::from(v));
             }
-            for d in waits.dec.iter().filter(|d| d.0) {
-                touch(d.1, -d.2);
+            let mut dec = waits.dec;
+            while dec != 0 {
+                let p = dec.trailing_zeros() as usize;
+                dec &= dec - 1;
+                touch(waits.dec_idx[p], -waits.dec_imm[p]);
             }
         }
         out.count = 0;
@@ -404,11 +426,11 @@ impl EvtSem {
         // saturating semaphore is the lowest slot's). Branch-free: every
         // touch writes the next update entry, only a first touch keeps it
         // (the slot pattern is random, a branch per touch mispredicts).
-        let mut seen = [0u64; NUM_SEM / 64];
+        self.steps += 1;
+        let stamp = self.steps;
         for &idx in &touched[..n_touched] {
-            let (w, b) = (usize::from(idx) / 64, idx % 64);
-            let fresh = (seen[w] >> b) & 1 == 0;
-            seen[w] |= 1 << b;
+            let fresh = self.taken[usize::from(idx)] != stamp;
+            self.taken[usize::from(idx)] = stamp;
             let base = match set {
                 Some((s, v)) if s == idx => i64::from(v),
                 _ => i64::from(self.sem[usize::from(idx)]),
@@ -419,7 +441,9 @@ impl EvtSem {
             if sat && fresh {
                 out.overflow.get_or_insert((idx, v));
             }
-            out.updates[out.count.min(NUM_SLOTS - 1)] = (idx, v);
+            let k = out.count.min(NUM_SLOTS - 1);
+            out.idx[k] = idx;
+            out.val[k] = v;
             out.count += usize::from(fresh);
         }
     }
@@ -427,11 +451,14 @@ impl EvtSem {
     /// Stage 4 (clock edge): semaphores, events, sticky errors, first-error capture.
     #[inline(always)]
     fn edge(&mut self, axi: &AxiCycle, waits: &Waits, sems: &SemUpdates, pulse: u32) {
-        for &(idx, v) in &sems.updates[..sems.count] {
+        for (&idx, &v) in sems.idx[..sems.count].iter().zip(&sems.val) {
             self.sem[usize::from(idx)] = v;
         }
-        for c in waits.clr.iter().filter(|c| c.0) {
-            self.evt[usize::from(c.1) / 64] &= !(1u64 << (c.1 % 64));
+        let mut clr = waits.clr;
+        while clr != 0 {
+            let e = waits.clr_idx[clr.trailing_zeros() as usize];
+            clr &= clr - 1;
+            self.evt[usize::from(e) / 64] &= !(1u64 << (e % 64));
         }
         let mut err_clear = 0u32;
         let mut rearm = false;
@@ -547,7 +574,8 @@ impl EvtSem {
         o.wait_done_o = waits.done;
         // Stage 3's result, filled in place (a 192-byte return value is a `memcpy` call).
         let mut sems = SemUpdates {
-            updates: [(0u8, 0i32); NUM_SLOTS],
+            idx: [0; NUM_SLOTS],
+            val: [0; NUM_SLOTS],
             count: 0,
             overflow: None,
         };

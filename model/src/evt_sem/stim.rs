@@ -388,10 +388,12 @@ impl EvtSemStim {
             }
         }
 
-        // Waits.
+        // Waits (and the event clears of the last cycle, for the event-write
+        // collision counter: one pass over the ports).
         let done = o.wait_done_o;
         let mut dec_mask = [0u64; 4];
         let mut dec_dup = false;
+        let mut clr = [0u64; 4];
         for p in 0..NUM_WAIT {
             let (valid, mode, idx, _) = last.wait(p);
             if !valid {
@@ -404,6 +406,9 @@ impl EvtSemStim {
                 let c = Self::mode_cov(mode);
                 self.hit(c);
                 self.waits[p].active = false;
+                if u32::from(mode) == EVT_SEM_WAIT_EVT_SET_CLR {
+                    mask_set(&mut clr, idx);
+                }
                 if u32::from(mode) == EVT_SEM_WAIT_SEM_GE_DEC {
                     dec_dup |= mask_has(&dec_mask, idx);
                     mask_set(&mut dec_mask, idx);
@@ -421,14 +426,6 @@ impl EvtSemStim {
         }
         if dec_dup {
             self.hit(Cov::CollideDecDec);
-        }
-        // Event clears of the last cycle (for the event-write collision counter).
-        let mut clr = [0u64; 4];
-        for p in 0..NUM_WAIT {
-            let (valid, mode, idx, _) = last.wait(p);
-            if valid && (done >> p) & 1 == 1 && u32::from(mode) == EVT_SEM_WAIT_EVT_SET_CLR {
-                mask_set(&mut clr, idx);
-            }
         }
         self.clr_mask = [clr, self.clr_mask[0]];
     }
