@@ -13,16 +13,10 @@ use sb2sb_model::ports::{CycleModel, PortBundle, Stimulus};
 use sb2sb_model::udma::{UdmaEngine, UdmaEnv, W128, W32, W64};
 use std::hint::black_box;
 
-/// CPU seconds of the calling thread (`CLOCK_THREAD_CPUTIME_ID`): the
-/// machine is shared, wall time measures the scheduler.
+/// CPU seconds of the calling thread (the machine is shared: wall time
+/// measures the scheduler); 0 where the OS has no per-thread CPU clock.
 fn cpu_s() -> f64 {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `t` is a valid timespec the call writes.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+    sb2sb_model::cputime::thread_cpu_ns().map_or(0.0, |ns| ns as f64 * 1e-9)
 }
 
 /// (environment + golden + pack ns/cycle, golden alone ns/cycle), best of rounds.

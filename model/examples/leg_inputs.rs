@@ -8,14 +8,10 @@ use sb2sb_model::pair::{LegEnv, Pair, PairIn};
 use sb2sb_model::ports::{CycleModel, PortBundle, Stimulus};
 use std::io::Write;
 
+/// CPU seconds of the calling thread (the machine is shared: wall time
+/// measures the scheduler); 0 where the OS has no per-thread CPU clock.
 fn cpu() -> f64 {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `t` is a valid timespec for clock_gettime to write.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+    sb2sb_model::cputime::thread_cpu_ns().map_or(0.0, |ns| ns as f64 * 1e-9)
 }
 
 fn main() {

@@ -26,6 +26,7 @@ pub mod isa;
 pub mod udma;
 
 pub mod collective;
+pub mod cputime;
 pub mod datapath;
 pub mod lower;
 pub mod pair;
