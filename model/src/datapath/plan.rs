@@ -16,8 +16,8 @@
 //!   `STREAM_CAL_BYTES` with non-temporal stores (repeating a small piece
 //!   would measure the cache, not the stream).
 //! - [`super::reduce::recv_reduce`]: per (dtype, class), timed on private
-//!   buffers (a fold is not idempotent) of the class size clamped to
-//!   `[REDUCE_CAL_MIN, REDUCE_CAL_MAX]` bytes.
+//!   buffers (a fold is not idempotent) of the size of the class's first
+//!   call clamped to `[REDUCE_CAL_MIN, REDUCE_CAL_MAX]` bytes.
 //!
 //! [`choose`] is the selection rule, separated from the clock so a test can
 //! check it with made-up timings.
@@ -60,13 +60,13 @@ const MIN_TIMED_BYTES: usize = 256 << 10;
 pub const STREAM_CAL_BYTES: usize = 16 << 20;
 /// Smallest and largest private buffer of a reduce calibration.
 pub const REDUCE_CAL_MIN: usize = 256;
-/// Largest private buffer of a reduce calibration. Classes up to it are
-/// timed at their own floor size; larger ones at this size, which with the
-/// accumulator is already the L3 size of the development machine, so the
-/// fold is timed memory bound as the class runs. (A 1 MiB cap, cache
-/// resident, picked AVX-512 for 28 MiB fp32/int32 folds where AVX2 was
-/// 13–21 % faster: docs/performance.md §1.)
-pub const REDUCE_CAL_MAX: usize = 16 << 20;
+/// Largest private buffer of a reduce calibration. A first call up to it is
+/// timed at its own size; a larger one at this size, which with the
+/// accumulator is twice the L3 size of the development machine, so the fold
+/// is timed memory bound as the class runs. (A 1 MiB cap, cache resident,
+/// picked AVX-512 for 28 MiB fp32/int32 folds where AVX2 was 13–21 %
+/// faster: docs/performance.md §1.)
+pub const REDUCE_CAL_MAX: usize = 32 << 20;
 
 const UNSET: u8 = 0;
 
@@ -197,9 +197,13 @@ fn reduce_from_code(c: u8) -> Option<reduce::Kernel> {
     }
 }
 
-/// The bytes a reduce calibration of class `c` uses for `dtype`.
-pub fn reduce_cal_bytes(c: usize, dtype: Dtype) -> usize {
-    let n = class_floor(c).clamp(REDUCE_CAL_MIN, REDUCE_CAL_MAX);
+/// The bytes a reduce calibration uses for a first call of `len` bytes of
+/// `dtype`: that size, clamped to [`REDUCE_CAL_MIN`]..[`REDUCE_CAL_MAX`],
+/// whole elements. (Until session 8 the class floor: the 28 MiB class was
+/// timed at 16 MiB, source + accumulator = the L3, and picked AVX-512 where
+/// the memory-bound 28 MiB fold runs AVX2 12 % faster.)
+pub fn reduce_cal_bytes(len: usize, dtype: Dtype) -> usize {
+    let n = len.clamp(REDUCE_CAL_MIN, REDUCE_CAL_MAX);
     n - n % dtype.size()
 }
 
@@ -212,19 +216,20 @@ pub fn reduce_kernel(len: usize, dtype: Dtype) -> reduce::Kernel {
     let slot = &REDUCE_PLAN[dtype_index(dtype)][c];
     match reduce_from_code(slot.load(Ordering::Relaxed)) {
         Some(k) => k,
-        None => calibrate_reduce(slot, c, dtype),
+        None => calibrate_reduce(slot, len, dtype),
     }
 }
 
-/// Time every supported kernel on a fold of class `c` and store the fastest.
+/// Time every supported kernel on a fold of about `len` bytes (the first
+/// call of the class) and store the fastest for the class.
 #[cold]
 #[inline(never)]
-fn calibrate_reduce(slot: &AtomicU8, c: usize, dtype: Dtype) -> reduce::Kernel {
+fn calibrate_reduce(slot: &AtomicU8, len: usize, dtype: Dtype) -> reduce::Kernel {
     let cands = reduce::Kernel::supported();
     let k = if cands.len() == 1 {
         cands[0]
     } else {
-        let n = reduce_cal_bytes(c, dtype);
+        let n = reduce_cal_bytes(len, dtype);
         let one: &[u8] = match dtype {
             Dtype::Fp32 => &[0x00, 0x00, 0x80, 0x3F],
             Dtype::Bf16 => &[0x80, 0x3F],
@@ -396,21 +401,21 @@ mod tests {
 
     #[test]
     fn reduce_calibration_sizes_are_whole_elements_within_bounds() {
-        for c in 0..CLASSES {
+        for len in [0usize, 1, 255, 4096, 4097, 3 << 20, (28 << 20) + 3, 1 << 30] {
             for d in Dtype::ALL {
-                let n = reduce_cal_bytes(c, d);
+                let n = reduce_cal_bytes(len, d);
                 assert!((REDUCE_CAL_MIN..=REDUCE_CAL_MAX).contains(&n));
                 assert_eq!(n % d.size(), 0);
             }
         }
-        // A memory-bound class is timed memory bound: a 28 MiB fold on the
-        // 16 MiB cap (source + accumulator = the 32 MiB L3), not on a
-        // cache-resident 1 MiB; a cache-sized class at its own floor.
-        assert_eq!(
-            reduce_cal_bytes(size_class(28 << 20), Dtype::Fp32),
-            16 << 20
-        );
-        assert_eq!(reduce_cal_bytes(size_class(3 << 20), Dtype::Int32), 2 << 20);
-        assert_eq!(reduce_cal_bytes(size_class(4096), Dtype::Bf16), 4096);
+        // A memory-bound class is timed memory bound, at the size of its
+        // first call: a 28 MiB fold on 28 MiB (source + accumulator = 56 MiB,
+        // above the 32 MiB L3), not on the 16 MiB class floor nor a
+        // cache-resident 1 MiB; a cache-sized fold at its own size.
+        assert_eq!(reduce_cal_bytes(28 << 20, Dtype::Fp32), 28 << 20);
+        assert_eq!(reduce_cal_bytes((3 << 20) + 2, Dtype::Int32), 3 << 20);
+        assert_eq!(reduce_cal_bytes(4096, Dtype::Bf16), 4096);
+        assert_eq!(reduce_cal_bytes(1 << 30, Dtype::Bf16), 32 << 20);
+        assert_eq!(reduce_cal_bytes(3, Dtype::Fp16), 256);
     }
 }
