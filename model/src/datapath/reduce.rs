@@ -253,21 +253,12 @@ pub fn recv_reduce_with(
 /// Run `kernel` on checked buffers (equal length, whole elements).
 pub(crate) fn run(kernel: Kernel, acc: &mut [u8], incoming: &[u8], dtype: Dtype, op: ReduceOp) {
     debug_assert!(check(acc, incoming, dtype).is_ok());
-    match kernel {
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512 if avx512_available() => {
-            // SAFETY: the CPU supports AVX-512 F/BW/VL and F16C (checked just
-            // above); the slices have equal length, a whole number of elements.
-            unsafe { avx512::reduce(acc, incoming, dtype, op) };
-        }
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2 if avx2_available() => {
-            // SAFETY: the CPU supports AVX2 and F16C (checked just above);
-            // the slices have equal length, a whole number of elements.
-            unsafe { avx2::reduce(acc, incoming, dtype, op) };
-        }
-        _ => scalar::reduce(acc, incoming, dtype, op),
-    }
+    let k = if kernel.is_supported() {
+        kernel
+    } else {
+        Kernel::Scalar
+    };
+    run_supported(k, acc, incoming, dtype, op);
 }
 
 fn check(acc: &[u8], incoming: &[u8], dtype: Dtype) -> Result<(), ReduceError> {
