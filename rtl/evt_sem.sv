@@ -328,6 +328,12 @@ module evt_sem
   // the same value. The first saturating slot (in slot order) is the overflow reported.
   // Errors: the pulse of this cycle (AXI write, AXI read, overflow, bad wait mode), sticky
   // ERR_STATUS (W1C), FIRST_ERR/FIRST_ERR_DATA captured with that priority when not valid.
+  // A cycle without any update source, error, W1C/re-arm write or pending error pulse
+  // changes no register: p_state is skipped then (simulation speed).
+  logic busy;
+  assign busy = wr_set_v || wr_add_v || (|inc_valid_i) || (|dec_v) || (|clr_v) || wr_evt_v ||
+                wr_err_v || rd_err_v || (|bad_v) || (|wr_w1c) || wr_rearm || (|err_pulse_q);
+
   always_ff @(posedge clk_i or negedge rst_ni) begin : p_state
     logic [NumSlots-1:0]    slot_v;
     logic [7:0]             slot_idx [NumSlots];
@@ -351,7 +357,7 @@ module evt_sem
       err_pulse_q  <= '0;
       first_err_q  <= '0;
       first_data_q <= '0;
-    end else begin
+    end else if (busy) begin
       // Slots.
       slot_v      = '0;
       slot_v[0]   = wr_set_v | wr_add_v;

@@ -140,22 +140,44 @@ module udma_m2s
     assign desc_in = {rdata_i, desc_q[127:DataWidth]};
   end
 
-  // packing: carry bytes, then the descriptor's bytes of buffer beat tx_q
+  // packing: carry bytes, then the descriptor's bytes of buffer beat tx_q. Evaluated
+  // only in MTx, the one state that uses it (the Verilated model skips the shifts and
+  // byte masks in the other cycles: simulation speed).
   always_comb begin
-    room   = (LaneBits+1)'(BeatBytes) - {1'b0, src_offset_q};
-    fin    = rem_q <= LenW'(room);
-    nbytes = fin ? rem_q[LaneBits:0] : room;
-    lastp  = fin && w0.last_f;
-    for (int b = 0; b < BeatBytes; b++) begin
-      dmask[8*b+:8] = ((LaneBits+1)'(b) < nbytes) ? 8'hff : 8'h00;
+    room     = '0;
+    fin      = 1'b0;
+    nbytes   = '0;
+    lastp    = 1'b0;
+    dmask    = '0;
+    sh       = '0;
+    dm       = '0;
+    comb     = '0;
+    tot      = '0;
+    emit     = 1'b0;
+    tot_keep = '0;
+    if (state_q == MTx) begin
+      room   = (LaneBits+1)'(BeatBytes) - {1'b0, src_offset_q};
+      fin    = rem_q <= LenW'(room);
+      nbytes = fin ? rem_q[LaneBits:0] : room;
+      lastp  = fin && w0.last_f;
+      for (int b = 0; b < BeatBytes; b++) begin
+        dmask[8*b+:8] = ((LaneBits+1)'(b) < nbytes) ? 8'hff : 8'h00;
+      end
+      sh   = buf_q[tx_q] >> {src_offset_q, 3'b000};
+      dm   = sh & dmask;
+      comb = {{DataWidth{1'b0}}, carry_data_q} |
+             ({{DataWidth{1'b0}}, dm} << {carry_bytes_q, 3'b000});
+      tot  = (LaneBits+2)'(carry_bytes_q) + (LaneBits+2)'(nbytes);
+      emit = (tot >= (LaneBits+2)'(BeatBytes)) || lastp;
+      for (int b = 0; b < BeatBytes; b++) begin
+        tot_keep[b] = (LaneBits+2)'(b) < tot;
+      end
     end
-    sh   = buf_q[tx_q] >> {src_offset_q, 3'b000};
-    dm   = sh & dmask;
-    comb = {{DataWidth{1'b0}}, carry_data_q} | ({{DataWidth{1'b0}}, dm} << {carry_bytes_q, 3'b000});
-    tot  = (LaneBits+2)'(carry_bytes_q) + (LaneBits+2)'(nbytes);
-    emit = (tot >= (LaneBits+2)'(BeatBytes)) || lastp;
+  end
+
+  // the carried bytes' lanes (MFlush, MClose, MSplit)
+  always_comb begin
     for (int b = 0; b < BeatBytes; b++) begin
-      tot_keep[b]   = (LaneBits+2)'(b) < tot;
       carry_keep[b] = LaneBits'(b) < carry_bytes_q;
     end
   end
@@ -257,7 +279,7 @@ module udma_m2s
           end else if (avail_i[q_q]) begin
             state_d = MDar;
           end
-        end else if (normal_i) begin
+        end else if (normal_i && |avail_i) begin  // (the scan only when a queue is ready)
           for (int k = 1; k <= NumQ; k++) begin
             cand = QueueIdxW'(rr_last_q + QueueIdxW'(k));
             if (!found && avail_i[cand]) begin
@@ -411,7 +433,9 @@ module udma_m2s
       burst_last_q  <= '0;
       carry_data_q  <= '0;
       carry_bytes_q <= '0;
-    end else begin
+    end else if (state_q != MIdle || state_d != MIdle) begin
+      // MIdle to MIdle changes no register (only a pick leaves MIdle): skipped then
+      // (simulation speed).
       state_q       <= state_d;
       q_q           <= q_d;
       rr_last_q     <= rr_last_d;

@@ -103,7 +103,13 @@ module udma_regs
   logic [31:0]    drop_q     [2][NumQ];
   logic [31:0]    done_q     [2][NumQ];
   /* verilator coverage_on */
-  logic [1:0][NumQ-1:0][1:0]  cfg_q;          // {EN_SCHED, EN_PREF}
+  // Q_CFG's two enables and "ring not empty" (head offset != tail offset) as one bit
+  // per queue, so the FSM views are whole-vector operations (simulation speed:
+  // docs/decisions.md, "UDMA availability vector"). nonempty_q is updated at the edge
+  // for the queues whose head or tail moves (p_state, step 3).
+  logic [1:0][NumQ-1:0]       en_pref_q;
+  logic [1:0][NumQ-1:0]       en_sched_q;
+  logic [1:0][NumQ-1:0]       nonempty_q;
   logic [1:0][NumQ-1:0]       comp_en_q;
   logic [1:0][NumQ-1:0]       stop_q;
   logic [1:0][1:0]            state_q;
@@ -184,12 +190,10 @@ module udma_regs
   // doorbell), not for every queue at every evaluation (simulation speed).
   always_comb begin
     for (int s = 0; s < 2; s++) begin
-      for (int q = 0; q < NumQ; q++) begin
-        stopped_o[s][q] = stop_q[s][q];
-        avail_o[s][q]   = (state_q[s] == UDMA_STATE_NORMAL[1:0]) && (&cfg_q[s][q]) &&
-                          !stop_q[s][q] && (head_q[s][q].offset != tail_q[s][q].offset);
-      end
       normal_o[s]    = state_q[s] == UDMA_STATE_NORMAL[1:0];
+      stopped_o[s]   = stop_q[s];
+      avail_o[s]     = {NumQ{normal_o[s]}} & en_pref_q[s] & en_sched_q[s] & ~stop_q[s] &
+                       nonempty_q[s];
       desc_addr_o[s] = {rbp_hi_q[s][ev_q_i[s]], rbp_lo_q[s][ev_q_i[s]]} +
                        (64'(head_q[s][ev_q_i[s]].offset) << DescSh);
       comp_addr_o[s] = {crbp_hi_q[s][ev_q_i[s]], crbp_lo_q[s][ev_q_i[s]]} +
@@ -260,8 +264,19 @@ module udma_regs
   logic [QSh-1:0]       roff, woff;
   logic                 rq_reg, wq_reg;
 
-  assign racc     = access_of(raddr);
-  assign wacc     = access_of(waddr);
+  // The decode, the read mux and the doorbell arithmetic are evaluated only in a cycle
+  // with a read (rd) or a write (wr): the adapter samples their results only then, and
+  // the Verilated model skips the gated code in the other cycles (simulation speed).
+  always_comb begin
+    racc = RegAccBad;
+    wacc = RegAccBad;
+    if (rd) begin
+      racc = access_of(raddr);
+    end
+    if (wr) begin
+      wacc = access_of(waddr);
+    end
+  end
   assign rside    = raddr[SideBit];
   assign wside    = waddr[SideBit];
   assign rqi_full = bundle_of(raddr[SideBit-1:QSh]);
@@ -285,29 +300,31 @@ module udma_regs
     udma_q_comp_cfg_t comp_cfg;
     udma_eng_state_t  eng_state;
     udma_dbg_state_t  dbg;
-    rval = '0;
-    u    = used_of(head_q[rside][rqi].offset, tail_q[rside][rqi].offset, rl_q[rside][rqi]);
-    full = (rl_q[rside][rqi] != '0) && (u == UsedW'(rl_q[rside][rqi]) - UsedW'(1));
-    cfg                = '0;
-    cfg.en_pref        = cfg_q[rside][rqi][0];
-    cfg.en_sched       = cfg_q[rside][rqi][1];
-    status             = '0;
-    status.q_used      = u[PtrW-1:0];
-    status.stopped     = stop_q[rside][rqi];
-    status.prefetch    = cfg_q[rside][rqi][0] && !stop_q[rside][rqi];
-    status.sched       = (stat_state_i[rside] != '0) && (stat_q_i[rside] == rqi);
-    status.q_full      = full;
-    rl                 = '0;
-    rl.len             = rl_q[rside][rqi];
-    comp_cfg           = '0;
-    comp_cfg.en_comp_ring_update = comp_en_q[rside][rqi];
-    eng_state          = '0;
-    eng_state.state_f  = state_q[rside];
-    dbg                = '0;
-    dbg.state_f        = stat_state_i[rside];
-    dbg.queue_f        = $bits(dbg.queue_f)'(stat_q_i[rside]);
-    dbg.pkt            = stat_pkt_i[rside];
-    if (racc != RegAccBad && racc != RegAccWo) begin
+    rval      = '0;
+    u         = '0;
+    full      = 1'b0;
+    cfg       = '0;
+    status    = '0;
+    rl        = '0;
+    comp_cfg  = '0;
+    eng_state = '0;
+    dbg       = '0;
+    if (rd && racc != RegAccBad && racc != RegAccWo) begin
+      u    = used_of(head_q[rside][rqi].offset, tail_q[rside][rqi].offset, rl_q[rside][rqi]);
+      full = (rl_q[rside][rqi] != '0) && (u == UsedW'(rl_q[rside][rqi]) - UsedW'(1));
+      cfg.en_pref        = en_pref_q[rside][rqi];
+      cfg.en_sched       = en_sched_q[rside][rqi];
+      status.q_used      = u[PtrW-1:0];
+      status.stopped     = stop_q[rside][rqi];
+      status.prefetch    = en_pref_q[rside][rqi] && !stop_q[rside][rqi];
+      status.sched       = (stat_state_i[rside] != '0) && (stat_q_i[rside] == rqi);
+      status.q_full      = full;
+      rl.len             = rl_q[rside][rqi];
+      comp_cfg.en_comp_ring_update = comp_en_q[rside][rqi];
+      eng_state.state_f  = state_q[rside];
+      dbg.state_f        = stat_state_i[rside];
+      dbg.queue_f        = $bits(dbg.queue_f)'(stat_q_i[rside]);
+      dbg.pkt            = stat_pkt_i[rside];
       if (rq_reg) begin
         unique case (32'(roff))
           UDMA_Q_DESC_PREF_CFG: rval = pref_cfg_q[rside][rqi];
@@ -369,9 +386,14 @@ module udma_regs
   assign unused_views = ^{d_cfg, d_rl, d_rtp_inc, d_comp_cfg, d_sw_ctrl, d_change};
 
   always_comb begin
-    db_used = used_of(head_q[wside][wqi].offset, tail_q[wside][wqi].offset, rl_q[wside][wqi]);
-    db_free = free_of(db_used, rl_q[wside][wqi]);
-    db_new  = UsedW'(tail_q[wside][wqi].offset) + UsedW'(inc);
+    db_used = '0;
+    db_free = '0;
+    db_new  = '0;
+    if (wr) begin
+      db_used = used_of(head_q[wside][wqi].offset, tail_q[wside][wqi].offset, rl_q[wside][wqi]);
+      db_free = free_of(db_used, rl_q[wside][wqi]);
+      db_new  = UsedW'(tail_q[wside][wqi].offset) + UsedW'(inc);
+    end
   end
 
   assign wr_bad   = wr && (wacc == RegAccBad || wacc == RegAccRo || wstrb != 4'hf);
@@ -379,6 +401,12 @@ module udma_regs
   assign rd_bad   = rd && (racc == RegAccBad);
   assign db_write = wr && !wr_bad && wq_reg && (32'(woff) == UDMA_Q_RTP_INC);
   assign db_over  = db_write && (UsedW'(inc) > db_free);
+
+  // A cycle with no CSR access and no FSM event changes no register: p_state is skipped
+  // then (the Verilated model evaluates nothing of it; simulation speed).
+  logic busy;
+  assign busy = wr || rd || (|ev_head_adv_i) || (|ev_crhp_adv_i) || (|ev_done_inc_i) ||
+                (|ev_int_set_i) || (|ev_err_i) || (|ev_bytes_i) || (|ev_drop_i);
 
   // Next state at the edge (p_state). Update order as in the golden model: FSM events,
   // then the CSR write; a later write of the same register in this order wins, and the
@@ -390,7 +418,15 @@ module udma_regs
     logic [1:0][31:0]     clr_err;
     logic [1:0][NumQ-1:0] clr_int;
     logic [UsedW-1:0]     t;
-    logic [1:0][NumQ-1:0][1:0] cfg_n;
+    logic [1:0][NumQ-1:0] en_pref_n;
+    logic [1:0][NumQ-1:0] en_sched_n;
+    logic [1:0][NumQ-1:0] nonempty_n;
+    logic                 tail_wr;  // the CSR write moves the written queue's tail (tail_n)
+    logic                 rst_wr;   // the CSR write resets the written queue (RST_Q)
+    // Only the offsets of the next head and tail are compared (ring ids unused).
+    /* verilator lint_off UNUSEDSIGNAL */
+    udma_q_ptr_t          h_nx, t_nx;
+    /* verilator lint_on UNUSEDSIGNAL */
     logic [1:0][NumQ-1:0] comp_en_n;
     logic [1:0][NumQ-1:0] stop_n;
     logic [1:0][1:0]      state_n;
@@ -401,7 +437,9 @@ module udma_regs
     logic [31:0]          ev_qerr;  // Q_ERR of the CSR-written queue after the FSM events
     if (!rst_ni) begin
       pref_cfg_q <= '{default: '{default: '0}};
-      cfg_q      <= '0;
+      en_pref_q  <= '0;
+      en_sched_q <= '0;
+      nonempty_q <= '0;
       rbp_lo_q   <= '{default: '{default: '0}};
       rbp_hi_q   <= '{default: '{default: '0}};
       rl_q       <= '{default: '{default: '0}};
@@ -422,8 +460,13 @@ module udma_regs
       istat_q    <= '0;
       tout_q     <= '0;
       cfg_len_q  <= '0;
-    end else begin
-      cfg_n      = cfg_q;
+    end else if (busy) begin
+      en_pref_n  = en_pref_q;
+      en_sched_n = en_sched_q;
+      nonempty_n = nonempty_q;
+      tail_wr    = 1'b0;
+      rst_wr     = 1'b0;
+      tail_n     = tail_q[wside][wqi];
       comp_en_n  = comp_en_q;
       stop_n     = stop_q;
       state_n    = state_q;
@@ -448,8 +491,13 @@ module udma_regs
         if (ev_done_inc_i[s]) begin
           done_q[s][ev_q_i[s]] <= done_q[s][ev_q_i[s]] + 32'd1;
         end
-        bytes_q[s][ev_q_i[s]] <= bytes_q[s][ev_q_i[s]] + 32'(ev_bytes_i[s]);
-        drop_q[s][ev_q_i[s]]  <= drop_q[s][ev_q_i[s]] + 32'(ev_drop_i[s]);
+        // (written only when they count: an array write costs the Verilated model a commit)
+        if (ev_bytes_i[s] != '0) begin
+          bytes_q[s][ev_q_i[s]] <= bytes_q[s][ev_q_i[s]] + 32'(ev_bytes_i[s]);
+        end
+        if (ev_drop_i[s] != '0) begin
+          drop_q[s][ev_q_i[s]] <= drop_q[s][ev_q_i[s]] + 32'(ev_drop_i[s]);
+        end
         if (ev_err_i[s]) begin
           stop_n[s][ev_q_i[s]] = 1'b1;
           qerr_q[s][ev_q_i[s]] <= qerr_q[s][ev_q_i[s]] | (32'd1 << ev_err_bit_i[s]);
@@ -476,7 +524,10 @@ module udma_regs
         if (wq_reg) begin
           unique case (32'(woff))
             UDMA_Q_DESC_PREF_CFG: pref_cfg_q[wside][wqi] <= d;
-            UDMA_Q_CFG: cfg_n[wside][wqi] = {d_cfg.en_sched, d_cfg.en_pref};
+            UDMA_Q_CFG: begin
+              en_pref_n[wside][wqi]  = d_cfg.en_pref;
+              en_sched_n[wside][wqi] = d_cfg.en_sched;
+            end
             UDMA_Q_RBP_LOW: rbp_lo_q[wside][wqi] <= {d[31:BaseSh], {BaseSh{1'b0}}};
             UDMA_Q_RBP_HIGH: rbp_hi_q[wside][wqi] <= d;
             UDMA_Q_RL: rl_q[wside][wqi] <= d_rl.len;
@@ -489,7 +540,7 @@ module udma_regs
                 ev_qerr[UDMA_ERR_DB_OVERFLOW] = 1'b1;
                 qerr_q[wside][wqi] <= ev_qerr;
               end else if (inc != '0) begin
-                tail_n = tail_q[wside][wqi];
+                tail_wr = 1'b1;
                 if (t >= UsedW'(rl_q[wside][wqi])) begin
                   t = t - UsedW'(rl_q[wside][wqi]);
                   tail_n.offset  = t[PtrW-1:0];
@@ -502,6 +553,7 @@ module udma_regs
             end
             default: begin  // q_sw_ctrl
               if (d_sw_ctrl.rst_q) begin
+                rst_wr                 = 1'b1;
                 head_q[wside][wqi]     <= PtrReset;
                 tail_q[wside][wqi]     <= PtrReset;
                 crhp_q[wside][wqi]     <= PtrReset;
@@ -537,7 +589,38 @@ module udma_regs
         estat_q[s] <= (estat_q[s] & ~clr_err[s]) | set_err[s];
         istat_q[s] <= (istat_q[s] & ~clr_int[s]) | set_int[s];
       end
-      cfg_q     <= cfg_n;
+
+      // 3. Ring occupancy of the queues whose head or tail moved at this edge: each
+      // side's event queue and the CSR-written queue (RST_Q wins over a head advance).
+      for (int s = 0; s < 2; s++) begin
+        h_nx = ev_head_adv_i[s] ? ptr_step(head_q[s][ev_q_i[s]], rl_q[s][ev_q_i[s]]) :
+                                  head_q[s][ev_q_i[s]];
+        t_nx = tail_q[s][ev_q_i[s]];
+        if (s == int'(wside) && ev_q_i[s] == wqi) begin
+          if (tail_wr) begin
+            t_nx = tail_n;
+          end
+          if (rst_wr) begin
+            h_nx = PtrReset;
+            t_nx = PtrReset;
+          end
+        end
+        nonempty_n[s][ev_q_i[s]] = h_nx.offset != t_nx.offset;
+      end
+      if (tail_wr || rst_wr) begin
+        h_nx = (ev_head_adv_i[wside] && ev_q_i[wside] == wqi) ?
+               ptr_step(head_q[wside][wqi], rl_q[wside][wqi]) : head_q[wside][wqi];
+        t_nx = tail_n;
+        if (rst_wr) begin
+          h_nx = PtrReset;
+          t_nx = PtrReset;
+        end
+        nonempty_n[wside][wqi] = h_nx.offset != t_nx.offset;
+      end
+
+      en_pref_q  <= en_pref_n;
+      en_sched_q <= en_sched_n;
+      nonempty_q <= nonempty_n;
       comp_en_q <= comp_en_n;
       stop_q    <= stop_n;
       state_q   <= state_n;
