@@ -298,36 +298,26 @@ module sb2sb_xbar #(
   localparam logic [GW-1:0] LinkM = GW'(NumEngines);
 
   always_comb begin
-    logic [GW-1:0] m;
-    int unsigned   mi;
-    m         = '0;
-    mi        = 0;
     w_pick_ok = 1'b0;
     w_pick    = '0;
     // Masters in round-robin order from w_rr_q (< NumWm): a wrap by subtraction, not a
-    // modulo; the loop is skipped when no master requests (simulation speed).
-    if (|wm_awvalid_i) begin
-      for (int unsigned k = 0; k < NumWm; k++) begin
-        mi = int'(w_rr_q) + k;
-        mi = (mi >= NumWm) ? mi - NumWm : mi;
-        m  = GW'(mi);
-        if (!w_pick_ok && wm_awvalid_i[m] && m != GW'(NumEngines)) begin
-          w_pick_ok = 1'b1;
-          w_pick    = m;
-        end
+    // modulo (simulation speed).
+    for (int unsigned k = 0; k < NumWm; k++) begin
+      logic [GW-1:0] m;
+      int unsigned   mi;
+      mi = int'(w_rr_q) + k;
+      mi = (mi >= NumWm) ? mi - NumWm : mi;
+      m  = GW'(mi);
+      if (!w_pick_ok && wm_awvalid_i[m] && m != GW'(NumEngines)) begin
+        w_pick_ok = 1'b1;
+        w_pick    = m;
       end
     end
   end
 
-  // The route is read only in WRoute: evaluated only then (simulation speed).
-  always_comb begin
-    w_route = '0;
-    if (w_st_q == WRoute) begin
-      w_route = route_of(dec_route_chip[0], dec_route_nbr[0], dec_id_valid[0],
-                         dec_nbr_route[0], dec_exit_die[0], dec_local[0][45:0], w_len_q,
-                         w_g_q == GW'(NumEngines), 1'b1, core_idx_i);
-    end
-  end
+  assign w_route = route_of(dec_route_chip[0], dec_route_nbr[0], dec_id_valid[0],
+                            dec_nbr_route[0], dec_exit_die[0], dec_local[0][45:0], w_len_q,
+                            w_g_q == GW'(NumEngines), 1'b1, core_idx_i);
 
   always_comb begin
     unique case (w_tgt_q)
@@ -398,15 +388,9 @@ module sb2sb_xbar #(
   assign lin_bresp_o = i_resp_q;
 
   // ---- in-path
-  // The route is read only in WRoute: evaluated only then (simulation speed).
-  always_comb begin
-    i_route = '0;
-    if (i_st_q == WRoute) begin
-      i_route = route_of(dec_route_chip[2], dec_route_nbr[2], dec_id_valid[2],
-                         dec_nbr_route[2], dec_exit_die[2], dec_local[2][45:0], i_len_q,
-                         1'b1, 1'b1, core_idx_i);
-    end
-  end
+  assign i_route = route_of(dec_route_chip[2], dec_route_nbr[2], dec_id_valid[2],
+                            dec_nbr_route[2], dec_exit_die[2], dec_local[2][45:0], i_len_q,
+                            1'b1, 1'b1, core_idx_i);
 
   always_comb begin
     unique case (i_tgt_q)
@@ -606,34 +590,24 @@ module sb2sb_xbar #(
   route_t                  r_route;
 
   always_comb begin
-    logic [RGW-1:0] m;
-    int unsigned    mi;
-    m         = '0;
-    mi        = 0;
     r_pick_ok = 1'b0;
     r_pick    = '0;
-    if (|rm_arvalid_i) begin
-      for (int unsigned k = 0; k < NumEngines; k++) begin
-        mi = int'(r_rr_q) + k;
-        mi = (mi >= NumEngines) ? mi - NumEngines : mi;
-        m  = RGW'(mi);
-        if (!r_pick_ok && rm_arvalid_i[m]) begin
-          r_pick_ok = 1'b1;
-          r_pick    = m;
-        end
+    for (int unsigned k = 0; k < NumEngines; k++) begin
+      logic [RGW-1:0] m;
+      int unsigned    mi;
+      mi = int'(r_rr_q) + k;
+      mi = (mi >= NumEngines) ? mi - NumEngines : mi;
+      m  = RGW'(mi);
+      if (!r_pick_ok && rm_arvalid_i[m]) begin
+        r_pick_ok = 1'b1;
+        r_pick    = m;
       end
     end
   end
 
-  // The route is read only in RRoute: evaluated only then (simulation speed).
-  always_comb begin
-    r_route = '0;
-    if (r_st_q == RRoute) begin
-      r_route = route_of(dec_route_chip[1], dec_route_nbr[1], dec_id_valid[1],
-                         dec_nbr_route[1], dec_exit_die[1], dec_local[1][45:0], r_len_q,
-                         1'b0, 1'b0, core_idx_i);
-    end
-  end
+  assign r_route = route_of(dec_route_chip[1], dec_route_nbr[1], dec_id_valid[1],
+                            dec_nbr_route[1], dec_exit_die[1], dec_local[1][45:0], r_len_q,
+                            1'b0, 1'b0, core_idx_i);
   assign r_mem = r_tgt_q == TgtSbuf || r_tgt_q == TgtDesc;
 
   always_comb begin
