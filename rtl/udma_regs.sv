@@ -105,7 +105,7 @@ module udma_regs
   /* verilator coverage_on */
   // Q_CFG's two enables and "ring not empty" (head offset != tail offset) as one bit
   // per queue, so the FSM views are whole-vector operations (simulation speed:
-  // docs/decisions.md, "UDMA availability vector"). nonempty_q is updated at the edge
+  // docs/decisions.md, "Evaluate-when-used logic"). nonempty_q is updated at the edge
   // for the queues whose head or tail moves (p_state, step 3).
   logic [1:0][NumQ-1:0]       en_pref_q;
   logic [1:0][NumQ-1:0]       en_sched_q;
