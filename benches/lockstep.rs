@@ -29,7 +29,7 @@ fn ratio_row<G, S>(
     ins: &[S::In],
     rounds: usize,
 ) where
-    G: CycleModel<In = S::In, Out = S::Out>,
+    G: CycleModel<In = S::In, Out = S::Out> + Clone,
     S: Stimulus,
 {
     if std::env::var_os("SB2SB_BENCH_NO_RATIOS").is_some() {
@@ -81,7 +81,7 @@ fn record<G: CycleModel<In = S::In, Out = S::Out>, S: Stimulus>(mut g: G, mut s:
 
 fn block<G, S>(c: &mut Criterion, desc: &'static BlockDesc, golden: impl Fn() -> G + Copy)
 where
-    G: CycleModel<In = S::In, Out = S::Out>,
+    G: CycleModel<In = S::In, Out = S::Out> + Clone,
     S: Stimulus,
 {
     let ins = record(golden(), S::new(1, N));

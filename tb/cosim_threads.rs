@@ -109,22 +109,32 @@ fn a_flipped_output_bit_late_in_a_batch_is_reported_identically() {
     }
 }
 
+/// `Options::twin`: the RTL driven by an environment twin of its own.
+fn twin_opts(seed: u64, cycles: u64, threads: usize) -> Options {
+    Options {
+        twin: true,
+        ..opts(seed, cycles, threads)
+    }
+}
+
 #[test]
 fn udma_twin_environments_run_on_both_threads_and_agree() {
     let _g = common::lock();
     let (seed, cycles) = (2u64, 30_000u64);
-    let run = |t| {
-        lockstep::run(
-            Udma::new(),
-            UdmaStim::new(seed, cycles),
-            &udma::BLOCK,
-            &opts(seed, cycles, t),
-        )
-        .unwrap()
+    let run = |o: Options| {
+        lockstep::run(Udma::new(), UdmaStim::new(seed, cycles), &udma::BLOCK, &o).unwrap()
     };
-    let (one, two) = (run(1), run(2));
+    let (one, two) = (
+        run(twin_opts(seed, cycles, 1)),
+        run(twin_opts(seed, cycles, 2)),
+    );
     assert!(two.passed(), "{}", two.first_mismatch.unwrap().render());
+    assert!(one.twin && two.twin);
     assert_eq!(visible(&one), visible(&two));
+    // One environment (the default) runs the same cycles to the same coverage.
+    let single = run(opts(seed, cycles, 2));
+    assert!(!single.twin);
+    assert_eq!(visible(&single), visible(&two));
 }
 
 #[test]
@@ -212,7 +222,7 @@ fn udma_twin_divergence_is_reported_identically_on_one_and_two_threads() {
             let mut s = TwinFlips::new(seed, cycles);
             s.at = at;
             s.bit = bit;
-            lockstep::run(Udma::new(), s, &udma::BLOCK, &opts(seed, cycles, t)).unwrap()
+            lockstep::run(Udma::new(), s, &udma::BLOCK, &twin_opts(seed, cycles, t)).unwrap()
         };
         let (one, two) = (run(1), run(2));
         let m = two
@@ -231,6 +241,16 @@ fn udma_twin_divergence_is_reported_identically_on_one_and_two_threads() {
         }
         assert!(!m.history.iter().any(|r| r.contains("RTL differs")));
         assert_eq!(visible(&one), visible(&two));
+        assert!(m.replay.contains("--twin"), "{}", m.replay);
+    }
+    // Without `twin` no clone of the environment drives the RTL: the flip in
+    // the clone cannot happen and the run passes.
+    for t in [1, 2] {
+        let mut s = TwinFlips::new(seed, cycles);
+        s.at = 3_000;
+        s.bit = 64;
+        let r = lockstep::run(Udma::new(), s, &udma::BLOCK, &opts(seed, cycles, t)).unwrap();
+        assert!(r.passed(), "{}", r.first_mismatch.unwrap().render());
     }
 }
 

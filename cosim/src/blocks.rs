@@ -21,7 +21,7 @@ pub struct Fault {
 
 fn go<G, S>(name: &str, golden: G, opts: &Options, fault: Option<&Fault>) -> Result<Report>
 where
-    G: CycleModel<In = S::In, Out = S::Out>,
+    G: CycleModel<In = S::In, Out = S::Out> + Clone,
     S: Stimulus,
 {
     let Some(desc) = sb2sb_model::blocks::find(name) else {

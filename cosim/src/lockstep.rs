@@ -1,8 +1,9 @@
 //! The generic lockstep runner: one golden model and its Verilated RTL, the
 //! same seeded environment driving both, every output compared every cycle.
 //!
-//! Per cycle: the environment twin of each side produces the inputs from that
-//! side's previous outputs (the twins must agree — a divergence of inputs is
+//! Per cycle: the environment produces the inputs from the previous golden
+//! outputs (with [`Options::twin`], a twin of it produces the RTL's from the
+//! RTL's outputs, and the twins must agree — a divergence of inputs is
 //! reported too), both sides step, and the packed outputs (masked to each
 //! port's width) are compared. On the first divergence the run stops and the
 //! [`Mismatch`] names the cycle, every differing signal with both values, the
@@ -44,6 +45,13 @@ pub struct Options {
     pub coverage_out: Option<PathBuf>,
     /// With `vcd_dir`: convert the traces to FST (GTKWave's `vcd2fst`).
     pub fst: bool,
+    /// Blocks whose environment keeps end-of-run state (`Stimulus::TWIN`):
+    /// drive the RTL from an environment twin of its own, fed by the RTL's
+    /// outputs, check that both twins produce the same inputs every cycle and
+    /// compare their end state (`Stimulus::compare_final`). Off by default:
+    /// one environment drives both sides (docs/decisions.md row "One
+    /// environment by default").
+    pub twin: bool,
 }
 
 impl Default for Options {
@@ -59,6 +67,7 @@ impl Default for Options {
             threads: default_threads(),
             coverage_out: None,
             fst: false,
+            twin: false,
         }
     }
 }
@@ -174,6 +183,9 @@ pub struct Report {
     pub waves: Option<WavePaths>,
     /// Threads the run used (1 = serial, 2 = golden and RTL on their own threads).
     pub threads: usize,
+    /// The RTL was driven by an environment twin of its own (`Options::twin`
+    /// on a block whose environment keeps end-of-run state).
+    pub twin: bool,
     /// CPU seconds of the calling thread (golden model + environment, and on
     /// one thread also the RTL), when the OS reports per-thread CPU time.
     pub cpu_main_s: Option<f64>,
@@ -408,8 +420,9 @@ fn replay_cmd(block: &BlockDesc, opts: &Options) -> String {
         XInit::Zero => " --x-init zero",
         XInit::Random => "",
     };
+    let twin = if opts.twin { " --twin" } else { "" };
     format!(
-        "sb2sb cosim --block {} --seed {} --cycles {}{x}{} --vcd {dir}   (then: gtkwave -r {dir}/gtkwaverc {dir}/{}.gtkw)",
+        "sb2sb cosim --block {} --seed {} --cycles {}{x}{twin}{} --vcd {dir}   (then: gtkwave -r {dir}/gtkwaverc {dir}/{}.gtkw)",
         block.name,
         opts.seed,
         opts.cycles,
@@ -755,16 +768,20 @@ fn progress_bar(block: &BlockDesc, opts: &Options) -> Option<indicatif::Progress
 /// of packed inputs and golden outputs; the checks, the history and the
 /// first-mismatch report are the same as on one thread (the RTL side makes
 /// them), only the golden side may have run a few batches past the failing
-/// cycle when it stops. The RTL-side environment twin (`Stimulus::TWIN`)
+/// cycle when it stops. The RTL-side environment twin (`Stimulus::TWIN` with `Options::twin`)
 /// runs on the calling thread too, a few batches behind (`GoldenTwin`);
 /// with `vcd_dir` set it stays on the RTL thread (so the RTL trace of a run
 /// stopped by a twin divergence ends at that cycle, as on one thread).
 pub fn run<G, S>(golden: G, stim: S, block: &'static BlockDesc, opts: &Options) -> Result<Report>
 where
-    G: CycleModel<In = S::In, Out = S::Out>,
+    G: CycleModel<In = S::In, Out = S::Out> + Clone,
     S: Stimulus,
 {
-    let env_r = if S::TWIN { Some(stim.clone()) } else { None };
+    let env_r = if S::TWIN && opts.twin {
+        Some(stim.clone())
+    } else {
+        None
+    };
     let t0 = Instant::now();
     let cpu0 = crate::cputime::thread_cpu_ns();
     let (env_g, done) = if opts.threads >= 2 {
@@ -820,6 +837,7 @@ where
         coverage: env_stop.as_ref().unwrap_or(&env_g).coverage(),
         waves,
         threads: if opts.threads >= 2 { 2 } else { 1 },
+        twin: S::TWIN && opts.twin,
         cpu_main_s,
         cpu_rtl_s,
     })
@@ -861,15 +879,12 @@ where
     Ok((env_g, side.finish()?))
 }
 
-/// Packed inputs and golden outputs of `n` consecutive cycles from `first`,
-/// and (for a single-environment block) that environment as it was before
-/// `first`, so the RTL thread can replay it up to a failing cycle.
-struct Batch<S: Stimulus> {
+/// Packed inputs and golden outputs of `n` consecutive cycles from `first`.
+struct Batch {
     first: u64,
     n: usize,
     inw: Vec<u64>,
     gw: Vec<u64>,
-    snap: Option<(S, Option<S::Out>)>,
     /// Set by the RTL thread when the run stopped in this batch: the failing cycle.
     stop: Option<u64>,
     /// Twin on the golden thread: the RTL side's history and beat tracker as
@@ -911,7 +926,7 @@ impl<S: Stimulus> GoldenTwin<S> {
     }
 
     /// Step through a batch handed back by the RTL thread.
-    fn take(&mut self, b: &mut Batch<S>, block: &'static BlockDesc, opts: &Options) {
+    fn take(&mut self, b: &mut Batch, block: &'static BlockDesc, opts: &Options) {
         if self.first.is_some() || self.stopped {
             return;
         }
@@ -940,7 +955,7 @@ impl<S: Stimulus> GoldenTwin<S> {
     #[cold]
     fn divergence(
         &self,
-        b: &mut Batch<S>,
+        b: &mut Batch,
         k: usize,
         block: &'static BlockDesc,
         opts: &Options,
@@ -982,7 +997,7 @@ fn run_pipelined<G, S>(
     opts: &Options,
 ) -> Result<(S, RtlDone<S>)>
 where
-    G: CycleModel<In = S::In, Out = S::Out>,
+    G: CycleModel<In = S::In, Out = S::Out> + Clone,
     S: Stimulus,
 {
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -998,9 +1013,19 @@ where
         e => (e, None),
     };
     let twin_here = twin.is_some();
+    // Without a twin, the golden thread has run batches past a failing
+    // cycle when it hears of it; the environment as it stood at that cycle
+    // (its coverage is the report's) is rebuilt from copies taken before
+    // cycle 0, by replaying golden model and environment up to the cycle
+    // (`replay_env`): a cost paid once, by a failing run only.
+    let start = if twin.is_none() && env_r.is_none() {
+        Some((golden.clone(), env_g.clone()))
+    } else {
+        None
+    };
     let abort = AtomicBool::new(false);
-    let (tx, rx) = mpsc::sync_channel::<Batch<S>>(QUEUE);
-    let (back_tx, back_rx) = mpsc::channel::<Batch<S>>();
+    let (tx, rx) = mpsc::sync_channel::<Batch>(QUEUE);
+    let (back_tx, back_rx) = mpsc::channel::<Batch>();
     std::thread::scope(|sc| {
         let abort = &abort;
         // The Verilated model is created, stepped and dropped on this thread.
@@ -1039,21 +1064,10 @@ where
                     stopped
                 };
                 if let Some(k) = stopped {
-                    env_stop = match b.snap.take() {
-                        // Replay the single environment from the batch start.
-                        Some((mut env, mut prev)) => {
-                            for j in 0..=k {
-                                env.next(b.first + j as u64, prev.as_ref());
-                                prev = Some(<S::Out as PortBundle>::unpack(
-                                    &b.gw[j * ow..(j + 1) * ow],
-                                ));
-                            }
-                            Some(env)
-                        }
-                        // The RTL-side twin stopped at this cycle too
-                        // (`None` when the twin is on the golden thread).
-                        None => side.env_r.clone(),
-                    };
+                    // The RTL-side twin stopped at this cycle too (`None`
+                    // when the twin is on the golden thread or there is none:
+                    // the golden thread then provides it).
+                    env_stop = side.env_r.clone();
                     b.stop = Some(b.first + k as u64);
                     let _ = back_tx.send(b);
                     break 'batches;
@@ -1067,7 +1081,7 @@ where
         });
         let bar = progress_bar(block, opts);
         let mut prev_g: Option<S::Out> = None;
-        let mut free: Vec<Batch<S>> = Vec::new();
+        let mut free: Vec<Batch> = Vec::new();
         let mut c = 0u64;
         while c < opts.cycles {
             // Batches the RTL thread is done with: the twin steps through them.
@@ -1086,18 +1100,12 @@ where
                 n: 0,
                 inw: vec![0; BATCH * iw],
                 gw: vec![0; BATCH * ow],
-                snap: None,
                 stop: None,
                 hist0: None,
             });
             b.first = c;
             b.n = 0;
             b.stop = None;
-            b.snap = if S::TWIN {
-                None
-            } else {
-                Some((env_g.clone(), prev_g.clone()))
-            };
             while b.n < BATCH && c < opts.cycles {
                 let ig = env_g.next(c, prev_g.as_ref());
                 let og = golden.step(&ig);
@@ -1145,13 +1153,40 @@ where
                 None => done.env_r = Some(t.env),
             }
         }
+        if let Some((g, e)) = start {
+            if done.first.is_some() && done.env_stop.is_none() {
+                done.env_stop = Some(replay_env(g, e, done.cycles_run));
+            }
+        }
         Ok((env_g, done))
     })
+}
+
+/// The environment `env` as it stands after producing the inputs of cycles
+/// `0..cycles`, each from the outputs `golden` gave for the cycle before —
+/// what the serial runner's environment is when it stops after `cycles`
+/// cycles (the RTL outputs it would have seen are the golden ones: every
+/// cycle before the failing one was checked equal).
+#[cold]
+fn replay_env<G, S>(mut golden: G, mut env: S, cycles: u64) -> S
+where
+    G: CycleModel<In = S::In, Out = S::Out>,
+    S: Stimulus,
+{
+    let mut prev: Option<S::Out> = None;
+    for c in 0..cycles {
+        let i = env.next(c, prev.as_ref());
+        if c + 1 < cycles {
+            prev = Some(golden.step(&i));
+        }
+    }
+    env
 }
 
 /// A test-only fault for any block: flip bit `bit` of output `signal` at
 /// cycle `cycle` of the wrapped (golden) model. Proves the harness catches a
 /// single-bit divergence and names the right cycle and signal.
+#[derive(Clone)]
 pub struct FlipOutputBit<G: CycleModel> {
     pub inner: G,
     pub cycle: u64,

@@ -54,6 +54,14 @@ pub struct CosimArgs {
     /// vcd2fst; much smaller for long runs).
     #[arg(long, requires = "vcd")]
     pub fst: bool,
+    /// Blocks whose environment keeps end-of-run state (udma, udma_w32,
+    /// udma_w128, leg): drive the RTL from an environment twin of its own
+    /// (fed by the RTL's outputs), check both twins' inputs every cycle and
+    /// compare their memory images at the end. Default: one environment
+    /// drives both sides (equivalent while every output is checked equal
+    /// every cycle, and the twin's cost is gone).
+    #[arg(long)]
+    pub twin: bool,
 }
 
 /// Parse a decimal or `0x`-prefixed hexadecimal u64.
@@ -168,6 +176,7 @@ pub fn run(a: CosimArgs) -> Result<i32> {
             .unwrap_or_else(lockstep::default_threads),
         coverage_out: None,
         fst: a.fst,
+        twin: a.twin,
     };
     anyhow::ensure!(
         a.coverage_dir.is_none() || crate::rtl::COVERAGE_BUILD,

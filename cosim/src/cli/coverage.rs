@@ -864,7 +864,7 @@ fn csr_cycles(block: &str) -> u64 {
 
 fn csr_run<G, S>(block: &str, golden: G, a: &CovCsrArgs) -> Result<()>
 where
-    G: sb2sb_model::ports::CycleModel<In = S::In, Out = S::Out>,
+    G: sb2sb_model::ports::CycleModel<In = S::In, Out = S::Out> + Clone,
     S: sb2sb_model::ports::Stimulus,
 {
     let Some(desc) = sb2sb_model::blocks::find(block) else {

@@ -66,7 +66,7 @@ pub struct CsrReport {
 
 fn go<G, S>(block: &str, golden: G, stim: S, planned: u64, a: &CsrArgs) -> Result<Report>
 where
-    G: CycleModel<In = S::In, Out = S::Out>,
+    G: CycleModel<In = S::In, Out = S::Out> + Clone,
     S: Stimulus,
 {
     let Some(desc) = sb2sb_model::blocks::find(block) else {
