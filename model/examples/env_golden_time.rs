@@ -19,15 +19,20 @@ fn cpu_s() -> f64 {
     sb2sb_model::cputime::thread_cpu_ns().map_or(0.0, |ns| ns as f64 * 1e-9)
 }
 
-/// (environment + golden + pack ns/cycle, golden alone ns/cycle), best of rounds.
+/// (environment + golden + pack ns/cycle, golden alone ns/cycle, environment
+/// alone ns/cycle), best of rounds. The environment alone is replayed over
+/// the golden outputs recorded in the first round (the same stream: the
+/// environment sees the same outputs it saw when driving the golden model).
 fn time<G: CycleModel<In = S::In, Out = S::Out>, S: Stimulus>(
     mk: impl Fn() -> G,
     cycles: u64,
     rounds: usize,
-) -> (f64, f64) {
+) -> (f64, f64, f64) {
     let mut best_env = f64::INFINITY;
     let mut best_g = f64::INFINITY;
+    let mut best_e = f64::INFINITY;
     let mut ins = Vec::with_capacity(cycles as usize);
+    let mut outs: Vec<S::Out> = Vec::with_capacity(cycles as usize);
     for r in 0..rounds {
         let mut g = mk();
         let mut s = S::new(1, cycles);
@@ -44,6 +49,7 @@ fn time<G: CycleModel<In = S::In, Out = S::Out>, S: Stimulus>(
             black_box(&ow);
             if r == 0 {
                 ins.push(i);
+                outs.push(o.clone());
             }
             prev = Some(o);
         }
@@ -54,13 +60,21 @@ fn time<G: CycleModel<In = S::In, Out = S::Out>, S: Stimulus>(
             black_box(g.step(i));
         }
         best_g = best_g.min(cpu_s() - t);
+        let mut s = S::new(1, cycles);
+        let t = cpu_s();
+        for c in 0..cycles {
+            let prev = c.checked_sub(1).map(|p| &outs[p as usize]);
+            black_box(s.next(c, prev));
+        }
+        best_e = best_e.min(cpu_s() - t);
     }
     let ns = |x: f64| x * 1e9 / cycles as f64;
-    (ns(best_env), ns(best_g))
+    (ns(best_env), ns(best_g), ns(best_e))
 }
 
-/// One block's timing: (environment + golden + pack, golden alone) in ns per cycle.
-type Timer<'a> = Box<dyn Fn() -> (f64, f64) + 'a>;
+/// One block's timing: (environment + golden + pack, golden alone,
+/// environment alone) in ns per cycle.
+type Timer<'a> = Box<dyn Fn() -> (f64, f64, f64) + 'a>;
 
 fn main() {
     let mut a = std::env::args().skip(1);
@@ -96,7 +110,7 @@ fn main() {
         if only.as_deref().is_some_and(|o| o != b) {
             continue;
         }
-        let (e, g) = f();
-        println!("{b:10} env+golden+pack {e:7.1} ns/cycle   golden alone {g:7.1} ns/cycle   env+pack ≈ {:7.1}", e - g);
+        let (e, g, ea) = f();
+        println!("{b:10} env+golden+pack {e:7.1} ns/cycle   golden alone {g:7.1} ns/cycle   env+pack ≈ {:7.1}   env alone {ea:7.1}", e - g);
     }
 }

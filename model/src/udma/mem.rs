@@ -3,7 +3,7 @@
 //! window, DECERR above the memory. One read burst and one write burst are
 //! accepted at a time (the engine never has more outstanding).
 
-use super::beat::{from_bytes, lane, Beat, ZERO};
+use super::beat::{from_bytes, keep_at, to_bytes, Beat, ZERO};
 use super::engine::PinsOut;
 use super::regs::{AXI_RESP_DECERR, AXI_RESP_OKAY, AXI_RESP_SLVERR};
 use crate::stim::StimRng;
@@ -31,6 +31,16 @@ struct Burst {
     len: u32,
     cnt: u32,
     wait: u32,
+}
+
+/// The ready/valid bits the memory drove in the last cycle.
+#[derive(Debug, Clone, Copy)]
+struct Handshake {
+    arready: bool,
+    rvalid: bool,
+    awready: bool,
+    wready: bool,
+    bvalid: bool,
 }
 
 /// Signals the memory drives (the `m_axi_*` inputs of the engine).
@@ -122,7 +132,14 @@ impl AxiMem {
     /// are the engine outputs sampled then), then choose this cycle's drive.
     pub fn step(&mut self, o: Option<&PinsOut>) {
         let beat = self.bb;
-        let prev = self.drive;
+        // The handshake bits of the last cycle (not a copy of the data beat).
+        let prev = Handshake {
+            arready: self.drive.arready,
+            rvalid: self.drive.rvalid,
+            awready: self.drive.awready,
+            wready: self.drive.wready,
+            bvalid: self.drive.bvalid,
+        };
         if let Some(o) = o {
             // ---- read ----
             if o.m_axi_arvalid != 0 {
@@ -178,9 +195,19 @@ impl AxiMem {
                 worst = worst.max(r);
                 if r == AXI_RESP_OKAY {
                     let (d, strb) = self.wbeats[k];
-                    for j in 0..beat as usize {
-                        if strb & (1 << j) != 0 {
-                            self.data[a as usize + j] = lane(&d, j);
+                    let n = beat as usize;
+                    let bytes = to_bytes(&d);
+                    let dst = &mut self.data[a as usize..a as usize + n];
+                    let all = keep_at(beat as u32, 0);
+                    if strb & all == all {
+                        dst.copy_from_slice(&bytes[..n]);
+                    } else {
+                        // the strobed lanes only, one set bit at a time
+                        let mut m = strb & all;
+                        while m != 0 {
+                            let j = m.trailing_zeros() as usize;
+                            dst[j] = bytes[j];
+                            m &= m - 1;
                         }
                     }
                 }

@@ -233,6 +233,47 @@ impl Default for QDrv {
     }
 }
 
+impl QDrv {
+    /// First cycle at which a queue still waiting counts as hung.
+    fn hang_at(&self) -> u64 {
+        if self.phase == QPhase::Wait {
+            self.started + HANG_CYCLES + 1
+        } else {
+            u64::MAX
+        }
+    }
+
+    /// First cycle at which the driver may act on this queue: a hang to
+    /// report (waiting for more than `HANG_CYCLES` since the start), a late
+    /// doorbell to ring, or no read outstanding and the timer expired. Until
+    /// one of the fields read here changes, the queue does nothing before
+    /// that cycle (it may still do nothing then: the CSR queue may be full).
+    fn wake(&self) -> u64 {
+        let hang = self.hang_at();
+        // The late doorbell waits for the polls to show M2S past the first
+        // descriptor (and S2M past its first buffer, or 3000 cycles more):
+        // polls change only with a CSR response, which wakes the queue again.
+        let late = self.late_db.map_or(u64::MAX, |(due, _, head)| {
+            if RingPos::from_reg(self.poll[0]) != head {
+                u64::MAX
+            } else if self
+                .late_db_s2m
+                .is_none_or(|(_, sh)| RingPos::from_reg(self.poll[1]) == sh)
+            {
+                due
+            } else {
+                due + 3000
+            }
+        });
+        let ready = if self.outstanding == 0 && self.phase != QPhase::Off {
+            self.timer
+        } else {
+            u64::MAX
+        };
+        hang.min(late).min(ready)
+    }
+}
+
 /// Coverage counters (names in [`UdmaStim::coverage`]).
 #[derive(Debug, Clone, Copy, Default)]
 struct Cov {
@@ -301,6 +342,14 @@ pub struct UdmaEnv<W: UdmaWidth> {
     cur: Option<CsrOp>,
     cphase: CPhase,
     qs: [QDrv; NQ],
+    /// Per queue: the first cycle at which the driver has something to do
+    /// for it (`QDrv::wake`), kept up to date at every change of its driver.
+    wake: [u64; NQ],
+    /// A lower bound of `wake` (never above its minimum): before this cycle
+    /// no queue has anything to do and the per-queue scan is skipped.
+    next_wake: u64,
+    /// Queues due but waiting for room in the CSR queue (bit q).
+    blocked: u32,
     directed_done: u32,
     random_on: bool,
     cov: Cov,
@@ -322,6 +371,13 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         if self.fail_msg.is_none() {
             self.fail_msg = Some(format!("cycle {cycle}: {msg}"));
         }
+    }
+
+    /// Queue q's driver changed: its wake cycle again.
+    fn rewake(&mut self, q: usize) {
+        let w = self.qs[q].wake();
+        self.wake[q] = w;
+        self.next_wake = self.next_wake.min(w);
     }
 
     fn wr(&mut self, addr: u32, data: u32, tag: Tag) {
@@ -383,6 +439,7 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         d.st = RingPos::default();
         d.cp = RingPos::default();
         d.phase = QPhase::Idle;
+        self.rewake(q);
     }
 
     /// Read every readable register of queue `q` and of both engine sides
@@ -992,6 +1049,7 @@ impl<W: UdmaWidth> UdmaEnv<W> {
                 if self.qs[q].outstanding == 0 {
                     self.evaluate(q, cycle);
                 }
+                self.rewake(q);
             }
             Tag::BadCsr => {
                 if resp == AXI_RESP_SLVERR {
@@ -1085,18 +1143,23 @@ impl<W: UdmaWidth> UdmaEnv<W> {
                 tag: Tag::BadCsr,
             });
         }
-        // The queues with something to do this cycle (bit q), found without
-        // a branch per queue: a hang to report, a late doorbell due, or no
-        // read outstanding and the timer expired. Every other queue does
-        // nothing in the loop below (each queue's work changes only its own
-        // driver, so the set is the same before and during the loop).
-        let mut todo = 0u32;
-        for (q, d) in self.qs.iter().enumerate() {
-            let hang = (d.phase == QPhase::Wait) & (cycle.wrapping_sub(d.started) > HANG_CYCLES);
-            let late = d.late_db.is_some_and(|(due, _, _)| cycle >= due);
-            let ready = (d.outstanding == 0) & (cycle >= d.timer) & (d.phase != QPhase::Off);
-            todo |= u32::from(hang | late | ready) << q;
+        // The queues with something to do this cycle (bit q): those whose
+        // wake cycle has come. Every other queue does nothing in the loop
+        // below (each queue's work changes only its own driver, so the set is
+        // the same before and during the loop). Most cycles no queue is due,
+        // or the only ones due wait for room in the CSR queue (`blocked`),
+        // and the loop is skipped.
+        if cycle < self.next_wake && (self.blocked == 0 || self.ops.len() >= 24) {
+            #[cfg(test)]
+            self.check_wake(cycle, None);
+            return;
         }
+        let mut todo = 0u32;
+        for (q, &w) in self.wake.iter().enumerate() {
+            todo |= u32::from(cycle >= w) << q;
+        }
+        #[cfg(test)]
+        self.check_wake(cycle, Some(todo));
         // Rotate the starting queue so no queue starves for CSR bandwidth:
         // queue `(k + cycle) % NQ` is visited k-th.
         let start = cycle as usize % NQ;
@@ -1137,23 +1200,76 @@ impl<W: UdmaWidth> UdmaEnv<W> {
                 }
             }
             let d = &self.qs[q];
-            if d.outstanding != 0 || cycle < d.timer {
-                continue;
+            if d.outstanding == 0 && cycle >= d.timer {
+                match d.phase {
+                    QPhase::Idle => {
+                        if self.ops.len() < 24
+                            && (self.random_on || (q == 0 && self.directed_done < DIRECTED_JOBS))
+                        {
+                            self.start_job(q, cycle);
+                        }
+                    }
+                    QPhase::Wait | QPhase::Recover => {
+                        if self.ops.len() < 24 {
+                            self.issue_poll(q, cycle);
+                        }
+                    }
+                    QPhase::Off => {}
+                }
             }
-            match d.phase {
-                QPhase::Idle => {
-                    if self.ops.len() < 24
-                        && (self.random_on || (q == 0 && self.directed_done < DIRECTED_JOBS))
-                    {
-                        self.start_job(q, cycle);
-                    }
+            self.wake[q] = self.qs[q].wake();
+        }
+        // A queue still due after its visit did nothing: its start, poll or
+        // late doorbell waits for room in the CSR queue (ops.len() < 24, or
+        // < 23), which only the CSR master makes; until then only a hang
+        // (not gated by the CSR queue) can wake it.
+        let mut blocked = 0u32;
+        let mut next = u64::MAX;
+        for (q, &w) in self.wake.iter().enumerate() {
+            let due = cycle >= w;
+            blocked |= u32::from(due) << q;
+            next = next.min(if due { self.qs[q].hang_at() } else { w });
+        }
+        self.blocked = blocked;
+        self.next_wake = next;
+    }
+
+    /// The wake set against the drivers' fields (tests). `todo`: the queues
+    /// visited at `cycle`, `None` if the visits are skipped. Every queue the
+    /// driver would visit by the fields alone (a hang, a late doorbell past
+    /// its due cycle, or the timer expired with no read outstanding) is
+    /// visited, unless its visit cannot do anything: a late doorbell past
+    /// due still waiting for the polls, or (skipped cycle) a queue in
+    /// `blocked` while the CSR queue is full. No other queue is visited.
+    #[cfg(test)]
+    fn check_wake(&self, cycle: u64, todo: Option<u32>) {
+        for (q, d) in self.qs.iter().enumerate() {
+            let hang = (d.phase == QPhase::Wait) & (cycle.wrapping_sub(d.started) > HANG_CYCLES);
+            let late = d.late_db.is_some_and(|(due, _, _)| cycle >= due);
+            let ready = (d.outstanding == 0) & (cycle >= d.timer) & (d.phase != QPhase::Off);
+            let late_rings = d.late_db.is_some_and(|(due, _, head)| {
+                cycle >= due
+                    && RingPos::from_reg(d.poll[0]) == head
+                    && (cycle >= due + 3000
+                        || d.late_db_s2m
+                            .is_none_or(|(_, sh)| RingPos::from_reg(d.poll[1]) == sh))
+            });
+            let acts = hang | late_rings | ready;
+            let state = format!("hang {hang} late {late} (rings {late_rings}) ready {ready}");
+            match todo {
+                Some(t) => {
+                    let woken = t >> q & 1 != 0;
+                    assert!(
+                        woken == acts && (!woken || hang | late | ready),
+                        "cycle {cycle} queue {q}: woken {woken}, {state}"
+                    );
                 }
-                QPhase::Wait | QPhase::Recover => {
-                    if self.ops.len() < 24 {
-                        self.issue_poll(q, cycle);
-                    }
-                }
-                QPhase::Off => {}
+                None => assert!(
+                    !acts || (!hang && self.blocked >> q & 1 != 0 && self.ops.len() >= 24),
+                    "cycle {cycle} queue {q}: skipped, blocked {:#x} ops {}, {state}",
+                    self.blocked,
+                    self.ops.len()
+                ),
             }
         }
     }
@@ -1373,6 +1489,9 @@ impl<W: UdmaWidth> Stimulus for UdmaEnv<W> {
             cur: None,
             cphase: CPhase::Idle,
             qs: [QDrv::default(); NQ],
+            wake: [u64::MAX; NQ],
+            next_wake: u64::MAX,
+            blocked: 0,
             directed_done: 0,
             random_on: false,
             cov: Cov::default(),
@@ -1392,7 +1511,7 @@ impl<W: UdmaWidth> Stimulus for UdmaEnv<W> {
         self.stream(o);
         self.csr_master(o, cycle);
         self.driver(cycle);
-        let m = self.mem.drive;
+        let m = &self.mem.drive;
         let i = &mut self.drv;
         i.rst_ni = (cycle >= RESET_CYCLES) as u64;
         i.m_axi_arready = m.arready as u64;
