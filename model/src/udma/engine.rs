@@ -8,10 +8,10 @@
 use core::marker::PhantomData;
 
 use super::beat::{Beat, WideData};
-use super::m2s::{M2s, RdPort};
-use super::regfile::{CsrIn, RegFile, SideStat};
+use super::m2s::{M2s, M2sState, RdPort};
+use super::regfile::{CsrIn, RegFile, SideEv, SideStat};
 use super::regs::{UDMA_CSR_ADDR_WIDTH, UDMA_NUM_QUEUES};
-use super::s2m::{S2m, StreamIn, WrIn};
+use super::s2m::{S2m, S2mState, StreamIn, WrIn};
 use crate::ports::{BlockDesc, CycleModel, PortBundle};
 
 /// The `udma_engine` port list, written once (SV port order; `rtl/udma_engine.sv`
@@ -414,15 +414,72 @@ impl<W: UdmaWidth> UdmaEngine<W> {
             | (self.regs.axi.pending() as u64) << 20
     }
 
-    /// One cycle on width-neutral pins (see [`CycleModel::step`]).
+    /// One cycle on width-neutral pins (see [`CycleModel::step`]): the quiet
+    /// cycle ([`Self::step_quiet`]) when both FSMs and the read port are idle
+    /// and no stream beat arrives, else the full cycle.
     #[inline]
     pub fn step_pins(&mut self, i: &PinsIn) -> PinsOut {
-        self.step_pins_with(i, |_, _| {})
+        if self.quiet(i) {
+            self.step_quiet(i)
+        } else {
+            self.step_pins_with(i, |_, _| {})
+        }
+    }
+
+    /// Nothing but the register file and the M2S queue pick can act this
+    /// cycle: out of reset, M2S in IDLE with no open packet, S2M in IDLE with
+    /// no open packet and an empty hold, the read port free, no stream beat.
+    /// Then every FSM output is its idle value (no port request, no AXI or
+    /// stream valid, no event) and the state flops of the RTL's IDLE → IDLE
+    /// are not written (`udma_m2s.sv` / `udma_s2m.sv` skip them too).
+    #[inline]
+    pub fn quiet(&self, i: &PinsIn) -> bool {
+        i.rst_ni & 1 != 0
+            && i.s_axis_tvalid & 1 == 0
+            && self.rd_owner == RD_NONE
+            && self.m2s.state == M2sState::Idle
+            && !self.m2s.pkt_open
+            && self.s2m.state == S2mState::Idle
+            && !self.s2m.in_pkt
+            && self.s2m.hcnt == 0
+    }
+
+    /// A quiet cycle ([`Self::quiet`]): the full cycle's result with the idle
+    /// FSM stages reduced to what they do in IDLE. Outputs: the CSR slave's,
+    /// the interrupts and `dbg_o`, every other port 0. Edge: the M2S
+    /// round-robin pick over `avail_o`, the register file with no FSM event
+    /// (the CSR access only); the arbiter stays free (no side wants the port).
+    /// Equal to [`Self::step_pins_with`] on the same state and inputs (test
+    /// `quiet_cycles_equal_the_full_cycle`).
+    #[inline]
+    pub fn step_quiet(&mut self, i: &PinsIn) -> PinsOut {
+        let csr = self.regs.csr_out();
+        let o = PinsOut {
+            s_axil_awready: csr.awready as u64,
+            s_axil_wready: csr.wready as u64,
+            s_axil_bresp: csr.bresp as u64,
+            s_axil_bvalid: csr.bvalid as u64,
+            s_axil_arready: csr.arready as u64,
+            s_axil_rdata: csr.rdata as u64,
+            s_axil_rresp: csr.rresp as u64,
+            s_axil_rvalid: csr.rvalid as u64,
+            irq_o: self.regs.irq() as u64,
+            err_irq_o: self.regs.err_irq() as u64,
+            dbg_o: self.dbg(),
+            ..PinsOut::default()
+        };
+        // Clock edge.
+        let stats = self.stats();
+        self.m2s.idle_pick(&self.regs.side[0]);
+        self.regs
+            .update(&csr_in(i), &[SideEv::default(); 2], &stats);
+        o
     }
 
     /// [`Self::step_pins`] with `after_m2s` applied to the M2S FSM and its
     /// outputs between the M2S update and the register-file update (the seam
     /// the test-only faults of [`super::fault`] use; production passes a no-op).
+    /// Always the full cycle (every stage evaluated).
     #[inline(always)]
     pub fn step_pins_with<F: FnMut(&mut M2s, &mut super::m2s::M2sOut)>(
         &mut self,
@@ -432,17 +489,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         if i.rst_ni & 1 == 0 {
             self.reset();
         }
-        let csr_in = CsrIn {
-            awaddr: i.s_axil_awaddr as u32,
-            awvalid: b(i.s_axil_awvalid),
-            wdata: i.s_axil_wdata as u32,
-            wstrb: i.s_axil_wstrb as u32,
-            wvalid: b(i.s_axil_wvalid),
-            bready: b(i.s_axil_bready),
-            araddr: i.s_axil_araddr as u32,
-            arvalid: b(i.s_axil_arvalid),
-            rready: b(i.s_axil_rready),
-        };
+        let csr_in = csr_in(i);
         let rvalid = b(i.m_axi_rvalid) && self.rd_phase;
         let port = |mine: bool| RdPort {
             owner: mine,
@@ -524,7 +571,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         let stats = self.stats();
         let tready = b(i.m_axis_tready);
         let wr_busy = self.s2m.wr_busy();
-        let dmb_req = self.m2s.state == super::m2s::M2sState::Dmb && self.m2s.q == self.s2m.q;
+        let dmb_req = self.m2s.state == M2sState::Dmb && self.m2s.q == self.s2m.q;
         self.m2s
             .update(&self.regs.side[0], &m_rd, tready, wr_busy, &mut mo);
         after_m2s(&mut self.m2s, &mut mo);
@@ -565,6 +612,22 @@ impl<W: UdmaWidth> UdmaEngine<W> {
 
 fn b(x: u64) -> bool {
     x & 1 != 0
+}
+
+/// The CSR slave's inputs.
+#[inline]
+fn csr_in(i: &PinsIn) -> CsrIn {
+    CsrIn {
+        awaddr: i.s_axil_awaddr as u32,
+        awvalid: b(i.s_axil_awvalid),
+        wdata: i.s_axil_wdata as u32,
+        wstrb: i.s_axil_wstrb as u32,
+        wvalid: b(i.s_axil_wvalid),
+        bready: b(i.s_axil_bready),
+        araddr: i.s_axil_araddr as u32,
+        arvalid: b(i.s_axil_arvalid),
+        rready: b(i.s_axil_rready),
+    }
 }
 
 impl<W: UdmaWidth> CycleModel for UdmaEngine<W> {

@@ -68,6 +68,9 @@ pub struct M2sOut {
     pub ar: ArReq,
     pub axis: StreamOut,
     pub ev: SideEv,
+    /// TX only: the packing of this cycle's beat (the RTL's `comb`/`tot`
+    /// wires), computed once for the outputs and the edge.
+    pack: Option<Pack>,
 }
 
 /// M2S FSM states: `m2s_state_e` of `rtl/udma_m2s.sv`, same names and
@@ -120,7 +123,7 @@ pub struct M2s {
 }
 
 /// Result of merging the carry with the buffer beat being streamed.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 struct Pack {
     /// Bytes of the buffer beat that belong to the descriptor (1..=bb).
     n: u32,
@@ -215,6 +218,22 @@ impl M2s {
         };
     }
 
+    /// IDLE with no open packet: pick the next available queue round robin
+    /// from `rr_last + 1` (the `avail_o` vector rotated so that queue
+    /// `rr_last + 1` is bit 0) and fetch its descriptor.
+    #[inline]
+    pub fn idle_pick(&mut self, regs: &SideRegs) {
+        let avail = regs.avail_mask();
+        if avail != 0 {
+            let start = (self.rr_last + 1) % NQ;
+            let k = avail.rotate_right(start as u32).trailing_zeros() as usize;
+            let q = (start + k) % NQ;
+            self.q = q;
+            self.rr_last = q;
+            self.state = M2sState::Dar;
+        }
+    }
+
     /// Outputs for this cycle (from the state and the inputs).
     pub fn outputs(&self, regs: &SideRegs, rd: &RdPort) -> M2sOut {
         let mut o = M2sOut::default();
@@ -243,6 +262,7 @@ impl M2s {
             }
             M2sState::Tx => {
                 let p = self.pack();
+                o.pack = Some(p);
                 // A beat goes out when it is full or ends the packet; otherwise
                 // the bytes are absorbed into the carry (no stream beat).
                 if p.tot >= bb || p.lastp {
@@ -293,16 +313,8 @@ impl M2s {
                     } else if regs.avail(self.q) {
                         self.state = M2sState::Dar;
                     }
-                } else if regs.normal() {
-                    for k in 1..=NQ {
-                        let q = (self.rr_last + k) % NQ;
-                        if regs.avail(q) {
-                            self.q = q;
-                            self.rr_last = q;
-                            self.state = M2sState::Dar;
-                            break;
-                        }
-                    }
+                } else {
+                    self.idle_pick(regs);
                 }
             }
             M2sState::Dar => {
@@ -372,7 +384,7 @@ impl M2s {
             }
             M2sState::Tx => {
                 if tready || !o.axis.tvalid {
-                    let p = self.pack();
+                    let p = o.pack.unwrap_or_else(|| self.pack());
                     o.ev.bytes_add = p.n;
                     self.rem -= p.n;
                     self.pkt_open = !o.axis.tlast;

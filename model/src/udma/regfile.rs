@@ -16,6 +16,9 @@ use crate::regs::{access_table, Access, Sides};
 /// Number of queues per side.
 pub const NQ: usize = UDMA_NUM_QUEUES as usize;
 
+// `SideRegs::en_q` and the FSM views hold one bit per queue in a `u16`.
+const _: () = assert!(NQ == u16::BITS as usize);
+
 /// Address bits of the CSR port.
 const CSR_ADDR_MASK: u32 = (1 << UDMA_CSR_ADDR_WIDTH) - 1;
 
@@ -111,17 +114,44 @@ pub struct SideRegs {
     pub no_desc_tout: u32,
     pub cfg_len: u32,
     pub q: [QueueRegs; NQ],
+    /// Queues with both enables set (Q_CFG EN_PREF and EN_SCHEDULING), one bit
+    /// per queue: the RTL's `en_pref_q & en_sched_q`, written with `cfg` by the
+    /// CSR write only, so the FSMs look only at the queues that can be picked.
+    pub en_q: u16,
 }
 
 impl SideRegs {
     /// Engine in normal operation.
+    #[inline]
     pub fn normal(&self) -> bool {
         self.state == UDMA_STATE_NORMAL
     }
     /// Queue `q` can hand out a descriptor.
+    #[inline]
     pub fn avail(&self, q: usize) -> bool {
         let r = &self.q[q];
-        self.normal() && r.enabled() && !r.stopped && r.nonempty()
+        self.normal() && self.en_q >> q & 1 != 0 && !r.stopped && r.nonempty()
+    }
+    /// The queues that can hand out a descriptor, one bit per queue (`avail_o`
+    /// of the RTL). Only the enabled queues are looked at; their stop bit and
+    /// occupancy are read from the queue registers (which the system model's
+    /// fast mode also writes), not cached.
+    #[inline]
+    pub fn avail_mask(&self) -> u16 {
+        if !self.normal() {
+            return 0;
+        }
+        let mut m = self.en_q;
+        let mut a = 0u16;
+        while m != 0 {
+            let q = m.trailing_zeros() as usize;
+            let r = &self.q[q];
+            if !r.stopped && r.nonempty() {
+                a |= 1 << q;
+            }
+            m &= m - 1;
+        }
+        a
     }
 }
 
@@ -138,6 +168,17 @@ pub struct SideEv {
     pub err: Option<u32>,
     pub bytes_add: u32,
     pub drop_add: u32,
+}
+
+impl SideEv {
+    /// No event: the FSM changes no register this cycle (`q` alone is not an event).
+    #[inline]
+    pub fn is_none(&self) -> bool {
+        !(self.head_adv || self.crhp_adv || self.done_inc || self.int_set)
+            && self.err.is_none()
+            && self.bytes_add == 0
+            && self.drop_add == 0
+    }
 }
 
 /// FSM status a side shows in the register file (status bit 29, DBG_STATE).
@@ -320,7 +361,27 @@ impl RegFile {
     /// "2. CSR write" ([`Self::csr_write`]), the sticky/W1C merge, and the
     /// adapter's registered responses.
     pub fn update(&mut self, i: &CsrIn, ev: &[SideEv; 2], stat: &[SideStat; 2]) {
-        let c = self.csr_cycle(i, stat);
+        let req = self.axi.requests(i, CSR_ADDR_MASK);
+        if req.write.is_none() && req.read.is_none() {
+            // No CSR access (most cycles): the decode, read mux and doorbell
+            // arithmetic are not evaluated (the RTL gates them on `rd`/`wr`)
+            // and only the sides with an FSM event touch a register (the RTL
+            // skips `p_state` when there is neither: its `busy` term). Same
+            // result as the full path with an empty CSR transaction.
+            for (s, e) in ev.iter().enumerate() {
+                if !e.is_none() {
+                    self.fsm_event(s, e);
+                    let set = Self::event_sets(e);
+                    let sr = &mut self.side[s];
+                    sr.err_status |= set.err;
+                    sr.int_status |= set.int;
+                }
+            }
+            self.axi
+                .update(i, &req, &AxilAnswer::default(), CSR_ADDR_MASK);
+            return;
+        }
+        let c = self.csr_cycle(req, stat);
         self.fsm_events(ev);
         let set = self.sticky_sets(ev, &c);
         let clear = self.csr_write(&c);
@@ -341,8 +402,7 @@ impl RegFile {
     }
 
     /// This cycle's CSR transaction, computed from the state before the edge.
-    fn csr_cycle(&self, i: &CsrIn, stat: &[SideStat; 2]) -> CsrCycle {
-        let req = self.axi.requests(i, CSR_ADDR_MASK);
+    fn csr_cycle(&self, req: crate::regs::axil::AxilReq, stat: &[SideStat; 2]) -> CsrCycle {
         let wr = req.write.is_some();
         let rd = req.read.is_some();
         let w = req.write.unwrap_or(crate::regs::axil::WriteReq {
@@ -389,37 +449,47 @@ impl RegFile {
     /// The FSM events, stage 1: pointer steps, counters, queue errors.
     fn fsm_events(&mut self, ev: &[SideEv; 2]) {
         for (s, e) in ev.iter().enumerate() {
-            let r = &mut self.side[s].q[e.q];
-            if e.head_adv {
-                r.head = r.head.step(r.rl);
+            if !e.is_none() {
+                self.fsm_event(s, e);
             }
-            if e.crhp_adv {
-                r.crhp = r.crhp.step(r.rl);
-            }
-            if e.done_inc {
-                r.done = r.done.wrapping_add(1);
-            }
-            r.bytes = r.bytes.wrapping_add(e.bytes_add);
-            r.drop = r.drop.wrapping_add(e.drop_add);
-            if let Some(b) = e.err {
-                r.stopped = true;
-                r.err |= 1 << b;
-            }
+        }
+    }
+
+    /// One side's FSM event on its queue.
+    #[inline]
+    fn fsm_event(&mut self, s: usize, e: &SideEv) {
+        let r = &mut self.side[s].q[e.q];
+        if e.head_adv {
+            r.head = r.head.step(r.rl);
+        }
+        if e.crhp_adv {
+            r.crhp = r.crhp.step(r.rl);
+        }
+        if e.done_inc {
+            r.done = r.done.wrapping_add(1);
+        }
+        r.bytes = r.bytes.wrapping_add(e.bytes_add);
+        r.drop = r.drop.wrapping_add(e.drop_add);
+        if let Some(b) = e.err {
+            r.stopped = true;
+            r.err |= 1 << b;
+        }
+    }
+
+    /// ERR_STATUS / INT_STATUS bits one side's FSM event sets (its error
+    /// cause, the completion of an INT_EN descriptor).
+    #[inline]
+    fn event_sets(e: &SideEv) -> StatusBits {
+        StatusBits {
+            err: e.err.map_or(0, |b| 1 << b),
+            int: u32::from(e.int_set) << e.q,
         }
     }
 
     /// Bits set this cycle in ERR_STATUS / INT_STATUS of each side (FSM errors,
     /// completions with INT_EN, bad CSR accesses, doorbell overflow).
     fn sticky_sets(&self, ev: &[SideEv; 2], c: &CsrCycle) -> [StatusBits; 2] {
-        let mut set = [StatusBits::default(); 2];
-        for (s, e) in ev.iter().enumerate() {
-            if let Some(b) = e.err {
-                set[s].err |= 1 << b;
-            }
-            if e.int_set {
-                set[s].int |= 1 << e.q;
-            }
-        }
+        let mut set = ev.map(|e| Self::event_sets(&e));
         if c.wr_bad {
             set[c.write_side].err |= 1 << UDMA_ERR_CSR;
         }
@@ -447,7 +517,15 @@ impl RegFile {
                 let r = &mut sr.q[qi];
                 match c.write_offset {
                     UDMA_Q_DESC_PREF_CFG => r.desc_pref_cfg = d,
-                    UDMA_Q_CFG => r.cfg = d & CFG_MASK,
+                    UDMA_Q_CFG => {
+                        r.cfg = d & CFG_MASK;
+                        let bit = 1u16 << qi;
+                        sr.en_q = if r.cfg == CFG_MASK {
+                            sr.en_q | bit
+                        } else {
+                            sr.en_q & !bit
+                        };
+                    }
                     UDMA_Q_RBP_LOW => r.rbp_lo = d & BASE_LO_MASK,
                     UDMA_Q_RBP_HIGH => r.rbp_hi = d,
                     UDMA_Q_RL => r.rl = Q_RL_LEN.get(d),

@@ -83,6 +83,9 @@ pub struct S2mOut {
     pub wr: WrOut,
     pub tready: bool,
     pub ev: SideEv,
+    /// DATA only: the write formed this cycle (the RTL's packing wires),
+    /// computed once for the outputs and the edge.
+    take: Option<Take>,
 }
 
 /// S2M FSM states: `s2m_state_e` of `rtl/udma_s2m.sv`, same names and
@@ -150,7 +153,7 @@ pub struct S2m {
 }
 
 /// Bytes the next memory write of state DATA takes.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 struct Take {
     /// A stream beat is needed (the hold alone cannot form the write).
     need_beat: bool,
@@ -280,7 +283,9 @@ impl S2m {
                 }
             }
             S2mState::Data => {
-                o.tready = s.tvalid && self.take(s).need_beat;
+                let t = self.take(s);
+                o.tready = s.tvalid && t.need_beat;
+                o.take = Some(t);
             }
             S2mState::Wr => {
                 o.wr = WrOut {
@@ -436,7 +441,7 @@ impl S2m {
 
     /// DATA: collect stream bytes into the write buffer until a burst ends.
     fn collect_data(&mut self, s: &StreamIn, dmb_req: bool, hs: &Handshakes, o: &mut S2mOut) {
-        let t = self.take(s);
+        let t = o.take.unwrap_or_else(|| self.take(s));
         let mut wend = false;
         if !t.need_beat || hs.t {
             if hs.t {

@@ -777,3 +777,126 @@ fn s2m_writes_bursts_and_a_copy_moves_more_than_one_beat_per_3_cycles() {
         );
     }
 }
+
+/// Steps `fast` with [`UdmaEngine::step_pins`] (the quiet cycle when it
+/// applies) and `full` with [`UdmaEngine::step_pins_with`] (always the full
+/// cycle) on the same inputs; both must give the same outputs and end in the
+/// same state. Returns the outputs and whether the cycle was a quiet one.
+fn step_both<W: UdmaWidth>(
+    fast: &mut UdmaEngine<W>,
+    full: &mut UdmaEngine<W>,
+    i: &PinsIn,
+) -> (PinsOut, bool) {
+    let quiet = fast.quiet(i);
+    let a = fast.step_pins(i);
+    let b = full.step_pins_with(i, |_, _| {});
+    assert_eq!(a, b, "outputs (quiet cycle: {quiet})");
+    assert_eq!(fast, full, "state (quiet cycle: {quiet})");
+    (a, quiet)
+}
+
+/// The quiet cycle equals the full cycle under the lockstep environment
+/// (every width, three seeds).
+#[test]
+fn quiet_cycles_equal_the_full_cycle_under_the_environment() {
+    fn check<W: UdmaWidth>(seed: u64, cycles: u64) -> u64 {
+        let mut env = UdmaEnv::<W>::new(seed, cycles);
+        let (mut fast, mut full) = (UdmaEngine::<W>::new(), UdmaEngine::<W>::new());
+        let mut prev = None;
+        let mut quiet = 0;
+        for c in 0..cycles {
+            let i = W::pins_in(&env.next(c, prev.as_ref()));
+            let (o, q) = step_both(&mut fast, &mut full, &i);
+            quiet += q as u64;
+            prev = Some(W::to_out(&o));
+        }
+        quiet
+    }
+    for seed in 1..=3 {
+        assert!(check::<W32>(seed, 20_000) > 0);
+        assert!(check::<W64>(seed, 20_000) > 0);
+        assert!(check::<W128>(seed, 20_000) > 0);
+    }
+}
+
+/// Random pins: CSR writes and reads of the queue and engine registers
+/// (enables, ring lengths, doorbells, RST_Q, engine state, status clears, bad
+/// addresses), random AXI handshakes and read data, rare stream beats and
+/// resets. The quiet cycle equals the full cycle in every register state
+/// these reach (queues enabled, stopped, empty or not, packets cut).
+#[test]
+fn quiet_cycles_equal_the_full_cycle_on_random_pins() {
+    use regs::*;
+    let mut r = crate::stim::StimRng::new(0x0005_1deb);
+    let mut quiet = 0u64;
+    for run in 0..40 {
+        let (mut fast, mut full) = (Udma::new(), Udma::new());
+        let mut i = PinsIn::default();
+        for c in 0..5_000u64 {
+            i.rst_ni = u64::from(c > 1 && !r.chance(1, 4000));
+            let side = if r.bool() { Side::M2s } else { Side::S2m };
+            let q = if r.chance(1, 20) {
+                16
+            } else {
+                r.below(4) as u32 * 5 % 16
+            };
+            if r.chance(1, 6) {
+                let (off, data) = match r.below(10) {
+                    0 => (UDMA_Q_CFG, if r.chance(3, 4) { 0x3_0000 } else { r.u32() }),
+                    1 => (UDMA_Q_RL, r.range(1, 8) as u32),
+                    2 => (UDMA_Q_RTP_INC, r.below(5) as u32),
+                    3 => (side.q_sw_ctrl(), r.below(2) as u32),
+                    4 => (UDMA_Q_RBP_LOW, r.u32()),
+                    5 => (UDMA_S2M_Q_COMP_CFG, r.u32()),
+                    6 => (r.below(0x1000) as u32 & !3, r.u32()),
+                    _ => (0, 0),
+                };
+                let addr = if off == 0 {
+                    match r.below(3) {
+                        0 => eng_addr(side, UDMA_ENG_CHANGE_STATE),
+                        1 => eng_addr(side, UDMA_ENG_ERR_STATUS),
+                        _ => eng_addr(side, UDMA_ENG_INT_STATUS),
+                    }
+                } else {
+                    q_addr(side, q, off)
+                };
+                let data = if off == 0 && addr & 0xfff == UDMA_ENG_CHANGE_STATE {
+                    1 << r.below(3)
+                } else if off == 0 {
+                    r.u32()
+                } else {
+                    data
+                };
+                i.s_axil_awaddr = u64::from(addr);
+                i.s_axil_wdata = u64::from(data);
+                i.s_axil_wstrb = if r.chance(1, 30) { 3 } else { 0xf };
+                i.s_axil_awvalid = 1;
+                i.s_axil_wvalid = 1;
+            } else if r.chance(1, 3) {
+                i.s_axil_awvalid = 0;
+                i.s_axil_wvalid = 0;
+            }
+            i.s_axil_bready = u64::from(r.chance(3, 4));
+            i.s_axil_arvalid = u64::from(r.chance(1, 8));
+            i.s_axil_araddr = u64::from(q_addr(side, q, r.below(0x40) as u32 * 4));
+            i.s_axil_rready = u64::from(r.chance(3, 4));
+            i.m_axi_arready = u64::from(r.bool());
+            i.m_axi_rvalid = u64::from(r.bool());
+            i.m_axi_rdata = [r.u64(), r.u64(), r.u64(), r.u64()];
+            i.m_axi_rresp = u64::from(r.chance(1, 50)) * 2;
+            i.m_axi_awready = u64::from(r.bool());
+            i.m_axi_wready = u64::from(r.bool());
+            i.m_axi_bvalid = u64::from(r.bool());
+            i.m_axi_bresp = u64::from(r.chance(1, 50)) * 2;
+            i.m_axis_tready = u64::from(r.bool());
+            i.s_axis_tvalid = u64::from(r.chance(1, 10 + run));
+            i.s_axis_tdata = [r.u64(), 0, 0, 0];
+            i.s_axis_tkeep = 0xff >> r.below(8);
+            i.s_axis_tlast = u64::from(r.chance(1, 3));
+            i.s_axis_tid = r.below(16);
+            i.s_axis_tuser = u64::from(r.chance(1, 10));
+            quiet += step_both(&mut fast, &mut full, &i).1 as u64;
+        }
+    }
+    assert!(quiet > 10_000, "quiet cycles {quiet}");
+}
