@@ -103,6 +103,9 @@ pub struct EvtSem {
     steps: u64,
     /// Test-only fault; `None` in normal use.
     pub fault: Option<EvtSemFault>,
+    /// Test-only: evaluate every stage in every cycle (no idle skipping), the
+    /// reference the gated stages are checked against (`tests.rs`).
+    pub(crate) eval_all: bool,
 }
 
 impl Default for EvtSem {
@@ -126,6 +129,7 @@ impl EvtSem {
             taken: [0; NUM_SEM],
             steps: 0,
             fault: None,
+            eval_all: false,
         }
     }
 
@@ -245,6 +249,19 @@ struct Waits {
     clr_idx: [u8; NUM_WAIT],
 }
 
+impl Waits {
+    /// No wait port valid: nothing satisfied, no side effect, no error.
+    const IDLE: Waits = Waits {
+        done: 0,
+        bad: None,
+        dec: 0,
+        dec_idx: [0; NUM_WAIT],
+        dec_imm: [0; NUM_WAIT],
+        clr: 0,
+        clr_idx: [0; NUM_WAIT],
+    };
+}
+
 /// The semaphore updates of this cycle (the slot adder of `p_state`):
 /// update `k < count` writes `val[k]` into semaphore `idx[k]`.
 struct SemUpdates {
@@ -332,15 +349,7 @@ impl EvtSem {
     /// Stage 2: wait ports, served in port order (each sees the lower ports' effects).
     #[inline(always)]
     fn serve_waits(&self, i: &EvtSemIn) -> Waits {
-        let mut w = Waits {
-            done: 0,
-            bad: None,
-            dec: 0,
-            dec_idx: [0; NUM_WAIT],
-            dec_imm: [0; NUM_WAIT],
-            clr: 0,
-            clr_idx: [0; NUM_WAIT],
-        };
+        let mut w = Waits::IDLE;
         // Idle ports are evaluated too and their results masked by `valid`
         // (whether a port is valid is random: a branch per port mispredicts).
         for p in 0..NUM_WAIT {
@@ -406,7 +415,7 @@ impl EvtSem {
                 WriteOp::SemAdd(idx, v) => touch(idx, v),
                 _ => {}
             }
-            let mut valid = i.inc_valid_i & ((1 << NUM_INC) - 1);
+            let mut valid = i.inc_valid_i & INC_VALID_MASK;
             while valid != 0 {
                 let p = valid.trailing_zeros() as usize;
                 valid &= valid - 1;
@@ -448,9 +457,10 @@ impl EvtSem {
         }
     }
 
-    /// Stage 4 (clock edge): semaphores, events, sticky errors, first-error capture.
+    /// Stage 4 (clock edge, `p_state`): semaphores, events, sticky errors,
+    /// first-error capture. Skipped in a cycle that changes none of them (see `step_clean`).
     #[inline(always)]
-    fn edge(&mut self, axi: &AxiCycle, waits: &Waits, sems: &SemUpdates, pulse: u32) {
+    fn edge_state(&mut self, axi: &AxiCycle, waits: &Waits, sems: &SemUpdates, pulse: u32) {
         for (&idx, &v) in sems.idx[..sems.count].iter().zip(&sems.val) {
             self.sem[usize::from(idx)] = v;
         }
@@ -514,6 +524,11 @@ impl EvtSem {
             self.first_err = fe.pack();
             self.first_err_data = data;
         }
+    }
+
+    /// Stage 5 (clock edge, `u_axil`): the adapter's registers.
+    #[inline(always)]
+    fn edge_axi(&mut self, axi: &AxiCycle) {
         self.axi.update(
             &axi.axi_in,
             &axi.req,
@@ -570,7 +585,17 @@ impl EvtSem {
         }
         let mut o = self.outputs(i);
         let axi = self.axi_cycle(i);
-        let waits = self.serve_waits(i);
+        // As the RTL, a stage with nothing to do is skipped (docs/decisions.md,
+        // "Evaluate-when-used logic"): without a valid wait port the wait
+        // logic yields nothing; without an update source the adder writes no
+        // semaphore; without any of those, an AXI effect, an error or a pending
+        // pulse, `p_state` changes no register (its `busy` gate).
+        let eval_all = self.eval_all;
+        let waits = if i.wait_valid_i & WAIT_VALID_MASK != 0 || eval_all {
+            self.serve_waits(i)
+        } else {
+            Waits::IDLE
+        };
         o.wait_done_o = waits.done;
         // Stage 3's result, filled in place (a 192-byte return value is a `memcpy` call).
         let mut sems = SemUpdates {
@@ -579,7 +604,11 @@ impl EvtSem {
             count: 0,
             overflow: None,
         };
-        self.sum_semaphores(i, axi.write_op, &waits, &mut sems);
+        let sem_write = matches!(axi.write_op, WriteOp::SemSet(..) | WriteOp::SemAdd(..));
+        let sources = sem_write || i.inc_valid_i & INC_VALID_MASK != 0 || waits.dec != 0;
+        if sources || eval_all {
+            self.sum_semaphores(i, axi.write_op, &waits, &mut sems);
+        }
         // Error pulse of this cycle.
         let mut pulse = 0u32;
         for e in [axi.write_err, axi.read_err].into_iter().flatten() {
@@ -594,7 +623,21 @@ impl EvtSem {
         if in_reset {
             return o;
         }
-        self.edge(&axi, &waits, &sems, pulse);
+        // `busy`: any write effect counts (a superset of the RTL's, same result).
+        let busy = sources
+            || waits.clr != 0
+            || axi.write_op != WriteOp::None
+            || pulse != 0
+            || self.err_pulse != 0;
+        if busy || eval_all {
+            self.edge_state(&axi, &waits, &sems, pulse);
+        }
+        self.edge_axi(&axi);
         o
     }
 }
+
+/// Valid bits of the wait ports in `wait_valid_i`.
+const WAIT_VALID_MASK: u64 = (1 << NUM_WAIT) - 1;
+/// Valid bits of the increment ports in `inc_valid_i`.
+const INC_VALID_MASK: u64 = (1 << NUM_INC) - 1;
