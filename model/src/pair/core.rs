@@ -95,6 +95,10 @@ pub struct Glue {
     dec_out: [DecoderOut; 3],
     /// `dec_out[k]` already holds the outputs of decoder `k`'s held registers.
     dec_held: [bool; 3],
+    /// Test-only: step every decoder every cycle (the reference the skipped
+    /// decoder steps are tested equal to).
+    #[cfg(test)]
+    pub(super) always_step_decoders: bool,
     /// Per-cycle wiring between the instances, kept between cycles so a
     /// cycle allocates nothing (every slot is rewritten every cycle; no state).
     wires: Wires,
@@ -254,6 +258,8 @@ impl Glue {
             stats: GlueStats::default(),
             dec_out: Default::default(),
             dec_held: [false; 3],
+            #[cfg(test)]
+            always_step_decoders: false,
             wires: Wires::default(),
         }
     }
@@ -542,8 +548,12 @@ impl Glue {
     #[inline(always)]
     fn decoders_step(&mut self, rst: bool) {
         for k in 0..3 {
+            #[cfg(test)]
+            let all = self.always_step_decoders;
+            #[cfg(not(test))]
+            let all = false;
             let d = &mut self.dec[k];
-            if rst || self.xbar.dec_valid(k, rst) || d.q.valid_q != 0 || d.fault.is_some() {
+            if all || rst || self.xbar.dec_valid(k, rst) || d.q.valid_q != 0 || d.fault.is_some() {
                 self.dec_out[k] = d.step(&self.xbar.dec_input(k, rst));
                 self.dec_held[k] = false;
             } else if !self.dec_held[k] {

@@ -187,7 +187,7 @@ pub struct Xbar {
 /// master k) in the order `rr, rr + 1, ..., wrapping` (`rr` below the master
 /// count); the RTL's `w_pick` / `r_pick` loops as two mask scans.
 #[inline(always)]
-fn rr_pick(req: u32, rr: usize) -> Option<usize> {
+pub(super) fn rr_pick(req: u32, rr: usize) -> Option<usize> {
     let from_rr = req & (u32::MAX << rr);
     let m = if from_rr != 0 { from_rr } else { req };
     (m != 0).then(|| m.trailing_zeros() as usize)
