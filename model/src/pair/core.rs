@@ -15,13 +15,13 @@ use crate::decoder::{Decoder, DecoderOut};
 use crate::evt_sem::{EvtSem, EvtSemIn, EvtSemOut};
 use crate::ports::CycleModel;
 use crate::udma::beat::Beat;
-use crate::udma::{PinsIn, PinsOut, Udma};
+use crate::udma::{PinsIn, Udma};
 
 use super::fifo::{AxisBeat, LoopFifo};
 use super::link::{LinkFarIn, LinkNearIn, LinkOut};
-use super::q7port::{MemResp, Q7Port};
+use super::q7port::{CsrDrive, MemResp, Q7Port};
 use super::sram::{Sram, SramIn, WordStore};
-use super::xbar::{RmIn, WmIn, Xbar, XbarCfg};
+use super::xbar::{RmIn, WmIn, Xbar, XbarCfg, XbarMOut};
 use super::PairParams;
 use crate::regs::axil::{AxilIn, AxilOut};
 
@@ -90,19 +90,67 @@ pub struct Glue {
     pub dbg_sel: bool,
     /// Model-only event counters (no RTL register; read by the system model).
     pub stats: GlueStats,
-    /// Per-cycle wiring buffers of [`Glue::step`], kept between cycles so a
-    /// cycle allocates nothing (contents are rebuilt every cycle; no state).
-    scratch: Scratch,
+    /// The decoders' outputs this cycle (kept while a decoder's step is
+    /// skipped, see [`Glue::step`]'s decoder stage).
+    dec_out: [DecoderOut; 3],
+    /// `dec_out[k]` already holds the outputs of decoder `k`'s held registers.
+    dec_held: [bool; 3],
+    /// Test-only: step every decoder every cycle (the reference the skipped
+    /// decoder steps are tested equal to).
+    #[cfg(test)]
+    pub(super) always_step_decoders: bool,
+    /// Per-cycle wiring between the instances, kept between cycles so a
+    /// cycle allocates nothing (every slot is rewritten every cycle; no state).
+    wires: Wires,
 }
 
-/// The wiring buffers of one [`Glue::step`]: engine outputs, interconnect
-/// write / read master inputs, Q7 port target outputs.
+/// The wires of one [`Glue::step`]: the interconnect's write masters (the
+/// engines, the link in, the Q7 store) and read masters (the engines), and
+/// the Q7 port's CSR targets' outputs (the engines, the EVT_SEM).
 #[derive(Debug, Clone, Default)]
-struct Scratch {
-    eo: Vec<PinsOut>,
+struct Wires {
     wm: Vec<WmIn>,
     rm: Vec<RmIn>,
     touts: Vec<AxilOut>,
+}
+
+impl Wires {
+    /// One slot per master and target of a core with `n` engines.
+    #[inline(always)]
+    fn fit(&mut self, n: usize) {
+        if self.rm.len() != n {
+            self.wm.resize(n + 2, WmIn::default());
+            self.rm.resize(n, RmIn::default());
+            self.touts.resize(n + 1, AxilOut::default());
+        }
+    }
+}
+
+/// The engines' outputs the core's pins and statistics take (per-engine
+/// bits at bit e).
+#[derive(Debug, Clone, Copy, Default)]
+struct EngineSum {
+    irq: u64,
+    err_irq: u64,
+    /// Any engine AXI handshake this cycle.
+    moved: bool,
+}
+
+/// A CSR target's `s_axil_*` output pins as the Q7 port's bundle (the
+/// engines' `PinsOut` and the EVT_SEM's `EvtSemOut` name them alike):
+/// `v` = awready, wready, bvalid, arready, rvalid.
+#[inline(always)]
+fn axil_out(v: [u64; 5], bresp: u64, rdata: u64, rresp: u64) -> AxilOut {
+    AxilOut {
+        awready: b(v[0]),
+        wready: b(v[1]),
+        bresp: bresp as u32,
+        bvalid: b(v[2]),
+        arready: b(v[3]),
+        rdata: rdata as u32,
+        rresp: rresp as u32,
+        rvalid: b(v[4]),
+    }
 }
 
 /// Event counters of a [`Glue`] (observability of the golden model only).
@@ -208,7 +256,11 @@ impl Glue {
             q7: Q7Port::new(n, 0, 0),
             dbg_sel: false,
             stats: GlueStats::default(),
-            scratch: Scratch::default(),
+            dec_out: Default::default(),
+            dec_held: [false; 3],
+            #[cfg(test)]
+            always_step_decoders: false,
+            wires: Wires::default(),
         }
     }
 
@@ -247,6 +299,7 @@ impl Glue {
         } = parts;
         let rst = i.rst;
         let n = engines.len();
+        self.wires.fit(n);
         // ---- Moore outputs
         let mo = [
             self.sram[0].outputs(rst, i.mem_stall),
@@ -255,15 +308,122 @@ impl Glue {
         let xo = self.xbar.master_outputs(rst, &mo, link_out);
         let (q7o, csr, memdrv, q7dbg) = self.q7.outputs(rst);
 
-        let mut scratch = std::mem::take(&mut self.scratch);
-        // ---- UDMA engines
-        let eo = &mut scratch.eo;
-        // One slot per engine, kept between cycles: each engine's outputs are
-        // written in place (a `push` of the 400-byte `PinsOut` was a memcpy).
-        eo.resize_with(n, PinsOut::default);
-        for ((e, eng), slot) in engines.iter_mut().enumerate().zip(eo.iter_mut()) {
-            let (tv, head) = self.loops[e].head(rst);
+        // ---- UDMA engines, each with its CME-COPY loop
+        let eng = self.engines_step(engines, rst, &csr, &xo);
+
+        // ---- EVT_SEM
+        let so = Self::evt_step(evt, rst, &csr, &xo, i.dbg_sem_idx, n);
+        self.stats.out_incs += u64::from(xo.inc_valid[0]) + u64::from(xo.inc_valid[1]);
+        self.stats.in_incs += u64::from(xo.inc_valid[2]) + u64::from(xo.inc_valid[3]);
+
+        // ---- decoders (registered outputs of the previous cycle)
+        self.decoders_step(rst);
+
+        // ---- interconnect masters without an engine: link in, Q7 store
+        let w = &mut self.wires;
+        w.wm[n] = WmIn {
+            awaddr: link_in.m_awaddr,
+            awlen: link_in.m_awlen,
+            awvalid: link_in.m_awvalid,
+            wdata: link_in.m_wdata,
+            wstrb: link_in.m_wstrb,
+            wlast: link_in.m_wlast,
+            wvalid: link_in.m_wvalid,
+            bready: link_in.m_bready,
+        };
+        w.wm[n + 1] = WmIn {
+            awaddr: memdrv.awaddr,
+            awlen: 0,
+            awvalid: memdrv.awvalid,
+            wdata: memdrv.wdata,
+            wstrb: memdrv.wstrb,
+            wlast: true,
+            wvalid: memdrv.wvalid,
+            bready: memdrv.bready,
+        };
+        w.touts[n] = axil_out(
+            [
+                so.s_axil_awready,
+                so.s_axil_wready,
+                so.s_axil_bvalid,
+                so.s_axil_arready,
+                so.s_axil_rvalid,
+            ],
+            so.s_axil_bresp,
+            so.s_axil_rdata,
+            so.s_axil_rresp,
+        );
+        let mut mem_in = [SramIn::default(); 2];
+        let mut near = LinkNearIn::default();
+        self.xbar
+            .target_outputs(rst, &w.wm, &w.rm, &mut mem_in, &mut near);
+        let sel = usize::from(i.dbg_mem_sel);
+        mem_in[sel].dbg_we = i.dbg_mem_we;
+        for m in mem_in.iter_mut() {
+            m.dbg_addr = i.dbg_mem_addr as u32;
+            m.dbg_wdata = i.dbg_mem_wdata;
+        }
+
+        // ---- clock edges of the glue (the loops took theirs with their engines)
+        self.xbar
+            .update(rst, &w.wm, &w.rm, &mo, link_out, &self.dec_out);
+        self.sram[0].update(rst, &mem_in[0], &mo[0], sbuf);
+        self.sram[1].update(rst, &mem_in[1], &mo[1], desc);
+        let q = n + 1;
+        let mresp = MemResp {
+            awready: xo.wm_awready >> q & 1 == 1,
+            wready: xo.wm_wready >> q & 1 == 1,
+            bresp: xo.wm_bresp,
+            bvalid: xo.wm_bvalid >> q & 1 == 1,
+        };
+        self.q7.update(rst, &i.axil, &w.touts, &mresp);
+
+        let far = LinkFarIn {
+            awready: xo.wm_awready >> n & 1 == 1,
+            wready: xo.wm_wready >> n & 1 == 1,
+            bresp: xo.lin_bresp,
+            bvalid: xo.wm_bvalid >> n & 1 == 1,
+        };
+        if !rst {
+            let lm = 1u32 << n;
+            if xo.wm_awready & lm != 0 && link_in.m_awvalid {
+                self.stats.in_bursts += 1;
+            }
+            self.stats.busy_cycles += u64::from(eng.moved);
+        }
+        let sel_q = usize::from(self.dbg_sel && !rst);
+        self.dbg_sel = !rst && i.dbg_mem_sel;
+        let out = CoreOut {
+            axil: q7o,
+            dbg_sem: so.dbg_sem_o,
+            dbg_mem_rdata: mo[sel_q].dbg_rdata,
+            dbg_xbar: xo.dbg,
+            dbg_xin: xo.dbg_in,
+            dbg_q7: q7dbg,
+            irq: eng.irq,
+            err_irq: eng.err_irq,
+            sem_err: so.err_status_o,
+        };
+        (out, near, far)
+    }
+
+    /// Step every engine on its pins and clock its loop FIFO (fed by that
+    /// engine alone), folding the outputs straight into the interconnect's
+    /// master inputs and the Q7 port's target outputs: the engine's
+    /// `PinsOut` is read where it was returned, never copied.
+    #[inline(always)]
+    fn engines_step(
+        &mut self,
+        engines: &mut [Udma],
+        rst: bool,
+        csr: &CsrDrive,
+        xo: &XbarMOut,
+    ) -> EngineSum {
+        let mut sum = EngineSum::default();
+        let w = &mut self.wires;
+        for (e, (eng, lp)) in engines.iter_mut().zip(self.loops.iter_mut()).enumerate() {
             let mine = csr.tgt == Some(e);
+            let (tv, head) = lp.head_ref(rst);
             let pi = PinsIn {
                 rst_ni: u64::from(!rst),
                 s_axil_awaddr: csr.awaddr,
@@ -284,7 +444,7 @@ impl Glue {
                 m_axi_wready: u64::from(xo.wm_wready >> e & 1),
                 m_axi_bresp: xo.wm_bresp,
                 m_axi_bvalid: u64::from(xo.wm_bvalid >> e & 1),
-                m_axis_tready: u64::from(self.loops[e].tready(rst)),
+                m_axis_tready: u64::from(lp.tready(rst)),
                 s_axis_tdata: head.data,
                 s_axis_tkeep: head.keep,
                 s_axis_tlast: u64::from(head.last),
@@ -292,12 +452,75 @@ impl Glue {
                 s_axis_tuser: u64::from(head.user),
                 s_axis_tvalid: u64::from(tv),
             };
-            *slot = eng.step_pins(&pi);
+            let o = eng.step_pins(&pi);
+            w.wm[e] = WmIn {
+                awaddr: o.m_axi_awaddr,
+                awlen: o.m_axi_awlen,
+                awvalid: b(o.m_axi_awvalid),
+                wdata: from_beat(&o.m_axi_wdata),
+                wstrb: o.m_axi_wstrb,
+                wlast: b(o.m_axi_wlast),
+                wvalid: b(o.m_axi_wvalid),
+                bready: b(o.m_axi_bready),
+            };
+            w.rm[e] = RmIn {
+                araddr: o.m_axi_araddr,
+                arlen: o.m_axi_arlen,
+                arvalid: b(o.m_axi_arvalid),
+                rready: b(o.m_axi_rready),
+            };
+            w.touts[e] = axil_out(
+                [
+                    o.s_axil_awready,
+                    o.s_axil_wready,
+                    o.s_axil_bvalid,
+                    o.s_axil_arready,
+                    o.s_axil_rvalid,
+                ],
+                o.s_axil_bresp,
+                o.s_axil_rdata,
+                o.s_axil_rresp,
+            );
+            sum.irq |= (o.irq_o & 1) << e;
+            sum.err_irq |= (o.err_irq_o & 1) << e;
+            let m = 1u32 << e;
+            sum.moved |= (b(o.m_axi_arvalid) && xo.rm_arready & m != 0)
+                || (b(o.m_axi_rready) && xo.rm_rvalid & m != 0)
+                || (b(o.m_axi_awvalid) && xo.wm_awready & m != 0)
+                || (b(o.m_axi_wvalid) && xo.wm_wready & m != 0)
+                || (b(o.m_axi_bready) && xo.wm_bvalid & m != 0);
+            // Clock edge of the loop: only this engine's outputs feed it, and
+            // its registered outputs were read above.
+            let tvalid = b(o.m_axis_tvalid);
+            let beat = AxisBeat {
+                data: o.m_axis_tdata,
+                keep: o.m_axis_tkeep,
+                last: b(o.m_axis_tlast),
+                id: o.m_axis_tid,
+                user: b(o.m_axis_tuser),
+            };
+            lp.update(rst, tvalid, &beat, b(o.s_axis_tready));
         }
+        sum
+    }
 
-        // ---- EVT_SEM
+    /// Step the EVT_SEM: its CSR port from the Q7 port (target `n`), its
+    /// four increment lanes from the interconnect (an idle lane still
+    /// carries the registered index and value).
+    #[inline(always)]
+    fn evt_step(
+        evt: &mut EvtSem,
+        rst: bool,
+        csr: &CsrDrive,
+        xo: &XbarMOut,
+        dbg_idx: u64,
+        n: usize,
+    ) -> EvtSemOut {
         let mine = csr.tgt == Some(n);
-        let mut si = EvtSemIn {
+        let [i0, i1, i2, i3] = xo.inc_idx.map(u64::from);
+        let [v0, v1, v2, v3] = xo.inc_value.map(u64::from);
+        let valid = (0..4).fold(0, |a, l| a | u64::from(xo.inc_valid[l]) << l);
+        let si = EvtSemIn {
             rst_ni: u64::from(!rst),
             s_axil_awaddr: csr.awaddr & 0x1FFF,
             s_axil_awvalid: u64::from(mine && csr.awvalid),
@@ -308,174 +531,35 @@ impl Glue {
             s_axil_araddr: csr.araddr & 0x1FFF,
             s_axil_arvalid: u64::from(mine && csr.arvalid),
             s_axil_rready: u64::from(mine && csr.rready),
-            dbg_idx_i: i.dbg_sem_idx & 0xFF,
+            dbg_idx_i: dbg_idx & 0xFF,
+            inc_valid_i: valid,
+            inc_idx_i: [i0 | i1 << 8 | i2 << 16 | i3 << 24, 0],
+            inc_value_i: [v0 | v1 << 32, v2 | v3 << 32, 0, 0, 0, 0, 0, 0],
             ..Default::default()
         };
-        for l in 0..4 {
-            if xo.inc_valid[l] {
-                si.set_inc(l, xo.inc_idx[l], xo.inc_value[l] as i32);
-            } else {
-                // idle lanes still carry the registered index/value
-                crate::evt_sem::io::set_lane(&mut si.inc_idx_i, l, 8, u64::from(xo.inc_idx[l]));
-                crate::evt_sem::io::set_lane(
-                    &mut si.inc_value_i,
-                    l,
-                    32,
-                    u64::from(xo.inc_value[l]),
-                );
+        evt.step(&si)
+    }
+
+    /// Step the three decoders while they have work: `valid_i` high (their
+    /// path in DEC), `valid_q` high (it falls), in reset, or with a fault
+    /// armed (it counts steps). Otherwise a step would leave every register
+    /// as it is (the RTL's output stage holds), so it is skipped; the
+    /// outputs are then those of the held registers, computed once.
+    #[inline(always)]
+    fn decoders_step(&mut self, rst: bool) {
+        for k in 0..3 {
+            #[cfg(test)]
+            let all = self.always_step_decoders;
+            #[cfg(not(test))]
+            let all = false;
+            let d = &mut self.dec[k];
+            if all || rst || self.xbar.dec_valid(k, rst) || d.q.valid_q != 0 || d.fault.is_some() {
+                self.dec_out[k] = d.step(&self.xbar.dec_input(k, rst));
+                self.dec_held[k] = false;
+            } else if !self.dec_held[k] {
+                self.dec_out[k] = Decoder::outputs(&d.q);
+                self.dec_held[k] = true;
             }
         }
-        let so: EvtSemOut = evt.step(&si);
-        self.stats.out_incs += u64::from(xo.inc_valid[0]) + u64::from(xo.inc_valid[1]);
-        self.stats.in_incs += u64::from(xo.inc_valid[2]) + u64::from(xo.inc_valid[3]);
-
-        // ---- decoders (registered outputs of the previous cycle)
-        let din = self.xbar.dec_inputs(rst);
-        let dout: [DecoderOut; 3] = [
-            self.dec[0].step(&din[0]),
-            self.dec[1].step(&din[1]),
-            self.dec[2].step(&din[2]),
-        ];
-
-        // ---- interconnect masters
-        let (wm, rm) = (&mut scratch.wm, &mut scratch.rm);
-        wm.clear();
-        rm.clear();
-        for o in eo.iter() {
-            wm.push(WmIn {
-                awaddr: o.m_axi_awaddr,
-                awlen: o.m_axi_awlen,
-                awvalid: b(o.m_axi_awvalid),
-                wdata: from_beat(&o.m_axi_wdata),
-                wstrb: o.m_axi_wstrb,
-                wlast: b(o.m_axi_wlast),
-                wvalid: b(o.m_axi_wvalid),
-                bready: b(o.m_axi_bready),
-            });
-            rm.push(RmIn {
-                araddr: o.m_axi_araddr,
-                arlen: o.m_axi_arlen,
-                arvalid: b(o.m_axi_arvalid),
-                rready: b(o.m_axi_rready),
-            });
-        }
-        wm.push(WmIn {
-            awaddr: link_in.m_awaddr,
-            awlen: link_in.m_awlen,
-            awvalid: link_in.m_awvalid,
-            wdata: link_in.m_wdata,
-            wstrb: link_in.m_wstrb,
-            wlast: link_in.m_wlast,
-            wvalid: link_in.m_wvalid,
-            bready: link_in.m_bready,
-        });
-        wm.push(WmIn {
-            awaddr: memdrv.awaddr,
-            awlen: 0,
-            awvalid: memdrv.awvalid,
-            wdata: memdrv.wdata,
-            wstrb: memdrv.wstrb,
-            wlast: true,
-            wvalid: memdrv.wvalid,
-            bready: memdrv.bready,
-        });
-        let mut mem_in = [SramIn::default(); 2];
-        let mut near = LinkNearIn::default();
-        self.xbar
-            .target_outputs(rst, wm, rm, &mut mem_in, &mut near);
-        let sel = usize::from(i.dbg_mem_sel);
-        mem_in[sel].dbg_we = i.dbg_mem_we;
-        for m in mem_in.iter_mut() {
-            m.dbg_addr = i.dbg_mem_addr as u32;
-            m.dbg_wdata = i.dbg_mem_wdata;
-        }
-
-        // ---- clock edges of the glue
-        self.xbar.update(rst, wm, rm, &mo, link_out, &dout);
-        self.sram[0].update(rst, &mem_in[0], &mo[0], sbuf);
-        self.sram[1].update(rst, &mem_in[1], &mo[1], desc);
-        for (e, o) in eo.iter().enumerate() {
-            let beat = AxisBeat {
-                data: o.m_axis_tdata,
-                keep: o.m_axis_tkeep,
-                last: b(o.m_axis_tlast),
-                id: o.m_axis_tid,
-                user: b(o.m_axis_tuser),
-            };
-            self.loops[e].update(rst, b(o.m_axis_tvalid), &beat, b(o.s_axis_tready));
-        }
-        let touts = &mut scratch.touts;
-        touts.clear();
-        // A CSR target's `s_axil_*` output pins as the Q7 port's bundle (the
-        // engines' `PinsOut` and the EVT_SEM's `EvtSemOut` name them alike).
-        macro_rules! axil_out {
-            ($o:expr) => {
-                AxilOut {
-                    awready: b($o.s_axil_awready),
-                    wready: b($o.s_axil_wready),
-                    bresp: $o.s_axil_bresp as u32,
-                    bvalid: b($o.s_axil_bvalid),
-                    arready: b($o.s_axil_arready),
-                    rdata: $o.s_axil_rdata as u32,
-                    rresp: $o.s_axil_rresp as u32,
-                    rvalid: b($o.s_axil_rvalid),
-                }
-            };
-        }
-        touts.extend(eo.iter().map(|o| axil_out!(o)));
-        touts.push(axil_out!(so));
-        let q = n + 1;
-        let mresp = MemResp {
-            awready: xo.wm_awready >> q & 1 == 1,
-            wready: xo.wm_wready >> q & 1 == 1,
-            bresp: xo.wm_bresp,
-            bvalid: xo.wm_bvalid >> q & 1 == 1,
-        };
-        self.q7.update(rst, &i.axil, touts, &mresp);
-
-        let far = LinkFarIn {
-            awready: xo.wm_awready >> n & 1 == 1,
-            wready: xo.wm_wready >> n & 1 == 1,
-            bresp: xo.lin_bresp,
-            bvalid: xo.wm_bvalid >> n & 1 == 1,
-        };
-        let irq = eo
-            .iter()
-            .enumerate()
-            .fold(0, |a, (e, o)| a | (o.irq_o & 1) << e);
-        let err_irq = eo
-            .iter()
-            .enumerate()
-            .fold(0, |a, (e, o)| a | (o.err_irq_o & 1) << e);
-        if !rst {
-            let lm = 1u32 << n;
-            if xo.wm_awready & lm != 0 && link_in.m_awvalid {
-                self.stats.in_bursts += 1;
-            }
-            let moved = eo.iter().enumerate().any(|(e, o)| {
-                let m = 1u32 << e;
-                (b(o.m_axi_arvalid) && xo.rm_arready & m != 0)
-                    || (b(o.m_axi_rready) && xo.rm_rvalid & m != 0)
-                    || (b(o.m_axi_awvalid) && xo.wm_awready & m != 0)
-                    || (b(o.m_axi_wvalid) && xo.wm_wready & m != 0)
-                    || (b(o.m_axi_bready) && xo.wm_bvalid & m != 0)
-            });
-            self.stats.busy_cycles += u64::from(moved);
-        }
-        let sel_q = usize::from(self.dbg_sel && !rst);
-        self.dbg_sel = !rst && i.dbg_mem_sel;
-        let out = CoreOut {
-            axil: q7o,
-            dbg_sem: so.dbg_sem_o,
-            dbg_mem_rdata: mo[sel_q].dbg_rdata,
-            dbg_xbar: xo.dbg,
-            dbg_xin: xo.dbg_in,
-            dbg_q7: q7dbg,
-            irq,
-            err_irq,
-            sem_err: so.err_status_o,
-        };
-        self.scratch = scratch;
-        (out, near, far)
     }
 }

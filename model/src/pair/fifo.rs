@@ -36,6 +36,23 @@ impl LoopFifo {
             (self.cnt != 0, self.buf[self.rd as usize])
         }
     }
+    /// [`Self::head`] without copying the beat (the glue reads its fields
+    /// straight into the engine's inputs).
+    #[inline(always)]
+    pub fn head_ref(&self, rst: bool) -> (bool, &AxisBeat) {
+        const IDLE: AxisBeat = AxisBeat {
+            data: [0; crate::udma::beat::WORDS],
+            keep: 0,
+            last: false,
+            id: 0,
+            user: false,
+        };
+        if rst {
+            (false, &IDLE)
+        } else {
+            (self.cnt != 0, &self.buf[self.rd as usize])
+        }
+    }
     /// Clock edge: `push` = s_axis_tvalid (a push happens when there is room),
     /// `pop` = m_axis_tready.
     #[inline(always)]

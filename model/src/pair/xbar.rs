@@ -183,6 +183,16 @@ pub struct Xbar {
     r_resp: u64,
 }
 
+/// Round-robin pick: the first master of request mask `req` (bit k =
+/// master k) in the order `rr, rr + 1, ..., wrapping` (`rr` below the master
+/// count); the RTL's `w_pick` / `r_pick` loops as two mask scans.
+#[inline(always)]
+pub(super) fn rr_pick(req: u32, rr: usize) -> Option<usize> {
+    let from_rr = req & (u32::MAX << rr);
+    let m = if from_rr != 0 { from_rr } else { req };
+    (m != 0).then(|| m.trailing_zeros() as usize)
+}
+
 impl Xbar {
     pub fn new(cfg: XbarCfg) -> Self {
         Self {
@@ -256,28 +266,41 @@ impl Xbar {
     /// Inputs of the three decoders (out-path 0, read path 1, in-path 2) this cycle.
     #[inline]
     pub fn dec_inputs(&self, rst: bool) -> [DecoderIn; 3] {
-        let self_die = match self.fault {
-            Some(XbarFault::WrongDieBit) => self.cfg.self_die ^ 1,
-            None => self.cfg.self_die,
+        [0, 1, 2].map(|k| self.dec_input(k, rst))
+    }
+
+    /// `valid_i` of decoder `k` this cycle: its path is in state DEC.
+    #[inline(always)]
+    pub fn dec_valid(&self, k: usize, rst: bool) -> bool {
+        !rst && match k {
+            0 => self.w_st == WState::Dec,
+            1 => self.r_st == RState::Dec,
+            _ => self.i_st == WState::Dec,
+        }
+    }
+
+    /// Inputs of decoder `k` (out-path 0, read path 1, in-path 2) this cycle.
+    #[inline]
+    pub fn dec_input(&self, k: usize, rst: bool) -> DecoderIn {
+        let die = match (k, self.fault) {
+            (0, Some(XbarFault::WrongDieBit)) => self.cfg.self_die ^ 1,
+            _ => self.cfg.self_die,
         };
-        let mk = |valid: bool, addr: u64, die: u64| DecoderIn {
+        let addr = match (rst, k) {
+            (true, _) => 0,
+            (false, 0) => self.w_addr,
+            (false, 1) => self.r_addr,
+            (false, _) => self.i_addr,
+        };
+        DecoderIn {
             rst_ni: u64::from(!rst),
-            valid_i: u64::from(valid),
+            valid_i: u64::from(self.dec_valid(k, rst)),
             op_i: 0,
             addr_i: addr,
             self_die_i: die,
             self_chip_id_i: self.cfg.self_chip,
             ..Default::default()
-        };
-        let d = self.cfg.self_die;
-        if rst {
-            return [mk(false, 0, self_die), mk(false, 0, d), mk(false, 0, d)];
         }
-        [
-            mk(self.w_st == WState::Dec, self.w_addr, self_die),
-            mk(self.r_st == RState::Dec, self.r_addr, d),
-            mk(self.i_st == WState::Dec, self.i_addr, d),
-        ]
     }
 
     fn route_of(&self, d: &DecoderOut, len: u64, from_link: bool, wr: bool) -> Route {
@@ -630,12 +653,14 @@ impl Xbar {
         let mut inc_v = [false; 2];
         match self.w_st {
             WState::Idle => {
-                if let Some(k) = (0..n_wm).find(|k| {
-                    let m = (self.w_rr + k) % n_wm;
-                    wm[m].awvalid && m != lmi
-                }) {
+                let req = wm[..n_wm]
+                    .iter()
+                    .enumerate()
+                    .fold(0u32, |a, (m, w)| a | u32::from(w.awvalid) << m)
+                    & !(1 << lmi);
+                if let Some(m) = rr_pick(req, self.w_rr) {
                     self.w_st = WState::Addr;
-                    self.w_g = (self.w_rr + k) % n_wm;
+                    self.w_g = m;
                 }
             }
             WState::Addr => {
@@ -710,9 +735,13 @@ impl Xbar {
         let g = self.r_g;
         match self.r_st {
             RState::Idle => {
-                if let Some(k) = (0..n_rm).find(|k| rm[(self.r_rr + k) % n_rm].arvalid) {
+                let req = rm[..n_rm]
+                    .iter()
+                    .enumerate()
+                    .fold(0u32, |a, (m, r)| a | u32::from(r.arvalid) << m);
+                if let Some(m) = rr_pick(req, self.r_rr) {
                     self.r_st = RState::Addr;
-                    self.r_g = (self.r_rr + k) % n_rm;
+                    self.r_g = m;
                 }
             }
             RState::Addr => {
