@@ -112,6 +112,9 @@ struct Wires {
     wm: Vec<WmIn>,
     rm: Vec<RmIn>,
     touts: Vec<AxilOut>,
+    /// The engines' input pins (shared lines written once a cycle, each
+    /// engine's own lines before its step).
+    pins: PinsIn,
 }
 
 impl Wires {
@@ -410,7 +413,10 @@ impl Glue {
     /// Step every engine on its pins and clock its loop FIFO (fed by that
     /// engine alone), folding the outputs straight into the interconnect's
     /// master inputs and the Q7 port's target outputs: the engine's
-    /// `PinsOut` is read where it was returned, never copied.
+    /// `PinsOut` is read where it was returned, never copied. The pins every
+    /// engine shares (reset, the CSR bus, the read data and responses) are
+    /// written once per cycle into [`Wires::pins`]; each engine's own lines
+    /// are written before its step.
     #[inline(always)]
     fn engines_step(
         &mut self,
@@ -420,40 +426,56 @@ impl Glue {
         xo: &XbarMOut,
     ) -> EngineSum {
         let mut sum = EngineSum::default();
+        let n = engines.len();
         let w = &mut self.wires;
-        for (e, (eng, lp)) in engines.iter_mut().zip(self.loops.iter_mut()).enumerate() {
-            let mine = csr.tgt == Some(e);
+        let (wm, rm, touts) = (&mut w.wm[..n], &mut w.rm[..n], &mut w.touts[..n]);
+        let loops = &mut self.loops[..n];
+        let pi = &mut w.pins;
+        pi.rst_ni = u64::from(!rst);
+        pi.s_axil_awaddr = csr.awaddr;
+        pi.s_axil_wdata = csr.wdata;
+        pi.s_axil_wstrb = csr.wstrb;
+        pi.s_axil_araddr = csr.araddr;
+        pi.m_axi_rdata = to_beat(xo.rm_rdata);
+        pi.m_axi_rresp = xo.rm_rresp;
+        pi.m_axi_rlast = u64::from(xo.rm_rlast);
+        pi.m_axi_bresp = xo.wm_bresp;
+        // The CSR target's valid/ready lines (bit e = engine e).
+        let tm = match csr.tgt {
+            Some(t) if t < n => 1u32 << t,
+            _ => 0,
+        };
+        let lane = |v: bool| if v { tm } else { 0 };
+        let (awv, wv, brd, arv, rrd) = (
+            lane(csr.awvalid),
+            lane(csr.wvalid),
+            lane(csr.bready),
+            lane(csr.arvalid),
+            lane(csr.rready),
+        );
+        let bit = |m: u32, e: usize| u64::from(m >> e & 1);
+        for e in 0..n {
+            let (eng, lp) = (&mut engines[e], &mut loops[e]);
             let (tv, head) = lp.head_ref(rst);
-            let pi = PinsIn {
-                rst_ni: u64::from(!rst),
-                s_axil_awaddr: csr.awaddr,
-                s_axil_awvalid: u64::from(mine && csr.awvalid),
-                s_axil_wdata: csr.wdata,
-                s_axil_wstrb: csr.wstrb,
-                s_axil_wvalid: u64::from(mine && csr.wvalid),
-                s_axil_bready: u64::from(mine && csr.bready),
-                s_axil_araddr: csr.araddr,
-                s_axil_arvalid: u64::from(mine && csr.arvalid),
-                s_axil_rready: u64::from(mine && csr.rready),
-                m_axi_arready: u64::from(xo.rm_arready >> e & 1),
-                m_axi_rdata: to_beat(xo.rm_rdata),
-                m_axi_rresp: xo.rm_rresp,
-                m_axi_rlast: u64::from(xo.rm_rlast),
-                m_axi_rvalid: u64::from(xo.rm_rvalid >> e & 1),
-                m_axi_awready: u64::from(xo.wm_awready >> e & 1),
-                m_axi_wready: u64::from(xo.wm_wready >> e & 1),
-                m_axi_bresp: xo.wm_bresp,
-                m_axi_bvalid: u64::from(xo.wm_bvalid >> e & 1),
-                m_axis_tready: u64::from(lp.tready(rst)),
-                s_axis_tdata: head.data,
-                s_axis_tkeep: head.keep,
-                s_axis_tlast: u64::from(head.last),
-                s_axis_tid: head.id,
-                s_axis_tuser: u64::from(head.user),
-                s_axis_tvalid: u64::from(tv),
-            };
-            let o = eng.step_pins(&pi);
-            w.wm[e] = WmIn {
+            pi.s_axil_awvalid = bit(awv, e);
+            pi.s_axil_wvalid = bit(wv, e);
+            pi.s_axil_bready = bit(brd, e);
+            pi.s_axil_arvalid = bit(arv, e);
+            pi.s_axil_rready = bit(rrd, e);
+            pi.m_axi_arready = bit(xo.rm_arready, e);
+            pi.m_axi_rvalid = bit(xo.rm_rvalid, e);
+            pi.m_axi_awready = bit(xo.wm_awready, e);
+            pi.m_axi_wready = bit(xo.wm_wready, e);
+            pi.m_axi_bvalid = bit(xo.wm_bvalid, e);
+            pi.m_axis_tready = u64::from(lp.tready(rst));
+            pi.s_axis_tdata = head.data;
+            pi.s_axis_tkeep = head.keep;
+            pi.s_axis_tlast = u64::from(head.last);
+            pi.s_axis_tid = head.id;
+            pi.s_axis_tuser = u64::from(head.user);
+            pi.s_axis_tvalid = u64::from(tv);
+            let o = eng.step_pins(pi);
+            wm[e] = WmIn {
                 awaddr: o.m_axi_awaddr,
                 awlen: o.m_axi_awlen,
                 awvalid: b(o.m_axi_awvalid),
@@ -463,13 +485,13 @@ impl Glue {
                 wvalid: b(o.m_axi_wvalid),
                 bready: b(o.m_axi_bready),
             };
-            w.rm[e] = RmIn {
+            rm[e] = RmIn {
                 araddr: o.m_axi_araddr,
                 arlen: o.m_axi_arlen,
                 arvalid: b(o.m_axi_arvalid),
                 rready: b(o.m_axi_rready),
             };
-            w.touts[e] = axil_out(
+            touts[e] = axil_out(
                 [
                     o.s_axil_awready,
                     o.s_axil_wready,
@@ -483,23 +505,23 @@ impl Glue {
             );
             sum.irq |= (o.irq_o & 1) << e;
             sum.err_irq |= (o.err_irq_o & 1) << e;
-            let m = 1u32 << e;
-            sum.moved |= (b(o.m_axi_arvalid) && xo.rm_arready & m != 0)
-                || (b(o.m_axi_rready) && xo.rm_rvalid & m != 0)
-                || (b(o.m_axi_awvalid) && xo.wm_awready & m != 0)
-                || (b(o.m_axi_wvalid) && xo.wm_wready & m != 0)
-                || (b(o.m_axi_bready) && xo.wm_bvalid & m != 0);
+            // Any handshake: a valid (or ready) of the engine meeting the
+            // interconnect's ready (or valid) of master e.
+            let hs = (o.m_axi_arvalid & bit(xo.rm_arready, e))
+                | (o.m_axi_rready & bit(xo.rm_rvalid, e))
+                | (o.m_axi_awvalid & bit(xo.wm_awready, e))
+                | (o.m_axi_wvalid & bit(xo.wm_wready, e))
+                | (o.m_axi_bready & bit(xo.wm_bvalid, e));
+            sum.moved |= hs & 1 != 0;
             // Clock edge of the loop: only this engine's outputs feed it, and
             // its registered outputs were read above.
-            let tvalid = b(o.m_axis_tvalid);
-            let beat = AxisBeat {
+            lp.update_with(rst, b(o.m_axis_tvalid), b(o.s_axis_tready), || AxisBeat {
                 data: o.m_axis_tdata,
                 keep: o.m_axis_tkeep,
                 last: b(o.m_axis_tlast),
                 id: o.m_axis_tid,
                 user: b(o.m_axis_tuser),
-            };
-            lp.update(rst, tvalid, &beat, b(o.s_axis_tready));
+            });
         }
         sum
     }

@@ -211,11 +211,23 @@ impl Q7Port {
     /// Outputs: towards the Q7, the CSR targets, the memory master, debug.
     #[inline]
     pub fn outputs(&self, rst: bool) -> (AxilOut, CsrDrive, MemDrive, u64) {
-        let s = if rst {
-            Self::new(self.engines, self.self_die, self.core_idx)
-        } else {
-            *self
-        };
+        if rst {
+            return self.reset_outputs();
+        }
+        self.state_outputs()
+    }
+
+    /// [`Self::outputs`] in reset: those of the reset state.
+    #[cold]
+    #[inline(never)]
+    fn reset_outputs(&self) -> (AxilOut, CsrDrive, MemDrive, u64) {
+        Self::new(self.engines, self.self_die, self.core_idx).state_outputs()
+    }
+
+    /// [`Self::outputs`] out of reset (read from the registers in place).
+    #[inline(always)]
+    fn state_outputs(&self) -> (AxilOut, CsrDrive, MemDrive, u64) {
+        let s = self;
         let idle = s.state == Q7State::Idle;
         let o = AxilOut {
             awready: (idle && !s.pref) || s.state == Q7State::WaitAw,
