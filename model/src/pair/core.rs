@@ -115,6 +115,8 @@ struct Wires {
     /// The engines' input pins (shared lines written once a cycle, each
     /// engine's own lines before its step).
     pins: PinsIn,
+    /// The EVT_SEM's input pins (the driven ones written every cycle).
+    evt_in: EvtSemIn,
 }
 
 impl Wires {
@@ -315,7 +317,7 @@ impl Glue {
         let eng = self.engines_step(engines, rst, &csr, &xo);
 
         // ---- EVT_SEM
-        let so = Self::evt_step(evt, rst, &csr, &xo, i.dbg_sem_idx, n);
+        let so = Self::evt_step(evt, &mut self.wires.evt_in, rst, &csr, &xo, i.dbg_sem_idx, n);
         self.stats.out_incs += u64::from(xo.inc_valid[0]) + u64::from(xo.inc_valid[1]);
         self.stats.in_incs += u64::from(xo.inc_valid[2]) + u64::from(xo.inc_valid[3]);
 
@@ -529,9 +531,14 @@ impl Glue {
     /// Step the EVT_SEM: its CSR port from the Q7 port (target `n`), its
     /// four increment lanes from the interconnect (an idle lane still
     /// carries the registered index and value).
+    ///
+    /// The pins the core leaves at 0 (protection, the upper increment
+    /// ports, the wait ports) are never written: they keep the zeros of
+    /// [`Wires::evt_in`]'s default.
     #[inline(always)]
     fn evt_step(
         evt: &mut EvtSem,
+        si: &mut EvtSemIn,
         rst: bool,
         csr: &CsrDrive,
         xo: &XbarMOut,
@@ -542,24 +549,22 @@ impl Glue {
         let [i0, i1, i2, i3] = xo.inc_idx.map(u64::from);
         let [v0, v1, v2, v3] = xo.inc_value.map(u64::from);
         let valid = (0..4).fold(0, |a, l| a | u64::from(xo.inc_valid[l]) << l);
-        let si = EvtSemIn {
-            rst_ni: u64::from(!rst),
-            s_axil_awaddr: csr.awaddr & 0x1FFF,
-            s_axil_awvalid: u64::from(mine && csr.awvalid),
-            s_axil_wdata: csr.wdata,
-            s_axil_wstrb: csr.wstrb,
-            s_axil_wvalid: u64::from(mine && csr.wvalid),
-            s_axil_bready: u64::from(mine && csr.bready),
-            s_axil_araddr: csr.araddr & 0x1FFF,
-            s_axil_arvalid: u64::from(mine && csr.arvalid),
-            s_axil_rready: u64::from(mine && csr.rready),
-            dbg_idx_i: dbg_idx & 0xFF,
-            inc_valid_i: valid,
-            inc_idx_i: [i0 | i1 << 8 | i2 << 16 | i3 << 24, 0],
-            inc_value_i: [v0 | v1 << 32, v2 | v3 << 32, 0, 0, 0, 0, 0, 0],
-            ..Default::default()
-        };
-        evt.step(&si)
+        si.rst_ni = u64::from(!rst);
+        si.s_axil_awaddr = csr.awaddr & 0x1FFF;
+        si.s_axil_awvalid = u64::from(mine && csr.awvalid);
+        si.s_axil_wdata = csr.wdata;
+        si.s_axil_wstrb = csr.wstrb;
+        si.s_axil_wvalid = u64::from(mine && csr.wvalid);
+        si.s_axil_bready = u64::from(mine && csr.bready);
+        si.s_axil_araddr = csr.araddr & 0x1FFF;
+        si.s_axil_arvalid = u64::from(mine && csr.arvalid);
+        si.s_axil_rready = u64::from(mine && csr.rready);
+        si.dbg_idx_i = dbg_idx & 0xFF;
+        si.inc_valid_i = valid;
+        si.inc_idx_i[0] = i0 | i1 << 8 | i2 << 16 | i3 << 24;
+        si.inc_value_i[0] = v0 | v1 << 32;
+        si.inc_value_i[1] = v2 | v3 << 32;
+        evt.step(si)
     }
 
     /// Step the three decoders while they have work: `valid_i` high (their
