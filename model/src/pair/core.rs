@@ -15,13 +15,13 @@ use crate::decoder::{Decoder, DecoderOut};
 use crate::evt_sem::{EvtSem, EvtSemIn, EvtSemOut};
 use crate::ports::CycleModel;
 use crate::udma::beat::Beat;
-use crate::udma::{PinsIn, Udma};
+use crate::udma::{PinsIn, PinsOut, Udma};
 
 use super::fifo::{AxisBeat, LoopFifo};
 use super::link::{LinkFarIn, LinkNearIn, LinkOut};
-use super::q7port::{CsrDrive, MemResp, Q7Port};
+use super::q7port::{CsrDrive, CsrTargets, MemResp, Q7Port};
 use super::sram::{Sram, SramIn, WordStore};
-use super::xbar::{RmIn, WmIn, Xbar, XbarCfg, XbarMOut};
+use super::xbar::{Masters, RmIn, WmIn, Xbar, XbarCfg, XbarMOut};
 use super::PairParams;
 use crate::regs::axil::{AxilIn, AxilOut};
 
@@ -104,14 +104,10 @@ pub struct Glue {
     wires: Wires,
 }
 
-/// The wires of one [`Glue::step`]: the interconnect's write masters (the
-/// engines, the link in, the Q7 store) and read masters (the engines), and
-/// the Q7 port's CSR targets' outputs (the engines, the EVT_SEM).
+/// The wires of one [`Glue::step`] kept between cycles: the engines' and
+/// the EVT_SEM's input pins.
 #[derive(Debug, Clone, Default)]
 struct Wires {
-    wm: Vec<WmIn>,
-    rm: Vec<RmIn>,
-    touts: Vec<AxilOut>,
     /// The engines' input pins (shared lines written once a cycle, each
     /// engine's own lines before its step).
     pins: PinsIn,
@@ -119,14 +115,87 @@ struct Wires {
     evt_in: EvtSemIn,
 }
 
-impl Wires {
-    /// One slot per master and target of a core with `n` engines.
+/// Write master `e`'s outputs from engine `e`'s pins.
+#[inline(always)]
+fn engine_wm(o: &PinsOut) -> WmIn {
+    WmIn {
+        awaddr: o.m_axi_awaddr,
+        awlen: o.m_axi_awlen,
+        awvalid: b(o.m_axi_awvalid),
+        wdata: from_beat(&o.m_axi_wdata),
+        wstrb: o.m_axi_wstrb,
+        wlast: b(o.m_axi_wlast),
+        wvalid: b(o.m_axi_wvalid),
+        bready: b(o.m_axi_bready),
+    }
+}
+
+/// The interconnect's masters this cycle: the granted engine masters (the
+/// only engines it reads, [`Xbar::grants`]), the link in and the Q7 store,
+/// and the request masks.
+struct MasterView {
+    n: usize,
+    /// Write grant and its outputs (an engine's, or unused when the grant
+    /// is the Q7 store).
+    wg: usize,
+    gw: WmIn,
+    /// Read grant and its outputs.
+    rg: usize,
+    gr: RmIn,
+    link: WmIn,
+    q7: WmIn,
+    aw: u32,
+    ar: u32,
+}
+
+impl Masters for MasterView {
     #[inline(always)]
-    fn fit(&mut self, n: usize) {
-        if self.rm.len() != n {
-            self.wm.resize(n + 2, WmIn::default());
-            self.rm.resize(n, RmIn::default());
-            self.touts.resize(n + 1, AxilOut::default());
+    fn aw_req(&self) -> u32 {
+        self.aw
+    }
+    #[inline(always)]
+    fn ar_req(&self) -> u32 {
+        self.ar
+    }
+    #[inline(always)]
+    fn wm(&self, k: usize) -> WmIn {
+        if k == self.n {
+            self.link
+        } else if k == self.n + 1 {
+            self.q7
+        } else {
+            assert_eq!(k, self.wg, "the interconnect reads its write grant only");
+            self.gw
+        }
+    }
+    #[inline(always)]
+    fn rm(&self, k: usize) -> RmIn {
+        assert_eq!(k, self.rg, "the interconnect reads its read grant only");
+        self.gr
+    }
+}
+
+/// The Q7 port's CSR targets this cycle: the engine its outputs drive
+/// (the only engine it reads, [`CsrDrive::tgt`]) and the EVT_SEM.
+struct TargetView {
+    n: usize,
+    sel: Option<usize>,
+    sel_out: AxilOut,
+    evt: AxilOut,
+}
+
+impl CsrTargets for TargetView {
+    #[inline(always)]
+    fn target(&self, k: usize) -> AxilOut {
+        if k == self.n {
+            self.evt
+        } else {
+            assert_eq!(
+                Some(k),
+                self.sel,
+                "the Q7 port reads its driven target only"
+            );
+            self.sel_out
         }
     }
 }
@@ -137,8 +206,30 @@ impl Wires {
 struct EngineSum {
     irq: u64,
     err_irq: u64,
-    /// Any engine AXI handshake this cycle.
-    moved: bool,
+    /// Outputs of the granted write / read master and of the driven CSR
+    /// target, when an engine.
+    gw: WmIn,
+    gr: RmIn,
+    gt: AxilOut,
+    /// AWVALID, WVALID, BREADY, ARVALID, RREADY of the engines' AXI masters.
+    aw: u32,
+    w: u32,
+    b: u32,
+    ar: u32,
+    r: u32,
+}
+
+impl EngineSum {
+    /// Any engine AXI handshake this cycle (a valid or ready of engine e
+    /// meeting the interconnect's ready or valid of master e).
+    fn moved(&self, xo: &XbarMOut) -> bool {
+        (self.ar & xo.rm_arready
+            | self.r & xo.rm_rvalid
+            | self.aw & xo.wm_awready
+            | self.w & xo.wm_wready
+            | self.b & xo.wm_bvalid)
+            != 0
+    }
 }
 
 /// A CSR target's `s_axil_*` output pins as the Q7 port's bundle (the
@@ -304,7 +395,6 @@ impl Glue {
         } = parts;
         let rst = i.rst;
         let n = engines.len();
-        self.wires.fit(n);
         // ---- Moore outputs
         let mo = [
             self.sram[0].outputs(rst, i.mem_stall),
@@ -317,7 +407,15 @@ impl Glue {
         let eng = self.engines_step(engines, rst, &csr, &xo);
 
         // ---- EVT_SEM
-        let so = Self::evt_step(evt, &mut self.wires.evt_in, rst, &csr, &xo, i.dbg_sem_idx, n);
+        let so = Self::evt_step(
+            evt,
+            &mut self.wires.evt_in,
+            rst,
+            &csr,
+            &xo,
+            i.dbg_sem_idx,
+            n,
+        );
         self.stats.out_incs += u64::from(xo.inc_valid[0]) + u64::from(xo.inc_valid[1]);
         self.stats.in_incs += u64::from(xo.inc_valid[2]) + u64::from(xo.inc_valid[3]);
 
@@ -325,8 +423,7 @@ impl Glue {
         self.decoders_step(rst);
 
         // ---- interconnect masters without an engine: link in, Q7 store
-        let w = &mut self.wires;
-        w.wm[n] = WmIn {
+        let link_wm = WmIn {
             awaddr: link_in.m_awaddr,
             awlen: link_in.m_awlen,
             awvalid: link_in.m_awvalid,
@@ -336,7 +433,7 @@ impl Glue {
             wvalid: link_in.m_wvalid,
             bready: link_in.m_bready,
         };
-        w.wm[n + 1] = WmIn {
+        let q7_wm = WmIn {
             awaddr: memdrv.awaddr,
             awlen: 0,
             awvalid: memdrv.awvalid,
@@ -346,22 +443,21 @@ impl Glue {
             wvalid: memdrv.wvalid,
             bready: memdrv.bready,
         };
-        w.touts[n] = axil_out(
-            [
-                so.s_axil_awready,
-                so.s_axil_wready,
-                so.s_axil_bvalid,
-                so.s_axil_arready,
-                so.s_axil_rvalid,
-            ],
-            so.s_axil_bresp,
-            so.s_axil_rdata,
-            so.s_axil_rresp,
-        );
+        let (wg, rg) = self.xbar.grants(rst);
+        let ms = MasterView {
+            n,
+            wg,
+            gw: eng.gw,
+            rg,
+            gr: eng.gr,
+            link: link_wm,
+            q7: q7_wm,
+            aw: eng.aw | u32::from(link_wm.awvalid) << n | u32::from(q7_wm.awvalid) << (n + 1),
+            ar: eng.ar,
+        };
         let mut mem_in = [SramIn::default(); 2];
         let mut near = LinkNearIn::default();
-        self.xbar
-            .target_outputs(rst, &w.wm, &w.rm, &mut mem_in, &mut near);
+        self.xbar.target_outputs(rst, &ms, &mut mem_in, &mut near);
         let sel = usize::from(i.dbg_mem_sel);
         mem_in[sel].dbg_we = i.dbg_mem_we;
         for m in mem_in.iter_mut() {
@@ -370,8 +466,7 @@ impl Glue {
         }
 
         // ---- clock edges of the glue (the loops took theirs with their engines)
-        self.xbar
-            .update(rst, &w.wm, &w.rm, &mo, link_out, &self.dec_out);
+        self.xbar.update(rst, &ms, &mo, link_out, &self.dec_out);
         self.sram[0].update(rst, &mem_in[0], &mo[0], sbuf);
         self.sram[1].update(rst, &mem_in[1], &mo[1], desc);
         let q = n + 1;
@@ -381,7 +476,24 @@ impl Glue {
             bresp: xo.wm_bresp,
             bvalid: xo.wm_bvalid >> q & 1 == 1,
         };
-        self.q7.update(rst, &i.axil, &w.touts, &mresp);
+        let tv = TargetView {
+            n,
+            sel: csr.tgt,
+            sel_out: eng.gt,
+            evt: axil_out(
+                [
+                    so.s_axil_awready,
+                    so.s_axil_wready,
+                    so.s_axil_bvalid,
+                    so.s_axil_arready,
+                    so.s_axil_rvalid,
+                ],
+                so.s_axil_bresp,
+                so.s_axil_rdata,
+                so.s_axil_rresp,
+            ),
+        };
+        self.q7.update(rst, &i.axil, &tv, &mresp);
 
         let far = LinkFarIn {
             awready: xo.wm_awready >> n & 1 == 1,
@@ -394,7 +506,7 @@ impl Glue {
             if xo.wm_awready & lm != 0 && link_in.m_awvalid {
                 self.stats.in_bursts += 1;
             }
-            self.stats.busy_cycles += u64::from(eng.moved);
+            self.stats.busy_cycles += u64::from(eng.moved(&xo));
         }
         let sel_q = usize::from(self.dbg_sel && !rst);
         self.dbg_sel = !rst && i.dbg_mem_sel;
@@ -413,12 +525,13 @@ impl Glue {
     }
 
     /// Step every engine on its pins and clock its loop FIFO (fed by that
-    /// engine alone), folding the outputs straight into the interconnect's
-    /// master inputs and the Q7 port's target outputs: the engine's
-    /// `PinsOut` is read where it was returned, never copied. The pins every
-    /// engine shares (reset, the CSR bus, the read data and responses) are
-    /// written once per cycle into [`Wires::pins`]; each engine's own lines
-    /// are written before its step.
+    /// engine alone). The engine's `PinsOut` is read where it was returned:
+    /// the request masks, the interrupts and the loop take their bits, and
+    /// the granted masters and the driven CSR target their bundles (the
+    /// only engine outputs the interconnect and the Q7 port read,
+    /// [`MasterView`], [`TargetView`]). The pins every engine shares (reset, the CSR
+    /// bus, the read data and responses) are written once per cycle into
+    /// [`Wires::pins`]; each engine's own lines are written before its step.
     #[inline(always)]
     fn engines_step(
         &mut self,
@@ -429,8 +542,8 @@ impl Glue {
     ) -> EngineSum {
         let mut sum = EngineSum::default();
         let n = engines.len();
+        let (wg, rg) = self.xbar.grants(rst);
         let w = &mut self.wires;
-        let (wm, rm, touts) = (&mut w.wm[..n], &mut w.rm[..n], &mut w.touts[..n]);
         let loops = &mut self.loops[..n];
         let pi = &mut w.pins;
         pi.rst_ni = u64::from(!rst);
@@ -476,45 +589,40 @@ impl Glue {
             pi.s_axis_tid = head.id;
             pi.s_axis_tuser = u64::from(head.user);
             pi.s_axis_tvalid = u64::from(tv);
-            let o = eng.step_pins(pi);
-            wm[e] = WmIn {
-                awaddr: o.m_axi_awaddr,
-                awlen: o.m_axi_awlen,
-                awvalid: b(o.m_axi_awvalid),
-                wdata: from_beat(&o.m_axi_wdata),
-                wstrb: o.m_axi_wstrb,
-                wlast: b(o.m_axi_wlast),
-                wvalid: b(o.m_axi_wvalid),
-                bready: b(o.m_axi_bready),
-            };
-            rm[e] = RmIn {
-                araddr: o.m_axi_araddr,
-                arlen: o.m_axi_arlen,
-                arvalid: b(o.m_axi_arvalid),
-                rready: b(o.m_axi_rready),
-            };
-            touts[e] = axil_out(
-                [
-                    o.s_axil_awready,
-                    o.s_axil_wready,
-                    o.s_axil_bvalid,
-                    o.s_axil_arready,
-                    o.s_axil_rvalid,
-                ],
-                o.s_axil_bresp,
-                o.s_axil_rdata,
-                o.s_axil_rresp,
-            );
+            let o = &eng.step_pins(pi);
+            if e == wg {
+                sum.gw = engine_wm(o);
+            }
+            if e == rg {
+                sum.gr = RmIn {
+                    araddr: o.m_axi_araddr,
+                    arlen: o.m_axi_arlen,
+                    arvalid: b(o.m_axi_arvalid),
+                    rready: b(o.m_axi_rready),
+                };
+            }
+            if csr.tgt == Some(e) {
+                sum.gt = axil_out(
+                    [
+                        o.s_axil_awready,
+                        o.s_axil_wready,
+                        o.s_axil_bvalid,
+                        o.s_axil_arready,
+                        o.s_axil_rvalid,
+                    ],
+                    o.s_axil_bresp,
+                    o.s_axil_rdata,
+                    o.s_axil_rresp,
+                );
+            }
+            let m = |x: u64| (x as u32 & 1) << e;
+            sum.aw |= m(o.m_axi_awvalid);
+            sum.w |= m(o.m_axi_wvalid);
+            sum.b |= m(o.m_axi_bready);
+            sum.ar |= m(o.m_axi_arvalid);
+            sum.r |= m(o.m_axi_rready);
             sum.irq |= (o.irq_o & 1) << e;
             sum.err_irq |= (o.err_irq_o & 1) << e;
-            // Any handshake: a valid (or ready) of the engine meeting the
-            // interconnect's ready (or valid) of master e.
-            let hs = (o.m_axi_arvalid & bit(xo.rm_arready, e))
-                | (o.m_axi_rready & bit(xo.rm_rvalid, e))
-                | (o.m_axi_awvalid & bit(xo.wm_awready, e))
-                | (o.m_axi_wvalid & bit(xo.wm_wready, e))
-                | (o.m_axi_bready & bit(xo.wm_bvalid, e));
-            sum.moved |= hs & 1 != 0;
             // Clock edge of the loop: only this engine's outputs feed it, and
             // its registered outputs were read above.
             lp.update_with(rst, b(o.m_axis_tvalid), b(o.s_axis_tready), || AxisBeat {

@@ -70,6 +70,21 @@ pub struct MemResp {
     pub bvalid: bool,
 }
 
+/// The CSR targets' outputs this cycle (the UDMA engines `0..engines`,
+/// then the EVT_SEM). [`Q7Port::update`] reads only the target its outputs
+/// drive ([`CsrDrive::tgt`]), so a view may hold just that one.
+pub trait CsrTargets {
+    /// Target `k`'s AXI4-Lite slave outputs.
+    fn target(&self, k: usize) -> AxilOut;
+}
+
+impl CsrTargets for [AxilOut] {
+    #[inline(always)]
+    fn target(&self, k: usize) -> AxilOut {
+        self[k]
+    }
+}
+
 /// The port registers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Q7Port {
@@ -285,7 +300,7 @@ impl Q7Port {
 
     /// Clock edge. `t` holds the CSR targets' outputs (UDMA engines, then EVT_SEM).
     #[inline]
-    pub fn update(&mut self, rst: bool, i: &AxilIn, t: &[AxilOut], mem: &MemResp) {
+    pub fn update(&mut self, rst: bool, i: &AxilIn, t: &(impl CsrTargets + ?Sized), mem: &MemResp) {
         if rst {
             self.reset();
             return;
@@ -340,7 +355,7 @@ impl Q7Port {
                     let (awr, wr) = if tgt == self.t_mem() {
                         (mem.awready, mem.wready)
                     } else {
-                        (t[tgt].awready, t[tgt].wready)
+                        (t.target(tgt).awready, t.target(tgt).wready)
                     };
                     let done = (!self.awp || awr) && (!self.wp || wr);
                     if awr {
@@ -358,7 +373,7 @@ impl Q7Port {
                 let (v, r) = if tgt == self.t_mem() {
                     (mem.bvalid, mem.bresp as u32)
                 } else {
-                    (t[tgt].bvalid, t[tgt].bresp)
+                    (t.target(tgt).bvalid, t.target(tgt).bresp)
                 };
                 if v {
                     self.resp = r;
@@ -372,7 +387,7 @@ impl Q7Port {
             }
             Q7State::BcFwd => {
                 let e = self.bc_engine();
-                let (awr, wr) = (t[e].awready, t[e].wready);
+                let (awr, wr) = (t.target(e).awready, t.target(e).wready);
                 let done = (!self.awp || awr) && (!self.wp || wr);
                 if awr {
                     self.awp = false;
@@ -386,9 +401,9 @@ impl Q7Port {
             }
             Q7State::BcResp => {
                 let e = self.bc_engine();
-                if t[e].bvalid {
+                if t.target(e).bvalid {
                     if self.resp == 0 {
-                        self.resp = t[e].bresp;
+                        self.resp = t.target(e).bresp;
                     }
                     self.bpend &= !(1 << e);
                     if self.bpend == 0 {
@@ -416,14 +431,14 @@ impl Q7Port {
                     self.resp = 2;
                     self.data = 0;
                     self.state = Q7State::RBack;
-                } else if t[tgt].arready {
+                } else if t.target(tgt).arready {
                     self.state = Q7State::RResp;
                 }
             }
             Q7State::RResp => {
-                if t[tgt].rvalid {
-                    self.resp = t[tgt].rresp;
-                    self.data = t[tgt].rdata;
+                if t.target(tgt).rvalid {
+                    self.resp = t.target(tgt).rresp;
+                    self.data = t.target(tgt).rdata;
                     self.state = Q7State::RBack;
                 }
             }
