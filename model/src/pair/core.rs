@@ -99,6 +99,10 @@ pub struct Glue {
     /// decoder steps are tested equal to).
     #[cfg(test)]
     pub(super) always_step_decoders: bool,
+    /// Test-only: write every engine's CSR and interconnect lines every
+    /// cycle (the reference the skipped writes of low lines are tested equal to).
+    #[cfg(test)]
+    pub(super) write_every_line: bool,
     /// Per-cycle wiring between the instances, kept between cycles so a
     /// cycle allocates nothing (every slot is rewritten every cycle; no state).
     wires: Wires,
@@ -356,6 +360,8 @@ impl Glue {
             dec_held: [false; 3],
             #[cfg(test)]
             always_step_decoders: false,
+            #[cfg(test)]
+            write_every_line: false,
             wires: Wires::default(),
         }
     }
@@ -569,19 +575,42 @@ impl Glue {
             lane(csr.rready),
         );
         let bit = |m: u32, e: usize| u64::from(m >> e & 1);
+        // Engines with any of these ten lines high this cycle (the CSR
+        // target, the interconnect's grants): the others see them all low,
+        // which `pi` holds between engines (each engine's lines are cleared
+        // after its step).
+        let lines = awv
+            | wv
+            | brd
+            | arv
+            | rrd
+            | xo.rm_arready
+            | xo.rm_rvalid
+            | xo.wm_awready
+            | xo.wm_wready
+            | xo.wm_bvalid;
+        #[cfg(test)]
+        let lines = if self.write_every_line {
+            u32::MAX
+        } else {
+            lines
+        };
         for e in 0..n {
             let (eng, lp) = (&mut engines[e], &mut loops[e]);
             let (tv, head) = lp.head_ref(rst);
-            pi.s_axil_awvalid = bit(awv, e);
-            pi.s_axil_wvalid = bit(wv, e);
-            pi.s_axil_bready = bit(brd, e);
-            pi.s_axil_arvalid = bit(arv, e);
-            pi.s_axil_rready = bit(rrd, e);
-            pi.m_axi_arready = bit(xo.rm_arready, e);
-            pi.m_axi_rvalid = bit(xo.rm_rvalid, e);
-            pi.m_axi_awready = bit(xo.wm_awready, e);
-            pi.m_axi_wready = bit(xo.wm_wready, e);
-            pi.m_axi_bvalid = bit(xo.wm_bvalid, e);
+            let own = lines >> e & 1 != 0;
+            if own {
+                pi.s_axil_awvalid = bit(awv, e);
+                pi.s_axil_wvalid = bit(wv, e);
+                pi.s_axil_bready = bit(brd, e);
+                pi.s_axil_arvalid = bit(arv, e);
+                pi.s_axil_rready = bit(rrd, e);
+                pi.m_axi_arready = bit(xo.rm_arready, e);
+                pi.m_axi_rvalid = bit(xo.rm_rvalid, e);
+                pi.m_axi_awready = bit(xo.wm_awready, e);
+                pi.m_axi_wready = bit(xo.wm_wready, e);
+                pi.m_axi_bvalid = bit(xo.wm_bvalid, e);
+            }
             pi.m_axis_tready = u64::from(lp.tready(rst));
             pi.s_axis_tdata = head.data;
             pi.s_axis_tkeep = head.keep;
@@ -590,6 +619,18 @@ impl Glue {
             pi.s_axis_tuser = u64::from(head.user);
             pi.s_axis_tvalid = u64::from(tv);
             let o = &eng.step_pins(pi);
+            if own {
+                pi.s_axil_awvalid = 0;
+                pi.s_axil_wvalid = 0;
+                pi.s_axil_bready = 0;
+                pi.s_axil_arvalid = 0;
+                pi.s_axil_rready = 0;
+                pi.m_axi_arready = 0;
+                pi.m_axi_rvalid = 0;
+                pi.m_axi_awready = 0;
+                pi.m_axi_wready = 0;
+                pi.m_axi_bvalid = 0;
+            }
             if e == wg {
                 sum.gw = engine_wm(o);
             }
