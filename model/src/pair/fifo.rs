@@ -18,6 +18,7 @@ pub struct AxisBeat {
 pub struct LoopFifo {
     pub buf: [AxisBeat; 2],
     pub cnt: u8,
+    /// Read slot (0 or 1; indexing takes bit 0).
     pub rd: u8,
 }
 
@@ -50,7 +51,7 @@ impl LoopFifo {
         if rst {
             (false, &IDLE)
         } else {
-            (self.cnt != 0, &self.buf[self.rd as usize])
+            (self.cnt != 0, &self.buf[usize::from(self.rd & 1)])
         }
     }
     /// [`Self::update`] with the pushed beat built by `beat` (only when a
@@ -70,7 +71,7 @@ impl LoopFifo {
         let push = tvalid && self.cnt != 2;
         let pop = self.cnt != 0 && tready;
         if push {
-            self.buf[(self.rd ^ (self.cnt & 1)) as usize] = beat();
+            self.buf[usize::from((self.rd ^ self.cnt) & 1)] = beat();
         }
         if pop {
             self.rd ^= 1;
