@@ -15,13 +15,13 @@ use crate::decoder::{Decoder, DecoderOut};
 use crate::evt_sem::{EvtSem, EvtSemIn, EvtSemOut};
 use crate::ports::CycleModel;
 use crate::udma::beat::Beat;
-use crate::udma::{PinsIn, Udma};
+use crate::udma::{PinsIn, PinsOut, Udma};
 
 use super::fifo::{AxisBeat, LoopFifo};
 use super::link::{LinkFarIn, LinkNearIn, LinkOut};
-use super::q7port::{CsrDrive, MemResp, Q7Port};
+use super::q7port::{CsrDrive, CsrTargets, MemResp, Q7Port};
 use super::sram::{Sram, SramIn, WordStore};
-use super::xbar::{RmIn, WmIn, Xbar, XbarCfg, XbarMOut};
+use super::xbar::{Masters, RmIn, WmIn, Xbar, XbarCfg, XbarMOut};
 use super::PairParams;
 use crate::regs::axil::{AxilIn, AxilOut};
 
@@ -99,29 +99,107 @@ pub struct Glue {
     /// decoder steps are tested equal to).
     #[cfg(test)]
     pub(super) always_step_decoders: bool,
+    /// Test-only: write every engine's CSR and interconnect lines every
+    /// cycle (the reference the skipped writes of low lines are tested equal to).
+    #[cfg(test)]
+    pub(super) write_every_line: bool,
     /// Per-cycle wiring between the instances, kept between cycles so a
     /// cycle allocates nothing (every slot is rewritten every cycle; no state).
     wires: Wires,
 }
 
-/// The wires of one [`Glue::step`]: the interconnect's write masters (the
-/// engines, the link in, the Q7 store) and read masters (the engines), and
-/// the Q7 port's CSR targets' outputs (the engines, the EVT_SEM).
+/// The wires of one [`Glue::step`] kept between cycles: the engines' and
+/// the EVT_SEM's input pins.
 #[derive(Debug, Clone, Default)]
 struct Wires {
-    wm: Vec<WmIn>,
-    rm: Vec<RmIn>,
-    touts: Vec<AxilOut>,
+    /// The engines' input pins (shared lines written once a cycle, each
+    /// engine's own lines before its step).
+    pins: PinsIn,
+    /// The EVT_SEM's input pins (the driven ones written every cycle).
+    evt_in: EvtSemIn,
 }
 
-impl Wires {
-    /// One slot per master and target of a core with `n` engines.
+/// Write master `e`'s outputs from engine `e`'s pins.
+#[inline(always)]
+fn engine_wm(o: &PinsOut) -> WmIn {
+    WmIn {
+        awaddr: o.m_axi_awaddr,
+        awlen: o.m_axi_awlen,
+        awvalid: b(o.m_axi_awvalid),
+        wdata: from_beat(&o.m_axi_wdata),
+        wstrb: o.m_axi_wstrb,
+        wlast: b(o.m_axi_wlast),
+        wvalid: b(o.m_axi_wvalid),
+        bready: b(o.m_axi_bready),
+    }
+}
+
+/// The interconnect's masters this cycle: the granted engine masters (the
+/// only engines it reads, [`Xbar::grants`]), the link in and the Q7 store,
+/// and the request masks.
+struct MasterView {
+    n: usize,
+    /// Write grant and its outputs (an engine's, or unused when the grant
+    /// is the Q7 store).
+    wg: usize,
+    gw: WmIn,
+    /// Read grant and its outputs.
+    rg: usize,
+    gr: RmIn,
+    link: WmIn,
+    q7: WmIn,
+    aw: u32,
+    ar: u32,
+}
+
+impl Masters for MasterView {
     #[inline(always)]
-    fn fit(&mut self, n: usize) {
-        if self.rm.len() != n {
-            self.wm.resize(n + 2, WmIn::default());
-            self.rm.resize(n, RmIn::default());
-            self.touts.resize(n + 1, AxilOut::default());
+    fn aw_req(&self) -> u32 {
+        self.aw
+    }
+    #[inline(always)]
+    fn ar_req(&self) -> u32 {
+        self.ar
+    }
+    #[inline(always)]
+    fn wm(&self, k: usize) -> WmIn {
+        if k == self.n {
+            self.link
+        } else if k == self.n + 1 {
+            self.q7
+        } else {
+            assert_eq!(k, self.wg, "the interconnect reads its write grant only");
+            self.gw
+        }
+    }
+    #[inline(always)]
+    fn rm(&self, k: usize) -> RmIn {
+        assert_eq!(k, self.rg, "the interconnect reads its read grant only");
+        self.gr
+    }
+}
+
+/// The Q7 port's CSR targets this cycle: the engine its outputs drive
+/// (the only engine it reads, [`CsrDrive::tgt`]) and the EVT_SEM.
+struct TargetView {
+    n: usize,
+    sel: Option<usize>,
+    sel_out: AxilOut,
+    evt: AxilOut,
+}
+
+impl CsrTargets for TargetView {
+    #[inline(always)]
+    fn target(&self, k: usize) -> AxilOut {
+        if k == self.n {
+            self.evt
+        } else {
+            assert_eq!(
+                Some(k),
+                self.sel,
+                "the Q7 port reads its driven target only"
+            );
+            self.sel_out
         }
     }
 }
@@ -132,8 +210,30 @@ impl Wires {
 struct EngineSum {
     irq: u64,
     err_irq: u64,
-    /// Any engine AXI handshake this cycle.
-    moved: bool,
+    /// Outputs of the granted write / read master and of the driven CSR
+    /// target, when an engine.
+    gw: WmIn,
+    gr: RmIn,
+    gt: AxilOut,
+    /// AWVALID, WVALID, BREADY, ARVALID, RREADY of the engines' AXI masters.
+    aw: u32,
+    w: u32,
+    b: u32,
+    ar: u32,
+    r: u32,
+}
+
+impl EngineSum {
+    /// Any engine AXI handshake this cycle (a valid or ready of engine e
+    /// meeting the interconnect's ready or valid of master e).
+    fn moved(&self, xo: &XbarMOut) -> bool {
+        (self.ar & xo.rm_arready
+            | self.r & xo.rm_rvalid
+            | self.aw & xo.wm_awready
+            | self.w & xo.wm_wready
+            | self.b & xo.wm_bvalid)
+            != 0
+    }
 }
 
 /// A CSR target's `s_axil_*` output pins as the Q7 port's bundle (the
@@ -260,6 +360,8 @@ impl Glue {
             dec_held: [false; 3],
             #[cfg(test)]
             always_step_decoders: false,
+            #[cfg(test)]
+            write_every_line: false,
             wires: Wires::default(),
         }
     }
@@ -299,7 +401,6 @@ impl Glue {
         } = parts;
         let rst = i.rst;
         let n = engines.len();
-        self.wires.fit(n);
         // ---- Moore outputs
         let mo = [
             self.sram[0].outputs(rst, i.mem_stall),
@@ -312,7 +413,15 @@ impl Glue {
         let eng = self.engines_step(engines, rst, &csr, &xo);
 
         // ---- EVT_SEM
-        let so = Self::evt_step(evt, rst, &csr, &xo, i.dbg_sem_idx, n);
+        let so = Self::evt_step(
+            evt,
+            &mut self.wires.evt_in,
+            rst,
+            &csr,
+            &xo,
+            i.dbg_sem_idx,
+            n,
+        );
         self.stats.out_incs += u64::from(xo.inc_valid[0]) + u64::from(xo.inc_valid[1]);
         self.stats.in_incs += u64::from(xo.inc_valid[2]) + u64::from(xo.inc_valid[3]);
 
@@ -320,8 +429,7 @@ impl Glue {
         self.decoders_step(rst);
 
         // ---- interconnect masters without an engine: link in, Q7 store
-        let w = &mut self.wires;
-        w.wm[n] = WmIn {
+        let link_wm = WmIn {
             awaddr: link_in.m_awaddr,
             awlen: link_in.m_awlen,
             awvalid: link_in.m_awvalid,
@@ -331,7 +439,7 @@ impl Glue {
             wvalid: link_in.m_wvalid,
             bready: link_in.m_bready,
         };
-        w.wm[n + 1] = WmIn {
+        let q7_wm = WmIn {
             awaddr: memdrv.awaddr,
             awlen: 0,
             awvalid: memdrv.awvalid,
@@ -341,22 +449,21 @@ impl Glue {
             wvalid: memdrv.wvalid,
             bready: memdrv.bready,
         };
-        w.touts[n] = axil_out(
-            [
-                so.s_axil_awready,
-                so.s_axil_wready,
-                so.s_axil_bvalid,
-                so.s_axil_arready,
-                so.s_axil_rvalid,
-            ],
-            so.s_axil_bresp,
-            so.s_axil_rdata,
-            so.s_axil_rresp,
-        );
+        let (wg, rg) = self.xbar.grants(rst);
+        let ms = MasterView {
+            n,
+            wg,
+            gw: eng.gw,
+            rg,
+            gr: eng.gr,
+            link: link_wm,
+            q7: q7_wm,
+            aw: eng.aw | u32::from(link_wm.awvalid) << n | u32::from(q7_wm.awvalid) << (n + 1),
+            ar: eng.ar,
+        };
         let mut mem_in = [SramIn::default(); 2];
         let mut near = LinkNearIn::default();
-        self.xbar
-            .target_outputs(rst, &w.wm, &w.rm, &mut mem_in, &mut near);
+        self.xbar.target_outputs(rst, &ms, &mut mem_in, &mut near);
         let sel = usize::from(i.dbg_mem_sel);
         mem_in[sel].dbg_we = i.dbg_mem_we;
         for m in mem_in.iter_mut() {
@@ -365,8 +472,7 @@ impl Glue {
         }
 
         // ---- clock edges of the glue (the loops took theirs with their engines)
-        self.xbar
-            .update(rst, &w.wm, &w.rm, &mo, link_out, &self.dec_out);
+        self.xbar.update(rst, &ms, &mo, link_out, &self.dec_out);
         self.sram[0].update(rst, &mem_in[0], &mo[0], sbuf);
         self.sram[1].update(rst, &mem_in[1], &mo[1], desc);
         let q = n + 1;
@@ -376,7 +482,24 @@ impl Glue {
             bresp: xo.wm_bresp,
             bvalid: xo.wm_bvalid >> q & 1 == 1,
         };
-        self.q7.update(rst, &i.axil, &w.touts, &mresp);
+        let tv = TargetView {
+            n,
+            sel: csr.tgt,
+            sel_out: eng.gt,
+            evt: axil_out(
+                [
+                    so.s_axil_awready,
+                    so.s_axil_wready,
+                    so.s_axil_bvalid,
+                    so.s_axil_arready,
+                    so.s_axil_rvalid,
+                ],
+                so.s_axil_bresp,
+                so.s_axil_rdata,
+                so.s_axil_rresp,
+            ),
+        };
+        self.q7.update(rst, &i.axil, &tv, &mresp);
 
         let far = LinkFarIn {
             awready: xo.wm_awready >> n & 1 == 1,
@@ -389,7 +512,7 @@ impl Glue {
             if xo.wm_awready & lm != 0 && link_in.m_awvalid {
                 self.stats.in_bursts += 1;
             }
-            self.stats.busy_cycles += u64::from(eng.moved);
+            self.stats.busy_cycles += u64::from(eng.moved(&xo));
         }
         let sel_q = usize::from(self.dbg_sel && !rst);
         self.dbg_sel = !rst && i.dbg_mem_sel;
@@ -408,9 +531,13 @@ impl Glue {
     }
 
     /// Step every engine on its pins and clock its loop FIFO (fed by that
-    /// engine alone), folding the outputs straight into the interconnect's
-    /// master inputs and the Q7 port's target outputs: the engine's
-    /// `PinsOut` is read where it was returned, never copied.
+    /// engine alone). The engine's `PinsOut` is read where it was returned:
+    /// the request masks, the interrupts and the loop take their bits, and
+    /// the granted masters and the driven CSR target their bundles (the
+    /// only engine outputs the interconnect and the Q7 port read,
+    /// [`MasterView`], [`TargetView`]). The pins every engine shares (reset, the CSR
+    /// bus, the read data and responses) are written once per cycle into
+    /// [`Wires::pins`]; each engine's own lines are written before its step.
     #[inline(always)]
     fn engines_step(
         &mut self,
@@ -420,86 +547,132 @@ impl Glue {
         xo: &XbarMOut,
     ) -> EngineSum {
         let mut sum = EngineSum::default();
+        let n = engines.len();
+        let (wg, rg) = self.xbar.grants(rst);
         let w = &mut self.wires;
-        for (e, (eng, lp)) in engines.iter_mut().zip(self.loops.iter_mut()).enumerate() {
-            let mine = csr.tgt == Some(e);
+        let loops = &mut self.loops[..n];
+        let pi = &mut w.pins;
+        pi.rst_ni = u64::from(!rst);
+        pi.s_axil_awaddr = csr.awaddr;
+        pi.s_axil_wdata = csr.wdata;
+        pi.s_axil_wstrb = csr.wstrb;
+        pi.s_axil_araddr = csr.araddr;
+        pi.m_axi_rdata = to_beat(xo.rm_rdata);
+        pi.m_axi_rresp = xo.rm_rresp;
+        pi.m_axi_rlast = u64::from(xo.rm_rlast);
+        pi.m_axi_bresp = xo.wm_bresp;
+        // The CSR target's valid/ready lines (bit e = engine e).
+        let tm = match csr.tgt {
+            Some(t) if t < n => 1u32 << t,
+            _ => 0,
+        };
+        let lane = |v: bool| if v { tm } else { 0 };
+        let (awv, wv, brd, arv, rrd) = (
+            lane(csr.awvalid),
+            lane(csr.wvalid),
+            lane(csr.bready),
+            lane(csr.arvalid),
+            lane(csr.rready),
+        );
+        let bit = |m: u32, e: usize| u64::from(m >> e & 1);
+        // Engines with any of these ten lines high this cycle (the CSR
+        // target, the interconnect's grants): the others see them all low,
+        // which `pi` holds between engines (each engine's lines are cleared
+        // after its step).
+        let lines = awv
+            | wv
+            | brd
+            | arv
+            | rrd
+            | xo.rm_arready
+            | xo.rm_rvalid
+            | xo.wm_awready
+            | xo.wm_wready
+            | xo.wm_bvalid;
+        #[cfg(test)]
+        let lines = if self.write_every_line {
+            u32::MAX
+        } else {
+            lines
+        };
+        for e in 0..n {
+            let (eng, lp) = (&mut engines[e], &mut loops[e]);
             let (tv, head) = lp.head_ref(rst);
-            let pi = PinsIn {
-                rst_ni: u64::from(!rst),
-                s_axil_awaddr: csr.awaddr,
-                s_axil_awvalid: u64::from(mine && csr.awvalid),
-                s_axil_wdata: csr.wdata,
-                s_axil_wstrb: csr.wstrb,
-                s_axil_wvalid: u64::from(mine && csr.wvalid),
-                s_axil_bready: u64::from(mine && csr.bready),
-                s_axil_araddr: csr.araddr,
-                s_axil_arvalid: u64::from(mine && csr.arvalid),
-                s_axil_rready: u64::from(mine && csr.rready),
-                m_axi_arready: u64::from(xo.rm_arready >> e & 1),
-                m_axi_rdata: to_beat(xo.rm_rdata),
-                m_axi_rresp: xo.rm_rresp,
-                m_axi_rlast: u64::from(xo.rm_rlast),
-                m_axi_rvalid: u64::from(xo.rm_rvalid >> e & 1),
-                m_axi_awready: u64::from(xo.wm_awready >> e & 1),
-                m_axi_wready: u64::from(xo.wm_wready >> e & 1),
-                m_axi_bresp: xo.wm_bresp,
-                m_axi_bvalid: u64::from(xo.wm_bvalid >> e & 1),
-                m_axis_tready: u64::from(lp.tready(rst)),
-                s_axis_tdata: head.data,
-                s_axis_tkeep: head.keep,
-                s_axis_tlast: u64::from(head.last),
-                s_axis_tid: head.id,
-                s_axis_tuser: u64::from(head.user),
-                s_axis_tvalid: u64::from(tv),
-            };
-            let o = eng.step_pins(&pi);
-            w.wm[e] = WmIn {
-                awaddr: o.m_axi_awaddr,
-                awlen: o.m_axi_awlen,
-                awvalid: b(o.m_axi_awvalid),
-                wdata: from_beat(&o.m_axi_wdata),
-                wstrb: o.m_axi_wstrb,
-                wlast: b(o.m_axi_wlast),
-                wvalid: b(o.m_axi_wvalid),
-                bready: b(o.m_axi_bready),
-            };
-            w.rm[e] = RmIn {
-                araddr: o.m_axi_araddr,
-                arlen: o.m_axi_arlen,
-                arvalid: b(o.m_axi_arvalid),
-                rready: b(o.m_axi_rready),
-            };
-            w.touts[e] = axil_out(
-                [
-                    o.s_axil_awready,
-                    o.s_axil_wready,
-                    o.s_axil_bvalid,
-                    o.s_axil_arready,
-                    o.s_axil_rvalid,
-                ],
-                o.s_axil_bresp,
-                o.s_axil_rdata,
-                o.s_axil_rresp,
-            );
+            let own = lines >> e & 1 != 0;
+            if own {
+                pi.s_axil_awvalid = bit(awv, e);
+                pi.s_axil_wvalid = bit(wv, e);
+                pi.s_axil_bready = bit(brd, e);
+                pi.s_axil_arvalid = bit(arv, e);
+                pi.s_axil_rready = bit(rrd, e);
+                pi.m_axi_arready = bit(xo.rm_arready, e);
+                pi.m_axi_rvalid = bit(xo.rm_rvalid, e);
+                pi.m_axi_awready = bit(xo.wm_awready, e);
+                pi.m_axi_wready = bit(xo.wm_wready, e);
+                pi.m_axi_bvalid = bit(xo.wm_bvalid, e);
+            }
+            pi.m_axis_tready = u64::from(lp.tready(rst));
+            pi.s_axis_tdata = head.data;
+            pi.s_axis_tkeep = head.keep;
+            pi.s_axis_tlast = u64::from(head.last);
+            pi.s_axis_tid = head.id;
+            pi.s_axis_tuser = u64::from(head.user);
+            pi.s_axis_tvalid = u64::from(tv);
+            let o = &eng.step_pins(pi);
+            if own {
+                pi.s_axil_awvalid = 0;
+                pi.s_axil_wvalid = 0;
+                pi.s_axil_bready = 0;
+                pi.s_axil_arvalid = 0;
+                pi.s_axil_rready = 0;
+                pi.m_axi_arready = 0;
+                pi.m_axi_rvalid = 0;
+                pi.m_axi_awready = 0;
+                pi.m_axi_wready = 0;
+                pi.m_axi_bvalid = 0;
+            }
+            if e == wg {
+                sum.gw = engine_wm(o);
+            }
+            if e == rg {
+                sum.gr = RmIn {
+                    araddr: o.m_axi_araddr,
+                    arlen: o.m_axi_arlen,
+                    arvalid: b(o.m_axi_arvalid),
+                    rready: b(o.m_axi_rready),
+                };
+            }
+            if csr.tgt == Some(e) {
+                sum.gt = axil_out(
+                    [
+                        o.s_axil_awready,
+                        o.s_axil_wready,
+                        o.s_axil_bvalid,
+                        o.s_axil_arready,
+                        o.s_axil_rvalid,
+                    ],
+                    o.s_axil_bresp,
+                    o.s_axil_rdata,
+                    o.s_axil_rresp,
+                );
+            }
+            let m = |x: u64| (x as u32 & 1) << e;
+            sum.aw |= m(o.m_axi_awvalid);
+            sum.w |= m(o.m_axi_wvalid);
+            sum.b |= m(o.m_axi_bready);
+            sum.ar |= m(o.m_axi_arvalid);
+            sum.r |= m(o.m_axi_rready);
             sum.irq |= (o.irq_o & 1) << e;
             sum.err_irq |= (o.err_irq_o & 1) << e;
-            let m = 1u32 << e;
-            sum.moved |= (b(o.m_axi_arvalid) && xo.rm_arready & m != 0)
-                || (b(o.m_axi_rready) && xo.rm_rvalid & m != 0)
-                || (b(o.m_axi_awvalid) && xo.wm_awready & m != 0)
-                || (b(o.m_axi_wvalid) && xo.wm_wready & m != 0)
-                || (b(o.m_axi_bready) && xo.wm_bvalid & m != 0);
             // Clock edge of the loop: only this engine's outputs feed it, and
             // its registered outputs were read above.
-            let tvalid = b(o.m_axis_tvalid);
-            let beat = AxisBeat {
+            lp.update_with(rst, b(o.m_axis_tvalid), b(o.s_axis_tready), || AxisBeat {
                 data: o.m_axis_tdata,
                 keep: o.m_axis_tkeep,
                 last: b(o.m_axis_tlast),
                 id: o.m_axis_tid,
                 user: b(o.m_axis_tuser),
-            };
-            lp.update(rst, tvalid, &beat, b(o.s_axis_tready));
+            });
         }
         sum
     }
@@ -507,9 +680,14 @@ impl Glue {
     /// Step the EVT_SEM: its CSR port from the Q7 port (target `n`), its
     /// four increment lanes from the interconnect (an idle lane still
     /// carries the registered index and value).
+    ///
+    /// The pins the core leaves at 0 (protection, the upper increment
+    /// ports, the wait ports) are never written: they keep the zeros of
+    /// [`Wires::evt_in`]'s default.
     #[inline(always)]
     fn evt_step(
         evt: &mut EvtSem,
+        si: &mut EvtSemIn,
         rst: bool,
         csr: &CsrDrive,
         xo: &XbarMOut,
@@ -520,24 +698,22 @@ impl Glue {
         let [i0, i1, i2, i3] = xo.inc_idx.map(u64::from);
         let [v0, v1, v2, v3] = xo.inc_value.map(u64::from);
         let valid = (0..4).fold(0, |a, l| a | u64::from(xo.inc_valid[l]) << l);
-        let si = EvtSemIn {
-            rst_ni: u64::from(!rst),
-            s_axil_awaddr: csr.awaddr & 0x1FFF,
-            s_axil_awvalid: u64::from(mine && csr.awvalid),
-            s_axil_wdata: csr.wdata,
-            s_axil_wstrb: csr.wstrb,
-            s_axil_wvalid: u64::from(mine && csr.wvalid),
-            s_axil_bready: u64::from(mine && csr.bready),
-            s_axil_araddr: csr.araddr & 0x1FFF,
-            s_axil_arvalid: u64::from(mine && csr.arvalid),
-            s_axil_rready: u64::from(mine && csr.rready),
-            dbg_idx_i: dbg_idx & 0xFF,
-            inc_valid_i: valid,
-            inc_idx_i: [i0 | i1 << 8 | i2 << 16 | i3 << 24, 0],
-            inc_value_i: [v0 | v1 << 32, v2 | v3 << 32, 0, 0, 0, 0, 0, 0],
-            ..Default::default()
-        };
-        evt.step(&si)
+        si.rst_ni = u64::from(!rst);
+        si.s_axil_awaddr = csr.awaddr & 0x1FFF;
+        si.s_axil_awvalid = u64::from(mine && csr.awvalid);
+        si.s_axil_wdata = csr.wdata;
+        si.s_axil_wstrb = csr.wstrb;
+        si.s_axil_wvalid = u64::from(mine && csr.wvalid);
+        si.s_axil_bready = u64::from(mine && csr.bready);
+        si.s_axil_araddr = csr.araddr & 0x1FFF;
+        si.s_axil_arvalid = u64::from(mine && csr.arvalid);
+        si.s_axil_rready = u64::from(mine && csr.rready);
+        si.dbg_idx_i = dbg_idx & 0xFF;
+        si.inc_valid_i = valid;
+        si.inc_idx_i[0] = i0 | i1 << 8 | i2 << 16 | i3 << 24;
+        si.inc_value_i[0] = v0 | v1 << 32;
+        si.inc_value_i[1] = v2 | v3 << 32;
+        evt.step(si)
     }
 
     /// Step the three decoders while they have work: `valid_i` high (their

@@ -18,6 +18,7 @@ pub struct AxisBeat {
 pub struct LoopFifo {
     pub buf: [AxisBeat; 2],
     pub cnt: u8,
+    /// Read slot (0 or 1; indexing takes bit 0).
     pub rd: u8,
 }
 
@@ -50,13 +51,19 @@ impl LoopFifo {
         if rst {
             (false, &IDLE)
         } else {
-            (self.cnt != 0, &self.buf[self.rd as usize])
+            (self.cnt != 0, &self.buf[usize::from(self.rd & 1)])
         }
     }
-    /// Clock edge: `push` = s_axis_tvalid (a push happens when there is room),
-    /// `pop` = m_axis_tready.
+    /// [`Self::update`] with the pushed beat built by `beat` (only when a
+    /// push happens: the beat is not read otherwise).
     #[inline(always)]
-    pub fn update(&mut self, rst: bool, tvalid: bool, beat: &AxisBeat, tready: bool) {
+    pub fn update_with(
+        &mut self,
+        rst: bool,
+        tvalid: bool,
+        tready: bool,
+        beat: impl FnOnce() -> AxisBeat,
+    ) {
         if rst {
             *self = Self::default();
             return;
@@ -64,11 +71,18 @@ impl LoopFifo {
         let push = tvalid && self.cnt != 2;
         let pop = self.cnt != 0 && tready;
         if push {
-            self.buf[(self.rd ^ (self.cnt & 1)) as usize] = *beat;
+            self.buf[usize::from((self.rd ^ self.cnt) & 1)] = beat();
         }
         if pop {
             self.rd ^= 1;
         }
         self.cnt = self.cnt + push as u8 - pop as u8;
+    }
+
+    /// Clock edge: `push` = s_axis_tvalid (a push happens when there is room),
+    /// `pop` = m_axis_tready.
+    #[inline(always)]
+    pub fn update(&mut self, rst: bool, tvalid: bool, beat: &AxisBeat, tready: bool) {
+        self.update_with(rst, tvalid, tready, || *beat);
     }
 }

@@ -70,6 +70,21 @@ pub struct MemResp {
     pub bvalid: bool,
 }
 
+/// The CSR targets' outputs this cycle (the UDMA engines `0..engines`,
+/// then the EVT_SEM). [`Q7Port::update`] reads only the target its outputs
+/// drive ([`CsrDrive::tgt`]), so a view may hold just that one.
+pub trait CsrTargets {
+    /// Target `k`'s AXI4-Lite slave outputs.
+    fn target(&self, k: usize) -> AxilOut;
+}
+
+impl CsrTargets for [AxilOut] {
+    #[inline(always)]
+    fn target(&self, k: usize) -> AxilOut {
+        self[k]
+    }
+}
+
 /// The port registers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Q7Port {
@@ -211,11 +226,23 @@ impl Q7Port {
     /// Outputs: towards the Q7, the CSR targets, the memory master, debug.
     #[inline]
     pub fn outputs(&self, rst: bool) -> (AxilOut, CsrDrive, MemDrive, u64) {
-        let s = if rst {
-            Self::new(self.engines, self.self_die, self.core_idx)
-        } else {
-            *self
-        };
+        if rst {
+            return self.reset_outputs();
+        }
+        self.state_outputs()
+    }
+
+    /// [`Self::outputs`] in reset: those of the reset state.
+    #[cold]
+    #[inline(never)]
+    fn reset_outputs(&self) -> (AxilOut, CsrDrive, MemDrive, u64) {
+        Self::new(self.engines, self.self_die, self.core_idx).state_outputs()
+    }
+
+    /// [`Self::outputs`] out of reset (read from the registers in place).
+    #[inline(always)]
+    fn state_outputs(&self) -> (AxilOut, CsrDrive, MemDrive, u64) {
+        let s = self;
         let idle = s.state == Q7State::Idle;
         let o = AxilOut {
             awready: (idle && !s.pref) || s.state == Q7State::WaitAw,
@@ -273,7 +300,7 @@ impl Q7Port {
 
     /// Clock edge. `t` holds the CSR targets' outputs (UDMA engines, then EVT_SEM).
     #[inline]
-    pub fn update(&mut self, rst: bool, i: &AxilIn, t: &[AxilOut], mem: &MemResp) {
+    pub fn update(&mut self, rst: bool, i: &AxilIn, t: &(impl CsrTargets + ?Sized), mem: &MemResp) {
         if rst {
             self.reset();
             return;
@@ -328,7 +355,7 @@ impl Q7Port {
                     let (awr, wr) = if tgt == self.t_mem() {
                         (mem.awready, mem.wready)
                     } else {
-                        (t[tgt].awready, t[tgt].wready)
+                        (t.target(tgt).awready, t.target(tgt).wready)
                     };
                     let done = (!self.awp || awr) && (!self.wp || wr);
                     if awr {
@@ -346,7 +373,7 @@ impl Q7Port {
                 let (v, r) = if tgt == self.t_mem() {
                     (mem.bvalid, mem.bresp as u32)
                 } else {
-                    (t[tgt].bvalid, t[tgt].bresp)
+                    (t.target(tgt).bvalid, t.target(tgt).bresp)
                 };
                 if v {
                     self.resp = r;
@@ -360,7 +387,7 @@ impl Q7Port {
             }
             Q7State::BcFwd => {
                 let e = self.bc_engine();
-                let (awr, wr) = (t[e].awready, t[e].wready);
+                let (awr, wr) = (t.target(e).awready, t.target(e).wready);
                 let done = (!self.awp || awr) && (!self.wp || wr);
                 if awr {
                     self.awp = false;
@@ -374,9 +401,9 @@ impl Q7Port {
             }
             Q7State::BcResp => {
                 let e = self.bc_engine();
-                if t[e].bvalid {
+                if t.target(e).bvalid {
                     if self.resp == 0 {
-                        self.resp = t[e].bresp;
+                        self.resp = t.target(e).bresp;
                     }
                     self.bpend &= !(1 << e);
                     if self.bpend == 0 {
@@ -404,14 +431,14 @@ impl Q7Port {
                     self.resp = 2;
                     self.data = 0;
                     self.state = Q7State::RBack;
-                } else if t[tgt].arready {
+                } else if t.target(tgt).arready {
                     self.state = Q7State::RResp;
                 }
             }
             Q7State::RResp => {
-                if t[tgt].rvalid {
-                    self.resp = t[tgt].rresp;
-                    self.data = t[tgt].rdata;
+                if t.target(tgt).rvalid {
+                    self.resp = t.target(tgt).rresp;
+                    self.data = t.target(tgt).rdata;
                     self.state = Q7State::RBack;
                 }
             }

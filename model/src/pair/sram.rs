@@ -163,19 +163,18 @@ impl Sram {
     /// Outputs from the registered state (the reset state while `rst`).
     #[inline]
     pub fn outputs(&self, rst: bool, stall: bool) -> SramOut {
-        let (wr_st, rd_st, wr_err, rd_err, rd_left, rd_data, dbg) = if rst {
-            (WrState::WrIdle, RdState::RdIdle, false, false, 0, 0, 0)
-        } else {
-            (
-                self.wr_st,
-                self.rd_st,
-                self.wr_err,
-                self.rd_err,
-                self.rd_left,
-                self.rd_data,
-                self.dbg,
-            )
-        };
+        if rst {
+            return Self::new(self.words as usize).outputs(false, stall);
+        }
+        let (wr_st, rd_st, wr_err, rd_err, rd_left, rd_data, dbg) = (
+            self.wr_st,
+            self.rd_st,
+            self.wr_err,
+            self.rd_err,
+            self.rd_left,
+            self.rd_data,
+            self.dbg,
+        );
         SramOut {
             awready: wr_st == WrState::WrIdle && !stall,
             wready: wr_st == WrState::WrData && !stall,

@@ -166,6 +166,46 @@ enum Op {
     },
 }
 
+impl Op {
+    /// A non-bus op (run by [`LegEnv::run_local_ops`] when at a program's head).
+    fn is_local(&self) -> bool {
+        matches!(
+            self,
+            Op::Delay(_) | Op::Done { .. } | Op::CheckNoLanding { .. }
+        )
+    }
+}
+
+/// The Q7 masters' AWVALID, WVALID, ARVALID, BREADY, RREADY (per port)
+/// as driven last cycle: the handshakes `masters` checks.
+#[derive(Debug, Clone, Copy, Default)]
+struct LastDrive {
+    port: [[bool; 5]; 2],
+}
+
+impl LastDrive {
+    fn of(i: &PairIn) -> Self {
+        Self {
+            port: [
+                [
+                    i.s_axil_a_awvalid == 1,
+                    i.s_axil_a_wvalid == 1,
+                    i.s_axil_a_arvalid == 1,
+                    i.s_axil_a_bready == 1,
+                    i.s_axil_a_rready == 1,
+                ],
+                [
+                    i.s_axil_b_awvalid == 1,
+                    i.s_axil_b_wvalid == 1,
+                    i.s_axil_b_arvalid == 1,
+                    i.s_axil_b_bready == 1,
+                    i.s_axil_b_rready == 1,
+                ],
+            ],
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 struct Prog {
     port: Vec<usize>,
@@ -275,7 +315,8 @@ pub struct LegEnv {
     rst: bool,
     progs: Vec<Prog>,
     m: [Master; 2],
-    last: PairIn,
+    /// The Q7 masters' valid/ready lines driven last cycle.
+    last: LastDrive,
     legs: Vec<LegRun>,
     /// Ring tails per core, engine, side.
     tails: Vec<[RingPos; 2]>,
@@ -388,7 +429,7 @@ impl LegEnv {
             rst: true,
             progs: Vec::new(),
             m: [Master::default(); 2],
-            last: PairIn::default(),
+            last: LastDrive::default(),
             legs: Vec::new(),
             tails: vec![[RingPos::default(); 2]; 2 * p.engines],
             exp_sbuf: img,
@@ -1106,23 +1147,7 @@ impl LegEnv {
                     o.s_axil_b_rresp,
                 ),
             };
-            let (l_aw, l_w, l_ar, l_br, l_rr) = if c == 0 {
-                (
-                    self.last.s_axil_a_awvalid == 1,
-                    self.last.s_axil_a_wvalid == 1,
-                    self.last.s_axil_a_arvalid == 1,
-                    self.last.s_axil_a_bready == 1,
-                    self.last.s_axil_a_rready == 1,
-                )
-            } else {
-                (
-                    self.last.s_axil_b_awvalid == 1,
-                    self.last.s_axil_b_wvalid == 1,
-                    self.last.s_axil_b_arvalid == 1,
-                    self.last.s_axil_b_bready == 1,
-                    self.last.s_axil_b_rready == 1,
-                )
-            };
+            let [l_aw, l_w, l_ar, l_br, l_rr] = self.last.port[c];
             let mut m = self.m[c];
             match m.phase {
                 MPhase::Write { aw, w } => {
@@ -1536,9 +1561,12 @@ impl Stimulus for LegEnv {
         self.next_step(cycle);
         self.rst = matches!(self.step, Some(Step::Reset(_))) && cycle < self.step_until;
         let mut i = PairIn::default();
-        // `run_local_ops` never adds or drops programs (only `next_step` does).
+        // `run_local_ops` never adds or drops programs (only `next_step` does);
+        // a program whose head is a bus op (or that is empty) has nothing to run.
         for p in 0..self.progs.len() {
-            self.run_local_ops(p, cycle);
+            if self.progs[p].ops.front().is_some_and(Op::is_local) {
+                self.run_local_ops(p, cycle);
+            }
         }
         i.rst_ni = u64::from(!self.rst);
         i.place_i = self.place;
@@ -1614,7 +1642,7 @@ impl Stimulus for LegEnv {
         if cycle + 1 == self.cycles {
             self.final_check(cycle);
         }
-        self.last = i;
+        self.last = LastDrive::of(&i);
         i
     }
 

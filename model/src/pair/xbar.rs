@@ -108,6 +108,22 @@ pub struct RmIn {
     pub rready: bool,
 }
 
+/// The masters' outputs (the interconnect's master-side inputs) this cycle:
+/// write masters `0..engines + 2` (the engines, the link in, the Q7 store),
+/// read masters `0..engines`. Besides the request masks the interconnect
+/// reads a master only where its registered grant points ([`Xbar::grants`])
+/// and the link master, so a view may hold just those.
+pub trait Masters {
+    /// AWVALID of every write master (bit k = master k).
+    fn aw_req(&self) -> u32;
+    /// ARVALID of every read master (bit k = master k).
+    fn ar_req(&self) -> u32;
+    /// Write master `k`'s outputs.
+    fn wm(&self, k: usize) -> WmIn;
+    /// Read master `k`'s outputs.
+    fn rm(&self, k: usize) -> RmIn;
+}
+
 /// Outputs towards the masters and the EVT_SEM (bit k of a mask = master k).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct XbarMOut {
@@ -267,6 +283,18 @@ impl Xbar {
     #[inline]
     pub fn dec_inputs(&self, rst: bool) -> [DecoderIn; 3] {
         [0, 1, 2].map(|k| self.dec_input(k, rst))
+    }
+
+    /// The write and read master whose outputs [`Self::target_outputs`] and
+    /// [`Self::update`] read this cycle (besides the link master and the
+    /// request masks): the registered grants (0 in reset).
+    #[inline(always)]
+    pub fn grants(&self, rst: bool) -> (usize, usize) {
+        if rst {
+            (0, 0)
+        } else {
+            (self.w_g, self.r_g)
+        }
     }
 
     /// `valid_i` of decoder `k` this cycle: its path is in state DEC.
@@ -461,8 +489,7 @@ impl Xbar {
     pub fn target_outputs(
         &self,
         rst: bool,
-        wm: &[WmIn],
-        rm: &[RmIn],
+        ms: &impl Masters,
         mem_in: &mut [SramIn; 2],
         link_in: &mut LinkNearIn,
     ) {
@@ -484,8 +511,8 @@ impl Xbar {
                 self.r_len,
             )
         };
-        let m = &wm[w_g];
-        let lm = &wm[self.link_master()];
+        let m = &ms.wm(w_g);
+        let lm = &ms.wm(self.link_master());
         let (own, i_st, i_tgt, i_word) = if rst {
             ([OWN_NONE; 2], WState::Idle, TGT_ERR, 0)
         } else {
@@ -516,7 +543,7 @@ impl Xbar {
             s.araddr = r_word;
             s.arlen = r_len as u32;
             s.arvalid = rmine && r_st == RState::TgtAr;
-            s.rready = rmine && r_st == RState::Data && rm[r_g].rready;
+            s.rready = rmine && r_st == RState::Data && ms.rm(r_g).rready;
         }
         let l = w_tgt == TGT_LINK;
         *link_in = LinkNearIn {
@@ -536,8 +563,7 @@ impl Xbar {
     pub fn update(
         &mut self,
         rst: bool,
-        wm: &[WmIn],
-        rm: &[RmIn],
+        ms: &impl Masters,
         mem: &[SramOut; 2],
         link: &LinkOut,
         dec: &[DecoderOut; 3],
@@ -548,6 +574,16 @@ impl Xbar {
         }
         let n_wm = self.wm_count();
         let n_rm = self.cfg.engines;
+        let all_wm = if n_wm >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << n_wm) - 1
+        };
+        let all_rm = if n_rm >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << n_rm) - 1
+        };
         let lmi = self.link_master();
         // ---- memory owners (from the pre-edge state)
         let mut own_d = self.own;
@@ -582,7 +618,7 @@ impl Xbar {
             }
         }
         // ---- in-path (the link master)
-        let lw = &wm[lmi];
+        let lw = &ms.wm(lmi);
         let mut inc2_v = [false; 2];
         match self.i_st {
             WState::Idle => {
@@ -650,24 +686,22 @@ impl Xbar {
         self.inc2_v = inc2_v;
         // ---- write path
         let g = self.w_g;
+        let mg = || ms.wm(g);
         let mut inc_v = [false; 2];
         match self.w_st {
             WState::Idle => {
-                let req = wm[..n_wm]
-                    .iter()
-                    .enumerate()
-                    .fold(0u32, |a, (m, w)| a | u32::from(w.awvalid) << m)
-                    & !(1 << lmi);
+                let req = ms.aw_req() & all_wm & !(1 << lmi);
                 if let Some(m) = rr_pick(req, self.w_rr) {
                     self.w_st = WState::Addr;
                     self.w_g = m;
                 }
             }
             WState::Addr => {
-                if wm[g].awvalid {
+                let m = mg();
+                if m.awvalid {
                     self.w_st = WState::Dec;
-                    self.w_addr = wm[g].awaddr;
-                    self.w_len = wm[g].awlen;
+                    self.w_addr = m.awaddr;
+                    self.w_len = m.awlen;
                 }
             }
             WState::Dec => self.w_st = WState::Route,
@@ -694,16 +728,17 @@ impl Xbar {
                 }
             }
             WState::Data => {
-                if self.w_tgt_wready(mem, link) && wm[g].wvalid {
+                let m = mg();
+                if self.w_tgt_wready(mem, link) && m.wvalid {
                     if self.w_tgt == TGT_SEM {
                         for (l, v) in inc_v.iter_mut().enumerate() {
-                            *v = (wm[g].wstrb >> (4 * l)) & 0xF != 0;
+                            *v = (m.wstrb >> (4 * l)) & 0xF != 0;
                             self.inc_i[l] = (self.w_word.wrapping_mul(2) + l as u32) as u8;
-                            self.inc_val[l] = (wm[g].wdata >> (32 * l)) as u32;
+                            self.inc_val[l] = (m.wdata >> (32 * l)) as u32;
                         }
                         self.w_word = self.w_word.wrapping_add(1);
                     }
-                    if wm[g].wlast {
+                    if m.wlast {
                         self.w_st = if self.w_tgt == TGT_SEM || self.w_tgt == TGT_ERR {
                             WState::Back
                         } else {
@@ -724,7 +759,7 @@ impl Xbar {
                 }
             }
             _ => {
-                if wm[g].bready {
+                if mg().bready {
                     self.w_st = WState::Idle;
                     self.w_rr = if g == n_wm - 1 { 0 } else { g + 1 };
                 }
@@ -735,20 +770,18 @@ impl Xbar {
         let g = self.r_g;
         match self.r_st {
             RState::Idle => {
-                let req = rm[..n_rm]
-                    .iter()
-                    .enumerate()
-                    .fold(0u32, |a, (m, r)| a | u32::from(r.arvalid) << m);
+                let req = ms.ar_req() & all_rm;
                 if let Some(m) = rr_pick(req, self.r_rr) {
                     self.r_st = RState::Addr;
                     self.r_g = m;
                 }
             }
             RState::Addr => {
-                if rm[g].arvalid {
+                let m = ms.rm(g);
+                if m.arvalid {
                     self.r_st = RState::Dec;
-                    self.r_addr = rm[g].araddr;
-                    self.r_len = rm[g].arlen;
+                    self.r_addr = m.araddr;
+                    self.r_len = m.arlen;
                 }
             }
             RState::Dec => self.r_st = RState::Route,
@@ -771,13 +804,13 @@ impl Xbar {
             }
             RState::Data => {
                 let m = &mem[usize::from(self.r_tgt & 1)];
-                if m.rvalid && rm[g].rready && m.rlast {
+                if m.rvalid && ms.rm(g).rready && m.rlast {
                     self.r_st = RState::Idle;
                     self.r_rr = if g == n_rm - 1 { 0 } else { g + 1 };
                 }
             }
             _ => {
-                if rm[g].rready {
+                if ms.rm(g).rready {
                     self.r_cnt = (self.r_cnt + 1) & 0xFF;
                     if self.r_cnt == (self.r_len + 1) & 0xFF {
                         self.r_st = RState::Idle;
