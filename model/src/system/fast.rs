@@ -19,6 +19,21 @@
 //! Modeled time never depends on the bytes, so it is unchanged. A run
 //! flushes before it returns unless the moves are held across several runs
 //! (the lowering's batch of legs, `lower::system_target`).
+//!
+//! In flight: in a held sequence on several threads, a run that leaves at
+//! least [`PARALLEL_MIN_BYTES`] deferred launches them as the batch in
+//! flight — handed to `threads − 1` persistent helper threads that claim
+//! runs of moves from a shared counter — and returns, so the next legs'
+//! control (descriptor generation, Q7 programs, timing) overlaps the bytes.
+//! The next launch, [`System::flush_moves`] (a conflict, a move touching
+//! SBUF outside the batch, the sequence's end), `hold_moves(false)`,
+//! `write_sbuf`, a cycle-mode run and dropping the system first join it:
+//! the joining thread claims what the helpers have not started and waits
+//! until every move is done. Batches therefore run whole and in issue order,
+//! each one hazard-free, so the bytes are the serial run's; the control
+//! between launch and join touches no SBUF byte (descriptor RAM,
+//! semaphores and queue registers only). A move's error is kept and
+//! reported by the next flush, the first in issue order, as serially.
 
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -124,7 +139,13 @@ impl Shared {
                 break;
             }
             let end = (i + CLAIM).min(n);
-            if let Err((k, e)) = exec_bin(&self.batch, i..end, &self.addr) {
+            // A panicking move (a reduce hook) is that move's error: the
+            // claim still counts as done, so no joiner waits for it.
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                exec_bin(&self.batch, i..end, &self.addr)
+            }))
+            .unwrap_or_else(|_| Err((i, SystemError::Reduce("a move panicked".into()))));
+            if let Err((k, e)) = r {
                 let mut g = self.err.lock().unwrap_or_else(|p| p.into_inner());
                 if g.as_ref().is_none_or(|(j, _)| k < *j) {
                     *g = Some((k, e));
