@@ -75,8 +75,9 @@ impl Timing {
     }
 }
 
-/// A batch smaller than this runs on the calling thread (a thread start costs
-/// more than the copy).
+/// A batch smaller than this runs on the calling thread (waking the helper
+/// threads costs more than the copy); in a held sequence it stays deferred
+/// instead of being launched.
 pub const PARALLEL_MIN_BYTES: u64 = 2 << 20;
 
 /// One deferred SBUF→SBUF move: (core, partition, offset) of each side.
@@ -234,6 +235,9 @@ impl Movers {
     }
 }
 
+/// The partition addresses of a batch, by (core, partition).
+type AddrMap = HashMap<(u16, u8), Addr>;
+
 /// A partition's address, shared by the threads of one flush.
 #[derive(Clone, Copy)]
 struct Addr(*mut u8);
@@ -360,10 +364,7 @@ impl System {
     /// The deferred batch with its copies' store kind set and the address of
     /// every partition it names (destinations allocated, untouched sources
     /// absent: they read as zeros). Call with no batch in flight.
-    fn prepare_batch(
-        &mut self,
-        stream: bool,
-    ) -> Result<(Vec<Move>, HashMap<(u16, u8), Addr>, u64), SystemError> {
+    fn prepare_batch(&mut self, stream: bool) -> Result<(Vec<Move>, AddrMap, u64), SystemError> {
         let mut batch = self.movers.take();
         let ncores = self.cores.len();
         let mut addr: HashMap<(u16, u8), Addr> = HashMap::default();
