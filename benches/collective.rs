@@ -5,7 +5,9 @@
 //!   the fast path (`model`: every hardware thread; `model_1thread`: serial)
 //!   vs `copy_from_slice` of the same bytes; `system_fast`: the same as real
 //!   rdma legs on the system model in fast mode (byte moves on every
-//!   hardware thread), `system_fast_1thread`: its moves on one thread.
+//!   hardware thread, each leg's moves in flight on helper threads while
+//!   the next legs' control runs), `system_fast_1thread`: its moves on one
+//!   thread, after the control.
 //!
 //! Run: `cargo bench --bench collective`.
 

@@ -12,16 +12,32 @@
 //! so every SBUF byte is read and written in an order equivalent to the
 //! serial one. (Semaphore and descriptor writes from descriptor RAM touch no
 //! SBUF byte and let the batch stand; Q7 programs touch none either.) A flush runs the batch on
-//! [`System::threads`] threads (deterministic deal by bytes, one store fence
-//! per thread after its streamed copies); the moves commute, so the bytes are
+//! [`System::threads`] threads (the calling thread and `threads − 1` helpers
+//! claim runs of consecutive moves from a shared counter until none is left;
+//! one store fence per thread after its streamed copies); the moves commute, so the bytes are
 //! those of the serial run (test: `fast_mode_threads_are_bit_identical_to_serial`).
 //! Modeled time never depends on the bytes, so it is unchanged. A run
 //! flushes before it returns unless the moves are held across several runs
 //! (the lowering's batch of legs, `lower::system_target`).
+//!
+//! In flight: in a held sequence on several threads, a run that leaves at
+//! least [`PARALLEL_MIN_BYTES`] deferred launches them as the batch in
+//! flight — handed to `threads − 1` persistent helper threads that claim
+//! runs of moves from a shared counter — and returns, so the next legs'
+//! control (descriptor generation, Q7 programs, timing) overlaps the bytes.
+//! The next launch, [`System::flush_moves`] (a conflict, a move touching
+//! SBUF outside the batch, the sequence's end), `hold_moves(false)`,
+//! `write_sbuf`, a cycle-mode run and dropping the system first join it:
+//! the joining thread claims what the helpers have not started and waits
+//! until every move is done. Batches therefore run whole and in issue order,
+//! each one hazard-free, so the bytes are the serial run's; the control
+//! between launch and join touches no SBUF byte (descriptor RAM,
+//! semaphores and queue registers only). A move's error is kept and
+//! reported by the next flush, the first in issue order, as serially.
 
 use rustc_hash::FxHashMap as HashMap;
-
-use crate::collective::parallel::deal_sizes;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
 
 use crate::datapath;
 use crate::evt_sem::regs::{EVT_SEM_SEM_DECR_BASE, EVT_SEM_SEM_INCR_BASE};
@@ -59,8 +75,9 @@ impl Timing {
     }
 }
 
-/// A batch smaller than this runs on the calling thread (a thread start costs
-/// more than the copy).
+/// A batch smaller than this runs on the calling thread (waking the helper
+/// threads costs more than the copy); in a held sequence it stays deferred
+/// instead of being launched.
 pub const PARALLEL_MIN_BYTES: u64 = 2 << 20;
 
 /// One deferred SBUF→SBUF move: (core, partition, offset) of each side.
@@ -89,6 +106,104 @@ pub struct Movers {
     batch: Vec<Move>,
     /// Byte ranges of the batch per (core, partition).
     ranges: HashMap<(u16, u8), Vec<Span>>,
+    /// An earlier batch of a held sequence, running on a helper thread while
+    /// the executor goes on with the control of the next moves (module docs).
+    inflight: Option<Inflight>,
+    /// The first error of a joined in-flight batch, reported by the next
+    /// [`System::flush_moves`].
+    failed: Option<SystemError>,
+    /// The helper threads (started on the first batch on several threads).
+    helpers: Option<Helpers>,
+}
+
+/// A launched batch: its moves, their partition addresses, the claim
+/// counter, the count of moves finished and the first error, shared by the
+/// helper threads and the thread that joins it.
+struct Shared {
+    batch: Vec<Move>,
+    addr: HashMap<(u16, u8), Addr>,
+    next: AtomicUsize,
+    done: AtomicUsize,
+    err: Mutex<Option<(usize, SystemError)>>,
+}
+
+impl Shared {
+    /// Claim runs of [`CLAIM`] moves until none is left, run them, then one
+    /// store fence; count the finished moves (after the fence, so a joiner
+    /// that sees them all done sees their bytes).
+    /// Safety: as [`exec`], for every move of the batch.
+    unsafe fn work(&self) {
+        let n = self.batch.len();
+        loop {
+            let i = self.next.fetch_add(CLAIM, Ordering::Relaxed);
+            if i >= n {
+                break;
+            }
+            let end = (i + CLAIM).min(n);
+            // A panicking move (a reduce hook) is that move's error: the
+            // claim still counts as done, so no joiner waits for it.
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                exec_bin(&self.batch, i..end, &self.addr)
+            }))
+            .unwrap_or_else(|_| Err((i, SystemError::Reduce("a move panicked".into()))));
+            if let Err((k, e)) = r {
+                let mut g = self.err.lock().unwrap_or_else(|p| p.into_inner());
+                if g.as_ref().is_none_or(|(j, _)| k < *j) {
+                    *g = Some((k, e));
+                }
+            }
+            datapath::store_fence();
+            self.done.fetch_add(end - i, Ordering::Release);
+        }
+    }
+}
+
+/// The helper threads of the in-flight batches: parked on a channel, each
+/// works on every batch it is sent; they end when the `Helpers` is dropped.
+struct Helpers {
+    tx: Vec<mpsc::Sender<Arc<Shared>>>,
+}
+
+impl Helpers {
+    fn new(n: usize) -> Self {
+        let tx = (0..n)
+            .map(|_| {
+                let (tx, rx) = mpsc::channel::<Arc<Shared>>();
+                std::thread::spawn(move || {
+                    for job in rx {
+                        // SAFETY: the launcher keeps the batch's partitions in
+                        // place and untouched until every move is done
+                        // (`Inflight::join`), whoever ran it.
+                        unsafe { job.work() }
+                    }
+                });
+                tx
+            })
+            .collect();
+        Self { tx }
+    }
+}
+
+/// A batch handed to the helpers ([`System::launch_moves`]).
+struct Inflight {
+    shared: Arc<Shared>,
+}
+
+impl Inflight {
+    /// Claim what the helpers have not started, then wait until every move
+    /// is done; the first failing move's error.
+    fn join(self) -> Result<(), SystemError> {
+        let sh = &*self.shared;
+        // SAFETY: as when launched: the batch is hazard-free and its
+        // partitions stay in place (nothing touches SBUF bytes while a
+        // batch is in flight, `System::sync_moves`).
+        unsafe { sh.work() };
+        while sh.done.load(Ordering::Acquire) < sh.batch.len() {
+            std::thread::yield_now();
+        }
+        let e = sh.err.lock().unwrap_or_else(|p| p.into_inner()).take();
+        e.map_or(Ok(()), |(_, e)| Err(e))
+    }
 }
 
 impl Movers {
@@ -119,6 +234,9 @@ impl Movers {
         std::mem::take(&mut self.batch)
     }
 }
+
+/// The partition addresses of a batch, by (core, partition).
+type AddrMap = HashMap<(u16, u8), Addr>;
 
 /// A partition's address, shared by the threads of one flush.
 #[derive(Clone, Copy)]
@@ -156,19 +274,22 @@ unsafe fn exec(m: &Move, addr: &HashMap<(u16, u8), Addr>) -> Result<(), SystemEr
     }
 }
 
-/// The moves `bin` names, in order, then one store fence.
+/// The moves of `bin`, in order (no store fence: the caller fences), up to
+/// the first failing one.
 /// Safety: as [`exec`], for every move of the bin.
 unsafe fn exec_bin(
     batch: &[Move],
-    bin: &[usize],
+    bin: std::ops::Range<usize>,
     addr: &HashMap<(u16, u8), Addr>,
 ) -> Result<(), (usize, SystemError)> {
-    let r = bin
-        .iter()
-        .try_for_each(|&i| exec(&batch[i], addr).map_err(|e| (i, e)));
-    datapath::store_fence();
-    r
+    bin.into_iter()
+        .try_for_each(|i| exec(&batch[i], addr).map_err(|e| (i, e)))
 }
+
+/// Moves a thread claims at a time: consecutive moves of a pass are the
+/// rows of one engine and leg, so a claim streams a run of one source and
+/// one destination image.
+const CLAIM: usize = 4;
 
 /// A descriptor pair ready to move: resolved source and destination.
 #[derive(Debug, Clone, Copy)]
@@ -222,16 +343,29 @@ impl System {
     /// [`System::flush_moves`]; for a batch of legs that share no bytes
     /// (the lowering's ring step). Turning it off does not flush.
     pub(crate) fn hold_moves(&mut self, hold: bool) {
+        if !hold {
+            self.sync_moves();
+        }
         self.movers.hold = hold;
     }
 
-    /// Run every deferred byte move (module docs); the error, if any, of the
-    /// first failing move in issue order.
-    pub fn flush_moves(&mut self) -> Result<(), SystemError> {
-        let batch = self.movers.take();
-        if batch.is_empty() {
-            return Ok(());
+    /// Wait for the batch in flight, if any (its helper and this thread
+    /// finish it); its error is kept for the next [`System::flush_moves`].
+    /// Anything that touches SBUF bytes while a held sequence may have a
+    /// batch in flight calls this first.
+    pub(crate) fn sync_moves(&mut self) {
+        if let Some(f) = self.movers.inflight.take() {
+            if let Err(e) = f.join() {
+                self.movers.failed.get_or_insert(e);
+            }
         }
+    }
+
+    /// The deferred batch with its copies' store kind set and the address of
+    /// every partition it names (destinations allocated, untouched sources
+    /// absent: they read as zeros). Call with no batch in flight.
+    fn prepare_batch(&mut self, stream: bool) -> Result<(Vec<Move>, AddrMap, u64), SystemError> {
+        let mut batch = self.movers.take();
         let ncores = self.cores.len();
         let mut addr: HashMap<(u16, u8), Addr> = HashMap::default();
         // Destinations first (allocated), then sources (untouched = zeros).
@@ -253,54 +387,106 @@ impl System {
                 }
             }
         }
-        let sizes: Vec<u64> = batch.iter().map(|m| m.len as u64).collect();
         // A batch larger than the streaming threshold streams all its copies
         // (the destinations would otherwise evict the sources still to be
-        // read), as the flat machine does for a step.
-        let total: u64 = sizes.iter().sum();
-        let stream_all = total >= datapath::copy::STREAM_THRESHOLD as u64;
-        let mut batch = batch;
+        // read), as the flat machine does for a step; so does a batch
+        // launched from a held sequence (`stream`): the sequence's bytes
+        // together exceed the cache.
+        let total: u64 = batch.iter().map(|m| m.len as u64).sum();
+        let stream_all = stream || total >= datapath::copy::STREAM_THRESHOLD as u64;
         for m in &mut batch {
             m.stream |= stream_all;
         }
+        Ok((batch, addr, total))
+    }
+
+    /// In a held sequence on several threads: start the deferred batch on a
+    /// helper thread (after the batch in flight, which is joined first, so
+    /// batches run in issue order) and return, so the control of the next
+    /// legs overlaps the bytes. The next launch, [`System::sync_moves`] or
+    /// [`System::flush_moves`] joins it, claiming what the helper has not
+    /// started. Small batches stay deferred.
+    fn launch_moves(&mut self) -> Result<(), SystemError> {
+        let bytes: usize = self.movers.batch.iter().map(|m| m.len).sum();
+        if !self.movers.hold
+            || self.threads() < 2
+            || (bytes as u64) < self.movers.min_parallel.unwrap_or(PARALLEL_MIN_BYTES)
+            || self.movers.batch.is_empty()
+        {
+            return Ok(());
+        }
+        self.sync_moves();
+        let (batch, addr, _) = self.prepare_batch(true)?;
+        self.launch(batch, addr, self.threads());
+        Ok(())
+    }
+
+    /// Hand a prepared batch to the `threads − 1` helpers (started on first
+    /// use) as the batch in flight. Call with no batch in flight.
+    fn launch(&mut self, batch: Vec<Move>, addr: HashMap<(u16, u8), Addr>, threads: usize) {
+        let want = threads.saturating_sub(1);
+        if self
+            .movers
+            .helpers
+            .as_ref()
+            .is_none_or(|h| h.tx.len() != want)
+        {
+            self.movers.helpers = Some(Helpers::new(want));
+        }
+        let shared = Arc::new(Shared {
+            batch,
+            addr,
+            next: AtomicUsize::new(0),
+            done: AtomicUsize::new(0),
+            err: Mutex::new(None),
+        });
+        if let Some(h) = &self.movers.helpers {
+            for tx in &h.tx {
+                // SAFETY (of the helper's work): the batch is hazard-free
+                // (module docs) and every range was checked when deferred;
+                // its partitions are not moved or freed, and no other thread
+                // touches their bytes, until it is joined: every SBUF access
+                // of a held sequence goes through `sync_moves` or
+                // `flush_moves` first, and `System` joins it when dropped.
+                // A helper that is gone leaves its share to the joiner.
+                let _ = tx.send(shared.clone());
+            }
+        }
+        self.movers.inflight = Some(Inflight { shared });
+    }
+
+    /// Run every deferred byte move (module docs), after the batch in flight
+    /// if any; the error, if any, of the first failing move in issue order.
+    pub fn flush_moves(&mut self) -> Result<(), SystemError> {
+        self.sync_moves();
+        let earlier = self.movers.failed.take();
+        let r = self.flush_batch();
+        match earlier {
+            Some(e) => Err(e),
+            None => r,
+        }
+    }
+
+    fn flush_batch(&mut self) -> Result<(), SystemError> {
+        if self.movers.batch.is_empty() {
+            self.movers.ranges.clear();
+            return Ok(());
+        }
+        let (batch, addr, total) = self.prepare_batch(false)?;
         let threads = self.threads();
-        let bins = if threads > 1
-            && batch.len() > 1
+        if threads > 1
+            && batch.len() > CLAIM
             && total >= self.movers.min_parallel.unwrap_or(PARALLEL_MIN_BYTES)
         {
-            deal_sizes(&sizes, threads)
-        } else {
-            vec![(0..batch.len()).collect()]
-        };
-        let (batch, addr) = (&batch, &addr);
-        let result = if bins.len() == 1 {
-            // SAFETY: one thread; every range was checked when deferred and
-            // the partitions stay in place until this returns.
-            unsafe { exec_bin(batch, &bins[0], addr) }
-        } else {
-            std::thread::scope(|sc| {
-                let hs: Vec<_> = bins
-                    .iter()
-                    .map(|bin| {
-                        // SAFETY: as above; the batch is hazard-free, so no
-                        // two threads touch a byte one of them writes.
-                        sc.spawn(move || unsafe { exec_bin(batch, bin, addr) })
-                    })
-                    .collect();
-                hs.into_iter()
-                    .map(|h| {
-                        h.join().unwrap_or_else(|_| {
-                            Err((
-                                usize::MAX,
-                                SystemError::Reduce("a move thread panicked".into()),
-                            ))
-                        })
-                    })
-                    .filter_map(Result::err)
-                    .min_by_key(|(i, _)| *i)
-                    .map_or(Ok(()), Err)
-            })
-        };
+            // The helpers and the calling thread claim moves until none is
+            // left.
+            self.launch(batch, addr, threads);
+            return self.movers.inflight.take().map_or(Ok(()), Inflight::join);
+        }
+        // SAFETY: one thread; every range was checked when deferred and
+        // the partitions stay in place until this returns.
+        let result = unsafe { exec_bin(&batch, 0..batch.len(), &addr) };
+        datapath::store_fence();
         result.map_err(|(_, e)| e)
     }
 
@@ -844,7 +1030,7 @@ impl System {
     pub(crate) fn run_fast(&mut self) -> Result<(), SystemError> {
         let r = self.run_fast_inner();
         if self.movers.hold {
-            return r;
+            return r.and_then(|()| self.launch_moves());
         }
         let f = self.flush_moves();
         r.and(f)
@@ -879,13 +1065,15 @@ mod tests {
             .collect()
     }
 
-    /// Two held legs where the second reads what the first writes (core 0 →
-    /// 1, then core 1 → 2, same rows): the second's source conflicts with
-    /// the batch, so the batch is flushed first and core 2 ends with core 0's
-    /// bytes, on 1 and 2 threads, as the serial executor gives.
+    /// Held legs where each reads what the one before writes (core 0 → 1,
+    /// 1 → 2, 2 → 3, same rows): on several threads each leg's batch is
+    /// launched while the next leg's control runs, and the next batch runs
+    /// only after it; serially the second's source conflicts with the batch,
+    /// which is flushed first. Either way core 3 ends with core 0's bytes, on
+    /// 1, 2 and 3 threads, as the serial executor gives.
     #[test]
     fn a_move_reading_a_batched_destination_flushes_the_batch_first() {
-        for threads in [1usize, 2] {
+        for threads in [1usize, 2, 3] {
             let mut sys = System::new(Topology::trn2(1)).unwrap();
             sys.set_threads(threads);
             sys.movers.min_parallel = Some(0);
@@ -897,19 +1085,53 @@ mod tests {
             sys.hold_moves(true);
             let a = LegSpec::new(CoreId(0), 0, CoreId(1), 0, 4096, rows);
             let b = LegSpec::new(CoreId(1), 0, CoreId(2), 0, 4096, rows);
+            let c = LegSpec::new(CoreId(2), 0, CoreId(3), 0, 4096, rows);
             sys.send_recv(&a, Mode::Fast).unwrap();
             assert!(
-                !sys.movers.batch.is_empty(),
-                "held moves wait for the flush"
+                !sys.movers.batch.is_empty() || sys.movers.inflight.is_some(),
+                "held moves wait for the flush or are in flight"
             );
+            assert_eq!(sys.movers.inflight.is_some(), threads > 1);
             sys.send_recv(&b, Mode::Fast).unwrap();
+            sys.send_recv(&c, Mode::Fast).unwrap();
             sys.hold_moves(false);
+            assert!(sys.movers.inflight.is_none(), "hold off joins");
             sys.flush_moves().unwrap();
             for p in 0..rows {
                 let want = pattern(0, p, 4096);
-                assert_eq!(sys.read_sbuf(CoreId(1), p, 0, 4096).unwrap(), want);
-                assert_eq!(sys.read_sbuf(CoreId(2), p, 0, 4096).unwrap(), want, "p {p}");
+                for k in 1..4 {
+                    assert_eq!(
+                        sys.read_sbuf(CoreId(k), p, 0, 4096).unwrap(),
+                        want,
+                        "core {k} p {p} on {threads} threads"
+                    );
+                }
             }
+        }
+    }
+
+    /// An in-flight batch whose move fails (a reduce hook that errors):
+    /// the error comes from the next flush, as the serial flush reports it.
+    #[test]
+    fn an_in_flight_batch_error_is_reported_by_the_flush() {
+        for threads in [1usize, 2] {
+            let mut sys = System::new(Topology::trn2(1)).unwrap();
+            sys.set_threads(threads);
+            sys.movers.min_parallel = Some(0);
+            sys.write_sbuf(CoreId(0), 0, 0, &pattern(0, 0, 4096))
+                .unwrap();
+            sys.hold_moves(true);
+            let leg = LegSpec {
+                op: LegOp::Reduce(std::sync::Arc::new(|_: &mut [u8], _: &[u8]| {
+                    Err("refused".to_string())
+                })),
+                ..LegSpec::new(CoreId(0), 0, CoreId(1), 0, 4096, 8)
+            };
+            sys.send_recv(&leg, Mode::Fast).unwrap();
+            sys.hold_moves(false);
+            let e = sys.flush_moves().unwrap_err();
+            assert!(e.to_string().contains("refused"), "{threads}: {e}");
+            sys.flush_moves().unwrap();
         }
     }
 

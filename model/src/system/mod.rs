@@ -424,6 +424,14 @@ pub enum TraceEvent {
     },
 }
 
+/// A batch of byte moves in flight (fast mode, `system::fast`) writes into
+/// the cores' SBUFs: it finishes before they are freed.
+impl Drop for System {
+    fn drop(&mut self) {
+        self.sync_moves();
+    }
+}
+
 /// The whole system.
 pub struct System {
     topo: Topology,
@@ -567,6 +575,8 @@ impl System {
         offset: u64,
         data: &[u8],
     ) -> Result<(), SystemError> {
+        // A batch in flight (a held sequence) finishes first.
+        self.sync_moves();
         self.core_mut(c)?.sbuf.write(partition, offset, data)
     }
 
@@ -679,7 +689,11 @@ impl System {
                 self.apply_setups()?;
                 self.run_fast()
             }
-            Mode::Cycle => self.run_cycle(),
+            Mode::Cycle => {
+                // Cycle mode moves SBUF bytes itself: no batch in flight.
+                self.sync_moves();
+                self.run_cycle()
+            }
         }
     }
 
