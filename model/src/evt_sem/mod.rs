@@ -362,22 +362,13 @@ impl EvtSem {
                 ev &= !(((w.clr >> q) & 1 == 1) & (w.clr_idx[q] == idx));
             }
             let imm64 = i64::from(imm);
-            // The `unique case (wait_mode_i[p])`: every arm's condition is
-            // formed and the mode picks one (bit `code` of `sat`), a select
+            // The `unique case (wait_mode_i[p])`: the comparison's outcome
+            // (one of LT / EQ / GT) and the event form a 4-bit state, and the
+            // mode's arm accepts a set of states (`WAIT_ACCEPT`): a select
             // instead of a random multi-way branch per port.
             let code = u32::from(mode);
-            let ge = eff >= imm64;
-            let sat = (1u32 << EVT_SEM_WAIT_NONE)
-                | u32::from(eff == imm64) << EVT_SEM_WAIT_SEM_EQ
-                | u32::from(eff < imm64) << EVT_SEM_WAIT_SEM_LT
-                | u32::from(eff <= imm64) << EVT_SEM_WAIT_SEM_LE
-                | u32::from(eff > imm64) << EVT_SEM_WAIT_SEM_GT
-                | u32::from(ge) << EVT_SEM_WAIT_SEM_GE
-                | u32::from(ev) << EVT_SEM_WAIT_EVT_SET
-                | u32::from(ev) << EVT_SEM_WAIT_EVT_SET_CLR
-                | u32::from(ge) << EVT_SEM_WAIT_SEM_GE_DEC;
-            let known = WaitMode::from_code(code).is_some();
-            let ok = valid & known & ((sat >> (code & 31)) & 1 == 1);
+            let known = code <= EVT_SEM_WAIT_SEM_GE_DEC;
+            let ok = valid & wait_satisfied(code, eff, imm64, ev);
             // Side effects of the satisfied SET_THEN_CLEAR / GE-then-decrement arms.
             w.clr |= u32::from(ok && code == EVT_SEM_WAIT_EVT_SET_CLR) << p;
             w.clr_idx[p] = idx;
@@ -419,8 +410,7 @@ impl EvtSem {
             while valid != 0 {
                 let p = valid.trailing_zeros() as usize;
                 valid &= valid - 1;
-                let (_, idx, v) = i.inc(p);
-                touch(idx, i64::from(v));
+                touch(i.inc_idx(p), i64::from(i.inc_value(p)));
             }
             let mut dec = waits.dec;
             while dec != 0 {
@@ -635,6 +625,40 @@ impl EvtSem {
         self.edge_axi(&axi);
         o
     }
+}
+
+/// Wait-state bits of `serve_waits`: the semaphore compares below, equal to
+/// or above the immediate (exactly one set), and the event is set.
+const ACC_LT: u8 = 1 << 0;
+const ACC_EQ: u8 = 1 << 1;
+const ACC_GT: u8 = 1 << 2;
+const ACC_EV: u8 = 3;
+
+/// The wait states each mode's arm accepts, by mode code (codes above
+/// `SEM_GE_DEC` are unknown: `serve_waits` masks them out).
+const WAIT_ACCEPT: [u8; 16] = {
+    let mut t = [0u8; 16];
+    t[EVT_SEM_WAIT_NONE as usize] = ACC_LT | ACC_EQ | ACC_GT;
+    t[EVT_SEM_WAIT_SEM_EQ as usize] = ACC_EQ;
+    t[EVT_SEM_WAIT_SEM_LT as usize] = ACC_LT;
+    t[EVT_SEM_WAIT_SEM_LE as usize] = ACC_LT | ACC_EQ;
+    t[EVT_SEM_WAIT_SEM_GT as usize] = ACC_GT;
+    t[EVT_SEM_WAIT_SEM_GE as usize] = ACC_EQ | ACC_GT;
+    t[EVT_SEM_WAIT_EVT_SET as usize] = 1 << ACC_EV;
+    t[EVT_SEM_WAIT_EVT_SET_CLR as usize] = 1 << ACC_EV;
+    t[EVT_SEM_WAIT_SEM_GE_DEC as usize] = ACC_EQ | ACC_GT;
+    t
+};
+
+/// Whether a wait of mode `code` is satisfied by the semaphore's effective
+/// value `eff` against `imm` and the event `ev` (false for an unknown mode).
+#[inline(always)]
+fn wait_satisfied(code: u32, eff: i64, imm: i64, ev: bool) -> bool {
+    let cmp = u32::from(eff >= imm) + u32::from(eff > imm);
+    let state = (1u8 << cmp) | u8::from(ev) << ACC_EV;
+    let known = code <= EVT_SEM_WAIT_SEM_GE_DEC;
+    let accept = WAIT_ACCEPT[(code as usize) % WAIT_ACCEPT.len()];
+    known & (accept & state != 0)
 }
 
 /// Valid bits of the wait ports in `wait_valid_i`.
