@@ -211,13 +211,9 @@ impl EvtSem {
 /// Saturate an exact sum to the signed 32-bit range; `true` when it was outside.
 #[inline(always)]
 fn saturate(v: i64) -> (i32, bool) {
-    if v > i64::from(i32::MAX) {
-        (i32::MAX, true)
-    } else if v < i64::from(i32::MIN) {
-        (i32::MIN, true)
-    } else {
-        (v as i32, false)
-    }
+    // A clamp (selects): whether a sum saturates is random in the traffic.
+    let c = v.clamp(i64::from(i32::MIN), i64::from(i32::MAX));
+    (c as i32, c != v)
 }
 
 /// This cycle's AXI traffic as the block sees it (the `wr_*` / `rd_*` logic of the RTL).
@@ -352,35 +348,46 @@ impl EvtSem {
         let mut w = Waits::IDLE;
         // Idle ports are evaluated too and their results masked by `valid`
         // (whether a port is valid is random: a branch per port mispredicts).
-        for p in 0..NUM_WAIT {
-            let (valid, mode, idx, imm) = i.wait(p);
-            let mut eff = i64::from(self.sem[usize::from(idx)]);
-            let mut ev = self.evt(idx);
-            for q in 0..p {
-                let dec = ((w.dec >> q) & 1 == 1) & (w.dec_idx[q] == idx);
-                eff -= if dec { w.dec_imm[q] } else { 0 };
-                ev &= !(((w.clr >> q) & 1 == 1) & (w.clr_idx[q] == idx));
-            }
-            let imm64 = i64::from(imm);
-            // The `unique case (wait_mode_i[p])`: the comparison's outcome
-            // (one of LT / EQ / GT) and the event form a 4-bit state, and the
-            // mode's arm accepts a set of states (`WAIT_ACCEPT`): a select
-            // instead of a random multi-way branch per port.
-            let code = u32::from(mode);
-            let known = code <= EVT_SEM_WAIT_SEM_GE_DEC;
-            let ok = valid & wait_satisfied(code, eff, imm64, ev);
-            // Side effects of the satisfied SET_THEN_CLEAR / GE-then-decrement arms.
-            w.clr |= u32::from(ok && code == EVT_SEM_WAIT_EVT_SET_CLR) << p;
-            w.clr_idx[p] = idx;
-            w.dec |= u32::from(ok && code == EVT_SEM_WAIT_SEM_GE_DEC) << p;
-            w.dec_idx[p] = idx;
-            w.dec_imm[p] = imm64;
-            if valid && !known {
-                w.bad.get_or_insert((p, mode));
-            }
-            w.done |= u64::from(ok) << p;
-        }
+        // One call per port with the port number a constant: the loop over
+        // the lower ports then has a fixed length and unrolls.
+        self.serve_wait::<0>(i, &mut w);
+        self.serve_wait::<1>(i, &mut w);
+        self.serve_wait::<2>(i, &mut w);
+        self.serve_wait::<3>(i, &mut w);
+        const _: () = assert!(NUM_WAIT == 4, "one serve_wait call per wait port");
         w
+    }
+
+    /// Wait port `P` of stage 2, after ports `0..P` (whose effects it sees).
+    #[inline(always)]
+    fn serve_wait<const P: usize>(&self, i: &EvtSemIn, w: &mut Waits) {
+        let (valid, mode, idx, imm) = i.wait(P);
+        let mut eff = i64::from(self.sem[usize::from(idx)]);
+        let mut ev = self.evt(idx);
+        for q in 0..P {
+            let dec = ((w.dec >> q) & 1 == 1) & (w.dec_idx[q] == idx);
+            // `dec_imm[q]` when `dec`, else 0 (a mask, not a branch).
+            eff -= w.dec_imm[q] & -i64::from(dec);
+            ev &= !(((w.clr >> q) & 1 == 1) & (w.clr_idx[q] == idx));
+        }
+        let imm64 = i64::from(imm);
+        // The `unique case (wait_mode_i[p])`: the comparison's outcome
+        // (one of LT / EQ / GT) and the event form a 4-bit state, and the
+        // mode's arm accepts a set of states (`WAIT_ACCEPT`): a select
+        // instead of a random multi-way branch per port.
+        let code = u32::from(mode);
+        let known = code <= EVT_SEM_WAIT_SEM_GE_DEC;
+        let ok = valid & wait_satisfied(code, eff, imm64, ev);
+        // Side effects of the satisfied SET_THEN_CLEAR / GE-then-decrement arms.
+        w.clr |= u32::from(ok & (code == EVT_SEM_WAIT_EVT_SET_CLR)) << P;
+        w.clr_idx[P] = idx;
+        w.dec |= u32::from(ok & (code == EVT_SEM_WAIT_SEM_GE_DEC)) << P;
+        w.dec_idx[P] = idx;
+        w.dec_imm[P] = imm64;
+        if valid && !known {
+            w.bad.get_or_insert((P, mode));
+        }
+        w.done |= u64::from(ok) << P;
     }
 
     /// Stage 3: semaphore next values: base + exact sum of this cycle's deltas, saturated.
