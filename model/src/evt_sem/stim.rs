@@ -339,12 +339,9 @@ impl EvtSemStim {
         self.seen[(last.dbg_idx_i as u32 & IDX_MASK) as usize] = o.dbg_sem_o as u32 as i32;
 
         // AXI.
-        if self.bfm.b_stalled(o) {
-            self.hit(Cov::AxiBBackpressure);
-        }
-        if self.bfm.r_stalled(o) {
-            self.hit(Cov::AxiRBackpressure);
-        }
+        // Counted without branches (backpressure and errors are random).
+        self.cov[Cov::AxiBBackpressure as usize] += u64::from(self.bfm.b_stalled(o));
+        self.cov[Cov::AxiRBackpressure as usize] += u64::from(self.bfm.r_stalled(o));
         // A write committed in cycle - 2 when bvalid rises in cycle - 1.
         let bvalid = o.s_axil_bvalid & 1 == 1;
         if bvalid && !self.bvalid_prev {
@@ -407,9 +404,7 @@ impl EvtSemStim {
             (ErrKind::WrRo, Cov::WrRo),
             (ErrKind::Unmapped, Cov::Unmapped),
         ] {
-            if pulse & k.bit() != 0 {
-                self.hit(c);
-            }
+            self.cov[c as usize] += u64::from(pulse & k.bit() != 0);
         }
 
         // Waits (and the event clears of the last cycle, for the event-write

@@ -810,3 +810,18 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn branch_free_conditional_chance_draws_as_the_short_circuit_form() {
+    let mut a = super::bfm::Dice::new(crate::stim::StimRng::new(11));
+    let mut b = a.clone();
+    let mut c = crate::stim::StimRng::new(12);
+    for _ in 0..100_000 {
+        let cond = c.below(3) != 0;
+        let num = c.below(17) as u32;
+        let k = c.range(1, 12) as u32;
+        assert_eq!(a.chance16_if(cond, num), cond && b.chance16(num));
+        // Interleaved plain draws of other widths keep the pools in step.
+        assert_eq!(a.bits(k), b.bits(k));
+    }
+}
