@@ -61,6 +61,21 @@ impl Dice {
     pub fn chance16(&mut self, num: u32) -> bool {
         self.bits(4) < u64::from(num)
     }
+    /// `cond && self.chance16(num)`, without a branch on `cond`: the four
+    /// bits are consumed only when `cond` holds, so the draws are those of
+    /// the short-circuit form.
+    #[inline]
+    pub fn chance16_if(&mut self, cond: bool, num: u32) -> bool {
+        if cond & (self.left < 4) {
+            self.pool = self.u64();
+            self.left = 64;
+        }
+        let v = self.pool & 0xF;
+        let k = 4 * u32::from(cond);
+        self.pool >>= k;
+        self.left -= k;
+        cond & (v < u64::from(num))
+    }
 }
 
 /// Queue depth of writes and reads in flight.
@@ -215,27 +230,29 @@ impl AxiLiteMaster {
     }
     /// B is stalled by this master (bvalid high, bready low) in the last cycle.
     pub fn b_stalled(&self, o: &EvtSemOut) -> bool {
-        o.s_axil_bvalid & 1 == 1 && !self.bready
+        (o.s_axil_bvalid & 1 == 1) & !self.bready
     }
     /// R is stalled by this master in the last cycle.
     pub fn r_stalled(&self, o: &EvtSemOut) -> bool {
-        o.s_axil_rvalid & 1 == 1 && !self.rready
+        (o.s_axil_rvalid & 1 == 1) & !self.rready
     }
 
     /// Account for the handshakes of cycle `cycle - 1` (outputs `o`); calls
     /// `done` for every finished transaction.
     pub fn observe(&mut self, cycle: u64, o: &EvtSemOut, mut done: impl FnMut(Done)) {
         let prev = cycle.saturating_sub(1);
-        if self.awvalid && o.s_axil_awready & 1 == 1 {
-            self.wq[self.aw_next].aw_at = prev;
-            self.aw_next += 1;
-            self.awvalid = false;
-        }
-        if self.wvalid && o.s_axil_wready & 1 == 1 {
-            self.wq[self.w_next].w_at = prev;
-            self.w_next += 1;
-            self.wvalid = false;
-        }
+        // The AW and W handshakes by selects (they are random: a branch
+        // each mispredicts); a slot is rewritten unchanged without one.
+        let aw_hs = self.awvalid & (o.s_axil_awready & 1 == 1);
+        let k = self.aw_next % DEPTH;
+        self.wq[k].aw_at = if aw_hs { prev } else { self.wq[k].aw_at };
+        self.aw_next += usize::from(aw_hs);
+        self.awvalid &= !aw_hs;
+        let w_hs = self.wvalid & (o.s_axil_wready & 1 == 1);
+        let k = self.w_next % DEPTH;
+        self.wq[k].w_at = if w_hs { prev } else { self.wq[k].w_at };
+        self.w_next += usize::from(w_hs);
+        self.wvalid &= !w_hs;
         if self.bready && o.s_axil_bvalid & 1 == 1 && self.w_len > 0 {
             done(Done::Write(self.wq[0], o.s_axil_bresp as u32));
             self.wq.copy_within(1..self.w_len, 0);
@@ -243,10 +260,9 @@ impl AxiLiteMaster {
             self.aw_next = self.aw_next.saturating_sub(1);
             self.w_next = self.w_next.saturating_sub(1);
         }
-        if self.arvalid && o.s_axil_arready & 1 == 1 {
-            self.ar_next += 1;
-            self.arvalid = false;
-        }
+        let ar_hs = self.arvalid & (o.s_axil_arready & 1 == 1);
+        self.ar_next += usize::from(ar_hs);
+        self.arvalid &= !ar_hs;
         if self.rready && o.s_axil_rvalid & 1 == 1 && self.r_len > 0 {
             done(Done::Read(
                 self.rq[0],
@@ -262,15 +278,11 @@ impl AxiLiteMaster {
     /// Drive this cycle's AXI inputs.
     pub fn drive(&mut self, d: &mut Dice, i: &mut EvtSemIn) {
         let t = self.timing;
-        if !self.awvalid && self.aw_next < self.w_len && d.chance16(t.aw) {
-            self.awvalid = true;
-        }
-        if !self.wvalid && self.w_next < self.w_len && d.chance16(t.w) {
-            self.wvalid = true;
-        }
-        if !self.arvalid && self.ar_next < self.r_len && d.chance16(t.ar) {
-            self.arvalid = true;
-        }
+        // Each valid rises with its chance when it is low and a transaction
+        // waits for it (the draw only then, as `!valid && waiting && chance`).
+        self.awvalid |= d.chance16_if(!self.awvalid & (self.aw_next < self.w_len), t.aw);
+        self.wvalid |= d.chance16_if(!self.wvalid & (self.w_next < self.w_len), t.w);
+        self.arvalid |= d.chance16_if(!self.arvalid & (self.ar_next < self.r_len), t.ar);
         self.bready = d.chance16(t.b);
         self.rready = d.chance16(t.r);
 
@@ -285,23 +297,25 @@ impl AxiLiteMaster {
         let noise = d.rng.u64();
         i.s_axil_awprot = noise & PROT_MASK;
         i.s_axil_arprot = (noise >> 3) & PROT_MASK;
-        if self.awvalid {
-            i.s_axil_awaddr = u64::from(self.wq[self.aw_next].addr);
+        // Selects, not branches (the valids are random); a slot index is
+        // taken modulo the depth as it is read even when not driven.
+        let aw = &self.wq[self.aw_next % DEPTH];
+        i.s_axil_awaddr = if self.awvalid {
+            u64::from(aw.addr)
         } else {
-            i.s_axil_awaddr = (noise >> 6) & u64::from(ADDR_MASK);
-        }
-        if self.wvalid {
-            let w = &self.wq[self.w_next];
-            i.s_axil_wdata = u64::from(w.data);
-            i.s_axil_wstrb = u64::from(w.strb);
+            (noise >> 6) & u64::from(ADDR_MASK)
+        };
+        let w = &self.wq[self.w_next % DEPTH];
+        (i.s_axil_wdata, i.s_axil_wstrb) = if self.wvalid {
+            (u64::from(w.data), u64::from(w.strb))
         } else {
-            i.s_axil_wdata = noise >> 32;
-            i.s_axil_wstrb = (noise >> 19) & 0xF;
-        }
-        if self.arvalid {
-            i.s_axil_araddr = u64::from(self.rq[self.ar_next].addr);
+            (noise >> 32, (noise >> 19) & 0xF)
+        };
+        let ar = &self.rq[self.ar_next % DEPTH];
+        i.s_axil_araddr = if self.arvalid {
+            u64::from(ar.addr)
         } else {
-            i.s_axil_araddr = (noise >> 23) & u64::from(ADDR_MASK);
-        }
+            (noise >> 23) & u64::from(ADDR_MASK)
+        };
     }
 }

@@ -123,9 +123,22 @@ impl EvtSemIn {
     pub fn inc(&self, p: usize) -> (bool, u8, i32) {
         (
             (self.inc_valid_i >> p) & 1 == 1,
-            lane(&self.inc_idx_i, p, IDX_W) as u8,
-            lane(&self.inc_value_i, p, VAL_W) as u32 as i32,
+            self.inc_idx(p),
+            self.inc_value(p),
         )
+    }
+    /// Increment port `p`'s index (`p` taken modulo [`NUM_INC`]: the word
+    /// index then needs no bounds check, as `p` comes from a bit scan).
+    #[inline(always)]
+    pub fn inc_idx(&self, p: usize) -> u8 {
+        let p = p % NUM_INC;
+        (self.inc_idx_i[p / 8] >> (8 * (p % 8))) as u8
+    }
+    /// Increment port `p`'s value (`p` taken modulo [`NUM_INC`]).
+    #[inline(always)]
+    pub fn inc_value(&self, p: usize) -> i32 {
+        let p = p % NUM_INC;
+        (self.inc_value_i[p / 2] >> (32 * (p % 2))) as u32 as i32
     }
     /// Wait port `p`: (valid, mode byte, index, value).
     #[inline(always)]

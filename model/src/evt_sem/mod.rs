@@ -211,13 +211,9 @@ impl EvtSem {
 /// Saturate an exact sum to the signed 32-bit range; `true` when it was outside.
 #[inline(always)]
 fn saturate(v: i64) -> (i32, bool) {
-    if v > i64::from(i32::MAX) {
-        (i32::MAX, true)
-    } else if v < i64::from(i32::MIN) {
-        (i32::MIN, true)
-    } else {
-        (v as i32, false)
-    }
+    // A clamp (selects): whether a sum saturates is random in the traffic.
+    let c = v.clamp(i64::from(i32::MIN), i64::from(i32::MAX));
+    (c as i32, c != v)
 }
 
 /// This cycle's AXI traffic as the block sees it (the `wr_*` / `rd_*` logic of the RTL).
@@ -352,44 +348,46 @@ impl EvtSem {
         let mut w = Waits::IDLE;
         // Idle ports are evaluated too and their results masked by `valid`
         // (whether a port is valid is random: a branch per port mispredicts).
-        for p in 0..NUM_WAIT {
-            let (valid, mode, idx, imm) = i.wait(p);
-            let mut eff = i64::from(self.sem[usize::from(idx)]);
-            let mut ev = self.evt(idx);
-            for q in 0..p {
-                let dec = ((w.dec >> q) & 1 == 1) & (w.dec_idx[q] == idx);
-                eff -= if dec { w.dec_imm[q] } else { 0 };
-                ev &= !(((w.clr >> q) & 1 == 1) & (w.clr_idx[q] == idx));
-            }
-            let imm64 = i64::from(imm);
-            // The `unique case (wait_mode_i[p])`: every arm's condition is
-            // formed and the mode picks one (bit `code` of `sat`), a select
-            // instead of a random multi-way branch per port.
-            let code = u32::from(mode);
-            let ge = eff >= imm64;
-            let sat = (1u32 << EVT_SEM_WAIT_NONE)
-                | u32::from(eff == imm64) << EVT_SEM_WAIT_SEM_EQ
-                | u32::from(eff < imm64) << EVT_SEM_WAIT_SEM_LT
-                | u32::from(eff <= imm64) << EVT_SEM_WAIT_SEM_LE
-                | u32::from(eff > imm64) << EVT_SEM_WAIT_SEM_GT
-                | u32::from(ge) << EVT_SEM_WAIT_SEM_GE
-                | u32::from(ev) << EVT_SEM_WAIT_EVT_SET
-                | u32::from(ev) << EVT_SEM_WAIT_EVT_SET_CLR
-                | u32::from(ge) << EVT_SEM_WAIT_SEM_GE_DEC;
-            let known = WaitMode::from_code(code).is_some();
-            let ok = valid & known & ((sat >> (code & 31)) & 1 == 1);
-            // Side effects of the satisfied SET_THEN_CLEAR / GE-then-decrement arms.
-            w.clr |= u32::from(ok && code == EVT_SEM_WAIT_EVT_SET_CLR) << p;
-            w.clr_idx[p] = idx;
-            w.dec |= u32::from(ok && code == EVT_SEM_WAIT_SEM_GE_DEC) << p;
-            w.dec_idx[p] = idx;
-            w.dec_imm[p] = imm64;
-            if valid && !known {
-                w.bad.get_or_insert((p, mode));
-            }
-            w.done |= u64::from(ok) << p;
-        }
+        // One call per port with the port number a constant: the loop over
+        // the lower ports then has a fixed length and unrolls.
+        self.serve_wait::<0>(i, &mut w);
+        self.serve_wait::<1>(i, &mut w);
+        self.serve_wait::<2>(i, &mut w);
+        self.serve_wait::<3>(i, &mut w);
+        const _: () = assert!(NUM_WAIT == 4, "one serve_wait call per wait port");
         w
+    }
+
+    /// Wait port `P` of stage 2, after ports `0..P` (whose effects it sees).
+    #[inline(always)]
+    fn serve_wait<const P: usize>(&self, i: &EvtSemIn, w: &mut Waits) {
+        let (valid, mode, idx, imm) = i.wait(P);
+        let mut eff = i64::from(self.sem[usize::from(idx)]);
+        let mut ev = self.evt(idx);
+        for q in 0..P {
+            let dec = ((w.dec >> q) & 1 == 1) & (w.dec_idx[q] == idx);
+            // `dec_imm[q]` when `dec`, else 0 (a mask, not a branch).
+            eff -= w.dec_imm[q] & -i64::from(dec);
+            ev &= !(((w.clr >> q) & 1 == 1) & (w.clr_idx[q] == idx));
+        }
+        let imm64 = i64::from(imm);
+        // The `unique case (wait_mode_i[p])`: the comparison's outcome
+        // (one of LT / EQ / GT) and the event form a 4-bit state, and the
+        // mode's arm accepts a set of states (`WAIT_ACCEPT`): a select
+        // instead of a random multi-way branch per port.
+        let code = u32::from(mode);
+        let known = code <= EVT_SEM_WAIT_SEM_GE_DEC;
+        let ok = valid & wait_satisfied(code, eff, imm64, ev);
+        // Side effects of the satisfied SET_THEN_CLEAR / GE-then-decrement arms.
+        w.clr |= u32::from(ok & (code == EVT_SEM_WAIT_EVT_SET_CLR)) << P;
+        w.clr_idx[P] = idx;
+        w.dec |= u32::from(ok & (code == EVT_SEM_WAIT_SEM_GE_DEC)) << P;
+        w.dec_idx[P] = idx;
+        w.dec_imm[P] = imm64;
+        if valid && !known {
+            w.bad.get_or_insert((P, mode));
+        }
+        w.done |= u64::from(ok) << P;
     }
 
     /// Stage 3: semaphore next values: base + exact sum of this cycle's deltas, saturated.
@@ -419,8 +417,7 @@ impl EvtSem {
             while valid != 0 {
                 let p = valid.trailing_zeros() as usize;
                 valid &= valid - 1;
-                let (_, idx, v) = i.inc(p);
-                touch(idx, i64::from(v));
+                touch(i.inc_idx(p), i64::from(i.inc_value(p)));
             }
             let mut dec = waits.dec;
             while dec != 0 {
@@ -635,6 +632,40 @@ impl EvtSem {
         self.edge_axi(&axi);
         o
     }
+}
+
+/// Wait-state bits of `serve_waits`: the semaphore compares below, equal to
+/// or above the immediate (exactly one set), and the event is set.
+const ACC_LT: u8 = 1 << 0;
+const ACC_EQ: u8 = 1 << 1;
+const ACC_GT: u8 = 1 << 2;
+const ACC_EV: u8 = 3;
+
+/// The wait states each mode's arm accepts, by mode code (codes above
+/// `SEM_GE_DEC` are unknown: `serve_waits` masks them out).
+const WAIT_ACCEPT: [u8; 16] = {
+    let mut t = [0u8; 16];
+    t[EVT_SEM_WAIT_NONE as usize] = ACC_LT | ACC_EQ | ACC_GT;
+    t[EVT_SEM_WAIT_SEM_EQ as usize] = ACC_EQ;
+    t[EVT_SEM_WAIT_SEM_LT as usize] = ACC_LT;
+    t[EVT_SEM_WAIT_SEM_LE as usize] = ACC_LT | ACC_EQ;
+    t[EVT_SEM_WAIT_SEM_GT as usize] = ACC_GT;
+    t[EVT_SEM_WAIT_SEM_GE as usize] = ACC_EQ | ACC_GT;
+    t[EVT_SEM_WAIT_EVT_SET as usize] = 1 << ACC_EV;
+    t[EVT_SEM_WAIT_EVT_SET_CLR as usize] = 1 << ACC_EV;
+    t[EVT_SEM_WAIT_SEM_GE_DEC as usize] = ACC_EQ | ACC_GT;
+    t
+};
+
+/// Whether a wait of mode `code` is satisfied by the semaphore's effective
+/// value `eff` against `imm` and the event `ev` (false for an unknown mode).
+#[inline(always)]
+fn wait_satisfied(code: u32, eff: i64, imm: i64, ev: bool) -> bool {
+    let cmp = u32::from(eff >= imm) + u32::from(eff > imm);
+    let state = (1u8 << cmp) | u8::from(ev) << ACC_EV;
+    let known = code <= EVT_SEM_WAIT_SEM_GE_DEC;
+    let accept = WAIT_ACCEPT[(code as usize) % WAIT_ACCEPT.len()];
+    known & (accept & state != 0)
 }
 
 /// Valid bits of the wait ports in `wait_valid_i`.

@@ -138,6 +138,29 @@ const NUM_COV: usize = COV_NAMES.len();
 /// Semaphores/events the random traffic concentrates on (collisions).
 const NUM_HOT: usize = 8;
 
+/// What [`EvtSemStim::observe`] needs of the last cycle's inputs (not the
+/// whole 232-byte bundle: a copy of it every cycle).
+#[derive(Debug, Clone, Copy, Default)]
+struct LastIn {
+    rst_ni: u64,
+    dbg_idx_i: u64,
+    wait_valid_i: u64,
+    wait_mode_i: u64,
+    wait_idx_i: u64,
+}
+
+impl LastIn {
+    fn of(i: &EvtSemIn) -> Self {
+        Self {
+            rst_ni: i.rst_ni,
+            dbg_idx_i: i.dbg_idx_i,
+            wait_valid_i: i.wait_valid_i,
+            wait_mode_i: i.wait_mode_i,
+            wait_idx_i: i.wait_idx_i,
+        }
+    }
+}
+
 /// A wait request held on one port.
 #[derive(Debug, Clone, Copy, Default)]
 struct WaitReq {
@@ -201,7 +224,8 @@ pub struct EvtSemStim {
     burst_density: u32,
     /// Last value seen of each semaphore on the debug port.
     seen: [i32; NUM_SEM],
-    last_in: EvtSemIn,
+    /// The fields of the last cycle's inputs that `observe` reads.
+    last_in: LastIn,
     /// Increment-port semaphore masks of the last two cycles (commit detection).
     inc_mask: [[u64; 4]; 2],
     /// Event-clear masks of the last two cycles (pushed at the end of `observe`).
@@ -315,12 +339,9 @@ impl EvtSemStim {
         self.seen[(last.dbg_idx_i as u32 & IDX_MASK) as usize] = o.dbg_sem_o as u32 as i32;
 
         // AXI.
-        if self.bfm.b_stalled(o) {
-            self.hit(Cov::AxiBBackpressure);
-        }
-        if self.bfm.r_stalled(o) {
-            self.hit(Cov::AxiRBackpressure);
-        }
+        // Counted without branches (backpressure and errors are random).
+        self.cov[Cov::AxiBBackpressure as usize] += u64::from(self.bfm.b_stalled(o));
+        self.cov[Cov::AxiRBackpressure as usize] += u64::from(self.bfm.r_stalled(o));
         // A write committed in cycle - 2 when bvalid rises in cycle - 1.
         let bvalid = o.s_axil_bvalid & 1 == 1;
         if bvalid && !self.bvalid_prev {
@@ -383,44 +404,48 @@ impl EvtSemStim {
             (ErrKind::WrRo, Cov::WrRo),
             (ErrKind::Unmapped, Cov::Unmapped),
         ] {
-            if pulse & k.bit() != 0 {
-                self.hit(c);
-            }
+            self.cov[c as usize] += u64::from(pulse & k.bit() != 0);
         }
 
         // Waits (and the event clears of the last cycle, for the event-write
         // collision counter: one pass over the ports).
         let done = o.wait_done_o;
+        let valid = last.wait_valid_i & ((1 << NUM_WAIT) - 1);
+        // Unsupported modes on valid ports, counted without a branch per port.
+        let mut bad = 0u64;
+        for p in 0..NUM_WAIT {
+            let mode = (last.wait_mode_i >> (8 * p)) as u8;
+            bad +=
+                u64::from((valid >> p) & 1 == 1 && WaitMode::from_code(u32::from(mode)).is_none());
+        }
+        self.cov[Cov::WaitBadMode as usize] += bad;
         let mut dec_mask = [0u64; 4];
         let mut dec_dup = false;
         let mut clr = [0u64; 4];
-        for p in 0..NUM_WAIT {
-            let (valid, mode, idx, _) = last.wait(p);
-            if !valid {
-                continue;
+        // The satisfied ports, in port order.
+        let mut sat = done & valid;
+        while sat != 0 {
+            let p = sat.trailing_zeros() as usize;
+            sat &= sat - 1;
+            let mode = (last.wait_mode_i >> (8 * p)) as u8;
+            let idx = (last.wait_idx_i >> (8 * p)) as u8;
+            let c = Self::mode_cov(mode);
+            self.hit(c);
+            self.waits[p].active = false;
+            if u32::from(mode) == EVT_SEM_WAIT_EVT_SET_CLR {
+                mask_set(&mut clr, idx);
             }
-            if WaitMode::from_code(u32::from(mode)).is_none() {
-                self.hit(Cov::WaitBadMode);
+            if u32::from(mode) == EVT_SEM_WAIT_SEM_GE_DEC {
+                dec_dup |= mask_has(&dec_mask, idx);
+                mask_set(&mut dec_mask, idx);
+                if mask_has(&self.inc_mask[0], idx) {
+                    self.hit(Cov::CollideDecInc);
+                }
             }
-            if (done >> p) & 1 == 1 {
-                let c = Self::mode_cov(mode);
-                self.hit(c);
-                self.waits[p].active = false;
-                if u32::from(mode) == EVT_SEM_WAIT_EVT_SET_CLR {
-                    mask_set(&mut clr, idx);
-                }
-                if u32::from(mode) == EVT_SEM_WAIT_SEM_GE_DEC {
-                    dec_dup |= mask_has(&dec_mask, idx);
-                    mask_set(&mut dec_mask, idx);
-                    if mask_has(&self.inc_mask[0], idx) {
-                        self.hit(Cov::CollideDecInc);
-                    }
-                }
-                if self.directed_pending & (1 << p) != 0 {
-                    self.directed_pending &= !(1 << p);
-                    if self.directed_pending == 0 {
-                        self.hit(Cov::DirectedCompletion);
-                    }
+            if self.directed_pending & (1 << p) != 0 {
+                self.directed_pending &= !(1 << p);
+                if self.directed_pending == 0 {
+                    self.hit(Cov::DirectedCompletion);
                 }
             }
         }
@@ -779,22 +804,22 @@ impl EvtSemStim {
     }
 
     fn collision_cov(&mut self, i: &EvtSemIn) {
+        // The set of semaphores the valid increment ports name: two ports
+        // share one exactly when the set is smaller than the port count, all
+        // 16 ports name one when the set has one member.
         let mut m = [0u64; 4];
-        let mut dup = false;
-        let mut all_same = i.inc_valid_i == (1 << NUM_INC) - 1;
-        let first = i.inc(0).1;
-        let mut valid = i.inc_valid_i;
+        let mut valid = i.inc_valid_i & ((1 << NUM_INC) - 1);
+        let ports = valid.count_ones();
         while valid != 0 {
-            let (_, idx, _) = i.inc(valid.trailing_zeros() as usize);
+            let idx = i.inc_idx(valid.trailing_zeros() as usize);
             valid &= valid - 1;
-            dup |= mask_has(&m, idx);
             mask_set(&mut m, idx);
-            all_same &= idx == first;
         }
-        if dup {
+        let distinct: u32 = m.iter().map(|w| w.count_ones()).sum();
+        if distinct < ports {
             self.hit(Cov::CollideInc2Plus);
         }
-        if all_same {
+        if i.inc_valid_i == (1 << NUM_INC) - 1 && distinct == 1 {
             self.hit(Cov::CollideIncAll16);
         }
         self.inc_mask = [m, self.inc_mask[0]];
@@ -830,7 +855,7 @@ impl Stimulus for EvtSemStim {
             burst_left: 0,
             burst_density: 0,
             seen: [0; NUM_SEM],
-            last_in: EvtSemIn::default(),
+            last_in: LastIn::default(),
             inc_mask: [[0; 4]; 2],
             clr_mask: [[0; 4]; 2],
             directed_writes: 0,
@@ -868,7 +893,7 @@ impl Stimulus for EvtSemStim {
                 i.wait_mode_i = self.rng.rng.u64() & 0x0707_0707; // modes 0..7 on every port
             }
             i.dbg_idx_i = self.rng.rng.below(NUM_SEM as u64);
-            self.last_in = i;
+            self.last_in = LastIn::of(&i);
             self.inc_mask = [[0; 4]; 2];
             return i;
         }
@@ -903,7 +928,7 @@ impl Stimulus for EvtSemStim {
             self.sweep = self.sweep.wrapping_add(1);
             u64::from(self.sweep)
         };
-        self.last_in = i;
+        self.last_in = LastIn::of(&i);
         i
     }
 

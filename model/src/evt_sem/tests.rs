@@ -571,6 +571,58 @@ fn assert_same_state(a: &EvtSem, b: &EvtSem, cycle: u64) {
 /// give what evaluating every stage in every cycle gives: the lockstep
 /// stimulus, then the same stream thinned (most cycles keep only their AXI
 /// and debug inputs, so idle cycles follow busy ones and pulses drain).
+/// The wait-mode predicate of the RTL's `unique case`, arm by arm.
+fn wait_predicate_by_arm(code: u32, eff: i64, imm: i64, ev: bool) -> bool {
+    match WaitMode::from_code(code) {
+        Some(WaitMode::None) => true,
+        Some(WaitMode::SemEq) => eff == imm,
+        Some(WaitMode::SemLt) => eff < imm,
+        Some(WaitMode::SemLe) => eff <= imm,
+        Some(WaitMode::SemGt) => eff > imm,
+        Some(WaitMode::SemGe) | Some(WaitMode::SemGeDec) => eff >= imm,
+        Some(WaitMode::EvtSet) | Some(WaitMode::EvtSetThenClear) => ev,
+        None => false,
+    }
+}
+
+#[test]
+fn wait_accept_table_equals_every_arm_of_the_wait_case_for_every_mode_byte() {
+    let vals = [i64::from(i32::MIN), -3, -1, 0, 1, 2, 7, i64::from(i32::MAX)];
+    for code in 0..=255u32 {
+        for &eff in &vals {
+            for &imm in &vals {
+                for ev in [false, true] {
+                    assert_eq!(
+                        wait_satisfied(code, eff - 1, imm, ev),
+                        wait_predicate_by_arm(code, eff - 1, imm, ev),
+                        "mode {code:#x} eff {eff} imm {imm} ev {ev}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn increment_lane_accessors_equal_the_generic_lane_reads() {
+    let mut rng = crate::stim::StimRng::new(7);
+    for _ in 0..1000 {
+        let mut i = idle();
+        i.inc_idx_i = [rng.u64(), rng.u64()];
+        i.inc_value_i = core::array::from_fn(|_| rng.u64());
+        for p in 0..NUM_INC {
+            assert_eq!(
+                u64::from(i.inc_idx(p)),
+                io::lane(&i.inc_idx_i, p, io::IDX_W)
+            );
+            assert_eq!(
+                u64::from(i.inc_value(p) as u32),
+                io::lane(&i.inc_value_i, p, io::VAL_W)
+            );
+        }
+    }
+}
+
 #[test]
 fn gated_stages_equal_evaluating_every_stage_every_cycle() {
     for (seed, thin) in [(5u64, false), (6, true), (7, true)] {
@@ -756,5 +808,20 @@ proptest! {
             let o = m.step(&i);
             prop_assert!(o.err_status_o <= u64::from(ERR_MASK));
         }
+    }
+}
+
+#[test]
+fn branch_free_conditional_chance_draws_as_the_short_circuit_form() {
+    let mut a = super::bfm::Dice::new(crate::stim::StimRng::new(11));
+    let mut b = a.clone();
+    let mut c = crate::stim::StimRng::new(12);
+    for _ in 0..100_000 {
+        let cond = c.below(3) != 0;
+        let num = c.below(17) as u32;
+        let k = c.range(1, 12) as u32;
+        assert_eq!(a.chance16_if(cond, num), cond && b.chance16(num));
+        // Interleaved plain draws of other widths keep the pools in step.
+        assert_eq!(a.bits(k), b.bits(k));
     }
 }
