@@ -158,12 +158,63 @@ pub fn keep_at(n: u32, at: u32) -> u64 {
 /// Bytes `[from, from + n)` of `b` moved to lane 0 (other lanes zero).
 #[inline]
 pub fn take(b: &Beat, from: usize, n: usize) -> Beat {
+    if from + n <= 16 {
+        // Lanes 0..16 only (every 32/64-bit beat): one 128-bit shift.
+        return from_u128(if from >= 16 {
+            0
+        } else {
+            lo128(b) >> (8 * from) & low_bytes(n)
+        });
+    }
     mask(shr(b, from), n)
+}
+
+/// Lanes 0..16 of a word array as a `u128`.
+#[inline(always)]
+fn lo128<const N: usize>(a: &[u64; N]) -> u128 {
+    u128::from(a[0]) | u128::from(a[1]) << 64
+}
+
+/// A beat holding `x` at lanes 0..16.
+#[inline(always)]
+fn from_u128(x: u128) -> Beat {
+    [x as u64, (x >> 64) as u64, 0, 0]
+}
+
+/// `LOW_BYTES[n]`: mask of the low `n` bytes of a `u128`.
+static LOW_BYTES: [u128; 17] = {
+    let mut t = [0u128; 17];
+    let mut n = 1;
+    while n <= 16 {
+        t[n] = u128::MAX >> (128 - 8 * n);
+        n += 1;
+    }
+    t
+};
+
+/// Mask of the low `n` bytes of a `u128` (`n <= 16`).
+#[inline(always)]
+fn low_bytes(n: usize) -> u128 {
+    LOW_BYTES[n]
 }
 
 /// `a[..na]` followed by `b[..nb]` (other lanes zero).
 #[inline]
 pub fn concat(a: &Beat, na: usize, b: &Beat, nb: usize) -> Beat2 {
+    if na + nb <= 16 {
+        // Both parts and the result fit lanes 0..16 (every 32/64-bit beat).
+        let lo = lo128(a) & low_bytes(na);
+        let hi = if na >= 16 {
+            0
+        } else {
+            (lo128(b) & low_bytes(nb)) << (8 * na)
+        };
+        let x = lo | hi;
+        let mut o = [0u64; 2 * WORDS];
+        o[0] = x as u64;
+        o[1] = (x >> 64) as u64;
+        return o;
+    }
     let (a, b) = (mask(*a, na), mask(*b, nb));
     let wide = |x: Beat| {
         let mut o = [0u64; 2 * WORDS];
@@ -181,6 +232,13 @@ pub fn concat(a: &Beat, na: usize, b: &Beat, nb: usize) -> Beat2 {
 /// Lanes `[from, from + n)` of a double beat, moved to lane 0.
 #[inline]
 pub fn slice2(c: &Beat2, from: usize, n: usize) -> Beat {
+    if from + n <= 16 {
+        return from_u128(if from >= 16 {
+            0
+        } else {
+            lo128(c) >> (8 * from) & low_bytes(n)
+        });
+    }
     let s = mask(shr(c, from), n);
     let mut o = ZERO;
     o.copy_from_slice(&s[..WORDS]);
@@ -191,6 +249,13 @@ pub fn slice2(c: &Beat2, from: usize, n: usize) -> Beat {
 /// zero; `at + n <= MAX_BB`).
 #[inline]
 pub fn place(c: &Beat2, n: usize, at: usize) -> Beat {
+    if n + at <= 16 {
+        return from_u128(if at >= 16 {
+            0
+        } else {
+            (lo128(c) & low_bytes(n)) << (8 * at)
+        });
+    }
     shl(&slice2(c, 0, n), at)
 }
 
@@ -279,6 +344,37 @@ mod tests {
                     let mut w = [0u8; 32];
                     w[at..at + k].copy_from_slice(&want[..k]);
                     assert_eq!(to_bytes(&place(&c, k, at)), w);
+                }
+            }
+        }
+    }
+
+    /// `slice2` and `place` at every (offset, length) of a double beat, so
+    /// both their 128-bit and their word-array paths are compared with bytes.
+    #[test]
+    fn slice2_and_place_equal_the_byte_reference_at_every_offset_and_length() {
+        let mut r = crate::stim::StimRng::new(6);
+        for _ in 0..20 {
+            let mut cb = [0u8; 64];
+            r.fill(&mut cb);
+            let mut c: Beat2 = [0; 2 * WORDS];
+            for (k, w) in c.iter_mut().enumerate() {
+                let mut x = [0u8; 8];
+                x.copy_from_slice(&cb[8 * k..8 * k + 8]);
+                *w = u64::from_le_bytes(x);
+            }
+            for from in 0..=64 {
+                for n in 0..=(64 - from).min(32) {
+                    let mut w = [0u8; 32];
+                    w[..n].copy_from_slice(&cb[from..from + n]);
+                    assert_eq!(to_bytes(&slice2(&c, from, n)), w, "from {from} n {n}");
+                }
+            }
+            for n in 0..=32 {
+                for at in 0..=32 - n {
+                    let mut w = [0u8; 32];
+                    w[at..at + n].copy_from_slice(&cb[..n]);
+                    assert_eq!(to_bytes(&place(&c, n, at)), w, "n {n} at {at}");
                 }
             }
         }

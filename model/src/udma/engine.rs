@@ -228,18 +228,22 @@ macro_rules! udma_width_from_table {
             const MAX_WR_BURST: u32 = $wrb;
             const BLOCK: &'static BlockDesc = &$block;
 
+            #[inline(always)]
             fn pins_in(i: &$in) -> PinsIn {
                 PinsIn { $( $i: udma_to_pin!($ik, i.$i), )* }
             }
 
+            #[inline(always)]
             fn to_in(p: &PinsIn) -> $in {
                 $in { $( $i: udma_from_pin!($ik, p.$i), )* }
             }
 
+            #[inline(always)]
             fn pins_out(o: &$out) -> PinsOut {
                 PinsOut { $( $o: udma_to_pin!($ok, o.$o), )* }
             }
 
+            #[inline(always)]
             fn to_out(p: &PinsOut) -> $out {
                 $out { $( $o: udma_from_pin!($ok, p.$o), )* }
             }
@@ -419,10 +423,18 @@ impl<W: UdmaWidth> UdmaEngine<W> {
     /// and no stream beat arrives, else the full cycle.
     #[inline]
     pub fn step_pins(&mut self, i: &PinsIn) -> PinsOut {
+        self.step_into(i, |o| o)
+    }
+
+    /// [`Self::step_pins`] with the outputs handed to `put` as soon as they
+    /// are formed (before the clock edge): `put` converting them to the
+    /// port bundle lets the bundle be built in place, with no second copy.
+    #[inline(always)]
+    fn step_into<R>(&mut self, i: &PinsIn, put: impl FnOnce(PinsOut) -> R) -> R {
         if self.quiet(i) {
-            self.step_quiet(i)
+            self.step_quiet_into(i, put)
         } else {
-            self.step_pins_with(i, |_, _| {})
+            self.step_with_into(i, |_, _| {}, put)
         }
     }
 
@@ -453,8 +465,14 @@ impl<W: UdmaWidth> UdmaEngine<W> {
     /// `quiet_cycles_equal_the_full_cycle`).
     #[inline]
     pub fn step_quiet(&mut self, i: &PinsIn) -> PinsOut {
+        self.step_quiet_into(i, |o| o)
+    }
+
+    /// [`Self::step_quiet`], outputs handed to `put` before the edge.
+    #[inline(always)]
+    fn step_quiet_into<R>(&mut self, i: &PinsIn, put: impl FnOnce(PinsOut) -> R) -> R {
         let csr = self.regs.csr_out();
-        let o = PinsOut {
+        let o = put(PinsOut {
             s_axil_awready: csr.awready as u64,
             s_axil_wready: csr.wready as u64,
             s_axil_bresp: csr.bresp as u64,
@@ -467,7 +485,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
             err_irq_o: self.regs.err_irq() as u64,
             dbg_o: self.dbg(),
             ..PinsOut::default()
-        };
+        });
         // Clock edge.
         let stats = self.stats();
         self.m2s.idle_pick(&self.regs.side[0]);
@@ -484,8 +502,19 @@ impl<W: UdmaWidth> UdmaEngine<W> {
     pub fn step_pins_with<F: FnMut(&mut M2s, &mut super::m2s::M2sOut)>(
         &mut self,
         i: &PinsIn,
-        mut after_m2s: F,
+        after_m2s: F,
     ) -> PinsOut {
+        self.step_with_into(i, after_m2s, |o| o)
+    }
+
+    /// [`Self::step_pins_with`], outputs handed to `put` before the edge.
+    #[inline(always)]
+    fn step_with_into<F: FnMut(&mut M2s, &mut super::m2s::M2sOut), R>(
+        &mut self,
+        i: &PinsIn,
+        mut after_m2s: F,
+        put: impl FnOnce(PinsOut) -> R,
+    ) -> R {
         if i.rst_ni & 1 == 0 {
             self.reset();
         }
@@ -527,7 +556,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
             _ => Default::default(),
         };
         let size = W::BEAT_BYTES.trailing_zeros() as u64;
-        let o = PinsOut {
+        let o = put(PinsOut {
             s_axil_awready: csr.awready as u64,
             s_axil_wready: csr.wready as u64,
             s_axil_bresp: csr.bresp as u64,
@@ -562,7 +591,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
             irq_o: self.regs.irq() as u64,
             err_irq_o: self.regs.err_irq() as u64,
             dbg_o: self.dbg(),
-        };
+        });
         if i.rst_ni & 1 == 0 {
             return o;
         }
@@ -635,7 +664,7 @@ impl<W: UdmaWidth> CycleModel for UdmaEngine<W> {
     type Out = W::Out;
 
     fn step(&mut self, i: &W::In) -> W::Out {
-        W::to_out(&self.step_pins(&W::pins_in(i)))
+        self.step_into(&W::pins_in(i), |o| W::to_out(&o))
     }
 }
 
