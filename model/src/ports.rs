@@ -180,6 +180,9 @@ macro_rules! port_bundle {
             #[inline]
             #[allow(unused_assignments)]
             fn pack(&self, w: &mut [u64]) {
+                // One length check up front: the per-field slices below then
+                // need no bounds checks of their own (offsets are constants).
+                let w = &mut w[..Self::WORDS];
                 let mut off = 0usize;
                 let mut k = 0usize;
                 $(
@@ -195,6 +198,7 @@ macro_rules! port_bundle {
             #[inline]
             #[allow(unused_assignments)]
             fn unpack(w: &[u64]) -> Self {
+                let w = &w[..Self::WORDS];
                 let mut off = 0usize;
                 let mut k = 0usize;
                 $(
