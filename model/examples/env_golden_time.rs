@@ -7,17 +7,12 @@
 //!
 //! `cargo run --release -p sb2sb-model --example env_golden_time [cycles] [rounds] [block]`
 
+use sb2sb_model::cputime::thread_cpu_s;
 use sb2sb_model::decoder::{Decoder, DecoderStim};
 use sb2sb_model::evt_sem::{EvtSem, EvtSemStim};
 use sb2sb_model::ports::{CycleModel, PortBundle, Stimulus};
 use sb2sb_model::udma::{UdmaEngine, UdmaEnv, W128, W32, W64};
 use std::hint::black_box;
-
-/// CPU seconds of the calling thread (the machine is shared: wall time
-/// measures the scheduler); 0 where the OS has no per-thread CPU clock.
-fn cpu_s() -> f64 {
-    sb2sb_model::cputime::thread_cpu_ns().map_or(0.0, |ns| ns as f64 * 1e-9)
-}
 
 /// (environment + golden + pack ns/cycle, golden alone ns/cycle, environment
 /// alone ns/cycle), best of rounds. The environment alone is replayed over
@@ -39,7 +34,7 @@ fn time<G: CycleModel<In = S::In, Out = S::Out>, S: Stimulus>(
         let mut w = vec![0u64; <S::In as PortBundle>::WORDS];
         let mut ow = vec![0u64; <S::Out as PortBundle>::WORDS];
         let mut prev = None;
-        let t = cpu_s();
+        let t = thread_cpu_s();
         for c in 0..cycles {
             let i = s.next(c, prev.as_ref());
             i.pack(&mut w);
@@ -53,20 +48,20 @@ fn time<G: CycleModel<In = S::In, Out = S::Out>, S: Stimulus>(
             }
             prev = Some(o);
         }
-        best_env = best_env.min(cpu_s() - t);
+        best_env = best_env.min(thread_cpu_s() - t);
         let mut g = mk();
-        let t = cpu_s();
+        let t = thread_cpu_s();
         for i in &ins {
             black_box(g.step(i));
         }
-        best_g = best_g.min(cpu_s() - t);
+        best_g = best_g.min(thread_cpu_s() - t);
         let mut s = S::new(1, cycles);
-        let t = cpu_s();
+        let t = thread_cpu_s();
         for c in 0..cycles {
             let prev = c.checked_sub(1).map(|p| &outs[p as usize]);
             black_box(s.next(c, prev));
         }
-        best_e = best_e.min(cpu_s() - t);
+        best_e = best_e.min(thread_cpu_s() - t);
     }
     let ns = |x: f64| x * 1e9 / cycles as f64;
     (ns(best_env), ns(best_g), ns(best_e))

@@ -8,14 +8,10 @@
 //!
 //! `cargo run --release -p sb2sb-model --example evt_sem_time [cycles] [rounds]`
 
+use sb2sb_model::cputime::thread_cpu_s;
 use sb2sb_model::evt_sem::{EvtSem, EvtSemIn, EvtSemOut, EvtSemStim};
 use sb2sb_model::ports::{CycleModel, PortBundle, Stimulus};
 use std::hint::black_box;
-
-/// CPU seconds of the calling thread (the machine is shared).
-fn cpu_s() -> f64 {
-    sb2sb_model::cputime::thread_cpu_ns().map_or(0.0, |ns| ns as f64 * 1e-9)
-}
 
 fn main() {
     let mut a = std::env::args().skip(1);
@@ -41,7 +37,7 @@ fn main() {
         let mut w = vec![0u64; <EvtSemIn as PortBundle>::WORDS];
         let mut ow = vec![0u64; <EvtSemOut as PortBundle>::WORDS];
         let mut prev = None;
-        let t = cpu_s();
+        let t = thread_cpu_s();
         for c in 0..cycles {
             let i = s.next(c, prev.as_ref());
             i.pack(&mut w);
@@ -55,11 +51,11 @@ fn main() {
             }
             prev = Some(o);
         }
-        best[0] = best[0].min(cpu_s() - t);
+        best[0] = best[0].min(thread_cpu_s() - t);
         if on(1) {
             // Environment alone, fed the recorded outputs.
             let mut s = EvtSemStim::new(1, cycles);
-            let t = cpu_s();
+            let t = thread_cpu_s();
             for c in 0..cycles {
                 let p = if c == 0 {
                     None
@@ -68,25 +64,25 @@ fn main() {
                 };
                 black_box(s.next(c, p));
             }
-            best[1] = best[1].min(cpu_s() - t);
+            best[1] = best[1].min(thread_cpu_s() - t);
         }
         if on(2) {
             // Golden alone over the recorded inputs.
             let mut g = EvtSem::new();
-            let t = cpu_s();
+            let t = thread_cpu_s();
             for i in &ins {
                 black_box(g.step(i));
             }
-            best[2] = best[2].min(cpu_s() - t);
+            best[2] = best[2].min(thread_cpu_s() - t);
         }
         if on(3) {
             // Golden on idle inputs.
             let mut g = EvtSem::new();
-            let t = cpu_s();
+            let t = thread_cpu_s();
             for _ in 0..cycles {
                 black_box(g.step(black_box(&idle)));
             }
-            best[3] = best[3].min(cpu_s() - t);
+            best[3] = best[3].min(thread_cpu_s() - t);
         }
     }
     let ns = |x: f64| x * 1e9 / cycles as f64;

@@ -8,12 +8,6 @@ use sb2sb_model::pair::{LegEnv, Pair, PairIn};
 use sb2sb_model::ports::{CycleModel, PortBundle, Stimulus};
 use std::io::Write;
 
-/// CPU seconds of the calling thread (the machine is shared: wall time
-/// measures the scheduler); 0 where the OS has no per-thread CPU clock.
-fn cpu() -> f64 {
-    sb2sb_model::cputime::thread_cpu_ns().map_or(0.0, |ns| ns as f64 * 1e-9)
-}
-
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     let n: u64 = a.get(1).and_then(|s| s.parse().ok()).unwrap_or(100_000);
@@ -34,14 +28,14 @@ fn main() {
             let mut g = Pair::default();
             let mut o = vec![0u64; ow];
             h = 0xcbf2_9ce4_8422_2325;
-            let t0 = cpu();
+            let t0 = sb2sb_model::cputime::thread_cpu_s();
             for i in &ins {
                 g.step(i).pack(&mut o);
                 for x in &o {
                     h = (h ^ x).wrapping_mul(0x100_0000_01b3);
                 }
             }
-            best = best.min(cpu() - t0);
+            best = best.min(sb2sb_model::cputime::thread_cpu_s() - t0);
         }
         println!(
             "golden cycles {} best {:.3} s  {:.1} k cycles/s  hash {h:016x}",

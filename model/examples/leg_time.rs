@@ -7,15 +7,10 @@
 //!
 //! `cargo run --release -p sb2sb-model --example leg_time [cycles] [rounds] [seed]`
 
+use sb2sb_model::cputime::thread_cpu_s;
 use sb2sb_model::pair::{LegEnv, Pair, PairIn};
 use sb2sb_model::ports::{CycleModel, PortBundle, Stimulus};
 use std::hint::black_box;
-
-/// CPU seconds of the calling thread (the machine is shared: wall time
-/// measures the scheduler); 0 where the OS has no per-thread CPU clock.
-fn cpu_s() -> f64 {
-    sb2sb_model::cputime::thread_cpu_ns().map_or(0.0, |ns| ns as f64 * 1e-9)
-}
 
 /// A command-line number, or `default` when absent.
 fn arg<T: std::str::FromStr>(a: Option<String>, default: T, what: &str) -> T {
@@ -42,7 +37,7 @@ fn main() {
         let mut w = vec![0u64; <PairIn as PortBundle>::WORDS];
         let mut ow = vec![0u64; <<Pair as CycleModel>::Out as PortBundle>::WORDS];
         let mut prev = None;
-        let t = cpu_s();
+        let t = thread_cpu_s();
         for c in 0..cycles {
             let i = s.next(c, prev.as_ref());
             i.pack(&mut w);
@@ -55,13 +50,13 @@ fn main() {
             }
             prev = Some(o);
         }
-        best_env = best_env.min(cpu_s() - t);
+        best_env = best_env.min(thread_cpu_s() - t);
         let mut g = Pair::default();
-        let t = cpu_s();
+        let t = thread_cpu_s();
         for i in &ins {
             black_box(g.step(i));
         }
-        best_g = best_g.min(cpu_s() - t);
+        best_g = best_g.min(thread_cpu_s() - t);
     }
     let ns = |x: f64| x * 1e9 / cycles as f64;
     let (e, g) = (ns(best_env), ns(best_g));

@@ -6,15 +6,10 @@
 //!
 //! `cargo run --release -p sb2sb-model --example udma_golden_time [cycles] [rounds] [block]`
 
+use sb2sb_model::cputime::thread_cpu_s;
 use sb2sb_model::ports::{CycleModel, PortBundle, Stimulus};
 use sb2sb_model::udma::{UdmaEngine, UdmaEnv, UdmaWidth, W128, W32, W64};
 use std::hint::black_box;
-
-/// CPU seconds of the calling thread (the machine is shared: wall time
-/// measures the scheduler); 0 where the OS has no per-thread CPU clock.
-fn cpu_s() -> f64 {
-    sb2sb_model::cputime::thread_cpu_ns().map_or(0.0, |ns| ns as f64 * 1e-9)
-}
 
 /// (golden alone ns/cycle, best of rounds; hash of every cycle's outputs).
 fn time<W: UdmaWidth>(cycles: u64, rounds: usize) -> (f64, u64) {
@@ -39,11 +34,11 @@ fn time<W: UdmaWidth>(cycles: u64, rounds: usize) -> (f64, u64) {
     let mut best = f64::INFINITY;
     for _ in 0..rounds {
         let mut g = UdmaEngine::<W>::new();
-        let t = cpu_s();
+        let t = thread_cpu_s();
         for i in &ins {
             black_box(g.step(black_box(i)));
         }
-        best = best.min(cpu_s() - t);
+        best = best.min(thread_cpu_s() - t);
     }
     (best * 1e9 / cycles as f64, h)
 }

@@ -17,6 +17,14 @@ pub fn thread_cpu_ns() -> Option<u64> {
     Some(ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
 }
 
+/// Seconds this thread has run on a CPU (a [`thread_cpu_ns`] reading); 0
+/// where the OS gives no per-thread CPU time. For the timing examples, which
+/// subtract two readings (the machine is shared: wall time measures the
+/// scheduler).
+pub fn thread_cpu_s() -> f64 {
+    thread_cpu_ns().map_or(0.0, |ns| ns as f64 * 1e-9)
+}
+
 /// Seconds of this thread's CPU time since `start` (a [`thread_cpu_ns`] reading).
 pub fn thread_cpu_s_since(start: Option<u64>) -> Option<f64> {
     match (start, thread_cpu_ns()) {
