@@ -488,8 +488,6 @@ struct RtlSide<S: Stimulus> {
     first: Option<Mismatch>,
     /// [`RtlSide::batch`]: the RTL outputs of the cycle being checked.
     out_r: Vec<u64>,
-    /// [`RtlSide::batch`]: the beat records of the batch's cycles.
-    recs: Vec<u64>,
 }
 
 /// What the RTL side hands back at the end of a run.
@@ -535,7 +533,6 @@ impl<S: Stimulus> RtlSide<S> {
             cycles_run: 0,
             first: None,
             out_r: vec![0; ow],
-            recs: Vec::new(),
         })
     }
 
@@ -655,23 +652,24 @@ impl<S: Stimulus> RtlSide<S> {
         Ok(false)
     }
 
-    /// The cycles of a two-thread batch (`n` cycles from `first`: packed
-    /// inputs `inw`, golden outputs `gw`), without copying each into the
-    /// history: the RTL steps straight from the batch and is compared with
-    /// it, and only the rows the history keeps are written into it, at the
-    /// end of the batch or when the run stops. The history, the beat records
-    /// and the report are those [`RtlSide::cycle`] makes for the same cycles.
-    /// Only without an RTL-side environment twin or waveforms (the caller
-    /// checks). Returns the index of the cycle the run stopped at
-    /// ([`RtlSide::first`] is set).
-    fn batch(&mut self, first: u64, n: usize, inw: &[u64], gw: &[u64]) -> Option<usize> {
+    /// The cycles of a two-thread batch `b` without copying each into the
+    /// history: the RTL steps straight from the batch's packed inputs and is
+    /// compared with its golden outputs, and only the rows the history keeps
+    /// are written into it, at the end of the batch or when the run stops.
+    /// The beat records come with the batch (the golden thread followed the
+    /// beats: [`Batch::recs`]); on a stop the tracker as it stood before the
+    /// failing cycle is the batch-start snapshot [`Batch::beats0`] advanced
+    /// through the cycles before it. The history, the beat records and the
+    /// report are those [`RtlSide::cycle`] makes for the same cycles. Only
+    /// without an RTL-side environment twin or waveforms (the caller checks).
+    /// Returns the index of the cycle the run stopped at ([`RtlSide::first`]
+    /// is set).
+    fn batch(&mut self, b: &Batch) -> Option<usize> {
         debug_assert!(self.env_r.is_none() && self.waves.is_none());
         let iw = <S::In as PortBundle>::WORDS;
         let ow = <S::Out as PortBundle>::WORDS;
         let xw = self.beats.words();
-        if self.recs.len() < n * xw {
-            self.recs.resize(n * xw, 0);
-        }
+        let (first, n, inw, gw) = (b.first, b.n, &b.inw[..], &b.gw[..]);
         for k in 0..n {
             let ri = &inw[k * iw..(k + 1) * iw];
             let rg = &gw[k * ow..(k + 1) * ow];
@@ -684,55 +682,54 @@ impl<S: Stimulus> RtlSide<S> {
             // Always `None` (and compiled out) outside assertion builds.
             let failed = self.rtl.take_assert_failure();
             let differ = !words_eq(rg, &self.out_r);
-            let pre = if differ {
-                Some(self.beats.clone())
-            } else {
-                None
-            };
-            if xw > 0 {
-                self.beats
-                    .step(ri, rg, &mut self.recs[k * xw..(k + 1) * xw]);
-            }
             if differ || failed.is_some() {
+                // The tracker as it stood before cycle k.
+                let mut pre = b.beats0.clone();
+                let mut scratch = vec![0; xw];
+                for j in 0..k {
+                    pre.step(
+                        &inw[j * iw..(j + 1) * iw],
+                        &gw[j * ow..(j + 1) * ow],
+                        &mut scratch,
+                    );
+                }
                 // The row of cycle k (always written: the report reads it
                 // back even when no history is kept) and the rows before it.
                 let keep = self.hist.cap.max(1);
-                self.hist_rows(first, (k + 1).saturating_sub(keep), k, inw, gw);
+                self.hist_rows(b, (k + 1).saturating_sub(keep), k);
                 let (hi, hg, hr, hx) = self.hist.slot();
                 hi.copy_from_slice(ri);
                 hg.copy_from_slice(rg);
                 hr.copy_from_slice(&self.out_r);
-                hx.copy_from_slice(&self.recs[k * xw..(k + 1) * xw]);
+                hx.copy_from_slice(&b.recs[k * xw..(k + 1) * xw]);
                 self.hist.commit(first + k as u64);
                 self.cycles_run = first + k as u64 + 1;
-                match (pre, failed) {
-                    (Some(pre), _) => self.output_mismatch(first + k as u64, pre),
-                    (None, Some(a)) => {
-                        self.first = Some(self.assertion_failure(first + k as u64, a))
-                    }
-                    (None, None) => unreachable!("checked above"),
+                if differ {
+                    self.output_mismatch(first + k as u64, pre);
+                } else if let Some(a) = failed {
+                    self.first = Some(self.assertion_failure(first + k as u64, a));
                 }
                 return Some(k);
             }
         }
-        self.hist_rows(first, n.saturating_sub(self.hist.cap), n, inw, gw);
+        self.hist_rows(b, n.saturating_sub(self.hist.cap), n);
         self.cycles_run = first + n as u64;
         None
     }
 
-    /// Rows `from..to` of a batch, committed into the history (RTL outputs
+    /// Rows `from..to` of batch `b`, committed into the history (RTL outputs
     /// = golden outputs: every one of them was checked equal).
-    fn hist_rows(&mut self, first: u64, from: usize, to: usize, inw: &[u64], gw: &[u64]) {
+    fn hist_rows(&mut self, b: &Batch, from: usize, to: usize) {
         let iw = <S::In as PortBundle>::WORDS;
         let ow = <S::Out as PortBundle>::WORDS;
         let xw = self.beats.words();
         for j in from..to {
             let (ri, rg, rr, rx) = self.hist.slot();
-            ri.copy_from_slice(&inw[j * iw..(j + 1) * iw]);
-            rg.copy_from_slice(&gw[j * ow..(j + 1) * ow]);
-            rr.copy_from_slice(&gw[j * ow..(j + 1) * ow]);
-            rx.copy_from_slice(&self.recs[j * xw..(j + 1) * xw]);
-            self.hist.commit(first + j as u64);
+            ri.copy_from_slice(&b.inw[j * iw..(j + 1) * iw]);
+            rg.copy_from_slice(&b.gw[j * ow..(j + 1) * ow]);
+            rr.copy_from_slice(&b.gw[j * ow..(j + 1) * ow]);
+            rx.copy_from_slice(&b.recs[j * xw..(j + 1) * xw]);
+            self.hist.commit(b.first + j as u64);
         }
     }
 
@@ -914,12 +911,20 @@ struct Batch {
     n: usize,
     inw: Vec<u64>,
     gw: Vec<u64>,
+    /// Beat records of the cycles ([`BeatTrack::words`] per cycle), followed
+    /// on the golden thread over the golden outputs (equal to the RTL ones on
+    /// every cycle the RTL side checks clean), so the RTL thread, the busier
+    /// one on every block but the decoder, does not follow the beats itself.
+    /// Only filled when the RTL side checks whole batches ([`RtlSide::batch`]).
+    recs: Vec<u64>,
+    /// The golden thread's beat tracker as it stood before `first`.
+    beats0: BeatTrack,
     /// Set by the RTL thread when the run stopped in this batch: the failing cycle.
     stop: Option<u64>,
-    /// Twin on the golden thread: the RTL side's history and beat tracker as
-    /// they were before `first`, to render a stimulus divergence found in this
-    /// batch exactly as the RTL side would have.
-    hist0: Option<(History, BeatTrack)>,
+    /// Twin on the golden thread: the RTL side's history as it was before
+    /// `first`, to render a stimulus divergence found in this batch exactly
+    /// as the RTL side would have.
+    hist0: Option<History>,
 }
 
 /// The RTL-side environment twin of a two-thread run, on the golden thread.
@@ -991,15 +996,16 @@ impl<S: Stimulus> GoldenTwin<S> {
     ) -> Mismatch {
         let iw = <S::In as PortBundle>::WORDS;
         let ow = <S::Out as PortBundle>::WORDS;
-        let (mut hist, mut beats) = b.hist0.take().expect(
+        let mut hist = b.hist0.take().expect(
             "the RTL thread snapshots its history into every batch of a golden-thread twin",
         );
+        let xw = b.beats0.words();
         for j in 0..k {
             let (ri, rg, rr, rx) = hist.slot();
             ri.copy_from_slice(&b.inw[j * iw..(j + 1) * iw]);
             rg.copy_from_slice(&b.gw[j * ow..(j + 1) * ow]);
             rr.copy_from_slice(&b.gw[j * ow..(j + 1) * ow]);
-            beats.step(ri, rg, rx);
+            rx.copy_from_slice(&b.recs[j * xw..(j + 1) * xw]);
             hist.commit(b.first + j as u64);
         }
         let c = b.first + k as u64;
@@ -1042,6 +1048,12 @@ where
         e => (e, None),
     };
     let twin_here = twin.is_some();
+    // The RTL side checks whole batches ([`RtlSide::batch`]) when it has no
+    // environment twin and writes no waveforms; the golden thread then
+    // follows the AXI beats for it ([`Batch::recs`]).
+    let beats_here = env_r.is_none() && opts.vcd_dir.is_none();
+    let mut beats_g = BeatTrack::new(block);
+    let xw = if beats_here { beats_g.words() } else { 0 };
     // Without a twin, the golden thread has run batches past a failing
     // cycle when it hears of it; the environment as it stood at that cycle
     // (its coverage is the report's) is rebuilt from copies taken before
@@ -1071,11 +1083,11 @@ where
                     break;
                 }
                 if twin_here {
-                    b.hist0 = Some((side.hist.clone(), side.beats.clone()));
+                    b.hist0 = Some(side.hist.clone());
                 }
                 // The cycle the run stopped at, if it did in this batch.
                 let stopped = if fast {
-                    side.batch(b.first, b.n, &b.inw, &b.gw)
+                    side.batch(&b)
                 } else {
                     let mut stopped = None;
                     for k in 0..b.n {
@@ -1129,17 +1141,29 @@ where
                 n: 0,
                 inw: vec![0; BATCH * iw],
                 gw: vec![0; BATCH * ow],
+                recs: vec![0; BATCH * xw],
+                beats0: beats_g.clone(),
                 stop: None,
                 hist0: None,
             });
             b.first = c;
             b.n = 0;
             b.stop = None;
+            if xw > 0 {
+                b.beats0.clone_from(&beats_g);
+            }
             while b.n < BATCH && c < opts.cycles {
                 let ig = env_g.next(c, prev_g.as_ref());
                 let og = golden.step(&ig);
-                ig.pack(&mut b.inw[b.n * iw..(b.n + 1) * iw]);
-                og.pack(&mut b.gw[b.n * ow..(b.n + 1) * ow]);
+                let (ri, rg) = (
+                    &mut b.inw[b.n * iw..(b.n + 1) * iw],
+                    &mut b.gw[b.n * ow..(b.n + 1) * ow],
+                );
+                ig.pack(ri);
+                og.pack(rg);
+                if xw > 0 {
+                    beats_g.step(ri, rg, &mut b.recs[b.n * xw..(b.n + 1) * xw]);
+                }
                 prev_g = Some(og);
                 b.n += 1;
                 c += 1;
