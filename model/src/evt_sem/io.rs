@@ -140,6 +140,25 @@ impl EvtSemIn {
         let p = p % NUM_INC;
         (self.inc_value_i[p / 2] >> (32 * (p % 2))) as u32 as i32
     }
+    /// Every increment port's index, by port (equal to [`EvtSemIn::inc_idx`]).
+    #[inline(always)]
+    pub fn inc_idx_lanes(&self) -> [u8; NUM_INC] {
+        let mut b = [0u8; NUM_INC];
+        for (c, w) in b.chunks_exact_mut(8).zip(&self.inc_idx_i) {
+            c.copy_from_slice(&w.to_le_bytes());
+        }
+        b
+    }
+    /// Every increment port's value, by port (equal to [`EvtSemIn::inc_value`]).
+    #[inline(always)]
+    pub fn inc_value_lanes(&self) -> [i32; NUM_INC] {
+        let mut v = [0i32; NUM_INC];
+        for (c, &w) in v.chunks_exact_mut(2).zip(&self.inc_value_i) {
+            c[0] = w as u32 as i32;
+            c[1] = (w >> 32) as u32 as i32;
+        }
+        v
+    }
     /// Wait port `p`: (valid, mode byte, index, value).
     #[inline(always)]
     pub fn wait(&self, p: usize) -> (bool, u8, u8, i32) {
