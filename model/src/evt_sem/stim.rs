@@ -442,13 +442,12 @@ impl EvtSemStim {
         let done = o.wait_done_o;
         let valid = last.wait_valid_i & ((1 << NUM_WAIT) - 1);
         // Unsupported modes on valid ports, counted without a branch per port.
-        let mut bad = 0u64;
+        let mut unknown = 0u64;
         for p in 0..NUM_WAIT {
             let mode = (last.wait_mode_i >> (8 * p)) as u8;
-            bad +=
-                u64::from((valid >> p) & 1 == 1 && WaitMode::from_code(u32::from(mode)).is_none());
+            unknown |= u64::from(WaitMode::from_code(u32::from(mode)).is_none()) << p;
         }
-        self.cov[Cov::WaitBadMode as usize] += bad;
+        self.cov[Cov::WaitBadMode as usize] += u64::from((valid & unknown).count_ones());
         let mut dec_mask = [0u64; 4];
         let mut dec_dup = false;
         let mut clr = [0u64; 4];

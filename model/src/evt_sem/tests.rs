@@ -573,15 +573,14 @@ fn assert_same_state(a: &EvtSem, b: &EvtSem, cycle: u64) {
     }
 }
 
+/// Updates (semaphore, value) in first-touch order, and the first overflow.
+type PlainSum = (Vec<(u8, i32)>, Option<(u8, i32)>);
+
 /// The plain form of stage 3 that `sum_semaphores` replaces: one update per
 /// semaphore in the order of first touch, each the base (the SET value, else
 /// the semaphore) plus the exact sum of its deltas, saturated; the first
 /// saturating one is reported.
-fn plain_sum(
-    sem: &[i32; NUM_SEM],
-    set: Option<(u8, i32)>,
-    deltas: &[(u8, i64)],
-) -> (Vec<(u8, i32)>, Option<(u8, i32)>) {
+fn plain_sum(sem: &[i32; NUM_SEM], set: Option<(u8, i32)>, deltas: &[(u8, i64)]) -> PlainSum {
     let mut order: Vec<u8> = Vec::new();
     let mut sum: HashMap<u8, i64> = HashMap::new();
     // The SET is slot 0: a touch without a delta.
@@ -812,6 +811,49 @@ fn increment_port_gate_equals_the_per_port_nibble_compare() {
                 "{gate:#x} {density}"
             );
         }
+    }
+}
+
+/// `set_wait`'s written-out lane updates equal the generic lane writes, on
+/// random bundles (other ports' lanes kept).
+#[test]
+fn set_wait_equals_the_generic_lane_writes() {
+    let mut rng = crate::stim::StimRng::new(8);
+    for _ in 0..20_000 {
+        let mut i = idle();
+        i.wait_valid_i = rng.below(1 << NUM_WAIT);
+        i.wait_mode_i = rng.u64() & 0xFFFF_FFFF;
+        i.wait_idx_i = rng.u64() & 0xFFFF_FFFF;
+        i.wait_value_i = [rng.u64(), rng.u64()];
+        let mut want = i;
+        let (p, mode, idx, value) = (
+            rng.below(NUM_WAIT as u64) as usize,
+            rng.u64() as u8,
+            rng.u64() as u8,
+            rng.u64() as i32,
+        );
+        i.set_wait(p, mode, idx, value);
+        want.wait_valid_i |= 1 << p;
+        io::set_lane(
+            core::slice::from_mut(&mut want.wait_mode_i),
+            p,
+            io::MODE_W,
+            u64::from(mode),
+        );
+        io::set_lane(
+            core::slice::from_mut(&mut want.wait_idx_i),
+            p,
+            io::IDX_W,
+            u64::from(idx),
+        );
+        io::set_lane(
+            &mut want.wait_value_i,
+            p,
+            io::VAL_W,
+            u64::from(value as u32),
+        );
+        assert_eq!(i, want);
+        assert_eq!(i.wait(p), (true, mode, idx, value));
     }
 }
 
