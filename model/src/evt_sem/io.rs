@@ -102,21 +102,19 @@ impl EvtSemIn {
         set_lane(&mut self.inc_value_i, p, VAL_W, u64::from(value as u32));
     }
     /// Drive wait port `p` with a raw wait_mode byte.
+    /// (`p` taken modulo [`NUM_WAIT`]; the lanes' shifts and masks written
+    /// out, equal to [`set_lane`]: this runs for every held wait every cycle.)
+    #[inline]
     pub fn set_wait(&mut self, p: usize, mode: u8, idx: u8, value: i32) {
+        let p = p % NUM_WAIT;
         self.wait_valid_i |= 1 << p;
-        set_lane(
-            core::slice::from_mut(&mut self.wait_mode_i),
-            p,
-            MODE_W,
-            u64::from(mode),
-        );
-        set_lane(
-            core::slice::from_mut(&mut self.wait_idx_i),
-            p,
-            IDX_W,
-            u64::from(idx),
-        );
-        set_lane(&mut self.wait_value_i, p, VAL_W, u64::from(value as u32));
+        let s = MODE_W * p;
+        self.wait_mode_i = (self.wait_mode_i & !(0xFF << s)) | (u64::from(mode) << s);
+        let s = IDX_W * p;
+        self.wait_idx_i = (self.wait_idx_i & !(0xFF << s)) | (u64::from(idx) << s);
+        let (w, s) = (p / 2, VAL_W * (p % 2));
+        self.wait_value_i[w] =
+            (self.wait_value_i[w] & !(0xFFFF_FFFF << s)) | (u64::from(value as u32) << s);
     }
     /// Increment port `p`: (valid, index, value).
     #[inline(always)]
@@ -139,6 +137,25 @@ impl EvtSemIn {
     pub fn inc_value(&self, p: usize) -> i32 {
         let p = p % NUM_INC;
         (self.inc_value_i[p / 2] >> (32 * (p % 2))) as u32 as i32
+    }
+    /// Every increment port's index, by port (equal to [`EvtSemIn::inc_idx`]).
+    #[inline(always)]
+    pub fn inc_idx_lanes(&self) -> [u8; NUM_INC] {
+        let mut b = [0u8; NUM_INC];
+        for (c, w) in b.chunks_exact_mut(8).zip(&self.inc_idx_i) {
+            c.copy_from_slice(&w.to_le_bytes());
+        }
+        b
+    }
+    /// Every increment port's value, by port (equal to [`EvtSemIn::inc_value`]).
+    #[inline(always)]
+    pub fn inc_value_lanes(&self) -> [i32; NUM_INC] {
+        let mut v = [0i32; NUM_INC];
+        for (c, &w) in v.chunks_exact_mut(2).zip(&self.inc_value_i) {
+            c[0] = w as u32 as i32;
+            c[1] = (w >> 32) as u32 as i32;
+        }
+        v
     }
     /// Wait port `p`: (valid, mode byte, index, value).
     #[inline(always)]

@@ -51,6 +51,9 @@ pub const BLOCK: BlockDesc = BlockDesc {
 pub const NUM_SEM: usize = EVT_SEM_NUM_SEM as usize;
 /// Update sources per cycle: AXI, the increment ports, the wait ports.
 const NUM_SLOTS: usize = 1 + NUM_INC + NUM_WAIT;
+/// Entries of [`SemUpdates::idx`]: the slots rounded up to a power of two,
+/// so an entry index is masked (not bounds-checked) into range.
+const SLOT_CAP: usize = NUM_SLOTS.next_power_of_two();
 
 /// Test-only faults that make the golden model deliberately wrong, to prove
 /// the lockstep catches bugs. Off (`None`) by default.
@@ -93,14 +96,12 @@ pub struct EvtSem {
     first_err_data: u32,
     /// The shared AXI4-Lite register adapter (`u_axil`).
     axi: AxilAdapter,
-    /// Scratch: per-semaphore sum of this cycle's deltas (always zero between steps).
-    delta: [i64; NUM_SEM],
-    /// Scratch: the step that last took semaphore i's update (first-touch
-    /// detection without a bit set shared by all semaphores: its words made
-    /// a chain of dependent read-modify-writes through memory).
-    taken: [u64; NUM_SEM],
-    /// Steps so far (the stamp of [`EvtSem::taken`]; never wraps in practice).
-    steps: u64,
+    /// Scratch: the semaphores' next values, exact (64-bit) while stage 3
+    /// sums a cycle's deltas into them, saturated at its end; equal to `sem`
+    /// between steps (the edge copies the touched ones back). Summing into
+    /// a copy of the value needs no first-touch detection: a repeat touch
+    /// adds to the same entry, and saturating an entry twice is saturating once.
+    next: [i64; NUM_SEM],
     /// Test-only fault; `None` in normal use.
     pub fault: Option<EvtSemFault>,
     /// Test-only: evaluate every stage in every cycle (no idle skipping), the
@@ -125,9 +126,7 @@ impl EvtSem {
             first_err: 0,
             first_err_data: 0,
             axi: AxilAdapter::default(),
-            delta: [0; NUM_SEM],
-            taken: [0; NUM_SEM],
-            steps: 0,
+            next: [0; NUM_SEM],
             fault: None,
             eval_all: false,
         }
@@ -158,8 +157,8 @@ impl EvtSem {
         FirstErr::unpack(self.first_err)
     }
 
-    /// Back to the state of [`EvtSem::new`] (in place: no 3 KiB temporary;
-    /// `delta` is already all zero between steps); the fault stays.
+    /// Back to the state of [`EvtSem::new`] (in place: no 3 KiB temporary);
+    /// the fault stays.
     fn reset(&mut self) {
         self.sem = [0; NUM_SEM];
         self.evt = [0; NUM_SEM / 64];
@@ -168,7 +167,7 @@ impl EvtSem {
         self.first_err = 0;
         self.first_err_data = 0;
         self.axi = AxilAdapter::default();
-        debug_assert!(self.delta.iter().all(|&d| d == 0));
+        self.next = [0; NUM_SEM];
     }
 
     /// Read data and error for a read of `addr` (state before the edge).
@@ -233,36 +232,64 @@ struct AxiCycle {
 /// every cycle is then a few vector stores, not one store per tuple field
 /// (those filled the store buffer: a tenth of the step's time).
 struct Waits {
+    /// Valid ports (bit p).
+    valid: u64,
+    /// Satisfied ports (bit p).
     done: u64,
-    /// First port with an unsupported mode: (port, mode byte).
-    bad: Option<(usize, u8)>,
-    /// Satisfied GE-then-decrement ports (bit p), their semaphores and immediates.
+    /// Valid ports with an unsupported mode (bit p).
+    bad: u32,
+    /// The ports' mode bytes (`wait_mode_i`, for [`Waits::first_bad`]).
+    modes: u64,
+    /// The ports' [`MODE_INFO`] entries (byte p).
+    infos: u32,
+    /// Satisfied GE-then-decrement ports (bit p).
     dec: u32,
-    dec_idx: [u8; NUM_WAIT],
-    dec_imm: [i64; NUM_WAIT],
-    /// Satisfied SET_THEN_CLEAR ports (bit p) and their events.
+    /// Satisfied SET_THEN_CLEAR ports (bit p).
     clr: u32,
-    clr_idx: [u8; NUM_WAIT],
+    /// The ports' semaphore / event indices and immediates.
+    idx: [u8; NUM_WAIT],
+    imm: [i32; NUM_WAIT],
 }
 
 impl Waits {
     /// No wait port valid: nothing satisfied, no side effect, no error.
     const IDLE: Waits = Waits {
+        valid: 0,
         done: 0,
-        bad: None,
+        bad: 0,
+        modes: 0,
+        infos: 0,
         dec: 0,
-        dec_idx: [0; NUM_WAIT],
-        dec_imm: [0; NUM_WAIT],
         clr: 0,
-        clr_idx: [0; NUM_WAIT],
+        idx: [0; NUM_WAIT],
+        imm: [0; NUM_WAIT],
     };
+
+    /// After every port is served: the satisfied ports masked by `valid`,
+    /// their side effects and the errors, from the modes' entries.
+    #[inline(always)]
+    fn finish(&mut self) {
+        self.done &= self.valid;
+        self.clr = self.done as u32 & port_flags(self.infos, MI_CLR);
+        self.dec = self.done as u32 & port_flags(self.infos, MI_DEC);
+        self.bad = self.valid as u32 & !port_flags(self.infos, MI_KNOWN);
+    }
+
+    /// First port with an unsupported mode: (port, mode byte).
+    #[inline(always)]
+    fn first_bad(&self) -> Option<(usize, u8)> {
+        (self.bad != 0).then(|| {
+            let p = self.bad.trailing_zeros() as usize;
+            (p, (self.modes >> (8 * p)) as u8)
+        })
+    }
 }
 
 /// The semaphore updates of this cycle (the slot adder of `p_state`):
-/// update `k < count` writes `val[k]` into semaphore `idx[k]`.
+/// semaphores `idx[..count]` (one per update source, in slot order, repeats
+/// included) take their values in [`EvtSem::next`].
 struct SemUpdates {
-    idx: [u8; NUM_SLOTS],
-    val: [i32; NUM_SLOTS],
+    idx: [u8; SLOT_CAP],
     count: usize,
     /// First saturating update: (semaphore, saturated value).
     overflow: Option<(u8, i32)>,
@@ -342,128 +369,151 @@ impl EvtSem {
         }
     }
 
-    /// Stage 2: wait ports, served in port order (each sees the lower ports' effects).
+    /// Stage 2: wait ports, served in port order (each sees the lower
+    /// ports' effects), into `w` (idle on entry).
     #[inline(always)]
-    fn serve_waits(&self, i: &EvtSemIn) -> Waits {
-        let mut w = Waits::IDLE;
+    fn serve_waits(&self, i: &EvtSemIn, w: &mut Waits) {
+        w.valid = i.wait_valid_i & WAIT_VALID_MASK;
+        w.modes = i.wait_mode_i;
+        for p in 0..NUM_WAIT {
+            let (_, _, idx, imm) = i.wait(p);
+            (w.idx[p], w.imm[p]) = (idx, imm);
+        }
         // Idle ports are evaluated too and their results masked by `valid`
         // (whether a port is valid is random: a branch per port mispredicts).
         // One call per port with the port number a constant: the loop over
         // the lower ports then has a fixed length and unrolls.
-        self.serve_wait::<0>(i, &mut w);
-        self.serve_wait::<1>(i, &mut w);
-        self.serve_wait::<2>(i, &mut w);
-        self.serve_wait::<3>(i, &mut w);
+        //
+        // Only a satisfied decrement or clear of a lower port changes what a
+        // port sees, and those are rare: every port is first served alone
+        // (as if no lower port had an effect), and only when one of ports
+        // 0..NUM_WAIT-1 decremented or cleared are they served again in
+        // order, each after the lower ports' effects (one well-predicted
+        // branch per cycle). `eval_all` always takes the ordered form (the
+        // reference the shortcut is tested against).
+        self.serve_wait::<0, false>(w);
+        self.serve_wait::<1, false>(w);
+        self.serve_wait::<2, false>(w);
+        self.serve_wait::<3, false>(w);
         const _: () = assert!(NUM_WAIT == 4, "one serve_wait call per wait port");
-        w
+        w.finish();
+        const LOWER: u32 = (1 << (NUM_WAIT - 1)) - 1;
+        if (w.dec | w.clr) & LOWER != 0 || self.eval_all {
+            (w.done, w.dec, w.clr, w.infos) = (0, 0, 0, 0);
+            self.serve_wait::<0, true>(w);
+            self.serve_wait::<1, true>(w);
+            self.serve_wait::<2, true>(w);
+            self.serve_wait::<3, true>(w);
+            w.finish();
+        }
     }
 
-    /// Wait port `P` of stage 2, after ports `0..P` (whose effects it sees).
+    /// Wait port `P` of stage 2, after ports `0..P` (whose effects it sees
+    /// when `ORDERED`; alone otherwise). Leaves its satisfaction unmasked by
+    /// `valid` in `w.done` and its mode's entry in `w.infos` (see [`Waits::finish`]).
     #[inline(always)]
-    fn serve_wait<const P: usize>(&self, i: &EvtSemIn, w: &mut Waits) {
-        let (valid, mode, idx, imm) = i.wait(P);
+    fn serve_wait<const P: usize, const ORDERED: bool>(&self, w: &mut Waits) {
+        let (idx, imm) = (w.idx[P], w.imm[P]);
+        let mode = (w.modes >> (8 * P)) as u8;
         let mut eff = i64::from(self.sem[usize::from(idx)]);
         let mut ev = self.evt(idx);
-        for q in 0..P {
-            let dec = ((w.dec >> q) & 1 == 1) & (w.dec_idx[q] == idx);
-            // `dec_imm[q]` when `dec`, else 0 (a mask, not a branch).
-            eff -= w.dec_imm[q] & -i64::from(dec);
-            ev &= !(((w.clr >> q) & 1 == 1) & (w.clr_idx[q] == idx));
+        if ORDERED {
+            for q in 0..P {
+                let dec = ((w.dec >> q) & 1 == 1) & (w.idx[q] == idx);
+                // `imm[q]` when `dec`, else 0 (a mask, not a branch).
+                eff -= i64::from(w.imm[q]) & -i64::from(dec);
+                ev &= !(((w.clr >> q) & 1 == 1) & (w.idx[q] == idx));
+            }
         }
-        let imm64 = i64::from(imm);
         // The `unique case (wait_mode_i[p])`: the comparison's outcome
         // (one of LT / EQ / GT) and the event form a 4-bit state, and the
-        // mode's arm accepts a set of states (`WAIT_ACCEPT`): a select
-        // instead of a random multi-way branch per port.
-        let code = u32::from(mode);
-        let known = code <= EVT_SEM_WAIT_SEM_GE_DEC;
-        let ok = valid & wait_satisfied(code, eff, imm64, ev);
-        // Side effects of the satisfied SET_THEN_CLEAR / GE-then-decrement arms.
-        w.clr |= u32::from(ok & (code == EVT_SEM_WAIT_EVT_SET_CLR)) << P;
-        w.clr_idx[P] = idx;
-        w.dec |= u32::from(ok & (code == EVT_SEM_WAIT_SEM_GE_DEC)) << P;
-        w.dec_idx[P] = idx;
-        w.dec_imm[P] = imm64;
-        if valid && !known {
-            w.bad.get_or_insert((P, mode));
+        // mode's arm accepts a set of states; what the arm accepts, whether
+        // the mode is known and which side effect it has come from one
+        // lookup (`MODE_INFO`): selects instead of a random multi-way
+        // branch per port.
+        let info = MODE_INFO[usize::from(mode)];
+        let sat = wait_satisfied(info, eff, i64::from(imm), ev);
+        w.done |= u64::from(sat) << P;
+        w.infos |= u32::from(info) << (8 * P);
+        if ORDERED {
+            // Side effects of the satisfied SET_THEN_CLEAR / GE-then-decrement
+            // arms, seen by the higher ports (the valid ports' only).
+            let ok = sat & ((w.valid >> P) & 1 == 1);
+            w.clr |= u32::from(ok & (info & MI_CLR != 0)) << P;
+            w.dec |= u32::from(ok & (info & MI_DEC != 0)) << P;
         }
-        w.done |= u64::from(ok) << P;
     }
 
-    /// Stage 3: semaphore next values: base + exact sum of this cycle's deltas, saturated.
+    /// Stage 3: semaphore next values: base + exact sum of this cycle's
+    /// deltas, saturated (into [`EvtSem::next`], which holds `sem` on entry).
     #[inline(always)]
     fn sum_semaphores(&mut self, i: &EvtSemIn, op: WriteOp, waits: &Waits, out: &mut SemUpdates) {
         // Every update source in slot order (AXI, increment ports, wait
         // ports), repeats included; the deltas are summed per semaphore.
-        let mut touched = [0u8; NUM_SLOTS];
-        let mut n_touched = 0usize;
-        let mut set: Option<(u8, i32)> = None;
-        {
-            let delta = &mut self.delta;
-            let mut touch = |idx: u8, v: i64| {
-                touched[n_touched] = idx;
-                n_touched += 1;
-                delta[usize::from(idx)] += v;
-            };
-            match op {
-                WriteOp::SemSet(idx, v) => {
-                    set = Some((idx, v));
-                    touch(idx, 0);
-                }
-                WriteOp::SemAdd(idx, v) => touch(idx, v),
-                _ => {}
+        let next = &mut self.next;
+        let mut n = 0usize;
+        match op {
+            WriteOp::SemSet(idx, v) => {
+                // The AXI is slot 0: the set replaces the base before any delta.
+                next[usize::from(idx)] = i64::from(v);
+                out.idx[0] = idx;
+                n = 1;
             }
-            let mut valid = i.inc_valid_i & INC_VALID_MASK;
-            while valid != 0 {
-                let p = valid.trailing_zeros() as usize;
-                valid &= valid - 1;
-                touch(i.inc_idx(p), i64::from(i.inc_value(p)));
+            WriteOp::SemAdd(idx, v) => {
+                next[usize::from(idx)] += v;
+                out.idx[0] = idx;
+                n = 1;
             }
-            let mut dec = waits.dec;
-            while dec != 0 {
-                let p = dec.trailing_zeros() as usize;
-                dec &= dec - 1;
-                touch(waits.dec_idx[p], -waits.dec_imm[p]);
-            }
+            _ => {}
         }
-        out.count = 0;
-        out.overflow = None;
-        // One update per semaphore, in the order of first touch (so the first
-        // saturating semaphore is the lowest slot's). Branch-free: every
-        // touch writes the next update entry, only a first touch keeps it
-        // (the slot pattern is random, a branch per touch mispredicts).
-        self.steps += 1;
-        let stamp = self.steps;
-        for &idx in &touched[..n_touched] {
-            let fresh = self.taken[usize::from(idx)] != stamp;
-            self.taken[usize::from(idx)] = stamp;
-            let base = match set {
-                Some((s, v)) if s == idx => i64::from(v),
-                _ => i64::from(self.sem[usize::from(idx)]),
-            };
-            // A repeat touch sees the delta already taken (0) and is dropped.
-            let (v, sat) = saturate(base + self.delta[usize::from(idx)]);
-            self.delta[usize::from(idx)] = 0;
-            if sat && fresh {
-                out.overflow.get_or_insert((idx, v));
-            }
-            let k = out.count.min(NUM_SLOTS - 1);
-            out.idx[k] = idx;
-            out.val[k] = v;
-            out.count += usize::from(fresh);
+        // The lanes as arrays (two and eight word copies), then one load per port.
+        let inc_idx = i.inc_idx_lanes();
+        let inc_value = i.inc_value_lanes();
+        let mut valid = i.inc_valid_i & INC_VALID_MASK;
+        while valid != 0 {
+            let p = valid.trailing_zeros() as usize % NUM_INC;
+            valid &= valid - 1;
+            let idx = inc_idx[p];
+            next[usize::from(idx)] += i64::from(inc_value[p]);
+            out.idx[n % SLOT_CAP] = idx;
+            n += 1;
         }
+        let mut dec = waits.dec;
+        while dec != 0 {
+            let p = dec.trailing_zeros() as usize % NUM_WAIT;
+            dec &= dec - 1;
+            let idx = waits.idx[p];
+            next[usize::from(idx)] -= i64::from(waits.imm[p]);
+            out.idx[n % SLOT_CAP] = idx;
+            n += 1;
+        }
+        out.count = n;
+        // Saturate in slot order. A repeat touch finds its semaphore already
+        // saturated (never saturating again), so the first saturating entry is
+        // the first-touched semaphore that saturates. Branch-free: whether a
+        // sum saturates is random in the traffic.
+        let mut sat_at = 0u32;
+        for (k, &idx) in out.idx[..n.min(SLOT_CAP)].iter().enumerate() {
+            let (v, sat) = saturate(next[usize::from(idx)]);
+            next[usize::from(idx)] = i64::from(v);
+            sat_at |= u32::from(sat) << k;
+        }
+        out.overflow = (sat_at != 0).then(|| {
+            let idx = out.idx[sat_at.trailing_zeros() as usize % SLOT_CAP];
+            (idx, next[usize::from(idx)] as i32)
+        });
     }
 
     /// Stage 4 (clock edge, `p_state`): semaphores, events, sticky errors,
     /// first-error capture. Skipped in a cycle that changes none of them (see `step_clean`).
     #[inline(always)]
     fn edge_state(&mut self, axi: &AxiCycle, waits: &Waits, sems: &SemUpdates, pulse: u32) {
-        for (&idx, &v) in sems.idx[..sems.count].iter().zip(&sems.val) {
-            self.sem[usize::from(idx)] = v;
+        for &idx in &sems.idx[..sems.count] {
+            self.sem[usize::from(idx)] = self.next[usize::from(idx)] as i32;
         }
         let mut clr = waits.clr;
         while clr != 0 {
-            let e = waits.clr_idx[clr.trailing_zeros() as usize];
+            let e = waits.idx[clr.trailing_zeros() as usize % NUM_WAIT];
             clr &= clr - 1;
             self.evt[usize::from(e) / 64] &= !(1u64 << (e % 64));
         }
@@ -505,7 +555,7 @@ impl EvtSem {
                     },
                     v as u32,
                 )
-            } else if let Some((p, mode)) = waits.bad {
+            } else if let Some((p, mode)) = waits.first_bad() {
                 (
                     FirstErr {
                         valid: true,
@@ -588,22 +638,22 @@ impl EvtSem {
         // semaphore; without any of those, an AXI effect, an error or a pending
         // pulse, `p_state` changes no register (its `busy` gate).
         let eval_all = self.eval_all;
-        let waits = if i.wait_valid_i & WAIT_VALID_MASK != 0 || eval_all {
-            self.serve_waits(i)
-        } else {
-            Waits::IDLE
-        };
+        let mut waits = Waits::IDLE;
+        if i.wait_valid_i & WAIT_VALID_MASK != 0 || eval_all {
+            self.serve_waits(i, &mut waits);
+        }
         o.wait_done_o = waits.done;
         // Stage 3's result, filled in place (a 192-byte return value is a `memcpy` call).
         let mut sems = SemUpdates {
-            idx: [0; NUM_SLOTS],
-            val: [0; NUM_SLOTS],
+            idx: [0; SLOT_CAP],
             count: 0,
             overflow: None,
         };
         let sem_write = matches!(axi.write_op, WriteOp::SemSet(..) | WriteOp::SemAdd(..));
         let sources = sem_write || i.inc_valid_i & INC_VALID_MASK != 0 || waits.dec != 0;
-        if sources || eval_all {
+        // In reset the edge keeps the reset state, so no next value is formed
+        // (`next` must stay equal to `sem`).
+        if (sources || eval_all) && !in_reset {
             self.sum_semaphores(i, axi.write_op, &waits, &mut sems);
         }
         // Error pulse of this cycle.
@@ -614,7 +664,7 @@ impl EvtSem {
         if sems.overflow.is_some() {
             pulse |= ErrKind::Overflow.bit();
         }
-        if waits.bad.is_some() {
+        if waits.bad != 0 {
             pulse |= ErrKind::BadWaitMode.bit();
         }
         if in_reset {
@@ -642,7 +692,7 @@ const ACC_GT: u8 = 1 << 2;
 const ACC_EV: u8 = 3;
 
 /// The wait states each mode's arm accepts, by mode code (codes above
-/// `SEM_GE_DEC` are unknown: `serve_waits` masks them out).
+/// `SEM_GE_DEC` are unknown: [`MODE_INFO`] accepts nothing for them).
 const WAIT_ACCEPT: [u8; 16] = {
     let mut t = [0u8; 16];
     t[EVT_SEM_WAIT_NONE as usize] = ACC_LT | ACC_EQ | ACC_GT;
@@ -657,15 +707,44 @@ const WAIT_ACCEPT: [u8; 16] = {
     t
 };
 
-/// Whether a wait of mode `code` is satisfied by the semaphore's effective
-/// value `eff` against `imm` and the event `ev` (false for an unknown mode).
+/// [`MODE_INFO`] bit: the mode is known (a valid port with an unknown one is an error).
+const MI_KNOWN: u8 = 1 << 4;
+/// [`MODE_INFO`] bit: the mode is SET_THEN_CLEAR (a satisfied wait clears the event).
+const MI_CLR: u8 = 1 << 5;
+/// [`MODE_INFO`] bit: the mode is GE-then-decrement (a satisfied wait consumes the immediate).
+const MI_DEC: u8 = 1 << 6;
+
+/// Per wait_mode byte: the wait states its arm accepts (bits 0..=3, as
+/// [`WAIT_ACCEPT`]; none for an unknown mode) and the `MI_*` flags.
+static MODE_INFO: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut code = 0;
+    while code <= EVT_SEM_WAIT_SEM_GE_DEC as usize {
+        t[code] = WAIT_ACCEPT[code] | MI_KNOWN;
+        code += 1;
+    }
+    t[EVT_SEM_WAIT_EVT_SET_CLR as usize] |= MI_CLR;
+    t[EVT_SEM_WAIT_SEM_GE_DEC as usize] |= MI_DEC;
+    t
+};
+
+/// The ports (bit p) whose [`MODE_INFO`] entry (byte p of `infos`) has `flag`.
 #[inline(always)]
-fn wait_satisfied(code: u32, eff: i64, imm: i64, ev: bool) -> bool {
+fn port_flags(infos: u32, flag: u8) -> u32 {
+    const _: () = assert!(NUM_WAIT == 4, "one byte of `infos` per wait port");
+    let b = (infos >> flag.trailing_zeros()) & 0x0101_0101;
+    // Byte p's bit lands at bit 24 + p (distinct partial products: no carries).
+    (b.wrapping_mul(0x0102_0408) >> 24) & 0xF
+}
+
+/// Whether a wait whose mode has the [`MODE_INFO`] entry `info` is satisfied
+/// by the semaphore's effective value `eff` against `imm` and the event `ev`
+/// (false for an unknown mode).
+#[inline(always)]
+fn wait_satisfied(info: u8, eff: i64, imm: i64, ev: bool) -> bool {
     let cmp = u32::from(eff >= imm) + u32::from(eff > imm);
     let state = (1u8 << cmp) | u8::from(ev) << ACC_EV;
-    let known = code <= EVT_SEM_WAIT_SEM_GE_DEC;
-    let accept = WAIT_ACCEPT[(code as usize) % WAIT_ACCEPT.len()];
-    known & (accept & state != 0)
+    info & state != 0
 }
 
 /// Valid bits of the wait ports in `wait_valid_i`.

@@ -242,6 +242,36 @@ pub struct EvtSemStim {
     resp_hash: u64,
 }
 
+/// The increment ports (bit p) whose nibble p of `gate` is below `density`
+/// (1..=16), all nibbles compared at once: the even and the odd nibbles each
+/// sit in the low half of a byte, `0x80 + nibble - density` stays inside its
+/// byte, and its bit 7 is clear exactly when the nibble is below.
+#[inline(always)]
+pub(super) fn gate_ports(gate: u64, density: u32) -> u64 {
+    const LO: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    debug_assert!((1..=16).contains(&density));
+    let d = u64::from(density) * 0x0101_0101_0101_0101;
+    let even = !(((gate & LO) | HI) - d) & HI;
+    let odd = !((((gate >> 4) & LO) | HI) - d) & HI;
+    spread_even(gather_bytes(even)) | spread_even(gather_bytes(odd)) << 1
+}
+
+/// Bit 7 of byte k of `m` (the only bits set) to bit k.
+#[inline(always)]
+fn gather_bytes(m: u64) -> u64 {
+    // Byte k's bit lands at bit 56 + k (distinct partial products: no carries).
+    (m >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// Bit k (k < 8) of `x` to bit 2k.
+#[inline(always)]
+fn spread_even(x: u64) -> u64 {
+    let x = (x | x << 4) & 0x0F0F;
+    let x = (x | x << 2) & 0x3333;
+    (x | x << 1) & 0x5555
+}
+
 fn mask_set(m: &mut [u64; 4], i: u8) {
     m[usize::from(i) / 64] |= 1 << (i % 64);
 }
@@ -412,13 +442,12 @@ impl EvtSemStim {
         let done = o.wait_done_o;
         let valid = last.wait_valid_i & ((1 << NUM_WAIT) - 1);
         // Unsupported modes on valid ports, counted without a branch per port.
-        let mut bad = 0u64;
+        let mut unknown = 0u64;
         for p in 0..NUM_WAIT {
             let mode = (last.wait_mode_i >> (8 * p)) as u8;
-            bad +=
-                u64::from((valid >> p) & 1 == 1 && WaitMode::from_code(u32::from(mode)).is_none());
+            unknown |= u64::from(WaitMode::from_code(u32::from(mode)).is_none()) << p;
         }
-        self.cov[Cov::WaitBadMode as usize] += bad;
+        self.cov[Cov::WaitBadMode as usize] += u64::from((valid & unknown).count_ones());
         let mut dec_mask = [0u64; 4];
         let mut dec_dup = false;
         let mut clr = [0u64; 4];
@@ -482,10 +511,7 @@ impl EvtSemStim {
         // density/16), one draw per valid port for its index and value. The
         // ports are idle here, so their lanes are OR-ed in without masking.
         let gate = self.rng.u64();
-        let mut valid = 0u64;
-        for p in 0..NUM_INC {
-            valid |= u64::from((((gate >> (4 * p)) & 0xF) as u32) < self.burst_density) << p;
-        }
+        let mut valid = gate_ports(gate, self.burst_density);
         i.inc_valid_i = valid;
         while valid != 0 {
             let p = valid.trailing_zeros() as usize;

@@ -565,6 +565,153 @@ fn assert_same_state(a: &EvtSem, b: &EvtSem, cycle: u64) {
         "errors, cycle {cycle}"
     );
     assert_eq!(a.axi, b.axi, "adapter, cycle {cycle}");
+    for m in [a, b] {
+        assert!(
+            m.next.iter().zip(&m.sem).all(|(&n, &v)| n == i64::from(v)),
+            "next values equal the semaphores between steps, cycle {cycle}"
+        );
+    }
+}
+
+/// Updates (semaphore, value) in first-touch order, and the first overflow.
+type PlainSum = (Vec<(u8, i32)>, Option<(u8, i32)>);
+
+/// The plain form of stage 3 that `sum_semaphores` replaces: one update per
+/// semaphore in the order of first touch, each the base (the SET value, else
+/// the semaphore) plus the exact sum of its deltas, saturated; the first
+/// saturating one is reported.
+fn plain_sum(sem: &[i32; NUM_SEM], set: Option<(u8, i32)>, deltas: &[(u8, i64)]) -> PlainSum {
+    let mut order: Vec<u8> = Vec::new();
+    let mut sum: HashMap<u8, i64> = HashMap::new();
+    // The SET is slot 0: a touch without a delta.
+    let mut touches: Vec<(u8, i64)> = set.map(|(s, _)| (s, 0)).into_iter().collect();
+    touches.extend_from_slice(deltas);
+    for &(idx, d) in &touches {
+        if !order.contains(&idx) {
+            order.push(idx);
+        }
+        *sum.entry(idx).or_default() += d;
+    }
+    let mut ovf = None;
+    let ups = order
+        .iter()
+        .map(|&idx| {
+            let base = match set {
+                Some((s, v)) if s == idx => i64::from(v),
+                _ => i64::from(sem[usize::from(idx)]),
+            };
+            let exact = base + sum[&idx];
+            let v = exact.clamp(i64::from(i32::MIN), i64::from(i32::MAX));
+            if v != exact && ovf.is_none() {
+                ovf = Some((idx, v as i32));
+            }
+            (idx, v as i32)
+        })
+        .collect();
+    (ups, ovf)
+}
+
+/// Stage 3 summing into the next-value copy (repeats included, no first-touch
+/// detection) gives the plain form's updates and first overflow, over random
+/// states, AXI writes, increment ports and decrementing waiters.
+#[test]
+fn summing_into_next_values_equals_the_first_touch_plain_form() {
+    let mut rng = crate::stim::StimRng::new(99);
+    let extreme = [
+        i32::MIN,
+        i32::MIN + 1,
+        -5,
+        -1,
+        0,
+        1,
+        3,
+        i32::MAX - 2,
+        i32::MAX,
+    ];
+    let pick_val = |rng: &mut crate::stim::StimRng| {
+        if rng.below(2) == 0 {
+            extreme[rng.below(extreme.len() as u64) as usize]
+        } else {
+            rng.u64() as i32
+        }
+    };
+    for round in 0..20_000 {
+        let mut m = EvtSem::new();
+        // Few distinct semaphores, so repeats are common.
+        let span = [4u64, 16, 256][round % 3];
+        for k in 0..span as usize {
+            m.sem[k] = pick_val(&mut rng);
+            m.next[k] = i64::from(m.sem[k]);
+        }
+        let idx = |rng: &mut crate::stim::StimRng| rng.below(span) as u8;
+        let op = match rng.below(4) {
+            0 => WriteOp::SemSet(idx(&mut rng), pick_val(&mut rng)),
+            1 => WriteOp::SemAdd(idx(&mut rng), i64::from(pick_val(&mut rng))),
+            2 => WriteOp::SemAdd(idx(&mut rng), -i64::from(pick_val(&mut rng))),
+            _ => WriteOp::None,
+        };
+        let mut i = idle();
+        for p in 0..NUM_INC {
+            if rng.below(3) == 0 {
+                let (x, v) = (idx(&mut rng), pick_val(&mut rng));
+                i.set_inc(p, x, v);
+            }
+        }
+        let mut w = Waits::IDLE;
+        for p in 0..NUM_WAIT {
+            w.idx[p] = idx(&mut rng);
+            w.imm[p] = pick_val(&mut rng);
+        }
+        w.dec = rng.below(1 << NUM_WAIT) as u32;
+        // The plain form's inputs, in slot order.
+        let mut set = None;
+        let mut deltas = Vec::new();
+        match op {
+            WriteOp::SemSet(x, v) => set = Some((x, v)),
+            WriteOp::SemAdd(x, v) => deltas.push((x, v)),
+            _ => {}
+        }
+        for p in 0..NUM_INC {
+            let (valid, x, v) = i.inc(p);
+            if valid {
+                deltas.push((x, i64::from(v)));
+            }
+        }
+        for p in 0..NUM_WAIT {
+            if (w.dec >> p) & 1 == 1 {
+                deltas.push((w.idx[p], -i64::from(w.imm[p])));
+            }
+        }
+        let (want, want_ovf) = plain_sum(&m.sem, set, &deltas);
+        let mut out = SemUpdates {
+            idx: [0; SLOT_CAP],
+            count: 0,
+            overflow: None,
+        };
+        m.sum_semaphores(&i, op, &w, &mut out);
+        let mut got: Vec<(u8, i32)> = Vec::new();
+        for &x in &out.idx[..out.count] {
+            if !got.iter().any(|g| g.0 == x) {
+                got.push((x, m.next[usize::from(x)] as i32));
+            }
+            assert_eq!(
+                m.next[usize::from(x)],
+                i64::from(m.next[usize::from(x)] as i32),
+                "saturated"
+            );
+        }
+        assert_eq!(got, want, "round {round}");
+        assert_eq!(out.overflow, want_ovf, "round {round}");
+        for k in 0..NUM_SEM {
+            if !got.iter().any(|g| usize::from(g.0) == k) {
+                assert_eq!(
+                    m.next[k],
+                    i64::from(m.sem[k]),
+                    "untouched {k}, round {round}"
+                );
+            }
+        }
+    }
 }
 
 /// The stages skipped when idle (wait ports, semaphore adder, `p_state`)
@@ -593,13 +740,120 @@ fn wait_accept_table_equals_every_arm_of_the_wait_case_for_every_mode_byte() {
             for &imm in &vals {
                 for ev in [false, true] {
                     assert_eq!(
-                        wait_satisfied(code, eff - 1, imm, ev),
+                        wait_satisfied(MODE_INFO[code as usize], eff - 1, imm, ev),
                         wait_predicate_by_arm(code, eff - 1, imm, ev),
                         "mode {code:#x} eff {eff} imm {imm} ev {ev}"
                     );
                 }
             }
         }
+    }
+}
+
+/// The flags of the mode table equal the mode decode (known modes) and the
+/// two side-effect arms, for every mode byte.
+#[test]
+fn mode_info_flags_equal_the_mode_decode_for_every_mode_byte() {
+    for code in 0..=255u32 {
+        let info = MODE_INFO[code as usize];
+        let known = WaitMode::from_code(code).is_some();
+        assert_eq!(info & MI_KNOWN != 0, known, "mode {code:#x}");
+        assert_eq!(
+            info & MI_CLR != 0,
+            code == EVT_SEM_WAIT_EVT_SET_CLR,
+            "mode {code:#x}"
+        );
+        assert_eq!(
+            info & MI_DEC != 0,
+            code == EVT_SEM_WAIT_SEM_GE_DEC,
+            "mode {code:#x}"
+        );
+        if !known {
+            assert_eq!(info, 0, "unknown mode {code:#x} accepts nothing");
+        }
+    }
+}
+
+/// The multiply gather of a flag from the four mode entries equals reading
+/// the flag of each byte, over random entries.
+#[test]
+fn port_flags_gather_equals_the_per_byte_flags() {
+    let mut rng = crate::stim::StimRng::new(3);
+    for _ in 0..20_000 {
+        let infos = rng.u64() as u32;
+        for flag in [MI_KNOWN, MI_CLR, MI_DEC, 1, 1 << 7] {
+            let want = (0..NUM_WAIT).fold(0u32, |m, p| {
+                m | u32::from((infos >> (8 * p)) as u8 & flag != 0) << p
+            });
+            assert_eq!(port_flags(infos, flag), want, "{infos:#x} {flag:#x}");
+        }
+    }
+}
+
+/// The stimulus's all-nibbles-at-once port gate equals comparing each
+/// port's nibble, for every burst density and random gates.
+#[test]
+fn increment_port_gate_equals_the_per_port_nibble_compare() {
+    let mut rng = crate::stim::StimRng::new(4);
+    for k in 0..20_000 {
+        let gate = match k {
+            0 => 0,
+            1 => u64::MAX,
+            _ => rng.u64(),
+        };
+        for density in 1..=16u32 {
+            let want = (0..NUM_INC).fold(0u64, |m, p| {
+                m | u64::from((((gate >> (4 * p)) & 0xF) as u32) < density) << p
+            });
+            assert_eq!(
+                super::stim::gate_ports(gate, density),
+                want,
+                "{gate:#x} {density}"
+            );
+        }
+    }
+}
+
+/// `set_wait`'s written-out lane updates equal the generic lane writes, on
+/// random bundles (other ports' lanes kept).
+#[test]
+fn set_wait_equals_the_generic_lane_writes() {
+    let mut rng = crate::stim::StimRng::new(8);
+    for _ in 0..20_000 {
+        let mut i = idle();
+        i.wait_valid_i = rng.below(1 << NUM_WAIT);
+        i.wait_mode_i = rng.u64() & 0xFFFF_FFFF;
+        i.wait_idx_i = rng.u64() & 0xFFFF_FFFF;
+        i.wait_value_i = [rng.u64(), rng.u64()];
+        let mut want = i;
+        let (p, mode, idx, value) = (
+            rng.below(NUM_WAIT as u64) as usize,
+            rng.u64() as u8,
+            rng.u64() as u8,
+            rng.u64() as i32,
+        );
+        i.set_wait(p, mode, idx, value);
+        want.wait_valid_i |= 1 << p;
+        io::set_lane(
+            core::slice::from_mut(&mut want.wait_mode_i),
+            p,
+            io::MODE_W,
+            u64::from(mode),
+        );
+        io::set_lane(
+            core::slice::from_mut(&mut want.wait_idx_i),
+            p,
+            io::IDX_W,
+            u64::from(idx),
+        );
+        io::set_lane(
+            &mut want.wait_value_i,
+            p,
+            io::VAL_W,
+            u64::from(value as u32),
+        );
+        assert_eq!(i, want);
+        assert_eq!(i.wait(p), (true, mode, idx, value));
     }
 }
 
@@ -620,6 +874,11 @@ fn increment_lane_accessors_equal_the_generic_lane_reads() {
                 io::lane(&i.inc_value_i, p, io::VAL_W)
             );
         }
+        assert_eq!(i.inc_idx_lanes(), core::array::from_fn(|p| i.inc_idx(p)));
+        assert_eq!(
+            i.inc_value_lanes(),
+            core::array::from_fn(|p| i.inc_value(p))
+        );
     }
 }
 
