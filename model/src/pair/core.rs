@@ -103,6 +103,13 @@ pub struct Glue {
     /// cycle (the reference the skipped writes of low lines are tested equal to).
     #[cfg(test)]
     pub(super) write_every_line: bool,
+    /// Test-only: step the EVT_SEM every cycle (the reference its skipped
+    /// quiet steps, [`EvtSem::quiet_outputs`], are tested equal to).
+    #[cfg(test)]
+    pub(super) always_step_evt: bool,
+    /// Test-only: EVT_SEM steps skipped so far.
+    #[cfg(test)]
+    pub(super) evt_skipped: u64,
     /// Per-cycle wiring between the instances, kept between cycles so a
     /// cycle allocates nothing (every slot is rewritten every cycle; no state).
     wires: Wires,
@@ -162,20 +169,20 @@ impl Masters for MasterView {
         self.ar
     }
     #[inline(always)]
-    fn wm(&self, k: usize) -> WmIn {
+    fn wm(&self, k: usize) -> &WmIn {
         if k == self.n {
-            self.link
+            &self.link
         } else if k == self.n + 1 {
-            self.q7
+            &self.q7
         } else {
             assert_eq!(k, self.wg, "the interconnect reads its write grant only");
-            self.gw
+            &self.gw
         }
     }
     #[inline(always)]
-    fn rm(&self, k: usize) -> RmIn {
+    fn rm(&self, k: usize) -> &RmIn {
         assert_eq!(k, self.rg, "the interconnect reads its read grant only");
-        self.gr
+        &self.gr
     }
 }
 
@@ -362,6 +369,10 @@ impl Glue {
             always_step_decoders: false,
             #[cfg(test)]
             write_every_line: false,
+            #[cfg(test)]
+            always_step_evt: false,
+            #[cfg(test)]
+            evt_skipped: 0,
             wires: Wires::default(),
         }
     }
@@ -413,7 +424,11 @@ impl Glue {
         let eng = self.engines_step(engines, rst, &csr, &xo);
 
         // ---- EVT_SEM
-        let so = Self::evt_step(
+        #[cfg(test)]
+        let step_evt = self.always_step_evt;
+        #[cfg(not(test))]
+        let step_evt = false;
+        let (so, _skipped) = Self::evt_step(
             evt,
             &mut self.wires.evt_in,
             rst,
@@ -421,7 +436,12 @@ impl Glue {
             &xo,
             i.dbg_sem_idx,
             n,
+            step_evt,
         );
+        #[cfg(test)]
+        {
+            self.evt_skipped += u64::from(_skipped);
+        }
         self.stats.out_incs += u64::from(xo.inc_valid[0]) + u64::from(xo.inc_valid[1]);
         self.stats.in_incs += u64::from(xo.inc_valid[2]) + u64::from(xo.inc_valid[3]);
 
@@ -684,6 +704,13 @@ impl Glue {
     /// The pins the core leaves at 0 (protection, the upper increment
     /// ports, the wait ports) are never written: they keep the zeros of
     /// [`Wires::evt_in`]'s default.
+    ///
+    /// A quiet cycle (no CSR line of the EVT_SEM high, no increment lane
+    /// valid, nothing pending inside: [`EvtSem::quiet_outputs`]) changes no
+    /// register, so the step is skipped and its outputs taken (unless
+    /// `always`, the test-only reference). Returns the outputs and whether
+    /// the step was skipped.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn evt_step(
         evt: &mut EvtSem,
@@ -693,7 +720,8 @@ impl Glue {
         xo: &XbarMOut,
         dbg_idx: u64,
         n: usize,
-    ) -> EvtSemOut {
+        always: bool,
+    ) -> (EvtSemOut, bool) {
         let mine = csr.tgt == Some(n);
         let [i0, i1, i2, i3] = xo.inc_idx.map(u64::from);
         let [v0, v1, v2, v3] = xo.inc_value.map(u64::from);
@@ -713,7 +741,12 @@ impl Glue {
         si.inc_idx_i[0] = i0 | i1 << 8 | i2 << 16 | i3 << 24;
         si.inc_value_i[0] = v0 | v1 << 32;
         si.inc_value_i[1] = v2 | v3 << 32;
-        evt.step(si)
+        if !always {
+            if let Some(o) = evt.quiet_outputs(si) {
+                return (o, true);
+            }
+        }
+        (evt.step(si), false)
     }
 
     /// Step the three decoders while they have work: `valid_i` high (their
