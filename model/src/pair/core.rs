@@ -144,22 +144,22 @@ fn engine_wm(o: &PinsOut) -> WmIn {
 /// The interconnect's masters this cycle: the granted engine masters (the
 /// only engines it reads, [`Xbar::grants`]), the link in and the Q7 store,
 /// and the request masks.
-struct MasterView {
+struct MasterView<'a> {
     n: usize,
     /// Write grant and its outputs (an engine's, or unused when the grant
     /// is the Q7 store).
     wg: usize,
-    gw: WmIn,
+    gw: &'a WmIn,
     /// Read grant and its outputs.
     rg: usize,
-    gr: RmIn,
-    link: WmIn,
-    q7: WmIn,
+    gr: &'a RmIn,
+    link: &'a WmIn,
+    q7: &'a WmIn,
     aw: u32,
     ar: u32,
 }
 
-impl Masters for MasterView {
+impl Masters for MasterView<'_> {
     #[inline(always)]
     fn aw_req(&self) -> u32 {
         self.aw
@@ -171,18 +171,18 @@ impl Masters for MasterView {
     #[inline(always)]
     fn wm(&self, k: usize) -> &WmIn {
         if k == self.n {
-            &self.link
+            self.link
         } else if k == self.n + 1 {
-            &self.q7
+            self.q7
         } else {
             assert_eq!(k, self.wg, "the interconnect reads its write grant only");
-            &self.gw
+            self.gw
         }
     }
     #[inline(always)]
     fn rm(&self, k: usize) -> &RmIn {
         assert_eq!(k, self.rg, "the interconnect reads its read grant only");
-        &self.gr
+        self.gr
     }
 }
 
@@ -473,11 +473,11 @@ impl Glue {
         let ms = MasterView {
             n,
             wg,
-            gw: eng.gw,
+            gw: &eng.gw,
             rg,
-            gr: eng.gr,
-            link: link_wm,
-            q7: q7_wm,
+            gr: &eng.gr,
+            link: &link_wm,
+            q7: &q7_wm,
             aw: eng.aw | u32::from(link_wm.awvalid) << n | u32::from(q7_wm.awvalid) << (n + 1),
             ar: eng.ar,
         };
@@ -705,10 +705,11 @@ impl Glue {
     /// ports, the wait ports) are never written: they keep the zeros of
     /// [`Wires::evt_in`]'s default.
     ///
-    /// A quiet cycle (no CSR line of the EVT_SEM high, no increment lane
-    /// valid, nothing pending inside: [`EvtSem::quiet_outputs`]) changes no
-    /// register, so the step is skipped and its outputs taken (unless
-    /// `always`, the test-only reference). Returns the outputs and whether
+    /// A quiet cycle (out of reset, no CSR valid or ready of the EVT_SEM
+    /// high, no increment lane valid, nothing pending inside:
+    /// [`EvtSem::quiet_outputs`]) changes no register, so the step is
+    /// skipped and its outputs taken (unless `always`, the test-only
+    /// reference); only the lines such a cycle reads are driven. Returns the outputs and whether
     /// the step was skipped.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
@@ -723,10 +724,29 @@ impl Glue {
         always: bool,
     ) -> (EvtSemOut, bool) {
         let mine = csr.tgt == Some(n);
+        let lines = mine && (csr.awvalid | csr.wvalid | csr.bready | csr.arvalid | csr.rready);
+        let valid = u64::from(xo.inc_valid[0])
+            | u64::from(xo.inc_valid[1]) << 1
+            | u64::from(xo.inc_valid[2]) << 2
+            | u64::from(xo.inc_valid[3]) << 3;
+        si.rst_ni = u64::from(!rst);
+        si.dbg_idx_i = dbg_idx & 0xFF;
+        if !(always || rst || lines || valid != 0) {
+            // Every valid and ready low: the address, data, index and value
+            // lines are not read by a quiet cycle (they keep their last
+            // values; every step below drives them first).
+            si.s_axil_awvalid = 0;
+            si.s_axil_wvalid = 0;
+            si.s_axil_bready = 0;
+            si.s_axil_arvalid = 0;
+            si.s_axil_rready = 0;
+            si.inc_valid_i = 0;
+            if let Some(o) = evt.quiet_outputs(si) {
+                return (o, true);
+            }
+        }
         let [i0, i1, i2, i3] = xo.inc_idx.map(u64::from);
         let [v0, v1, v2, v3] = xo.inc_value.map(u64::from);
-        let valid = (0..4).fold(0, |a, l| a | u64::from(xo.inc_valid[l]) << l);
-        si.rst_ni = u64::from(!rst);
         si.s_axil_awaddr = csr.awaddr & 0x1FFF;
         si.s_axil_awvalid = u64::from(mine && csr.awvalid);
         si.s_axil_wdata = csr.wdata;
@@ -736,16 +756,10 @@ impl Glue {
         si.s_axil_araddr = csr.araddr & 0x1FFF;
         si.s_axil_arvalid = u64::from(mine && csr.arvalid);
         si.s_axil_rready = u64::from(mine && csr.rready);
-        si.dbg_idx_i = dbg_idx & 0xFF;
         si.inc_valid_i = valid;
         si.inc_idx_i[0] = i0 | i1 << 8 | i2 << 16 | i3 << 24;
         si.inc_value_i[0] = v0 | v1 << 32;
         si.inc_value_i[1] = v2 | v3 << 32;
-        if !always {
-            if let Some(o) = evt.quiet_outputs(si) {
-                return (o, true);
-            }
-        }
         (evt.step(si), false)
     }
 
