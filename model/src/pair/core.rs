@@ -348,6 +348,27 @@ impl Core {
         };
         self.glue.step(parts, i, link_out, link_in)
     }
+
+    /// [`Self::step`] writing its three results in place.
+    pub fn step_into(
+        &mut self,
+        i: &CoreIn,
+        link_out: &LinkOut,
+        link_in: &LinkOut,
+        out: &mut CoreOut,
+        near: &mut LinkNearIn,
+        far: &mut LinkFarIn,
+    ) {
+        let [m0, m1] = &mut self.mem;
+        let parts = Parts {
+            engines: &mut self.engines,
+            evt: &mut self.evt,
+            sbuf: m0,
+            desc: m1,
+        };
+        self.glue
+            .step_into(parts, i, link_out, link_in, out, near, far);
+    }
 }
 
 impl Glue {
@@ -397,6 +418,7 @@ impl Glue {
     }
 
     /// One cycle of the core with its `parts` (see [`Core::step`]).
+    #[inline]
     pub fn step<S0: WordStore, S1: WordStore>(
         &mut self,
         parts: Parts<'_, S0, S1>,
@@ -404,6 +426,26 @@ impl Glue {
         link_out: &LinkOut,
         link_in: &LinkOut,
     ) -> (CoreOut, LinkNearIn, LinkFarIn) {
+        let mut out = CoreOut::default();
+        let mut near = LinkNearIn::default();
+        let mut far = LinkFarIn::default();
+        self.step_into(parts, i, link_out, link_in, &mut out, &mut near, &mut far);
+        (out, near, far)
+    }
+
+    /// [`Self::step`] writing the core's outputs, the outgoing link's
+    /// near-side inputs and the incoming link's far-side inputs in place.
+    #[allow(clippy::too_many_arguments)]
+    pub fn step_into<S0: WordStore, S1: WordStore>(
+        &mut self,
+        parts: Parts<'_, S0, S1>,
+        i: &CoreIn,
+        link_out: &LinkOut,
+        link_in: &LinkOut,
+        out: &mut CoreOut,
+        near: &mut LinkNearIn,
+        far: &mut LinkFarIn,
+    ) {
         let Parts {
             engines,
             evt,
@@ -482,8 +524,7 @@ impl Glue {
             ar: eng.ar,
         };
         let mut mem_in = [SramIn::default(); 2];
-        let mut near = LinkNearIn::default();
-        self.xbar.target_outputs(rst, &ms, &mut mem_in, &mut near);
+        self.xbar.target_outputs(rst, &ms, &mut mem_in, near);
         let sel = usize::from(i.dbg_mem_sel);
         mem_in[sel].dbg_we = i.dbg_mem_we;
         for m in mem_in.iter_mut() {
@@ -521,7 +562,7 @@ impl Glue {
         };
         self.q7.update(rst, &i.axil, &tv, &mresp);
 
-        let far = LinkFarIn {
+        *far = LinkFarIn {
             awready: xo.wm_awready >> n & 1 == 1,
             wready: xo.wm_wready >> n & 1 == 1,
             bresp: xo.lin_bresp,
@@ -536,7 +577,7 @@ impl Glue {
         }
         let sel_q = usize::from(self.dbg_sel && !rst);
         self.dbg_sel = !rst && i.dbg_mem_sel;
-        let out = CoreOut {
+        *out = CoreOut {
             axil: q7o,
             dbg_sem: so.dbg_sem_o,
             dbg_mem_rdata: mo[sel_q].dbg_rdata,
@@ -547,7 +588,6 @@ impl Glue {
             err_irq: eng.err_irq,
             sem_err: so.err_status_o,
         };
-        (out, near, far)
     }
 
     /// Step every engine on its pins and clock its loop FIFO (fed by that
