@@ -684,6 +684,36 @@ impl EvtSem {
     }
 }
 
+impl EvtSem {
+    /// The outputs of a cycle whose step would change no register, `None`
+    /// otherwise (and always with `eval_all`): out of reset, no AXI4-Lite
+    /// valid or ready, no write committing in the adapter, no increment or
+    /// wait port valid, no error pulse to clear. Every stage of the step is
+    /// then gated off and the adapter holds, so a caller may take these
+    /// outputs instead of stepping (the pair's glue does; tested equal to
+    /// stepping in `pair::tests`).
+    #[inline(always)]
+    pub fn quiet_outputs(&self, i: &EvtSemIn) -> Option<EvtSemOut> {
+        let lines = i.s_axil_awvalid
+            | i.s_axil_wvalid
+            | i.s_axil_bready
+            | i.s_axil_arvalid
+            | i.s_axil_rready;
+        let quiet = i.rst_ni & 1 == 1
+            && lines & 1 == 0
+            && i.inc_valid_i & INC_VALID_MASK == 0
+            && i.wait_valid_i & WAIT_VALID_MASK == 0
+            && self.err_pulse == 0
+            && !self.eval_all
+            && self
+                .axi
+                .requests(&AxilIn::default(), ADDR_MASK)
+                .write
+                .is_none();
+        quiet.then(|| self.outputs(i))
+    }
+}
+
 /// Wait-state bits of `serve_waits`: the semaphore compares below, equal to
 /// or above the immediate (exactly one set), and the event is set.
 const ACC_LT: u8 = 1 << 0;

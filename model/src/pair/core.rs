@@ -103,6 +103,13 @@ pub struct Glue {
     /// cycle (the reference the skipped writes of low lines are tested equal to).
     #[cfg(test)]
     pub(super) write_every_line: bool,
+    /// Test-only: step the EVT_SEM every cycle (the reference its skipped
+    /// quiet steps, [`EvtSem::quiet_outputs`], are tested equal to).
+    #[cfg(test)]
+    pub(super) always_step_evt: bool,
+    /// Test-only: EVT_SEM steps skipped so far.
+    #[cfg(test)]
+    pub(super) evt_skipped: u64,
     /// Per-cycle wiring between the instances, kept between cycles so a
     /// cycle allocates nothing (every slot is rewritten every cycle; no state).
     wires: Wires,
@@ -137,22 +144,22 @@ fn engine_wm(o: &PinsOut) -> WmIn {
 /// The interconnect's masters this cycle: the granted engine masters (the
 /// only engines it reads, [`Xbar::grants`]), the link in and the Q7 store,
 /// and the request masks.
-struct MasterView {
+struct MasterView<'a> {
     n: usize,
     /// Write grant and its outputs (an engine's, or unused when the grant
     /// is the Q7 store).
     wg: usize,
-    gw: WmIn,
+    gw: &'a WmIn,
     /// Read grant and its outputs.
     rg: usize,
-    gr: RmIn,
-    link: WmIn,
-    q7: WmIn,
+    gr: &'a RmIn,
+    link: &'a WmIn,
+    q7: &'a WmIn,
     aw: u32,
     ar: u32,
 }
 
-impl Masters for MasterView {
+impl Masters for MasterView<'_> {
     #[inline(always)]
     fn aw_req(&self) -> u32 {
         self.aw
@@ -162,7 +169,7 @@ impl Masters for MasterView {
         self.ar
     }
     #[inline(always)]
-    fn wm(&self, k: usize) -> WmIn {
+    fn wm(&self, k: usize) -> &WmIn {
         if k == self.n {
             self.link
         } else if k == self.n + 1 {
@@ -173,7 +180,7 @@ impl Masters for MasterView {
         }
     }
     #[inline(always)]
-    fn rm(&self, k: usize) -> RmIn {
+    fn rm(&self, k: usize) -> &RmIn {
         assert_eq!(k, self.rg, "the interconnect reads its read grant only");
         self.gr
     }
@@ -341,6 +348,27 @@ impl Core {
         };
         self.glue.step(parts, i, link_out, link_in)
     }
+
+    /// [`Self::step`] writing its three results in place.
+    pub fn step_into(
+        &mut self,
+        i: &CoreIn,
+        link_out: &LinkOut,
+        link_in: &LinkOut,
+        out: &mut CoreOut,
+        near: &mut LinkNearIn,
+        far: &mut LinkFarIn,
+    ) {
+        let [m0, m1] = &mut self.mem;
+        let parts = Parts {
+            engines: &mut self.engines,
+            evt: &mut self.evt,
+            sbuf: m0,
+            desc: m1,
+        };
+        self.glue
+            .step_into(parts, i, link_out, link_in, out, near, far);
+    }
 }
 
 impl Glue {
@@ -362,6 +390,10 @@ impl Glue {
             always_step_decoders: false,
             #[cfg(test)]
             write_every_line: false,
+            #[cfg(test)]
+            always_step_evt: false,
+            #[cfg(test)]
+            evt_skipped: 0,
             wires: Wires::default(),
         }
     }
@@ -386,6 +418,7 @@ impl Glue {
     }
 
     /// One cycle of the core with its `parts` (see [`Core::step`]).
+    #[inline]
     pub fn step<S0: WordStore, S1: WordStore>(
         &mut self,
         parts: Parts<'_, S0, S1>,
@@ -393,6 +426,26 @@ impl Glue {
         link_out: &LinkOut,
         link_in: &LinkOut,
     ) -> (CoreOut, LinkNearIn, LinkFarIn) {
+        let mut out = CoreOut::default();
+        let mut near = LinkNearIn::default();
+        let mut far = LinkFarIn::default();
+        self.step_into(parts, i, link_out, link_in, &mut out, &mut near, &mut far);
+        (out, near, far)
+    }
+
+    /// [`Self::step`] writing the core's outputs, the outgoing link's
+    /// near-side inputs and the incoming link's far-side inputs in place.
+    #[allow(clippy::too_many_arguments)]
+    pub fn step_into<S0: WordStore, S1: WordStore>(
+        &mut self,
+        parts: Parts<'_, S0, S1>,
+        i: &CoreIn,
+        link_out: &LinkOut,
+        link_in: &LinkOut,
+        out: &mut CoreOut,
+        near: &mut LinkNearIn,
+        far: &mut LinkFarIn,
+    ) {
         let Parts {
             engines,
             evt,
@@ -413,7 +466,11 @@ impl Glue {
         let eng = self.engines_step(engines, rst, &csr, &xo);
 
         // ---- EVT_SEM
-        let so = Self::evt_step(
+        #[cfg(test)]
+        let step_evt = self.always_step_evt;
+        #[cfg(not(test))]
+        let step_evt = false;
+        let (so, _skipped) = Self::evt_step(
             evt,
             &mut self.wires.evt_in,
             rst,
@@ -421,7 +478,12 @@ impl Glue {
             &xo,
             i.dbg_sem_idx,
             n,
+            step_evt,
         );
+        #[cfg(test)]
+        {
+            self.evt_skipped += u64::from(_skipped);
+        }
         self.stats.out_incs += u64::from(xo.inc_valid[0]) + u64::from(xo.inc_valid[1]);
         self.stats.in_incs += u64::from(xo.inc_valid[2]) + u64::from(xo.inc_valid[3]);
 
@@ -453,17 +515,16 @@ impl Glue {
         let ms = MasterView {
             n,
             wg,
-            gw: eng.gw,
+            gw: &eng.gw,
             rg,
-            gr: eng.gr,
-            link: link_wm,
-            q7: q7_wm,
+            gr: &eng.gr,
+            link: &link_wm,
+            q7: &q7_wm,
             aw: eng.aw | u32::from(link_wm.awvalid) << n | u32::from(q7_wm.awvalid) << (n + 1),
             ar: eng.ar,
         };
         let mut mem_in = [SramIn::default(); 2];
-        let mut near = LinkNearIn::default();
-        self.xbar.target_outputs(rst, &ms, &mut mem_in, &mut near);
+        self.xbar.target_outputs(rst, &ms, &mut mem_in, near);
         let sel = usize::from(i.dbg_mem_sel);
         mem_in[sel].dbg_we = i.dbg_mem_we;
         for m in mem_in.iter_mut() {
@@ -501,7 +562,7 @@ impl Glue {
         };
         self.q7.update(rst, &i.axil, &tv, &mresp);
 
-        let far = LinkFarIn {
+        *far = LinkFarIn {
             awready: xo.wm_awready >> n & 1 == 1,
             wready: xo.wm_wready >> n & 1 == 1,
             bresp: xo.lin_bresp,
@@ -516,7 +577,7 @@ impl Glue {
         }
         let sel_q = usize::from(self.dbg_sel && !rst);
         self.dbg_sel = !rst && i.dbg_mem_sel;
-        let out = CoreOut {
+        *out = CoreOut {
             axil: q7o,
             dbg_sem: so.dbg_sem_o,
             dbg_mem_rdata: mo[sel_q].dbg_rdata,
@@ -527,7 +588,6 @@ impl Glue {
             err_irq: eng.err_irq,
             sem_err: so.err_status_o,
         };
-        (out, near, far)
     }
 
     /// Step every engine on its pins and clock its loop FIFO (fed by that
@@ -684,6 +744,14 @@ impl Glue {
     /// The pins the core leaves at 0 (protection, the upper increment
     /// ports, the wait ports) are never written: they keep the zeros of
     /// [`Wires::evt_in`]'s default.
+    ///
+    /// A quiet cycle (out of reset, no CSR valid or ready of the EVT_SEM
+    /// high, no increment lane valid, nothing pending inside:
+    /// [`EvtSem::quiet_outputs`]) changes no register, so the step is
+    /// skipped and its outputs taken (unless `always`, the test-only
+    /// reference); only the lines such a cycle reads are driven. Returns the outputs and whether
+    /// the step was skipped.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn evt_step(
         evt: &mut EvtSem,
@@ -693,12 +761,32 @@ impl Glue {
         xo: &XbarMOut,
         dbg_idx: u64,
         n: usize,
-    ) -> EvtSemOut {
+        always: bool,
+    ) -> (EvtSemOut, bool) {
         let mine = csr.tgt == Some(n);
+        let lines = mine && (csr.awvalid | csr.wvalid | csr.bready | csr.arvalid | csr.rready);
+        let valid = u64::from(xo.inc_valid[0])
+            | u64::from(xo.inc_valid[1]) << 1
+            | u64::from(xo.inc_valid[2]) << 2
+            | u64::from(xo.inc_valid[3]) << 3;
+        si.rst_ni = u64::from(!rst);
+        si.dbg_idx_i = dbg_idx & 0xFF;
+        if !(always || rst || lines || valid != 0) {
+            // Every valid and ready low: the address, data, index and value
+            // lines are not read by a quiet cycle (they keep their last
+            // values; every step below drives them first).
+            si.s_axil_awvalid = 0;
+            si.s_axil_wvalid = 0;
+            si.s_axil_bready = 0;
+            si.s_axil_arvalid = 0;
+            si.s_axil_rready = 0;
+            si.inc_valid_i = 0;
+            if let Some(o) = evt.quiet_outputs(si) {
+                return (o, true);
+            }
+        }
         let [i0, i1, i2, i3] = xo.inc_idx.map(u64::from);
         let [v0, v1, v2, v3] = xo.inc_value.map(u64::from);
-        let valid = (0..4).fold(0, |a, l| a | u64::from(xo.inc_valid[l]) << l);
-        si.rst_ni = u64::from(!rst);
         si.s_axil_awaddr = csr.awaddr & 0x1FFF;
         si.s_axil_awvalid = u64::from(mine && csr.awvalid);
         si.s_axil_wdata = csr.wdata;
@@ -708,12 +796,11 @@ impl Glue {
         si.s_axil_araddr = csr.araddr & 0x1FFF;
         si.s_axil_arvalid = u64::from(mine && csr.arvalid);
         si.s_axil_rready = u64::from(mine && csr.rready);
-        si.dbg_idx_i = dbg_idx & 0xFF;
         si.inc_valid_i = valid;
         si.inc_idx_i[0] = i0 | i1 << 8 | i2 << 16 | i3 << 24;
         si.inc_value_i[0] = v0 | v1 << 32;
         si.inc_value_i[1] = v2 | v3 << 32;
-        evt.step(si)
+        (evt.step(si), false)
     }
 
     /// Step the three decoders while they have work: `valid_i` high (their

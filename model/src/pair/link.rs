@@ -172,7 +172,7 @@ impl Link {
     }
 
     /// Outputs of both sides (reset state while `rst`).
-    #[inline]
+    #[inline(always)]
     pub fn outputs(&self, rst: bool, stall: bool) -> LinkOut {
         if rst {
             return LinkOut {
@@ -208,7 +208,7 @@ impl Link {
     }
 
     /// Clock edge.
-    #[inline]
+    #[inline(always)]
     pub fn update(&mut self, rst: bool, n: &LinkNearIn, f: &LinkFarIn, o: &LinkOut) {
         if rst {
             self.reset();

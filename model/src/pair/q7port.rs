@@ -99,6 +99,9 @@ pub struct Q7Port {
     awp: bool,
     wp: bool,
     resp: u32,
+    /// Target of `addr` ([`Self::decode_tgt`]), decoded once when `addr` is
+    /// captured (model-only: the RTL's combinational decode of `addr_q`).
+    tgt_q: u8,
     /// Broadcast masks per (queue, side).
     bmask: [[u16; 2]; UDMA_NUM_QUEUES as usize],
     /// Engines of the trigger in flight still to ring.
@@ -127,6 +130,7 @@ impl Q7Port {
             awp: false,
             wp: false,
             resp: 0,
+            tgt_q: Self::decode_tgt(engines, 0) as u8,
             bmask: [[0; 2]; UDMA_NUM_QUEUES as usize],
             bpend: 0,
         }
@@ -186,21 +190,41 @@ impl Q7Port {
     }
 
     /// Target of the captured address (0..engines: UDMA, engines: EVT_SEM,
-    /// engines+1: memory, engines+2: error).
+    /// engines+1: memory, engines+2: error, engines+3: broadcast block):
+    /// the decode of `addr` held in `tgt_q`.
+    #[inline(always)]
     fn tgt(&self) -> usize {
-        let a = self.addr;
-        let n = self.engines as u32;
+        usize::from(self.tgt_q)
+    }
+
+    /// Capture `a` into the address register (and its decoded target).
+    #[inline(always)]
+    fn set_addr(&mut self, a: u32) {
+        self.addr = a;
+        self.tgt_q = Self::decode_tgt(self.engines, a) as u8;
+    }
+
+    /// The target decode of address `a` for a core of `engines` engines
+    /// (the RTL's `tgt` of `addr_q`).
+    pub(super) fn decode_tgt(engines: usize, a: u32) -> usize {
+        let n = engines as u32;
         if (0x1000_0000..0x1000_2000).contains(&a) {
-            self.engines
+            engines
         } else if a >= 0x1100_0000 && a < 0x1100_0000 + n * 0x4_0000 {
             ((a - 0x1100_0000) >> 18) as usize
         } else if (BCAST_BASE..BCAST_BASE + BCAST_BYTES).contains(&a) {
-            self.t_bc()
+            engines + 3
         } else if a < 0x1000_0000 || (0x1200_0000..0x1600_0000).contains(&a) {
-            self.t_mem()
+            engines + 1
         } else {
-            self.t_err()
+            engines + 2
         }
+    }
+
+    /// Test-only: the held target equals the decode of the held address.
+    #[cfg(test)]
+    pub(super) fn tgt_is_decoded(&self) -> bool {
+        self.tgt() == Self::decode_tgt(self.engines, self.addr)
     }
 
     /// A write into the broadcast block (state W_FWD): MASK stores, TAIL_INC
@@ -312,7 +336,7 @@ impl Q7Port {
                 self.pref = !pref;
                 if !pref && (i.awvalid || i.wvalid) {
                     if i.awvalid {
-                        self.addr = i.awaddr;
+                        self.set_addr(i.awaddr);
                     }
                     if i.wvalid {
                         self.data = i.wdata;
@@ -328,7 +352,7 @@ impl Q7Port {
                         Q7State::WFwd
                     };
                 } else if pref && i.arvalid {
-                    self.addr = i.araddr;
+                    self.set_addr(i.araddr);
                     self.state = Q7State::RFwd;
                 }
             }
@@ -341,7 +365,7 @@ impl Q7Port {
             }
             Q7State::WaitAw => {
                 if i.awvalid {
-                    self.addr = i.awaddr;
+                    self.set_addr(i.awaddr);
                     self.state = Q7State::WFwd;
                 }
             }

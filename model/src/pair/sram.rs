@@ -107,16 +107,43 @@ pub struct Sram {
     pub rd_data: u64,
     pub rd_err: bool,
     pub dbg: u64,
+    /// `Words - 1` of the debug port's index (`words` rounded up to a power
+    /// of two, minus one; fixed by `words`).
+    dbg_mask: u32,
+    /// Test-only: evaluate both FSMs every edge (the reference the skipped
+    /// idle edges are tested equal to).
+    #[cfg(test)]
+    pub(super) full_update: bool,
 }
 
-/// Byte-lane mask of an 8-bit strobe.
+/// Byte-lane mask of an 8-bit strobe (bits above 7 are ignored): byte `b`
+/// of the mask is 0xFF where strobe bit `b` is set ([`STRB_MASKS`]).
 #[inline(always)]
 pub fn strb_mask(strb: u64) -> u64 {
+    STRB_MASKS[(strb & 0xFF) as usize]
+}
+
+/// [`strb_mask`] of every 8-bit strobe, built by the per-lane loop.
+const STRB_MASKS: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut s = 0;
+    while s < 256 {
+        t[s] = strb_mask_loop(s as u64);
+        s += 1;
+    }
+    t
+};
+
+/// Byte-lane mask of an 8-bit strobe, one lane at a time (the plain form
+/// of [`STRB_MASKS`]).
+pub(super) const fn strb_mask_loop(strb: u64) -> u64 {
     let mut m = 0u64;
-    for b in 0..8 {
+    let mut b = 0;
+    while b < 8 {
         if strb >> b & 1 == 1 {
             m |= 0xff << (8 * b);
         }
+        b += 1;
     }
     m
 }
@@ -136,6 +163,9 @@ impl Sram {
             rd_data: 0,
             rd_err: false,
             dbg: 0,
+            dbg_mask: (words as u32).next_power_of_two() - 1,
+            #[cfg(test)]
+            full_update: false,
         }
     }
 
@@ -201,11 +231,30 @@ impl Sram {
     pub fn update(&mut self, rst: bool, i: &SramIn, o: &SramOut, mem: &mut impl WordStore) {
         // Debug port index: `dbg_addr & (Words - 1)` (an index past a
         // non-power-of-two array reads 0 and drops the write).
-        let mask = self.words().next_power_of_two() - 1;
-        let dbg_at = i.dbg_addr & mask;
+        let dbg_at = i.dbg_addr & self.dbg_mask;
         let dbg_ok = dbg_at < self.words();
+        // Both FSMs idle and neither address handshakes: no write beat
+        // (WREADY is low in WR_IDLE), no load, no state change; only the
+        // debug port acts. Test-only `full_update` runs both FSMs.
+        #[cfg(test)]
+        let all = self.full_update;
+        #[cfg(not(test))]
+        let all = false;
+        let quiet = self.wr_st == WrState::WrIdle
+            && self.rd_st == RdState::RdIdle
+            && !(o.awready && i.awvalid)
+            && !(o.arready && i.arvalid)
+            && !all;
         if rst {
             self.reset();
+        } else if quiet {
+            self.dbg = if i.dbg_we {
+                i.dbg_wdata
+            } else if dbg_ok {
+                mem.read(dbg_at)
+            } else {
+                0
+            };
         } else {
             let w_hs = o.wready && i.wvalid;
             let wr_ok = self.wr_addr < self.words();

@@ -230,9 +230,10 @@ fn link_edges_without_handshakes_equal_the_full_edge() {
 }
 
 /// Every shortcut of the golden pair at once leaves it cycle-exact: a pair
-/// with all of them off (decoders stepped every cycle, every engine's CSR
-/// and interconnect lines written every cycle, the links' full edge every
-/// cycle) and the normal pair, on the same inputs over every scenario and
+/// with all of them off (decoders and EVT_SEMs stepped every cycle, every
+/// engine's CSR and interconnect lines written every cycle, the links' and
+/// the SRAMs' full edge every cycle, the interconnect's per-memory loop and
+/// owners every cycle) and the normal pair, on the same inputs over every scenario and
 /// random legs, give equal outputs every cycle and equal engines, memories
 /// and links at the end (and every 4096 cycles).
 #[test]
@@ -244,6 +245,11 @@ fn every_shortcut_off_equals_the_normal_pair() {
     for c in [&mut slow.a, &mut slow.b] {
         c.glue.always_step_decoders = true;
         c.glue.write_every_line = true;
+        c.glue.always_step_evt = true;
+        c.glue.xbar.plain = true;
+        for m in c.glue.sram.iter_mut() {
+            m.full_update = true;
+        }
     }
     slow.ab.full_update = true;
     slow.ba.full_update = true;
@@ -271,4 +277,179 @@ fn every_shortcut_off_equals_the_normal_pair() {
     }
     assert_eq!(env.failure(), None);
     assert!(same(&fast, &slow), "end: state differs");
+}
+
+/// Run a normal pair and a reference pair (the normal one with `off`
+/// applied: some shortcut off) on the same inputs of `seed` over every
+/// scenario and random legs for `cycles`; assert equal outputs every cycle
+/// and `same(normal, reference)` every `every` cycles and at the end.
+/// Returns both pairs.
+fn assert_equals_reference(
+    seed: u64,
+    cycles: u64,
+    off: impl Fn(&mut Pair),
+    every: u64,
+    same: impl Fn(&Pair, &Pair) -> bool,
+) -> (Pair, Pair) {
+    let mut env = LegEnv::with_scenario(seed, cycles, None);
+    let mut fast = Pair::default();
+    let mut slow = Pair::default();
+    off(&mut slow);
+    let mut prev: Option<PairOut> = None;
+    for c in 0..cycles {
+        let i = env.next(c, prev.as_ref());
+        let o = fast.step(&i);
+        assert_eq!(o, slow.step(&i), "cycle {c}");
+        if c % every == 0 {
+            assert!(same(&fast, &slow), "cycle {c}: state differs");
+        }
+        prev = Some(o);
+    }
+    assert_eq!(env.failure(), None);
+    assert!(same(&fast, &slow), "end: state differs");
+    (fast, slow)
+}
+
+/// The EVT_SEM registers a test can read: every semaphore and event, the
+/// sticky errors, the error pulse and the first-error capture.
+fn evt_regs(e: &crate::evt_sem::EvtSem) -> (Vec<i32>, Vec<bool>, u32, u32, String) {
+    (
+        (0..=255).map(|k| e.sem(k)).collect(),
+        (0..=255).map(|k| e.evt(k)).collect(),
+        e.err_status(),
+        e.err_pulse(),
+        format!("{:?}", e.first_err()),
+    )
+}
+
+/// The EVT_SEM steps the glue skips in quiet cycles
+/// (`EvtSem::quiet_outputs`: no CSR line, no increment, nothing pending)
+/// leave the pair cycle-exact: a pair whose EVT_SEMs step every cycle and
+/// the normal pair give equal outputs every cycle and equal EVT_SEM
+/// registers (every semaphore, event and error register) every 64 cycles.
+#[test]
+fn quiet_evt_sem_steps_skipped_equal_stepping_every_cycle() {
+    let (fast, slow) = assert_equals_reference(
+        4,
+        400_000,
+        |p| {
+            p.a.glue.always_step_evt = true;
+            p.b.glue.always_step_evt = true;
+        },
+        64,
+        |f, s| evt_regs(&f.a.evt) == evt_regs(&s.a.evt) && evt_regs(&f.b.evt) == evt_regs(&s.b.evt),
+    );
+    let skipped = fast.a.glue.evt_skipped + fast.b.glue.evt_skipped;
+    assert!(skipped > 400_000, "EVT_SEM steps skipped: {skipped}");
+    assert_eq!(slow.a.glue.evt_skipped + slow.b.glue.evt_skipped, 0);
+}
+
+/// The SRAM edges skipped while both FSMs are idle and no address
+/// handshakes (only the debug port acts) leave the pair cycle-exact: a
+/// pair whose four SRAMs run both FSMs every edge and the normal pair give
+/// equal outputs and equal SRAM registers every cycle, and equal memory
+/// arrays every 4096 cycles and at the end.
+#[test]
+fn sram_idle_edges_equal_the_full_edge() {
+    let fsm = |c: &Core| {
+        c.glue.sram.clone().map(|mut m| {
+            m.full_update = false;
+            m
+        })
+    };
+    let cycles = 400_000;
+    let mut env = LegEnv::with_scenario(5, cycles, None);
+    let mut fast = Pair::default();
+    let mut slow = Pair::default();
+    for c in [&mut slow.a, &mut slow.b] {
+        for m in c.glue.sram.iter_mut() {
+            m.full_update = true;
+        }
+    }
+    let mut prev: Option<PairOut> = None;
+    let mut quiet = 0u64;
+    for c in 0..cycles {
+        let i = env.next(c, prev.as_ref());
+        let o = fast.step(&i);
+        assert_eq!(o, slow.step(&i), "cycle {c}");
+        for (f, s) in [(&fast.a, &slow.a), (&fast.b, &slow.b)] {
+            assert_eq!(fsm(f), fsm(s), "cycle {c}");
+            quiet += f.glue.sram.iter().filter(|m| m.idle()).count() as u64;
+            if c % 4096 == 0 {
+                assert!(f.mem == s.mem, "cycle {c}: memory differs");
+            }
+        }
+        prev = Some(o);
+    }
+    assert_eq!(env.failure(), None);
+    assert!(fast.a.mem == slow.a.mem && fast.b.mem == slow.b.mem);
+    assert!(quiet > cycles, "idle SRAM edges: {quiet}");
+}
+
+/// The byte-lane mask table equals the per-lane loop for every 8-bit
+/// strobe, and ignores the strobe bits above 7.
+#[test]
+fn strb_mask_table_equals_the_lane_loop() {
+    for s in 0u64..256 {
+        let want = super::sram::strb_mask_loop(s);
+        assert_eq!(super::sram::strb_mask(s), want, "strobe {s:#x}");
+        assert_eq!(
+            super::sram::strb_mask(s | 0xF00),
+            want,
+            "strobe {s:#x} | 0xF00"
+        );
+    }
+}
+
+/// The Q7 port's target, decoded once when the address is captured, is the
+/// decode of the held address in every cycle of both cores (every scenario,
+/// random legs, the Q7 variations and probes of the environment).
+#[test]
+fn q7_held_target_is_the_decode_of_the_held_address() {
+    let cycles = 400_000;
+    let mut env = LegEnv::with_scenario(6, cycles, None);
+    let mut pair = Pair::default();
+    let mut prev: Option<PairOut> = None;
+    for c in 0..cycles {
+        let i = env.next(c, prev.as_ref());
+        prev = Some(pair.step(&i));
+        assert!(pair.a.glue.q7.tgt_is_decoded(), "cycle {c}: core A");
+        assert!(pair.b.glue.q7.tgt_is_decoded(), "cycle {c}: core B");
+    }
+    assert_eq!(env.failure(), None);
+}
+
+/// The interconnect's memory lines driven directly (the unowned form, then
+/// the owned memory of each path) equal the RTL's per-memory loop in every
+/// cycle of both cores (asserted inside `Xbar::target_outputs` with
+/// `check_lines`), and the owners evaluated only while a memory is owned or
+/// a path is in TGT_AW leave the pair cycle-exact: a pair with the loop and
+/// the owners every edge (`plain`) and the normal pair give equal outputs
+/// and equal interconnect registers every cycle.
+#[test]
+fn xbar_direct_memory_lines_and_gated_owners_equal_the_plain_form() {
+    let cycles = 400_000;
+    let mut env = LegEnv::with_scenario(7, cycles, None);
+    let mut fast = Pair::default();
+    let mut slow = Pair::default();
+    fast.a.glue.xbar.check_lines = true;
+    fast.b.glue.xbar.check_lines = true;
+    slow.a.glue.xbar.plain = true;
+    slow.b.glue.xbar.plain = true;
+    let regs = |c: &Core| {
+        let mut x = c.glue.xbar.clone();
+        x.plain = false;
+        x.check_lines = false;
+        x
+    };
+    let mut prev: Option<PairOut> = None;
+    for c in 0..cycles {
+        let i = env.next(c, prev.as_ref());
+        let o = fast.step(&i);
+        assert_eq!(o, slow.step(&i), "cycle {c}");
+        assert_eq!(regs(&fast.a), regs(&slow.a), "cycle {c}: core A");
+        assert_eq!(regs(&fast.b), regs(&slow.b), "cycle {c}: core B");
+        prev = Some(o);
+    }
+    assert_eq!(env.failure(), None);
 }

@@ -3,8 +3,8 @@
 
 use crate::ports::CycleModel;
 
-use super::core::{Core, CoreIn, Straps};
-use super::link::Link;
+use super::core::{Core, CoreIn, CoreOut, Straps};
+use super::link::{Link, LinkFarIn, LinkNearIn};
 use super::PairParams;
 use crate::regs::axil::AxilIn;
 
@@ -133,6 +133,22 @@ pub struct Pair {
     pub ab: Link,
     /// B -> A.
     pub ba: Link,
+    /// The cores' results of this cycle, kept between cycles so they are
+    /// written in place (every slot is rewritten every cycle; no state).
+    wires: PairWires,
+}
+
+/// The wires between the cores and the links of one [`Pair`] cycle: each
+/// core's outputs, the near-side inputs of its outgoing link and the
+/// far-side inputs of its incoming link.
+#[derive(Debug, Clone, Default)]
+struct PairWires {
+    oa: CoreOut,
+    ob: CoreOut,
+    near_ab: LinkNearIn,
+    far_ba: LinkFarIn,
+    near_ba: LinkNearIn,
+    far_ab: LinkFarIn,
 }
 
 impl Pair {
@@ -143,6 +159,7 @@ impl Pair {
             b: Core::new(p),
             ab: Link::new(p.link_latency),
             ba: Link::new(p.link_latency),
+            wires: PairWires::default(),
         }
     }
 }
@@ -230,10 +247,15 @@ impl CycleModel for Pair {
             dbg_mem_addr: i.dbg_b_mem_addr_i,
             dbg_mem_wdata: i.dbg_b_mem_wdata_i,
         };
-        let (oa, near_ab, far_ba) = self.a.step(&ia, &lab, &lba);
-        let (ob, near_ba, far_ab) = self.b.step(&ib, &lba, &lab);
-        self.ab.update(rst, &near_ab, &far_ab, &lab);
-        self.ba.update(rst, &near_ba, &far_ba, &lba);
+        let w = &mut self.wires;
+        self.a
+            .step_into(&ia, &lab, &lba, &mut w.oa, &mut w.near_ab, &mut w.far_ba);
+        self.b
+            .step_into(&ib, &lba, &lab, &mut w.ob, &mut w.near_ba, &mut w.far_ab);
+        let (oa, ob) = (&w.oa, &w.ob);
+        let (near_ab, far_ab, near_ba, far_ba) = (&w.near_ab, &w.far_ab, &w.near_ba, &w.far_ba);
+        self.ab.update(rst, near_ab, far_ab, &lab);
+        self.ba.update(rst, near_ba, far_ba, &lba);
         PairOut {
             s_axil_a_awready: u64::from(oa.axil.awready),
             s_axil_a_wready: u64::from(oa.axil.wready),

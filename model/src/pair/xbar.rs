@@ -119,9 +119,9 @@ pub trait Masters {
     /// ARVALID of every read master (bit k = master k).
     fn ar_req(&self) -> u32;
     /// Write master `k`'s outputs.
-    fn wm(&self, k: usize) -> WmIn;
+    fn wm(&self, k: usize) -> &WmIn;
     /// Read master `k`'s outputs.
-    fn rm(&self, k: usize) -> RmIn;
+    fn rm(&self, k: usize) -> &RmIn;
 }
 
 /// Outputs towards the masters and the EVT_SEM (bit k of a mask = master k).
@@ -197,6 +197,16 @@ pub struct Xbar {
     r_cnt: u64,
     r_word: u32,
     r_resp: u64,
+    /// Test-only: evaluate the memory owners every edge and drive the
+    /// memories' lines by the per-memory loop of the RTL's `always_comb`
+    /// (the references the gated owners and the direct drive of
+    /// [`Xbar::target_outputs`] are tested equal to).
+    #[cfg(test)]
+    pub(super) plain: bool,
+    /// Test-only: drive the memories' lines both ways each cycle and assert
+    /// they are equal (debug lines included).
+    #[cfg(test)]
+    pub(super) check_lines: bool,
 }
 
 /// Round-robin pick: the first master of request mask `req` (bit k =
@@ -245,13 +255,24 @@ impl Xbar {
             r_cnt: 0,
             r_word: 0,
             r_resp: 0,
+            #[cfg(test)]
+            plain: false,
+            #[cfg(test)]
+            check_lines: false,
         }
     }
 
     fn reset(&mut self) {
         let (c, f) = (self.cfg, self.fault);
+        #[cfg(test)]
+        let (plain, check) = (self.plain, self.check_lines);
         *self = Self::new(c);
         self.fault = f;
+        #[cfg(test)]
+        {
+            self.plain = plain;
+            self.check_lines = check;
+        }
     }
 
     /// All three paths idle and both memories unclaimed.
@@ -493,31 +514,135 @@ impl Xbar {
         mem_in: &mut [SramIn; 2],
         link_in: &mut LinkNearIn,
     ) {
-        let (w_st, w_g, w_tgt, r_st, r_g, r_tgt) = if rst {
-            (WState::Idle, 0, TGT_ERR, RState::Idle, 0, TGT_ERR)
+        #[cfg(test)]
+        if self.plain {
+            self.mem_lines_plain(rst, ms, mem_in);
+        } else {
+            let mut want = *mem_in;
+            self.mem_lines(rst, ms, mem_in);
+            if self.check_lines {
+                self.mem_lines_plain(rst, ms, &mut want);
+                assert_eq!(
+                    *mem_in, want,
+                    "memory lines: direct drive vs per-memory loop"
+                );
+            }
+        }
+        #[cfg(not(test))]
+        self.mem_lines(rst, ms, mem_in);
+        let (w_st, w_g, w_tgt, w_addr, w_len) = if rst {
+            (WState::Idle, 0, TGT_ERR, 0, 0)
+        } else {
+            (self.w_st, self.w_g, self.w_tgt, self.w_addr, self.w_len)
+        };
+        let m = ms.wm(w_g);
+        let l = w_tgt == TGT_LINK;
+        *link_in = LinkNearIn {
+            awaddr: w_addr,
+            awlen: w_len,
+            awvalid: l && w_st == WState::TgtAw,
+            wdata: m.wdata,
+            wstrb: m.wstrb,
+            wlast: m.wlast,
+            wvalid: l && w_st == WState::Data && m.wvalid,
+            bready: l && w_st == WState::Resp,
+        };
+    }
+
+    /// The registers [`Self::mem_lines`] reads (their reset values in reset):
+    /// out-path state, grant, target, word; read-path state, grant, target,
+    /// word, length; owners; in-path state, target, word.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    fn lines_state(
+        &self,
+        rst: bool,
+    ) -> (
+        (WState, usize, u8, u32),
+        (RState, usize, u8, u32, u64),
+        [u8; 2],
+        (WState, u8, u32),
+    ) {
+        if rst {
+            (
+                (WState::Idle, 0, TGT_ERR, 0),
+                (RState::Idle, 0, TGT_ERR, 0, 0),
+                [OWN_NONE; 2],
+                (WState::Idle, TGT_ERR, 0),
+            )
         } else {
             (
-                self.w_st, self.w_g, self.w_tgt, self.r_st, self.r_g, self.r_tgt,
+                (self.w_st, self.w_g, self.w_tgt, self.w_word),
+                (self.r_st, self.r_g, self.r_tgt, self.r_word, self.r_len),
+                self.own,
+                (self.i_st, self.i_tgt, self.i_word),
             )
-        };
-        let (w_word, w_addr, w_len, r_word, r_len) = if rst {
-            (0, 0, 0, 0, 0)
-        } else {
-            (
-                self.w_word,
-                self.w_addr,
-                self.w_len,
-                self.r_word,
-                self.r_len,
-            )
-        };
-        let m = &ms.wm(w_g);
-        let lm = &ms.wm(self.link_master());
-        let (own, i_st, i_tgt, i_word) = if rst {
-            ([OWN_NONE; 2], WState::Idle, TGT_ERR, 0)
-        } else {
-            (self.own, self.i_st, self.i_tgt, self.i_word)
-        };
+        }
+    }
+
+    /// The two memories' AXI lines (their debug lines are left as they
+    /// are): every memory as driven by no path (the out-path's data, no
+    /// write valid) with its read lines, then the memory the out-path owns
+    /// and the one the in-path owns (an owner is one path, so at most one
+    /// path drives a memory's write lines; the RTL's per-memory loop is
+    /// [`Self::mem_lines_plain`]).
+    #[inline(always)]
+    fn mem_lines(&self, rst: bool, ms: &impl Masters, mem_in: &mut [SramIn; 2]) {
+        let (
+            (w_st, w_g, w_tgt, w_word),
+            (r_st, r_g, r_tgt, r_word, r_len),
+            own,
+            (i_st, i_tgt, i_word),
+        ) = self.lines_state(rst);
+        let m = ms.wm(w_g);
+        for (k, s) in mem_in.iter_mut().enumerate() {
+            let rmine = r_tgt == k as u8;
+            *s = SramIn {
+                awaddr: w_word,
+                awvalid: false,
+                wdata: m.wdata,
+                wstrb: m.wstrb,
+                wlast: m.wlast,
+                wvalid: false,
+                bready: false,
+                araddr: r_word,
+                arlen: r_len as u32,
+                arvalid: rmine && r_st == RState::TgtAr,
+                rready: rmine && r_st == RState::Data && ms.rm(r_g).rready,
+                dbg_we: s.dbg_we,
+                dbg_addr: s.dbg_addr,
+                dbg_wdata: s.dbg_wdata,
+            };
+        }
+        if Self::is_mem(w_tgt) && own[usize::from(w_tgt & 1)] == OWN_OUT {
+            let s = &mut mem_in[usize::from(w_tgt & 1)];
+            s.awvalid = w_st == WState::TgtAw;
+            s.wvalid = w_st == WState::Data && m.wvalid;
+            s.bready = w_st == WState::Resp;
+        }
+        if Self::is_mem(i_tgt) && own[usize::from(i_tgt & 1)] == OWN_IN {
+            let lm = ms.wm(self.link_master());
+            let s = &mut mem_in[usize::from(i_tgt & 1)];
+            s.awaddr = i_word;
+            s.wdata = lm.wdata;
+            s.wstrb = lm.wstrb;
+            s.wlast = lm.wlast;
+            s.awvalid = i_st == WState::TgtAw;
+            s.wvalid = i_st == WState::Data && lm.wvalid;
+            s.bready = i_st == WState::Resp;
+        }
+    }
+
+    /// [`Self::mem_lines`] as the RTL's per-memory loop (test-only reference).
+    #[cfg(test)]
+    fn mem_lines_plain(&self, rst: bool, ms: &impl Masters, mem_in: &mut [SramIn; 2]) {
+        let (
+            (w_st, w_g, w_tgt, w_word),
+            (r_st, r_g, r_tgt, r_word, r_len),
+            own,
+            (i_st, i_tgt, i_word),
+        ) = self.lines_state(rst);
+        let m = ms.wm(w_g);
         for (k, s) in mem_in.iter_mut().enumerate() {
             s.awaddr = w_word;
             s.wdata = m.wdata;
@@ -531,6 +656,7 @@ impl Xbar {
                 s.wvalid = w_st == WState::Data && m.wvalid;
                 s.bready = w_st == WState::Resp;
             } else if own[k] == OWN_IN && Self::is_mem(i_tgt) && usize::from(i_tgt & 1) == k {
+                let lm = ms.wm(self.link_master());
                 s.awaddr = i_word;
                 s.wdata = lm.wdata;
                 s.wstrb = lm.wstrb;
@@ -545,48 +671,11 @@ impl Xbar {
             s.arvalid = rmine && r_st == RState::TgtAr;
             s.rready = rmine && r_st == RState::Data && ms.rm(r_g).rready;
         }
-        let l = w_tgt == TGT_LINK;
-        *link_in = LinkNearIn {
-            awaddr: w_addr,
-            awlen: w_len,
-            awvalid: l && w_st == WState::TgtAw,
-            wdata: m.wdata,
-            wstrb: m.wstrb,
-            wlast: m.wlast,
-            wvalid: l && w_st == WState::Data && m.wvalid,
-            bready: l && w_st == WState::Resp,
-        };
     }
 
-    /// Clock edge.
-    #[inline]
-    pub fn update(
-        &mut self,
-        rst: bool,
-        ms: &impl Masters,
-        mem: &[SramOut; 2],
-        link: &LinkOut,
-        dec: &[DecoderOut; 3],
-    ) {
-        if rst {
-            self.reset();
-            return;
-        }
-        let n_wm = self.wm_count();
-        let n_rm = self.cfg.engines;
-        let all_wm = if n_wm >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << n_wm) - 1
-        };
-        let all_rm = if n_rm >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << n_rm) - 1
-        };
-        let lmi = self.link_master();
-        // ---- memory owners (from the pre-edge state)
-        let mut own_d = self.own;
+    /// The memory owners' next values (`own_d`, from the pre-edge state).
+    #[inline(always)]
+    fn next_owners(&self, mem: &[SramOut; 2], own_d: &mut [u8; 2]) {
         for (k, od) in own_d.iter_mut().enumerate() {
             let out_w = self.w_st == WState::TgtAw
                 && Self::is_mem(self.w_tgt)
@@ -617,8 +706,42 @@ impl Xbar {
                 _ => *od = OWN_NONE,
             }
         }
+    }
+
+    /// Clock edge.
+    #[inline]
+    pub fn update(
+        &mut self,
+        rst: bool,
+        ms: &impl Masters,
+        mem: &[SramOut; 2],
+        link: &LinkOut,
+        dec: &[DecoderOut; 3],
+    ) {
+        if rst {
+            self.reset();
+            return;
+        }
+        let n_wm = self.wm_count();
+        let n_rm = self.cfg.engines;
+        let lmi = self.link_master();
+        // ---- memory owners (from the pre-edge state): an unowned memory
+        // stays unowned unless a path is in TGT_AW, so with neither owned
+        // and neither path there the owners hold.
+        #[cfg(test)]
+        let plain = self.plain;
+        #[cfg(not(test))]
+        let plain = false;
+        let mut own_d = self.own;
+        if plain
+            || self.own != [OWN_NONE; 2]
+            || self.w_st == WState::TgtAw
+            || self.i_st == WState::TgtAw
+        {
+            self.next_owners(mem, &mut own_d);
+        }
         // ---- in-path (the link master)
-        let lw = &ms.wm(lmi);
+        let lw = ms.wm(lmi);
         let mut inc2_v = [false; 2];
         match self.i_st {
             WState::Idle => {
@@ -690,6 +813,11 @@ impl Xbar {
         let mut inc_v = [false; 2];
         match self.w_st {
             WState::Idle => {
+                let all_wm = if n_wm >= 32 {
+                    u32::MAX
+                } else {
+                    (1u32 << n_wm) - 1
+                };
                 let req = ms.aw_req() & all_wm & !(1 << lmi);
                 if let Some(m) = rr_pick(req, self.w_rr) {
                     self.w_st = WState::Addr;
@@ -770,6 +898,11 @@ impl Xbar {
         let g = self.r_g;
         match self.r_st {
             RState::Idle => {
+                let all_rm = if n_rm >= 32 {
+                    u32::MAX
+                } else {
+                    (1u32 << n_rm) - 1
+                };
                 let req = ms.ar_req() & all_rm;
                 if let Some(m) = rr_pick(req, self.r_rr) {
                     self.r_st = RState::Addr;
