@@ -295,6 +295,241 @@ pub fn desc_beats(bb: usize) -> u32 {
     (DESC_BYTES / bb).max(1) as u32
 }
 
+/// A data beat sized by the data width: the engine's registers, buffers and
+/// wires hold beats of this type (`u64` at 32 and 64 bits, `[u64; 2]` at 128,
+/// `[u64; 4]` at 256: the width's port field type), so a narrow engine moves
+/// one word per beat, not [`WORDS`]. Each lane move equals the [`Beat`] form
+/// of the same name applied to [`WideData::to_beat`] (test
+/// `sized_lane_moves_equal_the_beat_forms_at_every_width`) wherever the
+/// result fits the type: for every offset and length of the engine's
+/// registers (at most `bb` bytes per beat, `2 bb - 1` per double beat).
+pub trait Lanes: WideData + Copy + Default + Eq + core::fmt::Debug + Send + Sync + 'static {
+    /// Two beats side by side (packing of carry/hold and a new beat).
+    type Double: Copy + Default + Eq + core::fmt::Debug + Send + Sync + 'static;
+    /// All-zero beat.
+    const ZERO: Self;
+    /// [`take`]: bytes `[from, from + n)` moved to lane 0.
+    fn take(&self, from: usize, n: usize) -> Self;
+    /// [`concat`]: `self[..na]` followed by `b[..nb]`.
+    fn concat(&self, na: usize, b: &Self, nb: usize) -> Self::Double;
+    /// [`slice2`]: lanes `[from, from + n)` of a double beat, moved to lane 0.
+    fn slice2(c: &Self::Double, from: usize, n: usize) -> Self;
+    /// [`place`]: lanes `[0, n)` of a double beat placed at lane `at`.
+    fn place(c: &Self::Double, n: usize, at: usize) -> Self;
+    /// [`desc_shift_in`]: descriptor register after one read beat.
+    fn desc_shift_in(desc: u128, beat: &Self, bb: usize, addr: u64) -> u128;
+    /// [`desc_beat`]: beat `idx` of a 16-byte descriptor write and its strobe.
+    fn desc_beat(d: u128, idx: usize, bb: usize, addr: u64) -> (Self, u64);
+    /// A double beat as a [`Beat2`] (tests compare with the [`Beat`] forms).
+    #[cfg(test)]
+    fn wide2(c: &Self::Double) -> Beat2;
+    /// A [`Beat2`] cut to a double beat.
+    #[cfg(test)]
+    fn narrow2(c: &Beat2) -> Self::Double;
+}
+
+/// `LOW64[n]`: mask of the low `n` bytes of a `u64` (`n <= 8`).
+static LOW64: [u64; 9] = {
+    let mut t = [0u64; 9];
+    let mut n = 1;
+    while n <= 8 {
+        t[n] = u64::MAX >> (64 - 8 * n);
+        n += 1;
+    }
+    t
+};
+
+/// Mask of the low `n` bytes of a `u64` (all of it from 8 bytes up).
+#[inline(always)]
+fn low64(n: usize) -> u64 {
+    LOW64[if n > 8 { 8 } else { n }]
+}
+
+/// One-word beats (`DataWidth` 32 and 64): every lane move is a shift and a
+/// mask of one `u64` (a `u128` for the double beat).
+impl Lanes for u64 {
+    type Double = u128;
+    const ZERO: Self = 0;
+    #[inline(always)]
+    fn take(&self, from: usize, n: usize) -> Self {
+        if from >= 8 {
+            0
+        } else {
+            (*self >> (8 * from)) & low64(n)
+        }
+    }
+    #[inline(always)]
+    fn concat(&self, na: usize, b: &Self, nb: usize) -> u128 {
+        let lo = u128::from(*self & low64(na));
+        let hi = if na >= 16 {
+            0
+        } else {
+            u128::from(*b & low64(nb)) << (8 * na)
+        };
+        lo | hi
+    }
+    #[inline(always)]
+    fn slice2(c: &u128, from: usize, n: usize) -> Self {
+        if from >= 16 {
+            0
+        } else {
+            (*c >> (8 * from)) as u64 & low64(n)
+        }
+    }
+    #[inline(always)]
+    fn place(c: &u128, n: usize, at: usize) -> Self {
+        if at >= 8 {
+            0
+        } else {
+            (*c as u64 & low64(n)) << (8 * at)
+        }
+    }
+    #[inline(always)]
+    fn desc_shift_in(desc: u128, beat: &Self, bb: usize, _addr: u64) -> u128 {
+        // A one-word beat is narrower than the descriptor: shift in from the top.
+        let w = u128::from(*beat & low64(bb));
+        (desc >> (8 * bb)) | (w << (8 * (DESC_BYTES - bb)))
+    }
+    #[inline(always)]
+    fn desc_beat(d: u128, idx: usize, bb: usize, _addr: u64) -> (Self, u64) {
+        let from = idx * bb;
+        let b = if from >= 16 {
+            0
+        } else {
+            (d >> (8 * from)) as u64 & low64(bb)
+        };
+        (b, keep_at(bb as u32, 0))
+    }
+    #[cfg(test)]
+    fn wide2(c: &u128) -> Beat2 {
+        let mut o = [0u64; 2 * WORDS];
+        o[0] = *c as u64;
+        o[1] = (*c >> 64) as u64;
+        o
+    }
+    #[cfg(test)]
+    fn narrow2(c: &Beat2) -> u128 {
+        lo128(c)
+    }
+}
+
+/// Word-array beats (`DataWidth` 128 and 256): the lane moves of [`Beat`] on
+/// `N` words (double beat `2N` words).
+macro_rules! lanes_words {
+    ($n:literal, $n2:literal) => {
+        impl Lanes for [u64; $n] {
+            type Double = [u64; $n2];
+            const ZERO: Self = [0; $n];
+            #[inline]
+            fn take(&self, from: usize, n: usize) -> Self {
+                if from + n <= 16 {
+                    let x = if from >= 16 {
+                        0
+                    } else {
+                        lo128(self) >> (8 * from) & low_bytes(n)
+                    };
+                    let mut o = [0u64; $n];
+                    o[0] = x as u64;
+                    o[1] = (x >> 64) as u64;
+                    return o;
+                }
+                mask(shr(self, from), n)
+            }
+            #[inline]
+            fn concat(&self, na: usize, b: &Self, nb: usize) -> [u64; $n2] {
+                let mut o = [0u64; $n2];
+                if na + nb <= 16 {
+                    let lo = lo128(self) & low_bytes(na);
+                    let hi = if na >= 16 {
+                        0
+                    } else {
+                        (lo128(b) & low_bytes(nb)) << (8 * na)
+                    };
+                    let x = lo | hi;
+                    o[0] = x as u64;
+                    o[1] = (x >> 64) as u64;
+                    return o;
+                }
+                let mut wb = [0u64; $n2];
+                wb[..$n].copy_from_slice(&mask(*b, nb));
+                o[..$n].copy_from_slice(&mask(*self, na));
+                for (d, s) in o.iter_mut().zip(shl(&wb, na)) {
+                    *d |= s;
+                }
+                o
+            }
+            #[inline]
+            fn slice2(c: &[u64; $n2], from: usize, n: usize) -> Self {
+                let mut o = [0u64; $n];
+                if from + n <= 16 {
+                    let x = if from >= 16 {
+                        0
+                    } else {
+                        lo128(c) >> (8 * from) & low_bytes(n)
+                    };
+                    o[0] = x as u64;
+                    o[1] = (x >> 64) as u64;
+                    return o;
+                }
+                o.copy_from_slice(&mask(shr(c, from), n)[..$n]);
+                o
+            }
+            #[inline]
+            fn place(c: &[u64; $n2], n: usize, at: usize) -> Self {
+                if n + at <= 16 {
+                    let x = if at >= 16 {
+                        0
+                    } else {
+                        (lo128(c) & low_bytes(n)) << (8 * at)
+                    };
+                    let mut o = [0u64; $n];
+                    o[0] = x as u64;
+                    o[1] = (x >> 64) as u64;
+                    return o;
+                }
+                shl(&Self::slice2(c, 0, n), at)
+            }
+            #[inline]
+            fn desc_shift_in(desc: u128, beat: &Self, bb: usize, addr: u64) -> u128 {
+                if bb >= DESC_BYTES {
+                    let off = (addr as usize) & (bb - 1);
+                    lo128(&shr(beat, off))
+                } else {
+                    let w = lo128(&mask(*beat, bb));
+                    (desc >> (8 * bb)) | (w << (8 * (DESC_BYTES - bb)))
+                }
+            }
+            #[inline]
+            fn desc_beat(d: u128, idx: usize, bb: usize, addr: u64) -> (Self, u64) {
+                let mut words = [0u64; $n];
+                words[0] = d as u64;
+                words[1] = (d >> 64) as u64;
+                if bb >= DESC_BYTES {
+                    let off = (addr as usize) & (bb - 1);
+                    (shl(&words, off), keep_at(DESC_BYTES as u32, off as u32))
+                } else {
+                    (words.take(idx * bb, bb), keep_at(bb as u32, 0))
+                }
+            }
+            #[cfg(test)]
+            fn wide2(c: &[u64; $n2]) -> Beat2 {
+                let mut o = [0u64; 2 * WORDS];
+                o[..$n2].copy_from_slice(c);
+                o
+            }
+            #[cfg(test)]
+            fn narrow2(c: &Beat2) -> [u64; $n2] {
+                let mut o = [0u64; $n2];
+                o.copy_from_slice(&c[..$n2]);
+                o
+            }
+        }
+    };
+}
+
+lanes_words!(2, 4);
+lanes_words!(4, 8);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -378,6 +613,86 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A random beat of type `D` (every lane of the type random).
+    fn rand_lanes<D: Lanes>(r: &mut crate::stim::StimRng) -> D {
+        D::from_beat(&[r.u64(), r.u64(), r.u64(), r.u64()])
+    }
+
+    /// The sized lane moves of `D` (`cap` bytes per beat) equal the [`Beat`]
+    /// forms at every offset and length the engine uses (a beat's bytes,
+    /// a double beat's `2 cap`), for random data, and the descriptor moves at
+    /// every beat size `bbs` of the type.
+    fn sized_equals_beat<D: Lanes>(cap: usize, bbs: &[usize], seed: u64) {
+        let mut r = crate::stim::StimRng::new(seed);
+        for _ in 0..100 {
+            let (a, b) = (rand_lanes::<D>(&mut r), rand_lanes::<D>(&mut r));
+            let (wa, wb) = (a.to_beat(), b.to_beat());
+            for from in 0..=cap {
+                for n in 0..=cap - from {
+                    assert_eq!(
+                        a.take(from, n).to_beat(),
+                        take(&wa, from, n),
+                        "take {from} {n}"
+                    );
+                }
+            }
+            // The stream's keep count may exceed the beat: all of it.
+            for n in cap..=MAX_BB {
+                assert_eq!(a.take(0, n).to_beat(), take(&wa, 0, n), "take 0 {n}");
+            }
+            for na in 0..=cap {
+                for nb in 0..=cap {
+                    let c = a.concat(na, &b, nb);
+                    assert_eq!(D::wide2(&c), concat(&wa, na, &wb, nb), "concat {na} {nb}");
+                }
+            }
+            let mut cw: Beat2 = [0; 2 * WORDS];
+            for w in cw.iter_mut() {
+                *w = r.u64();
+            }
+            let c = D::narrow2(&cw);
+            let cw = D::wide2(&c);
+            for from in 0..=2 * cap {
+                for n in 0..=cap.min(2 * cap - from) {
+                    let got = D::slice2(&c, from, n).to_beat();
+                    assert_eq!(got, slice2(&cw, from, n), "slice2 {from} {n}");
+                }
+            }
+            for n in 0..=cap {
+                for at in 0..=cap - n {
+                    assert_eq!(
+                        D::place(&c, n, at).to_beat(),
+                        place(&cw, n, at),
+                        "place {n} {at}"
+                    );
+                }
+            }
+            let d = u128::from(r.u64()) | u128::from(r.u64()) << 64;
+            for &bb in bbs {
+                for _ in 0..4 {
+                    let addr = r.u64() & !15 | (r.below(2) * 16);
+                    let got = D::desc_shift_in(d, &a, bb, addr);
+                    assert_eq!(got, desc_shift_in(d, &wa, bb, addr), "shift in bb {bb}");
+                    for k in 0..desc_beats(bb) as usize {
+                        let (x, strb) = D::desc_beat(d, k, bb, addr);
+                        assert_eq!(
+                            (x.to_beat(), strb),
+                            desc_beat(d, k, bb, addr),
+                            "bb {bb} k {k}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sized_lane_moves_equal_the_beat_forms_at_every_width() {
+        sized_equals_beat::<u64>(8, &[4, 8], 11);
+        sized_equals_beat::<[u64; 2]>(16, &[16], 12);
+        sized_equals_beat::<[u64; 4]>(32, &[32], 13);
     }
 
     #[test]

@@ -7,8 +7,8 @@
 
 use core::marker::PhantomData;
 
-use super::beat::{Beat, WideData};
-use super::m2s::{M2s, M2sState, RdPort};
+use super::beat::{Beat, Lanes, WideData};
+use super::m2s::{M2s, M2sOut, M2sState, RdPort};
 use super::regfile::{CsrIn, RegFile, SideEv, SideStat};
 use super::regs::{UDMA_CSR_ADDR_WIDTH, UDMA_NUM_QUEUES};
 use super::s2m::{S2m, S2mState, StreamIn, WrIn};
@@ -23,8 +23,8 @@ use crate::ports::{BlockDesc, CycleModel, PortBundle};
 /// - `strb`: a `DataWidth / 8`-bit strobe or keep (`u64`).
 ///
 /// Expands to `$cb! { { $args } in { .. } out { .. } }`; the bundles of every
-/// width ([`udma_width!`]), [`PinsIn`]/[`PinsOut`] and the four converters are
-/// generated from it.
+/// width ([`udma_width!`]), [`PinsIn`]/[`PinsOutOf`], the input view
+/// [`InPins`] and the converters are generated from it.
 macro_rules! udma_ports {
     ($cb:ident { $($args:tt)* }) => {
         $cb! {
@@ -130,6 +130,17 @@ macro_rules! udma_pin_ty {
     };
 }
 
+/// Field value of a port kind widened to the width-neutral pins (data beats
+/// of any [`Lanes`] type to a [`Beat`]).
+macro_rules! udma_widen {
+    (data, $v:expr) => {
+        $v.to_beat()
+    };
+    ($kind:tt, $v:expr) => {
+        $v
+    };
+}
+
 /// Bundle field value → pins field value.
 macro_rules! udma_to_pin {
     (data, $v:expr) => {
@@ -221,7 +232,17 @@ macro_rules! udma_width_from_table {
         #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
         pub struct $marker;
 
+        impl InPins<$dty> for $in {
+            $(
+                #[inline(always)]
+                fn $i(&self) -> udma_port_ty!($ik, $dty) {
+                    self.$i
+                }
+            )*
+        }
+
         impl UdmaWidth for $marker {
+            type D = $dty;
             type In = $in;
             type Out = $out;
             const BEAT_BYTES: u32 = $dw / 8;
@@ -247,6 +268,11 @@ macro_rules! udma_width_from_table {
             fn to_out(p: &PinsOut) -> $out {
                 $out { $( $o: udma_from_pin!($ok, p.$o), )* }
             }
+
+            #[inline(always)]
+            fn out(p: PinsOutOf<$dty>) -> $out {
+                $out { $( $o: p.$o, )* }
+            }
         }
     };
 }
@@ -258,22 +284,82 @@ macro_rules! udma_pins_from_table {
         in { $($i:ident : $ik:tt),* $(,)? }
         out { $($o:ident : $ok:tt),* $(,)? }
     ) => {
-        /// Width-neutral inputs of `udma_engine` (data fields as beats): what the
-        /// golden core and the testbench work on, whatever the port width.
+        /// Width-neutral inputs of `udma_engine` (data fields as beats): what
+        /// the testbench works on, whatever the port width.
         #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
         pub struct PinsIn {
             $( pub $i: udma_pin_ty!($ik), )*
         }
 
-        /// Width-neutral outputs of `udma_engine` (data fields as beats).
-        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-        pub struct PinsOut {
-            $( pub $o: udma_pin_ty!($ok), )*
+        /// The inputs of `udma_engine` as the golden core reads them: one
+        /// method per port, data as the width's beat type `D` ([`Lanes`]).
+        /// The bundles of every width implement it (each port read in place,
+        /// no copy of the bundle) and so do the width-neutral [`PinsIn`]
+        /// (data beats narrowed by [`WideData::from_beat`]).
+        pub trait InPins<D> {
+            $(
+                #[allow(missing_docs)]
+                fn $i(&self) -> udma_port_ty!($ik, D);
+            )*
+        }
+
+        impl<D: Lanes> InPins<D> for PinsIn {
+            $(
+                #[inline(always)]
+                fn $i(&self) -> udma_port_ty!($ik, D) {
+                    udma_from_pin!($ik, self.$i)
+                }
+            )*
+        }
+
+        /// Outputs of `udma_engine`, data fields of type `D`: what the golden
+        /// core forms each cycle, at the width's beat type ([`Lanes`]);
+        /// [`PinsOut`] is the width-neutral form (data as [`Beat`]s).
+        pub struct PinsOutOf<D> {
+            $( pub $o: udma_port_ty!($ok, D), )*
+        }
+
+        // `derive` cannot see through the field-type macro: the derives by hand.
+        impl<D: Copy> Clone for PinsOutOf<D> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<D: Copy> Copy for PinsOutOf<D> {}
+        impl<D: Default> Default for PinsOutOf<D> {
+            fn default() -> Self {
+                Self { $( $o: Default::default(), )* }
+            }
+        }
+        impl<D: PartialEq> PartialEq for PinsOutOf<D> {
+            fn eq(&self, other: &Self) -> bool {
+                true $( && self.$o == other.$o )*
+            }
+        }
+        impl<D: Eq> Eq for PinsOutOf<D> {}
+        impl<D: core::fmt::Debug> core::fmt::Debug for PinsOutOf<D> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct("PinsOut")
+                    $( .field(stringify!($o), &self.$o) )*
+                    .finish()
+            }
+        }
+
+        impl<D: Lanes> PinsOutOf<D> {
+            /// The width-neutral outputs (data beats widened by
+            /// [`WideData::to_beat`]).
+            #[inline(always)]
+            pub fn widen(&self) -> PinsOut {
+                PinsOut { $( $o: udma_widen!($ok, self.$o), )* }
+            }
         }
     };
 }
 
 udma_ports!(udma_pins_from_table {});
+
+/// Width-neutral outputs of `udma_engine` (data fields as beats).
+pub type PinsOut = PinsOutOf<Beat>;
 
 /// RTL files of `udma_engine`, in compile order.
 const RTL_FILES: &[&str] = &[
@@ -290,8 +376,11 @@ const RTL_FILES: &[&str] = &[
 pub trait UdmaWidth:
     Copy + Default + core::fmt::Debug + PartialEq + Eq + Send + Sync + 'static
 {
+    /// Data beat of this width: the data ports' field type (`u64` up to 64
+    /// bits, `[u64; N]` above), the beat type of the FSMs' registers.
+    type D: Lanes;
     /// Input bundle (SV ports at this width).
-    type In: PortBundle;
+    type In: PortBundle + InPins<Self::D>;
     /// Output bundle.
     type Out: PortBundle;
     /// Bytes per data beat (`DataWidth / 8`).
@@ -308,6 +397,8 @@ pub trait UdmaWidth:
     fn pins_out(o: &Self::Out) -> PinsOut;
     /// Pins → bundle.
     fn to_out(p: &PinsOut) -> Self::Out;
+    /// Core outputs → bundle (same fields and types: moved, not converted).
+    fn out(p: PinsOutOf<Self::D>) -> Self::Out;
 }
 
 udma_width!(
@@ -345,8 +436,8 @@ const BURST_INCR: u64 = 1;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UdmaEngine<W: UdmaWidth> {
     pub regs: RegFile,
-    pub m2s: M2s,
-    pub s2m: S2m,
+    pub m2s: M2s<W::D>,
+    pub s2m: S2m<W::D>,
     pub rd_owner: u8,
     /// AR handshake done, R beats flowing.
     pub rd_phase: bool,
@@ -407,10 +498,27 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         [self.m2s.stat(), self.s2m.stat()]
     }
 
-    fn dbg(&self) -> u64 {
+    /// `dbg_o`: [8:0] M2S {pkt, q, state}, [17:9] S2M, [19:18] read owner,
+    /// [21:20] CSR {R, B} pending. Read from the FSM registers directly: equal
+    /// to packing the sides' DBG_STATE fields ([`SideStat::dbg`]; test
+    /// `dbg_o_equals_the_dbg_state_fields_packed`).
+    #[inline(always)]
+    pub(crate) fn dbg(&self) -> u64 {
+        let side = |state: u8, q: usize, pkt: bool| {
+            (state & 0xf) as u64 | (q as u64 & 0xf) << 4 | (pkt as u64) << 8
+        };
+        side(self.m2s.state as u8, self.m2s.q, self.m2s.pkt_open)
+            | side(self.s2m.state as u8, self.s2m.q, self.s2m.in_pkt) << 9
+            | (self.rd_owner as u64) << 18
+            | (self.regs.axi.pending() as u64) << 20
+    }
+
+    /// `dbg_o` from the DBG_STATE register fields of both sides (the plain
+    /// form [`Self::dbg`] is checked against).
+    #[cfg(test)]
+    pub(crate) fn dbg_from_stats(&self) -> u64 {
         let m = self.m2s.stat().dbg() & 0x1_0fff;
         let s = self.s2m.stat().dbg() & 0x1_0fff;
-        // [8:0] M2S {pkt, q, state}, [17:9] S2M, [19:18] read owner, [21:20] CSR {R, B} pending
         let pack = |d: u32| ((d & 0xf) | ((d >> 8) & 0xf) << 4 | ((d >> 16) & 1) << 8) as u64;
         pack(m)
             | pack(s) << 9
@@ -423,14 +531,19 @@ impl<W: UdmaWidth> UdmaEngine<W> {
     /// and no stream beat arrives, else the full cycle.
     #[inline]
     pub fn step_pins(&mut self, i: &PinsIn) -> PinsOut {
-        self.step_into(i, |o| o)
+        self.step_into(i, |o| o.widen())
     }
 
-    /// [`Self::step_pins`] with the outputs handed to `put` as soon as they
-    /// are formed (before the clock edge): `put` converting them to the
-    /// port bundle lets the bundle be built in place, with no second copy.
+    /// One cycle on any input view `i` ([`InPins`]: a bundle or the pins),
+    /// the outputs handed to `put` as soon as they are formed (before the
+    /// clock edge): `put` converting them to the port bundle lets the bundle
+    /// be built in place, with no second copy.
     #[inline(always)]
-    fn step_into<R>(&mut self, i: &PinsIn, put: impl FnOnce(PinsOut) -> R) -> R {
+    fn step_into<P: InPins<W::D>, R>(
+        &mut self,
+        i: &P,
+        put: impl FnOnce(PinsOutOf<W::D>) -> R,
+    ) -> R {
         if self.quiet(i) {
             self.step_quiet_into(i, put)
         } else {
@@ -445,9 +558,9 @@ impl<W: UdmaWidth> UdmaEngine<W> {
     /// stream valid, no event) and the state flops of the RTL's IDLE → IDLE
     /// are not written (`udma_m2s.sv` / `udma_s2m.sv` skip them too).
     #[inline]
-    pub fn quiet(&self, i: &PinsIn) -> bool {
-        i.rst_ni & 1 != 0
-            && i.s_axis_tvalid & 1 == 0
+    pub fn quiet<P: InPins<W::D>>(&self, i: &P) -> bool {
+        i.rst_ni() & 1 != 0
+            && i.s_axis_tvalid() & 1 == 0
             && self.rd_owner == RD_NONE
             && self.m2s.state == M2sState::Idle
             && !self.m2s.pkt_open
@@ -465,14 +578,18 @@ impl<W: UdmaWidth> UdmaEngine<W> {
     /// `quiet_cycles_equal_the_full_cycle`).
     #[inline]
     pub fn step_quiet(&mut self, i: &PinsIn) -> PinsOut {
-        self.step_quiet_into(i, |o| o)
+        self.step_quiet_into(i, |o| o.widen())
     }
 
     /// [`Self::step_quiet`], outputs handed to `put` before the edge.
     #[inline(always)]
-    fn step_quiet_into<R>(&mut self, i: &PinsIn, put: impl FnOnce(PinsOut) -> R) -> R {
+    fn step_quiet_into<P: InPins<W::D>, R>(
+        &mut self,
+        i: &P,
+        put: impl FnOnce(PinsOutOf<W::D>) -> R,
+    ) -> R {
         let csr = self.regs.csr_out();
-        let o = put(PinsOut {
+        let o = put(PinsOutOf {
             s_axil_awready: csr.awready as u64,
             s_axil_wready: csr.wready as u64,
             s_axil_bresp: csr.bresp as u64,
@@ -484,7 +601,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
             irq_o: self.regs.irq() as u64,
             err_irq_o: self.regs.err_irq() as u64,
             dbg_o: self.dbg(),
-            ..PinsOut::default()
+            ..PinsOutOf::default()
         });
         // Clock edge.
         let stats = self.stats();
@@ -499,64 +616,67 @@ impl<W: UdmaWidth> UdmaEngine<W> {
     /// the test-only faults of [`super::fault`] use; production passes a no-op).
     /// Always the full cycle (every stage evaluated).
     #[inline(always)]
-    pub fn step_pins_with<F: FnMut(&mut M2s, &mut super::m2s::M2sOut)>(
+    pub fn step_pins_with<F: FnMut(&mut M2s<W::D>, &mut M2sOut<W::D>)>(
         &mut self,
         i: &PinsIn,
         after_m2s: F,
     ) -> PinsOut {
-        self.step_with_into(i, after_m2s, |o| o)
+        self.step_with_into(i, after_m2s, |o| o.widen())
     }
 
-    /// [`Self::step_pins_with`], outputs handed to `put` before the edge.
+    /// [`Self::step_pins_with`] on the port bundles.
     #[inline(always)]
-    fn step_with_into<F: FnMut(&mut M2s, &mut super::m2s::M2sOut), R>(
+    pub fn step_with<F: FnMut(&mut M2s<W::D>, &mut M2sOut<W::D>)>(
         &mut self,
-        i: &PinsIn,
+        i: &W::In,
+        after_m2s: F,
+    ) -> W::Out {
+        self.step_with_into(i, after_m2s, W::out)
+    }
+
+    /// [`Self::step_pins_with`] on any input view, outputs handed to `put`
+    /// before the edge.
+    #[inline(always)]
+    fn step_with_into<P: InPins<W::D>, F: FnMut(&mut M2s<W::D>, &mut M2sOut<W::D>), R>(
+        &mut self,
+        i: &P,
         mut after_m2s: F,
-        put: impl FnOnce(PinsOut) -> R,
+        put: impl FnOnce(PinsOutOf<W::D>) -> R,
     ) -> R {
-        if i.rst_ni & 1 == 0 {
+        if i.rst_ni() & 1 == 0 {
             self.reset();
         }
-        let csr_in = csr_in(i);
-        let rvalid = b(i.m_axi_rvalid) && self.rd_phase;
-        let port = |mine: bool| RdPort {
-            owner: mine,
-            arready: b(i.m_axi_arready),
-            rvalid,
-            rdata: i.m_axi_rdata,
-            rresp: i.m_axi_rresp as u32,
+        // The shared read port (both sides see it; `owner` is the grant).
+        let rd = RdPort {
+            arready: b(i.m_axi_arready()),
+            rvalid: b(i.m_axi_rvalid()) && self.rd_phase,
+            rdata: i.m_axi_rdata(),
+            rresp: i.m_axi_rresp() as u32,
             cnt: self.rd_cnt,
             len: self.rd_len,
         };
-        let m_rd = port(self.rd_owner == RD_M2S);
-        let s_rd = port(self.rd_owner == RD_S2M);
+        let m_own = self.rd_owner == RD_M2S;
+        let s_own = self.rd_owner == RD_S2M;
         let sin = StreamIn {
-            tvalid: b(i.s_axis_tvalid),
-            tdata: i.s_axis_tdata,
-            tkeep: i.s_axis_tkeep,
-            tlast: b(i.s_axis_tlast),
-            tid: i.s_axis_tid as u32,
-            tuser: b(i.s_axis_tuser),
-        };
-        let wi = WrIn {
-            awready: b(i.m_axi_awready),
-            wready: b(i.m_axi_wready),
-            bvalid: b(i.m_axi_bvalid),
-            bresp: i.m_axi_bresp as u32,
+            tvalid: b(i.s_axis_tvalid()),
+            tdata: i.s_axis_tdata(),
+            tkeep: i.s_axis_tkeep(),
+            tlast: b(i.s_axis_tlast()),
+            tid: i.s_axis_tid() as u32,
+            tuser: b(i.s_axis_tuser()),
         };
 
         // Combinational outputs from the pre-edge state.
         let csr = self.regs.csr_out();
-        let mut mo = self.m2s.outputs(&self.regs.side[0], &m_rd);
-        let mut so = self.s2m.outputs(&self.regs.side[1], &s_rd, &sin);
+        let mut mo = self.m2s.outputs(&self.regs.side[0], m_own);
+        let mut so = self.s2m.outputs(&self.regs.side[1], s_own, &sin);
         let ar = match self.rd_owner {
             RD_M2S => mo.ar,
             RD_S2M => so.ar,
             _ => Default::default(),
         };
         let size = W::BEAT_BYTES.trailing_zeros() as u64;
-        let o = put(PinsOut {
+        let o = put(PinsOutOf {
             s_axil_awready: csr.awready as u64,
             s_axil_wready: csr.wready as u64,
             s_axil_bresp: csr.bresp as u64,
@@ -592,21 +712,27 @@ impl<W: UdmaWidth> UdmaEngine<W> {
             err_irq_o: self.regs.err_irq() as u64,
             dbg_o: self.dbg(),
         });
-        if i.rst_ni & 1 == 0 {
+        if i.rst_ni() & 1 == 0 {
             return o;
         }
 
         // Clock edge.
         let stats = self.stats();
-        let tready = b(i.m_axis_tready);
+        let tready = b(i.m_axis_tready());
         let wr_busy = self.s2m.wr_busy();
         let dmb_req = self.m2s.state == M2sState::Dmb && self.m2s.q == self.s2m.q;
         self.m2s
-            .update(&self.regs.side[0], &m_rd, tready, wr_busy, &mut mo);
+            .update(&self.regs.side[0], &rd, m_own, tready, wr_busy, &mut mo);
         after_m2s(&mut self.m2s, &mut mo);
+        let wi = WrIn {
+            awready: b(i.m_axi_awready()),
+            wready: b(i.m_axi_wready()),
+            bvalid: b(i.m_axi_bvalid()),
+            bresp: i.m_axi_bresp() as u32,
+        };
         self.s2m
-            .update(&self.regs.side[1], &s_rd, &sin, &wi, dmb_req, &mut so);
-        self.regs.update(&csr_in, &[mo.ev, so.ev], &stats);
+            .update(&self.regs.side[1], &rd, s_own, &sin, &wi, dmb_req, &mut so);
+        self.regs.update(&csr_in(i), &[mo.ev, so.ev], &stats);
         // Read-port arbiter (S2M first).
         match self.rd_owner {
             RD_NONE => {
@@ -618,14 +744,14 @@ impl<W: UdmaWidth> UdmaEngine<W> {
                 self.rd_phase = false;
             }
             _ if !self.rd_phase => {
-                if ar.valid && b(i.m_axi_arready) {
+                if ar.valid && rd.arready {
                     self.rd_phase = true;
                     self.rd_cnt = 0;
                     self.rd_len = ar.len;
                 }
             }
             _ => {
-                if rvalid {
+                if rd.rvalid {
                     if self.rd_cnt == self.rd_len {
                         self.rd_owner = RD_NONE;
                         self.rd_phase = false;
@@ -639,23 +765,24 @@ impl<W: UdmaWidth> UdmaEngine<W> {
     }
 }
 
+#[inline(always)]
 fn b(x: u64) -> bool {
     x & 1 != 0
 }
 
 /// The CSR slave's inputs.
-#[inline]
-fn csr_in(i: &PinsIn) -> CsrIn {
+#[inline(always)]
+fn csr_in<D, P: InPins<D>>(i: &P) -> CsrIn {
     CsrIn {
-        awaddr: i.s_axil_awaddr as u32,
-        awvalid: b(i.s_axil_awvalid),
-        wdata: i.s_axil_wdata as u32,
-        wstrb: i.s_axil_wstrb as u32,
-        wvalid: b(i.s_axil_wvalid),
-        bready: b(i.s_axil_bready),
-        araddr: i.s_axil_araddr as u32,
-        arvalid: b(i.s_axil_arvalid),
-        rready: b(i.s_axil_rready),
+        awaddr: i.s_axil_awaddr() as u32,
+        awvalid: b(i.s_axil_awvalid()),
+        wdata: i.s_axil_wdata() as u32,
+        wstrb: i.s_axil_wstrb() as u32,
+        wvalid: b(i.s_axil_wvalid()),
+        bready: b(i.s_axil_bready()),
+        araddr: i.s_axil_araddr() as u32,
+        arvalid: b(i.s_axil_arvalid()),
+        rready: b(i.s_axil_rready()),
     }
 }
 
@@ -664,7 +791,7 @@ impl<W: UdmaWidth> CycleModel for UdmaEngine<W> {
     type Out = W::Out;
 
     fn step(&mut self, i: &W::In) -> W::Out {
-        self.step_into(&W::pins_in(i), |o| W::to_out(&o))
+        self.step_into(i, W::out)
     }
 }
 

@@ -1,10 +1,10 @@
 //! Test-only faults of the golden UDMA engine, to prove the lockstep catches
 //! bugs (tb/cosim_udma.rs). They live in this wrapper, not in the production
 //! [`UdmaEngine::step_pins`]: the engine exposes one seam
-//! ([`UdmaEngine::step_pins_with`], between the M2S and the register-file
+//! ([`UdmaEngine::step_with`], between the M2S and the register-file
 //! updates) and the wrapper patches state around a clean step.
 
-use super::engine::{UdmaEngine, UdmaWidth};
+use super::engine::{InPins, UdmaEngine, UdmaWidth};
 use super::regs::UDMA_M2S_ERR_PREF_RING_ID;
 use crate::ports::CycleModel;
 
@@ -39,13 +39,12 @@ impl<W: UdmaWidth> CycleModel for FaultyUdma<W> {
     type Out = W::Out;
 
     fn step(&mut self, i: &W::In) -> W::Out {
-        let pins = W::pins_in(i);
-        let clocked = pins.rst_ni & 1 != 0;
+        let clocked = InPins::<W::D>::rst_ni(i) & 1 != 0;
         let fault = self.fault;
         // Tails before the edge (the FSM updates do not touch the register file).
         let tails_before = (fault == UdmaFault::TailWrapNoRingId)
             .then(|| self.engine.regs.side.map(|s| s.q.map(|q| q.tail)));
-        let o = self.engine.step_pins_with(&pins, |m2s, mo| {
+        let o = self.engine.step_with(i, |m2s, mo| {
             if fault == UdmaFault::SkipRingIdCheck && mo.ev.err == Some(UDMA_M2S_ERR_PREF_RING_ID) {
                 // Undo the error: behave as if the ring id had matched.
                 mo.ev.err = None;
@@ -62,6 +61,6 @@ impl<W: UdmaWidth> CycleModel for FaultyUdma<W> {
                 }
             }
         }
-        W::to_out(&o)
+        o
     }
 }

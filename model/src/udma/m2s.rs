@@ -16,7 +16,7 @@
 //! queue in flight; a middle descriptor without CONCAT starts on a new stream
 //! beat (SPLIT sends the carried bytes as a short, non-`tlast` beat first).
 
-use super::beat::{concat, desc_beats, desc_shift_in, keep_at, slice2, take, Beat, Beat2, ZERO};
+use super::beat::{desc_beats, keep_at, Lanes};
 use super::desc::{decode_len, ring_id_of};
 use super::regfile::{SideEv, SideRegs, SideStat, NQ};
 use super::regs::*;
@@ -26,14 +26,14 @@ pub const MAX_BURST: u32 = 16;
 /// Bytes per data beat at the default `DataWidth` (64 bits).
 pub const BEAT_BYTES: u32 = 8;
 
-/// Shared read-port view given to a side each cycle.
+/// Shared read-port view given to both sides each cycle (which side owns the
+/// port is a separate argument, `owner`: the arbiter's grant to that side).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct RdPort {
-    /// The read port is granted to this side.
-    pub owner: bool,
+pub struct RdPort<D> {
     pub arready: bool,
+    /// R beat valid in the data phase (`m_axi_rvalid` while the burst's AR is done).
     pub rvalid: bool,
-    pub rdata: Beat,
+    pub rdata: D,
     pub rresp: u32,
     /// Beat index of the current burst.
     pub cnt: u32,
@@ -51,9 +51,9 @@ pub struct ArReq {
 
 /// AXI4-Stream master beat.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct StreamOut {
+pub struct StreamOut<D> {
     pub tvalid: bool,
-    pub tdata: Beat,
+    pub tdata: D,
     pub tkeep: u64,
     pub tlast: bool,
     pub tid: u32,
@@ -62,15 +62,15 @@ pub struct StreamOut {
 
 /// Outputs of the M2S FSM for one cycle.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct M2sOut {
+pub struct M2sOut<D: Lanes> {
     /// Wants the read port (arbiter request).
     pub want: bool,
     pub ar: ArReq,
-    pub axis: StreamOut,
+    pub axis: StreamOut<D>,
     pub ev: SideEv,
     /// TX only: the packing of this cycle's beat (the RTL's `comb`/`tot`
     /// wires), computed once for the outputs and the edge.
-    pack: Option<Pack>,
+    pack: Option<Pack<D>>,
 }
 
 /// M2S FSM states: `m2s_state_e` of `rtl/udma_m2s.sv`, same names and
@@ -93,9 +93,9 @@ pub enum M2sState {
     Split = 11,
 }
 
-/// M2S state.
+/// M2S state, beats of type `D` (the data width's, see [`Lanes`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct M2s {
+pub struct M2s<D: Lanes> {
     /// Bytes per data beat (`DataWidth / 8`).
     pub bb: u32,
     /// FSM state.
@@ -115,16 +115,16 @@ pub struct M2s {
     pub tx_idx: u32,
     /// ARLEN of the data burst being streamed.
     pub burst_last: u32,
-    pub buf: [Beat; MAX_BURST as usize],
+    pub buf: [D; MAX_BURST as usize],
     /// Packing carry: bytes of the packet not yet streamed, from lane 0.
-    pub carry_data: Beat,
+    pub carry_data: D,
     /// Bytes held in `carry_data` (0..bb).
     pub carry_bytes: u32,
 }
 
 /// Result of merging the carry with the buffer beat being streamed.
 #[derive(Debug, Clone, Copy, Default)]
-struct Pack {
+struct Pack<D: Lanes> {
     /// Bytes of the buffer beat that belong to the descriptor (1..=bb).
     n: u32,
     /// Carry plus those bytes (1..2·bb).
@@ -132,7 +132,7 @@ struct Pack {
     /// The beat is the final one of a LAST descriptor.
     lastp: bool,
     /// Carry bytes then beat bytes, two beats wide.
-    comb: Beat2,
+    comb: D::Double,
 }
 
 /// Beats of the next data burst from the aligned `addr`, `src_offset` bytes into the
@@ -143,7 +143,7 @@ pub fn burst_beats(addr: u64, src_offset: u32, rem: u32, bb: u32) -> u32 {
     need.min(to4k).min(MAX_BURST)
 }
 
-impl M2s {
+impl<D: Lanes> M2s<D> {
     /// M2S of a `bb`-byte data path, in reset state.
     pub fn new(bb: u32) -> Self {
         Self {
@@ -176,20 +176,19 @@ impl M2s {
     }
 
     /// Carry merged with the buffer beat `tx_idx` (state TX).
-    fn pack(&self) -> Pack {
+    fn pack(&self) -> Pack<D> {
         let room = self.bb - self.src_offset;
         let fin = self.rem <= room;
         let n = if fin { self.rem } else { room };
-        let dm = take(
-            &self.buf[self.tx_idx as usize],
-            self.src_offset as usize,
-            n as usize,
-        );
+        let dm = self.buf[self.tx_idx as usize & (MAX_BURST as usize - 1)]
+            .take(self.src_offset as usize, n as usize);
         Pack {
             n,
             tot: self.carry_bytes + n,
             lastp: fin && self.last(),
-            comb: concat(&self.carry_data, self.carry_bytes as usize, &dm, n as usize),
+            comb: self
+                .carry_data
+                .concat(self.carry_bytes as usize, &dm, n as usize),
         }
     }
 
@@ -234,15 +233,16 @@ impl M2s {
         }
     }
 
-    /// Outputs for this cycle (from the state and the inputs).
-    pub fn outputs(&self, regs: &SideRegs, rd: &RdPort) -> M2sOut {
+    /// Outputs for this cycle (from the state and the inputs; `owner`: the
+    /// read port is granted to M2S).
+    pub fn outputs(&self, regs: &SideRegs, owner: bool) -> M2sOut<D> {
         let mut o = M2sOut::default();
         o.ev.q = self.q;
         let bb = self.bb;
         match self.state {
             M2sState::Dar => {
                 o.want = true;
-                if rd.owner {
+                if owner {
                     o.ar = ArReq {
                         valid: true,
                         addr: regs.q[self.q].head_desc_addr(),
@@ -252,7 +252,7 @@ impl M2s {
             }
             M2sState::Rar => {
                 o.want = true;
-                if rd.owner {
+                if owner {
                     o.ar = ArReq {
                         valid: true,
                         addr: self.addr,
@@ -268,7 +268,7 @@ impl M2s {
                 if p.tot >= bb || p.lastp {
                     o.axis = StreamOut {
                         tvalid: true,
-                        tdata: slice2(&p.comb, 0, bb as usize),
+                        tdata: D::slice2(&p.comb, 0, bb as usize),
                         tkeep: keep_at(p.tot.min(bb), 0),
                         tlast: p.lastp && p.tot <= bb,
                         tid: self.q as u32,
@@ -291,17 +291,19 @@ impl M2s {
         o
     }
 
-    /// Clock edge. `o` are this cycle's outputs; `tready` the stream input;
-    /// `wr_busy` = S2M has a write of queue `wr_q` in flight (pre-edge).
+    /// Clock edge. `o` are this cycle's outputs; `owner` the read-port grant;
+    /// `tready` the stream input; `wr_busy` = S2M has a write of queue `wr_q`
+    /// in flight (pre-edge).
     pub fn update(
         &mut self,
         regs: &SideRegs,
-        rd: &RdPort,
+        rd: &RdPort<D>,
+        owner: bool,
         tready: bool,
         (wr_busy, wr_q): (bool, usize),
-        o: &mut M2sOut,
+        o: &mut M2sOut<D>,
     ) {
-        let beat = rd.owner && rd.rvalid;
+        let beat = owner && rd.rvalid;
         let last_beat = beat && rd.cnt == rd.len;
         let err_beat = beat && rd.rresp != AXI_RESP_OKAY;
         let bb = self.bb;
@@ -326,7 +328,7 @@ impl M2s {
             M2sState::Dr => {
                 if beat {
                     let a = regs.q[self.q].head_desc_addr();
-                    self.desc = desc_shift_in(self.desc, &rd.rdata, bb as usize, a);
+                    self.desc = D::desc_shift_in(self.desc, &rd.rdata, bb as usize, a);
                     self.rd_err |= err_beat;
                     if last_beat {
                         self.state = M2sState::Dchk;
@@ -391,13 +393,13 @@ impl M2s {
                     self.addr = self.addr.wrapping_add(bb as u64);
                     self.src_offset = 0;
                     if p.tot >= bb {
-                        self.carry_data = slice2(&p.comb, bb as usize, (p.tot - bb) as usize);
+                        self.carry_data = D::slice2(&p.comb, bb as usize, (p.tot - bb) as usize);
                         self.carry_bytes = p.tot - bb;
                     } else if p.lastp {
-                        self.carry_data = ZERO;
+                        self.carry_data = D::ZERO;
                         self.carry_bytes = 0;
                     } else {
-                        self.carry_data = slice2(&p.comb, 0, p.tot as usize);
+                        self.carry_data = D::slice2(&p.comb, 0, p.tot as usize);
                         self.carry_bytes = p.tot;
                     }
                     if self.tx_idx == self.burst_last {
@@ -425,7 +427,7 @@ impl M2s {
             }
             M2sState::Split => {
                 if tready {
-                    self.carry_data = ZERO;
+                    self.carry_data = D::ZERO;
                     self.carry_bytes = 0;
                     self.state = M2sState::Rar;
                 }
@@ -433,7 +435,7 @@ impl M2s {
             M2sState::Flush => {
                 if tready {
                     self.pkt_open = false;
-                    self.carry_data = ZERO;
+                    self.carry_data = D::ZERO;
                     self.carry_bytes = 0;
                     self.state = M2sState::Done;
                 }
@@ -441,7 +443,7 @@ impl M2s {
             _ => {
                 if tready {
                     self.pkt_open = false;
-                    self.carry_data = ZERO;
+                    self.carry_data = D::ZERO;
                     self.carry_bytes = 0;
                     self.state = M2sState::Idle;
                 }

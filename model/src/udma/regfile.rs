@@ -174,10 +174,9 @@ impl SideEv {
     /// No event: the FSM changes no register this cycle (`q` alone is not an event).
     #[inline]
     pub fn is_none(&self) -> bool {
-        !(self.head_adv || self.crhp_adv || self.done_inc || self.int_set)
-            && self.err.is_none()
-            && self.bytes_add == 0
-            && self.drop_add == 0
+        // `|` not `||`: one test of all the fields, no branch per field.
+        !(self.head_adv | self.crhp_adv | self.done_inc | self.int_set | self.err.is_some())
+            && self.bytes_add | self.drop_add == 0
     }
 }
 
@@ -307,7 +306,13 @@ impl RegFile {
 
     /// Value a CSR read of `addr` returns (0 for write-only and bad addresses).
     pub fn read(&self, addr: u32, stat: &[SideStat; 2]) -> u32 {
-        if matches!(access(addr), None | Some(Access::Wo)) {
+        self.read_at(addr, access(addr), stat)
+    }
+
+    /// [`Self::read`] with the access kind of `addr` already decoded.
+    #[inline]
+    fn read_at(&self, addr: u32, acc: Option<Access>, stat: &[SideStat; 2]) -> u32 {
+        if matches!(acc, None | Some(Access::Wo)) {
             return 0;
         }
         let (s, q, off) = decode(addr);
@@ -362,25 +367,60 @@ impl RegFile {
     /// adapter's registered responses.
     pub fn update(&mut self, i: &CsrIn, ev: &[SideEv; 2], stat: &[SideStat; 2]) {
         let req = self.axi.requests(i, CSR_ADDR_MASK);
-        if req.write.is_none() && req.read.is_none() {
-            // No CSR access (most cycles): the decode, read mux and doorbell
-            // arithmetic are not evaluated (the RTL gates them on `rd`/`wr`)
-            // and only the sides with an FSM event touch a register (the RTL
-            // skips `p_state` when there is neither: its `busy` term). Same
-            // result as the full path with an empty CSR transaction.
+        if req.write.is_none() {
+            // No CSR write (all but a few cycles): the write decode and
+            // doorbell arithmetic are not evaluated (the RTL gates them on
+            // `wr`), nothing is cleared, and only the sides with an FSM event
+            // touch a register (the RTL skips `p_state` when there is
+            // neither: its `busy` term). A read is answered from the state
+            // before the edge (its access decoded once); a bad one sets
+            // ERR_CSR of its side. Same result as the full path
+            // ([`Self::update_full`]; test
+            // `update_without_a_write_equals_the_full_update`).
+            let mut ans = AxilAnswer::default();
+            if let Some(raddr) = req.read {
+                let acc = access(raddr);
+                ans.read_data = self.read_at(raddr, acc, stat);
+                ans.read_err = acc.is_none();
+            }
             for (s, e) in ev.iter().enumerate() {
                 if !e.is_none() {
                     self.fsm_event(s, e);
                     let set = Self::event_sets(e);
                     let sr = &mut self.side[s];
                     sr.err_status |= set.err;
-                    sr.int_status |= set.int;
+                    sr.int_status |= set.int; // bit q < 16: inside INT_STATUS
                 }
             }
-            self.axi
-                .update(i, &req, &AxilAnswer::default(), CSR_ADDR_MASK);
+            if ans.read_err {
+                if let Some(raddr) = req.read {
+                    self.side[((raddr >> UDMA_SIDE_BIT) & 1) as usize].err_status |=
+                        1 << UDMA_ERR_CSR;
+                }
+            }
+            self.axi.update(i, &req, &ans, CSR_ADDR_MASK);
             return;
         }
+        self.update_csr(req, i, ev, stat);
+    }
+
+    /// [`Self::update`] always through the full path (every stage evaluated,
+    /// whatever the CSR transaction): the plain form the shortcut of
+    /// [`Self::update`] is tested against.
+    #[cfg(test)]
+    pub(crate) fn update_full(&mut self, i: &CsrIn, ev: &[SideEv; 2], stat: &[SideStat; 2]) {
+        let req = self.axi.requests(i, CSR_ADDR_MASK);
+        self.update_csr(req, i, ev, stat);
+    }
+
+    /// The full edge: CSR transaction, FSM events, CSR write, sticky merge.
+    fn update_csr(
+        &mut self,
+        req: crate::regs::axil::AxilReq,
+        i: &CsrIn,
+        ev: &[SideEv; 2],
+        stat: &[SideStat; 2],
+    ) {
         let c = self.csr_cycle(req, stat);
         self.fsm_events(ev);
         let set = self.sticky_sets(ev, &c);
@@ -411,9 +451,14 @@ impl RegFile {
             strb: 0,
         });
         let raddr = req.read.unwrap_or(0);
-        let rd_val = if rd { self.read(raddr, stat) } else { 0 };
+        let racc = access(raddr);
+        let rd_val = if rd {
+            self.read_at(raddr, racc, stat)
+        } else {
+            0
+        };
         let wr_bad = wr && (matches!(access(w.addr), None | Some(Access::Ro)) || w.strb != 0xF);
-        let rd_bad = rd && access(raddr).is_none();
+        let rd_bad = rd && racc.is_none();
         // Doorbell check from the pre-edge head/tail.
         let (ws, wq, woff) = decode(w.addr);
         let mut doorbell_tail = None;
@@ -615,6 +660,76 @@ mod tests {
             };
             assert_eq!(access(addr), want, "{addr:#x}");
         }
+    }
+
+    /// The shortcut of [`RegFile::update`] (no CSR write) equals the full
+    /// update on random CSR traffic (reads of every register and of bad
+    /// addresses, writes of the queue and engine registers, doorbells,
+    /// RST_Q, status clears), random FSM events and random FSM status.
+    #[test]
+    fn update_without_a_write_equals_the_full_update() {
+        let mut r = crate::stim::StimRng::new(0x0e6f_11e5);
+        let mut shortcut_cycles = 0u64;
+        for _ in 0..20 {
+            let (mut fast, mut full) = (RegFile::new(), RegFile::new());
+            let mut i = CsrIn::default();
+            for _ in 0..5_000 {
+                let side = if r.bool() { Side::M2s } else { Side::S2m };
+                let q = r.below(17) as u32;
+                let off = r.below(0x40) as u32 * 4;
+                let addr = match r.below(4) {
+                    0 => eng_addr(side, r.below(0x100) as u32 * 4),
+                    1 => r.u32() & CSR_ADDR_MASK,
+                    _ => q_addr(side, q, off),
+                };
+                if r.chance(1, 20) {
+                    i.awaddr = addr;
+                    i.wdata = match r.below(4) {
+                        0 => 0x3_0000,
+                        1 => r.below(8) as u32,
+                        _ => r.u32(),
+                    };
+                    i.wstrb = if r.chance(1, 20) { 3 } else { 0xf };
+                    i.awvalid = true;
+                    i.wvalid = true;
+                } else if r.chance(1, 2) {
+                    i.awvalid = false;
+                    i.wvalid = false;
+                }
+                i.bready = r.chance(3, 4);
+                i.arvalid = r.chance(1, 2);
+                i.araddr = if r.chance(1, 10) { r.u32() } else { addr };
+                i.rready = r.chance(3, 4);
+                let mut ev = [SideEv::default(); 2];
+                for e in ev.iter_mut() {
+                    e.q = r.below(16) as usize;
+                    if r.chance(1, 2) {
+                        e.head_adv = r.chance(1, 4);
+                        e.crhp_adv = r.chance(1, 4);
+                        e.done_inc = r.chance(1, 4);
+                        e.int_set = r.chance(1, 4);
+                        e.err = r.chance(1, 20).then(|| r.below(32) as u32);
+                        e.bytes_add = if r.bool() { r.below(33) as u32 } else { 0 };
+                        e.drop_add = if r.chance(1, 8) {
+                            r.below(33) as u32
+                        } else {
+                            0
+                        };
+                    }
+                }
+                let stat = [0, 1].map(|_| SideStat {
+                    state: r.below(12) as u8,
+                    q: r.below(16) as usize,
+                    pkt: r.bool(),
+                });
+                shortcut_cycles += u64::from(fast.axi.requests(&i, CSR_ADDR_MASK).write.is_none());
+                fast.update(&i, &ev, &stat);
+                full.update_full(&i, &ev, &stat);
+                assert_eq!(fast, full);
+                assert_eq!(fast.csr_out(), full.csr_out());
+            }
+        }
+        assert!(shortcut_cycles > 50_000, "{shortcut_cycles}");
     }
 
     /// Reset values of the readable registers equal the description's.

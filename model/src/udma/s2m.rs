@@ -18,9 +18,7 @@
 //! descriptor is full, the packet ended, the next beat starts a new 4 KiB page,
 //! or M2S waits on a DMB of this queue while the stream has no beat.
 
-use super::beat::{
-    concat, desc_beat, desc_beats, desc_shift_in, keep_at, place, slice2, take, Beat, Beat2, ZERO,
-};
+use super::beat::{desc_beats, keep_at, Lanes};
 use super::desc::{decode_len, ring_id_of};
 use super::m2s::{ArReq, RdPort, MAX_BURST};
 use super::regfile::{SideEv, SideRegs, SideStat};
@@ -44,9 +42,9 @@ struct Handshakes {
 
 /// AXI4-Stream slave inputs.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct StreamIn {
+pub struct StreamIn<D> {
     pub tvalid: bool,
-    pub tdata: Beat,
+    pub tdata: D,
     pub tkeep: u64,
     pub tlast: bool,
     pub tid: u32,
@@ -64,12 +62,12 @@ pub struct WrIn {
 
 /// Write-port outputs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct WrOut {
+pub struct WrOut<D> {
     pub awvalid: bool,
     pub awaddr: u64,
     pub awlen: u32,
     pub wvalid: bool,
-    pub wdata: Beat,
+    pub wdata: D,
     pub wstrb: u64,
     pub wlast: bool,
     pub bready: bool,
@@ -77,15 +75,15 @@ pub struct WrOut {
 
 /// Outputs of the S2M FSM for one cycle.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct S2mOut {
+pub struct S2mOut<D: Lanes> {
     pub want: bool,
     pub ar: ArReq,
-    pub wr: WrOut,
+    pub wr: WrOut<D>,
     pub tready: bool,
     pub ev: SideEv,
     /// DATA only: the write formed this cycle (the RTL's packing wires),
     /// computed once for the outputs and the edge.
-    take: Option<Take>,
+    take: Option<Take<D>>,
 }
 
 /// S2M FSM states: `s2m_state_e` of `rtl/udma_s2m.sv`, same names and
@@ -108,9 +106,9 @@ pub enum S2mState {
     Drop = 11,
 }
 
-/// S2M state.
+/// S2M state, beats of type `D` (the data width's, see [`Lanes`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct S2m {
+pub struct S2m<D: Lanes> {
     /// Bytes per data beat (`DataWidth / 8`).
     pub bb: u32,
     /// Data write burst limit in beats (`MaxWrBurst`, 1..=MAX_BURST).
@@ -130,7 +128,7 @@ pub struct S2m {
     /// Beat-aligned address of the write in flight.
     pub wa: u64,
     /// Burst buffer: formed write beats and their strobes.
-    pub wbuf: [Beat; MAX_BURST as usize],
+    pub wbuf: [D; MAX_BURST as usize],
     pub wstb: [u64; MAX_BURST as usize],
     /// Beats in the burst buffer (0..=MAX_BURST).
     pub wn: u32,
@@ -143,7 +141,7 @@ pub struct S2m {
     pub w_idx: u32,
     pub tout: u32,
     /// Hold register: packet bytes taken from the stream, not yet written (lane 0 up).
-    pub hdata: Beat,
+    pub hdata: D,
     /// Bytes in `hdata` (0..bb).
     pub hcnt: u32,
     /// The packet's `tlast` beat has been taken (its bytes may still be held).
@@ -154,18 +152,18 @@ pub struct S2m {
 
 /// Bytes the next memory write of state DATA takes.
 #[derive(Debug, Clone, Copy, Default)]
-struct Take {
+struct Take<D: Lanes> {
     /// A stream beat is needed (the hold alone cannot form the write).
     need_beat: bool,
     /// Hold plus beat bytes (beat counted only when `need_beat`).
     tot: u32,
     /// Hold then beat bytes, two beats wide.
-    comb: Beat2,
+    comb: D::Double,
     /// Bytes written now (0 = none).
     k: u32,
 }
 
-impl S2m {
+impl<D: Lanes> S2m<D> {
     /// S2M of a `bb`-byte data path writing bursts of up to `max_wr` beats, in reset state.
     pub fn new(bb: u32, max_wr: u32) -> Self {
         Self {
@@ -215,7 +213,7 @@ impl S2m {
     }
 
     /// Queue examined in IDLE: the open packet's queue, else the stream's tid.
-    fn idle_q(&self, s: &StreamIn) -> usize {
+    fn idle_q(&self, s: &StreamIn<D>) -> usize {
         if self.in_pkt {
             self.q
         } else {
@@ -224,15 +222,15 @@ impl S2m {
     }
 
     /// Write formed in state DATA from the hold and (when needed) the stream beat.
-    fn take(&self, s: &StreamIn) -> Take {
+    fn take(&self, s: &StreamIn<D>) -> Take<D> {
         let room = self.bb - (self.dst as u32 & (self.bb - 1));
         let want = self.cap.min(room);
         let need_beat = self.hcnt < want && !self.hlast;
         let (n, dm) = if need_beat {
             let n = s.tkeep.count_ones();
-            (n, take(&s.tdata, 0, n as usize))
+            (n, s.tdata.take(0, n as usize))
         } else {
-            (0, ZERO)
+            (0, D::ZERO)
         };
         let tot = self.hcnt + n;
         let last = if need_beat { s.tlast } else { self.hlast };
@@ -245,16 +243,16 @@ impl S2m {
         Take {
             need_beat,
             tot,
-            comb: concat(&self.hdata, self.hcnt as usize, &dm, n as usize),
+            comb: self.hdata.concat(self.hcnt as usize, &dm, n as usize),
             k,
         }
     }
 
     /// Leave for DROP: held bytes are dropped (counted); a packet whose `tlast`
     /// was already taken ends here instead.
-    fn enter_drop(&mut self, o: &mut S2mOut) {
+    fn enter_drop(&mut self, o: &mut S2mOut<D>) {
         o.ev.drop_add = self.hcnt;
-        self.hdata = ZERO;
+        self.hdata = D::ZERO;
         self.hcnt = 0;
         self.wn = 0;
         if self.hlast {
@@ -266,15 +264,15 @@ impl S2m {
         }
     }
 
-    /// Outputs for this cycle.
-    pub fn outputs(&self, regs: &SideRegs, rd: &RdPort, s: &StreamIn) -> S2mOut {
+    /// Outputs for this cycle (`owner`: the read port is granted to S2M).
+    pub fn outputs(&self, regs: &SideRegs, owner: bool, s: &StreamIn<D>) -> S2mOut<D> {
         let mut o = S2mOut::default();
         o.ev.q = self.q;
         match self.state {
             S2mState::Idle => o.ev.q = self.idle_q(s),
             S2mState::Dar => {
                 o.want = true;
-                if rd.owner {
+                if owner {
                     o.ar = ArReq {
                         valid: true,
                         addr: regs.q[self.q].head_desc_addr(),
@@ -294,7 +292,7 @@ impl S2m {
                     awlen: if self.aw_done { 0 } else { self.wn - 1 },
                     wvalid: !self.w_done,
                     wdata: if self.w_done {
-                        ZERO
+                        D::ZERO
                     } else {
                         self.wbuf[self.wi as usize]
                     },
@@ -310,7 +308,7 @@ impl S2m {
             S2mState::Caw => {
                 let ca = regs.q[self.q].comp_addr();
                 let nb = desc_beats(self.bb as usize);
-                let (b, strb) = desc_beat(
+                let (b, strb) = D::desc_beat(
                     self.comp_desc(regs),
                     self.w_idx as usize,
                     self.bb as usize,
@@ -321,7 +319,7 @@ impl S2m {
                     awaddr: if self.aw_done { 0 } else { ca },
                     awlen: if self.aw_done { 0 } else { nb - 1 },
                     wvalid: !self.w_done,
-                    wdata: if self.w_done { ZERO } else { b },
+                    wdata: if self.w_done { D::ZERO } else { b },
                     wstrb: if self.w_done { 0 } else { strb },
                     wlast: !self.w_done && self.w_idx == nb - 1,
                     bready: false,
@@ -334,17 +332,20 @@ impl S2m {
         o
     }
 
-    /// Clock edge. `dmb_req`: M2S waits on a DMB of this queue (pre-edge).
+    /// Clock edge. `owner`: the read-port grant; `dmb_req`: M2S waits on a
+    /// DMB of this queue (pre-edge).
+    #[allow(clippy::too_many_arguments)]
     pub fn update(
         &mut self,
         regs: &SideRegs,
-        rd: &RdPort,
-        s: &StreamIn,
+        rd: &RdPort<D>,
+        owner: bool,
+        s: &StreamIn<D>,
         wi: &WrIn,
         dmb_req: bool,
-        o: &mut S2mOut,
+        o: &mut S2mOut<D>,
     ) {
-        let beat = rd.owner && rd.rvalid;
+        let beat = owner && rd.rvalid;
         let hs = Handshakes {
             beat,
             last_beat: beat && rd.cnt == rd.len,
@@ -371,7 +372,7 @@ impl S2m {
 
     /// IDLE: pick the queue of the next packet; start a descriptor fetch, drop
     /// into a stopped queue, or count the no-descriptor timeout.
-    fn idle(&mut self, regs: &SideRegs, s: &StreamIn, o: &mut S2mOut) {
+    fn idle(&mut self, regs: &SideRegs, s: &StreamIn<D>, o: &mut S2mOut<D>) {
         let q = self.idle_q(s);
         if self.in_pkt || s.tvalid {
             let r = &regs.q[q];
@@ -402,7 +403,13 @@ impl S2m {
     }
 
     /// DAR, DR, DCHK: read the head descriptor and check it (AXI response, ring id).
-    fn descriptor_fetch(&mut self, regs: &SideRegs, rd: &RdPort, hs: &Handshakes, o: &mut S2mOut) {
+    fn descriptor_fetch(
+        &mut self,
+        regs: &SideRegs,
+        rd: &RdPort<D>,
+        hs: &Handshakes,
+        o: &mut S2mOut<D>,
+    ) {
         match self.state {
             S2mState::Dar => {
                 if o.ar.valid && rd.arready {
@@ -413,7 +420,7 @@ impl S2m {
             S2mState::Dr => {
                 if hs.beat {
                     let a = regs.q[self.q].head_desc_addr();
-                    self.desc = desc_shift_in(self.desc, &rd.rdata, self.bb as usize, a);
+                    self.desc = D::desc_shift_in(self.desc, &rd.rdata, self.bb as usize, a);
                     self.rd_err |= hs.err_beat;
                     if hs.last_beat {
                         self.state = S2mState::Dchk;
@@ -440,7 +447,7 @@ impl S2m {
     }
 
     /// DATA: collect stream bytes into the write buffer until a burst ends.
-    fn collect_data(&mut self, s: &StreamIn, dmb_req: bool, hs: &Handshakes, o: &mut S2mOut) {
+    fn collect_data(&mut self, s: &StreamIn<D>, dmb_req: bool, hs: &Handshakes, o: &mut S2mOut<D>) {
         let t = o.take.unwrap_or_else(|| self.take(s));
         let mut wend = false;
         if !t.need_beat || hs.t {
@@ -449,12 +456,12 @@ impl S2m {
                 self.huser = s.tuser;
             }
             self.hcnt = t.tot - t.k;
-            self.hdata = slice2(&t.comb, t.k as usize, self.hcnt as usize);
+            self.hdata = D::slice2(&t.comb, t.k as usize, self.hcnt as usize);
             self.blast = self.hlast && self.hcnt == 0;
             self.buser = self.huser;
             if t.k != 0 {
                 let doff = self.dst as u32 & (self.bb - 1);
-                self.wbuf[self.wn as usize] = place(&t.comb, t.k as usize, doff as usize);
+                self.wbuf[self.wn as usize] = D::place(&t.comb, t.k as usize, doff as usize);
                 self.wstb[self.wn as usize] = keep_at(t.k, doff);
                 if self.wn == 0 {
                     self.wa = self.dst & !((self.bb - 1) as u64);
@@ -483,7 +490,7 @@ impl S2m {
     }
 
     /// WR, B: issue the collected burst, wait for its response.
-    fn data_write(&mut self, hs: &Handshakes, o: &mut S2mOut) {
+    fn data_write(&mut self, hs: &Handshakes, o: &mut S2mOut<D>) {
         if self.state == S2mState::Wr {
             self.aw_done |= hs.aw;
             if hs.w {
@@ -515,7 +522,7 @@ impl S2m {
 
     /// CMP, CAW, CB, ADV: write the completion descriptor (when enabled), then
     /// advance the head (and completion head) and count the descriptor.
-    fn completion(&mut self, regs: &SideRegs, hs: &Handshakes, o: &mut S2mOut) {
+    fn completion(&mut self, regs: &SideRegs, hs: &Handshakes, o: &mut S2mOut<D>) {
         match self.state {
             S2mState::Cmp => {
                 if regs.q[self.q].comp_en() {
@@ -569,7 +576,7 @@ impl S2m {
     }
 
     /// DROP: discard the rest of the packet (counted in Q_DROP_BYTES).
-    fn drop_rest(&mut self, s: &StreamIn, hs: &Handshakes, o: &mut S2mOut) {
+    fn drop_rest(&mut self, s: &StreamIn<D>, hs: &Handshakes, o: &mut S2mOut<D>) {
         if hs.t {
             o.ev.drop_add = s.tkeep.count_ones();
             if s.tlast {

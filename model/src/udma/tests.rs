@@ -900,3 +900,68 @@ fn quiet_cycles_equal_the_full_cycle_on_random_pins() {
     }
     assert!(quiet > 10_000, "quiet cycles {quiet}");
 }
+
+/// `dbg_o` read from the FSM registers equals the packed DBG_STATE fields of
+/// both sides: every state, queue and packet flag of each side, and every
+/// cycle of the environment (read-port owners, CSR responses pending).
+#[test]
+fn dbg_o_equals_the_dbg_state_fields_packed() {
+    use super::m2s::M2sState as M;
+    use super::s2m::S2mState as S;
+    let ms = [
+        M::Idle,
+        M::Dar,
+        M::Dr,
+        M::Dchk,
+        M::Rar,
+        M::Rd,
+        M::Tx,
+        M::Done,
+        M::Close,
+        M::Flush,
+        M::Dmb,
+        M::Split,
+    ];
+    let ss = [
+        S::Idle,
+        S::Dar,
+        S::Dr,
+        S::Dchk,
+        S::Data,
+        S::Wr,
+        S::B,
+        S::Cmp,
+        S::Caw,
+        S::Cb,
+        S::Adv,
+        S::Drop,
+    ];
+    let mut u = Udma::new();
+    for (k, (&m, &s)) in ms.iter().zip(ss.iter().rev()).enumerate() {
+        for q in 0..16 {
+            for pkt in [false, true] {
+                u.m2s.state = m;
+                u.m2s.q = q;
+                u.m2s.pkt_open = pkt;
+                u.s2m.state = s;
+                u.s2m.q = 15 - q;
+                u.s2m.in_pkt = !pkt;
+                u.rd_owner = (k % 3) as u8;
+                assert_eq!(u.dbg(), u.dbg_from_stats(), "{m:?} {s:?} q {q} pkt {pkt}");
+            }
+        }
+    }
+    fn env<W: UdmaWidth>() {
+        let mut env = UdmaEnv::<W>::new(2, 20_000);
+        let mut g = UdmaEngine::<W>::new();
+        let mut prev = None;
+        for c in 0..20_000 {
+            let i = env.next(c, prev.as_ref());
+            assert_eq!(g.dbg(), g.dbg_from_stats(), "cycle {c}");
+            prev = Some(g.step(&i));
+        }
+    }
+    env::<W32>();
+    env::<W64>();
+    env::<W128>();
+}
