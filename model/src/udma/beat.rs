@@ -298,7 +298,8 @@ pub fn desc_beats(bb: usize) -> u32 {
 /// A data beat sized by the data width: the engine's registers, buffers and
 /// wires hold beats of this type (`u64` at 32 and 64 bits, `[u64; 2]` at 128,
 /// `[u64; 4]` at 256: the width's port field type), so a narrow engine moves
-/// one word per beat, not [`WORDS`]. Each lane move equals the [`Beat`] form
+/// one word per beat, not [`WORDS`]; the 32- to 128-bit forms shift and mask
+/// `u128`s. Each lane move equals the [`Beat`] form
 /// of the same name applied to [`WideData::to_beat`] (test
 /// `sized_lane_moves_equal_the_beat_forms_at_every_width`) wherever the
 /// result fits the type: for every offset and length of the engine's
@@ -413,7 +414,7 @@ impl Lanes for u64 {
     }
 }
 
-/// Word-array beats (`DataWidth` 128 and 256): the lane moves of [`Beat`] on
+/// Word-array beats (`DataWidth` 256): the lane moves of [`Beat`] on
 /// `N` words (double beat `2N` words).
 macro_rules! lanes_words {
     ($n:literal, $n2:literal) => {
@@ -527,8 +528,103 @@ macro_rules! lanes_words {
     };
 }
 
-lanes_words!(2, 4);
 lanes_words!(4, 8);
+
+/// The low `n` bytes of a `u128` (all of it from 16 bytes up).
+#[inline(always)]
+fn low128(x: u128, n: usize) -> u128 {
+    x & LOW_BYTES[if n > 16 { 16 } else { n }]
+}
+
+/// Two-word beats (`DataWidth` 128): every lane move is a shift and a mask of
+/// one `u128` (two for the double beat, `[lanes 0..16, lanes 16..32]`).
+impl Lanes for [u64; 2] {
+    type Double = [u128; 2];
+    const ZERO: Self = [0; 2];
+    #[inline(always)]
+    fn take(&self, from: usize, n: usize) -> Self {
+        let x = if from >= 16 {
+            0
+        } else {
+            low128(lo128(self) >> (8 * from), n)
+        };
+        [x as u64, (x >> 64) as u64]
+    }
+    #[inline(always)]
+    fn concat(&self, na: usize, b: &Self, nb: usize) -> [u128; 2] {
+        let a = low128(lo128(self), na);
+        let b = low128(lo128(b), nb);
+        let sh = (8 * na) as u32;
+        let lo = a | b.checked_shl(sh).unwrap_or(0);
+        let hi = if sh == 0 {
+            0
+        } else {
+            b.checked_shr(128 - sh).unwrap_or(0)
+        };
+        [lo, hi]
+    }
+    #[inline(always)]
+    fn slice2(c: &[u128; 2], from: usize, n: usize) -> Self {
+        let x = if from < 16 {
+            let sh = (8 * from) as u32;
+            (c[0] >> sh) | c[1].checked_shl(128 - sh).unwrap_or(0)
+        } else if from < 32 {
+            c[1] >> (8 * (from - 16))
+        } else {
+            0
+        };
+        let x = low128(x, n);
+        [x as u64, (x >> 64) as u64]
+    }
+    #[inline(always)]
+    fn place(c: &[u128; 2], n: usize, at: usize) -> Self {
+        let x = if at >= 16 {
+            0
+        } else {
+            low128(c[0], n) << (8 * at)
+        };
+        [x as u64, (x >> 64) as u64]
+    }
+    #[inline(always)]
+    fn desc_shift_in(desc: u128, beat: &Self, bb: usize, addr: u64) -> u128 {
+        if bb >= DESC_BYTES {
+            let off = (addr as usize) & (bb - 1);
+            lo128(beat).checked_shr((8 * off) as u32).unwrap_or(0)
+        } else {
+            let w = low128(lo128(beat), bb);
+            (desc >> (8 * bb)) | (w << (8 * (DESC_BYTES - bb)))
+        }
+    }
+    #[inline(always)]
+    fn desc_beat(d: u128, idx: usize, bb: usize, addr: u64) -> (Self, u64) {
+        if bb >= DESC_BYTES {
+            let off = (addr as usize) & (bb - 1);
+            let x = d.checked_shl((8 * off) as u32).unwrap_or(0);
+            (
+                [x as u64, (x >> 64) as u64],
+                keep_at(DESC_BYTES as u32, off as u32),
+            )
+        } else {
+            (
+                [d as u64, (d >> 64) as u64].take(idx * bb, bb),
+                keep_at(bb as u32, 0),
+            )
+        }
+    }
+    #[cfg(test)]
+    fn wide2(c: &[u128; 2]) -> Beat2 {
+        let mut o = [0u64; 2 * WORDS];
+        o[0] = c[0] as u64;
+        o[1] = (c[0] >> 64) as u64;
+        o[2] = c[1] as u64;
+        o[3] = (c[1] >> 64) as u64;
+        o
+    }
+    #[cfg(test)]
+    fn narrow2(c: &Beat2) -> [u128; 2] {
+        [lo128(c), u128::from(c[2]) | u128::from(c[3]) << 64]
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -691,7 +787,7 @@ mod tests {
     #[test]
     fn sized_lane_moves_equal_the_beat_forms_at_every_width() {
         sized_equals_beat::<u64>(8, &[4, 8], 11);
-        sized_equals_beat::<[u64; 2]>(16, &[16], 12);
+        sized_equals_beat::<[u64; 2]>(16, &[4, 8, 16], 12);
         sized_equals_beat::<[u64; 4]>(32, &[32], 13);
     }
 
