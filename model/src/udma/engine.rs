@@ -606,8 +606,17 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         // Clock edge.
         let stats = self.stats();
         self.m2s.idle_pick(&self.regs.side[0]);
-        self.regs
-            .update(&csr_in(i), &[SideEv::default(); 2], &stats);
+        const NO_EV: SideEv = SideEv {
+            q: 0,
+            head_adv: false,
+            crhp_adv: false,
+            done_inc: false,
+            int_set: false,
+            err: None,
+            bytes_add: 0,
+            drop_add: 0,
+        };
+        self.regs.update_ev(&csr_in(i), [&NO_EV, &NO_EV], &stats);
         o
     }
 
@@ -732,7 +741,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         };
         self.s2m
             .update(&self.regs.side[1], &rd, s_own, &sin, &wi, dmb_req, &mut so);
-        self.regs.update(&csr_in(i), &[mo.ev, so.ev], &stats);
+        self.regs.update_ev(&csr_in(i), [&mo.ev, &so.ev], &stats);
         // Read-port arbiter (S2M first).
         match self.rd_owner {
             RD_NONE => {

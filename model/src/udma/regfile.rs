@@ -366,6 +366,12 @@ impl RegFile {
     /// "2. CSR write" ([`Self::csr_write`]), the sticky/W1C merge, and the
     /// adapter's registered responses.
     pub fn update(&mut self, i: &CsrIn, ev: &[SideEv; 2], stat: &[SideStat; 2]) {
+        self.update_ev(i, [&ev[0], &ev[1]], stat);
+    }
+
+    /// [`Self::update`] with each side's event by reference (the engine's
+    /// FSM outputs, not copied into an array).
+    pub fn update_ev(&mut self, i: &CsrIn, ev: [&SideEv; 2], stat: &[SideStat; 2]) {
         let req = self.axi.requests(i, CSR_ADDR_MASK);
         if req.write.is_none() {
             // No CSR write (all but a few cycles): the write decode and
@@ -401,7 +407,7 @@ impl RegFile {
             self.axi.update(i, &req, &ans, CSR_ADDR_MASK);
             return;
         }
-        self.update_csr(req, i, ev, stat);
+        self.update_csr(req, i, &[*ev[0], *ev[1]], stat);
     }
 
     /// [`Self::update`] always through the full path (every stage evaluated,
@@ -621,13 +627,18 @@ impl RegFile {
         clear
     }
 
-    /// Level interrupt: any INT_STATUS bit set on either side.
+    /// Level interrupt: any INT_STATUS bit set on either side (the two sides
+    /// OR-ed, as the RTL's `irq_o`).
+    #[inline]
     pub fn irq(&self) -> bool {
-        self.side.iter().any(|s| s.int_status != 0)
+        let [m, s] = &self.side;
+        m.int_status | s.int_status != 0
     }
     /// Error interrupt: any unmasked sticky error on either side.
+    #[inline]
     pub fn err_irq(&self) -> bool {
-        self.side.iter().any(|s| s.err_status & !s.err_mask != 0)
+        let [m, s] = &self.side;
+        (m.err_status & !m.err_mask) | (s.err_status & !s.err_mask) != 0
     }
 }
 
