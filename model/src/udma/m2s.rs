@@ -235,6 +235,7 @@ impl<D: Lanes> M2s<D> {
 
     /// Outputs for this cycle (from the state and the inputs; `owner`: the
     /// read port is granted to M2S).
+    #[inline(always)]
     pub fn outputs(&self, regs: &SideRegs, owner: bool) -> M2sOut<D> {
         let mut o = M2sOut::default();
         o.ev.q = self.q;
@@ -294,6 +295,7 @@ impl<D: Lanes> M2s<D> {
     /// Clock edge. `o` are this cycle's outputs; `owner` the read-port grant;
     /// `tready` the stream input; `wr_busy` = S2M has a write of queue `wr_q`
     /// in flight (pre-edge).
+    #[inline(always)]
     pub fn update(
         &mut self,
         regs: &SideRegs,

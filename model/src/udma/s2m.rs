@@ -265,6 +265,7 @@ impl<D: Lanes> S2m<D> {
     }
 
     /// Outputs for this cycle (`owner`: the read port is granted to S2M).
+    #[inline(always)]
     pub fn outputs(&self, regs: &SideRegs, owner: bool, s: &StreamIn<D>) -> S2mOut<D> {
         let mut o = S2mOut::default();
         o.ev.q = self.q;
@@ -335,6 +336,7 @@ impl<D: Lanes> S2m<D> {
     /// Clock edge. `owner`: the read-port grant; `dmb_req`: M2S waits on a
     /// DMB of this queue (pre-edge).
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     pub fn update(
         &mut self,
         regs: &SideRegs,
