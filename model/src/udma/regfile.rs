@@ -370,7 +370,9 @@ impl RegFile {
     }
 
     /// [`Self::update`] with each side's event by reference (the engine's
-    /// FSM outputs, not copied into an array).
+    /// FSM outputs, not copied into an array). Inlined into the engine's
+    /// cycle.
+    #[inline(always)]
     pub fn update_ev(&mut self, i: &CsrIn, ev: [&SideEv; 2], stat: &[SideStat; 2]) {
         let req = self.axi.requests(i, CSR_ADDR_MASK);
         if req.write.is_none() {
