@@ -449,6 +449,7 @@ impl<D: Lanes> S2m<D> {
     }
 
     /// DATA: collect stream bytes into the write buffer until a burst ends.
+    #[inline(always)]
     fn collect_data(&mut self, s: &StreamIn<D>, dmb_req: bool, hs: &Handshakes, o: &mut S2mOut<D>) {
         let t = o.take.unwrap_or_else(|| self.take(s));
         let mut wend = false;
