@@ -25,7 +25,7 @@ static ROWS: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
 fn ratio_row<G, S>(
     name: &str,
     desc: &'static BlockDesc,
-    golden: &dyn Fn() -> G,
+    golden: &(dyn Fn() -> G + Sync),
     ins: &[S::In],
     rounds: usize,
 ) where
@@ -36,6 +36,7 @@ fn ratio_row<G, S>(
         return;
     }
     let mut rtl: RtlDut<S::In, S::Out> = RtlDut::new(desc, 1, XInit::Zero).unwrap();
+    let mut rtl_b: RtlDut<S::In, S::Out> = RtlDut::new(desc, 1, XInit::Zero).unwrap();
     let lock = |threads: usize| {
         let o = ratios::seed1_options(N, threads);
         let r = lockstep::run(golden(), S::new(1, N), desc, &o).unwrap();
@@ -60,6 +61,17 @@ fn ratio_row<G, S>(
         }),
         Box::new(|| lock(1)),
         Box::new(|| lock(2)),
+        Box::new(|| {
+            ratios::cpu_beside_golden::<G, S>(
+                || {
+                    for i in ins {
+                        black_box(rtl_b.step(i));
+                    }
+                },
+                golden,
+                N,
+            )
+        }),
     ];
     let t = ratios::interleaved(rounds, &mut cands);
     ROWS.lock()
@@ -79,7 +91,7 @@ fn record<G: CycleModel<In = S::In, Out = S::Out>, S: Stimulus>(mut g: G, mut s:
         .collect()
 }
 
-fn block<G, S>(c: &mut Criterion, desc: &'static BlockDesc, golden: impl Fn() -> G + Copy)
+fn block<G, S>(c: &mut Criterion, desc: &'static BlockDesc, golden: impl Fn() -> G + Copy + Sync)
 where
     G: CycleModel<In = S::In, Out = S::Out> + Clone,
     S: Stimulus,

@@ -101,6 +101,19 @@ fn ratio_row<W: UdmaWidth>(name: &str, ins: &[W::In]) -> String {
         }),
         Box::new(|| lock(1)),
         Box::new(|| lock(2)),
+        Box::new(|| {
+            ratios::cpu_beside_golden::<UdmaEngine<W>, UdmaEnv<W>>(
+                || {
+                    let mut d: RtlDut<W::In, W::Out> =
+                        RtlDut::new(W::BLOCK, 1, XInit::Zero).unwrap();
+                    for i in ins {
+                        black_box(d.step(i));
+                    }
+                },
+                &UdmaEngine::<W>::new,
+                N,
+            )
+        }),
     ];
     let rounds = 7;
     let t = ratios::interleaved(rounds, &mut cands);

@@ -11,8 +11,19 @@
 //! larger of the two threads' CPU times (what the wall time is when each
 //! thread has a core of its own); the handoff's own cost is inside both.
 //! Criterion's own means (wall time) are printed above the table.
+//!
+//! The two cores of the development VM are not independent: a thread runs
+//! 1.3-1.5x slower while the other core is busy (a shell busy loop on the
+//! other core slows the Verilated evt_sem from 39 to 52 ms per 100 000
+//! cycles; docs/performance.md). So the table also times the RTL alone while
+//! the other core runs the block's golden side ([`cpu_beside_golden`]), the
+//! baseline a two-thread lockstep meets on such a machine, and prints the
+//! interference (that time over the idle one) beside the ratios.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+use sb2sb_model::ports::{CycleModel, PortBundle, Stimulus};
 
 /// CPU seconds of the calling thread spent in `f` (wall seconds where the
 /// OS gives no per-thread CPU time).
@@ -21,6 +32,54 @@ pub fn cpu_of(f: impl FnOnce()) -> f64 {
     let c0 = sb2sb::cputime::thread_cpu_ns();
     f();
     sb2sb::cputime::thread_cpu_s_since(c0).unwrap_or_else(|| t0.elapsed().as_secs_f64())
+}
+
+/// CPU seconds of the calling thread spent in `f` while another thread runs
+/// the golden side of a lockstep of the same block, over and over: the
+/// environment `S` (seed 1, `cycles`) driven by the golden model `golden()`,
+/// inputs and outputs packed, as the lockstep's golden thread does.
+pub fn cpu_beside_golden<G, S>(
+    f: impl FnOnce(),
+    golden: &(dyn Fn() -> G + Sync),
+    cycles: u64,
+) -> f64
+where
+    G: CycleModel<In = S::In, Out = S::Out>,
+    S: Stimulus,
+{
+    let stop = AtomicBool::new(false);
+    let started = AtomicBool::new(false);
+    std::thread::scope(|sc| {
+        sc.spawn(|| {
+            let mut iw = vec![0u64; <S::In as PortBundle>::WORDS];
+            let mut ow = vec![0u64; <S::Out as PortBundle>::WORDS];
+            'runs: loop {
+                let mut g = golden();
+                let mut env = S::new(1, cycles);
+                let mut prev: Option<S::Out> = None;
+                for c in 0..cycles {
+                    if c % 256 == 0 {
+                        started.store(true, Ordering::Release);
+                        if stop.load(Ordering::Relaxed) {
+                            break 'runs;
+                        }
+                    }
+                    let i = env.next(c, prev.as_ref());
+                    let o = g.step(&i);
+                    i.pack(&mut iw);
+                    o.pack(&mut ow);
+                    std::hint::black_box((&iw, &ow));
+                    prev = Some(o);
+                }
+            }
+        });
+        while !started.load(Ordering::Acquire) {
+            std::hint::spin_loop();
+        }
+        let t = cpu_of(f);
+        stop.store(true, Ordering::Relaxed);
+        t
+    })
 }
 
 /// Lockstep options of every bench run: seed 1, `cycles`, `threads`.
@@ -55,21 +114,25 @@ pub fn interleaved(rounds: usize, cands: &mut [Box<dyn FnMut() -> f64 + '_>]) ->
 
 /// Header of the ratio table.
 pub const HEADER: &str = "\n## lockstep ratios (interleaved best-of-rounds, one run; cost = CPU time, 2 threads: the busier thread; speed = RTL-alone cost / cost)\n\n\
-block | cycles | rounds | RTL alone | golden | lockstep 1 thread | lockstep 2 threads | golden speed | lockstep 1 speed | lockstep 2 speed\n\
----|---|---|---|---|---|---|---|---|---\n";
+block | cycles | rounds | RTL alone | golden | lockstep 1 thread | lockstep 2 threads | golden speed | lockstep 1 speed | lockstep 2 speed | RTL alone, other core busy | interference | lockstep 2 speed vs busy RTL\n\
+---|---|---|---|---|---|---|---|---|---|---|---|---\n";
 
-/// One row from the times of [RTL alone, golden, lockstep 1 thread, lockstep 2 threads].
+/// One row from the times of [RTL alone, golden, lockstep 1 thread,
+/// lockstep 2 threads, RTL alone beside the golden side].
 pub fn row(block: &str, cycles: u64, rounds: usize, t: &[f64]) -> String {
     let ms = |x: f64| format!("{:.2} ms", x * 1e3);
     format!(
-        "{block} | {cycles} | {rounds} | {} | {} | {} | {} | {:.2}× | {:.2}× | {:.2}×\n",
+        "{block} | {cycles} | {rounds} | {} | {} | {} | {} | {:.2}× | {:.2}× | {:.2}× | {} | {:.2} | {:.2}×\n",
         ms(t[0]),
         ms(t[1]),
         ms(t[2]),
         ms(t[3]),
         t[0] / t[1],
         t[0] / t[2],
-        t[0] / t[3]
+        t[0] / t[3],
+        ms(t[4]),
+        t[4] / t[0],
+        t[4] / t[3]
     )
 }
 

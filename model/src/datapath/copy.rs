@@ -109,12 +109,18 @@ mod x86 {
             return;
         }
         let mut i = 0usize;
-        if stream && n >= 8 * V {
-            // Copy an unaligned head so the destination is 32-byte aligned.
+        if n >= 8 * V {
+            // Copy an unaligned head so the destination is 32-byte aligned:
+            // the main loop's stores then never split a cache line (cached
+            // copies too: a 4 KiB copy between buffers 16 bytes off a
+            // 32-byte boundary took 61 ns with split stores against 54 ns
+            // for memcpy and 43 ns aligned; session 14).
             let head = (V - (d as usize % V)) % V;
             let v = _mm256_loadu_si256(s as *const __m256i);
             _mm256_storeu_si256(d as *mut __m256i, v);
             i = head;
+        }
+        if stream && n >= 8 * V {
             while i + 4 * V <= n {
                 let a = _mm256_loadu_si256(s.add(i) as *const __m256i);
                 let b = _mm256_loadu_si256(s.add(i + V) as *const __m256i);
@@ -177,11 +183,14 @@ mod x86 {
             return;
         }
         let mut i = 0usize;
-        if stream && n >= 8 * V {
+        if n >= 8 * V {
+            // Destination aligned for the main loop, as in [`copy_avx2`].
             let head = (V - (d as usize % V)) % V;
             let v = _mm512_loadu_si512(s as *const __m512i);
             _mm512_storeu_si512(d as *mut __m512i, v);
             i = head;
+        }
+        if stream && n >= 8 * V {
             while i + 4 * V <= n {
                 let a = _mm512_loadu_si512(s.add(i) as *const __m512i);
                 let b = _mm512_loadu_si512(s.add(i + V) as *const __m512i);

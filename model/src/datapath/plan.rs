@@ -127,6 +127,27 @@ pub fn copy_candidates() -> Vec<CopyKernel> {
         .collect()
 }
 
+/// The candidates of a class below [`super::copy::STREAM_THRESHOLD`]: the
+/// SIMD kernels this CPU supports, `Portable` (libc `memcpy`) only when it
+/// supports none. The class's choice serves every buffer pair of the class,
+/// but the calibration times one; `memcpy`'s speed on the development
+/// machine depends on where the pair sits (4 KiB with the destination 16
+/// bytes past the source modulo 4 KiB: 1.43 µs against 45-51 ns for AVX2,
+/// the `dst = src + 16` row of `cargo bench --bench datapath`), the AVX2
+/// kernel's varies by < 1.5x over every offset tried. A calibration that
+/// picked `memcpy` on a lucky pair (it did at 4 KiB) gambles the others.
+pub fn cached_copy_candidates() -> Vec<CopyKernel> {
+    let simd: Vec<CopyKernel> = copy_candidates()
+        .into_iter()
+        .filter(|&k| k != CopyKernel::Portable)
+        .collect();
+    if simd.is_empty() {
+        vec![CopyKernel::Portable]
+    } else {
+        simd
+    }
+}
+
 fn time_copy(k: CopyKernel, dst: &mut [u8], src: &[u8], reps: usize, stream: bool) -> Duration {
     let t = Instant::now();
     for _ in 0..reps {
@@ -137,16 +158,31 @@ fn time_copy(k: CopyKernel, dst: &mut [u8], src: &[u8], reps: usize, stream: boo
 
 /// The kernel [`super::copy`] uses for `dst.len()` bytes, calibrating the
 /// class on these buffers the first time (`dst` ends up equal to `src`).
+/// The lookup is inlined into [`super::copy`]; the calibration is a cold
+/// call, as [`reduce_kernel`]'s (a 4 KiB copy is ~45 ns).
+#[inline]
 pub(crate) fn copy_kernel(dst: &mut [u8], src: &[u8]) -> CopyKernel {
-    let n = dst.len();
-    let c = size_class(n);
-    if let Some(k) = copy_from_code(COPY_PLAN[c].load(Ordering::Relaxed)) {
-        return k;
+    let c = size_class(dst.len());
+    match copy_from_code(COPY_PLAN[c].load(Ordering::Relaxed)) {
+        Some(k) => k,
+        None => calibrate_copy(c, dst, src),
     }
+}
+
+/// Time every candidate kernel on `dst`/`src` (the first copy of class `c`)
+/// and store the fastest for the class.
+#[cold]
+#[inline(never)]
+fn calibrate_copy(c: usize, dst: &mut [u8], src: &[u8]) -> CopyKernel {
+    let n = dst.len();
     let stream = n >= super::copy::STREAM_THRESHOLD;
     let reps = (MIN_TIMED_BYTES / n.max(1)).clamp(1, 4096);
     let rounds = cal_rounds(n * reps);
-    let cands = copy_candidates();
+    let cands = if stream {
+        copy_candidates()
+    } else {
+        cached_copy_candidates()
+    };
     // Warm-up: fault in the destination pages before anything is timed.
     run_stream(CopyKernel::Portable, dst, src, false);
     let k = choose(&cands, rounds, |k| time_copy(k, dst, src, reps, stream));
@@ -354,7 +390,7 @@ mod tests {
         let k = copy_kernel(&mut dst, &src);
         assert_eq!(dst, src, "calibration leaves dst equal to src");
         assert!(Features::get().supports(k));
-        assert!(copy_candidates().contains(&k));
+        assert!(cached_copy_candidates().contains(&k));
         // The second call returns the stored choice.
         assert_eq!(copy_kernel(&mut dst, &src), k);
         assert_eq!(copy_choice(5000), Some(k));
@@ -370,6 +406,20 @@ mod tests {
             .find(|l| l.starts_with("reduce bf16 plan:"))
             .unwrap_or_default();
         assert!(bf16.contains(&format!(" 2K+ {r:?};")), "{rep}");
+    }
+
+    #[test]
+    fn cached_classes_choose_memcpy_only_without_a_simd_kernel() {
+        let f = Features::get();
+        let c = cached_copy_candidates();
+        let simd = f.supports(CopyKernel::Avx2) || f.supports(CopyKernel::Avx512);
+        assert_eq!(c.contains(&CopyKernel::Portable), !simd, "{c:?} on {f:?}");
+        assert!(!c.is_empty());
+        for k in &c {
+            assert!(f.supports(*k) && copy_candidates().contains(k));
+        }
+        // Streamed classes keep memcpy among their candidates.
+        assert!(copy_candidates().contains(&CopyKernel::Portable));
     }
 
     #[test]
