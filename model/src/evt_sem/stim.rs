@@ -8,7 +8,7 @@
 //! internals, so both lockstep twins count the same.
 
 use super::bfm::{AxiLiteMaster, Dice, Done, RdTxn, Timing, WrTxn};
-use super::io::{EvtSemIn, EvtSemOut, NUM_INC, NUM_WAIT};
+use super::io::{lane, set_lane, EvtSemIn, EvtSemOut, IDX_W, MODE_W, NUM_INC, NUM_WAIT, VAL_W};
 use super::regs::*;
 use super::NUM_SEM;
 use crate::ports::Stimulus;
@@ -138,15 +138,13 @@ const NUM_COV: usize = COV_NAMES.len();
 /// Semaphores/events the random traffic concentrates on (collisions).
 const NUM_HOT: usize = 8;
 
-/// What [`EvtSemStim::observe`] needs of the last cycle's inputs (not the
-/// whole 232-byte bundle: a copy of it every cycle).
+/// What [`EvtSemStim::observe`] needs of the last cycle's inputs besides
+/// the wait ports (those are [`EvtSemStim::ports`], unchanged between the
+/// cycle that drove them and its `observe`).
 #[derive(Debug, Clone, Copy, Default)]
 struct LastIn {
     rst_ni: u64,
     dbg_idx_i: u64,
-    wait_valid_i: u64,
-    wait_mode_i: u64,
-    wait_idx_i: u64,
 }
 
 impl LastIn {
@@ -154,22 +152,77 @@ impl LastIn {
         Self {
             rst_ni: i.rst_ni,
             dbg_idx_i: i.dbg_idx_i,
-            wait_valid_i: i.wait_valid_i,
-            wait_mode_i: i.wait_mode_i,
-            wait_idx_i: i.wait_idx_i,
         }
     }
 }
 
-/// A wait request held on one port.
+/// A wait request (its lanes, while held, are in [`WaitPorts`]).
 #[derive(Debug, Clone, Copy, Default)]
 struct WaitReq {
-    active: bool,
     mode: u8,
     idx: u8,
     value: i32,
+    /// Cycles held so far, and the cycles after which it is cancelled.
     age: u32,
     limit: u32,
+}
+
+/// The wait ports as driven, packed as on the ports: the lanes of the held
+/// requests, zero on idle ports. A request is held for up to ~120 cycles, so
+/// the lanes change only when one starts or ends and are copied into the
+/// inputs every cycle (packing the four ports every cycle was a tenth of the
+/// environment's work).
+#[derive(Debug, Clone, Copy, Default)]
+struct WaitPorts {
+    valid: u64,
+    mode: u64,
+    idx: u64,
+    value: [u64; 2],
+    /// Ports holding an unsupported mode (counted by `observe` every cycle).
+    bad: u64,
+}
+
+impl WaitPorts {
+    fn held(&self, p: usize) -> bool {
+        (self.valid >> p) & 1 == 1
+    }
+    fn mode(&self, p: usize) -> u8 {
+        lane(core::slice::from_ref(&self.mode), p, MODE_W) as u8
+    }
+    fn idx(&self, p: usize) -> u8 {
+        lane(core::slice::from_ref(&self.idx), p, IDX_W) as u8
+    }
+    /// Hold `w` on port `p`.
+    fn hold(&mut self, p: usize, w: &WaitReq) {
+        self.release(p);
+        self.put(p, w.mode, w.idx, w.value);
+        self.valid |= 1 << p;
+        self.bad |= u64::from(WaitMode::from_code(u32::from(w.mode)).is_none()) << p;
+    }
+    /// Drop port `p`'s request (its lanes to zero, as an idle port's).
+    fn release(&mut self, p: usize) {
+        self.put(p, 0, 0, 0);
+        self.valid &= !(1 << p);
+        self.bad &= !(1 << p);
+    }
+    fn put(&mut self, p: usize, mode: u8, idx: u8, value: i32) {
+        set_lane(
+            core::slice::from_mut(&mut self.mode),
+            p,
+            MODE_W,
+            mode.into(),
+        );
+        set_lane(core::slice::from_mut(&mut self.idx), p, IDX_W, idx.into());
+        set_lane(&mut self.value, p, VAL_W, u64::from(value as u32));
+    }
+    /// Drive the ports (equal to `set_wait` of every held request on idle
+    /// wait ports).
+    fn drive(&self, i: &mut EvtSemIn) {
+        i.wait_valid_i = self.valid;
+        i.wait_mode_i = self.mode;
+        i.wait_idx_i = self.idx;
+        i.wait_value_i = self.value;
+    }
 }
 
 /// Directed-sequence progress.
@@ -214,6 +267,8 @@ pub struct EvtSemStim {
     cycles: u64,
     bfm: AxiLiteMaster,
     waits: [WaitReq; NUM_WAIT],
+    /// The wait ports driven in every cycle out of reset.
+    ports: WaitPorts,
     phase: Phase,
     /// Waiters of the directed phase still pending (bit p = wait port p).
     directed_pending: u32,
@@ -228,8 +283,9 @@ pub struct EvtSemStim {
     last_in: LastIn,
     /// Increment-port semaphore masks of the last two cycles (commit detection).
     inc_mask: [[u64; 4]; 2],
-    /// Event-clear masks of the last two cycles (pushed at the end of `observe`).
-    clr_mask: [[u64; 4]; 2],
+    /// Events cleared by the waits satisfied in the last observed cycle
+    /// (set at the end of `observe`, read by the next one).
+    clr_mask: [u64; 4],
     /// Directed INCR writes to remote_sem still to queue.
     directed_writes: u32,
     bvalid_prev: bool,
@@ -316,7 +372,7 @@ impl EvtSemStim {
     fn start_reset(&mut self) {
         self.reset_left = self.rng.rng.range(1, 3) as u32;
         self.bfm.reset();
-        self.waits = [WaitReq::default(); NUM_WAIT];
+        self.ports = WaitPorts::default();
         self.burst_left = 0;
         self.bvalid_prev = false;
         self.seen = [0; NUM_SEM];
@@ -382,9 +438,7 @@ impl EvtSemStim {
                     {
                         self.hit(Cov::CollideIncAxi)
                     }
-                    Reg::Event(i)
-                        if w.strb == EVT_SEM_FULL_STRB && mask_has(&self.clr_mask[0], i) =>
-                    {
+                    Reg::Event(i) if w.strb == EVT_SEM_FULL_STRB && mask_has(&self.clr_mask, i) => {
                         self.hit(Cov::CollideEvtClearAxi)
                     }
                     _ => {}
@@ -440,27 +494,21 @@ impl EvtSemStim {
         // Waits (and the event clears of the last cycle, for the event-write
         // collision counter: one pass over the ports).
         let done = o.wait_done_o;
-        let valid = last.wait_valid_i & ((1 << NUM_WAIT) - 1);
-        // Unsupported modes on valid ports, counted without a branch per port.
-        let mut unknown = 0u64;
-        for p in 0..NUM_WAIT {
-            let mode = (last.wait_mode_i >> (8 * p)) as u8;
-            unknown |= u64::from(WaitMode::from_code(u32::from(mode)).is_none()) << p;
-        }
-        self.cov[Cov::WaitBadMode as usize] += u64::from((valid & unknown).count_ones());
+        // Unsupported modes on valid ports.
+        self.cov[Cov::WaitBadMode as usize] += u64::from(self.ports.bad.count_ones());
         let mut dec_mask = [0u64; 4];
         let mut dec_dup = false;
         let mut clr = [0u64; 4];
         // The satisfied ports, in port order.
-        let mut sat = done & valid;
+        let mut sat = done & self.ports.valid;
         while sat != 0 {
             let p = sat.trailing_zeros() as usize;
             sat &= sat - 1;
-            let mode = (last.wait_mode_i >> (8 * p)) as u8;
-            let idx = (last.wait_idx_i >> (8 * p)) as u8;
+            let mode = self.ports.mode(p);
+            let idx = self.ports.idx(p);
             let c = Self::mode_cov(mode);
             self.hit(c);
-            self.waits[p].active = false;
+            self.ports.release(p);
             if u32::from(mode) == EVT_SEM_WAIT_EVT_SET_CLR {
                 mask_set(&mut clr, idx);
             }
@@ -481,7 +529,7 @@ impl EvtSemStim {
         if dec_dup {
             self.hit(Cov::CollideDecDec);
         }
-        self.clr_mask = [clr, self.clr_mask[0]];
+        self.clr_mask = clr;
     }
 
     /// Drive the increment ports for this cycle (random bursts).
@@ -639,7 +687,6 @@ impl EvtSemStim {
             self.rng.rng.range(1, 120)
         } as u32;
         WaitReq {
-            active: true,
             mode,
             idx,
             value,
@@ -648,30 +695,34 @@ impl EvtSemStim {
         }
     }
 
-    fn drive_waits(&mut self, i: &mut EvtSemIn, random: bool) {
+    /// Random waits: a held request is cancelled (dropped without done)
+    /// after its limit, an idle port starts one with probability 1/8.
+    fn drive_waits(&mut self, i: &mut EvtSemIn) {
         for p in 0..NUM_WAIT {
-            let w = &mut self.waits[p];
-            if w.active {
+            if self.ports.held(p) {
+                let w = &mut self.waits[p];
                 w.age += 1;
-                if random && w.age > w.limit {
-                    w.active = false;
+                if w.age > w.limit {
+                    self.ports.release(p);
                     self.cov[Cov::WaitCancelled as usize] += 1;
                 }
             }
-            if !self.waits[p].active && random && self.rng.bits(3) == 0 {
-                self.waits[p] = self.new_wait();
-            }
-            let w = self.waits[p];
-            if w.active {
-                i.set_wait(p, w.mode, w.idx, w.value);
+            if !self.ports.held(p) && self.rng.bits(3) == 0 {
+                let w = self.new_wait();
+                self.hold_wait(p, w);
             }
         }
+        self.ports.drive(i);
+    }
+
+    fn hold_wait(&mut self, p: usize, w: WaitReq) {
+        self.waits[p] = w;
+        self.ports.hold(p, &w);
     }
 
     fn directed(&mut self, i: &mut EvtSemIn) {
         let sem_incr = |s: u8| WrTxn::full(Reg::Sem(SemWindow::Incr, s).offset(), 1);
         let ge_dec = |idx: u8, n: u32| WaitReq {
-            active: true,
             mode: EVT_SEM_WAIT_SEM_GE_DEC as u8,
             idx,
             value: n as i32,
@@ -687,8 +738,8 @@ impl EvtSemStim {
                         i.set_inc(p, LOCAL_SEM, 1);
                     }
                     self.directed_writes = EXAMPLE_ENGINES;
-                    self.waits[0] = ge_dec(REMOTE_SEM, EXAMPLE_ENGINES);
-                    self.waits[1] = ge_dec(LOCAL_SEM, EXAMPLE_ENGINES);
+                    self.hold_wait(0, ge_dec(REMOTE_SEM, EXAMPLE_ENGINES));
+                    self.hold_wait(1, ge_dec(LOCAL_SEM, EXAMPLE_ENGINES));
                     self.directed_pending = 0b11;
                 }
                 let quiet = self.directed_writes == 0 && self.bfm.idle();
@@ -706,8 +757,8 @@ impl EvtSemStim {
                     for p in 0..NUM_INC {
                         i.set_inc(p, LOCAL_SEM, 1);
                     }
-                    self.waits[0] = ge_dec(REMOTE_SEM, NUM_INC as u32);
-                    self.waits[1] = ge_dec(LOCAL_SEM, NUM_INC as u32);
+                    self.hold_wait(0, ge_dec(REMOTE_SEM, NUM_INC as u32));
+                    self.hold_wait(1, ge_dec(LOCAL_SEM, NUM_INC as u32));
                     self.directed_pending = 0b11;
                 }
                 // §5.2 (4): remote_sem rises by the number of engines — 8 routed writes
@@ -732,12 +783,7 @@ impl EvtSemStim {
         if self.directed_writes > 0 && self.bfm.push_write(sem_incr(REMOTE_SEM)) {
             self.directed_writes -= 1;
         }
-        for p in 0..NUM_WAIT {
-            let w = self.waits[p];
-            if w.active {
-                i.set_wait(p, w.mode, w.idx, w.value);
-            }
-        }
+        self.ports.drive(i);
     }
 
     /// First-error probe (coverage closure of the FIRST_ERR record, docs/signoff.md):
@@ -760,11 +806,12 @@ impl EvtSemStim {
                     1 => ProbeKind::Overflow,
                     _ => ProbeKind::BadWait,
                 };
-                self.waits = [WaitReq::default(); NUM_WAIT];
                 self.burst_left = 0;
                 (kind, ProbeStep::Drain(0))
             }
         };
+        // No waits while the probe runs but its own bad wait, held for one cycle.
+        self.ports = WaitPorts::default();
         let sem = self.hot[0];
         let next = match step {
             ProbeStep::Drain(t) => {
@@ -794,7 +841,12 @@ impl EvtSemStim {
                             self.hit(Cov::FirstErrProbeOvf);
                         }
                         ProbeKind::BadWait => {
-                            i.set_wait(0, 0x09, sem, 0);
+                            let bad = WaitReq {
+                                mode: 0x09,
+                                idx: sem,
+                                ..WaitReq::default()
+                            };
+                            self.hold_wait(0, bad);
                             self.hit(Cov::FirstErrProbeBadWait);
                         }
                     }
@@ -827,6 +879,62 @@ impl EvtSemStim {
         };
         self.probe = Some((kind, next));
         true
+    }
+
+    /// This cycle's inputs (on idle inputs `i`).
+    fn drive(&mut self, cycle: u64, i: &mut EvtSemIn) {
+        // Reset: initial and in mid-run. AXI valids stay low during reset;
+        // the other ports carry noise (their outputs are still compared).
+        if self.reset_left == 0 && cycle == self.next_reset && cycle + 100 < self.cycles {
+            self.start_reset();
+            self.hit(Cov::ResetMidRun);
+            self.next_reset = cycle + self.rng.rng.range(20_000, 120_000);
+        }
+        if self.reset_left > 0 {
+            self.reset_left -= 1;
+            i.rst_ni = 0;
+            if self.rng.rng.bool() {
+                i.inc_valid_i = self.rng.rng.below(1 << NUM_INC);
+                i.inc_idx_i = [self.rng.rng.u64(), self.rng.rng.u64()];
+                i.wait_valid_i = self.rng.rng.below(1 << NUM_WAIT);
+                i.wait_mode_i = self.rng.rng.u64() & 0x0707_0707; // modes 0..7 on every port
+            }
+            i.dbg_idx_i = self.rng.rng.below(NUM_SEM as u64);
+            self.inc_mask = [[0; 4]; 2];
+            return;
+        }
+
+        if self.phase == Phase::Random && self.probe_step(cycle, i) {
+            // A first-error probe drives this cycle (no random traffic).
+            self.ports.drive(i);
+        } else if self.phase == Phase::Random {
+            if self.rng.bits(15) == 0 {
+                self.reshuffle_hot();
+                self.bfm.timing = Timing::random(&mut self.rng.rng);
+            }
+            if self.bfm.can_write() && self.rng.chance16(5) {
+                let w = self.random_write();
+                self.bfm.push_write(w);
+            }
+            if self.bfm.can_read() && self.rng.chance16(5) {
+                let r = self.random_read();
+                self.bfm.push_read(r);
+            }
+            self.drive_incs_random(i);
+            self.drive_waits(i);
+        } else {
+            self.directed(i);
+        }
+        self.bfm.drive(&mut self.rng, i);
+        self.collision_cov(i);
+
+        // Debug port: mostly the hot semaphores, otherwise a sweep of all 256.
+        i.dbg_idx_i = if self.rng.bits(2) != 0 {
+            u64::from(self.hot[self.rng.bits(3) as usize])
+        } else {
+            self.sweep = self.sweep.wrapping_add(1);
+            u64::from(self.sweep)
+        };
     }
 
     fn collision_cov(&mut self, i: &EvtSemIn) {
@@ -873,6 +981,7 @@ impl Stimulus for EvtSemStim {
             cycles,
             bfm: AxiLiteMaster::new(timing),
             waits: [WaitReq::default(); NUM_WAIT],
+            ports: WaitPorts::default(),
             phase: Phase::Example { t: 0 },
             directed_pending: 0,
             reset_left: 2,
@@ -883,7 +992,7 @@ impl Stimulus for EvtSemStim {
             seen: [0; NUM_SEM],
             last_in: LastIn::default(),
             inc_mask: [[0; 4]; 2],
-            clr_mask: [[0; 4]; 2],
+            clr_mask: [0; 4],
             directed_writes: 0,
             bvalid_prev: false,
             sweep: 0,
@@ -901,59 +1010,7 @@ impl Stimulus for EvtSemStim {
             self.observe(cycle, o);
         }
         let mut i = EvtSemIn::idle();
-
-        // Reset: initial and in mid-run. AXI valids stay low during reset;
-        // the other ports carry noise (their outputs are still compared).
-        if self.reset_left == 0 && cycle == self.next_reset && cycle + 100 < self.cycles {
-            self.start_reset();
-            self.hit(Cov::ResetMidRun);
-            self.next_reset = cycle + self.rng.rng.range(20_000, 120_000);
-        }
-        if self.reset_left > 0 {
-            self.reset_left -= 1;
-            i.rst_ni = 0;
-            if self.rng.rng.bool() {
-                i.inc_valid_i = self.rng.rng.below(1 << NUM_INC);
-                i.inc_idx_i = [self.rng.rng.u64(), self.rng.rng.u64()];
-                i.wait_valid_i = self.rng.rng.below(1 << NUM_WAIT);
-                i.wait_mode_i = self.rng.rng.u64() & 0x0707_0707; // modes 0..7 on every port
-            }
-            i.dbg_idx_i = self.rng.rng.below(NUM_SEM as u64);
-            self.last_in = LastIn::of(&i);
-            self.inc_mask = [[0; 4]; 2];
-            return i;
-        }
-
-        if self.phase == Phase::Random && self.probe_step(cycle, &mut i) {
-            // A first-error probe drives this cycle (no random traffic).
-        } else if self.phase == Phase::Random {
-            if self.rng.bits(15) == 0 {
-                self.reshuffle_hot();
-                self.bfm.timing = Timing::random(&mut self.rng.rng);
-            }
-            if self.bfm.can_write() && self.rng.chance16(5) {
-                let w = self.random_write();
-                self.bfm.push_write(w);
-            }
-            if self.bfm.can_read() && self.rng.chance16(5) {
-                let r = self.random_read();
-                self.bfm.push_read(r);
-            }
-            self.drive_incs_random(&mut i);
-            self.drive_waits(&mut i, true);
-        } else {
-            self.directed(&mut i);
-        }
-        self.bfm.drive(&mut self.rng, &mut i);
-        self.collision_cov(&i);
-
-        // Debug port: mostly the hot semaphores, otherwise a sweep of all 256.
-        i.dbg_idx_i = if self.rng.bits(2) != 0 {
-            u64::from(self.hot[self.rng.bits(3) as usize])
-        } else {
-            self.sweep = self.sweep.wrapping_add(1);
-            u64::from(self.sweep)
-        };
+        self.drive(cycle, &mut i);
         self.last_in = LastIn::of(&i);
         i
     }
