@@ -328,11 +328,32 @@ fn spread_even(x: u64) -> u64 {
     (x | x << 1) & 0x5555
 }
 
-fn mask_set(m: &mut [u64; 4], i: u8) {
+/// A set of semaphores (bit i of the 256).
+type SemSet = [u64; 4];
+
+/// The semaphores the valid increment ports name, for the collision
+/// counters (formed as the ports are driven).
+#[derive(Debug, Clone, Copy, Default)]
+struct IncTargets {
+    sems: SemSet,
+    /// Two valid ports name one semaphore.
+    shared: bool,
+}
+
+impl IncTargets {
+    /// Port naming semaphore `i` becomes valid.
+    #[inline(always)]
+    fn add(&mut self, i: u8) {
+        self.shared |= mask_has(&self.sems, i);
+        mask_set(&mut self.sems, i);
+    }
+}
+
+fn mask_set(m: &mut SemSet, i: u8) {
     m[usize::from(i) / 64] |= 1 << (i % 64);
 }
 
-fn mask_has(m: &[u64; 4], i: u8) -> bool {
+fn mask_has(m: &SemSet, i: u8) -> bool {
     (m[usize::from(i) / 64] >> (i % 64)) & 1 == 1
 }
 
@@ -495,7 +516,10 @@ impl EvtSemStim {
         // collision counter: one pass over the ports).
         let done = o.wait_done_o;
         // Unsupported modes on valid ports.
-        self.cov[Cov::WaitBadMode as usize] += u64::from(self.ports.bad.count_ones());
+        // (Rare: no `count_ones`, no single instruction on the baseline x86-64, otherwise.)
+        if self.ports.bad != 0 {
+            self.cov[Cov::WaitBadMode as usize] += u64::from(self.ports.bad.count_ones());
+        }
         let mut dec_mask = [0u64; 4];
         let mut dec_dup = false;
         let mut clr = [0u64; 4];
@@ -533,13 +557,16 @@ impl EvtSemStim {
     }
 
     /// Drive the increment ports for this cycle (random bursts).
-    fn drive_incs_random(&mut self, i: &mut EvtSemIn) {
+    /// Returns the set of semaphores the driven ports name (formed as they
+    /// are driven, for [`EvtSemStim::collision_cov`]).
+    fn drive_incs_random(&mut self, i: &mut EvtSemIn) -> IncTargets {
+        let mut sems = IncTargets::default();
         if self.burst_left == 0 {
             if self.rng.bits(6) == 0 {
                 self.burst_left = self.rng.rng.range(1, 200) as u32;
                 self.burst_density = self.rng.rng.range(1, 16) as u32;
             }
-            return;
+            return sems;
         }
         self.burst_left -= 1;
         if self.rng.bits(6) == 0 {
@@ -553,7 +580,9 @@ impl EvtSemStim {
             for p in 0..NUM_INC {
                 i.set_inc(p, idx, v);
             }
-            return;
+            sems.sems[usize::from(idx) / 64] = 1 << (idx % 64);
+            sems.shared = true;
+            return sems;
         }
         // One draw gates all 16 ports (a nibble each: valid with probability
         // density/16), one draw per valid port for its index and value. The
@@ -579,7 +608,9 @@ impl EvtSemStim {
             v = if b < 3 { wide[(b as usize).min(2)] } else { v };
             i.inc_idx_i[p / 8] |= u64::from(idx) << (8 * (p % 8));
             i.inc_value_i[p / 2] |= u64::from(v as u32) << (32 * (p % 2));
+            sems.add(idx);
         }
+        sems
     }
 
     fn random_write(&mut self) -> WrTxn {
@@ -904,9 +935,10 @@ impl EvtSemStim {
             return;
         }
 
-        if self.phase == Phase::Random && self.probe_step(cycle, i) {
+        let sems = if self.phase == Phase::Random && self.probe_step(cycle, i) {
             // A first-error probe drives this cycle (no random traffic).
             self.ports.drive(i);
+            Self::inc_sems(i)
         } else if self.phase == Phase::Random {
             if self.rng.bits(15) == 0 {
                 self.reshuffle_hot();
@@ -920,13 +952,15 @@ impl EvtSemStim {
                 let r = self.random_read();
                 self.bfm.push_read(r);
             }
-            self.drive_incs_random(i);
+            let sems = self.drive_incs_random(i);
             self.drive_waits(i);
+            sems
         } else {
             self.directed(i);
-        }
+            Self::inc_sems(i)
+        };
         self.bfm.drive(&mut self.rng, i);
-        self.collision_cov(i);
+        self.collision_cov(i, &sems);
 
         // Debug port: mostly the hot semaphores, otherwise a sweep of all 256.
         i.dbg_idx_i = if self.rng.bits(2) != 0 {
@@ -937,26 +971,31 @@ impl EvtSemStim {
         };
     }
 
-    fn collision_cov(&mut self, i: &EvtSemIn) {
-        // The set of semaphores the valid increment ports name: two ports
-        // share one exactly when the set is smaller than the port count, all
-        // 16 ports name one when the set has one member.
-        let mut m = [0u64; 4];
+    /// The set of semaphores the valid increment ports of `i` name.
+    fn inc_sems(i: &EvtSemIn) -> IncTargets {
+        let mut m = IncTargets::default();
         let mut valid = i.inc_valid_i & ((1 << NUM_INC) - 1);
-        let ports = valid.count_ones();
         while valid != 0 {
             let idx = i.inc_idx(valid.trailing_zeros() as usize);
             valid &= valid - 1;
-            mask_set(&mut m, idx);
+            m.add(idx);
         }
-        let distinct: u32 = m.iter().map(|w| w.count_ones()).sum();
-        if distinct < ports {
+        m
+    }
+
+    /// Increment-port collisions, from the semaphores the valid ports name:
+    /// all 16 ports name one when the set has one member (counted only with
+    /// all 16 valid: `count_ones` is no single instruction on the baseline
+    /// x86-64 target).
+    fn collision_cov(&mut self, i: &EvtSemIn, t: &IncTargets) {
+        if t.shared {
             self.hit(Cov::CollideInc2Plus);
         }
-        if i.inc_valid_i == (1 << NUM_INC) - 1 && distinct == 1 {
+        let one = || t.sems.iter().map(|w| w.count_ones()).sum::<u32>() == 1;
+        if i.inc_valid_i == (1 << NUM_INC) - 1 && one() {
             self.hit(Cov::CollideIncAll16);
         }
-        self.inc_mask = [m, self.inc_mask[0]];
+        self.inc_mask = [t.sems, self.inc_mask[0]];
     }
 }
 
