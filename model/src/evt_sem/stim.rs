@@ -281,8 +281,14 @@ pub struct EvtSemStim {
     seen: [i32; NUM_SEM],
     /// The fields of the last cycle's inputs that `observe` reads.
     last_in: LastIn,
-    /// Increment-port semaphore masks of the last two cycles (commit detection).
-    inc_mask: [[u64; 4]; 2],
+    /// Increment ports of the last two cycles (commit detection).
+    inc_hist: [IncPorts; 2],
+    /// The cycle (a count of driven cycles, [`EvtSemStim::inc_tag`]) in which
+    /// each semaphore was last named by a valid increment port: two ports of
+    /// one cycle name one semaphore when the second finds the first's stamp.
+    /// (A stamp per semaphore, not a set: nothing to clear per cycle.)
+    named_at: [u64; NUM_SEM],
+    inc_tag: u64,
     /// Events cleared by the waits satisfied in the last observed cycle
     /// (set at the end of `observe`, read by the next one).
     clr_mask: [u64; 4],
@@ -331,21 +337,64 @@ fn spread_even(x: u64) -> u64 {
 /// A set of semaphores (bit i of the 256).
 type SemSet = [u64; 4];
 
-/// The semaphores the valid increment ports name, for the collision
-/// counters (formed as the ports are driven).
+/// The increment ports of one cycle (valid bits and index lanes), kept for
+/// the collision checks against an AXI write or a satisfied wait (rare:
+/// only when one completes).
 #[derive(Debug, Clone, Copy, Default)]
-struct IncTargets {
-    sems: SemSet,
-    /// Two valid ports name one semaphore.
-    shared: bool,
+struct IncPorts {
+    valid: u64,
+    idx: [u64; 2],
 }
 
-impl IncTargets {
-    /// Port naming semaphore `i` becomes valid.
-    #[inline(always)]
-    fn add(&mut self, i: u8) {
-        self.shared |= mask_has(&self.sems, i);
-        mask_set(&mut self.sems, i);
+impl IncPorts {
+    fn of(i: &EvtSemIn) -> Self {
+        Self {
+            valid: i.inc_valid_i,
+            idx: i.inc_idx_i,
+        }
+    }
+    /// A valid port names semaphore `s`.
+    fn names(&self, s: u8) -> bool {
+        (0..NUM_INC).any(|p| (self.valid >> p) & 1 == 1 && lane(&self.idx, p, IDX_W) as u8 == s)
+    }
+    /// All 16 ports are valid and name one semaphore.
+    fn all_on_one(&self) -> bool {
+        let same = u64::from(self.idx[0] as u8) * 0x0101_0101_0101_0101;
+        self.valid == (1 << NUM_INC) - 1 && self.idx == [same, same]
+    }
+}
+
+/// The value of a random increment port by byte 2 of its draw, for bytes
+/// 3..=255: the sign of `small + 1` (3..=100: negative, 101..=110: zero,
+/// above: positive). A table, not a `match` or a chain of selects: the byte
+/// is random per port.
+const INC_SIGN: [i8; 256] = {
+    let mut t = [1i8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = match b {
+            0..=2 => 0, // not used (the wide values)
+            3..=100 => -1,
+            101..=110 => 0,
+            _ => 1,
+        };
+        b += 1;
+    }
+    t
+};
+
+/// An increment port's value from its draw `r`: by byte 2, +2^30, -2^30 or
+/// any 32-bit value (bytes 0, 1, 2), otherwise a small step of 1..=4 (bits
+/// 24..26) with the sign of [`INC_SIGN`].
+#[inline(always)]
+fn inc_value(r: u64) -> i32 {
+    let b = ((r >> 16) & 0xFF) as usize;
+    let small = ((r >> 24) & 3) as i32 + 1;
+    // Rare (3 in 256): a branch that is predicted.
+    if b < 3 {
+        [0x4000_0000, -0x4000_0000, (r >> 32) as u32 as i32][b]
+    } else {
+        i32::from(INC_SIGN[b]) * small
     }
 }
 
@@ -455,7 +504,7 @@ impl EvtSemStim {
             if let Some(w) = self.bfm.oldest_write() {
                 match Reg::decode(w.addr) {
                     Reg::Sem(SemWindow::Set | SemWindow::Incr | SemWindow::Decr, i)
-                        if w.strb == EVT_SEM_FULL_STRB && mask_has(&self.inc_mask[1], i) =>
+                        if w.strb == EVT_SEM_FULL_STRB && self.inc_hist[1].names(i) =>
                     {
                         self.hit(Cov::CollideIncAxi)
                     }
@@ -539,7 +588,7 @@ impl EvtSemStim {
             if u32::from(mode) == EVT_SEM_WAIT_SEM_GE_DEC {
                 dec_dup |= mask_has(&dec_mask, idx);
                 mask_set(&mut dec_mask, idx);
-                if mask_has(&self.inc_mask[0], idx) {
+                if self.inc_hist[0].names(idx) {
                     self.hit(Cov::CollideDecInc);
                 }
             }
@@ -557,16 +606,15 @@ impl EvtSemStim {
     }
 
     /// Drive the increment ports for this cycle (random bursts).
-    /// Returns the set of semaphores the driven ports name (formed as they
+    /// Returns whether two valid ports name one semaphore (found as they
     /// are driven, for [`EvtSemStim::collision_cov`]).
-    fn drive_incs_random(&mut self, i: &mut EvtSemIn) -> IncTargets {
-        let mut sems = IncTargets::default();
+    fn drive_incs_random(&mut self, i: &mut EvtSemIn) -> bool {
         if self.burst_left == 0 {
             if self.rng.bits(6) == 0 {
                 self.burst_left = self.rng.rng.range(1, 200) as u32;
                 self.burst_density = self.rng.rng.range(1, 16) as u32;
             }
-            return sems;
+            return false;
         }
         self.burst_left -= 1;
         if self.rng.bits(6) == 0 {
@@ -580,9 +628,7 @@ impl EvtSemStim {
             for p in 0..NUM_INC {
                 i.set_inc(p, idx, v);
             }
-            sems.sems[usize::from(idx) / 64] = 1 << (idx % 64);
-            sems.shared = true;
-            return sems;
+            return true;
         }
         // One draw gates all 16 ports (a nibble each: valid with probability
         // density/16), one draw per valid port for its index and value. The
@@ -590,6 +636,7 @@ impl EvtSemStim {
         let gate = self.rng.u64();
         let mut valid = gate_ports(gate, self.burst_density);
         i.inc_valid_i = valid;
+        let mut shared = false;
         while valid != 0 {
             let p = valid.trailing_zeros() as usize;
             valid &= valid - 1;
@@ -597,20 +644,22 @@ impl EvtSemStim {
             // As `hot_idx`: any semaphore with probability 1/16, else a hot one.
             let hot = self.hot[((r >> 12) & 7) as usize];
             let idx = if r & 0xF == 0 { (r >> 4) as u8 } else { hot };
-            let small = ((r >> 24) & 3) as i32;
-            // The value by the draw's byte (0: +2^30, 1: -2^30, 2: any
-            // 32-bit value, 3..=100: -small-1, 101..=110: 0, else small+1),
-            // formed by selects: a `match` here is a random branch per port.
-            let b = (r >> 16) & 0xFF;
-            let wide = [0x4000_0000, -0x4000_0000, (r >> 32) as u32 as i32];
-            let mut v = if b <= 100 { -small - 1 } else { small + 1 };
-            v = if (101..=110).contains(&b) { 0 } else { v };
-            v = if b < 3 { wide[(b as usize).min(2)] } else { v };
+            let v = inc_value(r);
             i.inc_idx_i[p / 8] |= u64::from(idx) << (8 * (p % 8));
             i.inc_value_i[p / 2] |= u64::from(v as u32) << (32 * (p % 2));
-            sems.add(idx);
+            shared |= self.name(idx);
         }
-        sems
+        shared
+    }
+
+    /// A valid increment port names semaphore `s` this cycle; whether an
+    /// earlier port of the cycle did.
+    #[inline(always)]
+    fn name(&mut self, s: u8) -> bool {
+        let stamp = &mut self.named_at[usize::from(s)];
+        let shared = *stamp == self.inc_tag;
+        *stamp = self.inc_tag;
+        shared
     }
 
     fn random_write(&mut self) -> WrTxn {
@@ -931,14 +980,15 @@ impl EvtSemStim {
                 i.wait_mode_i = self.rng.rng.u64() & 0x0707_0707; // modes 0..7 on every port
             }
             i.dbg_idx_i = self.rng.rng.below(NUM_SEM as u64);
-            self.inc_mask = [[0; 4]; 2];
+            self.inc_hist = [IncPorts::default(); 2];
             return;
         }
 
-        let sems = if self.phase == Phase::Random && self.probe_step(cycle, i) {
+        self.inc_tag += 1;
+        let shared = if self.phase == Phase::Random && self.probe_step(cycle, i) {
             // A first-error probe drives this cycle (no random traffic).
             self.ports.drive(i);
-            Self::inc_sems(i)
+            self.inc_shared(i)
         } else if self.phase == Phase::Random {
             if self.rng.bits(15) == 0 {
                 self.reshuffle_hot();
@@ -952,15 +1002,15 @@ impl EvtSemStim {
                 let r = self.random_read();
                 self.bfm.push_read(r);
             }
-            let sems = self.drive_incs_random(i);
+            let shared = self.drive_incs_random(i);
             self.drive_waits(i);
-            sems
+            shared
         } else {
             self.directed(i);
-            Self::inc_sems(i)
+            self.inc_shared(i)
         };
         self.bfm.drive(&mut self.rng, i);
-        self.collision_cov(i, &sems);
+        self.collision_cov(i, shared);
 
         // Debug port: mostly the hot semaphores, otherwise a sweep of all 256.
         i.dbg_idx_i = if self.rng.bits(2) != 0 {
@@ -971,31 +1021,29 @@ impl EvtSemStim {
         };
     }
 
-    /// The set of semaphores the valid increment ports of `i` name.
-    fn inc_sems(i: &EvtSemIn) -> IncTargets {
-        let mut m = IncTargets::default();
+    /// Whether two valid increment ports of `i` name one semaphore.
+    fn inc_shared(&mut self, i: &EvtSemIn) -> bool {
+        let mut shared = false;
         let mut valid = i.inc_valid_i & ((1 << NUM_INC) - 1);
         while valid != 0 {
             let idx = i.inc_idx(valid.trailing_zeros() as usize);
             valid &= valid - 1;
-            m.add(idx);
+            shared |= self.name(idx);
         }
-        m
+        shared
     }
 
-    /// Increment-port collisions, from the semaphores the valid ports name:
-    /// all 16 ports name one when the set has one member (counted only with
-    /// all 16 valid: `count_ones` is no single instruction on the baseline
-    /// x86-64 target).
-    fn collision_cov(&mut self, i: &EvtSemIn, t: &IncTargets) {
-        if t.shared {
+    /// Increment-port collisions: two ports on one semaphore (`shared`),
+    /// all 16 on one.
+    fn collision_cov(&mut self, i: &EvtSemIn, shared: bool) {
+        if shared {
             self.hit(Cov::CollideInc2Plus);
         }
-        let one = || t.sems.iter().map(|w| w.count_ones()).sum::<u32>() == 1;
-        if i.inc_valid_i == (1 << NUM_INC) - 1 && one() {
+        let ports = IncPorts::of(i);
+        if ports.all_on_one() {
             self.hit(Cov::CollideIncAll16);
         }
-        self.inc_mask = [t.sems, self.inc_mask[0]];
+        self.inc_hist = [ports, self.inc_hist[0]];
     }
 }
 
@@ -1030,7 +1078,9 @@ impl Stimulus for EvtSemStim {
             burst_density: 0,
             seen: [0; NUM_SEM],
             last_in: LastIn::default(),
-            inc_mask: [[0; 4]; 2],
+            inc_hist: [IncPorts::default(); 2],
+            named_at: [0; NUM_SEM],
+            inc_tag: 0,
             clr_mask: [0; 4],
             directed_writes: 0,
             bvalid_prev: false,
