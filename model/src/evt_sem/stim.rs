@@ -162,8 +162,7 @@ struct WaitReq {
     mode: u8,
     idx: u8,
     value: i32,
-    /// Cycles held so far, and the cycles after which it is cancelled.
-    age: u32,
+    /// Cycles of random waits after which it is cancelled.
     limit: u32,
 }
 
@@ -183,9 +182,6 @@ struct WaitPorts {
 }
 
 impl WaitPorts {
-    fn held(&self, p: usize) -> bool {
-        (self.valid >> p) & 1 == 1
-    }
     fn mode(&self, p: usize) -> u8 {
         lane(core::slice::from_ref(&self.mode), p, MODE_W) as u8
     }
@@ -266,7 +262,11 @@ pub struct EvtSemStim {
     rng: Dice,
     cycles: u64,
     bfm: AxiLiteMaster,
-    waits: [WaitReq; NUM_WAIT],
+    /// Cycles of random waits (calls of `drive_waits`), and the count at
+    /// which each port's request is cancelled: a request held for `limit`
+    /// of them is cancelled in the next.
+    wait_tick: u64,
+    wait_expires: [u64; NUM_WAIT],
     /// The wait ports driven in every cycle out of reset.
     ports: WaitPorts,
     phase: Phase,
@@ -485,6 +485,33 @@ impl EvtSemStim {
         }
     }
 
+    /// Coverage and the response hash of a finished AXI transaction.
+    #[inline(always)]
+    fn account(cov: &mut [u64; NUM_COV], resp_hash: &mut u64, d: Done) {
+        let mut hit = |c: Cov| cov[c as usize] += 1;
+        match d {
+            Done::Write(w, resp) => {
+                *resp_hash = resp_hash.rotate_left(5) ^ u64::from(resp);
+                hit(Self::window_cov(Reg::decode(w.addr), true));
+                if resp == EVT_SEM_RESP_SLVERR {
+                    hit(Cov::SlverrWr);
+                }
+                hit(match w.aw_at.cmp(&w.w_at) {
+                    core::cmp::Ordering::Less => Cov::AxiAwBeforeW,
+                    core::cmp::Ordering::Greater => Cov::AxiWBeforeAw,
+                    core::cmp::Ordering::Equal => Cov::AxiAwWSameCycle,
+                });
+            }
+            Done::Read(r, data, resp) => {
+                *resp_hash = resp_hash.rotate_left(5) ^ u64::from(data) ^ (u64::from(resp) << 32);
+                hit(Self::window_cov(Reg::decode(r.addr), false));
+                if resp == EVT_SEM_RESP_SLVERR {
+                    hit(Cov::SlverrRd);
+                }
+            }
+        }
+    }
+
     /// Account for everything observed in the outputs of cycle `cycle - 1`.
     fn observe(&mut self, cycle: u64, o: &EvtSemOut) {
         let last = self.last_in;
@@ -516,39 +543,10 @@ impl EvtSemStim {
             }
         }
         self.bvalid_prev = bvalid;
-        let mut finished: [Option<Done>; 2] = [None, None];
-        let mut n = 0;
-        self.bfm.observe(cycle, o, |d| {
-            finished[n] = Some(d);
-            n += 1;
-        });
-        for d in finished.into_iter().flatten() {
-            match d {
-                Done::Write(w, resp) => {
-                    self.resp_hash = self.resp_hash.rotate_left(5) ^ u64::from(resp);
-                    let c = Self::window_cov(Reg::decode(w.addr), true);
-                    self.hit(c);
-                    if resp == EVT_SEM_RESP_SLVERR {
-                        self.hit(Cov::SlverrWr);
-                    }
-                    let c = match w.aw_at.cmp(&w.w_at) {
-                        core::cmp::Ordering::Less => Cov::AxiAwBeforeW,
-                        core::cmp::Ordering::Greater => Cov::AxiWBeforeAw,
-                        core::cmp::Ordering::Equal => Cov::AxiAwWSameCycle,
-                    };
-                    self.hit(c);
-                }
-                Done::Read(r, data, resp) => {
-                    self.resp_hash =
-                        self.resp_hash.rotate_left(5) ^ u64::from(data) ^ (u64::from(resp) << 32);
-                    let c = Self::window_cov(Reg::decode(r.addr), false);
-                    self.hit(c);
-                    if resp == EVT_SEM_RESP_SLVERR {
-                        self.hit(Cov::SlverrRd);
-                    }
-                }
-            }
-        }
+        // Finished transactions, accounted as the master reports them.
+        let (cov, resp_hash) = (&mut self.cov, &mut self.resp_hash);
+        self.bfm
+            .observe(cycle, o, |d| Self::account(cov, resp_hash, d));
 
         // Errors.
         let pulse = o.err_pulse_o as u32;
@@ -770,24 +768,30 @@ impl EvtSemStim {
             mode,
             idx,
             value,
-            age: 0,
             limit,
         }
     }
 
     /// Random waits: a held request is cancelled (dropped without done)
     /// after its limit, an idle port starts one with probability 1/8.
+    /// (The cancellations draw nothing, so they are done first; the draws
+    /// of the idle ports follow in port order.)
     fn drive_waits(&mut self, i: &mut EvtSemIn) {
-        for p in 0..NUM_WAIT {
-            if self.ports.held(p) {
-                let w = &mut self.waits[p];
-                w.age += 1;
-                if w.age > w.limit {
-                    self.ports.release(p);
-                    self.cov[Cov::WaitCancelled as usize] += 1;
-                }
+        self.wait_tick += 1;
+        let mut held = self.ports.valid;
+        while held != 0 {
+            let p = held.trailing_zeros() as usize % NUM_WAIT;
+            held &= held - 1;
+            if self.wait_expires[p] == self.wait_tick {
+                self.ports.release(p);
+                self.cov[Cov::WaitCancelled as usize] += 1;
             }
-            if !self.ports.held(p) && self.rng.bits(3) == 0 {
+        }
+        let mut idle = !self.ports.valid & ((1 << NUM_WAIT) - 1);
+        while idle != 0 {
+            let p = idle.trailing_zeros() as usize;
+            idle &= idle - 1;
+            if self.rng.bits(3) == 0 {
                 let w = self.new_wait();
                 self.hold_wait(p, w);
             }
@@ -796,7 +800,7 @@ impl EvtSemStim {
     }
 
     fn hold_wait(&mut self, p: usize, w: WaitReq) {
-        self.waits[p] = w;
+        self.wait_expires[p] = self.wait_tick + u64::from(w.limit) + 1;
         self.ports.hold(p, &w);
     }
 
@@ -806,7 +810,6 @@ impl EvtSemStim {
             mode: EVT_SEM_WAIT_SEM_GE_DEC as u8,
             idx,
             value: n as i32,
-            age: 0,
             limit: u32::MAX,
         };
         match self.phase {
@@ -1067,7 +1070,8 @@ impl Stimulus for EvtSemStim {
             rng,
             cycles,
             bfm: AxiLiteMaster::new(timing),
-            waits: [WaitReq::default(); NUM_WAIT],
+            wait_tick: 0,
+            wait_expires: [0; NUM_WAIT],
             ports: WaitPorts::default(),
             phase: Phase::Example { t: 0 },
             directed_pending: 0,
