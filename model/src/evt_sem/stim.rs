@@ -8,7 +8,7 @@
 //! internals, so both lockstep twins count the same.
 
 use super::bfm::{AxiLiteMaster, Dice, Done, RdTxn, Timing, WrTxn};
-use super::io::{EvtSemIn, EvtSemOut, NUM_INC, NUM_WAIT};
+use super::io::{lane, set_lane, EvtSemIn, EvtSemOut, IDX_W, MODE_W, NUM_INC, NUM_WAIT, VAL_W};
 use super::regs::*;
 use super::NUM_SEM;
 use crate::ports::Stimulus;
@@ -138,15 +138,13 @@ const NUM_COV: usize = COV_NAMES.len();
 /// Semaphores/events the random traffic concentrates on (collisions).
 const NUM_HOT: usize = 8;
 
-/// What [`EvtSemStim::observe`] needs of the last cycle's inputs (not the
-/// whole 232-byte bundle: a copy of it every cycle).
+/// What [`EvtSemStim::observe`] needs of the last cycle's inputs besides
+/// the wait ports (those are [`EvtSemStim::ports`], unchanged between the
+/// cycle that drove them and its `observe`).
 #[derive(Debug, Clone, Copy, Default)]
 struct LastIn {
     rst_ni: u64,
     dbg_idx_i: u64,
-    wait_valid_i: u64,
-    wait_mode_i: u64,
-    wait_idx_i: u64,
 }
 
 impl LastIn {
@@ -154,22 +152,73 @@ impl LastIn {
         Self {
             rst_ni: i.rst_ni,
             dbg_idx_i: i.dbg_idx_i,
-            wait_valid_i: i.wait_valid_i,
-            wait_mode_i: i.wait_mode_i,
-            wait_idx_i: i.wait_idx_i,
         }
     }
 }
 
-/// A wait request held on one port.
+/// A wait request (its lanes, while held, are in [`WaitPorts`]).
 #[derive(Debug, Clone, Copy, Default)]
 struct WaitReq {
-    active: bool,
     mode: u8,
     idx: u8,
     value: i32,
-    age: u32,
+    /// Cycles of random waits after which it is cancelled.
     limit: u32,
+}
+
+/// The wait ports as driven, packed as on the ports: the lanes of the held
+/// requests, zero on idle ports. A request is held for up to ~120 cycles, so
+/// the lanes change only when one starts or ends and are copied into the
+/// inputs every cycle (packing the four ports every cycle was a tenth of the
+/// environment's work).
+#[derive(Debug, Clone, Copy, Default)]
+struct WaitPorts {
+    valid: u64,
+    mode: u64,
+    idx: u64,
+    value: [u64; 2],
+    /// Ports holding an unsupported mode (counted by `observe` every cycle).
+    bad: u64,
+}
+
+impl WaitPorts {
+    fn mode(&self, p: usize) -> u8 {
+        lane(core::slice::from_ref(&self.mode), p, MODE_W) as u8
+    }
+    fn idx(&self, p: usize) -> u8 {
+        lane(core::slice::from_ref(&self.idx), p, IDX_W) as u8
+    }
+    /// Hold `w` on port `p`.
+    fn hold(&mut self, p: usize, w: &WaitReq) {
+        self.release(p);
+        self.put(p, w.mode, w.idx, w.value);
+        self.valid |= 1 << p;
+        self.bad |= u64::from(WaitMode::from_code(u32::from(w.mode)).is_none()) << p;
+    }
+    /// Drop port `p`'s request (its lanes to zero, as an idle port's).
+    fn release(&mut self, p: usize) {
+        self.put(p, 0, 0, 0);
+        self.valid &= !(1 << p);
+        self.bad &= !(1 << p);
+    }
+    fn put(&mut self, p: usize, mode: u8, idx: u8, value: i32) {
+        set_lane(
+            core::slice::from_mut(&mut self.mode),
+            p,
+            MODE_W,
+            mode.into(),
+        );
+        set_lane(core::slice::from_mut(&mut self.idx), p, IDX_W, idx.into());
+        set_lane(&mut self.value, p, VAL_W, u64::from(value as u32));
+    }
+    /// Drive the ports (equal to `set_wait` of every held request on idle
+    /// wait ports).
+    fn drive(&self, i: &mut EvtSemIn) {
+        i.wait_valid_i = self.valid;
+        i.wait_mode_i = self.mode;
+        i.wait_idx_i = self.idx;
+        i.wait_value_i = self.value;
+    }
 }
 
 /// Directed-sequence progress.
@@ -213,7 +262,13 @@ pub struct EvtSemStim {
     rng: Dice,
     cycles: u64,
     bfm: AxiLiteMaster,
-    waits: [WaitReq; NUM_WAIT],
+    /// Cycles of random waits (calls of `drive_waits`), and the count at
+    /// which each port's request is cancelled: a request held for `limit`
+    /// of them is cancelled in the next.
+    wait_tick: u64,
+    wait_expires: [u64; NUM_WAIT],
+    /// The wait ports driven in every cycle out of reset.
+    ports: WaitPorts,
     phase: Phase,
     /// Waiters of the directed phase still pending (bit p = wait port p).
     directed_pending: u32,
@@ -226,10 +281,17 @@ pub struct EvtSemStim {
     seen: [i32; NUM_SEM],
     /// The fields of the last cycle's inputs that `observe` reads.
     last_in: LastIn,
-    /// Increment-port semaphore masks of the last two cycles (commit detection).
-    inc_mask: [[u64; 4]; 2],
-    /// Event-clear masks of the last two cycles (pushed at the end of `observe`).
-    clr_mask: [[u64; 4]; 2],
+    /// Increment ports of the last two cycles (commit detection).
+    inc_hist: [IncPorts; 2],
+    /// The cycle (a count of driven cycles, [`EvtSemStim::inc_tag`]) in which
+    /// each semaphore was last named by a valid increment port: two ports of
+    /// one cycle name one semaphore when the second finds the first's stamp.
+    /// (A stamp per semaphore, not a set: nothing to clear per cycle.)
+    named_at: [u64; NUM_SEM],
+    inc_tag: u64,
+    /// Events cleared by the waits satisfied in the last observed cycle
+    /// (set at the end of `observe`, read by the next one).
+    clr_mask: [u64; 4],
     /// Directed INCR writes to remote_sem still to queue.
     directed_writes: u32,
     bvalid_prev: bool,
@@ -272,11 +334,75 @@ fn spread_even(x: u64) -> u64 {
     (x | x << 1) & 0x5555
 }
 
-fn mask_set(m: &mut [u64; 4], i: u8) {
+/// A set of semaphores (bit i of the 256).
+type SemSet = [u64; 4];
+
+/// The increment ports of one cycle (valid bits and index lanes), kept for
+/// the collision checks against an AXI write or a satisfied wait (rare:
+/// only when one completes).
+#[derive(Debug, Clone, Copy, Default)]
+struct IncPorts {
+    valid: u64,
+    idx: [u64; 2],
+}
+
+impl IncPorts {
+    fn of(i: &EvtSemIn) -> Self {
+        Self {
+            valid: i.inc_valid_i,
+            idx: i.inc_idx_i,
+        }
+    }
+    /// A valid port names semaphore `s`.
+    fn names(&self, s: u8) -> bool {
+        (0..NUM_INC).any(|p| (self.valid >> p) & 1 == 1 && lane(&self.idx, p, IDX_W) as u8 == s)
+    }
+    /// All 16 ports are valid and name one semaphore.
+    fn all_on_one(&self) -> bool {
+        let same = u64::from(self.idx[0] as u8) * 0x0101_0101_0101_0101;
+        self.valid == (1 << NUM_INC) - 1 && self.idx == [same, same]
+    }
+}
+
+/// The value of a random increment port by byte 2 of its draw, for bytes
+/// 3..=255: the sign of `small + 1` (3..=100: negative, 101..=110: zero,
+/// above: positive). A table, not a `match` or a chain of selects: the byte
+/// is random per port.
+const INC_SIGN: [i8; 256] = {
+    let mut t = [1i8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = match b {
+            0..=2 => 0, // not used (the wide values)
+            3..=100 => -1,
+            101..=110 => 0,
+            _ => 1,
+        };
+        b += 1;
+    }
+    t
+};
+
+/// An increment port's value from its draw `r`: by byte 2, +2^30, -2^30 or
+/// any 32-bit value (bytes 0, 1, 2), otherwise a small step of 1..=4 (bits
+/// 24..26) with the sign of [`INC_SIGN`].
+#[inline(always)]
+fn inc_value(r: u64) -> i32 {
+    let b = ((r >> 16) & 0xFF) as usize;
+    let small = ((r >> 24) & 3) as i32 + 1;
+    // Rare (3 in 256): a branch that is predicted.
+    if b < 3 {
+        [0x4000_0000, -0x4000_0000, (r >> 32) as u32 as i32][b]
+    } else {
+        i32::from(INC_SIGN[b]) * small
+    }
+}
+
+fn mask_set(m: &mut SemSet, i: u8) {
     m[usize::from(i) / 64] |= 1 << (i % 64);
 }
 
-fn mask_has(m: &[u64; 4], i: u8) -> bool {
+fn mask_has(m: &SemSet, i: u8) -> bool {
     (m[usize::from(i) / 64] >> (i % 64)) & 1 == 1
 }
 
@@ -316,7 +442,7 @@ impl EvtSemStim {
     fn start_reset(&mut self) {
         self.reset_left = self.rng.rng.range(1, 3) as u32;
         self.bfm.reset();
-        self.waits = [WaitReq::default(); NUM_WAIT];
+        self.ports = WaitPorts::default();
         self.burst_left = 0;
         self.bvalid_prev = false;
         self.seen = [0; NUM_SEM];
@@ -359,6 +485,33 @@ impl EvtSemStim {
         }
     }
 
+    /// Coverage and the response hash of a finished AXI transaction.
+    #[inline(always)]
+    fn account(cov: &mut [u64; NUM_COV], resp_hash: &mut u64, d: Done) {
+        let mut hit = |c: Cov| cov[c as usize] += 1;
+        match d {
+            Done::Write(w, resp) => {
+                *resp_hash = resp_hash.rotate_left(5) ^ u64::from(resp);
+                hit(Self::window_cov(Reg::decode(w.addr), true));
+                if resp == EVT_SEM_RESP_SLVERR {
+                    hit(Cov::SlverrWr);
+                }
+                hit(match w.aw_at.cmp(&w.w_at) {
+                    core::cmp::Ordering::Less => Cov::AxiAwBeforeW,
+                    core::cmp::Ordering::Greater => Cov::AxiWBeforeAw,
+                    core::cmp::Ordering::Equal => Cov::AxiAwWSameCycle,
+                });
+            }
+            Done::Read(r, data, resp) => {
+                *resp_hash = resp_hash.rotate_left(5) ^ u64::from(data) ^ (u64::from(resp) << 32);
+                hit(Self::window_cov(Reg::decode(r.addr), false));
+                if resp == EVT_SEM_RESP_SLVERR {
+                    hit(Cov::SlverrRd);
+                }
+            }
+        }
+    }
+
     /// Account for everything observed in the outputs of cycle `cycle - 1`.
     fn observe(&mut self, cycle: u64, o: &EvtSemOut) {
         let last = self.last_in;
@@ -378,13 +531,11 @@ impl EvtSemStim {
             if let Some(w) = self.bfm.oldest_write() {
                 match Reg::decode(w.addr) {
                     Reg::Sem(SemWindow::Set | SemWindow::Incr | SemWindow::Decr, i)
-                        if w.strb == EVT_SEM_FULL_STRB && mask_has(&self.inc_mask[1], i) =>
+                        if w.strb == EVT_SEM_FULL_STRB && self.inc_hist[1].names(i) =>
                     {
                         self.hit(Cov::CollideIncAxi)
                     }
-                    Reg::Event(i)
-                        if w.strb == EVT_SEM_FULL_STRB && mask_has(&self.clr_mask[0], i) =>
-                    {
+                    Reg::Event(i) if w.strb == EVT_SEM_FULL_STRB && mask_has(&self.clr_mask, i) => {
                         self.hit(Cov::CollideEvtClearAxi)
                     }
                     _ => {}
@@ -392,39 +543,10 @@ impl EvtSemStim {
             }
         }
         self.bvalid_prev = bvalid;
-        let mut finished: [Option<Done>; 2] = [None, None];
-        let mut n = 0;
-        self.bfm.observe(cycle, o, |d| {
-            finished[n] = Some(d);
-            n += 1;
-        });
-        for d in finished.into_iter().flatten() {
-            match d {
-                Done::Write(w, resp) => {
-                    self.resp_hash = self.resp_hash.rotate_left(5) ^ u64::from(resp);
-                    let c = Self::window_cov(Reg::decode(w.addr), true);
-                    self.hit(c);
-                    if resp == EVT_SEM_RESP_SLVERR {
-                        self.hit(Cov::SlverrWr);
-                    }
-                    let c = match w.aw_at.cmp(&w.w_at) {
-                        core::cmp::Ordering::Less => Cov::AxiAwBeforeW,
-                        core::cmp::Ordering::Greater => Cov::AxiWBeforeAw,
-                        core::cmp::Ordering::Equal => Cov::AxiAwWSameCycle,
-                    };
-                    self.hit(c);
-                }
-                Done::Read(r, data, resp) => {
-                    self.resp_hash =
-                        self.resp_hash.rotate_left(5) ^ u64::from(data) ^ (u64::from(resp) << 32);
-                    let c = Self::window_cov(Reg::decode(r.addr), false);
-                    self.hit(c);
-                    if resp == EVT_SEM_RESP_SLVERR {
-                        self.hit(Cov::SlverrRd);
-                    }
-                }
-            }
-        }
+        // Finished transactions, accounted as the master reports them.
+        let (cov, resp_hash) = (&mut self.cov, &mut self.resp_hash);
+        self.bfm
+            .observe(cycle, o, |d| Self::account(cov, resp_hash, d));
 
         // Errors.
         let pulse = o.err_pulse_o as u32;
@@ -440,34 +562,31 @@ impl EvtSemStim {
         // Waits (and the event clears of the last cycle, for the event-write
         // collision counter: one pass over the ports).
         let done = o.wait_done_o;
-        let valid = last.wait_valid_i & ((1 << NUM_WAIT) - 1);
-        // Unsupported modes on valid ports, counted without a branch per port.
-        let mut unknown = 0u64;
-        for p in 0..NUM_WAIT {
-            let mode = (last.wait_mode_i >> (8 * p)) as u8;
-            unknown |= u64::from(WaitMode::from_code(u32::from(mode)).is_none()) << p;
+        // Unsupported modes on valid ports.
+        // (Rare: no `count_ones`, no single instruction on the baseline x86-64, otherwise.)
+        if self.ports.bad != 0 {
+            self.cov[Cov::WaitBadMode as usize] += u64::from(self.ports.bad.count_ones());
         }
-        self.cov[Cov::WaitBadMode as usize] += u64::from((valid & unknown).count_ones());
         let mut dec_mask = [0u64; 4];
         let mut dec_dup = false;
         let mut clr = [0u64; 4];
         // The satisfied ports, in port order.
-        let mut sat = done & valid;
+        let mut sat = done & self.ports.valid;
         while sat != 0 {
             let p = sat.trailing_zeros() as usize;
             sat &= sat - 1;
-            let mode = (last.wait_mode_i >> (8 * p)) as u8;
-            let idx = (last.wait_idx_i >> (8 * p)) as u8;
+            let mode = self.ports.mode(p);
+            let idx = self.ports.idx(p);
             let c = Self::mode_cov(mode);
             self.hit(c);
-            self.waits[p].active = false;
+            self.ports.release(p);
             if u32::from(mode) == EVT_SEM_WAIT_EVT_SET_CLR {
                 mask_set(&mut clr, idx);
             }
             if u32::from(mode) == EVT_SEM_WAIT_SEM_GE_DEC {
                 dec_dup |= mask_has(&dec_mask, idx);
                 mask_set(&mut dec_mask, idx);
-                if mask_has(&self.inc_mask[0], idx) {
+                if self.inc_hist[0].names(idx) {
                     self.hit(Cov::CollideDecInc);
                 }
             }
@@ -481,17 +600,19 @@ impl EvtSemStim {
         if dec_dup {
             self.hit(Cov::CollideDecDec);
         }
-        self.clr_mask = [clr, self.clr_mask[0]];
+        self.clr_mask = clr;
     }
 
     /// Drive the increment ports for this cycle (random bursts).
-    fn drive_incs_random(&mut self, i: &mut EvtSemIn) {
+    /// Returns whether two valid ports name one semaphore (found as they
+    /// are driven, for [`EvtSemStim::collision_cov`]).
+    fn drive_incs_random(&mut self, i: &mut EvtSemIn) -> bool {
         if self.burst_left == 0 {
             if self.rng.bits(6) == 0 {
                 self.burst_left = self.rng.rng.range(1, 200) as u32;
                 self.burst_density = self.rng.rng.range(1, 16) as u32;
             }
-            return;
+            return false;
         }
         self.burst_left -= 1;
         if self.rng.bits(6) == 0 {
@@ -505,7 +626,7 @@ impl EvtSemStim {
             for p in 0..NUM_INC {
                 i.set_inc(p, idx, v);
             }
-            return;
+            return true;
         }
         // One draw gates all 16 ports (a nibble each: valid with probability
         // density/16), one draw per valid port for its index and value. The
@@ -513,6 +634,7 @@ impl EvtSemStim {
         let gate = self.rng.u64();
         let mut valid = gate_ports(gate, self.burst_density);
         i.inc_valid_i = valid;
+        let mut shared = false;
         while valid != 0 {
             let p = valid.trailing_zeros() as usize;
             valid &= valid - 1;
@@ -520,18 +642,22 @@ impl EvtSemStim {
             // As `hot_idx`: any semaphore with probability 1/16, else a hot one.
             let hot = self.hot[((r >> 12) & 7) as usize];
             let idx = if r & 0xF == 0 { (r >> 4) as u8 } else { hot };
-            let small = ((r >> 24) & 3) as i32;
-            // The value by the draw's byte (0: +2^30, 1: -2^30, 2: any
-            // 32-bit value, 3..=100: -small-1, 101..=110: 0, else small+1),
-            // formed by selects: a `match` here is a random branch per port.
-            let b = (r >> 16) & 0xFF;
-            let wide = [0x4000_0000, -0x4000_0000, (r >> 32) as u32 as i32];
-            let mut v = if b <= 100 { -small - 1 } else { small + 1 };
-            v = if (101..=110).contains(&b) { 0 } else { v };
-            v = if b < 3 { wide[(b as usize).min(2)] } else { v };
+            let v = inc_value(r);
             i.inc_idx_i[p / 8] |= u64::from(idx) << (8 * (p % 8));
             i.inc_value_i[p / 2] |= u64::from(v as u32) << (32 * (p % 2));
+            shared |= self.name(idx);
         }
+        shared
+    }
+
+    /// A valid increment port names semaphore `s` this cycle; whether an
+    /// earlier port of the cycle did.
+    #[inline(always)]
+    fn name(&mut self, s: u8) -> bool {
+        let stamp = &mut self.named_at[usize::from(s)];
+        let shared = *stamp == self.inc_tag;
+        *stamp = self.inc_tag;
+        shared
     }
 
     fn random_write(&mut self) -> WrTxn {
@@ -639,43 +765,51 @@ impl EvtSemStim {
             self.rng.rng.range(1, 120)
         } as u32;
         WaitReq {
-            active: true,
             mode,
             idx,
             value,
-            age: 0,
             limit,
         }
     }
 
-    fn drive_waits(&mut self, i: &mut EvtSemIn, random: bool) {
-        for p in 0..NUM_WAIT {
-            let w = &mut self.waits[p];
-            if w.active {
-                w.age += 1;
-                if random && w.age > w.limit {
-                    w.active = false;
-                    self.cov[Cov::WaitCancelled as usize] += 1;
-                }
-            }
-            if !self.waits[p].active && random && self.rng.bits(3) == 0 {
-                self.waits[p] = self.new_wait();
-            }
-            let w = self.waits[p];
-            if w.active {
-                i.set_wait(p, w.mode, w.idx, w.value);
+    /// Random waits: a held request is cancelled (dropped without done)
+    /// after its limit, an idle port starts one with probability 1/8.
+    /// (The cancellations draw nothing, so they are done first; the draws
+    /// of the idle ports follow in port order.)
+    fn drive_waits(&mut self, i: &mut EvtSemIn) {
+        self.wait_tick += 1;
+        let mut held = self.ports.valid;
+        while held != 0 {
+            let p = held.trailing_zeros() as usize % NUM_WAIT;
+            held &= held - 1;
+            if self.wait_expires[p] == self.wait_tick {
+                self.ports.release(p);
+                self.cov[Cov::WaitCancelled as usize] += 1;
             }
         }
+        let mut idle = !self.ports.valid & ((1 << NUM_WAIT) - 1);
+        while idle != 0 {
+            let p = idle.trailing_zeros() as usize;
+            idle &= idle - 1;
+            if self.rng.bits(3) == 0 {
+                let w = self.new_wait();
+                self.hold_wait(p, w);
+            }
+        }
+        self.ports.drive(i);
+    }
+
+    fn hold_wait(&mut self, p: usize, w: WaitReq) {
+        self.wait_expires[p] = self.wait_tick + u64::from(w.limit) + 1;
+        self.ports.hold(p, &w);
     }
 
     fn directed(&mut self, i: &mut EvtSemIn) {
         let sem_incr = |s: u8| WrTxn::full(Reg::Sem(SemWindow::Incr, s).offset(), 1);
         let ge_dec = |idx: u8, n: u32| WaitReq {
-            active: true,
             mode: EVT_SEM_WAIT_SEM_GE_DEC as u8,
             idx,
             value: n as i32,
-            age: 0,
             limit: u32::MAX,
         };
         match self.phase {
@@ -687,8 +821,8 @@ impl EvtSemStim {
                         i.set_inc(p, LOCAL_SEM, 1);
                     }
                     self.directed_writes = EXAMPLE_ENGINES;
-                    self.waits[0] = ge_dec(REMOTE_SEM, EXAMPLE_ENGINES);
-                    self.waits[1] = ge_dec(LOCAL_SEM, EXAMPLE_ENGINES);
+                    self.hold_wait(0, ge_dec(REMOTE_SEM, EXAMPLE_ENGINES));
+                    self.hold_wait(1, ge_dec(LOCAL_SEM, EXAMPLE_ENGINES));
                     self.directed_pending = 0b11;
                 }
                 let quiet = self.directed_writes == 0 && self.bfm.idle();
@@ -706,8 +840,8 @@ impl EvtSemStim {
                     for p in 0..NUM_INC {
                         i.set_inc(p, LOCAL_SEM, 1);
                     }
-                    self.waits[0] = ge_dec(REMOTE_SEM, NUM_INC as u32);
-                    self.waits[1] = ge_dec(LOCAL_SEM, NUM_INC as u32);
+                    self.hold_wait(0, ge_dec(REMOTE_SEM, NUM_INC as u32));
+                    self.hold_wait(1, ge_dec(LOCAL_SEM, NUM_INC as u32));
                     self.directed_pending = 0b11;
                 }
                 // §5.2 (4): remote_sem rises by the number of engines — 8 routed writes
@@ -732,12 +866,7 @@ impl EvtSemStim {
         if self.directed_writes > 0 && self.bfm.push_write(sem_incr(REMOTE_SEM)) {
             self.directed_writes -= 1;
         }
-        for p in 0..NUM_WAIT {
-            let w = self.waits[p];
-            if w.active {
-                i.set_wait(p, w.mode, w.idx, w.value);
-            }
-        }
+        self.ports.drive(i);
     }
 
     /// First-error probe (coverage closure of the FIRST_ERR record, docs/signoff.md):
@@ -760,11 +889,12 @@ impl EvtSemStim {
                     1 => ProbeKind::Overflow,
                     _ => ProbeKind::BadWait,
                 };
-                self.waits = [WaitReq::default(); NUM_WAIT];
                 self.burst_left = 0;
                 (kind, ProbeStep::Drain(0))
             }
         };
+        // No waits while the probe runs but its own bad wait, held for one cycle.
+        self.ports = WaitPorts::default();
         let sem = self.hot[0];
         let next = match step {
             ProbeStep::Drain(t) => {
@@ -794,7 +924,12 @@ impl EvtSemStim {
                             self.hit(Cov::FirstErrProbeOvf);
                         }
                         ProbeKind::BadWait => {
-                            i.set_wait(0, 0x09, sem, 0);
+                            let bad = WaitReq {
+                                mode: 0x09,
+                                idx: sem,
+                                ..WaitReq::default()
+                            };
+                            self.hold_wait(0, bad);
                             self.hit(Cov::FirstErrProbeBadWait);
                         }
                     }
@@ -829,26 +964,89 @@ impl EvtSemStim {
         true
     }
 
-    fn collision_cov(&mut self, i: &EvtSemIn) {
-        // The set of semaphores the valid increment ports name: two ports
-        // share one exactly when the set is smaller than the port count, all
-        // 16 ports name one when the set has one member.
-        let mut m = [0u64; 4];
+    /// This cycle's inputs (on idle inputs `i`).
+    fn drive(&mut self, cycle: u64, i: &mut EvtSemIn) {
+        // Reset: initial and in mid-run. AXI valids stay low during reset;
+        // the other ports carry noise (their outputs are still compared).
+        if self.reset_left == 0 && cycle == self.next_reset && cycle + 100 < self.cycles {
+            self.start_reset();
+            self.hit(Cov::ResetMidRun);
+            self.next_reset = cycle + self.rng.rng.range(20_000, 120_000);
+        }
+        if self.reset_left > 0 {
+            self.reset_left -= 1;
+            i.rst_ni = 0;
+            if self.rng.rng.bool() {
+                i.inc_valid_i = self.rng.rng.below(1 << NUM_INC);
+                i.inc_idx_i = [self.rng.rng.u64(), self.rng.rng.u64()];
+                i.wait_valid_i = self.rng.rng.below(1 << NUM_WAIT);
+                i.wait_mode_i = self.rng.rng.u64() & 0x0707_0707; // modes 0..7 on every port
+            }
+            i.dbg_idx_i = self.rng.rng.below(NUM_SEM as u64);
+            self.inc_hist = [IncPorts::default(); 2];
+            return;
+        }
+
+        self.inc_tag += 1;
+        let shared = if self.phase == Phase::Random && self.probe_step(cycle, i) {
+            // A first-error probe drives this cycle (no random traffic).
+            self.ports.drive(i);
+            self.inc_shared(i)
+        } else if self.phase == Phase::Random {
+            if self.rng.bits(15) == 0 {
+                self.reshuffle_hot();
+                self.bfm.timing = Timing::random(&mut self.rng.rng);
+            }
+            if self.bfm.can_write() && self.rng.chance16(5) {
+                let w = self.random_write();
+                self.bfm.push_write(w);
+            }
+            if self.bfm.can_read() && self.rng.chance16(5) {
+                let r = self.random_read();
+                self.bfm.push_read(r);
+            }
+            let shared = self.drive_incs_random(i);
+            self.drive_waits(i);
+            shared
+        } else {
+            self.directed(i);
+            self.inc_shared(i)
+        };
+        self.bfm.drive(&mut self.rng, i);
+        self.collision_cov(i, shared);
+
+        // Debug port: mostly the hot semaphores, otherwise a sweep of all 256.
+        i.dbg_idx_i = if self.rng.bits(2) != 0 {
+            u64::from(self.hot[self.rng.bits(3) as usize])
+        } else {
+            self.sweep = self.sweep.wrapping_add(1);
+            u64::from(self.sweep)
+        };
+    }
+
+    /// Whether two valid increment ports of `i` name one semaphore.
+    fn inc_shared(&mut self, i: &EvtSemIn) -> bool {
+        let mut shared = false;
         let mut valid = i.inc_valid_i & ((1 << NUM_INC) - 1);
-        let ports = valid.count_ones();
         while valid != 0 {
             let idx = i.inc_idx(valid.trailing_zeros() as usize);
             valid &= valid - 1;
-            mask_set(&mut m, idx);
+            shared |= self.name(idx);
         }
-        let distinct: u32 = m.iter().map(|w| w.count_ones()).sum();
-        if distinct < ports {
+        shared
+    }
+
+    /// Increment-port collisions: two ports on one semaphore (`shared`),
+    /// all 16 on one.
+    fn collision_cov(&mut self, i: &EvtSemIn, shared: bool) {
+        if shared {
             self.hit(Cov::CollideInc2Plus);
         }
-        if i.inc_valid_i == (1 << NUM_INC) - 1 && distinct == 1 {
+        let ports = IncPorts::of(i);
+        if ports.all_on_one() {
             self.hit(Cov::CollideIncAll16);
         }
-        self.inc_mask = [m, self.inc_mask[0]];
+        self.inc_hist = [ports, self.inc_hist[0]];
     }
 }
 
@@ -872,7 +1070,9 @@ impl Stimulus for EvtSemStim {
             rng,
             cycles,
             bfm: AxiLiteMaster::new(timing),
-            waits: [WaitReq::default(); NUM_WAIT],
+            wait_tick: 0,
+            wait_expires: [0; NUM_WAIT],
+            ports: WaitPorts::default(),
             phase: Phase::Example { t: 0 },
             directed_pending: 0,
             reset_left: 2,
@@ -882,8 +1082,10 @@ impl Stimulus for EvtSemStim {
             burst_density: 0,
             seen: [0; NUM_SEM],
             last_in: LastIn::default(),
-            inc_mask: [[0; 4]; 2],
-            clr_mask: [[0; 4]; 2],
+            inc_hist: [IncPorts::default(); 2],
+            named_at: [0; NUM_SEM],
+            inc_tag: 0,
+            clr_mask: [0; 4],
             directed_writes: 0,
             bvalid_prev: false,
             sweep: 0,
@@ -901,59 +1103,7 @@ impl Stimulus for EvtSemStim {
             self.observe(cycle, o);
         }
         let mut i = EvtSemIn::idle();
-
-        // Reset: initial and in mid-run. AXI valids stay low during reset;
-        // the other ports carry noise (their outputs are still compared).
-        if self.reset_left == 0 && cycle == self.next_reset && cycle + 100 < self.cycles {
-            self.start_reset();
-            self.hit(Cov::ResetMidRun);
-            self.next_reset = cycle + self.rng.rng.range(20_000, 120_000);
-        }
-        if self.reset_left > 0 {
-            self.reset_left -= 1;
-            i.rst_ni = 0;
-            if self.rng.rng.bool() {
-                i.inc_valid_i = self.rng.rng.below(1 << NUM_INC);
-                i.inc_idx_i = [self.rng.rng.u64(), self.rng.rng.u64()];
-                i.wait_valid_i = self.rng.rng.below(1 << NUM_WAIT);
-                i.wait_mode_i = self.rng.rng.u64() & 0x0707_0707; // modes 0..7 on every port
-            }
-            i.dbg_idx_i = self.rng.rng.below(NUM_SEM as u64);
-            self.last_in = LastIn::of(&i);
-            self.inc_mask = [[0; 4]; 2];
-            return i;
-        }
-
-        if self.phase == Phase::Random && self.probe_step(cycle, &mut i) {
-            // A first-error probe drives this cycle (no random traffic).
-        } else if self.phase == Phase::Random {
-            if self.rng.bits(15) == 0 {
-                self.reshuffle_hot();
-                self.bfm.timing = Timing::random(&mut self.rng.rng);
-            }
-            if self.bfm.can_write() && self.rng.chance16(5) {
-                let w = self.random_write();
-                self.bfm.push_write(w);
-            }
-            if self.bfm.can_read() && self.rng.chance16(5) {
-                let r = self.random_read();
-                self.bfm.push_read(r);
-            }
-            self.drive_incs_random(&mut i);
-            self.drive_waits(&mut i, true);
-        } else {
-            self.directed(&mut i);
-        }
-        self.bfm.drive(&mut self.rng, &mut i);
-        self.collision_cov(&i);
-
-        // Debug port: mostly the hot semaphores, otherwise a sweep of all 256.
-        i.dbg_idx_i = if self.rng.bits(2) != 0 {
-            u64::from(self.hot[self.rng.bits(3) as usize])
-        } else {
-            self.sweep = self.sweep.wrapping_add(1);
-            u64::from(self.sweep)
-        };
+        self.drive(cycle, &mut i);
         self.last_in = LastIn::of(&i);
         i
     }
