@@ -220,23 +220,13 @@ fn plan_rounds(n: usize) -> (usize, usize) {
     (31, reps)
 }
 
-/// The 4 KiB copy row again on a second buffer pair, the destination 16
-/// bytes past the source modulo 4 KiB: the plan the 4 KiB class chose on the
-/// first pair serves this one too. libc `memcpy` falls off a cliff here on
-/// the development machine (why `plan::cached_copy_candidates` leaves it out
-/// where a SIMD kernel exists).
-fn offset_row(kernels: &[CopyKernel]) -> String {
-    const N: usize = 4 << 10;
-    const PAGE: usize = 4 << 10;
-    let mut buf = vec![0u8; 4 * PAGE];
-    let base = (PAGE - buf.as_ptr() as usize % PAGE) % PAGE;
-    let (lo, hi) = buf.split_at_mut(base + PAGE);
-    let src: &[u8] = &lo[base..];
-    for (i, b) in hi.iter_mut().enumerate() {
-        *b = i as u8;
-    }
-    let dst = std::cell::RefCell::new(&mut hi[16..16 + N]);
-    let (rounds, reps) = plan_rounds(N);
+/// One copy row: memcpy, each SIMD kernel and `dispatch`, interleaved, on
+/// one source and ONE destination for every candidate (the kernels write
+/// the same bytes, and no candidate gets luckier pages).
+fn copy_row(label: &str, kernels: &[CopyKernel], src: &[u8], dst: &mut [u8]) -> String {
+    let n = src.len();
+    let dst = std::cell::RefCell::new(dst);
+    let (rounds, reps) = plan_rounds(n);
     let dst = &dst;
     let mut cands: Vec<Box<dyn FnMut() + '_>> = Vec::new();
     cands.push(Box::new(move || {
@@ -253,8 +243,8 @@ fn offset_row(kernels: &[CopyKernel]) -> String {
     let t = interleaved(rounds, reps, &mut cands);
     let disp = t[t.len() - 1];
     let best = t[..t.len() - 1].iter().copied().min().unwrap();
-    let chosen = plan::copy_choice(N).map_or("?".into(), |k| format!("{k:?}"));
-    let mut out = String::from("4 KiB, dst = src + 16 (mod 4 KiB) | ");
+    let chosen = plan::copy_choice(n).map_or("?".into(), |k| format!("{k:?}"));
+    let mut out = format!("{label} | ");
     for x in &t {
         out += &format!("{} | ", fmt_t(*x));
     }
@@ -264,6 +254,29 @@ fn offset_row(kernels: &[CopyKernel]) -> String {
         t[0].as_secs_f64() / disp.as_secs_f64()
     );
     out
+}
+
+/// The 4 KiB copy row again on a second buffer pair, the destination 16
+/// bytes past the source modulo 4 KiB: the plan the 4 KiB class chose on the
+/// first pair serves this one too. libc `memcpy` falls off a cliff here on
+/// the development machine (why `plan::cached_copy_candidates` leaves it out
+/// where a SIMD kernel exists).
+fn offset_row(kernels: &[CopyKernel]) -> String {
+    const N: usize = 4 << 10;
+    const PAGE: usize = 4 << 10;
+    let mut buf = vec![0u8; 4 * PAGE];
+    let base = (PAGE - buf.as_ptr() as usize % PAGE) % PAGE;
+    let (lo, hi) = buf.split_at_mut(base + PAGE);
+    let src: &[u8] = &lo[base..];
+    for (i, b) in hi.iter_mut().enumerate() {
+        *b = i as u8;
+    }
+    copy_row(
+        "4 KiB, dst = src + 16 (mod 4 KiB)",
+        kernels,
+        src,
+        &mut hi[16..16 + N],
+    )
 }
 
 /// The interleaved ratio tables (module docs).
@@ -283,37 +296,9 @@ fn ratios(_c: &mut Criterion) {
     }
     out += "dispatch | chosen | dispatch / best kernel | dispatch vs memcpy\n";
     for size in [4usize << 10, 64 << 10, 1 << 20, 28 << 20] {
-        // One source and ONE destination for every candidate: the kernels
-        // write the same bytes, and no candidate gets luckier pages.
         let src: Vec<u8> = (0..size).map(|i| i as u8).collect();
-        let dst = std::cell::RefCell::new(vec![0u8; size]);
-        let (rounds, reps) = plan_rounds(size);
-        let (src, dst) = (&src, &dst);
-        let mut cands: Vec<Box<dyn FnMut() + '_>> = Vec::new();
-        cands.push(Box::new(move || {
-            dst.borrow_mut().copy_from_slice(black_box(src))
-        }));
-        for &k in &kernels {
-            cands.push(Box::new(move || {
-                copy_with(k, &mut dst.borrow_mut(), black_box(src)).unwrap()
-            }));
-        }
-        cands.push(Box::new(move || {
-            sb2sb_model::datapath::copy(&mut dst.borrow_mut(), black_box(src)).unwrap()
-        }));
-        let t = interleaved(rounds, reps, &mut cands);
-        let disp = t[t.len() - 1];
-        let best = t[..t.len() - 1].iter().copied().min().unwrap();
-        let chosen = plan::copy_choice(size).map_or("?".into(), |k| format!("{k:?}"));
-        out += &format!("{} | ", size_name(size));
-        for x in &t {
-            out += &format!("{} | ", fmt_t(*x));
-        }
-        out += &format!(
-            "{chosen} | {:.3} | {:.2}x\n",
-            disp.as_secs_f64() / best.as_secs_f64(),
-            t[0].as_secs_f64() / disp.as_secs_f64()
-        );
+        let mut dst = vec![0u8; size];
+        out += &copy_row(&size_name(size), &kernels, &src, &mut dst);
     }
     out += &offset_row(&kernels);
     let rk: Vec<reduce::Kernel> = reduce::Kernel::supported()
