@@ -12,10 +12,11 @@
 //! thread has a core of its own); the handoff's own cost is inside both.
 //! Criterion's own means (wall time) are printed above the table.
 //!
-//! The two cores of the development VM are not independent: a thread runs
-//! 1.3-1.5x slower while the other core is busy (a shell busy loop on the
-//! other core slows the Verilated evt_sem from 39 to 52 ms per 100 000
-//! cycles; docs/performance.md). So the table also times the RTL alone while
+//! The two cores of the development VM are not always independent: at
+//! times a thread runs 1.3-1.6x slower while the other core is busy (a shell
+//! busy loop on the other core slowed the Verilated evt_sem from 39 to 52 ms
+//! per 100 000 cycles at one moment and not at all an hour later;
+//! docs/performance.md § 4 "Two threads on this VM"). So the table also times the RTL alone while
 //! the other core runs the block's golden side ([`cpu_beside_golden`]), the
 //! baseline a two-thread lockstep meets on such a machine, and prints the
 //! interference (that time over the idle one) beside the ratios.
