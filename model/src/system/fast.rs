@@ -286,6 +286,67 @@ unsafe fn exec_bin(
         .try_for_each(|i| exec(&batch[i], addr).map_err(|e| (i, e)))
 }
 
+/// Largest copy [`coalesce_copies`] makes of adjacent moves: small enough
+/// that a 28 MiB leg still gives the threads ≥ 100 moves to share
+/// ([`CLAIM`] at a time), large enough that the per-move work (two address
+/// lookups, a kernel call) is negligible against its bytes.
+const COALESCE_MAX: usize = 256 << 10;
+
+/// Put a batch of plain copies in destination order and join the ones that
+/// continue each other (source and destination both adjacent in memory, the
+/// same cores and the same store kind) into copies of up to
+/// [`COALESCE_MAX`] bytes.
+///
+/// A pass defers one descriptor of each engine in turn, so a 16-engine leg's
+/// batch writes 16 interleaved streams; in destination order it is one
+/// sequential stream per thread, as a flat copy is (issue 15 item 2:
+/// docs/performance.md § 2). The moves of a batch share no byte with each
+/// other's destinations, so any order moves the same bytes. The batch is
+/// left as issued unless every move is a copy from a present source into a
+/// present destination: those cannot fail, so no error's issue order is at
+/// stake (a reduce hook can fail, and the first failing move in issue order
+/// is the one reported).
+fn coalesce_copies(batch: &mut Vec<Move>, addr: &AddrMap) {
+    if batch.len() < 2 {
+        return;
+    }
+    let ptr = |(c, p, o): (u16, u8, usize)| addr.get(&(c, p)).map(|a| a.0 as usize + o);
+    let mut keyed = Vec::with_capacity(batch.len());
+    for m in batch.iter() {
+        let (LegOp::Copy, Some(d), Some(s)) = (&m.op, ptr(m.dst), ptr(m.src)) else {
+            return;
+        };
+        keyed.push((m.dst.0, d, s));
+    }
+    let mut order: Vec<usize> = (0..batch.len()).collect();
+    order.sort_unstable_by_key(|&i| (keyed[i].0, keyed[i].1));
+    let mut out: Vec<Move> = Vec::with_capacity(batch.len());
+    let mut end: Option<(usize, usize)> = None;
+    for &i in &order {
+        let m = &batch[i];
+        let (_, d, s) = keyed[i];
+        if let (Some(last), Some((de, se))) = (out.last_mut(), end) {
+            // Within one core's SBUF on each side: a core's partitions are
+            // one mapping (`Sbuf::part_ptr`), so the joined copy stays
+            // inside one allocation.
+            if last.dst.0 == m.dst.0
+                && last.src.0 == m.src.0
+                && last.stream == m.stream
+                && de == d
+                && se == s
+                && last.len + m.len <= COALESCE_MAX
+            {
+                last.len += m.len;
+                end = Some((d + m.len, s + m.len));
+                continue;
+            }
+        }
+        out.push(m.clone());
+        end = Some((d + m.len, s + m.len));
+    }
+    *batch = out;
+}
+
 /// Moves a thread claims at a time: consecutive moves of a pass are the
 /// rows of one engine and leg, so a claim streams a run of one source and
 /// one destination image.
@@ -397,6 +458,7 @@ impl System {
         for m in &mut batch {
             m.stream |= stream_all;
         }
+        coalesce_copies(&mut batch, &addr);
         Ok((batch, addr, total))
     }
 
@@ -1155,9 +1217,157 @@ mod tests {
             (sys.sbuf(CoreId(4)).unwrap().image(), r.modeled_ps, q)
         };
         let serial = run(1);
-        assert_eq!(&serial.0[..48 << 10], &pattern(0, 0, 48 << 10)[..]);
+        // Every row moved whole, to its own partition, nothing past it (the
+        // batch is joined into destination-ordered copies:
+        // `coalesce_copies`).
+        let bpp = Topology::trn2(1).sbuf_bytes_per_partition as usize;
+        for p in 0..128u8 {
+            let row = &serial.0[usize::from(p) * bpp..(usize::from(p) + 1) * bpp];
+            assert_eq!(
+                &row[..48 << 10],
+                &pattern(0, p, 48 << 10)[..],
+                "partition {p}"
+            );
+            assert!(
+                row[48 << 10..].iter().all(|&b| b == 0),
+                "partition {p} past the row"
+            );
+        }
         for t in [2, 3] {
             assert!(run(t) == serial, "{t} threads differ from serial");
         }
+    }
+
+    /// Two cores' SBUF stand-ins (one buffer each, partitions of `BPP`
+    /// bytes) and the address map of their partitions.
+    const BPP: usize = 4 << 10;
+    fn images() -> (Vec<u8>, Vec<u8>) {
+        let src = (0..8 * BPP).map(|i| (i * 7 + 3) as u8).collect();
+        (src, vec![0u8; 8 * BPP])
+    }
+    fn addr_of(src: &mut [u8], dst: &mut [u8]) -> AddrMap {
+        let mut a = AddrMap::default();
+        for p in 0..8u8 {
+            let o = usize::from(p) * BPP;
+            a.insert((0, p), Addr(src[o..].as_mut_ptr()));
+            a.insert((1, p), Addr(dst[o..].as_mut_ptr()));
+        }
+        a
+    }
+    /// 8 partitions × 4 pieces of 1 KiB, issued piece-major (one piece of
+    /// each "engine" in turn, as a pass defers them), except `skip`.
+    fn interleaved(skip: Option<(u8, usize)>) -> Vec<Move> {
+        let mut v = Vec::new();
+        for k in 0..4usize {
+            for p in 0..8u8 {
+                if skip == Some((p, k)) {
+                    continue;
+                }
+                v.push(Move {
+                    src: (0, p, k << 10),
+                    dst: (1, p, k << 10),
+                    len: 1 << 10,
+                    op: LegOp::Copy,
+                    stream: false,
+                });
+            }
+        }
+        v
+    }
+    /// The destination image after running `batch` (one thread).
+    fn run_batch(batch: &[Move]) -> Vec<u8> {
+        let (mut s, mut d) = images();
+        let a = addr_of(&mut s, &mut d);
+        // SAFETY: every move lies inside the two buffers, which outlive the
+        // call, and no destination range overlaps another move's range.
+        unsafe { exec_bin(batch, 0..batch.len(), &a) }.unwrap();
+        d
+    }
+
+    #[test]
+    fn adjacent_copies_are_joined_in_destination_order() {
+        let (mut s, mut d) = images();
+        let a = addr_of(&mut s, &mut d);
+        let issued = interleaved(None);
+        let mut b = issued.clone();
+        coalesce_copies(&mut b, &a);
+        // 32 KiB of adjacent rows on both sides: one copy from the start.
+        assert_eq!(b.len(), 1);
+        assert_eq!(
+            (b[0].src, b[0].dst, b[0].len),
+            ((0, 0, 0), (1, 0, 0), 32 << 10)
+        );
+        // The same bytes as the issued batch, and the source's bytes.
+        let want = run_batch(&issued);
+        assert_eq!(run_batch(&b), want);
+        assert_eq!(want, images().0);
+    }
+
+    #[test]
+    fn a_gap_splits_the_joined_copy_and_the_bytes_stay_the_issued_ones() {
+        let (mut s, mut d) = images();
+        let a = addr_of(&mut s, &mut d);
+        // Piece 2 of partition 3 is not moved.
+        let issued = interleaved(Some((3, 2)));
+        let mut b = issued.clone();
+        coalesce_copies(&mut b, &a);
+        let spans: Vec<_> = b.iter().map(|m| (m.dst, m.len)).collect();
+        assert_eq!(
+            spans,
+            [
+                ((1, 0, 0), (3 * 4 + 2) << 10),
+                ((1, 3, 3 << 10), (4 * 4 + 1) << 10)
+            ]
+        );
+        let got = run_batch(&b);
+        assert_eq!(got, run_batch(&issued));
+        let hole = 3 * BPP + (2 << 10)..3 * BPP + (3 << 10);
+        assert!(got[hole].iter().all(|&x| x == 0));
+    }
+
+    #[test]
+    fn joined_copies_stop_at_the_size_limit() {
+        // 2 × 1 MiB images: 1024 adjacent 2 KiB moves issued in reverse.
+        let mut s: Vec<u8> = (0..2 << 20).map(|i: usize| (i % 253) as u8).collect();
+        let mut d = vec![0u8; 2 << 20];
+        let mut a = AddrMap::default();
+        a.insert((0, 0), Addr(s.as_mut_ptr()));
+        a.insert((1, 0), Addr(d.as_mut_ptr()));
+        let mut b: Vec<Move> = (0..1024usize)
+            .rev()
+            .map(|k| Move {
+                src: (0, 0, k << 11),
+                dst: (1, 0, k << 11),
+                len: 1 << 11,
+                op: LegOp::Copy,
+                stream: true,
+            })
+            .collect();
+        coalesce_copies(&mut b, &a);
+        assert_eq!(b.len(), (2 << 20) / COALESCE_MAX);
+        for (k, m) in b.iter().enumerate() {
+            assert_eq!(
+                (m.dst.2, m.len, m.stream),
+                (k * COALESCE_MAX, COALESCE_MAX, true)
+            );
+        }
+    }
+
+    #[test]
+    fn a_batch_with_a_reduce_or_an_untouched_source_is_left_as_issued() {
+        let (mut s, mut d) = images();
+        let mut a = addr_of(&mut s, &mut d);
+        let mut with_reduce = interleaved(None);
+        let f: crate::system::ReduceFn = std::sync::Arc::new(|_: &mut [u8], _: &[u8]| Ok(()));
+        with_reduce[5].op = LegOp::Reduce(f);
+        let before: Vec<_> = with_reduce.iter().map(|m| (m.src, m.dst, m.len)).collect();
+        coalesce_copies(&mut with_reduce, &a);
+        let after: Vec<_> = with_reduce.iter().map(|m| (m.src, m.dst, m.len)).collect();
+        assert_eq!(after, before);
+        // Source partition 6 untouched (reads as zeros): no address.
+        a.remove(&(0, 6));
+        let mut b = interleaved(None);
+        coalesce_copies(&mut b, &a);
+        assert_eq!(b.len(), 32);
     }
 }
