@@ -247,8 +247,10 @@ unsafe impl Send for Addr {}
 unsafe impl Sync for Addr {}
 
 /// Run one deferred move. Safety: `addr` holds live partitions covering the
-/// move's ranges (checked when it was deferred), and no other thread
-/// touches its destination bytes or writes its source bytes.
+/// move's ranges (checked when it was deferred; a move joined by
+/// [`coalesce_copies`] runs on from its first partition into the next ones
+/// of the same core's SBUF mapping), and no other thread touches its
+/// destination bytes or writes its source bytes.
 unsafe fn exec(m: &Move, addr: &HashMap<(u16, u8), Addr>) -> Result<(), SystemError> {
     let d = addr
         .get(&(m.dst.0, m.dst.1))
@@ -320,31 +322,31 @@ fn coalesce_copies(batch: &mut Vec<Move>, addr: &AddrMap) {
     }
     let mut order: Vec<usize> = (0..batch.len()).collect();
     order.sort_unstable_by_key(|&i| (keyed[i].0, keyed[i].1));
-    let mut out: Vec<Move> = Vec::with_capacity(batch.len());
-    let mut end: Option<(usize, usize)> = None;
+    // Each joined copy with the addresses just past its destination and
+    // source bytes.
+    let mut out: Vec<(Move, usize, usize)> = Vec::with_capacity(batch.len());
     for &i in &order {
         let m = &batch[i];
         let (_, d, s) = keyed[i];
-        if let (Some(last), Some((de, se))) = (out.last_mut(), end) {
+        if let Some((last, de, se)) = out.last_mut() {
             // Within one core's SBUF on each side: a core's partitions are
             // one mapping (`Sbuf::part_ptr`), so the joined copy stays
             // inside one allocation.
             if last.dst.0 == m.dst.0
                 && last.src.0 == m.src.0
                 && last.stream == m.stream
-                && de == d
-                && se == s
+                && *de == d
+                && *se == s
                 && last.len + m.len <= COALESCE_MAX
             {
                 last.len += m.len;
-                end = Some((d + m.len, s + m.len));
+                (*de, *se) = (d + m.len, s + m.len);
                 continue;
             }
         }
-        out.push(m.clone());
-        end = Some((d + m.len, s + m.len));
+        out.push((m.clone(), d + m.len, s + m.len));
     }
-    *batch = out;
+    *batch = out.into_iter().map(|(m, _, _)| m).collect();
 }
 
 /// Moves a thread claims at a time: consecutive moves of a pass are the
