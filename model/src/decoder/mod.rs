@@ -218,7 +218,7 @@ impl CycleModel for Decoder {
     type In = DecoderIn;
     type Out = DecoderOut;
 
-    #[inline]
+    #[inline(always)]
     fn step(&mut self, i: &DecoderIn) -> DecoderOut {
         if i.rst_ni & 1 == 0 {
             self.q = DecoderState::default();

@@ -655,15 +655,6 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         if i.rst_ni() & 1 == 0 {
             self.reset();
         }
-        // The shared read port (both sides see it; `owner` is the grant).
-        let rd = RdPort {
-            arready: b(i.m_axi_arready()),
-            rvalid: b(i.m_axi_rvalid()) && self.rd_phase,
-            rdata: i.m_axi_rdata(),
-            rresp: i.m_axi_rresp() as u32,
-            cnt: self.rd_cnt,
-            len: self.rd_len,
-        };
         let m_own = self.rd_owner == RD_M2S;
         let s_own = self.rd_owner == RD_S2M;
         let sin = StreamIn {
@@ -726,6 +717,17 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         }
 
         // Clock edge.
+        // The shared read port (both sides see it; `owner` is the grant).
+        // Formed here, where the edge uses it, not with the outputs: read
+        // late, its inputs need not be kept across the output stage.
+        let rd = RdPort {
+            arready: b(i.m_axi_arready()),
+            rvalid: b(i.m_axi_rvalid()) && self.rd_phase,
+            rdata: i.m_axi_rdata(),
+            rresp: i.m_axi_rresp() as u32,
+            cnt: self.rd_cnt,
+            len: self.rd_len,
+        };
         let stats = self.stats();
         let tready = b(i.m_axis_tready());
         let wr_busy = self.s2m.wr_busy();
@@ -799,6 +801,7 @@ impl<W: UdmaWidth> CycleModel for UdmaEngine<W> {
     type In = W::In;
     type Out = W::Out;
 
+    #[inline(always)]
     fn step(&mut self, i: &W::In) -> W::Out {
         self.step_into(i, W::out)
     }

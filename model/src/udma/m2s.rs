@@ -176,6 +176,7 @@ impl<D: Lanes> M2s<D> {
     }
 
     /// Carry merged with the buffer beat `tx_idx` (state TX).
+    #[inline(always)]
     fn pack(&self) -> Pack<D> {
         let room = self.bb - self.src_offset;
         let fin = self.rem <= room;

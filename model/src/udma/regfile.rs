@@ -156,27 +156,37 @@ impl SideRegs {
 }
 
 /// What a side's FSM does to the register file this cycle.
+///
+/// `repr(C)`: the four flags sit side by side, so [`SideEv::is_none`] tests
+/// them as one 32-bit word.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[repr(C)]
 pub struct SideEv {
     /// Queue the event applies to.
     pub q: usize,
-    pub head_adv: bool,
-    pub crhp_adv: bool,
-    pub done_inc: bool,
-    pub int_set: bool,
     /// Error: stop the queue and set this cause bit.
     pub err: Option<u32>,
     pub bytes_add: u32,
     pub drop_add: u32,
+    pub head_adv: bool,
+    pub crhp_adv: bool,
+    pub done_inc: bool,
+    pub int_set: bool,
 }
 
 impl SideEv {
     /// No event: the FSM changes no register this cycle (`q` alone is not an event).
     #[inline]
     pub fn is_none(&self) -> bool {
-        // `|` not `||`: one test of all the fields, no branch per field.
-        !(self.head_adv | self.crhp_adv | self.done_inc | self.int_set | self.err.is_some())
-            && self.bytes_add | self.drop_add == 0
+        // The four flags as one word, `|` not `||`: one test of all the
+        // fields, no branch per field.
+        let flags = u32::from_ne_bytes([
+            self.head_adv as u8,
+            self.crhp_adv as u8,
+            self.done_inc as u8,
+            self.int_set as u8,
+        ]);
+        self.err.is_none() && flags | self.bytes_add | self.drop_add == 0
     }
 }
 
@@ -388,7 +398,10 @@ impl RegFile {
             let mut ans = AxilAnswer::default();
             if let Some(raddr) = req.read {
                 let acc = access(raddr);
-                ans.read_data = self.read_at(raddr, acc, stat);
+                // `&{ *stat }`, `&{ *i }` below: the out-of-line calls get
+                // copies, so the engine's per-cycle status and CSR inputs
+                // stay in registers instead of being stored every cycle.
+                ans.read_data = self.read_at(raddr, acc, &{ *stat });
                 ans.read_err = acc.is_none();
             }
             for (s, e) in ev.iter().enumerate() {
@@ -409,7 +422,7 @@ impl RegFile {
             self.axi.update(i, &req, &ans, CSR_ADDR_MASK);
             return;
         }
-        self.update_csr(req, i, &[*ev[0], *ev[1]], stat);
+        self.update_csr(req, &{ *i }, &[*ev[0], *ev[1]], &{ *stat });
     }
 
     /// [`Self::update`] always through the full path (every stage evaluated,
