@@ -21,7 +21,7 @@
 use std::fmt::Write as _;
 
 use sb2sb_model::evt_sem::regs::{Reg, SemWindow};
-use sb2sb_model::ports::{BlockDesc, Signal};
+use sb2sb_model::ports::{total_words, BlockDesc, Signal};
 use sb2sb_model::udma::regs as ur;
 
 /// The packed ports of one cycle: inputs and the outputs of one side.
@@ -558,12 +558,12 @@ fn leg_extra(p: &Ports, ev: &mut Vec<String>) {
     }
 }
 
-/// Where one field of a cycle's packed ports lives (≤ 64 bits, one word).
+/// Where one field of a cycle's packed ports lives (≤ 64 bits, one word:
+/// every signal starts a word of its own, so no shift is needed).
 #[derive(Debug, Clone, Copy)]
 struct Field {
     out: bool,
     word: usize,
-    shift: u32,
     mask: u64,
 }
 
@@ -577,7 +577,6 @@ impl Field {
                     return Some(Field {
                         out,
                         word: bit / 64,
-                        shift: 0,
                         mask: if w == 64 { u64::MAX } else { (1 << w) - 1 },
                     });
                 }
@@ -590,7 +589,22 @@ impl Field {
     #[inline(always)]
     fn get(&self, ins: &[u64], outs: &[u64]) -> u64 {
         let w = if self.out { outs } else { ins };
-        (w[self.word] >> self.shift) & self.mask
+        w[self.word] & self.mask
+    }
+
+    /// [`Field::get`] from `ports` = `[inputs, outputs]` without a bounds
+    /// check: the per-cycle reads of [`BeatTrack::step`].
+    ///
+    /// # Safety
+    /// `ports` are at least as long as the block's packed inputs and
+    /// outputs (the block this field was located in).
+    #[inline(always)]
+    unsafe fn get_fast(&self, ports: &[&[u64]; 2]) -> u64 {
+        // SAFETY: `locate` only returns words inside the block's packed
+        // image of the field's side (`word` < that side's total words), and
+        // the caller guarantees the slice is at least that long.
+        let v = unsafe { *ports[usize::from(self.out)].get_unchecked(self.word) };
+        v & self.mask
     }
 }
 
@@ -642,9 +656,33 @@ impl Chan {
     }
 
     /// One cycle; returns `k | n << 16` for a data beat (n = 0: unknown), else 0.
-    #[inline]
-    fn step(&mut self, ins: &[u64], outs: &[u64]) -> u64 {
-        if self.a_valid.get(ins, outs) & self.a_ready.get(ins, outs) == 1 {
+    /// Most cycles have neither an address nor a data handshake and change
+    /// nothing: those return after the four valid/ready reads
+    /// ([`Chan::handshake`] does the rest, out of line).
+    ///
+    /// # Safety
+    /// As [`Field::get_fast`]: `ports` (`[inputs, outputs]`) are at least
+    /// as long as the block's packed images.
+    #[inline(always)]
+    unsafe fn step(&mut self, ports: &[&[u64]; 2]) -> u64 {
+        // SAFETY: the fields are of this block; the caller checked the lengths.
+        let (a, d) = unsafe {
+            (
+                self.a_valid.get_fast(ports) & self.a_ready.get_fast(ports) == 1,
+                self.d_valid.get_fast(ports) & self.d_ready.get_fast(ports) != 0,
+            )
+        };
+        if !(a | d) {
+            return 0;
+        }
+        self.handshake(a, d, ports[0], ports[1])
+    }
+
+    /// [`Chan::step`] on a cycle with a handshake: `a` the address one, `d`
+    /// the data one.
+    #[inline(never)]
+    fn handshake(&mut self, a: bool, d: bool, ins: &[u64], outs: &[u64]) -> u64 {
+        if a {
             if self.ahead > 0 {
                 self.ahead -= 1;
             } else if self.count < TRACK_DEPTH {
@@ -653,7 +691,7 @@ impl Chan {
                 self.count += 1;
             }
         }
-        if self.d_valid.get(ins, outs) & self.d_ready.get(ins, outs) == 0 {
+        if !d {
             return 0;
         }
         self.k += 1;
@@ -683,6 +721,10 @@ impl Chan {
 pub struct BeatTrack {
     rst: Option<Field>,
     chans: Vec<Chan>,
+    /// Packed words of the block's inputs and outputs: every field lies
+    /// inside them ([`BeatTrack::step`] checks the images are that long).
+    in_words: usize,
+    out_words: usize,
 }
 
 impl BeatTrack {
@@ -703,6 +745,8 @@ impl BeatTrack {
         Self {
             rst: Field::locate(block, "rst_ni"),
             chans,
+            in_words: total_words(block.inputs),
+            out_words: total_words(block.outputs),
         }
     }
 
@@ -724,8 +768,18 @@ impl BeatTrack {
             }
             return;
         }
+        assert!(
+            ins.len() >= self.in_words && outs.len() >= self.out_words,
+            "BeatTrack::step: port images shorter than the block's ({} / {} words, need {} / {})",
+            ins.len(),
+            outs.len(),
+            self.in_words,
+            self.out_words
+        );
+        let ports = [ins, outs];
         for (c, r) in self.chans.iter_mut().zip(rec.iter_mut()) {
-            *r = c.step(ins, outs);
+            // SAFETY: the images were checked at least as long as the block's.
+            *r = unsafe { c.step(&ports) };
         }
     }
 }

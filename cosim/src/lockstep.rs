@@ -298,11 +298,14 @@ struct History {
     /// Words of one row: cycle, inputs, golden outputs, RTL outputs, beat record.
     iw: usize,
     ow: usize,
-    /// Words of the [`BeatTrack`] record (AXI4 beat numbers) per row.
-    xw: usize,
-    /// `alloc` rows back to back, a ring; `next` is the row written next.
+    /// Words of one row (`1 + iw + 2 * ow + xw`, `xw` the words of the
+    /// [`BeatTrack`] record, AXI4 beat numbers).
+    w: usize,
+    /// `alloc` rows back to back, a ring; `next` is the row written next,
+    /// starting at word `off` (= `next * w`).
     buf: Vec<u64>,
     next: usize,
+    off: usize,
     len: usize,
     /// Beat record of the RTL outputs of a differing cycle (the rows hold the golden side's).
     rtl_rec: Option<(u64, Vec<u64>)>,
@@ -314,14 +317,16 @@ type Slot<'a> = (&'a mut [u64], &'a mut [u64], &'a mut [u64], &'a mut [u64]);
 impl History {
     fn new(cap: usize, iw: usize, ow: usize, xw: usize) -> Self {
         let alloc = cap + 1;
+        let w = 1 + iw + 2 * ow + xw;
         Self {
             cap,
             alloc,
             iw,
             ow,
-            xw,
-            buf: vec![0; alloc * (1 + iw + 2 * ow + xw)],
+            w,
+            buf: vec![0; alloc * w],
             next: 0,
+            off: 0,
             len: 0,
             rtl_rec: None,
         }
@@ -329,15 +334,23 @@ impl History {
 
     #[inline(always)]
     fn width(&self) -> usize {
-        1 + self.iw + 2 * self.ow + self.xw
+        self.w
     }
 
     /// The row written next (not yet part of the history).
     #[inline(always)]
     fn slot(&mut self) -> Slot<'_> {
-        let w = self.width();
-        let (iw, ow) = (self.iw, self.ow);
-        let row = &mut self.buf[self.next * w + 1..(self.next + 1) * w];
+        self.slot_sized(self.iw, self.ow)
+    }
+
+    /// [`History::slot`] split at `iw` / `ow` words, which must be this
+    /// history's: the serial runner passes its port bundles' constants, so
+    /// the four slices have lengths known at compile time and packing and
+    /// comparing them need no length checks or loop tails.
+    #[inline(always)]
+    fn slot_sized(&mut self, iw: usize, ow: usize) -> Slot<'_> {
+        debug_assert!(iw == self.iw && ow == self.ow);
+        let row = &mut self.buf[self.off + 1..self.off + self.w];
         let (ri, rest) = row.split_at_mut(iw);
         let (rg, rest) = rest.split_at_mut(ow);
         let (rr, rx) = rest.split_at_mut(ow);
@@ -347,13 +360,14 @@ impl History {
     /// The row of [`History::slot`] becomes cycle `cycle` of the history.
     #[inline(always)]
     fn commit(&mut self, cycle: u64) {
-        let w = self.width();
-        self.buf[self.next * w] = cycle;
-        self.next = if self.next + 1 == self.alloc {
-            0
+        self.buf[self.off] = cycle;
+        if self.next + 1 == self.alloc {
+            self.next = 0;
+            self.off = 0;
         } else {
-            self.next + 1
-        };
+            self.next += 1;
+            self.off += self.w;
+        }
         self.len = (self.len + 1).min(self.cap);
     }
 
@@ -657,6 +671,52 @@ impl<S: Stimulus> RtlSide<S> {
         Ok(false)
     }
 
+    /// [`RtlSide::cycle`] without an RTL-side environment twin or waveforms
+    /// (the caller checks): the serial runner's usual cycle. The same checks
+    /// in the same order, on row slices of the port bundles' constant
+    /// lengths ([`History::slot_sized`]), with the beat tracker called only
+    /// on blocks it follows.
+    #[inline(always)]
+    fn cycle_plain(&mut self, c: u64, fill: impl FnOnce(&mut [u64], &mut [u64])) -> bool {
+        debug_assert!(self.env_r.is_none() && self.waves.is_none());
+        let iw = <S::In as PortBundle>::WORDS;
+        let ow = <S::Out as PortBundle>::WORDS;
+        let (ri, rg, rr, rx) = self.hist.slot_sized(iw, ow);
+        fill(ri, rg);
+        self.rtl.step_into(ri, rr);
+        // Always `None` (and compiled out) outside assertion builds.
+        let failed = self.rtl.take_assert_failure();
+        if !words_eq(rg, rr) {
+            self.plain_output_mismatch(c);
+            return true;
+        }
+        if !rx.is_empty() {
+            self.beats.step(ri, rg, rx);
+        }
+        self.hist.commit(c);
+        self.cycles_run = c + 1;
+        if let Some(a) = failed {
+            self.first = Some(self.assertion_failure(c, a));
+            return true;
+        }
+        false
+    }
+
+    /// The rest of [`RtlSide::cycle_plain`] on a cycle whose outputs differ:
+    /// the row of the cycle (inputs, golden and RTL outputs are in it) gets
+    /// its beat record and is committed, and the report is made, as in
+    /// [`RtlSide::cycle`].
+    #[cold]
+    #[inline(never)]
+    fn plain_output_mismatch(&mut self, c: u64) {
+        let pre = self.beats.clone();
+        let (ri, rg, _, rx) = self.hist.slot();
+        self.beats.step(ri, rg, rx);
+        self.hist.commit(c);
+        self.cycles_run = c + 1;
+        self.output_mismatch(c, pre);
+    }
+
     /// The cycles of a two-thread batch `b` without copying each into the
     /// history: the RTL steps straight from the batch's packed inputs and is
     /// compared with its golden outputs, and only the rows the history keeps
@@ -888,13 +948,21 @@ where
     let mut side = RtlSide::<S>::new(block, opts, env_r)?;
     let mut prev_g: Option<S::Out> = None;
     let bar = progress_bar(block, opts);
+    // Without an RTL-side twin or waveforms (the default): the lean cycle.
+    let plain = side.env_r.is_none() && side.waves.is_none();
     for c in 0..opts.cycles {
         let ig = env_g.next(c, prev_g.as_ref());
         let og = golden.step(&ig);
-        if side.cycle(c, |iw, gw| {
+        let fill = |iw: &mut [u64], gw: &mut [u64]| {
             ig.pack(iw);
             og.pack(gw);
-        })? {
+        };
+        let stop = if plain {
+            side.cycle_plain(c, fill)
+        } else {
+            side.cycle(c, fill)?
+        };
+        if stop {
             break;
         }
         prev_g = Some(og);
