@@ -3,7 +3,7 @@
 //! window, DECERR above the memory. One read burst and one write burst are
 //! accepted at a time (the engine never has more outstanding).
 
-use super::beat::{from_bytes, keep_at, to_bytes, Beat, ZERO};
+use super::beat::{from_bytes, keep_at, to_bytes, Beat, MAX_BB, ZERO};
 use super::engine::PinsOut;
 use super::regs::{AXI_RESP_DECERR, AXI_RESP_OKAY, AXI_RESP_SLVERR};
 use crate::stim::StimRng;
@@ -80,6 +80,20 @@ pub struct AxiMem {
     pub cov: MemCov,
     /// Lowest address counted in `cov.aw_bursts` (the testbench's data area).
     pub burst_lo: u64,
+}
+
+/// `dst.copy_from_slice(src)` for the bytes of one beat: the beat sizes of
+/// the UDMA widths as copies of a constant length (a length known only at
+/// run time is a call to `memcpy`, for 4 to 16 bytes, on most beats).
+#[inline(always)]
+fn copy_beat_bytes(dst: &mut [u8], src: &[u8]) {
+    assert_eq!(dst.len(), src.len(), "beat byte counts differ");
+    match src.len() {
+        4 => dst[..4].copy_from_slice(&src[..4]),
+        8 => dst[..8].copy_from_slice(&src[..8]),
+        16 => dst[..16].copy_from_slice(&src[..16]),
+        _ => dst.copy_from_slice(src),
+    }
 }
 
 /// Bytes per chunk of [`clone_image`]: a page.
@@ -159,7 +173,12 @@ impl AxiMem {
     fn read_beat(&self, addr: u64) -> Beat {
         if self.resp(addr) == AXI_RESP_OKAY {
             let (a, n) = (addr as usize, self.bb as usize);
-            from_bytes(&self.data[a..a + n])
+            // `from_bytes(&self.data[a..a + n])`, the bytes zero-padded
+            // first so that `from_bytes` sees a constant length.
+            let n = n.min(MAX_BB);
+            let mut full = [0u8; MAX_BB];
+            copy_beat_bytes(&mut full[..n], &self.data[a..a + n]);
+            from_bytes(&full)
         } else {
             ZERO
         }
@@ -241,7 +260,7 @@ impl AxiMem {
                     let dst = &mut self.data[a as usize..a as usize + n];
                     let all = keep_at(beat as u32, 0);
                     if strb & all == all {
-                        dst.copy_from_slice(&bytes[..n]);
+                        copy_beat_bytes(dst, &bytes[..n]);
                     } else {
                         // the strobed lanes only, one set bit at a time
                         let mut m = strb & all;
