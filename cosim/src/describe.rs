@@ -756,16 +756,15 @@ impl BeatTrack {
     }
 
     /// Follow one cycle (golden side) and write its record into `rec`.
-    #[inline]
+    /// Inlined into the runners' loops: on most cycles it is the few
+    /// valid/ready reads of [`Chan::step`].
+    #[inline(always)]
     pub fn step(&mut self, ins: &[u64], outs: &[u64], rec: &mut [u64]) {
         if self.chans.is_empty() {
             return;
         }
         if self.rst.is_some_and(|r| r.get(ins, outs) & 1 == 0) {
-            for (c, r) in self.chans.iter_mut().zip(rec.iter_mut()) {
-                c.clear();
-                *r = 0;
-            }
+            self.reset(rec);
             return;
         }
         assert!(
@@ -780,6 +779,18 @@ impl BeatTrack {
         for (c, r) in self.chans.iter_mut().zip(rec.iter_mut()) {
             // SAFETY: the images were checked at least as long as the block's.
             *r = unsafe { c.step(&ports) };
+        }
+    }
+}
+
+impl BeatTrack {
+    /// A cycle in reset: every channel forgets its bursts; no beats.
+    #[cold]
+    #[inline(never)]
+    fn reset(&mut self, rec: &mut [u64]) {
+        for (c, r) in self.chans.iter_mut().zip(rec.iter_mut()) {
+            c.clear();
+            *r = 0;
         }
     }
 }
