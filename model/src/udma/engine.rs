@@ -455,8 +455,8 @@ impl<W: UdmaWidth> Default for UdmaEngine<W> {
     fn default() -> Self {
         Self {
             regs: RegFile::default(),
-            m2s: M2s::new(W::BEAT_BYTES),
-            s2m: S2m::new(W::BEAT_BYTES, W::MAX_WR_BURST),
+            m2s: M2s::new(),
+            s2m: S2m::new(W::MAX_WR_BURST),
             rd_owner: RD_NONE,
             rd_phase: false,
             rd_cnt: 0,
@@ -488,7 +488,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         let n = self.max_wr_burst;
         *self = Self {
             max_wr_burst: n,
-            s2m: S2m::new(W::BEAT_BYTES, n),
+            s2m: S2m::new(n),
             ..Self::default()
         };
     }
@@ -668,8 +668,11 @@ impl<W: UdmaWidth> UdmaEngine<W> {
 
         // Combinational outputs from the pre-edge state.
         let csr = self.regs.csr_out();
-        let mut mo = self.m2s.outputs(&self.regs.side[0], m_own);
-        let mut so = self.s2m.outputs(&self.regs.side[1], s_own, &sin);
+        // The data width's beat bytes, a constant of this engine's type:
+        // an argument of the FSM stages (the RTL's `DataWidth` parameter).
+        let bb = W::BEAT_BYTES;
+        let mut mo = self.m2s.outputs(&self.regs.side[0], m_own, bb);
+        let mut so = self.s2m.outputs(&self.regs.side[1], s_own, &sin, bb);
         let ar = match self.rd_owner {
             RD_M2S => mo.ar,
             RD_S2M => so.ar,
@@ -733,7 +736,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         let wr_busy = self.s2m.wr_busy();
         let dmb_req = self.m2s.state == M2sState::Dmb && self.m2s.q == self.s2m.q;
         self.m2s
-            .update(&self.regs.side[0], &rd, m_own, tready, wr_busy, &mut mo);
+            .update(&self.regs.side[0], &rd, m_own, tready, wr_busy, &mut mo, bb);
         after_m2s(&mut self.m2s, &mut mo);
         let wi = WrIn {
             awready: b(i.m_axi_awready()),
@@ -741,8 +744,16 @@ impl<W: UdmaWidth> UdmaEngine<W> {
             bvalid: b(i.m_axi_bvalid()),
             bresp: i.m_axi_bresp() as u32,
         };
-        self.s2m
-            .update(&self.regs.side[1], &rd, s_own, &sin, &wi, dmb_req, &mut so);
+        self.s2m.update(
+            &self.regs.side[1],
+            &rd,
+            s_own,
+            &sin,
+            &wi,
+            dmb_req,
+            &mut so,
+            bb,
+        );
         self.regs.update_ev(&csr_in(i), [&mo.ev, &so.ev], &stats);
         // Read-port arbiter (S2M first).
         match self.rd_owner {

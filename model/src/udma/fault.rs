@@ -48,7 +48,7 @@ impl<W: UdmaWidth> CycleModel for FaultyUdma<W> {
             if fault == UdmaFault::SkipRingIdCheck && mo.ev.err == Some(UDMA_M2S_ERR_PREF_RING_ID) {
                 // Undo the error: behave as if the ring id had matched.
                 mo.ev.err = None;
-                m2s.start_data();
+                m2s.start_data(W::BEAT_BYTES);
             }
         });
         if let (true, Some(before)) = (clocked, tails_before) {

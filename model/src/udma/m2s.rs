@@ -96,8 +96,6 @@ pub enum M2sState {
 /// M2S state, beats of type `D` (the data width's, see [`Lanes`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct M2s<D: Lanes> {
-    /// Bytes per data beat (`DataWidth / 8`).
-    pub bb: u32,
     /// FSM state.
     pub state: M2sState,
     pub q: usize,
@@ -144,12 +142,10 @@ pub fn burst_beats(addr: u64, src_offset: u32, rem: u32, bb: u32) -> u32 {
 }
 
 impl<D: Lanes> M2s<D> {
-    /// M2S of a `bb`-byte data path, in reset state.
-    pub fn new(bb: u32) -> Self {
-        Self {
-            bb,
-            ..Self::default()
-        }
+    /// M2S in reset state (the data width is the `bb` argument of its
+    /// stages, see [`M2s::outputs`]).
+    pub fn new() -> Self {
+        Self::default()
     }
 
     /// Status shown in the register file.
@@ -177,8 +173,8 @@ impl<D: Lanes> M2s<D> {
 
     /// Carry merged with the buffer beat `tx_idx` (state TX).
     #[inline(always)]
-    fn pack(&self) -> Pack<D> {
-        let room = self.bb - self.src_offset;
+    fn pack(&self, bb: u32) -> Pack<D> {
+        let room = bb - self.src_offset;
         let fin = self.rem <= room;
         let n = if fin { self.rem } else { room };
         let dm = self.buf[self.tx_idx as usize & (MAX_BURST as usize - 1)]
@@ -205,9 +201,9 @@ impl<D: Lanes> M2s<D> {
     }
 
     /// Enter DCHK's success path: the descriptor's data (after DMB / SPLIT).
-    pub fn start_data(&mut self) {
+    pub fn start_data(&mut self, bb: u32) {
         let bufp = self.bufp();
-        let lb_mask = (self.bb - 1) as u64;
+        let lb_mask = (bb - 1) as u64;
         self.rem = decode_len(self.w0());
         self.addr = bufp & !lb_mask;
         self.src_offset = (bufp & lb_mask) as u32;
@@ -235,12 +231,11 @@ impl<D: Lanes> M2s<D> {
     }
 
     /// Outputs for this cycle (from the state and the inputs; `owner`: the
-    /// read port is granted to M2S).
+    /// read port is granted to M2S). `bb`: bytes per data beat (`DataWidth / 8`), the engine's constant `UdmaWidth::BEAT_BYTES`: a parameter, not state, so the compiler folds it into the cycle.
     #[inline(always)]
-    pub fn outputs(&self, regs: &SideRegs, owner: bool) -> M2sOut<D> {
+    pub fn outputs(&self, regs: &SideRegs, owner: bool, bb: u32) -> M2sOut<D> {
         let mut o = M2sOut::default();
         o.ev.q = self.q;
-        let bb = self.bb;
         match self.state {
             M2sState::Dar => {
                 o.want = true;
@@ -263,7 +258,7 @@ impl<D: Lanes> M2s<D> {
                 }
             }
             M2sState::Tx => {
-                let p = self.pack();
+                let p = self.pack(bb);
                 o.pack = Some(p);
                 // A beat goes out when it is full or ends the packet; otherwise
                 // the bytes are absorbed into the carry (no stream beat).
@@ -295,7 +290,8 @@ impl<D: Lanes> M2s<D> {
 
     /// Clock edge. `o` are this cycle's outputs; `owner` the read-port grant;
     /// `tready` the stream input; `wr_busy` = S2M has a write of queue `wr_q`
-    /// in flight (pre-edge).
+    /// in flight (pre-edge); `bb` the bytes per beat (as for [`M2s::outputs`]).
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub fn update(
         &mut self,
@@ -305,11 +301,11 @@ impl<D: Lanes> M2s<D> {
         tready: bool,
         (wr_busy, wr_q): (bool, usize),
         o: &mut M2sOut<D>,
+        bb: u32,
     ) {
         let beat = owner && rd.rvalid;
         let last_beat = beat && rd.cnt == rd.len;
         let err_beat = beat && rd.rresp != AXI_RESP_OKAY;
-        let bb = self.bb;
         match self.state {
             M2sState::Idle => {
                 if self.pkt_open {
@@ -357,7 +353,7 @@ impl<D: Lanes> M2s<D> {
                             M2sState::Idle
                         };
                     }
-                    None => self.start_data(),
+                    None => self.start_data(bb),
                 }
             }
             M2sState::Rar => {
@@ -389,7 +385,7 @@ impl<D: Lanes> M2s<D> {
             }
             M2sState::Tx => {
                 if tready || !o.axis.tvalid {
-                    let p = o.pack.unwrap_or_else(|| self.pack());
+                    let p = o.pack.unwrap_or_else(|| self.pack(bb));
                     o.ev.bytes_add = p.n;
                     self.rem -= p.n;
                     self.pkt_open = !o.axis.tlast;

@@ -109,8 +109,6 @@ pub enum S2mState {
 /// S2M state, beats of type `D` (the data width's, see [`Lanes`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct S2m<D: Lanes> {
-    /// Bytes per data beat (`DataWidth / 8`).
-    pub bb: u32,
     /// Data write burst limit in beats (`MaxWrBurst`, 1..=MAX_BURST).
     pub max_wr: u32,
     /// FSM state.
@@ -165,9 +163,8 @@ struct Take<D: Lanes> {
 
 impl<D: Lanes> S2m<D> {
     /// S2M of a `bb`-byte data path writing bursts of up to `max_wr` beats, in reset state.
-    pub fn new(bb: u32, max_wr: u32) -> Self {
+    pub fn new(max_wr: u32) -> Self {
         Self {
-            bb,
             max_wr: max_wr.clamp(1, MAX_BURST),
             ..Self::default()
         }
@@ -223,8 +220,8 @@ impl<D: Lanes> S2m<D> {
 
     /// Write formed in state DATA from the hold and (when needed) the stream beat.
     #[inline(always)]
-    fn take(&self, s: &StreamIn<D>) -> Take<D> {
-        let room = self.bb - (self.dst as u32 & (self.bb - 1));
+    fn take(&self, s: &StreamIn<D>, bb: u32) -> Take<D> {
+        let room = bb - (self.dst as u32 & (bb - 1));
         let want = self.cap.min(room);
         let need_beat = self.hcnt < want && !self.hlast;
         let (n, dm) = if need_beat {
@@ -267,7 +264,7 @@ impl<D: Lanes> S2m<D> {
 
     /// Outputs for this cycle (`owner`: the read port is granted to S2M).
     #[inline(always)]
-    pub fn outputs(&self, regs: &SideRegs, owner: bool, s: &StreamIn<D>) -> S2mOut<D> {
+    pub fn outputs(&self, regs: &SideRegs, owner: bool, s: &StreamIn<D>, bb: u32) -> S2mOut<D> {
         let mut o = S2mOut::default();
         o.ev.q = self.q;
         match self.state {
@@ -278,12 +275,12 @@ impl<D: Lanes> S2m<D> {
                     o.ar = ArReq {
                         valid: true,
                         addr: regs.q[self.q].head_desc_addr(),
-                        len: desc_beats(self.bb as usize) - 1,
+                        len: desc_beats(bb as usize) - 1,
                     };
                 }
             }
             S2mState::Data => {
-                let t = self.take(s);
+                let t = self.take(s, bb);
                 o.tready = s.tvalid && t.need_beat;
                 o.take = Some(t);
             }
@@ -309,13 +306,9 @@ impl<D: Lanes> S2m<D> {
             }
             S2mState::Caw => {
                 let ca = regs.q[self.q].comp_addr();
-                let nb = desc_beats(self.bb as usize);
-                let (b, strb) = D::desc_beat(
-                    self.comp_desc(regs),
-                    self.w_idx as usize,
-                    self.bb as usize,
-                    ca,
-                );
+                let nb = desc_beats(bb as usize);
+                let (b, strb) =
+                    D::desc_beat(self.comp_desc(regs), self.w_idx as usize, bb as usize, ca);
                 o.wr = WrOut {
                     awvalid: !self.aw_done,
                     awaddr: if self.aw_done { 0 } else { ca },
@@ -353,6 +346,7 @@ impl<D: Lanes> S2m<D> {
         wi: &WrIn,
         dmb_req: bool,
         o: &mut S2mOut<D>,
+        bb: u32,
     ) {
         let beat = owner && rd.rvalid;
         let hs = Handshakes {
@@ -368,12 +362,12 @@ impl<D: Lanes> S2m<D> {
         match self.state {
             S2mState::Idle => self.idle(regs, s, o),
             S2mState::Dar | S2mState::Dr | S2mState::Dchk => {
-                self.descriptor_fetch(regs, rd, &hs, o)
+                self.descriptor_fetch(regs, rd, &hs, o, bb)
             }
-            S2mState::Data => self.collect_data(s, dmb_req, &hs, o),
+            S2mState::Data => self.collect_data(s, dmb_req, &hs, o, bb),
             S2mState::Wr | S2mState::B => self.data_write(&hs, o),
             S2mState::Cmp | S2mState::Caw | S2mState::Cb | S2mState::Adv => {
-                self.completion(regs, &hs, o)
+                self.completion(regs, &hs, o, bb)
             }
             _ => self.drop_rest(s, &hs, o),
         }
@@ -420,6 +414,7 @@ impl<D: Lanes> S2m<D> {
         rd: &RdPort<D>,
         hs: &Handshakes,
         o: &mut S2mOut<D>,
+        bb: u32,
     ) {
         match self.state {
             S2mState::Dar => {
@@ -431,7 +426,7 @@ impl<D: Lanes> S2m<D> {
             S2mState::Dr => {
                 if hs.beat {
                     let a = regs.q[self.q].head_desc_addr();
-                    self.desc = D::desc_shift_in(self.desc, &rd.rdata, self.bb as usize, a);
+                    self.desc = D::desc_shift_in(self.desc, &rd.rdata, bb as usize, a);
                     self.rd_err |= hs.err_beat;
                     if hs.last_beat {
                         self.state = S2mState::Dchk;
@@ -459,8 +454,15 @@ impl<D: Lanes> S2m<D> {
 
     /// DATA: collect stream bytes into the write buffer until a burst ends.
     #[inline(always)]
-    fn collect_data(&mut self, s: &StreamIn<D>, dmb_req: bool, hs: &Handshakes, o: &mut S2mOut<D>) {
-        let t = o.take.unwrap_or_else(|| self.take(s));
+    fn collect_data(
+        &mut self,
+        s: &StreamIn<D>,
+        dmb_req: bool,
+        hs: &Handshakes,
+        o: &mut S2mOut<D>,
+        bb: u32,
+    ) {
+        let t = o.take.unwrap_or_else(|| self.take(s, bb));
         let mut wend = false;
         if !t.need_beat || hs.t {
             if hs.t {
@@ -472,11 +474,11 @@ impl<D: Lanes> S2m<D> {
             self.blast = self.hlast && self.hcnt == 0;
             self.buser = self.huser;
             if t.k != 0 {
-                let doff = self.dst as u32 & (self.bb - 1);
+                let doff = self.dst as u32 & (bb - 1);
                 self.wbuf[self.wn as usize] = D::place(&t.comb, t.k as usize, doff as usize);
                 self.wstb[self.wn as usize] = keep_at(t.k, doff);
                 if self.wn == 0 {
-                    self.wa = self.dst & !((self.bb - 1) as u64);
+                    self.wa = self.dst & !((bb - 1) as u64);
                 }
                 self.wn += 1;
                 self.dst = self.dst.wrapping_add(t.k as u64);
@@ -535,7 +537,7 @@ impl<D: Lanes> S2m<D> {
     /// CMP, CAW, CB, ADV: write the completion descriptor (when enabled), then
     /// advance the head (and completion head) and count the descriptor.
     #[inline(always)]
-    fn completion(&mut self, regs: &SideRegs, hs: &Handshakes, o: &mut S2mOut<D>) {
+    fn completion(&mut self, regs: &SideRegs, hs: &Handshakes, o: &mut S2mOut<D>, bb: u32) {
         match self.state {
             S2mState::Cmp => {
                 if regs.q[self.q].comp_en() {
@@ -551,7 +553,7 @@ impl<D: Lanes> S2m<D> {
                 let a = self.aw_done || hs.aw;
                 let mut w = self.w_done;
                 if hs.w {
-                    if self.w_idx == desc_beats(self.bb as usize) - 1 {
+                    if self.w_idx == desc_beats(bb as usize) - 1 {
                         w = true;
                     } else {
                         self.w_idx += 1;
