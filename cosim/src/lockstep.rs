@@ -993,27 +993,16 @@ where
     let mut prev_g: Option<S::Out> = None;
     let mut c = 0u64;
     while c < opts.cycles {
-        b.first = c;
-        b.n = 0;
-        if xw > 0 {
-            b.beats0.clone_from(&beats_g);
-        }
-        while b.n < SERIAL_BATCH && c < opts.cycles {
-            let ig = env_g.next(c, prev_g.as_ref());
-            let og = golden.step(&ig);
-            let (ri, rg) = (
-                &mut b.inw[b.n * iw..(b.n + 1) * iw],
-                &mut b.gw[b.n * ow..(b.n + 1) * ow],
-            );
-            ig.pack(ri);
-            og.pack(rg);
-            if xw > 0 {
-                beats_g.step(ri, rg, &mut b.recs[b.n * xw..(b.n + 1) * xw]);
-            }
-            prev_g = Some(og);
-            b.n += 1;
-            c += 1;
-        }
+        fill_batch(
+            &mut b,
+            SERIAL_BATCH,
+            opts.cycles,
+            &mut c,
+            &mut golden,
+            &mut env_g,
+            &mut prev_g,
+            &mut beats_g,
+        );
         if side.batch(&b).is_some() {
             break;
         }
@@ -1031,6 +1020,53 @@ where
         done.env_stop = Some(replay_env(start.0, start.1, done.cycles_run));
     }
     Ok((env_g, done))
+}
+
+/// Fills batch `b` from cycle `*c` on (advanced past the batch): up to `cap`
+/// cycles, or to `cycles`, of the golden model driven by its environment,
+/// each cycle's inputs and golden outputs packed into the batch's rows and
+/// its beat record followed over the golden outputs (the batch keeps the
+/// tracker as it stood before the first cycle). The golden side of both
+/// batched runners ([`run_serial_batched`], [`run_pipelined`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn fill_batch<G, S>(
+    b: &mut Batch,
+    cap: usize,
+    cycles: u64,
+    c: &mut u64,
+    golden: &mut G,
+    env_g: &mut S,
+    prev_g: &mut Option<S::Out>,
+    beats_g: &mut BeatTrack,
+) where
+    G: CycleModel<In = S::In, Out = S::Out>,
+    S: Stimulus,
+{
+    let iw = <S::In as PortBundle>::WORDS;
+    let ow = <S::Out as PortBundle>::WORDS;
+    let xw = beats_g.words();
+    b.first = *c;
+    b.n = 0;
+    if xw > 0 {
+        b.beats0.clone_from(beats_g);
+    }
+    while b.n < cap && *c < cycles {
+        let ig = env_g.next(*c, prev_g.as_ref());
+        let og = golden.step(&ig);
+        let (ri, rg) = (
+            &mut b.inw[b.n * iw..(b.n + 1) * iw],
+            &mut b.gw[b.n * ow..(b.n + 1) * ow],
+        );
+        ig.pack(ri);
+        og.pack(rg);
+        if xw > 0 {
+            beats_g.step(ri, rg, &mut b.recs[b.n * xw..(b.n + 1) * xw]);
+        }
+        *prev_g = Some(og);
+        b.n += 1;
+        *c += 1;
+    }
 }
 
 /// Packed inputs and golden outputs of `n` consecutive cycles from `first`.
@@ -1274,28 +1310,17 @@ where
                 stop: None,
                 hist0: None,
             });
-            b.first = c;
-            b.n = 0;
             b.stop = None;
-            if xw > 0 {
-                b.beats0.clone_from(&beats_g);
-            }
-            while b.n < BATCH && c < opts.cycles {
-                let ig = env_g.next(c, prev_g.as_ref());
-                let og = golden.step(&ig);
-                let (ri, rg) = (
-                    &mut b.inw[b.n * iw..(b.n + 1) * iw],
-                    &mut b.gw[b.n * ow..(b.n + 1) * ow],
-                );
-                ig.pack(ri);
-                og.pack(rg);
-                if xw > 0 {
-                    beats_g.step(ri, rg, &mut b.recs[b.n * xw..(b.n + 1) * xw]);
-                }
-                prev_g = Some(og);
-                b.n += 1;
-                c += 1;
-            }
+            fill_batch(
+                &mut b,
+                BATCH,
+                opts.cycles,
+                &mut c,
+                &mut golden,
+                &mut env_g,
+                &mut prev_g,
+                &mut beats_g,
+            );
             // The RTL side hung up: it found the first mismatch (or failed).
             if tx.send(b).is_err() {
                 break;
