@@ -973,22 +973,10 @@ where
     G: CycleModel<In = S::In, Out = S::Out> + Clone,
     S: Stimulus,
 {
-    let iw = <S::In as PortBundle>::WORDS;
-    let ow = <S::Out as PortBundle>::WORDS;
     let mut side = RtlSide::<S>::new(block, opts, None)?;
     let mut beats_g = BeatTrack::new(block);
-    let xw = beats_g.words();
     let start = (golden.clone(), env_g.clone());
-    let mut b = Batch {
-        first: 0,
-        n: 0,
-        inw: vec![0; SERIAL_BATCH * iw],
-        gw: vec![0; SERIAL_BATCH * ow],
-        recs: vec![0; SERIAL_BATCH * xw],
-        beats0: beats_g.clone(),
-        stop: None,
-        hist0: None,
-    };
+    let mut b = Batch::new::<S>(SERIAL_BATCH, beats_g.words(), &beats_g);
     let bar = progress_bar(block, opts);
     let mut prev_g: Option<S::Out> = None;
     let mut c = 0u64;
@@ -1025,8 +1013,9 @@ where
 /// Fills batch `b` from cycle `*c` on (advanced past the batch): up to `cap`
 /// cycles, or to `cycles`, of the golden model driven by its environment,
 /// each cycle's inputs and golden outputs packed into the batch's rows and
-/// its beat record followed over the golden outputs (the batch keeps the
-/// tracker as it stood before the first cycle). The golden side of both
+/// its beat record followed over the golden outputs when the batch has room
+/// for them (`Batch::xw` > 0; the batch keeps the tracker as it stood before
+/// the first cycle). The golden side of both
 /// batched runners ([`run_serial_batched`], [`run_pipelined`]).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
@@ -1045,7 +1034,7 @@ fn fill_batch<G, S>(
 {
     let iw = <S::In as PortBundle>::WORDS;
     let ow = <S::Out as PortBundle>::WORDS;
-    let xw = beats_g.words();
+    let xw = b.xw;
     b.first = *c;
     b.n = 0;
     if xw > 0 {
@@ -1073,6 +1062,9 @@ fn fill_batch<G, S>(
 struct Batch {
     first: u64,
     n: usize,
+    /// Words of one beat record in [`Batch::recs`]; 0 when the golden side
+    /// does not follow the beats (the RTL side checks cycle by cycle).
+    xw: usize,
     inw: Vec<u64>,
     gw: Vec<u64>,
     /// Beat records of the cycles ([`BeatTrack::words`] per cycle), followed
@@ -1089,6 +1081,25 @@ struct Batch {
     /// `first`, to render a stimulus divergence found in this batch exactly
     /// as the RTL side would have.
     hist0: Option<History>,
+}
+
+impl Batch {
+    /// An empty batch with room for `cap` cycles of block bundles `S` and
+    /// beat records of `xw` words (0: the golden side does not follow the
+    /// beats), the tracker `beats` as its start.
+    fn new<S: Stimulus>(cap: usize, xw: usize, beats: &BeatTrack) -> Self {
+        Self {
+            first: 0,
+            n: 0,
+            xw,
+            inw: vec![0; cap * <S::In as PortBundle>::WORDS],
+            gw: vec![0; cap * <S::Out as PortBundle>::WORDS],
+            recs: vec![0; cap * xw],
+            beats0: beats.clone(),
+            stop: None,
+            hist0: None,
+        }
+    }
 }
 
 /// The RTL-side environment twin of a two-thread run, on the golden thread.
@@ -1300,16 +1311,9 @@ where
                 abort.store(true, Ordering::Relaxed);
                 break;
             }
-            let mut b = free.pop().unwrap_or_else(|| Batch {
-                first: 0,
-                n: 0,
-                inw: vec![0; BATCH * iw],
-                gw: vec![0; BATCH * ow],
-                recs: vec![0; BATCH * xw],
-                beats0: beats_g.clone(),
-                stop: None,
-                hist0: None,
-            });
+            let mut b = free
+                .pop()
+                .unwrap_or_else(|| Batch::new::<S>(BATCH, xw, &beats_g));
             b.stop = None;
             fill_batch(
                 &mut b,
