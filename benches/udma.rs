@@ -45,8 +45,10 @@ fn bench_width<W: UdmaWidth>(c: &mut Criterion, group: &str) -> String {
     g.bench_function("golden_model", |b| {
         b.iter(|| {
             let mut d = UdmaEngine::<W>::new();
+            let mut o = W::Out::default();
             for i in &ins {
-                black_box(d.step(i));
+                d.step_to(i, &mut o);
+                black_box(&mut o);
             }
         })
     });
@@ -94,8 +96,10 @@ fn ratio_row<W: UdmaWidth>(name: &str, ins: &[W::In]) -> String {
         Box::new(|| {
             ratios::cpu_of(|| {
                 let mut d = UdmaEngine::<W>::new();
+                let mut o = W::Out::default();
                 for i in ins {
-                    black_box(d.step(i));
+                    d.step_to(i, &mut o);
+                    black_box(&mut o);
                 }
             })
         }),
@@ -115,7 +119,7 @@ fn ratio_row<W: UdmaWidth>(name: &str, ins: &[W::In]) -> String {
             )
         }),
     ];
-    let rounds = 7;
+    let rounds = 21;
     let t = ratios::interleaved(rounds, &mut cands);
     ratios::row(name, N, rounds, &t)
 }

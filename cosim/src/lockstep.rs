@@ -1042,7 +1042,10 @@ fn fill_batch<G, S>(
     }
     while b.n < cap && *c < cycles {
         let ig = env_g.next(*c, prev_g.as_ref());
-        let og = golden.step(&ig);
+        // The environment has read the last outputs: this cycle's are
+        // written over them, in place (`CycleModel::step_to`).
+        let og = prev_g.get_or_insert_with(Default::default);
+        golden.step_to(&ig, og);
         let (ri, rg) = (
             &mut b.inw[b.n * iw..(b.n + 1) * iw],
             &mut b.gw[b.n * ow..(b.n + 1) * ow],
@@ -1052,7 +1055,6 @@ fn fill_batch<G, S>(
         if xw > 0 {
             beats_g.step(ri, rg, &mut b.recs[b.n * xw..(b.n + 1) * xw]);
         }
-        *prev_g = Some(og);
         b.n += 1;
         *c += 1;
     }

@@ -1,6 +1,7 @@
 //! Golden UDMA engine speed (session 10, helper B): CPU time per cycle of the
 //! golden engine alone over golden-driven inputs of the lockstep environment
-//! (`UdmaEnv`, seed 1), per data width, plus an output hash (the same hash
+//! (`UdmaEnv`, seed 1), per data width, outputs written in place
+//! (`CycleModel::step_to`, as the lockstep steps it), plus an output hash (the same hash
 //! on two builds = the same outputs on every cycle). Figures are for
 //! comparing two builds on the same machine, not for docs.
 //!
@@ -25,8 +26,10 @@ fn time<W: UdmaWidth>(cycles: u64, rounds: usize) -> (f64, u64) {
     let mut ow = vec![0u64; <W::Out as PortBundle>::WORDS];
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     let mut g = UdmaEngine::<W>::new();
+    let mut o = W::Out::default();
     for i in &ins {
-        g.step(i).pack(&mut ow);
+        g.step_to(i, &mut o);
+        o.pack(&mut ow);
         for x in &ow {
             h = (h ^ x).wrapping_mul(0x100_0000_01b3);
         }
@@ -34,9 +37,12 @@ fn time<W: UdmaWidth>(cycles: u64, rounds: usize) -> (f64, u64) {
     let mut best = f64::INFINITY;
     for _ in 0..rounds {
         let mut g = UdmaEngine::<W>::new();
+        let mut o = W::Out::default();
         let t = thread_cpu_s();
         for i in &ins {
-            black_box(g.step(black_box(i)));
+            // As the lockstep's golden side steps it (`step_to`).
+            g.step_to(black_box(i), &mut o);
+            black_box(&mut o);
         }
         best = best.min(thread_cpu_s() - t);
     }

@@ -106,6 +106,15 @@ pub trait CycleModel {
     type Out: PortBundle;
     /// Drive `i`, settle, sample the outputs, then apply one rising clock edge.
     fn step(&mut self, i: &Self::In) -> Self::Out;
+    /// [`Self::step`] with the outputs written to `o`, a slot the caller
+    /// keeps from cycle to cycle: a model that forms its outputs before the
+    /// edge writes them there at once instead of holding them across the
+    /// edge and copying them out (the golden UDMA does; the others use this
+    /// default).
+    #[inline(always)]
+    fn step_to(&mut self, i: &Self::In, o: &mut Self::Out) {
+        *o = self.step(i);
+    }
 }
 
 /// A seeded, reactive testbench environment for one block: it produces each

@@ -6,9 +6,9 @@
 //! register is zero, exactly as in the RTL (which masks every byte it shifts
 //! in). Lane moves are word shifts and masks (no per-byte loops or
 //! variable-length copies). [`WideData`] converts between a port field
-//! (`u64` up to 64 bits, `[u64; N]` above) and a beat.
+//! ([`Beat4`] at 32 bits, `u64` at 64, `[u64; N]` above) and a beat.
 
-use crate::ports::PortValue;
+use crate::ports::{PortValue, Signal};
 
 /// Largest supported beat in bytes (`DataWidth` 256).
 pub const MAX_BB: usize = 32;
@@ -296,9 +296,10 @@ pub fn desc_beats(bb: usize) -> u32 {
 }
 
 /// A data beat sized by the data width: the engine's registers, buffers and
-/// wires hold beats of this type (`u64` at 32 and 64 bits, `[u64; 2]` at 128,
-/// `[u64; 4]` at 256: the width's port field type), so a narrow engine moves
-/// one word per beat, not [`WORDS`]; the 32- to 128-bit forms shift and mask
+/// wires hold beats of this type ([`Beat4`] at 32 bits, `u64` at 64,
+/// `[u64; 2]` at 128, `[u64; 4]` at 256: the width's port field type), so a
+/// narrow engine moves one word per beat, not [`WORDS`]; the 32-bit form
+/// shifts and masks a `u32` (double beat `u64`), the 64- and 128-bit forms
 /// `u128`s. Each lane move equals the [`Beat`] form
 /// of the same name applied to [`WideData::to_beat`] (test
 /// `sized_lane_moves_equal_the_beat_forms_at_every_width`) wherever the
@@ -329,6 +330,125 @@ pub trait Lanes: WideData + Copy + Default + Eq + core::fmt::Debug + Send + Sync
     fn narrow2(c: &Beat2) -> Self::Double;
 }
 
+/// A 4-byte data beat (`DataWidth` 32) held in a 64-bit word, the high four
+/// bytes zero: its lane moves shift and mask a `u32`, its double beat is one
+/// `u64` (two 4-byte beats fill it), so the narrowest engine never shifts a
+/// `u128` on its data path as the 8-byte beat's double does. The field stays
+/// 64 bits wide: a `u32` field cost more time than it saved (a 4-byte store
+/// read back by a wider load stalls store-to-load forwarding; measured in
+/// session 17, docs/udma.md).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[repr(transparent)]
+pub struct Beat4(pub u64);
+
+impl Beat4 {
+    /// The four lanes as a `u32`.
+    #[inline(always)]
+    fn lanes(self) -> u32 {
+        self.0 as u32
+    }
+}
+
+impl PortValue for Beat4 {
+    const WORDS: usize = 1;
+    #[inline(always)]
+    fn put(&self, sig: &Signal, w: &mut [u64]) {
+        w[0] = self.0 & sig.word_mask(0);
+    }
+    #[inline(always)]
+    fn get(w: &[u64]) -> Self {
+        // A 32-bit port: the packed word has no bits above lane 3.
+        Beat4(w[0])
+    }
+}
+
+impl WideData for Beat4 {
+    #[inline]
+    fn to_beat(&self) -> Beat {
+        [self.0, 0, 0, 0]
+    }
+    #[inline]
+    fn from_beat(b: &Beat) -> Self {
+        Beat4(b[0] & u64::from(u32::MAX))
+    }
+}
+
+/// `LOW32[n]`: mask of the low `n` bytes of a `u32` (`n <= 4`).
+static LOW32: [u32; 5] = [0, 0xff, 0xffff, 0x00ff_ffff, u32::MAX];
+
+/// Mask of the low `n` bytes of a `u32` (all of it from 4 bytes up).
+#[inline(always)]
+fn low32(n: usize) -> u32 {
+    LOW32[if n > 4 { 4 } else { n }]
+}
+
+/// 4-byte beats (`DataWidth` 32): every lane move is a shift and a mask of one
+/// `u32`, the double beat one `u64`.
+impl Lanes for Beat4 {
+    type Double = u64;
+    const ZERO: Self = Beat4(0);
+    #[inline(always)]
+    fn take(&self, from: usize, n: usize) -> Self {
+        Beat4(if from >= 4 {
+            0
+        } else {
+            u64::from((self.lanes() >> (8 * from)) & low32(n))
+        })
+    }
+    #[inline(always)]
+    fn concat(&self, na: usize, b: &Self, nb: usize) -> u64 {
+        let lo = u64::from(self.lanes() & low32(na));
+        let hi = if na >= 8 {
+            0
+        } else {
+            u64::from(b.lanes() & low32(nb)) << (8 * na)
+        };
+        lo | hi
+    }
+    #[inline(always)]
+    fn slice2(c: &u64, from: usize, n: usize) -> Self {
+        Beat4(if from >= 8 {
+            0
+        } else {
+            u64::from((*c >> (8 * from)) as u32 & low32(n))
+        })
+    }
+    #[inline(always)]
+    fn place(c: &u64, n: usize, at: usize) -> Self {
+        Beat4(if at >= 4 {
+            0
+        } else {
+            u64::from((*c as u32 & low32(n)) << (8 * at))
+        })
+    }
+    #[inline(always)]
+    fn desc_shift_in(desc: u128, beat: &Self, bb: usize, _addr: u64) -> u128 {
+        // A 4-byte beat is narrower than the descriptor: shift in from the top.
+        let w = u128::from(beat.lanes() & low32(bb));
+        (desc >> (8 * bb)) | (w << (8 * (DESC_BYTES - bb)))
+    }
+    #[inline(always)]
+    fn desc_beat(d: u128, idx: usize, bb: usize, _addr: u64) -> (Self, u64) {
+        let from = idx * bb;
+        let b = if from >= 16 {
+            0
+        } else {
+            (d >> (8 * from)) as u32 & low32(bb)
+        };
+        (Beat4(u64::from(b)), keep_at(bb as u32, 0))
+    }
+    #[cfg(test)]
+    fn wide2(c: &u64) -> Beat2 {
+        let mut o = [0u64; 2 * WORDS];
+        o[0] = *c;
+        o
+    }
+    #[cfg(test)]
+    fn narrow2(c: &Beat2) -> u64 {
+        c[0]
+    }
+}
+
 /// `LOW64[n]`: mask of the low `n` bytes of a `u64` (`n <= 8`).
 static LOW64: [u64; 9] = {
     let mut t = [0u64; 9];
@@ -346,7 +466,7 @@ fn low64(n: usize) -> u64 {
     LOW64[if n > 8 { 8 } else { n }]
 }
 
-/// One-word beats (`DataWidth` 32 and 64): every lane move is a shift and a
+/// One-word beats (`DataWidth` 64): every lane move is a shift and a
 /// mask of one `u64` (a `u128` for the double beat).
 impl Lanes for u64 {
     type Double = u128;
@@ -786,6 +906,7 @@ mod tests {
 
     #[test]
     fn sized_lane_moves_equal_the_beat_forms_at_every_width() {
+        sized_equals_beat::<Beat4>(4, &[4], 10);
         sized_equals_beat::<u64>(8, &[4, 8], 11);
         sized_equals_beat::<[u64; 2]>(16, &[4, 8, 16], 12);
         sized_equals_beat::<[u64; 4]>(32, &[32], 13);

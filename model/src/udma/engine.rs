@@ -7,7 +7,7 @@
 
 use core::marker::PhantomData;
 
-use super::beat::{Beat, Lanes, WideData};
+use super::beat::{Beat, Beat4, Lanes, WideData};
 use super::m2s::{M2s, M2sOut, M2sState, RdPort};
 use super::regfile::{CsrIn, RegFile, SideEv, SideStat};
 use super::regs::{UDMA_CSR_ADDR_WIDTH, UDMA_NUM_QUEUES};
@@ -376,8 +376,9 @@ const RTL_FILES: &[&str] = &[
 pub trait UdmaWidth:
     Copy + Default + core::fmt::Debug + PartialEq + Eq + Send + Sync + 'static
 {
-    /// Data beat of this width: the data ports' field type (`u64` up to 64
-    /// bits, `[u64; N]` above), the beat type of the FSMs' registers.
+    /// Data beat of this width: the data ports' field type ([`Beat4`] at 32
+    /// bits, `u64` at 64, `[u64; N]` above), the beat type of the FSMs'
+    /// registers.
     type D: Lanes;
     /// Input bundle (SV ports at this width).
     type In: PortBundle + InPins<Self::D>;
@@ -407,7 +408,7 @@ udma_width!(
 );
 udma_width!(
     /// `DataWidth` 32 (block `udma_w32`).
-    W32, UdmaW32In, UdmaW32Out, BLOCK_W32, "udma_w32", 32, u64, 16,
+    W32, UdmaW32In, UdmaW32Out, BLOCK_W32, "udma_w32", 32, Beat4, 16,
     &[("DataWidth", 32), ("MaxWrBurst", 16)]
 );
 udma_width!(
@@ -815,6 +816,13 @@ impl<W: UdmaWidth> CycleModel for UdmaEngine<W> {
     #[inline(always)]
     fn step(&mut self, i: &W::In) -> W::Out {
         self.step_into(i, W::out)
+    }
+
+    /// The outputs written to `o` as soon as they are formed, before the
+    /// edge: nothing of them is held across the edge or copied after it.
+    #[inline(always)]
+    fn step_to(&mut self, i: &W::In, o: &mut W::Out) {
+        self.step_into(i, |p| *o = W::out(p))
     }
 }
 

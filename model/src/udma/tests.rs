@@ -2,7 +2,7 @@
 
 use super::beat::{Beat, WideData, ZERO};
 use super::*;
-use crate::ports::{CycleModel, Stimulus};
+use crate::ports::{CycleModel, PortBundle, Stimulus};
 
 /// Run the golden model against the environment for `cycles` cycles.
 fn run(seed: u64, cycles: u64, stop_after_directed: bool) -> UdmaStim {
@@ -964,4 +964,36 @@ fn dbg_o_equals_the_dbg_state_fields_packed() {
     env::<W32>();
     env::<W64>();
     env::<W128>();
+}
+
+/// `step_to` (outputs written in place before the edge, what the lockstep's
+/// golden side calls) gives `step`'s outputs on every cycle and leaves the
+/// engine in the same state, at every width; the slot starts with every bit
+/// set, so a field `step_to` did not write would show.
+#[test]
+fn step_to_writes_the_outputs_of_step_on_every_cycle_at_every_width() {
+    fn check<W: UdmaWidth>() {
+        let cycles = 20_000;
+        let mut env = UdmaEnv::<W>::new(3, cycles);
+        let (mut a, mut b) = (UdmaEngine::<W>::new(), UdmaEngine::<W>::new());
+        let mut slot =
+            <W::Out as PortBundle>::unpack(&vec![u64::MAX; <W::Out as PortBundle>::WORDS]);
+        let mut prev = None;
+        let mut busy = 0u64;
+        for c in 0..cycles {
+            let i = env.next(c, prev.as_ref());
+            busy += u64::from(!a.quiet(&i));
+            let o = a.step(&i);
+            b.step_to(&i, &mut slot);
+            assert_eq!(slot, o, "{} cycle {c}", W::BLOCK.name);
+            assert_eq!(a, b, "{} state after cycle {c}", W::BLOCK.name);
+            prev = Some(o);
+        }
+        // Both the quiet and the full cycle were taken.
+        assert!(busy > cycles / 10 && busy < cycles, "{busy} busy cycles");
+    }
+    check::<W32>();
+    check::<W64>();
+    check::<W128>();
+    check::<W256>();
 }
