@@ -32,8 +32,10 @@ use super::Features;
 /// Number of size classes (bit lengths 0..=64).
 pub const CLASSES: usize = 65;
 /// Fewest timing rounds per kernel (best of): calibrations whose one timing
-/// already covers [`CAL_BYTES_PER_KERNEL`] bytes or more.
-const ROUNDS_MIN: usize = 3;
+/// already covers [`CAL_BYTES_PER_KERNEL`] / 5 bytes or more. (3 until
+/// session 17, when the 28 MiB classes' choice still flipped between runs
+/// on the shared host: docs/performance.md § 1.)
+const ROUNDS_MIN: usize = 5;
 /// Most timing rounds per kernel.
 const ROUNDS_MAX: usize = 15;
 /// A calibration times each kernel over about this many bytes in all (rounds
@@ -233,6 +235,24 @@ fn reduce_from_code(c: u8) -> Option<reduce::Kernel> {
     }
 }
 
+/// The reduce kernels a calibration chooses among: the SIMD kernels this
+/// CPU supports, the scalar one only when it supports none (the scalar fold
+/// is 5–10× slower at every class size, and timing it took most of a
+/// calibration).
+pub fn reduce_candidates() -> Vec<reduce::Kernel> {
+    let all = reduce::Kernel::supported();
+    let simd: Vec<reduce::Kernel> = all
+        .iter()
+        .copied()
+        .filter(|&k| k != reduce::Kernel::Scalar)
+        .collect();
+    if simd.is_empty() {
+        all
+    } else {
+        simd
+    }
+}
+
 /// The bytes a reduce calibration uses for a first call of `len` bytes of
 /// `dtype`: that size, clamped to [`REDUCE_CAL_MIN`]..[`REDUCE_CAL_MAX`],
 /// whole elements. (Until session 8 the class floor: the 28 MiB class was
@@ -261,7 +281,7 @@ pub fn reduce_kernel(len: usize, dtype: Dtype) -> reduce::Kernel {
 #[cold]
 #[inline(never)]
 fn calibrate_reduce(slot: &AtomicU8, len: usize, dtype: Dtype) -> reduce::Kernel {
-    let cands = reduce::Kernel::supported();
+    let cands = reduce_candidates();
     let k = if cands.len() == 1 {
         cands[0]
     } else {
@@ -409,6 +429,16 @@ mod tests {
     }
 
     #[test]
+    fn reduce_calibrations_time_the_scalar_fold_only_without_a_simd_kernel() {
+        let c = reduce_candidates();
+        let simd = reduce::Kernel::supported()
+            .into_iter()
+            .any(|k| k != reduce::Kernel::Scalar);
+        assert_eq!(c.contains(&reduce::Kernel::Scalar), !simd, "{c:?}");
+        assert!(!c.is_empty() && c.iter().all(|k| k.is_supported()), "{c:?}");
+    }
+
+    #[test]
     fn cached_classes_choose_memcpy_only_without_a_simd_kernel() {
         let f = Features::get();
         let c = cached_copy_candidates();
@@ -425,11 +455,12 @@ mod tests {
     #[test]
     fn calibration_rounds_cover_a_fixed_byte_budget_within_bounds() {
         // 32 MiB per kernel: a 1 MiB timing gets 15 rounds (the cap; it had
-        // 3), a 4 MiB one 8, a timing of 16 MiB or more the floor of 3.
+        // 3), a 4 MiB one 8, a timing of 8 MiB or more the floor of 5.
         assert_eq!(cal_rounds(1 << 20), 15);
         assert_eq!(cal_rounds(4 << 20), 8);
-        assert_eq!(cal_rounds(16 << 20), 3);
-        assert_eq!(cal_rounds(28 << 20), 3);
+        assert_eq!(cal_rounds(8 << 20), 5);
+        assert_eq!(cal_rounds(16 << 20), 5);
+        assert_eq!(cal_rounds(28 << 20), 5);
         assert_eq!(cal_rounds(0), 15);
         for b in [1usize, 4096, 256 << 10, 3 << 20, 1 << 30] {
             assert!((ROUNDS_MIN..=ROUNDS_MAX).contains(&cal_rounds(b)));
