@@ -45,20 +45,16 @@ fn ratio_row<G, S>(
     };
     let mut cands: Vec<Box<dyn FnMut() -> f64 + '_>> = vec![
         Box::new(|| {
-            ratios::cpu_of(|| {
-                for i in ins {
-                    black_box(rtl.step(i));
-                }
+            ratios::cpu_replay(ins, |i| {
+                black_box(rtl.step(i));
             })
         }),
         Box::new(|| {
             let mut d = golden();
-            ratios::cpu_of(|| {
-                let mut o = S::Out::default();
-                for i in ins {
-                    d.step_to(i, &mut o);
-                    black_box(&mut o);
-                }
+            let mut o = S::Out::default();
+            ratios::cpu_replay(ins, |i| {
+                d.step_to(i, &mut o);
+                black_box(&mut o);
             })
         }),
         Box::new(|| lock(1)),
@@ -66,9 +62,9 @@ fn ratio_row<G, S>(
         Box::new(|| {
             ratios::cpu_beside_golden::<G, S>(
                 || {
-                    for i in ins {
+                    ratios::cpu_replay(ins, |i| {
                         black_box(rtl_b.step(i));
-                    }
+                    })
                 },
                 golden,
                 N,

@@ -86,21 +86,17 @@ fn ratio_row<W: UdmaWidth>(name: &str, ins: &[W::In]) -> String {
     let lock = |threads: usize| ratios::lockstep_cost(&lockstep_seed1::<W>(threads));
     let mut cands: Vec<Box<dyn FnMut() -> f64 + '_>> = vec![
         Box::new(|| {
-            ratios::cpu_of(|| {
-                let mut d: RtlDut<W::In, W::Out> = RtlDut::new(W::BLOCK, 1, XInit::Zero).unwrap();
-                for i in ins {
-                    black_box(d.step(i));
-                }
+            let mut d: RtlDut<W::In, W::Out> = RtlDut::new(W::BLOCK, 1, XInit::Zero).unwrap();
+            ratios::cpu_replay(ins, |i| {
+                black_box(d.step(i));
             })
         }),
         Box::new(|| {
-            ratios::cpu_of(|| {
-                let mut d = UdmaEngine::<W>::new();
-                let mut o = W::Out::default();
-                for i in ins {
-                    d.step_to(i, &mut o);
-                    black_box(&mut o);
-                }
+            let mut d = UdmaEngine::<W>::new();
+            let mut o = W::Out::default();
+            ratios::cpu_replay(ins, |i| {
+                d.step_to(i, &mut o);
+                black_box(&mut o);
             })
         }),
         Box::new(|| lock(1)),
@@ -110,9 +106,9 @@ fn ratio_row<W: UdmaWidth>(name: &str, ins: &[W::In]) -> String {
                 || {
                     let mut d: RtlDut<W::In, W::Out> =
                         RtlDut::new(W::BLOCK, 1, XInit::Zero).unwrap();
-                    for i in ins {
+                    ratios::cpu_replay(ins, |i| {
                         black_box(d.step(i));
-                    }
+                    })
                 },
                 &UdmaEngine::<W>::new,
                 N,

@@ -35,12 +35,45 @@ pub fn cpu_of(f: impl FnOnce()) -> f64 {
     sb2sb::cputime::thread_cpu_s_since(c0).unwrap_or_else(|| t0.elapsed().as_secs_f64())
 }
 
-/// CPU seconds of the calling thread spent in `f` while another thread runs
+/// Cycles of a recorded run replayed per timing in [`cpu_replay`].
+pub const REPLAY_CHUNK: usize = 8192;
+
+/// CPU seconds of the calling thread spent in `step` over every recorded
+/// input `ins`, replayed [`REPLAY_CHUNK`] cycles at a time, each chunk
+/// copied (untimed) into a buffer just before it is timed, as the lockstep's
+/// environment writes each cycle's inputs just before the model reads them.
+///
+/// Why: a recorded run is 8 MB (decoder, 80 B a cycle) to 23 MB (udma_w128,
+/// 224 B) of inputs, and between one candidate's rounds the others evict it,
+/// so a straight replay also timed reading the record from DRAM: on the
+/// session 18 machine the golden decoder read 12.8 ns a cycle with the
+/// record evicted before each round against 9.7 ns without, the golden UDMA
+/// 49 against 38 ns (docs/performance.md § 4). Both the RTL-alone and the
+/// golden-alone candidates are timed so; the lockstep candidates need no
+/// record. A chunk of 8192 cycles is at most 1.9 MB (udma_w128), inside one
+/// core's L2, and the 2 × 13 timer calls cost ≈ 5 µs a run.
+pub fn cpu_replay<I: Clone>(ins: &[I], mut step: impl FnMut(&I)) -> f64 {
+    let mut buf: Vec<I> = Vec::with_capacity(REPLAY_CHUNK.min(ins.len()));
+    let mut t = 0.0;
+    for ch in ins.chunks(REPLAY_CHUNK) {
+        buf.clear();
+        buf.extend_from_slice(ch);
+        t += cpu_of(|| {
+            for i in &buf {
+                step(i);
+            }
+        });
+    }
+    t
+}
+
+/// `f`'s own timing (CPU seconds of the calling thread, [`cpu_of`] or
+/// [`cpu_replay`]) taken while another thread runs
 /// the golden side of a lockstep of the same block, over and over: the
 /// environment `S` (seed 1, `cycles`) driven by the golden model `golden()`,
 /// inputs and outputs packed, as the lockstep's golden thread does.
 pub fn cpu_beside_golden<G, S>(
-    f: impl FnOnce(),
+    f: impl FnOnce() -> f64,
     golden: &(dyn Fn() -> G + Sync),
     cycles: u64,
 ) -> f64
@@ -77,7 +110,7 @@ where
         while !started.load(Ordering::Acquire) {
             std::hint::spin_loop();
         }
-        let t = cpu_of(f);
+        let t = f();
         stop.store(true, Ordering::Relaxed);
         t
     })
