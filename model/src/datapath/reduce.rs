@@ -398,8 +398,26 @@ mod scalar {
 /// pointer type of the load / store intrinsics.
 #[cfg(target_arch = "x86_64")]
 macro_rules! lanewise {
-    ($d:ident, $s:ident, $i:ident, $body:ident, $step:ident, $op:ident, $ty:ty,
-     $ld:ident, $st:ident, $add:ident, $max:ident, $min:ident) => {
+    ($d:ident, $s:ident, $i:ident, $lead:ident, $body:ident, $step:ident, $step_bytes:expr, $op:ident, $ty:ty,
+     $ld:ident, $st:ident, $add:ident, $max:ident, $min:ident) => {{
+        if $lead > 0 {
+            // The lead (`$lead` bytes, fewer than one vector): one vector
+            // folded from the start, stored to a stack buffer, its first
+            // `$lead` bytes copied back. The loop below starts `$lead` bytes
+            // in and reads only bytes this did not write.
+            let a = $ld($s as *const $ty);
+            let b = $ld($d as *const $ty);
+            let r = match $op {
+                ReduceOp::Sum => $add(a, b),
+                ReduceOp::Max => $max(a, b),
+                ReduceOp::Min => $min(a, b),
+            };
+            let mut v = core::mem::MaybeUninit::<[u8; $step_bytes]>::uninit();
+            $st(v.as_mut_ptr() as *mut $ty, r);
+            core::ptr::copy_nonoverlapping(v.as_ptr() as *const u8, $d, $lead);
+        }
+        let $d = $d.add($lead);
+        let $s = $s.add($lead);
         while $i < $body {
             let a = $ld($s.add($i) as *const $ty);
             let b = $ld($d.add($i) as *const $ty);
@@ -411,7 +429,7 @@ macro_rules! lanewise {
             $st($d.add($i) as *mut $ty, r);
             $i += $step;
         }
-    };
+    }};
 }
 
 /// The skeleton every SIMD receive-reduce kernel shares, one definition for
@@ -422,6 +440,11 @@ macro_rules! lanewise {
 /// see `$d`, `$s` (destination / source pointers), `$i` (byte index) and
 /// `$op`; then the scalar tail. Expands inside the kernel's `unsafe` body,
 /// which checked the CPU features and the lengths.
+/// Smallest fp32 / int32 fold whose accumulator the SIMD kernels align
+/// before their vector loop (`simd_reduce!`).
+#[cfg(target_arch = "x86_64")]
+const LEAD_MIN_BYTES: usize = 32 << 10;
+
 #[cfg(target_arch = "x86_64")]
 macro_rules! simd_reduce {
     (($acc:ident, $inc:ident, $dtype:ident, $op:ident) step16 $s16:expr, step32 $s32:expr;
@@ -430,13 +453,37 @@ macro_rules! simd_reduce {
      |$d:ident, $s:ident, $i:ident| bf16 $bf16:block fp16 $fp16:block) => {{
         let n = $acc.len();
         let step = if $dtype == Dtype::Fp16 { $s16 } else { $s32 };
-        let body = n - n % step;
+        // fp32 / int32 from LEAD_MIN_BYTES: a lead of fewer than one
+        // vector's elements first (`lanewise!`), so the lane-wise loop's accumulator loads
+        // and stores start on a vector boundary and never split a cache line
+        // (as the copy kernels align their destination). Session 18, int32
+        // 64 KiB, best of 31: the accumulator 16 or 48 bytes past a 64-byte
+        // boundary took AVX2 1.52-1.67 µs and AVX-512 1.31-1.45 µs, aligned
+        // both 1.30-1.34 µs; a calibration on one buffer pair then chose the
+        // kernel for the pair's offset (docs/performance.md § 1). The lead
+        // costs ≈ 20 ns (a scalar one ≈ 45 ns), more than it saves on a
+        // 4 KiB fold (fp32 AVX-512, accumulator 32 bytes off: 57 -> 76 ns),
+        // hence the floor. The bf16 / fp16 bodies are compute bound: they
+        // start at 0.
+        let lead = match $dtype {
+            Dtype::Fp32 | Dtype::Int32 if n >= super::LEAD_MIN_BYTES => {
+                let mis = ($acc.as_ptr() as usize) % $s32;
+                if mis % 4 == 0 {
+                    ($s32 - mis) % $s32
+                } else {
+                    0
+                }
+            }
+            _ => 0,
+        };
+        // Bytes the vector loop folds after the lead.
+        let body = (n - lead) - (n - lead) % step;
         let $d = $acc.as_mut_ptr();
         let $s = $inc.as_ptr();
         let mut $i = 0;
         match $dtype {
-            Dtype::Fp32 => lanewise!($d, $s, $i, body, step, $op, $fty, $fld, $fst, $fadd, $fmax, $fmin),
-            Dtype::Int32 => lanewise!($d, $s, $i, body, step, $op, $ity, $ild, $ist, $iadd, $imax, $imin),
+            Dtype::Fp32 => lanewise!($d, $s, $i, lead, body, step, $s32, $op, $fty, $fld, $fst, $fadd, $fmax, $fmin),
+            Dtype::Int32 => lanewise!($d, $s, $i, lead, body, step, $s32, $op, $ity, $ild, $ist, $iadd, $imax, $imin),
             Dtype::Bf16 => {
                 while $i < body {
                     $bf16
@@ -450,7 +497,7 @@ macro_rules! simd_reduce {
                 }
             }
         }
-        scalar::reduce(&mut $acc[body..], &$inc[body..], $dtype, $op);
+        scalar::reduce(&mut $acc[lead + body..], &$inc[lead + body..], $dtype, $op);
     }};
 }
 
@@ -723,6 +770,34 @@ mod tests {
                             }
                         }
                         check_all(dtype, op, &a[off..], &b[..n]).unwrap();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Folds from `LEAD_MIN_BYTES`, where the fp32 / int32 SIMD kernels
+    /// fold a lead to align the accumulator: every accumulator offset 0..64
+    /// (the lead is 0..60 bytes, or none when the offset is not a whole
+    /// element), incoming offsets 0, 4 and 13, lengths just below, at and past
+    /// the floor with every tail, random bits, every op, against the scalar loop.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn every_kernel_equals_scalar_where_the_accumulator_is_aligned_first() {
+        let mut r = crate::stim::StimRng::new(18);
+        let floor = LEAD_MIN_BYTES;
+        for dtype in Dtype::ALL {
+            for op in ReduceOp::ALL {
+                for n in [floor - 4, floor, floor + 4, floor + 60, floor + 64 + 44] {
+                    let n = n - n % dtype.size();
+                    for ao in 0..64usize {
+                        for io in [0usize, 4, 13] {
+                            let mut a = vec![0u8; n + ao];
+                            let mut b = vec![0u8; n + io];
+                            r.fill(&mut a);
+                            r.fill(&mut b);
+                            check_all(dtype, op, &a[ao..], &b[io..]).unwrap();
+                        }
                     }
                 }
             }
