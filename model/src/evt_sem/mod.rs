@@ -614,23 +614,31 @@ impl CycleModel for EvtSem {
     /// One cycle: outputs, then the RTL's processes as named stages (AXI requests,
     /// wait ports, semaphore adder, error pulse), then the clock edge.
     fn step(&mut self, i: &EvtSemIn) -> EvtSemOut {
+        let mut o = EvtSemOut::default();
+        self.step_to(i, &mut o);
+        o
+    }
+
+    /// [`CycleModel::step`] with the outputs formed in `o` (the lockstep's
+    /// slot): no 128-byte return value copied after the edge.
+    fn step_to(&mut self, i: &EvtSemIn, o: &mut EvtSemOut) {
         if self.fault == Some(EvtSemFault::DropSameCycleIncrement) {
             // Test-only fault, applied to the inputs so the model itself stays fault-free.
             let j = drop_same_cycle_increments(i);
-            return self.step_clean(&j);
+            return self.step_clean(&j, o);
         }
-        self.step_clean(i)
+        self.step_clean(i, o)
     }
 }
 
 impl EvtSem {
     #[inline(always)]
-    fn step_clean(&mut self, i: &EvtSemIn) -> EvtSemOut {
+    fn step_clean(&mut self, i: &EvtSemIn, o: &mut EvtSemOut) {
         let in_reset = i.rst_ni & 1 == 0;
         if in_reset {
             self.reset();
         }
-        let mut o = self.outputs(i);
+        *o = self.outputs(i);
         let axi = self.axi_cycle(i);
         // As the RTL, a stage with nothing to do is skipped (docs/decisions.md,
         // "Evaluate-when-used logic"): without a valid wait port the wait
@@ -668,7 +676,7 @@ impl EvtSem {
             pulse |= ErrKind::BadWaitMode.bit();
         }
         if in_reset {
-            return o;
+            return;
         }
         // `busy`: any write effect counts (a superset of the RTL's, same result).
         let busy = sources
@@ -680,7 +688,6 @@ impl EvtSem {
             self.edge_state(&axi, &waits, &sems, pulse);
         }
         self.edge_axi(&axi);
-        o
     }
 }
 
