@@ -261,7 +261,7 @@ fn calibrate_copy(c: usize, dst: &mut [u8], src: &[u8]) -> CopyKernel {
         // ties (session 18: 68-70 µs for each at 1 MiB against 34-39 µs
         // warm, the choice then noise), while a class's copies are timed, and
         // mostly run, warm.
-        let mut warm_time = |k: CopyKernel, d: &mut [u8], s: &[u8]| {
+        let warm_time = |k: CopyKernel, d: &mut [u8], s: &[u8]| {
             run_stream(k, d, s, false);
             time_copy(k, d, s, reps, false)
         };
