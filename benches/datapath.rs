@@ -260,8 +260,8 @@ fn copy_row(label: &str, kernels: &[CopyKernel], src: &[u8], dst: &mut [u8]) -> 
 /// bytes past the source modulo 4 KiB: the plan the 4 KiB class chose on the
 /// first pair serves this one too. libc `memcpy` fell off a cliff here on
 /// the AMD development machine (why a cached class's calibration also times
-/// every candidate on such a pair and keeps the slower timing:
-/// `plan::choose_worst_case`).
+/// every candidate on such a pair and scores it by the sum of both pairs:
+/// `plan::choose_over_pairs`).
 fn offset_row(kernels: &[CopyKernel]) -> String {
     const N: usize = 4 << 10;
     const PAGE: usize = 4 << 10;
