@@ -102,7 +102,7 @@ mod x86 {
     /// best of 21 interleaved rounds: no prefetch 3.23-3.34 ms, 1 KiB ahead
     /// 2.81-2.90, 2 KiB 2.80-2.89, **4 KiB 2.67-2.75**, 8 KiB 2.82-2.88,
     /// `memcpy` 4.22-4.30; with the source already cached the prefetch
-    /// changed nothing (docs/performance.md § 2). A prefetch past the end of
+    /// costs up to 3 % (docs/performance.md § 2). A prefetch past the end of
     /// the source is harmless: it never faults, and the address is formed
     /// with `wrapping_add`, never dereferenced.
     const STREAM_PREFETCH: usize = 4096;
