@@ -100,19 +100,7 @@ pub const fn class_floor(c: usize) -> usize {
 /// are interleaved (k0, k1, …, k0, k1, …) so a burst of load from other
 /// processes hits every candidate alike.
 pub fn choose<K: Copy>(cands: &[K], rounds: usize, mut time: impl FnMut(K) -> Duration) -> K {
-    let mut best = vec![Duration::MAX; cands.len()];
-    for _ in 0..rounds.max(1) {
-        for (b, &k) in best.iter_mut().zip(cands) {
-            *b = (*b).min(time(k));
-        }
-    }
-    let i = best
-        .iter()
-        .enumerate()
-        .min_by_key(|(i, t)| (**t, *i))
-        .map(|(i, _)| i)
-        .unwrap_or(0);
-    cands[i]
+    choose_summed::<K, 1>(cands, rounds, |k, _| time(k))
 }
 
 fn copy_code(k: CopyKernel) -> u8 {
@@ -166,9 +154,21 @@ pub const OFFSET_PAIR_DELTA: usize = 16;
 pub fn choose_over_pairs<K: Copy>(
     cands: &[K],
     rounds: usize,
+    time: impl FnMut(K, usize) -> Duration,
+) -> K {
+    choose_summed::<K, 2>(cands, rounds, time)
+}
+
+/// The rule of [`choose`] and [`choose_over_pairs`] over `P` buffer pairs:
+/// every candidate timed on every pair each round (`time(k, pair)`), its
+/// best time per pair kept, the candidate with the smallest sum of those
+/// wins; ties go to the earlier candidate.
+fn choose_summed<K: Copy, const P: usize>(
+    cands: &[K],
+    rounds: usize,
     mut time: impl FnMut(K, usize) -> Duration,
 ) -> K {
-    let mut best = vec![[Duration::MAX; 2]; cands.len()];
+    let mut best = vec![[Duration::MAX; P]; cands.len()];
     for _ in 0..rounds.max(1) {
         for (b, &k) in best.iter_mut().zip(cands) {
             for (pair, slot) in b.iter_mut().enumerate() {
@@ -178,7 +178,7 @@ pub fn choose_over_pairs<K: Copy>(
     }
     let i = best
         .iter()
-        .map(|b| b[0].saturating_add(b[1]))
+        .map(|b| b.iter().fold(Duration::ZERO, |a, &t| a.saturating_add(t)))
         .enumerate()
         .min_by_key(|(i, t)| (*t, *i))
         .map(|(i, _)| i)

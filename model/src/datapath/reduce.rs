@@ -432,6 +432,11 @@ macro_rules! lanewise {
     }};
 }
 
+/// Smallest fp32 / int32 fold whose accumulator the SIMD kernels align
+/// before their vector loop (`simd_reduce!`).
+#[cfg(target_arch = "x86_64")]
+const LEAD_MIN_BYTES: usize = 32 << 10;
+
 /// The skeleton every SIMD receive-reduce kernel shares, one definition for
 /// every vector width: `step16` / `step32` bytes per iteration for 16-bit
 /// and 32-bit types; the lane-wise fp32 and int32 loops from the width's
@@ -440,11 +445,6 @@ macro_rules! lanewise {
 /// see `$d`, `$s` (destination / source pointers), `$i` (byte index) and
 /// `$op`; then the scalar tail. Expands inside the kernel's `unsafe` body,
 /// which checked the CPU features and the lengths.
-/// Smallest fp32 / int32 fold whose accumulator the SIMD kernels align
-/// before their vector loop (`simd_reduce!`).
-#[cfg(target_arch = "x86_64")]
-const LEAD_MIN_BYTES: usize = 32 << 10;
-
 #[cfg(target_arch = "x86_64")]
 macro_rules! simd_reduce {
     (($acc:ident, $inc:ident, $dtype:ident, $op:ident) step16 $s16:expr, step32 $s32:expr;
