@@ -228,9 +228,21 @@ fn plot_writes_an_svg_with_one_series_per_algorithm_and_the_published_points() {
         &svg[..80]
     );
     assert!(svg.trim_end().ends_with("</svg>"));
-    // One polyline per algorithm; the legend names each series.
-    assert_eq!(svg.matches("<polyline").count(), 4 + 4 + 1, "{svg}");
-    for name in ["ring", "mesh", "rdh", "auto", "published trn2 all_gather"] {
-        assert!(svg.contains(&format!(">{name}")), "{name} missing");
+    // One 2-pixel line per algorithm (axes and ticks are 1 pixel), four
+    // points each; the legend names each series and the published points.
+    let series: Vec<&str> = svg
+        .lines()
+        .filter(|l| l.starts_with("<polyline") && l.contains("stroke-width=\"2\" points"))
+        .collect();
+    assert_eq!(series.len(), 4, "{svg}");
+    for l in &series {
+        assert_eq!(l.matches(',').count(), 4, "{l}");
     }
+    let texts: Vec<&str> = svg.lines().map(str::trim).filter(|l| !l.starts_with('<')).collect();
+    for name in ["ring", "mesh", "rdh", "auto"] {
+        assert!(texts.contains(&name), "{name} missing from the legend");
+    }
+    assert!(texts
+        .iter()
+        .any(|t| t.starts_with("published trn2 all_gather 8 ranks")));
 }
