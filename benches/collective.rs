@@ -64,6 +64,7 @@ fn all_gather_8x16(c: &mut Criterion) {
         arch: Arch::Cayman,
         seed: 1,
         machine: Machine::Flat,
+        algorithm: collective::algo::Choice::Fixed(collective::Algorithm::Ring),
     };
     collective::parallel::set_threads(1);
     let mut p1 = prepare(&cfg, SIZE).expect("layout");

@@ -210,7 +210,7 @@ fn nccom_acceptance_ops_verify_with_check() {
             "size(B)",
             "count(elems)",
             "type",
-            "time(us)",
+            "time:avg(us)",
             "algbw(GB/s)",
             "busbw(GB/s)",
         ] {

@@ -1,15 +1,21 @@
-//! `sb2sb nccom OP -r RANKS -b MIN -e MAX -f FACTOR -d DTYPE [--check] [--json]`:
-//! an nccom-test style sweep of a ring collective on the fast path
+//! `sb2sb nccom OP -r RANKS -b MIN -e MAX -f FACTOR -d DTYPE [--algorithm A] [--check] …`:
+//! an nccom-test style sweep of a collective on the system model
 //! (docs/collectives.md). Prints the nccom-test columns — size(B),
-//! count(elems), type, time(us) (modeled), algbw(GB/s), busbw(GB/s) — plus
-//! host time and simulated GB/s, then the "Avg bus bandwidth" line.
+//! count(elems), type, [algorithm], time:avg(us) (modeled), algbw(GB/s),
+//! busbw(GB/s) — plus host time and simulated GB/s, then the "Avg bus
+//! bandwidth" line; or CSV (`--csv`) or one JSON object (`--json`); writes a
+//! report (`--report-to-json-file`) and a busbw-against-size SVG (`--plot`).
 //! Progress goes to stderr when it is a terminal.
 
 use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use sb2sb_model::collective::nccom::{self, parse_size, Config, Machine, Row};
+use sb2sb_model::collective::algo::Choice;
+use sb2sb_model::collective::nccom::{
+    self, parse_size, published_busbw, Config, Machine, Row, PUBLISHED_TRN2_ALL_GATHER_R8_FP32,
+};
 use sb2sb_model::collective::CollectiveOp;
 use sb2sb_model::datapath::reduce::{Dtype, ReduceOp};
 use sb2sb_model::isa::Arch;
@@ -51,12 +57,32 @@ pub struct NccomArgs {
     /// cycle (system model, cycle mode).
     #[arg(long, default_value = "fast")]
     mode: String,
+    /// Algorithm: ring, mesh, rdh or auto (by size, as the runtime); a comma
+    /// list runs one sweep per entry (e.g. ring,mesh,rdh,auto).
+    #[arg(long, default_value = "ring")]
+    algorithm: String,
+    /// Print the algorithm of each row (nccom-test's `algorithm` column).
+    #[arg(long)]
+    show_algorithm: bool,
     /// Check every size bit for bit against the plain reference.
     #[arg(long)]
     check: bool,
     /// Print one JSON object instead of the table.
     #[arg(long)]
     json: bool,
+    /// Print the table as CSV (one header line, one line per row).
+    #[arg(long, conflicts_with = "json")]
+    csv: bool,
+    /// Also write a JSON report: arguments, machine and mode, timing
+    /// parameters, version and commit, one record per size.
+    #[arg(long = "report-to-json-file", value_name = "FILE")]
+    report: Option<PathBuf>,
+    /// Write busbw against size as an SVG, one line per algorithm.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+    /// Add the published Trainium2 points (8-rank fp32 all_gather, nccom-test 2.28) to the plot.
+    #[arg(long, requires = "plot")]
+    plot_published: bool,
 }
 
 fn num(flag: &str, s: &str) -> anyhow::Result<u64> {
@@ -65,7 +91,8 @@ fn num(flag: &str, s: &str) -> anyhow::Result<u64> {
         .map_err(|_| anyhow::anyhow!("{flag}: {s:?} is not a whole number"))
 }
 
-fn config(a: &NccomArgs) -> anyhow::Result<Config> {
+/// The sweeps asked for: one config per `--algorithm` entry.
+fn configs(a: &NccomArgs) -> anyhow::Result<Vec<Config>> {
     let op = CollectiveOp::parse(&a.op).with_context(|| {
         format!(
             "unknown operation {:?} (all_reduce, all_gather, reduce_scatter, permute, sendrecv)",
@@ -80,7 +107,19 @@ fn config(a: &NccomArgs) -> anyhow::Result<Config> {
     if channel > 1 {
         anyhow::bail!("--channel {channel}: a group has two rings, channel 0 or 1");
     }
-    let cfg = Config {
+    let mut algos = Vec::new();
+    for s in a.algorithm.split(',') {
+        let c = Choice::parse(s.trim()).with_context(|| {
+            format!(
+                "--algorithm: unknown {:?} (ring, mesh, rdh, auto)",
+                s.trim()
+            )
+        })?;
+        if !algos.contains(&c) {
+            algos.push(c);
+        }
+    }
+    let base = Config {
         op,
         ranks: num("-r", &a.ranks)? as usize,
         min_bytes: parse_size(&a.min).context("-b")?,
@@ -98,71 +137,148 @@ fn config(a: &NccomArgs) -> anyhow::Result<Config> {
             "cycle" => Machine::SystemCycle,
             m => anyhow::bail!("--mode: unknown {m:?} (flat, fast, cycle)"),
         },
+        algorithm: algos[0],
     };
-    cfg.validate()?;
-    Ok(cfg)
+    algos
+        .into_iter()
+        .map(|algorithm| {
+            let c = Config { algorithm, ..base };
+            c.validate()?;
+            Ok(c)
+        })
+        .collect()
+}
+
+/// One sweep's result.
+struct Sweep {
+    cfg: Config,
+    rows: Vec<Row>,
+}
+
+fn machine_name(m: Machine) -> &'static str {
+    match m {
+        Machine::Flat => "flat fast path",
+        Machine::SystemFast => "system model, fast mode",
+        Machine::SystemCycle => "system model, cycle mode",
+    }
 }
 
 /// Entry point of `sb2sb nccom`.
 pub fn run(a: NccomArgs) -> anyhow::Result<i32> {
-    let cfg = config(&a)?;
-    let sizes = cfg.sizes();
+    let cfgs = configs(&a)?;
+    let first = cfgs[0];
+    let sizes = first.sizes();
     if sizes.is_empty() {
         anyhow::bail!(
             "no size in {}..={} holds a whole {} element per rank for {} ranks",
-            cfg.min_bytes,
-            cfg.max_bytes,
-            cfg.dtype,
-            cfg.ranks
+            first.min_bytes,
+            first.max_bytes,
+            first.dtype,
+            first.ranks
         );
     }
     let bar = if std::io::stderr().is_terminal() {
-        let b = ProgressBar::new(sizes.len() as u64);
+        let b = ProgressBar::new((sizes.len() * cfgs.len()) as u64);
         if let Ok(style) =
             ProgressStyle::with_template("{spinner} {prefix} [{bar:30}] {pos}/{len} {msg}")
         {
             b.set_style(style.progress_chars("=> "));
         }
-        b.set_prefix(format!("{} x{}", cfg.op, cfg.ranks));
+        b.set_prefix(format!("{} x{}", first.op, first.ranks));
         b
     } else {
         ProgressBar::hidden()
     };
-    let mut rows: Vec<Row> = Vec::with_capacity(sizes.len());
-    for s in sizes {
-        bar.set_message(format!("{s} B"));
-        let row = nccom::run_size(&cfg, s);
-        bar.inc(1);
-        match row {
-            Ok(r) => rows.push(r),
-            Err(e) => {
-                bar.finish_and_clear();
-                return Err(e.into());
+    let mut sweeps = Vec::with_capacity(cfgs.len());
+    for cfg in cfgs {
+        let mut rows: Vec<Row> = Vec::with_capacity(sizes.len());
+        for &s in &sizes {
+            bar.set_message(format!("{} {s} B", cfg.algorithm.name()));
+            let row = nccom::run_size(&cfg, s);
+            bar.inc(1);
+            match row {
+                Ok(r) => rows.push(r),
+                Err(e) => {
+                    bar.finish_and_clear();
+                    return Err(e.into());
+                }
             }
         }
+        sweeps.push(Sweep { cfg, rows });
     }
     bar.finish_and_clear();
-    let avg = nccom::avg_busbw(&rows);
+    if let Some(f) = &a.report {
+        let v = report(&sweeps);
+        std::fs::write(f, serde_json::to_string_pretty(&v)?)
+            .with_context(|| format!("--report-to-json-file: cannot write {}", f.display()))?;
+    }
+    if let Some(f) = &a.plot {
+        plot(f, &sweeps, a.plot_published)?;
+    }
     if a.json {
-        let v = json!({
-            "op": cfg.op, "ranks": cfg.ranks, "dtype": cfg.dtype, "reduce": cfg.reduce,
-            "channel": cfg.channel, "arch": cfg.arch, "checked": cfg.check, "machine": cfg.machine,
-            "bus_factor": cfg.op.bus_factor(cfg.ranks),
-            "threads": threads_used(cfg.machine),
-            "rows": rows, "avg_busbw_gbps": avg,
-        });
+        let v: Vec<_> = sweeps.iter().map(sweep_json).collect();
+        let v = if v.len() == 1 {
+            v.into_iter().next().unwrap_or_default()
+        } else {
+            json!({ "sweeps": v })
+        };
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(0);
     }
+    if a.csv {
+        println!("requested,op,ranks,mode,size_bytes,count,type,algorithm,time_avg_us,algbw_gbps,busbw_gbps,host_us,sim_gbps,check");
+        for sw in &sweeps {
+            for r in &sw.rows {
+                println!(
+                    "{},{},{},{},{},{},{},{},{:.3},{:.4},{:.4},{:.1},{:.3},{}",
+                    sw.cfg.algorithm.name(),
+                    sw.cfg.op,
+                    sw.cfg.ranks,
+                    mode_name(sw.cfg.machine),
+                    r.size_bytes,
+                    r.count,
+                    r.dtype.name(),
+                    r.algorithm,
+                    r.time_us,
+                    r.algbw_gbps,
+                    r.busbw_gbps,
+                    r.host_us,
+                    r.sim_gbps,
+                    check_mark(r)
+                );
+            }
+        }
+        return Ok(0);
+    }
+    for sw in &sweeps {
+        table(sw, a.show_algorithm);
+    }
+    Ok(0)
+}
+
+fn check_mark(r: &Row) -> &'static str {
+    match r.verified {
+        Some(true) => "ok",
+        Some(false) => "FAIL",
+        None => "-",
+    }
+}
+
+fn mode_name(m: Machine) -> &'static str {
+    match m {
+        Machine::Flat => "flat",
+        Machine::SystemFast => "fast",
+        Machine::SystemCycle => "cycle",
+    }
+}
+
+fn table(sw: &Sweep, show_algorithm: bool) {
+    let cfg = &sw.cfg;
     println!(
-        "# {} on {} ranks ({}, {}), dtype {}{}, ring channel {}, {} host thread(s); time = modeled, host = wall clock",
+        "# {} on {} ranks ({}, {}), dtype {}{}, algorithm {}, ring channel {}, {} host thread(s); time = modeled, host = wall clock",
         cfg.op,
         cfg.ranks,
-        match cfg.machine {
-            Machine::Flat => "flat fast path",
-            Machine::SystemFast => "system model, fast mode",
-            Machine::SystemCycle => "system model, cycle mode",
-        },
+        machine_name(cfg.machine),
         cfg.arch.name(),
         cfg.dtype,
         if cfg.op.reduces() {
@@ -170,41 +286,239 @@ pub fn run(a: NccomArgs) -> anyhow::Result<i32> {
         } else {
             String::new()
         },
+        cfg.algorithm.name(),
         cfg.channel,
         threads_used(cfg.machine)
     );
+    let algo_col = |s: &str| {
+        if show_algorithm {
+            format!(" {s:>10}")
+        } else {
+            String::new()
+        }
+    };
     println!(
-        "{:>12} {:>14} {:>6} {:>12} {:>12} {:>12} {:>12} {:>10} {:>6}",
+        "{:>12} {:>14} {:>6}{} {:>13} {:>12} {:>12} {:>12} {:>10} {:>6}",
         "size(B)",
         "count(elems)",
         "type",
-        "time(us)",
+        algo_col("algorithm"),
+        "time:avg(us)",
         "algbw(GB/s)",
         "busbw(GB/s)",
         "host(us)",
         "sim(GB/s)",
         "check"
     );
-    for r in &rows {
+    for r in &sw.rows {
         println!(
-            "{:>12} {:>14} {:>6} {:>12.2} {:>12.2} {:>12.2} {:>12.1} {:>10.2} {:>6}",
+            "{:>12} {:>14} {:>6}{} {:>13.2} {:>12.2} {:>12.2} {:>12.1} {:>10.2} {:>6}",
             r.size_bytes,
             r.count,
             r.dtype.name(),
+            algo_col(r.algorithm.name()),
             r.time_us,
             r.algbw_gbps,
             r.busbw_gbps,
             r.host_us,
             r.sim_gbps,
-            match r.verified {
-                Some(true) => "ok",
-                Some(false) => "FAIL",
-                None => "-",
-            }
+            check_mark(r)
         );
     }
-    println!("Avg bus bandwidth:    {avg:.4} GB/s");
-    Ok(0)
+    println!(
+        "Avg bus bandwidth:    {:.4} GB/s",
+        nccom::avg_busbw(&sw.rows)
+    );
+}
+
+fn sweep_json(sw: &Sweep) -> serde_json::Value {
+    let cfg = &sw.cfg;
+    json!({
+        "op": cfg.op, "ranks": cfg.ranks, "dtype": cfg.dtype, "reduce": cfg.reduce,
+        "channel": cfg.channel, "arch": cfg.arch, "checked": cfg.check, "machine": cfg.machine,
+        "algorithm": cfg.algorithm.name(),
+        "bus_factor": cfg.op.bus_factor(cfg.ranks),
+        "threads": threads_used(cfg.machine),
+        "rows": sw.rows, "avg_busbw_gbps": nccom::avg_busbw(&sw.rows),
+    })
+}
+
+/// The commit the binary was built from: `SB2SB_GIT_COMMIT` at build time,
+/// else `git rev-parse HEAD` in the source tree, else "unknown".
+fn commit() -> String {
+    if let Some(c) = option_env!("SB2SB_GIT_COMMIT") {
+        return c.to_string();
+    }
+    std::process::Command::new("git")
+        .args(["-C", env!("CARGO_MANIFEST_DIR"), "rev-parse", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// The timing parameters of a machine, as the model uses them.
+fn timing_json(m: Machine) -> serde_json::Value {
+    match m {
+        Machine::Flat => json!({
+            "model": "flat rate model (lower::target::Timing)",
+            "flat": sb2sb_model::lower::target::Timing::default(),
+        }),
+        Machine::SystemFast | Machine::SystemCycle => json!({
+            "model": "system model link timing (system::link::LinkParams)",
+            "links": sb2sb_model::system::Topology::trn2(1).links,
+            "cycle_ps": sb2sb_model::system::cycle::CYCLE_PS,
+            "partitions_per_engine": 8,
+        }),
+    }
+}
+
+/// The `--report-to-json-file` object.
+fn report(sweeps: &[Sweep]) -> serde_json::Value {
+    let cfg = &sweeps[0].cfg;
+    let records: Vec<_> = sweeps
+        .iter()
+        .flat_map(|sw| {
+            sw.rows.iter().map(move |r| {
+                json!({
+                    "requested_algorithm": sw.cfg.algorithm.name(),
+                    "algorithm": r.algorithm,
+                    "size_bytes": r.size_bytes, "count": r.count, "type": r.dtype,
+                    "time_avg_us": r.time_us, "algbw_gbps": r.algbw_gbps, "busbw_gbps": r.busbw_gbps,
+                    "host_us": r.host_us, "sim_gbps": r.sim_gbps, "legs": r.legs,
+                    "check": check_mark(r),
+                })
+            })
+        })
+        .collect();
+    json!({
+        "tool": "sb2sb nccom",
+        "version": env!("CARGO_PKG_VERSION"),
+        "commit": commit(),
+        "arguments": std::env::args().collect::<Vec<_>>(),
+        "config": {
+            "op": cfg.op, "ranks": cfg.ranks, "min_bytes": cfg.min_bytes, "max_bytes": cfg.max_bytes,
+            "step_factor": cfg.factor, "dtype": cfg.dtype, "reduce": cfg.reduce, "channel": cfg.channel,
+            "seed": cfg.seed, "check": cfg.check,
+            "algorithms": sweeps.iter().map(|s| s.cfg.algorithm.name()).collect::<Vec<_>>(),
+        },
+        "machine": {
+            "kind": cfg.machine,
+            "mode": mode_name(cfg.machine),
+            "description": machine_name(cfg.machine),
+            "arch": cfg.arch,
+            "packages": cfg.ranks.div_ceil(8),
+            "dies_per_package": 2,
+            "cores_per_die": 4,
+            "host_threads": threads_used(cfg.machine),
+        },
+        "timing": timing_json(cfg.machine),
+        "results": records,
+    })
+}
+
+/// Write busbw against size: one line per sweep (its `--algorithm` entry),
+/// the published points as a separate series when asked.
+fn plot(path: &Path, sweeps: &[Sweep], published: bool) -> anyhow::Result<()> {
+    use plotters::prelude::*;
+    let cfg = &sweeps[0].cfg;
+    let mut pts: Vec<(String, Vec<(f64, f64)>)> = sweeps
+        .iter()
+        .map(|sw| {
+            (
+                sw.cfg.algorithm.name().to_string(),
+                sw.rows
+                    .iter()
+                    .map(|r| ((r.size_bytes as f64).log2(), r.busbw_gbps))
+                    .collect(),
+            )
+        })
+        .collect();
+    if published {
+        let op = CollectiveOp::AllGather;
+        pts.push((
+            "published trn2 all_gather 8 ranks fp32 (nccom-test 2.28)".into(),
+            PUBLISHED_TRN2_ALL_GATHER_R8_FP32
+                .iter()
+                .map(|&(s, t)| ((s as f64).log2(), published_busbw(op, 8, s, t)))
+                .collect(),
+        ));
+    }
+    let all = pts.iter().flat_map(|(_, v)| v.iter());
+    let (mut x0, mut x1, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64);
+    for &(x, y) in all {
+        x0 = x0.min(x);
+        x1 = x1.max(x);
+        y1 = y1.max(y);
+    }
+    if x1 <= x0 {
+        x1 = x0 + 1.0;
+    }
+    let err = |e: &dyn std::fmt::Display| anyhow::anyhow!("--plot {}: {e}", path.display());
+    let root = SVGBackend::new(path, (900, 560)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let title = format!(
+        "{} on {} ranks, {} ({}): busbw against size",
+        cfg.op,
+        cfg.ranks,
+        cfg.dtype,
+        mode_name(cfg.machine)
+    );
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(x0..x1, 0.0..(y1 * 1.1).max(1e-3))
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc("size (bytes, log2)")
+        .y_desc("busbw (GB/s)")
+        .x_label_formatter(&|x| size_label(*x))
+        .draw()
+        .map_err(|e| err(&e))?;
+    for (i, (name, v)) in pts.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        let is_pub = published && i + 1 == pts.len();
+        if is_pub {
+            chart
+                .draw_series(v.iter().map(|&p| Cross::new(p, 6, color.stroke_width(2))))
+                .map_err(|e| err(&e))?
+                .label(name.as_str())
+                .legend(move |(x, y)| Cross::new((x + 10, y), 5, color.stroke_width(2)));
+        } else {
+            chart
+                .draw_series(LineSeries::new(v.iter().copied(), color.stroke_width(2)))
+                .map_err(|e| err(&e))?
+                .label(name.as_str())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+            chart
+                .draw_series(v.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                .map_err(|e| err(&e))?;
+        }
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))?;
+    Ok(())
+}
+
+/// `2^x` bytes as 1K / 1M / 1G style.
+fn size_label(x: f64) -> String {
+    let b = x.exp2().round() as u64;
+    match b {
+        b if b >= 1 << 30 && b % (1 << 30) == 0 => format!("{}G", b >> 30),
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{}M", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{}K", b >> 10),
+        b => b.to_string(),
+    }
 }
 
 /// Host threads a step's legs run on: the flat machine runs a step's

@@ -5,6 +5,8 @@
 //!
 //! - [`schedule`]: the ring schedules of PUBLIC-FACTS §5 (all-gather,
 //!   reduce-scatter, all-reduce, permute, sendrecv).
+//! - [`algo`]: mesh and recursive halving/doubling, and the size rule
+//!   (`auto`) that picks an algorithm; [`run_algo`] runs them.
 //! - [`reference`]: an independent scalar reference in the ring's reduction order.
 //! - [`run`]: execute a schedule on a [`Target`].
 //! - [`nccom`]: the nccom-test style size sweep and table.
@@ -15,6 +17,7 @@
 //! channel 1 the reverse ring (p sends to p−1) — project-defined, matching
 //! 0xDB's resolution in [`crate::lower::rank_id`].
 
+pub mod algo;
 pub mod nccom;
 pub mod parallel;
 pub mod reference;
@@ -27,6 +30,8 @@ use crate::datapath::reduce::{Dtype, ReduceOp};
 use crate::isa::EncOpType;
 use crate::lower::layout::{pair_legs, Layout};
 use crate::lower::target::{LegReport, Target, TargetError};
+pub use algo::Algorithm;
+use algo::Place;
 
 /// The collectives this module runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
@@ -172,6 +177,30 @@ pub struct Member {
     pub input: Layout,
     /// The output of permute / sendrecv.
     pub output: Option<Layout>,
+    /// Scratch slot 0 of the mesh reduce-scatter / all-reduce (input-shaped;
+    /// slot i sits i × its row bytes further in every partition, [`Member::slot`]).
+    pub scratch: Option<Layout>,
+}
+
+impl Member {
+    /// A member with no output and no scratch.
+    pub const fn in_place(input: Layout) -> Member {
+        Member {
+            input,
+            output: None,
+            scratch: None,
+        }
+    }
+
+    /// Scratch slot `i`: slot 0 shifted by `i` rows in every partition
+    /// (each slot is input-shaped, so block b of every slot sits on the
+    /// partitions of block b of the input).
+    pub fn slot(&self, i: usize) -> Option<Layout> {
+        self.scratch.map(|s| Layout {
+            offset: s.offset + i as u64 * s.row(),
+            ..s
+        })
+    }
 }
 
 /// A collective that cannot run.
@@ -228,6 +257,32 @@ pub enum CollectiveError {
     OddPairs {
         /// Ranks.
         n: usize,
+    },
+    /// Rdh with a rank count that is not a power of two.
+    #[error("{op}: --algorithm rdh needs a power-of-two number of ranks, not {n} (use ring, mesh or auto)")]
+    NotPowerOfTwo {
+        /// Op.
+        op: CollectiveOp,
+        /// Ranks.
+        n: usize,
+    },
+    /// Mesh / rdh asked for an op they do not cover.
+    #[error("{op}: --algorithm {algo} covers all_gather, reduce_scatter and all_reduce only (permute and sendrecv are one ring step)")]
+    NotBlocked {
+        /// Op.
+        op: CollectiveOp,
+        /// Algorithm asked for.
+        algo: Algorithm,
+    },
+    /// Mesh reduce without scratch slots.
+    #[error("{op} on the mesh needs {slots} scratch slots on every rank (position {pos} has none, or too few bytes)")]
+    NoScratch {
+        /// Op.
+        op: CollectiveOp,
+        /// Position.
+        pos: usize,
+        /// Slots needed.
+        slots: usize,
     },
     /// The machine refused a leg.
     #[error(transparent)]
@@ -333,6 +388,95 @@ pub fn run(
         report.then(target.run_legs(&legs)?);
     }
     Ok(report)
+}
+
+/// Run `op` with `algo`: the ring as [`run`]; mesh and rdh from
+/// [`algo::steps`] (each step's transfers as one concurrent batch, the
+/// report's modeled time the sum of the steps). Rdh needs a power-of-two
+/// group, mesh's reducing ops a scratch area on every member (one input-
+/// shaped slot per peer, [`Member::slot`]); permute and sendrecv run only as
+/// the ring.
+pub fn run_algo(
+    target: &mut dyn Target,
+    op: CollectiveOp,
+    members: &[Member],
+    channel: u16,
+    reduce: Option<(Dtype, ReduceOp)>,
+    algo: Algorithm,
+) -> Result<LegReport, CollectiveError> {
+    if algo == Algorithm::Ring {
+        return run(target, op, members, channel, reduce);
+    }
+    let bs = check_algo(op, members, reduce, algo)?;
+    let n = members.len();
+    let ring = Ring::new(n, channel);
+    let place = |m: &Member, p: Place, pos: usize| -> Result<Layout, CollectiveError> {
+        match p {
+            Place::Data => Ok(m.input),
+            Place::Slot(i) => m.slot(i).ok_or(CollectiveError::NoScratch {
+                op,
+                pos,
+                slots: algo::scratch_slots(op, algo, n),
+            }),
+        }
+    };
+    let mut report = LegReport::default();
+    for step in algo::steps(op, algo, n) {
+        let mut legs = Vec::new();
+        for x in &step {
+            let (pf, pt) = (ring.pos(x.from), ring.pos(x.to));
+            let src = place(&members[pf], x.src, pf)?;
+            let dst = place(&members[pt], x.dst, pt)?;
+            let fold = if x.reduce { reduce } else { None };
+            // Ring-index blocks k.. map to positions ring.pos(k)..: runs of
+            // consecutive positions move as one range.
+            let mut j = x.block;
+            while j < x.block + x.blocks {
+                let first = ring.pos(j);
+                let mut len = 1;
+                while j + len < x.block + x.blocks && ring.pos(j + len) == first + len {
+                    len += 1;
+                }
+                let at = first as u64 * bs;
+                legs.extend(pair_legs(&src, at, &dst, at, len as u64 * bs, fold));
+                j += len;
+            }
+        }
+        report.then(target.run_legs(&legs)?);
+    }
+    Ok(report)
+}
+
+/// [`check_members`] plus the conditions of `algo` (mesh, rdh).
+pub fn check_algo(
+    op: CollectiveOp,
+    members: &[Member],
+    reduce: Option<(Dtype, ReduceOp)>,
+    algo: Algorithm,
+) -> Result<u64, CollectiveError> {
+    if algo != Algorithm::Ring && !op.blocked() {
+        return Err(CollectiveError::NotBlocked { op, algo });
+    }
+    let bs = check_members(op, members, reduce)?;
+    let n = members.len();
+    if algo == Algorithm::Ring {
+        return Ok(bs);
+    }
+    if algo == Algorithm::Rdh && !n.is_power_of_two() {
+        return Err(CollectiveError::NotPowerOfTwo { op, n });
+    }
+    let slots = algo::scratch_slots(op, algo, n);
+    if slots > 0 {
+        for (pos, m) in members.iter().enumerate() {
+            let ok = m
+                .scratch
+                .is_some_and(|s| s.partitions == m.input.partitions && s.size == m.input.size);
+            if !ok {
+                return Err(CollectiveError::NoScratch { op, pos, slots });
+            }
+        }
+    }
+    Ok(bs)
 }
 
 /// Read `len` bytes of a tensor starting at tensor byte `start`.

@@ -15,8 +15,9 @@ use std::time::Instant;
 use serde::Serialize;
 use thiserror::Error;
 
+use super::algo::{self, Algorithm, Choice};
 use super::{
-    read_tensor, reference, run, write_tensor, CollectiveError, CollectiveOp, Member, Ring,
+    read_tensor, reference, run_algo, write_tensor, CollectiveError, CollectiveOp, Member, Ring,
 };
 use crate::datapath::reduce::{Dtype, ReduceOp};
 use crate::isa::Arch;
@@ -73,6 +74,8 @@ pub struct Config {
     pub seed: u64,
     /// Machine.
     pub machine: Machine,
+    /// Algorithm (`auto`: by size, [`algo::choose`]).
+    pub algorithm: Choice,
 }
 
 /// One row of the table.
@@ -84,6 +87,8 @@ pub struct Row {
     pub count: u64,
     /// type.
     pub dtype: Dtype,
+    /// algorithm that ran.
+    pub algorithm: Algorithm,
     /// time(us), modeled.
     pub time_us: f64,
     /// algbw(GB/s) = size / time.
@@ -120,6 +125,18 @@ pub enum NccomError {
     /// Too large a buffer.
     #[error("largest size {0} exceeds {MAX_BYTES} bytes (128 partitions x 2 MiB)")]
     TooLarge(u64),
+    /// Mesh scratch slots that do not fit an SBUF partition.
+    #[error("size {size}: {bufs} input-shaped buffers of {row} bytes per partition (mesh scratch slots included) exceed the {max} bytes of a partition")]
+    PartitionFull {
+        /// Size.
+        size: u64,
+        /// Buffers per rank.
+        bufs: u64,
+        /// Bytes per partition of one buffer.
+        row: u64,
+        /// Partition stride.
+        max: u64,
+    },
     /// Too much host memory.
     #[error("{ranks} ranks x {bytes} bytes x {bufs} buffers needs more than {MAX_HOST_BYTES} bytes of host memory")]
     HostMemory {
@@ -194,22 +211,66 @@ impl Config {
         if self.max_bytes > MAX_BYTES {
             return Err(NccomError::TooLarge(self.max_bytes));
         }
-        let bufs = if self.op.needs_output() { 2 } else { 1 };
-        if (self.ranks as u64)
-            .saturating_mul(self.max_bytes)
-            .saturating_mul(bufs)
-            > MAX_HOST_BYTES
-        {
-            return Err(NccomError::HostMemory {
-                ranks: self.ranks,
-                bytes: self.max_bytes,
-                bufs,
-            });
+        if let Choice::Fixed(a) = self.algorithm {
+            if a != Algorithm::Ring && !self.op.blocked() {
+                return Err(CollectiveError::NotBlocked {
+                    op: self.op,
+                    algo: a,
+                }
+                .into());
+            }
+            if a == Algorithm::Rdh && !self.ranks.is_power_of_two() {
+                return Err(CollectiveError::NotPowerOfTwo {
+                    op: self.op,
+                    n: self.ranks,
+                }
+                .into());
+            }
+        }
+        for size in self.sizes().into_iter().chain([self.max_bytes]) {
+            let bufs = self.buffers(size);
+            if (self.ranks as u64)
+                .saturating_mul(size)
+                .saturating_mul(bufs)
+                > MAX_HOST_BYTES
+            {
+                return Err(NccomError::HostMemory {
+                    ranks: self.ranks,
+                    bytes: size,
+                    bufs,
+                });
+            }
+            let row = size / partitions_for(size.max(1)) as u64;
+            let max = MAX_BYTES / SBUF_PARTITIONS as u64;
+            let slots = algo::scratch_slots(self.op, self.algorithm_for(size), self.ranks);
+            if slots > 0 && row.saturating_mul(bufs) > max {
+                return Err(NccomError::PartitionFull {
+                    size,
+                    bufs,
+                    row,
+                    max,
+                });
+            }
         }
         if self.op == CollectiveOp::SendRecv && !self.ranks.is_multiple_of(2) {
             return Err(CollectiveError::OddPairs { n: self.ranks }.into());
         }
         Ok(())
+    }
+
+    /// The algorithm a size runs with.
+    pub fn algorithm_for(&self, size: u64) -> Algorithm {
+        match self.algorithm {
+            Choice::Fixed(a) => a,
+            Choice::Auto => algo::choose(self.op, self.ranks, size),
+        }
+    }
+
+    /// Input-shaped buffers per rank at `size`: the buffer, the output of
+    /// permute / sendrecv, the mesh scratch slots.
+    fn buffers(&self, size: u64) -> u64 {
+        let a = self.algorithm_for(size);
+        1 + u64::from(self.op.needs_output()) + algo::scratch_slots(self.op, a, self.ranks) as u64
     }
 
     /// The (rounded) sizes of the sweep, smallest first, zeros dropped.
@@ -289,6 +350,8 @@ pub struct Prepared {
     pub members: Vec<Member>,
     /// Inputs by group position (kept for the check).
     pub inputs: Vec<Vec<u8>>,
+    /// The algorithm of this size.
+    pub algorithm: Algorithm,
 }
 
 /// Lay out and fill the buffers for one size. The SBUF is sized to hold the
@@ -297,7 +360,9 @@ pub struct Prepared {
 pub fn prepare(cfg: &Config, size: u64) -> Result<Prepared, NccomError> {
     let parts = partitions_for(size);
     let row = size / parts as u64;
-    let bufs = if cfg.op.needs_output() { 2 } else { 1 };
+    let algorithm = cfg.algorithm_for(size);
+    let slots = algo::scratch_slots(cfg.op, algorithm, cfg.ranks);
+    let bufs = cfg.buffers(size);
     // Rounded up to 64 bytes (the system model's partition granule).
     let pb = default_partition_bytes(cfg.arch).max((row * bufs).next_multiple_of(64));
     let mut target: Box<dyn Target> = match cfg.machine {
@@ -328,23 +393,33 @@ pub fn prepare(cfg: &Config, size: u64) -> Result<Prepared, NccomError> {
             offset: row,
             ..input
         });
+        // Mesh scratch: slots 0.. right after the buffer in every partition.
+        let scratch = (slots > 0).then_some(Layout {
+            offset: row,
+            ..input
+        });
         let mut data = vec![0u8; size as usize];
         fill_values(&mut rng, cfg.dtype, &mut data);
         write_tensor(target.as_mut(), &input, 0, &data)?;
-        members.push(Member { input, output });
+        members.push(Member {
+            input,
+            output,
+            scratch,
+        });
         inputs.push(data);
     }
     Ok(Prepared {
         target,
         members,
         inputs,
+        algorithm,
     })
 }
 
 /// Compare the machine's buffers with the reference.
 pub fn verify(cfg: &Config, size: u64, p: &Prepared) -> Result<(), NccomError> {
     let ring = Ring::new(cfg.ranks, cfg.channel);
-    for e in reference::expected(cfg.op, &p.inputs, &ring, cfg.reduction()) {
+    for e in reference::expected_algo(cfg.op, &p.inputs, &ring, cfg.reduction(), p.algorithm) {
         let m = &p.members[e.pos];
         let buf = if cfg.op.needs_output() {
             m.output.unwrap_or(m.input)
@@ -370,12 +445,13 @@ pub fn verify(cfg: &Config, size: u64, p: &Prepared) -> Result<(), NccomError> {
 pub fn run_size(cfg: &Config, size: u64) -> Result<Row, NccomError> {
     let mut p = prepare(cfg, size)?;
     let t0 = Instant::now();
-    let rep = run(
+    let rep = run_algo(
         p.target.as_mut(),
         cfg.op,
         &p.members,
         cfg.channel,
         cfg.reduction(),
+        p.algorithm,
     )?;
     let host = t0.elapsed().as_secs_f64();
     let verified = if cfg.check {
@@ -394,6 +470,7 @@ pub fn run_size(cfg: &Config, size: u64) -> Result<Row, NccomError> {
         size_bytes: size,
         count: size / cfg.dtype.size() as u64,
         dtype: cfg.dtype,
+        algorithm: p.algorithm,
         time_us,
         algbw_gbps: algbw,
         busbw_gbps: algbw * cfg.op.bus_factor(cfg.ranks),
@@ -406,6 +483,21 @@ pub fn run_size(cfg: &Config, size: u64) -> Result<Row, NccomError> {
         legs: rep.legs,
         verified,
     })
+}
+
+/// A published Trainium2 measurement: nccom-test user guide, SDK 2.28
+/// example (PUBLIC-FACTS §7), `nccom-test -r 8 --minbytes 1kb --maxbytes 1mb
+/// --stepfactor 8 --datatype fp32 allg`: (size in bytes, time:avg in µs).
+pub const PUBLISHED_TRN2_ALL_GATHER_R8_FP32: [(u64, f64); 4] = [
+    (1024, 10.0),
+    (8192, 10.22),
+    (65536, 11.31),
+    (524_288, 14.83),
+];
+
+/// busbw (GB/s) of a published row: size / time × the op's bus factor.
+pub fn published_busbw(op: CollectiveOp, ranks: usize, size: u64, time_us: f64) -> f64 {
+    size as f64 / (time_us * 1e3) * op.bus_factor(ranks)
 }
 
 /// Average bus bandwidth of the rows (the "Avg bus bandwidth" line).
@@ -435,6 +527,7 @@ mod tests {
             arch: Arch::Cayman,
             seed: 7,
             machine: Machine::Flat,
+            algorithm: Choice::Fixed(Algorithm::Ring),
         }
     }
 

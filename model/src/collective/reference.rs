@@ -11,7 +11,7 @@
 
 use half::{bf16, f16};
 
-use super::{CollectiveOp, Ring};
+use super::{Algorithm, CollectiveOp, Ring};
 use crate::datapath::reduce::{Dtype, ReduceOp};
 
 /// Bytes a rank must hold after the collective: `bytes` at byte `offset` of
@@ -117,6 +117,72 @@ pub fn reduced_block(
     acc
 }
 
+/// `op(incoming, acc)` into `acc`: the receive-side fold of a leg.
+fn fold_incoming(dtype: Dtype, op: ReduceOp, acc: &mut Vec<u8>, incoming: &[u8]) {
+    let mut r = incoming.to_vec();
+    fold_into(dtype, op, &mut r, acc);
+    *acc = r;
+}
+
+/// The reduced value of block `block` (a group position) in the order of
+/// `algo`. Ring: [`reduced_block`]. With `x[j]` the block's bytes of ring
+/// index j and k the block's ring index:
+///
+/// - mesh: values v_i = x[k + i] (i = 0..n, mod n); at h = 1, 2, 4, …
+///   v_i = op(v_{i+h}, v_i) for i a multiple of 2h with i + h < n; result v_0.
+/// - rdh (recursive halving, n a power of two): P(r, n) = x[r] and
+///   P(r, d) = op(P(r ^ d, 2d), P(r, 2d)); result P(k, 1).
+pub fn reduced_block_algo(
+    inputs: &[Vec<u8>],
+    ring: &Ring,
+    block: usize,
+    dtype: Dtype,
+    op: ReduceOp,
+    algo: Algorithm,
+) -> Vec<u8> {
+    let n = inputs.len();
+    let bs = inputs[0].len() / n;
+    let range = block * bs..(block + 1) * bs;
+    let k = ring.index_of(block);
+    let x = |j: usize| inputs[ring.pos(j % n)][range.clone()].to_vec();
+    match algo {
+        Algorithm::Ring => reduced_block(inputs, ring, block, dtype, op),
+        Algorithm::Mesh => {
+            let mut v: Vec<Vec<u8>> = (0..n).map(|i| x(k + i)).collect();
+            let mut h = 1;
+            while h < n {
+                let mut i = 0;
+                while i + h < n {
+                    let inc = v[i + h].clone();
+                    fold_incoming(dtype, op, &mut v[i], &inc);
+                    i += 2 * h;
+                }
+                h *= 2;
+            }
+            v.swap_remove(0)
+        }
+        Algorithm::Rdh => {
+            fn p(
+                r: usize,
+                d: usize,
+                n: usize,
+                x: &dyn Fn(usize) -> Vec<u8>,
+                dtype: Dtype,
+                op: ReduceOp,
+            ) -> Vec<u8> {
+                if d >= n {
+                    return x(r);
+                }
+                let mut own = p(r, 2 * d, n, x, dtype, op);
+                let inc = p(r ^ d, 2 * d, n, x, dtype, op);
+                fold_incoming(dtype, op, &mut own, &inc);
+                own
+            }
+            p(k, 1, n, &x, dtype, op)
+        }
+    }
+}
+
 /// What each rank must hold after `op` over `inputs` (one buffer per group
 /// position, equal sizes). `reduce` is needed for the reducing ops.
 pub fn expected(
@@ -124,6 +190,18 @@ pub fn expected(
     inputs: &[Vec<u8>],
     ring: &Ring,
     reduce: Option<(Dtype, ReduceOp)>,
+) -> Vec<Expected> {
+    expected_algo(op, inputs, ring, reduce, Algorithm::Ring)
+}
+
+/// [`expected`] for `op` run with `algo` (the reduction order differs, the
+/// placement of the results does not).
+pub fn expected_algo(
+    op: CollectiveOp,
+    inputs: &[Vec<u8>],
+    ring: &Ring,
+    reduce: Option<(Dtype, ReduceOp)>,
+    algo: Algorithm,
 ) -> Vec<Expected> {
     let n = inputs.len();
     let size = inputs.first().map_or(0, |b| b.len());
@@ -154,7 +232,7 @@ pub fn expected(
                 return out;
             }
             let blocks: Vec<Vec<u8>> = (0..n)
-                .map(|b| reduced_block(inputs, ring, b, dtype, rop))
+                .map(|b| reduced_block_algo(inputs, ring, b, dtype, rop, algo))
                 .collect();
             for pos in 0..n {
                 if op == CollectiveOp::AllReduce {
@@ -203,6 +281,41 @@ pub fn expected(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mesh_and_rdh_orders_by_hand() {
+        // Four ranks, one fp32 per block; block 0 (ring index 0).
+        let vals = [1.0e8f32, 1.0, -1.0e8, 1.0];
+        let inputs: Vec<Vec<u8>> = vals.iter().map(|v| v.to_le_bytes().repeat(4)).collect();
+        let ring = Ring::new(4, 0);
+        let f = |b: &[u8]| f32::from_le_bytes(b[..4].try_into().unwrap());
+        let (a, b, c, d) = (vals[0], vals[1], vals[2], vals[3]);
+        // Mesh: h = 1: v0 = v1 + v0, v2 = v3 + v2; h = 2: v0 = v2 + v0.
+        let m = reduced_block_algo(
+            &inputs,
+            &ring,
+            0,
+            Dtype::Fp32,
+            ReduceOp::Sum,
+            Algorithm::Mesh,
+        );
+        assert_eq!(f(&m), (d + c) + (b + a));
+        // Rdh: P(0,1) = P(1,2) + P(0,2); P(0,2) = P(2,4) + P(0,4) = c + a;
+        // P(1,2) = P(3,4) + P(1,4) = d + b.
+        let r = reduced_block_algo(
+            &inputs,
+            &ring,
+            0,
+            Dtype::Fp32,
+            ReduceOp::Sum,
+            Algorithm::Rdh,
+        );
+        assert_eq!(f(&r), (d + b) + (c + a));
+        // Mesh and rdh give different sums here.
+        let g = reduced_block(&inputs, &ring, 0, Dtype::Fp32, ReduceOp::Sum);
+        assert_eq!(f(&g), ((b + c) + d) + a);
+        assert_ne!(f(&m), f(&r));
+    }
 
     #[test]
     fn fp32_sum_order_matters_and_follows_the_ring() {

@@ -3,6 +3,7 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::collective::algo;
 use crate::collective::nccom::fill_values;
 use crate::isa::Arch;
 use crate::lower::target::FlatTarget;
@@ -50,7 +51,11 @@ fn check(
         let mut d = vec![0u8; size as usize];
         fill_values(&mut rng, red.map_or(Dtype::Int32, |x| x.0), &mut d);
         write_tensor(&mut t, &input, 0, &d).unwrap();
-        members.push(Member { input, output });
+        members.push(Member {
+            input,
+            output,
+            scratch: None,
+        });
         inputs.push(d);
     }
     run(&mut t, op, &members, channel, red).unwrap();
@@ -162,16 +167,7 @@ fn reducing_op_without_reduction_and_indivisible_sizes_are_errors() {
         offset: 0,
         size: 10,
     };
-    let m = [
-        Member {
-            input: l(0),
-            output: None,
-        },
-        Member {
-            input: l(1),
-            output: None,
-        },
-    ];
+    let m = [Member::in_place(l(0)), Member::in_place(l(1))];
     let e = run(&mut t, CollectiveOp::AllReduce, &m, 0, None).unwrap_err();
     assert!(
         e.to_string().contains("needs a dtype and a reduction"),
@@ -246,7 +242,11 @@ fn run_on_threads(
         let mut d = vec![0u8; size as usize];
         fill_values(&mut rng, red.map_or(Dtype::Int32, |x| x.0), &mut d);
         write_tensor(&mut t, &input, 0, &d).unwrap();
-        members.push(Member { input, output });
+        members.push(Member {
+            input,
+            output,
+            scratch: None,
+        });
     }
     run(&mut t, op, &members, (n % 2) as u16, red).unwrap();
     images(&t, n)
@@ -343,7 +343,11 @@ fn run_system_on_threads(
         let mut d = vec![0u8; size as usize];
         fill_values(&mut rng, red.map_or(Dtype::Int32, |x| x.0), &mut d);
         write_tensor(&mut t, &input, 0, &d).unwrap();
-        members.push(Member { input, output });
+        members.push(Member {
+            input,
+            output,
+            scratch: None,
+        });
     }
     let rep = run(&mut t, op, &members, (n % 2) as u16, red).unwrap();
     let imgs = (0..8u16)
@@ -383,4 +387,277 @@ fn fast_mode_streamed_all_gather_on_threads_is_bit_identical_to_serial() {
         "streamed all-gather differs on 2 threads"
     );
     assert_eq!(serial.1, par.1);
+}
+
+/// Run `op` with `algo` on the flat target (`n` ranks, buffers of `size`
+/// bytes over `parts` partitions, scratch after the buffer), compare every
+/// expected byte with the reference in `algo`'s order.
+fn check_algo(
+    op: CollectiveOp,
+    algo: Algorithm,
+    n: usize,
+    size: u64,
+    parts: u32,
+    channel: u16,
+    red: Option<(Dtype, ReduceOp)>,
+    seed: u64,
+) {
+    let row = size / parts as u64;
+    let slots = algo::scratch_slots(op, algo, n) as u64;
+    let mut t = FlatTarget::new(Arch::Cayman, n, (row * (1 + slots)).max(64));
+    let mut rng = StimRng::new(seed);
+    let mut members = Vec::new();
+    let mut inputs = Vec::new();
+    for r in 0..n {
+        let input = Layout {
+            core: r,
+            partition: 0,
+            partitions: parts,
+            offset: 0,
+            size,
+        };
+        let scratch = (slots > 0).then_some(Layout {
+            offset: row,
+            ..input
+        });
+        let mut d = vec![0u8; size as usize];
+        fill_values(&mut rng, red.map_or(Dtype::Int32, |x| x.0), &mut d);
+        write_tensor(&mut t, &input, 0, &d).unwrap();
+        members.push(Member {
+            input,
+            output: None,
+            scratch,
+        });
+        inputs.push(d);
+    }
+    run_algo(&mut t, op, &members, channel, red, algo).unwrap();
+    let ring = Ring::new(n, channel);
+    for e in reference::expected_algo(op, &inputs, &ring, red, algo) {
+        let got = read_tensor(&t, &members[e.pos].input, e.offset, e.bytes.len() as u64).unwrap();
+        assert_eq!(
+            got, e.bytes,
+            "{op} {algo} n={n} size={size} channel={channel} {red:?} pos {}",
+            e.pos
+        );
+    }
+}
+
+#[test]
+fn mesh_and_rdh_are_bit_exact_in_their_order_for_every_dtype_and_op() {
+    for algo in [Algorithm::Mesh, Algorithm::Rdh] {
+        for dtype in Dtype::ALL {
+            for rop in ReduceOp::ALL {
+                for n in [2usize, 3, 4, 5, 8] {
+                    if algo == Algorithm::Rdh && !n.is_power_of_two() {
+                        continue;
+                    }
+                    for ch in [0, 1] {
+                        for op in [CollectiveOp::AllReduce, CollectiveOp::ReduceScatter] {
+                            let size = (n * dtype.size() * 16) as u64;
+                            check_algo(op, algo, n, size, 16, ch, Some((dtype, rop)), n as u64);
+                        }
+                    }
+                }
+            }
+        }
+        for n in [2usize, 4, 6, 8, 16] {
+            if algo == Algorithm::Rdh && !n.is_power_of_two() {
+                continue;
+            }
+            check_algo(
+                CollectiveOp::AllGather,
+                algo,
+                n,
+                (n * 48) as u64,
+                8,
+                n as u16 % 2,
+                None,
+                5,
+            );
+        }
+    }
+}
+
+#[test]
+fn the_orders_differ_so_the_reference_follows_the_algorithm() {
+    // fp32 sums over 8 ranks: ring, mesh and rdh give different bits for
+    // some element, so a reference in the wrong order would fail above.
+    let n = 8;
+    let mut rng = StimRng::new(3);
+    let inputs: Vec<Vec<u8>> = (0..n)
+        .map(|_| {
+            let mut d = vec![0u8; n * 4 * 64];
+            fill_values(&mut rng, Dtype::Fp32, &mut d);
+            d
+        })
+        .collect();
+    let ring = Ring::new(n, 0);
+    let red = Some((Dtype::Fp32, ReduceOp::Sum));
+    let e: Vec<_> = Algorithm::ALL
+        .iter()
+        .map(|&a| {
+            reference::expected_algo(CollectiveOp::AllReduce, &inputs, &ring, red, a)[0]
+                .bytes
+                .clone()
+        })
+        .collect();
+    assert_ne!(e[0], e[1]);
+    assert_ne!(e[0], e[2]);
+    assert_ne!(e[1], e[2]);
+}
+
+#[test]
+fn rdh_on_a_non_power_of_two_and_mesh_permute_are_typed_errors() {
+    let mut t = FlatTarget::new(Arch::Cayman, 3, 1024);
+    let m: Vec<Member> = (0..3)
+        .map(|c| {
+            Member::in_place(Layout {
+                core: c,
+                partition: 0,
+                partitions: 1,
+                offset: 0,
+                size: 12,
+            })
+        })
+        .collect();
+    let e = run_algo(&mut t, CollectiveOp::AllGather, &m, 0, None, Algorithm::Rdh).unwrap_err();
+    assert_eq!(
+        e,
+        CollectiveError::NotPowerOfTwo {
+            op: CollectiveOp::AllGather,
+            n: 3
+        }
+    );
+    let e = run_algo(&mut t, CollectiveOp::Permute, &m, 0, None, Algorithm::Mesh).unwrap_err();
+    assert!(matches!(e, CollectiveError::NotBlocked { .. }), "{e}");
+    let red = Some((Dtype::Int32, ReduceOp::Sum));
+    let e = run_algo(&mut t, CollectiveOp::AllReduce, &m, 0, red, Algorithm::Mesh).unwrap_err();
+    assert!(e.to_string().contains("needs 2 scratch slots"), "{e}");
+}
+
+/// The system model (fast and cycle mode) gives the reference's bits for
+/// every algorithm, op, dtype and reduction, on 4 ranks over two dies.
+#[test]
+fn every_algorithm_op_dtype_matches_on_the_system_model_fast_and_cycle() {
+    use crate::collective::nccom::{run_size, Config, Machine};
+    use algo::Choice;
+    for machine in [Machine::SystemFast, Machine::SystemCycle] {
+        for algo in Algorithm::ALL {
+            for op in [
+                CollectiveOp::AllGather,
+                CollectiveOp::ReduceScatter,
+                CollectiveOp::AllReduce,
+            ] {
+                for dtype in Dtype::ALL {
+                    let rops: &[ReduceOp] = if op.reduces() {
+                        &ReduceOp::ALL
+                    } else {
+                        &[ReduceOp::Sum]
+                    };
+                    for &reduce in rops {
+                        let cfg = Config {
+                            op,
+                            ranks: 4,
+                            min_bytes: 1024,
+                            max_bytes: 1024,
+                            factor: 2,
+                            dtype,
+                            reduce,
+                            check: true,
+                            channel: 0,
+                            arch: Arch::Cayman,
+                            seed: 9,
+                            machine,
+                            algorithm: Choice::Fixed(algo),
+                        };
+                        cfg.validate().unwrap();
+                        for s in cfg.sizes() {
+                            let row = run_size(&cfg, s).unwrap();
+                            assert_eq!(row.verified, Some(true));
+                            assert_eq!(row.algorithm, algo);
+                            assert!(row.time_us > 0.0);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Seed 000 §6: a mesh step fans the primitive out to several peers, each
+/// peer's completion on its own semaphore: on the system model every core
+/// of an 8-rank mesh all-gather sends to 7 peers and receives from 7, each
+/// (core, peer) on a distinct semaphore; a ring step uses one pair.
+#[test]
+fn mesh_fan_out_completes_each_peer_on_its_own_semaphore_seed000_s6() {
+    use crate::lower::system_target::{SystemTarget, LEG_LOCAL_SEM, LEG_REMOTE_SEM};
+    use crate::system::Mode;
+    let n = 8;
+    let mut t = SystemTarget::new(Arch::Cayman, 1, 4, 4096, Mode::Fast).unwrap();
+    let members: Vec<Member> = (0..n)
+        .map(|c| {
+            Member::in_place(Layout {
+                core: c,
+                partition: 0,
+                partitions: 8,
+                offset: 0,
+                size: 8 * 64,
+            })
+        })
+        .collect();
+    run_algo(
+        &mut t,
+        CollectiveOp::AllGather,
+        &members,
+        0,
+        None,
+        Algorithm::Mesh,
+    )
+    .unwrap();
+    assert_eq!(t.last_sems.len(), n * (n - 1));
+    for c in 0..n {
+        let mut rx: Vec<u8> = t
+            .last_sems
+            .iter()
+            .filter(|x| x.2 == c)
+            .map(|x| x.3)
+            .collect();
+        let mut tx: Vec<u8> = t
+            .last_sems
+            .iter()
+            .filter(|x| x.0 == c)
+            .map(|x| x.1)
+            .collect();
+        rx.sort_unstable();
+        tx.sort_unstable();
+        assert_eq!(
+            rx,
+            (0..7)
+                .map(|j| LEG_REMOTE_SEM - 2 * (6 - j))
+                .collect::<Vec<u8>>()
+        );
+        assert_eq!(
+            tx,
+            (0..7)
+                .map(|j| LEG_LOCAL_SEM - 2 * (6 - j))
+                .collect::<Vec<u8>>()
+        );
+        // Every completion was waited for and taken back.
+        for s in rx {
+            assert_eq!(t.sem(c, s).unwrap(), 0);
+        }
+    }
+    run_algo(
+        &mut t,
+        CollectiveOp::AllGather,
+        &members,
+        0,
+        None,
+        Algorithm::Ring,
+    )
+    .unwrap();
+    assert!(t
+        .last_sems
+        .iter()
+        .all(|x| x.1 == LEG_LOCAL_SEM && x.3 == LEG_REMOTE_SEM));
 }

@@ -708,6 +708,7 @@ impl Run<'_> {
             ms.push(Member {
                 input: t.layout,
                 output,
+                scratch: None,
             });
         }
         let dtype = dtype.unwrap_or(Dtype::Int32);

@@ -14,6 +14,17 @@
 //! - One device leg copies partition p to partition p; a transfer whose
 //!   two sides sit on different partitions is refused (the flat target
 //!   accepts it).
+//! - A batch that fans out (a mesh step: one core sending to, or receiving
+//!   from, several peers) completes each peer on its own semaphore pair: the
+//!   j-th distinct peer a core sends to in the batch raises local semaphore
+//!   `LEG_LOCAL_SEM − 2j` on it, the i-th distinct peer a core receives from
+//!   raises remote semaphore `LEG_REMOTE_SEM − 2i` on it (down to
+//!   [`LEG_SEM_FLOOR`]; a single leg uses 252 / 253 as before).
+//! - A leg whose two sides sit on one core (the mesh reduce-scatter's local
+//!   fold of its receive slots) is not an rdma leg (the system refuses a leg
+//!   to itself): the target folds (or copies) the bytes on the core with the
+//!   same kernel and times it as an on-die transfer of ⌈p / 8⌉ engines:
+//!   on-die latency + descriptor overhead + bytes / the engines' rate.
 //! - Legs of one batch run one after the other (they share no bytes, checked
 //!   by [`check_batch`]); the batch's modeled time is its slowest leg. In
 //!   fast mode their byte moves are held and run together, on the system's
@@ -24,12 +35,16 @@ use std::sync::Arc;
 use super::target::{check_batch, Leg, LegReport, Target, TargetError};
 use crate::datapath::reduce::recv_reduce;
 use crate::isa::{Arch, Events, UpdateMode};
+use crate::system::link::{self, LinkClass};
 use crate::system::{CoreId, LegOp, LegSpec, Mode, System, SystemError, Topology};
 
 /// TX-core semaphore of a lowered leg (project-defined, reserved).
 pub const LEG_LOCAL_SEM: u8 = 252;
 /// RX-core semaphore of a lowered leg (project-defined, reserved).
 pub const LEG_REMOTE_SEM: u8 = 253;
+/// Lowest semaphore a fan-out batch's per-peer completions use (63 peers:
+/// 252 − 2·62 = 128; project-defined, reserved for collectives).
+pub const LEG_SEM_FLOOR: u8 = 128;
 
 /// The system model as a lowering target.
 pub struct SystemTarget {
@@ -37,6 +52,9 @@ pub struct SystemTarget {
     pub sys: System,
     /// Fast or cycle mode for every leg.
     pub mode: Mode,
+    /// The completions of the last batch's rdma legs: (TX core, local
+    /// semaphore, RX core, remote semaphore), in issue order.
+    pub last_sems: Vec<(usize, u8, usize, u8)>,
 }
 
 impl SystemTarget {
@@ -58,6 +76,7 @@ impl SystemTarget {
         Ok(Self {
             sys: System::new(topo).map_err(sys_err)?,
             mode,
+            last_sems: Vec::new(),
         })
     }
 }
@@ -160,15 +179,89 @@ impl Target for SystemTarget {
         let r = self.run_legs_held(legs);
         self.sys.hold_moves(false);
         let f = self.sys.flush_moves().map_err(sys_err);
-        r.and_then(|rep| f.map(|()| rep))
+        let mut rep = r.and_then(|rep| f.map(|()| rep))?;
+        // Legs on one core, after the rdma legs' bytes have landed (they
+        // share no byte with them: check_batch).
+        for l in legs.iter().filter(|l| l.src.core == l.dst.core) {
+            let t = self.local_leg(l)?;
+            rep.legs += 1;
+            rep.bytes += l.src.total();
+            rep.modeled_ns = rep.modeled_ns.max(t);
+        }
+        Ok(rep)
     }
 }
 
 impl SystemTarget {
+    /// A leg inside one core: fold (or copy) row by row with the datapath
+    /// kernel; its modeled ns (module docs).
+    fn local_leg(&mut self, l: &Leg) -> Result<u64, TargetError> {
+        if l.src.partitions == 0 || l.src.bytes == 0 {
+            return Ok(0);
+        }
+        let c = core(l.src.core);
+        for i in 0..l.src.partitions {
+            let src = self
+                .sys
+                .read_sbuf(
+                    c,
+                    part(l.src.partition + i),
+                    l.src.offset,
+                    l.src.bytes as usize,
+                )
+                .map_err(sys_err)?;
+            let out = match l.reduce {
+                Some((dtype, op)) => {
+                    let mut dst = self
+                        .sys
+                        .read_sbuf(
+                            c,
+                            part(l.dst.partition + i),
+                            l.dst.offset,
+                            l.dst.bytes as usize,
+                        )
+                        .map_err(sys_err)?;
+                    recv_reduce(&mut dst, &src, dtype, op)?;
+                    dst
+                }
+                None => src,
+            };
+            self.sys
+                .write_sbuf(c, part(l.dst.partition + i), l.dst.offset, &out)
+                .map_err(sys_err)?;
+        }
+        let p = self.sys.topology().links;
+        let engines = l.src.partitions.div_ceil(8).clamp(1, 16);
+        let rate = link::aggregate_rate(&p, LinkClass::OnDie, engines);
+        let ps = link::ns(p.on_die.latency_ns)
+            + link::ns(p.desc_overhead_ns)
+            + link::transfer_ps(l.src.total(), rate);
+        Ok(ps.div_ceil(1000))
+    }
+
     fn run_legs_held(&mut self, legs: &[Leg]) -> Result<LegReport, TargetError> {
         let mut rep = LegReport::default();
+        self.last_sems.clear();
+        // Distinct peers per core in issue order: its semaphore slot.
+        let mut tx_peers: Vec<(usize, Vec<usize>)> = Vec::new();
+        let mut rx_peers: Vec<(usize, Vec<usize>)> = Vec::new();
+        fn slot(list: &mut Vec<(usize, Vec<usize>)>, c: usize, peer: usize) -> u8 {
+            let i = match list.iter().position(|(k, _)| *k == c) {
+                Some(i) => i,
+                None => {
+                    list.push((c, Vec::new()));
+                    list.len() - 1
+                }
+            };
+            let peers = &mut list[i].1;
+            let j = peers.iter().position(|&p| p == peer).unwrap_or_else(|| {
+                peers.push(peer);
+                peers.len() - 1
+            });
+            u8::try_from(2 * j).unwrap_or(u8::MAX)
+        }
         for l in legs {
-            if l.src.partitions == 0 || l.src.bytes == 0 {
+            if l.src.partitions == 0 || l.src.bytes == 0 || l.src.core == l.dst.core {
                 continue;
             }
             let engines = l.src.partitions.div_ceil(8).clamp(1, 16);
@@ -198,8 +291,21 @@ impl SystemTarget {
                 )));
             }
             spec.engine_mask = ((1u32 << engines) - 1) as u16;
-            spec.local_sem = LEG_LOCAL_SEM;
-            spec.remote_sem = LEG_REMOTE_SEM;
+            let (ls, rs) = (
+                slot(&mut tx_peers, l.src.core, l.dst.core),
+                slot(&mut rx_peers, l.dst.core, l.src.core),
+            );
+            let floor = LEG_REMOTE_SEM - LEG_SEM_FLOOR;
+            if ls > floor || rs > floor {
+                return Err(TargetError::System(format!(
+                    "a batch fans out to more than {} peers of one core (semaphores {LEG_SEM_FLOOR}..={LEG_REMOTE_SEM})",
+                    floor / 2 + 1
+                )));
+            }
+            spec.local_sem = LEG_LOCAL_SEM - ls;
+            spec.remote_sem = LEG_REMOTE_SEM - rs;
+            self.last_sems
+                .push((l.src.core, spec.local_sem, l.dst.core, spec.remote_sem));
             if let Some((dtype, op)) = l.reduce {
                 spec.op = LegOp::Reduce(Arc::new(move |dst: &mut [u8], src: &[u8]| {
                     recv_reduce(dst, src, dtype, op).map_err(|e| e.to_string())
@@ -219,10 +325,10 @@ impl SystemTarget {
     fn leg(&mut self, spec: &LegSpec, engines: u32) -> Result<u64, TargetError> {
         let r = self.sys.send_recv(spec, self.mode).map_err(sys_err)?;
         self.sys
-            .wait_sem(spec.src, LEG_LOCAL_SEM, engines as i32, self.mode)
+            .wait_sem(spec.src, spec.local_sem, engines as i32, self.mode)
             .map_err(sys_err)?;
         self.sys
-            .wait_sem(spec.dst, LEG_REMOTE_SEM, engines as i32, self.mode)
+            .wait_sem(spec.dst, spec.remote_sem, engines as i32, self.mode)
             .map_err(sys_err)?;
         Ok(r.modeled_ps.div_ceil(1000))
     }

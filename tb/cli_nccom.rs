@@ -1,0 +1,248 @@
+//! `sb2sb nccom` algorithms and outputs through the binary: the algorithm
+//! column, auto by size, every algorithm checked in fast and cycle mode,
+//! CSV, the JSON report and the SVG plot.
+
+use std::process::{Command, Output};
+
+fn sb2sb(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sb2sb"))
+        .args(args)
+        .output()
+        .expect("run sb2sb")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The table rows (lines after the column header, before the average).
+fn rows(out: &str) -> Vec<Vec<String>> {
+    out.lines()
+        .skip_while(|l| !l.trim_start().starts_with("size(B)"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("Avg bus bandwidth"))
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect()
+}
+
+#[test]
+fn auto_on_32_ranks_prints_the_algorithm_per_row_and_checks() {
+    let o = sb2sb(&[
+        "nccom",
+        "all_gather",
+        "-r",
+        "32",
+        "-b",
+        "1K",
+        "-e",
+        "512K",
+        "-f",
+        "8",
+        "--algorithm",
+        "auto",
+        "--show-algorithm",
+        "--check",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("algorithm") && out.contains("time:avg(us)"),
+        "{out}"
+    );
+    let r = rows(&out);
+    // 1K, 8K, 64K, 512K: all below 1 MiB, so mesh (runtime docs ranges).
+    assert_eq!(r.len(), 4, "{out}");
+    for row in &r {
+        assert_eq!(row[3], "mesh", "{out}");
+        assert_eq!(row.last().map(String::as_str), Some("ok"), "{out}");
+    }
+    // One fan-out step instead of 31 ring hops: the 1 KiB row is faster
+    // than the ring's.
+    let ring = sb2sb(&["nccom", "all_gather", "-r", "32", "-b", "1K", "-e", "1K"]);
+    let t_ring: f64 = rows(&stdout(&ring))[0][3].parse().unwrap();
+    let t_mesh: f64 = r[0][4].parse().unwrap();
+    assert!(
+        t_mesh * 5.0 < t_ring,
+        "mesh {t_mesh} us vs ring {t_ring} us"
+    );
+}
+
+#[test]
+fn every_op_algorithm_and_dtype_checks_in_fast_and_cycle_mode() {
+    for mode in ["fast", "cycle"] {
+        for op in ["all_gather", "reduce_scatter", "all_reduce"] {
+            for d in ["fp32", "bf16", "fp16", "int32"] {
+                let o = sb2sb(&[
+                    "nccom",
+                    op,
+                    "-r",
+                    "4",
+                    "-b",
+                    "1K",
+                    "-e",
+                    "2K",
+                    "-d",
+                    d,
+                    "--mode",
+                    mode,
+                    "--algorithm",
+                    "ring,mesh,rdh,auto",
+                    "--reduce",
+                    "max",
+                    "--check",
+                    "--show-algorithm",
+                ]);
+                assert_eq!(o.status.code(), Some(0), "{op} {d} {mode}: {}", stderr(&o));
+                let out = stdout(&o);
+                assert_eq!(
+                    out.lines()
+                        .filter(|l| l.trim_end().ends_with(" ok"))
+                        .count(),
+                    8,
+                    "{op} {d} {mode}: {out}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn rdh_on_six_ranks_is_a_one_line_error() {
+    let o = sb2sb(&["nccom", "all_reduce", "-r", "6", "--algorithm", "rdh"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("power-of-two number of ranks, not 6"), "{e}");
+    assert_eq!(e.trim_end().lines().count(), 1, "{e}");
+    let o = sb2sb(&["nccom", "all_reduce", "--algorithm", "tree"]);
+    assert!(stderr(&o).contains("--algorithm: unknown \"tree\""));
+}
+
+#[test]
+fn csv_has_a_header_and_one_line_per_row() {
+    let o = sb2sb(&[
+        "nccom",
+        "all_reduce",
+        "-r",
+        "8",
+        "-b",
+        "1K",
+        "-e",
+        "4K",
+        "--algorithm",
+        "mesh,rdh",
+        "--csv",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("requested,op,ranks,mode,size_bytes"),
+        "{out}"
+    );
+    assert_eq!(lines.len(), 1 + 2 * 3, "{out}");
+    let cols = lines[0].split(',').count();
+    for l in &lines[1..] {
+        assert_eq!(l.split(',').count(), cols, "{l}");
+    }
+    assert!(
+        lines[1].starts_with("mesh,all_reduce,8,fast,1024,256,fp32,mesh,"),
+        "{out}"
+    );
+    assert!(
+        lines[4].starts_with("rdh,all_reduce,8,fast,1024,256,fp32,rdh,"),
+        "{out}"
+    );
+}
+
+#[test]
+fn report_file_holds_arguments_machine_timing_version_and_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("r.json");
+    let o = sb2sb(&[
+        "nccom",
+        "all_gather",
+        "-r",
+        "8",
+        "-b",
+        "1K",
+        "-e",
+        "64K",
+        "-f",
+        "8",
+        "--algorithm",
+        "auto",
+        "--report-to-json-file",
+        f.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+    assert!(v["arguments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a == "--report-to-json-file"));
+    assert_eq!(v["machine"]["mode"], "fast");
+    assert_eq!(v["version"], env!("CARGO_PKG_VERSION"));
+    assert!(v["commit"].as_str().is_some_and(|c| !c.is_empty()));
+    // The system model's link parameters: io_d2d latency 400 ns (docs/decisions.md).
+    assert_eq!(v["timing"]["links"]["d2d"]["latency_ns"], 400);
+    let recs = v["results"].as_array().unwrap();
+    assert_eq!(recs.len(), 3);
+    for (r, size) in recs.iter().zip([1024, 8192, 65536]) {
+        assert_eq!(r["size_bytes"], size);
+        assert_eq!(r["algorithm"], "mesh");
+        assert!(r["time_avg_us"].as_f64().unwrap() > 0.0);
+    }
+}
+
+#[test]
+fn plot_writes_an_svg_with_one_series_per_algorithm_and_the_published_points() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("p.svg");
+    let o = sb2sb(&[
+        "nccom",
+        "all_gather",
+        "-r",
+        "8",
+        "-b",
+        "1K",
+        "-e",
+        "512K",
+        "-f",
+        "8",
+        "--algorithm",
+        "ring,mesh,rdh,auto",
+        "--plot",
+        f.to_str().unwrap(),
+        "--plot-published",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let svg = std::fs::read_to_string(&f).unwrap();
+    assert!(
+        svg.starts_with("<svg") || svg.starts_with("<?xml"),
+        "{}",
+        &svg[..80]
+    );
+    assert!(svg.trim_end().ends_with("</svg>"));
+    // One 2-pixel line per algorithm (axes and ticks are 1 pixel), four
+    // points each; the legend names each series and the published points.
+    let series: Vec<&str> = svg
+        .lines()
+        .filter(|l| l.starts_with("<polyline") && l.contains("stroke-width=\"2\" points"))
+        .collect();
+    assert_eq!(series.len(), 4, "{svg}");
+    for l in &series {
+        assert_eq!(l.matches(',').count(), 4, "{l}");
+    }
+    let texts: Vec<&str> = svg.lines().map(str::trim).filter(|l| !l.starts_with('<')).collect();
+    for name in ["ring", "mesh", "rdh", "auto"] {
+        assert!(texts.contains(&name), "{name} missing from the legend");
+    }
+    assert!(texts
+        .iter()
+        .any(|t| t.starts_with("published trn2 all_gather 8 ranks")));
+}
