@@ -238,7 +238,11 @@ fn plot_writes_an_svg_with_one_series_per_algorithm_and_the_published_points() {
     for l in &series {
         assert_eq!(l.matches(',').count(), 4, "{l}");
     }
-    let texts: Vec<&str> = svg.lines().map(str::trim).filter(|l| !l.starts_with('<')).collect();
+    let texts: Vec<&str> = svg
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with('<'))
+        .collect();
     for name in ["ring", "mesh", "rdh", "auto"] {
         assert!(texts.contains(&name), "{name} missing from the legend");
     }

@@ -301,7 +301,8 @@ pub fn rdh_all_gather(n: usize) -> Vec<XStep> {
 /// come from [`super::schedule`]). All-reduce is the reduce-scatter then the
 /// all-gather of the same algorithm.
 pub fn steps(op: CollectiveOp, algo: Algorithm, n: usize) -> Vec<XStep> {
-    let (rs, ag): (fn(usize) -> Vec<XStep>, fn(usize) -> Vec<XStep>) = match algo {
+    type Phase = fn(usize) -> Vec<XStep>;
+    let (rs, ag): (Phase, Phase) = match algo {
         Algorithm::Rdh => (rdh_reduce_scatter, rdh_all_gather),
         _ => (mesh_reduce_scatter, mesh_all_gather),
     };
@@ -328,6 +329,9 @@ pub const fn scratch_slots(op: CollectiveOp, algo: Algorithm, n: usize) -> usize
 }
 
 #[cfg(test)]
+// The loops index ranks and blocks of the simulated state by number, as the
+// schedules name them.
+#[allow(clippy::needless_range_loop)]
 mod tests {
     use super::*;
 
@@ -369,10 +373,7 @@ mod tests {
         // data, 1.. = slots.
         let mut st = vec![vec![vec![0u64; n]; n]; n];
         for (r, s) in st.iter_mut().enumerate() {
-            for (b, v) in s[0].iter_mut().enumerate() {
-                *v = 1 << r;
-                let _ = b;
-            }
+            s[0].fill(1 << r);
         }
         let pl = |p: Place| match p {
             Place::Data => 0,

@@ -389,6 +389,7 @@ fn fast_mode_streamed_all_gather_on_threads_is_bit_identical_to_serial() {
     assert_eq!(serial.1, par.1);
 }
 
+#[allow(clippy::too_many_arguments)] // one test helper covering every shape knob
 /// Run `op` with `algo` on the flat target (`n` ranks, buffers of `size`
 /// bytes over `parts` partitions, scratch after the buffer), compare every
 /// expected byte with the reference in `algo`'s order.
