@@ -52,10 +52,11 @@ pub enum Q7Role {
 /// A thread of a core's process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Track {
+    /// One DMA engine queue's descriptor transfers (first: viewers that
+    /// open one thread at a time open a core's first engine queue).
+    Queue { core: u16, engine: u8, queue: u8 },
     /// A Q7's programs.
     Q7 { core: u16, role: Q7Role },
-    /// One DMA engine queue's descriptor transfers.
-    Queue { core: u16, engine: u8, queue: u8 },
     /// Occupancy of the link from `from` to `to`.
     Link { from: u16, to: u16 },
 }
@@ -649,11 +650,24 @@ pub fn chrome(runs: &[Recording], meta: Value) -> Value {
                 // Parents first: by start, then the longer one.
                 out.sort_by_key(|e| (e.start, std::cmp::Reverse(e.end), e.depth));
                 for e in out {
-                    events.push(json!({
-                        "name": e.name, "cat": e.cat, "ph": "X",
-                        "ts": us(offset + e.start), "dur": us(e.end - e.start),
-                        "pid": u64::from(core) + 1, "tid": tid, "args": e.args,
-                    }));
+                    // A zero-length slice is an instant: viewers that turn
+                    // `X` into begin/end pairs close it before it opens.
+                    let mut ev = if e.end > e.start {
+                        json!({
+                            "name": e.name, "cat": e.cat, "ph": "X",
+                            "ts": us(offset + e.start), "dur": us(e.end - e.start),
+                            "pid": u64::from(core) + 1, "tid": tid,
+                        })
+                    } else {
+                        json!({
+                            "name": e.name, "cat": e.cat, "ph": "i", "s": "t",
+                            "ts": us(offset + e.start), "pid": u64::from(core) + 1, "tid": tid,
+                        })
+                    };
+                    if e.args.as_object().is_some_and(|a| !a.is_empty()) {
+                        ev["args"] = e.args.clone();
+                    }
+                    events.push(ev);
                 }
             }
         }

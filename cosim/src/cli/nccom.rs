@@ -57,6 +57,9 @@ pub struct NccomArgs {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     json: bool,
+    /// Write the sweep's timeline here (Chrome trace-event JSON, docs/timeline.md; fast and cycle mode).
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<std::path::PathBuf>,
 }
 
 fn num(flag: &str, s: &str) -> anyhow::Result<u64> {
@@ -106,6 +109,7 @@ fn config(a: &NccomArgs) -> anyhow::Result<Config> {
 /// Entry point of `sb2sb nccom`.
 pub fn run(a: NccomArgs) -> anyhow::Result<i32> {
     let cfg = config(&a)?;
+    super::timeline::label(cfg.sizes().iter().map(|s| format!("{} {s} B", cfg.op)));
     let sizes = cfg.sizes();
     if sizes.is_empty() {
         anyhow::bail!(

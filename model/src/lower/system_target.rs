@@ -158,10 +158,7 @@ impl Target for SystemTarget {
         let hold = self.mode == Mode::Fast;
         self.sys.hold_moves(hold);
         if let Some(rec) = self.sys.rec() {
-            rec.step_begin(serde_json::json!({
-                "legs": legs.len(),
-                "bytes": legs.iter().map(|l| l.src.total()).sum::<u64>(),
-            }));
+            rec.step_begin(serde_json::json!({}));
         }
         let r = self.run_legs_held(legs);
         if let Some(rec) = self.sys.rec() {
