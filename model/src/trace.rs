@@ -26,7 +26,8 @@
 //! semaphore that changed. Every slice recorded inside a leg is wrapped, on
 //! its own thread, by that leg, its step and its collective, so each thread
 //! shows the stack collective → step → leg → Q7 program / engine transfer /
-//! link occupancy. Slices that would overlap without nesting on one thread
+//! link occupancy. Slices are written as `B`/`E` pairs in nesting order
+//! (zero-length ones as instants), counters as `C` samples. Slices that would overlap without nesting on one thread
 //! (two legs of a step on one engine queue, or two Q7 programs polling at
 //! once) go to numbered lanes of that thread.
 
@@ -72,8 +73,8 @@ impl Track {
     /// Thread id inside the core's process (lane 0).
     fn tid(self) -> u64 {
         match self {
-            Track::Q7 { role, .. } => 1 + role as u64,
-            Track::Queue { engine, queue, .. } => 16 + u64::from(engine) * 16 + u64::from(queue),
+            Track::Queue { engine, queue, .. } => 1 + u64::from(engine) * 16 + u64::from(queue),
+            Track::Q7 { role, .. } => 300 + role as u64,
             Track::Link { to, .. } => 1024 + u64::from(to),
         }
     }
@@ -647,27 +648,37 @@ pub fn chrome(runs: &[Recording], meta: Value) -> Value {
                         });
                     }
                 }
-                // Parents first: by start, then the longer one.
+                // Parents first: by start, then the longer one. Written as
+                // begin/end pairs in nesting order: a viewer that turns `X`
+                // into begin/end computes `ts + dur` in floating point and
+                // may close a step after the next one opened.
                 out.sort_by_key(|e| (e.start, std::cmp::Reverse(e.end), e.depth));
-                for e in out {
-                    // A zero-length slice is an instant: viewers that turn
-                    // `X` into begin/end pairs close it before it opens.
-                    let mut ev = if e.end > e.start {
-                        json!({
-                            "name": e.name, "cat": e.cat, "ph": "X",
-                            "ts": us(offset + e.start), "dur": us(e.end - e.start),
-                            "pid": u64::from(core) + 1, "tid": tid,
-                        })
-                    } else {
-                        json!({
-                            "name": e.name, "cat": e.cat, "ph": "i", "s": "t",
-                            "ts": us(offset + e.start), "pid": u64::from(core) + 1, "tid": tid,
-                        })
-                    };
+                let pid = u64::from(core) + 1;
+                let mut open: Vec<(Ps, &str)> = Vec::new();
+                let end_ev = |t: Ps, name: &str| json!({"name": name, "ph": "E", "ts": us(offset + t), "pid": pid, "tid": tid});
+                for e in &out {
+                    while let Some(&(t, n)) = open.last().filter(|(t, _)| *t <= e.start) {
+                        events.push(end_ev(t, n));
+                        open.pop();
+                    }
+                    // A zero-length slice is an instant.
+                    let mut ev = json!({
+                        "name": e.name, "cat": e.cat, "ph": if e.end > e.start { "B" } else { "i" },
+                        "ts": us(offset + e.start), "pid": pid, "tid": tid,
+                    });
+                    if e.end == e.start {
+                        ev["s"] = json!("t");
+                    }
                     if e.args.as_object().is_some_and(|a| !a.is_empty()) {
                         ev["args"] = e.args.clone();
                     }
                     events.push(ev);
+                    if e.end > e.start {
+                        open.push((e.end, e.name));
+                    }
+                }
+                while let Some((t, n)) = open.pop() {
+                    events.push(end_ev(t, n));
                 }
             }
         }

@@ -927,7 +927,7 @@ impl System {
             } => {
                 let txl = self.topo.loc(*tx)?;
                 self.core_mut(*core)?.ready_to_receive_remote = 0;
-                let t0 = *self.timing.q7(*core);
+                let t0 = self.rec.is_some().then(|| *self.timing.q7(*core));
                 let lat = link::ns(p.link(self.topo.link_class(*core, *tx)?).latency_ns);
                 for (e, t) in self.q7_doorbells(*core, *tx, *queue, 1, engines, lat)? {
                     self.timing.queue_ready.insert((tx.0, e, *queue, 1), t);
@@ -939,11 +939,14 @@ impl System {
                     map::core_local(txl.core, map::sem_incr_offset(*go_sem)),
                 )?;
                 *self.timing.q7(*core) += link::ns(p.mmio_ns);
-                let go0 = self.sem(*tx, *go_sem)?;
+                let go0 = match t0 {
+                    Some(_) => self.sem(*tx, *go_sem)?,
+                    None => 0,
+                };
                 self.mmio_write(*core, a, 1)?;
                 let t = *self.timing.q7(*core) + lat;
                 self.timing.sem_ready.insert((tx.0, *go_sem), t);
-                if self.rec.is_some() {
+                if let Some(t0) = t0 {
                     let (t1, go1) = (*self.timing.q7(*core), self.sem(*tx, *go_sem)?);
                     if let Some(r) = self.rec() {
                         let track = Track::Q7 {
@@ -969,19 +972,22 @@ impl System {
                 go_sem,
             } => {
                 // left_pop: wait go ≥ 1 and take it.
-                let (t0, go0) = (*self.timing.q7(*core), self.sem(*core, *go_sem)?);
+                let pre = match self.rec {
+                    Some(_) => Some((*self.timing.q7(*core), self.sem(*core, *go_sem)?)),
+                    None => None,
+                };
                 if !self.core_mut(*core)?.sem_wait_ge_dec(*go_sem, 1) {
                     return Ok(false);
                 }
                 self.sem_waited(*core, *go_sem);
-                let popped = *self.timing.q7(*core);
+                let popped = pre.map_or(0, |_| *self.timing.q7(*core));
                 self.timing
                     .share
                     .insert((core.0, *queue), engines.len() as u32);
                 for (e, t) in self.q7_doorbells(*core, *core, *queue, 0, engines, 0)? {
                     self.timing.queue_ready.insert((core.0, e, *queue, 0), t);
                 }
-                if self.rec.is_some() {
+                if let Some((t0, go0)) = pre {
                     let (t1, go1) = (*self.timing.q7(*core), self.sem(*core, *go_sem)?);
                     if let Some(r) = self.rec() {
                         r.sem(core.0, *go_sem, go0, go1, popped);
@@ -1023,12 +1029,15 @@ impl System {
                 Ok(done)
             }
             Q7Op::Wait { core, sem, target } => {
-                let (t0, v0) = (*self.timing.q7(*core), self.sem(*core, *sem)?);
+                let pre = match self.rec {
+                    Some(_) => Some((*self.timing.q7(*core), self.sem(*core, *sem)?)),
+                    None => None,
+                };
                 if !self.core_mut(*core)?.sem_wait_ge_dec(*sem, *target) {
                     return Ok(false);
                 }
                 self.sem_waited(*core, *sem);
-                if self.rec.is_some() {
+                if let Some((t0, v0)) = pre {
                     let (t1, v1) = (*self.timing.q7(*core), self.sem(*core, *sem)?);
                     if let Some(r) = self.rec() {
                         trace_wait(r, core.0, *sem, *target, (t0, t1));

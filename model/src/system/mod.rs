@@ -629,7 +629,10 @@ impl System {
     /// Set a semaphore (an AXI write to SEM_SET).
     pub fn set_sem(&mut self, c: CoreId, sem: u8, value: i32) -> Result<(), SystemError> {
         let off = crate::evt_sem::regs::EVT_SEM_SEM_SET_BASE + u32::from(sem) * 4;
-        let before = self.sem(c, sem)?;
+        let before = match self.rec {
+            Some(_) => self.sem(c, sem)?,
+            None => 0,
+        };
         self.core_mut(c)?.evt_write(off, value as u32)?;
         if self.rec.is_some() {
             let after = self.sem(c, sem)?;

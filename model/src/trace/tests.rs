@@ -44,7 +44,7 @@ fn sum_arg(trace: &Value, cat: &str, arg: &str) -> u64 {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|e| (e["ph"] == "X" || e["ph"] == "i") && e["cat"] == cat)
+        .filter(|e| (e["ph"] == "B" || e["ph"] == "i") && e["cat"] == cat)
         .map(|e| e["args"][arg].as_u64().unwrap_or(0))
         .sum()
 }
