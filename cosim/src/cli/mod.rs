@@ -10,4 +10,5 @@ pub mod leg;
 pub mod nccom;
 pub mod regress;
 pub mod run;
+pub mod timeline;
 pub mod topo;

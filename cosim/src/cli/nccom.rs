@@ -83,6 +83,9 @@ pub struct NccomArgs {
     /// Add the published Trainium2 points (8-rank fp32 all_gather, nccom-test 2.28) to the plot.
     #[arg(long, requires = "plot")]
     plot_published: bool,
+    /// Write the sweep's timeline here (Chrome trace-event JSON, docs/timeline.md; fast and cycle mode).
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<std::path::PathBuf>,
 }
 
 fn num(flag: &str, s: &str) -> anyhow::Result<u64> {
@@ -168,6 +171,11 @@ pub fn run(a: NccomArgs) -> anyhow::Result<i32> {
     let cfgs = configs(&a)?;
     let first = cfgs[0];
     let sizes = first.sizes();
+    super::timeline::label(cfgs.iter().flat_map(|c| {
+        c.sizes()
+            .into_iter()
+            .map(move |s| format!("{} {} {s} B", c.op, c.algorithm_for(s).name()))
+    }));
     if sizes.is_empty() {
         anyhow::bail!(
             "no size in {}..={} holds a whole {} element per rank for {} ranks",

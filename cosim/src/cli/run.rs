@@ -26,7 +26,7 @@ enum RunCmd {
     Program(ProgramArgs),
     /// One directed SBUF->SBUF leg on the system model (seed 001 §8 by default):
     /// folded dst_soc, semaphores, byte verification, modeled and host time.
-    Sendrecv(super::leg::LegArgs),
+    Sendrecv(LegTraceArgs),
     /// One lowered SENDRECV (0xCB) pair: a SEND on one core, the matching RECV on another.
     Pair(SendrecvArgs),
 }
@@ -44,6 +44,16 @@ enum Mode {
     Flat,
 }
 
+/// `run sendrecv`: the leg's arguments and the timeline.
+#[derive(clap::Args, Debug)]
+struct LegTraceArgs {
+    #[command(flatten)]
+    leg: super::leg::LegArgs,
+    /// Write the leg's timeline here (Chrome trace-event JSON, docs/timeline.md).
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
+}
+
 #[derive(clap::Args, Debug)]
 struct ProgramArgs {
     /// The program file (JSON).
@@ -54,6 +64,9 @@ struct ProgramArgs {
     /// Print one JSON object instead of the report.
     #[arg(long)]
     json: bool,
+    /// Write the run's timeline here (Chrome trace-event JSON, docs/timeline.md; fast and cycle mode).
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -93,9 +106,19 @@ pub fn run(a: RunArgs) -> anyhow::Result<i32> {
                 .with_context(|| format!("cannot read {}", p.file.display()))?;
             let prog = Program::from_json(&text)
                 .with_context(|| format!("{} is not a valid program", p.file.display()))?;
-            execute(prog, p.mode, p.json)
+            super::timeline::traced(p.trace.as_deref(), || execute(prog, p.mode, p.json))
         }
-        RunCmd::Sendrecv(l) => super::leg::run(l),
+        RunCmd::Sendrecv(l) => {
+            anyhow::ensure!(
+                l.leg.mode != super::leg::LegMode::Rtl || l.trace.is_none(),
+                "--trace: the timeline covers fast and cycle mode; rtl mode writes waveforms (--vcd)"
+            );
+            let label = format!("sendrecv ({:?} mode)", l.leg.mode).to_lowercase();
+            super::timeline::traced(l.trace.as_deref(), || {
+                super::timeline::label([label]);
+                super::leg::run(l.leg)
+            })
+        }
         RunCmd::Pair(s) => execute(sendrecv_program(&s)?, s.mode, s.json),
     }
 }

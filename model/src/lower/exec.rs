@@ -722,8 +722,13 @@ impl Run<'_> {
         } else {
             Vec::new()
         };
-        let rep = collective::run(self.t, c.op, &ms, c.channel, red)?;
-        self.rep.legs.then(rep);
+        self.t.trace_collective(Some(&format!(
+            "{} group {} channel {}",
+            c.op, c.group, c.channel
+        )));
+        let rep = collective::run(self.t, c.op, &ms, c.channel, red);
+        self.t.trace_collective(None);
+        self.rep.legs.then(rep?);
         self.rep.collectives += 1;
         if c.check {
             let ring = Ring::new(ms.len(), c.channel);

@@ -176,7 +176,14 @@ impl Target for SystemTarget {
         // share no bytes (check_batch), so the result is the serial one.
         let hold = self.mode == Mode::Fast;
         self.sys.hold_moves(hold);
+        if let Some(rec) = self.sys.rec() {
+            rec.step_begin(serde_json::json!({}));
+        }
         let r = self.run_legs_held(legs);
+        if let Some(rec) = self.sys.rec() {
+            // The step lasts its reported time (the slowest leg, in ns).
+            rec.step_end(r.as_ref().ok().map(|rep| rep.modeled_ns * 1000));
+        }
         self.sys.hold_moves(false);
         let f = self.sys.flush_moves().map_err(sys_err);
         let mut rep = r.and_then(|rep| f.map(|()| rep))?;
@@ -189,6 +196,15 @@ impl Target for SystemTarget {
             rep.modeled_ns = rep.modeled_ns.max(t);
         }
         Ok(rep)
+    }
+
+    fn trace_collective(&mut self, name: Option<&str>) {
+        if let Some(rec) = self.sys.rec() {
+            match name {
+                Some(n) => rec.collective_begin(n, serde_json::json!({})),
+                None => rec.collective_end(),
+            }
+        }
     }
 }
 

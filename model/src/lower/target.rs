@@ -185,6 +185,9 @@ pub trait Target {
     /// Run legs that execute concurrently (one ring step): all sources are
     /// read before any destination is written.
     fn run_legs(&mut self, legs: &[Leg]) -> Result<LegReport, TargetError>;
+    /// Timeline scope (docs/timeline.md): `Some(name)` opens a collective,
+    /// `None` closes it. Machines without a timeline ignore it.
+    fn trace_collective(&mut self, _name: Option<&str>) {}
 
     /// Does the instruction's wait predicate hold now?
     fn wait_satisfied(&self, core: usize, events: &Events) -> Result<bool, TargetError> {

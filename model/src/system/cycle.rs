@@ -42,6 +42,7 @@ use super::link::{LinkClass, Ps};
 use super::mem::{DescWords, SbufWords};
 use super::topology::{DMA_ENGINES, DMA_QUEUES};
 use super::{map, CoreId, System, SystemError};
+use crate::trace::{QueueMark, Recorder, Track};
 
 /// Modeled clock period (1 GHz, project-defined).
 pub const CYCLE_PS: Ps = 1000;
@@ -295,6 +296,10 @@ impl System {
                 .collect();
             let drives = q7.drives();
             q7_out.clear();
+            if let Some(mut r) = self.rec.take() {
+                self.trace_before(&mut r, &cores);
+                self.rec = Some(r);
+            }
             self.clock_fabric(&cores, fabric, &drives, &mut q7_out)?;
             let mut b = false;
             for (&c, b0) in cores.iter().zip(busy0) {
@@ -328,6 +333,10 @@ impl System {
             }
             self.cycles += 1;
             self.timing.now = self.timing.now.max(self.cycles * CYCLE_PS);
+            if let Some(mut r) = self.rec.take() {
+                self.trace_after(&mut r, &cores, fabric);
+                self.rec = Some(r);
+            }
             let a = self.q7_retire(&mut q7, &q7_out)? || a_issue;
             if a || b || !live.is_empty() {
                 q7.last_change = self.cycles;
@@ -393,6 +402,93 @@ impl System {
                 return Err(SystemError::Timeout {
                     cycles: self.cycles - start,
                 });
+            }
+        }
+    }
+
+    /// Timeline, before a clock: the semaphores of cores not seen yet and
+    /// the counters of queues not seen yet.
+    fn trace_before(&self, r: &mut Recorder, cores: &BTreeSet<u16>) {
+        for &c in cores {
+            let k = &self.cores[usize::from(c)];
+            r.sem_seen
+                .entry(c)
+                .or_insert_with(|| (0..=255u8).map(|s| k.evt.sem(s)).collect());
+        }
+        for &(c, e, q) in &self.active {
+            let qs = self.cores[usize::from(c)].queue(e, q, 1);
+            r.queue_marks.entry((c, e, q)).or_insert(QueueMark {
+                done: qs.desc_done,
+                bytes: qs.bytes,
+                since: None,
+            });
+        }
+    }
+
+    /// Timeline, after a clock: semaphore changes of the clocked cores,
+    /// descriptors completed (a queue is busy with a descriptor from when
+    /// a pair is posted or the one before completed until its S2M
+    /// completion), and link occupancy.
+    fn trace_after(&self, r: &mut Recorder, cores: &BTreeSet<u16>, fabric: &Fabric) {
+        let now = self.cycles * CYCLE_PS;
+        let prev = now - CYCLE_PS;
+        for &c in cores {
+            let k = &self.cores[usize::from(c)];
+            for s in 0..=255u8 {
+                let v = k.evt.sem(s);
+                let old = r.sem_seen.get(&c).map_or(v, |seen| seen[usize::from(s)]);
+                if v != old {
+                    r.sem(c, s, old, v, now);
+                }
+            }
+        }
+        for &(c, e, q) in &self.active {
+            let Some(m) = r.queue_marks.get(&(c, e, q)).copied() else {
+                continue;
+            };
+            let qs = self.cores[usize::from(c)].queue(e, q, 1);
+            let ready = self.pair_ready(c, e, q);
+            let mut m2 = m;
+            if qs.desc_done != m.done {
+                let n = qs.desc_done.wrapping_sub(m.done);
+                let bytes = qs.bytes.wrapping_sub(m.bytes);
+                r.slice(
+                    Track::Queue {
+                        core: c,
+                        engine: e,
+                        queue: q,
+                    },
+                    format!("{bytes} B"),
+                    m.since.unwrap_or(prev),
+                    now,
+                    serde_json::json!({"bytes": bytes, "descriptors": n}),
+                );
+                m2 = QueueMark {
+                    done: qs.desc_done,
+                    bytes: qs.bytes,
+                    since: ready.then_some(now),
+                };
+            } else if m.since.is_none() && ready {
+                m2.since = Some(prev);
+            }
+            r.queue_marks.insert((c, e, q), m2);
+        }
+        for (&(s, d), l) in &fabric.links {
+            match (l.idle(), r.link_busy.get(&(s, d)).copied()) {
+                (false, None) => {
+                    r.link_busy.insert((s, d), prev);
+                }
+                (true, Some(t0)) => {
+                    r.link_busy.remove(&(s, d));
+                    r.slice(
+                        Track::Link { from: s, to: d },
+                        "busy",
+                        t0,
+                        prev,
+                        serde_json::json!({}),
+                    );
+                }
+                _ => {}
             }
         }
     }

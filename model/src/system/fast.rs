@@ -47,6 +47,8 @@ use super::link::{self, Ps};
 use super::map::{self, Target};
 use super::mem::Sbuf;
 use super::{CoreId, LegOp, Q7Op, System, SystemError, TraceEvent};
+use crate::trace::{Q7Role, Recorder, Track};
+use serde_json::json;
 
 /// Fast-mode timing state.
 #[derive(Debug, Clone, Default)]
@@ -925,6 +927,7 @@ impl System {
             } => {
                 let txl = self.topo.loc(*tx)?;
                 self.core_mut(*core)?.ready_to_receive_remote = 0;
+                let t0 = self.rec.is_some().then(|| *self.timing.q7(*core));
                 let lat = link::ns(p.link(self.topo.link_class(*core, *tx)?).latency_ns);
                 for (e, t) in self.q7_doorbells(*core, *tx, *queue, 1, engines, lat)? {
                     self.timing.queue_ready.insert((tx.0, e, *queue, 1), t);
@@ -936,9 +939,30 @@ impl System {
                     map::core_local(txl.core, map::sem_incr_offset(*go_sem)),
                 )?;
                 *self.timing.q7(*core) += link::ns(p.mmio_ns);
+                let go0 = match t0 {
+                    Some(_) => self.sem(*tx, *go_sem)?,
+                    None => 0,
+                };
                 self.mmio_write(*core, a, 1)?;
                 let t = *self.timing.q7(*core) + lat;
                 self.timing.sem_ready.insert((tx.0, *go_sem), t);
+                if let Some(t0) = t0 {
+                    let (t1, go1) = (*self.timing.q7(*core), self.sem(*tx, *go_sem)?);
+                    if let Some(r) = self.rec() {
+                        let track = Track::Q7 {
+                            core: core.0,
+                            role: Q7Role::Rx,
+                        };
+                        r.slice(
+                            track,
+                            "rx_arm",
+                            t0,
+                            t1,
+                            json!({"tx_core": tx.0, "queue": queue, "engines": engines.len(), "go_sem": go_sem}),
+                        );
+                        r.sem(tx.0, *go_sem, go0, go1, t);
+                    }
+                }
                 Ok(true)
             }
             Q7Op::TxLaunch {
@@ -948,15 +972,34 @@ impl System {
                 go_sem,
             } => {
                 // left_pop: wait go ≥ 1 and take it.
+                let pre = match self.rec {
+                    Some(_) => Some((*self.timing.q7(*core), self.sem(*core, *go_sem)?)),
+                    None => None,
+                };
                 if !self.core_mut(*core)?.sem_wait_ge_dec(*go_sem, 1) {
                     return Ok(false);
                 }
                 self.sem_waited(*core, *go_sem);
+                let popped = pre.map_or(0, |_| *self.timing.q7(*core));
                 self.timing
                     .share
                     .insert((core.0, *queue), engines.len() as u32);
                 for (e, t) in self.q7_doorbells(*core, *core, *queue, 0, engines, 0)? {
                     self.timing.queue_ready.insert((core.0, e, *queue, 0), t);
+                }
+                if let Some((t0, go0)) = pre {
+                    let (t1, go1) = (*self.timing.q7(*core), self.sem(*core, *go_sem)?);
+                    if let Some(r) = self.rec() {
+                        r.sem(core.0, *go_sem, go0, go1, popped);
+                        trace_tx_launch(
+                            r,
+                            core.0,
+                            (t0, popped, t1),
+                            *queue,
+                            engines.len(),
+                            *go_sem,
+                        );
+                    }
                 }
                 Ok(true)
             }
@@ -964,12 +1007,43 @@ impl System {
                 core,
                 queue,
                 engines,
-            } => self.poll_completions(*core, *queue, engines),
+            } => {
+                let done = self.poll_completions(*core, *queue, engines)?;
+                if done && self.rec.is_some() {
+                    let t0 = *self.timing.q7(*core);
+                    if let Some(r) = self.rec() {
+                        // The poll spins until the last completion lands.
+                        let t1 = r.comp_land.get(&(core.0, *queue)).copied().unwrap_or(t0);
+                        r.slice(
+                            Track::Q7 {
+                                core: core.0,
+                                role: Q7Role::Tx,
+                            },
+                            "poll_comp",
+                            t0,
+                            t1.max(t0),
+                            json!({"queue": queue, "completions": engines.iter().map(|e| e.1).sum::<u64>()}),
+                        );
+                    }
+                }
+                Ok(done)
+            }
             Q7Op::Wait { core, sem, target } => {
+                let pre = match self.rec {
+                    Some(_) => Some((*self.timing.q7(*core), self.sem(*core, *sem)?)),
+                    None => None,
+                };
                 if !self.core_mut(*core)?.sem_wait_ge_dec(*sem, *target) {
                     return Ok(false);
                 }
                 self.sem_waited(*core, *sem);
+                if let Some((t0, v0)) = pre {
+                    let (t1, v1) = (*self.timing.q7(*core), self.sem(*core, *sem)?);
+                    if let Some(r) = self.rec() {
+                        trace_wait(r, core.0, *sem, *target, (t0, t1));
+                        r.sem(core.0, *sem, v0, v1, t1);
+                    }
+                }
                 Ok(true)
             }
         }
@@ -1019,6 +1093,12 @@ impl System {
                 let pair = self.fetch_pair(cid, e, q)?;
                 let stream =
                     ready * u64::from(pair.m2s.len) >= datapath::copy::STREAM_THRESHOLD as u64;
+                let sems_before = match (&self.rec, pair.dst.1) {
+                    (Some(_), Target::EvtSem { offset }) => {
+                        Some(self.sems_written(pair.dst.0, offset, pair.m2s.len))
+                    }
+                    _ => None,
+                };
                 self.move_or_defer(cid, e, q, &pair, stream)?;
                 // Timing: the engine streams at its share of the link.
                 let class = self.topo.link_class(cid, pair.dst.0)?;
@@ -1079,6 +1159,17 @@ impl System {
                     *r = (*r).max(land);
                 }
                 self.complete_pair(cid, e, q, pair.m2s.len, land)?;
+                if self.rec.is_some() {
+                    let xfer_start = start + link::ns(p.desc_overhead_ns);
+                    self.trace_pair(
+                        cid,
+                        e,
+                        q,
+                        &pair,
+                        (start, end, land, xfer_start),
+                        sems_before,
+                    );
+                }
                 progressed = true;
             }
         }
@@ -1113,6 +1204,129 @@ impl System {
             }
             if !a && !b {
                 return Err(self.diagnose());
+            }
+        }
+    }
+}
+
+/// A TX launch on the timeline: `tx_launch` over `left_pop` (wait for the
+/// go-semaphore and take it) and the M2S doorbells; times (start, popped, end).
+pub(crate) fn trace_tx_launch(
+    r: &mut Recorder,
+    core: u16,
+    (t0, popped, t1): (Ps, Ps, Ps),
+    queue: u8,
+    engines: usize,
+    go_sem: u8,
+) {
+    let track = Track::Q7 {
+        core,
+        role: Q7Role::Tx,
+    };
+    let args = json!({"queue": queue, "engines": engines, "go_sem": go_sem});
+    r.slice(track, "tx_launch", t0, t1, args);
+    r.slice(track, "left_pop", t0, popped, json!({"go_sem": go_sem}));
+    r.slice(
+        track,
+        "m2s doorbells",
+        popped,
+        t1,
+        json!({"engines": engines}),
+    );
+}
+
+/// A semaphore wait of the lowering on the timeline.
+pub(crate) fn trace_wait(r: &mut Recorder, core: u16, sem: u8, target: i32, (t0, t1): (Ps, Ps)) {
+    r.slice(
+        Track::Q7 {
+            core,
+            role: Q7Role::Wait,
+        },
+        format!("wait sem {sem} >= {target}"),
+        t0,
+        t1,
+        json!({"sem": sem, "target": target}),
+    );
+}
+
+impl System {
+    /// The semaphores a DMA write of `len` bytes at EVT_SEM `offset` of
+    /// `core` touches, with their values now.
+    fn sems_written(&self, core: CoreId, offset: u32, len: u32) -> Vec<(u8, i32)> {
+        (0..len / 4)
+            .map(|k| offset + 4 * k)
+            .filter(|o| (EVT_SEM_SEM_INCR_BASE..EVT_SEM_SEM_DECR_BASE).contains(o))
+            .map(|o| {
+                let s = ((o - EVT_SEM_SEM_INCR_BASE) / 4) as u8;
+                (s, self.sem(core, s).unwrap_or(0))
+            })
+            .collect()
+    }
+
+    /// One fast-mode descriptor pair on the timeline: the engine queue busy
+    /// from `start` to `end`, the link from `xfer` to `land`, the semaphores
+    /// it raised at `land`.
+    fn trace_pair(
+        &mut self,
+        core: CoreId,
+        e: u8,
+        q: u8,
+        pair: &Pair,
+        (start, end, land, xfer): (Ps, Ps, Ps, Ps),
+        sems_before: Option<Vec<(u8, i32)>>,
+    ) {
+        let to = pair.dst.0;
+        let (name, args) = match pair.dst.1 {
+            Target::Sbuf { partition, .. } => (
+                format!("{} B", pair.m2s.len),
+                json!({"bytes": pair.m2s.len, "descriptors": 1, "to_core": to.0, "partition": partition, "lands_us": land as f64 / 1e6}),
+            ),
+            Target::EvtSem { offset } => (
+                format!("semaphore write core {}", to.0),
+                json!({"bytes": pair.m2s.len, "descriptors": 1, "to_core": to.0, "evt_sem_offset": format!("{offset:#x}")}),
+            ),
+            _ => (
+                format!("{} B", pair.m2s.len),
+                json!({"bytes": pair.m2s.len, "descriptors": 1, "to_core": to.0}),
+            ),
+        };
+        let after: Vec<(u8, i32)> = sems_before
+            .as_ref()
+            .map(|b| {
+                b.iter()
+                    .map(|&(s, _)| (s, self.sem(to, s).unwrap_or(0)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let Some(r) = self.rec() else { return };
+        r.slice(
+            Track::Queue {
+                core: core.0,
+                engine: e,
+                queue: q,
+            },
+            name,
+            start,
+            end,
+            args,
+        );
+        if to != core {
+            r.slice(
+                Track::Link {
+                    from: core.0,
+                    to: to.0,
+                },
+                "busy",
+                xfer.min(land),
+                land,
+                json!({}),
+            );
+        }
+        let c = r.comp_land.entry((core.0, q)).or_insert(0);
+        *c = (*c).max(land);
+        if let Some(b) = sems_before {
+            for (&(s, v0), &(_, v1)) in b.iter().zip(&after) {
+                r.sem(to.0, s, v0, v1, land);
             }
         }
     }

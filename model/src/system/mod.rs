@@ -429,6 +429,10 @@ pub enum TraceEvent {
 impl Drop for System {
     fn drop(&mut self) {
         self.sync_moves();
+        // Inside `trace::capture`: the timeline goes to the capture.
+        if let (Some(r), Some(i)) = (self.rec.take(), self.rec_index) {
+            crate::trace::deposit(*r, i);
+        }
     }
 }
 
@@ -477,6 +481,11 @@ pub struct System {
     /// Ring length (descriptors) `rdma_desc_gen` gives a queue it configures
     /// (default [`map::RING_LEN`]; 2..=RING_LEN, smaller rings wrap sooner).
     pub ring_len: u32,
+    /// The timeline recorder, only while tracing (docs/timeline.md): every
+    /// hook is one test of this option.
+    pub(crate) rec: Option<Box<crate::trace::Recorder>>,
+    /// Index of this system in the enclosing `trace::capture`.
+    rec_index: Option<usize>,
 }
 
 impl System {
@@ -498,6 +507,7 @@ impl System {
                 Ok(c)
             })
             .collect::<Result<Vec<_>, SystemError>>()?;
+        let ambient = crate::trace::ambient(|| core_names(&topo));
         Ok(Self {
             topo,
             cores,
@@ -520,7 +530,38 @@ impl System {
             triggers: Vec::new(),
             log_triggers: false,
             ring_len: map::RING_LEN,
+            rec_index: ambient.as_ref().map(|a| a.1),
+            rec: ambient.map(|a| a.0),
         })
+    }
+
+    /// Start recording a timeline (docs/timeline.md); replaces a recorder
+    /// already attached.
+    pub fn trace_start(&mut self) {
+        self.rec = Some(Box::new(crate::trace::Recorder::new(core_names(
+            &self.topo,
+        ))));
+        self.rec_index = None;
+    }
+
+    /// Stop recording: the timeline so far, wrapped in a collective named
+    /// `label` when given.
+    pub fn trace_finish(&mut self, label: Option<String>) -> Option<crate::trace::Recording> {
+        self.rec_index = None;
+        self.rec.take().map(|r| r.finish(label))
+    }
+
+    /// The recorder, while tracing.
+    pub(crate) fn rec(&mut self) -> Option<&mut crate::trace::Recorder> {
+        self.rec.as_deref_mut()
+    }
+
+    /// The executor clock of `mode` now (ps).
+    pub(crate) fn clock_ps(&self, mode: Mode) -> Ps {
+        match mode {
+            Mode::Fast => self.timing.now,
+            Mode::Cycle => self.cycles * cycle::CYCLE_PS,
+        }
     }
 
     /// The topology.
@@ -588,7 +629,19 @@ impl System {
     /// Set a semaphore (an AXI write to SEM_SET).
     pub fn set_sem(&mut self, c: CoreId, sem: u8, value: i32) -> Result<(), SystemError> {
         let off = crate::evt_sem::regs::EVT_SEM_SEM_SET_BASE + u32::from(sem) * 4;
-        self.core_mut(c)?.evt_write(off, value as u32)
+        let before = match self.rec {
+            Some(_) => self.sem(c, sem)?,
+            None => 0,
+        };
+        self.core_mut(c)?.evt_write(off, value as u32)?;
+        if self.rec.is_some() {
+            let after = self.sem(c, sem)?;
+            let t = self.timing.now;
+            if let Some(r) = self.rec() {
+                r.sem(c.0, sem, before, after, t);
+            }
+        }
+        Ok(())
     }
 
     /// Engine register.
@@ -686,6 +739,9 @@ impl System {
     pub fn run(&mut self, mode: Mode) -> Result<(), SystemError> {
         match mode {
             Mode::Fast => {
+                if self.rec.is_some() {
+                    self.trace_setups();
+                }
                 self.apply_setups()?;
                 self.run_fast()
             }
@@ -767,8 +823,22 @@ impl System {
     pub fn send_recv(&mut self, leg: &LegSpec, mode: Mode) -> Result<LegReport, SystemError> {
         let t0 = self.timing.now;
         let c0 = self.cycles;
-        let (gtx, grx) = self.issue_leg_pair(leg)?;
-        self.run(mode)?;
+        if self.rec.is_some() {
+            let origin = self.clock_ps(mode);
+            let (name, args) = self.leg_trace_label(leg)?;
+            if let Some(r) = self.rec() {
+                r.leg_begin(name, args, origin);
+            }
+        }
+        let issued = self.issue_leg_pair(leg);
+        let ran = issued.and_then(|g| self.run(mode).map(|()| g));
+        if self.rec.is_some() {
+            let end = self.clock_ps(mode);
+            if let Some(r) = self.rec() {
+                r.leg_end(end);
+            }
+        }
+        let (gtx, grx) = ran?;
         let link = self.topo.link_class(leg.src, leg.dst)?;
         Ok(LegReport {
             dst_soc: gtx.dst_soc,
@@ -855,6 +925,73 @@ impl System {
         self.pending.clear();
         self.setups.clear();
         self.streams.clear();
+    }
+}
+
+/// The timeline's Q7 of a role.
+pub(crate) fn q7_role(r: Role) -> crate::trace::Q7Role {
+    match r {
+        Role::Rx => crate::trace::Q7Role::Rx,
+        Role::Tx => crate::trace::Q7Role::Tx,
+    }
+}
+
+/// Process names of the timeline: one per core.
+fn core_names(topo: &Topology) -> Vec<String> {
+    (0..topo.num_cores() as u16)
+        .map(|c| match topo.loc(CoreId(c)) {
+            Ok(l) => format!(
+                "core {c} (package {} die {} core {})",
+                l.package, l.die, l.core
+            ),
+            Err(_) => format!("core {c}"),
+        })
+        .collect()
+}
+
+impl System {
+    /// Fast mode applies the queued ring set-up programs at once (no
+    /// modeled time): each is an instant slice on its Q7.
+    fn trace_setups(&mut self) {
+        let now = self.timing.now;
+        let progs: Vec<_> = self
+            .setups
+            .iter()
+            .map(|s| (s.core.0, s.role, s.accesses.len()))
+            .collect();
+        if let Some(r) = self.rec() {
+            for (core, role, n) in progs {
+                r.slice(
+                    crate::trace::Track::Q7 {
+                        core,
+                        role: q7_role(role),
+                    },
+                    "ring set-up",
+                    now,
+                    now,
+                    serde_json::json!({"accesses": n}),
+                );
+            }
+        }
+    }
+
+    /// A leg's name and arguments on the timeline.
+    fn leg_trace_label(&self, leg: &LegSpec) -> Result<(String, serde_json::Value), SystemError> {
+        let link = self.topo.link_class(leg.src, leg.dst)?;
+        Ok((
+            format!("leg core {} -> core {}", leg.src.0, leg.dst.0),
+            serde_json::json!({
+                "bytes": u64::from(leg.bytes_per_partition) * u64::from(leg.partitions),
+                "partitions": leg.partitions,
+                "bytes_per_partition": leg.bytes_per_partition,
+                "engine_mask": format!("{:#06x}", leg.engine_mask),
+                "queue": leg.queue,
+                "link": link,
+                "reduce": matches!(leg.op, LegOp::Reduce(_)),
+                "local_sem": leg.local_sem,
+                "remote_sem": leg.remote_sem,
+            }),
+        ))
     }
 }
 

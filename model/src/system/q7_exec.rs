@@ -140,6 +140,11 @@ struct Prog {
     wait_until: u64,
     /// Cycle at which the last poll that found its target unmet was issued.
     failed_at: Option<u64>,
+    /// Timeline: the cycle of its first access, of the end of its left_pop
+    /// (the SEM_DECR's B), and its transactions.
+    first: Option<u64>,
+    popped: Option<u64>,
+    txns: u32,
 }
 
 /// The transaction in flight on one port.
@@ -359,6 +364,9 @@ impl System {
                 steps,
                 wait_until: 0,
                 failed_at: None,
+                first: None,
+                popped: None,
+                txns: 0,
             }));
             x.setups_left += 1;
         }
@@ -370,6 +378,9 @@ impl System {
                 steps,
                 wait_until: 0,
                 failed_at: None,
+                first: None,
+                popped: None,
+                txns: 0,
             }));
         }
         x.flush = (0..self.cores.len() as u16)
@@ -380,6 +391,11 @@ impl System {
 
     /// A program ran to its end: its op leaves the queue.
     fn q7_finish(&mut self, x: &mut Q7Exec, pi: usize) {
+        if self.rec.is_some() {
+            if let Some(p) = x.progs[pi].as_ref() {
+                self.trace_prog(p);
+            }
+        }
         match x.progs[pi].take().map(|p| p.src) {
             Some(Src::Op(op)) => {
                 if let Some(i) = self.pending.iter().position(|o| *o == op) {
@@ -427,6 +443,9 @@ impl System {
                     {
                         break; // the port is busy: offered next cycle
                     }
+                }
+                if let Some(p) = x.progs[pi].as_mut() {
+                    p.first.get_or_insert(now);
                 }
                 match step {
                     Step::Comp { queue, engines } => {
@@ -526,7 +545,14 @@ impl System {
             let Some((resp, data)) = done else { continue };
             let m = x.masters.remove(&port).expect("master");
             let pi = m.prog;
-            let p = x.progs[pi].as_ref().expect("prog");
+            let p = x.progs[pi].as_mut().expect("prog");
+            p.txns += 1;
+            if m.write
+                && (EVT_SEM_SEM_DECR_BASE..EVT_SEM_SEM_DECR_BASE + 0x400)
+                    .contains(&m.addr.wrapping_sub(map::EVT_SEM_BASE as u32))
+            {
+                p.popped.get_or_insert(self.cycles);
+            }
             let (by, prog) = (p.by, p.src.name());
             if self.trace_on {
                 self.q7_log.push(Q7Txn {
@@ -613,6 +639,59 @@ impl System {
     }
 }
 
+impl System {
+    /// A finished Q7 program on the timeline.
+    fn trace_prog(&mut self, p: &Prog) {
+        use crate::trace::{Q7Role, Track};
+        use serde_json::json;
+        let ps = |c: u64| c * super::cycle::CYCLE_PS;
+        let now = self.cycles;
+        let t0 = p.first.unwrap_or(now);
+        let core = p.by.0;
+        let txns = json!({"transactions": p.txns});
+        let role = match &p.src {
+            Src::Setup(id) => self
+                .setups
+                .iter()
+                .find(|s| s.id == *id)
+                .map_or(Q7Role::Tx, |s| super::q7_role(s.role)),
+            Src::Op(Q7Op::RxArm { .. }) => Q7Role::Rx,
+            Src::Op(Q7Op::TxLaunch { .. } | Q7Op::PollComp { .. }) => Q7Role::Tx,
+            Src::Op(Q7Op::Wait { .. }) => Q7Role::Wait,
+        };
+        let Some(r) = self.rec() else { return };
+        let track = Track::Q7 { core, role };
+        match &p.src {
+            Src::Setup(_) => r.slice(track, "ring set-up", ps(t0), ps(now), txns),
+            Src::Op(Q7Op::RxArm { tx, queue, engines, go_sem, .. }) => r.slice(
+                track,
+                "rx_arm",
+                ps(t0),
+                ps(now),
+                json!({"tx_core": tx.0, "queue": queue, "engines": engines.len(), "go_sem": go_sem, "transactions": p.txns}),
+            ),
+            Src::Op(Q7Op::TxLaunch { queue, engines, go_sem, .. }) => super::fast::trace_tx_launch(
+                r,
+                core,
+                (ps(t0), ps(p.popped.unwrap_or(now)), ps(now)),
+                *queue,
+                engines.len(),
+                *go_sem,
+            ),
+            Src::Op(Q7Op::PollComp { queue, engines, .. }) => r.slice(
+                track,
+                "poll_comp",
+                ps(t0),
+                ps(now),
+                json!({"queue": queue, "completions": engines.iter().map(|e| e.1).sum::<u64>()}),
+            ),
+            Src::Op(Q7Op::Wait { sem, target, .. }) => {
+                super::fast::trace_wait(r, core, *sem, *target, (ps(t0), ps(now)))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 impl System {
     /// Test hook: one write by the Q7 of `by` at core-local `addr` of core
@@ -642,6 +721,9 @@ impl System {
                 }]),
                 wait_until: 0,
                 failed_at: None,
+                first: None,
+                popped: None,
+                txns: 0,
             })],
             last_change: self.cycles,
             ..Q7Exec::default()
