@@ -446,7 +446,7 @@ fn ratios(_c: &mut Criterion) {
         }
         black_box(acc);
     };
-    let t = interleaved_after(9, 1, &mut pre, &mut cands);
+    let t = interleaved_after(21, 1, &mut pre, &mut cands);
     let r = |i: usize| t[0].as_secs_f64() / t[i].as_secs_f64();
     out += &format!(
         "\nleg 28 MiB (16 engines, cross-die), ratio = memcpy time / time | memcpy {} | flat stream {} ({:.2}x) | 128 rows streamed {} ({:.2}x) | leg 1 thread {} ({:.2}x) | leg {threads} threads {} ({:.2}x)\n",
