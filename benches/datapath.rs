@@ -21,6 +21,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use sb2sb_model::datapath::copy::STREAM_THRESHOLD;
 use sb2sb_model::datapath::reduce::{self, recv_reduce, recv_reduce_with, Dtype, ReduceOp};
 use sb2sb_model::datapath::{copy_with, plan, CopyKernel, Features};
 use sb2sb_model::system::{CoreId, LegSpec, Mode, System, Topology};
@@ -182,9 +183,25 @@ fn bench_leg(c: &mut Criterion) {
 /// Best time of each candidate over `rounds` interleaved rounds of `reps`
 /// calls each (candidate 0, 1, …, then again).
 fn interleaved(rounds: usize, reps: usize, cands: &mut [Box<dyn FnMut() + '_>]) -> Vec<Duration> {
+    interleaved_after(rounds, reps, &mut || {}, cands)
+}
+
+/// [`interleaved`] with `pre` run, untimed, before every timing, so each
+/// candidate starts from the same cache state instead of the one its
+/// predecessor left: a 28 MiB streamed copy timed right after `memcpy` of
+/// the same buffers ran 10 % faster than the same kernel timed after a
+/// streamed copy (AVX2, Zen 2), which favoured whichever candidate came
+/// second.
+fn interleaved_after(
+    rounds: usize,
+    reps: usize,
+    pre: &mut dyn FnMut(),
+    cands: &mut [Box<dyn FnMut() + '_>],
+) -> Vec<Duration> {
     let mut best = vec![Duration::MAX; cands.len()];
     for _ in 0..rounds {
         for (b, f) in best.iter_mut().zip(cands.iter_mut()) {
+            pre();
             let t = Instant::now();
             for _ in 0..reps {
                 f();
@@ -240,7 +257,15 @@ fn copy_row(label: &str, kernels: &[CopyKernel], src: &[u8], dst: &mut [u8]) -> 
     cands.push(Box::new(move || {
         sb2sb_model::datapath::copy(&mut dst.borrow_mut(), black_box(src)).unwrap()
     }));
-    let t = interleaved(rounds, reps, &mut cands);
+    // From the streaming threshold every timing starts after one `memcpy`
+    // of the pair (`interleaved_after`); below it the pair stays in the
+    // cache whatever ran before.
+    let mut pre = move || {
+        if n >= STREAM_THRESHOLD {
+            dst.borrow_mut().copy_from_slice(src)
+        }
+    };
+    let t = interleaved_after(rounds, reps, &mut pre, &mut cands);
     let disp = t[t.len() - 1];
     let best = t[..t.len() - 1].iter().copied().min().unwrap();
     let chosen = plan::copy_choice(n).map_or("?".into(), |k| format!("{k:?}"));
@@ -258,10 +283,9 @@ fn copy_row(label: &str, kernels: &[CopyKernel], src: &[u8], dst: &mut [u8]) -> 
 
 /// The 4 KiB copy row again on a second buffer pair, the destination 16
 /// bytes past the source modulo 4 KiB: the plan the 4 KiB class chose on the
-/// first pair serves this one too. libc `memcpy` fell off a cliff here on
-/// the AMD development machine (why a cached class's calibration also times
-/// every candidate on such a pair and scores it by the sum of both pairs:
-/// `plan::choose_over_pairs`).
+/// first pair serves this one too. glibc's `memcpy` (`rep movsb`) fell 30×
+/// off a cliff on this pair on some AMD machines and not on others; the row
+/// shows whether this one has it (docs/performance.md § 1).
 fn offset_row(kernels: &[CopyKernel]) -> String {
     const N: usize = 4 << 10;
     const PAGE: usize = 4 << 10;
@@ -291,6 +315,12 @@ fn ratios(_c: &mut Criterion) {
         .filter(|&k| f.supports(k))
         .collect();
     let mut out = String::from("\n## ratios (interleaved best-of-rounds, one run)\n\n");
+    out += &format!(
+        "features {f:?}; last-level cache {}; dispatch: memcpy below {} B, a SIMD kernel where it is {} % faster\n\n",
+        plan::llc_bytes().map_or("unknown".into(), |b| format!("{} KiB", b >> 10)),
+        plan::PLANNED_MIN_BYTES,
+        plan::MEMCPY_MARGIN_PERCENT
+    );
     out += "copy | memcpy | ";
     for k in &kernels {
         out += &format!("{k:?} | ");
@@ -404,7 +434,19 @@ fn ratios(_c: &mut Criterion) {
             s.send_recv(black_box(leg), Mode::Fast).expect("leg");
         }),
     ];
-    let t = interleaved(9, 1, &mut cands);
+    // Every timing starts with the caches holding none of the candidates'
+    // bytes: a read of twice the last-level cache (64 MiB where its size is
+    // unknown) before each. Without it the flat stream, timed right after
+    // `memcpy` of the same buffers, found part of its source in the cache.
+    let evict = vec![1u8; plan::llc_bytes().map_or(64 << 20, |l| 2 * l)];
+    let mut pre = || {
+        let mut acc = 0u8;
+        for i in (0..evict.len()).step_by(64) {
+            acc = acc.wrapping_add(evict[i]);
+        }
+        black_box(acc);
+    };
+    let t = interleaved_after(21, 1, &mut pre, &mut cands);
     let r = |i: usize| t[0].as_secs_f64() / t[i].as_secs_f64();
     out += &format!(
         "\nleg 28 MiB (16 engines, cross-die), ratio = memcpy time / time | memcpy {} | flat stream {} ({:.2}x) | 128 rows streamed {} ({:.2}x) | leg 1 thread {} ({:.2}x) | leg {threads} threads {} ({:.2}x)\n",

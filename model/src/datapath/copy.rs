@@ -64,21 +64,44 @@ pub(crate) fn run_fenced(
     stream: bool,
     fence: bool,
 ) {
+    let f = super::Features::get();
+    let kernel = if f.supports(kernel) {
+        kernel
+    } else {
+        CopyKernel::Portable
+    };
+    // SAFETY: `kernel` is supported (checked above).
+    unsafe { run_supported(kernel, dst, src, stream, fence) }
+}
+
+/// [`run_fenced`] without the feature check, for the dispatcher's plan,
+/// which stores only supported kernels. Safety: this CPU supports `kernel`
+/// (`super::Features::supports`).
+#[inline]
+pub(crate) unsafe fn run_supported(
+    kernel: CopyKernel,
+    dst: &mut [u8],
+    src: &[u8],
+    stream: bool,
+    fence: bool,
+) {
     debug_assert_eq!(dst.len(), src.len());
+    debug_assert!(super::Features::get().supports(kernel));
     let n = dst.len().min(src.len());
     match kernel {
         CopyKernel::Scalar => copy_scalar(&mut dst[..n], &src[..n]),
-        CopyKernel::Portable => dst[..n].copy_from_slice(&src[..n]),
         #[cfg(target_arch = "x86_64")]
-        CopyKernel::Avx2 if super::Features::get().avx2 => {
-            // SAFETY: AVX2 is present (checked above); both slices hold `n` bytes.
-            unsafe { x86::copy_avx2(dst.as_mut_ptr(), src.as_ptr(), n, stream, fence) }
-        }
+        // SAFETY: AVX2 is present (the caller's contract); both slices hold
+        // `n` bytes.
+        CopyKernel::Avx2 => unsafe {
+            x86::copy_avx2(dst.as_mut_ptr(), src.as_ptr(), n, stream, fence)
+        },
         #[cfg(target_arch = "x86_64")]
-        CopyKernel::Avx512 if super::Features::get().avx512f => {
-            // SAFETY: AVX-512F is present (checked above); both slices hold `n` bytes.
-            unsafe { x86::copy_avx512(dst.as_mut_ptr(), src.as_ptr(), n, stream, fence) }
-        }
+        // SAFETY: AVX-512F is present (the caller's contract); both slices
+        // hold `n` bytes.
+        CopyKernel::Avx512 => unsafe {
+            x86::copy_avx512(dst.as_mut_ptr(), src.as_ptr(), n, stream, fence)
+        },
         _ => dst[..n].copy_from_slice(&src[..n]),
     }
 }

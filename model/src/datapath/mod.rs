@@ -5,7 +5,8 @@
 //! at run time (AVX2, AVX-512F on x86-64) and cached, and every kernel has a
 //! portable fallback that is used when the feature is absent (or on other
 //! architectures). A caller that does not care which kernel runs uses
-//! [`copy`] (kernel per size class, calibrated once per process: [`plan`]);
+//! [`copy`] (`memcpy`, or a SIMD kernel in the size classes where one wins
+//! by a margin or the copy exceeds the cache: [`plan`]);
 //! tests and benchmarks pick one explicitly with [`copy_with`].
 //!
 //! Every kernel is tested equal to [`copy_scalar`] (a plain byte loop) on all
@@ -100,10 +101,15 @@ pub enum DatapathError {
     Unsupported { kernel: CopyKernel },
 }
 
-/// Copy `src` into `dst` (equal lengths) with the fastest kernel for the size:
-/// the kernel of the size class (bit length of the length) calibrated on the
-/// first copy of that class in this process ([`plan`]). The SIMD kernels
-/// write with non-temporal stores from [`copy::STREAM_THRESHOLD`] bytes.
+/// Copy `src` into `dst` (equal lengths): the C library's `memcpy`
+/// (`copy_from_slice`) below [`plan::PLANNED_MIN_BYTES`], with no lookup;
+/// from there the kernel of the size class (bit length of the length),
+/// decided on the first copy of that class in this process ([`plan`]):
+/// `memcpy` unless a SIMD kernel is [`plan::MEMCPY_MARGIN_PERCENT`] %
+/// faster, the widest SIMD kernel where every copy of the class exceeds the
+/// last-level cache. The SIMD kernels write with non-temporal stores from
+/// [`copy::STREAM_THRESHOLD`] bytes.
+#[inline]
 pub fn copy(dst: &mut [u8], src: &[u8]) -> Result<(), DatapathError> {
     if dst.len() != src.len() {
         return Err(DatapathError::LengthMismatch {
@@ -111,16 +117,19 @@ pub fn copy(dst: &mut [u8], src: &[u8]) -> Result<(), DatapathError> {
             src: src.len(),
         });
     }
-    let kernel = plan::copy_kernel(dst, src);
-    copy::run(kernel, dst, src);
+    if dst.len() < plan::PLANNED_MIN_BYTES {
+        dst.copy_from_slice(src);
+    } else {
+        plan::copy_planned(dst, src);
+    }
     Ok(())
 }
 
 /// Copy one piece of a transfer much larger than the cache (for example one
 /// descriptor of a 28 MiB leg): non-temporal stores whatever the piece's
 /// size, so the destination does not evict the source still to be read, with
-/// the kernel calibrated once per process for streamed copies
-/// ([`plan::stream_kernel`]).
+/// the widest SIMD kernel of this CPU ([`plan::stream_kernel`]; `memcpy`
+/// where there is none).
 pub fn copy_streamed(dst: &mut [u8], src: &[u8]) -> Result<(), DatapathError> {
     if dst.len() != src.len() {
         return Err(DatapathError::LengthMismatch {
@@ -263,6 +272,30 @@ mod tests {
         for k in kernels() {
             check(k, copy::STREAM_THRESHOLD + 4096 + 37, 5, 11, 9);
             check(k, copy::STREAM_THRESHOLD * 2, 0, 0, 3);
+        }
+    }
+
+    /// A copy at least the size of the last-level cache and the streaming
+    /// threshold goes through a structural class (the widest SIMD kernel,
+    /// untimed) and still equals the byte loop. Where the cache size is
+    /// unknown or above 32 MiB the case is left out (too slow for a test).
+    #[test]
+    fn a_structural_class_copies_equal_to_scalar() {
+        let Some(llc) = plan::llc_bytes().filter(|&l| l <= 32 << 20) else {
+            return;
+        };
+        // The class's smallest copy is at least the cache.
+        let len = llc.max(copy::STREAM_THRESHOLD).next_power_of_two() + 4096 + 37;
+        let src: Vec<u8> = (0..len + 5).map(|i| (i as u8).wrapping_mul(13)).collect();
+        let mut want = vec![0xA5u8; len + 11 + 64];
+        let mut got = want.clone();
+        copy_scalar(&mut want[11..11 + len], &src[5..]);
+        copy(&mut got[11..11 + len], &src[5..]).unwrap();
+        assert!(got == want, "structural copy of {len} bytes");
+        if let Some(k) =
+            plan::structural_copy_kernel(plan::size_class(len), Some(llc), Features::get())
+        {
+            assert_eq!(plan::copy_choice(len), Some(k), "class of {len} bytes");
         }
     }
 

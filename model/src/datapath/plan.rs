@@ -1,32 +1,39 @@
 //! Per-size-class kernel choice, calibrated once per process.
 //!
 //! A size class is the bit length of the byte count (`n` in
-//! `[2^(c-1), 2^c)` is class `c`; 0 bytes is class 0). The first call of a
-//! dispatcher in a class times every kernel this CPU supports and remembers
-//! the fastest for the rest of the process (one relaxed atomic load per call
-//! afterwards). Every kernel gives the same bytes (tested against the scalar
-//! reference), so the choice changes speed only, never results.
+//! `[2^(c-1), 2^c)` is class `c`; 0 bytes is class 0). Every kernel gives
+//! the same bytes (tested against the scalar reference), so a choice changes
+//! speed only, never results.
 //!
-//! - [`super::copy`]: timed on the caller's own buffers (a copy is
-//!   idempotent, so repeating it is harmless), [`cal_rounds`] rounds of every
-//!   kernel, interleaved, best time per kernel; small copies repeat inside one
-//!   timing so each timing covers at least `MIN_TIMED_BYTES`. Below the
-//!   streaming threshold every candidate is also timed on a private pair
-//!   with the destination 16 bytes past the source modulo 4 KiB, each timing
-//!   after one untimed copy, and the sum of its two times is its score
-//!   ([`choose_over_pairs`], [`cached_copy_candidates`]).
+//! - [`super::copy`]: the C library's `memcpy` (`copy_from_slice`) is the
+//!   default. Below [`PLANNED_MIN_BYTES`] it is called straight away, with
+//!   no lookup. From there a class's first call decides once for the
+//!   process (one relaxed atomic load per call afterwards):
+//!   - a class whose every copy is at least the last-level cache
+//!     ([`llc_bytes`], from sysfs) and [`super::copy::STREAM_THRESHOLD`]
+//!     takes the widest SIMD kernel, which writes with non-temporal stores,
+//!     untimed ([`structural_copy_kernel`]): the copy cannot stay in the
+//!     cache, and non-temporal stores skip the read-for-ownership of every
+//!     destination line and leave the cache to the source;
+//!   - any other class times `memcpy` and every SIMD kernel on the caller's
+//!     own buffers (a copy is idempotent, so repeating it is harmless),
+//!     [`cal_rounds`] rounds, interleaved, best time per kernel, small copies
+//!     repeated inside one timing so each covers at least
+//!     `COPY_MIN_TIMED_BYTES`, each after one untimed copy with the same
+//!     kernel; a SIMD kernel replaces `memcpy` only when it is at
+//!     least [`MEMCPY_MARGIN_PERCENT`] % faster ([`choose_over_default`]).
 //! - [`super::copy_streamed`] (a piece of a copy much larger than the
-//!   cache): one choice for the process, timed on private buffers of
-//!   `STREAM_CAL_BYTES` with non-temporal stores (repeating a small piece
-//!   would measure the cache, not the stream).
+//!   cache): the widest SIMD kernel, non-temporal stores, untimed, for the
+//!   reason of the structural classes.
 //! - [`super::reduce::recv_reduce`]: per (dtype, class), timed on private
 //!   buffers (a fold is not idempotent) of the size of the class's first
 //!   call clamped to `[REDUCE_CAL_MIN, REDUCE_CAL_MAX]` bytes.
 //!
-//! [`choose`] is the selection rule, separated from the clock so a test can
-//! check it with made-up timings.
+//! [`choose`] and [`choose_over_default`] are the selection rules, separated
+//! from the clock so a test can check them with made-up timings.
 
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use super::copy::{run_stream, CopyKernel};
@@ -59,11 +66,16 @@ pub const fn cal_rounds(bytes: usize) -> usize {
         r
     }
 }
-/// A timing repeats a small copy until it covers at least this many bytes.
+/// A reduce calibration's timing repeats a small fold until it covers at
+/// least this many bytes.
 const MIN_TIMED_BYTES: usize = 256 << 10;
-/// Bytes of each private buffer of the streamed-copy calibration (source and
-/// destination together are the L3 size of the development machine, 32 MiB).
-pub const STREAM_CAL_BYTES: usize = 16 << 20;
+/// A copy calibration's timing repeats a small copy until it covers at
+/// least this many bytes, as the rows of `cargo bench --bench datapath` do.
+/// (256 KiB until the margin rule: a 1 MiB class timed one copy at a time,
+/// each right after the other kernel's copy of the same buffers, chose AVX2
+/// 5 % ahead of `memcpy` where the bench, four copies a timing, found it
+/// 4 % behind; Zen 2.)
+const COPY_MIN_TIMED_BYTES: usize = 4 << 20;
 /// Smallest and largest private buffer of a reduce calibration.
 pub const REDUCE_CAL_MIN: usize = 256;
 /// Largest private buffer of a reduce calibration. A first call up to it is
@@ -74,10 +86,25 @@ pub const REDUCE_CAL_MIN: usize = 256;
 /// faster: docs/performance.md §1.)
 pub const REDUCE_CAL_MAX: usize = 32 << 20;
 
+/// Copies shorter than this call `memcpy` directly, before any plan lookup:
+/// the lookup and the kernel call would be a noticeable part of a copy of a
+/// few dozen nanoseconds, and no class below it is calibrated.
+pub const PLANNED_MIN_BYTES: usize = 4 << 10;
+
+/// A SIMD kernel replaces `memcpy` in a calibrated class only when its
+/// best-of-rounds time is at least this many percent below `memcpy`'s.
+/// Equal to the dispatch tolerance (within 5 % of the best kernel): a
+/// kernel less than 5 % ahead leaves `memcpy` within 5 % of the best, and
+/// one that is chosen leads `memcpy` by 5 %, more than a calibration's
+/// error against a later run (1–3 % on the shared development machines), so
+/// the choice never makes a class slower than `memcpy`. Without a margin a
+/// kernel a hair ahead in one calibration and 35 % behind in use (an AVX-512
+/// EPYC, 64 KiB, one run of three) replaced it.
+pub const MEMCPY_MARGIN_PERCENT: u32 = 5;
+
 const UNSET: u8 = 0;
 
 static COPY_PLAN: [AtomicU8; CLASSES] = [const { AtomicU8::new(UNSET) }; CLASSES];
-static STREAM_PLAN: AtomicU8 = AtomicU8::new(UNSET);
 static REDUCE_PLAN: [[AtomicU8; CLASSES]; 4] =
     [const { [const { AtomicU8::new(UNSET) }; CLASSES] }; 4];
 
@@ -95,12 +122,79 @@ pub const fn class_floor(c: usize) -> usize {
     }
 }
 
-/// The candidate with the smallest best-of-rounds time; ties go to the
-/// earlier candidate. `time(k)` is one timing of candidate `k`; the rounds
-/// are interleaved (k0, k1, …, k0, k1, …) so a burst of load from other
-/// processes hits every candidate alike.
-pub fn choose<K: Copy>(cands: &[K], rounds: usize, mut time: impl FnMut(K) -> Duration) -> K {
-    choose_summed::<K, 1>(cands, rounds, |k, _| time(k))
+/// Best-of-rounds time of every candidate: `time(k)` is one timing of
+/// candidate `k`; the rounds are interleaved (k0, k1, …, k0, k1, …) so a
+/// burst of load from other processes hits every candidate alike.
+fn best_times<K: Copy>(
+    cands: &[K],
+    rounds: usize,
+    mut time: impl FnMut(K) -> Duration,
+) -> Vec<Duration> {
+    let mut best = vec![Duration::MAX; cands.len()];
+    for _ in 0..rounds.max(1) {
+        for (b, &k) in best.iter_mut().zip(cands) {
+            *b = (*b).min(time(k));
+        }
+    }
+    best
+}
+
+/// Index of the smallest time; ties go to the earlier one.
+fn argmin(t: &[Duration]) -> usize {
+    t.iter()
+        .enumerate()
+        .min_by_key(|(i, t)| (**t, *i))
+        .map_or(0, |(i, _)| i)
+}
+
+/// The candidate with the smallest best-of-rounds time ([`best_times`]);
+/// ties go to the earlier candidate.
+pub fn choose<K: Copy>(cands: &[K], rounds: usize, time: impl FnMut(K) -> Duration) -> K {
+    cands[argmin(&best_times(cands, rounds, time))]
+}
+
+/// The rule of [`choose`] with `cands[0]` as the default, on paired
+/// ratios: each round times every candidate in turn, and a candidate's
+/// score is the median over the rounds of its time divided by the
+/// default's time in the same round. The candidate with the lowest score
+/// wins only when that score is at most `1 − margin_percent / 100`, else
+/// the default stays. A burst of load from other processes slows one
+/// round, or one timing of it, and moves a median of ratios far less than
+/// a best-of-rounds time (on the shared 2-vCPU machine one of the two
+/// kernels' best of 8 was off by 5 % in two runs of three).
+pub fn choose_over_default<K: Copy>(
+    cands: &[K],
+    rounds: usize,
+    margin_percent: u32,
+    mut time: impl FnMut(K) -> Duration,
+) -> K {
+    let rounds = rounds.max(1);
+    let mut ratios = vec![Vec::with_capacity(rounds); cands.len()];
+    for _ in 0..rounds {
+        let t: Vec<Duration> = cands.iter().map(|&k| time(k)).collect();
+        let base = t[0].as_secs_f64().max(f64::MIN_POSITIVE);
+        for (r, ti) in ratios.iter_mut().zip(&t) {
+            r.push(ti.as_secs_f64() / base);
+        }
+    }
+    let score = |r: &mut Vec<f64>| {
+        r.sort_by(f64::total_cmp);
+        r[r.len() / 2]
+    };
+    let scores: Vec<f64> = ratios.iter_mut().map(score).collect();
+    let limit = 1.0 - f64::from(margin_percent.min(100)) / 100.0;
+    let (i, s) = scores
+        .iter()
+        .copied()
+        .enumerate()
+        .skip(1)
+        .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
+        .unwrap_or((0, 1.0));
+    if s <= limit + 1e-9 {
+        cands[i]
+    } else {
+        cands[0]
+    }
 }
 
 fn copy_code(k: CopyKernel) -> u8 {
@@ -111,8 +205,12 @@ fn copy_from_code(c: u8) -> Option<CopyKernel> {
     CopyKernel::ALL.get(usize::from(c).checked_sub(1)?).copied()
 }
 
-/// The copy kernels a dispatcher chooses among on this CPU (the scalar byte
-/// loop is the test reference, never a candidate).
+/// The plan code of `memcpy` (`Portable`), tested first on every call.
+const MEMCPY_CODE: u8 = 2;
+
+/// The copy kernels a calibrated class chooses among on this CPU, `memcpy`
+/// (`Portable`, the default) first; the scalar byte loop is the test
+/// reference, never a candidate.
 pub fn copy_candidates() -> Vec<CopyKernel> {
     let f = Features::get();
     [CopyKernel::Portable, CopyKernel::Avx2, CopyKernel::Avx512]
@@ -121,106 +219,71 @@ pub fn copy_candidates() -> Vec<CopyKernel> {
         .collect()
 }
 
-/// The candidates of a class below [`super::copy::STREAM_THRESHOLD`]: every
-/// kernel this CPU supports, `Portable` (libc `memcpy`) included. The
-/// class's choice serves every buffer pair of the class, but the caller's
-/// first pair is one of them: each candidate is also timed on a second pair
-/// with the destination [`OFFSET_PAIR_DELTA`] bytes past the source modulo
-/// 4 KiB, and scored by the sum of its two timings ([`choose_over_pairs`]).
-/// That pair is where `memcpy` fell off a cliff on
-/// the AMD development machine (4 KiB: 1.43 µs against 45-51 ns for AVX2,
-/// the `dst = src + 16` row of `cargo bench --bench datapath`; session 14
-/// left `memcpy` out of these classes for it), while on the Intel machine
-/// of session 18 `memcpy` (`rep movsb`) was the fastest kernel at 64 KiB
-/// and 1 MiB, 2-7 % ahead of AVX-512, at both offsets.
-pub fn cached_copy_candidates() -> Vec<CopyKernel> {
-    copy_candidates()
+/// The size of a cache from its sysfs `size` file: `"16384K"`, `"32M"`,
+/// `"1G"` or a plain byte count.
+pub fn parse_cache_size(s: &str) -> Option<usize> {
+    let s = s.trim();
+    let (digits, unit) = match s.as_bytes().last()? {
+        b'K' | b'k' => (&s[..s.len() - 1], 1usize << 10),
+        b'M' | b'm' => (&s[..s.len() - 1], 1 << 20),
+        b'G' | b'g' => (&s[..s.len() - 1], 1 << 30),
+        _ => (s, 1),
+    };
+    digits.parse::<usize>().ok()?.checked_mul(unit)
 }
 
-/// The second pair of a cached-class calibration puts the destination this
-/// many bytes past the source modulo 4 KiB.
-pub const OFFSET_PAIR_DELTA: usize = 16;
-
-/// The candidate with the smallest sum of its two pairs' best-of-rounds
-/// times: `time(k, pair)` is one timing of candidate `k` on pair 0 (the
-/// caller's buffers) or pair 1 (the offset pair), rounds interleaved as in
-/// [`choose`]; ties go to the earlier candidate. A cliff on either pair
-/// (memcpy's 30× on the AMD machine) rules a candidate out; a few percent
-/// on one pair does not outweigh a clear lead on the other (the slower of
-/// the two, tried first, let AVX2 take the 4 KiB class in one run of ten
-/// on the Intel machine, where all three kernels are within 7 % on the
-/// offset pair and AVX-512 leads by 25 % on the first: dispatch 1.31× the
-/// best kernel).
-pub fn choose_over_pairs<K: Copy>(
-    cands: &[K],
-    rounds: usize,
-    time: impl FnMut(K, usize) -> Duration,
-) -> K {
-    choose_summed::<K, 2>(cands, rounds, time)
-}
-
-/// The rule of [`choose`] and [`choose_over_pairs`] over `P` buffer pairs:
-/// every candidate timed on every pair each round (`time(k, pair)`), its
-/// best time per pair kept, the candidate with the smallest sum of those
-/// wins; ties go to the earlier candidate.
-fn choose_summed<K: Copy, const P: usize>(
-    cands: &[K],
-    rounds: usize,
-    mut time: impl FnMut(K, usize) -> Duration,
-) -> K {
-    let mut best = vec![[Duration::MAX; P]; cands.len()];
-    for _ in 0..rounds.max(1) {
-        for (b, &k) in best.iter_mut().zip(cands) {
-            for (pair, slot) in b.iter_mut().enumerate() {
-                *slot = (*slot).min(time(k, pair));
-            }
+/// The size of the highest-level cache listed under a sysfs CPU cache
+/// directory (`index*/level`, `index*/size`), if any is readable.
+pub fn read_llc_bytes(cache_dir: &std::path::Path) -> Option<usize> {
+    let mut best: Option<(u32, usize)> = None;
+    for e in std::fs::read_dir(cache_dir).ok()?.flatten() {
+        if !e.file_name().to_string_lossy().starts_with("index") {
+            continue;
+        }
+        let read = |f: &str| std::fs::read_to_string(e.path().join(f)).ok();
+        let (Some(level), Some(size)) = (read("level"), read("size")) else {
+            continue;
+        };
+        let (Ok(level), Some(size)) = (level.trim().parse::<u32>(), parse_cache_size(&size)) else {
+            continue;
+        };
+        if best.is_none_or(|(l, _)| level > l) {
+            best = Some((level, size));
         }
     }
-    let i = best
-        .iter()
-        .map(|b| b.iter().fold(Duration::ZERO, |a, &t| a.saturating_add(t)))
-        .enumerate()
-        .min_by_key(|(i, t)| (*t, *i))
-        .map(|(i, _)| i)
-        .unwrap_or(0);
-    cands[i]
+    best.map(|(_, s)| s)
 }
 
-/// A buffer holding a source and a destination of `n` bytes each, the
-/// destination [`OFFSET_PAIR_DELTA`] bytes past the source modulo 4 KiB
-/// (source at a 4 KiB boundary): the second pair of a cached-class calibration.
-struct OffsetPair {
-    buf: Vec<u8>,
-    src: usize,
-    dst: usize,
-    n: usize,
+/// The last-level cache of this machine as the kernel reports it
+/// (`/sys/devices/system/cpu/cpu0/cache`, read once per process; `None`
+/// off Linux or where it is not readable: then no class is structural).
+/// The size is what one CPU sees: on an AMD EPYC the L3 of its core
+/// complex (16 MiB on Zen 2), not the package's sum that `CPUID` and
+/// `getconf LEVEL3_CACHE_SIZE` may give.
+pub fn llc_bytes() -> Option<usize> {
+    static LLC: OnceLock<Option<usize>> = OnceLock::new();
+    *LLC.get_or_init(|| read_llc_bytes(std::path::Path::new("/sys/devices/system/cpu/cpu0/cache")))
 }
 
-impl OffsetPair {
-    const PAGE: usize = 4 << 10;
-
-    fn new(src: &[u8]) -> Self {
-        let n = src.len();
-        let span = n.div_ceil(Self::PAGE) * Self::PAGE;
-        let mut buf = vec![0u8; 2 * span + 3 * Self::PAGE];
-        let base = (Self::PAGE - buf.as_ptr() as usize % Self::PAGE) % Self::PAGE;
-        let dst = base + span + Self::PAGE + OFFSET_PAIR_DELTA;
-        buf[base..base + n].copy_from_slice(src);
-        Self {
-            buf,
-            src: base,
-            dst,
-            n,
-        }
-    }
-
-    fn split(&mut self) -> (&mut [u8], &[u8]) {
-        let (lo, hi) = self.buf.split_at_mut(self.dst);
-        (&mut hi[..self.n], &lo[self.src..self.src + self.n])
-    }
+/// The kernel of class `c` chosen without timing, if the class is
+/// structural: its every copy is at least the last-level cache `llc` and
+/// [`super::copy::STREAM_THRESHOLD`] bytes (so the SIMD kernels stream) and
+/// the CPU `f` has a SIMD kernel: the widest one.
+pub fn structural_copy_kernel(c: usize, llc: Option<usize>, f: Features) -> Option<CopyKernel> {
+    let floor = class_floor(c);
+    let k = f.best_copy();
+    (llc.is_some_and(|l| floor >= l)
+        && floor >= super::copy::STREAM_THRESHOLD
+        && k != CopyKernel::Portable)
+        .then_some(k)
 }
 
+/// One timing of `reps` copies with kernel `k`, after one untimed copy with
+/// the same kernel: each kernel is timed in the cache state its own copies
+/// leave, as a class that runs it is, not in the one the other candidate's
+/// copy left.
 fn time_copy(k: CopyKernel, dst: &mut [u8], src: &[u8], reps: usize, stream: bool) -> Duration {
+    run_stream(k, dst, src, stream);
     let t = Instant::now();
     for _ in 0..reps {
         run_stream(k, dst, std::hint::black_box(src), stream);
@@ -228,12 +291,42 @@ fn time_copy(k: CopyKernel, dst: &mut [u8], src: &[u8], reps: usize, stream: boo
     t.elapsed()
 }
 
-/// The kernel [`super::copy`] uses for `dst.len()` bytes, calibrating the
-/// class on these buffers the first time (`dst` ends up equal to `src`).
-/// The lookup is inlined into [`super::copy`]; the calibration is a cold
-/// call, as [`reduce_kernel`]'s (a 4 KiB copy is ~45 ns).
+/// [`super::copy`] from [`PLANNED_MIN_BYTES`] bytes (equal lengths
+/// checked): the class's kernel, `memcpy` tested first; the class is
+/// calibrated on these buffers on its first call (`dst` ends up equal to
+/// `src`).
 #[inline]
-pub(crate) fn copy_kernel(dst: &mut [u8], src: &[u8]) -> CopyKernel {
+pub(crate) fn copy_planned(dst: &mut [u8], src: &[u8]) {
+    let c = size_class(dst.len());
+    let code = COPY_PLAN[c].load(Ordering::Relaxed);
+    if code == MEMCPY_CODE {
+        dst.copy_from_slice(src);
+    } else {
+        copy_planned_simd(code, c, dst, src);
+    }
+}
+
+/// The SIMD kernel of class `c` (plan code `code`), calibrating first if
+/// the class is not yet.
+#[inline(never)]
+fn copy_planned_simd(code: u8, c: usize, dst: &mut [u8], src: &[u8]) {
+    let k = match copy_from_code(code) {
+        Some(k) => k,
+        None => calibrate_copy(c, dst, src),
+    };
+    let stream = dst.len() >= super::copy::STREAM_THRESHOLD;
+    // SAFETY: the plan stores only kernels this CPU supports
+    // (`copy_candidates`, `structural_copy_kernel`).
+    unsafe { super::copy::run_supported(k, dst, src, stream, true) }
+}
+
+/// The kernel [`super::copy`] uses for `dst.len()` bytes, deciding the
+/// class on these buffers the first time (a timed class leaves `dst` equal
+/// to `src`); `memcpy` below [`PLANNED_MIN_BYTES`].
+pub fn copy_kernel(dst: &mut [u8], src: &[u8]) -> CopyKernel {
+    if dst.len() < PLANNED_MIN_BYTES {
+        return CopyKernel::Portable;
+    }
     let c = size_class(dst.len());
     match copy_from_code(COPY_PLAN[c].load(Ordering::Relaxed)) {
         Some(k) => k,
@@ -241,63 +334,37 @@ pub(crate) fn copy_kernel(dst: &mut [u8], src: &[u8]) -> CopyKernel {
     }
 }
 
-/// Time every candidate kernel on `dst`/`src` (the first copy of class `c`)
-/// and store the fastest for the class.
+/// Decide class `c` on its first copy `dst`/`src` and store the choice:
+/// structural ([`structural_copy_kernel`]) or timed, `memcpy` unless a SIMD
+/// kernel is [`MEMCPY_MARGIN_PERCENT`] % faster.
 #[cold]
 #[inline(never)]
 fn calibrate_copy(c: usize, dst: &mut [u8], src: &[u8]) -> CopyKernel {
-    let n = dst.len();
-    let stream = n >= super::copy::STREAM_THRESHOLD;
-    let reps = (MIN_TIMED_BYTES / n.max(1)).clamp(1, 4096);
-    let rounds = cal_rounds(n * reps);
-    // Warm-up: fault in the destination pages before anything is timed.
-    run_stream(CopyKernel::Portable, dst, src, false);
-    let k = if stream {
-        choose(&copy_candidates(), rounds, |k| {
-            time_copy(k, dst, src, reps, stream)
-        })
-    } else {
-        let mut off = OffsetPair::new(src);
-        let (od, os) = off.split();
-        run_stream(CopyKernel::Portable, od, os, false);
-        // One untimed copy before each timing: the two pairs together
-        // (4 MiB at the 1 MiB class) overflow the L2, so a timing right after
-        // the other pair's timed a copy from L3 or memory, where every kernel
-        // ties (session 18: 68-70 µs for each at 1 MiB against 34-39 µs
-        // warm, the choice then noise), while a class's copies are timed, and
-        // mostly run, warm.
-        let warm_time = |k: CopyKernel, d: &mut [u8], s: &[u8]| {
-            run_stream(k, d, s, false);
-            time_copy(k, d, s, reps, false)
-        };
-        choose_over_pairs(&cached_copy_candidates(), rounds, |k, pair| {
-            if pair == 0 {
-                warm_time(k, dst, src)
-            } else {
-                warm_time(k, od, os)
-            }
-        })
+    let k = match structural_copy_kernel(c, llc_bytes(), Features::get()) {
+        Some(k) => k,
+        None => {
+            let n = dst.len();
+            let stream = n >= super::copy::STREAM_THRESHOLD;
+            let reps = (COPY_MIN_TIMED_BYTES / n.max(1)).clamp(1, 1024);
+            let rounds = cal_rounds(n * reps);
+            // Warm-up: fault in the destination pages, bring the buffers
+            // into the cache as far as they fit.
+            run_stream(CopyKernel::Portable, dst, src, false);
+            choose_over_default(&copy_candidates(), rounds, MEMCPY_MARGIN_PERCENT, |k| {
+                time_copy(k, dst, src, reps, stream)
+            })
+        }
     };
     COPY_PLAN[c].store(copy_code(k), Ordering::Relaxed);
     k
 }
 
-/// The kernel [`super::copy_streamed`] uses (calibrated once per process on
-/// private buffers of [`STREAM_CAL_BYTES`]).
+/// The kernel [`super::copy_streamed`] uses: the widest SIMD kernel this
+/// CPU has (`memcpy` where there is none), untimed.
+#[inline]
 pub fn stream_kernel() -> CopyKernel {
-    if let Some(k) = copy_from_code(STREAM_PLAN.load(Ordering::Relaxed)) {
-        return k;
-    }
-    let src = vec![0x5Au8; STREAM_CAL_BYTES];
-    let mut dst = vec![0u8; STREAM_CAL_BYTES];
-    run_stream(CopyKernel::Portable, &mut dst, &src, false);
-    let k = choose(&copy_candidates(), 2, |k| {
-        time_copy(k, &mut dst, &src, 1, true)
-    });
-    STREAM_PLAN.store(copy_code(k), Ordering::Relaxed);
-    k
+    Features::get().best_copy()
 }
-
 const fn dtype_index(d: Dtype) -> usize {
     // Table order of `Dtype::ALL` (tested below).
     match d {
@@ -443,9 +510,7 @@ pub fn report() -> String {
             out += &format!(" {}+ {k:?};", fmt(c));
         }
     }
-    if let Some(k) = copy_from_code(STREAM_PLAN.load(Ordering::Relaxed)) {
-        out += &format!(" streamed {k:?};");
-    }
+    out += &format!(" streamed {:?};", stream_kernel());
     for d in Dtype::ALL {
         let mut line = String::new();
         for (c, slot) in REDUCE_PLAN[dtype_index(d)].iter().enumerate() {
@@ -500,7 +565,7 @@ mod tests {
         let k = copy_kernel(&mut dst, &src);
         assert_eq!(dst, src, "calibration leaves dst equal to src");
         assert!(Features::get().supports(k));
-        assert!(cached_copy_candidates().contains(&k));
+        assert!(copy_candidates().contains(&k));
         // The second call returns the stored choice.
         assert_eq!(copy_kernel(&mut dst, &src), k);
         assert_eq!(copy_choice(5000), Some(k));
@@ -529,72 +594,146 @@ mod tests {
     }
 
     #[test]
-    fn cached_classes_time_every_supported_kernel_memcpy_included() {
+    fn calibrated_classes_time_memcpy_first_and_every_supported_simd_kernel() {
         let f = Features::get();
-        let c = cached_copy_candidates();
-        assert!(c.contains(&CopyKernel::Portable), "{c:?}");
-        assert!(!c.contains(&CopyKernel::Scalar), "{c:?}");
+        let c = copy_candidates();
+        assert_eq!(c.first(), Some(&CopyKernel::Portable), "{c:?}");
         for k in CopyKernel::ALL {
             let want = k != CopyKernel::Scalar && f.supports(k);
             assert_eq!(c.contains(&k), want, "{k:?} on {f:?}");
         }
     }
 
-    /// The two-pair rule with made-up timings: a candidate fastest on the
-    /// caller's pair but off a cliff on the offset pair (memcpy on the AMD
-    /// machine) loses to one a little slower on both; with a small loss on
-    /// the offset pair and a clear lead on the first it wins; every candidate
-    /// is timed on both pairs every round.
+    /// The margin rule with made-up timings (candidate 0 = `memcpy`, the
+    /// default): a candidate less than 5 % ahead leaves the default, one
+    /// 5 % or more ahead replaces it, the fastest of several replaces it,
+    /// and a default that is fastest stays.
     #[test]
-    fn choose_over_pairs_scores_each_candidate_by_the_sum_of_its_pairs() {
-        let run = |cliff: u64| {
-            let mut calls = [[0usize; 2]; 2];
-            let k = choose_over_pairs(&[0usize, 1], 4, |k, pair| {
-                calls[k][pair] += 1;
-                Duration::from_nanos(match (k, pair) {
-                    (0, 0) => 40,
-                    (0, _) => cliff,
-                    (_, _) => 45,
-                })
-            });
-            (k, calls)
+    fn a_kernel_replaces_the_default_only_by_the_margin() {
+        let pick = |t: [u64; 3]| {
+            choose_over_default(&[0usize, 1, 2], 3, MEMCPY_MARGIN_PERCENT, |k| {
+                Duration::from_nanos(t[k])
+            })
         };
-        let (k, calls) = run(1400);
+        assert_eq!(MEMCPY_MARGIN_PERCENT, 5);
+        assert_eq!(pick([1000, 951, 990]), 0, "4.9 % ahead: memcpy stays");
+        assert_eq!(pick([1000, 950, 990]), 1, "5 % ahead: replaced");
+        assert_eq!(pick([1000, 940, 900]), 2, "the faster of two clear ones");
+        assert_eq!(pick([1000, 1200, 1001]), 0, "memcpy fastest");
+        assert_eq!(pick([1000, 1000, 1000]), 0, "a tie keeps memcpy");
+        // Paired medians: one lucky timing of the kernel (10 % ahead, which
+        // a best-of-rounds rule would take) does not make it a winner, and a
+        // burst of load that slows both candidates of a round does not count.
+        let mut calls = 0;
+        let k = choose_over_default(&[0usize, 1], 3, 5, |k| {
+            calls += 1;
+            Duration::from_nanos(match (k, calls) {
+                (1, 2) => 900,
+                (_, 3) | (_, 4) => 7000,
+                _ => 1000,
+            })
+        });
+        assert_eq!(k, 0);
+        let round = calls;
+        assert_eq!(round, 6, "every candidate timed every round");
+    }
+
+    /// Below `PLANNED_MIN_BYTES` the dispatcher calls `memcpy` and decides
+    /// nothing: the class of a 100-byte copy stays undecided.
+    #[test]
+    fn small_copies_bypass_the_plan() {
+        let src: Vec<u8> = (0..100u8).collect();
+        let mut dst = vec![0u8; 100];
+        crate::datapath::copy(&mut dst, &src).unwrap();
+        assert_eq!(dst, src);
+        assert_eq!(copy_choice(100), None);
         assert_eq!(
-            k, 1,
-            "memcpy-like candidate with a cliff on the offset pair"
+            copy_kernel(&mut dst, &src),
+            CopyKernel::Portable,
+            "reported as memcpy"
         );
-        assert_eq!(calls, [[4, 4], [4, 4]]);
-        assert_eq!(run(42).0, 0, "no cliff: the faster candidate");
+        assert_eq!(copy_choice(100), None);
+    }
+
+    /// A class is structural when its smallest copy is at least the
+    /// last-level cache and the streaming threshold, and the CPU has a SIMD
+    /// kernel; then it takes the widest one.
+    #[test]
+    fn structural_classes_are_those_above_the_cache_with_a_simd_kernel() {
+        let avx2 = Features {
+            avx2: true,
+            ..Features::portable()
+        };
+        let avx512 = Features {
+            avx512f: true,
+            ..avx2
+        };
+        let c16 = size_class(16 << 20); // [16 MiB, 32 MiB)
+        let llc = Some(16usize << 20);
         assert_eq!(
-            run(48).0,
-            0,
-            "40 + 48 against 45 + 45: the lead on pair 0 wins"
+            structural_copy_kernel(c16, llc, avx2),
+            Some(CopyKernel::Avx2)
         );
-        assert_eq!(run(51).0, 1, "40 + 51 against 45 + 45");
-        // Ties go to the earlier candidate.
         assert_eq!(
-            choose_over_pairs(&['a', 'b'], 2, |_, _| Duration::from_nanos(7)),
-            'a'
+            structural_copy_kernel(c16, llc, avx512),
+            Some(CopyKernel::Avx512)
+        );
+        assert_eq!(
+            structural_copy_kernel(c16 - 1, llc, avx2),
+            None,
+            "8 MiB class"
+        );
+        assert_eq!(structural_copy_kernel(c16, Some(32 << 20), avx2), None);
+        assert_eq!(
+            structural_copy_kernel(c16, None, avx2),
+            None,
+            "unknown cache"
+        );
+        assert_eq!(
+            structural_copy_kernel(c16, llc, Features::portable()),
+            None,
+            "no SIMD kernel"
+        );
+        // A small cache does not make a class below the streaming
+        // threshold structural.
+        let c1 = size_class(1 << 20);
+        assert_eq!(structural_copy_kernel(c1, Some(512 << 10), avx2), None);
+        assert_eq!(
+            structural_copy_kernel(size_class(4 << 20), Some(512 << 10), avx2),
+            Some(CopyKernel::Avx2)
         );
     }
 
-    /// The offset pair: the destination 16 bytes past the source modulo
-    /// 4 KiB, source 4 KiB-aligned, the two disjoint, the source holding the
-    /// caller's bytes.
     #[test]
-    fn the_offset_pair_puts_the_destination_16_bytes_past_the_source_mod_4k() {
-        for n in [1usize, 4095, 4096, 65536 + 7] {
-            let src: Vec<u8> = (0..n).map(|i| (i * 7) as u8).collect();
-            let mut p = OffsetPair::new(&src);
-            let (d, s) = p.split();
-            assert_eq!(s, &src[..]);
-            assert_eq!((d.len(), s.len()), (n, n));
-            let (da, sa) = (d.as_ptr() as usize, s.as_ptr() as usize);
-            assert_eq!(sa % 4096, 0);
-            assert_eq!(da.wrapping_sub(sa) % 4096, OFFSET_PAIR_DELTA);
-            assert!(da >= sa + n, "disjoint");
-        }
+    fn cache_sizes_parse_as_sysfs_writes_them() {
+        assert_eq!(parse_cache_size("16384K\n"), Some(16 << 20));
+        assert_eq!(parse_cache_size("32M"), Some(32 << 20));
+        assert_eq!(parse_cache_size("1G"), Some(1 << 30));
+        assert_eq!(parse_cache_size("512"), Some(512));
+        assert_eq!(parse_cache_size(""), None);
+        assert_eq!(parse_cache_size("K"), None);
+        assert_eq!(parse_cache_size("12x"), None);
+    }
+
+    /// The highest level listed wins, whatever the directory order; entries
+    /// that are not `index*` or lack a readable level or size are skipped.
+    #[test]
+    fn the_last_level_cache_is_the_highest_level_listed() {
+        let dir = std::env::temp_dir().join(format!("sb2sb-llc-{}", std::process::id()));
+        let put = |idx: &str, level: &str, size: &str| {
+            let d = dir.join(idx);
+            std::fs::create_dir_all(&d).unwrap();
+            std::fs::write(d.join("level"), level).unwrap();
+            std::fs::write(d.join("size"), size).unwrap();
+        };
+        put("index0", "1\n", "32K\n");
+        put("index3", "3\n", "16384K\n");
+        put("index2", "2\n", "512K\n");
+        put("index4", "4\n", "bogus\n");
+        put("uevent_dir", "9\n", "1G\n");
+        assert_eq!(read_llc_bytes(&dir), Some(16 << 20));
+        assert_eq!(read_llc_bytes(&dir.join("missing")), None);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
