@@ -457,10 +457,16 @@ fn nest_lanes(items: &[(Ps, Ps)]) -> Vec<usize> {
     lane
 }
 
+/// A busy interval (start, end).
+type Span = (Ps, Ps);
+
+/// A semaphore change on the trace: (time, order of recording, delta, value after).
+type Sample = (Ps, usize, i64, i32);
+
 /// Link occupancy: the busy intervals of each link in each leg joined where
 /// they overlap or touch (several engines share a link).
 fn merge_links(slices: &[Slice]) -> Vec<Slice> {
-    let mut by: BTreeMap<(Track, Option<usize>), Vec<(Ps, Ps)>> = BTreeMap::new();
+    let mut by: BTreeMap<(Track, Option<usize>), Vec<Span>> = BTreeMap::new();
     for s in slices {
         if let Track::Link { .. } = s.track {
             by.entry((s.track, s.leg))
@@ -686,7 +692,7 @@ pub fn chrome(runs: &[Recording], meta: Value) -> Value {
         // first change, then the running sum of the changes in trace-time
         // order (legs of a step ran one after the other in the executor
         // but are concurrent on the trace).
-        let mut counters: BTreeMap<(u16, u8), Vec<(Ps, usize, i64, i32)>> = BTreeMap::new();
+        let mut counters: BTreeMap<(u16, u8), Vec<Sample>> = BTreeMap::new();
         for (k, c) in r.sems.iter().enumerate() {
             counters
                 .entry((c.core, c.sem))

@@ -27,6 +27,12 @@ pub struct Summary {
     pub threads: BTreeMap<(u64, u64), String>,
 }
 
+/// A complete slice of a thread: (start ps, end ps, category, event index).
+type Closed = (i128, i128, String, usize);
+
+/// An open `B`: (name, start ps, category, event index).
+type Opened = (String, i128, String, usize);
+
 /// Picoseconds of a µs timestamp (the writer's values are whole ps).
 fn ps(us: f64) -> i128 {
     (us * 1e6).round() as i128
@@ -51,8 +57,8 @@ pub fn check(trace: &Value) -> Result<Summary, String> {
         .ok_or("no traceEvents array")?;
     let mut sum = Summary::default();
     // Per thread: (start, end, cat, file index).
-    let mut threads: BTreeMap<(u64, u64), Vec<(i128, i128, String, usize)>> = BTreeMap::new();
-    let mut open: BTreeMap<(u64, u64), Vec<(String, i128, String, usize)>> = BTreeMap::new();
+    let mut threads: BTreeMap<(u64, u64), Vec<Closed>> = BTreeMap::new();
+    let mut open: BTreeMap<(u64, u64), Vec<Opened>> = BTreeMap::new();
     let mut counters: BTreeMap<(u64, String), (i128, f64)> = BTreeMap::new();
     let mut end: i128 = 0;
     for (i, e) in evs.iter().enumerate() {

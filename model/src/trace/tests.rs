@@ -176,7 +176,7 @@ fn all_gather(machine: Machine, ranks: usize, size: u64) {
     let data = (ranks * (ranks - 1)) as u64 * size / ranks as u64;
     let extra = sum_arg(&t, "dma", "bytes") - data;
     assert!(
-        extra > 0 && extra % 8 == 0,
+        extra > 0 && extra.is_multiple_of(8),
         "{machine:?}: {extra} bytes beside the data"
     );
 }
