@@ -28,7 +28,17 @@
 
 module evt_sem
   import sb2sb_pkg::*;
-(
+#(
+  // Sizes. The defaults are the architecture (sb2sb_pkg); smaller values give the
+  // same block at a size a formal tool can handle. NumSem is a power of two from 2 to
+  // 256: one semaphore and one event per index; a register index wider than
+  // $clog2(NumSem) aliases (only its low bits are used).
+  parameter int unsigned NumSem  = int'(EVT_SEM_NUM_SEM),
+  parameter int unsigned NumInc  = int'(EVT_SEM_NUM_INC),
+  parameter int unsigned NumWait = int'(EVT_SEM_NUM_WAIT),
+  // Derived: width of a semaphore/event index.
+  localparam int unsigned IdxW   = $clog2(NumSem)
+) (
   input  logic                                  clk_i,
   input  logic                                  rst_ni,
   // AXI4-Lite slave (offset inside the window)
@@ -52,29 +62,27 @@ module evt_sem
   output logic                                  s_axil_rvalid,
   input  logic                                  s_axil_rready,
   // Increment ports, one per DMA engine: every valid port counts, every cycle
-  input  logic [EVT_SEM_NUM_INC-1:0]            inc_valid_i,
-  input  logic [EVT_SEM_NUM_INC-1:0][7:0]       inc_idx_i,
-  input  logic [EVT_SEM_NUM_INC-1:0][31:0]      inc_value_i,
+  input  logic [NumInc-1:0]                     inc_valid_i,
+  input  logic [NumInc-1:0][IdxW-1:0]           inc_idx_i,
+  input  logic [NumInc-1:0][31:0]               inc_value_i,
   // Wait ports (combinational done; side effect at the edge)
-  input  logic [EVT_SEM_NUM_WAIT-1:0]           wait_valid_i,
-  input  logic [EVT_SEM_NUM_WAIT-1:0][7:0]      wait_mode_i,
-  input  logic [EVT_SEM_NUM_WAIT-1:0][7:0]      wait_idx_i,
-  input  logic [EVT_SEM_NUM_WAIT-1:0][31:0]     wait_value_i,
-  output logic [EVT_SEM_NUM_WAIT-1:0]           wait_done_o,
+  input  logic [NumWait-1:0]                    wait_valid_i,
+  input  logic [NumWait-1:0][7:0]               wait_mode_i,
+  input  logic [NumWait-1:0][IdxW-1:0]          wait_idx_i,
+  input  logic [NumWait-1:0][31:0]              wait_value_i,
+  output logic [NumWait-1:0]                    wait_done_o,
   // Status and debug
   output logic [EVT_SEM_NUM_ERR-1:0]            err_pulse_o,
   output logic [EVT_SEM_NUM_ERR-1:0]            err_status_o,
-  output logic [EVT_SEM_NUM_EVT-1:0]            evt_o,
-  input  logic [7:0]                            dbg_idx_i,
+  output logic [NumSem-1:0]                     evt_o,
+  input  logic [IdxW-1:0]                       dbg_idx_i,
   output logic [31:0]                           dbg_sem_o
 );
 
   localparam int unsigned AddrW    = int'(EVT_SEM_ADDR_W);
-  localparam int unsigned NumSem   = int'(EVT_SEM_NUM_SEM);
-  localparam int unsigned NumInc   = int'(EVT_SEM_NUM_INC);
-  localparam int unsigned NumWait  = int'(EVT_SEM_NUM_WAIT);
   localparam int unsigned NumErr   = int'(EVT_SEM_NUM_ERR);
   localparam int unsigned NumSlots = 1 + NumInc + NumWait;
+  localparam int unsigned WaitW    = NumWait > 1 ? $clog2(NumWait) : 1;
   // Exact sum of up to NumSlots signed 32-bit terms plus a base: 32 + 5 bits suffice.
   localparam int unsigned SumW     = 40;
   localparam int unsigned WinLsb   = int'(EVT_SEM_WIN_LSB);
@@ -147,10 +155,6 @@ module evt_sem
   // AXI protection bits carry no meaning here.
   logic unused_prot;
   assign unused_prot = ^{s_axil_awprot, s_axil_arprot};
-  // Only VALID of a FIRST_ERR write has an effect.
-  logic unused_first_err_wdata;
-  assign unused_first_err_wdata = ^{w_first_err.kind, w_first_err.write, w_first_err.rsvd16,
-                                    w_first_err.info};
 
   // ---------------------------------------------------------------------------------------
   // AXI4-Lite channels
@@ -199,7 +203,7 @@ module evt_sem
 
   // Write classification: its effect, or the error it raises (no effect).
   reg_e              wr_reg;
-  logic [7:0]        wr_idx;
+  logic [IdxW-1:0]   wr_idx;
   evt_sem_first_err_kind_t wr_err_kind;
   evt_sem_first_err_t w_first_err;  // write data in the FIRST_ERR layout
   logic              wr_evt_v, wr_set_v, wr_add_v, wr_rearm;
@@ -210,7 +214,11 @@ module evt_sem
   assign wr_reg      = decode_reg(aw_addr_q[AddrW-1:IdxLsb]);
   assign wr_acc      = evt_sem_access(32'({aw_addr_q[AddrW-1:IdxLsb], {IdxLsb{1'b0}}}));
   assign w_first_err = w_data_q;
-  assign wr_idx = aw_addr_q[IdxLsb +: 8];
+  // Only VALID of a FIRST_ERR write has an effect.
+  logic unused_first_err_wdata;
+  assign unused_first_err_wdata = ^{w_first_err.kind, w_first_err.write, w_first_err.rsvd16,
+                                    w_first_err.info};
+  assign wr_idx = aw_addr_q[IdxLsb +: IdxW];
 
   always_comb begin
     wr_err_v    = 1'b0;
@@ -253,10 +261,10 @@ module evt_sem
 
   // Read: answered from the state before the edge.
   reg_e       rd_reg;
-  logic [7:0] rd_idx;
+  logic [IdxW-1:0] rd_idx;
 
   assign rd_reg = decode_reg(rd_addr[AddrW-1:IdxLsb]);
-  assign rd_idx = rd_addr[IdxLsb +: 8];
+  assign rd_idx = rd_addr[IdxLsb +: IdxW];
 
   always_comb begin
     rd_data  = '0;
@@ -336,18 +344,18 @@ module evt_sem
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : p_state
     logic [NumSlots-1:0]    slot_v;
-    logic [7:0]             slot_idx [NumSlots];
+    logic [IdxW-1:0]        slot_idx [NumSlots];
     logic signed [SumW-1:0] slot_val [NumSlots];
     logic signed [SumW-1:0] delta [NumSem];
     logic signed [SumW-1:0] base;
     logic signed [SumW-1:0] acc;
     logic [31:0]            res;
     logic                   ovf_v;
-    logic [7:0]             ovf_idx;
+    logic [IdxW-1:0]        ovf_idx;
     logic [31:0]            ovf_val;
     logic [NumSem-1:0]      evt;
     logic [NumErr-1:0]      pulse;
-    logic [1:0]             bad_port;
+    logic [WaitW-1:0]       bad_port;
     evt_sem_first_err_t     fe;
     logic [31:0]            fd;
     if (!rst_ni) begin
@@ -421,7 +429,7 @@ module evt_sem
       bad_port = '0;
       for (int p = NumWait - 1; p >= 0; p--) begin
         if (bad_v[p]) begin
-          bad_port = 2'(p);
+          bad_port = WaitW'(p);
         end
       end
       pulse = '0;
