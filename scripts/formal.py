@@ -61,6 +61,14 @@ JOBS = [
     Job("AXI4-Lite covers", "axil_reg_adapter", "axil_reg_adapter.sby", "cover", "cover", 8),
     Job("fold/decode identities", "cayman_addr_decode", "cayman_addr_decode.sby", "prove", "prove", 5),
     Job("fold/decode covers", "cayman_addr_decode", "cayman_addr_decode.sby", "cover", "cover", 6),
+    Job("AXI4-Lite port, responses per description", "udma_regs", "udma_regs.sby", "axil", "prove", 6),
+    Job("AXI4-Lite port covers", "udma_regs", "udma_regs.sby", "cover_axil", "cover", 8),
+    Job("ring head/tail, ring ids, free space", "udma_regs", "udma_regs.sby", "rings", "prove", 2),
+    Job("ring covers", "udma_regs", "udma_regs.sby", "cover_rings", "cover", 12),
+    Job("AXI4-Lite port, responses per description", "evt_sem 4x2x1", "evt_sem.sby", "axil", "prove", 6),
+    Job("AXI4-Lite port covers", "evt_sem 4x2x1", "evt_sem.sby", "cover_axil", "cover", 8),
+    Job("every accepted increment counted", "evt_sem 4x2x1", "evt_sem.sby", "inc", "prove", 2),
+    Job("increment covers", "evt_sem 4x2x1", "evt_sem.sby", "cover_inc", "cover", 4),
 ]
 
 BUGS = [
