@@ -57,9 +57,12 @@ module axi4_master_chk #(
   localparam int unsigned PW = $clog2(Depth);
   localparam int unsigned CW = PW + 1;
   localparam logic [1:0] BurstIncr = 2'b01;
-  // Rules of the slave are the environment when the master is under check.
+  // Rules of the slave are the environment when the master is under check
+  // (formal builds only).
+  /* verilator lint_off UNUSEDPARAM */
   localparam bit MEnv = !DutIsMaster;
   localparam bit SEnv = DutIsMaster;
+  /* verilator lint_on UNUSEDPARAM */
 
   logic aw_hs, w_hs, b_hs, ar_hs, r_hs;
   assign aw_hs = awvalid_i && awready_i;

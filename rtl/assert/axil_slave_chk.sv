@@ -58,9 +58,12 @@ module axil_slave_chk #(
   localparam int unsigned TW   = 8;
   localparam logic [1:0] RespOkay   = 2'b00;
   localparam logic [1:0] RespSlverr = 2'b10;
-  // Rules of the master are the environment when the slave is under check.
+  // Rules of the master are the environment when the slave is under check
+  // (formal builds only).
+  /* verilator lint_off UNUSEDPARAM */
   localparam bit MEnv = DutIsSlave;
   localparam bit SEnv = !DutIsSlave;
+  /* verilator lint_on UNUSEDPARAM */
 
   logic                   aw_stall_q, w_stall_q, b_stall_q, ar_stall_q, r_stall_q;
   logic [AddrWidth-1:0]   awaddr_q, araddr_q;

@@ -31,7 +31,9 @@ module axis_chk #(
 );
   `SB2SB_ASSERT_IMPORT
 
-  localparam bit TxEnv = !DutIsTx;
+  /* verilator lint_off UNUSEDPARAM */
+  localparam bit TxEnv = !DutIsTx;  // used in formal builds only
+  /* verilator lint_on UNUSEDPARAM */
   localparam int unsigned PlW = DataWidth + DataWidth / 8 + IdWidth + 2;
 
   logic [PlW-1:0]     pl, pl_q;
