@@ -35,22 +35,17 @@ module evt_sem_inc_chk #(
   always_comb begin
     for (int unsigned p = 0; p < NumInc; p++) begin
       logic signed [63:0] acc;
-      logic signed [63:0] sum;
       logic               other;
       other = wr_v_i && wr_idx_i == inc_idx_i[p];
       for (int unsigned w = 0; w < NumWait; w++) begin
         other = other || (dec_v_i[w] && dec_idx_i[w] == inc_idx_i[p]);
       end
-      // The increments first, then the semaphore: the order of the block's
-      // adder (a sum of deltas onto a base), which a formal tool matches far
-      // more easily than the same total in another order.
-      sum = '0;
+      acc = 64'(signed'(sem_i[inc_idx_i[p][IW-1:0]]));
       for (int unsigned q = 0; q < NumInc; q++) begin
         if (inc_valid_i[q] && inc_idx_i[q] == inc_idx_i[p]) begin
-          sum = sum + 64'(signed'(inc_value_i[q]));
+          acc = acc + 64'(signed'(inc_value_i[q]));
         end
       end
-      acc = 64'(signed'(sem_i[inc_idx_i[p][IW-1:0]])) + sum;
       exp_v_d[p] = inc_valid_i[p] && !other;
       if (acc > 64'sh7fff_ffff) begin
         exp_val_d[p] = 32'h7fff_ffff;
