@@ -62,7 +62,7 @@ class Bug:
 JOBS = [
     Job("AXI4-Lite slave rules", "axil_reg_adapter", "axil_reg_adapter.sby", "prove", "prove", 6),
     Job("AXI4-Lite covers", "axil_reg_adapter", "axil_reg_adapter.sby", "cover", "cover", 8),
-    Job("AXI4-Stream rules, both ports", "axis_loop_fifo", "axis_loop_fifo.sby", "prove", "prove", 3),
+    Job("AXI4-Stream rules, both ports", "axis_loop_fifo", "axis_loop_fifo.sby", "prove", "prove", 4),
     Job("AXI4-Stream covers", "axis_loop_fifo", "axis_loop_fifo.sby", "cover", "cover", 6),
     Job("fold/decode identities", "cayman_addr_decode", "cayman_addr_decode.sby", "prove", "prove", 5),
     Job("fold/decode covers", "cayman_addr_decode", "cayman_addr_decode.sby", "cover", "cover", 6),
