@@ -482,6 +482,13 @@ module evt_sem
     end
   end
 
+  // A cycle without any update source, error, W1C/re-arm write or pending error pulse
+  // changes none of these registers: `busy` enables them (the Verilated model then skips
+  // the process in the other cycles).
+  logic busy;
+  assign busy = wr_set_v || wr_add_v || (|inc_valid_i) || (|dec_v) || (|clr_v) || wr_evt_v ||
+                wr_err_v || rd_err_v || (|bad_v) || (|wr_w1c) || wr_rearm || (|err_pulse_q);
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       evt_q        <= '0;
@@ -489,7 +496,7 @@ module evt_sem
       err_pulse_q  <= '0;
       first_err_q  <= '0;
       first_data_q <= '0;
-    end else begin
+    end else if (busy) begin
       evt_q        <= evt_d;
       err_q        <= err_d;
       err_pulse_q  <= err_pulse_d;
