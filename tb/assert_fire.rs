@@ -212,6 +212,91 @@ fn axil_responses_need_a_request_and_are_held() {
     fires("AXIL_R_NO_REQ", 3, &[ar, r_ok, r_ok]);
 }
 
+#[test]
+#[cfg_attr(
+    not(sb2sb_assert),
+    ignore = "needs an assertion build: make assert-test"
+)]
+fn axil_responses_are_okay_or_slverr() {
+    let b = |resp| {
+        cyc(|i| {
+            i.axil_bvalid = 1;
+            i.axil_bready = 1;
+            i.axil_bresp = resp
+        })
+    };
+    quiet(&[axil_write(), b(0)]);
+    quiet(&[axil_write(), b(2)]);
+    fires("AXIL_RESP", 2, &[axil_write(), b(1)]);
+    let ar = cyc(|i| {
+        i.axil_arvalid = 1;
+        i.axil_arready = 1
+    });
+    let r = |resp| {
+        cyc(|i| {
+            i.axil_rvalid = 1;
+            i.axil_rready = 1;
+            i.axil_rresp = resp
+        })
+    };
+    quiet(&[ar, r(2)]);
+    fires("AXIL_RESP", 2, &[ar, r(3)]);
+}
+
+#[test]
+#[cfg_attr(
+    not(sb2sb_assert),
+    ignore = "needs an assertion build: make assert-test"
+)]
+fn axil_bounded_waits_and_outstanding_limit() {
+    // The checker's bounds: a request accepted within 8 cycles, a response
+    // shown within 8 cycles of a complete request.
+    let ar_stall = cyc(|i| {
+        i.axil_arvalid = 1;
+        i.axil_araddr = 4
+    });
+    quiet(&[ar_stall; 8]);
+    fires("AXIL_AR_WAIT", 9, &[ar_stall; 9]);
+    // AW waiting although its W was taken; W waiting although its AW was taken.
+    let w_first = cyc(|i| {
+        i.axil_wvalid = 1;
+        i.axil_wready = 1
+    });
+    let aw_stall = cyc(|i| i.axil_awvalid = 1);
+    let mut v = vec![w_first];
+    v.extend([aw_stall; 9]);
+    fires("AXIL_AW_WAIT", 10, &v);
+    let aw_first = cyc(|i| {
+        i.axil_awvalid = 1;
+        i.axil_awready = 1
+    });
+    let w_stall = cyc(|i| i.axil_wvalid = 1);
+    let mut v = vec![aw_first];
+    v.extend([w_stall; 9]);
+    fires("AXIL_W_WAIT", 10, &v);
+    // A waiting AW is no stall while the slave waits for W, nor while B is shown.
+    quiet(&[aw_stall; 12]);
+    // No B for a complete write; no R for a read.
+    let mut v = vec![axil_write()];
+    v.extend([idle(); 8]);
+    quiet(&v);
+    v.push(idle());
+    fires("AXIL_B_DELAY", 10, &v);
+    let ar = cyc(|i| {
+        i.axil_arvalid = 1;
+        i.axil_arready = 1
+    });
+    let mut v = vec![ar];
+    v.extend([idle(); 9]);
+    fires("AXIL_R_DELAY", 10, &v);
+    // 255 write addresses without their data: the 8-bit counter would wrap.
+    let mut v = vec![aw_first; 254];
+    quiet(&v);
+    v.push(aw_first);
+    v.push(idle());
+    fires("AXIL_OUTSTANDING", 256, &v);
+}
+
 // ---- AXI4 master ----------------------------------------------------------
 
 fn aw(addr: u64, len: u64, ready: u64) -> HarnessIn {

@@ -1,5 +1,9 @@
-// AXI4 master port checker (bind to a block's m_axi_* port).
+// AXI4 master port rules (bind to a block's m_axi_* port).
 //
+// Each rule is owned by the side that drives it (sb2sb_assert.svh): with
+// DutIsMaster = 1 (a master under check) the slave's rules (B, R, RLAST, the
+// responses' requests) are the environment, assumed in a proof; with 0 (a
+// slave port under check) the master's rules are.
 // AMBA AXI4 rules (INCR bursts; the blocks issue no other kind):
 //   *_VALID_HELD / *_STABLE  on AW, W, AR (master) and B, R (slave side)
 //   X_*          no X/Z on VALID/READY, nor on a payload while VALID
@@ -17,7 +21,8 @@
 module axi4_master_chk #(
   parameter int unsigned AddrWidth = 64,
   parameter int unsigned DataWidth = 64,
-  parameter int unsigned Depth     = 64
+  parameter int unsigned Depth     = 64,
+  parameter bit          DutIsMaster = 1'b1
 ) (
   input logic                   clk_i,
   input logic                   rst_ni,
@@ -52,6 +57,12 @@ module axi4_master_chk #(
   localparam int unsigned PW = $clog2(Depth);
   localparam int unsigned CW = PW + 1;
   localparam logic [1:0] BurstIncr = 2'b01;
+  // Rules of the slave are the environment when the master is under check
+  // (formal builds only).
+  /* verilator lint_off UNUSEDPARAM */
+  localparam bit MEnv = !DutIsMaster;
+  localparam bit SEnv = DutIsMaster;
+  /* verilator lint_on UNUSEDPARAM */
 
   logic aw_hs, w_hs, b_hs, ar_hs, r_hs;
   assign aw_hs = awvalid_i && awready_i;
@@ -170,29 +181,32 @@ module axi4_master_chk #(
     return 14'(aligned) + (14'(len) + 14'd1) * (14'd1 << size);
   endfunction
 
-  `SB2SB_ASSERT(AXI_AW_VALID_HELD, !aw_stall_q || awvalid_i)
-  `SB2SB_ASSERT(AXI_W_VALID_HELD, !w_stall_q || wvalid_i)
-  `SB2SB_ASSERT(AXI_B_VALID_HELD, !b_stall_q || bvalid_i)
-  `SB2SB_ASSERT(AXI_AR_VALID_HELD, !ar_stall_q || arvalid_i)
-  `SB2SB_ASSERT(AXI_R_VALID_HELD, !r_stall_q || rvalid_i)
-  `SB2SB_ASSERT(AXI_AW_STABLE, !aw_stall_q || aw_pl == aw_pl_q)
-  `SB2SB_ASSERT(AXI_W_STABLE, !w_stall_q || w_pl == w_pl_q)
-  `SB2SB_ASSERT(AXI_B_STABLE, !b_stall_q || bresp_i == b_pl_q)
-  `SB2SB_ASSERT(AXI_AR_STABLE, !ar_stall_q || ar_pl == ar_pl_q)
-  `SB2SB_ASSERT(AXI_R_STABLE, !r_stall_q || r_pl == r_pl_q)
-  `SB2SB_ASSERT(AXI_X_HANDSHAKE, !$isunknown({awvalid_i, awready_i, wvalid_i, wready_i,
+  `SB2SB_RULE(MEnv, AXI_AW_VALID_HELD, !aw_stall_q || awvalid_i)
+  `SB2SB_RULE(MEnv, AXI_W_VALID_HELD, !w_stall_q || wvalid_i)
+  `SB2SB_RULE(SEnv, AXI_B_VALID_HELD, !b_stall_q || bvalid_i)
+  `SB2SB_RULE(MEnv, AXI_AR_VALID_HELD, !ar_stall_q || arvalid_i)
+  `SB2SB_RULE(SEnv, AXI_R_VALID_HELD, !r_stall_q || rvalid_i)
+  `SB2SB_RULE(MEnv, AXI_AW_STABLE, !aw_stall_q || aw_pl == aw_pl_q)
+  `SB2SB_RULE(MEnv, AXI_W_STABLE, !w_stall_q || w_pl == w_pl_q)
+  `SB2SB_RULE(SEnv, AXI_B_STABLE, !b_stall_q || bresp_i == b_pl_q)
+  `SB2SB_RULE(MEnv, AXI_AR_STABLE, !ar_stall_q || ar_pl == ar_pl_q)
+  `SB2SB_RULE(SEnv, AXI_R_STABLE, !r_stall_q || r_pl == r_pl_q)
+  `SB2SB_X_ASSERT(AXI_X_HANDSHAKE, !$isunknown({awvalid_i, awready_i, wvalid_i, wready_i,
       bvalid_i, bready_i, arvalid_i, arready_i, rvalid_i, rready_i}))
-  `SB2SB_ASSERT(AXI_X_PAYLOAD, !(awvalid_i && $isunknown(aw_pl)) &&
+  `SB2SB_X_ASSERT(AXI_X_PAYLOAD, !(awvalid_i && $isunknown(aw_pl)) &&
       !(wvalid_i && $isunknown(w_pl)) && !(bvalid_i && $isunknown(bresp_i)) &&
       !(arvalid_i && $isunknown(ar_pl)) && !(rvalid_i && $isunknown(r_pl)))
-  `SB2SB_ASSERT(AXI_AW_4K, !awvalid_i || awburst_i != BurstIncr ||
+  `SB2SB_RULE(MEnv, AXI_AW_4K, !awvalid_i || awburst_i != BurstIncr ||
       page_end(awaddr_i[11:0], awlen_i, awsize_i) <= 14'd4096)
-  `SB2SB_ASSERT(AXI_AR_4K, !arvalid_i || arburst_i != BurstIncr ||
+  `SB2SB_RULE(MEnv, AXI_AR_4K, !arvalid_i || arburst_i != BurstIncr ||
       page_end(araddr_i[11:0], arlen_i, arsize_i) <= 14'd4096)
-  `SB2SB_ASSERT(AXI_WLAST, !wlast_bad_q)
-  `SB2SB_ASSERT(AXI_RLAST, !(r_hs && ar_cnt_q != '0) || (rlast_i == (rbeat_q == arlen_q[ar_rd_q])))
-  `SB2SB_ASSERT(AXI_B_NO_REQ, !bvalid_i || (aw_out_q != '0 && wl_out_q != '0))
-  `SB2SB_ASSERT(AXI_R_NO_REQ, !rvalid_i || ar_cnt_q != '0)
+  `SB2SB_RULE(MEnv, AXI_WLAST, !wlast_bad_q)
+  `SB2SB_RULE(SEnv, AXI_RLAST, !(r_hs && ar_cnt_q != '0) || (rlast_i == (rbeat_q == arlen_q[ar_rd_q])))
+  `SB2SB_RULE(SEnv, AXI_B_NO_REQ, !bvalid_i || (aw_out_q != '0 && wl_out_q != '0))
+  `SB2SB_RULE(SEnv, AXI_R_NO_REQ, !rvalid_i || ar_cnt_q != '0)
   `SB2SB_ASSERT(AXI_OUTSTANDING, aw_cnt_q < CW'(Depth) && wl_cnt_q < CW'(Depth) &&
       ar_cnt_q < CW'(Depth))
+  // Non-vacuity (formal): a burst written and answered, a burst read.
+  `SB2SB_COVER(AXI_C_WRITE, bvalid_i && bready_i)
+  `SB2SB_COVER(AXI_C_READ_LAST, r_hs && rlast_i)
 endmodule : axi4_master_chk

@@ -1,6 +1,7 @@
-// AXI4-Stream port checker, for a block's master (m_axis_*) and slave
+// AXI4-Stream port rules, for a block's master (m_axis_*) and slave
 // (s_axis_*) port alike: the rules bind the transmitter of the stream, which
-// is the block on a master port and the environment on a slave port.
+// is the block on a master port (DutIsTx = 1: asserted in a proof) and the
+// environment on a slave port (DutIsTx = 0: assumed; sb2sb_assert.svh).
 //
 //   VALID_HELD    TVALID stays high until TREADY
 //   STABLE        TDATA/TKEEP/TLAST/TID/TUSER stable while TVALID && !TREADY
@@ -15,7 +16,8 @@
 
 module axis_chk #(
   parameter int unsigned DataWidth = 64,
-  parameter int unsigned IdWidth   = 4
+  parameter int unsigned IdWidth   = 4,
+  parameter bit          DutIsTx   = 1'b1
 ) (
   input logic                   clk_i,
   input logic                   rst_ni,
@@ -29,6 +31,9 @@ module axis_chk #(
 );
   `SB2SB_ASSERT_IMPORT
 
+  /* verilator lint_off UNUSEDPARAM */
+  localparam bit TxEnv = !DutIsTx;  // used in formal builds only
+  /* verilator lint_on UNUSEDPARAM */
   localparam int unsigned PlW = DataWidth + DataWidth / 8 + IdWidth + 2;
 
   logic [PlW-1:0]     pl, pl_q;
@@ -54,11 +59,13 @@ module axis_chk #(
     end
   end
 
-  `SB2SB_ASSERT(AXIS_VALID_HELD, !stall_q || tvalid_i)
-  `SB2SB_ASSERT(AXIS_STABLE, !stall_q || pl == pl_q)
-  `SB2SB_ASSERT(AXIS_X_HANDSHAKE, !$isunknown({tvalid_i, tready_i}))
-  `SB2SB_ASSERT(AXIS_X_PAYLOAD, !(tvalid_i && $isunknown(pl)))
-  `SB2SB_ASSERT(AXIS_TKEEP_PACKED, !tvalid_i || ((keep_p1 & tkeep_i) == '0 &&
+  `SB2SB_RULE(TxEnv, AXIS_VALID_HELD, !stall_q || tvalid_i)
+  `SB2SB_RULE(TxEnv, AXIS_STABLE, !stall_q || pl == pl_q)
+  `SB2SB_X_ASSERT(AXIS_X_HANDSHAKE, !$isunknown({tvalid_i, tready_i}))
+  `SB2SB_X_ASSERT(AXIS_X_PAYLOAD, !(tvalid_i && $isunknown(pl)))
+  `SB2SB_RULE(TxEnv, AXIS_TKEEP_PACKED, !tvalid_i || ((keep_p1 & tkeep_i) == '0 &&
       (tkeep_i != '0 || (tlast_i && tuser_i))))
-  `SB2SB_ASSERT(AXIS_TID_PACKET, !(tvalid_i && in_pkt_q) || tid_i == pkt_id_q)
+  `SB2SB_RULE(TxEnv, AXIS_TID_PACKET, !(tvalid_i && in_pkt_q) || tid_i == pkt_id_q)
+  // Non-vacuity (formal): a packet ends.
+  `SB2SB_COVER(AXIS_C_LAST, tvalid_i && tready_i && tlast_i)
 endmodule : axis_chk

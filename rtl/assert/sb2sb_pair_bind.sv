@@ -53,8 +53,9 @@ bind sb2sb_xbar sb2sb_xbar_chk #(
 // from the sending core's xbar) and its far side (AXI4 write master, into the
 // receiving core's in-path). Write-only: the read channels are tied idle.
 bind io_d2d_link axi4_master_chk #(
-  .AddrWidth(64),
-  .DataWidth(64)
+  .AddrWidth  (64),
+  .DataWidth  (64),
+  .DutIsMaster(1'b0)
 ) u_s_axi_chk (
   .clk_i     (clk_i),
   .rst_ni    (rst_ni),

@@ -56,7 +56,7 @@ module sb2sb_xbar_chk #(
   localparam logic [1:0] BurstIncr = 2'b01;
 
   for (genvar k = 0; k < NumWm; k++) begin : gen_wm
-    axi4_master_chk #(.AddrWidth(64), .DataWidth(64)) u_chk (
+    axi4_master_chk #(.AddrWidth(64), .DataWidth(64), .DutIsMaster(1'b0)) u_chk (
       .clk_i     (clk_i),
       .rst_ni    (rst_ni),
       .awaddr_i  (wm_awaddr_i[k]),
@@ -88,7 +88,7 @@ module sb2sb_xbar_chk #(
   end
 
   for (genvar k = 0; k < NumEngines; k++) begin : gen_rm
-    axi4_master_chk #(.AddrWidth(64), .DataWidth(64)) u_chk (
+    axi4_master_chk #(.AddrWidth(64), .DataWidth(64), .DutIsMaster(1'b0)) u_chk (
       .clk_i     (clk_i),
       .rst_ni    (rst_ni),
       .awaddr_i  (64'd0),

@@ -75,7 +75,8 @@ bind udma_engine axis_chk #(
 
 bind udma_engine axis_chk #(
   .DataWidth(DataWidth),
-  .IdWidth  (QueueIdxW)
+  .IdWidth  (QueueIdxW),
+  .DutIsTx  (1'b0)
 ) u_s_axis_chk (
   .clk_i    (clk_i),
   .rst_ni   (rst_ni),

