@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 
 use super::check::{check, Summary};
 use super::*;
+use crate::collective::algo::{Algorithm, Choice};
 use crate::collective::nccom::{prepare, Config, Machine};
 use crate::collective::{run, CollectiveOp};
 use crate::datapath::reduce::{Dtype, ReduceOp};
@@ -138,6 +139,7 @@ fn all_gather(machine: Machine, ranks: usize, size: u64) {
         arch: Arch::Cayman,
         seed: 3,
         machine,
+        algorithm: Choice::Fixed(Algorithm::Ring),
     };
     let ((modeled_ns, sems), runs) = capture(|| {
         label_systems([format!("all_gather {size} B")]);
