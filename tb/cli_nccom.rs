@@ -11,6 +11,13 @@ fn sb2sb(args: &[&str]) -> Output {
         .expect("run sb2sb")
 }
 
+/// `sb2sb` with the words of `line`, then `extra` (paths) as given.
+fn sb2sb_line(line: &str, extra: &[&str]) -> Output {
+    let mut args: Vec<&str> = line.split_whitespace().collect();
+    args.extend_from_slice(extra);
+    sb2sb(&args)
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
@@ -31,22 +38,10 @@ fn rows(out: &str) -> Vec<Vec<String>> {
 
 #[test]
 fn auto_on_32_ranks_prints_the_algorithm_per_row_and_checks() {
-    let o = sb2sb(&[
-        "nccom",
-        "all_gather",
-        "-r",
-        "32",
-        "-b",
-        "1K",
-        "-e",
-        "512K",
-        "-f",
-        "8",
-        "--algorithm",
-        "auto",
-        "--show-algorithm",
-        "--check",
-    ]);
+    let o = sb2sb_line(
+        "nccom all_gather -r 32 -b 1K -e 512K -f 8 --algorithm auto --show-algorithm --check",
+        &[],
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
@@ -123,19 +118,10 @@ fn rdh_on_six_ranks_is_a_one_line_error() {
 
 #[test]
 fn csv_has_a_header_and_one_line_per_row() {
-    let o = sb2sb(&[
-        "nccom",
-        "all_reduce",
-        "-r",
-        "8",
-        "-b",
-        "1K",
-        "-e",
-        "4K",
-        "--algorithm",
-        "mesh,rdh",
-        "--csv",
-    ]);
+    let o = sb2sb_line(
+        "nccom all_reduce -r 8 -b 1K -e 4K --algorithm mesh,rdh --csv",
+        &[],
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
@@ -162,22 +148,10 @@ fn csv_has_a_header_and_one_line_per_row() {
 fn report_file_holds_arguments_machine_timing_version_and_records() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("r.json");
-    let o = sb2sb(&[
-        "nccom",
-        "all_gather",
-        "-r",
-        "8",
-        "-b",
-        "1K",
-        "-e",
-        "64K",
-        "-f",
-        "8",
-        "--algorithm",
-        "auto",
-        "--report-to-json-file",
-        f.to_str().unwrap(),
-    ]);
+    let o = sb2sb_line(
+        "nccom all_gather -r 8 -b 1K -e 64K -f 8 --algorithm auto --report-to-json-file",
+        &[f.to_str().unwrap()],
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
     assert!(v["arguments"]
@@ -203,23 +177,10 @@ fn report_file_holds_arguments_machine_timing_version_and_records() {
 fn plot_writes_an_svg_with_one_series_per_algorithm_and_the_published_points() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("p.svg");
-    let o = sb2sb(&[
-        "nccom",
-        "all_gather",
-        "-r",
-        "8",
-        "-b",
-        "1K",
-        "-e",
-        "512K",
-        "-f",
-        "8",
-        "--algorithm",
-        "ring,mesh,rdh,auto",
-        "--plot",
-        f.to_str().unwrap(),
-        "--plot-published",
-    ]);
+    let o = sb2sb_line(
+        "nccom all_gather -r 8 -b 1K -e 512K -f 8 --algorithm ring,mesh,rdh,auto --plot",
+        &[f.to_str().unwrap(), "--plot-published"],
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let svg = std::fs::read_to_string(&f).unwrap();
     assert!(
