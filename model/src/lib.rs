@@ -25,6 +25,7 @@ pub mod evt_sem;
 pub mod isa;
 pub mod udma;
 
+pub mod clock;
 pub mod collective;
 pub mod cputime;
 pub mod datapath;
