@@ -72,8 +72,8 @@ fn one_of(dtype: Dtype) -> Vec<u8> {
 /// keeps every accumulator value, WRITTEN byte by byte so every page is
 /// backed memory. (`vec![0u8; n]` maps untouched zero pages: above the cache
 /// size the fold then read one shared zero page, measuring the cache for the
-/// increment while the calibration times backed pages; session 7's bf16
-/// 28 MiB row, 1.42, was measured so.)
+/// increment while the calibration times backed pages; a bf16 28 MiB row
+/// read 1.42 so.)
 fn inc_of(dtype: Dtype, size: usize) -> Vec<u8> {
     let zero: &[u8] = match dtype {
         Dtype::Fp32 => &[0x00, 0x00, 0x00, 0x80],
@@ -230,8 +230,8 @@ fn size_name(n: usize) -> String {
 }
 
 /// (rounds, reps) for a copy of `n` bytes: each timing covers ≥ 4 MiB, 31
-/// rounds at every size (until session 12: 9 from 16 MiB, where one 28 MiB
-/// row timed the same kernel 19 % apart through dispatch and directly).
+/// rounds at every size (with 9 from 16 MiB, one 28 MiB row timed the same
+/// kernel 19 % apart through dispatch and directly).
 fn plan_rounds(n: usize) -> (usize, usize) {
     let reps = ((4usize << 20) / n).clamp(1, 4096);
     (31, reps)

@@ -45,8 +45,8 @@ pub const REPLAY_CHUNK: usize = 8192;
 ///
 /// Why: a recorded run is 8 MB (decoder, 80 B a cycle) to 23 MB (udma_w128,
 /// 224 B) of inputs, and between one candidate's rounds the others evict it,
-/// so a straight replay also timed reading the record from DRAM: on the
-/// session 18 machine the golden decoder read 12.8 ns a cycle with the
+/// so a straight replay also timed reading the record from DRAM: on an
+/// Intel Xeon the golden decoder read 12.8 ns a cycle with the
 /// record evicted before each round against 9.7 ns without, the golden UDMA
 /// 49 against 38 ns (docs/performance.md § 4). Both the RTL-alone and the
 /// golden-alone candidates are timed so; the lockstep candidates need no

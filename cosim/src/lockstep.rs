@@ -251,7 +251,7 @@ fn words_eq(a: &[u64], b: &[u64]) -> bool {
 }
 
 /// Cycles ahead of the one being checked whose batch rows the RTL thread
-/// asks the cache for ([`prefetch`]). 32 since session 14 (was 8): the
+/// asks the cache for ([`prefetch`]). 32 rather than 8: the
 /// decoder's RTL thread, the shortest cycle (≈ 85 ns), went from 11.5–13.2
 /// to 8.7–9.5 ms per 100 000 cycles against 8.4–8.6 ms for the RTL alone
 /// (`cargo bench --bench lockstep`, per-thread CPU times, 7 rounds × 2

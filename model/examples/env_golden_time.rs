@@ -1,4 +1,4 @@
-//! Issue 15 item 4 working tool (session 8): CPU time per cycle of each
+//! CPU time per cycle of each
 //! block's lockstep environment and golden model alone, without the
 //! Verilated RTL (so it builds with the model crate only). The environment
 //! is driven by the golden model (as in the lockstep); the golden model is

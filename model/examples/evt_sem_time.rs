@@ -1,4 +1,4 @@
-//! Issue 15 item 4 working tool (session 10): CPU time per cycle of the
+//! CPU time per cycle of the
 //! EVT_SEM lockstep environment and golden model, split: environment +
 //! golden + pack (as in the lockstep), the environment alone (replaying the
 //! recorded golden outputs), the golden model alone over the recorded

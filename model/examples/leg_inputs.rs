@@ -1,4 +1,4 @@
-//! Leg speed tooling (session 8, helper C): `leg_inputs N FILE` records N
+//! Leg speed tooling: `leg_inputs N FILE` records N
 //! golden-driven inputs of seed 1 (every scenario, then random legs) as
 //! little-endian u64 words (`PairIn::WORDS` a cycle), the inputs the lockstep
 //! bench replays; `leg_inputs N FILE golden [ROUNDS]` replays FILE on the

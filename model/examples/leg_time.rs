@@ -1,4 +1,4 @@
-//! Issue 15 item 4 working tool (session 10): CPU time per cycle of the leg
+//! CPU time per cycle of the leg
 //! lockstep environment ([`LegEnv`]) and the golden pair ([`Pair`]) without
 //! the Verilated RTL, like `env_golden_time` does for the other blocks. The
 //! environment is driven by the golden pair (as in the lockstep); the pair is

@@ -1,4 +1,4 @@
-//! One-off check of issue 15 item 4 (session 7): the hash of every cycle's
+//! The hash of every cycle's
 //! packed input vector of each block's lockstep environment, driven by its
 //! golden model, for seeds 1-3. Run before and after a change to the
 //! environments or golden models: the printed hashes must be equal.

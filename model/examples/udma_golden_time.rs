@@ -1,4 +1,4 @@
-//! Golden UDMA engine speed (session 10, helper B): CPU time per cycle of the
+//! Golden UDMA engine speed: CPU time per cycle of the
 //! golden engine alone over golden-driven inputs of the lockstep environment
 //! (`UdmaEnv`, seed 1), per data width, outputs written in place
 //! (`CycleModel::step_to`, as the lockstep steps it), plus an output hash (the same hash

@@ -39,7 +39,6 @@ pub fn groups() -> Vec<(&'static str, &'static [SvConst])> {
         ("CAYMAN address codec", crate::addr::SV_CONSTS),
         ("EVT_SEM window", crate::evt_sem::regs::SV_CONSTS),
         ("UDMA engine", crate::udma::regs::SV_CONSTS),
-        // ---- SB2SB core top (issue 11 / 12.2, session 4: additive block) ----
         (
             "SB2SB core top: broadcast doorbell",
             crate::pair::regs::SV_CONSTS,

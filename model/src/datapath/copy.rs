@@ -120,7 +120,7 @@ mod x86 {
     /// (`PREFETCHT0`, one per 128-byte pair of lines: the adjacent-line
     /// prefetcher brings the other line). The hardware streamers stop at a
     /// 4 KiB boundary, so with a source in DRAM the loads of each new page
-    /// waited for memory. Session 18 (Intel Xeon, KVM, 480 MiB L3), 28 MiB
+    /// waited for memory. On an Intel Xeon (KVM, 480 MiB L3), 28 MiB
     /// between two 2 MiB-aligned buffers with both evicted first (clflush),
     /// best of 21 interleaved rounds: no prefetch 3.23-3.34 ms, 1 KiB ahead
     /// 2.81-2.90, 2 KiB 2.80-2.89, **4 KiB 2.67-2.75**, 8 KiB 2.82-2.88,
@@ -151,7 +151,7 @@ mod x86 {
             // the main loop's stores then never split a cache line (cached
             // copies too: a 4 KiB copy between buffers 16 bytes off a
             // 32-byte boundary took 61 ns with split stores against 54 ns
-            // for memcpy and 43 ns aligned; session 14).
+            // for memcpy and 43 ns aligned).
             let head = (V - (d as usize % V)) % V;
             let v = _mm256_loadu_si256(s as *const __m256i);
             _mm256_storeu_si256(d as *mut __m256i, v);

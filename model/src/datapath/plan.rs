@@ -43,16 +43,15 @@ use super::Features;
 /// Number of size classes (bit lengths 0..=64).
 pub const CLASSES: usize = 65;
 /// Fewest timing rounds per kernel (best of): calibrations whose one timing
-/// already covers [`CAL_BYTES_PER_KERNEL`] / 5 bytes or more. (3 until
-/// session 17, when the 28 MiB classes' choice still flipped between runs
-/// on the shared host: docs/performance.md § 1.)
+/// already covers [`CAL_BYTES_PER_KERNEL`] / 5 bytes or more (with 3, the
+/// 28 MiB classes' choice flipped between runs on a shared host).
 const ROUNDS_MIN: usize = 5;
 /// Most timing rounds per kernel.
 const ROUNDS_MAX: usize = 15;
 /// A calibration times each kernel over about this many bytes in all (rounds
 /// × bytes per timing), so a short timing gets more rounds: a 1 MiB class
 /// timed over 3 rounds of one 25 µs fold each chose AVX-512 for int32 where
-/// AVX2 was 6 % faster (docs/performance.md §1, session 7).
+/// AVX2 was 6 % faster.
 const CAL_BYTES_PER_KERNEL: usize = 32 << 20;
 
 /// Rounds of a calibration whose one timing covers `bytes` bytes.
@@ -412,9 +411,9 @@ pub fn reduce_candidates() -> Vec<reduce::Kernel> {
 
 /// The bytes a reduce calibration uses for a first call of `len` bytes of
 /// `dtype`: that size, clamped to [`REDUCE_CAL_MIN`]..[`REDUCE_CAL_MAX`],
-/// whole elements. (Until session 8 the class floor: the 28 MiB class was
-/// timed at 16 MiB, source + accumulator = the L3, and picked AVX-512 where
-/// the memory-bound 28 MiB fold runs AVX2 12 % faster.)
+/// whole elements. (Not the class floor: a 28 MiB class timed at 16 MiB,
+/// source + accumulator = the L3, picked AVX-512 where the memory-bound
+/// 28 MiB fold runs AVX2 12 % faster.)
 pub fn reduce_cal_bytes(len: usize, dtype: Dtype) -> usize {
     let n = len.clamp(REDUCE_CAL_MIN, REDUCE_CAL_MAX);
     n - n % dtype.size()

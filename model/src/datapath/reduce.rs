@@ -456,8 +456,8 @@ macro_rules! simd_reduce {
         // fp32 / int32 from LEAD_MIN_BYTES: a lead of fewer than one
         // vector's elements first (`lanewise!`), so the lane-wise loop's accumulator loads
         // and stores start on a vector boundary and never split a cache line
-        // (as the copy kernels align their destination). Session 18, int32
-        // 64 KiB, best of 31: the accumulator 16 or 48 bytes past a 64-byte
+        // (as the copy kernels align their destination). Measured on int32
+        // 64 KiB, best of 31 (Intel Xeon, AVX-512): the accumulator 16 or 48 bytes past a 64-byte
         // boundary took AVX2 1.52-1.67 µs and AVX-512 1.31-1.45 µs, aligned
         // both 1.30-1.34 µs; a calibration on one buffer pair then chose the
         // kernel for the pair's offset (docs/performance.md § 1). The lead

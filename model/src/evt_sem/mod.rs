@@ -499,8 +499,7 @@ impl EvtSem {
         // between this stage and the edge (the outputs and stage 2 read it
         // before), and whenever this stage runs `edge_state` runs too (an
         // update source makes the cycle `busy`). One loop over the touched
-        // entries instead of two: 55.4 -> 52.9 ns a cycle (session 18,
-        // docs/evt_sem.md).
+        // entries instead of two: 55.4 -> 52.9 ns a cycle (docs/evt_sem.md).
         let mut sat_at = 0u32;
         for (k, &idx) in out.idx[..n.min(SLOT_CAP)].iter().enumerate() {
             let (v, sat) = saturate(next[usize::from(idx)]);
