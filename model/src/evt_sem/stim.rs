@@ -13,6 +13,7 @@ use super::regs::*;
 use super::NUM_SEM;
 use crate::ports::Stimulus;
 use crate::stim::StimRng;
+use bitvec::{order::Lsb0, BitArr};
 
 /// Directed sequence constants: seed 001 §8 (local_sem = 12, remote_sem = 20,
 /// dma_engine_mask = 0x000F → 4 engines), then the full 16 engines (§5.2).
@@ -291,7 +292,7 @@ pub struct EvtSemStim {
     inc_tag: u64,
     /// Events cleared by the waits satisfied in the last observed cycle
     /// (set at the end of `observe`, read by the next one).
-    clr_mask: [u64; 4],
+    clr_mask: SemSet,
     /// Directed INCR writes to remote_sem still to queue.
     directed_writes: u32,
     bvalid_prev: bool,
@@ -335,7 +336,7 @@ fn spread_even(x: u64) -> u64 {
 }
 
 /// A set of semaphores (bit i of the 256).
-type SemSet = [u64; 4];
+type SemSet = BitArr!(for 256, in u64, Lsb0);
 
 /// The increment ports of one cycle (valid bits and index lanes), kept for
 /// the collision checks against an AXI write or a satisfied wait (rare:
@@ -396,14 +397,6 @@ fn inc_value(r: u64) -> i32 {
     } else {
         i32::from(INC_SIGN[b]) * small
     }
-}
-
-fn mask_set(m: &mut SemSet, i: u8) {
-    m[usize::from(i) / 64] |= 1 << (i % 64);
-}
-
-fn mask_has(m: &SemSet, i: u8) -> bool {
-    (m[usize::from(i) / 64] >> (i % 64)) & 1 == 1
 }
 
 impl EvtSemStim {
@@ -535,7 +528,9 @@ impl EvtSemStim {
                     {
                         self.hit(Cov::CollideIncAxi)
                     }
-                    Reg::Event(i) if w.strb == EVT_SEM_FULL_STRB && mask_has(&self.clr_mask, i) => {
+                    Reg::Event(i)
+                        if w.strb == EVT_SEM_FULL_STRB && self.clr_mask[usize::from(i)] =>
+                    {
                         self.hit(Cov::CollideEvtClearAxi)
                     }
                     _ => {}
@@ -567,9 +562,9 @@ impl EvtSemStim {
         if self.ports.bad != 0 {
             self.cov[Cov::WaitBadMode as usize] += u64::from(self.ports.bad.count_ones());
         }
-        let mut dec_mask = [0u64; 4];
+        let mut dec_mask = SemSet::ZERO;
         let mut dec_dup = false;
-        let mut clr = [0u64; 4];
+        let mut clr = SemSet::ZERO;
         // The satisfied ports, in port order.
         let mut sat = done & self.ports.valid;
         while sat != 0 {
@@ -581,11 +576,10 @@ impl EvtSemStim {
             self.hit(c);
             self.ports.release(p);
             if u32::from(mode) == EVT_SEM_WAIT_EVT_SET_CLR {
-                mask_set(&mut clr, idx);
+                clr.set(usize::from(idx), true);
             }
             if u32::from(mode) == EVT_SEM_WAIT_SEM_GE_DEC {
-                dec_dup |= mask_has(&dec_mask, idx);
-                mask_set(&mut dec_mask, idx);
+                dec_dup |= dec_mask.replace(usize::from(idx), true);
                 if self.inc_hist[0].names(idx) {
                     self.hit(Cov::CollideDecInc);
                 }
@@ -1085,7 +1079,7 @@ impl Stimulus for EvtSemStim {
             inc_hist: [IncPorts::default(); 2],
             named_at: [0; NUM_SEM],
             inc_tag: 0,
-            clr_mask: [0; 4],
+            clr_mask: SemSet::ZERO,
             directed_writes: 0,
             bvalid_prev: false,
             sweep: 0,
