@@ -105,9 +105,6 @@ pub struct EvtSem {
     next: [i64; NUM_SEM],
     /// Test-only fault; `None` in normal use.
     pub fault: Option<EvtSemFault>,
-    /// Test-only: evaluate every stage in every cycle (no idle skipping), the
-    /// reference the gated stages are checked against (`tests.rs`).
-    pub(crate) eval_all: bool,
 }
 
 impl Default for EvtSem {
@@ -129,7 +126,6 @@ impl EvtSem {
             axi: AxilAdapter::default(),
             next: [0; NUM_SEM],
             fault: None,
-            eval_all: false,
         }
     }
 
@@ -390,8 +386,8 @@ impl EvtSem {
         // (as if no lower port had an effect), and only when one of ports
         // 0..NUM_WAIT-1 decremented or cleared are they served again in
         // order, each after the lower ports' effects (one well-predicted
-        // branch per cycle). `eval_all` always takes the ordered form (the
-        // reference the shortcut is tested against).
+        // branch per cycle). The lockstep against the RTL, which serves the
+        // ports in order every cycle, is the check of the shortcut.
         self.serve_wait::<0, false>(w);
         self.serve_wait::<1, false>(w);
         self.serve_wait::<2, false>(w);
@@ -399,7 +395,7 @@ impl EvtSem {
         const _: () = assert!(NUM_WAIT == 4, "one serve_wait call per wait port");
         w.finish();
         const LOWER: u32 = (1 << (NUM_WAIT - 1)) - 1;
-        if (w.dec | w.clr) & LOWER != 0 || self.eval_all {
+        if (w.dec | w.clr) & LOWER != 0 {
             (w.done, w.dec, w.clr, w.infos) = (0, 0, 0, 0);
             self.serve_wait::<0, true>(w);
             self.serve_wait::<1, true>(w);
@@ -652,9 +648,8 @@ impl EvtSem {
         // logic yields nothing; without an update source the adder writes no
         // semaphore; without any of those, an AXI effect, an error or a pending
         // pulse, `p_state` changes no register (its `busy` gate).
-        let eval_all = self.eval_all;
         let mut waits = Waits::IDLE;
-        if i.wait_valid_i & WAIT_VALID_MASK != 0 || eval_all {
+        if i.wait_valid_i & WAIT_VALID_MASK != 0 {
             self.serve_waits(i, &mut waits);
         }
         o.wait_done_o = waits.done;
@@ -668,7 +663,7 @@ impl EvtSem {
         let sources = sem_write || i.inc_valid_i & INC_VALID_MASK != 0 || waits.dec != 0;
         // In reset the edge keeps the reset state, so no next value is formed
         // (`next` must stay equal to `sem`).
-        if (sources || eval_all) && !in_reset {
+        if sources && !in_reset {
             self.sum_semaphores(i, axi.write_op, &waits, &mut sems);
         }
         // Error pulse of this cycle.
@@ -691,7 +686,7 @@ impl EvtSem {
             || axi.write_op != WriteOp::None
             || pulse != 0
             || self.err_pulse != 0;
-        if busy || eval_all {
+        if busy {
             self.edge_state(&axi, &waits, &sems, pulse);
         }
         self.edge_axi(&axi);
@@ -700,7 +695,7 @@ impl EvtSem {
 
 impl EvtSem {
     /// The outputs of a cycle whose step would change no register, `None`
-    /// otherwise (and always with `eval_all`): out of reset, no AXI4-Lite
+    /// otherwise: out of reset, no AXI4-Lite
     /// valid or ready, no write committing in the adapter, no increment or
     /// wait port valid, no error pulse to clear. Every stage of the step is
     /// then gated off and the adapter holds, so a caller may take these
@@ -718,7 +713,6 @@ impl EvtSem {
             && i.inc_valid_i & INC_VALID_MASK == 0
             && i.wait_valid_i & WAIT_VALID_MASK == 0
             && self.err_pulse == 0
-            && !self.eval_all
             && self
                 .axi
                 .requests(&AxilIn::default(), ADDR_MASK)
