@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The tree speaks of the product: no lab-notebook words (which work session,
+# which engineer, which run of a series) in code, RTL, scripts or docs.
+# History belongs in git log and CHANGELOG.md, which this check skips.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+pattern='\bsessions? [0-9]+|\bthis session\b|\bhelpers? ([A-Z]\b|were |was |compil)|\bthe lead (engineer|merge)|\brun [a-t] on\b|\b(in|from) run [a-t]\b|\bturn [0-9]\b'
+hits=$(git ls-files -- ':!CHANGELOG.md' ':!.ci/*' | grep -vE '\.(png|svg|vcd|fst|a|lock)$' \
+  | xargs grep -nIiE "$pattern" 2>/dev/null || true)
+if [ -n "$hits" ]; then
+  echo "tree-lint: history words in the product (move them to CHANGELOG.md or git log):" >&2
+  echo "$hits" >&2
+  echo "tree-lint: $(echo "$hits" | wc -l) line(s)" >&2
+  exit 1
+fi
+echo "tree-lint: clean"
