@@ -398,12 +398,12 @@ mod scalar {
 /// pointer type of the load / store intrinsics.
 #[cfg(target_arch = "x86_64")]
 macro_rules! lanewise {
-    ($d:ident, $s:ident, $i:ident, $lead:ident, $body:ident, $step:ident, $step_bytes:expr, $op:ident, $ty:ty,
+    ($d:ident, $s:ident, $i:ident, $head:ident, $body:ident, $step:ident, $step_bytes:expr, $op:ident, $ty:ty,
      $ld:ident, $st:ident, $add:ident, $max:ident, $min:ident) => {{
-        if $lead > 0 {
-            // The lead (`$lead` bytes, fewer than one vector): one vector
+        if $head > 0 {
+            // The head (`$head` bytes, fewer than one vector): one vector
             // folded from the start, stored to a stack buffer, its first
-            // `$lead` bytes copied back. The loop below starts `$lead` bytes
+            // `$head` bytes copied back. The loop below starts `$head` bytes
             // in and reads only bytes this did not write.
             let a = $ld($s as *const $ty);
             let b = $ld($d as *const $ty);
@@ -414,10 +414,10 @@ macro_rules! lanewise {
             };
             let mut v = core::mem::MaybeUninit::<[u8; $step_bytes]>::uninit();
             $st(v.as_mut_ptr() as *mut $ty, r);
-            core::ptr::copy_nonoverlapping(v.as_ptr() as *const u8, $d, $lead);
+            core::ptr::copy_nonoverlapping(v.as_ptr() as *const u8, $d, $head);
         }
-        let $d = $d.add($lead);
-        let $s = $s.add($lead);
+        let $d = $d.add($head);
+        let $s = $s.add($head);
         while $i < $body {
             let a = $ld($s.add($i) as *const $ty);
             let b = $ld($d.add($i) as *const $ty);
@@ -435,7 +435,7 @@ macro_rules! lanewise {
 /// Smallest fp32 / int32 fold whose accumulator the SIMD kernels align
 /// before their vector loop (`simd_reduce!`).
 #[cfg(target_arch = "x86_64")]
-const LEAD_MIN_BYTES: usize = 32 << 10;
+const HEAD_MIN_BYTES: usize = 32 << 10;
 
 /// The skeleton every SIMD receive-reduce kernel shares, one definition for
 /// every vector width: `step16` / `step32` bytes per iteration for 16-bit
@@ -453,20 +453,20 @@ macro_rules! simd_reduce {
      |$d:ident, $s:ident, $i:ident| bf16 $bf16:block fp16 $fp16:block) => {{
         let n = $acc.len();
         let step = if $dtype == Dtype::Fp16 { $s16 } else { $s32 };
-        // fp32 / int32 from LEAD_MIN_BYTES: a lead of fewer than one
+        // fp32 / int32 from HEAD_MIN_BYTES: a head of fewer than one
         // vector's elements first (`lanewise!`), so the lane-wise loop's accumulator loads
         // and stores start on a vector boundary and never split a cache line
         // (as the copy kernels align their destination). Measured on int32
         // 64 KiB, best of 31 (Intel Xeon, AVX-512): the accumulator 16 or 48 bytes past a 64-byte
         // boundary took AVX2 1.52-1.67 µs and AVX-512 1.31-1.45 µs, aligned
         // both 1.30-1.34 µs; a calibration on one buffer pair then chose the
-        // kernel for the pair's offset (docs/performance.md § 1). The lead
+        // kernel for the pair's offset (docs/performance.md § 1). The head
         // costs ≈ 20 ns (a scalar one ≈ 45 ns), more than it saves on a
         // 4 KiB fold (fp32 AVX-512, accumulator 32 bytes off: 57 -> 76 ns),
         // hence the floor. The bf16 / fp16 bodies are compute bound: they
         // start at 0.
-        let lead = match $dtype {
-            Dtype::Fp32 | Dtype::Int32 if n >= super::LEAD_MIN_BYTES => {
+        let head = match $dtype {
+            Dtype::Fp32 | Dtype::Int32 if n >= super::HEAD_MIN_BYTES => {
                 let mis = ($acc.as_ptr() as usize) % $s32;
                 if mis % 4 == 0 {
                     ($s32 - mis) % $s32
@@ -476,14 +476,14 @@ macro_rules! simd_reduce {
             }
             _ => 0,
         };
-        // Bytes the vector loop folds after the lead.
-        let body = (n - lead) - (n - lead) % step;
+        // Bytes the vector loop folds after the head.
+        let body = (n - head) - (n - head) % step;
         let $d = $acc.as_mut_ptr();
         let $s = $inc.as_ptr();
         let mut $i = 0;
         match $dtype {
-            Dtype::Fp32 => lanewise!($d, $s, $i, lead, body, step, $s32, $op, $fty, $fld, $fst, $fadd, $fmax, $fmin),
-            Dtype::Int32 => lanewise!($d, $s, $i, lead, body, step, $s32, $op, $ity, $ild, $ist, $iadd, $imax, $imin),
+            Dtype::Fp32 => lanewise!($d, $s, $i, head, body, step, $s32, $op, $fty, $fld, $fst, $fadd, $fmax, $fmin),
+            Dtype::Int32 => lanewise!($d, $s, $i, head, body, step, $s32, $op, $ity, $ild, $ist, $iadd, $imax, $imin),
             Dtype::Bf16 => {
                 while $i < body {
                     $bf16
@@ -497,7 +497,7 @@ macro_rules! simd_reduce {
                 }
             }
         }
-        scalar::reduce(&mut $acc[lead + body..], &$inc[lead + body..], $dtype, $op);
+        scalar::reduce(&mut $acc[head + body..], &$inc[head + body..], $dtype, $op);
     }};
 }
 
@@ -776,16 +776,16 @@ mod tests {
         }
     }
 
-    /// Folds from `LEAD_MIN_BYTES`, where the fp32 / int32 SIMD kernels
-    /// fold a lead to align the accumulator: every accumulator offset 0..64
-    /// (the lead is 0..60 bytes, or none when the offset is not a whole
+    /// Folds from `HEAD_MIN_BYTES`, where the fp32 / int32 SIMD kernels
+    /// fold a head to align the accumulator: every accumulator offset 0..64
+    /// (the head is 0..60 bytes, or none when the offset is not a whole
     /// element), incoming offsets 0, 4 and 13, lengths just below, at and past
     /// the floor with every tail, random bits, every op, against the scalar loop.
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn every_kernel_equals_scalar_where_the_accumulator_is_aligned_first() {
         let mut r = crate::stim::StimRng::new(18);
-        let floor = LEAD_MIN_BYTES;
+        let floor = HEAD_MIN_BYTES;
         for dtype in Dtype::ALL {
             for op in ReduceOp::ALL {
                 for n in [floor - 4, floor, floor + 4, floor + 60, floor + 64 + 44] {
