@@ -1212,10 +1212,8 @@ where
     G: CycleModel<In = S::In, Out = S::Out> + Clone,
     S: Stimulus,
 {
-    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::atomic::AtomicBool;
     use std::sync::mpsc;
-    let iw = <S::In as PortBundle>::WORDS;
-    let ow = <S::Out as PortBundle>::WORDS;
     // Environment twins: the RTL-side twin runs on this (golden) thread,
     // lagging by the batches in flight (see [`GoldenTwin`]), so the RTL thread
     // runs the Verilated model and the checks only. Waveform runs keep it on
@@ -1229,8 +1227,6 @@ where
     // environment twin and writes no waveforms; the golden thread then
     // follows the AXI beats for it ([`Batch::recs`]).
     let beats_here = env_r.is_none() && opts.vcd_dir.is_none();
-    let mut beats_g = BeatTrack::new(block);
-    let xw = if beats_here { beats_g.words() } else { 0 };
     // Without a twin, the golden thread has run batches past a failing
     // cycle when it hears of it; the environment as it stood at that cycle
     // (its coverage is the report's) is rebuilt from copies taken before
@@ -1247,131 +1243,203 @@ where
     std::thread::scope(|sc| {
         let abort = &abort;
         // The Verilated model is created, stepped and dropped on this thread.
-        let worker = sc.spawn(move || -> Result<RtlDone<S>> {
-            let cpu0 = crate::cputime::thread_cpu_ns();
-            let mut side = RtlSide::<S>::new(block, opts, env_r)?;
-            // No twin and no waveforms on this thread: check whole batches
-            // in place ([`RtlSide::batch`]).
-            let fast = side.env_r.is_none() && side.waves.is_none();
-            let mut env_stop = None;
-            'batches: for mut b in rx {
-                // The golden thread's twin diverged in an earlier batch.
-                if abort.load(Ordering::Relaxed) {
-                    break;
-                }
-                if twin_here {
-                    b.hist0 = Some(side.hist.clone());
-                }
-                // The cycle the run stopped at, if it did in this batch.
-                let stopped = if fast {
-                    side.batch(&b)
-                } else {
-                    let mut stopped = None;
-                    for k in 0..b.n {
-                        let c = b.first + k as u64;
-                        let gw = &b.gw[k * ow..(k + 1) * ow];
-                        let inw = &b.inw[k * iw..(k + 1) * iw];
-                        if side.cycle(c, |ri, rg| {
-                            ri.copy_from_slice(inw);
-                            rg.copy_from_slice(gw);
-                        })? {
-                            stopped = Some(k);
-                            break;
-                        }
-                    }
-                    stopped
-                };
-                if let Some(k) = stopped {
-                    // The RTL-side twin stopped at this cycle too (`None`
-                    // when the twin is on the golden thread or there is none:
-                    // the golden thread then provides it).
-                    env_stop = side.env_r.clone();
-                    b.stop = Some(b.first + k as u64);
-                    let _ = back_tx.send(b);
-                    break 'batches;
-                }
-                let _ = back_tx.send(b);
-            }
-            let mut done = side.finish()?;
-            done.env_stop = env_stop;
-            done.cpu_s = crate::cputime::thread_cpu_s_since(cpu0);
-            Ok(done)
-        });
-        let bar = progress_bar(block, opts);
-        let mut prev_g: Option<S::Out> = None;
-        let mut free: Vec<Batch> = Vec::new();
-        let mut c = 0u64;
-        while c < opts.cycles {
-            // Batches the RTL thread is done with: the twin steps through them.
-            while let Ok(mut rb) = back_rx.try_recv() {
-                if let Some(t) = twin.as_mut() {
-                    t.take(&mut rb, block, opts);
-                }
-                free.push(rb);
-            }
-            if twin.as_ref().is_some_and(|t| t.first.is_some()) {
-                abort.store(true, Ordering::Relaxed);
-                break;
-            }
-            let mut b = free
-                .pop()
-                .unwrap_or_else(|| Batch::new::<S>(BATCH, xw, &beats_g));
-            b.stop = None;
-            fill_batch(
-                &mut b,
-                BATCH,
-                opts.cycles,
-                &mut c,
-                &mut golden,
-                &mut env_g,
-                &mut prev_g,
-                &mut beats_g,
-            );
-            // The RTL side hung up: it found the first mismatch (or failed).
-            if tx.send(b).is_err() {
-                break;
-            }
-            if let Some(bar) = &bar {
-                if c & 0xFFFF < BATCH as u64 {
-                    bar.set_position(c);
-                }
-            }
-        }
-        drop(tx);
-        // The rest of the batches, until the RTL thread hangs up.
-        for mut rb in back_rx.iter() {
-            if let Some(t) = twin.as_mut() {
-                t.take(&mut rb, block, opts);
-                if t.first.is_some() {
-                    abort.store(true, Ordering::Relaxed);
-                }
-            }
-        }
-        if let Some(b) = bar {
-            b.finish_and_clear();
-        }
-        let mut done = worker
+        let worker =
+            sc.spawn(move || rtl_thread(block, opts, env_r, twin_here, rx, back_tx, abort));
+        let ends = GoldenEnds { tx, back_rx, abort };
+        produce_batches(
+            &mut golden,
+            &mut env_g,
+            &mut twin,
+            beats_here,
+            ends,
+            block,
+            opts,
+        );
+        let done = worker
             .join()
             .map_err(|_| anyhow::anyhow!("the RTL thread of block {} panicked", block.name))??;
-        if let Some(t) = twin {
-            match t.first {
-                // The twin diverged before any cycle the RTL side stopped at.
-                Some(m) => {
-                    done.cycles_run = m.cycle;
-                    done.first = Some(m);
-                    done.env_stop = Some(t.env);
-                }
-                None if done.first.is_some() => done.env_stop = Some(t.env),
-                None => done.env_r = Some(t.env),
-            }
-        }
-        if let Some((g, e)) = start {
-            if done.first.is_some() && done.env_stop.is_none() {
-                done.env_stop = Some(replay_env(g, e, done.cycles_run));
-            }
-        }
-        Ok((env_g, done))
+        Ok((env_g, merge_twin(done, twin, start)))
     })
+}
+
+/// The golden thread's ends of the two batch channels and the abort flag.
+struct GoldenEnds<'a> {
+    tx: std::sync::mpsc::SyncSender<Batch>,
+    back_rx: std::sync::mpsc::Receiver<Batch>,
+    abort: &'a std::sync::atomic::AtomicBool,
+}
+
+/// The RTL thread of [`run_pipelined`]: creates the Verilated model, checks
+/// every batch the golden thread sends (whole batches in place when it has
+/// no environment twin and writes no waveforms, cycle by cycle otherwise),
+/// hands each batch back, and stops at the first mismatch or assertion.
+fn rtl_thread<S: Stimulus>(
+    block: &'static BlockDesc,
+    opts: &Options,
+    env_r: Option<S>,
+    twin_here: bool,
+    rx: std::sync::mpsc::Receiver<Batch>,
+    back_tx: std::sync::mpsc::Sender<Batch>,
+    abort: &std::sync::atomic::AtomicBool,
+) -> Result<RtlDone<S>> {
+    use std::sync::atomic::Ordering;
+    let iw = <S::In as PortBundle>::WORDS;
+    let ow = <S::Out as PortBundle>::WORDS;
+    let cpu0 = crate::cputime::thread_cpu_ns();
+    let mut side = RtlSide::<S>::new(block, opts, env_r)?;
+    // No twin and no waveforms on this thread: check whole batches
+    // in place ([`RtlSide::batch`]).
+    let fast = side.env_r.is_none() && side.waves.is_none();
+    let mut env_stop = None;
+    for mut b in rx {
+        // The golden thread's twin diverged in an earlier batch.
+        if abort.load(Ordering::Relaxed) {
+            break;
+        }
+        if twin_here {
+            b.hist0 = Some(side.hist.clone());
+        }
+        // The cycle the run stopped at, if it did in this batch.
+        let stopped = if fast {
+            side.batch(&b)
+        } else {
+            let mut stopped = None;
+            for k in 0..b.n {
+                let c = b.first + k as u64;
+                let gw = &b.gw[k * ow..(k + 1) * ow];
+                let inw = &b.inw[k * iw..(k + 1) * iw];
+                if side.cycle(c, |ri, rg| {
+                    ri.copy_from_slice(inw);
+                    rg.copy_from_slice(gw);
+                })? {
+                    stopped = Some(k);
+                    break;
+                }
+            }
+            stopped
+        };
+        if let Some(k) = stopped {
+            // The RTL-side twin stopped at this cycle too (`None`
+            // when the twin is on the golden thread or there is none:
+            // the golden thread then provides it).
+            env_stop = side.env_r.clone();
+            b.stop = Some(b.first + k as u64);
+            let _ = back_tx.send(b);
+            break;
+        }
+        let _ = back_tx.send(b);
+    }
+    let mut done = side.finish()?;
+    done.env_stop = env_stop;
+    done.cpu_s = crate::cputime::thread_cpu_s_since(cpu0);
+    Ok(done)
+}
+
+/// The golden thread of [`run_pipelined`]: fills batches (golden model,
+/// environment, AXI beat records) and sends them to the RTL thread until the
+/// run's cycles are done or the RTL thread hangs up; the environment twin
+/// steps through every batch the RTL thread hands back, and a twin
+/// divergence raises the abort flag.
+fn produce_batches<G, S>(
+    golden: &mut G,
+    env_g: &mut S,
+    twin: &mut Option<GoldenTwin<S>>,
+    beats_here: bool,
+    ends: GoldenEnds<'_>,
+    block: &'static BlockDesc,
+    opts: &Options,
+) where
+    G: CycleModel<In = S::In, Out = S::Out>,
+    S: Stimulus,
+{
+    use std::sync::atomic::Ordering;
+    let GoldenEnds { tx, back_rx, abort } = ends;
+    let mut beats_g = BeatTrack::new(block);
+    let xw = if beats_here { beats_g.words() } else { 0 };
+    let bar = progress_bar(block, opts);
+    let mut prev_g: Option<S::Out> = None;
+    let mut free: Vec<Batch> = Vec::new();
+    let mut c = 0u64;
+    while c < opts.cycles {
+        // Batches the RTL thread is done with: the twin steps through them.
+        while let Ok(mut rb) = back_rx.try_recv() {
+            if let Some(t) = twin.as_mut() {
+                t.take(&mut rb, block, opts);
+            }
+            free.push(rb);
+        }
+        if twin.as_ref().is_some_and(|t| t.first.is_some()) {
+            abort.store(true, Ordering::Relaxed);
+            break;
+        }
+        let mut b = free
+            .pop()
+            .unwrap_or_else(|| Batch::new::<S>(BATCH, xw, &beats_g));
+        b.stop = None;
+        fill_batch(
+            &mut b,
+            BATCH,
+            opts.cycles,
+            &mut c,
+            golden,
+            env_g,
+            &mut prev_g,
+            &mut beats_g,
+        );
+        // The RTL side hung up: it found the first mismatch (or failed).
+        if tx.send(b).is_err() {
+            break;
+        }
+        if let Some(bar) = &bar {
+            if c & 0xFFFF < BATCH as u64 {
+                bar.set_position(c);
+            }
+        }
+    }
+    drop(tx);
+    // The rest of the batches, until the RTL thread hangs up.
+    for mut rb in back_rx.iter() {
+        if let Some(t) = twin.as_mut() {
+            t.take(&mut rb, block, opts);
+            if t.first.is_some() {
+                abort.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+}
+
+/// The run's result from the RTL thread's, the environment twin's and, for a
+/// failing run without a twin, the environment replayed to the failing cycle.
+fn merge_twin<G, S>(
+    mut done: RtlDone<S>,
+    twin: Option<GoldenTwin<S>>,
+    start: Option<(G, S)>,
+) -> RtlDone<S>
+where
+    G: CycleModel<In = S::In, Out = S::Out>,
+    S: Stimulus,
+{
+    if let Some(t) = twin {
+        match t.first {
+            // The twin diverged before any cycle the RTL side stopped at.
+            Some(m) => {
+                done.cycles_run = m.cycle;
+                done.first = Some(m);
+                done.env_stop = Some(t.env);
+            }
+            None if done.first.is_some() => done.env_stop = Some(t.env),
+            None => done.env_r = Some(t.env),
+        }
+    }
+    if let Some((g, e)) = start {
+        if done.first.is_some() && done.env_stop.is_none() {
+            done.env_stop = Some(replay_env(g, e, done.cycles_run));
+        }
+    }
+    done
 }
 
 /// The environment `env` as it stands after producing the inputs of cycles
