@@ -304,7 +304,7 @@ fn offset_row(kernels: &[CopyKernel]) -> String {
     )
 }
 
-/// The interleaved ratio tables (module docs).
+/// The interleaved ratio tables (module docs): copy, receive-reduce, the leg.
 fn ratios(_c: &mut Criterion) {
     if std::env::var_os("SB2SB_BENCH_NO_RATIOS").is_some() {
         return;
@@ -332,6 +332,15 @@ fn ratios(_c: &mut Criterion) {
         out += &copy_row(&size_name(size), &kernels, &src, &mut dst);
     }
     out += &offset_row(&kernels);
+    out += &reduce_rows();
+    out += &leg_row();
+    out += &plan::report();
+    eprintln!("{out}");
+}
+
+/// The receive-reduce rows: every SIMD kernel and the dispatch, per dtype and size.
+fn reduce_rows() -> String {
+    let mut out = String::new();
     let rk: Vec<reduce::Kernel> = reduce::Kernel::supported()
         .into_iter()
         .filter(|&k| k != reduce::Kernel::Scalar)
@@ -381,6 +390,12 @@ fn ratios(_c: &mut Criterion) {
             );
         }
     }
+    out
+}
+
+/// The 28 MiB leg row: fast-mode leg on one and all threads against
+/// `memcpy`, a flat streamed copy and 128 streamed rows of the same bytes.
+fn leg_row() -> String {
     // The 28 MiB leg against one-thread memcpy of the same bytes.
     let topo = Topology::trn2(1);
     let bpp = topo.sbuf_bytes_per_partition;
@@ -448,7 +463,7 @@ fn ratios(_c: &mut Criterion) {
     };
     let t = interleaved_after(21, 1, &mut pre, &mut cands);
     let r = |i: usize| t[0].as_secs_f64() / t[i].as_secs_f64();
-    out += &format!(
+    format!(
         "\nleg 28 MiB (16 engines, cross-die), ratio = memcpy time / time | memcpy {} | flat stream {} ({:.2}x) | 128 rows streamed {} ({:.2}x) | leg 1 thread {} ({:.2}x) | leg {threads} threads {} ({:.2}x)\n",
         fmt_t(t[0]),
         fmt_t(t[1]),
@@ -459,9 +474,7 @@ fn ratios(_c: &mut Criterion) {
         r(3),
         fmt_t(t[4]),
         r(4)
-    );
-    out += &plan::report();
-    eprintln!("{out}");
+    )
 }
 
 criterion_group!(benches, bench_leg, bench_copy, bench_reduce, ratios);
