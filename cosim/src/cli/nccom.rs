@@ -366,20 +366,12 @@ fn commit() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
-/// The timing parameters of a machine, as the model uses them.
+/// The timing parameters of a machine, as the model uses them (one set
+/// for every machine: `system::timing`).
 fn timing_json(m: Machine) -> serde_json::Value {
-    match m {
-        Machine::Flat => json!({
-            "model": "flat rate model (lower::target::Timing)",
-            "flat": sb2sb_model::lower::target::Timing::default(),
-        }),
-        Machine::SystemFast | Machine::SystemCycle => json!({
-            "model": "system model link timing (system::link::LinkParams)",
-            "links": sb2sb_model::system::Topology::trn2(1).links,
-            "cycle_ps": sb2sb_model::system::cycle::CYCLE_PS,
-            "partitions_per_engine": 8,
-        }),
-    }
+    let mut v = sb2sb_model::system::timing::summary();
+    v["machine"] = json!(m);
+    v
 }
 
 /// The `--report-to-json-file` object.
@@ -393,7 +385,7 @@ fn report(sweeps: &[Sweep]) -> serde_json::Value {
                     "requested_algorithm": sw.cfg.algorithm.name(),
                     "algorithm": r.algorithm,
                     "size_bytes": r.size_bytes, "count": r.count, "type": r.dtype,
-                    "time_avg_us": r.time_us, "algbw_gbps": r.algbw_gbps, "busbw_gbps": r.busbw_gbps,
+                    "time_avg_us": r.time_us, "cycles": r.cycles, "algbw_gbps": r.algbw_gbps, "busbw_gbps": r.busbw_gbps,
                     "host_us": r.host_us, "sim_gbps": r.sim_gbps, "legs": r.legs,
                     "check": check_mark(r),
                 })

@@ -180,10 +180,12 @@ fn sendrecv_program(s: &SendrecvArgs) -> anyhow::Result<Program> {
 
 fn execute(prog: Program, mode: Mode, as_json: bool) -> anyhow::Result<i32> {
     let loaded = lower::load(prog)?;
-    let rep = match mode {
+    // Cycle mode: the cycles the system model clocked (every leg, wait
+    // and set-up program of the run).
+    let (rep, cycles) = match mode {
         Mode::Flat => {
             let mut t = lower::fast_target(&loaded);
-            lower::run(&loaded, &mut t)?
+            (lower::run(&loaded, &mut t)?, None)
         }
         Mode::Fast | Mode::Cycle => {
             let m = if mode == Mode::Fast {
@@ -192,7 +194,8 @@ fn execute(prog: Program, mode: Mode, as_json: bool) -> anyhow::Result<i32> {
                 SysMode::Cycle
             };
             let mut t = lower::system_target(&loaded, m)?;
-            lower::run(&loaded, &mut t)?
+            let rep = lower::run(&loaded, &mut t)?;
+            (rep, (mode == Mode::Cycle).then_some(t.sys.cycles))
         }
     };
     let passed = rep.passed();
@@ -200,14 +203,18 @@ fn execute(prog: Program, mode: Mode, as_json: bool) -> anyhow::Result<i32> {
         let mut v = serde_json::to_value(&rep)?;
         v["mode"] = json!(format!("{mode:?}").to_lowercase());
         v["passed"] = json!(passed);
+        v["clock_mhz"] = json!(sb2sb_model::clock::CORE_CLK_MHZ);
+        if let Some(c) = cycles {
+            v["cycles"] = json!(c);
+        }
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
-        print_report(&rep, mode);
+        print_report(&rep, mode, cycles);
     }
     Ok(if passed { 0 } else { 1 })
 }
 
-fn print_report(rep: &RunReport, mode: Mode) {
+fn print_report(rep: &RunReport, mode: Mode, cycles: Option<u64>) {
     println!(
         "program {:?} ({} mode): {} ranks, {} entries issued, {} send/recv pairs, {} collectives",
         rep.name,
@@ -218,11 +225,17 @@ fn print_report(rep: &RunReport, mode: Mode) {
         rep.collectives
     );
     println!(
-        "  {} legs, {} bytes, modeled {:.3} us, host {:.1} us",
+        "  {} legs, {} bytes, modeled {:.3} us, host {:.1} us{}",
         rep.legs.legs,
         rep.legs.bytes,
         rep.legs.modeled_ns as f64 / 1e3,
-        rep.host_us
+        rep.host_us,
+        cycles
+            .map(|c| format!(
+                " ({c} cycles clocked at {} MHz)",
+                sb2sb_model::clock::CORE_CLK_MHZ
+            ))
+            .unwrap_or_default()
     );
     if let Some(e) = &rep.error {
         println!("  run stopped (as expected): {e}");

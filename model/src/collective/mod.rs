@@ -363,7 +363,10 @@ pub fn run(
     let bs = check_members(op, members, reduce)?;
     let n = members.len();
     let ring = Ring::new(n, channel);
-    let mut report = LegReport::default();
+    let mut report = LegReport {
+        modeled_ns: target.launch(),
+        ..LegReport::default()
+    };
     for step in schedule::schedule(op, n) {
         let mut legs = Vec::new();
         for s in &step {
@@ -420,7 +423,10 @@ pub fn run_algo(
             }),
         }
     };
-    let mut report = LegReport::default();
+    let mut report = LegReport {
+        modeled_ns: target.launch(),
+        ..LegReport::default()
+    };
     for step in algo::steps(op, algo, n) {
         let mut legs = Vec::new();
         for x in &step {

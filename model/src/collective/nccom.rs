@@ -91,6 +91,8 @@ pub struct Row {
     pub algorithm: Algorithm,
     /// time(us), modeled.
     pub time_us: f64,
+    /// The modeled time in core-clock cycles (`clock`, rounded up).
+    pub cycles: u64,
     /// algbw(GB/s) = size / time.
     pub algbw_gbps: f64,
     /// busbw(GB/s) = algbw × bus factor.
@@ -472,6 +474,7 @@ pub fn run_size(cfg: &Config, size: u64) -> Result<Row, NccomError> {
         dtype: cfg.dtype,
         algorithm: p.algorithm,
         time_us,
+        cycles: crate::clock::ps_to_cycles(rep.modeled_ns * 1000),
         algbw_gbps: algbw,
         busbw_gbps: algbw * cfg.op.bus_factor(cfg.ranks),
         host_us: host * 1e6,
@@ -587,6 +590,99 @@ mod tests {
                 assert_eq!(run_size(&c, s).unwrap().verified, Some(true));
             }
         }
+    }
+
+    /// Modeled µs of one size of `op` on `ranks` ranks with `algorithm` on `machine`.
+    fn time_us(
+        op: CollectiveOp,
+        ranks: usize,
+        algorithm: Choice,
+        machine: Machine,
+        size: u64,
+    ) -> f64 {
+        let mut c = cfg(op, ranks, Dtype::Fp32);
+        c.algorithm = algorithm;
+        c.machine = machine;
+        c.check = false;
+        run_size(&c, size).unwrap().time_us
+    }
+
+    #[test]
+    fn flat_fast_and_cycle_modeled_times_agree_within_10_percent() {
+        // Issue 34 item 4: one modeled time across the three machines. The
+        // flat path and fast mode share the closed form of the data-path
+        // rows; cycle mode is what the rows were derived from.
+        let cases = [
+            (
+                CollectiveOp::AllGather,
+                4,
+                Choice::Fixed(Algorithm::Ring),
+                64 << 10,
+            ),
+            (CollectiveOp::AllGather, 8, Choice::Auto, 1 << 10),
+            (CollectiveOp::AllGather, 8, Choice::Auto, 64 << 10),
+            (
+                CollectiveOp::AllReduce,
+                4,
+                Choice::Fixed(Algorithm::Rdh),
+                16 << 10,
+            ),
+            (
+                CollectiveOp::ReduceScatter,
+                4,
+                Choice::Fixed(Algorithm::Mesh),
+                16 << 10,
+            ),
+        ];
+        let mut bad = Vec::new();
+        for (op, ranks, algo, size) in cases {
+            let f = time_us(op, ranks, algo, Machine::Flat, size);
+            let s = time_us(op, ranks, algo, Machine::SystemFast, size);
+            let c = time_us(op, ranks, algo, Machine::SystemCycle, size);
+            eprintln!("{op} r={ranks} {algo:?} {size} B: flat {f:.3} fast {s:.3} cycle {c:.3} us");
+            for (what, x) in [("flat", f), ("fast", s)] {
+                if !(0.9..=1.1).contains(&(x / c)) {
+                    bad.push((op, ranks, size, what, x, c));
+                }
+            }
+        }
+        assert!(bad.is_empty(), "outside 10 % of cycle mode: {bad:?}");
+    }
+
+    #[test]
+    fn published_trn2_all_gather_rows_are_within_1_5x_where_the_data_path_allows() {
+        // Issue 34 item 5 / issue 37 item 5: nccom-test SDK 2.28, 8 ranks,
+        // all_gather, fp32, `auto` (PUBLIC-FACTS §7). The firmware costs of
+        // system::timing are the same for every op and rank count. A row
+        // whose data path alone (the cycle model's, without any firmware
+        // cost) already exceeds 1.5× the measurement cannot be reached by
+        // calibration: it is reported, not tuned (docs/performance.md).
+        use crate::system::timing::{step_ns, COLLECTIVE_LAUNCH_NS};
+        let mut outside = Vec::new();
+        for (size, published) in PUBLISHED_TRN2_ALL_GATHER_R8_FP32 {
+            let model = time_us(
+                CollectiveOp::AllGather,
+                8,
+                Choice::Auto,
+                Machine::SystemFast,
+                size,
+            );
+            // One mesh step, 7 legs per core.
+            let firmware = (COLLECTIVE_LAUNCH_NS + step_ns(7)) as f64 / 1e3;
+            let data = model - firmware;
+            let ratio = model / published;
+            eprintln!("{size:>7} B: model {model:.2} us (data path {data:.2}), published {published} us, ratio {ratio:.2}");
+            assert!(data > 0.0);
+            if !(1.0 / 1.5..=1.5).contains(&ratio) {
+                outside.push((size, ratio));
+                assert!(
+                    data > 1.5 * published,
+                    "{size} B: {ratio:.2}x the measurement although the data path alone is {data:.2} us: recalibrate system::timing"
+                );
+            }
+        }
+        // The small rows, where the firmware costs dominate, are within 1.5×.
+        assert!(outside.iter().all(|&(s, _)| s > 64 << 10), "{outside:?}");
     }
 
     #[test]

@@ -391,11 +391,13 @@ pub fn load(program: Program) -> Result<Loaded, ProgramError> {
 
 /// A fast-path machine sized for the program.
 pub fn fast_target(l: &Loaded) -> FlatTarget {
-    FlatTarget::new(
+    let mut t = FlatTarget::new(
         l.program.arch,
         l.program.topology.cores(),
         l.partition_bytes,
-    )
+    );
+    t.timing.cores_per_die = l.program.topology.cores_per_die;
+    t
 }
 
 /// Source of the pre-run bytes of a tensor range (for `copy_of`).

@@ -23,8 +23,10 @@
 //! - A leg whose two sides sit on one core (the mesh reduce-scatter's local
 //!   fold of its receive slots) is not an rdma leg (the system refuses a leg
 //!   to itself): the target folds (or copies) the bytes on the core with the
-//!   same kernel and times it as an on-die transfer of ⌈p / 8⌉ engines:
-//!   on-die latency + descriptor overhead + bytes / the engines' rate.
+//!   same kernel and times it as an on-die leg of ⌈p / 8⌉ engines with the
+//!   data-path row of `system::timing` (the closed form fast mode sums).
+//! - Every step adds the firmware cost `system::timing::step_ns` (hop and
+//!   the Q7's per-leg cost of the core issuing the most legs).
 //! - Legs of one batch run one after the other (they share no bytes, checked
 //!   by [`check_batch`]); the batch's modeled time is its slowest leg. In
 //!   fast mode their byte moves are held and run together, on the system's
@@ -35,7 +37,8 @@ use std::sync::Arc;
 use super::target::{check_batch, Leg, LegReport, Target, TargetError};
 use crate::datapath::reduce::recv_reduce;
 use crate::isa::{Arch, Events, UpdateMode};
-use crate::system::link::{self, LinkClass};
+use crate::system::link::LinkClass;
+use crate::system::timing;
 use crate::system::{CoreId, LegOp, LegSpec, Mode, System, SystemError, Topology};
 
 /// TX-core semaphore of a lowered leg (project-defined, reserved).
@@ -179,7 +182,11 @@ impl Target for SystemTarget {
         if let Some(rec) = self.sys.rec() {
             rec.step_begin(serde_json::json!({}));
         }
-        let r = self.run_legs_held(legs);
+        let fw = timing::step_ns(super::target::legs_per_core(legs));
+        let r = self.run_legs_held(legs).map(|mut rep| {
+            rep.modeled_ns += fw;
+            rep
+        });
         if let Some(rec) = self.sys.rec() {
             // The step lasts its reported time (the slowest leg, in ns).
             rec.step_end(r.as_ref().ok().map(|rep| rep.modeled_ns * 1000));
@@ -193,9 +200,17 @@ impl Target for SystemTarget {
             let t = self.local_leg(l)?;
             rep.legs += 1;
             rep.bytes += l.src.total();
-            rep.modeled_ns = rep.modeled_ns.max(t);
+            rep.modeled_ns = rep.modeled_ns.max(t + fw);
         }
         Ok(rep)
+    }
+
+    fn launch(&mut self) -> u64 {
+        let ns = timing::COLLECTIVE_LAUNCH_NS;
+        if let Some(rec) = self.sys.rec() {
+            rec.launch(ns * 1000);
+        }
+        ns
     }
 
     fn trace_collective(&mut self, name: Option<&str>) {
@@ -246,12 +261,13 @@ impl SystemTarget {
                 .write_sbuf(c, part(l.dst.partition + i), l.dst.offset, &out)
                 .map_err(sys_err)?;
         }
-        let p = self.sys.topology().links;
-        let engines = l.src.partitions.div_ceil(8).clamp(1, 16);
-        let rate = link::aggregate_rate(&p, LinkClass::OnDie, engines);
-        let ps = link::ns(p.on_die.latency_ns)
-            + link::ns(p.desc_overhead_ns)
-            + link::transfer_ps(l.src.total(), rate);
+        let engines = timing::lowered_engines(l.src.partitions);
+        let ps = timing::leg_ps(
+            LinkClass::OnDie,
+            l.src.partitions.into(),
+            l.src.bytes,
+            engines,
+        );
         Ok(ps.div_ceil(1000))
     }
 
@@ -280,7 +296,7 @@ impl SystemTarget {
             if l.src.partitions == 0 || l.src.bytes == 0 || l.src.core == l.dst.core {
                 continue;
             }
-            let engines = l.src.partitions.div_ceil(8).clamp(1, 16);
+            let engines = timing::lowered_engines(l.src.partitions);
             let mut spec = LegSpec::new(
                 core(l.src.core),
                 l.src.offset,

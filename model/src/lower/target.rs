@@ -188,6 +188,12 @@ pub trait Target {
     /// Timeline scope (docs/timeline.md): `Some(name)` opens a collective,
     /// `None` closes it. Machines without a timeline ignore it.
     fn trace_collective(&mut self, _name: Option<&str>) {}
+    /// Start a collective: its launch cost in ns
+    /// ([`crate::system::timing::COLLECTIVE_LAUNCH_NS`]); machines with a
+    /// timeline draw it as the collective's first span.
+    fn launch(&mut self) -> u64 {
+        crate::system::timing::COLLECTIVE_LAUNCH_NS
+    }
 
     /// Does the instruction's wait predicate hold now?
     fn wait_satisfied(&self, core: usize, events: &Events) -> Result<bool, TargetError> {
@@ -207,36 +213,49 @@ pub trait Target {
     }
 }
 
-/// Fixed-point rate model for the modeled time of a leg (project-defined
-/// defaults from PUBLIC-FACTS §4: 27.2 GB/s per DMA engine, 16 engines per
-/// core, intra-node hop latency about 1–2 µs → 1.5 µs).
+/// Modeled time of the flat path: the data-path rows of
+/// [`crate::system::timing`] (the closed form of fast mode) with the link
+/// class of the two cores as the system model lays them out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Timing {
-    /// Fixed cost of one leg (descriptor start to last semaphore), ns.
-    pub hop_latency_ns: u64,
-    /// Rate of one DMA engine, MB/s (10^6 bytes per second).
-    pub engine_mb_per_s: u64,
-    /// DMA engines a leg is spread over.
-    pub engines: u64,
+    /// NeuronCores per die of the layout (global core = (package × 2 + die) × this + core).
+    pub cores_per_die: usize,
 }
 
 impl Default for Timing {
     fn default() -> Self {
-        Self {
-            hop_latency_ns: 1_500,
-            engine_mb_per_s: 27_200,
-            engines: 16,
-        }
+        Self { cores_per_die: 4 }
     }
 }
 
 impl Timing {
-    /// Modeled time of one leg of `bytes`: latency + bytes / (engines × rate), rounded up.
-    pub fn leg_ns(&self, bytes: u64) -> u64 {
-        let rate = (self.engine_mb_per_s * self.engines).max(1);
-        // bytes / (rate * 1e6 B/s) seconds = bytes * 1000 / rate ns.
-        self.hop_latency_ns + (bytes as u128 * 1000).div_ceil(rate as u128) as u64
+    /// Modeled time of one leg (no firmware costs), ns, rounded up.
+    pub fn leg_ns(&self, l: &Leg) -> u64 {
+        use crate::system::timing;
+        let class = if l.src.core == l.dst.core {
+            crate::system::LinkClass::OnDie
+        } else {
+            timing::class_of(l.src.core, l.dst.core, self.cores_per_die)
+        };
+        let engines = timing::lowered_engines(l.src.partitions);
+        timing::leg_ps(class, l.src.partitions.into(), l.src.bytes, engines).div_ceil(1000)
     }
+}
+
+/// The most legs one core sends in a batch (its Q7 issues them one after
+/// the other: `system::timing::step_ns`).
+pub fn legs_per_core(legs: &[Leg]) -> u64 {
+    let mut n: Vec<(usize, u64)> = Vec::new();
+    for l in legs
+        .iter()
+        .filter(|l| l.src.partitions > 0 && l.src.bytes > 0)
+    {
+        match n.iter_mut().find(|(c, _)| *c == l.src.core) {
+            Some((_, k)) => *k += 1,
+            None => n.push((l.src.core, 1)),
+        }
+    }
+    n.iter().map(|&(_, k)| k).max().unwrap_or(0)
 }
 
 /// Fast-path machine: a flat SBUF image per core (allocated on first use),
@@ -483,8 +502,11 @@ impl Target for FlatTarget {
         for l in legs {
             rep.legs += 1;
             rep.bytes += l.src.total();
-            rep.modeled_ns = rep.modeled_ns.max(self.timing.leg_ns(l.src.total()));
+            if l.src.total() > 0 {
+                rep.modeled_ns = rep.modeled_ns.max(self.timing.leg_ns(l));
+            }
         }
+        rep.modeled_ns += crate::system::timing::step_ns(legs_per_core(legs));
         Ok(rep)
     }
 }
@@ -576,13 +598,32 @@ mod tests {
     }
 
     #[test]
-    fn timing_is_latency_plus_bytes_over_rate() {
-        let t = Timing {
-            hop_latency_ns: 100,
-            engine_mb_per_s: 1000,
-            engines: 1,
+    fn flat_leg_time_uses_the_layout_class_and_the_busiest_engine() {
+        use crate::system::timing::{class_of, coeffs};
+        use crate::system::LinkClass;
+        // Cores 0..3 die 0, 4..7 die 1 of package 0, 8.. package 1.
+        assert_eq!(class_of(0, 3, 4), LinkClass::OnDie);
+        assert_eq!(class_of(3, 7, 4), LinkClass::D2d);
+        assert_eq!(class_of(7, 8, 4), LinkClass::C2c);
+        let t = Timing::default();
+        let r = |core, partitions, bytes| Region {
+            core,
+            partition: 0,
+            partitions,
+            offset: 0,
+            bytes,
         };
-        // 1000 MB/s = 1 byte per ns.
-        assert_eq!(t.leg_ns(5000), 5100);
+        // 20 partitions → 3 engines; the busiest takes 7 partitions:
+        // 7 data + 2 semaphore descriptors, 7 × 1000 bytes.
+        let l = Leg {
+            src: r(0, 20, 1000),
+            dst: r(4, 20, 1000),
+            reduce: None,
+        };
+        let c = coeffs(LinkClass::D2d, 3);
+        let mcyc = c.fixed_mcyc + 9 * c.desc_mcyc + 7000 * c.byte_ucyc / 1000;
+        // milli-cycles at 850 MHz → ps → ns (rounded up).
+        let ps = (mcyc.max(0) as u128 * 1000 + 425) / 850;
+        assert_eq!(t.leg_ns(&l), (ps as u64).div_ceil(1000));
     }
 }

@@ -29,7 +29,7 @@ use crate::udma::regs::{
     UDMA_Q_RTP_INC, UDMA_Q_STRIDE, UDMA_S2M_BASE,
 };
 
-use super::link::{self, Ps};
+use super::link::Ps;
 use super::map;
 use super::topology::{CoreId, DMA_ENGINES};
 use super::{System, SystemError, TraceEvent};
@@ -329,9 +329,9 @@ impl System {
 
     /// The doorbells of one Q7 program: `engines` (engine, descriptors) of
     /// core `engines_core`, queue `queue`, `side` (0 M2S / 1 S2M), rung by the
-    /// Q7 of `from` per [`System::doorbells`]. Advances the Q7 clock by one MMIO
-    /// write each and returns, per engine, when its doorbell has landed
-    /// (`latency` after the write).
+    /// Q7 of `from` per [`System::doorbells`]. Returns, per engine, when its
+    /// doorbell has landed: at the Q7's clock (fast mode counts the Q7's
+    /// transactions in the leg's fixed cost, `system::timing`).
     pub(crate) fn q7_doorbells(
         &mut self,
         from: CoreId,
@@ -339,14 +339,11 @@ impl System {
         queue: u8,
         side: u8,
         engines: &[(u8, u32)],
-        latency: Ps,
     ) -> Result<Vec<(u8, Ps)>, SystemError> {
-        let mmio = link::ns(self.topo.links.mmio_ns);
         let mut landed = Vec::with_capacity(engines.len());
         for w in self.doorbell_plan(from, engines_core, queue, side, engines)? {
-            *self.timing.q7(from) += mmio;
             self.mmio_write(from, w.soc, w.data)?;
-            let t = *self.timing.q7(from) + latency;
+            let t = *self.timing.q7(from);
             for e in (0..DMA_ENGINES).filter(|e| w.lands >> e & 1 == 1) {
                 landed.push((e, t));
             }

@@ -38,14 +38,13 @@ use crate::regs::axil::{AxilIn, AxilOut};
 use crate::udma::m2s::M2sState;
 use crate::udma::s2m::S2mState;
 
-use super::link::{LinkClass, Ps};
+use super::link::LinkClass;
 use super::mem::{DescWords, SbufWords};
 use super::topology::{DMA_ENGINES, DMA_QUEUES};
 use super::{map, CoreId, System, SystemError};
+use crate::clock;
 use crate::trace::{QueueMark, Recorder, Track};
 
-/// Modeled clock period (1 GHz, project-defined).
-pub const CYCLE_PS: Ps = 1000;
 /// A live core with no engine AXI handshake for this many cycles, while no
 /// Q7 program progresses either, is reported as stalled.
 const STALL_CYCLES: u64 = 4096;
@@ -332,7 +331,7 @@ impl System {
                 }
             }
             self.cycles += 1;
-            self.timing.now = self.timing.now.max(self.cycles * CYCLE_PS);
+            self.timing.now = self.timing.now.max(clock::cycles_to_ps(self.cycles));
             if let Some(mut r) = self.rec.take() {
                 self.trace_after(&mut r, &cores, fabric);
                 self.rec = Some(r);
@@ -430,8 +429,8 @@ impl System {
     /// a pair is posted or the one before completed until its S2M
     /// completion), and link occupancy.
     fn trace_after(&self, r: &mut Recorder, cores: &BTreeSet<u16>, fabric: &Fabric) {
-        let now = self.cycles * CYCLE_PS;
-        let prev = now - CYCLE_PS;
+        let now = clock::cycles_to_ps(self.cycles);
+        let prev = clock::cycles_to_ps(self.cycles - 1);
         for &c in cores {
             let k = &self.cores[usize::from(c)];
             for s in 0..=255u8 {
@@ -494,7 +493,7 @@ impl System {
     }
 
     fn trace_heads(&mut self, core: CoreId, e: u8) {
-        let t = self.cycles * CYCLE_PS;
+        let t = clock::cycles_to_ps(self.cycles);
         let c = &self.cores[usize::from(core.0)];
         let evs: Vec<_> = (0..DMA_QUEUES)
             .filter(|&q| c.queue(e, q, 0).desc_done > 0)

@@ -46,6 +46,7 @@ use crate::udma::desc::{M2sDesc, S2mDesc};
 use super::link::{self, Ps};
 use super::map::{self, Target};
 use super::mem::Sbuf;
+use super::timing;
 use super::{CoreId, LegOp, Q7Op, System, SystemError, TraceEvent};
 use crate::trace::{Q7Role, Recorder, Track};
 use serde_json::json;
@@ -916,7 +917,6 @@ impl System {
     /// Try one Q7 program of fast mode (cycle mode runs them on the Q7
     /// ports: `system::q7_exec`); `Ok(true)` when it ran (it is then removed).
     pub(crate) fn try_q7(&mut self, op: &Q7Op) -> Result<bool, SystemError> {
-        let p = self.topo.links;
         match op {
             Q7Op::RxArm {
                 core,
@@ -928,8 +928,7 @@ impl System {
                 let txl = self.topo.loc(*tx)?;
                 self.core_mut(*core)?.ready_to_receive_remote = 0;
                 let t0 = self.rec.is_some().then(|| *self.timing.q7(*core));
-                let lat = link::ns(p.link(self.topo.link_class(*core, *tx)?).latency_ns);
-                for (e, t) in self.q7_doorbells(*core, *tx, *queue, 1, engines, lat)? {
+                for (e, t) in self.q7_doorbells(*core, *tx, *queue, 1, engines)? {
                     self.timing.queue_ready.insert((tx.0, e, *queue, 1), t);
                 }
                 // right_push: signal the TX go-semaphore (a routed INCR write).
@@ -938,13 +937,12 @@ impl System {
                     *tx,
                     map::core_local(txl.core, map::sem_incr_offset(*go_sem)),
                 )?;
-                *self.timing.q7(*core) += link::ns(p.mmio_ns);
                 let go0 = match t0 {
                     Some(_) => self.sem(*tx, *go_sem)?,
                     None => 0,
                 };
                 self.mmio_write(*core, a, 1)?;
-                let t = *self.timing.q7(*core) + lat;
+                let t = *self.timing.q7(*core);
                 self.timing.sem_ready.insert((tx.0, *go_sem), t);
                 if let Some(t0) = t0 {
                     let (t1, go1) = (*self.timing.q7(*core), self.sem(*tx, *go_sem)?);
@@ -984,7 +982,7 @@ impl System {
                 self.timing
                     .share
                     .insert((core.0, *queue), engines.len() as u32);
-                for (e, t) in self.q7_doorbells(*core, *core, *queue, 0, engines, 0)? {
+                for (e, t) in self.q7_doorbells(*core, *core, *queue, 0, engines)? {
                     self.timing.queue_ready.insert((core.0, e, *queue, 0), t);
                 }
                 if let Some((t0, go0)) = pre {
@@ -1068,7 +1066,6 @@ impl System {
     /// Execute every ready descriptor pair in full; `Ok(true)` if any moved.
     fn pump_fast(&mut self) -> Result<bool, SystemError> {
         let mut progressed = false;
-        let p = self.topo.links;
         let keys: Vec<_> = self.active.iter().copied().collect();
         // Pairs ready in this pass: with the length of the pair at hand, an
         // estimate of the bytes about to move. When it exceeds the streaming
@@ -1082,11 +1079,9 @@ impl System {
                 u64::from(k.queue(e, q, 0).pending().min(k.queue(e, q, 1).pending()))
             })
             .sum();
-        // The engine's rate and a descriptor's transfer time depend on the
-        // link class, the queue's share and the length only: computed once
-        // per distinct triple of this pass (fixed-point divisions).
-        let mut rate_memo: Option<((link::LinkClass, u32), link::Rate)> = None;
-        let mut xfer_memo: Option<((u32, link::Rate), Ps)> = None;
+        // The data-path row of (link class, engines of the leg): looked up
+        // once per distinct pair of this pass.
+        let mut row_memo: Option<((link::LinkClass, u32), timing::DataRow)> = None;
         for (core, e, q) in keys {
             let cid = CoreId(core);
             while self.pair_ready(core, e, q) {
@@ -1100,7 +1095,9 @@ impl System {
                     _ => None,
                 };
                 self.move_or_defer(cid, e, q, &pair, stream)?;
-                // Timing: the engine streams at its share of the link.
+                // Timing (system::timing): the engine's first descriptor of a
+                // leg starts the row's fixed cost after the doorbells landed;
+                // each descriptor costs the row's per-descriptor and per-byte time.
                 let class = self.topo.link_class(cid, pair.dst.0)?;
                 let share = self
                     .timing
@@ -1109,22 +1106,12 @@ impl System {
                     .copied()
                     .unwrap_or(1)
                     .max(1);
-                let rate = match rate_memo {
+                let row = match row_memo {
                     Some((k, r)) if k == (class, share) => r,
                     _ => {
-                        let r = (link::aggregate_rate(&p, class, share)
-                            / link::Rate::from_num(share))
-                        .max(link::Rate::DELTA);
-                        rate_memo = Some(((class, share), r));
+                        let r = timing::coeffs(class, share);
+                        row_memo = Some(((class, share), r));
                         r
-                    }
-                };
-                let xfer = match xfer_memo {
-                    Some((k, t)) if k == (pair.m2s.len, rate) => t,
-                    _ => {
-                        let t = link::transfer_ps(pair.m2s.len.into(), rate);
-                        xfer_memo = Some(((pair.m2s.len, rate), t));
-                        t
                     }
                 };
                 let ready = [0u8, 1]
@@ -1144,10 +1131,10 @@ impl System {
                     .get(&(core, e))
                     .copied()
                     .unwrap_or(0);
-                let start = free.max(ready);
-                let end = start + link::ns(p.desc_overhead_ns) + xfer;
+                let start = free.max(ready + row.fixed_ps());
+                let end = start + row.desc_ps(pair.m2s.len.into());
                 self.timing.engine_free.insert((core, e), end);
-                let land = end + link::ns(p.link(class).latency_ns);
+                let land = end;
                 self.timing.horizon = self.timing.horizon.max(land);
                 if let Target::EvtSem { offset } = pair.dst.1 {
                     let sem = ((offset >> 2) & 0xFF) as u8;
@@ -1160,7 +1147,7 @@ impl System {
                 }
                 self.complete_pair(cid, e, q, pair.m2s.len, land)?;
                 if self.rec.is_some() {
-                    let xfer_start = start + link::ns(p.desc_overhead_ns);
+                    let xfer_start = start;
                     self.trace_pair(
                         cid,
                         e,

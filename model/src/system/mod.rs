@@ -56,6 +56,7 @@ pub mod map;
 pub mod mem;
 pub mod peer;
 pub mod q7_exec;
+pub mod timing;
 pub mod topology;
 pub mod watchdog;
 
@@ -75,7 +76,7 @@ pub use self::core::{Core, QueueState};
 pub use bcast::{DmaApbBcast, Doorbells, Trigger};
 pub use classify::{PeerClass, PreSync};
 pub use legs::{prid, GenReport, SetupAccess};
-pub use link::{LinkClass, LinkParams, Ps};
+pub use link::{LinkClass, Ps};
 pub use peer::{cayman_get_p2p_pod_peer_node, sengine_get_d2d_peer_nums, Neigh};
 pub use topology::{CoreId, CoreLoc, FoldMode, Topology};
 
@@ -560,7 +561,7 @@ impl System {
     pub(crate) fn clock_ps(&self, mode: Mode) -> Ps {
         match mode {
             Mode::Fast => self.timing.now,
-            Mode::Cycle => self.cycles * cycle::CYCLE_PS,
+            Mode::Cycle => crate::clock::cycles_to_ps(self.cycles),
         }
     }
 
@@ -850,7 +851,7 @@ impl System {
             bytes: u64::from(leg.bytes_per_partition) * u64::from(leg.partitions),
             modeled_ps: match mode {
                 Mode::Fast => self.timing.now - t0,
-                Mode::Cycle => (self.cycles - c0) * cycle::CYCLE_PS,
+                Mode::Cycle => crate::clock::cycles_to_ps(self.cycles - c0),
             },
             cycles: self.cycles - c0,
             classifier: gtx.class.log(prid(leg.src, Role::Tx)),
@@ -979,7 +980,16 @@ impl System {
     fn leg_trace_label(&self, leg: &LegSpec) -> Result<(String, serde_json::Value), SystemError> {
         let link = self.topo.link_class(leg.src, leg.dst)?;
         Ok((
-            format!("leg core {} -> core {}", leg.src.0, leg.dst.0),
+            // A plain name: speedscope labels a slice with its name and
+            // its arguments (the leg's arguments go on its end event).
+            format!(
+                "leg core {} -> core {} ({} x {} B, {})",
+                leg.src.0,
+                leg.dst.0,
+                leg.partitions,
+                leg.bytes_per_partition,
+                link.name()
+            ),
             serde_json::json!({
                 "bytes": u64::from(leg.bytes_per_partition) * u64::from(leg.partitions),
                 "partitions": leg.partitions,

@@ -644,7 +644,7 @@ impl System {
     fn trace_prog(&mut self, p: &Prog) {
         use crate::trace::{Q7Role, Track};
         use serde_json::json;
-        let ps = |c: u64| c * super::cycle::CYCLE_PS;
+        let ps = crate::clock::cycles_to_ps;
         let now = self.cycles;
         let t0 = p.first.unwrap_or(now);
         let core = p.by.0;

@@ -1590,7 +1590,7 @@ fn cycle_mode_modeled_cycles_include_the_q7_port_transactions() {
         .unwrap();
     let q7_min = 4 * (e + 4);
     assert!(
-        first_m2s >= (c0 + q7_min) * cycle::CYCLE_PS,
+        first_m2s >= crate::clock::cycles_to_ps(c0 + q7_min),
         "first M2S doorbell at {first_m2s} ps, bound {} cycles",
         q7_min
     );

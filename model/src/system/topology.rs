@@ -8,7 +8,7 @@
 use crate::addr::{self, Route};
 use crate::isa::Arch;
 
-use super::link::{LinkClass, LinkParams};
+use super::link::LinkClass;
 use super::SystemError;
 
 /// Dies per package (PUBLIC-FACTS §3; seed 001 §8 "a 2-die Cayman package").
@@ -80,8 +80,6 @@ pub struct Topology {
     /// project-defined default: every core carries its package's CAYMAN_ID
     /// ([`Topology::routing_id_of`]).
     pub routing_ids: Vec<u32>,
-    /// Link timing per class.
-    pub links: LinkParams,
 }
 
 impl Default for Topology {
@@ -101,7 +99,6 @@ impl Topology {
             arch: Arch::Cayman,
             chip_ids: (0..packages).map(Self::default_chip_id).collect(),
             routing_ids: Vec::new(),
-            links: LinkParams::default(),
         }
     }
 
@@ -206,7 +203,6 @@ impl Topology {
                 }
             }
         }
-        self.links.validate()?;
         Ok(())
     }
 
