@@ -96,6 +96,8 @@ clean:
 # ---------------------------------------------------------------------------
 # Sign-off (docs/signoff.md). Each build variant has its own target dir, so
 # the default `make cosim` build is never rebuilt by them.
+comma := ,
+space := $(empty) $(empty)
 COV_SEEDS ?= 1 2 3 4 5 6
 COV_CYCLES ?= 150000
 COV_DIR ?= coverage
@@ -107,13 +109,17 @@ COV_VL_O1 ?= leg
 cov_seeds = $(if $(filter command line environment,$(origin SEEDS)),$(SEEDS),$(COV_SEEDS))
 cov_cycles = $(if $(filter command line environment,$(origin CYCLES)),$(CYCLES),$(COV_CYCLES))
 COV_TARGET ?= target/cov
+# COV_BLOCKS="a b": only those registered blocks (verilated, run, tabled);
+# empty: every block.
+COV_BLOCKS ?=
 COV_BIN = $(COV_TARGET)/release/sb2sb
 ASSERT_BIN := target/assert/release/sb2sb
 
 ## coverage: Verilator line/toggle(/expression) coverage of every block, merged
 ## over seeds (SEEDS="1 2 ..." CYCLES=N), lcov .info + HTML, per-block table
 coverage: setup
-	SB2SB_COVERAGE=1 SB2SB_VL_O1=$(COV_VL_O1) CARGO_TARGET_DIR=$(COV_TARGET) $(CARGO) build --release --bin sb2sb
+	SB2SB_COVERAGE=1 SB2SB_VL_O1=$(COV_VL_O1) SB2SB_BLOCKS=$(subst $(space),$(comma),$(strip $(COV_BLOCKS))) \
+	  CARGO_TARGET_DIR=$(COV_TARGET) $(CARGO) build --release --bin sb2sb
 	rm -rf $(COV_DIR) && mkdir -p $(COV_DIR)/runs
 	@echo "coverage: seeds $(cov_seeds), $(cov_cycles) cycles per block and seed"
 	@# One job per block and seed (the registry's blocks, from `regress --list`),
@@ -122,8 +128,9 @@ coverage: setup
 	@# COV_W32_FACTOR times longer; leg runs COV_LEG_FACTOR times longer (its
 	@# directed scenarios take ~300,000 cycles before the random legs start).
 	$(COV_BIN) regress --seeds $$(echo $(cov_seeds) | tr ' ' ,) --list | \
-	  awk -v c=$(cov_cycles) -v w32=$(COV_W32_FACTOR) -v leg=$(COV_LEG_FACTOR) \
-	    '{ f = ($$2 == "udma_w32") ? w32 : ($$2 == "leg") ? leg : 1; print ($$2 == "leg" ? 0 : 1), $$2, $$4, c * f }' | \
+	  awk -v c=$(cov_cycles) -v w32=$(COV_W32_FACTOR) -v leg=$(COV_LEG_FACTOR) -v only="$(strip $(COV_BLOCKS))" \
+	    'BEGIN { n = split(only, o, " "); for (i = 1; i <= n; i++) want[o[i]] = 1 } \
+	     n == 0 || ($$2 in want) { f = ($$2 == "udma_w32") ? w32 : ($$2 == "leg") ? leg : 1; print ($$2 == "leg" ? 0 : 1), $$2, $$4, c * f }' | \
 	  sort -k1,1n -k4,4nr | cut -d' ' -f2- | \
 	  xargs -P $$(nproc) -L 1 sh -c '$(COV_BIN) cosim --block $$0 --threads 1 --cycles $$2 --seed $$1 \
 	    --coverage-dir $(COV_DIR)/runs --json > /dev/null || { echo "coverage run $$0 seed $$1 failed"; exit 255; }'

@@ -173,11 +173,26 @@ def stat_json(path: Path) -> dict[str, int]:
     return by_type
 
 
+def coarse_ff_bits(path: Path) -> int:
+    """Flip-flop bits of a coarse-grained `stat -json -width` report (after
+    flatten; opt): cell types there read `$adffe_64` (type, then width)."""
+    data = json.loads(path.read_text())
+    total = 0
+    top = data.get("design", {})
+    for t, n in top.get("num_cells_by_type", {}).items():
+        m = re.match(r"^(\$[a-z]+)_(\d+)$", t)
+        if m and m.group(1) in FF_COARSE:
+            total += int(m.group(2)) * int(n)
+    return total
+
+
 def run_block(yosys: str, b: dict, params: dict[str, int], xilinx: bool,
-              tmp: Path) -> dict:
+              tmp: Path, timeout: float | None = None, coarse_only: bool = False) -> dict:
     top = b["top"]
     pre = tmp / f"{b['name']}.pre.json"
     opt = tmp / f"{b['name']}.opt.json"
+    optw = tmp / f"{b['name']}.optw.json"
+    optw_s = tmp / f"{b['name']}.coarse.json"
     gen = tmp / f"{b['name']}.generic.json"
     mem = tmp / f"{b['name']}.mem.txt"
     xil = tmp / f"{b['name']}.xilinx.json"
@@ -189,25 +204,50 @@ def run_block(yosys: str, b: dict, params: dict[str, int], xilinx: bool,
         "flatten",
         "opt",
         f"tee -q -o {opt} stat -json",
+        f"tee -q -o {optw} stat -json -width",
         "memory -nomap",
         f"tee -q -o {mem} select -list t:$mem_v2",
         f"tee -q -a {mem} dump t:$mem_v2",
         "design -save coarse",
-        f"synth -top {top} -flatten",
-        f"tee -q -o {gen} stat -json",
     ]
-    if xilinx:
+    if coarse_only:
+        # Coarse-grained synthesis only (no techmap/ABC): flip-flop bits after
+        # wreduce, opt_dff and the memory passes, for tops whose fine-grained
+        # mapping takes too long.
+        script += [
+            f"synth -top {top} -flatten -run begin:fine",
+            f"tee -q -o {optw_s} stat -json -width",
+        ]
+    else:
+        script += [
+            f"synth -top {top} -flatten",
+            f"tee -q -o {gen} stat -json",
+        ]
+    if xilinx and not coarse_only:
         script += [
             "design -load coarse",
             f"synth_xilinx -top {top} -flatten -noiopad -noclkbuf",
             f"tee -q -o {xil} stat -json",
         ]
     t0 = time.monotonic()
-    r = subprocess.run([yosys, "-q", "-p", "; ".join(script)], cwd=ROOT,
-                       capture_output=True, text=True)
-    secs = time.monotonic() - t0
-    row: dict = {"block": b["name"], "top": top, "params": params,
-                 "seconds": round(secs, 1), "errors": []}
+    row: dict = {"block": b["name"], "top": top, "params": params, "errors": []}
+    try:
+        r = subprocess.run([yosys, "-q", "-p", "; ".join(script)], cwd=ROOT,
+                           capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        # What the finished stages wrote: the elaborated flop bits and the
+        # coarse (flatten; opt) flop bits, when those stages finished.
+        row["seconds"] = round(time.monotonic() - t0, 1)
+        row["errors"].append(f"not finished: stopped after {row['seconds']} s (--timeout)")
+        if (ROOT / pre).exists():
+            design = json.loads((ROOT / pre).read_text())
+            row["ff_bits_rtl"] = sum(
+                dead_flops(m)[2] * instances(design["modules"], top, mn)
+                for mn, m in design["modules"].items())
+        if (ROOT / optw).exists():
+            row["ff_bits_opt"] = coarse_ff_bits(ROOT / optw)
+        return row
+    row["seconds"] = round(time.monotonic() - t0, 1)
     warn = [ln for ln in (r.stdout + r.stderr).splitlines() if "Warning" in ln or "ERROR" in ln]
     if r.returncode != 0:
         row["errors"].append(f"yosys failed: {' | '.join(warn[-5:]) or r.stderr[-500:]}")
@@ -227,7 +267,9 @@ def run_block(yosys: str, b: dict, params: dict[str, int], xilinx: bool,
             row["errors"].append(f"flop never read: {mname}: {d}")
         for lt in latches:
             row["errors"].append(f"latch: {mname}: {lt}")
+    row["ff_bits_rtl"] = ff_rtl
     coarse = stat_json(ROOT / opt)
+    row["ff_bits_opt"] = coarse_ff_bits(ROOT / optw)
     for t, n in coarse.items():
         if t in ALOAD:
             row["errors"].append(f"asynchronous-load flop: {n} x {t}")
@@ -239,10 +281,12 @@ def run_block(yosys: str, b: dict, params: dict[str, int], xilinx: bool,
         re.findall(r"parameter \\WIDTH (\d+)", mtxt), re.findall(r"parameter \\SIZE (\d+)", mtxt))]
     row["memories"] = len(sizes)
     row["memory_bits"] = sum(sizes)
+    if coarse_only:
+        row["ff_bits_coarse"] = coarse_ff_bits(ROOT / optw_s)
+        return row
     g = stat_json(ROOT / gen)
     row["cells"] = sum(g.values())
     row["ff_bits"] = sum(n for t, n in g.items() if FF_GENERIC.match(t))
-    row["ff_bits_rtl"] = ff_rtl
     for t, n in g.items():
         if LATCH.match(t):
             row["errors"].append(f"latch after synth: {n} x {t}")
@@ -274,6 +318,15 @@ def main() -> int:
     ap.add_argument("--blocks", help="comma-separated block names (default: all)")
     ap.add_argument("--no-xilinx", action="store_true", help="generic synth only")
     ap.add_argument("--json", type=Path, help="write the table and errors as JSON")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="override a top parameter of the selected blocks (repeatable), "
+                         "e.g. --blocks udma --set DataWidth=256")
+    ap.add_argument("--coarse", action="store_true",
+                    help="stop after coarse-grained synthesis (`synth -run begin:fine`): "
+                         "flip-flop bits without cells, LUTs or the Xilinx flow")
+    ap.add_argument("--timeout", type=float, metavar="SECS",
+                    help="stop a block's Yosys run after SECS seconds: the row says so and "
+                         "keeps the flop bits of the stages that finished (an error)")
     ap.add_argument("--lint", action="store_true",
                     help="slang elaboration only (`make lint`): every registered top at its "
                          "registered and reduced parameters, and every module of rtl/ as a top "
@@ -289,6 +342,15 @@ def main() -> int:
         if unknown:
             sys.exit(f"synth: unknown block(s) {', '.join(unknown)}")
         blocks = [b for b in blocks if b["name"] in want]
+    sets: dict[str, int] = {}
+    for kv in a.set:
+        k, eq, v = kv.partition("=")
+        if not eq or not k.isidentifier():
+            sys.exit(f"synth: --set {kv!r}: expected NAME=VALUE")
+        try:
+            sets[k] = int(v, 0)
+        except ValueError:
+            sys.exit(f"synth: --set {kv!r}: VALUE must be an integer")
     pkg = (RTL / "sb2sb_pkg.sv").read_text()
     rows = []
     # Under the tree: the WebAssembly Yosys sees the working directory only.
@@ -298,12 +360,17 @@ def main() -> int:
             params = dict(b["params"])
             if not a.full:
                 params.update(REDUCED.get(b["name"], {}))
-            row = run_block(yosys, b, params, not a.no_xilinx, Path(td).relative_to(ROOT))
-            if b["top"] == "evt_sem" and "ff_bits" in row:
+            params.update(sets)
+            row = run_block(yosys, b, params, not a.no_xilinx, Path(td).relative_to(ROOT),
+                            a.timeout, a.coarse)
+            if b["top"] == "evt_sem":
                 p = {"NumSem": int(pkg_param(pkg, "EVT_SEM_NUM_SEM"))}
                 p.update({k: v for k, v in params.items() if k == "NumSem"})
                 row["arch_bits"] = evt_sem_arch_bits(p, pkg)
             rows.append(row)
+            if a.json:
+                # Written after every block, so a stopped run keeps the finished rows.
+                a.json.write_text(json.dumps({"full": a.full, "blocks": rows}, indent=2) + "\n")
             print_row(row, header=len(rows) == 1)
             sys.stdout.flush()
     errs = [(r["block"], e) for r in rows for e in r["errors"]]
@@ -361,12 +428,16 @@ def print_row(r: dict, header: bool) -> None:
               f"{'mem bits':>9} {'LUTs':>7} {'FFs':>7} {'s':>6}  arch. state")
     ps = ",".join(f"{k}={v}" for k, v in sorted(r["params"].items())) or "-"
     arch = ""
-    if "arch_bits" in r:
+    if "arch_bits" in r and "ff_bits" in r:
         a = r["arch_bits"]
         arch = (f"{a} bits; elaborated {r['ff_bits_rtl']} ({100.0 * r['ff_bits_rtl'] / a:.1f} %), "
+                f"after opt {r['ff_bits_opt']} ({100.0 * r['ff_bits_opt'] / a:.1f} %), "
                 f"synthesized {r['ff_bits']} ({100.0 * r['ff_bits'] / a:.1f} %)")
     if r.get("cells") is None:
-        print(f"{r['block']:<10} {ps:<44} {'failed':>8}")
+        done = "".join(f", {k} {r[k]}" for k in ("ff_bits_rtl", "ff_bits_opt", "ff_bits_coarse",
+                                                   "arch_bits") if k in r)
+        what = "coarse" if "ff_bits_coarse" in r and not r["errors"] else "failed"
+        print(f"{r['block']:<10} {ps:<44} {what:>8}  ({r.get('seconds', '-')} s{done})")
         return
     print(f"{r['block']:<10} {ps:<44} {r['cells']:>8} {r['ff_bits']:>8} {r['memories']:>4} "
           f"{r['memory_bits']:>9} {r.get('xilinx_luts', '-'):>7} {r.get('xilinx_ffs', '-'):>7} "

@@ -9,6 +9,8 @@
 //                                is the environment of the check (e.g. the
 //                                master's rules when a slave is proved), 0 when
 //                                it is the design under check.
+// `SB2SB_INVARIANT(NAME, COND)   a state invariant of the design (formal: an
+//                                assertion on the current cycle's values).
 // `SB2SB_COVER(NAME, COND)       a reachability goal (formal only).
 // `SB2SB_X_ASSERT(NAME, COND)    an X/Z rule (simulation only: formal models
 //                                are two-state).
@@ -35,6 +37,16 @@
 
 `define SB2SB_ASSERT(__name, __cond) \
   always_ff @(posedge clk_i) begin \
+    if (rst_ni) begin \
+      __name: assert (__cond); \
+    end \
+  end
+
+// A state invariant checked on the current cycle's values (not sampled at the
+// clock edge): in a k-induction step it constrains the same cycle it is
+// assumed in, so a 1-inductive invariant closes at depth 1.
+`define SB2SB_INVARIANT(__name, __cond) \
+  always_comb begin \
     if (rst_ni) begin \
       __name: assert (__cond); \
     end \
@@ -73,6 +85,8 @@
   end
 
 `define SB2SB_RULE(__env, __name, __cond) `SB2SB_ASSERT(__name, __cond)
+
+`define SB2SB_INVARIANT(__name, __cond) `SB2SB_ASSERT(__name, __cond)
 
 `define SB2SB_COVER(__name, __cond)
 

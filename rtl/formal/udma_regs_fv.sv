@@ -8,26 +8,29 @@
 // as the driver sets a ring up). Every other input (completion-head advances,
 // byte/drop counts, errors, interrupts, status) is free.
 //
-// Two proofs, selected by a define:
+// Proofs, selected by defines (tasks of rtl/formal/udma_regs.sby):
 // FV_UDMA_AXIL (k-induction):
 //   the AXI4-Lite slave rules of the port (axil_slave_chk) and the response of
 //   every access as the register description says (axil_resp_fv);
 // FV_UDMA_RINGS (k-induction; the AXI4-Lite master unconstrained, so every
 // access sequence is covered):
 //   UDMA_HEAD_NOT_PAST_TAIL, UDMA_RING_ID_SEQ (udma_ring_chk, the simulation
-//   checker) for every queue of both sides;
-//   FV_UDMA_IN_RING, FV_UDMA_NONEMPTY below.
-// FV_UDMA_RINGS + FV_UDMA_DOORBELL (bounded: BMC from reset to the depth of
-// rtl/formal/udma_regs.sby; with these two the k-induction step did not
-// finish in 10 minutes with Yices or Boolector), also:
-//   FV_UDMA_ORDER      head never passes tail: the tail is on the head's lap at
-//                      or after it, or one lap (ring id + 1) ahead and before it
+//   checker; left out with FV_UDMA_NO_RING_CHK) for every queue of both sides;
 //   FV_UDMA_IN_RING    both offsets inside the ring (0 for a ring of length 0)
 //   FV_UDMA_NONEMPTY   the "ring not empty" bit behind avail_o is head != tail
+// + FV_UDMA_ORDER_CHK:
+//   FV_UDMA_ORDER      head never passes tail: the tail is on the head's lap at
+//                      or after it, or one lap (ring id + 1) ahead and before it
+// + FV_UDMA_DOORBELL:
 //   FV_UDMA_DB_FREE    a doorbell (Q_RTP_INC) larger than the free space
 //                      (length - 1 - used) leaves the tail and sets
 //                      ERR_STATUS.DB_OVERFLOW; otherwise the tail moves by INC
 //                      modulo the length, ring id + 1 when it wraps
+//   FV_UDMA_ORDER and FV_UDMA_DB_FREE are checked by BMC from reset (task
+//   doorbell); their k-induction step (tasks order, db_free) did not finish
+//   (docs/signoff.md section 8).
+// The ring invariants are state invariants (SB2SB_INVARIANT: checked on the
+// current cycle), so each is 1-inductive where it is inductive at all.
 `include "sb2sb_assert.svh"
 
 module udma_regs_fv
@@ -179,12 +182,14 @@ module udma_regs_fv
     end
   end
 
+`ifndef FV_UDMA_NO_RING_CHK
   // The simulation checker of the ring pointers, on the same registers.
   udma_regs_ptr_chk #(.NumQ(NumQ)) u_ring_chk (
     .clk_i, .rst_ni,
     .head_i (head_w), .tail_i (tail_w),
     .head_adv_i (ev_head_adv_i), .adv_q_i (ev_q_i)
   );
+`endif
 
   // The write the register file commits at this edge (adapter request).
   logic             cw;
@@ -257,11 +262,11 @@ module udma_regs_fv
       end
     end
   end
-`ifdef FV_UDMA_DOORBELL
-  `SB2SB_ASSERT(FV_UDMA_ORDER, inv_order)
+`ifdef FV_UDMA_ORDER_CHK
+  `SB2SB_INVARIANT(FV_UDMA_ORDER, inv_order)
 `endif
-  `SB2SB_ASSERT(FV_UDMA_IN_RING, inv_in_ring)
-  `SB2SB_ASSERT(FV_UDMA_NONEMPTY, inv_nonempty)
+  `SB2SB_INVARIANT(FV_UDMA_IN_RING, inv_in_ring)
+  `SB2SB_INVARIANT(FV_UDMA_NONEMPTY, inv_nonempty)
 
   // Doorbells: the expected tail (or overflow) is computed from the state at
   // the commit and checked one cycle later.
@@ -269,16 +274,22 @@ module udma_regs_fv
   logic [QueueIdxW-1:0] db_q_d;
   udma_q_ptr_t db_tail_d;
   always_comb begin
+    // Temporaries assigned before use in every iteration (no value kept
+    // between evaluations: no combinational loop).
+    logic [UsedW-1:0] u, free, n;
+    udma_q_ptr_t t;
     db_v_d    = 1'b0;
     db_over_d = 1'b0;
     db_side_d = 1'b0;
     db_q_d    = '0;
     db_tail_d = '0;
+    u         = '0;
+    free      = '0;
+    n         = '0;
+    t         = '0;
     for (int s = 0; s < 2; s++) begin
       for (int q = 0; q < NumQ; q++) begin
         if (c_hits(cw, c_full, ca, c_qoff, c_q, s, q, UDMA_Q_RTP_INC)) begin
-          logic [UsedW-1:0] u, free, n;
-          udma_q_ptr_t t;
           u    = used(head[s][q], tail[s][q], rl[s][q]);
           free = (UsedW'(rl[s][q]) > u) ? UsedW'(rl[s][q]) - UsedW'(1) - u : '0;
           n    = UsedW'(tail[s][q].offset) + UsedW'(cd[PtrW-1:0]);
@@ -318,13 +329,34 @@ module udma_regs_fv
     end
   end
 `ifdef FV_UDMA_DOORBELL
-  `SB2SB_ASSERT(FV_UDMA_DB_FREE, !db_v_q || (tail[db_side_q][db_q_q] == db_tail_q &&
+  `SB2SB_INVARIANT(FV_UDMA_DB_FREE, !db_v_q || (tail[db_side_q][db_q_q] == db_tail_q &&
       (!db_over_q || u_dut.estat_q[db_side_q][UDMA_ERR_DB_OVERFLOW])))
 `endif
 
-  // Non-vacuity: a doorbell moves a tail; a doorbell overflows.
+  // Non-vacuity: a doorbell moves a tail; a doorbell overflows; a doorbell
+  // wraps the tail past the ring's end (tail one lap ahead of the head).
+  logic c_wrap;
+  always_comb begin
+    c_wrap = 1'b0;
+    for (int s = 0; s < 2; s++) begin
+      for (int q = 0; q < NumQ; q++) begin
+        if (tail[s][q].ring_id != head[s][q].ring_id) begin
+          c_wrap = 1'b1;
+        end
+      end
+    end
+  end
   `SB2SB_COVER(FV_UDMA_C_DOORBELL, db_v_q && !db_over_q && db_tail_q.offset != '0)
   `SB2SB_COVER(FV_UDMA_C_DB_OVERFLOW, db_v_q && db_over_q)
+`ifdef FV_UDMA_WRAP_COVER
+  // Not reached within 12 cycles from reset (task coverwrap): a wrap needs a
+  // ring length, doorbells past the end and head advances, each write a few
+  // cycles through the adapter.
+  `SB2SB_COVER(FV_UDMA_C_TAIL_WRAP, db_v_q && !db_over_q && c_wrap)
+`else
+  logic unused_wrap;
+  assign unused_wrap = c_wrap;
+`endif
 `endif  // FV_UDMA_RINGS
 
   logic unused;
