@@ -1,5 +1,7 @@
 // UDMA engine top: register file (AXI4-Lite), M2S and S2M FSMs, shared AXI4 read
-// port arbiter (one outstanding read, S2M first), AXI4 write port (S2M only).
+// port (AR arbiter S2M first; up to MaxRdOutstanding bursts outstanding, in order,
+// tracked with their side so each R beat goes to the side that asked), AXI4 write
+// port (S2M only, up to MaxWrOutstanding bursts waiting for B).
 //
 // Golden model: model/src/udma/engine.rs (same ports, same cycle behaviour).
 
@@ -12,7 +14,13 @@ module udma_engine
   // S2M data write burst length limit in beats: 1 = single-beat writes, up to
   // MaxBurst (default 16, as every registered block and the system model use)
   parameter int unsigned MaxWrBurst = 16,
-  localparam int unsigned QueueIdxW = $clog2(NumQ)
+  // read bursts outstanding (M2S data and descriptor reads, S2M descriptor reads); a
+  // power of two, 2 or more; the M2S read-data ring holds MaxRdOutstanding bursts
+  parameter int unsigned MaxRdOutstanding = 4,
+  // S2M data write bursts waiting for their B response
+  parameter int unsigned MaxWrOutstanding = 8,
+  localparam int unsigned QueueIdxW = $clog2(NumQ),
+  localparam int unsigned OtIdxW = $clog2(MaxRdOutstanding)
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -93,6 +101,15 @@ module udma_engine
     $error("udma_engine: MaxWrBurst must be 1..MaxBurst");
   end
 
+  if (MaxRdOutstanding < 2 || (MaxRdOutstanding & (MaxRdOutstanding - 1)) != 0)
+  begin : gen_rd_out_check
+    $error("udma_engine: MaxRdOutstanding must be a power of two, 2 or more");
+  end
+
+  if (MaxWrOutstanding < 1) begin : gen_wr_out_check
+    $error("udma_engine: MaxWrOutstanding must be 1 or more");
+  end
+
   // AXI size of a full beat: log2(bytes per beat)
   localparam logic [2:0] AxSize = 3'($clog2(DataWidth / 8));
 
@@ -100,11 +117,18 @@ module udma_engine
   localparam logic [1:0] RdM2s  = 2'd1;
   localparam logic [1:0] RdS2m  = 2'd2;
 
+  // AR grant (the granted side drives AR until its handshake)
   logic [1:0]       rd_owner_q, rd_owner_d;
-  logic             rd_phase_q, rd_phase_d;
+  // outstanding read bursts, oldest at ot_rp_q: S2M's, ARLEN
+  logic             ot_s2m_q [MaxRdOutstanding];
+  logic [7:0]       ot_len_q [MaxRdOutstanding];
+  logic [OtIdxW-1:0] ot_rp_q, ot_rp_d;
+  logic [OtIdxW:0]  ot_cnt_q, ot_cnt_d;
+  logic             ot_we;
+  // beat index within the oldest burst
   logic [7:0]       rd_cnt_q, rd_cnt_d;
-  logic [7:0]       rd_len_q, rd_len_d;
-  logic             rvalid;
+  logic [7:0]       head_len;
+  logic             head_s2m, r_busy, rvalid, ar_hs;
 
   // register-file wiring (index 0 = M2S, 1 = S2M)
   logic [1:0][QueueIdxW-1:0] ev_q;
@@ -127,8 +151,12 @@ module udma_engine
   logic [63:0]      m_araddr, s_araddr;
   logic [7:0]       m_arlen, s_arlen;
 
-  assign rvalid       = m_axi_rvalid && rd_phase_q;
-  assign m_axi_rready = rd_phase_q;
+  assign head_s2m     = ot_s2m_q[ot_rp_q];
+  assign head_len     = ot_len_q[ot_rp_q];
+  assign r_busy       = ot_cnt_q != '0;
+  assign rvalid       = m_axi_rvalid && r_busy;
+  assign m_axi_rready = r_busy;
+  assign ar_hs        = m_axi_arvalid && m_axi_arready;
 
   udma_regs #(.NumQ(NumQ)) u_regs (
     .clk_i,
@@ -177,7 +205,12 @@ module udma_engine
     .csr_pending_o (csr_pending)
   );
 
-  udma_m2s #(.NumQ(NumQ), .MaxBurst(MaxBurst), .DataWidth(DataWidth)) u_m2s (
+  udma_m2s #(
+    .NumQ(NumQ),
+    .MaxBurst(MaxBurst),
+    .DataWidth(DataWidth),
+    .MaxRdOutstanding(MaxRdOutstanding)
+  ) u_m2s (
     .clk_i,
     .rst_ni,
     .avail_i       (avail[0]),
@@ -189,12 +222,13 @@ module udma_engine
     .wr_q_i        (stat_q[1]),
     .dmb_wait_o    (m_dmb_wait),
     .rd_owner_i    (rd_owner_q == RdM2s),
+    .r_own_i       (r_busy && !head_s2m),
     .arready_i     (m_axi_arready),
     .rvalid_i      (rvalid),
     .rdata_i       (m_axi_rdata),
     .rresp_i       (m_axi_rresp),
     .rd_cnt_i      (rd_cnt_q),
-    .rd_len_i      (rd_len_q),
+    .rd_len_i      (head_len),
     .want_o        (m_want),
     .arvalid_o     (m_arvalid),
     .araddr_o      (m_araddr),
@@ -224,7 +258,8 @@ module udma_engine
     .NumQ(NumQ),
     .DataWidth(DataWidth),
     .MaxBurst(MaxBurst),
-    .MaxWrBurst(MaxWrBurst)
+    .MaxWrBurst(MaxWrBurst),
+    .MaxWrOutstanding(MaxWrOutstanding)
   ) u_s2m (
     .clk_i,
     .rst_ni,
@@ -239,12 +274,13 @@ module udma_engine
     .tout_i        (tout[1]),
     .dmb_req_i     (m_dmb_wait && (stat_q[0] == stat_q[1])),
     .rd_owner_i    (rd_owner_q == RdS2m),
+    .r_own_i       (r_busy && head_s2m),
     .arready_i     (m_axi_arready),
     .rvalid_i      (rvalid),
     .rdata_i       (m_axi_rdata),
     .rresp_i       (m_axi_rresp),
     .rd_cnt_i      (rd_cnt_q),
-    .rd_len_i      (rd_len_q),
+    .rd_len_i      (head_len),
     .want_o        (s_want),
     .arvalid_o     (s_arvalid),
     .araddr_o      (s_araddr),
@@ -307,29 +343,31 @@ module udma_engine
   assign m_axi_awsize  = m_axi_awvalid ? AxSize : 3'd0;
   assign m_axi_awburst = m_axi_awvalid ? 2'd1 : 2'd0;
 
-  // read-port arbiter: grant (S2M first), AR handshake, R beats until the last
+  // AR arbiter: a grant (S2M first) only while a tracker slot is free; the AR
+  // handshake frees the grant and records the burst. R beats count against the
+  // oldest burst's ARLEN; its last beat retires it (RLAST is implied by the count).
   always_comb begin
     rd_owner_d = rd_owner_q;
-    rd_phase_d = rd_phase_q;
+    ot_rp_d    = ot_rp_q;
+    ot_cnt_d   = ot_cnt_q;
     rd_cnt_d   = rd_cnt_q;
-    rd_len_d   = rd_len_q;
-    if (rd_owner_q == RdNone) begin
+    ot_we      = 1'b0;
+    if (ar_hs) begin
+      ot_we      = 1'b1;
+      rd_owner_d = RdNone;
+      ot_cnt_d   = ot_cnt_q + (OtIdxW+1)'(1);
+    end else if (rd_owner_q == RdNone && ot_cnt_q < (OtIdxW+1)'(MaxRdOutstanding)) begin
       if (s_want) begin
         rd_owner_d = RdS2m;
       end else if (m_want) begin
         rd_owner_d = RdM2s;
       end
-      rd_phase_d = 1'b0;
-    end else if (!rd_phase_q) begin
-      if (m_axi_arvalid && m_axi_arready) begin
-        rd_phase_d = 1'b1;
-        rd_cnt_d   = '0;
-        rd_len_d   = m_axi_arlen;
-      end
-    end else if (rvalid) begin
-      if (rd_cnt_q == rd_len_q) begin
-        rd_owner_d = RdNone;
-        rd_phase_d = 1'b0;
+    end
+    if (rvalid) begin
+      if (rd_cnt_q == head_len) begin
+        rd_cnt_d = '0;
+        ot_rp_d  = ot_rp_q + OtIdxW'(1);
+        ot_cnt_d = ot_cnt_d - (OtIdxW+1)'(1);
       end else begin
         rd_cnt_d = rd_cnt_q + 8'd1;
       end
@@ -339,14 +377,25 @@ module udma_engine
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rd_owner_q <= RdNone;
-      rd_phase_q <= 1'b0;
+      ot_rp_q    <= '0;
+      ot_cnt_q   <= '0;
       rd_cnt_q   <= '0;
-      rd_len_q   <= '0;
     end else begin
       rd_owner_q <= rd_owner_d;
-      rd_phase_q <= rd_phase_d;
+      ot_rp_q    <= ot_rp_d;
+      ot_cnt_q   <= ot_cnt_d;
       rd_cnt_q   <= rd_cnt_d;
-      rd_len_q   <= rd_len_d;
+    end
+  end
+
+  // the tracker's entries: the handshaken AR's side and ARLEN at the next free slot
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_ot
+    if (!rst_ni) begin
+      ot_s2m_q <= '{default: '0};
+      ot_len_q <= '{default: '0};
+    end else if (ot_we) begin
+      ot_s2m_q[ot_rp_q + OtIdxW'(ot_cnt_q)] <= (rd_owner_q == RdS2m);
+      ot_len_q[ot_rp_q + OtIdxW'(ot_cnt_q)] <= m_axi_arlen;
     end
   end
 

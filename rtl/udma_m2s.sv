@@ -1,4 +1,8 @@
-// UDMA M2S (TX) FSM: descriptor fetch, burst read into a beat buffer, AXI4-Stream out.
+// UDMA M2S (TX) FSM: descriptor fetch, data bursts read into a read-data ring with
+// several bursts outstanding, AXI4-Stream out of the ring at the same time (state MTx).
+// An AR is issued only when the ring has room reserved for all its beats, so a
+// stalled stream never holds the read port; a burst is streamed once its last beat
+// arrived without an error (store-and-forward per burst).
 // The bytes of a packet are packed across descriptor boundaries through a carry
 // register (carry_data_q, carry_bytes_q bytes from lane 0): every beat but the tlast one is full.
 // Buffer pointers may have any byte alignment: the first beat of a descriptor is
@@ -16,8 +20,12 @@ module udma_m2s
   parameter int unsigned NumQ       = 16,
   parameter int unsigned MaxBurst   = 16,
   parameter int unsigned DataWidth  = 64,
+  // read bursts outstanding on the engine's read port; the ring holds that many bursts
+  parameter int unsigned MaxRdOutstanding = 4,
   localparam int unsigned QueueIdxW = $clog2(NumQ),
-  localparam int unsigned BeatIdxW  = $clog2(MaxBurst),
+  localparam int unsigned RdBufBeats = MaxRdOutstanding * MaxBurst,
+  localparam int unsigned RbIdxW    = $clog2(RdBufBeats),
+  localparam int unsigned OutW      = $clog2(MaxRdOutstanding + 1),
   localparam int unsigned BeatBytes = DataWidth / 8,
   localparam int unsigned LaneBits  = $clog2(BeatBytes),
   // beats of a 16-byte descriptor read
@@ -37,8 +45,9 @@ module udma_m2s
   input  logic                 wr_busy_i,
   input  logic [QueueIdxW-1:0] wr_q_i,
   output logic                 dmb_wait_o,
-  // shared read port
+  // shared read port: AR grant, and the R beat belongs to M2S (oldest burst)
   input  logic                 rd_owner_i,
+  input  logic                 r_own_i,
   input  logic                 arready_i,
   input  logic                 rvalid_i,
   input  logic [DataWidth-1:0] rdata_i,
@@ -74,8 +83,6 @@ module udma_m2s
     MDar   = 4'd1,
     MDr    = 4'd2,
     MDchk  = 4'd3,
-    MRar   = 4'd4,
-    MRd    = 4'd5,
     MTx    = 4'd6,
     MDone  = 4'd7,
     MClose = 4'd8,
@@ -92,16 +99,23 @@ module udma_m2s
   logic [127:0]                       desc_q, desc_d;
   logic                               rderr_q, rderr_d;
   logic [LenW-1:0]                    rem_q, rem_d;
-  logic [63:0]                        addr_q, addr_d;
   logic [LaneBits-1:0]                src_offset_q, src_offset_d;
-  logic [BeatIdxW-1:0]                tx_q, tx_d;
-  logic [7:0]                         burst_last_q, burst_last_d;
-  // Burst buffer: unpacked and written one beat at a time by p_buf (a packed vector is
+  // next data AR: beat-aligned address, beats of the descriptor not yet requested
+  logic [63:0]                        iss_addr_q, iss_addr_d;
+  logic [17:0]                        iss_need_q, iss_need_d;
+  // read-data ring: beats land at rb_wp, TX streams from rb_rp; rb_res beats are
+  // reserved (requested, not streamed), rb_avail streamable (complete error-free bursts)
+  logic [RbIdxW-1:0]                  rb_wp_q, rb_wp_d, rb_rp_q, rb_rp_d;
+  logic [RbIdxW:0]                    rb_res_q, rb_res_d, rb_avail_q, rb_avail_d;
+  // data bursts requested and not yet fully received; a burst failed (no more ARs)
+  logic [OutW-1:0]                    m_out_q, m_out_d;
+  logic                               derr_q, derr_d;
+  // Read-data ring: unpacked and written one beat at a time by p_buf (a packed vector is
   // copied whole into a _d and back at every evaluation of the Verilated model;
   // docs/decisions.md). coverage_off: as a packed vector it was wider than the toggle
   // coverage width limit and had no toggle points; this keeps it so.
   /* verilator coverage_off */
-  logic [DataWidth-1:0]               buf_q [MaxBurst];
+  logic [DataWidth-1:0]               buf_q [RdBufBeats];
   /* verilator coverage_on */
   logic                               buf_we;
   logic [DataWidth-1:0]               carry_data_q, carry_data_d;
@@ -114,6 +128,7 @@ module udma_m2s
   logic [17:0]            need;
   logic [12:0]            to4k;
   logic [17:0]            beats;
+  logic                   have, iss_want;
   logic [LaneBits:0]      room, nbytes;
   logic [DataWidth-1:0]   dmask, dm, sh;
   logic [2*DataWidth-1:0] comb;
@@ -122,14 +137,15 @@ module udma_m2s
   logic                   lastp, emit, split, dmb_hold;
   m2s_state_e             go_state;
 
-  assign beat      = rd_owner_i && rvalid_i;
+  assign beat      = r_own_i && rvalid_i;
+  assign have      = rb_avail_q != '0;
   assign last_beat = beat && (rd_cnt_i == rd_len_i);
   assign err_beat  = beat && (rresp_i != AXI_RESP_OKAY[1:0]);
   assign w0        = desc_q[31:0];
   assign bufp      = desc_q[127:64];
   // a middle descriptor without CONCAT first sends the carried bytes (short beat)
   assign split     = pkt_q && !w0.concat && (carry_bytes_q != '0);
-  assign go_state  = split ? MSplit : MRar;
+  assign go_state  = split ? MSplit : MTx;
   assign dmb_hold  = wr_busy_i && (wr_q_i == q_q);
 
   // descriptor assembly: narrow beats shift in from the top; a wide beat holds
@@ -140,7 +156,7 @@ module udma_m2s
     assign desc_in = {rdata_i, desc_q[127:DataWidth]};
   end
 
-  // packing: carry bytes, then the descriptor's bytes of buffer beat tx_q. Evaluated
+  // packing: carry bytes, then the descriptor's bytes of ring beat rb_rp_q. Evaluated
   // only in MTx, the one state that uses it (the Verilated model skips the shifts and
   // byte masks in the other cycles: simulation speed).
   always_comb begin
@@ -155,7 +171,7 @@ module udma_m2s
     tot      = '0;
     emit     = 1'b0;
     tot_keep = '0;
-    if (state_q == MTx) begin
+    if (state_q == MTx && have) begin
       room   = (LaneBits+1)'(BeatBytes) - {1'b0, src_offset_q};
       fin    = rem_q <= LenW'(room);
       nbytes = fin ? rem_q[LaneBits:0] : room;
@@ -163,7 +179,7 @@ module udma_m2s
       for (int b = 0; b < BeatBytes; b++) begin
         dmask[8*b+:8] = ((LaneBits+1)'(b) < nbytes) ? 8'hff : 8'h00;
       end
-      sh   = buf_q[tx_q] >> {src_offset_q, 3'b000};
+      sh   = buf_q[rb_rp_q] >> {src_offset_q, 3'b000};
       dm   = sh & dmask;
       comb = {{DataWidth{1'b0}}, carry_data_q} |
              ({{DataWidth{1'b0}}, dm} << {carry_bytes_q, 3'b000});
@@ -182,17 +198,23 @@ module udma_m2s
     end
   end
 
-  // next data burst: bytes left (from the aligned address), 4 KiB boundary, MaxBurst
+  // beats of the descriptor from its aligned buffer address (DCHK)
+  assign need = ({1'b0, ((w0.len == '0) ? LenW'(UDMA_DESC_MAX_LEN) : LenW'(w0.len))} +
+                 18'(bufp[LaneBits-1:0]) + 18'(BeatBytes - 1)) >> LaneBits;
+
+  // next data burst: beats not yet requested, 4 KiB boundary, MaxBurst; requested
+  // while no burst failed and the ring has room for all its beats
   always_comb begin
-    need  = ({1'b0, rem_q} + 18'(src_offset_q) + 18'(BeatBytes - 1)) >> LaneBits;
-    to4k  = (13'd4096 - {1'b0, addr_q[11:0]}) >> LaneBits;
-    beats = need;
+    to4k  = (13'd4096 - {1'b0, iss_addr_q[11:0]}) >> LaneBits;
+    beats = iss_need_q;
     if (18'(to4k) < beats) begin
       beats = 18'(to4k);
     end
     if (beats > 18'(MaxBurst)) begin
       beats = 18'(MaxBurst);
     end
+    iss_want = (iss_need_q != '0) && !derr_q &&
+               (19'(rb_res_q) + 19'(beats) <= 19'(RdBufBeats));
   end
 
   // outputs
@@ -216,16 +238,15 @@ module udma_m2s
           arlen_o   = 8'(DescBeats - 1);
         end
       end
-      MRar: begin
-        want_o = 1'b1;
+      MTx: begin
+        // once granted, the AR is held until its handshake
+        want_o = iss_want;
         if (rd_owner_i) begin
           arvalid_o = 1'b1;
-          araddr_o  = addr_q;
+          araddr_o  = iss_addr_q;
           arlen_o   = 8'(beats - 18'd1);
         end
-      end
-      MTx: begin
-        if (emit) begin
+        if (have && emit) begin
           m_axis_tvalid = 1'b1;
           m_axis_tdata  = comb[DataWidth-1:0];
           m_axis_tkeep  = tot_keep;
@@ -249,6 +270,8 @@ module udma_m2s
   always_comb begin
     logic                 found;
     logic [QueueIdxW-1:0] cand;
+    logic                 pop;
+    logic [RbIdxW:0]      done_beats;
     state_d       = state_q;
     q_d           = q_q;
     rr_last_d     = rr_last_q;
@@ -256,10 +279,17 @@ module udma_m2s
     desc_d        = desc_q;
     rderr_d       = rderr_q;
     rem_d         = rem_q;
-    addr_d        = addr_q;
     src_offset_d  = src_offset_q;
-    tx_d          = tx_q;
-    burst_last_d  = burst_last_q;
+    iss_addr_d    = iss_addr_q;
+    iss_need_d    = iss_need_q;
+    rb_wp_d       = rb_wp_q;
+    rb_rp_d       = rb_rp_q;
+    rb_res_d      = rb_res_q;
+    rb_avail_d    = rb_avail_q;
+    m_out_d       = m_out_q;
+    derr_d        = derr_q;
+    pop           = 1'b0;
+    done_beats    = '0;
     buf_we        = 1'b0;
     carry_data_d  = carry_data_q;
     carry_bytes_d = carry_bytes_q;
@@ -321,7 +351,8 @@ module udma_m2s
           state_d      = pkt_q ? MClose : MIdle;
         end else begin
           rem_d        = (w0.len == '0) ? LenW'(UDMA_DESC_MAX_LEN) : LenW'(w0.len);
-          addr_d       = {bufp[63:LaneBits], {LaneBits{1'b0}}};
+          iss_addr_d   = {bufp[63:LaneBits], {LaneBits{1'b0}}};
+          iss_need_d   = need;
           src_offset_d = bufp[LaneBits-1:0];
           state_d      = w0.dmb ? MDmb : go_state;
         end
@@ -335,39 +366,18 @@ module udma_m2s
         if (m_axis_tready) begin
           carry_data_d  = '0;
           carry_bytes_d = '0;
-          state_d       = MRar;
-        end
-      end
-      MRar: begin
-        if (arvalid_o && arready_i) begin
-          rderr_d      = 1'b0;
-          burst_last_d = arlen_o;
-          state_d      = MRd;
-        end
-      end
-      MRd: begin
-        if (beat) begin
-          buf_we                        = 1'b1;
-          rderr_d                       = rderr_q | err_beat;
-          if (last_beat) begin
-            if (rderr_q | err_beat) begin
-              ev_err_o     = 1'b1;
-              ev_err_bit_o = UDMA_M2S_ERR_DATA_AXI_RESPONSE[4:0];
-              state_d      = pkt_q ? MClose : MIdle;
-            end else begin
-              tx_d    = '0;
-              state_d = MTx;
-            end
-          end
+          state_d       = MTx;
         end
       end
       MTx: begin
-        if (m_axis_tready || !emit) begin
+        if (have && (m_axis_tready || !emit)) begin
+          // stream: the ring beat rb_rp (carry + descriptor bytes) out or carried
+          pop          = 1'b1;
           ev_bytes_o   = 6'(nbytes);
           rem_d        = rem_q - LenW'(nbytes);
           pkt_d        = !m_axis_tlast;
-          addr_d       = addr_q + 64'(BeatBytes);
           src_offset_d = '0;
+          rb_rp_d      = rb_rp_q + RbIdxW'(1);
           if (tot >= (LaneBits+2)'(BeatBytes)) begin
             carry_data_d  = comb[2*DataWidth-1:DataWidth];
             carry_bytes_d = LaneBits'(tot - (LaneBits+2)'(BeatBytes));
@@ -378,14 +388,44 @@ module udma_m2s
             carry_data_d  = comb[DataWidth-1:0];
             carry_bytes_d = LaneBits'(tot);
           end
-          if ({{(8 - BeatIdxW){1'b0}}, tx_q} == burst_last_q) begin
-            if (lastp && (tot > (LaneBits+2)'(BeatBytes))) begin
-              state_d = MFlush;
-            end else begin
-              state_d = (rem_d == '0) ? MDone : MRar;
+          if (lastp && (tot > (LaneBits+2)'(BeatBytes))) begin
+            state_d = MFlush;
+          end else if (rem_d == '0) begin
+            state_d = MDone;
+          end
+        end
+        if (!have && derr_q && (m_out_q == '0) && !arvalid_o) begin
+          // every burst before the failed one streamed, nothing outstanding
+          ev_err_o     = 1'b1;
+          ev_err_bit_o = UDMA_M2S_ERR_DATA_AXI_RESPONSE[4:0];
+          derr_d       = 1'b0;
+          rb_rp_d      = rb_wp_q;
+          rb_res_d     = '0;
+          state_d      = pkt_q ? MClose : MIdle;
+        end else begin
+          // issue: the AR handshake reserves the burst's beats
+          if (arvalid_o && arready_i) begin
+            iss_addr_d = iss_addr_q + (64'(beats) << LaneBits);
+            iss_need_d = iss_need_q - beats;
+          end
+          // receive: the beat lands in the ring; the burst's last beat makes it
+          // streamable (or, with an error, stops the descriptor's data)
+          if (beat) begin
+            buf_we  = 1'b1;
+            rb_wp_d = rb_wp_q + RbIdxW'(1);
+            rderr_d = (rderr_q | err_beat) && !last_beat;
+            if (last_beat) begin
+              if (rderr_q | err_beat) begin
+                derr_d = 1'b1;
+              end else if (!derr_q) begin
+                done_beats = (RbIdxW+1)'(rd_len_i) + (RbIdxW+1)'(1);
+              end
             end
           end
-          tx_d = tx_q + BeatIdxW'(1);
+          rb_avail_d = rb_avail_q - (RbIdxW+1)'(pop) + done_beats;
+          rb_res_d   = rb_res_q - (RbIdxW+1)'(pop) +
+                       ((arvalid_o && arready_i) ? (RbIdxW+1)'(beats) : '0);
+          m_out_d    = m_out_q + OutW'(arvalid_o && arready_i) - OutW'(last_beat);
         end
       end
       MFlush: begin
@@ -427,10 +467,15 @@ module udma_m2s
       desc_q        <= '0;
       rderr_q       <= 1'b0;
       rem_q         <= '0;
-      addr_q        <= '0;
       src_offset_q  <= '0;
-      tx_q          <= '0;
-      burst_last_q  <= '0;
+      iss_addr_q    <= '0;
+      iss_need_q    <= '0;
+      rb_wp_q       <= '0;
+      rb_rp_q       <= '0;
+      rb_res_q      <= '0;
+      rb_avail_q    <= '0;
+      m_out_q       <= '0;
+      derr_q        <= 1'b0;
       carry_data_q  <= '0;
       carry_bytes_q <= '0;
     end else if (state_q != MIdle || state_d != MIdle) begin
@@ -443,21 +488,26 @@ module udma_m2s
       desc_q        <= desc_d;
       rderr_q       <= rderr_d;
       rem_q         <= rem_d;
-      addr_q        <= addr_d;
       src_offset_q  <= src_offset_d;
-      tx_q          <= tx_d;
-      burst_last_q  <= burst_last_d;
+      iss_addr_q    <= iss_addr_d;
+      iss_need_q    <= iss_need_d;
+      rb_wp_q       <= rb_wp_d;
+      rb_rp_q       <= rb_rp_d;
+      rb_res_q      <= rb_res_d;
+      rb_avail_q    <= rb_avail_d;
+      m_out_q       <= m_out_d;
+      derr_q        <= derr_d;
       carry_data_q  <= carry_data_d;
       carry_bytes_q <= carry_bytes_d;
     end
   end
 
-  // The burst buffer: beat rd_cnt_i of the read burst lands at its index.
+  // The read-data ring: an R beat of M2S lands at rb_wp.
   always_ff @(posedge clk_i or negedge rst_ni) begin : p_buf
     if (!rst_ni) begin
       buf_q <= '{default: '0};
     end else if (buf_we) begin
-      buf_q[rd_cnt_i[BeatIdxW-1:0]] <= rdata_i;
+      buf_q[rb_wp_q] <= rdata_i;
     end
   end
 

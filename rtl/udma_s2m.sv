@@ -4,10 +4,14 @@
 // did not fit the current write, so every buffer is filled densely. Buffer
 // pointers may have any byte alignment: a write covers the bytes from dst_q to
 // the end of its beat at most (wstrb), so no byte outside the buffer changes.
-// Formed write beats collect in a burst buffer (wbuf_q, wn_q beats) issued as one
-// INCR burst when it holds MaxWrBurst beats, the descriptor is full, the packet ended, the next
-// beat starts a new 4 KiB page, or M2S waits on a DMB of this queue (dmb_req_i)
-// while the stream has no beat.
+// Formed write beats collect in a write-data ring (wbuf_q); the burst being collected
+// (wn_q beats) is closed and queued as one INCR burst when it holds MaxWrBurst beats,
+// the descriptor is full, the packet ended, the next beat starts a new 4 KiB page, or
+// M2S waits on a DMB of this queue (dmb_req_i) while the stream has no beat. A sender
+// issues the queued bursts (AW and W) while the next one is collected; up to
+// MaxWrOutstanding bursts wait for B (bcnt_q). The descriptor completes (SDrain) only
+// when every burst is written and every B returned: its completion write and the next
+// descriptor's writes follow every B of its data.
 //
 // Golden model: model/src/udma/s2m.rs. States and transitions: docs/udma.md.
 
@@ -18,7 +22,14 @@ module udma_s2m
   parameter int unsigned DataWidth  = 64,
   parameter int unsigned MaxBurst   = 16,
   parameter int unsigned MaxWrBurst = 16,
+  parameter int unsigned MaxWrOutstanding = 8,
   localparam int unsigned QueueIdxW = $clog2(NumQ),
+  // closed bursts queued for the sender (the one being sent included), and the ring
+  // that holds them and the burst being collected
+  localparam int unsigned WrQueue    = 2,
+  localparam int unsigned WrBufBeats = WrQueue * MaxBurst,
+  localparam int unsigned WbIdxW     = $clog2(WrBufBeats),
+  localparam int unsigned BcntW      = $clog2(MaxWrOutstanding + 1),
   localparam int unsigned BeatIdxW  = $clog2(MaxBurst),
   localparam int unsigned BeatBytes = DataWidth / 8,
   localparam int unsigned LaneBits  = $clog2(BeatBytes),
@@ -41,8 +52,9 @@ module udma_s2m
   input  logic [31:0]     tout_i,
   // M2S waits on a DMB of queue q_q: issue the collected burst
   input  logic            dmb_req_i,
-  // shared read port
+  // shared read port: AR grant, and the R beat belongs to S2M (oldest burst)
   input  logic            rd_owner_i,
+  input  logic            r_own_i,
   input  logic            arready_i,
   input  logic            rvalid_i,
   input  logic [DataWidth-1:0] rdata_i,
@@ -95,9 +107,9 @@ module udma_s2m
     SDar  = 4'd1,
     SDr   = 4'd2,
     SDchk = 4'd3,
-    SData = 4'd4,
-    SWr   = 4'd5,
-    SB    = 4'd6,
+    SData  = 4'd4,
+    SDrain = 4'd5,
+    SBerr  = 4'd6,
     SCmp  = 4'd7,
     SCaw  = 4'd8,
     SCb   = 4'd9,
@@ -115,18 +127,28 @@ module udma_s2m
   udma_cdesc_w1_len_t                 used_q, used_d;
   logic [63:0]                        dst_q, dst_d;
   logic [63:0]                        wa_q, wa_d;
-  // Burst buffer: unpacked and written one beat at a time by p_wbuf (a packed vector is
+  // Write-data ring: unpacked and written one beat at a time by p_wbuf (a packed vector is
   // copied whole into a _d and back at every evaluation of the Verilated model;
   // docs/decisions.md). coverage_off: as a packed vector it was wider than the toggle
   // coverage width limit and had no toggle points; this keeps it so.
   /* verilator coverage_off */
-  logic [DataWidth-1:0]               wbuf_q [MaxBurst];
+  logic [DataWidth-1:0]               wbuf_q [WrBufBeats];
+  logic [BeatBytes-1:0]               wstb_q [WrBufBeats];
   /* verilator coverage_on */
   logic                               wbuf_we;
   logic [DataWidth-1:0]               wbuf_wd;
-  logic [MaxBurst-1:0][BeatBytes-1:0] wstb_q, wstb_d;
+  logic [BeatBytes-1:0]               wstb_wd;
+  // ring write (collector) and read (sender) indices
+  logic [WbIdxW-1:0]                  wp_q, wp_d, rp_q, rp_d;
   logic [BeatIdxW:0]                  wn_q, wn_d;
+  // burst queue: address and AWLEN, oldest at bq_rp_q
+  logic [WrQueue-1:0][63:0]           bq_addr_q, bq_addr_d;
+  logic [WrQueue-1:0][BeatIdxW-1:0]   bq_len_q, bq_len_d;
+  logic                               bq_rp_q, bq_rp_d;
+  logic [1:0]                         bq_cnt_q, bq_cnt_d;
   logic [BeatIdxW-1:0]                wi_q, wi_d;
+  // data bursts whose AW is done and whose B has not returned
+  logic [BcntW-1:0]                   bcnt_q, bcnt_d;
   logic                               blast_q, blast_d;
   logic                               buser_q, buser_d;
   logic                               awd_q, awd_d;
@@ -159,9 +181,12 @@ module udma_s2m
   logic [LaneBits+1:0]    ttot;
   logic [BeatBytes-1:0]   tk_keep;
   logic                   go_drop, wend;
-  logic [BeatIdxW:0]      wlen;  // AWLEN of the data burst: beats collected - 1
+  logic                   can_collect, sending, aw_ok, data_b;
+  logic                   bq_wi;  // queue slot of the burst closed now
+  logic [63:0]            snd_addr;
+  logic [BeatIdxW-1:0]    snd_len;
 
-  assign beat      = rd_owner_i && rvalid_i;
+  assign beat      = r_own_i && rvalid_i;
   assign last_beat = beat && (rd_cnt_i == rd_len_i);
   assign err_beat  = beat && (rresp_i != AXI_RESP_OKAY[1:0]);
   assign aw_hs     = m_axi_awvalid && m_axi_awready;
@@ -171,7 +196,14 @@ module udma_s2m
   assign t_hs      = s_axis_tready && s_axis_tvalid;
   assign n         = (LaneBits+1)'($countones(s_axis_tkeep));
   assign idle_q    = pkt_q ? q_q : s_axis_tid;
-  assign wlen      = wn_q - (BeatIdxW+1)'(1);
+  // the collector waits while the burst queue is full; the sender's burst
+  assign can_collect = bq_cnt_q < 2'(WrQueue);
+  assign sending     = bq_cnt_q != '0;
+  assign bq_wi       = bq_rp_q ^ bq_cnt_q[0];
+  assign snd_addr    = bq_addr_q[bq_rp_q];
+  assign snd_len     = bq_len_q[bq_rp_q];
+  assign aw_ok       = sending && !awd_q && (bcnt_q < BcntW'(MaxWrOutstanding));
+  assign data_b      = (bcnt_q != '0) && b_hs;
   assign w0        = desc_q[31:0];
   assign bufp      = desc_q[127:64];
 
@@ -204,7 +236,7 @@ module udma_s2m
     tk_keep   = '0;
     kmask     = '0;
     rest      = '0;
-    if (state_q == SData) begin
+    if (state_q == SData && can_collect) begin
       doff      = dst_q[LaneBits-1:0];
       room      = (LaneBits+1)'(BeatBytes) - {1'b0, doff};
       want      = (cap_q >= LenW'(room)) ? room : cap_q[LaneBits:0];
@@ -273,16 +305,7 @@ module udma_s2m
           arlen_o   = 8'(DescBeats - 1);
         end
       end
-      SData: s_axis_tready = s_axis_tvalid && need_beat;
-      SWr: begin
-        m_axi_awvalid = !awd_q;
-        m_axi_awaddr  = awd_q ? 64'd0 : wa_q;
-        m_axi_awlen   = awd_q ? 8'd0 : 8'(wlen);
-        m_axi_wvalid  = !wd_q;
-        m_axi_wdata   = wd_q ? '0 : wbuf_q[wi_q];
-        m_axi_wstrb   = wd_q ? '0 : wstb_q[wi_q];
-        m_axi_wlast   = !wd_q && ((BeatIdxW+1)'(wi_q) == wlen);
-      end
+      SData: s_axis_tready = s_axis_tvalid && need_beat && can_collect;
       SCaw: begin
         m_axi_awvalid = !awd_q;
         m_axi_awaddr  = awd_q ? 64'd0 : comp_addr_i;
@@ -292,14 +315,27 @@ module udma_s2m
         m_axi_wstrb   = wd_q ? '0 : cstrb;
         m_axi_wlast   = !wd_q && (widx_q == 2'(DescBeats - 1));
       end
-      SB, SCb: m_axi_bready = 1'b1;
+      SCb: m_axi_bready = 1'b1;
       SDrop: s_axis_tready = 1'b1;
       default: ;
     endcase
+    // the sender: AW and W of the oldest queued burst (never in SCaw: drained before)
+    if (sending) begin
+      m_axi_awvalid = aw_ok;
+      m_axi_awaddr  = aw_ok ? snd_addr : 64'd0;
+      m_axi_awlen   = aw_ok ? 8'(snd_len) : 8'd0;
+      m_axi_wvalid  = !wd_q;
+      m_axi_wdata   = wd_q ? '0 : wbuf_q[rp_q];
+      m_axi_wstrb   = wd_q ? '0 : wstb_q[rp_q];
+      m_axi_wlast   = !wd_q && (wi_q == snd_len);
+      m_axi_bready  = 1'b0;
+    end
+    m_axi_bready = m_axi_bready || (bcnt_q != '0);
   end
 
   // next state
   always_comb begin
+    logic snd_a, snd_w;
     state_d       = state_q;
     q_d           = q_q;
     pkt_d         = pkt_q;
@@ -312,8 +348,17 @@ module udma_s2m
     wa_d          = wa_q;
     wbuf_we       = 1'b0;
     wbuf_wd       = '0;
-    wstb_d        = wstb_q;
+    wstb_wd       = '0;
+    wp_d          = wp_q;
+    rp_d          = rp_q;
     wn_d          = wn_q;
+    bq_addr_d     = bq_addr_q;
+    bq_len_d      = bq_len_q;
+    bq_rp_d       = bq_rp_q;
+    bq_cnt_d      = bq_cnt_q;
+    bcnt_d        = bcnt_q;
+    snd_a         = 1'b0;
+    snd_w         = 1'b0;
     wi_d          = wi_q;
     wend          = 1'b0;
     blast_d       = blast_q;
@@ -397,67 +442,60 @@ module udma_s2m
         end
       end
       SData: begin
-        if (!need_beat || t_hs) begin
-          if (t_hs) begin
-            hlast_d = s_axis_tlast;
-            huser_d = s_axis_tuser;
-          end
-          hdata_d = rest;
-          hcnt_d  = LaneBits'(ttot - (LaneBits+2)'(tk));
-          blast_d = hlast_d && (hcnt_d == '0);
-          buser_d = huser_d;
-          if (tk != '0) begin
-            wbuf_we = 1'b1;
-            wbuf_wd = (comb[DataWidth-1:0] & kmask) << {doff, 3'b000};
-            wstb_d[wn_q[BeatIdxW-1:0]] = tk_keep << doff;
-            if (wn_q == '0) begin
-              wa_d = {dst_q[63:LaneBits], {LaneBits{1'b0}}};
+        if (can_collect) begin
+          if (!need_beat || t_hs) begin
+            if (t_hs) begin
+              hlast_d = s_axis_tlast;
+              huser_d = s_axis_tuser;
             end
-            wn_d       = wn_q + (BeatIdxW+1)'(1);
-            dst_d      = dst_q + 64'(tk);
-            cap_d      = cap_q - LenW'(tk);
-            used_d     = used_q + LenW'(tk);
-            ev_bytes_o = 6'(tk);
-            wend       = (wn_d == (BeatIdxW+1)'(MaxWrBurst)) || (cap_d == '0) || blast_d ||
-                         (dst_d[11:0] == 12'd0);
-          end else if (blast_d) begin
-            wend    = (wn_q != '0);
-            state_d = SCmp;
+            hdata_d = rest;
+            hcnt_d  = LaneBits'(ttot - (LaneBits+2)'(tk));
+            blast_d = hlast_d && (hcnt_d == '0);
+            buser_d = huser_d;
+            if (tk != '0) begin
+              wbuf_we = 1'b1;
+              wbuf_wd = (comb[DataWidth-1:0] & kmask) << {doff, 3'b000};
+              wstb_wd = tk_keep << doff;
+              wp_d    = wp_q + WbIdxW'(1);
+              if (wn_q == '0) begin
+                wa_d = {dst_q[63:LaneBits], {LaneBits{1'b0}}};
+              end
+              wn_d       = wn_q + (BeatIdxW+1)'(1);
+              dst_d      = dst_q + 64'(tk);
+              cap_d      = cap_q - LenW'(tk);
+              used_d     = used_q + LenW'(tk);
+              ev_bytes_o = 6'(tk);
+              wend       = (wn_d == (BeatIdxW+1)'(MaxWrBurst)) || (cap_d == '0) || blast_d ||
+                           (dst_d[11:0] == 12'd0);
+            end else if (blast_d) begin
+              wend    = (wn_q != '0);
+              state_d = SDrain;
+            end
+          end else if (wn_q != '0 && dmb_req_i) begin
+            wend = 1'b1;  // no beat and M2S waits on a DMB: issue what is collected
           end
-        end else if (wn_q != '0 && dmb_req_i) begin
-          wend = 1'b1;  // no beat and M2S waits on a DMB: issue what is collected
-        end
-        if (wend) begin
-          awd_d   = 1'b0;
-          wd_d    = 1'b0;
-          wi_d    = '0;
-          state_d = SWr;
+          if (wend) begin
+            // close the burst: queued for the sender
+            bq_addr_d[bq_wi] = wa_d;
+            bq_len_d[bq_wi]  = BeatIdxW'(wn_d - (BeatIdxW+1)'(1));
+            bq_cnt_d = bq_cnt_q + 2'd1;
+            wn_d     = '0;
+            if (blast_d || cap_d == '0) begin
+              state_d = SDrain;
+            end
+          end
         end
       end
-      SWr: begin
-        awd_d = awd_q || aw_hs;
-        wd_d  = wd_q;
-        if (w_hs) begin
-          if ((BeatIdxW+1)'(wi_q) == wlen) begin
-            wd_d = 1'b1;
-          end else begin
-            wi_d = wi_q + BeatIdxW'(1);
-          end
-        end
-        if ((awd_q || aw_hs) && wd_d) begin
-          state_d = SB;
+      SDrain: begin
+        if (bq_cnt_q == '0 && bcnt_q == '0) begin
+          state_d = SCmp;
         end
       end
-      SB: begin
-        if (b_hs) begin
-          if (b_err) begin
-            ev_err_o     = 1'b1;
-            ev_err_bit_o = UDMA_S2M_ERR_DATA_AXI_RESPONSE[4:0];
-            go_drop      = 1'b1;
-          end else begin
-            wn_d    = '0;
-            state_d = (blast_q || cap_q == '0) ? SCmp : SData;
-          end
+      SBerr: begin
+        if (bq_cnt_q == '0 && bcnt_q == '0) begin
+          ev_err_o     = 1'b1;
+          ev_err_bit_o = UDMA_S2M_ERR_DATA_AXI_RESPONSE[4:0];
+          go_drop      = 1'b1;
         end
       end
       SCmp: begin
@@ -471,15 +509,19 @@ module udma_s2m
         end
       end
       SCaw: begin
-        awd_d = awd_q || aw_hs;
+        snd_a = awd_q || aw_hs;
+        snd_w = wd_q;
         if (w_hs) begin
           if (widx_q == 2'(DescBeats - 1)) begin
-            wd_d = 1'b1;
+            snd_w = 1'b1;
           end else begin
             widx_d = widx_q + 2'd1;
           end
         end
-        if ((awd_q || aw_hs) && wd_d) begin
+        // both done: the flags are the sender's again (cleared)
+        awd_d = snd_a && !snd_w;
+        wd_d  = snd_w && !snd_a;
+        if (snd_a && snd_w) begin
           state_d = SCb;
         end
       end
@@ -523,6 +565,7 @@ module udma_s2m
       hdata_d   = '0;
       hcnt_d    = '0;
       wn_d      = '0;
+      wp_d      = rp_q;
       if (hlast_q) begin
         hlast_d = 1'b0;
         pkt_d   = 1'b0;
@@ -531,13 +574,41 @@ module udma_s2m
         state_d = SDrop;
       end
     end
+    // The sender and the B counter: AW and W of the oldest queued burst, popped when
+    // both are done; a data B error while collecting or draining leads to SBerr.
+    if (sending) begin
+      snd_a = awd_q || aw_hs;
+      snd_w = wd_q;
+      if (w_hs) begin
+        rp_d = rp_q + WbIdxW'(1);
+        if (m_axi_wlast) begin
+          snd_w = 1'b1;
+        end else begin
+          wi_d = wi_q + BeatIdxW'(1);
+        end
+      end
+      if (snd_a && snd_w) begin
+        bq_rp_d  = !bq_rp_q;
+        bq_cnt_d = bq_cnt_d - 2'd1;
+        awd_d    = 1'b0;
+        wd_d     = 1'b0;
+        wi_d     = '0;
+      end else begin
+        awd_d = snd_a;
+        wd_d  = snd_w;
+      end
+    end
+    bcnt_d = bcnt_q + BcntW'(sending && aw_hs) - BcntW'(data_b);
+    if (data_b && b_err && (state_q == SData || state_q == SDrain)) begin
+      state_d = SBerr;
+    end
   end
 
   assign state_o   = state_q;
   assign stat_q_o  = q_q;
   // a data or completion write of queue q_q is collected or in flight (M2S DMB waits on it)
-  assign wr_busy_o = (state_q == SWr) || (state_q == SB) || (state_q == SCaw) || (state_q == SCb) ||
-                     ((state_q == SData) && (wn_q != '0));
+  assign wr_busy_o = (state_q == SCaw) || (state_q == SCb) || (wn_q != '0) || (bq_cnt_q != '0) ||
+                     (bcnt_q != '0);
   assign pkt_o    = pkt_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -552,8 +623,14 @@ module udma_s2m
       used_q  <= '0;
       dst_q   <= '0;
       wa_q    <= '0;
-      wstb_q  <= '0;
+      wp_q    <= '0;
+      rp_q    <= '0;
       wn_q    <= '0;
+      bq_addr_q <= '0;
+      bq_len_q  <= '0;
+      bq_rp_q   <= 1'b0;
+      bq_cnt_q  <= '0;
+      bcnt_q    <= '0;
       wi_q    <= '0;
       blast_q <= 1'b0;
       buser_q <= 1'b0;
@@ -578,8 +655,14 @@ module udma_s2m
       used_q  <= used_d;
       dst_q   <= dst_d;
       wa_q    <= wa_d;
-      wstb_q  <= wstb_d;
+      wp_q    <= wp_d;
+      rp_q    <= rp_d;
       wn_q    <= wn_d;
+      bq_addr_q <= bq_addr_d;
+      bq_len_q  <= bq_len_d;
+      bq_rp_q   <= bq_rp_d;
+      bq_cnt_q  <= bq_cnt_d;
+      bcnt_q    <= bcnt_d;
       wi_q    <= wi_d;
       blast_q <= blast_d;
       buser_q <= buser_d;
@@ -600,12 +683,14 @@ module udma_s2m
   assign unused_desc = ^{desc_q[63:32], w0.concat, w0.dmb, w0.rsvd29, w0.last_f, w0.first_f,
                         w0.rsvd16};
 
-  // The burst buffer: the formed beat lands at index wn_q.
+  // The write-data ring: the formed beat and its strobes land at index wp_q.
   always_ff @(posedge clk_i or negedge rst_ni) begin : p_wbuf
     if (!rst_ni) begin
       wbuf_q <= '{default: '0};
+      wstb_q <= '{default: '0};
     end else if (wbuf_we) begin
-      wbuf_q[wn_q[BeatIdxW-1:0]] <= wbuf_wd;
+      wbuf_q[wp_q] <= wbuf_wd;
+      wstb_q[wp_q] <= wstb_wd;
     end
   end
 

@@ -99,3 +99,18 @@ bind udma_regs udma_regs_ptr_chk #(
   .head_adv_i (ev_head_adv_i),
   .adv_q_i    (ev_q_i)
 );
+
+// Completion ordering (seed 001 §5) inside the S2M side: rtl/assert/udma_wr_order_chk.sv.
+bind udma_s2m udma_wr_order_chk #(
+  .MaxWrOutstanding(MaxWrOutstanding),
+  .BcntW           (BcntW),
+  .WnW             (BeatIdxW + 1)
+) u_wr_order_chk (
+  .clk_i      (clk_i),
+  .rst_ni     (rst_ni),
+  .awvalid_i  (m_axi_awvalid),
+  .sending_i  (sending),
+  .bcnt_i     (bcnt_q),
+  .wn_i       (wn_q),
+  .head_adv_i (ev_head_adv_o)
+);

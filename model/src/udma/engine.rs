@@ -8,10 +8,10 @@
 use core::marker::PhantomData;
 
 use super::beat::{Beat, Beat4, Lanes, WideData};
-use super::m2s::{M2s, M2sOut, M2sState, RdPort};
+use super::m2s::{M2s, M2sOut, M2sState, RdPort, MAX_RD_OUTSTANDING};
 use super::regfile::{CsrIn, RegFile, SideEv, SideStat};
 use super::regs::{UDMA_CSR_ADDR_WIDTH, UDMA_NUM_QUEUES};
-use super::s2m::{S2m, S2mState, StreamIn, WrIn};
+use super::s2m::{S2m, S2mState, StreamIn, WrIn, MAX_WR_OUTSTANDING};
 use crate::ports::{BlockDesc, CycleModel, PortBundle};
 
 /// The `udma_engine` port list, written once (SV port order; `rtl/udma_engine.sv`
@@ -404,30 +404,35 @@ pub trait UdmaWidth:
 
 udma_width!(
     /// `DataWidth` 64 (the default; block `udma`).
-    W64, UdmaIn, UdmaOut, BLOCK, "udma", 64, u64, 16, &[("MaxWrBurst", 16)]
+    W64, UdmaIn, UdmaOut, BLOCK, "udma", 64, u64, 16, &[("MaxWrBurst", 16), RD_OUT_PARAM, WR_OUT_PARAM]
 );
 udma_width!(
     /// `DataWidth` 32 (block `udma_w32`).
     W32, UdmaW32In, UdmaW32Out, BLOCK_W32, "udma_w32", 32, Beat4, 16,
-    &[("DataWidth", 32), ("MaxWrBurst", 16)]
+    &[("DataWidth", 32), ("MaxWrBurst", 16), RD_OUT_PARAM, WR_OUT_PARAM]
 );
 udma_width!(
     /// `DataWidth` 128 (block `udma_w128`).
     W128, UdmaW128In, UdmaW128Out, BLOCK_W128, "udma_w128", 128, [u64; 2], 16,
-    &[("DataWidth", 128), ("MaxWrBurst", 16)]
+    &[("DataWidth", 128), ("MaxWrBurst", 16), RD_OUT_PARAM, WR_OUT_PARAM]
 );
 udma_width!(
     /// `DataWidth` 256 (golden model only; the RTL elaborates and lints at 256
     /// but is not a registered lockstep block, to bound the build time).
     W256, UdmaW256In, UdmaW256Out, BLOCK_W256, "udma_w256", 256, [u64; 4], 16,
-    &[("DataWidth", 256), ("MaxWrBurst", 16)]
+    &[("DataWidth", 256), ("MaxWrBurst", 16), RD_OUT_PARAM, WR_OUT_PARAM]
 );
 
-/// Read-port owner: none.
+/// `MaxRdOutstanding` of a registered block: the golden model's constant.
+const RD_OUT_PARAM: (&str, i64) = ("MaxRdOutstanding", MAX_RD_OUTSTANDING as i64);
+/// `MaxWrOutstanding` of a registered block: the golden model's constant.
+const WR_OUT_PARAM: (&str, i64) = ("MaxWrOutstanding", MAX_WR_OUTSTANDING as i64);
+
+/// AR grant: none.
 pub const RD_NONE: u8 = 0;
-/// Read-port owner: M2S.
+/// AR grant: M2S.
 pub const RD_M2S: u8 = 1;
-/// Read-port owner: S2M.
+/// AR grant: S2M.
 pub const RD_S2M: u8 = 2;
 
 /// AXI burst type INCR.
@@ -439,11 +444,15 @@ pub struct UdmaEngine<W: UdmaWidth> {
     pub regs: RegFile,
     pub m2s: M2s<W::D>,
     pub s2m: S2m<W::D>,
+    /// AR grant (`RD_NONE`, `RD_M2S`, `RD_S2M`): the granted side drives AR
+    /// until its handshake.
     pub rd_owner: u8,
-    /// AR handshake done, R beats flowing.
-    pub rd_phase: bool,
+    /// Outstanding read bursts, oldest first from `ot_rp`: (S2M's, ARLEN).
+    pub ot: [(bool, u32); MAX_RD_OUTSTANDING as usize],
+    pub ot_rp: u32,
+    pub ot_cnt: u32,
+    /// Beat index within the oldest outstanding burst.
     pub rd_cnt: u32,
-    pub rd_len: u32,
     /// S2M data write burst limit (`MaxWrBurst` of the RTL).
     pub max_wr_burst: u32,
     pub width: PhantomData<W>,
@@ -457,11 +466,12 @@ impl<W: UdmaWidth> Default for UdmaEngine<W> {
         Self {
             regs: RegFile::default(),
             m2s: M2s::new(),
-            s2m: S2m::new(W::MAX_WR_BURST),
+            s2m: S2m::new(W::MAX_WR_BURST, MAX_WR_OUTSTANDING),
             rd_owner: RD_NONE,
-            rd_phase: false,
+            ot: [(false, 0); MAX_RD_OUTSTANDING as usize],
+            ot_rp: 0,
+            ot_cnt: 0,
             rd_cnt: 0,
-            rd_len: 0,
             max_wr_burst: W::MAX_WR_BURST,
             width: PhantomData,
         }
@@ -489,7 +499,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         let n = self.max_wr_burst;
         *self = Self {
             max_wr_burst: n,
-            s2m: S2m::new(n),
+            s2m: S2m::new(n, MAX_WR_OUTSTANDING),
             ..Self::default()
         };
     }
@@ -563,6 +573,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         i.rst_ni() & 1 != 0
             && i.s_axis_tvalid() & 1 == 0
             && self.rd_owner == RD_NONE
+            && self.ot_cnt == 0
             && self.m2s.state == M2sState::Idle
             && !self.m2s.pkt_open
             && self.s2m.state == S2mState::Idle
@@ -656,8 +667,13 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         if i.rst_ni() & 1 == 0 {
             self.reset();
         }
+        // AR grant, and the side of the oldest outstanding burst (R beats).
         let m_own = self.rd_owner == RD_M2S;
         let s_own = self.rd_owner == RD_S2M;
+        let head = self.ot[(self.ot_rp & (MAX_RD_OUTSTANDING - 1)) as usize];
+        let r_busy = self.ot_cnt != 0;
+        let m_r = r_busy && !head.0;
+        let s_r = r_busy && head.0;
         let sin = StreamIn {
             tvalid: b(i.s_axis_tvalid()),
             tdata: i.s_axis_tdata(),
@@ -694,7 +710,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
             m_axi_arsize: if ar.valid { size } else { 0 },
             m_axi_arburst: if ar.valid { BURST_INCR } else { 0 },
             m_axi_arvalid: ar.valid as u64,
-            m_axi_rready: self.rd_phase as u64,
+            m_axi_rready: r_busy as u64,
             m_axi_awaddr: so.wr.awaddr,
             m_axi_awlen: so.wr.awlen as u64,
             m_axi_awsize: if so.wr.awvalid { size } else { 0 },
@@ -726,18 +742,18 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         // late, its inputs need not be kept across the output stage.
         let rd = RdPort {
             arready: b(i.m_axi_arready()),
-            rvalid: b(i.m_axi_rvalid()) && self.rd_phase,
+            rvalid: b(i.m_axi_rvalid()) && r_busy,
             rdata: i.m_axi_rdata(),
             rresp: i.m_axi_rresp() as u32,
             cnt: self.rd_cnt,
-            len: self.rd_len,
+            len: head.1,
         };
         let stats = self.stats();
         let tready = b(i.m_axis_tready());
         let wr_busy = self.s2m.wr_busy();
         let dmb_req = self.m2s.state == M2sState::Dmb && self.m2s.q == self.s2m.q;
         self.m2s
-            .update(&self.regs.side[0], &rd, m_own, tready, wr_busy, &mut mo, bb);
+            .update(&self.regs.side[0], &rd, m_r, tready, wr_busy, &mut mo, bb);
         after_m2s(&mut self.m2s, &mut mo);
         let wi = WrIn {
             awready: b(i.m_axi_awready()),
@@ -748,7 +764,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         self.s2m.update(
             &self.regs.side[1],
             &rd,
-            s_own,
+            s_r,
             &sin,
             &wi,
             dmb_req,
@@ -756,34 +772,32 @@ impl<W: UdmaWidth> UdmaEngine<W> {
             bb,
         );
         self.regs.update_ev(&csr_in(i), [&mo.ev, &so.ev], &stats);
-        // Read-port arbiter (S2M first).
-        match self.rd_owner {
-            RD_NONE => {
-                if so.want {
-                    self.rd_owner = RD_S2M;
-                } else if mo.want {
-                    self.rd_owner = RD_M2S;
-                }
-                self.rd_phase = false;
-            }
-            _ if !self.rd_phase => {
-                if ar.valid && rd.arready {
-                    self.rd_phase = true;
-                    self.rd_cnt = 0;
-                    self.rd_len = ar.len;
-                }
-            }
-            _ => {
-                if rd.rvalid {
-                    if self.rd_cnt == self.rd_len {
-                        self.rd_owner = RD_NONE;
-                        self.rd_phase = false;
-                    } else {
-                        self.rd_cnt += 1;
-                    }
-                }
+        // AR arbiter (S2M first, a grant only while a tracker slot is free)
+        // and the tracker of outstanding bursts (in order, one ID).
+        let ar_hs = ar.valid && rd.arready;
+        let mut cnt = self.ot_cnt;
+        if ar_hs {
+            let k = (self.ot_rp + cnt) & (MAX_RD_OUTSTANDING - 1);
+            self.ot[k as usize] = (self.rd_owner == RD_S2M, ar.len);
+            self.rd_owner = RD_NONE;
+            cnt += 1;
+        } else if self.rd_owner == RD_NONE && self.ot_cnt < MAX_RD_OUTSTANDING {
+            if so.want {
+                self.rd_owner = RD_S2M;
+            } else if mo.want {
+                self.rd_owner = RD_M2S;
             }
         }
+        if rd.rvalid {
+            if self.rd_cnt == head.1 {
+                self.rd_cnt = 0;
+                self.ot_rp = (self.ot_rp + 1) & (MAX_RD_OUTSTANDING - 1);
+                cnt -= 1;
+            } else {
+                self.rd_cnt += 1;
+            }
+        }
+        self.ot_cnt = cnt;
         o
     }
 }

@@ -1,9 +1,12 @@
 //! M2S (TX) FSM: descriptor fetch, burst read, AXI4-Stream out (mirrors `rtl/udma_m2s.sv`).
 //!
-//! States (docs/udma.md §FSMs): IDLE → DAR → DR → DCHK → (RAR → RD → TX)* →
-//! [FLUSH] → DONE, with CLOSE ending an open packet after an error. One burst is
-//! read into a 16-beat buffer, then streamed out; the read port is released
-//! before the stream is driven, so the S2M side can always fetch its descriptors.
+//! States (docs/udma.md §FSMs): IDLE → DAR → DR → DCHK → TX → [FLUSH] → DONE,
+//! with CLOSE ending an open packet after an error. In TX the descriptor's data
+//! is read with several bursts outstanding into a read-data ring of
+//! [`RD_BUF_BEATS`] beats and streamed out of it at the same time: a burst's
+//! AR is issued only when the ring has room reserved for all its beats (so a
+//! stalled stream never holds the read port), and a burst is streamed only
+//! once its last beat arrived without an error (store-and-forward per burst).
 //!
 //! Packing: the bytes of a packet are packed across descriptor boundaries by a
 //! carry register (`carry_data`, `carry_bytes` bytes at lane 0), so every stream beat of a
@@ -21,13 +24,19 @@ use super::desc::{decode_len, ring_id_of};
 use super::regfile::{SideEv, SideRegs, SideStat, NQ};
 use super::regs::*;
 
-/// Maximum beats per data read burst (the size of the beat buffer).
+/// Maximum beats per data read burst.
 pub const MAX_BURST: u32 = 16;
+/// Read bursts the engine keeps outstanding on its AXI read port
+/// (`MaxRdOutstanding` of `udma_engine`; docs/decisions.md).
+pub const MAX_RD_OUTSTANDING: u32 = 4;
+/// Beats of the M2S read-data ring: room for `MAX_RD_OUTSTANDING` full bursts.
+pub const RD_BUF_BEATS: u32 = MAX_RD_OUTSTANDING * MAX_BURST;
 /// Bytes per data beat at the default `DataWidth` (64 bits).
 pub const BEAT_BYTES: u32 = 8;
 
-/// Shared read-port view given to both sides each cycle (which side owns the
-/// port is a separate argument, `owner`: the arbiter's grant to that side).
+/// Shared read-port view given to both sides each cycle (which side the R beat
+/// belongs to is a separate argument, `owner`: the side of the oldest
+/// outstanding burst).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RdPort<D> {
     pub arready: bool,
@@ -35,9 +44,9 @@ pub struct RdPort<D> {
     pub rvalid: bool,
     pub rdata: D,
     pub rresp: u32,
-    /// Beat index of the current burst.
+    /// Beat index within the oldest outstanding burst.
     pub cnt: u32,
-    /// ARLEN of the current burst.
+    /// ARLEN of the oldest outstanding burst.
     pub len: u32,
 }
 
@@ -83,8 +92,6 @@ pub enum M2sState {
     Dar = 1,
     Dr = 2,
     Dchk = 3,
-    Rar = 4,
-    Rd = 5,
     Tx = 6,
     Done = 7,
     Close = 8,
@@ -94,7 +101,7 @@ pub enum M2sState {
 }
 
 /// M2S state, beats of type `D` (the data width's, see [`Lanes`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct M2s<D: Lanes> {
     /// FSM state.
     pub state: M2sState,
@@ -105,19 +112,57 @@ pub struct M2s<D: Lanes> {
     /// The descriptor being executed (16 bytes, little endian).
     pub desc: u128,
     pub rd_err: bool,
+    /// Descriptor bytes not yet streamed (or carried).
     pub rem: u32,
-    /// Beat-aligned read address.
-    pub addr: u64,
-    /// Bytes of the next buffer beat below `buf_ptr` (first beat of a descriptor).
+    /// Bytes of the next ring beat below `buf_ptr` (first beat of a descriptor).
     pub src_offset: u32,
-    pub tx_idx: u32,
-    /// ARLEN of the data burst being streamed.
-    pub burst_last: u32,
-    pub buf: [D; MAX_BURST as usize],
+    /// Beat-aligned address of the next data AR.
+    pub iss_addr: u64,
+    /// Beats of the descriptor not yet requested.
+    pub iss_need: u32,
+    /// Read-data ring: R beats land at `rb_wp`, TX streams from `rb_rp`.
+    pub buf: [D; RD_BUF_BEATS as usize],
+    pub rb_wp: u32,
+    pub rb_rp: u32,
+    /// Ring beats reserved: requested (AR done) and not yet streamed.
+    pub rb_res: u32,
+    /// Ring beats of complete, error-free bursts not yet streamed.
+    pub rb_avail: u32,
+    /// Data bursts requested and not yet fully received.
+    pub m_out: u32,
+    /// A data burst of this descriptor ended with an error response: no more
+    /// ARs; the bursts before it are streamed, the rest is discarded.
+    pub derr: bool,
     /// Packing carry: bytes of the packet not yet streamed, from lane 0.
     pub carry_data: D,
     /// Bytes held in `carry_data` (0..bb).
     pub carry_bytes: u32,
+}
+
+impl<D: Lanes> Default for M2s<D> {
+    fn default() -> Self {
+        Self {
+            state: M2sState::Idle,
+            q: 0,
+            rr_last: 0,
+            pkt_open: false,
+            desc: 0,
+            rd_err: false,
+            rem: 0,
+            src_offset: 0,
+            iss_addr: 0,
+            iss_need: 0,
+            buf: [D::ZERO; RD_BUF_BEATS as usize],
+            rb_wp: 0,
+            rb_rp: 0,
+            rb_res: 0,
+            rb_avail: 0,
+            m_out: 0,
+            derr: false,
+            carry_data: D::ZERO,
+            carry_bytes: 0,
+        }
+    }
 }
 
 /// Result of merging the carry with the buffer beat being streamed.
@@ -133,10 +178,9 @@ struct Pack<D: Lanes> {
     comb: D::Double,
 }
 
-/// Beats of the next data burst from the aligned `addr`, `src_offset` bytes into the
-/// first beat: bounded by the bytes left, the 4 KiB boundary and MAX_BURST.
-pub fn burst_beats(addr: u64, src_offset: u32, rem: u32, bb: u32) -> u32 {
-    let need = (rem + src_offset).div_ceil(bb);
+/// Beats of the next data burst from the aligned `addr` with `need` beats
+/// still to request: bounded by the 4 KiB boundary and MAX_BURST.
+pub fn burst_beats(addr: u64, need: u32, bb: u32) -> u32 {
     let to4k = (4096 - (addr & 0xfff) as u32) / bb;
     need.min(to4k).min(MAX_BURST)
 }
@@ -171,13 +215,13 @@ impl<D: Lanes> M2s<D> {
         self.w0() & (1 << UDMA_DESC_LAST_BIT) != 0
     }
 
-    /// Carry merged with the buffer beat `tx_idx` (state TX).
+    /// Carry merged with the ring beat `rb_rp` (state TX).
     #[inline(always)]
     fn pack(&self, bb: u32) -> Pack<D> {
         let room = bb - self.src_offset;
         let fin = self.rem <= room;
         let n = if fin { self.rem } else { room };
-        let dm = self.buf[self.tx_idx as usize & (MAX_BURST as usize - 1)]
+        let dm = self.buf[(self.rb_rp & (RD_BUF_BEATS - 1)) as usize]
             .take(self.src_offset as usize, n as usize);
         Pack {
             n,
@@ -190,13 +234,13 @@ impl<D: Lanes> M2s<D> {
     }
 
     /// State after the checks (and the DMB wait): SPLIT when a middle
-    /// descriptor without CONCAT finds carried bytes, else RAR.
+    /// descriptor without CONCAT finds carried bytes, else TX.
     fn go_state(&self) -> M2sState {
         let concat = self.w0() & (1 << UDMA_DESC_CONCAT_BIT) != 0;
         if self.pkt_open && !concat && self.carry_bytes != 0 {
             M2sState::Split
         } else {
-            M2sState::Rar
+            M2sState::Tx
         }
     }
 
@@ -205,8 +249,9 @@ impl<D: Lanes> M2s<D> {
         let bufp = self.bufp();
         let lb_mask = (bb - 1) as u64;
         self.rem = decode_len(self.w0());
-        self.addr = bufp & !lb_mask;
+        self.iss_addr = bufp & !lb_mask;
         self.src_offset = (bufp & lb_mask) as u32;
+        self.iss_need = (self.rem + self.src_offset).div_ceil(bb);
         self.state = if self.w0() & (1 << UDMA_DESC_DMB_BIT) != 0 {
             M2sState::Dmb
         } else {
@@ -247,17 +292,22 @@ impl<D: Lanes> M2s<D> {
                     };
                 }
             }
-            M2sState::Rar => {
-                o.want = true;
+            M2sState::Tx => {
+                // Next data burst: requested while beats are left, no burst
+                // failed and the ring has room for all its beats; once
+                // granted the AR is held until its handshake.
+                let beats = burst_beats(self.iss_addr, self.iss_need, bb);
+                o.want = self.iss_need != 0 && !self.derr && self.rb_res + beats <= RD_BUF_BEATS;
                 if owner {
                     o.ar = ArReq {
                         valid: true,
-                        addr: self.addr,
-                        len: burst_beats(self.addr, self.src_offset, self.rem, bb) - 1,
+                        addr: self.iss_addr,
+                        len: beats.wrapping_sub(1),
                     };
                 }
-            }
-            M2sState::Tx => {
+                if self.rb_avail == 0 {
+                    return o;
+                }
                 let p = self.pack(bb);
                 o.pack = Some(p);
                 // A beat goes out when it is full or ends the packet; otherwise
@@ -288,7 +338,8 @@ impl<D: Lanes> M2s<D> {
         o
     }
 
-    /// Clock edge. `o` are this cycle's outputs; `owner` the read-port grant;
+    /// Clock edge. `o` are this cycle's outputs; `owner`: the R beat (if any)
+    /// belongs to M2S;
     /// `tready` the stream input; `wr_busy` = S2M has a write of queue `wr_q`
     /// in flight (pre-edge); `bb` the bytes per beat (as for [`M2s::outputs`]).
     #[allow(clippy::too_many_arguments)]
@@ -356,63 +407,7 @@ impl<D: Lanes> M2s<D> {
                     None => self.start_data(bb),
                 }
             }
-            M2sState::Rar => {
-                if o.ar.valid && rd.arready {
-                    self.rd_err = false;
-                    self.burst_last = o.ar.len;
-                    self.state = M2sState::Rd;
-                }
-            }
-            M2sState::Rd => {
-                if beat {
-                    self.buf[(rd.cnt & (MAX_BURST - 1)) as usize] = rd.rdata;
-                    let e = self.rd_err | err_beat;
-                    self.rd_err = e;
-                    if last_beat {
-                        if e {
-                            o.ev.err = Some(UDMA_M2S_ERR_DATA_AXI_RESPONSE);
-                            self.state = if self.pkt_open {
-                                M2sState::Close
-                            } else {
-                                M2sState::Idle
-                            };
-                        } else {
-                            self.tx_idx = 0;
-                            self.state = M2sState::Tx;
-                        }
-                    }
-                }
-            }
-            M2sState::Tx => {
-                if tready || !o.axis.tvalid {
-                    let p = o.pack.unwrap_or_else(|| self.pack(bb));
-                    o.ev.bytes_add = p.n;
-                    self.rem -= p.n;
-                    self.pkt_open = !o.axis.tlast;
-                    self.addr = self.addr.wrapping_add(bb as u64);
-                    self.src_offset = 0;
-                    if p.tot >= bb {
-                        self.carry_data = D::slice2(&p.comb, bb as usize, (p.tot - bb) as usize);
-                        self.carry_bytes = p.tot - bb;
-                    } else if p.lastp {
-                        self.carry_data = D::ZERO;
-                        self.carry_bytes = 0;
-                    } else {
-                        self.carry_data = D::slice2(&p.comb, 0, p.tot as usize);
-                        self.carry_bytes = p.tot;
-                    }
-                    if self.tx_idx == self.burst_last {
-                        self.state = if p.lastp && p.tot > bb {
-                            M2sState::Flush
-                        } else if self.rem == 0 {
-                            M2sState::Done
-                        } else {
-                            M2sState::Rar
-                        };
-                    }
-                    self.tx_idx = (self.tx_idx + 1) & (MAX_BURST - 1);
-                }
-            }
+            M2sState::Tx => self.transfer(rd, beat, last_beat, err_beat, tready, o, bb),
             M2sState::Done => {
                 o.ev.head_adv = true;
                 o.ev.done_inc = true;
@@ -428,7 +423,7 @@ impl<D: Lanes> M2s<D> {
                 if tready {
                     self.carry_data = D::ZERO;
                     self.carry_bytes = 0;
-                    self.state = M2sState::Rar;
+                    self.state = M2sState::Tx;
                 }
             }
             M2sState::Flush => {
@@ -448,5 +443,87 @@ impl<D: Lanes> M2s<D> {
                 }
             }
         }
+    }
+
+    /// TX: issue the descriptor's data bursts, receive their beats into the
+    /// ring and stream the complete ones (§1 *Packing*), all in one cycle.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn transfer(
+        &mut self,
+        rd: &RdPort<D>,
+        beat: bool,
+        last_beat: bool,
+        err_beat: bool,
+        tready: bool,
+        o: &mut M2sOut<D>,
+        bb: u32,
+    ) {
+        let (avail, res, out) = (self.rb_avail, self.rb_res, self.m_out);
+        let mut pop = false;
+        // Stream: a complete beat is in the ring.
+        if avail != 0 && (tready || !o.axis.tvalid) {
+            pop = true;
+            let p = o.pack.unwrap_or_else(|| self.pack(bb));
+            o.ev.bytes_add = p.n;
+            self.rem -= p.n;
+            self.pkt_open = !o.axis.tlast;
+            self.src_offset = 0;
+            self.rb_rp = (self.rb_rp + 1) & (RD_BUF_BEATS - 1);
+            if p.tot >= bb {
+                self.carry_data = D::slice2(&p.comb, bb as usize, (p.tot - bb) as usize);
+                self.carry_bytes = p.tot - bb;
+            } else if p.lastp {
+                self.carry_data = D::ZERO;
+                self.carry_bytes = 0;
+            } else {
+                self.carry_data = D::slice2(&p.comb, 0, p.tot as usize);
+                self.carry_bytes = p.tot;
+            }
+            if p.lastp && p.tot > bb {
+                self.state = M2sState::Flush;
+            } else if self.rem == 0 {
+                self.state = M2sState::Done;
+            }
+        } else if avail == 0 && self.derr && out == 0 && !o.ar.valid {
+            // Every burst before the failed one is streamed and nothing is
+            // outstanding: the error, the ring emptied.
+            o.ev.err = Some(UDMA_M2S_ERR_DATA_AXI_RESPONSE);
+            self.derr = false;
+            self.rb_rp = self.rb_wp;
+            self.rb_res = 0;
+            self.state = if self.pkt_open {
+                M2sState::Close
+            } else {
+                M2sState::Idle
+            };
+            return;
+        }
+        // Issue: the AR handshake reserves the burst's beats.
+        let ar_hs = o.ar.valid && rd.arready;
+        if ar_hs {
+            let beats = o.ar.len + 1;
+            self.iss_addr = self.iss_addr.wrapping_add(u64::from(beats * bb));
+            self.iss_need -= beats;
+        }
+        // Receive: the beat lands in the ring; a burst's last beat makes it
+        // streamable (or, with an error, stops the descriptor's data).
+        let mut done_beats = 0;
+        if beat {
+            self.buf[(self.rb_wp & (RD_BUF_BEATS - 1)) as usize] = rd.rdata;
+            self.rb_wp = (self.rb_wp + 1) & (RD_BUF_BEATS - 1);
+            let e = self.rd_err | err_beat;
+            self.rd_err = e && !last_beat;
+            if last_beat {
+                if e {
+                    self.derr = true;
+                } else if !self.derr {
+                    done_beats = rd.len + 1;
+                }
+            }
+        }
+        self.rb_avail = avail - pop as u32 + done_beats;
+        self.rb_res = res - pop as u32 + if ar_hs { o.ar.len + 1 } else { 0 };
+        self.m_out = out + ar_hs as u32 - last_beat as u32;
     }
 }

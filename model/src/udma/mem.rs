@@ -1,7 +1,11 @@
 //! AXI4 slave memory model serving the engine's `m_axi_*` master port in the
 //! testbench: seeded ready/valid gaps and latency, SLVERR in a poisoned
-//! window, DECERR above the memory. One read burst and one write burst are
-//! accepted at a time (the engine never has more outstanding).
+//! window, DECERR above the memory. Up to `rd_depth` read bursts and
+//! `wr_depth` write bursts are outstanding at a time (in order, one ID); each
+//! read burst's first beat comes `rd_lat` plus 0..=`max_lat` cycles after its
+//! AR, the bursts' latencies overlapping.
+
+use std::collections::VecDeque;
 
 use super::beat::{from_bytes, keep_at, to_bytes, Beat, MAX_BB, ZERO};
 use super::engine::PinsOut;
@@ -30,7 +34,8 @@ struct Burst {
     addr: u64,
     len: u32,
     cnt: u32,
-    wait: u32,
+    /// Cycle from which its beats may be returned.
+    ready_at: u64,
 }
 
 /// The ready/valid bits the memory drove in the last cycle.
@@ -68,14 +73,24 @@ pub struct AxiMem {
     rng: StimRng,
     /// Ready/valid probability in percent.
     pub p_ready: u32,
-    /// Maximum first-beat / B latency in cycles.
+    /// Maximum random first-beat / B latency in cycles.
     pub max_lat: u32,
-    rd: Option<Burst>,
-    aw: Option<(u64, u32)>,
-    wbeats: [(Beat, u64); 16],
-    nw: usize,
-    wlast: bool,
-    b_pending: Option<(u32, u32)>,
+    /// Fixed read latency: cycles from the AR handshake to the first beat at
+    /// the earliest (0 = the cycle after).
+    pub rd_lat: u32,
+    /// Read bursts accepted and not yet fully returned, at most.
+    pub rd_depth: usize,
+    /// Write bursts accepted (AW) and not yet answered (B taken), at most.
+    pub wr_depth: usize,
+    now: u64,
+    rd: VecDeque<Burst>,
+    aw: VecDeque<(u64, u32)>,
+    /// W beats (data, strobe, WLAST) not yet committed.
+    wq: VecDeque<(Beat, u64, bool)>,
+    /// Complete W bursts (WLAST taken) in `wq`.
+    wlasts: usize,
+    /// B responses of committed writes: (response, cycle it may be given).
+    bq: VecDeque<(u32, u64)>,
     pub drive: MemDrive,
     pub cov: MemCov,
     /// Lowest address counted in `cov.aw_bursts` (the testbench's data area).
@@ -124,12 +139,15 @@ impl Clone for AxiMem {
             rng: self.rng.clone(),
             p_ready: self.p_ready,
             max_lat: self.max_lat,
-            rd: self.rd,
-            aw: self.aw,
-            wbeats: self.wbeats,
-            nw: self.nw,
-            wlast: self.wlast,
-            b_pending: self.b_pending,
+            rd_lat: self.rd_lat,
+            rd_depth: self.rd_depth,
+            wr_depth: self.wr_depth,
+            now: self.now,
+            rd: self.rd.clone(),
+            aw: self.aw.clone(),
+            wq: self.wq.clone(),
+            wlasts: self.wlasts,
+            bq: self.bq.clone(),
             drive: self.drive,
             cov: self.cov,
             burst_lo: self.burst_lo,
@@ -147,12 +165,15 @@ impl AxiMem {
             rng,
             p_ready: 70,
             max_lat: 4,
-            rd: None,
-            aw: None,
-            wbeats: [(ZERO, 0); 16],
-            nw: 0,
-            wlast: false,
-            b_pending: None,
+            rd_lat: 0,
+            rd_depth: 4,
+            wr_depth: 4,
+            now: 0,
+            rd: VecDeque::with_capacity(16),
+            aw: VecDeque::with_capacity(16),
+            wq: VecDeque::with_capacity(256),
+            wlasts: 0,
+            bq: VecDeque::with_capacity(16),
             drive: MemDrive::default(),
             cov: MemCov::default(),
             burst_lo: 0,
@@ -192,6 +213,7 @@ impl AxiMem {
     /// are the engine outputs sampled then), then choose this cycle's drive.
     pub fn step(&mut self, o: Option<&PinsOut>) {
         let beat = self.bb;
+        self.now += 1;
         // The handshake bits of the last cycle (not a copy of the data beat).
         let prev = Handshake {
             arready: self.drive.arready,
@@ -204,21 +226,22 @@ impl AxiMem {
             // ---- read ----
             if o.m_axi_arvalid != 0 {
                 if prev.arready {
-                    self.rd = Some(Burst {
+                    let lat = self.rd_lat as u64 + self.rng.below(self.max_lat as u64 + 1);
+                    self.rd.push_back(Burst {
                         addr: o.m_axi_araddr & !(beat - 1),
                         len: o.m_axi_arlen as u32,
                         cnt: 0,
-                        wait: self.rng.below(self.max_lat as u64 + 1) as u32,
+                        ready_at: self.now + lat,
                     });
                 } else {
                     self.cov.bp_ar += 1;
                 }
             }
             if prev.rvalid && o.m_axi_rready != 0 {
-                if let Some(b) = &mut self.rd {
+                if let Some(b) = self.rd.front_mut() {
                     b.cnt += 1;
                     if b.cnt > b.len {
-                        self.rd = None;
+                        self.rd.pop_front();
                     }
                 }
                 self.drive.rvalid = false;
@@ -226,7 +249,8 @@ impl AxiMem {
             // ---- write ----
             if o.m_axi_awvalid != 0 {
                 if prev.awready {
-                    self.aw = Some((o.m_axi_awaddr & !(beat - 1), o.m_axi_awlen as u32));
+                    self.aw
+                        .push_back((o.m_axi_awaddr & !(beat - 1), o.m_axi_awlen as u32));
                     self.cov.aw_bursts +=
                         (o.m_axi_awlen > 0 && o.m_axi_awaddr >= self.burst_lo) as u64;
                 } else {
@@ -234,10 +258,10 @@ impl AxiMem {
                 }
             }
             if o.m_axi_wvalid != 0 {
-                if prev.wready && self.nw < self.wbeats.len() {
-                    self.wbeats[self.nw] = (o.m_axi_wdata, o.m_axi_wstrb);
-                    self.nw += 1;
-                    self.wlast |= o.m_axi_wlast != 0;
+                if prev.wready {
+                    let last = o.m_axi_wlast != 0;
+                    self.wq.push_back((o.m_axi_wdata, o.m_axi_wstrb, last));
+                    self.wlasts += last as usize;
                 } else {
                     self.cov.bp_w += 1;
                 }
@@ -246,47 +270,37 @@ impl AxiMem {
                 self.drive.bvalid = false;
             }
         }
-        // Complete a write once its address and last data beat are in.
-        if let (Some((addr, len)), true) = (self.aw, self.wlast) {
-            let mut worst = AXI_RESP_OKAY;
-            for k in 0..self.nw.min(len as usize + 1) {
-                let a = addr.wrapping_add(k as u64 * beat);
-                let r = self.resp(a);
-                worst = worst.max(r);
-                if r == AXI_RESP_OKAY {
-                    let (d, strb) = self.wbeats[k];
-                    let n = beat as usize;
-                    let bytes = to_bytes(&d);
-                    let dst = &mut self.data[a as usize..a as usize + n];
-                    let all = keep_at(beat as u32, 0);
-                    if strb & all == all {
-                        copy_beat_bytes(dst, &bytes[..n]);
-                    } else {
-                        // the strobed lanes only, one set bit at a time
-                        let mut m = strb & all;
-                        while m != 0 {
-                            let j = m.trailing_zeros() as usize;
-                            dst[j] = bytes[j];
-                            m &= m - 1;
+        // Commit a write once its address and last data beat are in.
+        if self.wlasts > 0 {
+            if let Some((addr, len)) = self.aw.pop_front() {
+                let mut worst = AXI_RESP_OKAY;
+                let mut k = 0u64;
+                while let Some((d, strb, last)) = self.wq.pop_front() {
+                    if k <= u64::from(len) {
+                        let a = addr.wrapping_add(k * beat);
+                        let r = self.resp(a);
+                        worst = worst.max(r);
+                        if r == AXI_RESP_OKAY {
+                            self.write_beat(a, &d, strb);
                         }
                     }
+                    k += 1;
+                    if last {
+                        break;
+                    }
                 }
+                self.wlasts -= 1;
+                self.count_err(worst);
+                let lat = self.rng.below(self.max_lat as u64 + 1);
+                self.bq.push_back((worst, self.now + lat));
             }
-            self.count_err(worst);
-            self.aw = None;
-            self.nw = 0;
-            self.wlast = false;
-            self.b_pending = Some((worst, self.rng.below(self.max_lat as u64 + 1) as u32));
         }
 
         // ---- drive ----
-        self.drive.arready = self.rd.is_none() && self.chance();
+        self.drive.arready = self.rd.len() < self.rd_depth && self.chance();
         if !self.drive.rvalid {
-            if let Some(b) = self.rd {
-                if b.wait > 0 {
-                    if let Some(bm) = &mut self.rd {
-                        bm.wait -= 1;
-                    }
+            if let Some(&b) = self.rd.front() {
+                if b.ready_at > self.now {
                     self.cov.bp_r += 1;
                 } else if self.chance() {
                     let a = b.addr.wrapping_add(b.cnt as u64 * beat);
@@ -306,21 +320,41 @@ impl AxiMem {
             self.drive.rresp = 0;
             self.drive.rlast = false;
         }
-        let busy_b = self.b_pending.is_some() || self.drive.bvalid;
-        self.drive.awready = self.aw.is_none() && !busy_b && self.chance();
-        self.drive.wready = !self.wlast && self.nw < self.wbeats.len() && !busy_b && self.chance();
+        let writes = self.aw.len() + self.bq.len() + self.drive.bvalid as usize;
+        self.drive.awready = writes < self.wr_depth && self.chance();
+        self.drive.wready =
+            self.wlasts < self.wr_depth && self.wq.len() < 16 * self.wr_depth && self.chance();
         if !self.drive.bvalid {
-            if let Some((r, w)) = self.b_pending {
-                if w == 0 {
+            match self.bq.front() {
+                Some(&(r, at)) if at <= self.now => {
                     self.drive.bvalid = true;
                     self.drive.bresp = r;
-                    self.b_pending = None;
-                } else {
-                    self.b_pending = Some((r, w - 1));
-                    self.cov.bp_b += 1;
+                    self.bq.pop_front();
                 }
-            } else {
-                self.drive.bresp = 0;
+                Some(_) => {
+                    self.cov.bp_b += 1;
+                    self.drive.bresp = 0;
+                }
+                None => self.drive.bresp = 0,
+            }
+        }
+    }
+
+    /// One beat's strobed bytes into the memory at `a`.
+    fn write_beat(&mut self, a: u64, d: &Beat, strb: u64) {
+        let n = self.bb as usize;
+        let bytes = to_bytes(d);
+        let dst = &mut self.data[a as usize..a as usize + n];
+        let all = keep_at(self.bb as u32, 0);
+        if strb & all == all {
+            copy_beat_bytes(dst, &bytes[..n]);
+        } else {
+            // the strobed lanes only, one set bit at a time
+            let mut m = strb & all;
+            while m != 0 {
+                let j = m.trailing_zeros() as usize;
+                dst[j] = bytes[j];
+                m &= m - 1;
             }
         }
     }

@@ -1,9 +1,9 @@
 //! S2M (RX) FSM: stream in, descriptor fetch, AXI write bursts,
 //! completion descriptors (mirrors `rtl/udma_s2m.sv`).
 //!
-//! States (docs/udma.md §FSMs): IDLE → DAR → DR → DCHK → (DATA → WR → B)* →
-//! CMP → [CAW → CB] → ADV, with DROP draining a packet that has no usable
-//! descriptor (counted in Q_DROP_BYTES).
+//! States (docs/udma.md §FSMs): IDLE → DAR → DR → DCHK → DATA → DRAIN →
+//! CMP → [CAW → CB] → ADV, with BERR after a data write error and DROP
+//! draining a packet that has no usable descriptor (counted in Q_DROP_BYTES).
 //!
 //! Packing: a hold register (`hdata`, `hcnt` bytes at lane 0) keeps the bytes
 //! of a stream beat that did not fit the current write; each memory write takes
@@ -12,15 +12,30 @@
 //! have any byte alignment: a write covers the bytes from `dst` to the end of
 //! its beat at most (`wstrb`), so no byte outside the buffer changes.
 //!
-//! Write bursts: formed write beats collect in a burst buffer (`wbuf`, `wn`
-//! beats) issued as one INCR burst (AWLEN = `wn` − 1) when it holds `max_wr`
+//! Write bursts: formed write beats collect in a write-data ring (`wbuf`,
+//! [`WR_BUF_BEATS`] beats); the burst being collected (`wn` beats) is closed
+//! and queued as one INCR burst (AWLEN = `wn` − 1) when it holds `max_wr`
 //! beats (`MaxWrBurst`, default 16; 1 = single-beat writes), the
 //! descriptor is full, the packet ended, the next beat starts a new 4 KiB page,
-//! or M2S waits on a DMB of this queue while the stream has no beat.
+//! or M2S waits on a DMB of this queue while the stream has no beat. A sender
+//! issues the queued bursts (AW and W) while the next one is collected, and
+//! up to `max_wr_out` bursts wait for their B responses (`bcnt`). The
+//! descriptor completes (DRAIN) only when every burst is written and every B
+//! returned, so its completion write and the next descriptor's writes follow
+//! every B of its data.
 
 use super::beat::{desc_beats, keep_at, Lanes};
 use super::desc::{decode_len, ring_id_of};
 use super::m2s::{ArReq, RdPort, MAX_BURST};
+
+/// Write bursts the S2M side keeps waiting for their B responses
+/// (`MaxWrOutstanding` of `udma_engine`; docs/decisions.md).
+pub const MAX_WR_OUTSTANDING: u32 = 8;
+/// Closed bursts queued for the sender (the one being sent included).
+pub const WR_QUEUE: u32 = 2;
+/// Beats of the write-data ring: the queued bursts and the one collected
+/// fit (the collector waits while the queue is full).
+pub const WR_BUF_BEATS: u32 = WR_QUEUE * MAX_BURST;
 use super::regfile::{SideEv, SideRegs, SideStat};
 use super::regs::*;
 
@@ -97,8 +112,8 @@ pub enum S2mState {
     Dr = 2,
     Dchk = 3,
     Data = 4,
-    Wr = 5,
-    B = 6,
+    Drain = 5,
+    Berr = 6,
     Cmp = 7,
     Caw = 8,
     Cb = 9,
@@ -111,6 +126,8 @@ pub enum S2mState {
 pub struct S2m<D: Lanes> {
     /// Data write burst limit in beats (`MaxWrBurst`, 1..=MAX_BURST).
     pub max_wr: u32,
+    /// Data bursts waiting for B at most (`MaxWrOutstanding`).
+    pub max_wr_out: u32,
     /// FSM state.
     pub state: S2mState,
     pub q: usize,
@@ -123,15 +140,23 @@ pub struct S2m<D: Lanes> {
     pub used: u32,
     /// Byte address of the next write.
     pub dst: u64,
-    /// Beat-aligned address of the write in flight.
+    /// Beat-aligned address of the burst being collected.
     pub wa: u64,
-    /// Burst buffer: formed write beats and their strobes.
-    pub wbuf: [D; MAX_BURST as usize],
-    pub wstb: [u64; MAX_BURST as usize],
-    /// Beats in the burst buffer (0..=MAX_BURST).
+    /// Write-data ring: formed beats land at `wp`, the sender reads at `rp`.
+    pub wbuf: [D; WR_BUF_BEATS as usize],
+    pub wstb: [u64; WR_BUF_BEATS as usize],
+    pub wp: u32,
+    pub rp: u32,
+    /// Beats of the burst being collected (0..=MAX_BURST).
     pub wn: u32,
-    /// Next W beat of the burst being issued.
+    /// Burst queue (address, AWLEN), oldest at `bq_rp`; `bq_cnt` queued.
+    pub bq: [(u64, u32); WR_QUEUE as usize],
+    pub bq_rp: u32,
+    pub bq_cnt: u32,
+    /// Next W beat of the burst being sent.
     pub wi: u32,
+    /// Data bursts whose AW is done and whose B has not returned.
+    pub bcnt: u32,
     pub blast: bool,
     pub buser: bool,
     pub aw_done: bool,
@@ -162,10 +187,12 @@ struct Take<D: Lanes> {
 }
 
 impl<D: Lanes> S2m<D> {
-    /// S2M of a `bb`-byte data path writing bursts of up to `max_wr` beats, in reset state.
-    pub fn new(max_wr: u32) -> Self {
+    /// S2M writing bursts of up to `max_wr` beats with up to `max_wr_out`
+    /// of them waiting for B, in reset state.
+    pub fn new(max_wr: u32, max_wr_out: u32) -> Self {
         Self {
             max_wr: max_wr.clamp(1, MAX_BURST),
+            max_wr_out: max_wr_out.max(1),
             ..Self::default()
         }
     }
@@ -182,10 +209,10 @@ impl<D: Lanes> S2m<D> {
 
     /// A data or completion write of queue `q` is collected or in flight (M2S DMB waits on it).
     pub fn wr_busy(&self) -> (bool, usize) {
-        let busy = matches!(
-            self.state,
-            S2mState::Wr | S2mState::B | S2mState::Caw | S2mState::Cb
-        ) || (self.state == S2mState::Data && self.wn != 0);
+        let busy = matches!(self.state, S2mState::Caw | S2mState::Cb)
+            || self.wn != 0
+            || self.bq_cnt != 0
+            || self.bcnt != 0;
         (busy, self.q)
     }
 
@@ -253,6 +280,7 @@ impl<D: Lanes> S2m<D> {
         self.hdata = D::ZERO;
         self.hcnt = 0;
         self.wn = 0;
+        self.wp = self.rp;
         if self.hlast {
             self.hlast = false;
             self.in_pkt = false;
@@ -279,30 +307,11 @@ impl<D: Lanes> S2m<D> {
                     };
                 }
             }
-            S2mState::Data => {
+            // The collector waits while the burst queue is full.
+            S2mState::Data if self.bq_cnt < WR_QUEUE => {
                 let t = self.take(s, bb);
                 o.tready = s.tvalid && t.need_beat;
                 o.take = Some(t);
-            }
-            S2mState::Wr => {
-                o.wr = WrOut {
-                    awvalid: !self.aw_done,
-                    awaddr: if self.aw_done { 0 } else { self.wa },
-                    awlen: if self.aw_done { 0 } else { self.wn - 1 },
-                    wvalid: !self.w_done,
-                    wdata: if self.w_done {
-                        D::ZERO
-                    } else {
-                        self.wbuf[self.wi as usize]
-                    },
-                    wstrb: if self.w_done {
-                        0
-                    } else {
-                        self.wstb[self.wi as usize]
-                    },
-                    wlast: !self.w_done && self.wi + 1 == self.wn,
-                    bready: false,
-                };
             }
             S2mState::Caw => {
                 let ca = regs.q[self.q].comp_addr();
@@ -320,10 +329,31 @@ impl<D: Lanes> S2m<D> {
                     bready: false,
                 };
             }
-            S2mState::B | S2mState::Cb => o.wr.bready = true,
+            S2mState::Cb => o.wr.bready = true,
             S2mState::Drop => o.tready = true,
             _ => {}
         }
+        if self.bq_cnt != 0 {
+            // The sender: AW and W of the oldest queued burst.
+            let (addr, len) = self.bq[(self.bq_rp & (WR_QUEUE - 1)) as usize];
+            let aw = !self.aw_done && self.bcnt < self.max_wr_out;
+            let slot = (self.rp & (WR_BUF_BEATS - 1)) as usize;
+            o.wr = WrOut {
+                awvalid: aw,
+                awaddr: if aw { addr } else { 0 },
+                awlen: if aw { len } else { 0 },
+                wvalid: !self.w_done,
+                wdata: if self.w_done {
+                    D::ZERO
+                } else {
+                    self.wbuf[slot]
+                },
+                wstrb: if self.w_done { 0 } else { self.wstb[slot] },
+                wlast: !self.w_done && self.wi == len,
+                bready: false,
+            };
+        }
+        o.wr.bready |= self.bcnt != 0;
         o
     }
 
@@ -359,18 +389,74 @@ impl<D: Lanes> S2m<D> {
             b_err: wi.bresp != AXI_RESP_OKAY,
             t: o.tready && s.tvalid,
         };
+        // Pre-edge: the sender has a burst; a data B error now leads to BERR.
+        let sending = self.bq_cnt != 0;
+        let berr_ok = matches!(self.state, S2mState::Data | S2mState::Drain);
         match self.state {
             S2mState::Idle => self.idle(regs, s, o),
             S2mState::Dar | S2mState::Dr | S2mState::Dchk => {
                 self.descriptor_fetch(regs, rd, &hs, o, bb)
             }
-            S2mState::Data => self.collect_data(s, dmb_req, &hs, o, bb),
-            S2mState::Wr | S2mState::B => self.data_write(&hs, o),
+            S2mState::Data => {
+                if self.bq_cnt < WR_QUEUE {
+                    self.collect_data(s, dmb_req, &hs, o, bb);
+                }
+            }
+            S2mState::Drain => {
+                if self.bq_cnt == 0 && self.bcnt == 0 {
+                    self.state = S2mState::Cmp;
+                }
+            }
+            S2mState::Berr => {
+                if self.bq_cnt == 0 && self.bcnt == 0 {
+                    o.ev.err = Some(UDMA_S2M_ERR_DATA_AXI_RESPONSE);
+                    self.enter_drop(o);
+                }
+            }
             S2mState::Cmp | S2mState::Caw | S2mState::Cb | S2mState::Adv => {
                 self.completion(regs, &hs, o, bb)
             }
             _ => self.drop_rest(s, &hs, o),
         }
+        self.send(sending, berr_ok, &hs, o);
+    }
+
+    /// The sender and the B counter (every state but CAW, whose write is the
+    /// completion's): AW and W of the oldest queued burst, popped when both
+    /// are done; a data B error while collecting or draining leads to BERR.
+    #[inline(always)]
+    fn send(&mut self, sending: bool, berr_ok: bool, hs: &Handshakes, o: &S2mOut<D>) {
+        let mut bcnt = self.bcnt;
+        if sending {
+            let aw = self.aw_done || hs.aw;
+            let mut w = self.w_done;
+            if hs.w {
+                self.rp = (self.rp + 1) & (WR_BUF_BEATS - 1);
+                if o.wr.wlast {
+                    w = true;
+                } else {
+                    self.wi += 1;
+                }
+            }
+            bcnt += hs.aw as u32;
+            if aw && w {
+                self.bq_rp = (self.bq_rp + 1) & (WR_QUEUE - 1);
+                self.bq_cnt -= 1;
+                self.aw_done = false;
+                self.w_done = false;
+                self.wi = 0;
+            } else {
+                self.aw_done = aw;
+                self.w_done = w;
+            }
+        }
+        if self.bcnt != 0 && hs.b {
+            bcnt -= 1;
+            if hs.b_err && berr_ok {
+                self.state = S2mState::Berr;
+            }
+        }
+        self.bcnt = bcnt;
     }
 
     /// IDLE: pick the queue of the next packet; start a descriptor fetch, drop
@@ -475,8 +561,10 @@ impl<D: Lanes> S2m<D> {
             self.buser = self.huser;
             if t.k != 0 {
                 let doff = self.dst as u32 & (bb - 1);
-                self.wbuf[self.wn as usize] = D::place(&t.comb, t.k as usize, doff as usize);
-                self.wstb[self.wn as usize] = keep_at(t.k, doff);
+                let slot = (self.wp & (WR_BUF_BEATS - 1)) as usize;
+                self.wbuf[slot] = D::place(&t.comb, t.k as usize, doff as usize);
+                self.wstb[slot] = keep_at(t.k, doff);
+                self.wp = (self.wp + 1) & (WR_BUF_BEATS - 1);
                 if self.wn == 0 {
                     self.wa = self.dst & !((bb - 1) as u64);
                 }
@@ -489,47 +577,20 @@ impl<D: Lanes> S2m<D> {
                     self.wn == self.max_wr || self.cap == 0 || self.blast || self.dst & 0xfff == 0;
             } else if self.blast {
                 wend = self.wn != 0;
-                self.state = S2mState::Cmp;
+                self.state = S2mState::Drain;
             }
         } else if self.wn != 0 && dmb_req {
             // No hs.beat and M2S waits on a DMB: issue what is collected.
             wend = true;
         }
         if wend {
-            self.aw_done = false;
-            self.w_done = false;
-            self.wi = 0;
-            self.state = S2mState::Wr;
-        }
-    }
-
-    /// WR, B: issue the collected burst, wait for its response.
-    fn data_write(&mut self, hs: &Handshakes, o: &mut S2mOut<D>) {
-        if self.state == S2mState::Wr {
-            self.aw_done |= hs.aw;
-            if hs.w {
-                if self.wi + 1 == self.wn {
-                    self.w_done = true;
-                } else {
-                    self.wi += 1;
-                }
-            }
-            if self.aw_done && self.w_done {
-                self.state = S2mState::B;
-            }
-        } else {
-            if hs.b {
-                if hs.b_err {
-                    o.ev.err = Some(UDMA_S2M_ERR_DATA_AXI_RESPONSE);
-                    self.enter_drop(o);
-                } else {
-                    self.wn = 0;
-                    self.state = if self.blast || self.cap == 0 {
-                        S2mState::Cmp
-                    } else {
-                        S2mState::Data
-                    };
-                }
+            // Close the burst: queued for the sender.
+            let k = (self.bq_rp + self.bq_cnt) & (WR_QUEUE - 1);
+            self.bq[k as usize] = (self.wa, self.wn - 1);
+            self.bq_cnt += 1;
+            self.wn = 0;
+            if self.blast || self.cap == 0 {
+                self.state = S2mState::Drain;
             }
         }
     }
@@ -559,8 +620,9 @@ impl<D: Lanes> S2m<D> {
                         self.w_idx += 1;
                     }
                 }
-                self.aw_done = a;
-                self.w_done = w;
+                // Both done: the flags are the sender's again (cleared).
+                self.aw_done = a && !w;
+                self.w_done = w && !a;
                 if a && w {
                     self.state = S2mState::Cb;
                 }

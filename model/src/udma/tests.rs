@@ -86,6 +86,8 @@ impl<W: UdmaWidth> Bench<W> {
         );
         m.p_ready = 100;
         m.max_lat = 0;
+        m.rd_depth = 8;
+        m.wr_depth = 8;
         let mut b = Self {
             dut: UdmaEngine::with_max_wr_burst(16),
             mem: m,
@@ -666,9 +668,15 @@ fn copy_cycles<W: UdmaWidth>(len: u32) -> (u64, u64) {
 /// As [`copy_cycles`], with the destination buffer `dst_skew` bytes past a
 /// beat boundary (the source stays beat-aligned).
 fn copy_cycles_at<W: UdmaWidth>(len: u32, dst_skew: u32) -> (u64, u64) {
+    copy_cycles_lat::<W>(len, dst_skew, 0)
+}
+
+/// As [`copy_cycles_at`], the memory's reads answered `rd_lat` cycles late.
+fn copy_cycles_lat<W: UdmaWidth>(len: u32, dst_skew: u32, rd_lat: u32) -> (u64, u64) {
     use desc::*;
     use regs::*;
     let mut b: Bench<W> = Bench::new();
+    b.mem.rd_lat = rd_lat;
     let q = 1;
     b.setup(Side::M2s, q, 0x1000, 4);
     b.setup(Side::S2m, q, 0x2000, 4);
@@ -729,13 +737,13 @@ fn copy_cycles_at<W: UdmaWidth>(len: u32, dst_skew: u32) -> (u64, u64) {
 }
 
 #[test]
-fn a_copy_to_a_skewed_destination_is_exact_and_beat_skew_costs_cycles() {
-    // docs/udma.md "Write bursts": the ~2.13 cycles per beat of a 64 KiB copy
-    // hold when the destination sits at the source's offset within a 16-beat
-    // burst. A skew of a few bytes inside one beat costs only the hold register's
-    // extra beat; a skew of whole beats makes the 16-beat write bursts straddle
-    // the 16-beat read bursts and 4 KiB pages, so more, shorter bursts are
-    // issued. Every copy stays exact (asserted inside `copy_cycles_at`).
+fn a_copy_to_a_skewed_destination_is_exact_and_costs_under_one_percent() {
+    // docs/udma.md "Write bursts": the write bursts are formed from the
+    // stream independently of the read bursts, so a destination skewed
+    // against the source (a few bytes, or whole beats, which makes the write
+    // bursts straddle the read bursts and 4 KiB pages) costs only the hold
+    // register's extra beat and the extra page-split bursts: under 1 % of the
+    // beats. Every copy stays exact (asserted inside `copy_cycles_at`).
     let aligned64 = copy_cycles::<W64>(65536).0;
     let byte_skew64 = copy_cycles_at::<W64>(65536, 1).0;
     let beat_skew64 = copy_cycles_at::<W64>(65536, 40).0;
@@ -746,33 +754,55 @@ fn a_copy_to_a_skewed_destination_is_exact_and_beat_skew_costs_cycles() {
          cycles for 8192 beats; 128-bit: aligned {aligned128}, 83-byte skew {beat_skew128} \
          for 4096 beats"
     );
-    assert!(byte_skew64 - aligned64 < 16, "{byte_skew64} vs {aligned64}");
-    assert!(
-        4 * beat_skew64 > 5 * aligned64,
-        "{beat_skew64} vs {aligned64}"
-    );
-    assert!(
-        4 * beat_skew128 > 5 * aligned128,
-        "{beat_skew128} vs {aligned128}"
-    );
+    assert!(byte_skew64 >= aligned64 && byte_skew64 - aligned64 < 8192 / 100);
+    assert!(beat_skew64 >= aligned64 && beat_skew64 - aligned64 < 8192 / 100);
+    assert!(beat_skew128 >= aligned128 && beat_skew128 - aligned128 < 4096 / 100);
 }
 
 #[test]
-fn s2m_writes_bursts_and_a_copy_moves_more_than_one_beat_per_3_cycles() {
-    // Project-defined throughput target (issue 5 follow-up): with an ideal
-    // memory and stream, a 64 KiB copy takes fewer than 2.5 cycles per beat, and
-    // S2M writes 16-beat bursts (AWLEN 15).
-    for (bb, (cycles, awlen)) in [
-        (4, copy_cycles::<W32>(65536)),
-        (8, copy_cycles::<W64>(65536)),
-        (16, copy_cycles::<W128>(65536)),
-        (32, copy_cycles::<W256>(65536)),
+fn s2m_writes_bursts_and_a_64k_copy_takes_at_most_1_1_cycles_per_beat() {
+    // docs/udma.md "Outstanding transactions" (issue 34 target): with an
+    // ideal memory and stream a 64 KiB copy keeps AXI R, the stream and AXI W
+    // busy. Lower bound by hand: every beat crosses the R channel, the stream
+    // and the W channel one per cycle, so cycles >= beats (65536 / bb).
+    // Upper bound: 1.1 cycles per beat. S2M writes 16-beat bursts (AWLEN 15).
+    // The cycle counts are the golden model's (docs/udma.md quotes them).
+    for (bb, (cycles, awlen), expect) in [
+        (4, copy_cycles::<W32>(65536), 16_482),
+        (8, copy_cycles::<W64>(65536), 8_286),
+        (16, copy_cycles::<W128>(65536), 4_188),
+        (32, copy_cycles::<W256>(65536), 2_140),
     ] {
         let beats = 65536 / bb;
-        assert_eq!(awlen, 15, "bb {bb}: 16-beat write bursts");
         println!("bb {bb}: {cycles} cycles for {beats} beats");
+        assert_eq!(awlen, 15, "bb {bb}: 16-beat write bursts");
         assert!(
-            2 * cycles < 5 * beats,
+            cycles >= beats,
+            "bb {bb}: {cycles} cycles for {beats} beats"
+        );
+        assert!(
+            10 * cycles <= 11 * beats,
+            "bb {bb}: {cycles} cycles for {beats} beats"
+        );
+        assert_eq!(cycles, expect, "bb {bb}");
+    }
+}
+
+#[test]
+fn a_copy_with_a_16_cycle_read_latency_moves_at_least_0_9_beats_per_cycle() {
+    // docs/udma.md "Outstanding transactions": MaxRdOutstanding read bursts
+    // (4 x 16 beats of ring) cover a read latency of 16 cycles plus a burst:
+    // the copy still moves >= 0.9 beats per cycle at every width.
+    for (bb, cycles) in [
+        (4, copy_cycles_lat::<W32>(65536, 0, 16).0),
+        (8, copy_cycles_lat::<W64>(65536, 0, 16).0),
+        (16, copy_cycles_lat::<W128>(65536, 0, 16).0),
+        (32, copy_cycles_lat::<W256>(65536, 0, 16).0),
+    ] {
+        let beats = 65536 / bb;
+        println!("bb {bb}, read latency 16: {cycles} cycles for {beats} beats");
+        assert!(
+            10 * beats >= 9 * cycles,
             "bb {bb}: {cycles} cycles for {beats} beats"
         );
     }
@@ -913,8 +943,6 @@ fn dbg_o_equals_the_dbg_state_fields_packed() {
         M::Dar,
         M::Dr,
         M::Dchk,
-        M::Rar,
-        M::Rd,
         M::Tx,
         M::Done,
         M::Close,
@@ -928,8 +956,8 @@ fn dbg_o_equals_the_dbg_state_fields_packed() {
         S::Dr,
         S::Dchk,
         S::Data,
-        S::Wr,
-        S::B,
+        S::Drain,
+        S::Berr,
         S::Cmp,
         S::Caw,
         S::Cb,
