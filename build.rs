@@ -372,15 +372,35 @@ fn main() {
     // variant); the others then report "no Verilated model" at run time.
     println!("cargo:rerun-if-env-changed=SB2SB_BLOCKS");
     println!("cargo:rerun-if-env-changed=SB2SB_VL_O1");
-    let only: Option<Vec<String>> = std::env::var("SB2SB_BLOCKS")
-        .ok()
-        .filter(|v| !v.trim().is_empty() && v.trim() != "all")
-        .map(|v| v.split(',').map(|x| x.trim().to_string()).collect());
+    // `all` in the list stands for every block of the default selection
+    // (`SB2SB_BLOCKS=all,leg_seed16` adds an opt-in block to it).
+    let listed: Vec<String> = std::env::var("SB2SB_BLOCKS")
+        .unwrap_or_default()
+        .split(',')
+        .map(|x| x.trim().to_string())
+        .filter(|x| !x.is_empty())
+        .collect();
+    let only: Option<Vec<String>> =
+        (!listed.is_empty() && !listed.iter().any(|n| n == "all")).then(|| listed.clone());
     let mut blocks: Vec<&BlockDesc> = sb2sb_model::blocks::BLOCKS
         .iter()
         .filter(|b| !b.inputs.is_empty())
         .filter(|b| only.as_ref().is_none_or(|o| o.iter().any(|n| n == b.name)))
         .collect();
+    // RTL-only blocks (no lockstep) join the default build only; opt-in ones
+    // only when named.
+    if !coverage && !asserts {
+        blocks.extend(
+            sb2sb_model::blocks::RTL_ONLY
+                .iter()
+                .filter(|b| only.as_ref().is_none_or(|o| o.iter().any(|n| n == b.name))),
+        );
+        blocks.extend(
+            sb2sb_model::blocks::RTL_OPT_IN
+                .iter()
+                .filter(|b| listed.iter().any(|n| n == b.name)),
+        );
+    }
     // Assertion builds also verilate the checker harness of the firing tests.
     if asserts {
         blocks.push(&assert_ports::HARNESS);

@@ -74,7 +74,7 @@ module sb2sb_core
   output logic [31:0]           dbg_sem_o,
   input  logic                  dbg_mem_sel_i,
   input  logic                  dbg_mem_we_i,
-  input  logic [15:0]           dbg_mem_addr_i,
+  input  logic [19:0]           dbg_mem_addr_i,
   input  logic [63:0]           dbg_mem_wdata_i,
   output logic [63:0]           dbg_mem_rdata_o,
   output logic [31:0]           dbg_xbar_o,
@@ -89,6 +89,10 @@ module sb2sb_core
 
   if (NumEngines < 1 || NumEngines > 16) begin : gen_eng_check
     $error("sb2sb_core: NumEngines must be 1..16");
+  end
+  // the debug port addresses 2^20 words of either memory
+  if (SbufWords > (1 << 20) || DescWords > (1 << 20)) begin : gen_mem_check
+    $error("sb2sb_core: SBUF and descriptor RAM must hold at most 2^20 words each");
   end
 
   // ---- interconnect masters
@@ -471,7 +475,7 @@ module sb2sb_core
     end
   end
   assign dbg_mem_rdata_o = mem_dbg_rdata[dbg_sel_q];
-  // the debug address is 16 bits whatever the memory sizes
+  // the debug address is 20 bits whatever the memory sizes
   logic unused_dbg_addr;
   assign unused_dbg_addr = ^dbg_mem_addr_i;
 

@@ -170,9 +170,21 @@ fn run_sendrecv_mode_rtl_runs_the_seed_leg_on_the_pair_and_agrees_with_fast_mode
     assert_eq!(v["local_sem"]["fast"], 4);
     assert_eq!(v["remote_sem"]["value"], 4);
     assert_eq!(v["remote_sem"]["fast"], 4);
-    assert_eq!(v["bytes"], 128 * 256);
+    // seed 001 §8 at its own size: 128 partitions x 16 KiB
+    assert_eq!(v["bytes"], 128 * 16384);
+    assert_eq!(v["bytes_per_partition"], 16384);
     assert_eq!(v["verified_against_fast"], true);
     assert_eq!(v["pass"], true);
+    // the data phase (TX doorbell -> last remote_sem increment) lies inside
+    // the run, and no 4 engines of 8 bytes a beat move more than 32 B a cycle
+    let data = v["bus"]["data_cycles"].as_u64().unwrap();
+    let setup = v["bus"]["setup_cycles"].as_u64().unwrap();
+    assert!(setup > 0 && data > 0);
+    assert!(setup + data < v["cycles"].as_u64().unwrap());
+    assert!(128 * 16384 <= 4 * 8 * data, "{data} cycles");
+    let u = v["bus"]["utilisation"].as_f64().unwrap();
+    let want = (128.0 * 16384.0) / data as f64 / 32.0;
+    assert!((u - want).abs() < 1e-9 && u > 0.0 && u <= 1.0, "{u}");
 }
 
 /// Seed 001 §4.4 / issue 12.2 on the RTL: the §8 leg launched through the

@@ -16,6 +16,15 @@ pub const BLOCKS: &[BlockDesc] = &[
     crate::pair::BLOCK,
 ];
 
+/// Blocks verilated for RTL-only runs (no lockstep arm, not in `cosim
+/// --block all`, not in coverage or assertion builds): the pair at the
+/// seed's size for `sb2sb run sendrecv --mode rtl`.
+pub const RTL_ONLY: &[BlockDesc] = &[crate::pair::BLOCK_SEED];
+
+/// RTL-only blocks built only when `SB2SB_BLOCKS` names them (e.g.
+/// `SB2SB_BLOCKS=all,leg_seed16`): the 16-engine seed-size pair.
+pub const RTL_OPT_IN: &[BlockDesc] = &[crate::pair::BLOCK_SEED16];
+
 /// Look a block up by its CLI name.
 pub fn find(name: &str) -> Option<&'static BlockDesc> {
     BLOCKS.iter().find(|b| b.name == name)

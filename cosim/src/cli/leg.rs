@@ -546,7 +546,10 @@ fn write_trace(path: &PathBuf, events: &[TraceEvent]) -> Result<()> {
 /// semaphores must agree.
 use crate::rtl::{RtlDut, XInit};
 use sb2sb_model::pair::stim::{soc_route, LegSpec as PairLeg};
-use sb2sb_model::pair::{top, LegEnv, PairIn, PairOut, BLOCK};
+use sb2sb_model::pair::{
+    seed16_params, seed_params, top, LegEnv, PairIn, PairOut, PairParams, BLOCK_SEED, BLOCK_SEED16,
+};
+use sb2sb_model::ports::BlockDesc;
 use sb2sb_model::ports::Stimulus;
 
 /// The checked arguments of an rtl-mode leg.
@@ -559,6 +562,10 @@ struct RtlPlan {
     /// Placement strap of the pair (`top::PLACE_*`).
     place: u64,
     leg: PairLeg,
+    /// Parameters of the Verilated pair and its block (`BLOCK_SEED`, or
+    /// `BLOCK_SEED16` for a mask beyond 4 engines).
+    params: PairParams,
+    block: &'static BlockDesc,
 }
 
 /// A finished run of the Verilated pair.
@@ -590,15 +597,13 @@ fn run_rtl(a: LegArgs) -> Result<i32> {
 
 /// Checks the arguments against the Verilated pair and builds its leg.
 fn rtl_plan(a: &LegArgs) -> Result<RtlPlan> {
-    let probe = LegEnv::with_scenario(a.seed, 1, None);
-    let (win, base) = probe.sbuf_window();
-    // The seed's 16 KiB per partition does not fit the pair's SBUF window
-    // (docs/pair.md): the default becomes the whole window.
-    let bytes = if a.bytes == "16K" {
-        u64::from(win)
+    let (params, block) = if a.engine_mask > (1 << seed_params().engines) - 1 {
+        (seed16_params(), &BLOCK_SEED16)
     } else {
-        parse_size(&a.bytes).map_err(|e| anyhow::anyhow!("--bytes: {e}"))?
+        (seed_params(), &BLOCK_SEED)
     };
+    let (win, base) = (params.sbuf_part_bytes, params.sbuf_win_base);
+    let bytes = parse_size(&a.bytes).map_err(|e| anyhow::anyhow!("--bytes: {e}"))?;
     let (lo, hi) = (u64::from(base), u64::from(base + win));
     for (what, off) in [("src-offset", a.src_offset), ("dst-offset", a.dst_offset)] {
         anyhow::ensure!(
@@ -617,10 +622,12 @@ fn rtl_plan(a: &LegArgs) -> Result<RtlPlan> {
         "--partitions {}: must be 1..=128",
         a.partitions
     );
+    let all = (1u64 << params.engines) - 1;
     anyhow::ensure!(
-        a.engine_mask != 0 && a.engine_mask <= 0xF,
-        "--engine-mask {:#x}: the pair has 4 engines per core (mask within 0x000F)",
-        a.engine_mask
+        a.engine_mask != 0 && a.engine_mask <= all,
+        "--engine-mask {:#x}: the pair has {} engines per core (mask within {all:#06x})",
+        a.engine_mask,
+        params.engines
     );
     anyhow::ensure!(a.queue == 0, "--queue {}: rtl mode uses queue 0", a.queue);
     let place = if a.same_die {
@@ -657,6 +664,8 @@ fn rtl_plan(a: &LegArgs) -> Result<RtlPlan> {
         lo,
         place,
         leg,
+        params,
+        block,
     })
 }
 
@@ -664,9 +673,18 @@ fn rtl_plan(a: &LegArgs) -> Result<RtlPlan> {
 /// SBUFs were scanned after its end.
 fn run_pair(a: &LegArgs, plan: &RtlPlan) -> Result<PairRun> {
     let (place, leg) = (plan.place, plan.leg);
-    let max_cycles = 2_000_000u64;
-    let mut env = LegEnv::single(a.seed, max_cycles, place, leg);
-    let mut dut: RtlDut<PairIn, PairOut> = RtlDut::new(&BLOCK, a.seed, XInit::Random)?;
+    let moved = plan.bytes * u64::from(leg.part_count);
+    let mut env = LegEnv::single_with(plan.params, a.seed, u64::MAX, place, leg);
+    // preload and one scan of the leg's words, and at least 1/16 byte a cycle
+    let max_cycles = 2 * env.scan_words() as u64 + 16 * moved + 1_000_000;
+    let mut dut: RtlDut<PairIn, PairOut> = RtlDut::new(plan.block, a.seed, XInit::Random)
+        .with_context(|| {
+            format!(
+                "block {} (a mask beyond 0x000F needs the 16-engine pair: build with \
+                 SB2SB_BLOCKS=all,{})",
+                plan.block.name, BLOCK_SEED16.name
+            )
+        })?;
     // `--vcd DIR` (an existing directory or a path ending in `/`): DIR/leg_rtl.vcd
     // and DIR/leg_rtl.gtkw; `--vcd FILE`: FILE and FILE with extension .gtkw.
     let waves = a.vcd.as_ref().map(|p| {
@@ -694,8 +712,8 @@ fn run_pair(a: &LegArgs, plan: &RtlPlan) -> Result<PairRun> {
         if done_at.is_none() && env.legs_complete() {
             done_at = Some(c);
         }
-        // one full scan of both SBUFs after the leg
-        if done_at.is_some_and(|d| c > d + 4096 + 300) {
+        // one full scan of the leg's words in both SBUFs after the leg
+        if done_at.is_some_and(|d| c > d + env.scan_words() as u64 + 300) {
             break;
         }
     }
@@ -728,8 +746,8 @@ fn run_pair(a: &LegArgs, plan: &RtlPlan) -> Result<PairRun> {
 /// The same leg in fast mode on a system whose SBUFs hold the pair's initial images.
 fn fast_reference(a: &LegArgs, plan: &RtlPlan) -> Result<FastRef> {
     let (bytes, win, lo, leg) = (plan.bytes, plan.win, plan.lo, plan.leg);
-    let a0 = LegEnv::initial_sbuf(a.seed, 0);
-    let b0 = LegEnv::initial_sbuf(a.seed, 1);
+    let a0 = LegEnv::initial_sbuf_with(plan.params, a.seed, 0);
+    let b0 = LegEnv::initial_sbuf_with(plan.params, a.seed, 1);
     let need = (a.dst_offset.max(a.src_offset) + bytes).next_multiple_of(64 * 1024);
     let mut topo = if a.cross_chip {
         Topology {
@@ -821,6 +839,7 @@ fn report_rtl(a: &LegArgs, plan: &RtlPlan, run: &PairRun, fast: FastRef) -> Resu
         && i64::from(remote) == engines as i64;
     let moved = bytes * u64::from(a.partitions);
     let run_cycles = done_at.unwrap_or(cycles) + 1;
+    let bus = BusUse::of(env, moved, engines);
     if a.json {
         let v = json!({
             "mode": "rtl",
@@ -834,6 +853,8 @@ fn report_rtl(a: &LegArgs, plan: &RtlPlan, run: &PairRun, fast: FastRef) -> Resu
             "remote_sem": {"index": a.remote_sem, "value": remote, "fast": f_remote, "expected": engines},
             "cycles": run_cycles, "modeled_ns": sb2sb_model::clock::cycles_to_ns(run_cycles),
             "clock_mhz": sb2sb_model::clock::CORE_CLK_MHZ, "host_us": host_us, "pass": pass,
+            "sbuf_part_bytes": plan.params.sbuf_part_bytes,
+            "bus": bus.json(),
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
@@ -867,7 +888,70 @@ fn report_rtl(a: &LegArgs, plan: &RtlPlan, run: &PairRun, fast: FastRef) -> Resu
                 .map(|(v, g)| format!(", waves {} (gtkwave {})", v.display(), g.display()))
                 .unwrap_or_default()
         );
+        bus.print();
         println!("result: {}", if pass { "PASS" } else { "FAIL" });
     }
     Ok(if pass { 0 } else { 1 })
+}
+
+/// Bus utilisation of the leg on the Verilated pair: bytes moved per cycle
+/// over the engines' peak (engines × data width in bytes), from the TX
+/// doorbell to the last remote-semaphore increment; the ring set-up (leg
+/// start to TX doorbell) is reported separately.
+struct BusUse {
+    setup: Option<u64>,
+    data: Option<u64>,
+    moved: u64,
+    engines: u64,
+}
+
+impl BusUse {
+    fn of(env: &LegEnv, moved: u64, engines: u64) -> Self {
+        let m = env.marks();
+        Self {
+            setup: m.leg_start.zip(m.tx_doorbell).map(|(s, d)| d - s),
+            data: m.tx_doorbell.zip(m.sem_reached).map(|(d, r)| r - d),
+            moved,
+            engines,
+        }
+    }
+
+    /// Utilisation against engines of `beat` bytes per cycle.
+    fn util(&self, beat: u32) -> Option<f64> {
+        self.data
+            .map(|c| self.moved as f64 / c as f64 / (self.engines * u64::from(beat)) as f64)
+    }
+
+    fn json(&self) -> serde_json::Value {
+        json!({
+            "setup_cycles": self.setup,
+            "data_cycles": self.data,
+            "data_ns": self.data.map(sb2sb_model::clock::cycles_to_ns),
+            "bytes_per_cycle": self.data.map(|c| self.moved as f64 / c as f64),
+            "pair_beat_bytes": sb2sb_model::pair::ENGINE_BEAT_BYTES,
+            "utilisation": self.util(sb2sb_model::pair::ENGINE_BEAT_BYTES),
+            "utilisation_of_clock_width": self.util(sb2sb_model::clock::ENGINE_BEAT_BYTES),
+        })
+    }
+
+    fn print(&self) {
+        let (Some(setup), Some(data)) = (self.setup, self.data) else {
+            println!("  bus              (the leg's milestones were not all seen)");
+            return;
+        };
+        let pb = sb2sb_model::pair::ENGINE_BEAT_BYTES;
+        let cb = sb2sb_model::clock::ENGINE_BEAT_BYTES;
+        println!(
+            "  bus              ring set-up {setup} cycles; TX doorbell -> last remote_sem increment {data} cycles ({:.1} ns), {:.2} B/cycle",
+            sb2sb_model::clock::cycles_to_ns(data),
+            self.moved as f64 / data as f64
+        );
+        println!(
+            "  utilisation      {:.3} of {} engines x {pb} B/cycle (the pair's engines); {:.3} of {} x {cb} B (clock::ENGINE_DATA_BITS)",
+            self.util(pb).unwrap_or(0.0),
+            self.engines,
+            self.util(cb).unwrap_or(0.0),
+            self.engines
+        );
+    }
 }

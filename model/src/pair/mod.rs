@@ -66,6 +66,9 @@ pub const SBUF_PART_BYTES: u32 = 256;
 /// Start of the stored window inside each 2 MiB partition: seed 001 §8's
 /// src/dst offset 0x100000.
 pub const SBUF_WIN_BASE: u32 = 0x10_0000;
+/// Bytes per beat of the pair's engines and interconnect (`udma_engine
+/// #(.DataWidth(64))` in `rtl/sb2sb_core.sv`).
+pub const ENGINE_BEAT_BYTES: u32 = <crate::udma::W64 as crate::udma::UdmaWidth>::BEAT_BYTES;
 /// Descriptor RAM bytes of the registered block.
 pub const DESC_BYTES: u32 = 16384;
 
@@ -88,6 +91,22 @@ pub const RTL_FILES: &[&str] = &[
     "sb2sb_pair.sv",
 ];
 
+/// SBUF bytes stored per partition in the seed-size pair ([`BLOCK_SEED`]):
+/// room for seed 001 §8's 16 KiB per partition and for the 64 KiB legs of
+/// the bus-utilisation measurement, from the window base 0x100000.
+pub const SEED_SBUF_PART_BYTES: u32 = 64 * 1024;
+
+/// Parameters of the seed-size pair ([`BLOCK_SEED`]).
+pub const fn seed_params() -> PairParams {
+    PairParams {
+        engines: NUM_ENGINES,
+        sbuf_part_bytes: SEED_SBUF_PART_BYTES,
+        sbuf_win_base: SBUF_WIN_BASE,
+        desc_bytes: DESC_BYTES,
+        link_latency: link::LINK_LATENCY,
+    }
+}
+
 /// Lockstep registration of the pair (`sb2sb cosim --block leg`).
 pub const BLOCK: BlockDesc = BlockDesc {
     name: "leg",
@@ -97,6 +116,52 @@ pub const BLOCK: BlockDesc = BlockDesc {
     inputs: <PairIn as PortBundle>::SIGNALS,
     outputs: <PairOut as PortBundle>::SIGNALS,
 };
+
+/// The pair at the seed's size (`SbufPartBytes` = [`SEED_SBUF_PART_BYTES`]):
+/// an RTL-only build (`crate::blocks::RTL_ONLY`) that `sb2sb run sendrecv
+/// --mode rtl` runs and checks against fast mode; the same RTL and golden
+/// twin as [`BLOCK`] at another parameter value.
+pub const BLOCK_SEED: BlockDesc = BlockDesc {
+    name: "leg_seed",
+    top: "sb2sb_pair",
+    rtl_files: RTL_FILES,
+    params: &[("SbufPartBytes", SEED_SBUF_PART_BYTES as i64)],
+    inputs: <PairIn as PortBundle>::SIGNALS,
+    outputs: <PairOut as PortBundle>::SIGNALS,
+};
+
+/// [`BLOCK_SEED`] with 16 engines per core (`--engine-mask` up to 0xFFFF in
+/// `run sendrecv --mode rtl`): built only on request
+/// (`SB2SB_BLOCKS=all,leg_seed16`, `crate::blocks::RTL_OPT_IN`), its
+/// Verilation and C++ build costing several times that of the 4-engine pair.
+pub const BLOCK_SEED16: BlockDesc = BlockDesc {
+    name: "leg_seed16",
+    top: "sb2sb_pair",
+    rtl_files: RTL_FILES,
+    params: &[
+        ("NumEngines", SEED16_ENGINES as i64),
+        ("SbufPartBytes", SEED_SBUF_PART_BYTES as i64),
+        ("DescBytes", SEED16_DESC_BYTES as i64),
+    ],
+    inputs: <PairIn as PortBundle>::SIGNALS,
+    outputs: <PairOut as PortBundle>::SIGNALS,
+};
+
+/// Engines per core of [`BLOCK_SEED16`].
+pub const SEED16_ENGINES: usize = 16;
+/// Descriptor RAM bytes of [`BLOCK_SEED16`]: the environment's 2 rings of
+/// `stim::RING_BYTES` per engine (32 KiB for 16 engines) and the semaphore
+/// constants at its end.
+pub const SEED16_DESC_BYTES: u32 = 65536;
+
+/// Parameters of [`BLOCK_SEED16`].
+pub const fn seed16_params() -> PairParams {
+    PairParams {
+        engines: SEED16_ENGINES,
+        desc_bytes: SEED16_DESC_BYTES,
+        ..seed_params()
+    }
+}
 
 #[cfg(test)]
 mod tests;

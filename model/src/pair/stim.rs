@@ -341,6 +341,29 @@ pub struct LegEnv {
     final_checked: bool,
     cov: Cov,
     fail_msg: Option<String>,
+    /// SBUF words the debug port preloads, scans and checks, in order
+    /// (`None`: every word). A single leg on a large SBUF touches only its
+    /// own source and destination words.
+    dbg_map: Option<Vec<u32>>,
+    /// Milestones of the run (cycles), for the leg's timing report.
+    marks: LegMarks,
+    /// Semaphore the debug port watches every cycle (core, index, target)
+    /// until it reaches the target, instead of rotating over all 256.
+    watch: Option<(usize, u8, i32)>,
+}
+
+/// Milestones of a run, in cycles of the pair's clock (for `run sendrecv
+/// --mode rtl`'s timing report).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LegMarks {
+    /// The first leg started: its ring stores begin.
+    pub leg_start: Option<u64>,
+    /// The first M2S doorbell write (per-engine RTP_INC or broadcast
+    /// TAIL_INC) offered on a Q7 port: the TX launch.
+    pub tx_doorbell: Option<u64>,
+    /// The watched semaphore was first seen at its target through the debug
+    /// port (one cycle after the increment that reached it).
+    pub sem_reached: Option<u64>,
 }
 
 fn sem_read(s: u8) -> u32 {
@@ -384,7 +407,11 @@ impl LegEnv {
     /// Environment for `seed` running only `only` (then random legs), or every
     /// scenario in turn when `None`.
     pub fn with_scenario(seed: u64, cycles: u64, only: Option<Scenario>) -> Self {
-        let p = PairParams::default();
+        Self::with_params(PairParams::default(), seed, cycles, only)
+    }
+
+    /// [`LegEnv::with_scenario`] for a pair of parameters `p`.
+    pub fn with_params(p: PairParams, seed: u64, cycles: u64, only: Option<Scenario>) -> Self {
         let mut rng = StimRng::new(seed ^ 0x1e6);
         let bytes = (128 * p.sbuf_part_bytes) as usize;
         let mut img = [vec![0u8; bytes], vec![0u8; bytes]];
@@ -448,6 +475,9 @@ impl LegEnv {
             final_checked: false,
             cov: Cov::default(),
             fail_msg: None,
+            dbg_map: None,
+            marks: LegMarks::default(),
+            watch: None,
         }
     }
 
@@ -601,7 +631,10 @@ impl LegEnv {
                 }
                 self.start_leg(l, cycle, Some(sc));
             }
-            Step::One(l) => self.start_leg(l, cycle, None),
+            Step::One(l) => {
+                self.marks.leg_start.get_or_insert(cycle);
+                self.start_leg(l, cycle, None)
+            }
             Step::Random => {}
         }
     }
@@ -610,7 +643,7 @@ impl LegEnv {
         match self.step {
             None => true,
             Some(Step::Reset(_)) => cycle >= self.step_until,
-            Some(Step::Preload) => self.preload_k >= self.words() + self.desc_words(),
+            Some(Step::Preload) => self.preload_k >= self.dbg_words() + self.desc_words(),
             Some(_) => {
                 self.progs.iter().all(|p| p.ops.is_empty())
                     && self.m.iter().all(|m| m.phase == MPhase::Idle)
@@ -1217,6 +1250,9 @@ impl LegEnv {
                 let op = *self.progs[pi].ops.front().unwrap();
                 match op {
                     Op::Wr { addr, data } | Op::WrErr { addr, data, .. } => {
+                        if self.marks.tx_doorbell.is_none() && self.is_m2s_doorbell(addr) {
+                            self.marks.tx_doorbell = Some(cycle);
+                        }
                         let strb = match op {
                             Op::WrErr { strb, .. } => strb,
                             _ => 0xF,
@@ -1375,7 +1411,23 @@ impl LegEnv {
     }
 
     fn scan_reserve(&self) -> u64 {
-        self.words() as u64 + 64
+        self.dbg_words() as u64 + 64
+    }
+
+    /// Words the debug port preloads and scans.
+    fn dbg_words(&self) -> usize {
+        self.dbg_map.as_ref().map_or(self.words(), Vec::len)
+    }
+
+    /// The SBUF word of debug-port position `k` (< [`Self::dbg_words`]).
+    fn dbg_word(&self, k: usize) -> usize {
+        self.dbg_map.as_ref().map_or(k, |m| m[k] as usize)
+    }
+
+    /// An M2S doorbell of queue 0: an engine's RTP_INC or the broadcast TAIL_INC.
+    fn is_m2s_doorbell(&self, addr: u32) -> bool {
+        addr == BCAST_BASE + BCAST_TAIL_INC
+            || (0..self.p.engines).any(|e| addr == udma_q(e, Side::M2s, UDMA_Q_RTP_INC))
     }
 
     fn next_step(&mut self, cycle: u64) {
@@ -1422,6 +1474,12 @@ impl LegEnv {
         if let Some(k) = self.last_sem_idx {
             self.obs_sem[0][k] = o.dbg_a_sem_o as u32;
             self.obs_sem[1][k] = o.dbg_b_sem_o as u32;
+            if let Some((c, idx, min)) = self.watch {
+                if usize::from(idx) == k && self.obs_sem[c][k] as i32 >= min {
+                    self.marks.sem_reached = Some(cycle);
+                    self.watch = None;
+                }
+            }
         }
     }
 
@@ -1446,7 +1504,9 @@ impl LegEnv {
         }
         self.final_checked = true;
         for c in 0..2 {
-            for (k, w) in self.obs_sbuf[c].iter().enumerate() {
+            for j in 0..self.dbg_words() {
+                let k = self.dbg_word(j);
+                let w = &self.obs_sbuf[c][k];
                 let mut e = [0u8; 8];
                 e.copy_from_slice(&self.exp_sbuf[c][8 * k..8 * k + 8]);
                 let e = u64::from_le_bytes(e);
@@ -1486,6 +1546,48 @@ impl LegEnv {
         e.place = place;
         e.plan = VecDeque::from([Step::Reset(place), Step::Preload, Step::Setup, Step::One(l)]);
         e
+    }
+
+    /// [`LegEnv::single`] on a pair of parameters `p`: the debug port
+    /// preloads, scans and checks only the leg's source and destination
+    /// words, and watches the RX core's remote semaphore every cycle until
+    /// it reaches the engine count ([`LegEnv::marks`]).
+    pub fn single_with(p: PairParams, seed: u64, cycles: u64, place: u64, l: LegSpec) -> Self {
+        let mut e = Self::with_params(p, seed, cycles, None).directed_only();
+        e.place = place;
+        e.plan = VecDeque::from([Step::Reset(place), Step::Preload, Step::Setup, Step::One(l)]);
+        let pw = (p.sbuf_part_bytes / 8) as usize;
+        let mut used = vec![false; p.sbuf_words()];
+        for part in l.part_start..l.part_start + l.part_count {
+            for off in [l.src_off, l.dst_off] {
+                let w0 = usize::from(part) * pw + ((off - p.sbuf_win_base) / 8) as usize;
+                let w1 = w0 + l.bytes.div_ceil(8) as usize + usize::from(off % 8 != 0);
+                used[w0..w1.min(usize::from(part + 1) * pw)].fill(true);
+            }
+        }
+        e.dbg_map = Some(
+            (0..used.len() as u32)
+                .filter(|&k| used[k as usize])
+                .collect(),
+        );
+        let engines = split_partitions(l.mask, l.part_start, l.part_count).len() as i32;
+        e.watch = Some((1 - l.tx, l.remote_sem, engines));
+        e
+    }
+
+    /// Milestones of the run so far.
+    pub fn marks(&self) -> LegMarks {
+        self.marks
+    }
+
+    /// Preloaded SBUF image of core `c` of a pair of parameters `p`.
+    pub fn initial_sbuf_with(p: PairParams, seed: u64, c: usize) -> Vec<u8> {
+        Self::with_params(p, seed, 1, None).exp_sbuf[c].clone()
+    }
+
+    /// Words the debug port scans (and a full scan's length in cycles).
+    pub fn scan_words(&self) -> usize {
+        self.dbg_words()
     }
 
     /// True when every leg started so far has completed.
@@ -1572,11 +1674,12 @@ impl Stimulus for LegEnv {
         i.place_i = self.place;
         self.drive_masters(&mut i, cycle);
         // debug memory port: preload, then a continuous scan
-        let words = self.words();
+        let words = self.dbg_words();
         let mut hist = (false, false, 0usize);
         if self.step == Some(Step::Preload) && !self.rst {
             let k = self.preload_k;
             if k < words {
+                let k = self.dbg_word(k);
                 let mut w = [0u8; 8];
                 w.copy_from_slice(&self.exp_sbuf[0][8 * k..8 * k + 8]);
                 i.dbg_a_mem_wdata_i = u64::from_le_bytes(w);
@@ -1594,14 +1697,16 @@ impl Stimulus for LegEnv {
             i.dbg_b_mem_we_i = 1;
             self.preload_k += 1;
         } else {
-            let k = (self.scan_k % words as u64) as usize;
+            let k = self.dbg_word((self.scan_k % words as u64) as usize);
             self.scan_k += 1;
             i.dbg_a_mem_addr_i = k as u64;
             i.dbg_b_mem_addr_i = k as u64;
             hist = (!self.rst, false, k);
         }
         self.scan_hist[cycle as usize % 2] = hist;
-        let sk = (cycle % 256) as usize;
+        let sk = self
+            .watch
+            .map_or((cycle % 256) as usize, |w| usize::from(w.1));
         i.dbg_a_sem_idx_i = sk as u64;
         i.dbg_b_sem_idx_i = sk as u64;
         self.last_sem_idx = (!self.rst).then_some(sk);

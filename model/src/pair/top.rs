@@ -38,12 +38,12 @@ crate::port_bundle! {
         dbg_a_sem_idx_i: u64 = 8,
         dbg_a_mem_sel_i: u64 = 1,
         dbg_a_mem_we_i: u64 = 1,
-        dbg_a_mem_addr_i: u64 = 16,
+        dbg_a_mem_addr_i: u64 = 20,
         dbg_a_mem_wdata_i: u64 = 64,
         dbg_b_sem_idx_i: u64 = 8,
         dbg_b_mem_sel_i: u64 = 1,
         dbg_b_mem_we_i: u64 = 1,
-        dbg_b_mem_addr_i: u64 = 16,
+        dbg_b_mem_addr_i: u64 = 20,
         dbg_b_mem_wdata_i: u64 = 64,
     }
 }
