@@ -55,13 +55,13 @@ fn auto_on_32_ranks_prints_the_algorithm_per_row_and_checks() {
         assert_eq!(row[3], "mesh", "{out}");
         assert_eq!(row.last().map(String::as_str), Some("ok"), "{out}");
     }
-    // One fan-out step instead of 31 ring hops: the 1 KiB row is faster
-    // than the ring's.
+    // One fan-out step (one hop; the Q7 issues 31 legs at 0.6 µs each,
+    // system::timing) instead of 31 ring steps of a hop and a leg each.
     let ring = sb2sb(&["nccom", "all_gather", "-r", "32", "-b", "1K", "-e", "1K"]);
     let t_ring: f64 = rows(&stdout(&ring))[0][3].parse().unwrap();
     let t_mesh: f64 = r[0][4].parse().unwrap();
     assert!(
-        t_mesh * 5.0 < t_ring,
+        t_mesh * 4.0 < t_ring,
         "mesh {t_mesh} us vs ring {t_ring} us"
     );
 }
