@@ -48,7 +48,7 @@ fn every_scenario_completes_on_the_golden_pair() {
     }
 }
 
-/// Regression (session 4): `sb2sb cosim --block leg --cycles 300000 --seed 1`
+/// Regression: `sb2sb cosim --block leg --cycles 300000 --seed 1`
 /// failed the end-of-run image check at core A partition 75 offset 0x100070
 /// with golden and RTL in agreement. Cause: the environment started two
 /// random legs in opposite directions whose regions overlapped on core A
@@ -64,7 +64,7 @@ fn seed1_300k_end_image_check_runs_and_passes() {
     assert!(env.final_checked());
 }
 
-/// Regression (session 4): at 1 M cycles the end-of-run check never ran for
+/// Regression: at 1 M cycles the end-of-run check never ran for
 /// seeds 1 and 2 because a random one-engine leg of 62 partitions rang 64
 /// descriptors on a 64-slot ring; the UDMA refuses a doorbell past the free
 /// space (one slot kept free), the queue stopped, the leg never completed and
