@@ -5,7 +5,7 @@
 //! [`FlatTarget`] is the fast-path implementation used by `sb2sb nccom` and
 //! `sb2sb run --mode fast`: one SBUF image per core, legs executed with the
 //! SIMD copy ([`crate::datapath::copy`]) or the fused receive-reduce
-//! ([`crate::datapath::reduce`]), and a fixed-point rate model for the
+//! ([`crate::datapath::reduce`]), and the data-path rows of `system::timing` for the
 //! modeled time.
 
 use thiserror::Error;

@@ -1,5 +1,5 @@
 //! Fast executor: Q7 programs and whole descriptor pairs, bytes moved with the
-//! SIMD datapath; modeled time from the link model (fixed-point rates).
+//! SIMD datapath; modeled time from the data-path rows of `system::timing`.
 //! Also the pieces both executors share: descriptor fetch with the ring-id
 //! check, address resolution, and the byte mover.
 //!

@@ -20,7 +20,7 @@
 //! ```
 //!
 //! - [`System::new`]`(Topology)`; [`Topology`] sets packages, cores per die,
-//!   SBUF bytes per partition, arch, CAYMAN_IDs and link timing.
+//!   SBUF bytes per partition, arch, CAYMAN_IDs and routing ids (timing: [`timing`]).
 //! - SBUF: [`System::read_sbuf`] / [`System::write_sbuf`] by (core, partition,
 //!   offset); [`System::sbuf`] borrows a core's [`mem::Sbuf`].
 //! - Several legs at once (a ring step): [`System::issue_leg`] for each, then
@@ -241,7 +241,7 @@ pub enum SystemError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
-    /// Descriptor by descriptor with SIMD copies; time from the link model.
+    /// Descriptor by descriptor with SIMD copies; time from `system::timing`.
     Fast,
     /// Clock by clock: the golden UDMA engines and EVT_SEM models.
     Cycle,
