@@ -354,8 +354,12 @@ fn calibrate_copy(c: usize, dst: &mut [u8], src: &[u8]) -> CopyKernel {
             })
         }
     };
-    COPY_PLAN[c].store(copy_code(k), Ordering::Relaxed);
-    k
+    // The first decision of the class wins: two threads that calibrated the
+    // same class at once both use the stored choice from then on.
+    match COPY_PLAN[c].compare_exchange(UNSET, copy_code(k), Ordering::Relaxed, Ordering::Relaxed) {
+        Ok(_) => k,
+        Err(stored) => copy_from_code(stored).unwrap_or(k),
+    }
 }
 
 /// The kernel [`super::copy_streamed`] uses: the widest SIMD kernel this
@@ -474,8 +478,11 @@ fn calibrate_reduce(slot: &AtomicU8, len: usize, dtype: Dtype) -> reduce::Kernel
             t.elapsed()
         })
     };
-    slot.store(reduce_code(k), Ordering::Relaxed);
-    k
+    // The first decision of the class wins (as for copies).
+    match slot.compare_exchange(UNSET, reduce_code(k), Ordering::Relaxed, Ordering::Relaxed) {
+        Ok(_) => k,
+        Err(stored) => reduce_from_code(stored).unwrap_or(k),
+    }
 }
 
 /// The copy kernel [`super::copy`] has chosen for `len` bytes, if that
