@@ -36,7 +36,7 @@ cosim: setup
 test: setup
 	$(CARGO) test --workspace
 
-## lint: Verilator -Wall on the RTL, rustfmt and clippy
+## lint: Verilator -Wall and slang on the RTL, no history words in the tree (scripts/tree-lint.sh), rustfmt and clippy
 lint: setup gen-check eda-venv
 	@for f in rtl/*.sv; do \
 	  [ "$$f" = rtl/sb2sb_pkg.sv ] && continue; \
@@ -59,6 +59,7 @@ lint: setup gen-check eda-venv
 	@# Second front-end: slang (Yosys read_slang) elaborates every registered top (at its
 	@# registered and reduced sizes) and every module of rtl/ warning-free.
 	YOSYS=$(YOSYS) $(EDA_BIN)/python scripts/synth.py --lint
+	scripts/tree-lint.sh
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 

@@ -335,8 +335,8 @@ pub trait Lanes: WideData + Copy + Default + Eq + core::fmt::Debug + Send + Sync
 /// `u64` (two 4-byte beats fill it), so the narrowest engine never shifts a
 /// `u128` on its data path as the 8-byte beat's double does. The field stays
 /// 64 bits wide: a `u32` field cost more time than it saved (a 4-byte store
-/// read back by a wider load stalls store-to-load forwarding; measured in
-/// session 17, docs/udma.md).
+/// read back by a wider load stalls store-to-load forwarding; measured,
+/// docs/udma.md).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Beat4(pub u64);

@@ -102,8 +102,7 @@ const RESET_CYCLES: u64 = 4;
 pub const DIRECTED_JOBS: u32 = 24;
 /// Directed ring length.
 const DIRECTED_RL: u32 = 4;
-/// S2M NO_DESC timeout programmed in the random phase. 3000 until session 4:
-/// after the shared AXI4-Lite adapter moved UDMA's CSR timing, seed 1 of
+/// S2M NO_DESC timeout programmed in the random phase, not 3000: after the shared AXI4-Lite adapter moved UDMA's CSR timing, seed 1 of
 /// udma_w128 at 1M cycles drew an S2M NO_DESC on queue 5 (cycle 374 554) on a
 /// job the environment expected to pass, golden and RTL alike. The environment
 /// does not yet predict when descriptor prefetch under its own AXI/CSR
