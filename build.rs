@@ -373,15 +373,19 @@ fn main() {
     println!("cargo:rerun-if-env-changed=SB2SB_BLOCKS");
     println!("cargo:rerun-if-env-changed=SB2SB_VL_O1");
     // `all` in the list stands for every block of the default selection
-    // (`SB2SB_BLOCKS=all,leg_seed16` adds an opt-in block to it).
+    // (`SB2SB_BLOCKS=all,leg_seed16` adds an opt-in block to it);
+    // `lockstep` for the blocks `cosim --block all` runs (the default
+    // selection without the RTL-only ones).
     let listed: Vec<String> = std::env::var("SB2SB_BLOCKS")
         .unwrap_or_default()
         .split(',')
         .map(|x| x.trim().to_string())
         .filter(|x| !x.is_empty())
         .collect();
-    let only: Option<Vec<String>> =
-        (!listed.is_empty() && !listed.iter().any(|n| n == "all")).then(|| listed.clone());
+    let lockstep_only = listed.iter().any(|n| n == "lockstep");
+    let only: Option<Vec<String>> = (!listed.is_empty()
+        && !listed.iter().any(|n| n == "all" || n == "lockstep"))
+    .then(|| listed.clone());
     let mut blocks: Vec<&BlockDesc> = sb2sb_model::blocks::BLOCKS
         .iter()
         .filter(|b| !b.inputs.is_empty())
@@ -393,6 +397,7 @@ fn main() {
         blocks.extend(
             sb2sb_model::blocks::RTL_ONLY
                 .iter()
+                .filter(|_| !lockstep_only)
                 .filter(|b| only.as_ref().is_none_or(|o| o.iter().any(|n| n == b.name))),
         );
         blocks.extend(
