@@ -49,24 +49,6 @@ fn driver_style_rx_first_copy_wraps_ring_five_times_with_every_ring_id() {
     assert!(cov(&env, "irq_cycles") > 0);
 }
 
-#[test]
-#[ignore]
-fn print_coverage() {
-    let seed: u64 = std::env::var("SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1);
-    let cycles: u64 = std::env::var("CYCLES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(200_000);
-    let env = run(seed, cycles, false);
-    for (n, v) in env.coverage() {
-        println!("{n:24} {v}");
-    }
-    println!("fail: {:?}", env.fail_msg);
-}
-
 /// A minimal synchronous bench: the golden engine, an always-ready memory,
 /// CSR accesses one at a time, and a stream source for S2M.
 struct Bench<W: UdmaWidth = W64> {
