@@ -14,11 +14,12 @@
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use sb2sb_model::collective::nccom::{fill_values, prepare, Config, Machine};
+use sb2sb_model::collective::nccom::{fill_values, prepare, Config, Machine, Prepared};
 use sb2sb_model::collective::{self, CollectiveOp};
 use sb2sb_model::datapath::reduce::{recv_reduce, Dtype, ReduceOp};
 use sb2sb_model::datapath::{copy, Features};
 use sb2sb_model::isa::Arch;
+use sb2sb_model::lower::target::LegReport;
 use sb2sb_model::stim::StimRng;
 
 fn recv_reduce_bf16(c: &mut Criterion) {
@@ -48,70 +49,114 @@ fn recv_reduce_bf16(c: &mut Criterion) {
     g.finish();
 }
 
+const AG_RANKS: usize = 8;
+const AG_SIZE: u64 = 16 << 20;
+
+/// The all-gather's machines: the fast path on every thread (`p`) and on one
+/// (`p1`), and the system model in fast mode (`ps`, configured by `sys_cfg`).
+struct AllGather {
+    cfg: Config,
+    sys_cfg: Config,
+    p: Prepared,
+    p1: Prepared,
+    ps: Prepared,
+}
+
+impl AllGather {
+    fn prepare() -> AllGather {
+        let cfg = Config {
+            op: CollectiveOp::AllGather,
+            ranks: AG_RANKS,
+            min_bytes: AG_SIZE,
+            max_bytes: AG_SIZE,
+            factor: 2,
+            dtype: Dtype::Bf16,
+            reduce: ReduceOp::Sum,
+            check: false,
+            channel: 0,
+            arch: Arch::Cayman,
+            seed: 1,
+            machine: Machine::Flat,
+            algorithm: collective::algo::Choice::Fixed(collective::Algorithm::Ring),
+        };
+        collective::parallel::set_threads(1);
+        let p1 = prepare(&cfg, AG_SIZE).expect("layout");
+        collective::parallel::set_threads(0);
+        let p = prepare(&cfg, AG_SIZE).expect("layout");
+        eprintln!(
+            "all_gather_8x16MiB/model on {} threads",
+            collective::parallel::threads()
+        );
+        let sys_cfg = Config {
+            machine: Machine::SystemFast,
+            ..cfg
+        };
+        let ps = prepare(&sys_cfg, AG_SIZE).expect("layout (system model)");
+        AllGather {
+            cfg,
+            sys_cfg,
+            p,
+            p1,
+            ps,
+        }
+    }
+
+    /// The fast path on every thread.
+    fn model(&mut self) -> LegReport {
+        let p = &mut self.p;
+        collective::run(p.target.as_mut(), self.cfg.op, &p.members, 0, None).unwrap()
+    }
+
+    /// The fast path on one thread.
+    fn model_1thread(&mut self) -> LegReport {
+        let p = &mut self.p1;
+        collective::run(p.target.as_mut(), self.cfg.op, &p.members, 0, None).unwrap()
+    }
+
+    /// The same all-gather as real rdma legs on the system model in fast mode.
+    fn system_fast(&mut self) -> LegReport {
+        let p = &mut self.ps;
+        collective::run(p.target.as_mut(), self.sys_cfg.op, &p.members, 0, None).unwrap()
+    }
+
+    /// The same with the system model's byte moves on one thread.
+    fn system_fast_1thread(&mut self) -> LegReport {
+        collective::parallel::set_threads(1);
+        let r = self.system_fast();
+        collective::parallel::set_threads(0);
+        r
+    }
+}
+
 fn all_gather_8x16(c: &mut Criterion) {
-    const RANKS: usize = 8;
-    const SIZE: u64 = 16 << 20;
-    let cfg = Config {
-        op: CollectiveOp::AllGather,
-        ranks: RANKS,
-        min_bytes: SIZE,
-        max_bytes: SIZE,
-        factor: 2,
-        dtype: Dtype::Bf16,
-        reduce: ReduceOp::Sum,
-        check: false,
-        channel: 0,
-        arch: Arch::Cayman,
-        seed: 1,
-        machine: Machine::Flat,
-        algorithm: collective::algo::Choice::Fixed(collective::Algorithm::Ring),
-    };
-    collective::parallel::set_threads(1);
-    let mut p1 = prepare(&cfg, SIZE).expect("layout");
-    collective::parallel::set_threads(0);
-    let mut p = prepare(&cfg, SIZE).expect("layout");
-    eprintln!(
-        "all_gather_8x16MiB/model on {} threads",
-        collective::parallel::threads()
-    );
-    let sys_cfg = Config {
-        machine: Machine::SystemFast,
-        ..cfg
-    };
-    let mut ps = prepare(&sys_cfg, SIZE).expect("layout (system model)");
+    let mut ag = AllGather::prepare();
     // Bytes moved: (n − 1) steps × n legs × one block of SIZE / n.
-    let moved = (RANKS as u64 - 1) * SIZE;
+    let moved = (AG_RANKS as u64 - 1) * AG_SIZE;
+    let src = vec![1u8; moved as usize];
+    let mut dst = vec![0u8; moved as usize];
     let mut g = c.benchmark_group("all_gather_8x16MiB");
     g.measurement_time(Duration::from_secs(5))
         .warm_up_time(Duration::from_secs(1))
         .sample_size(10);
     g.throughput(Throughput::Bytes(moved));
-    g.bench_function("model", |b| {
-        b.iter(|| collective::run(p.target.as_mut(), cfg.op, &p.members, 0, None).unwrap())
-    });
-    g.bench_function("model_1thread", |b| {
-        b.iter(|| collective::run(p1.target.as_mut(), cfg.op, &p1.members, 0, None).unwrap())
-    });
-    // The same all-gather as real rdma legs on the system model in fast mode.
-    g.bench_function("system_fast", |b| {
-        b.iter(|| collective::run(ps.target.as_mut(), sys_cfg.op, &ps.members, 0, None).unwrap())
-    });
-    // The same with the system model's byte moves on one thread.
+    g.bench_function("model", |b| b.iter(|| ag.model()));
+    g.bench_function("model_1thread", |b| b.iter(|| ag.model_1thread()));
+    g.bench_function("system_fast", |b| b.iter(|| ag.system_fast()));
     collective::parallel::set_threads(1);
-    g.bench_function("system_fast_1thread", |b| {
-        b.iter(|| collective::run(ps.target.as_mut(), sys_cfg.op, &ps.members, 0, None).unwrap())
-    });
+    g.bench_function("system_fast_1thread", |b| b.iter(|| ag.system_fast()));
     collective::parallel::set_threads(0);
-    let src = vec![1u8; moved as usize];
-    let mut dst = vec![0u8; moved as usize];
     g.bench_function("memcpy", |b| b.iter(|| dst.copy_from_slice(&src)));
     g.finish();
     if std::env::var_os("SB2SB_BENCH_NO_RATIOS").is_some() {
         return;
     }
-    // Interleaved best-of-rounds (as in benches/datapath.rs): every candidate
-    // once per round, in turn, so a burst of load on the shared machine hits
-    // them alike; wall time (the 2-thread candidates need wall time).
+    all_gather_ratios(&mut ag, &src, &mut dst);
+}
+
+/// Interleaved best-of-rounds (as in benches/datapath.rs): every candidate
+/// once per round, in turn, so a burst of load on the shared machine hits
+/// them alike; wall time (the 2-thread candidates need wall time).
+fn all_gather_ratios(ag: &mut AllGather, src: &[u8], dst: &mut [u8]) {
     let rounds = 9;
     let names = [
         "model (flat, every thread)",
@@ -125,18 +170,12 @@ fn all_gather_8x16(c: &mut Criterion) {
         for (k, b) in best.iter_mut().enumerate() {
             let t0 = std::time::Instant::now();
             match k {
-                0 => collective::run(p.target.as_mut(), cfg.op, &p.members, 0, None).unwrap(),
-                1 => collective::run(p1.target.as_mut(), cfg.op, &p1.members, 0, None).unwrap(),
-                2 => collective::run(ps.target.as_mut(), sys_cfg.op, &ps.members, 0, None).unwrap(),
-                3 => {
-                    collective::parallel::set_threads(1);
-                    let r = collective::run(ps.target.as_mut(), sys_cfg.op, &ps.members, 0, None)
-                        .unwrap();
-                    collective::parallel::set_threads(0);
-                    r
-                }
+                0 => ag.model(),
+                1 => ag.model_1thread(),
+                2 => ag.system_fast(),
+                3 => ag.system_fast_1thread(),
                 _ => {
-                    dst.copy_from_slice(std::hint::black_box(&src));
+                    dst.copy_from_slice(std::hint::black_box(src));
                     Default::default()
                 }
             };

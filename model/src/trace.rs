@@ -512,6 +512,10 @@ fn merge_links(slices: &[Slice]) -> Vec<Slice> {
     out
 }
 
+/// A unit of one track: a leg's slices on one sub-lane (`start`, `end` of
+/// the leg's whole interval, the leg, the slices), or the slices of no leg.
+type Unit<'a> = (Ps, Ps, Option<usize>, Vec<&'a Slice>);
+
 /// The Chrome trace-event JSON of `runs`, one after the other in trace time
 /// (each starts where the one before ended); `meta` goes to `otherData`.
 pub fn chrome(runs: &[Recording], meta: Value) -> Value {
@@ -533,62 +537,10 @@ pub fn chrome(runs: &[Recording], meta: Value) -> Value {
             args: json!({}),
         });
         let links = merge_links(&r.slices);
-        let mut by_track: BTreeMap<Track, Vec<&Slice>> = BTreeMap::new();
-        for s in r
-            .slices
-            .iter()
-            .filter(|s| !matches!(s.track, Track::Link { .. }))
-        {
-            by_track.entry(s.track).or_default().push(s);
-        }
-        for s in &links {
-            by_track.entry(s.track).or_default().push(s);
-        }
-        for (track, slices) in by_track {
-            // Units: a leg's slices on one sub-lane; a unit holds its leg's
-            // whole interval.
-            let mut legs: BTreeMap<Option<usize>, Vec<&Slice>> = BTreeMap::new();
-            for s in slices {
-                legs.entry(s.leg).or_default().push(s);
-            }
-            let mut units: Vec<(Ps, Ps, Option<usize>, Vec<&Slice>)> = Vec::new();
-            for (leg, ss) in legs {
-                let sub = nest_lanes(&ss.iter().map(|s| (s.start, s.end)).collect::<Vec<_>>());
-                let n = sub.iter().copied().max().map_or(0, |m| m + 1);
-                for k in 0..n {
-                    let mine: Vec<&Slice> = ss
-                        .iter()
-                        .zip(&sub)
-                        .filter(|(_, &l)| l == k)
-                        .map(|(s, _)| *s)
-                        .collect();
-                    let (a, b) = match leg {
-                        Some(l) => (r.legs[l].start, r.legs[l].end),
-                        None => (
-                            mine.iter().map(|s| s.start).min().unwrap_or(0),
-                            mine.iter().map(|s| s.end).max().unwrap_or(0),
-                        ),
-                    };
-                    units.push((a, b, leg, mine));
-                }
-            }
-            units.sort_by_key(|u| (u.0, u.2));
-            let mut lane_end: Vec<Ps> = Vec::new();
-            let mut lanes: Vec<Vec<usize>> = Vec::new();
-            for (i, u) in units.iter().enumerate() {
-                let k = match lane_end.iter().position(|&e| e <= u.0) {
-                    Some(k) => k,
-                    None => {
-                        lane_end.push(0);
-                        lanes.push(Vec::new());
-                        lane_end.len() - 1
-                    }
-                };
-                lane_end[k] = u.1.max(u.0);
-                lanes[k].push(i);
-            }
+        for (track, slices) in slices_by_track(r, &links) {
+            let units = track_units(r, slices);
             let core = track.core();
-            for (k, members) in lanes.iter().enumerate() {
+            for (k, members) in pack_lanes(&units).iter().enumerate() {
                 let tid = track.tid() + 100_000 * k as u64;
                 let name = if k == 0 {
                     track.name()
@@ -596,155 +548,265 @@ pub fn chrome(runs: &[Recording], meta: Value) -> Value {
                     format!("{} ({})", track.name(), k + 1)
                 };
                 threads.insert((core, tid), (name, tid));
-                let mut out: Vec<Emit> = Vec::new();
-                let mut seen_steps = std::collections::BTreeSet::new();
-                let mut seen_colls = std::collections::BTreeSet::new();
-                let mut outer_done = false;
-                for &i in members {
-                    let (_, _, leg, ref ss) = units[i];
-                    if let Some(l) = leg {
-                        let lg = &r.legs[l];
-                        out.push(Emit {
-                            depth: 2,
-                            cat: "leg",
-                            name: &lg.name,
-                            start: lg.start,
-                            end: lg.end,
-                            args: &lg.args,
-                        });
-                        if let Some(st) = lg.parent {
-                            if seen_steps.insert(st) {
-                                let s = &r.steps[st];
-                                out.push(Emit {
-                                    depth: 1,
-                                    cat: "step",
-                                    name: &s.name,
-                                    start: s.start,
-                                    end: s.end,
-                                    args: &s.args,
-                                });
-                                if let Some(c) = s.parent {
-                                    if seen_colls.insert(c) {
-                                        let c = &r.collectives[c];
-                                        out.push(Emit {
-                                            depth: 0,
-                                            cat: "collective",
-                                            name: &c.name,
-                                            start: c.start,
-                                            end: c.end,
-                                            args: &c.args,
-                                        });
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    if let (Some(o), false) = (&outer, outer_done) {
-                        outer_done = true;
-                        out.push(Emit {
-                            depth: 0,
-                            cat: "collective",
-                            name: &o.name,
-                            start: o.start,
-                            end: o.end,
-                            args: &o.args,
-                        });
-                    }
-                    for s in ss {
-                        out.push(Emit {
-                            depth: 3,
-                            cat: track.cat(),
-                            name: &s.name,
-                            start: s.start,
-                            end: s.end,
-                            args: &s.args,
-                        });
-                    }
-                }
-                // Parents first: by start, then the longer one. Written as
-                // begin/end pairs in nesting order: a viewer that turns `X`
-                // into begin/end computes `ts + dur` in floating point and
-                // may close a step after the next one opened.
-                out.sort_by_key(|e| (e.start, std::cmp::Reverse(e.end), e.depth));
+                let out = lane_emits(r, outer.as_ref(), track, &units, members);
                 let pid = u64::from(core) + 1;
-                let mut open: Vec<(Ps, &str, Option<&Value>)> = Vec::new();
-                let end_ev = |t: Ps, name: &str, args: Option<&Value>| {
-                    let mut ev = json!({"name": name, "ph": "E", "ts": us(offset + t), "pid": pid, "tid": tid});
-                    if let Some(a) = args {
-                        ev["args"] = a.clone();
-                    }
-                    ev
-                };
-                for e in &out {
-                    while let Some(&(t, n, a)) = open.last().filter(|(t, _, _)| *t <= e.start) {
-                        events.push(end_ev(t, n, a));
-                        open.pop();
-                    }
-                    // A zero-length slice is an instant.
-                    let mut ev = json!({
-                        "name": e.name, "cat": e.cat, "ph": if e.end > e.start { "B" } else { "i" },
-                        "ts": us(offset + e.start), "pid": pid, "tid": tid,
-                    });
-                    if e.end == e.start {
-                        ev["s"] = json!("t");
-                    }
-                    // A leg's arguments go on its end event (trace viewers
-                    // merge them into the slice; speedscope, which labels a
-                    // slice with its begin event's name and arguments, shows
-                    // the plain name).
-                    let on_end = e.cat == "leg" && e.end > e.start;
-                    let args = e.args.as_object().is_some_and(|a| !a.is_empty());
-                    if args && !on_end {
-                        ev["args"] = e.args.clone();
-                    }
-                    events.push(ev);
-                    if e.end > e.start {
-                        open.push((e.end, e.name, (args && on_end).then_some(e.args)));
-                    }
-                }
-                while let Some((t, n, a)) = open.pop() {
-                    events.push(end_ev(t, n, a));
-                }
+                lane_events(&mut events, out, offset, pid, tid);
             }
         }
-        // Counter tracks: at the recording's start the value before its
-        // first change, then the running sum of the changes in trace-time
-        // order (legs of a step ran one after the other in the executor
-        // but are concurrent on the trace).
-        let mut counters: BTreeMap<(u16, u8), Vec<Sample>> = BTreeMap::new();
-        for (k, c) in r.sems.iter().enumerate() {
-            counters
-                .entry((c.core, c.sem))
-                .or_default()
-                .push((c.t, k, c.delta, c.after));
-        }
-        for ((core, sem), mut v) in counters {
-            v.sort_by_key(|&(t, k, _, _)| (t, k));
-            let (_, _, d0, a0) = v[0];
-            let mut val = i64::from(a0) - d0;
-            let name = format!("sem {sem}");
-            let pid = u64::from(core) + 1;
-            events.push(json!({
-                "name": name, "ph": "C", "ts": us(offset), "pid": pid, "args": {"value": val},
-            }));
-            for (t, _, d, _) in v {
-                val += d;
-                events.push(json!({
-                    "name": name, "ph": "C", "ts": us(offset + t), "pid": pid, "args": {"value": val},
-                }));
-            }
-        }
+        counter_events(&mut events, r, offset);
         offset += run.end;
     }
+    trace_json(&procs, &threads, events, offset, meta)
+}
+
+/// The recorded slices of each track, links' busy intervals merged.
+fn slices_by_track<'a>(r: &'a Recorder, links: &'a [Slice]) -> BTreeMap<Track, Vec<&'a Slice>> {
+    let mut by_track: BTreeMap<Track, Vec<&Slice>> = BTreeMap::new();
+    for s in r
+        .slices
+        .iter()
+        .filter(|s| !matches!(s.track, Track::Link { .. }))
+    {
+        by_track.entry(s.track).or_default().push(s);
+    }
+    for s in links {
+        by_track.entry(s.track).or_default().push(s);
+    }
+    by_track
+}
+
+/// Units of one track: a leg's slices on one sub-lane; a unit holds its
+/// leg's whole interval. Sorted by start, then leg.
+fn track_units<'a>(r: &Recorder, slices: Vec<&'a Slice>) -> Vec<Unit<'a>> {
+    let mut legs: BTreeMap<Option<usize>, Vec<&Slice>> = BTreeMap::new();
+    for s in slices {
+        legs.entry(s.leg).or_default().push(s);
+    }
+    let mut units: Vec<Unit<'a>> = Vec::new();
+    for (leg, ss) in legs {
+        let sub = nest_lanes(&ss.iter().map(|s| (s.start, s.end)).collect::<Vec<_>>());
+        let n = sub.iter().copied().max().map_or(0, |m| m + 1);
+        for k in 0..n {
+            let mine: Vec<&Slice> = ss
+                .iter()
+                .zip(&sub)
+                .filter(|(_, &l)| l == k)
+                .map(|(s, _)| *s)
+                .collect();
+            let (a, b) = match leg {
+                Some(l) => (r.legs[l].start, r.legs[l].end),
+                None => (
+                    mine.iter().map(|s| s.start).min().unwrap_or(0),
+                    mine.iter().map(|s| s.end).max().unwrap_or(0),
+                ),
+            };
+            units.push((a, b, leg, mine));
+        }
+    }
+    units.sort_by_key(|u| (u.0, u.2));
+    units
+}
+
+/// First-fit packing of the (sorted) units into lanes that do not overlap:
+/// the indices of each lane's units.
+fn pack_lanes(units: &[Unit<'_>]) -> Vec<Vec<usize>> {
+    let mut lane_end: Vec<Ps> = Vec::new();
+    let mut lanes: Vec<Vec<usize>> = Vec::new();
+    for (i, u) in units.iter().enumerate() {
+        let k = match lane_end.iter().position(|&e| e <= u.0) {
+            Some(k) => k,
+            None => {
+                lane_end.push(0);
+                lanes.push(Vec::new());
+                lane_end.len() - 1
+            }
+        };
+        lane_end[k] = u.1.max(u.0);
+        lanes[k].push(i);
+    }
+    lanes
+}
+
+/// Everything drawn on one lane: each unit's leg with its step and
+/// collective (once each), the recording's outer collective (once), and the
+/// unit's slices; parents first: by start, then the longer one.
+fn lane_emits<'a>(
+    r: &'a Recorder,
+    outer: Option<&'a Scope>,
+    track: Track,
+    units: &'a [Unit<'a>],
+    members: &[usize],
+) -> Vec<Emit<'a>> {
+    let mut out: Vec<Emit> = Vec::new();
+    let mut seen_steps = std::collections::BTreeSet::new();
+    let mut seen_colls = std::collections::BTreeSet::new();
+    let mut outer_done = false;
+    for &i in members {
+        let (_, _, leg, ref ss) = units[i];
+        if let Some(l) = leg {
+            leg_emits(r, l, &mut out, &mut seen_steps, &mut seen_colls);
+        }
+        if let (Some(o), false) = (outer, outer_done) {
+            outer_done = true;
+            out.push(Emit {
+                depth: 0,
+                cat: "collective",
+                name: &o.name,
+                start: o.start,
+                end: o.end,
+                args: &o.args,
+            });
+        }
+        for s in ss {
+            out.push(Emit {
+                depth: 3,
+                cat: track.cat(),
+                name: &s.name,
+                start: s.start,
+                end: s.end,
+                args: &s.args,
+            });
+        }
+    }
+    out.sort_by_key(|e| (e.start, std::cmp::Reverse(e.end), e.depth));
+    out
+}
+
+/// Leg `l`, then its step and the step's collective where not yet on the lane.
+fn leg_emits<'a>(
+    r: &'a Recorder,
+    l: usize,
+    out: &mut Vec<Emit<'a>>,
+    seen_steps: &mut std::collections::BTreeSet<usize>,
+    seen_colls: &mut std::collections::BTreeSet<usize>,
+) {
+    let lg = &r.legs[l];
+    out.push(Emit {
+        depth: 2,
+        cat: "leg",
+        name: &lg.name,
+        start: lg.start,
+        end: lg.end,
+        args: &lg.args,
+    });
+    let Some(st) = lg.parent else { return };
+    if !seen_steps.insert(st) {
+        return;
+    }
+    let s = &r.steps[st];
+    out.push(Emit {
+        depth: 1,
+        cat: "step",
+        name: &s.name,
+        start: s.start,
+        end: s.end,
+        args: &s.args,
+    });
+    let Some(c) = s.parent else { return };
+    if seen_colls.insert(c) {
+        let c = &r.collectives[c];
+        out.push(Emit {
+            depth: 0,
+            cat: "collective",
+            name: &c.name,
+            start: c.start,
+            end: c.end,
+            args: &c.args,
+        });
+    }
+}
+
+/// One lane's emits (parents first) as begin/end pairs in nesting order: a
+/// viewer that turns `X` into begin/end computes `ts + dur` in floating
+/// point and may close a step after the next one opened.
+fn lane_events(events: &mut Vec<Value>, out: Vec<Emit<'_>>, offset: Ps, pid: u64, tid: u64) {
+    let mut open: Vec<(Ps, &str, Option<&Value>)> = Vec::new();
+    let end_ev = |t: Ps, name: &str, args: Option<&Value>| {
+        let mut ev = json!({"name": name, "ph": "E", "ts": us(offset + t), "pid": pid, "tid": tid});
+        if let Some(a) = args {
+            ev["args"] = a.clone();
+        }
+        ev
+    };
+    for e in &out {
+        while let Some(&(t, n, a)) = open.last().filter(|(t, _, _)| *t <= e.start) {
+            events.push(end_ev(t, n, a));
+            open.pop();
+        }
+        // A zero-length slice is an instant.
+        let mut ev = json!({
+            "name": e.name, "cat": e.cat, "ph": if e.end > e.start { "B" } else { "i" },
+            "ts": us(offset + e.start), "pid": pid, "tid": tid,
+        });
+        if e.end == e.start {
+            ev["s"] = json!("t");
+        }
+        // A leg's arguments go on its end event (trace viewers
+        // merge them into the slice; speedscope, which labels a
+        // slice with its begin event's name and arguments, shows
+        // the plain name).
+        let on_end = e.cat == "leg" && e.end > e.start;
+        let args = e.args.as_object().is_some_and(|a| !a.is_empty());
+        if args && !on_end {
+            ev["args"] = e.args.clone();
+        }
+        events.push(ev);
+        if e.end > e.start {
+            open.push((e.end, e.name, (args && on_end).then_some(e.args)));
+        }
+    }
+    while let Some((t, n, a)) = open.pop() {
+        events.push(end_ev(t, n, a));
+    }
+}
+
+/// Counter tracks: at the recording's start the value before its first
+/// change, then the running sum of the changes in trace-time order (legs of
+/// a step ran one after the other in the executor but are concurrent on the
+/// trace).
+fn counter_events(events: &mut Vec<Value>, r: &Recorder, offset: Ps) {
+    let mut counters: BTreeMap<(u16, u8), Vec<Sample>> = BTreeMap::new();
+    for (k, c) in r.sems.iter().enumerate() {
+        counters
+            .entry((c.core, c.sem))
+            .or_default()
+            .push((c.t, k, c.delta, c.after));
+    }
+    for ((core, sem), mut v) in counters {
+        v.sort_by_key(|&(t, k, _, _)| (t, k));
+        let (_, _, d0, a0) = v[0];
+        let mut val = i64::from(a0) - d0;
+        let name = format!("sem {sem}");
+        let pid = u64::from(core) + 1;
+        events.push(json!({
+            "name": name, "ph": "C", "ts": us(offset), "pid": pid, "args": {"value": val},
+        }));
+        for (t, _, d, _) in v {
+            val += d;
+            events.push(json!({
+                "name": name, "ph": "C", "ts": us(offset + t), "pid": pid, "args": {"value": val},
+            }));
+        }
+    }
+}
+
+/// Process and thread names and sort order, then `events`, with `otherData`.
+fn trace_json(
+    procs: &BTreeMap<u16, String>,
+    threads: &BTreeMap<(u16, u64), (String, u64)>,
+    events: Vec<Value>,
+    end: Ps,
+    meta: Value,
+) -> Value {
     let mut meta_ev: Vec<Value> = Vec::new();
-    for (&c, n) in &procs {
+    for (&c, n) in procs {
         let pid = u64::from(c) + 1;
         meta_ev.push(json!({"name": "process_name", "ph": "M", "pid": pid, "args": {"name": n}}));
         meta_ev.push(
             json!({"name": "process_sort_index", "ph": "M", "pid": pid, "args": {"sort_index": c}}),
         );
     }
-    for (&(c, tid), (n, sort)) in &threads {
+    for (&(c, tid), (n, sort)) in threads {
         let pid = u64::from(c) + 1;
         meta_ev.push(
             json!({"name": "thread_name", "ph": "M", "pid": pid, "tid": tid, "args": {"name": n}}),
@@ -754,7 +816,7 @@ pub fn chrome(runs: &[Recording], meta: Value) -> Value {
     meta_ev.extend(events);
     let mut other = Map::new();
     other.insert("time".into(), json!("modeled (ts and dur in microseconds)"));
-    other.insert("end_us".into(), json!(us(offset)));
+    other.insert("end_us".into(), json!(us(end)));
     if let Value::Object(m) = meta {
         other.extend(m);
     }

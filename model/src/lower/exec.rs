@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use super::error::{Guard, ProgramError};
 use super::layout::Layout;
-use super::program::{CollectiveSpec, Data, DataSpec, InstrSpec, Program};
+use super::program::{CollectiveSpec, Data, DataSpec, InstrSpec, Program, TensorSpec};
 use super::rank_id::{host_route, resolve, HostRoute, StreamMap};
 use super::sendrecv::{
     check_completion_semaphore, check_p2p_op, check_range, pair, resolve_peer, PeerSource, Posted,
@@ -27,7 +27,7 @@ use super::sendrecv::{
 use super::target::{default_partition_bytes, FlatTarget, LegReport, Target, SBUF_PARTITIONS};
 use crate::collective::{self, read_tensor, reference, write_tensor, Member, Ring};
 use crate::datapath::reduce::{Dtype, ReduceOp};
-use crate::isa::{self, Events, GidDst, Kind, RawWord, Word, WORD_BYTES};
+use crate::isa::{self, Events, GidDst, Kind, RawWord, SendRecv, Word, WORD_BYTES};
 use crate::stim::StimRng;
 
 /// One decoded stream entry.
@@ -226,9 +226,39 @@ pub const MAX_PARTITION_BYTES: u64 = 2 << 20;
 /// Most cores a program topology may have (64 dies × 8 cores).
 pub const MAX_CORES: usize = 512;
 
-/// Check the static parts of a program and decode its streams.
+/// Check the static parts of a program and decode its streams: topology,
+/// rank placement, replica groups, stream bindings, tensors, then each
+/// rank's entries.
 pub fn load(program: Program) -> Result<Loaded, ProgramError> {
     let p = &program;
+    let (ncores, pb) = check_topology(p)?;
+    let cores = place_ranks(p, ncores)?;
+    let n = cores.len() as u32;
+    check_groups(p, n)?;
+    check_stream_bindings(p)?;
+    let mut tensors = HashMap::new();
+    for (i, t) in p.tensors.iter().enumerate() {
+        let key = format!("tensors[{i}]");
+        let tensor = load_tensor(t, &key, &cores, pb)?;
+        if tensors.insert((t.rank, t.id), tensor).is_some() {
+            return Err(ProgramError::setup(
+                key,
+                format!("rank {} already has tensor_id {}", t.rank, t.id),
+            ));
+        }
+    }
+    let streams = decode_streams(p)?;
+    Ok(Loaded {
+        cores,
+        tensors,
+        streams,
+        partition_bytes: pb,
+        program,
+    })
+}
+
+/// The topology's core count and bytes per SBUF partition, both in range.
+fn check_topology(p: &Program) -> Result<(usize, u64), ProgramError> {
     let ncores = p.topology.cores();
     if ncores == 0 {
         return Err(ProgramError::setup("topology", "the topology has no cores"));
@@ -251,6 +281,12 @@ pub fn load(program: Program) -> Result<Loaded, ProgramError> {
             format!("{ncores} cores; at most {MAX_CORES} (64 dies x 8 cores)"),
         ));
     }
+    Ok((ncores, pb))
+}
+
+/// The core of each rank: one stream per rank, each on its own core of the
+/// topology.
+fn place_ranks(p: &Program, ncores: usize) -> Result<Vec<usize>, ProgramError> {
     let cores = super::rank_id::place(p)?;
     if cores.len() != p.programs.len() {
         return Err(ProgramError::setup(
@@ -277,7 +313,11 @@ pub fn load(program: Program) -> Result<Loaded, ProgramError> {
             ));
         }
     }
-    let n = cores.len() as u32;
+    Ok(cores)
+}
+
+/// Every replica group lists existing ranks (of `n`), each once.
+fn check_groups(p: &Program, n: u32) -> Result<(), ProgramError> {
     for (g, members) in p.replica_groups.iter().enumerate() {
         let mut s = BTreeSet::new();
         for &r in members {
@@ -295,6 +335,11 @@ pub fn load(program: Program) -> Result<Loaded, ProgramError> {
             }
         }
     }
+    Ok(())
+}
+
+/// Fixed stream bindings, if given, are consistent and name existing groups.
+fn check_stream_bindings(p: &Program) -> Result<(), ProgramError> {
     if let Some(streams) = &p.streams {
         StreamMap::fixed(streams.iter().map(|b| (b.stream_id, b.group_id)))
             .map_err(ProgramError::Rule)?;
@@ -307,67 +352,68 @@ pub fn load(program: Program) -> Result<Loaded, ProgramError> {
             }
         }
     }
-    let mut tensors = HashMap::new();
-    for (i, t) in p.tensors.iter().enumerate() {
-        let key = format!("tensors[{i}]");
-        if t.rank >= n {
-            return Err(ProgramError::setup(
-                key,
-                format!("rank {} does not exist", t.rank),
-            ));
-        }
-        let [lo, hi] = t.partitions;
-        if lo >= hi || hi > SBUF_PARTITIONS {
-            return Err(ProgramError::setup(
-                key,
-                format!(
-                    "partitions [{lo}, {hi}) must be a non-empty range inside 0..{SBUF_PARTITIONS}"
-                ),
-            ));
-        }
-        let parts = hi - lo;
-        if !t.size.is_multiple_of(parts as u64) {
-            return Err(ProgramError::setup(
-                key,
-                format!(
-                    "size {} is not a multiple of its {parts} partitions",
-                    t.size
-                ),
-            ));
-        }
-        if t.offset.saturating_add(t.size / parts as u64) > pb {
-            return Err(ProgramError::setup(
-                key,
-                format!(
-                    "bytes {}..{} of each partition exceed the {pb}-byte partition",
-                    t.offset,
-                    t.offset.saturating_add(t.size / parts as u64)
-                ),
-            ));
-        }
-        let layout = Layout {
-            core: cores[t.rank as usize],
-            partition: lo,
-            partitions: parts,
-            offset: t.offset,
-            size: t.size,
-        };
-        if tensors
-            .insert(
-                (t.rank, t.id),
-                Tensor {
-                    layout,
-                    dtype: t.dtype,
-                },
-            )
-            .is_some()
-        {
-            return Err(ProgramError::setup(
-                key,
-                format!("rank {} already has tensor_id {}", t.rank, t.id),
-            ));
-        }
+    Ok(())
+}
+
+/// Tensor `key` placed on its rank's core: an existing rank, a partition
+/// range inside the SBUF, a size that divides over it and fits the partition.
+fn load_tensor(
+    t: &TensorSpec,
+    key: &str,
+    cores: &[usize],
+    pb: u64,
+) -> Result<Tensor, ProgramError> {
+    let n = cores.len() as u32;
+    if t.rank >= n {
+        return Err(ProgramError::setup(
+            key,
+            format!("rank {} does not exist", t.rank),
+        ));
     }
+    let [lo, hi] = t.partitions;
+    if lo >= hi || hi > SBUF_PARTITIONS {
+        return Err(ProgramError::setup(
+            key,
+            format!(
+                "partitions [{lo}, {hi}) must be a non-empty range inside 0..{SBUF_PARTITIONS}"
+            ),
+        ));
+    }
+    let parts = hi - lo;
+    if !t.size.is_multiple_of(parts as u64) {
+        return Err(ProgramError::setup(
+            key,
+            format!(
+                "size {} is not a multiple of its {parts} partitions",
+                t.size
+            ),
+        ));
+    }
+    if t.offset.saturating_add(t.size / parts as u64) > pb {
+        return Err(ProgramError::setup(
+            key,
+            format!(
+                "bytes {}..{} of each partition exceed the {pb}-byte partition",
+                t.offset,
+                t.offset.saturating_add(t.size / parts as u64)
+            ),
+        ));
+    }
+    let layout = Layout {
+        core: cores[t.rank as usize],
+        partition: lo,
+        partitions: parts,
+        offset: t.offset,
+        size: t.size,
+    };
+    Ok(Tensor {
+        layout,
+        dtype: t.dtype,
+    })
+}
+
+/// Each rank's entries, decoded (an error names rank and entry).
+fn decode_streams(p: &Program) -> Result<Vec<Vec<Entry>>, ProgramError> {
     let mut streams = Vec::with_capacity(p.programs.len());
     for (r, prog) in p.programs.iter().enumerate() {
         let mut v = Vec::with_capacity(prog.len());
@@ -380,13 +426,7 @@ pub fn load(program: Program) -> Result<Loaded, ProgramError> {
         }
         streams.push(v);
     }
-    Ok(Loaded {
-        cores,
-        tensors,
-        streams,
-        partition_bytes: pb,
-        program,
-    })
+    Ok(streams)
 }
 
 /// A fast-path machine sized for the program.
@@ -522,7 +562,7 @@ struct Run<'a> {
     rep: RunReport,
 }
 
-impl Run<'_> {
+impl<'a> Run<'a> {
     fn core(&self, rank: u32) -> usize {
         self.l.cores[rank as usize]
     }
@@ -580,76 +620,15 @@ impl Run<'_> {
             }
             Word::GidLoad(w) => {
                 w.validate(arch)?;
-                let gid = rank;
-                match w.dst {
-                    GidDst::Register { regnum } => self.t.reg_write(core, regnum, gid as u64)?,
-                    GidDst::AddrReg { reg_lo, offset } => {
-                        let base = self.t.reg_read(core, reg_lo)?;
-                        let addr =
-                            base.checked_add(offset as u64)
-                                .ok_or_else(|| Guard::GidAddress {
-                                    detail: format!(
-                                        "register {reg_lo} ({base:#x}) + offset {offset} overflows"
-                                    ),
-                                })?;
-                        let pb = self.t.partition_bytes();
-                        let (part, off) = (addr / pb, addr % pb);
-                        if part >= SBUF_PARTITIONS as u64 || off + 4 > pb {
-                            return Err(Guard::GidAddress {
-                                detail: format!("SBUF address {addr:#x} (register {reg_lo} + {offset}) is outside the SBUF or splits a partition"),
-                            });
-                        }
-                        self.t.write(core, part as u32, off, &gid.to_le_bytes())?;
-                    }
-                    GidDst::AddrVar { var_id, offset } => {
-                        let t = self.tensor(rank, var_id)?;
-                        if offset as u64 + 4 > t.layout.size {
-                            return Err(Guard::GidAddress {
-                                detail: format!("var {var_id} + offset {offset}: 4 bytes do not fit the {}-byte tensor", t.layout.size),
-                            });
-                        }
-                        write_tensor(self.t, &t.layout, offset as u64, &gid.to_le_bytes())?;
-                    }
-                }
+                self.gid_store(rank, core, &w.dst)?;
                 self.t.sem_update(core, &w.events)?;
             }
             Word::SendRecv(w) => {
-                let op = w.enc_op_type();
-                check_p2p_op(op)?;
-                check_completion_semaphore(&w.events)?;
-                let source = match (group, peer_reg) {
-                    (Some(g), _) => PeerSource::Group(g),
-                    (None, Some(r)) => PeerSource::Register(self.t.reg_read(core, r)?),
-                    (None, None) => PeerSource::PeerId,
-                };
-                let peer = resolve_peer(w, rank, source, groups, self.l.cores.len())?;
-                let t = self.tensor(rank, w.tensor_id)?;
-                check_range(w, &t.layout)?;
-                let me = Posted {
-                    rank,
-                    pc,
-                    op,
-                    peer,
-                    tensor: t.layout,
-                    offset: w.offset_bytes,
-                    size: w.size_bytes,
-                    events: w.events,
-                };
+                let me = self.post(rank, pc, core, w, group, peer_reg)?;
                 match self.pending.iter().position(|p| p.meets(&me)) {
                     Some(i) => {
                         let other = self.pending.remove(i);
-                        let (s, r) = if me.is_send() {
-                            (me, other)
-                        } else {
-                            (other, me)
-                        };
-                        self.route(s.rank, r.rank, "SENDRECV");
-                        let legs = pair(&s, &r)?;
-                        let rep = self.t.run_legs(&legs)?;
-                        self.rep.legs.then(rep);
-                        self.rep.pairs += 1;
-                        self.t.sem_update(self.core(r.rank), &r.events)?;
-                        self.t.sem_update(self.core(s.rank), &s.events)?;
+                        self.complete_pair(me, other)?;
                     }
                     None => self.pending.push(me),
                 }
@@ -663,57 +642,110 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// 0xDC: store `rank`'s group id (the rank) where `dst` says.
+    fn gid_store(&mut self, rank: u32, core: usize, dst: &GidDst) -> Result<(), Guard> {
+        let gid = rank;
+        match *dst {
+            GidDst::Register { regnum } => self.t.reg_write(core, regnum, gid as u64)?,
+            GidDst::AddrReg { reg_lo, offset } => {
+                let base = self.t.reg_read(core, reg_lo)?;
+                let addr = base
+                    .checked_add(offset as u64)
+                    .ok_or_else(|| Guard::GidAddress {
+                        detail: format!(
+                            "register {reg_lo} ({base:#x}) + offset {offset} overflows"
+                        ),
+                    })?;
+                let pb = self.t.partition_bytes();
+                let (part, off) = (addr / pb, addr % pb);
+                if part >= SBUF_PARTITIONS as u64 || off + 4 > pb {
+                    return Err(Guard::GidAddress {
+                        detail: format!("SBUF address {addr:#x} (register {reg_lo} + {offset}) is outside the SBUF or splits a partition"),
+                    });
+                }
+                self.t.write(core, part as u32, off, &gid.to_le_bytes())?;
+            }
+            GidDst::AddrVar { var_id, offset } => {
+                let t = self.tensor(rank, var_id)?;
+                if offset as u64 + 4 > t.layout.size {
+                    return Err(Guard::GidAddress {
+                        detail: format!(
+                            "var {var_id} + offset {offset}: 4 bytes do not fit the {}-byte tensor",
+                            t.layout.size
+                        ),
+                    });
+                }
+                write_tensor(self.t, &t.layout, offset as u64, &gid.to_le_bytes())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A SENDRECV checked and resolved to its peer, ready to be posted.
+    fn post(
+        &mut self,
+        rank: u32,
+        pc: usize,
+        core: usize,
+        w: &SendRecv,
+        group: Option<u32>,
+        peer_reg: Option<u8>,
+    ) -> Result<Posted, Guard> {
+        let op = w.enc_op_type();
+        check_p2p_op(op)?;
+        check_completion_semaphore(&w.events)?;
+        let source = match (group, peer_reg) {
+            (Some(g), _) => PeerSource::Group(g),
+            (None, Some(r)) => PeerSource::Register(self.t.reg_read(core, r)?),
+            (None, None) => PeerSource::PeerId,
+        };
+        let groups = &self.l.program.replica_groups;
+        let peer = resolve_peer(w, rank, source, groups, self.l.cores.len())?;
+        let t = self.tensor(rank, w.tensor_id)?;
+        check_range(w, &t.layout)?;
+        Ok(Posted {
+            rank,
+            pc,
+            op,
+            peer,
+            tensor: t.layout,
+            offset: w.offset_bytes,
+            size: w.size_bytes,
+            events: w.events,
+        })
+    }
+
+    /// Two matching SENDRECVs: run their legs, then both completion
+    /// semaphores (RX side first).
+    fn complete_pair(&mut self, me: Posted, other: Posted) -> Result<(), Guard> {
+        let (s, r) = if me.is_send() {
+            (me, other)
+        } else {
+            (other, me)
+        };
+        self.route(s.rank, r.rank, "SENDRECV");
+        let legs = pair(&s, &r)?;
+        let rep = self.t.run_legs(&legs)?;
+        self.rep.legs.then(rep);
+        self.rep.pairs += 1;
+        self.t.sem_update(self.core(r.rank), &r.events)?;
+        self.t.sem_update(self.core(s.rank), &s.events)?;
+        Ok(())
+    }
+
     /// Rank `rank` reached collective `c`; run it when its whole group has.
     /// Returns true when it ran.
     fn arrive(&mut self, rank: u32, pc: usize, c: &CollectiveSpec) -> Result<bool, Guard> {
-        let groups = &self.l.program.replica_groups;
-        let members = groups.get(c.group as usize).ok_or(Guard::NoSuchGroup {
-            group: c.group,
-            groups: groups.len(),
-        })?;
-        if !members.contains(&rank) {
-            return Err(Guard::NotInGroup {
-                rank,
-                group: c.group,
-                members: members.clone(),
-            });
-        }
+        let members = self.group_of(rank, c)?;
         self.arrived.insert(rank, pc);
         if !members.iter().all(|m| self.arrived.contains_key(m)) {
             return Ok(false);
         }
-        // Everyone is here: the entries must agree.
-        for &m in members {
-            let mpc = self.arrived[&m];
-            match &self.l.streams[m as usize][mpc] {
-                Entry::Collective(o) if o.op == c.op && o.group == c.group && o.channel == c.channel && o.reduce == c.reduce => {}
-                _ => {
-                    return Err(Guard::BadEntry(format!(
-                        "rank {m} instruction {mpc} is not the same collective ({} on group {}, channel {})",
-                        c.op, c.group, c.channel
-                    )))
-                }
-            }
-        }
+        self.check_agreement(members, c)?;
         if c.channel >= super::rank_id::CHANNELS {
             return Err(Guard::ChannelOutOfRange { channel: c.channel });
         }
-        let mut ms = Vec::new();
-        let mut dtype = None;
-        for &m in members {
-            let t = self.tensor(m, c.tensor)?;
-            dtype.get_or_insert(t.dtype);
-            let output = match c.output {
-                Some(o) => Some(self.tensor(m, o)?.layout),
-                None => None,
-            };
-            ms.push(Member {
-                input: t.layout,
-                output,
-                scratch: None,
-            });
-        }
-        let dtype = dtype.unwrap_or(Dtype::Int32);
+        let (ms, dtype) = self.collective_members(members, c)?;
         let red =
             c.op.reduces()
                 .then_some((dtype, c.reduce.unwrap_or(ReduceOp::Sum)));
@@ -733,34 +765,7 @@ impl Run<'_> {
         self.rep.legs.then(rep?);
         self.rep.collectives += 1;
         if c.check {
-            let ring = Ring::new(ms.len(), c.channel);
-            let mut bad = None;
-            for e in reference::expected(c.op, &inputs, &ring, red) {
-                let m = &ms[e.pos];
-                let buf = if c.op.needs_output() {
-                    m.output.unwrap_or(m.input)
-                } else {
-                    m.input
-                };
-                let got = read_tensor(&*self.t, &buf, e.offset, e.bytes.len() as u64)?;
-                if let Some(i) = got.iter().zip(&e.bytes).position(|(a, b)| a != b) {
-                    bad.get_or_insert(format!(
-                        "rank {} byte {}: got {:#04x}, reference {:#04x}",
-                        members[e.pos],
-                        e.offset + i as u64,
-                        got[i],
-                        e.bytes[i]
-                    ));
-                }
-            }
-            self.rep.checks.push(Check {
-                what: format!(
-                    "{} on group {} (channel {}) vs reference",
-                    c.op, c.group, c.channel
-                ),
-                ok: bad.is_none(),
-                detail: bad.unwrap_or_else(|| "bit-exact".into()),
-            });
+            self.check_collective(c, members, &ms, &inputs, red)?;
         }
         for &m in members {
             self.arrived.remove(&m);
@@ -769,111 +774,231 @@ impl Run<'_> {
         Ok(true)
     }
 
+    /// The members of `c`'s group, which must include `rank`.
+    fn group_of(&self, rank: u32, c: &CollectiveSpec) -> Result<&'a [u32], Guard> {
+        let groups = &self.l.program.replica_groups;
+        let members = groups.get(c.group as usize).ok_or(Guard::NoSuchGroup {
+            group: c.group,
+            groups: groups.len(),
+        })?;
+        if !members.contains(&rank) {
+            return Err(Guard::NotInGroup {
+                rank,
+                group: c.group,
+                members: members.clone(),
+            });
+        }
+        Ok(members)
+    }
+
+    /// Everyone is here: the entries must agree.
+    fn check_agreement(&self, members: &[u32], c: &CollectiveSpec) -> Result<(), Guard> {
+        for &m in members {
+            let mpc = self.arrived[&m];
+            match &self.l.streams[m as usize][mpc] {
+                Entry::Collective(o) if o.op == c.op && o.group == c.group && o.channel == c.channel && o.reduce == c.reduce => {}
+                _ => {
+                    return Err(Guard::BadEntry(format!(
+                        "rank {m} instruction {mpc} is not the same collective ({} on group {}, channel {})",
+                        c.op, c.group, c.channel
+                    )))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Each member's input (and output) tensor of `c`, and the element type
+    /// (the first member's; Int32 for an empty group).
+    fn collective_members(
+        &self,
+        members: &[u32],
+        c: &CollectiveSpec,
+    ) -> Result<(Vec<Member>, Dtype), Guard> {
+        let mut ms = Vec::new();
+        let mut dtype = None;
+        for &m in members {
+            let t = self.tensor(m, c.tensor)?;
+            dtype.get_or_insert(t.dtype);
+            let output = match c.output {
+                Some(o) => Some(self.tensor(m, o)?.layout),
+                None => None,
+            };
+            ms.push(Member {
+                input: t.layout,
+                output,
+                scratch: None,
+            });
+        }
+        Ok((ms, dtype.unwrap_or(Dtype::Int32)))
+    }
+
+    /// The collective's results against the plain reference of its inputs.
+    fn check_collective(
+        &mut self,
+        c: &CollectiveSpec,
+        members: &[u32],
+        ms: &[Member],
+        inputs: &[Vec<u8>],
+        red: Option<(Dtype, ReduceOp)>,
+    ) -> Result<(), Guard> {
+        let ring = Ring::new(ms.len(), c.channel);
+        let mut bad = None;
+        for e in reference::expected(c.op, inputs, &ring, red) {
+            let m = &ms[e.pos];
+            let buf = if c.op.needs_output() {
+                m.output.unwrap_or(m.input)
+            } else {
+                m.input
+            };
+            let got = read_tensor(&*self.t, &buf, e.offset, e.bytes.len() as u64)?;
+            if let Some(i) = got.iter().zip(&e.bytes).position(|(a, b)| a != b) {
+                bad.get_or_insert(format!(
+                    "rank {} byte {}: got {:#04x}, reference {:#04x}",
+                    members[e.pos],
+                    e.offset + i as u64,
+                    got[i],
+                    e.bytes[i]
+                ));
+            }
+        }
+        self.rep.checks.push(Check {
+            what: format!(
+                "{} on group {} (channel {}) vs reference",
+                c.op, c.group, c.channel
+            ),
+            ok: bad.is_none(),
+            detail: bad.unwrap_or_else(|| "bit-exact".into()),
+        });
+        Ok(())
+    }
+
+    /// Issue entries round-robin over the ranks until every stream is done
+    /// (an unmatched SENDRECV left is an error) or no rank can move (a
+    /// deadlock).
     fn go(&mut self) -> Result<(), ProgramError> {
-        let l = self.l;
-        let n = l.streams.len();
+        let n = self.l.streams.len();
         loop {
             let mut progress = false;
             for r in 0..n {
-                loop {
-                    let pc = self.pcs[r];
-                    if pc >= l.streams[r].len() || self.arrived.contains_key(&(r as u32)) {
-                        break;
-                    }
-                    let entry = &l.streams[r][pc];
-                    let at = |guard| ProgramError::At {
-                        rank: r as u32,
-                        pc,
-                        guard,
-                    };
-                    if let Some(ev) = Self::events(entry) {
-                        if !self
-                            .t
-                            .wait_satisfied(l.cores[r], ev)
-                            .map_err(|e| at(e.into()))?
-                        {
-                            break;
-                        }
-                    }
-                    self.rep.issued += 1;
-                    progress = true;
-                    match entry {
-                        Entry::Word {
-                            word,
-                            group,
-                            peer_reg,
-                        } => {
-                            self.issue(r as u32, pc, word, *group, *peer_reg)
-                                .map_err(at)?;
-                            self.pcs[r] += 1;
-                        }
-                        Entry::Collective(c) => {
-                            if !self.arrive(r as u32, pc, c).map_err(at)? {
-                                break;
-                            }
-                        }
-                    }
-                }
+                progress |= self.advance(r)?;
             }
             let done = (0..n).all(|r| self.pcs[r] >= self.l.streams[r].len());
             if done && self.arrived.is_empty() {
-                if let Some(p) = self.pending.first() {
-                    let (dir, other) = if p.is_send() {
-                        ("SEND", "RECV")
-                    } else {
-                        ("RECV", "SEND")
-                    };
-                    return Err(ProgramError::At {
-                        rank: p.rank,
-                        pc: p.pc,
-                        guard: Guard::Unmatched {
-                            dir,
-                            other,
-                            rank: p.rank,
-                            pc: p.pc,
-                            size: p.size,
-                            peer: p.peer,
-                        },
-                    });
-                }
-                return Ok(());
+                return match self.pending.first() {
+                    Some(p) => Err(unmatched(p)),
+                    None => Ok(()),
+                };
             }
             if !progress {
-                let blocked: Vec<String> = (0..n)
-                    .filter(|&r| self.pcs[r] < self.l.streams[r].len())
-                    .map(|r| {
-                        if self.arrived.contains_key(&(r as u32)) {
-                            format!("rank {r} waits for its group at collective {}", self.pcs[r])
-                        } else {
-                            format!(
-                                "rank {r} waits on the semaphore of instruction {}",
-                                self.pcs[r]
-                            )
-                        }
-                    })
-                    .collect();
-                let posted: Vec<String> = self
-                    .pending
-                    .iter()
-                    .map(|p| {
-                        format!(
-                            "{} r{}→r{} {} B",
-                            if p.is_send() { "SEND" } else { "RECV" },
-                            p.rank,
-                            p.peer,
-                            p.size
-                        )
-                    })
-                    .collect();
-                return Err(ProgramError::Deadlock {
-                    detail: format!(
-                        "{}; unmatched legs: [{}]",
-                        blocked.join("; "),
-                        posted.join(", ")
-                    ),
-                });
+                return Err(self.deadlock());
             }
         }
+    }
+
+    /// Issue rank `r`'s entries while their waits hold; true when it issued one.
+    fn advance(&mut self, r: usize) -> Result<bool, ProgramError> {
+        let l = self.l;
+        let mut progress = false;
+        loop {
+            let pc = self.pcs[r];
+            if pc >= l.streams[r].len() || self.arrived.contains_key(&(r as u32)) {
+                break;
+            }
+            let entry = &l.streams[r][pc];
+            let at = |guard| ProgramError::At {
+                rank: r as u32,
+                pc,
+                guard,
+            };
+            if let Some(ev) = Self::events(entry) {
+                if !self
+                    .t
+                    .wait_satisfied(l.cores[r], ev)
+                    .map_err(|e| at(e.into()))?
+                {
+                    break;
+                }
+            }
+            self.rep.issued += 1;
+            progress = true;
+            match entry {
+                Entry::Word {
+                    word,
+                    group,
+                    peer_reg,
+                } => {
+                    self.issue(r as u32, pc, word, *group, *peer_reg)
+                        .map_err(at)?;
+                    self.pcs[r] += 1;
+                }
+                Entry::Collective(c) => {
+                    if !self.arrive(r as u32, pc, c).map_err(at)? {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(progress)
+    }
+
+    /// No rank can move: what each waits for, and the legs still posted.
+    fn deadlock(&self) -> ProgramError {
+        let n = self.l.streams.len();
+        let blocked: Vec<String> = (0..n)
+            .filter(|&r| self.pcs[r] < self.l.streams[r].len())
+            .map(|r| {
+                if self.arrived.contains_key(&(r as u32)) {
+                    format!("rank {r} waits for its group at collective {}", self.pcs[r])
+                } else {
+                    format!(
+                        "rank {r} waits on the semaphore of instruction {}",
+                        self.pcs[r]
+                    )
+                }
+            })
+            .collect();
+        let posted: Vec<String> = self
+            .pending
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} r{}→r{} {} B",
+                    if p.is_send() { "SEND" } else { "RECV" },
+                    p.rank,
+                    p.peer,
+                    p.size
+                )
+            })
+            .collect();
+        ProgramError::Deadlock {
+            detail: format!(
+                "{}; unmatched legs: [{}]",
+                blocked.join("; "),
+                posted.join(", ")
+            ),
+        }
+    }
+}
+
+/// A SENDRECV still posted when every stream is done.
+fn unmatched(p: &Posted) -> ProgramError {
+    let (dir, other) = if p.is_send() {
+        ("SEND", "RECV")
+    } else {
+        ("RECV", "SEND")
+    };
+    ProgramError::At {
+        rank: p.rank,
+        pc: p.pc,
+        guard: Guard::Unmatched {
+            dir,
+            other,
+            rank: p.rank,
+            pc: p.pc,
+            size: p.size,
+            peer: p.peer,
+        },
     }
 }
 
@@ -883,8 +1008,58 @@ impl Run<'_> {
 pub fn run(l: &Loaded, target: &mut dyn Target) -> Result<RunReport, ProgramError> {
     let p = &l.program;
     let start = Instant::now();
-    // Initial data.
-    for (i, d) in p.init.iter().enumerate() {
+    write_init(l, target)?;
+    let snaps = copy_of_snapshots(l, target)?;
+    let mut run = Run {
+        l,
+        t: target,
+        streams: match &p.streams {
+            Some(s) => StreamMap::fixed(s.iter().map(|b| (b.stream_id, b.group_id)))
+                .map_err(ProgramError::Rule)?,
+            None => StreamMap::open(),
+        },
+        pending: Vec::new(),
+        pcs: vec![0; l.streams.len()],
+        arrived: BTreeMap::new(),
+        rep: RunReport {
+            name: p.name.clone(),
+            ranks: l.streams.len(),
+            ..Default::default()
+        },
+    };
+    let outcome = run.go();
+    let mut rep = std::mem::take(&mut run.rep);
+    let target = run.t;
+    rep.host_us = start.elapsed().as_secs_f64() * 1e6;
+    match (outcome, &p.expect.error) {
+        (Err(e), Some(want)) => {
+            let msg = e.to_string();
+            rep.checks.push(Check {
+                what: format!("error contains {want:?}"),
+                ok: msg.contains(want.as_str()),
+                detail: msg.clone(),
+            });
+            rep.error = Some(msg);
+            return Ok(rep);
+        }
+        (Err(e), None) => return Err(e),
+        (Ok(()), Some(want)) => {
+            rep.checks.push(Check {
+                what: format!("error contains {want:?}"),
+                ok: false,
+                detail: "the run succeeded".into(),
+            });
+        }
+        (Ok(()), None) => {}
+    }
+    check_data(l, &*target, &snaps, &mut rep)?;
+    check_regs_and_sems(l, &*target, &mut rep)?;
+    Ok(rep)
+}
+
+/// Write the program's initial data.
+fn write_init(l: &Loaded, target: &mut dyn Target) -> Result<(), ProgramError> {
+    for (i, d) in l.program.init.iter().enumerate() {
         let key = format!("init[{i}]");
         let (t, bytes) = materialize(l, d, &key, &|_, _, _| {
             Err(ProgramError::setup(
@@ -895,9 +1070,17 @@ pub fn run(l: &Loaded, target: &mut dyn Target) -> Result<RunReport, ProgramErro
         write_tensor(target, &t.layout, d.offset, &bytes)
             .map_err(|e| ProgramError::setup(key.clone(), e.to_string()))?;
     }
-    // Snapshots for copy_of expectations, taken before the run.
+    Ok(())
+}
+
+/// Snapshots for copy_of expectations, taken before the run: by index of
+/// the expectation.
+fn copy_of_snapshots(
+    l: &Loaded,
+    target: &dyn Target,
+) -> Result<HashMap<usize, Vec<u8>>, ProgramError> {
     let mut snaps: HashMap<usize, Vec<u8>> = HashMap::new();
-    for (i, d) in p.expect.data.iter().enumerate() {
+    for (i, d) in l.program.expect.data.iter().enumerate() {
         if let Data::CopyOf {
             rank,
             tensor,
@@ -921,59 +1104,26 @@ pub fn run(l: &Loaded, target: &mut dyn Target) -> Result<RunReport, ProgramErro
             if offset.saturating_add(len) > src.layout.size {
                 return Err(ProgramError::setup(key, "copy_of range exceeds its tensor"));
             }
-            let v = read_tensor(&*target, &src.layout, *offset, len)
+            let v = read_tensor(target, &src.layout, *offset, len)
                 .map_err(|e| ProgramError::setup(key, e.to_string()))?;
             snaps.insert(i, v);
         }
     }
-    let mut run = Run {
-        l,
-        t: target,
-        streams: match &p.streams {
-            Some(s) => StreamMap::fixed(s.iter().map(|b| (b.stream_id, b.group_id)))
-                .map_err(ProgramError::Rule)?,
-            None => StreamMap::open(),
-        },
-        pending: Vec::new(),
-        pcs: vec![0; l.streams.len()],
-        arrived: BTreeMap::new(),
-        rep: RunReport {
-            name: p.name.clone(),
-            ranks: l.streams.len(),
-            ..Default::default()
-        },
-    };
-    let outcome = run.go();
-    let mut rep = std::mem::take(&mut run.rep);
-    let target = run.t;
-    rep.host_us = start.elapsed().as_secs_f64() * 1e6;
-    match (&outcome, &p.expect.error) {
-        (Err(e), Some(want)) => {
-            let msg = e.to_string();
-            rep.checks.push(Check {
-                what: format!("error contains {want:?}"),
-                ok: msg.contains(want.as_str()),
-                detail: msg.clone(),
-            });
-            rep.error = Some(msg);
-            return Ok(rep);
-        }
-        (Err(_), None) => return Err(outcome.unwrap_err()),
-        (Ok(()), Some(want)) => {
-            rep.checks.push(Check {
-                what: format!("error contains {want:?}"),
-                ok: false,
-                detail: "the run succeeded".into(),
-            });
-        }
-        (Ok(()), None) => {}
-    }
-    // Expected data.
-    for (i, d) in p.expect.data.iter().enumerate() {
+    Ok(snaps)
+}
+
+/// The expected data after the run, byte for byte (first difference reported).
+fn check_data(
+    l: &Loaded,
+    target: &dyn Target,
+    snaps: &HashMap<usize, Vec<u8>>,
+    rep: &mut RunReport,
+) -> Result<(), ProgramError> {
+    for (i, d) in l.program.expect.data.iter().enumerate() {
         let key = format!("expect.data[{i}]");
         let snap = snaps.get(&i).cloned();
         let (t, want) = materialize(l, d, &key, &|_, _, _| Ok(snap.clone().unwrap_or_default()))?;
-        let got = read_tensor(&*target, &t.layout, d.offset, want.len() as u64)
+        let got = read_tensor(target, &t.layout, d.offset, want.len() as u64)
             .map_err(|e| ProgramError::setup(key.clone(), e.to_string()))?;
         let bad = got.iter().zip(&want).position(|(a, b)| a != b);
         rep.checks.push(Check {
@@ -996,6 +1146,16 @@ pub fn run(l: &Loaded, target: &mut dyn Target) -> Result<RunReport, ProgramErro
             },
         });
     }
+    Ok(())
+}
+
+/// The expected register and semaphore values after the run.
+fn check_regs_and_sems(
+    l: &Loaded,
+    target: &dyn Target,
+    rep: &mut RunReport,
+) -> Result<(), ProgramError> {
+    let p = &l.program;
     for r in &p.expect.regs {
         let core = *l.cores.get(r.rank as usize).ok_or_else(|| {
             ProgramError::setup("expect.regs", format!("rank {} does not exist", r.rank))
@@ -1022,5 +1182,5 @@ pub fn run(l: &Loaded, target: &mut dyn Target) -> Result<RunReport, ProgramErro
             detail: format!("got {got}, want {}", s.value),
         });
     }
-    Ok(rep)
+    Ok(())
 }
