@@ -163,20 +163,48 @@ fn fn_body<'a>(text: &'a str, name: &str) -> Option<&'a str> {
             continue;
         }
         let open = at + text[at..].find('{')?;
-        let mut depth = 0usize;
-        for (k, c) in text[open..].char_indices() {
-            match c {
-                '{' => depth += 1,
-                '}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(&text[open..open + k + 1]);
-                    }
+        return matching_brace(&text[open..]).map(|end| &text[open..open + end + 1]);
+    }
+    None
+}
+
+/// Byte index of the `}` closing the `{` that `s` starts with; braces inside
+/// string and char literals and comments do not count.
+fn matching_brace(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut depth = 0usize;
+    let mut k = 0;
+    while k < b.len() {
+        match b[k] {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
                 }
-                _ => {}
             }
+            b'"' => {
+                k += 1;
+                while k < b.len() && b[k] != b'"' {
+                    k += if b[k] == b'\\' { 2 } else { 1 };
+                }
+            }
+            // A char literal ('x', '\n'), not a lifetime ('a).
+            b'\'' if b.get(k + 2) == Some(&b'\'') => k += 2,
+            b'\'' if b.get(k + 1) == Some(&b'\\') => {
+                k += 2;
+                while k < b.len() && b[k] != b'\'' {
+                    k += 1;
+                }
+            }
+            b'/' if b.get(k + 1) == Some(&b'/') => {
+                while k < b.len() && b[k] != b'\n' {
+                    k += 1;
+                }
+            }
+            _ => {}
         }
-        return None;
+        k += 1;
     }
     None
 }
@@ -295,6 +323,11 @@ fn every_test_named_in_the_traceability_table_asserts() {
     assert!(!test_asserts(fake, "runs_only", &mut HashMap::new()));
     let fake = "fn via_helper() { check(3); }\nfn check(n: u32) { assert_eq!(n, 3); }";
     assert!(test_asserts(fake, "via_helper", &mut HashMap::new()));
+    // Braces in literals and comments do not end a body early.
+    let fake = "fn quoted() { let _ = ('}', \"}\"); // }\n assert!(true); }";
+    assert!(test_asserts(fake, "quoted", &mut HashMap::new()));
+    let fake = "fn lifetimes<'a>(x: &'a str) { let _ = '{'; }\nfn next() { assert!(true); }";
+    assert!(!test_asserts(fake, "lifetimes", &mut HashMap::new()));
 }
 
 #[test]

@@ -696,10 +696,6 @@ fn summing_into_next_values_equals_the_first_touch_plain_form() {
     }
 }
 
-/// The stages skipped when idle (wait ports, semaphore adder, `p_state`)
-/// give what evaluating every stage in every cycle gives: the lockstep
-/// stimulus, then the same stream thinned (most cycles keep only their AXI
-/// and debug inputs, so idle cycles follow busy ones and pulses drain).
 /// The wait-mode predicate of the RTL's `unique case`, arm by arm.
 fn wait_predicate_by_arm(code: u32, eff: i64, imm: i64, ev: bool) -> bool {
     match WaitMode::from_code(code) {
