@@ -36,7 +36,7 @@ cosim: setup
 test: setup
 	$(CARGO) test --workspace
 
-## lint: Verilator -Wall and slang on the RTL, no history words in the tree (scripts/tree-lint.sh), rustfmt and clippy
+## lint: Verilator -Wall and slang on the RTL, no history words in the tree (scripts/tree-lint.sh), a report of functions over 100 lines (scripts/fn-length.py), rustfmt and clippy
 lint: setup gen-check eda-venv
 	@for f in rtl/*.sv; do \
 	  [ "$$f" = rtl/sb2sb_pkg.sv ] && continue; \
@@ -60,6 +60,7 @@ lint: setup gen-check eda-venv
 	@# registered and reduced sizes) and every module of rtl/ warning-free.
 	YOSYS=$(YOSYS) $(EDA_BIN)/python scripts/synth.py --lint
 	scripts/tree-lint.sh
+	python3 scripts/fn-length.py
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
