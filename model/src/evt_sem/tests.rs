@@ -1006,8 +1006,12 @@ proptest! {
         }
     }
 
+    /// Arbitrary input words, cycle after cycle: a wait port answers only
+    /// when it is valid, a valid port with mode NONE always answers out of
+    /// reset (the RTL's wait `unique case`), and the error status holds only
+    /// defined bits.
     #[test]
-    fn golden_step_never_panics_on_arbitrary_inputs(words in prop::collection::vec(any::<u64>(), 30), n in 1usize..20) {
+    fn arbitrary_inputs_answer_only_valid_wait_ports(words in prop::collection::vec(any::<u64>(), 30), n in 1usize..20) {
         use crate::ports::PortBundle;
         let mut m = EvtSem::new();
         let mut w = [0u64; 32];
@@ -1017,6 +1021,13 @@ proptest! {
             let i = EvtSemIn::unpack(&w);
             let o = m.step(&i);
             prop_assert!(o.err_status_o <= u64::from(ERR_MASK));
+            prop_assert_eq!(o.wait_done_o & !i.wait_valid_i, 0, "cycle {}", k);
+            for p in 0..NUM_WAIT {
+                let (valid, mode, _, _) = i.wait(p);
+                if i.rst_ni == 1 && valid && u32::from(mode) == EVT_SEM_WAIT_NONE {
+                    prop_assert_eq!((o.wait_done_o >> p) & 1, 1, "cycle {} port {}", k, p);
+                }
+            }
         }
     }
 }
