@@ -43,10 +43,12 @@ use crate::datapath;
 use crate::evt_sem::regs::{EVT_SEM_SEM_DECR_BASE, EVT_SEM_SEM_INCR_BASE};
 use crate::udma::desc::{M2sDesc, S2mDesc};
 
+use super::firmware::Q7Step;
 use super::link::{self, Ps};
 use super::map::{self, Target};
 use super::mem::Sbuf;
 use super::timing;
+use super::topology::DMA_ENGINES;
 use super::{CoreId, LegOp, Q7Op, System, SystemError, TraceEvent};
 use crate::trace::{Q7Role, Recorder, Track};
 use serde_json::json;
@@ -914,9 +916,122 @@ impl System {
         *c = (*c).max(r);
     }
 
-    /// Try one Q7 program of fast mode (cycle mode runs them on the Q7
-    /// ports: `system::q7_exec`); `Ok(true)` when it ran (it is then removed).
+    /// Try one Q7 program of fast mode (cycle mode runs the same program on
+    /// the Q7 ports: `system::q7_exec`); `Ok(true)` when it ran (it is then
+    /// removed). The program comes from the one generator
+    /// ([`System::q7_program`]); only its first step may wait.
     pub(crate) fn try_q7(&mut self, op: &Q7Op) -> Result<bool, SystemError> {
+        let (by, prog) = self.q7_program(op)?;
+        let pre = match self.rec {
+            Some(_) => Some(self.q7_trace_pre(op)?),
+            None => None,
+        };
+        let mut first_done = 0;
+        for (i, step) in prog.iter().enumerate() {
+            if !self.apply_q7_step(by, step)? {
+                debug_assert_eq!(i, 0, "only the first step of a Q7 program waits");
+                return Ok(false);
+            }
+            if i == 0 {
+                first_done = *self.timing.q7(by);
+                if let Q7Op::TxLaunch {
+                    core,
+                    queue,
+                    engines,
+                    ..
+                } = op
+                {
+                    self.timing
+                        .share
+                        .insert((core.0, *queue), engines.len() as u32);
+                }
+            }
+        }
+        if let Some(pre) = pre {
+            self.q7_trace_post(op, pre, first_done)?;
+        }
+        Ok(true)
+    }
+
+    /// Fast mode's executor of one Q7 step by the Q7 of `by`: register
+    /// writes, stores, doorbells and pushes land at once (the Q7's clock does
+    /// not move: the leg's fixed cost counts its transactions,
+    /// `system::timing`); a doorbell records when its queues are ready, a
+    /// push when its semaphore is. `Ok(false)` when a wait or poll is not
+    /// yet satisfied (nothing changed).
+    pub(crate) fn apply_q7_step(&mut self, by: CoreId, step: &Q7Step) -> Result<bool, SystemError> {
+        match step {
+            Q7Step::Csr { soc, data } => self.mmio_write(by, *soc, *data)?,
+            Q7Step::Store { soc, bytes } => {
+                let (to, off) = map::route_address(&self.topo, by, *soc)?;
+                match map::decode_core_offset(off, self.topo.sbuf_bytes_per_partition)? {
+                    Target::Desc { offset } => self.core_mut(to)?.desc.write(offset, bytes),
+                    _ => {
+                        for (a, d) in step.words() {
+                            self.mmio_write(by, a, d)?;
+                        }
+                    }
+                }
+            }
+            Q7Step::Doorbell {
+                soc,
+                data,
+                queue,
+                side,
+                lands,
+            } => {
+                self.mmio_write(by, *soc, *data)?;
+                let t = *self.timing.q7(by);
+                let (to, _) = map::route_address(&self.topo, by, *soc)?;
+                for e in (0..DMA_ENGINES).filter(|e| lands >> e & 1 == 1) {
+                    self.timing.queue_ready.insert((to.0, e, *queue, *side), t);
+                }
+            }
+            Q7Step::Push { soc } => {
+                self.mmio_write(by, *soc, 1)?;
+                let t = *self.timing.q7(by);
+                let (to, off) = map::route_address(&self.topo, by, *soc)?;
+                let sem = ((off - map::CORE_EVT_INCR_BASE) / 4) as u8;
+                self.timing.sem_ready.insert((to.0, sem), t);
+            }
+            Q7Step::WaitDec { sem, target } => {
+                if !self.core_mut(by)?.sem_wait_ge_dec(*sem, *target) {
+                    return Ok(false);
+                }
+                self.sem_waited(by, *sem);
+            }
+            Q7Step::PollComp { queue, engines } => {
+                return self.poll_completions(by, *queue, engines);
+            }
+            Q7Step::ReadyFlag { value } => self.core_mut(by)?.ready_to_receive_remote = *value,
+        }
+        Ok(true)
+    }
+
+    /// Before a traced Q7 program: the Q7's clock and the value of the
+    /// semaphore its op signals or waits on.
+    fn q7_trace_pre(&mut self, op: &Q7Op) -> Result<(Ps, i32), SystemError> {
+        Ok(match op {
+            Q7Op::RxArm {
+                core, tx, go_sem, ..
+            } => (*self.timing.q7(*core), self.sem(*tx, *go_sem)?),
+            Q7Op::TxLaunch { core, go_sem, .. } => {
+                (*self.timing.q7(*core), self.sem(*core, *go_sem)?)
+            }
+            Q7Op::Wait { core, sem, .. } => (*self.timing.q7(*core), self.sem(*core, *sem)?),
+            Q7Op::PollComp { core, .. } => (*self.timing.q7(*core), 0),
+        })
+    }
+
+    /// After a traced Q7 program ran: its slice on the Q7's track and the
+    /// semaphore change; `(t0, v0)` from [`Self::q7_trace_pre`], `popped` the
+    /// Q7's clock after the first step (the end of a left_pop).
+    fn q7_trace_post(
+        &mut self,
+        op: &Q7Op,
+        (t0, v0): (Ps, i32),
+        popped: Ps,
+    ) -> Result<(), SystemError> {
         match op {
             Q7Op::RxArm {
                 core,
@@ -925,43 +1040,21 @@ impl System {
                 engines,
                 go_sem,
             } => {
-                let txl = self.topo.loc(*tx)?;
-                self.core_mut(*core)?.ready_to_receive_remote = 0;
-                let t0 = self.rec.is_some().then(|| *self.timing.q7(*core));
-                for (e, t) in self.q7_doorbells(*core, *tx, *queue, 1, engines)? {
-                    self.timing.queue_ready.insert((tx.0, e, *queue, 1), t);
+                let (t1, go1) = (*self.timing.q7(*core), self.sem(*tx, *go_sem)?);
+                if let Some(r) = self.rec() {
+                    let track = Track::Q7 {
+                        core: core.0,
+                        role: Q7Role::Rx,
+                    };
+                    r.slice(
+                        track,
+                        "rx_arm",
+                        t0,
+                        t1,
+                        json!({"tx_core": tx.0, "queue": queue, "engines": engines.len(), "go_sem": go_sem}),
+                    );
+                    r.sem(tx.0, *go_sem, v0, go1, t1);
                 }
-                // right_push: signal the TX go-semaphore (a routed INCR write).
-                let a = self.topo.fold(
-                    *core,
-                    *tx,
-                    map::core_local(txl.core, map::sem_incr_offset(*go_sem)),
-                )?;
-                let go0 = match t0 {
-                    Some(_) => self.sem(*tx, *go_sem)?,
-                    None => 0,
-                };
-                self.mmio_write(*core, a, 1)?;
-                let t = *self.timing.q7(*core);
-                self.timing.sem_ready.insert((tx.0, *go_sem), t);
-                if let Some(t0) = t0 {
-                    let (t1, go1) = (*self.timing.q7(*core), self.sem(*tx, *go_sem)?);
-                    if let Some(r) = self.rec() {
-                        let track = Track::Q7 {
-                            core: core.0,
-                            role: Q7Role::Rx,
-                        };
-                        r.slice(
-                            track,
-                            "rx_arm",
-                            t0,
-                            t1,
-                            json!({"tx_core": tx.0, "queue": queue, "engines": engines.len(), "go_sem": go_sem}),
-                        );
-                        r.sem(tx.0, *go_sem, go0, go1, t);
-                    }
-                }
-                Ok(true)
             }
             Q7Op::TxLaunch {
                 core,
@@ -969,82 +1062,41 @@ impl System {
                 engines,
                 go_sem,
             } => {
-                // left_pop: wait go ≥ 1 and take it.
-                let pre = match self.rec {
-                    Some(_) => Some((*self.timing.q7(*core), self.sem(*core, *go_sem)?)),
-                    None => None,
-                };
-                if !self.core_mut(*core)?.sem_wait_ge_dec(*go_sem, 1) {
-                    return Ok(false);
+                let (t1, go1) = (*self.timing.q7(*core), self.sem(*core, *go_sem)?);
+                if let Some(r) = self.rec() {
+                    r.sem(core.0, *go_sem, v0, go1, popped);
+                    trace_tx_launch(r, core.0, (t0, popped, t1), *queue, engines.len(), *go_sem);
                 }
-                self.sem_waited(*core, *go_sem);
-                let popped = pre.map_or(0, |_| *self.timing.q7(*core));
-                self.timing
-                    .share
-                    .insert((core.0, *queue), engines.len() as u32);
-                for (e, t) in self.q7_doorbells(*core, *core, *queue, 0, engines)? {
-                    self.timing.queue_ready.insert((core.0, e, *queue, 0), t);
-                }
-                if let Some((t0, go0)) = pre {
-                    let (t1, go1) = (*self.timing.q7(*core), self.sem(*core, *go_sem)?);
-                    if let Some(r) = self.rec() {
-                        r.sem(core.0, *go_sem, go0, go1, popped);
-                        trace_tx_launch(
-                            r,
-                            core.0,
-                            (t0, popped, t1),
-                            *queue,
-                            engines.len(),
-                            *go_sem,
-                        );
-                    }
-                }
-                Ok(true)
             }
             Q7Op::PollComp {
                 core,
                 queue,
                 engines,
             } => {
-                let done = self.poll_completions(*core, *queue, engines)?;
-                if done && self.rec.is_some() {
-                    let t0 = *self.timing.q7(*core);
-                    if let Some(r) = self.rec() {
-                        // The poll spins until the last completion lands.
-                        let t1 = r.comp_land.get(&(core.0, *queue)).copied().unwrap_or(t0);
-                        r.slice(
-                            Track::Q7 {
-                                core: core.0,
-                                role: Q7Role::Tx,
-                            },
-                            "poll_comp",
-                            t0,
-                            t1.max(t0),
-                            json!({"queue": queue, "completions": engines.iter().map(|e| e.1).sum::<u64>()}),
-                        );
-                    }
+                if let Some(r) = self.rec() {
+                    // The poll spins until the last completion lands.
+                    let t1 = r.comp_land.get(&(core.0, *queue)).copied().unwrap_or(t0);
+                    r.slice(
+                        Track::Q7 {
+                            core: core.0,
+                            role: Q7Role::Tx,
+                        },
+                        "poll_comp",
+                        t0,
+                        t1.max(t0),
+                        json!({"queue": queue, "completions": engines.iter().map(|e| e.1).sum::<u64>()}),
+                    );
                 }
-                Ok(done)
             }
             Q7Op::Wait { core, sem, target } => {
-                let pre = match self.rec {
-                    Some(_) => Some((*self.timing.q7(*core), self.sem(*core, *sem)?)),
-                    None => None,
-                };
-                if !self.core_mut(*core)?.sem_wait_ge_dec(*sem, *target) {
-                    return Ok(false);
+                let (t1, v1) = (*self.timing.q7(*core), self.sem(*core, *sem)?);
+                if let Some(r) = self.rec() {
+                    trace_wait(r, core.0, *sem, *target, (t0, t1));
+                    r.sem(core.0, *sem, v0, v1, t1);
                 }
-                self.sem_waited(*core, *sem);
-                if let Some((t0, v0)) = pre {
-                    let (t1, v1) = (*self.timing.q7(*core), self.sem(*core, *sem)?);
-                    if let Some(r) = self.rec() {
-                        trace_wait(r, core.0, *sem, *target, (t0, t1));
-                        r.sem(core.0, *sem, v0, v1, t1);
-                    }
-                }
-                Ok(true)
             }
         }
+        Ok(())
     }
 
     /// Run every ready Q7 program once; `Ok(true)` if any ran.

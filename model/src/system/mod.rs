@@ -36,7 +36,7 @@
 //!   [`System::wait_sem`] (wait ≥ target and decrement, with the deadlock
 //!   watchdog), [`System::reg`], [`System::write_reg`].
 //! - The device primitives one by one: [`System::rdma_desc_gen`] (checks
-//!   the word and queues its ring set-up program, [`SetupAccess`]),
+//!   the word and queues its ring set-up program of [`Q7Step`]s),
 //!   [`System::rdma_desc_start`], [`System::run`] (runs the set-up
 //!   programs, then the start programs); queue state:
 //!   [`System::queue`]; a trace of transactions: [`System::trace`].
@@ -50,12 +50,14 @@ pub mod comp;
 pub mod core;
 pub mod cycle;
 pub mod fast;
+pub mod firmware;
 pub mod legs;
 pub mod link;
 pub mod map;
 pub mod mem;
 pub mod peer;
 pub mod q7_exec;
+pub mod q7_master;
 pub mod timing;
 pub mod topology;
 pub mod watchdog;
@@ -75,7 +77,8 @@ use crate::udma::desc::DescError;
 pub use self::core::{Core, QueueState};
 pub use bcast::{DmaApbBcast, Doorbells, Trigger};
 pub use classify::{PeerClass, PreSync};
-pub use legs::{prid, GenReport, SetupAccess};
+pub use firmware::{Q7Step, RingLayout};
+pub use legs::{prid, GenReport};
 pub use link::{LinkClass, Ps};
 pub use peer::{cayman_get_p2p_pod_peer_node, sengine_get_d2d_peer_nums, Neigh};
 pub use topology::{CoreId, CoreLoc, FoldMode, Topology};

@@ -373,7 +373,7 @@ fn corrupted_ring_id_is_reported_as_pref_ring_id() {
     // The gens' set-up programs run first (their ring stores), then the fault.
     sys.run(Mode::Fast).unwrap();
     // Flip the ring id of the first M2S descriptor (byte 3 holds bits [31:24]).
-    let off = (map::ring_offset(0, 0, 0) - map::DESC_BASE) as u32 + 3;
+    let off = (RingLayout::SYSTEM.ring_offset(0, 0, 0) - map::CORE_DESC_BASE) as u32 + 3;
     let mut b = [0u8; 1];
     sys.core(CoreId(0)).unwrap().desc.read(off, &mut b);
     sys.core_mut(CoreId(0))
@@ -458,7 +458,7 @@ fn corrupted_ring_id_stops_the_golden_engine_in_cycle_mode() {
     let grx = sys.rdma_desc_gen(CoreId(4), 8, &wrx).unwrap();
     // The gens' set-up programs run first (their ring stores), then the fault.
     sys.run(Mode::Cycle).unwrap();
-    let off = (map::ring_offset(0, 0, 0) - map::DESC_BASE) as u32 + 3;
+    let off = (RingLayout::SYSTEM.ring_offset(0, 0, 0) - map::CORE_DESC_BASE) as u32 + 3;
     let mut b = [0u8; 1];
     sys.core(CoreId(0)).unwrap().desc.read(off, &mut b);
     sys.core_mut(CoreId(0))
@@ -625,7 +625,7 @@ fn seed001_s2_3_chip_id_fold_writes_the_peer_routing_id_into_cayman_id() {
         let slot = (qs.head.offset + qs.rl - 1) % qs.rl;
         let mut b = [0u8; 16];
         sys.core(CoreId(3)).unwrap().desc.read(
-            (map::ring_offset(0, 0, 1) - map::DESC_BASE) as u32 + slot * 16,
+            (RingLayout::SYSTEM.ring_offset(0, 0, 1) - map::CORE_DESC_BASE) as u32 + slot * 16,
             &mut b,
         );
         let bd = crate::udma::desc::S2mDesc::decode(&b).unwrap();
@@ -806,7 +806,8 @@ fn seed001_s5_3_generation_tag_poll_over_a_wrapping_completion_ring() {
         for slot in 0..16u32 {
             let mut b = [0u8; 16];
             sys.core(CoreId(0)).unwrap().desc.read(
-                (map::comp_ring_offset(2, 0) - map::DESC_BASE) as u32 + slot * 16,
+                (RingLayout::SYSTEM.comp_ring_offset(2, 0) - map::CORE_DESC_BASE) as u32
+                    + slot * 16,
                 &mut b,
             );
             let d = crate::udma::desc::CompDesc::decode(&b).unwrap();
@@ -847,7 +848,7 @@ fn seed001_s5_3_generation_tag_poll_over_a_wrapping_completion_ring() {
         // The slot gets the expected generation: now the poll takes it.
         let mut b = rings.last().unwrap()[8];
         b[3] = (b[3] & !3) | 1;
-        let off = (map::comp_ring_offset(2, 0) - map::DESC_BASE) as u32 + 8 * 16;
+        let off = (RingLayout::SYSTEM.comp_ring_offset(2, 0) - map::CORE_DESC_BASE) as u32 + 8 * 16;
         sys.core_mut(CoreId(0)).unwrap().desc.write(off, &b);
         sys.run(mode).unwrap();
         assert_eq!(sys.core(CoreId(0)).unwrap().comp_poll[2][0].seen, 73);
@@ -1154,7 +1155,8 @@ fn ring_id_error_mid_leg_in_cycle_mode_stops_the_queue_keeps_accepted_bytes_rais
         // The gens' set-up programs run first (their ring stores), then the fault.
         sys.run(mode).unwrap();
         // Ring id of M2S slot 2 (byte 3 of the descriptor holds bits [31:24]).
-        let off = (map::ring_offset(0, 0, 0) - map::DESC_BASE) as u32 + 2 * 16 + 3;
+        let off =
+            (RingLayout::SYSTEM.ring_offset(0, 0, 0) - map::CORE_DESC_BASE) as u32 + 2 * 16 + 3;
         let mut b = [0u8; 1];
         sys.core(CoreId(0)).unwrap().desc.read(off, &mut b);
         sys.core_mut(CoreId(0))
@@ -1293,7 +1295,7 @@ fn cycle_mode_remote_semaphore_increments_arrive_through_the_destination_xbar_in
     let grx = sys.rdma_desc_gen(CoreId(5), 10, &wrx).unwrap();
     // The gens' set-up programs run first (their ring stores), then the fault.
     sys.run(Mode::Cycle).unwrap();
-    let off = (map::ring_offset(1, 0, 1) - map::DESC_BASE) as u32;
+    let off = (RingLayout::SYSTEM.ring_offset(1, 0, 1) - map::CORE_DESC_BASE) as u32;
     let mut b = [0u8; 16];
     sys.core(CoreId(1)).unwrap().desc.read(off, &mut b);
     let mut d = crate::udma::desc::S2mDesc::decode(&b).unwrap();
@@ -1319,12 +1321,12 @@ fn cycle_mode_remote_semaphore_increments_arrive_through_the_destination_xbar_in
 /// Core-local Q7-port address of UDMA engine `e`'s `*DRTP_inc` of queue `q`, `side`.
 fn rtp_inc_addr(e: u8, q: u8, side: crate::udma::regs::Side) -> u32 {
     use crate::udma::regs::{q_addr, UDMA_Q_RTP_INC};
-    (map::UDMA_BASE + u64::from(e) * map::UDMA_STRIDE) as u32
+    (map::CORE_UDMA_BASE + u64::from(e) * map::CORE_UDMA_STRIDE) as u32
         + q_addr(side, q.into(), UDMA_Q_RTP_INC)
 }
 
 fn evt_addr(base: u32, sem: u8) -> u32 {
-    map::EVT_SEM_BASE as u32 + base + u32::from(sem) * 4
+    map::CORE_EVT_SEM_BASE as u32 + base + u32::from(sem) * 4
 }
 
 /// Seed 001 §4.3 on the Q7 ports: the RX Q7's S2M doorbells and its right_push
@@ -1536,7 +1538,7 @@ fn cycle_mode_bad_doorbell_is_the_typed_error_before_any_port_write() {
 fn cycle_mode_q7_port_slverr_is_a_typed_error_naming_core_address_and_response() {
     let mut sys = System::new(Topology::default()).unwrap();
     let e = sys
-        .q7_raw_write(CoreId(1), 5, map::REGS_BASE as u32, 7)
+        .q7_raw_write(CoreId(1), 5, map::CORE_REGS_BASE as u32, 7)
         .unwrap_err();
     assert!(
         matches!(
@@ -1647,9 +1649,10 @@ fn s8_setup_addresses() -> (Vec<u32>, Vec<u32>) {
         UDMA_Q_RBP_LOW, UDMA_Q_RL, UDMA_S2M_Q_COMP_CFG,
     };
     let udma = |e: u8, side, r| (map::udma_offset(e, q_addr(side, 0, r))) as u32;
-    let ring =
-        |e: u8, side: u8| (0..34 * 4).map(move |k| map::ring_offset(e, 0, side) as u32 + 4 * k);
-    let k = (map::DESC_BASE + map::SEMA_ONE_OFFSET) as u32;
+    let ring = |e: u8, side: u8| {
+        (0..34 * 4).map(move |k| RingLayout::SYSTEM.ring_offset(e, 0, side) as u32 + 4 * k)
+    };
+    let k = (map::CORE_DESC_BASE + map::SEMA_ONE_OFFSET) as u32;
     let mut tx: Vec<u32> = (0..4).map(|w| k + 4 * w).collect();
     let mut rx = Vec::new();
     for e in 0..4u8 {
@@ -1722,7 +1725,7 @@ fn cycle_mode_ring_setup_runs_on_the_q7_port_in_order_before_the_s2m_doorbells()
         for e in 0..4u8 {
             for side in 0..2u8 {
                 let mut b = vec![0u8; 34 * 16];
-                let off = (map::ring_offset(e, 0, side) - map::DESC_BASE) as u32;
+                let off = (RingLayout::SYSTEM.ring_offset(e, 0, side) - map::CORE_DESC_BASE) as u32;
                 sys.core(tx).unwrap().desc.read(off, &mut b);
                 ring.push(b);
             }
@@ -1772,8 +1775,9 @@ fn cycle_mode_ring_setup_runs_on_the_q7_port_in_order_before_the_s2m_doorbells()
             .min()
             .unwrap();
         assert!(last_setup <= first_start, "{last_setup} > {first_start}");
-        let s2m_trigger =
-            (bcast::BCAST_BASE + u64::from(bcast::bcast_reg(0, 1, bcast::BCAST_TAIL_INC))) as u32;
+        let s2m_trigger = (map::CORE_BCAST_BASE
+            + u64::from(bcast::bcast_reg(0, 1, bcast::BCAST_TAIL_INC)))
+            as u32;
         let first_s2m = log.iter().find(|t| t.addr == s2m_trigger).unwrap();
         assert_eq!(first_s2m.prog, "rx_arm");
         // Modeled cycles: at least 4 per set-up transaction before the first
@@ -1914,12 +1918,12 @@ fn cycle_mode_slverr_during_setup_is_q7resp_naming_the_address_and_rings_no_door
     let k = s
         .accesses
         .iter()
-        .position(|a| matches!(a, SetupAccess::Csr { soc, .. } if *soc as u32 == rbp_hi))
+        .position(|a| matches!(a, Q7Step::Csr { soc, .. } if *soc as u32 == rbp_hi))
         .unwrap();
-    let SetupAccess::Csr { soc, data } = s.accesses[k] else {
+    let Q7Step::Csr { soc, data } = s.accesses[k] else {
         unreachable!()
     };
-    s.accesses[k] = SetupAccess::Csr {
+    s.accesses[k] = Q7Step::Csr {
         soc: (soc & !0xFFFF_FFFF) | u64::from(hole),
         data,
     };
