@@ -131,7 +131,9 @@ mod tests {
     /// and a few registers.
     #[test]
     fn the_queue_address_function_is_q_addr() {
-        use crate::udma::regs::{q_addr, Side, UDMA_M2S_BASE, UDMA_Q_ARRAY_BASE, UDMA_Q_STRIDE, UDMA_S2M_BASE};
+        use crate::udma::regs::{
+            q_addr, Side, UDMA_M2S_BASE, UDMA_Q_ARRAY_BASE, UDMA_Q_STRIDE, UDMA_S2M_BASE,
+        };
         let f = super::SV_FUNCTIONS;
         assert!(f.contains(
             "return (s2m ? UDMA_S2M_BASE : UDMA_M2S_BASE) + UDMA_Q_ARRAY_BASE + 32'(q) * UDMA_Q_STRIDE + off;"

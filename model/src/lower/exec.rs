@@ -317,7 +317,7 @@ pub fn load(program: Program) -> Result<Loaded, ProgramError> {
             ));
         }
         let [lo, hi] = t.partitions;
-        if lo >= hi || hi > SBUF_PARTITIONS {
+        if lo >= hi || hi > u32::from(SBUF_PARTITIONS) {
             return Err(ProgramError::setup(
                 key,
                 format!(

@@ -739,47 +739,7 @@ impl System {
                     partition: dp,
                     offset: doff,
                 },
-            ) => {
-                let (so, doff) = (so as usize, doff as usize);
-                self.core(sc)?.sbuf.check(sp, so as u64, n.into())?;
-                self.core(dc)?.sbuf.check(dp, doff as u64, n.into())?;
-                let zeros;
-                if sc == dc {
-                    let sbuf = &mut self.core_mut(dc)?.sbuf;
-                    if sp == dp {
-                        let part = sbuf
-                            .partition_mut(dp)
-                            .ok_or_else(|| dma_err("no such SBUF partition"))?;
-                        return match &op {
-                            LegOp::Copy => {
-                                part.copy_within(so..so + len, doff);
-                                Ok(())
-                            }
-                            LegOp::Reduce(_) => {
-                                let tmp = part[so..so + len].to_vec();
-                                apply(&op, &mut part[doff..doff + len], &tmp, false)
-                            }
-                        };
-                    }
-                    let (s, d) = sbuf.two_parts(sp, dp);
-                    let d = d.ok_or_else(|| dma_err("no such SBUF partition"))?;
-                    let (s, stream) = match s {
-                        Some(s) => (&s[so..so + len], stream),
-                        None => {
-                            zeros = vec![0u8; len];
-                            (&zeros[..], false)
-                        }
-                    };
-                    apply(&op, &mut d[doff..doff + len], s, stream)
-                } else {
-                    let (src, dst) = self.two_sbufs(sc, dc)?;
-                    let d = dst.slice_mut(dp, doff as u64, n.into())?;
-                    match src.slice(sp, so as u64, n.into())? {
-                        Some(s) => apply(&op, d, s, stream),
-                        None => apply(&op, d, &vec![0u8; len], false),
-                    }
-                }
-            }
+            ) => self.move_sbuf(&op, (sc, sp, so), (dc, dp, doff), n, stream, dma_err),
             (_, Target::EvtSem { offset }) => {
                 if !n.is_multiple_of(4) || !offset.is_multiple_of(4) {
                     return Err(dma_err(
@@ -811,6 +771,60 @@ impl System {
                         "DMA writes into CSR or register space are not modeled",
                     )),
                 }
+            }
+        }
+    }
+
+    /// [`Self::move_bytes`] from SBUF to SBUF: `n` bytes from (core,
+    /// partition, offset) `src` to `dst`, copied or reduced per `op` (an
+    /// unallocated source partition reads as zeros).
+    fn move_sbuf(
+        &mut self,
+        op: &LegOp,
+        (sc, sp, so): (CoreId, u8, u32),
+        (dc, dp, doff): (CoreId, u8, u32),
+        n: u32,
+        stream: bool,
+        dma_err: impl Fn(&str) -> SystemError,
+    ) -> Result<(), SystemError> {
+        let len = n as usize;
+        let (so, doff) = (so as usize, doff as usize);
+        self.core(sc)?.sbuf.check(sp, so as u64, n.into())?;
+        self.core(dc)?.sbuf.check(dp, doff as u64, n.into())?;
+        let zeros;
+        if sc == dc {
+            let sbuf = &mut self.core_mut(dc)?.sbuf;
+            if sp == dp {
+                let part = sbuf
+                    .partition_mut(dp)
+                    .ok_or_else(|| dma_err("no such SBUF partition"))?;
+                return match op {
+                    LegOp::Copy => {
+                        part.copy_within(so..so + len, doff);
+                        Ok(())
+                    }
+                    LegOp::Reduce(_) => {
+                        let tmp = part[so..so + len].to_vec();
+                        apply(op, &mut part[doff..doff + len], &tmp, false)
+                    }
+                };
+            }
+            let (s, d) = sbuf.two_parts(sp, dp);
+            let d = d.ok_or_else(|| dma_err("no such SBUF partition"))?;
+            let (s, stream) = match s {
+                Some(s) => (&s[so..so + len], stream),
+                None => {
+                    zeros = vec![0u8; len];
+                    (&zeros[..], false)
+                }
+            };
+            apply(op, &mut d[doff..doff + len], s, stream)
+        } else {
+            let (src, dst) = self.two_sbufs(sc, dc)?;
+            let d = dst.slice_mut(dp, doff as u64, n.into())?;
+            match src.slice(sp, so as u64, n.into())? {
+                Some(s) => apply(op, d, s, stream),
+                None => apply(op, d, &vec![0u8; len], false),
             }
         }
     }
@@ -1147,56 +1161,8 @@ impl System {
                     _ => None,
                 };
                 self.move_or_defer(cid, e, q, &pair, stream)?;
-                // Timing (system::timing): the engine's first descriptor of a
-                // leg starts the row's fixed cost after the doorbells landed;
-                // each descriptor costs the row's per-descriptor and per-byte time.
-                let class = self.topo.link_class(cid, pair.dst.0)?;
-                let share = self
-                    .timing
-                    .share
-                    .get(&(core, q))
-                    .copied()
-                    .unwrap_or(1)
-                    .max(1);
-                let row = match row_memo {
-                    Some((k, r)) if k == (class, share) => r,
-                    _ => {
-                        let r = timing::coeffs(class, share);
-                        row_memo = Some(((class, share), r));
-                        r
-                    }
-                };
-                let ready = [0u8, 1]
-                    .iter()
-                    .map(|s| {
-                        self.timing
-                            .queue_ready
-                            .get(&(core, e, q, *s))
-                            .copied()
-                            .unwrap_or(0)
-                    })
-                    .max()
-                    .unwrap_or(0);
-                let free = self
-                    .timing
-                    .engine_free
-                    .get(&(core, e))
-                    .copied()
-                    .unwrap_or(0);
-                let start = free.max(ready + row.fixed_ps());
-                let end = start + row.desc_ps(pair.m2s.len.into());
-                self.timing.engine_free.insert((core, e), end);
+                let (start, end) = self.pair_timing(cid, e, q, &pair, &mut row_memo)?;
                 let land = end;
-                self.timing.horizon = self.timing.horizon.max(land);
-                if let Target::EvtSem { offset } = pair.dst.1 {
-                    let sem = ((offset >> 2) & 0xFF) as u8;
-                    let r = self
-                        .timing
-                        .sem_ready
-                        .entry((pair.dst.0 .0, sem))
-                        .or_insert(0);
-                    *r = (*r).max(land);
-                }
                 self.complete_pair(cid, e, q, pair.m2s.len, land)?;
                 if self.rec.is_some() {
                     let xfer_start = start;
@@ -1218,6 +1184,74 @@ impl System {
             k.queue(e, q, 0).pending() > 0 && k.queue(e, q, 1).pending() > 0
         });
         Ok(progressed)
+    }
+
+    /// Timing of one descriptor pair (system::timing): the engine's first
+    /// descriptor of a leg starts the row's fixed cost after the doorbells
+    /// landed; each descriptor costs the row's per-descriptor and per-byte
+    /// time. Advances the engine's clock, the horizon and (for a semaphore
+    /// write) when the semaphore is ready; returns (start, end). `row_memo`
+    /// holds the data-path row of the last (link class, engines of the leg).
+    fn pair_timing(
+        &mut self,
+        cid: CoreId,
+        e: u8,
+        q: u8,
+        pair: &Pair,
+        row_memo: &mut Option<((link::LinkClass, u32), timing::DataRow)>,
+    ) -> Result<(Ps, Ps), SystemError> {
+        let core = cid.0;
+        let class = self.topo.link_class(cid, pair.dst.0)?;
+        let share = self
+            .timing
+            .share
+            .get(&(core, q))
+            .copied()
+            .unwrap_or(1)
+            .max(1);
+        let row = match *row_memo {
+            Some((k, r)) if k == (class, share) => r,
+            _ => {
+                let r = timing::coeffs(class, share);
+                *row_memo = Some(((class, share), r));
+                r
+            }
+        };
+        let ready = [0u8, 1]
+            .iter()
+            .map(|s| {
+                self.timing
+                    .queue_ready
+                    .get(&(core, e, q, *s))
+                    .copied()
+                    .unwrap_or(0)
+            })
+            .max()
+            .unwrap_or(0);
+        let free = self
+            .timing
+            .engine_free
+            .get(&(core, e))
+            .copied()
+            .unwrap_or(0);
+        let start = free.max(ready + row.fixed_ps());
+        let end = start + row.desc_ps(pair.m2s.len.into());
+        self.timing.engine_free.insert((core, e), end);
+        self.timing.horizon = self.timing.horizon.max(end);
+        if let Some(map::SemReg::Read(sem) | map::SemReg::Incr(sem) | map::SemReg::Decr(sem)) =
+            match pair.dst.1 {
+                Target::EvtSem { offset } => map::sem_reg(offset),
+                _ => None,
+            }
+        {
+            let r = self
+                .timing
+                .sem_ready
+                .entry((pair.dst.0 .0, sem))
+                .or_insert(0);
+            *r = (*r).max(end);
+        }
+        Ok((start, end))
     }
 
     /// Fast mode: alternate Q7 programs and descriptor execution until idle.
@@ -1374,7 +1408,7 @@ impl System {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::system::{LegSpec, Mode, Topology};
+    use crate::system::{Mode, SystemLeg, Topology};
 
     fn pattern(core: u16, p: u8, n: usize) -> Vec<u8> {
         (0..n)
@@ -1400,9 +1434,9 @@ mod tests {
                     .unwrap();
             }
             sys.hold_moves(true);
-            let a = LegSpec::new(CoreId(0), 0, CoreId(1), 0, 4096, rows);
-            let b = LegSpec::new(CoreId(1), 0, CoreId(2), 0, 4096, rows);
-            let c = LegSpec::new(CoreId(2), 0, CoreId(3), 0, 4096, rows);
+            let a = SystemLeg::new(CoreId(0), 0, CoreId(1), 0, 4096, rows);
+            let b = SystemLeg::new(CoreId(1), 0, CoreId(2), 0, 4096, rows);
+            let c = SystemLeg::new(CoreId(2), 0, CoreId(3), 0, 4096, rows);
             sys.send_recv(&a, Mode::Fast).unwrap();
             assert!(
                 !sys.movers.batch.is_empty() || sys.movers.inflight.is_some(),
@@ -1438,11 +1472,11 @@ mod tests {
             sys.write_sbuf(CoreId(0), 0, 0, &pattern(0, 0, 4096))
                 .unwrap();
             sys.hold_moves(true);
-            let leg = LegSpec {
+            let leg = SystemLeg {
                 op: LegOp::Reduce(std::sync::Arc::new(|_: &mut [u8], _: &[u8]| {
                     Err("refused".to_string())
                 })),
-                ..LegSpec::new(CoreId(0), 0, CoreId(1), 0, 4096, 8)
+                ..SystemLeg::new(CoreId(0), 0, CoreId(1), 0, 4096, 8)
             };
             sys.send_recv(&leg, Mode::Fast).unwrap();
             sys.hold_moves(false);
@@ -1463,9 +1497,9 @@ mod tests {
                 sys.write_sbuf(CoreId(0), p, 0, &pattern(0, p, 48 << 10))
                     .unwrap();
             }
-            let leg = LegSpec {
+            let leg = SystemLeg {
                 engine_mask: 0xFFFF,
-                ..LegSpec::new(CoreId(0), 0, CoreId(4), 0, 48 << 10, 128)
+                ..SystemLeg::new(CoreId(0), 0, CoreId(4), 0, 48 << 10, 128)
             };
             let r = sys.send_recv(&leg, Mode::Fast).unwrap();
             let q = sys.queue(CoreId(0), 3, 0, 0).unwrap();

@@ -133,6 +133,35 @@ pub const fn sem_decr_offset(sem: u8) -> u64 {
     CORE_EVT_DECR_BASE + sem as u64 * 4
 }
 
+/// A semaphore register of the EVT_SEM window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SemReg {
+    /// SEM_READ\[sem\].
+    Read(u8),
+    /// SEM_INCR\[sem\].
+    Incr(u8),
+    /// SEM_DECR\[sem\].
+    Decr(u8),
+}
+
+/// The semaphore register at EVT_SEM window offset `off`, if it is one.
+pub fn sem_reg(off: u32) -> Option<SemReg> {
+    use crate::evt_sem::regs::{
+        EVT_SEM_NUM_SEM, EVT_SEM_SEM_DECR_BASE, EVT_SEM_SEM_INCR_BASE, EVT_SEM_SEM_READ_BASE,
+    };
+    let span = EVT_SEM_NUM_SEM * 4;
+    let sem = |base: u32| ((off - base) / 4) as u8;
+    if off >= EVT_SEM_SEM_DECR_BASE && off < EVT_SEM_SEM_DECR_BASE + span {
+        Some(SemReg::Decr(sem(EVT_SEM_SEM_DECR_BASE)))
+    } else if off >= EVT_SEM_SEM_INCR_BASE && off < EVT_SEM_SEM_INCR_BASE + span {
+        Some(SemReg::Incr(sem(EVT_SEM_SEM_INCR_BASE)))
+    } else if off >= EVT_SEM_SEM_READ_BASE && off < EVT_SEM_SEM_READ_BASE + span {
+        Some(SemReg::Read(sem(EVT_SEM_SEM_READ_BASE)))
+    } else {
+        None
+    }
+}
+
 /// Offset inside a core of UDMA engine `engine`'s CSR `reg`.
 pub const fn udma_offset(engine: u8, reg: u32) -> u64 {
     CORE_UDMA_BASE + engine as u64 * CORE_UDMA_STRIDE + reg as u64
@@ -326,6 +355,12 @@ mod tests {
             (sem_read_offset(7), sem_decr_offset(7)),
             (0x1000_101C, 0x1000_1C1C)
         );
+        // PUBLIC-FACTS §2 / seed 001 §5.1 window: READ 0x1000, INCR 0x1800, DECR 0x1C00.
+        assert_eq!(sem_reg(0x1000 + 4 * 255), Some(SemReg::Read(255)));
+        assert_eq!(sem_reg(0x1830), Some(SemReg::Incr(12)));
+        assert_eq!(sem_reg(0x1C00), Some(SemReg::Decr(0)));
+        assert_eq!(sem_reg(0x1400), None);
+        assert_eq!(sem_reg(0x0FFC), None);
         assert!(matches!(
             decode_core_offset(0x1300_0000 + CORE_DESC_BYTES, bpp),
             Err(SystemError::Unmapped { .. })

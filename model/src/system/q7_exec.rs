@@ -506,9 +506,10 @@ impl System {
             let p = x.progs[pi].as_mut().expect("prog");
             p.txns += 1;
             let (addr, write) = (m.axil.addr, m.axil.write);
+            let evt = u64::from(addr).wrapping_sub(map::CORE_EVT_SEM_BASE);
             if write
-                && (map::sem_decr_offset(0)..map::sem_decr_offset(0) + 0x400)
-                    .contains(&u64::from(addr))
+                && evt < map::CORE_EVT_SEM_BYTES
+                && matches!(map::sem_reg(evt as u32), Some(map::SemReg::Decr(_)))
             {
                 p.popped.get_or_insert(self.cycles);
             }
@@ -542,39 +543,7 @@ impl System {
                 .expect("step");
             match step {
                 PortStep::Write { kind, .. } => {
-                    match (kind, m.bcast) {
-                        (
-                            WrKind::Doorbell {
-                                engine,
-                                queue,
-                                side,
-                                ..
-                            },
-                            _,
-                        ) => self.doorbell_landed(by, to, engine, queue, side)?,
-                        (_, Some(BcastWrite::Mask { queue, side, mask })) => {
-                            // the host's mirror of the port's MASK register
-                            // (for the next trigger's all-or-nothing check)
-                            self.core_mut(to)?.bcast_mask[usize::from(queue)][usize::from(side)] =
-                                mask;
-                        }
-                        (
-                            WrKind::Bcast { offset },
-                            Some(BcastWrite::Trigger {
-                                queue,
-                                side,
-                                n,
-                                mask,
-                            }),
-                        ) => {
-                            for e in (0..DMA_ENGINES).filter(|e| mask >> e & 1 == 1) {
-                                self.doorbell_landed(by, to, e, queue, side)?;
-                            }
-                            self.bcast_logged(by, to, offset, mask, n)?;
-                        }
-                        (WrKind::Evt { offset }, _) => self.trace_sem(to, offset),
-                        _ => {}
-                    }
+                    self.q7_write_landed(by, to, kind, m.bcast)?;
                     x.progs[pi].as_mut().expect("prog").steps.pop_front();
                     progressed = true;
                 }
@@ -599,6 +568,52 @@ impl System {
 }
 
 impl System {
+    /// After the OKAY B of a program's write on the port of `to`: the same
+    /// bookkeeping as fast mode (a doorbell's queue marked active and its
+    /// DB_OVERFLOW check, the broadcast trigger's doorbells and log, the
+    /// semaphore trace).
+    fn q7_write_landed(
+        &mut self,
+        by: CoreId,
+        to: CoreId,
+        kind: WrKind,
+        bcast: Option<BcastWrite>,
+    ) -> Result<(), SystemError> {
+        match (kind, bcast) {
+            (
+                WrKind::Doorbell {
+                    engine,
+                    queue,
+                    side,
+                    ..
+                },
+                _,
+            ) => self.doorbell_landed(by, to, engine, queue, side)?,
+            (_, Some(BcastWrite::Mask { queue, side, mask })) => {
+                // the host's mirror of the port's MASK register
+                // (for the next trigger's all-or-nothing check)
+                self.core_mut(to)?.bcast_mask[usize::from(queue)][usize::from(side)] = mask;
+            }
+            (
+                WrKind::Bcast { offset },
+                Some(BcastWrite::Trigger {
+                    queue,
+                    side,
+                    n,
+                    mask,
+                }),
+            ) => {
+                for e in (0..DMA_ENGINES).filter(|e| mask >> e & 1 == 1) {
+                    self.doorbell_landed(by, to, e, queue, side)?;
+                }
+                self.bcast_logged(by, to, offset, mask, n)?;
+            }
+            (WrKind::Evt { offset }, _) => self.trace_sem(to, offset),
+            _ => {}
+        }
+        Ok(())
+    }
+
     /// A finished Q7 program on the timeline.
     fn trace_prog(&mut self, p: &Prog) {
         use crate::trace::{Q7Role, Track};
