@@ -6,7 +6,7 @@
 //!
 //! Model (project-defined where the seed is MED, docs/system.md): every TX
 //! engine queue used by a leg has an S2M completion ring in the TX core's
-//! descriptor RAM ([`map::comp_ring_offset`]), configured once by the TX Q7 in
+//! descriptor RAM ([`super::firmware::RingLayout::comp_ring_offset`]), configured once by the TX Q7 in
 //! `rdma_desc_gen`'s set-up program (CRBP, COMP_CFG.EN_COMP_RING_UPDATE). The S2M side writes
 //! one 16-byte completion descriptor per S2M descriptor (the golden UDMA in
 //! cycle mode, [`System::write_completion`] with the same bytes in fast mode),
