@@ -494,6 +494,25 @@ mod tests {
         assert_eq!(queue_config(csr, ring, None).unwrap().len(), 3);
     }
 
+    #[test]
+    fn ring_stores_wrap_at_the_ring_length() {
+        let l = RingLayout::SYSTEM.with_ring_len(8);
+        let slot = |k: u32| Ok::<u64, ()>(l.desc_offset(1, 0, 0, k));
+        let d = [[1u8; 16], [2; 16], [3; 16]];
+        let p = ring_stores(slot, 6, l.ring_len, &d).unwrap();
+        // engine 1 queue 0 M2S = slot (16 + 0)·2 = 32: 0x1200_0000 + 32·64 KiB = 0x1220_0000.
+        let socs: Vec<u64> = p
+            .iter()
+            .map(|s| match s {
+                Q7Step::Store { soc, .. } => *soc,
+                _ => unreachable!(),
+            })
+            .collect();
+        assert_eq!(socs, vec![0x1220_0060, 0x1220_0070, 0x1220_0000]);
+        assert_eq!(p[2].words()[3], (0x1220_000C, 0x0303_0303));
+        assert_eq!(p.iter().map(Q7Step::transactions).sum::<u32>(), 12);
+    }
+
     struct Addrs;
     impl DoorbellAddrs for Addrs {
         type Error = ();
