@@ -252,6 +252,20 @@ package sb2sb_pkg;
   // Offset of the S2M registers from the M2S ones in a queue group.
   localparam logic [31:0] BCAST_SIDE_STRIDE = 32'h8;
 
+  // ---- SB2SB core address map (model/src/system/map.rs) ----
+  // Size of the SBUF aperture at core offset 0: every core offset below it is SBUF.
+  localparam logic [31:0] CORE_SBUF_WINDOW_BYTES = 32'h10000000;
+  // EVT_SEM window base inside a core.
+  localparam logic [31:0] CORE_EVT_SEM_BASE = 32'h10000000;
+  // EVT_SEM window size (PUBLIC-FACTS §2).
+  localparam logic [31:0] CORE_EVT_SEM_BYTES = 32'h2000;
+  // UDMA engine CSR base inside a core (engine e at + e << UDMA_CSR_ADDR_WIDTH).
+  localparam logic [31:0] CORE_UDMA_BASE = 32'h11000000;
+  // Descriptor RAM base inside a core.
+  localparam logic [31:0] CORE_DESC_BASE = 32'h12000000;
+  // Descriptor RAM size.
+  localparam logic [31:0] CORE_DESC_BYTES = 32'h4000000;
+
   // ---- evt_sem register layouts (model/src/regs) ----
   // VALUE [0:0] (reset 0x0)
   typedef struct packed {
@@ -412,6 +426,14 @@ package sb2sb_pkg;
     logic [7:0] rsvd24;
     udma_cdesc_w2_desc_offset_t desc_offset;
   } udma_cdesc_w2_t;
+
+  // ---- UDMA queue-register address (udma::regs::q_addr) ----
+  // Engine-space address of per-queue register `off` of queue `q` on the
+  // S2M (`s2m`) or M2S side.
+  function automatic logic [31:0] udma_q_addr(input logic s2m, input logic [3:0] q,
+                                              input logic [31:0] off);
+    return (s2m ? UDMA_S2M_BASE : UDMA_M2S_BASE) + UDMA_Q_ARRAY_BASE + 32'(q) * UDMA_Q_STRIDE + off;
+  endfunction
 
   // ---- register decode (model/src/regs, from the descriptions) ----
   // Register access kind returned by the generated decode functions (regs::render_sv_decode).

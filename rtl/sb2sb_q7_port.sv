@@ -4,8 +4,9 @@
 // interconnect for memory stores (descriptor rings, constants). One access at
 // a time; write and read are offered on alternate idle cycles.
 //
-//   0x1000_0000 .. 0x1000_1FFF          EVT_SEM window (target NumEngines)
-//   0x1100_0000 + e * 0x4_0000          UDMA engine e CSRs (18-bit space)
+// Core address map (sb2sb_pkg CORE_*, generated from model/src/system/map.rs):
+//   CORE_EVT_SEM_BASE .. +CORE_EVT_SEM_BYTES   EVT_SEM window (target NumEngines)
+//   CORE_UDMA_BASE + e << UDMA_CSR_ADDR_WIDTH  UDMA engine e CSRs
 //   BCAST_BASE .. +BCAST_BYTES          broadcast doorbell (seed 001 §4.4): per
 //                                       queue q and side a MASK register (RW,
 //                                       one bit per engine) and a TAIL_INC
@@ -13,8 +14,8 @@
 //                                       RTP_INC doorbell of queue q of every
 //                                       engine of the mask, lowest engine first;
 //                                       the response is the first non-OKAY one
-//   0x0000_0000 .. 0x0FFF_FFFF,
-//   0x1200_0000 .. 0x15FF_FFFF          memory: a store through the interconnect
+//   0 .. CORE_SBUF_WINDOW_BYTES - 1,
+//   CORE_DESC_BASE .. +CORE_DESC_BYTES  memory: a store through the interconnect
 //                                       (reads answer SLVERR)
 //   anything else                       SLVERR
 //
@@ -130,8 +131,7 @@ module sb2sb_q7_port
   assign breg    = 32'(boff) % BCAST_SIDE_STRIDE;
   assign btrig   = breg == BCAST_TAIL_INC;
   assign bok     = breg == BCAST_MASK || breg == BCAST_TAIL_INC;
-  assign bc_addr = UDMA_CSR_ADDR_WIDTH'((bside ? UDMA_S2M_BASE : UDMA_M2S_BASE) + UDMA_Q_ARRAY_BASE +
-                       32'(bq) * UDMA_Q_STRIDE + UDMA_Q_RTP_INC);
+  assign bc_addr = UDMA_CSR_ADDR_WIDTH'(udma_q_addr(bside, bq, UDMA_Q_RTP_INC));
   always_comb begin
     be = '0;
     for (int unsigned k = NumEngines; k > 0; k--) begin
@@ -142,15 +142,15 @@ module sb2sb_q7_port
   // Target of the captured address.
   always_comb begin
     tgt = TErr;
-    if (addr_q >= 32'h1000_0000 && addr_q < 32'h1000_2000) begin
+    if (addr_q >= CORE_EVT_SEM_BASE && addr_q < CORE_EVT_SEM_BASE + CORE_EVT_SEM_BYTES) begin
       tgt = TW'(NumEngines);
-    end else if (addr_q >= 32'h1100_0000 &&
-                 addr_q < 32'h1100_0000 + 32'(NumEngines) * 32'h4_0000) begin
-      tgt = TW'((addr_q - 32'h1100_0000) >> 18);
+    end else if (addr_q >= CORE_UDMA_BASE &&
+                 addr_q < CORE_UDMA_BASE + (32'(NumEngines) << UDMA_CSR_ADDR_WIDTH)) begin
+      tgt = TW'((addr_q - CORE_UDMA_BASE) >> UDMA_CSR_ADDR_WIDTH);
     end else if (addr_q >= BCAST_BASE && addr_q < BCAST_BASE + BCAST_BYTES) begin
       tgt = TBc;
-    end else if (addr_q < 32'h1000_0000 || (addr_q >= 32'h1200_0000 && addr_q < 32'h1600_0000))
-    begin
+    end else if (addr_q < CORE_SBUF_WINDOW_BYTES ||
+                 (addr_q >= CORE_DESC_BASE && addr_q < CORE_DESC_BASE + CORE_DESC_BYTES)) begin
       tgt = TMem;
     end
   end

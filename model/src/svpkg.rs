@@ -43,8 +43,24 @@ pub fn groups() -> Vec<(&'static str, &'static [SvConst])> {
             "SB2SB core top: broadcast doorbell",
             crate::pair::regs::SV_CONSTS,
         ),
+        (
+            "SB2SB core address map (model/src/system/map.rs)",
+            crate::system::map::SV_CONSTS,
+        ),
     ]
 }
+
+/// Functions of the package: the UDMA queue-register address, the formula
+/// of [`crate::udma::regs::q_addr`] (its test checks this text against it).
+pub const SV_FUNCTIONS: &str = "
+  // ---- UDMA queue-register address (udma::regs::q_addr) ----
+  // Engine-space address of per-queue register `off` of queue `q` on the
+  // S2M (`s2m`) or M2S side.
+  function automatic logic [31:0] udma_q_addr(input logic s2m, input logic [3:0] q,
+                                              input logic [31:0] off);
+    return (s2m ? UDMA_S2M_BASE : UDMA_M2S_BASE) + UDMA_Q_ARRAY_BASE + 32'(q) * UDMA_Q_STRIDE + off;
+  endfunction
+";
 
 /// Render the SystemVerilog package.
 pub fn render() -> String {
@@ -79,6 +95,7 @@ pub fn render() -> String {
         ));
         s.push_str(&crate::regs::render_sv(b));
     }
+    s.push_str(SV_FUNCTIONS);
     s.push_str("\n  // ---- register decode (model/src/regs, from the descriptions) ----\n");
     s.push_str(crate::regs::SV_ACCESS_ENUM);
     for b in crate::regs::blocks() {
@@ -107,6 +124,33 @@ mod tests {
             committed == rendered,
             "rtl/sb2sb_pkg.sv is stale: run `make gen` (SB2SB_UPDATE_PKG=1 cargo test -p sb2sb-model svpkg)"
         );
+    }
+
+    /// The package's `udma_q_addr` is `udma::regs::q_addr`: evaluate the
+    /// rendered expression with the package constants for every side, queue
+    /// and a few registers.
+    #[test]
+    fn the_queue_address_function_is_q_addr() {
+        use crate::udma::regs::{
+            q_addr, Side, UDMA_M2S_BASE, UDMA_Q_ARRAY_BASE, UDMA_Q_STRIDE, UDMA_S2M_BASE,
+        };
+        let f = super::SV_FUNCTIONS;
+        assert!(f.contains(
+            "return (s2m ? UDMA_S2M_BASE : UDMA_M2S_BASE) + UDMA_Q_ARRAY_BASE + 32'(q) * UDMA_Q_STRIDE + off;"
+        ));
+        for (s2m, side) in [(false, Side::M2s), (true, Side::S2m)] {
+            for q in 0..16u32 {
+                for off in [0x20, 0x38, 0x4c] {
+                    let sv = if s2m { UDMA_S2M_BASE } else { UDMA_M2S_BASE }
+                        + UDMA_Q_ARRAY_BASE
+                        + q * UDMA_Q_STRIDE
+                        + off;
+                    assert_eq!(sv, q_addr(side, q, off));
+                }
+            }
+        }
+        // PUBLIC-FACTS §1 layout by hand: S2M queue 15 RTP_INC = 0x2_0000 + 0x1000 + 0xF000 + 0x38.
+        assert_eq!(q_addr(Side::S2m, 15, 0x38), 0x3_0038);
     }
 
     #[test]

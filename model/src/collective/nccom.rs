@@ -311,7 +311,7 @@ impl Config {
 
 /// The partition count for a buffer: the largest p ≤ 128 dividing `size`.
 fn partitions_for(size: u64) -> u32 {
-    (1..=SBUF_PARTITIONS)
+    (1..=u32::from(SBUF_PARTITIONS))
         .rev()
         .find(|p| size.is_multiple_of(*p as u64))
         .unwrap_or(1)

@@ -371,7 +371,7 @@ fn load_tensor(
         ));
     }
     let [lo, hi] = t.partitions;
-    if lo >= hi || hi > SBUF_PARTITIONS {
+    if lo >= hi || hi > u32::from(SBUF_PARTITIONS) {
         return Err(ProgramError::setup(
             key,
             format!(

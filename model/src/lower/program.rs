@@ -28,7 +28,7 @@ pub struct Program {
     pub arch: Arch,
     /// Packages × dies × cores.
     #[serde(default)]
-    pub topology: Topology,
+    pub topology: ProgramTopology,
     /// `ranks[r]` is the global core rank r runs on; default one rank per core.
     #[serde(default)]
     pub ranks: Option<Vec<usize>>,
@@ -65,7 +65,7 @@ pub struct Program {
 /// package, 2 dies × 4 cores, PUBLIC-FACTS §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Topology {
+pub struct ProgramTopology {
     /// Packages (devices).
     pub packages: usize,
     /// Dies per package.
@@ -77,7 +77,7 @@ pub struct Topology {
     pub partition_bytes: Option<u64>,
 }
 
-impl Default for Topology {
+impl Default for ProgramTopology {
     fn default() -> Self {
         Self {
             packages: 1,
@@ -88,7 +88,7 @@ impl Default for Topology {
     }
 }
 
-impl Topology {
+impl ProgramTopology {
     /// Total cores.
     pub fn cores(&self) -> usize {
         self.packages

@@ -39,7 +39,7 @@ use crate::datapath::reduce::recv_reduce;
 use crate::isa::{Arch, Events, UpdateMode};
 use crate::system::link::LinkClass;
 use crate::system::timing;
-use crate::system::{CoreId, LegOp, LegSpec, Mode, System, SystemError, Topology};
+use crate::system::{CoreId, LegOp, Mode, System, SystemError, SystemLeg, Topology};
 
 /// TX-core semaphore of a lowered leg (project-defined, reserved).
 pub const LEG_LOCAL_SEM: u8 = 252;
@@ -297,7 +297,7 @@ impl SystemTarget {
                 continue;
             }
             let engines = timing::lowered_engines(l.src.partitions);
-            let mut spec = LegSpec::new(
+            let mut spec = SystemLeg::new(
                 core(l.src.core),
                 l.src.offset,
                 core(l.dst.core),
@@ -354,7 +354,7 @@ impl SystemTarget {
 
 impl SystemTarget {
     /// One device leg plus the completion waits; returns its modeled ns.
-    fn leg(&mut self, spec: &LegSpec, engines: u32) -> Result<u64, TargetError> {
+    fn leg(&mut self, spec: &SystemLeg, engines: u32) -> Result<u64, TargetError> {
         let r = self.sys.send_recv(spec, self.mode).map_err(sys_err)?;
         self.sys
             .wait_sem(spec.src, spec.local_sem, engines as i32, self.mode)

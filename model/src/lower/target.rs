@@ -14,7 +14,7 @@ use crate::datapath::reduce::{Dtype, ReduceError, ReduceOp};
 use crate::isa::{Arch, Events, UpdateMode, WaitMode};
 
 /// SBUF partitions per NeuronCore (PUBLIC-FACTS §4).
-pub const SBUF_PARTITIONS: u32 = 128;
+pub use crate::system::topology::SBUF_PARTITIONS;
 
 /// Bytes per SBUF partition: 192 KiB on NeuronCore-v2 (trn1/inf2), 224 KiB on
 /// NeuronCore-v3 (trn2) (PUBLIC-FACTS §4). v4/v5 are not public: project-defined 224 KiB.
@@ -324,7 +324,7 @@ impl FlatTarget {
                 end_partition: end_p,
                 offset: r.offset,
                 end_offset: end_o,
-                partitions: SBUF_PARTITIONS,
+                partitions: SBUF_PARTITIONS.into(),
                 partition_bytes: self.partition_bytes,
             });
         }

@@ -7,7 +7,7 @@
 //! ([`DmaApbBcast`]).
 //!
 //! Register block (project-defined, docs/decisions.md; the seed gives the
-//! struct and the log, no offsets): at core offset [`BCAST_BASE`], per queue
+//! struct and the log, no offsets): at core offset [`map::CORE_BCAST_BASE`], per queue
 //! `q` a 16-byte group at `q × 0x10`:
 //!
 //! | offset | register | access |
@@ -25,20 +25,14 @@
 //! same tails.
 
 use crate::udma::regs::{
-    Q_RTP_INC_INC, UDMA_ERR_DB_OVERFLOW, UDMA_M2S_BASE, UDMA_NUM_QUEUES, UDMA_Q_ARRAY_BASE,
-    UDMA_Q_RTP_INC, UDMA_Q_STRIDE, UDMA_S2M_BASE,
+    q_addr, Q_RTP_INC_INC, UDMA_ERR_DB_OVERFLOW, UDMA_NUM_QUEUES, UDMA_Q_RTP_INC,
 };
 
-use super::link::Ps;
+use super::firmware::{self, Q7Step};
 use super::map;
 use super::topology::{CoreId, DMA_ENGINES};
 use super::{System, SystemError, TraceEvent};
 
-/// Core offset of the broadcast doorbell block (after the 16 UDMA engines).
-pub const BCAST_BASE: u64 = regs::BCAST_BASE as u64;
-/// Bytes of the block: 16 queue groups of 16 bytes.
-pub const BCAST_BYTES: u64 = regs::BCAST_BYTES as u64;
-use crate::pair::regs;
 pub use crate::pair::regs::{BCAST_MASK, BCAST_Q_STRIDE, BCAST_SIDE_STRIDE, BCAST_TAIL_INC};
 
 /// Offset inside the block of (queue, side, register).
@@ -122,7 +116,7 @@ impl System {
     ) -> Result<DmaApbBcast, SystemError> {
         let l = self.topo.loc(engines_core)?;
         let at = |side| {
-            let off = BCAST_BASE + u64::from(bcast_reg(queue, side, BCAST_TAIL_INC));
+            let off = map::CORE_BCAST_BASE + u64::from(bcast_reg(queue, side, BCAST_TAIL_INC));
             self.topo
                 .fold(from, engines_core, map::core_local(l.core, off))
         };
@@ -315,7 +309,7 @@ impl System {
             let l = self.topo.loc(to)?;
             let base = self
                 .topo
-                .fold(from, to, map::core_local(l.core, BCAST_BASE))?;
+                .fold(from, to, map::core_local(l.core, map::CORE_BCAST_BASE))?;
             self.triggers.push(Trigger {
                 from: from.0,
                 sdma_bcast_base: base,
@@ -327,110 +321,61 @@ impl System {
         Ok(())
     }
 
-    /// The doorbells of one Q7 program: `engines` (engine, descriptors) of
-    /// core `engines_core`, queue `queue`, `side` (0 M2S / 1 S2M), rung by the
-    /// Q7 of `from` per [`System::doorbells`]. Returns, per engine, when its
-    /// doorbell has landed: at the Q7's clock (fast mode counts the Q7's
-    /// transactions in the leg's fixed cost, `system::timing`).
-    pub(crate) fn q7_doorbells(
-        &mut self,
-        from: CoreId,
-        engines_core: CoreId,
-        queue: u8,
-        side: u8,
-        engines: &[(u8, u32)],
-    ) -> Result<Vec<(u8, Ps)>, SystemError> {
-        let mut landed = Vec::with_capacity(engines.len());
-        for w in self.doorbell_plan(from, engines_core, queue, side, engines)? {
-            self.mmio_write(from, w.soc, w.data)?;
-            let t = *self.timing.q7(from);
-            for e in (0..DMA_ENGINES).filter(|e| w.lands >> e & 1 == 1) {
-                landed.push((e, t));
-            }
-        }
-        Ok(landed)
-    }
-
-    /// The MMIO writes (routed SoC address, data) of the doorbells of one Q7
-    /// program ([`System::q7_doorbells`]): per engine one `*DRTP_inc`, or per
-    /// distinct descriptor count one broadcast MASK and one TAIL_INC, in
-    /// engine order. Shared by fast mode and cycle mode's Q7 executor.
-    pub(crate) fn doorbell_plan(
+    /// The doorbell steps of one Q7 program ([`firmware::doorbells`]):
+    /// `engines` (engine, descriptors) of core `engines_core`, queue
+    /// `queue`, `side` (0 M2S / 1 S2M), rung by the Q7 of `from` per
+    /// [`System::doorbells`], at the routed addresses `from` uses.
+    pub(crate) fn doorbell_steps(
         &self,
         from: CoreId,
         engines_core: CoreId,
         queue: u8,
         side: u8,
         engines: &[(u8, u32)],
-    ) -> Result<Vec<DoorbellWrite>, SystemError> {
-        let l = self.topo.loc(engines_core)?;
-        let mut plan = Vec::with_capacity(engines.len());
-        match self.doorbells {
-            Doorbells::PerEngine => {
-                let reg = rtp_inc_offset(queue, side);
-                for &(e, n) in engines {
-                    let soc = self.topo.fold(
-                        from,
-                        engines_core,
-                        map::core_local(l.core, map::udma_offset(e, reg)),
-                    )?;
-                    plan.push(DoorbellWrite {
-                        soc,
-                        data: n,
-                        lands: 1 << e,
-                    });
-                }
-            }
-            Doorbells::Broadcast => {
-                // One trigger per distinct descriptor count, in engine order.
-                let mut groups: Vec<(u32, u16)> = Vec::new();
-                for &(e, n) in engines {
-                    match groups.iter_mut().find(|g| g.0 == n) {
-                        Some(g) => g.1 |= 1 << e,
-                        None => groups.push((n, 1 << e)),
-                    }
-                }
-                for (n, mask) in groups {
-                    let b = self.dma_apb_bcast(from, engines_core, queue, mask)?;
-                    let trig = if side == 0 {
-                        b.m2s_tail_ptr
-                    } else {
-                        b.s2m_tail_ptr
-                    };
-                    let mask_reg = trig - u64::from(BCAST_TAIL_INC - BCAST_MASK);
-                    plan.push(DoorbellWrite {
-                        soc: mask_reg,
-                        data: b.mask,
-                        lands: 0,
-                    });
-                    plan.push(DoorbellWrite {
-                        soc: trig,
-                        data: n,
-                        lands: mask,
-                    });
-                }
-            }
-        }
-        Ok(plan)
+    ) -> Result<Vec<Q7Step>, SystemError> {
+        let at = DoorbellAt {
+            sys: self,
+            from,
+            engines_core,
+            queue,
+            side,
+        };
+        firmware::doorbells(self.doorbells, (queue, side), engines, &at)
+    }
+}
+
+/// The doorbell addresses of one queue as a Q7 of the system sees them.
+struct DoorbellAt<'a> {
+    sys: &'a System,
+    from: CoreId,
+    engines_core: CoreId,
+    queue: u8,
+    side: u8,
+}
+
+impl firmware::DoorbellAddrs for DoorbellAt<'_> {
+    type Error = SystemError;
+    fn per_engine(&self, e: u8) -> Result<u64, SystemError> {
+        let l = self.sys.topo.loc(self.engines_core)?;
+        let off = map::udma_q_offset(e, self.side, self.queue, UDMA_Q_RTP_INC);
+        self.sys
+            .topo
+            .fold(self.from, self.engines_core, map::core_local(l.core, off))
+    }
+    fn bcast(&self) -> Result<(u64, u64), SystemError> {
+        let b = self
+            .sys
+            .dma_apb_bcast(self.from, self.engines_core, self.queue, 0)?;
+        let trig = if self.side == 0 {
+            b.m2s_tail_ptr
+        } else {
+            b.s2m_tail_ptr
+        };
+        Ok((trig - u64::from(BCAST_TAIL_INC - BCAST_MASK), trig))
     }
 }
 
 /// Engine CSR offset of the `*DRTP_inc` doorbell of `queue`, `side` (0 M2S / 1 S2M).
-fn rtp_inc_offset(queue: u8, side: u8) -> u32 {
-    let base = if side == 0 {
-        UDMA_M2S_BASE
-    } else {
-        UDMA_S2M_BASE
-    };
-    base + UDMA_Q_ARRAY_BASE + u32::from(queue) * UDMA_Q_STRIDE + UDMA_Q_RTP_INC
-}
-
-/// One MMIO write of a doorbell plan ([`System::doorbell_plan`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct DoorbellWrite {
-    /// Routed SoC address the issuing Q7 writes.
-    pub soc: u64,
-    pub data: u32,
-    /// Engines whose doorbell lands with this write.
-    pub lands: u16,
+const fn rtp_inc_offset(queue: u8, side: u8) -> u32 {
+    q_addr(map::side_of(side), queue as u32, UDMA_Q_RTP_INC)
 }

@@ -83,7 +83,7 @@ impl Topology {
         let at = |off: u64| -> Result<u64, SystemError> {
             Ok(DIE.set(LOCAL.set(0, map::core_local(l.core, off))?, l.die.into())?)
         };
-        Ok((at(map::UDMA_BASE)?, at(map::SBUF_BASE)?))
+        Ok((at(map::CORE_UDMA_BASE)?, at(map::CORE_SBUF_BASE)?))
     }
 
     /// The §2.4 classifier run by a Q7 of core `from` on the two bases.
@@ -172,7 +172,7 @@ mod tests {
         let t = Topology::default();
         let (eb, tb) = t.peer_bases(CoreId(7)).unwrap();
         assert_eq!(eb >> 47 & 1, 1, "DIE bit of the peer base");
-        assert_eq!(eb, 1 << 47 | 3 << 32 | map::UDMA_BASE);
+        assert_eq!(eb, 1 << 47 | 3 << 32 | map::CORE_UDMA_BASE);
         assert_eq!(tb, 1 << 47 | 3 << 32);
         let c = t.classify_peer(CoreId(3), eb, tb).unwrap();
         assert!(c.is_tpb);

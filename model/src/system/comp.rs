@@ -6,7 +6,7 @@
 //!
 //! Model (project-defined where the seed is MED, docs/system.md): every TX
 //! engine queue used by a leg has an S2M completion ring in the TX core's
-//! descriptor RAM ([`map::comp_ring_offset`]), configured once by the TX Q7 in
+//! descriptor RAM ([`super::firmware::RingLayout::comp_ring_offset`]), configured once by the TX Q7 in
 //! `rdma_desc_gen`'s set-up program (CRBP, COMP_CFG.EN_COMP_RING_UPDATE). The S2M side writes
 //! one 16-byte completion descriptor per S2M descriptor (the golden UDMA in
 //! cycle mode, [`System::write_completion`] with the same bytes in fast mode),
@@ -18,11 +18,9 @@
 //! every poll has seen all its completions.
 
 use crate::udma::desc::{CompDesc, RingPos};
-use crate::udma::regs::{
-    UDMA_COMP_CFG_EN_COMP_RING_UPDATE_BIT, UDMA_Q_ARRAY_BASE, UDMA_Q_CRBP_HIGH, UDMA_Q_CRBP_LOW,
-    UDMA_Q_STRIDE, UDMA_S2M_BASE, UDMA_S2M_Q_COMP_CFG,
-};
+use crate::udma::regs::UDMA_COMP_CFG_EN_COMP_RING_UPDATE_BIT;
 
+use super::firmware;
 use super::legs::Plan;
 use super::map::{self, Target};
 use super::topology::CoreId;
@@ -54,9 +52,11 @@ impl System {
         plan: &mut Plan,
     ) -> Result<(), SystemError> {
         let l = self.topo.loc(tx)?;
-        let base = self
-            .topo
-            .fold(tx, tx, map::core_local(l.core, map::comp_ring_offset(e, q)))?;
+        let base = self.topo.fold(
+            tx,
+            tx,
+            map::core_local(l.core, self.layout().comp_ring_offset(e, q)),
+        )?;
         let qs = self.planned_queue(tx, e, q, 1, &plan.regs)?;
         if qs.comp_cfg != 0 && qs.crbp == base {
             return Ok(());
@@ -69,23 +69,14 @@ impl System {
                 side: 1,
             });
         }
-        let reg = UDMA_S2M_BASE + UDMA_Q_ARRAY_BASE + u32::from(q) * UDMA_Q_STRIDE;
-        let at = (tx, e, q, 1);
-        for (r, v) in [
-            (UDMA_Q_CRBP_LOW, base as u32),
-            (UDMA_Q_CRBP_HIGH, (base >> 32) as u32),
-            (
-                UDMA_S2M_Q_COMP_CFG,
-                1 << UDMA_COMP_CFG_EN_COMP_RING_UPDATE_BIT,
-            ),
-        ] {
-            let soc = self.topo.fold(
+        let csr = |r: u32| {
+            self.topo.fold(
                 tx,
                 tx,
-                map::core_local(l.core, map::udma_offset(e, reg + r)),
-            )?;
-            plan.csr(soc, at, r, v);
-        }
+                map::core_local(l.core, map::udma_q_offset(e, 1, q, r)),
+            )
+        };
+        plan.queue_regs((tx, e, q, 1), firmware::comp_ring_config(csr, base)?);
         plan.comp_resets.push((e, q));
         Ok(())
     }

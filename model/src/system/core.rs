@@ -17,7 +17,7 @@ use crate::addr::WindowRemapper;
 use crate::evt_sem::regs::{EVT_SEM_FULL_STRB, EVT_SEM_RESP_OKAY, EVT_SEM_WAIT_SEM_GE_DEC};
 use crate::evt_sem::{EvtSem, EvtSemIn};
 use crate::ports::CycleModel;
-use crate::regs::axil::AxilIn;
+use crate::regs::axil::AxilOut;
 use crate::udma::desc::RingPos;
 use crate::udma::engine::Udma;
 use crate::udma::regfile::{QueueRegs, SideEv};
@@ -25,6 +25,7 @@ use crate::udma::regs::*;
 
 use super::map::NUM_REGS;
 use super::mem::{Sbuf, SparseMem};
+use super::q7_master::AxilMaster;
 use super::topology::{CoreId, CoreLoc, DMA_ENGINES, DMA_QUEUES, SBUF_PARTITIONS};
 use super::SystemError;
 use crate::pair::core::{Glue, Straps};
@@ -202,7 +203,7 @@ pub fn glue_for(loc: CoreLoc, bytes_per_partition: u32, chip: u64) -> Glue {
         engines: usize::from(DMA_ENGINES),
         part_bytes: bytes_per_partition,
         win_base: 0,
-        desc_bytes: super::map::DESC_BYTES as u32,
+        desc_bytes: super::map::CORE_DESC_BYTES as u32,
         self_die: 0,
         self_chip: 0,
         core_idx: 0,
@@ -211,7 +212,7 @@ pub fn glue_for(loc: CoreLoc, bytes_per_partition: u32, chip: u64) -> Glue {
     let mut g = Glue::new(
         cfg,
         sbuf_words as usize,
-        (super::map::DESC_BYTES / 8) as usize,
+        (super::map::CORE_DESC_BYTES / 8) as usize,
     );
     g.set_straps(Straps {
         die: u64::from(loc.die),
@@ -275,66 +276,54 @@ impl Core {
 
     /// One AXI4-Lite write into the EVT_SEM window (byte offset `off`).
     pub fn evt_write(&mut self, off: u32, data: u32) -> Result<(), SystemError> {
-        let mut i = EvtSemIn::idle();
-        i.s_axil_awaddr = u64::from(off);
-        i.s_axil_awvalid = 1;
-        i.s_axil_wdata = u64::from(data);
-        i.s_axil_wstrb = u64::from(EVT_SEM_FULL_STRB);
-        i.s_axil_wvalid = 1;
-        i.s_axil_bready = 1;
-        for _ in 0..AXI_MAX_CYCLES {
-            let o = self.evt_step(&i);
-            if i.s_axil_awvalid == 1 && o.s_axil_awready == 1 {
-                i.s_axil_awvalid = 0;
-            }
-            if i.s_axil_wvalid == 1 && o.s_axil_wready == 1 {
-                i.s_axil_wvalid = 0;
-            }
-            if o.s_axil_bvalid == 1 {
-                if o.s_axil_bresp != u64::from(EVT_SEM_RESP_OKAY) {
-                    return Err(SystemError::EvtSemResp {
-                        core: self.id.0,
-                        offset: off,
-                        resp: o.s_axil_bresp as u8,
-                    });
-                }
-                return Ok(());
-            }
-        }
-        Err(SystemError::EvtSemResp {
-            core: self.id.0,
-            offset: off,
-            resp: 0xFF,
-        })
+        self.evt_axil(AxilMaster::write(off, data)).map(|_| ())
     }
 
     /// One AXI4-Lite read of the EVT_SEM window.
     pub fn evt_read(&mut self, off: u32) -> Result<u32, SystemError> {
-        let mut i = EvtSemIn::idle();
-        i.s_axil_araddr = u64::from(off);
-        i.s_axil_arvalid = 1;
-        i.s_axil_rready = 1;
-        for _ in 0..AXI_MAX_CYCLES {
+        self.evt_axil(AxilMaster::read(off))
+    }
+
+    /// One transaction of the Q7-side master ([`AxilMaster`]) on the EVT_SEM
+    /// golden model's AXI4-Lite port; a non-OKAY response is a typed error.
+    fn evt_axil(&mut self, m: AxilMaster) -> Result<u32, SystemError> {
+        let off = m.addr;
+        let r = m.run(AXI_MAX_CYCLES, |a| {
+            let mut i = EvtSemIn::idle();
+            i.s_axil_awaddr = u64::from(a.awaddr);
+            i.s_axil_awvalid = a.awvalid.into();
+            i.s_axil_wdata = u64::from(a.wdata);
+            i.s_axil_wstrb = u64::from(a.wstrb & EVT_SEM_FULL_STRB);
+            i.s_axil_wvalid = a.wvalid.into();
+            i.s_axil_bready = a.bready.into();
+            i.s_axil_araddr = u64::from(a.araddr);
+            i.s_axil_arvalid = a.arvalid.into();
+            i.s_axil_rready = a.rready.into();
             let o = self.evt_step(&i);
-            if i.s_axil_arvalid == 1 && o.s_axil_arready == 1 {
-                i.s_axil_arvalid = 0;
+            AxilOut {
+                awready: o.s_axil_awready == 1,
+                wready: o.s_axil_wready == 1,
+                bvalid: o.s_axil_bvalid == 1,
+                bresp: o.s_axil_bresp as u32,
+                arready: o.s_axil_arready == 1,
+                rvalid: o.s_axil_rvalid == 1,
+                rdata: o.s_axil_rdata as u32,
+                rresp: o.s_axil_rresp as u32,
             }
-            if o.s_axil_rvalid == 1 {
-                if o.s_axil_rresp != u64::from(EVT_SEM_RESP_OKAY) {
-                    return Err(SystemError::EvtSemResp {
-                        core: self.id.0,
-                        offset: off,
-                        resp: o.s_axil_rresp as u8,
-                    });
-                }
-                return Ok(o.s_axil_rdata as u32);
-            }
+        });
+        match r {
+            Some((resp, data)) if resp == EVT_SEM_RESP_OKAY => Ok(data),
+            Some((resp, _)) => Err(SystemError::EvtSemResp {
+                core: self.id.0,
+                offset: off,
+                resp: resp as u8,
+            }),
+            None => Err(SystemError::EvtSemResp {
+                core: self.id.0,
+                offset: off,
+                resp: 0xFF,
+            }),
         }
-        Err(SystemError::EvtSemResp {
-            core: self.id.0,
-            offset: off,
-            resp: 0xFF,
-        })
     }
 
     /// One cycle of wait port 0 in "wait ≥ target then decrement" mode
@@ -382,52 +371,25 @@ impl Core {
             .engines
             .get_mut(usize::from(engine))
             .ok_or(err("no such engine (16 per core)"))?;
-        let mut i = match write {
-            Some(d) => AxilIn {
-                awaddr: offset,
-                awvalid: true,
-                wdata: d,
-                wstrb: 0xF,
-                wvalid: true,
-                bready: true,
-                ..AxilIn::default()
-            },
-            None => AxilIn {
-                araddr: offset,
-                arvalid: true,
-                rready: true,
-                ..AxilIn::default()
-            },
+        let m = match write {
+            Some(d) => AxilMaster::write(offset, d),
+            None => AxilMaster::read(offset),
         };
         let idle = [SideEv::default(); 2];
-        for _ in 0..AXI_MAX_CYCLES {
+        // The register file's outputs are registered: this cycle's outputs,
+        // then the edge with this cycle's drive.
+        let r = m.run(AXI_MAX_CYCLES, |i| {
             let o = u.regs.csr_out();
             let stat = u.stats();
-            let done = if write.is_some() {
-                o.bvalid.then_some((o.bresp, 0))
-            } else {
-                o.rvalid.then_some((o.rresp, o.rdata))
-            };
-            let (aw, w, ar) = (
-                i.awvalid && o.awready,
-                i.wvalid && o.wready,
-                i.arvalid && o.arready,
-            );
-            u.regs.update(&i, &idle, &stat);
-            i.awvalid &= !aw;
-            i.wvalid &= !w;
-            i.arvalid &= !ar;
-            if let Some((resp, data)) = done {
-                return if resp == AXI_RESP_OKAY {
-                    Ok(data)
-                } else if write.is_some() {
-                    Err(err("SLVERR: not a writable register of the golden UDMA register file (sticky CSR error set)"))
-                } else {
-                    Err(err("SLVERR: not a readable register of the golden UDMA register file (sticky CSR error set)"))
-                };
-            }
+            u.regs.update(i, &idle, &stat);
+            o
+        });
+        match r {
+            Some((AXI_RESP_OKAY, data)) => Ok(if write.is_some() { 0 } else { data }),
+            Some(_) if write.is_some() => Err(err("SLVERR: not a writable register of the golden UDMA register file (sticky CSR error set)")),
+            Some(_) => Err(err("SLVERR: not a readable register of the golden UDMA register file (sticky CSR error set)")),
+            None => Err(err("AXI4-Lite transaction did not complete")),
         }
-        Err(err("AXI4-Lite transaction did not complete"))
     }
 
     /// A 32-bit CSR write to UDMA engine `engine`: one AXI4-Lite write

@@ -43,10 +43,12 @@ use crate::datapath;
 use crate::evt_sem::regs::{EVT_SEM_SEM_DECR_BASE, EVT_SEM_SEM_INCR_BASE};
 use crate::udma::desc::{M2sDesc, S2mDesc};
 
+use super::firmware::Q7Step;
 use super::link::{self, Ps};
 use super::map::{self, Target};
 use super::mem::Sbuf;
 use super::timing;
+use super::topology::DMA_ENGINES;
 use super::{CoreId, LegOp, Q7Op, System, SystemError, TraceEvent};
 use crate::trace::{Q7Role, Recorder, Track};
 use serde_json::json;
@@ -737,47 +739,7 @@ impl System {
                     partition: dp,
                     offset: doff,
                 },
-            ) => {
-                let (so, doff) = (so as usize, doff as usize);
-                self.core(sc)?.sbuf.check(sp, so as u64, n.into())?;
-                self.core(dc)?.sbuf.check(dp, doff as u64, n.into())?;
-                let zeros;
-                if sc == dc {
-                    let sbuf = &mut self.core_mut(dc)?.sbuf;
-                    if sp == dp {
-                        let part = sbuf
-                            .partition_mut(dp)
-                            .ok_or_else(|| dma_err("no such SBUF partition"))?;
-                        return match &op {
-                            LegOp::Copy => {
-                                part.copy_within(so..so + len, doff);
-                                Ok(())
-                            }
-                            LegOp::Reduce(_) => {
-                                let tmp = part[so..so + len].to_vec();
-                                apply(&op, &mut part[doff..doff + len], &tmp, false)
-                            }
-                        };
-                    }
-                    let (s, d) = sbuf.two_parts(sp, dp);
-                    let d = d.ok_or_else(|| dma_err("no such SBUF partition"))?;
-                    let (s, stream) = match s {
-                        Some(s) => (&s[so..so + len], stream),
-                        None => {
-                            zeros = vec![0u8; len];
-                            (&zeros[..], false)
-                        }
-                    };
-                    apply(&op, &mut d[doff..doff + len], s, stream)
-                } else {
-                    let (src, dst) = self.two_sbufs(sc, dc)?;
-                    let d = dst.slice_mut(dp, doff as u64, n.into())?;
-                    match src.slice(sp, so as u64, n.into())? {
-                        Some(s) => apply(&op, d, s, stream),
-                        None => apply(&op, d, &vec![0u8; len], false),
-                    }
-                }
-            }
+            ) => self.move_sbuf(&op, (sc, sp, so), (dc, dp, doff), n, stream, dma_err),
             (_, Target::EvtSem { offset }) => {
                 if !n.is_multiple_of(4) || !offset.is_multiple_of(4) {
                     return Err(dma_err(
@@ -809,6 +771,60 @@ impl System {
                         "DMA writes into CSR or register space are not modeled",
                     )),
                 }
+            }
+        }
+    }
+
+    /// [`Self::move_bytes`] from SBUF to SBUF: `n` bytes from (core,
+    /// partition, offset) `src` to `dst`, copied or reduced per `op` (an
+    /// unallocated source partition reads as zeros).
+    fn move_sbuf(
+        &mut self,
+        op: &LegOp,
+        (sc, sp, so): (CoreId, u8, u32),
+        (dc, dp, doff): (CoreId, u8, u32),
+        n: u32,
+        stream: bool,
+        dma_err: impl Fn(&str) -> SystemError,
+    ) -> Result<(), SystemError> {
+        let len = n as usize;
+        let (so, doff) = (so as usize, doff as usize);
+        self.core(sc)?.sbuf.check(sp, so as u64, n.into())?;
+        self.core(dc)?.sbuf.check(dp, doff as u64, n.into())?;
+        let zeros;
+        if sc == dc {
+            let sbuf = &mut self.core_mut(dc)?.sbuf;
+            if sp == dp {
+                let part = sbuf
+                    .partition_mut(dp)
+                    .ok_or_else(|| dma_err("no such SBUF partition"))?;
+                return match op {
+                    LegOp::Copy => {
+                        part.copy_within(so..so + len, doff);
+                        Ok(())
+                    }
+                    LegOp::Reduce(_) => {
+                        let tmp = part[so..so + len].to_vec();
+                        apply(op, &mut part[doff..doff + len], &tmp, false)
+                    }
+                };
+            }
+            let (s, d) = sbuf.two_parts(sp, dp);
+            let d = d.ok_or_else(|| dma_err("no such SBUF partition"))?;
+            let (s, stream) = match s {
+                Some(s) => (&s[so..so + len], stream),
+                None => {
+                    zeros = vec![0u8; len];
+                    (&zeros[..], false)
+                }
+            };
+            apply(op, &mut d[doff..doff + len], s, stream)
+        } else {
+            let (src, dst) = self.two_sbufs(sc, dc)?;
+            let d = dst.slice_mut(dp, doff as u64, n.into())?;
+            match src.slice(sp, so as u64, n.into())? {
+                Some(s) => apply(op, d, s, stream),
+                None => apply(op, d, &vec![0u8; len], false),
             }
         }
     }
@@ -914,9 +930,122 @@ impl System {
         *c = (*c).max(r);
     }
 
-    /// Try one Q7 program of fast mode (cycle mode runs them on the Q7
-    /// ports: `system::q7_exec`); `Ok(true)` when it ran (it is then removed).
+    /// Try one Q7 program of fast mode (cycle mode runs the same program on
+    /// the Q7 ports: `system::q7_exec`); `Ok(true)` when it ran (it is then
+    /// removed). The program comes from the one generator
+    /// ([`System::q7_program`]); only its first step may wait.
     pub(crate) fn try_q7(&mut self, op: &Q7Op) -> Result<bool, SystemError> {
+        let (by, prog) = self.q7_program(op)?;
+        let pre = match self.rec {
+            Some(_) => Some(self.q7_trace_pre(op)?),
+            None => None,
+        };
+        let mut first_done = 0;
+        for (i, step) in prog.iter().enumerate() {
+            if !self.apply_q7_step(by, step)? {
+                debug_assert_eq!(i, 0, "only the first step of a Q7 program waits");
+                return Ok(false);
+            }
+            if i == 0 {
+                first_done = *self.timing.q7(by);
+                if let Q7Op::TxLaunch {
+                    core,
+                    queue,
+                    engines,
+                    ..
+                } = op
+                {
+                    self.timing
+                        .share
+                        .insert((core.0, *queue), engines.len() as u32);
+                }
+            }
+        }
+        if let Some(pre) = pre {
+            self.q7_trace_post(op, pre, first_done)?;
+        }
+        Ok(true)
+    }
+
+    /// Fast mode's executor of one Q7 step by the Q7 of `by`: register
+    /// writes, stores, doorbells and pushes land at once (the Q7's clock does
+    /// not move: the leg's fixed cost counts its transactions,
+    /// `system::timing`); a doorbell records when its queues are ready, a
+    /// push when its semaphore is. `Ok(false)` when a wait or poll is not
+    /// yet satisfied (nothing changed).
+    pub(crate) fn apply_q7_step(&mut self, by: CoreId, step: &Q7Step) -> Result<bool, SystemError> {
+        match step {
+            Q7Step::Csr { soc, data } => self.mmio_write(by, *soc, *data)?,
+            Q7Step::Store { soc, bytes } => {
+                let (to, off) = map::route_address(&self.topo, by, *soc)?;
+                match map::decode_core_offset(off, self.topo.sbuf_bytes_per_partition)? {
+                    Target::Desc { offset } => self.core_mut(to)?.desc.write(offset, bytes),
+                    _ => {
+                        for (a, d) in step.words() {
+                            self.mmio_write(by, a, d)?;
+                        }
+                    }
+                }
+            }
+            Q7Step::Doorbell {
+                soc,
+                data,
+                queue,
+                side,
+                lands,
+            } => {
+                self.mmio_write(by, *soc, *data)?;
+                let t = *self.timing.q7(by);
+                let (to, _) = map::route_address(&self.topo, by, *soc)?;
+                for e in (0..DMA_ENGINES).filter(|e| lands >> e & 1 == 1) {
+                    self.timing.queue_ready.insert((to.0, e, *queue, *side), t);
+                }
+            }
+            Q7Step::Push { soc } => {
+                self.mmio_write(by, *soc, 1)?;
+                let t = *self.timing.q7(by);
+                let (to, off) = map::route_address(&self.topo, by, *soc)?;
+                let sem = ((off - map::CORE_EVT_INCR_BASE) / 4) as u8;
+                self.timing.sem_ready.insert((to.0, sem), t);
+            }
+            Q7Step::WaitDec { sem, target } => {
+                if !self.core_mut(by)?.sem_wait_ge_dec(*sem, *target) {
+                    return Ok(false);
+                }
+                self.sem_waited(by, *sem);
+            }
+            Q7Step::PollComp { queue, engines } => {
+                return self.poll_completions(by, *queue, engines);
+            }
+            Q7Step::ReadyFlag { value } => self.core_mut(by)?.ready_to_receive_remote = *value,
+        }
+        Ok(true)
+    }
+
+    /// Before a traced Q7 program: the Q7's clock and the value of the
+    /// semaphore its op signals or waits on.
+    fn q7_trace_pre(&mut self, op: &Q7Op) -> Result<(Ps, i32), SystemError> {
+        Ok(match op {
+            Q7Op::RxArm {
+                core, tx, go_sem, ..
+            } => (*self.timing.q7(*core), self.sem(*tx, *go_sem)?),
+            Q7Op::TxLaunch { core, go_sem, .. } => {
+                (*self.timing.q7(*core), self.sem(*core, *go_sem)?)
+            }
+            Q7Op::Wait { core, sem, .. } => (*self.timing.q7(*core), self.sem(*core, *sem)?),
+            Q7Op::PollComp { core, .. } => (*self.timing.q7(*core), 0),
+        })
+    }
+
+    /// After a traced Q7 program ran: its slice on the Q7's track and the
+    /// semaphore change; `(t0, v0)` from [`Self::q7_trace_pre`], `popped` the
+    /// Q7's clock after the first step (the end of a left_pop).
+    fn q7_trace_post(
+        &mut self,
+        op: &Q7Op,
+        (t0, v0): (Ps, i32),
+        popped: Ps,
+    ) -> Result<(), SystemError> {
         match op {
             Q7Op::RxArm {
                 core,
@@ -925,43 +1054,21 @@ impl System {
                 engines,
                 go_sem,
             } => {
-                let txl = self.topo.loc(*tx)?;
-                self.core_mut(*core)?.ready_to_receive_remote = 0;
-                let t0 = self.rec.is_some().then(|| *self.timing.q7(*core));
-                for (e, t) in self.q7_doorbells(*core, *tx, *queue, 1, engines)? {
-                    self.timing.queue_ready.insert((tx.0, e, *queue, 1), t);
+                let (t1, go1) = (*self.timing.q7(*core), self.sem(*tx, *go_sem)?);
+                if let Some(r) = self.rec() {
+                    let track = Track::Q7 {
+                        core: core.0,
+                        role: Q7Role::Rx,
+                    };
+                    r.slice(
+                        track,
+                        "rx_arm",
+                        t0,
+                        t1,
+                        json!({"tx_core": tx.0, "queue": queue, "engines": engines.len(), "go_sem": go_sem}),
+                    );
+                    r.sem(tx.0, *go_sem, v0, go1, t1);
                 }
-                // right_push: signal the TX go-semaphore (a routed INCR write).
-                let a = self.topo.fold(
-                    *core,
-                    *tx,
-                    map::core_local(txl.core, map::sem_incr_offset(*go_sem)),
-                )?;
-                let go0 = match t0 {
-                    Some(_) => self.sem(*tx, *go_sem)?,
-                    None => 0,
-                };
-                self.mmio_write(*core, a, 1)?;
-                let t = *self.timing.q7(*core);
-                self.timing.sem_ready.insert((tx.0, *go_sem), t);
-                if let Some(t0) = t0 {
-                    let (t1, go1) = (*self.timing.q7(*core), self.sem(*tx, *go_sem)?);
-                    if let Some(r) = self.rec() {
-                        let track = Track::Q7 {
-                            core: core.0,
-                            role: Q7Role::Rx,
-                        };
-                        r.slice(
-                            track,
-                            "rx_arm",
-                            t0,
-                            t1,
-                            json!({"tx_core": tx.0, "queue": queue, "engines": engines.len(), "go_sem": go_sem}),
-                        );
-                        r.sem(tx.0, *go_sem, go0, go1, t);
-                    }
-                }
-                Ok(true)
             }
             Q7Op::TxLaunch {
                 core,
@@ -969,82 +1076,41 @@ impl System {
                 engines,
                 go_sem,
             } => {
-                // left_pop: wait go ≥ 1 and take it.
-                let pre = match self.rec {
-                    Some(_) => Some((*self.timing.q7(*core), self.sem(*core, *go_sem)?)),
-                    None => None,
-                };
-                if !self.core_mut(*core)?.sem_wait_ge_dec(*go_sem, 1) {
-                    return Ok(false);
+                let (t1, go1) = (*self.timing.q7(*core), self.sem(*core, *go_sem)?);
+                if let Some(r) = self.rec() {
+                    r.sem(core.0, *go_sem, v0, go1, popped);
+                    trace_tx_launch(r, core.0, (t0, popped, t1), *queue, engines.len(), *go_sem);
                 }
-                self.sem_waited(*core, *go_sem);
-                let popped = pre.map_or(0, |_| *self.timing.q7(*core));
-                self.timing
-                    .share
-                    .insert((core.0, *queue), engines.len() as u32);
-                for (e, t) in self.q7_doorbells(*core, *core, *queue, 0, engines)? {
-                    self.timing.queue_ready.insert((core.0, e, *queue, 0), t);
-                }
-                if let Some((t0, go0)) = pre {
-                    let (t1, go1) = (*self.timing.q7(*core), self.sem(*core, *go_sem)?);
-                    if let Some(r) = self.rec() {
-                        r.sem(core.0, *go_sem, go0, go1, popped);
-                        trace_tx_launch(
-                            r,
-                            core.0,
-                            (t0, popped, t1),
-                            *queue,
-                            engines.len(),
-                            *go_sem,
-                        );
-                    }
-                }
-                Ok(true)
             }
             Q7Op::PollComp {
                 core,
                 queue,
                 engines,
             } => {
-                let done = self.poll_completions(*core, *queue, engines)?;
-                if done && self.rec.is_some() {
-                    let t0 = *self.timing.q7(*core);
-                    if let Some(r) = self.rec() {
-                        // The poll spins until the last completion lands.
-                        let t1 = r.comp_land.get(&(core.0, *queue)).copied().unwrap_or(t0);
-                        r.slice(
-                            Track::Q7 {
-                                core: core.0,
-                                role: Q7Role::Tx,
-                            },
-                            "poll_comp",
-                            t0,
-                            t1.max(t0),
-                            json!({"queue": queue, "completions": engines.iter().map(|e| e.1).sum::<u64>()}),
-                        );
-                    }
+                if let Some(r) = self.rec() {
+                    // The poll spins until the last completion lands.
+                    let t1 = r.comp_land.get(&(core.0, *queue)).copied().unwrap_or(t0);
+                    r.slice(
+                        Track::Q7 {
+                            core: core.0,
+                            role: Q7Role::Tx,
+                        },
+                        "poll_comp",
+                        t0,
+                        t1.max(t0),
+                        json!({"queue": queue, "completions": engines.iter().map(|e| e.1).sum::<u64>()}),
+                    );
                 }
-                Ok(done)
             }
             Q7Op::Wait { core, sem, target } => {
-                let pre = match self.rec {
-                    Some(_) => Some((*self.timing.q7(*core), self.sem(*core, *sem)?)),
-                    None => None,
-                };
-                if !self.core_mut(*core)?.sem_wait_ge_dec(*sem, *target) {
-                    return Ok(false);
+                let (t1, v1) = (*self.timing.q7(*core), self.sem(*core, *sem)?);
+                if let Some(r) = self.rec() {
+                    trace_wait(r, core.0, *sem, *target, (t0, t1));
+                    r.sem(core.0, *sem, v0, v1, t1);
                 }
-                self.sem_waited(*core, *sem);
-                if let Some((t0, v0)) = pre {
-                    let (t1, v1) = (*self.timing.q7(*core), self.sem(*core, *sem)?);
-                    if let Some(r) = self.rec() {
-                        trace_wait(r, core.0, *sem, *target, (t0, t1));
-                        r.sem(core.0, *sem, v0, v1, t1);
-                    }
-                }
-                Ok(true)
             }
         }
+        Ok(())
     }
 
     /// Run every ready Q7 program once; `Ok(true)` if any ran.
@@ -1095,56 +1161,8 @@ impl System {
                     _ => None,
                 };
                 self.move_or_defer(cid, e, q, &pair, stream)?;
-                // Timing (system::timing): the engine's first descriptor of a
-                // leg starts the row's fixed cost after the doorbells landed;
-                // each descriptor costs the row's per-descriptor and per-byte time.
-                let class = self.topo.link_class(cid, pair.dst.0)?;
-                let share = self
-                    .timing
-                    .share
-                    .get(&(core, q))
-                    .copied()
-                    .unwrap_or(1)
-                    .max(1);
-                let row = match row_memo {
-                    Some((k, r)) if k == (class, share) => r,
-                    _ => {
-                        let r = timing::coeffs(class, share);
-                        row_memo = Some(((class, share), r));
-                        r
-                    }
-                };
-                let ready = [0u8, 1]
-                    .iter()
-                    .map(|s| {
-                        self.timing
-                            .queue_ready
-                            .get(&(core, e, q, *s))
-                            .copied()
-                            .unwrap_or(0)
-                    })
-                    .max()
-                    .unwrap_or(0);
-                let free = self
-                    .timing
-                    .engine_free
-                    .get(&(core, e))
-                    .copied()
-                    .unwrap_or(0);
-                let start = free.max(ready + row.fixed_ps());
-                let end = start + row.desc_ps(pair.m2s.len.into());
-                self.timing.engine_free.insert((core, e), end);
+                let (start, end) = self.pair_timing(cid, e, q, &pair, &mut row_memo)?;
                 let land = end;
-                self.timing.horizon = self.timing.horizon.max(land);
-                if let Target::EvtSem { offset } = pair.dst.1 {
-                    let sem = ((offset >> 2) & 0xFF) as u8;
-                    let r = self
-                        .timing
-                        .sem_ready
-                        .entry((pair.dst.0 .0, sem))
-                        .or_insert(0);
-                    *r = (*r).max(land);
-                }
                 self.complete_pair(cid, e, q, pair.m2s.len, land)?;
                 if self.rec.is_some() {
                     let xfer_start = start;
@@ -1166,6 +1184,74 @@ impl System {
             k.queue(e, q, 0).pending() > 0 && k.queue(e, q, 1).pending() > 0
         });
         Ok(progressed)
+    }
+
+    /// Timing of one descriptor pair (system::timing): the engine's first
+    /// descriptor of a leg starts the row's fixed cost after the doorbells
+    /// landed; each descriptor costs the row's per-descriptor and per-byte
+    /// time. Advances the engine's clock, the horizon and (for a semaphore
+    /// write) when the semaphore is ready; returns (start, end). `row_memo`
+    /// holds the data-path row of the last (link class, engines of the leg).
+    fn pair_timing(
+        &mut self,
+        cid: CoreId,
+        e: u8,
+        q: u8,
+        pair: &Pair,
+        row_memo: &mut Option<((link::LinkClass, u32), timing::DataRow)>,
+    ) -> Result<(Ps, Ps), SystemError> {
+        let core = cid.0;
+        let class = self.topo.link_class(cid, pair.dst.0)?;
+        let share = self
+            .timing
+            .share
+            .get(&(core, q))
+            .copied()
+            .unwrap_or(1)
+            .max(1);
+        let row = match *row_memo {
+            Some((k, r)) if k == (class, share) => r,
+            _ => {
+                let r = timing::coeffs(class, share);
+                *row_memo = Some(((class, share), r));
+                r
+            }
+        };
+        let ready = [0u8, 1]
+            .iter()
+            .map(|s| {
+                self.timing
+                    .queue_ready
+                    .get(&(core, e, q, *s))
+                    .copied()
+                    .unwrap_or(0)
+            })
+            .max()
+            .unwrap_or(0);
+        let free = self
+            .timing
+            .engine_free
+            .get(&(core, e))
+            .copied()
+            .unwrap_or(0);
+        let start = free.max(ready + row.fixed_ps());
+        let end = start + row.desc_ps(pair.m2s.len.into());
+        self.timing.engine_free.insert((core, e), end);
+        self.timing.horizon = self.timing.horizon.max(end);
+        if let Some(map::SemReg::Read(sem) | map::SemReg::Incr(sem) | map::SemReg::Decr(sem)) =
+            match pair.dst.1 {
+                Target::EvtSem { offset } => map::sem_reg(offset),
+                _ => None,
+            }
+        {
+            let r = self
+                .timing
+                .sem_ready
+                .entry((pair.dst.0 .0, sem))
+                .or_insert(0);
+            *r = (*r).max(end);
+        }
+        Ok((start, end))
     }
 
     /// Fast mode: alternate Q7 programs and descriptor execution until idle.
@@ -1322,7 +1408,7 @@ impl System {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::system::{LegSpec, Mode, Topology};
+    use crate::system::{Mode, SystemLeg, Topology};
 
     fn pattern(core: u16, p: u8, n: usize) -> Vec<u8> {
         (0..n)
@@ -1348,9 +1434,9 @@ mod tests {
                     .unwrap();
             }
             sys.hold_moves(true);
-            let a = LegSpec::new(CoreId(0), 0, CoreId(1), 0, 4096, rows);
-            let b = LegSpec::new(CoreId(1), 0, CoreId(2), 0, 4096, rows);
-            let c = LegSpec::new(CoreId(2), 0, CoreId(3), 0, 4096, rows);
+            let a = SystemLeg::new(CoreId(0), 0, CoreId(1), 0, 4096, rows);
+            let b = SystemLeg::new(CoreId(1), 0, CoreId(2), 0, 4096, rows);
+            let c = SystemLeg::new(CoreId(2), 0, CoreId(3), 0, 4096, rows);
             sys.send_recv(&a, Mode::Fast).unwrap();
             assert!(
                 !sys.movers.batch.is_empty() || sys.movers.inflight.is_some(),
@@ -1386,11 +1472,11 @@ mod tests {
             sys.write_sbuf(CoreId(0), 0, 0, &pattern(0, 0, 4096))
                 .unwrap();
             sys.hold_moves(true);
-            let leg = LegSpec {
+            let leg = SystemLeg {
                 op: LegOp::Reduce(std::sync::Arc::new(|_: &mut [u8], _: &[u8]| {
                     Err("refused".to_string())
                 })),
-                ..LegSpec::new(CoreId(0), 0, CoreId(1), 0, 4096, 8)
+                ..SystemLeg::new(CoreId(0), 0, CoreId(1), 0, 4096, 8)
             };
             sys.send_recv(&leg, Mode::Fast).unwrap();
             sys.hold_moves(false);
@@ -1411,9 +1497,9 @@ mod tests {
                 sys.write_sbuf(CoreId(0), p, 0, &pattern(0, p, 48 << 10))
                     .unwrap();
             }
-            let leg = LegSpec {
+            let leg = SystemLeg {
                 engine_mask: 0xFFFF,
-                ..LegSpec::new(CoreId(0), 0, CoreId(4), 0, 48 << 10, 128)
+                ..SystemLeg::new(CoreId(0), 0, CoreId(4), 0, 48 << 10, 128)
             };
             let r = sys.send_recv(&leg, Mode::Fast).unwrap();
             let q = sys.queue(CoreId(0), 3, 0, 0).unwrap();

@@ -23,39 +23,16 @@
 
 use crate::addr;
 use crate::isa::{RdmaDescGen, RdmaDescStart, Role};
-use crate::udma::desc::{M2sDesc, S2mDesc};
 use crate::udma::regs::*;
 
 use super::classify::{PeerClass, PreSync};
-use super::map::{
-    self, core_local, ring_offset, sbuf_offset, sem_incr_offset, udma_offset, RING_LEN,
-};
+use super::firmware::{self, Q7Step, RingLayout};
+use super::map::{self, core_local, sbuf_offset};
 use super::topology::{CoreId, DMA_ENGINES};
-use super::{System, SystemError};
+use super::{Q7Op, System, SystemError};
 
 /// Largest data length of one descriptor (PUBLIC-FACTS §1).
 pub const MAX_DESC_LEN: u64 = UDMA_DESC_MAX_LEN as u64;
-/// Offset in descriptor RAM of the 8-byte semaphore constants: `{1, 0}` for an
-/// even semaphore, then `{0, 1}` for an odd one.
-pub const SEMA_PAIR_BYTES: u64 = 8;
-
-/// (length, source constant offset, INCR register offset) of the semaphore
-/// descriptor for `sem`: an even semaphore is a 4-byte write of 1 (seed 001
-/// §5); an odd one is an 8-byte write of `{0, 1}` into the aligned pair
-/// INCR\[sem−1\], INCR\[sem\] (project-defined: the UDMA moves 8-byte lanes
-/// from lane 0, so a 4-byte write can only land on an 8-byte boundary).
-pub const fn sema_desc(sem: u8) -> (u32, u64, u64) {
-    if sem.is_multiple_of(2) {
-        (4, map::SEMA_ONE_OFFSET, sem_incr_offset(sem))
-    } else {
-        (
-            8,
-            map::SEMA_ONE_OFFSET + SEMA_PAIR_BYTES,
-            sem_incr_offset(sem - 1),
-        )
-    }
-}
-
 /// Base of the Q7-local window views of the peer SBUF: window `k` maps
 /// `k << 28` (256 MiB, the whole SBUF aperture) to the peer SBUF.
 pub const XT_WINDOW_SHIFT: u32 = 28;
@@ -107,7 +84,7 @@ pub struct GenReport {
     /// The semaphore-descriptor log lines (seed 001 §5), two per engine.
     pub sema_log: Vec<String>,
     /// AXI4-Lite transactions of the set-up program this gen queued (its
-    /// CSR writes and 32-bit descriptor-RAM stores, [`SetupAccess`]).
+    /// CSR writes and 32-bit descriptor-RAM stores, [`Q7Step`]).
     pub setup_writes: u32,
 }
 
@@ -176,49 +153,6 @@ pub fn descs_for(parts: u8, bytes: u64) -> u32 {
     u32::from(parts) * bytes.div_ceil(MAX_DESC_LEN).max(1) as u32 + 2
 }
 
-/// One access of a Q7 set-up program: what the Q7 firmware's stores make of
-/// `rdma_desc_gen`'s ring set-up, with their routed SoC addresses (seed 001
-/// §5: the queue registers, the descriptor ring in descriptor RAM, the
-/// semaphore constants).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub enum SetupAccess {
-    /// One 32-bit CSR write (a queue or completion-ring register of a UDMA engine).
-    Csr { soc: u64, data: u32 },
-    /// A 16-byte memory store (one ring descriptor, or the semaphore
-    /// constants): four 32-bit stores at `soc`, `soc + 4`, … , word 0 first.
-    Store { soc: u64, bytes: [u8; 16] },
-}
-
-impl SetupAccess {
-    /// The 32-bit writes of this access, in order: (routed SoC address, data).
-    pub fn words(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
-        let (soc, n) = match *self {
-            SetupAccess::Csr { soc, .. } => (soc, 1),
-            SetupAccess::Store { soc, .. } => (soc, 4),
-        };
-        (0..n).map(move |k| {
-            let data = match self {
-                SetupAccess::Csr { data, .. } => *data,
-                SetupAccess::Store { bytes, .. } => u32::from_le_bytes([
-                    bytes[4 * k],
-                    bytes[4 * k + 1],
-                    bytes[4 * k + 2],
-                    bytes[4 * k + 3],
-                ]),
-            };
-            (soc + 4 * k as u64, data)
-        })
-    }
-
-    /// AXI4-Lite transactions the access takes on a Q7 port (32-bit data).
-    pub const fn transactions(&self) -> u32 {
-        match self {
-            SetupAccess::Csr { .. } => 1,
-            SetupAccess::Store { .. } => 4,
-        }
-    }
-}
-
 /// A queue register a set-up program writes, decoded (what later
 /// `rdma_desc_gen`s plan against while the program is queued).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -261,8 +195,8 @@ pub(crate) struct Q7Setup {
     /// The core whose Q7 runs it.
     pub core: CoreId,
     pub role: Role,
-    /// The accesses, in program order.
-    pub accesses: Vec<SetupAccess>,
+    /// The program: CSR writes and stores, in order.
+    pub accesses: Vec<Q7Step>,
     /// The queue registers they set.
     pub regs: Vec<PlannedReg>,
 }
@@ -270,7 +204,7 @@ pub(crate) struct Q7Setup {
 /// What `rdma_desc_gen` plans before it emits anything.
 #[derive(Debug, Default)]
 pub(crate) struct Plan {
-    pub accesses: Vec<SetupAccess>,
+    pub accesses: Vec<Q7Step>,
     pub regs: Vec<PlannedReg>,
     /// Completion polls of the TX Q7 to restart at the completion head,
     /// (engine, queue), once the plan is committed.
@@ -278,21 +212,86 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
-    /// A CSR write by the Q7 (routed `soc`) of queue register `reg`.
-    pub fn csr(&mut self, soc: u64, at: (CoreId, u8, u8, u8), reg: u32, value: u32) {
-        self.accesses.push(SetupAccess::Csr { soc, data: value });
-        self.regs.push(PlannedReg {
-            core: at.0 .0,
-            engine: at.1,
-            queue: at.2,
-            side: at.3,
-            reg,
-            value,
-        });
+    /// The queue-register writes `steps` ([`firmware::queue_config`]) of
+    /// (core, engine, queue, side) `at`, recorded for later plans.
+    pub fn queue_regs(&mut self, at: (CoreId, u8, u8, u8), steps: Vec<(u32, Q7Step)>) {
+        for (reg, step) in steps {
+            if let Q7Step::Csr { data, .. } = step {
+                self.regs.push(PlannedReg {
+                    core: at.0 .0,
+                    engine: at.1,
+                    queue: at.2,
+                    side: at.3,
+                    reg,
+                    value: data,
+                });
+            }
+            self.accesses.push(step);
+        }
     }
 }
 
 impl System {
+    /// The ring layout of this system's cores ([`RingLayout::SYSTEM`] with
+    /// [`System::ring_len`] descriptors per ring).
+    pub fn layout(&self) -> RingLayout {
+        RingLayout::SYSTEM.with_ring_len(self.ring_len)
+    }
+
+    /// The Q7 program of a queued start, wait or poll op, from the one
+    /// firmware generator ([`firmware`]): what fast mode applies step by step
+    /// and cycle mode runs on the Q7 ports. Returns the core whose Q7 runs it.
+    pub(crate) fn q7_program(&self, op: &Q7Op) -> Result<(CoreId, Vec<Q7Step>), SystemError> {
+        Ok(match op {
+            Q7Op::RxArm {
+                core,
+                tx,
+                queue,
+                engines,
+                go_sem,
+            } => {
+                let txl = self.topo.loc(*tx)?;
+                let db = self.doorbell_steps(*core, *tx, *queue, 1, engines)?;
+                let go = self.topo.fold(
+                    *core,
+                    *tx,
+                    core_local(txl.core, map::sem_incr_offset(*go_sem)),
+                )?;
+                (*core, firmware::rx_arm(db, go))
+            }
+            Q7Op::TxLaunch {
+                core,
+                queue,
+                engines,
+                go_sem,
+            } => {
+                let db = self.doorbell_steps(*core, *core, *queue, 0, engines)?;
+                (*core, firmware::tx_launch(*go_sem, db))
+            }
+            Q7Op::Wait { core, sem, target } => {
+                self.core(*core)?;
+                (
+                    *core,
+                    vec![Q7Step::WaitDec {
+                        sem: *sem,
+                        target: *target,
+                    }],
+                )
+            }
+            Q7Op::PollComp {
+                core,
+                queue,
+                engines,
+            } => (
+                *core,
+                vec![Q7Step::PollComp {
+                    queue: *queue,
+                    engines: engines.clone(),
+                }],
+            ),
+        })
+    }
+
     /// `rdma_desc_gen` (op 8) on the Q7 `prid` of `core`, in the firmware's
     /// stages: check the word ([`Self::gen_check`]), fold `dst_addr`
     /// ([`Self::gen_fold`], seed 001 §2.3/§2.4), program the windows (RX) or
@@ -305,7 +304,7 @@ impl System {
     /// leave them ([`Self::planned_queue`]) before anything is emitted; then
     /// the Q7-local state (windows, pre-sync flag, completion polls) is
     /// committed and the set-up program (an ordered list of MMIO writes and
-    /// stores, [`SetupAccess`]) is queued for [`System::run`]: fast mode
+    /// stores, [`Q7Step`]) is queued for [`System::run`]: fast mode
     /// applies it at once, cycle mode runs it on the Q7 ports. An error
     /// leaves the system untouched.
     pub fn rdma_desc_gen(
@@ -363,7 +362,7 @@ impl System {
             };
         }
         let total = per_engine.iter().map(|x| x.1).sum();
-        let setup_writes = plan.accesses.iter().map(SetupAccess::transactions).sum();
+        let setup_writes = plan.accesses.iter().map(Q7Step::transactions).sum();
         let rep = GenReport {
             core,
             role: g.role,
@@ -433,25 +432,11 @@ impl System {
         Ok(())
     }
 
-    /// Apply the accesses of one set-up program by the Q7 of `by`.
-    fn apply_setup(&mut self, by: CoreId, acc: &[SetupAccess]) -> Result<(), SystemError> {
+    /// Apply the steps of one set-up program by the Q7 of `by` (fast mode's
+    /// step executor, [`System::apply_q7_step`]).
+    fn apply_setup(&mut self, by: CoreId, acc: &[Q7Step]) -> Result<(), SystemError> {
         for a in acc {
-            match *a {
-                SetupAccess::Csr { soc, data } => self.mmio_write(by, soc, data)?,
-                SetupAccess::Store { soc, bytes } => {
-                    let (to, off) = map::route_address(&self.topo, by, soc)?;
-                    match map::decode_core_offset(off, self.topo.sbuf_bytes_per_partition)? {
-                        map::Target::Desc { offset } => {
-                            self.core_mut(to)?.desc.write(offset, &bytes)
-                        }
-                        _ => {
-                            for (a, d) in a.words() {
-                                self.mmio_write(by, a, d)?;
-                            }
-                        }
-                    }
-                }
-            }
+            self.apply_q7_step(by, a)?;
         }
         Ok(())
     }
@@ -571,18 +556,17 @@ impl System {
         let mut xt_addrs = Vec::new();
         let mut window_log = Vec::new();
         if g.role == Role::Tx {
-            let bytes: [u8; 16] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0];
             let soc = self.topo.fold(
                 g.tx,
                 g.tx,
-                core_local(g.tx_loc.core, map::DESC_BASE + map::SEMA_ONE_OFFSET),
+                core_local(g.tx_loc.core, self.layout().sema_const),
             )?;
-            plan.accesses.push(SetupAccess::Store { soc, bytes });
+            plan.accesses.push(firmware::sema_constants(soc));
             return Ok((xt_addrs, window_log, None, None));
         }
-        let sbuf_soc = self
-            .topo
-            .fold(g.tx, g.rx, core_local(g.rx_loc.core, map::SBUF_BASE))?;
+        let sbuf_soc =
+            self.topo
+                .fold(g.tx, g.rx, core_local(g.rx_loc.core, map::CORE_SBUF_BASE))?;
         let l_mask = (1u32 << XT_WINDOW_SHIFT) - 1;
         let mut wr = self.core(g.core)?.windows.clone();
         for k in 0..engines {
@@ -620,12 +604,12 @@ impl System {
         // Both rings of TX engine `e` live in the TX core's descriptor RAM
         // (the S2M one written there by the RX Q7), as in `pair::core`: the
         // core's interconnect serves descriptor reads from its own RAM only.
-        let ring_local = core_local(g.tx_loc.core, ring_offset(e, g.q, g.side));
+        let layout = self.layout();
+        let ring_local = core_local(g.tx_loc.core, layout.ring_offset(e, g.q, g.side));
         let ring_soc_from_tx = self.topo.fold(g.tx, g.tx, ring_local)?;
         let qs = self.planned_queue(g.tx, e, g.q, g.side, &plan.regs)?;
-        let mut rl = qs.rl;
-        if rl != 0 && qs.rbp == ring_soc_from_tx {
-            return Ok(rl);
+        if qs.rl != 0 && qs.rbp == ring_soc_from_tx {
+            return Ok(qs.rl);
         }
         if qs.pending() != 0 {
             return Err(SystemError::RingBusy {
@@ -635,36 +619,20 @@ impl System {
                 side: g.side,
             });
         }
-        let base = if g.side == 0 {
-            UDMA_M2S_BASE
-        } else {
-            UDMA_S2M_BASE
-        };
-        let qreg = base + UDMA_Q_ARRAY_BASE + u32::from(g.q) * UDMA_Q_STRIDE;
-        let csr = |r: u32| core_local(g.tx_loc.core, udma_offset(e, qreg + r));
-        let at = (g.tx, e, g.q, g.side);
-        let w = |plan: &mut Plan, r: u32, v: u32| -> Result<(), SystemError> {
-            plan.csr(self.topo.fold(g.core, g.tx, csr(r))?, at, r, v);
-            Ok(())
-        };
-        if rl == 0 {
-            if !(2..=RING_LEN).contains(&self.ring_len) {
-                return Err(SystemError::Leg {
-                    field: "ring_len",
-                    value: self.ring_len.into(),
-                    rule: "2..=4096 descriptors (one 64 KiB ring slot)",
-                });
-            }
-            w(plan, UDMA_Q_RL, self.ring_len)?;
-            rl = self.ring_len;
+        if qs.rl == 0 && !layout.ring_len_ok() {
+            return Err(SystemError::Leg {
+                field: "ring_len",
+                value: self.ring_len.into(),
+                rule: "2..=4096 descriptors (one 64 KiB ring slot)",
+            });
         }
-        w(plan, UDMA_Q_RBP_LOW, ring_soc_from_tx as u32)?;
-        w(plan, UDMA_Q_RBP_HIGH, (ring_soc_from_tx >> 32) as u32)?;
-        w(
-            plan,
-            UDMA_Q_CFG,
-            1 << UDMA_Q_CFG_EN_PREF_BIT | 1 << UDMA_Q_CFG_EN_SCHED_BIT,
-        )?;
+        let rl = if qs.rl == 0 { layout.ring_len } else { qs.rl };
+        let csr = |r: u32| {
+            let off = map::udma_q_offset(e, g.side, g.q, r);
+            self.topo.fold(g.core, g.tx, core_local(g.tx_loc.core, off))
+        };
+        let steps = firmware::queue_config(csr, ring_soc_from_tx, (qs.rl == 0).then_some(rl))?;
+        plan.queue_regs((g.tx, e, g.q, g.side), steps);
         Ok(rl)
     }
 
@@ -683,6 +651,7 @@ impl System {
         rl: u32,
         (xt, windows): (u32, Option<&crate::addr::WindowRemapper>),
     ) -> Result<Vec<[u8; 16]>, SystemError> {
+        let layout = self.layout();
         let mut pos = tail;
         let mut descs: Vec<[u8; 16]> = Vec::new();
         let mut push = |d: Result<[u8; 16], crate::udma::desc::DescError>,
@@ -695,29 +664,21 @@ impl System {
             while off < g.bytes {
                 let len = (g.bytes - off).min(MAX_DESC_LEN);
                 let rid = pos.ring_id;
-                let d = if g.role == Role::Tx {
-                    let src = self.topo.fold(
+                let ptr = if g.role == Role::Tx {
+                    self.topo.fold(
                         g.tx,
                         g.tx,
                         core_local(g.tx_loc.core, sbuf_offset(p, w.src_addr + off)),
-                    )?;
-                    M2sDesc::whole_packet(len as u32, rid, src).encode()
+                    )?
                 } else {
                     let x = xt + sbuf_offset(p, w.dst_addr + off) as u32;
                     let wr = match windows {
                         Some(wr) => wr,
                         None => &self.core(g.core)?.windows,
                     };
-                    let (_, dst) = wr.translate(x).map_err(SystemError::Addr)?;
-                    S2mDesc {
-                        len: len as u32,
-                        ring_id: rid,
-                        int_en: false,
-                        buf2_ptr_lo: 0,
-                        buf1_ptr: dst,
-                    }
-                    .encode()
+                    wr.translate(x).map_err(SystemError::Addr)?.1
                 };
+                let d = firmware::data_desc(g.side, len as u32, rid, ptr);
                 push(d, &mut pos)?;
                 off += len;
             }
@@ -727,38 +688,15 @@ impl System {
             (g.rx, g.rx_loc, w.remote_sem),
         ] {
             let rid = pos.ring_id;
-            let (len, konst, incr) = sema_desc(sem);
-            let d = if g.role == Role::Tx {
-                let one = self.topo.fold(
-                    g.tx,
-                    g.tx,
-                    core_local(g.tx_loc.core, map::DESC_BASE + konst),
-                )?;
-                M2sDesc {
-                    len,
-                    ring_id: rid,
-                    first: true,
-                    last: true,
-                    int_en: false,
-                    dmb: true,
-                    concat: false,
-                    meta_ctrl: 0,
-                    buf_ptr: one,
-                }
-                .encode()
+            let sd = layout.sema_desc(sem);
+            let ptr = if g.role == Role::Tx {
+                self.topo
+                    .fold(g.tx, g.tx, core_local(g.tx_loc.core, sd.src))?
             } else {
-                let a = self
-                    .topo
-                    .fold(g.tx, sem_core, core_local(sem_loc.core, incr))?;
-                S2mDesc {
-                    len,
-                    ring_id: rid,
-                    int_en: false,
-                    buf2_ptr_lo: 0,
-                    buf1_ptr: a,
-                }
-                .encode()
+                self.topo
+                    .fold(g.tx, sem_core, core_local(sem_loc.core, sd.incr))?
             };
+            let d = firmware::sema_desc(g.side, sd, rid, ptr);
             push(d, &mut pos)?;
         }
         Ok(descs)
@@ -771,20 +709,18 @@ impl System {
         &self,
         g: &Gen,
         e: u8,
-        mut slot: u32,
+        slot: u32,
         rl: u32,
         descs: &[[u8; 16]],
         plan: &mut Plan,
     ) -> Result<(), SystemError> {
-        for d in descs {
-            let local = core_local(
-                g.tx_loc.core,
-                map::ring_offset(e, g.q, g.side) + u64::from(slot) * 16,
-            );
-            let soc = self.topo.fold(g.core, g.tx, local)?;
-            plan.accesses.push(SetupAccess::Store { soc, bytes: *d });
-            slot = (slot + 1) % rl;
-        }
+        let layout = self.layout();
+        let slot_soc = |slot: u32| {
+            let off = layout.desc_offset(e, g.q, g.side, slot);
+            self.topo.fold(g.core, g.tx, core_local(g.tx_loc.core, off))
+        };
+        plan.accesses
+            .extend(firmware::ring_stores(slot_soc, slot, rl, descs)?);
         Ok(())
     }
 
@@ -849,14 +785,14 @@ impl System {
             });
         }
         let op = match w.role {
-            Role::Rx => super::Q7Op::RxArm {
+            Role::Rx => Q7Op::RxArm {
                 core,
                 tx: peer,
                 queue: w.queue_id,
                 engines: rec.per_engine.clone(),
                 go_sem: w.go_sem,
             },
-            Role::Tx => super::Q7Op::TxLaunch {
+            Role::Tx => Q7Op::TxLaunch {
                 core,
                 queue: w.queue_id,
                 engines: rec.per_engine.clone(),
@@ -874,7 +810,7 @@ impl System {
                 p.want += u64::from(n);
                 targets.push((e, p.want));
             }
-            self.pending.push_back(super::Q7Op::PollComp {
+            self.pending.push_back(Q7Op::PollComp {
                 core,
                 queue: w.queue_id,
                 engines: targets,

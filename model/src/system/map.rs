@@ -30,6 +30,7 @@
 
 use crate::addr::fields::{CAYMAN_ID, DIE, EXIT_DIE, ID_VALID, LOCAL, NEIGHBOR_ROUTE};
 use crate::addr::{ADDR_HOST_BIT, ADDR_RSVD_MID_LSB};
+use crate::udma::regs::{q_addr, Side};
 
 use super::topology::{CoreId, CoreLoc, Topology, DMA_ENGINES, SBUF_PARTITIONS};
 use super::SystemError;
@@ -38,30 +39,55 @@ use super::SystemError;
 pub const MAX_CORES_PER_DIE: u8 = 8;
 /// Stride of the cores in the die-local space.
 pub const CORE_STRIDE: u64 = 1 << 32;
-/// SBUF aperture base inside a core.
-pub const SBUF_BASE: u64 = 0;
+/// SBUF aperture base inside a core (the RTL tests `addr < CORE_SBUF_WINDOW_BYTES`,
+/// so it stays 0).
+pub const CORE_SBUF_BASE: u64 = 0;
 /// Address stride of one SBUF partition (the largest configurable partition).
 pub const SBUF_PARTITION_STRIDE: u64 = 0x20_0000;
-/// EVT_SEM window base inside a core.
-pub const EVT_SEM_BASE: u64 = 0x1000_0000;
-/// EVT_SEM window size (PUBLIC-FACTS §2).
-pub const EVT_SEM_BYTES: u64 = 0x2000;
 /// Engine register file base inside a core.
-pub const REGS_BASE: u64 = 0x1001_0000;
+pub const CORE_REGS_BASE: u64 = 0x1001_0000;
 /// Registers in the file (192 general on v5 plus the specials up to 255).
 pub const NUM_REGS: u64 = 256;
-/// UDMA engine CSR base inside a core.
-pub const UDMA_BASE: u64 = 0x1100_0000;
 /// CSR space of one UDMA engine (18 address bits, `udma::regs::UDMA_CSR_ADDR_WIDTH`).
-pub const UDMA_STRIDE: u64 = 1 << crate::udma::regs::UDMA_CSR_ADDR_WIDTH;
-/// Descriptor RAM base inside a core.
-pub const DESC_BASE: u64 = 0x1200_0000;
-/// Descriptor RAM size.
-pub const DESC_BYTES: u64 = 0x0400_0000;
+pub const CORE_UDMA_STRIDE: u64 = 1 << crate::udma::regs::UDMA_CSR_ADDR_WIDTH;
+/// Core offset of the broadcast doorbell block (after the 16 UDMA engines;
+/// its registers are `pair::regs`).
+pub const CORE_BCAST_BASE: u64 = crate::pair::regs::BCAST_BASE as u64;
+/// Bytes of the broadcast doorbell block.
+pub const CORE_BCAST_BYTES: u64 = crate::pair::regs::BCAST_BYTES as u64;
+/// Offset of the EVT_SEM SEM_INCR window inside a core (seed 001 §5.1): the
+/// target of every semaphore descriptor.
+pub const CORE_EVT_INCR_BASE: u64 =
+    CORE_EVT_SEM_BASE + crate::evt_sem::regs::EVT_SEM_SEM_INCR_BASE as u64;
+/// Offset of the EVT_SEM SEM_READ window inside a core (a Q7 poll reads it).
+pub const CORE_EVT_READ_BASE: u64 =
+    CORE_EVT_SEM_BASE + crate::evt_sem::regs::EVT_SEM_SEM_READ_BASE as u64;
+/// Offset of the EVT_SEM SEM_DECR window inside a core (a Q7 takes a semaphore with it).
+pub const CORE_EVT_DECR_BASE: u64 =
+    CORE_EVT_SEM_BASE + crate::evt_sem::regs::EVT_SEM_SEM_DECR_BASE as u64;
+
+// The core address map: the one definition, rendered into `rtl/sb2sb_pkg.sv`
+// ("SB2SB core address map" group) for `rtl/sb2sb_q7_port.sv`. Only what
+// the RTL decodes is exported (the whole-pair lint checks UNUSEDPARAM).
+crate::sv_consts! {
+    /// Size of the SBUF aperture at core offset 0: every core offset below it is SBUF.
+    CORE_SBUF_WINDOW_BYTES: u64 [32] = 0x1000_0000;
+    /// EVT_SEM window base inside a core.
+    CORE_EVT_SEM_BASE: u64 [32] = 0x1000_0000;
+    /// EVT_SEM window size (PUBLIC-FACTS §2).
+    CORE_EVT_SEM_BYTES: u64 [32] = 0x2000;
+    /// UDMA engine CSR base inside a core (engine e at + e << UDMA_CSR_ADDR_WIDTH).
+    CORE_UDMA_BASE: u64 [32] = 0x1100_0000;
+    /// Descriptor RAM base inside a core.
+    CORE_DESC_BASE: u64 [32] = 0x1200_0000;
+    /// Descriptor RAM size.
+    CORE_DESC_BYTES: u64 [32] = 0x0400_0000;
+}
+
 /// Bytes of one ring slot in descriptor RAM: 4096 descriptors of 16 bytes.
 pub const RING_BYTES: u64 = 0x1_0000;
-/// Descriptors per ring (the queue's RL register).
-pub const RING_LEN: u32 = (RING_BYTES / 16) as u32;
+/// Descriptors per ring slot: the largest ring length (the queue's RL register).
+pub const RING_LEN: u32 = (RING_BYTES / crate::udma::regs::UDMA_DESC_BYTES as u64) as u32;
 /// Offset in descriptor RAM of the constant `1` that semaphore descriptors read.
 pub const SEMA_ONE_OFFSET: u64 = 0x0300_0000;
 
@@ -84,7 +110,7 @@ pub enum Target {
 
 /// Byte offset of (partition, offset) inside a core.
 pub const fn sbuf_offset(partition: u8, offset: u64) -> u64 {
-    SBUF_BASE + partition as u64 * SBUF_PARTITION_STRIDE + offset
+    CORE_SBUF_BASE + partition as u64 * SBUF_PARTITION_STRIDE + offset
 }
 
 /// Die-local address of a core-relative offset.
@@ -94,31 +120,74 @@ pub const fn core_local(core_in_die: u8, offset: u64) -> u64 {
 
 /// Offset inside a core of the EVT_SEM SEM_INCR register of semaphore `sem`.
 pub const fn sem_incr_offset(sem: u8) -> u64 {
-    EVT_SEM_BASE + crate::evt_sem::regs::EVT_SEM_SEM_INCR_BASE as u64 + sem as u64 * 4
+    CORE_EVT_INCR_BASE + sem as u64 * 4
+}
+
+/// Offset inside a core of the EVT_SEM SEM_READ register of semaphore `sem`.
+pub const fn sem_read_offset(sem: u8) -> u64 {
+    CORE_EVT_READ_BASE + sem as u64 * 4
+}
+
+/// Offset inside a core of the EVT_SEM SEM_DECR register of semaphore `sem`.
+pub const fn sem_decr_offset(sem: u8) -> u64 {
+    CORE_EVT_DECR_BASE + sem as u64 * 4
+}
+
+/// A semaphore register of the EVT_SEM window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SemReg {
+    /// SEM_READ\[sem\].
+    Read(u8),
+    /// SEM_INCR\[sem\].
+    Incr(u8),
+    /// SEM_DECR\[sem\].
+    Decr(u8),
+}
+
+/// The semaphore register at EVT_SEM window offset `off`, if it is one.
+pub fn sem_reg(off: u32) -> Option<SemReg> {
+    use crate::evt_sem::regs::{
+        EVT_SEM_NUM_SEM, EVT_SEM_SEM_DECR_BASE, EVT_SEM_SEM_INCR_BASE, EVT_SEM_SEM_READ_BASE,
+    };
+    let span = EVT_SEM_NUM_SEM * 4;
+    let sem = |base: u32| ((off - base) / 4) as u8;
+    if off >= EVT_SEM_SEM_DECR_BASE && off < EVT_SEM_SEM_DECR_BASE + span {
+        Some(SemReg::Decr(sem(EVT_SEM_SEM_DECR_BASE)))
+    } else if off >= EVT_SEM_SEM_INCR_BASE && off < EVT_SEM_SEM_INCR_BASE + span {
+        Some(SemReg::Incr(sem(EVT_SEM_SEM_INCR_BASE)))
+    } else if off >= EVT_SEM_SEM_READ_BASE && off < EVT_SEM_SEM_READ_BASE + span {
+        Some(SemReg::Read(sem(EVT_SEM_SEM_READ_BASE)))
+    } else {
+        None
+    }
 }
 
 /// Offset inside a core of UDMA engine `engine`'s CSR `reg`.
 pub const fn udma_offset(engine: u8, reg: u32) -> u64 {
-    UDMA_BASE + engine as u64 * UDMA_STRIDE + reg as u64
+    CORE_UDMA_BASE + engine as u64 * CORE_UDMA_STRIDE + reg as u64
 }
 
-/// Offset inside a core of the ring slot of (engine, queue, side) (side 0 = M2S, 1 = S2M).
-pub const fn ring_offset(engine: u8, queue: u8, side: u8) -> u64 {
-    DESC_BASE + ((engine as u64 * 16 + queue as u64) * 2 + side as u64) * RING_BYTES
+/// Offset inside a core of per-queue register `reg` of queue `queue`, side
+/// `side` (0 M2S / 1 S2M) of UDMA engine `engine` (the queue-register
+/// formula is [`crate::udma::regs::q_addr`]).
+pub const fn udma_q_offset(engine: u8, side: u8, queue: u8, reg: u32) -> u64 {
+    udma_offset(engine, q_addr(side_of(side), queue as u32, reg))
 }
 
-/// Offset inside a core of the S2M completion ring of TX engine queue
-/// (engine, queue) (project-defined: the 16 MiB of descriptor RAM after the
-/// data rings, one [`RING_BYTES`] slot per engine queue).
-pub const fn comp_ring_offset(engine: u8, queue: u8) -> u64 {
-    DESC_BASE + 0x0200_0000 + (engine as u64 * 16 + queue as u64) * RING_BYTES
+/// The UDMA side of a side index (0 M2S / 1 S2M).
+pub const fn side_of(side: u8) -> Side {
+    if side == 0 {
+        Side::M2s
+    } else {
+        Side::S2m
+    }
 }
 
 /// Decode a core-relative offset.
 pub fn decode_core_offset(off: u64, bytes_per_partition: u32) -> Result<Target, SystemError> {
     let unmapped = Err(SystemError::Unmapped { offset: off });
-    if off < SBUF_BASE + u64::from(SBUF_PARTITIONS) * SBUF_PARTITION_STRIDE {
-        let rel = off - SBUF_BASE;
+    if off < CORE_SBUF_BASE + u64::from(SBUF_PARTITIONS) * SBUF_PARTITION_STRIDE {
+        let rel = off - CORE_SBUF_BASE;
         let partition = (rel / SBUF_PARTITION_STRIDE) as u8;
         let offset = rel % SBUF_PARTITION_STRIDE;
         if offset >= u64::from(bytes_per_partition) {
@@ -134,33 +203,31 @@ pub fn decode_core_offset(off: u64, bytes_per_partition: u32) -> Result<Target, 
             offset: offset as u32,
         });
     }
-    if (EVT_SEM_BASE..EVT_SEM_BASE + EVT_SEM_BYTES).contains(&off) {
+    if (CORE_EVT_SEM_BASE..CORE_EVT_SEM_BASE + CORE_EVT_SEM_BYTES).contains(&off) {
         return Ok(Target::EvtSem {
-            offset: (off - EVT_SEM_BASE) as u32,
+            offset: (off - CORE_EVT_SEM_BASE) as u32,
         });
     }
-    if (REGS_BASE..REGS_BASE + NUM_REGS * 4).contains(&off) {
+    if (CORE_REGS_BASE..CORE_REGS_BASE + NUM_REGS * 4).contains(&off) {
         return Ok(Target::Reg {
-            index: ((off - REGS_BASE) / 4) as u16,
+            index: ((off - CORE_REGS_BASE) / 4) as u16,
         });
     }
-    if (UDMA_BASE..UDMA_BASE + u64::from(DMA_ENGINES) * UDMA_STRIDE).contains(&off) {
-        let rel = off - UDMA_BASE;
+    if (CORE_UDMA_BASE..CORE_UDMA_BASE + u64::from(DMA_ENGINES) * CORE_UDMA_STRIDE).contains(&off) {
+        let rel = off - CORE_UDMA_BASE;
         return Ok(Target::Udma {
-            engine: (rel / UDMA_STRIDE) as u8,
-            offset: (rel % UDMA_STRIDE) as u32,
+            engine: (rel / CORE_UDMA_STRIDE) as u8,
+            offset: (rel % CORE_UDMA_STRIDE) as u32,
         });
     }
-    if (super::bcast::BCAST_BASE..super::bcast::BCAST_BASE + super::bcast::BCAST_BYTES)
-        .contains(&off)
-    {
+    if (CORE_BCAST_BASE..CORE_BCAST_BASE + CORE_BCAST_BYTES).contains(&off) {
         return Ok(Target::Bcast {
-            offset: (off - super::bcast::BCAST_BASE) as u32,
+            offset: (off - CORE_BCAST_BASE) as u32,
         });
     }
-    if (DESC_BASE..DESC_BASE + DESC_BYTES).contains(&off) {
+    if (CORE_DESC_BASE..CORE_DESC_BASE + CORE_DESC_BYTES).contains(&off) {
         return Ok(Target::Desc {
-            offset: (off - DESC_BASE) as u32,
+            offset: (off - CORE_DESC_BASE) as u32,
         });
     }
     unmapped
@@ -268,7 +335,7 @@ mod tests {
             }
         );
         assert_eq!(
-            decode_core_offset(REGS_BASE + 8, bpp).unwrap(),
+            decode_core_offset(CORE_REGS_BASE + 8, bpp).unwrap(),
             Target::Reg { index: 2 }
         );
         assert_eq!(
@@ -279,15 +346,25 @@ mod tests {
             }
         );
         assert_eq!(
-            decode_core_offset(ring_offset(0, 0, 1), bpp).unwrap(),
+            decode_core_offset(0x1201_0000, bpp).unwrap(),
             Target::Desc { offset: 0x1_0000 }
         );
+        // S2M queue 3 RTP_INC of engine 2: 0x1100_0000 + 2·0x4_0000 + 0x2_0000 + 0x1000 + 3·0x1000 + 0x38.
+        assert_eq!(udma_q_offset(2, 1, 3, 0x38), 0x1108_0000 + 0x2_4038);
+        assert_eq!(
+            (sem_read_offset(7), sem_decr_offset(7)),
+            (0x1000_101C, 0x1000_1C1C)
+        );
+        // PUBLIC-FACTS §2 / seed 001 §5.1 window: READ 0x1000, INCR 0x1800, DECR 0x1C00.
+        assert_eq!(sem_reg(0x1000 + 4 * 255), Some(SemReg::Read(255)));
+        assert_eq!(sem_reg(0x1830), Some(SemReg::Incr(12)));
+        assert_eq!(sem_reg(0x1C00), Some(SemReg::Decr(0)));
+        assert_eq!(sem_reg(0x1400), None);
+        assert_eq!(sem_reg(0x0FFC), None);
         assert!(matches!(
-            decode_core_offset(0x1300_0000 + DESC_BYTES, bpp),
+            decode_core_offset(0x1300_0000 + CORE_DESC_BYTES, bpp),
             Err(SystemError::Unmapped { .. })
         ));
-        assert!(ring_offset(15, 15, 1) + RING_BYTES <= comp_ring_offset(0, 0));
-        assert!(comp_ring_offset(15, 15) + RING_BYTES <= DESC_BASE + SEMA_ONE_OFFSET);
     }
 
     #[test]

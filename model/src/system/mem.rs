@@ -314,7 +314,7 @@ pub struct DescWords<'a>(pub &'a mut SparseMem);
 
 impl WordStore for DescWords<'_> {
     fn words(&self) -> u32 {
-        (super::map::DESC_BYTES / 8) as u32
+        (super::map::CORE_DESC_BYTES / 8) as u32
     }
 
     fn read(&self, word: u32) -> u64 {

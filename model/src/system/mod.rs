@@ -7,10 +7,10 @@
 //! # Public API (for the host-lowering and collective layers)
 //!
 //! ```
-//! use sb2sb_model::system::{System, Topology, CoreId, LegSpec, Mode};
+//! use sb2sb_model::system::{System, Topology, CoreId, SystemLeg, Mode};
 //! let mut sys = System::new(Topology::default()).unwrap();          // 1 package, 2 dies × 4 cores
 //! sys.write_sbuf(CoreId(1), 0, 0x100, &[7u8; 64]).unwrap();          // (core, partition, offset)
-//! let leg = LegSpec::new(CoreId(1), 0x100, CoreId(5), 0x200, 64, 1); // 1 partition × 64 bytes
+//! let leg = SystemLeg::new(CoreId(1), 0x100, CoreId(5), 0x200, 64, 1); // 1 partition × 64 bytes
 //! let rep = sys.send_recv(&leg, Mode::Fast).unwrap();                // RX arms, TX launches
 //! assert_eq!(sys.read_sbuf(CoreId(5), 0, 0x200, 64).unwrap(), vec![7u8; 64]);
 //! assert_eq!(sys.sem(CoreId(1), leg.local_sem).unwrap(), 1);         // one engine
@@ -25,18 +25,18 @@
 //!   offset); [`System::sbuf`] borrows a core's [`mem::Sbuf`].
 //! - Several legs at once (a ring step): [`System::issue_leg`] for each, then
 //!   [`System::run`]; [`System::clear_pending`] after an error.
-//! - A directed leg: [`System::send_recv`]`(&LegSpec, Mode) -> LegReport`
+//! - A directed leg: [`System::send_recv`]`(&SystemLeg, Mode) -> LegReport`
 //!   (src/dst core and offset, bytes per partition, partition start/count,
 //!   engine mask, queue, local/remote/go semaphores, [`LegOp`]). The report
 //!   carries the folded `dst_soc`, descriptor counts and modeled time.
-//! - Reducing receive: `LegSpec::op = LegOp::Reduce(f)` applies
+//! - Reducing receive: `SystemLeg::op = LegOp::Reduce(f)` applies
 //!   `f(dst, src)` on the destination bytes instead of a copy (fast and cycle
 //!   mode), e.g. a `datapath::reduce` kernel.
 //! - Semaphores and registers: [`System::sem`], [`System::set_sem`],
 //!   [`System::wait_sem`] (wait ≥ target and decrement, with the deadlock
 //!   watchdog), [`System::reg`], [`System::write_reg`].
 //! - The device primitives one by one: [`System::rdma_desc_gen`] (checks
-//!   the word and queues its ring set-up program, [`SetupAccess`]),
+//!   the word and queues its ring set-up program of [`Q7Step`]s),
 //!   [`System::rdma_desc_start`], [`System::run`] (runs the set-up
 //!   programs, then the start programs); queue state:
 //!   [`System::queue`]; a trace of transactions: [`System::trace`].
@@ -50,12 +50,14 @@ pub mod comp;
 pub mod core;
 pub mod cycle;
 pub mod fast;
+pub mod firmware;
 pub mod legs;
 pub mod link;
 pub mod map;
 pub mod mem;
 pub mod peer;
 pub mod q7_exec;
+pub mod q7_master;
 pub mod timing;
 pub mod topology;
 pub mod watchdog;
@@ -75,7 +77,8 @@ use crate::udma::desc::DescError;
 pub use self::core::{Core, QueueState};
 pub use bcast::{DmaApbBcast, Doorbells, Trigger};
 pub use classify::{PeerClass, PreSync};
-pub use legs::{prid, GenReport, SetupAccess};
+pub use firmware::{Q7Step, RingLayout};
+pub use legs::{prid, GenReport};
 pub use link::{LinkClass, Ps};
 pub use peer::{cayman_get_p2p_pod_peer_node, sengine_get_d2d_peer_nums, Neigh};
 pub use topology::{CoreId, CoreLoc, FoldMode, Topology};
@@ -274,9 +277,13 @@ impl std::fmt::Debug for LegOp {
 /// (project-defined).
 pub const DEFAULT_GO_SEM: u8 = 255;
 
-/// One directed SBUF→SBUF leg.
+/// The old name of [`SystemLeg`], kept while code outside the system model
+/// still uses it (the two-core environment's own leg is `pair::stim::LegSpec`).
+pub type LegSpec = SystemLeg;
+
+/// One directed SBUF→SBUF leg of the system model.
 #[derive(Debug, Clone)]
-pub struct LegSpec {
+pub struct SystemLeg {
     /// TX (source) core.
     pub src: CoreId,
     /// Source byte offset inside each partition.
@@ -305,7 +312,7 @@ pub struct LegSpec {
     pub op: LegOp,
 }
 
-impl LegSpec {
+impl SystemLeg {
     /// A copy leg with engine mask 0x000F (or fewer engines than partitions),
     /// queue 0, local_sem 12, remote_sem 20 (seed 001 §8), go_sem 255.
     pub fn new(
@@ -721,8 +728,11 @@ impl System {
     }
 
     pub(crate) fn trace_sem(&mut self, c: CoreId, evt_offset: u32) {
-        if self.trace_on && evt_offset >= 0x1000 {
-            let sem = ((evt_offset >> 2) & 0xFF) as u8;
+        let sem = match map::sem_reg(evt_offset) {
+            Some(map::SemReg::Read(s) | map::SemReg::Incr(s) | map::SemReg::Decr(s)) => s,
+            None => return,
+        };
+        if self.trace_on {
             let value = self.cores[usize::from(c.0)].evt.sem(sem);
             self.trace.push(TraceEvent::Sem {
                 t: self.timing.now,
@@ -776,7 +786,10 @@ impl System {
 
     /// The gen/start words of a leg: (TX gen, RX gen) — the start words need
     /// the descriptor counts the gens report.
-    pub fn leg_gen_words(&self, leg: &LegSpec) -> Result<(RdmaDescGen, RdmaDescGen), SystemError> {
+    pub fn leg_gen_words(
+        &self,
+        leg: &SystemLeg,
+    ) -> Result<(RdmaDescGen, RdmaDescGen), SystemError> {
         let base = RdmaDescGen {
             queue_id: leg.queue,
             local_sem: leg.local_sem,
@@ -803,7 +816,7 @@ impl System {
     }
 
     /// The start word matching a gen report.
-    pub fn leg_start_word(leg: &LegSpec, g: &GenReport) -> RdmaDescStart {
+    pub fn leg_start_word(leg: &SystemLeg, g: &GenReport) -> RdmaDescStart {
         RdmaDescStart {
             queue_id: leg.queue,
             local_sem: leg.local_sem,
@@ -821,7 +834,7 @@ impl System {
     /// TX start (left_pop, M2S launch), then run to completion. local_sem on
     /// the TX core and remote_sem on the RX core each rise by the number of
     /// engines; nothing waits on them here.
-    pub fn send_recv(&mut self, leg: &LegSpec, mode: Mode) -> Result<LegReport, SystemError> {
+    pub fn send_recv(&mut self, leg: &SystemLeg, mode: Mode) -> Result<LegReport, SystemError> {
         let t0 = self.timing.now;
         let c0 = self.cycles;
         if self.rec.is_some() {
@@ -862,12 +875,12 @@ impl System {
     /// Queue one leg without running it: gen on both Q7s, then the RX and TX
     /// starts. Issue every leg of a ring step, then [`System::run`] once, so
     /// the legs overlap in modeled time. Returns the TX gen report.
-    pub fn issue_leg(&mut self, leg: &LegSpec) -> Result<GenReport, SystemError> {
+    pub fn issue_leg(&mut self, leg: &SystemLeg) -> Result<GenReport, SystemError> {
         Ok(self.issue_leg_pair(leg)?.0)
     }
 
     /// [`System::issue_leg`] returning both gen reports (TX, RX).
-    fn issue_leg_pair(&mut self, leg: &LegSpec) -> Result<(GenReport, GenReport), SystemError> {
+    fn issue_leg_pair(&mut self, leg: &SystemLeg) -> Result<(GenReport, GenReport), SystemError> {
         let (wtx, wrx) = self.leg_gen_words(leg)?;
         let gtx = self.rdma_desc_gen(leg.src, prid(leg.src, Role::Tx), &wtx)?;
         let grx = match self.rdma_desc_gen(leg.dst, prid(leg.dst, Role::Rx), &wrx) {
@@ -977,7 +990,7 @@ impl System {
     }
 
     /// A leg's name and arguments on the timeline.
-    fn leg_trace_label(&self, leg: &LegSpec) -> Result<(String, serde_json::Value), SystemError> {
+    fn leg_trace_label(&self, leg: &SystemLeg) -> Result<(String, serde_json::Value), SystemError> {
         let link = self.topo.link_class(leg.src, leg.dst)?;
         Ok((
             // A plain name: speedscope labels a slice with its name and

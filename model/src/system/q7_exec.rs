@@ -39,12 +39,13 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use crate::evt_sem::regs::{EVT_SEM_SEM_DECR_BASE, EVT_SEM_SEM_READ_BASE};
 use crate::regs::axil::{AxilIn, AxilOut};
 use crate::udma::regs::AXI_RESP_OKAY;
 
 use super::bcast::BcastWrite;
+use super::firmware::Q7Step;
 use super::map::{self, Target};
+use super::q7_master::AxilMaster;
 use super::topology::DMA_ENGINES;
 use super::{doorbell_of, CoreId, Q7Op, System, SystemError};
 
@@ -96,7 +97,7 @@ enum WrKind {
 
 /// One step of a program.
 #[derive(Debug, Clone, PartialEq)]
-enum Step {
+enum PortStep {
     Write {
         port: u16,
         addr: u32,
@@ -135,7 +136,7 @@ impl Src {
 struct Prog {
     src: Src,
     by: CoreId,
-    steps: VecDeque<Step>,
+    steps: VecDeque<PortStep>,
     /// No access before this cycle (poll gap).
     wait_until: u64,
     /// Cycle at which the last poll that found its target unmet was issued.
@@ -151,12 +152,8 @@ struct Prog {
 #[derive(Debug, Clone, Copy)]
 struct Master {
     prog: usize,
-    addr: u32,
-    data: u32,
-    write: bool,
-    aw: bool,
-    w: bool,
-    ar: bool,
+    /// The Q7-side AXI4-Lite master carrying it.
+    axil: AxilMaster,
     issued: u64,
     /// A broadcast write's check result.
     bcast: Option<BcastWrite>,
@@ -205,20 +202,7 @@ impl Q7Exec {
     pub fn drives(&self) -> BTreeMap<u16, AxilIn> {
         let mut d: BTreeMap<u16, AxilIn> = self.flush.iter().map(|&c| (c, IDLE_DRIVE)).collect();
         for (&c, m) in &self.masters {
-            d.insert(
-                c,
-                AxilIn {
-                    awaddr: m.addr,
-                    awvalid: m.write && m.aw,
-                    wdata: m.data,
-                    wstrb: 0xF,
-                    wvalid: m.write && m.w,
-                    bready: true,
-                    araddr: m.addr,
-                    arvalid: !m.write && m.ar,
-                    rready: true,
-                },
-            );
+            d.insert(c, m.axil.drive());
         }
         d
     }
@@ -238,7 +222,7 @@ impl Q7Exec {
 
 impl System {
     /// The step of an MMIO write by the Q7 of `from` to routed address `soc`.
-    fn q7_write_step(&self, from: CoreId, soc: u64, data: u32) -> Result<Step, SystemError> {
+    fn q7_write_step(&self, from: CoreId, soc: u64, data: u32) -> Result<PortStep, SystemError> {
         let (to, off) = map::route_address(&self.topo, from, soc)?;
         let kind = match map::decode_core_offset(off, self.topo.sbuf_bytes_per_partition)? {
             Target::Udma { engine, offset } => match doorbell_of(offset) {
@@ -254,7 +238,7 @@ impl System {
             Target::EvtSem { offset } => WrKind::Evt { offset },
             _ => WrKind::Plain,
         };
-        Ok(Step::Write {
+        Ok(PortStep::Write {
             port: to.0,
             addr: off as u32,
             data,
@@ -263,82 +247,71 @@ impl System {
     }
 
     /// Wait ≥ `target` then take it: a `SEM_READ` poll and a `SEM_DECR` write on core `c`'s own port.
-    fn q7_wait_steps(c: CoreId, sem: u8, target: i32) -> [Step; 2] {
-        let read = EVT_SEM_SEM_READ_BASE + u32::from(sem) * 4;
-        let decr = EVT_SEM_SEM_DECR_BASE + u32::from(sem) * 4;
+    fn q7_wait_steps(c: CoreId, sem: u8, target: i32) -> [PortStep; 2] {
+        let decr = map::sem_decr_offset(sem);
         [
-            Step::Poll {
+            PortStep::Poll {
                 port: c.0,
-                addr: (map::EVT_SEM_BASE as u32) + read,
+                addr: map::sem_read_offset(sem) as u32,
                 min: target,
             },
-            Step::Write {
+            PortStep::Write {
                 port: c.0,
-                addr: (map::EVT_SEM_BASE as u32) + decr,
+                addr: decr as u32,
                 data: target as u32,
-                kind: WrKind::Evt { offset: decr },
+                kind: WrKind::Evt {
+                    offset: (decr - map::CORE_EVT_SEM_BASE) as u32,
+                },
             },
         ]
     }
 
-    /// The steps of one Q7 program (the same accesses, in the same order, as
-    /// fast mode's [`System::try_q7`]).
-    fn q7_steps(&mut self, op: &Q7Op) -> Result<(CoreId, VecDeque<Step>), SystemError> {
+    /// The port transactions of one step of a Q7 program by the Q7 of `by`
+    /// (a Q7-local step is applied here, when the program is built).
+    fn port_steps(
+        &mut self,
+        by: CoreId,
+        step: &Q7Step,
+        out: &mut VecDeque<PortStep>,
+    ) -> Result<(), SystemError> {
+        match step {
+            Q7Step::ReadyFlag { value } => self.core_mut(by)?.ready_to_receive_remote = *value,
+            Q7Step::WaitDec { sem, target } => out.extend(Self::q7_wait_steps(by, *sem, *target)),
+            Q7Step::PollComp { queue, engines } => out.push_back(PortStep::Comp {
+                queue: *queue,
+                engines: engines.clone(),
+            }),
+            Q7Step::Csr { .. }
+            | Q7Step::Store { .. }
+            | Q7Step::Doorbell { .. }
+            | Q7Step::Push { .. } => {
+                for (soc, data) in step.words() {
+                    out.push_back(self.q7_write_step(by, soc, data)?);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The port transactions of one queued op: its program from the one
+    /// generator ([`System::q7_program`], the program fast mode applies).
+    fn q7_steps(&mut self, op: &Q7Op) -> Result<(CoreId, VecDeque<PortStep>), SystemError> {
+        let (by, prog) = self.q7_program(op)?;
+        if let Q7Op::TxLaunch {
+            core,
+            queue,
+            engines,
+            ..
+        } = op
+        {
+            self.timing
+                .share
+                .insert((core.0, *queue), engines.len() as u32);
+        }
         let mut s = VecDeque::new();
-        let by = match op {
-            Q7Op::RxArm {
-                core,
-                tx,
-                queue,
-                engines,
-                go_sem,
-            } => {
-                let txl = self.topo.loc(*tx)?;
-                self.core_mut(*core)?.ready_to_receive_remote = 0;
-                for w in self.doorbell_plan(*core, *tx, *queue, 1, engines)? {
-                    s.push_back(self.q7_write_step(*core, w.soc, w.data)?);
-                }
-                // right_push: a routed INCR write of the TX go-semaphore.
-                let a = self.topo.fold(
-                    *core,
-                    *tx,
-                    map::core_local(txl.core, map::sem_incr_offset(*go_sem)),
-                )?;
-                s.push_back(self.q7_write_step(*core, a, 1)?);
-                *core
-            }
-            Q7Op::TxLaunch {
-                core,
-                queue,
-                engines,
-                go_sem,
-            } => {
-                s.extend(Self::q7_wait_steps(*core, *go_sem, 1));
-                self.timing
-                    .share
-                    .insert((core.0, *queue), engines.len() as u32);
-                for w in self.doorbell_plan(*core, *core, *queue, 0, engines)? {
-                    s.push_back(self.q7_write_step(*core, w.soc, w.data)?);
-                }
-                *core
-            }
-            Q7Op::Wait { core, sem, target } => {
-                self.core(*core)?;
-                s.extend(Self::q7_wait_steps(*core, *sem, *target));
-                *core
-            }
-            Q7Op::PollComp {
-                core,
-                queue,
-                engines,
-            } => {
-                s.push_back(Step::Comp {
-                    queue: *queue,
-                    engines: engines.clone(),
-                });
-                *core
-            }
-        };
+        for step in &prog {
+            self.port_steps(by, step, &mut s)?;
+        }
         Ok((by, s))
     }
 
@@ -351,16 +324,19 @@ impl System {
         };
         // The set-up programs first: each access word by word, routed to
         // the Q7 port of the core it addresses.
-        for s in &self.setups {
+        let setups: Vec<(u64, CoreId, Vec<Q7Step>)> = self
+            .setups
+            .iter()
+            .map(|s| (s.id, s.core, s.accesses.clone()))
+            .collect();
+        for (id, by, prog) in setups {
             let mut steps = VecDeque::new();
-            for a in &s.accesses {
-                for (soc, data) in a.words() {
-                    steps.push_back(self.q7_write_step(s.core, soc, data)?);
-                }
+            for step in &prog {
+                self.port_steps(by, step, &mut steps)?;
             }
             x.progs.push(Some(Prog {
-                src: Src::Setup(s.id),
-                by: s.core,
+                src: Src::Setup(id),
+                by,
                 steps,
                 wait_until: 0,
                 failed_at: None,
@@ -436,7 +412,7 @@ impl System {
                     progressed = true;
                     break;
                 };
-                if let Step::Write { port, .. } | Step::Poll { port, .. } = step {
+                if let PortStep::Write { port, .. } | PortStep::Poll { port, .. } = step {
                     if x.masters.contains_key(&port)
                         || x.flush.contains(&port)
                         || !self.cores[usize::from(port)].hw.q7.idle()
@@ -448,7 +424,7 @@ impl System {
                     p.first.get_or_insert(now);
                 }
                 match step {
-                    Step::Comp { queue, engines } => {
+                    PortStep::Comp { queue, engines } => {
                         if self.poll_completions(by, queue, &engines)? {
                             let p = x.progs[pi].as_mut().expect("prog");
                             p.steps.pop_front();
@@ -460,7 +436,7 @@ impl System {
                             break;
                         }
                     }
-                    Step::Write {
+                    PortStep::Write {
                         port,
                         addr,
                         data,
@@ -484,29 +460,19 @@ impl System {
                             port,
                             Master {
                                 prog: pi,
-                                addr,
-                                data,
-                                write: true,
-                                aw: true,
-                                w: true,
-                                ar: false,
+                                axil: AxilMaster::write(addr, data),
                                 issued: now,
                                 bcast,
                             },
                         );
                         break;
                     }
-                    Step::Poll { port, addr, .. } => {
+                    PortStep::Poll { port, addr, .. } => {
                         x.masters.insert(
                             port,
                             Master {
                                 prog: pi,
-                                addr,
-                                data: 0,
-                                write: false,
-                                aw: false,
-                                w: false,
-                                ar: true,
+                                axil: AxilMaster::read(addr),
                                 issued: now,
                                 bcast: None,
                             },
@@ -532,24 +498,18 @@ impl System {
         for port in ports {
             let Some(o) = outs.get(&port) else { continue };
             let m = x.masters.get_mut(&port).expect("master");
-            let done = if m.write {
-                let d = !m.aw && !m.w && o.bvalid;
-                m.aw &= !o.awready;
-                m.w &= !o.wready;
-                d.then_some((o.bresp, m.data))
-            } else {
-                let d = !m.ar && o.rvalid;
-                m.ar &= !o.arready;
-                d.then_some((o.rresp, o.rdata))
+            let Some((resp, data)) = m.axil.observe(o) else {
+                continue;
             };
-            let Some((resp, data)) = done else { continue };
             let m = x.masters.remove(&port).expect("master");
             let pi = m.prog;
             let p = x.progs[pi].as_mut().expect("prog");
             p.txns += 1;
-            if m.write
-                && (EVT_SEM_SEM_DECR_BASE..EVT_SEM_SEM_DECR_BASE + 0x400)
-                    .contains(&m.addr.wrapping_sub(map::EVT_SEM_BASE as u32))
+            let (addr, write) = (m.axil.addr, m.axil.write);
+            let evt = u64::from(addr).wrapping_sub(map::CORE_EVT_SEM_BASE);
+            if write
+                && evt < map::CORE_EVT_SEM_BYTES
+                && matches!(map::sem_reg(evt as u32), Some(map::SemReg::Decr(_)))
             {
                 p.popped.get_or_insert(self.cycles);
             }
@@ -560,8 +520,8 @@ impl System {
                     issued: m.issued,
                     port,
                     by: by.0,
-                    addr: m.addr,
-                    write: m.write,
+                    addr,
+                    write,
                     data,
                     resp,
                     prog,
@@ -571,8 +531,8 @@ impl System {
                 return Err(SystemError::Q7Resp {
                     core: port,
                     by: by.0,
-                    addr: m.addr,
-                    access: if m.write { "write" } else { "read" },
+                    addr,
+                    access: if write { "write" } else { "read" },
                     resp,
                 });
             }
@@ -582,44 +542,12 @@ impl System {
                 .and_then(|p| p.steps.front().cloned())
                 .expect("step");
             match step {
-                Step::Write { kind, .. } => {
-                    match (kind, m.bcast) {
-                        (
-                            WrKind::Doorbell {
-                                engine,
-                                queue,
-                                side,
-                                ..
-                            },
-                            _,
-                        ) => self.doorbell_landed(by, to, engine, queue, side)?,
-                        (_, Some(BcastWrite::Mask { queue, side, mask })) => {
-                            // the host's mirror of the port's MASK register
-                            // (for the next trigger's all-or-nothing check)
-                            self.core_mut(to)?.bcast_mask[usize::from(queue)][usize::from(side)] =
-                                mask;
-                        }
-                        (
-                            WrKind::Bcast { offset },
-                            Some(BcastWrite::Trigger {
-                                queue,
-                                side,
-                                n,
-                                mask,
-                            }),
-                        ) => {
-                            for e in (0..DMA_ENGINES).filter(|e| mask >> e & 1 == 1) {
-                                self.doorbell_landed(by, to, e, queue, side)?;
-                            }
-                            self.bcast_logged(by, to, offset, mask, n)?;
-                        }
-                        (WrKind::Evt { offset }, _) => self.trace_sem(to, offset),
-                        _ => {}
-                    }
+                PortStep::Write { kind, .. } => {
+                    self.q7_write_landed(by, to, kind, m.bcast)?;
                     x.progs[pi].as_mut().expect("prog").steps.pop_front();
                     progressed = true;
                 }
-                Step::Poll { min, .. } => {
+                PortStep::Poll { min, .. } => {
                     let p = x.progs[pi].as_mut().expect("prog");
                     if data as i32 >= min {
                         p.steps.pop_front();
@@ -629,7 +557,7 @@ impl System {
                         p.wait_until = self.cycles + POLL_GAP;
                     }
                 }
-                Step::Comp { .. } => {}
+                PortStep::Comp { .. } => {}
             }
             if x.progs[pi].as_ref().is_some_and(|p| p.steps.is_empty()) {
                 self.q7_finish(x, pi);
@@ -640,6 +568,52 @@ impl System {
 }
 
 impl System {
+    /// After the OKAY B of a program's write on the port of `to`: the same
+    /// bookkeeping as fast mode (a doorbell's queue marked active and its
+    /// DB_OVERFLOW check, the broadcast trigger's doorbells and log, the
+    /// semaphore trace).
+    fn q7_write_landed(
+        &mut self,
+        by: CoreId,
+        to: CoreId,
+        kind: WrKind,
+        bcast: Option<BcastWrite>,
+    ) -> Result<(), SystemError> {
+        match (kind, bcast) {
+            (
+                WrKind::Doorbell {
+                    engine,
+                    queue,
+                    side,
+                    ..
+                },
+                _,
+            ) => self.doorbell_landed(by, to, engine, queue, side)?,
+            (_, Some(BcastWrite::Mask { queue, side, mask })) => {
+                // the host's mirror of the port's MASK register
+                // (for the next trigger's all-or-nothing check)
+                self.core_mut(to)?.bcast_mask[usize::from(queue)][usize::from(side)] = mask;
+            }
+            (
+                WrKind::Bcast { offset },
+                Some(BcastWrite::Trigger {
+                    queue,
+                    side,
+                    n,
+                    mask,
+                }),
+            ) => {
+                for e in (0..DMA_ENGINES).filter(|e| mask >> e & 1 == 1) {
+                    self.doorbell_landed(by, to, e, queue, side)?;
+                }
+                self.bcast_logged(by, to, offset, mask, n)?;
+            }
+            (WrKind::Evt { offset }, _) => self.trace_sem(to, offset),
+            _ => {}
+        }
+        Ok(())
+    }
+
     /// A finished Q7 program on the timeline.
     fn trace_prog(&mut self, p: &Prog) {
         use crate::trace::{Q7Role, Track};
@@ -713,7 +687,7 @@ impl System {
             progs: vec![Some(Prog {
                 src: Src::Op(op),
                 by,
-                steps: VecDeque::from([Step::Write {
+                steps: VecDeque::from([PortStep::Write {
                     port,
                     addr,
                     data,

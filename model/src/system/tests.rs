@@ -2,6 +2,13 @@
 
 use super::*;
 use crate::isa::Role;
+use rstest::{fixture, rstest};
+
+/// A system of the default topology (one package, 2 dies × 4 cores).
+#[fixture]
+fn sys() -> System {
+    System::new(Topology::default()).unwrap()
+}
 
 fn fill(sys: &mut System, c: CoreId, off: u64, bytes: u32, parts: u8, seed: u8) {
     for p in 0..parts {
@@ -35,9 +42,9 @@ fn seed001_s8_worked_example_leg_moves_bytes_and_raises_both_semaphores_by_4() {
     let mut sys = System::new(seed_topo()).unwrap();
     let (a, b) = (CoreId(1), CoreId(7));
     fill(&mut sys, a, 0x10_0000, 0x4000, 128, 3);
-    let leg = LegSpec {
+    let leg = SystemLeg {
         engine_mask: 0x000F,
-        ..LegSpec::new(a, 0x10_0000, b, 0x10_0000, 0x4000, 128)
+        ..SystemLeg::new(a, 0x10_0000, b, 0x10_0000, 0x4000, 128)
     };
     let rep = sys.send_recv(&leg, Mode::Fast).unwrap();
     assert_eq!(rep.dst_soc, 0x58800000100000);
@@ -68,12 +75,12 @@ fn same_die_and_cross_chip_legs_verify() {
     let (a, same, far) = (CoreId(0), CoreId(2), CoreId(13));
     fill(&mut sys, a, 0, 4096, 16, 1);
     let r1 = sys
-        .send_recv(&LegSpec::new(a, 0, same, 512, 4096, 16), Mode::Fast)
+        .send_recv(&SystemLeg::new(a, 0, same, 512, 4096, 16), Mode::Fast)
         .unwrap();
     assert_eq!(r1.fold, FoldMode::Local);
     verify(&sys, a, 0, same, 512, 4096, 16);
     let r2 = sys
-        .send_recv(&LegSpec::new(a, 0, far, 0, 4096, 16), Mode::Fast)
+        .send_recv(&SystemLeg::new(a, 0, far, 0, 4096, 16), Mode::Fast)
         .unwrap();
     assert_eq!(r2.fold, FoldMode::ChipId);
     assert_eq!(r2.link, LinkClass::C2c);
@@ -117,23 +124,23 @@ fn cycle_and_fast_modes_give_identical_sbuf_semaphores_and_queue_pointers() {
         ..Topology::trn2(2)
     };
     let legs = [
-        LegSpec {
+        SystemLeg {
             engine_mask: 0x000F,
-            ..LegSpec::new(CoreId(1), 0x100, CoreId(7), 0x40, 3000, 9)
+            ..SystemLeg::new(CoreId(1), 0x100, CoreId(7), 0x40, 3000, 9)
         },
-        LegSpec {
+        SystemLeg {
             engine_mask: 0x0101,
             queue: 3,
-            ..LegSpec::new(CoreId(2), 0, CoreId(3), 70_000, 20_000, 5)
+            ..SystemLeg::new(CoreId(2), 0, CoreId(3), 70_000, 20_000, 5)
         },
-        LegSpec {
+        SystemLeg {
             engine_mask: 0x8000,
-            ..LegSpec::new(CoreId(0), 0, CoreId(12), 8, 70_000, 2)
+            ..SystemLeg::new(CoreId(0), 0, CoreId(12), 8, 70_000, 2)
         },
         // Same queue again: the rings continue (ring ids advance).
-        LegSpec {
+        SystemLeg {
             engine_mask: 0x000F,
-            ..LegSpec::new(CoreId(7), 0x40, CoreId(1), 0x8000, 3000, 9)
+            ..SystemLeg::new(CoreId(7), 0x40, CoreId(1), 0x8000, 3000, 9)
         },
     ];
     let mut out = Vec::new();
@@ -156,10 +163,9 @@ fn cycle_and_fast_modes_give_identical_sbuf_semaphores_and_queue_pointers() {
     assert_eq!(f.1[1][20], 4, "remote_sem of core 1 (last leg)");
 }
 
-#[test]
-fn tx_without_rx_is_a_deadlock_naming_core_semaphore_and_target() {
-    let mut sys = System::new(Topology::default()).unwrap();
-    let leg = LegSpec::new(CoreId(0), 0, CoreId(4), 0, 256, 4);
+#[rstest]
+fn tx_without_rx_is_a_deadlock_naming_core_semaphore_and_target(mut sys: System) {
+    let leg = SystemLeg::new(CoreId(0), 0, CoreId(4), 0, 256, 4);
     let (wtx, _) = sys.leg_gen_words(&leg).unwrap();
     let g = sys
         .rdma_desc_gen(leg.src, prid(leg.src, Role::Tx), &wtx)
@@ -193,9 +199,8 @@ fn tx_without_rx_is_a_deadlock_naming_core_semaphore_and_target() {
     }
 }
 
-#[test]
-fn wait_on_a_semaphore_nobody_increments_is_a_deadlock() {
-    let mut sys = System::new(Topology::default()).unwrap();
+#[rstest]
+fn wait_on_a_semaphore_nobody_increments_is_a_deadlock(mut sys: System) {
     for mode in [Mode::Fast, Mode::Cycle] {
         let e = sys.wait_sem(CoreId(3), 20, 4, mode).unwrap_err();
         assert!(
@@ -214,10 +219,9 @@ fn wait_on_a_semaphore_nobody_increments_is_a_deadlock() {
     }
 }
 
-#[test]
-fn seed001_s4_2_role_mismatch_with_prid_parity_is_an_error() {
-    let mut sys = System::new(Topology::default()).unwrap();
-    let leg = LegSpec::new(CoreId(0), 0, CoreId(4), 0, 256, 4);
+#[rstest]
+fn seed001_s4_2_role_mismatch_with_prid_parity_is_an_error(mut sys: System) {
+    let leg = SystemLeg::new(CoreId(0), 0, CoreId(4), 0, 256, 4);
     let (wtx, _) = sys.leg_gen_words(&leg).unwrap();
     let g = sys
         .rdma_desc_gen(leg.src, prid(leg.src, Role::Tx), &wtx)
@@ -240,10 +244,9 @@ fn seed001_s4_2_role_mismatch_with_prid_parity_is_an_error() {
     );
 }
 
-#[test]
-fn seed001_s5_3_descriptor_stream_count_mismatch_is_an_error() {
-    let mut sys = System::new(Topology::default()).unwrap();
-    let leg = LegSpec::new(CoreId(0), 0, CoreId(4), 0, 256, 4);
+#[rstest]
+fn seed001_s5_3_descriptor_stream_count_mismatch_is_an_error(mut sys: System) {
+    let leg = SystemLeg::new(CoreId(0), 0, CoreId(4), 0, 256, 4);
     let (wtx, _) = sys.leg_gen_words(&leg).unwrap();
     let g = sys
         .rdma_desc_gen(leg.src, prid(leg.src, Role::Tx), &wtx)
@@ -283,9 +286,9 @@ fn reduce_op_folds_into_the_destination_in_both_modes() {
         let mut sys = System::new(Topology::default()).unwrap();
         sys.write_sbuf(CoreId(0), 0, 0, &[5u8; 1000]).unwrap();
         sys.write_sbuf(CoreId(6), 0, 0, &[1u8; 1000]).unwrap();
-        let leg = LegSpec {
+        let leg = SystemLeg {
             op: LegOp::Reduce(add.clone()),
-            ..LegSpec::new(CoreId(0), 0, CoreId(6), 0, 1000, 1)
+            ..SystemLeg::new(CoreId(0), 0, CoreId(6), 0, 1000, 1)
         };
         sys.send_recv(&leg, mode).unwrap();
         assert_eq!(
@@ -307,19 +310,18 @@ fn a_64_die_system_allocates_only_touched_memory() {
     assert_eq!(sys.allocated_bytes(), 0);
     let last = CoreId(sys.topology().num_cores() as u16 - 1);
     sys.write_sbuf(CoreId(0), 0, 0, &[1; 64]).unwrap();
-    sys.send_recv(&LegSpec::new(CoreId(0), 0, last, 0, 64, 1), Mode::Fast)
+    sys.send_recv(&SystemLeg::new(CoreId(0), 0, last, 0, 64, 1), Mode::Fast)
         .unwrap();
     assert_eq!(sys.read_sbuf(last, 0, 0, 64).unwrap(), vec![1; 64]);
     assert!(sys.allocated_bytes() < 2 << 20, "{}", sys.allocated_bytes());
 }
 
-#[test]
-fn bad_legs_are_typed_errors() {
-    let mut sys = System::new(Topology::default()).unwrap();
+#[rstest]
+fn bad_legs_are_typed_errors(mut sys: System) {
     // Offset beyond the 224 KiB partition.
     let e = sys
         .send_recv(
-            &LegSpec::new(CoreId(0), 0x10_0000, CoreId(4), 0, 16, 1),
+            &SystemLeg::new(CoreId(0), 0x10_0000, CoreId(4), 0, 16, 1),
             Mode::Fast,
         )
         .unwrap_err();
@@ -334,18 +336,21 @@ fn bad_legs_are_typed_errors() {
         "{e}"
     );
     let e = sys
-        .send_recv(&LegSpec::new(CoreId(0), 0, CoreId(0), 0, 16, 1), Mode::Fast)
+        .send_recv(
+            &SystemLeg::new(CoreId(0), 0, CoreId(0), 0, 16, 1),
+            Mode::Fast,
+        )
         .unwrap_err();
     assert_eq!(e, SystemError::SelfPeer { core: 0 });
     let e = sys
         .send_recv(
-            &LegSpec::new(CoreId(0), 0, CoreId(99), 0, 16, 1),
+            &SystemLeg::new(CoreId(0), 0, CoreId(99), 0, 16, 1),
             Mode::Fast,
         )
         .unwrap_err();
     assert!(matches!(e, SystemError::NoSuchCore { core: 99, .. }), "{e}");
     let mut w = sys
-        .leg_gen_words(&LegSpec::new(CoreId(0), 0, CoreId(4), 0, 16, 1))
+        .leg_gen_words(&SystemLeg::new(CoreId(0), 0, CoreId(4), 0, 16, 1))
         .unwrap()
         .0;
     w.remote_routing_id = 3;
@@ -363,17 +368,17 @@ fn bad_legs_are_typed_errors() {
     );
 }
 
-#[test]
-fn corrupted_ring_id_is_reported_as_pref_ring_id() {
-    let mut sys = System::new(Topology::default()).unwrap();
-    let leg = LegSpec::new(CoreId(0), 0, CoreId(4), 0, 256, 1);
+/// A leg whose first M2S descriptor has its ring id flipped after the
+/// set-up programs ran (byte 3 holds bits [31:24]); returns the error of the run.
+fn run_with_a_corrupted_ring_id(sys: &mut System, mode: Mode) -> SystemError {
+    let leg = SystemLeg::new(CoreId(0), 0, CoreId(4), 0, 256, 1);
     let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
     let gtx = sys.rdma_desc_gen(CoreId(0), 1, &wtx).unwrap();
     let grx = sys.rdma_desc_gen(CoreId(4), 8, &wrx).unwrap();
     // The gens' set-up programs run first (their ring stores), then the fault.
-    sys.run(Mode::Fast).unwrap();
-    // Flip the ring id of the first M2S descriptor (byte 3 holds bits [31:24]).
-    let off = (map::ring_offset(0, 0, 0) - map::DESC_BASE) as u32 + 3;
+    sys.run(mode).unwrap();
+    // Ring (0, 0, M2S) is the first slot of descriptor RAM (docs/system.md).
+    let off = 3;
     let mut b = [0u8; 1];
     sys.core(CoreId(0)).unwrap().desc.read(off, &mut b);
     sys.core_mut(CoreId(0))
@@ -384,7 +389,12 @@ fn corrupted_ring_id_is_reported_as_pref_ring_id() {
         .unwrap();
     sys.rdma_desc_start(CoreId(0), 1, &System::leg_start_word(&leg, &gtx))
         .unwrap();
-    let e = sys.run(Mode::Fast).unwrap_err();
+    sys.run(mode).unwrap_err()
+}
+
+#[rstest]
+fn corrupted_ring_id_is_reported_as_pref_ring_id(mut sys: System) {
+    let e = run_with_a_corrupted_ring_id(&mut sys, Mode::Fast);
     assert!(
         matches!(
             e,
@@ -401,9 +411,8 @@ fn corrupted_ring_id_is_reported_as_pref_ring_id() {
     );
 }
 
-#[test]
-fn engine_registers_respect_the_arch_register_file() {
-    let mut sys = System::new(Topology::default()).unwrap();
+#[rstest]
+fn engine_registers_respect_the_arch_register_file(mut sys: System) {
     sys.write_reg(CoreId(2), 63, 7).unwrap();
     assert_eq!(sys.reg(CoreId(2), 63).unwrap(), 7);
     assert!(
@@ -422,10 +431,10 @@ fn odd_lengths_odd_semaphores_and_unaligned_offsets_agree_in_both_modes() {
         let mut sys = System::new(Topology::default()).unwrap();
         fill(&mut sys, CoreId(2), 0, 4096, 3, 9);
         // Odd semaphores take the 8-byte pair write.
-        let leg = LegSpec {
+        let leg = SystemLeg {
             local_sem: 13,
             remote_sem: 7,
-            ..LegSpec::new(CoreId(2), 8, CoreId(5), 16, 1001, 3)
+            ..SystemLeg::new(CoreId(2), 8, CoreId(5), 16, 1001, 3)
         };
         sys.send_recv(&leg, mode).unwrap();
         verify(&sys, CoreId(2), 8, CoreId(5), 16, 1001, 3);
@@ -435,7 +444,7 @@ fn odd_lengths_odd_semaphores_and_unaligned_offsets_agree_in_both_modes() {
         assert_eq!(sys.sem(CoreId(5), 6).unwrap(), 0);
         // Byte offsets of any alignment: the UDMA reads the aligned beats and
         // writes with byte strobes (docs/udma.md, unaligned buffer pointers).
-        let odd = LegSpec::new(CoreId(2), 3, CoreId(5), 2029, 1001, 3);
+        let odd = SystemLeg::new(CoreId(2), 3, CoreId(5), 2029, 1001, 3);
         sys.send_recv(&odd, mode).unwrap();
         verify(&sys, CoreId(2), 3, CoreId(5), 2029, 1001, 3);
         // The bytes around the destination are untouched (filled 0 at reset).
@@ -449,27 +458,9 @@ fn odd_lengths_odd_semaphores_and_unaligned_offsets_agree_in_both_modes() {
     assert!(out[0] == out[1]);
 }
 
-#[test]
-fn corrupted_ring_id_stops_the_golden_engine_in_cycle_mode() {
-    let mut sys = System::new(Topology::default()).unwrap();
-    let leg = LegSpec::new(CoreId(0), 0, CoreId(4), 0, 256, 1);
-    let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
-    let gtx = sys.rdma_desc_gen(CoreId(0), 1, &wtx).unwrap();
-    let grx = sys.rdma_desc_gen(CoreId(4), 8, &wrx).unwrap();
-    // The gens' set-up programs run first (their ring stores), then the fault.
-    sys.run(Mode::Cycle).unwrap();
-    let off = (map::ring_offset(0, 0, 0) - map::DESC_BASE) as u32 + 3;
-    let mut b = [0u8; 1];
-    sys.core(CoreId(0)).unwrap().desc.read(off, &mut b);
-    sys.core_mut(CoreId(0))
-        .unwrap()
-        .desc
-        .write(off, &[b[0] ^ 0x03]);
-    sys.rdma_desc_start(CoreId(4), 8, &System::leg_start_word(&leg, &grx))
-        .unwrap();
-    sys.rdma_desc_start(CoreId(0), 1, &System::leg_start_word(&leg, &gtx))
-        .unwrap();
-    let e = sys.run(Mode::Cycle).unwrap_err();
+#[rstest]
+fn corrupted_ring_id_stops_the_golden_engine_in_cycle_mode(mut sys: System) {
+    let e = run_with_a_corrupted_ring_id(&mut sys, Mode::Cycle);
     assert!(
         matches!(&e, SystemError::Dma { core: 0, engine: 0, queue: 0, rule } if rule.contains("M2S")),
         "{e}"
@@ -480,8 +471,8 @@ fn corrupted_ring_id_stops_the_golden_engine_in_cycle_mode() {
 fn a_ring_step_of_concurrent_legs_overlaps_in_modeled_time() {
     // Every core of one package sends to the next one at once (a ring step).
     let n = 8u16;
-    let legs: Vec<LegSpec> = (0..n)
-        .map(|c| LegSpec::new(CoreId(c), 0, CoreId((c + 1) % n), 4096, 4096, 16))
+    let legs: Vec<SystemLeg> = (0..n)
+        .map(|c| SystemLeg::new(CoreId(c), 0, CoreId((c + 1) % n), 4096, 4096, 16))
         .collect();
     let mut one = System::new(Topology::default()).unwrap();
     let single = one.send_recv(&legs[0], Mode::Fast).unwrap().modeled_ps;
@@ -547,9 +538,9 @@ fn run_seed_s8_word(mode: Mode) -> (System, GenReport) {
     };
     let gtx = sys.rdma_desc_gen(tx, prid(tx, Role::Tx), &wtx).unwrap();
     let grx = sys.rdma_desc_gen(rx, prid(rx, Role::Rx), &wrx).unwrap();
-    let leg = LegSpec {
+    let leg = SystemLeg {
         engine_mask: 0x000F,
-        ..LegSpec::new(tx, 0x10_0000, rx, 0x10_0000, 0x4000, 128)
+        ..SystemLeg::new(tx, 0x10_0000, rx, 0x10_0000, 0x4000, 128)
     };
     sys.rdma_desc_start(rx, prid(rx, Role::Rx), &System::leg_start_word(&leg, &grx))
         .unwrap();
@@ -607,7 +598,7 @@ fn seed001_s2_3_chip_id_fold_writes_the_peer_routing_id_into_cayman_id() {
     let mut sys = System::new(topo).unwrap();
     for (peer, rid) in [(CoreId(15), 0x12u64), (CoreId(14), 0x21)] {
         fill(&mut sys, CoreId(3), 0, 256, 4, 1);
-        let leg = LegSpec::new(CoreId(3), 0, peer, 0x40, 256, 4);
+        let leg = SystemLeg::new(CoreId(3), 0, peer, 0x40, 256, 4);
         let (wtx, _) = sys.leg_gen_words(&leg).unwrap();
         assert_eq!(u64::from(wtx.remote_routing_id), rid);
         let rep = sys.send_recv(&leg, Mode::Fast).unwrap();
@@ -625,7 +616,7 @@ fn seed001_s2_3_chip_id_fold_writes_the_peer_routing_id_into_cayman_id() {
         let slot = (qs.head.offset + qs.rl - 1) % qs.rl;
         let mut b = [0u8; 16];
         sys.core(CoreId(3)).unwrap().desc.read(
-            (map::ring_offset(0, 0, 1) - map::DESC_BASE) as u32 + slot * 16,
+            (RingLayout::SYSTEM.ring_offset(0, 0, 1) - map::CORE_DESC_BASE) as u32 + slot * 16,
             &mut b,
         );
         let bd = crate::udma::desc::S2mDesc::decode(&b).unwrap();
@@ -641,7 +632,7 @@ fn seed001_s2_3_chip_id_fold_writes_the_peer_routing_id_into_cayman_id() {
         );
     }
     // A word whose routing id disagrees with the host's map is refused.
-    let leg = LegSpec::new(CoreId(3), 0, CoreId(15), 0, 256, 4);
+    let leg = SystemLeg::new(CoreId(3), 0, CoreId(15), 0, 256, 4);
     let (mut wtx, _) = sys.leg_gen_words(&leg).unwrap();
     wtx.remote_routing_id = 0x13;
     let e = sys
@@ -679,15 +670,15 @@ fn seed001_s2_3_chip_id_fold_writes_the_peer_routing_id_into_cayman_id() {
 fn seed001_s4_4_broadcast_doorbell_moves_the_same_bytes_as_per_engine_doorbells() {
     let legs = [
         // Balanced (seed 001 §8 shape): one trigger per side.
-        LegSpec {
+        SystemLeg {
             engine_mask: 0x000F,
-            ..LegSpec::new(CoreId(3), 0x100, CoreId(7), 0x40, 3000, 8)
+            ..SystemLeg::new(CoreId(3), 0x100, CoreId(7), 0x40, 3000, 8)
         },
         // Unbalanced: 10 partitions over 3 engines → counts 4+2, 3+2, 3+2.
-        LegSpec {
+        SystemLeg {
             engine_mask: 0b1010_0001,
             queue: 2,
-            ..LegSpec::new(CoreId(0), 0, CoreId(2), 0x80, 700, 10)
+            ..SystemLeg::new(CoreId(0), 0, CoreId(2), 0x80, 700, 10)
         },
     ];
     let mut out = Vec::new();
@@ -735,9 +726,8 @@ fn seed001_s4_4_broadcast_doorbell_moves_the_same_bytes_as_per_engine_doorbells(
     assert!(out.windows(2).all(|w| w[0] == w[1]), "all four runs agree");
 }
 
-#[test]
-fn broadcast_trigger_is_all_or_nothing_and_checks_its_registers() {
-    let mut sys = System::new(Topology::default()).unwrap();
+#[rstest]
+fn broadcast_trigger_is_all_or_nothing_and_checks_its_registers(mut sys: System) {
     // Rings on engines 0 and 1 of core 0, queue 0, M2S; engine 1 almost full.
     let q = crate::udma::regs::UDMA_Q_ARRAY_BASE;
     let local = |e, r| map::core_local(0, map::udma_offset(e, q + r));
@@ -784,9 +774,9 @@ fn seed001_s5_3_generation_tag_poll_over_a_wrapping_completion_ring() {
     for mode in [Mode::Fast, Mode::Cycle] {
         let mut sys = System::new(Topology::default()).unwrap();
         sys.ring_len = 16;
-        let leg = LegSpec {
+        let leg = SystemLeg {
             engine_mask: 0x0004,
-            ..LegSpec::new(CoreId(0), 0, CoreId(4), 0x100, 64, 4)
+            ..SystemLeg::new(CoreId(0), 0, CoreId(4), 0x100, 64, 4)
         };
         for k in 0..12u8 {
             fill(&mut sys, CoreId(0), 0, 64, 4, k);
@@ -806,7 +796,8 @@ fn seed001_s5_3_generation_tag_poll_over_a_wrapping_completion_ring() {
         for slot in 0..16u32 {
             let mut b = [0u8; 16];
             sys.core(CoreId(0)).unwrap().desc.read(
-                (map::comp_ring_offset(2, 0) - map::DESC_BASE) as u32 + slot * 16,
+                (RingLayout::SYSTEM.comp_ring_offset(2, 0) - map::CORE_DESC_BASE) as u32
+                    + slot * 16,
                 &mut b,
             );
             let d = crate::udma::desc::CompDesc::decode(&b).unwrap();
@@ -847,7 +838,7 @@ fn seed001_s5_3_generation_tag_poll_over_a_wrapping_completion_ring() {
         // The slot gets the expected generation: now the poll takes it.
         let mut b = rings.last().unwrap()[8];
         b[3] = (b[3] & !3) | 1;
-        let off = (map::comp_ring_offset(2, 0) - map::DESC_BASE) as u32 + 8 * 16;
+        let off = (RingLayout::SYSTEM.comp_ring_offset(2, 0) - map::CORE_DESC_BASE) as u32 + 8 * 16;
         sys.core_mut(CoreId(0)).unwrap().desc.write(off, &b);
         sys.run(mode).unwrap();
         assert_eq!(sys.core(CoreId(0)).unwrap().comp_poll[2][0].seen, 73);
@@ -865,7 +856,7 @@ fn seed001_s5_3_generation_tag_poll_over_a_wrapping_completion_ring() {
 #[test]
 fn seed001_s2_4_and_s2_5_classifier_windows_and_ready_flag_on_the_leg() {
     let mut sys = System::new(Topology::seed_001_s8()).unwrap();
-    let leg = LegSpec::new(CoreId(3), 0, CoreId(7), 0x40, 256, 8);
+    let leg = SystemLeg::new(CoreId(3), 0, CoreId(7), 0x40, 256, 8);
     let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
     let gtx = sys
         .rdma_desc_gen(CoreId(3), prid(CoreId(3), Role::Tx), &wtx)
@@ -945,7 +936,7 @@ fn seed001_s4_3_rx_arms_s2m_then_right_push_then_left_pop_then_m2s_on_the_ordere
             let mut sys = System::new(Topology::default()).unwrap();
             sys.doorbells = db;
             sys.trace_on = true;
-            let leg = LegSpec::new(CoreId(3), 0, CoreId(7), 0, 512, 8);
+            let leg = SystemLeg::new(CoreId(3), 0, CoreId(7), 0, 512, 8);
             sys.send_recv(&leg, mode).unwrap();
             let tr = &sys.trace;
             let idx = |f: &dyn Fn(&TraceEvent) -> bool| -> Vec<usize> {
@@ -1070,10 +1061,10 @@ fn cycle_mode_counts_are_the_golden_counters_and_equal_fast_mode_on_an_unbalance
         ..Topology::trn2(1)
     };
     let mask = 1 << 1 | 1 << 2 | 1 << 7 | 1 << 10 | 1 << 14;
-    let leg = LegSpec {
+    let leg = SystemLeg {
         engine_mask: mask,
         queue: 5,
-        ..LegSpec::new(CoreId(1), 0x10, CoreId(6), 0x20, 70_000, 13)
+        ..SystemLeg::new(CoreId(1), 0x10, CoreId(6), 0x20, 70_000, 13)
     };
     let want = [(1u8, 3u32), (2, 3), (7, 3), (10, 2), (14, 2)];
     let mut out = Vec::new();
@@ -1139,9 +1130,9 @@ fn ring_id_error_mid_leg_in_cycle_mode_stops_the_queue_keeps_accepted_bytes_rais
     for mode in [Mode::Fast, Mode::Cycle] {
         let mut sys = System::new(Topology::default()).unwrap();
         fill(&mut sys, CoreId(0), 0, 256, 4, 1);
-        let leg = LegSpec {
+        let leg = SystemLeg {
             engine_mask: 0x0001,
-            ..LegSpec::new(CoreId(0), 0, CoreId(4), 0x40, 256, 4)
+            ..SystemLeg::new(CoreId(0), 0, CoreId(4), 0x40, 256, 4)
         };
         let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
         let gtx = sys.rdma_desc_gen(CoreId(0), 1, &wtx).unwrap();
@@ -1154,7 +1145,8 @@ fn ring_id_error_mid_leg_in_cycle_mode_stops_the_queue_keeps_accepted_bytes_rais
         // The gens' set-up programs run first (their ring stores), then the fault.
         sys.run(mode).unwrap();
         // Ring id of M2S slot 2 (byte 3 of the descriptor holds bits [31:24]).
-        let off = (map::ring_offset(0, 0, 0) - map::DESC_BASE) as u32 + 2 * 16 + 3;
+        let off =
+            (RingLayout::SYSTEM.ring_offset(0, 0, 0) - map::CORE_DESC_BASE) as u32 + 2 * 16 + 3;
         let mut b = [0u8; 1];
         sys.core(CoreId(0)).unwrap().desc.read(off, &mut b);
         sys.core_mut(CoreId(0))
@@ -1232,9 +1224,9 @@ fn ring_id_error_mid_leg_in_cycle_mode_stops_the_queue_keeps_accepted_bytes_rais
 /// the topology does not have is a typed route error of the fabric.
 #[test]
 fn cycle_mode_remote_semaphore_increments_arrive_through_the_destination_xbar_in_port() {
-    let leg = LegSpec {
+    let leg = SystemLeg {
         engine_mask: 0b0110,
-        ..LegSpec::new(CoreId(1), 0x100, CoreId(5), 0x200, 300, 6)
+        ..SystemLeg::new(CoreId(1), 0x100, CoreId(5), 0x200, 300, 6)
     };
     let mut out = Vec::new();
     for mode in [Mode::Fast, Mode::Cycle] {
@@ -1293,7 +1285,7 @@ fn cycle_mode_remote_semaphore_increments_arrive_through_the_destination_xbar_in
     let grx = sys.rdma_desc_gen(CoreId(5), 10, &wrx).unwrap();
     // The gens' set-up programs run first (their ring stores), then the fault.
     sys.run(Mode::Cycle).unwrap();
-    let off = (map::ring_offset(1, 0, 1) - map::DESC_BASE) as u32;
+    let off = (RingLayout::SYSTEM.ring_offset(1, 0, 1) - map::CORE_DESC_BASE) as u32;
     let mut b = [0u8; 16];
     sys.core(CoreId(1)).unwrap().desc.read(off, &mut b);
     let mut d = crate::udma::desc::S2mDesc::decode(&b).unwrap();
@@ -1319,12 +1311,12 @@ fn cycle_mode_remote_semaphore_increments_arrive_through_the_destination_xbar_in
 /// Core-local Q7-port address of UDMA engine `e`'s `*DRTP_inc` of queue `q`, `side`.
 fn rtp_inc_addr(e: u8, q: u8, side: crate::udma::regs::Side) -> u32 {
     use crate::udma::regs::{q_addr, UDMA_Q_RTP_INC};
-    (map::UDMA_BASE + u64::from(e) * map::UDMA_STRIDE) as u32
+    (map::CORE_UDMA_BASE + u64::from(e) * map::CORE_UDMA_STRIDE) as u32
         + q_addr(side, q.into(), UDMA_Q_RTP_INC)
 }
 
 fn evt_addr(base: u32, sem: u8) -> u32 {
-    map::EVT_SEM_BASE as u32 + base + u32::from(sem) * 4
+    map::CORE_EVT_SEM_BASE as u32 + base + u32::from(sem) * 4
 }
 
 /// Seed 001 §4.3 on the Q7 ports: the RX Q7's S2M doorbells and its right_push
@@ -1343,7 +1335,7 @@ fn cycle_mode_q7_accesses_run_on_the_target_cores_q7_port_rx_first_then_left_pop
         sys.doorbells = Doorbells::PerEngine;
         sys.trace_on = true;
         fill(&mut sys, tx, 0, 512, 8, 4);
-        let leg = LegSpec::new(tx, 0, rx, 0, 512, 8);
+        let leg = SystemLeg::new(tx, 0, rx, 0, 512, 8);
         sys.send_recv(&leg, mode).unwrap();
         verify(&sys, tx, 0, rx, 0, 512, 8);
         // The start programs' transactions (the gens' set-up ones come first).
@@ -1423,7 +1415,7 @@ fn cycle_mode_tx_before_rx_rings_nothing_and_lands_no_byte_until_rx_arms() {
     sys.doorbells = Doorbells::PerEngine;
     sys.trace_on = true;
     fill(&mut sys, tx, 0, 256, 4, 9);
-    let leg = LegSpec::new(tx, 0, rx, 0, 256, 4);
+    let leg = SystemLeg::new(tx, 0, rx, 0, 256, 4);
     let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
     let gtx = sys.rdma_desc_gen(tx, prid(tx, Role::Tx), &wtx).unwrap();
     let grx = sys.rdma_desc_gen(rx, prid(rx, Role::Rx), &wrx).unwrap();
@@ -1532,11 +1524,10 @@ fn cycle_mode_bad_doorbell_is_the_typed_error_before_any_port_write() {
 
 /// A Q7 access the port refuses (the engine register file is not behind the
 /// Q7 port: SLVERR) is the typed error naming core, address and response.
-#[test]
-fn cycle_mode_q7_port_slverr_is_a_typed_error_naming_core_address_and_response() {
-    let mut sys = System::new(Topology::default()).unwrap();
+#[rstest]
+fn cycle_mode_q7_port_slverr_is_a_typed_error_naming_core_address_and_response(mut sys: System) {
     let e = sys
-        .q7_raw_write(CoreId(1), 5, map::REGS_BASE as u32, 7)
+        .q7_raw_write(CoreId(1), 5, map::CORE_REGS_BASE as u32, 7)
         .unwrap_err();
     assert!(
         matches!(
@@ -1578,7 +1569,7 @@ fn cycle_mode_modeled_cycles_include_the_q7_port_transactions() {
     fill(&mut sys, tx, 0, bytes, parts, 2);
     let c0 = sys.cycles;
     let rep = sys
-        .send_recv(&LegSpec::new(tx, 0, rx, 0, bytes, parts), Mode::Cycle)
+        .send_recv(&SystemLeg::new(tx, 0, rx, 0, bytes, parts), Mode::Cycle)
         .unwrap();
     let first_m2s = sys
         .trace
@@ -1612,14 +1603,14 @@ fn cycle_mode_modeled_cycles_include_the_q7_port_transactions() {
 /// instead of 16 KiB: the same descriptors (one per partition, ≤ 64 KiB) and
 /// so the same set-up program, at a 64th of the data cycles (as the RTL
 /// mode's leg, docs/system.md).
-fn s8_setup_leg() -> (Topology, LegSpec) {
+fn s8_setup_leg() -> (Topology, SystemLeg) {
     let topo = Topology {
         sbuf_bytes_per_partition: 2 << 20,
         ..Topology::seed_001_s8()
     };
-    let leg = LegSpec {
+    let leg = SystemLeg {
         engine_mask: 0x000F,
-        ..LegSpec::new(CoreId(3), 0x10_0000, CoreId(7), 0x10_0000, 256, 128)
+        ..SystemLeg::new(CoreId(3), 0x10_0000, CoreId(7), 0x10_0000, 256, 128)
     };
     (topo, leg)
 }
@@ -1647,9 +1638,10 @@ fn s8_setup_addresses() -> (Vec<u32>, Vec<u32>) {
         UDMA_Q_RBP_LOW, UDMA_Q_RL, UDMA_S2M_Q_COMP_CFG,
     };
     let udma = |e: u8, side, r| (map::udma_offset(e, q_addr(side, 0, r))) as u32;
-    let ring =
-        |e: u8, side: u8| (0..34 * 4).map(move |k| map::ring_offset(e, 0, side) as u32 + 4 * k);
-    let k = (map::DESC_BASE + map::SEMA_ONE_OFFSET) as u32;
+    let ring = |e: u8, side: u8| {
+        (0..34 * 4).map(move |k| RingLayout::SYSTEM.ring_offset(e, 0, side) as u32 + 4 * k)
+    };
+    let k = (map::CORE_DESC_BASE + map::SEMA_ONE_OFFSET) as u32;
     let mut tx: Vec<u32> = (0..4).map(|w| k + 4 * w).collect();
     let mut rx = Vec::new();
     for e in 0..4u8 {
@@ -1722,7 +1714,7 @@ fn cycle_mode_ring_setup_runs_on_the_q7_port_in_order_before_the_s2m_doorbells()
         for e in 0..4u8 {
             for side in 0..2u8 {
                 let mut b = vec![0u8; 34 * 16];
-                let off = (map::ring_offset(e, 0, side) - map::DESC_BASE) as u32;
+                let off = (RingLayout::SYSTEM.ring_offset(e, 0, side) - map::CORE_DESC_BASE) as u32;
                 sys.core(tx).unwrap().desc.read(off, &mut b);
                 ring.push(b);
             }
@@ -1772,8 +1764,9 @@ fn cycle_mode_ring_setup_runs_on_the_q7_port_in_order_before_the_s2m_doorbells()
             .min()
             .unwrap();
         assert!(last_setup <= first_start, "{last_setup} > {first_start}");
-        let s2m_trigger =
-            (bcast::BCAST_BASE + u64::from(bcast::bcast_reg(0, 1, bcast::BCAST_TAIL_INC))) as u32;
+        let s2m_trigger = (map::CORE_BCAST_BASE
+            + u64::from(bcast::bcast_reg(0, 1, bcast::BCAST_TAIL_INC)))
+            as u32;
         let first_s2m = log.iter().find(|t| t.addr == s2m_trigger).unwrap();
         assert_eq!(first_s2m.prog, "rx_arm");
         // Modeled cycles: at least 4 per set-up transaction before the first
@@ -1801,17 +1794,16 @@ fn cycle_mode_ring_setup_runs_on_the_q7_port_in_order_before_the_s2m_doorbells()
 /// descriptor byte of the engines before it changes (gen plans against the
 /// planned registers and emits only once every check passed). A leg whose
 /// RX gen is refused drops the TX gen's program too.
-#[test]
-fn a_refused_gen_queues_no_setup_and_makes_no_port_transaction() {
-    let mut sys = System::new(Topology::default()).unwrap();
+#[rstest]
+fn a_refused_gen_queues_no_setup_and_makes_no_port_transaction(mut sys: System) {
     sys.trace_on = true;
     let (tx, rx) = (CoreId(0), CoreId(4));
     fill(&mut sys, tx, 0, 64, 28, 1);
     // Engine 3's queue 0 gets an 8-descriptor ring from a first leg.
     sys.ring_len = 8;
-    let first = LegSpec {
+    let first = SystemLeg {
         engine_mask: 0x0008,
-        ..LegSpec::new(tx, 0, rx, 0, 64, 1)
+        ..SystemLeg::new(tx, 0, rx, 0, 64, 1)
     };
     sys.send_recv(&first, Mode::Cycle).unwrap();
     assert_eq!(sys.queue(tx, 3, 0, 0).unwrap().rl, 8);
@@ -1819,7 +1811,7 @@ fn a_refused_gen_queues_no_setup_and_makes_no_port_transaction() {
     let n0 = sys.q7_log.len();
     let desc0 = sys.core(tx).unwrap().desc.allocated_bytes();
     // 28 partitions over 4 engines: 7 + 2 = 9 descriptors each; engine 3 has 7 free.
-    let leg = LegSpec::new(tx, 0, rx, 0, 64, 28);
+    let leg = SystemLeg::new(tx, 0, rx, 0, 64, 28);
     let e = sys.send_recv(&leg, Mode::Cycle).unwrap_err();
     assert_eq!(
         e,
@@ -1870,9 +1862,9 @@ fn a_refused_gen_queues_no_setup_and_makes_no_port_transaction() {
         )
         .unwrap();
     sys.mmio_write(tx, s2m_db, 3).unwrap();
-    let one = LegSpec {
+    let one = SystemLeg {
         engine_mask: 0x0008,
-        ..LegSpec::new(tx, 0, rx, 0, 64, 4)
+        ..SystemLeg::new(tx, 0, rx, 0, 64, 4)
     };
     let e = sys.send_recv(&one, Mode::Cycle).unwrap_err();
     assert_eq!(
@@ -1914,12 +1906,12 @@ fn cycle_mode_slverr_during_setup_is_q7resp_naming_the_address_and_rings_no_door
     let k = s
         .accesses
         .iter()
-        .position(|a| matches!(a, SetupAccess::Csr { soc, .. } if *soc as u32 == rbp_hi))
+        .position(|a| matches!(a, Q7Step::Csr { soc, .. } if *soc as u32 == rbp_hi))
         .unwrap();
-    let SetupAccess::Csr { soc, data } = s.accesses[k] else {
+    let Q7Step::Csr { soc, data } = s.accesses[k] else {
         unreachable!()
     };
-    s.accesses[k] = SetupAccess::Csr {
+    s.accesses[k] = Q7Step::Csr {
         soc: (soc & !0xFFFF_FFFF) | u64::from(hole),
         data,
     };
@@ -1965,8 +1957,8 @@ fn cycle_mode_slverr_during_setup_is_q7resp_naming_the_address_and_rings_no_door
 #[test]
 fn ring_step_with_setup_on_the_ports_agrees_with_fast_mode() {
     let n = 4u16;
-    let legs: Vec<LegSpec> = (0..n)
-        .map(|c| LegSpec::new(CoreId(c), 0, CoreId((c + 1) % n), 1024, 512, 4))
+    let legs: Vec<SystemLeg> = (0..n)
+        .map(|c| SystemLeg::new(CoreId(c), 0, CoreId((c + 1) % n), 1024, 512, 4))
         .collect();
     let mut out = Vec::new();
     for mode in [Mode::Fast, Mode::Cycle] {
