@@ -689,6 +689,136 @@ impl Xbar {
         }
     }
 
+    /// The in-path FSM's clock edge (its one master, the link, `lw`).
+    #[inline(always)]
+    fn in_path_update(&mut self, lw: &WmIn, mem: &[SramOut; 2], dec: &DecoderOut) {
+        let mut inc2_v = [false; 2];
+        match self.i_st {
+            // one master: out of reset the in-path waits in ADDR
+            WState::Idle => self.i_st = WState::Addr,
+            WState::Addr => {
+                if lw.awvalid {
+                    self.i_st = WState::Dec;
+                    self.i_addr = lw.awaddr;
+                    self.i_len = lw.awlen;
+                }
+            }
+            WState::Dec => self.i_st = WState::Route,
+            WState::Route => {
+                let r = self.route_of(dec, self.i_len, true, true);
+                self.i_tgt = r.tgt;
+                self.i_word = r.word;
+                self.i_resp = r.resp;
+                self.i_st = if r.tgt == TGT_SEM || r.tgt == TGT_ERR {
+                    WState::Data
+                } else {
+                    WState::TgtAw
+                };
+            }
+            WState::TgtAw => {
+                let k = usize::from(self.i_tgt & 1);
+                if self.own[k] == OWN_IN && mem[k].awready {
+                    self.i_st = WState::Data;
+                }
+            }
+            WState::Data => {
+                if self.i_tgt_wready(mem) && lw.wvalid {
+                    if self.i_tgt == TGT_SEM {
+                        for (l, v) in inc2_v.iter_mut().enumerate() {
+                            *v = (lw.wstrb >> (4 * l)) & 0xF != 0;
+                            self.inc2_i[l] = (self.i_word.wrapping_mul(2) + l as u32) as u8;
+                            self.inc2_val[l] = (lw.wdata >> (32 * l)) as u32;
+                        }
+                        self.i_word = self.i_word.wrapping_add(1);
+                    }
+                    if lw.wlast {
+                        self.i_st = if self.i_tgt == TGT_SEM || self.i_tgt == TGT_ERR {
+                            WState::Back
+                        } else {
+                            WState::Resp
+                        };
+                    }
+                }
+            }
+            WState::Resp => {
+                let k = usize::from(self.i_tgt & 1);
+                if mem[k].bvalid {
+                    self.i_st = WState::Back;
+                    self.i_resp = mem[k].bresp;
+                }
+            }
+            _ => {
+                if lw.bready {
+                    self.i_st = WState::Addr;
+                }
+            }
+        }
+        self.inc2_v = inc2_v;
+    }
+
+    /// The read path FSM's clock edge.
+    #[inline(always)]
+    fn read_path_update(&mut self, ms: &impl Masters, mem: &[SramOut; 2], dec: &DecoderOut) {
+        let n_rm = self.cfg.engines;
+        let g = self.r_g;
+        match self.r_st {
+            RState::Idle => {
+                let all_rm = if n_rm >= 32 {
+                    u32::MAX
+                } else {
+                    (1u32 << n_rm) - 1
+                };
+                let req = ms.ar_req() & all_rm;
+                if let Some(m) = rr_pick(req, self.r_rr) {
+                    self.r_st = RState::Addr;
+                    self.r_g = m;
+                }
+            }
+            RState::Addr => {
+                let m = ms.rm(g);
+                if m.arvalid {
+                    self.r_st = RState::Dec;
+                    self.r_addr = m.araddr;
+                    self.r_len = m.arlen;
+                }
+            }
+            RState::Dec => self.r_st = RState::Route,
+            RState::Route => {
+                let r = self.route_of(dec, self.r_len, false, false);
+                self.r_tgt = r.tgt;
+                self.r_word = r.word;
+                self.r_resp = r.resp;
+                self.r_cnt = 0;
+                self.r_st = if r.tgt == TGT_SBUF || r.tgt == TGT_DESC {
+                    RState::TgtAr
+                } else {
+                    RState::Err
+                };
+            }
+            RState::TgtAr => {
+                if mem[usize::from(self.r_tgt & 1)].arready {
+                    self.r_st = RState::Data;
+                }
+            }
+            RState::Data => {
+                let m = &mem[usize::from(self.r_tgt & 1)];
+                if m.rvalid && ms.rm(g).rready && m.rlast {
+                    self.r_st = RState::Idle;
+                    self.r_rr = if g == n_rm - 1 { 0 } else { g + 1 };
+                }
+            }
+            _ => {
+                if ms.rm(g).rready {
+                    self.r_cnt = (self.r_cnt + 1) & 0xFF;
+                    if self.r_cnt == (self.r_len + 1) & 0xFF {
+                        self.r_st = RState::Idle;
+                        self.r_rr = if g == n_rm - 1 { 0 } else { g + 1 };
+                    }
+                }
+            }
+        }
+    }
+
     /// The out-path FSM's clock edge; returns the response-queue push of
     /// this edge (`bq_push`: master, completed, response).
     #[inline(always)]
@@ -843,7 +973,6 @@ impl Xbar {
             self.reset();
             return;
         }
-        let n_rm = self.cfg.engines;
         let lmi = self.link_master();
         // ---- memory owners (from the pre-edge state): an unowned memory
         // stays unowned unless a path is in TGT_AW, so with neither owned
@@ -852,134 +981,14 @@ impl Xbar {
         if self.own != [OWN_NONE; 2] || self.w_st == WState::TgtAw || self.i_st == WState::TgtAw {
             self.next_owners(mem, &mut own_d);
         }
-        // ---- in-path (the link master)
-        let lw = ms.wm(lmi);
-        let mut inc2_v = [false; 2];
-        match self.i_st {
-            // one master: out of reset the in-path waits in ADDR
-            WState::Idle => self.i_st = WState::Addr,
-            WState::Addr => {
-                if lw.awvalid {
-                    self.i_st = WState::Dec;
-                    self.i_addr = lw.awaddr;
-                    self.i_len = lw.awlen;
-                }
-            }
-            WState::Dec => self.i_st = WState::Route,
-            WState::Route => {
-                let r = self.route_of(&dec[2], self.i_len, true, true);
-                self.i_tgt = r.tgt;
-                self.i_word = r.word;
-                self.i_resp = r.resp;
-                self.i_st = if r.tgt == TGT_SEM || r.tgt == TGT_ERR {
-                    WState::Data
-                } else {
-                    WState::TgtAw
-                };
-            }
-            WState::TgtAw => {
-                let k = usize::from(self.i_tgt & 1);
-                if self.own[k] == OWN_IN && mem[k].awready {
-                    self.i_st = WState::Data;
-                }
-            }
-            WState::Data => {
-                if self.i_tgt_wready(mem) && lw.wvalid {
-                    if self.i_tgt == TGT_SEM {
-                        for (l, v) in inc2_v.iter_mut().enumerate() {
-                            *v = (lw.wstrb >> (4 * l)) & 0xF != 0;
-                            self.inc2_i[l] = (self.i_word.wrapping_mul(2) + l as u32) as u8;
-                            self.inc2_val[l] = (lw.wdata >> (32 * l)) as u32;
-                        }
-                        self.i_word = self.i_word.wrapping_add(1);
-                    }
-                    if lw.wlast {
-                        self.i_st = if self.i_tgt == TGT_SEM || self.i_tgt == TGT_ERR {
-                            WState::Back
-                        } else {
-                            WState::Resp
-                        };
-                    }
-                }
-            }
-            WState::Resp => {
-                let k = usize::from(self.i_tgt & 1);
-                if mem[k].bvalid {
-                    self.i_st = WState::Back;
-                    self.i_resp = mem[k].bresp;
-                }
-            }
-            _ => {
-                if lw.bready {
-                    self.i_st = WState::Addr;
-                }
-            }
-        }
-        self.inc2_v = inc2_v;
+        self.in_path_update(ms.wm(lmi), mem, &dec[2]);
         // ---- out-path and its response queue (both from the pre-edge state)
         let lk_aw_hs =
             self.w_st == WState::TgtAw && self.w_tgt == TGT_LINK && self.lk_ok() && link.awready;
         let bq_pop = self.bq_head() && ms.b_req() >> self.bq_m[self.bq_rp] & 1 != 0;
         let push = self.out_path_update(ms, mem, link, &dec[0]);
         self.bq_update(link, lk_aw_hs, bq_pop, push);
-        // ---- read path
-        let g = self.r_g;
-        match self.r_st {
-            RState::Idle => {
-                let all_rm = if n_rm >= 32 {
-                    u32::MAX
-                } else {
-                    (1u32 << n_rm) - 1
-                };
-                let req = ms.ar_req() & all_rm;
-                if let Some(m) = rr_pick(req, self.r_rr) {
-                    self.r_st = RState::Addr;
-                    self.r_g = m;
-                }
-            }
-            RState::Addr => {
-                let m = ms.rm(g);
-                if m.arvalid {
-                    self.r_st = RState::Dec;
-                    self.r_addr = m.araddr;
-                    self.r_len = m.arlen;
-                }
-            }
-            RState::Dec => self.r_st = RState::Route,
-            RState::Route => {
-                let r = self.route_of(&dec[1], self.r_len, false, false);
-                self.r_tgt = r.tgt;
-                self.r_word = r.word;
-                self.r_resp = r.resp;
-                self.r_cnt = 0;
-                self.r_st = if r.tgt == TGT_SBUF || r.tgt == TGT_DESC {
-                    RState::TgtAr
-                } else {
-                    RState::Err
-                };
-            }
-            RState::TgtAr => {
-                if mem[usize::from(self.r_tgt & 1)].arready {
-                    self.r_st = RState::Data;
-                }
-            }
-            RState::Data => {
-                let m = &mem[usize::from(self.r_tgt & 1)];
-                if m.rvalid && ms.rm(g).rready && m.rlast {
-                    self.r_st = RState::Idle;
-                    self.r_rr = if g == n_rm - 1 { 0 } else { g + 1 };
-                }
-            }
-            _ => {
-                if ms.rm(g).rready {
-                    self.r_cnt = (self.r_cnt + 1) & 0xFF;
-                    if self.r_cnt == (self.r_len + 1) & 0xFF {
-                        self.r_st = RState::Idle;
-                        self.r_rr = if g == n_rm - 1 { 0 } else { g + 1 };
-                    }
-                }
-            }
-        }
+        self.read_path_update(ms, mem, &dec[1]);
         self.own = own_d;
     }
 }
