@@ -1,7 +1,19 @@
 // The AXI4 interconnect of one NeuronCore (docs/pair.md). Three paths, each
-// serving one burst at a time and routing it with its own cayman_addr_decode
-// instance on the 57-bit SoC address (seed 001 §2):
-//   out-path: writes of the UDMA engines and the Q7 memory port (round-robin)
+// moving the data of one burst at a time and routing it with its own
+// cayman_addr_decode instance on the 57-bit SoC address (seed 001 §2):
+//   out-path: writes of the UDMA engines and the Q7 memory port (round-robin).
+//             Its B responses return through an in-order response queue
+//             (BqDepth entries, one per burst, in the order the bursts
+//             finished their data): a burst to the link is posted — the path
+//             takes the next burst as soon as the WLAST beat went into the
+//             link, and the burst's entry is completed when the peer's B
+//             comes back (after the write committed there); SBUF, descriptor
+//             RAM, SEM_INCR and error bursts complete their entry at their
+//             own B. The head entry, once completed, is the B of its master,
+//             so every master sees its B responses in issue order. Link
+//             bursts outstanding at once share one destination (address bits
+//             [63:32]): a link burst to another destination waits in TGT_AW
+//             until every earlier link B returned.
 //   in-path:  writes arriving from the link (the peer's bursts), local targets
 //             only — separate from the out-path so that two cores writing to
 //             each other at once cannot deadlock on their links
@@ -30,6 +42,9 @@ module sb2sb_xbar #(
   parameter int unsigned DescBytes     = 16384,
   localparam int unsigned NumWm = NumEngines + 2,
   localparam int unsigned GW    = $clog2(NumWm),
+  // out-path response queue: entries (bursts whose B the master has not taken)
+  localparam int unsigned BqDepth = 8,
+  localparam int unsigned BqPw    = $clog2(BqDepth),
   localparam int unsigned RGW   = (NumEngines > 1) ? $clog2(NumEngines) : 1
 ) (
   input  logic                        clk_i,
@@ -278,6 +293,17 @@ module sb2sb_xbar #(
   logic [GW-1:0]   w_pick;
   route_t          w_route;
   logic            w_hs, w_tgt_wready;
+  // out-path response queue (in burst order) and the link bursts awaiting B
+  logic [BqDepth-1:0][GW-1:0] bq_m_q, bq_m_d;
+  logic [BqDepth-1:0]         bq_done_q, bq_done_d;
+  logic [BqDepth-1:0][1:0]    bq_resp_q, bq_resp_d;
+  logic [BqPw-1:0]            bq_wp_q, bq_wp_d, bq_rp_q, bq_rp_d;
+  logic [BqPw:0]              bq_cnt_q, bq_cnt_d;
+  logic                       bq_push, bq_push_done, bq_pop, bq_head;
+  logic [1:0]                 bq_push_resp;
+  logic [2:0]                 lk_pend_q, lk_pend_d;
+  logic [31:0]                lk_hi_q, lk_hi_d;
+  logic                       lk_ok, lk_aw_hs, lk_b_hs;
   // in-path
   wst_e             i_st_q, i_st_d;
   tgt_e             i_tgt_q, i_tgt_d;
@@ -334,10 +360,10 @@ module sb2sb_xbar #(
     wm_awready_o = '0;
     wm_wready_o  = '0;
     wm_bvalid_o  = '0;
-    wm_bresp_o   = w_resp_q;
+    wm_bresp_o   = bq_resp_q[bq_rp_q];
     if (w_st_q == WAddr) wm_awready_o[w_g_q] = 1'b1;
     if (w_st_q == WData) wm_wready_o[w_g_q] = w_tgt_wready;
-    if (w_st_q == WBack) wm_bvalid_o[w_g_q] = 1'b1;
+    if (bq_head) wm_bvalid_o[bq_m_q[bq_rp_q]] = 1'b1;
     mem_awaddr_o   = {w_word_q, w_word_q};
     mem_awvalid_o  = '0;
     mem_wdata_o    = {wm_wdata_i[w_g_q], wm_wdata_i[w_g_q]};
@@ -352,13 +378,13 @@ module sb2sb_xbar #(
     link_wstrb_o   = wm_wstrb_i[w_g_q];
     link_wlast_o   = wm_wlast_i[w_g_q];
     link_wvalid_o  = 1'b0;
-    link_bready_o  = 1'b0;
+    // every link B completes a queue entry that is waiting for it
+    link_bready_o  = 1'b1;
     unique case (w_tgt_q)
       TgtSbuf, TgtDesc: ;
       TgtLink: begin
-        link_awvalid_o = w_st_q == WTgtAw;
+        link_awvalid_o = (w_st_q == WTgtAw) && lk_ok;
         link_wvalid_o  = (w_st_q == WData) && wm_wvalid_i[w_g_q];
-        link_bready_o  = w_st_q == WResp;
       end
       default: ;
     endcase
@@ -415,9 +441,8 @@ module sb2sb_xbar #(
     dec_valid[2] = 1'b0;
     dec_addr[2]  = i_addr_q;
     unique case (i_st_q)
-      WIdle: begin
-        if (wm_awvalid_i[LinkM]) i_st_d = WAddr;
-      end
+      // one master: out of reset the in-path waits in WAddr (AWREADY high)
+      WIdle: i_st_d = WAddr;
       WAddr: begin
         if (wm_awvalid_i[LinkM]) begin
           i_st_d   = WDec;
@@ -460,7 +485,7 @@ module sb2sb_xbar #(
         end
       end
       WBack: begin
-        if (wm_bready_i[LinkM]) i_st_d = WIdle;
+        if (wm_bready_i[LinkM]) i_st_d = WAddr;
       end
       default: i_st_d = WIdle;
     endcase
@@ -499,11 +524,15 @@ module sb2sb_xbar #(
     inc_v_d   = '0;
     inc_i_d   = inc_i_q;
     inc_val_d = inc_val_q;
+    bq_push      = 1'b0;
+    bq_push_done = 1'b1;
+    bq_push_resp = w_resp_q;
     dec_valid[0] = 1'b0;
     dec_addr[0]  = w_addr_q;
     unique case (w_st_q)
       WIdle: begin
-        if (w_pick_ok) begin
+        // a burst is taken only with a free queue entry for its response
+        if (w_pick_ok && bq_cnt_q != (BqPw + 1)'(BqDepth)) begin
           w_st_d = WAddr;
           w_g_d  = w_pick;
         end
@@ -530,7 +559,7 @@ module sb2sb_xbar #(
         unique case (w_tgt_q)
           TgtSbuf: if (own_q[0] == OwnOut && mem_awready_i[0]) w_st_d = WData;
           TgtDesc: if (own_q[1] == OwnOut && mem_awready_i[1]) w_st_d = WData;
-          default: if (link_awready_i) w_st_d = WData;
+          default: if (lk_ok && link_awready_i) w_st_d = WData;
         endcase
       end
       WData: begin
@@ -544,34 +573,67 @@ module sb2sb_xbar #(
             w_word_d = w_word_q + 32'd1;
           end
           if (wm_wlast_i[w_g_q]) begin
-            w_st_d = (w_tgt_q == TgtSem || w_tgt_q == TgtErr) ? WBack : WResp;
+            if (w_tgt_q == TgtSbuf || w_tgt_q == TgtDesc) begin
+              w_st_d = WResp;
+            end else begin
+              // SEM_INCR and error: answered now; link: posted, the entry
+              // waits for the peer's B
+              bq_push      = 1'b1;
+              bq_push_done = w_tgt_q != TgtLink;
+              w_st_d       = WIdle;
+              w_rr_d       = (w_g_q == GW'(NumWm - 1)) ? '0 : w_g_q + 1'b1;
+            end
           end
         end
       end
       WResp: begin
-        unique case (w_tgt_q)
-          TgtSbuf: if (mem_bvalid_i[0]) begin
-            w_st_d = WBack;
-            w_resp_d = mem_bresp_i[0];
-          end
-          TgtDesc: if (mem_bvalid_i[1]) begin
-            w_st_d = WBack;
-            w_resp_d = mem_bresp_i[1];
-          end
-          default: if (link_bvalid_i) begin
-            w_st_d = WBack;
-            w_resp_d = link_bresp_i;
-          end
-        endcase
-      end
-      WBack: begin
-        if (wm_bready_i[w_g_q]) begin
-          w_st_d = WIdle;
-          w_rr_d = (w_g_q == GW'(NumWm - 1)) ? '0 : w_g_q + 1'b1;
+        if (mem_bvalid_i[w_tgt_q[0]]) begin
+          bq_push      = 1'b1;
+          bq_push_resp = mem_bresp_i[w_tgt_q[0]];
+          w_st_d       = WIdle;
+          w_rr_d       = (w_g_q == GW'(NumWm - 1)) ? '0 : w_g_q + 1'b1;
         end
       end
       default: w_st_d = WIdle;
     endcase
+  end
+
+  // ---- out-path response queue
+  assign lk_ok    = lk_pend_q == '0 || w_addr_q[63:32] == lk_hi_q;
+  assign lk_aw_hs = link_awvalid_o && link_awready_i;
+  assign lk_b_hs  = link_bvalid_i && link_bready_o;
+  assign bq_head  = bq_cnt_q != '0 && bq_done_q[bq_rp_q];
+  assign bq_pop   = bq_head && wm_bready_i[bq_m_q[bq_rp_q]];
+
+  always_comb begin
+    logic found;
+    bq_m_d    = bq_m_q;
+    bq_done_d = bq_done_q;
+    bq_resp_d = bq_resp_q;
+    bq_wp_d   = bq_wp_q;
+    bq_rp_d   = bq_rp_q;
+    lk_pend_d = lk_pend_q + 3'(lk_aw_hs) - 3'(lk_b_hs);
+    lk_hi_d   = lk_aw_hs ? w_addr_q[63:32] : lk_hi_q;
+    found     = 1'b0;
+    // a link B completes the oldest entry still waiting (link B responses
+    // return in burst order, and only link entries wait)
+    for (int unsigned k = 0; k < BqDepth; k++) begin
+      logic [BqPw-1:0] idx;
+      idx = bq_rp_q + BqPw'(k);
+      if (lk_b_hs && !found && (BqPw + 1)'(k) < bq_cnt_q && !bq_done_q[idx]) begin
+        found           = 1'b1;
+        bq_done_d[idx]  = 1'b1;
+        bq_resp_d[idx]  = link_bresp_i;
+      end
+    end
+    if (bq_pop) bq_rp_d = bq_rp_q + 1'b1;
+    if (bq_push) begin
+      bq_m_d[bq_wp_q]    = w_g_q;
+      bq_done_d[bq_wp_q] = bq_push_done;
+      bq_resp_d[bq_wp_q] = bq_push_resp;
+      bq_wp_d            = bq_wp_q + 1'b1;
+    end
+    bq_cnt_d = bq_cnt_q + (BqPw + 1)'(bq_push) - (BqPw + 1)'(bq_pop);
   end
 
   assign inc_valid_o = {inc2_v_q, inc_v_q};
@@ -710,6 +772,14 @@ module sb2sb_xbar #(
       inc_v_q   <= '0;
       inc_i_q   <= '0;
       inc_val_q <= '0;
+      bq_m_q    <= '0;
+      bq_done_q <= '0;
+      bq_resp_q <= '0;
+      bq_wp_q   <= '0;
+      bq_rp_q   <= '0;
+      bq_cnt_q  <= '0;
+      lk_pend_q <= '0;
+      lk_hi_q   <= '0;
       i_st_q    <= WIdle;
       i_tgt_q   <= TgtErr;
       i_addr_q  <= '0;
@@ -742,6 +812,14 @@ module sb2sb_xbar #(
       inc_v_q   <= inc_v_d;
       inc_i_q   <= inc_i_d;
       inc_val_q <= inc_val_d;
+      bq_m_q    <= bq_m_d;
+      bq_done_q <= bq_done_d;
+      bq_resp_q <= bq_resp_d;
+      bq_wp_q   <= bq_wp_d;
+      bq_rp_q   <= bq_rp_d;
+      bq_cnt_q  <= bq_cnt_d;
+      lk_pend_q <= lk_pend_d;
+      lk_hi_q   <= lk_hi_d;
       i_st_q    <= i_st_d;
       i_tgt_q   <= i_tgt_d;
       i_addr_q  <= i_addr_d;

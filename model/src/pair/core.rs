@@ -157,6 +157,7 @@ struct MasterView<'a> {
     q7: &'a WmIn,
     aw: u32,
     ar: u32,
+    b: u32,
 }
 
 impl Masters for MasterView<'_> {
@@ -167,6 +168,10 @@ impl Masters for MasterView<'_> {
     #[inline(always)]
     fn ar_req(&self) -> u32 {
         self.ar
+    }
+    #[inline(always)]
+    fn b_req(&self) -> u32 {
+        self.b
     }
     #[inline(always)]
     fn wm(&self, k: usize) -> &WmIn {
@@ -269,7 +274,8 @@ pub struct GlueStats {
     pub in_incs: u64,
     /// EVT_SEM increments raised on the out-path ports (0, 1).
     pub out_incs: u64,
-    /// Cycles in which any engine AXI handshake happened.
+    /// Cycles in which any engine AXI handshake or a handshake of the
+    /// in-path with the incoming link (AW or W) happened.
     pub busy_cycles: u64,
 }
 
@@ -522,6 +528,7 @@ impl Glue {
             q7: &q7_wm,
             aw: eng.aw | u32::from(link_wm.awvalid) << n | u32::from(q7_wm.awvalid) << (n + 1),
             ar: eng.ar,
+            b: eng.b | u32::from(link_wm.bready) << n | u32::from(q7_wm.bready) << (n + 1),
         };
         let mut mem_in = [SramIn::default(); 2];
         self.xbar.target_outputs(rst, &ms, &mut mem_in, near);
@@ -573,7 +580,9 @@ impl Glue {
             if xo.wm_awready & lm != 0 && link_in.m_awvalid {
                 self.stats.in_bursts += 1;
             }
-            self.stats.busy_cycles += u64::from(eng.moved(&xo));
+            let link_in_moved = xo.wm_awready & lm != 0 && link_in.m_awvalid
+                || xo.wm_wready & lm != 0 && link_in.m_wvalid;
+            self.stats.busy_cycles += u64::from(eng.moved(&xo) || link_in_moved);
         }
         let sel_q = usize::from(self.dbg_sel && !rst);
         self.dbg_sel = !rst && i.dbg_mem_sel;

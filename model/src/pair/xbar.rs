@@ -2,7 +2,10 @@
 //! routing every burst with a [`Decoder`](crate::decoder::Decoder) instance
 //! (one for the write path, one for the read path) on the SoC address.
 //!
-//! The routing table is in `docs/pair.md` and the RTL header. The outputs
+//! The routing table is in `docs/pair.md` and the RTL header. The out-path's
+//! B responses return through an in-order response queue ([`BQ_DEPTH`]
+//! entries): bursts to the link are posted and complete their entry when the
+//! peer's B comes back. The outputs
 //! towards the masters depend on the registered state and on the memories'
 //! and the link's (Moore) outputs only, so [`Xbar::master_outputs`] can be
 //! evaluated before the UDMA engines step; [`Xbar::target_outputs`] and
@@ -58,6 +61,9 @@ enum RState {
     Data = 5,
     Err = 6,
 }
+
+/// Entries of the out-path's response queue (`BqDepth` of `rtl/sb2sb_xbar.sv`).
+pub const BQ_DEPTH: usize = 8;
 
 /// EVT_SEM SEM_INCR window (core-relative).
 const EVT_INCR_LO: u32 = 0x1000_1800;
@@ -118,6 +124,8 @@ pub trait Masters {
     fn aw_req(&self) -> u32;
     /// ARVALID of every read master (bit k = master k).
     fn ar_req(&self) -> u32;
+    /// BREADY of every write master (bit k = master k).
+    fn b_req(&self) -> u32;
     /// Write master `k`'s outputs.
     fn wm(&self, k: usize) -> &WmIn;
     /// Read master `k`'s outputs.
@@ -197,16 +205,17 @@ pub struct Xbar {
     r_cnt: u64,
     r_word: u32,
     r_resp: u64,
-    /// Test-only: evaluate the memory owners every edge and drive the
-    /// memories' lines by the per-memory loop of the RTL's `always_comb`
-    /// (the references the gated owners and the direct drive of
-    /// [`Xbar::target_outputs`] are tested equal to).
-    #[cfg(test)]
-    pub(super) plain: bool,
-    /// Test-only: drive the memories' lines both ways each cycle and assert
-    /// they are equal (debug lines included).
-    #[cfg(test)]
-    pub(super) check_lines: bool,
+    /// Out-path response queue: master, completed, response of each entry.
+    bq_m: [usize; BQ_DEPTH],
+    bq_done: [bool; BQ_DEPTH],
+    bq_resp: [u64; BQ_DEPTH],
+    bq_wp: usize,
+    bq_rp: usize,
+    bq_cnt: usize,
+    /// Link bursts whose B has not come back, and their destination
+    /// (address bits [63:32]).
+    lk_pend: u8,
+    lk_hi: u32,
 }
 
 /// Round-robin pick: the first master of request mask `req` (bit k =
@@ -255,40 +264,58 @@ impl Xbar {
             r_cnt: 0,
             r_word: 0,
             r_resp: 0,
-            #[cfg(test)]
-            plain: false,
-            #[cfg(test)]
-            check_lines: false,
+            bq_m: [0; BQ_DEPTH],
+            bq_done: [false; BQ_DEPTH],
+            bq_resp: [0; BQ_DEPTH],
+            bq_wp: 0,
+            bq_rp: 0,
+            bq_cnt: 0,
+            lk_pend: 0,
+            lk_hi: 0,
         }
     }
 
     fn reset(&mut self) {
         let (c, f) = (self.cfg, self.fault);
-        #[cfg(test)]
-        let (plain, check) = (self.plain, self.check_lines);
         *self = Self::new(c);
         self.fault = f;
-        #[cfg(test)]
-        {
-            self.plain = plain;
-            self.check_lines = check;
-        }
     }
 
-    /// All three paths idle and both memories unclaimed.
+    /// All three paths idle (the in-path waiting for an AW), both memories
+    /// unclaimed and every out-path B returned.
     pub fn idle(&self) -> bool {
         self.w_st == WState::Idle
-            && self.i_st == WState::Idle
+            && matches!(self.i_st, WState::Idle | WState::Addr)
             && self.r_st == RState::Idle
             && self.own == [OWN_NONE; 2]
+            && self.bq_cnt == 0
+            && self.lk_pend == 0
     }
 
-    /// The routed address of the out-path burst towards the link while it
-    /// uses the link's near side (states TGT_AW, DATA, RESP; registered
-    /// state only, so a fabric can pick the link before the core steps).
+    /// The destination the core's link near side serves this cycle
+    /// (registered state only, so a fabric can pick the link before the core
+    /// steps): while link B responses are outstanding, their destination
+    /// (address bits [63:32], offset 0; a burst to another destination waits
+    /// for them), else the out-path burst's address in TGT_AW or DATA.
     pub fn out_link_addr(&self) -> Option<u64> {
-        (self.w_tgt == TGT_LINK && matches!(self.w_st, WState::TgtAw | WState::Data | WState::Resp))
+        if self.lk_pend != 0 {
+            return Some(u64::from(self.lk_hi) << 32);
+        }
+        (self.w_tgt == TGT_LINK && matches!(self.w_st, WState::TgtAw | WState::Data))
             .then_some(self.w_addr)
+    }
+
+    /// A link burst may raise AWVALID: no link B outstanding, or the
+    /// outstanding ones share its destination (`lk_ok`).
+    #[inline(always)]
+    fn lk_ok(&self) -> bool {
+        self.lk_pend == 0 || (self.w_addr >> 32) as u32 == self.lk_hi
+    }
+
+    /// The response queue's head is completed (`bq_head`).
+    #[inline(always)]
+    fn bq_head(&self) -> bool {
+        self.bq_cnt != 0 && self.bq_done[self.bq_rp]
     }
 
     fn wm_count(&self) -> usize {
@@ -437,7 +464,7 @@ impl Xbar {
         }
         let cat = |a: [u8; 2], b: [u8; 2]| [a[0], a[1], b[0], b[1]];
         let mut o = XbarMOut {
-            wm_bresp: self.w_resp,
+            wm_bresp: self.bq_resp[self.bq_rp],
             lin_bresp: self.i_resp,
             rm_rresp: self.r_resp,
             inc_valid: [self.inc_v[0], self.inc_v[1], self.inc2_v[0], self.inc2_v[1]],
@@ -473,8 +500,10 @@ impl Xbar {
                     o.wm_wready |= g;
                 }
             }
-            WState::Back => o.wm_bvalid |= g,
             _ => {}
+        }
+        if self.bq_head() {
+            o.wm_bvalid |= 1u32 << self.bq_m[self.bq_rp];
         }
         let rg = 1u32 << self.r_g;
         if self.r_st == RState::Addr {
@@ -514,38 +543,31 @@ impl Xbar {
         mem_in: &mut [SramIn; 2],
         link_in: &mut LinkNearIn,
     ) {
-        #[cfg(test)]
-        if self.plain {
-            self.mem_lines_plain(rst, ms, mem_in);
-        } else {
-            let mut want = *mem_in;
-            self.mem_lines(rst, ms, mem_in);
-            if self.check_lines {
-                self.mem_lines_plain(rst, ms, &mut want);
-                assert_eq!(
-                    *mem_in, want,
-                    "memory lines: direct drive vs per-memory loop"
-                );
-            }
-        }
-        #[cfg(not(test))]
         self.mem_lines(rst, ms, mem_in);
-        let (w_st, w_g, w_tgt, w_addr, w_len) = if rst {
-            (WState::Idle, 0, TGT_ERR, 0, 0)
+        let (w_st, w_g, w_tgt, w_addr, w_len, lk_ok) = if rst {
+            (WState::Idle, 0, TGT_ERR, 0, 0, true)
         } else {
-            (self.w_st, self.w_g, self.w_tgt, self.w_addr, self.w_len)
+            (
+                self.w_st,
+                self.w_g,
+                self.w_tgt,
+                self.w_addr,
+                self.w_len,
+                self.lk_ok(),
+            )
         };
         let m = ms.wm(w_g);
         let l = w_tgt == TGT_LINK;
         *link_in = LinkNearIn {
             awaddr: w_addr,
             awlen: w_len,
-            awvalid: l && w_st == WState::TgtAw,
+            awvalid: l && w_st == WState::TgtAw && lk_ok,
             wdata: m.wdata,
             wstrb: m.wstrb,
             wlast: m.wlast,
             wvalid: l && w_st == WState::Data && m.wvalid,
-            bready: l && w_st == WState::Resp,
+            // every link B completes a queue entry that is waiting for it
+            bready: true,
         };
     }
 
@@ -584,8 +606,7 @@ impl Xbar {
     /// are): every memory as driven by no path (the out-path's data, no
     /// write valid) with its read lines, then the memory the out-path owns
     /// and the one the in-path owns (an owner is one path, so at most one
-    /// path drives a memory's write lines; the RTL's per-memory loop is
-    /// [`Self::mem_lines_plain`]).
+    /// path drives a memory's write lines).
     #[inline(always)]
     fn mem_lines(&self, rst: bool, ms: &impl Masters, mem_in: &mut [SramIn; 2]) {
         let (
@@ -633,46 +654,6 @@ impl Xbar {
         }
     }
 
-    /// [`Self::mem_lines`] as the RTL's per-memory loop (test-only reference).
-    #[cfg(test)]
-    fn mem_lines_plain(&self, rst: bool, ms: &impl Masters, mem_in: &mut [SramIn; 2]) {
-        let (
-            (w_st, w_g, w_tgt, w_word),
-            (r_st, r_g, r_tgt, r_word, r_len),
-            own,
-            (i_st, i_tgt, i_word),
-        ) = self.lines_state(rst);
-        let m = ms.wm(w_g);
-        for (k, s) in mem_in.iter_mut().enumerate() {
-            s.awaddr = w_word;
-            s.wdata = m.wdata;
-            s.wstrb = m.wstrb;
-            s.wlast = m.wlast;
-            s.awvalid = false;
-            s.wvalid = false;
-            s.bready = false;
-            if own[k] == OWN_OUT && Self::is_mem(w_tgt) && usize::from(w_tgt & 1) == k {
-                s.awvalid = w_st == WState::TgtAw;
-                s.wvalid = w_st == WState::Data && m.wvalid;
-                s.bready = w_st == WState::Resp;
-            } else if own[k] == OWN_IN && Self::is_mem(i_tgt) && usize::from(i_tgt & 1) == k {
-                let lm = ms.wm(self.link_master());
-                s.awaddr = i_word;
-                s.wdata = lm.wdata;
-                s.wstrb = lm.wstrb;
-                s.wlast = lm.wlast;
-                s.awvalid = i_st == WState::TgtAw;
-                s.wvalid = i_st == WState::Data && lm.wvalid;
-                s.bready = i_st == WState::Resp;
-            }
-            let rmine = r_tgt == k as u8;
-            s.araddr = r_word;
-            s.arlen = r_len as u32;
-            s.arvalid = rmine && r_st == RState::TgtAr;
-            s.rready = rmine && r_st == RState::Data && ms.rm(r_g).rready;
-        }
-    }
-
     /// The memory owners' next values (`own_d`, from the pre-edge state).
     #[inline(always)]
     fn next_owners(&self, mem: &[SramOut; 2], own_d: &mut [u8; 2]) {
@@ -708,47 +689,13 @@ impl Xbar {
         }
     }
 
-    /// Clock edge.
-    #[inline]
-    pub fn update(
-        &mut self,
-        rst: bool,
-        ms: &impl Masters,
-        mem: &[SramOut; 2],
-        link: &LinkOut,
-        dec: &[DecoderOut; 3],
-    ) {
-        if rst {
-            self.reset();
-            return;
-        }
-        let n_wm = self.wm_count();
-        let n_rm = self.cfg.engines;
-        let lmi = self.link_master();
-        // ---- memory owners (from the pre-edge state): an unowned memory
-        // stays unowned unless a path is in TGT_AW, so with neither owned
-        // and neither path there the owners hold.
-        #[cfg(test)]
-        let plain = self.plain;
-        #[cfg(not(test))]
-        let plain = false;
-        let mut own_d = self.own;
-        if plain
-            || self.own != [OWN_NONE; 2]
-            || self.w_st == WState::TgtAw
-            || self.i_st == WState::TgtAw
-        {
-            self.next_owners(mem, &mut own_d);
-        }
-        // ---- in-path (the link master)
-        let lw = ms.wm(lmi);
+    /// The in-path FSM's clock edge (its one master, the link, `lw`).
+    #[inline(always)]
+    fn in_path_update(&mut self, lw: &WmIn, mem: &[SramOut; 2], dec: &DecoderOut) {
         let mut inc2_v = [false; 2];
         match self.i_st {
-            WState::Idle => {
-                if lw.awvalid {
-                    self.i_st = WState::Addr;
-                }
-            }
+            // one master: out of reset the in-path waits in ADDR
+            WState::Idle => self.i_st = WState::Addr,
             WState::Addr => {
                 if lw.awvalid {
                     self.i_st = WState::Dec;
@@ -758,7 +705,7 @@ impl Xbar {
             }
             WState::Dec => self.i_st = WState::Route,
             WState::Route => {
-                let r = self.route_of(&dec[2], self.i_len, true, true);
+                let r = self.route_of(dec, self.i_len, true, true);
                 self.i_tgt = r.tgt;
                 self.i_word = r.word;
                 self.i_resp = r.resp;
@@ -802,99 +749,17 @@ impl Xbar {
             }
             _ => {
                 if lw.bready {
-                    self.i_st = WState::Idle;
+                    self.i_st = WState::Addr;
                 }
             }
         }
         self.inc2_v = inc2_v;
-        // ---- write path
-        let g = self.w_g;
-        let mg = || ms.wm(g);
-        let mut inc_v = [false; 2];
-        match self.w_st {
-            WState::Idle => {
-                let all_wm = if n_wm >= 32 {
-                    u32::MAX
-                } else {
-                    (1u32 << n_wm) - 1
-                };
-                let req = ms.aw_req() & all_wm & !(1 << lmi);
-                if let Some(m) = rr_pick(req, self.w_rr) {
-                    self.w_st = WState::Addr;
-                    self.w_g = m;
-                }
-            }
-            WState::Addr => {
-                let m = mg();
-                if m.awvalid {
-                    self.w_st = WState::Dec;
-                    self.w_addr = m.awaddr;
-                    self.w_len = m.awlen;
-                }
-            }
-            WState::Dec => self.w_st = WState::Route,
-            WState::Route => {
-                let r = self.route_of(&dec[0], self.w_len, g == self.link_master(), true);
-                self.w_tgt = r.tgt;
-                self.w_word = r.word;
-                self.w_resp = r.resp;
-                self.w_cnt = self.w_cnt.wrapping_add(1);
-                self.w_st = if r.tgt == TGT_SEM || r.tgt == TGT_ERR {
-                    WState::Data
-                } else {
-                    WState::TgtAw
-                };
-            }
-            WState::TgtAw => {
-                let rdy = match self.w_tgt {
-                    TGT_SBUF => self.own[0] == OWN_OUT && mem[0].awready,
-                    TGT_DESC => self.own[1] == OWN_OUT && mem[1].awready,
-                    _ => link.awready,
-                };
-                if rdy {
-                    self.w_st = WState::Data;
-                }
-            }
-            WState::Data => {
-                let m = mg();
-                if self.w_tgt_wready(mem, link) && m.wvalid {
-                    if self.w_tgt == TGT_SEM {
-                        for (l, v) in inc_v.iter_mut().enumerate() {
-                            *v = (m.wstrb >> (4 * l)) & 0xF != 0;
-                            self.inc_i[l] = (self.w_word.wrapping_mul(2) + l as u32) as u8;
-                            self.inc_val[l] = (m.wdata >> (32 * l)) as u32;
-                        }
-                        self.w_word = self.w_word.wrapping_add(1);
-                    }
-                    if m.wlast {
-                        self.w_st = if self.w_tgt == TGT_SEM || self.w_tgt == TGT_ERR {
-                            WState::Back
-                        } else {
-                            WState::Resp
-                        };
-                    }
-                }
-            }
-            WState::Resp => {
-                let (v, r) = match self.w_tgt {
-                    TGT_SBUF => (mem[0].bvalid, mem[0].bresp),
-                    TGT_DESC => (mem[1].bvalid, mem[1].bresp),
-                    _ => (link.bvalid, link.bresp),
-                };
-                if v {
-                    self.w_st = WState::Back;
-                    self.w_resp = r;
-                }
-            }
-            _ => {
-                if mg().bready {
-                    self.w_st = WState::Idle;
-                    self.w_rr = if g == n_wm - 1 { 0 } else { g + 1 };
-                }
-            }
-        }
-        self.inc_v = inc_v;
-        // ---- read path
+    }
+
+    /// The read path FSM's clock edge.
+    #[inline(always)]
+    fn read_path_update(&mut self, ms: &impl Masters, mem: &[SramOut; 2], dec: &DecoderOut) {
+        let n_rm = self.cfg.engines;
         let g = self.r_g;
         match self.r_st {
             RState::Idle => {
@@ -919,7 +784,7 @@ impl Xbar {
             }
             RState::Dec => self.r_st = RState::Route,
             RState::Route => {
-                let r = self.route_of(&dec[1], self.r_len, false, false);
+                let r = self.route_of(dec, self.r_len, false, false);
                 self.r_tgt = r.tgt;
                 self.r_word = r.word;
                 self.r_resp = r.resp;
@@ -952,6 +817,178 @@ impl Xbar {
                 }
             }
         }
+    }
+
+    /// The out-path FSM's clock edge; returns the response-queue push of
+    /// this edge (`bq_push`: master, completed, response).
+    #[inline(always)]
+    fn out_path_update(
+        &mut self,
+        ms: &impl Masters,
+        mem: &[SramOut; 2],
+        link: &LinkOut,
+        dec: &DecoderOut,
+    ) -> Option<(usize, bool, u64)> {
+        let n_wm = self.wm_count();
+        let lmi = self.link_master();
+        let g = self.w_g;
+        let next_rr = if g == n_wm - 1 { 0 } else { g + 1 };
+        let mut inc_v = [false; 2];
+        let mut push = None;
+        match self.w_st {
+            WState::Idle => {
+                let all_wm = if n_wm >= 32 {
+                    u32::MAX
+                } else {
+                    (1u32 << n_wm) - 1
+                };
+                let req = ms.aw_req() & all_wm & !(1 << lmi);
+                // a burst is taken only with a free queue entry for its response
+                if self.bq_cnt != BQ_DEPTH {
+                    if let Some(m) = rr_pick(req, self.w_rr) {
+                        self.w_st = WState::Addr;
+                        self.w_g = m;
+                    }
+                }
+            }
+            WState::Addr => {
+                let m = ms.wm(g);
+                if m.awvalid {
+                    self.w_st = WState::Dec;
+                    self.w_addr = m.awaddr;
+                    self.w_len = m.awlen;
+                }
+            }
+            WState::Dec => self.w_st = WState::Route,
+            WState::Route => {
+                let r = self.route_of(dec, self.w_len, g == lmi, true);
+                self.w_tgt = r.tgt;
+                self.w_word = r.word;
+                self.w_resp = r.resp;
+                self.w_cnt = self.w_cnt.wrapping_add(1);
+                self.w_st = if r.tgt == TGT_SEM || r.tgt == TGT_ERR {
+                    WState::Data
+                } else {
+                    WState::TgtAw
+                };
+            }
+            WState::TgtAw => {
+                let rdy = match self.w_tgt {
+                    TGT_SBUF => self.own[0] == OWN_OUT && mem[0].awready,
+                    TGT_DESC => self.own[1] == OWN_OUT && mem[1].awready,
+                    _ => self.lk_ok() && link.awready,
+                };
+                if rdy {
+                    self.w_st = WState::Data;
+                }
+            }
+            WState::Data => {
+                let m = ms.wm(g);
+                if self.w_tgt_wready(mem, link) && m.wvalid {
+                    if self.w_tgt == TGT_SEM {
+                        for (l, v) in inc_v.iter_mut().enumerate() {
+                            *v = (m.wstrb >> (4 * l)) & 0xF != 0;
+                            self.inc_i[l] = (self.w_word.wrapping_mul(2) + l as u32) as u8;
+                            self.inc_val[l] = (m.wdata >> (32 * l)) as u32;
+                        }
+                        self.w_word = self.w_word.wrapping_add(1);
+                    }
+                    if m.wlast {
+                        if Self::is_mem(self.w_tgt) {
+                            self.w_st = WState::Resp;
+                        } else {
+                            // SEM_INCR and error: answered now; link: posted,
+                            // the entry waits for the peer's B
+                            push = Some((g, self.w_tgt != TGT_LINK, self.w_resp));
+                            self.w_st = WState::Idle;
+                            self.w_rr = next_rr;
+                        }
+                    }
+                }
+            }
+            WState::Resp => {
+                let k = usize::from(self.w_tgt & 1);
+                if mem[k].bvalid {
+                    push = Some((g, true, mem[k].bresp));
+                    self.w_st = WState::Idle;
+                    self.w_rr = next_rr;
+                }
+            }
+            _ => self.w_st = WState::Idle,
+        }
+        self.inc_v = inc_v;
+        push
+    }
+
+    /// The response queue's clock edge: a link B completes the oldest entry
+    /// still waiting (link B responses return in burst order, and only link
+    /// entries wait), the completed head is popped on its master's BREADY,
+    /// the out-path's push is appended; the link bursts awaiting B counted.
+    #[inline(always)]
+    fn bq_update(
+        &mut self,
+        link: &LinkOut,
+        lk_aw_hs: bool,
+        pop: bool,
+        push: Option<(usize, bool, u64)>,
+    ) {
+        let lk_b_hs = link.bvalid;
+        if lk_aw_hs {
+            self.lk_hi = (self.w_addr >> 32) as u32;
+        }
+        self.lk_pend = self.lk_pend + u8::from(lk_aw_hs) - u8::from(lk_b_hs);
+        if lk_b_hs {
+            if let Some(idx) = (0..self.bq_cnt)
+                .map(|k| (self.bq_rp + k) % BQ_DEPTH)
+                .find(|&i| !self.bq_done[i])
+            {
+                self.bq_done[idx] = true;
+                self.bq_resp[idx] = link.bresp;
+            }
+        }
+        if pop {
+            self.bq_rp = (self.bq_rp + 1) % BQ_DEPTH;
+        }
+        if let Some((m, done, resp)) = push {
+            let w = self.bq_wp;
+            self.bq_m[w] = m;
+            self.bq_done[w] = done;
+            self.bq_resp[w] = resp;
+            self.bq_wp = (w + 1) % BQ_DEPTH;
+        }
+        self.bq_cnt = self.bq_cnt + usize::from(push.is_some()) - usize::from(pop);
+    }
+
+    /// Clock edge.
+    #[inline]
+    pub fn update(
+        &mut self,
+        rst: bool,
+        ms: &impl Masters,
+        mem: &[SramOut; 2],
+        link: &LinkOut,
+        dec: &[DecoderOut; 3],
+    ) {
+        if rst {
+            self.reset();
+            return;
+        }
+        let lmi = self.link_master();
+        // ---- memory owners (from the pre-edge state): an unowned memory
+        // stays unowned unless a path is in TGT_AW, so with neither owned
+        // and neither path there the owners hold.
+        let mut own_d = self.own;
+        if self.own != [OWN_NONE; 2] || self.w_st == WState::TgtAw || self.i_st == WState::TgtAw {
+            self.next_owners(mem, &mut own_d);
+        }
+        self.in_path_update(ms.wm(lmi), mem, &dec[2]);
+        // ---- out-path and its response queue (both from the pre-edge state)
+        let lk_aw_hs =
+            self.w_st == WState::TgtAw && self.w_tgt == TGT_LINK && self.lk_ok() && link.awready;
+        let bq_pop = self.bq_head() && ms.b_req() >> self.bq_m[self.bq_rp] & 1 != 0;
+        let push = self.out_path_update(ms, mem, link, &dec[0]);
+        self.bq_update(link, lk_aw_hs, bq_pop, push);
+        self.read_path_update(ms, mem, &dec[1]);
         self.own = own_d;
     }
 }

@@ -45,8 +45,9 @@ use super::{map, CoreId, System, SystemError};
 use crate::clock;
 use crate::trace::{QueueMark, Recorder, Track};
 
-/// A live core with no engine AXI handshake for this many cycles, while no
-/// Q7 program progresses either, is reported as stalled.
+/// A live core with no engine AXI handshake and no handshake of its in-path
+/// with an incoming link for this many cycles (`GlueStats::busy_cycles`),
+/// while no Q7 program progresses either, is reported as stalled.
 const STALL_CYCLES: u64 = 4096;
 /// After an engine error, the core keeps being clocked until its glue and
 /// links are empty and no engine handshake has happened for this many
