@@ -24,7 +24,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use sb2sb_model::datapath::copy::STREAM_THRESHOLD;
 use sb2sb_model::datapath::reduce::{self, recv_reduce, recv_reduce_with, Dtype, ReduceOp};
 use sb2sb_model::datapath::{copy_with, plan, CopyKernel, Features};
-use sb2sb_model::system::{CoreId, LegSpec, Mode, System, Topology};
+use sb2sb_model::system::{CoreId, Mode, System, SystemLeg, Topology};
 
 fn bench_copy(c: &mut Criterion) {
     let f = Features::get();
@@ -141,9 +141,9 @@ fn bench_leg(c: &mut Criterion) {
             sys.write_sbuf(CoreId(core), p, 0, &row).expect("fill");
         }
     }
-    let leg = LegSpec {
+    let leg = SystemLeg {
         engine_mask: 0xFFFF,
-        ..LegSpec::new(CoreId(0), 0, CoreId(4), 0, bpp, 128)
+        ..SystemLeg::new(CoreId(0), 0, CoreId(4), 0, bpp, 128)
     };
     sys.send_recv(&leg, Mode::Fast).expect("leg");
     if let (Some(b), Some(a)) = (before, vm_rss_kib()) {
@@ -405,9 +405,9 @@ fn leg_row() -> String {
     for p in 0..128u8 {
         sys.write_sbuf(CoreId(0), p, 0, &row).expect("fill");
     }
-    let leg = LegSpec {
+    let leg = SystemLeg {
         engine_mask: 0xFFFF,
-        ..LegSpec::new(CoreId(0), 0, CoreId(4), 0, bpp, 128)
+        ..SystemLeg::new(CoreId(0), 0, CoreId(4), 0, bpp, 128)
     };
     sys.send_recv(&leg, Mode::Fast).expect("leg");
     let threads = sys.threads();

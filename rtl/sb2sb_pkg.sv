@@ -259,6 +259,10 @@ package sb2sb_pkg;
   localparam logic [31:0] CORE_EVT_SEM_BASE = 32'h10000000;
   // EVT_SEM window size (PUBLIC-FACTS §2).
   localparam logic [31:0] CORE_EVT_SEM_BYTES = 32'h2000;
+  // Offset of the EVT_SEM SEM_INCR window inside a core (seed 001 §5.1): the target of every semaphore descriptor, and of the interconnect's increment ports.
+  localparam logic [31:0] CORE_EVT_INCR_BASE = 32'h10001800;
+  // Bytes of the SEM_INCR window (one 32-bit word per semaphore).
+  localparam logic [31:0] CORE_EVT_INCR_BYTES = 32'h400;
   // UDMA engine CSR base inside a core (engine e at + e << UDMA_CSR_ADDR_WIDTH).
   localparam logic [31:0] CORE_UDMA_BASE = 32'h11000000;
   // Descriptor RAM base inside a core.

@@ -126,10 +126,11 @@ module sb2sb_xbar #(
   output logic [15:0]                 dbg_in_o
 );
 
-  localparam logic [31:0] EvtIncrLo = 32'h1000_1800;
-  localparam logic [31:0] EvtIncrHi = 32'h1000_1C00;
-  localparam logic [31:0] EvtLo     = 32'h1000_0000;
-  localparam logic [31:0] DescLo    = 32'h1200_0000;
+  // the core address map (sb2sb_pkg, generated from model/src/system/map.rs)
+  localparam logic [31:0] EvtIncrLo = sb2sb_pkg::CORE_EVT_INCR_BASE;
+  localparam logic [31:0] EvtIncrHi = sb2sb_pkg::CORE_EVT_INCR_BASE + sb2sb_pkg::CORE_EVT_INCR_BYTES;
+  localparam logic [31:0] EvtLo     = sb2sb_pkg::CORE_EVT_SEM_BASE;
+  localparam logic [31:0] DescLo    = sb2sb_pkg::CORE_DESC_BASE;
   localparam logic [31:0] DescHi    = DescLo + 32'(DescBytes);
   localparam logic [31:0] PartBytes = 32'(SbufPartBytes);
   localparam logic [31:0] WinBase   = 32'(SbufWinBase);

@@ -11,7 +11,7 @@
 //! `cargo run --release -p sb2sb-model --example fast_leg_time [rounds]`
 
 use sb2sb_model::datapath::plan;
-use sb2sb_model::system::{CoreId, LegSpec, Mode, System, Topology};
+use sb2sb_model::system::{CoreId, Mode, System, SystemLeg, Topology};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -35,9 +35,9 @@ fn main() {
         }
     };
     let row: Vec<u8> = (0..bpp).map(|i| (i % 251) as u8).collect();
-    let leg = LegSpec {
+    let leg = SystemLeg {
         engine_mask: 0xFFFF,
-        ..LegSpec::new(CoreId(0), 0, CoreId(4), 0, bpp, 128)
+        ..SystemLeg::new(CoreId(0), 0, CoreId(4), 0, bpp, 128)
     };
     let run = |sys: &mut System, threads: usize| -> Duration {
         sys.set_threads(threads);

@@ -22,7 +22,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use sb2sb_model::collective::nccom::parse_size;
 use sb2sb_model::stim::StimRng;
-use sb2sb_model::system::{CoreId, LegSpec, Mode, System, Topology, TraceEvent};
+use sb2sb_model::system::{CoreId, Mode, System, SystemLeg, Topology, TraceEvent};
 use serde_json::json;
 
 use super::cosim::parse_u64;
@@ -105,12 +105,12 @@ pub fn run(a: LegArgs) -> Result<i32> {
     let (bytes, engine_mask, chip_id) = check_args(&a)?;
     let (mut sys, src, dst, mode) = build_system(&a, bytes, chip_id)?;
     let expect = load_sbufs(&mut sys, &a, src, dst, bytes)?;
-    let leg = LegSpec {
+    let leg = SystemLeg {
         engine_mask,
         queue: a.queue,
         local_sem: a.local_sem,
         remote_sem: a.remote_sem,
-        ..LegSpec::new(
+        ..SystemLeg::new(
             src,
             a.src_offset,
             dst,
@@ -252,7 +252,7 @@ struct Verdict {
 fn verify(
     sys: &mut System,
     a: &LegArgs,
-    leg: &LegSpec,
+    leg: &SystemLeg,
     expect: &[Vec<u8>],
     engines: u64,
     mode: Mode,
@@ -290,7 +290,7 @@ fn verify(
 struct Outcome<'a> {
     a: &'a LegArgs,
     sys: &'a System,
-    leg: &'a LegSpec,
+    leg: &'a SystemLeg,
     gen_tx: &'a sb2sb_model::isa::RdmaDescGen,
     rep: &'a sb2sb_model::system::LegReport,
     v: &'a Verdict,
@@ -773,12 +773,12 @@ fn fast_reference(a: &LegArgs, plan: &RtlPlan) -> Result<FastRef> {
         sys.write_sbuf(src, p, a.src_offset, &a0[s..s + bytes as usize])?;
         sys.write_sbuf(dst, p, a.dst_offset, &b0[d..d + bytes as usize])?;
     }
-    let spec = LegSpec {
+    let spec = SystemLeg {
         engine_mask: leg.mask,
         queue: 0,
         local_sem: a.local_sem,
         remote_sem: a.remote_sem,
-        ..LegSpec::new(
+        ..SystemLeg::new(
             src,
             a.src_offset,
             dst,

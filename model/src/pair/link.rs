@@ -2,6 +2,8 @@
 //! an AXI4 write bridge with a fixed latency and backpressure (seed 001 §3,
 //! §3.4). Outputs depend on the registered state and `stall_i` only.
 
+use crate::system::map;
+
 /// Default link latency in cycles (`Latency` of the RTL; project-defined).
 pub const LINK_LATENCY: u16 = 8;
 /// Bursts in flight (`AwDepth`).
@@ -119,7 +121,7 @@ pub struct Link {
 /// LOCAL offset range of the EVT_SEM window inside a core (map of docs/pair.md).
 fn is_sem_addr(addr: u64) -> bool {
     let off = addr & 0xFFFF_FFFF;
-    (0x1000_0000..0x1000_2000).contains(&off)
+    (map::CORE_EVT_SEM_BASE..map::CORE_EVT_SEM_BASE + map::CORE_EVT_SEM_BYTES).contains(&off)
 }
 
 impl Link {

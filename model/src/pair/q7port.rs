@@ -7,6 +7,8 @@
 //! non-OKAY one). Outputs depend on the registered state only.
 
 use super::regs::{BCAST_BASE, BCAST_BYTES};
+use crate::system::map;
+use crate::udma::regs::UDMA_CSR_ADDR_WIDTH;
 // The Q7's AXI4-Lite bundle is the one of the register blocks: `AxilIn` the
 // Q7 master's outputs (pair inputs), `AxilOut` the port's outputs towards the
 // Q7 and the CSR targets' outputs.
@@ -207,14 +209,18 @@ impl Q7Port {
     /// The target decode of address `a` for a core of `engines` engines
     /// (the RTL's `tgt` of `addr_q`).
     pub(super) fn decode_tgt(engines: usize, a: u32) -> usize {
-        let n = engines as u32;
-        if (0x1000_0000..0x1000_2000).contains(&a) {
+        let a64 = u64::from(a);
+        let udma_end = map::CORE_UDMA_BASE + ((engines as u64) << UDMA_CSR_ADDR_WIDTH);
+        if (map::CORE_EVT_SEM_BASE..map::CORE_EVT_SEM_BASE + map::CORE_EVT_SEM_BYTES).contains(&a64)
+        {
             engines
-        } else if a >= 0x1100_0000 && a < 0x1100_0000 + n * 0x4_0000 {
-            ((a - 0x1100_0000) >> 18) as usize
+        } else if (map::CORE_UDMA_BASE..udma_end).contains(&a64) {
+            ((a64 - map::CORE_UDMA_BASE) >> UDMA_CSR_ADDR_WIDTH) as usize
         } else if (BCAST_BASE..BCAST_BASE + BCAST_BYTES).contains(&a) {
             engines + 3
-        } else if a < 0x1000_0000 || (0x1200_0000..0x1600_0000).contains(&a) {
+        } else if a64 < map::CORE_SBUF_WINDOW_BYTES
+            || (map::CORE_DESC_BASE..map::CORE_DESC_BASE + map::CORE_DESC_BYTES).contains(&a64)
+        {
             engines + 1
         } else {
             engines + 2

@@ -46,10 +46,10 @@ pub const RING_LEN: u32 = 64;
 pub const RING_BYTES: u32 = RING_LEN * 16;
 /// The go semaphore of the RX-first handshake (system model's DEFAULT_GO_SEM).
 pub const GO_SEM: u8 = 255;
-/// EVT_SEM window base inside a core.
-const EVT_BASE: u32 = 0x1000_0000;
+/// EVT_SEM window base inside a core (`system::map`, the one core address map).
+const EVT_BASE: u32 = crate::system::map::CORE_EVT_SEM_BASE as u32;
 /// UDMA CSR base inside a core.
-const UDMA_BASE: u32 = 0x1100_0000;
+const UDMA_BASE: u32 = crate::system::map::CORE_UDMA_BASE as u32;
 /// Cycles of a pair reset.
 const RESET_CYCLES: u64 = 4;
 
@@ -376,7 +376,7 @@ fn sem_decr(s: u8) -> u32 {
     EVT_BASE + EVT_SEM_SEM_DECR_BASE + 4 * u32::from(s)
 }
 fn udma(e: usize, side: Side, off: u32) -> u32 {
-    UDMA_BASE + ((e as u32) << 18) + side.base() + off
+    UDMA_BASE + ((e as u32) << crate::udma::regs::UDMA_CSR_ADDR_WIDTH) + side.base() + off
 }
 fn udma_q(e: usize, side: Side, off: u32) -> u32 {
     udma(e, side, UDMA_Q_ARRAY_BASE + off)

@@ -16,6 +16,7 @@
 
 use crate::addr::{ROUTE_OTHER_CHIP, ROUTE_OTHER_DIE, ROUTE_SAME_DIE};
 use crate::decoder::{DecoderIn, DecoderOut};
+use crate::system::map;
 
 use super::link::{LinkNearIn, LinkOut};
 use super::sram::{SramIn, SramOut};
@@ -65,12 +66,13 @@ enum RState {
 /// Entries of the out-path's response queue (`BqDepth` of `rtl/sb2sb_xbar.sv`).
 pub const BQ_DEPTH: usize = 8;
 
+// The core address map (`system::map`, the one definition; `sb2sb_pkg` for the RTL).
 /// EVT_SEM SEM_INCR window (core-relative).
-const EVT_INCR_LO: u32 = 0x1000_1800;
-const EVT_INCR_HI: u32 = 0x1000_1C00;
-const EVT_LO: u32 = 0x1000_0000;
+const EVT_INCR_LO: u32 = map::CORE_EVT_INCR_BASE as u32;
+const EVT_INCR_HI: u32 = (map::CORE_EVT_INCR_BASE + map::CORE_EVT_INCR_BYTES) as u32;
+const EVT_LO: u32 = map::CORE_EVT_SEM_BASE as u32;
 /// Descriptor RAM base (core-relative).
-pub const DESC_LO: u32 = 0x1200_0000;
+pub const DESC_LO: u32 = map::CORE_DESC_BASE as u32;
 
 /// Test-only fault of the router.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

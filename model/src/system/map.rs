@@ -55,10 +55,6 @@ pub const CORE_UDMA_STRIDE: u64 = 1 << crate::udma::regs::UDMA_CSR_ADDR_WIDTH;
 pub const CORE_BCAST_BASE: u64 = crate::pair::regs::BCAST_BASE as u64;
 /// Bytes of the broadcast doorbell block.
 pub const CORE_BCAST_BYTES: u64 = crate::pair::regs::BCAST_BYTES as u64;
-/// Offset of the EVT_SEM SEM_INCR window inside a core (seed 001 §5.1): the
-/// target of every semaphore descriptor.
-pub const CORE_EVT_INCR_BASE: u64 =
-    CORE_EVT_SEM_BASE + crate::evt_sem::regs::EVT_SEM_SEM_INCR_BASE as u64;
 /// Offset of the EVT_SEM SEM_READ window inside a core (a Q7 poll reads it).
 pub const CORE_EVT_READ_BASE: u64 =
     CORE_EVT_SEM_BASE + crate::evt_sem::regs::EVT_SEM_SEM_READ_BASE as u64;
@@ -76,6 +72,12 @@ crate::sv_consts! {
     CORE_EVT_SEM_BASE: u64 [32] = 0x1000_0000;
     /// EVT_SEM window size (PUBLIC-FACTS §2).
     CORE_EVT_SEM_BYTES: u64 [32] = 0x2000;
+    /// Offset of the EVT_SEM SEM_INCR window inside a core (seed 001 §5.1): the
+    /// target of every semaphore descriptor, and of the interconnect's increment ports.
+    CORE_EVT_INCR_BASE: u64 [32] =
+        CORE_EVT_SEM_BASE + crate::evt_sem::regs::EVT_SEM_SEM_INCR_BASE as u64;
+    /// Bytes of the SEM_INCR window (one 32-bit word per semaphore).
+    CORE_EVT_INCR_BYTES: u64 [32] = 4 * crate::evt_sem::NUM_SEM as u64;
     /// UDMA engine CSR base inside a core (engine e at + e << UDMA_CSR_ADDR_WIDTH).
     CORE_UDMA_BASE: u64 [32] = 0x1100_0000;
     /// Descriptor RAM base inside a core.

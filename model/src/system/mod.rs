@@ -277,10 +277,6 @@ impl std::fmt::Debug for LegOp {
 /// (project-defined).
 pub const DEFAULT_GO_SEM: u8 = 255;
 
-/// The old name of [`SystemLeg`], kept while code outside the system model
-/// still uses it (the two-core environment's own leg is `pair::stim::LegSpec`).
-pub type LegSpec = SystemLeg;
-
 /// One directed SBUF→SBUF leg of the system model.
 #[derive(Debug, Clone)]
 pub struct SystemLeg {

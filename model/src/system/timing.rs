@@ -237,7 +237,7 @@ pub fn cycle_leg_cycles(
     per_engine: u8,
     bytes: u32,
 ) -> Result<u64, super::SystemError> {
-    use super::{CoreId, LegSpec, Mode, System, Topology};
+    use super::{CoreId, Mode, System, SystemLeg, Topology};
     let topo = Topology {
         sbuf_bytes_per_partition: 64 << 10,
         ..Topology::trn2(2)
@@ -249,9 +249,9 @@ pub fn cycle_leg_cycles(
     };
     let mut sys = System::new(topo)?;
     let parts = engines * per_engine;
-    let leg = LegSpec {
+    let leg = SystemLeg {
         engine_mask: ((1u32 << engines) - 1) as u16,
-        ..LegSpec::new(src, 0, dst, 0, bytes, parts)
+        ..SystemLeg::new(src, 0, dst, 0, bytes, parts)
     };
     Ok(sys.send_recv(&leg, Mode::Cycle)?.cycles)
 }

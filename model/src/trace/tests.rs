@@ -15,7 +15,7 @@ use crate::collective::nccom::{prepare, Config, Machine};
 use crate::collective::{run, CollectiveOp};
 use crate::datapath::reduce::{Dtype, ReduceOp};
 use crate::isa::Arch;
-use crate::system::{CoreId, LegSpec, Mode, System, Topology};
+use crate::system::{CoreId, Mode, System, SystemLeg, Topology};
 
 /// Every counter of the trace ends at the system's semaphore value, and
 /// every semaphore the run left non-zero has a counter.
@@ -56,9 +56,9 @@ fn s8_leg(mode: Mode) {
         sbuf_bytes_per_partition: 2 << 20,
         ..Topology::seed_001_s8()
     };
-    let leg = LegSpec {
+    let leg = SystemLeg {
         engine_mask: 0x000F,
-        ..LegSpec::new(CoreId(3), 0x10_0000, CoreId(7), 0x10_0000, 256, 128)
+        ..SystemLeg::new(CoreId(3), 0x10_0000, CoreId(7), 0x10_0000, 256, 128)
     };
     let mut sys = System::new(topo).unwrap();
     sys.trace_start();

@@ -1,5 +1,5 @@
 use super::*;
-use crate::system::{CoreId, LegSpec, Mode, System, Topology};
+use crate::system::{CoreId, Mode, System, SystemLeg, Topology};
 
 #[test]
 fn derived_table_is_current() {
@@ -32,9 +32,9 @@ fn leg_both_modes(class: LinkClass, engines: u8, bytes: u32) -> (u64, u64, u64) 
         LinkClass::C2c => (CoreId(5), CoreId(9)),
     };
     let parts = 8 * engines;
-    let leg = LegSpec {
+    let leg = SystemLeg {
         engine_mask: ((1u32 << engines) - 1) as u16,
-        ..LegSpec::new(src, 0x1000, dst, 0x2000, bytes, parts)
+        ..SystemLeg::new(src, 0x1000, dst, 0x2000, bytes, parts)
     };
     let topo = Topology {
         sbuf_bytes_per_partition: 32 << 10,
