@@ -617,7 +617,8 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         });
         // Clock edge.
         let stats = self.stats();
-        self.m2s.idle_pick(&self.regs.side[0]);
+        self.m2s.idle(&self.regs.side[0], false);
+        self.s2m.idle_quiet(&self.regs.side[1]);
         const NO_EV: SideEv = SideEv {
             q: 0,
             head_adv: false,
