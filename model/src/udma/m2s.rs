@@ -456,28 +456,7 @@ impl<D: Lanes> M2s<D> {
                     }
                 }
             }
-            M2sState::Dchk => {
-                let err = if self.rd_err {
-                    Some(UDMA_M2S_ERR_PREF_AXI_RESPONSE)
-                } else if ring_id_of(self.w0()) != regs.q[self.q].head.ring_id {
-                    Some(UDMA_M2S_ERR_PREF_RING_ID)
-                } else if (self.w0() & (1 << UDMA_DESC_FIRST_BIT) != 0) == self.pkt_open {
-                    Some(UDMA_M2S_ERR_DESC_FIRST)
-                } else {
-                    None
-                };
-                match err {
-                    Some(b) => {
-                        o.ev.err = Some(b);
-                        self.state = if self.pkt_open {
-                            M2sState::Close
-                        } else {
-                            M2sState::Idle
-                        };
-                    }
-                    None => self.start_data(bb),
-                }
-            }
+            M2sState::Dchk => self.check(regs, o, bb),
             M2sState::Tx => self.transfer(rd, beat, last_beat, err_beat, tready, o, bb),
             M2sState::Done => {
                 o.ev.head_adv = true;
@@ -515,6 +494,33 @@ impl<D: Lanes> M2s<D> {
             }
         }
         self.pf.update(pf_req, pf_hs, pf_beat, rd, bb);
+    }
+
+    /// DCHK: RRESP error → PREF_AXI_RESPONSE, ring id ≠ the head's →
+    /// PREF_RING_ID, FIRST ≠ (no packet open) → DESC_FIRST (the descriptor
+    /// is not executed: CLOSE an open packet, else IDLE); else its data.
+    #[inline(always)]
+    fn check(&mut self, regs: &SideRegs, o: &mut M2sOut<D>, bb: u32) {
+        let err = if self.rd_err {
+            Some(UDMA_M2S_ERR_PREF_AXI_RESPONSE)
+        } else if ring_id_of(self.w0()) != regs.q[self.q].head.ring_id {
+            Some(UDMA_M2S_ERR_PREF_RING_ID)
+        } else if (self.w0() & (1 << UDMA_DESC_FIRST_BIT) != 0) == self.pkt_open {
+            Some(UDMA_M2S_ERR_DESC_FIRST)
+        } else {
+            None
+        };
+        match err {
+            Some(b) => {
+                o.ev.err = Some(b);
+                self.state = if self.pkt_open {
+                    M2sState::Close
+                } else {
+                    M2sState::Idle
+                };
+            }
+            None => self.start_data(bb),
+        }
     }
 
     /// TX: issue the descriptor's data bursts, receive their beats into the

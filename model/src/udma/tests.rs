@@ -314,18 +314,76 @@ fn pack_copy_at<W: UdmaWidth>(
     skew: impl Fn(usize) -> u64,
     concat: bool,
 ) -> (Vec<u8>, Vec<u8>, Beats) {
-    use desc::*;
+    use desc::RingPos;
     use regs::*;
-    use std::collections::VecDeque;
     let mut b: Bench<W> = Bench::new();
     let q = 5;
     b.setup(Side::M2s, q, 0x1000, 8);
     b.setup(Side::S2m, q, 0x2000, 8);
-    let next = |addr: u64, len: u32| (addr + len as u64 + 64).div_ceil(64) * 64;
-    // Source buffers filled with a counting pattern.
+    let src = post_m2s_packet(&mut b, m2s_lens, &skew, concat);
+    let dst_bufs = post_s2m_buffers(&mut b, s2m_lens, &skew);
+    // RX doorbell first, then TX.
+    b.write(q_addr(Side::S2m, q, UDMA_Q_RTP_INC), s2m_lens.len() as u32);
+    b.write(q_addr(Side::M2s, q, UDMA_Q_RTP_INC), m2s_lens.len() as u32);
+    let total: u32 = m2s_lens.iter().sum();
+    let beats = loop_stream(
+        &mut b,
+        q,
+        2000 + 40 * total as usize / W::BEAT_BYTES as usize,
+    );
+    let rhp = RingPos::from_reg(b.read(q_addr(Side::S2m, q, UDMA_Q_RHP)).0);
+    assert_eq!(
+        rhp.offset as usize,
+        s2m_lens.len(),
+        "every S2M descriptor completed"
+    );
+    let rhp = RingPos::from_reg(b.read(q_addr(Side::M2s, q, UDMA_Q_RHP)).0);
+    assert_eq!(
+        rhp.offset as usize,
+        m2s_lens.len(),
+        "every M2S descriptor completed"
+    );
+    let mut dst = Vec::new();
+    for &(a, l) in &dst_bufs {
+        dst.extend_from_slice(b.mem.read(a, l as usize));
+    }
+    // No byte outside the destination buffers changed.
+    for a in PACK_DST..PACK_DST + 0x4_0000 {
+        let inside = dst_bufs
+            .iter()
+            .any(|&(p, l)| (p..p + l as u64).contains(&a));
+        if !inside {
+            assert_eq!(
+                b.mem.read(a, 1)[0],
+                0xA5,
+                "byte {a:#x} outside the buffers changed"
+            );
+        }
+    }
+    (src, dst, beats)
+}
+
+/// Destination area of [`pack_copy_at`] (pre-filled with 0xA5).
+const PACK_DST: u64 = 0x4_0000;
+
+/// Next buffer start of [`pack_copy_at`]: 64-byte aligned, past the buffer
+/// at `addr` of `len` bytes with a guard gap.
+fn pack_next(addr: u64, len: u32) -> u64 {
+    (addr + len as u64 + 64).div_ceil(64) * 64
+}
+
+/// The M2S descriptors of one packet (ring at 0x1000) over source buffers of
+/// `lens` filled with a counting pattern; returns the packet's bytes.
+fn post_m2s_packet<W: UdmaWidth>(
+    b: &mut Bench<W>,
+    lens: &[u32],
+    skew: &impl Fn(usize) -> u64,
+    concat: bool,
+) -> Vec<u8> {
+    use desc::*;
     let mut src = Vec::new();
     let mut addr = 0x8000u64;
-    for (k, &len) in m2s_lens.iter().enumerate() {
+    for (k, &len) in lens.iter().enumerate() {
         let p = addr + skew(k);
         let bytes: Vec<u8> = (0..len).map(|i| (src.len() as u32 + i + 1) as u8).collect();
         b.mem.write(p, &bytes);
@@ -334,7 +392,7 @@ fn pack_copy_at<W: UdmaWidth>(
             len,
             ring_id: 1,
             first: k == 0,
-            last: k + 1 == m2s_lens.len(),
+            last: k + 1 == lens.len(),
             int_en: false,
             dmb: false,
             concat: concat && k > 0,
@@ -342,14 +400,24 @@ fn pack_copy_at<W: UdmaWidth>(
             buf_ptr: p,
         };
         b.mem.write(0x1000 + 16 * k as u64, &d.encode().unwrap());
-        addr = next(p, len);
+        addr = pack_next(p, len);
     }
-    // Destination area pre-filled with a guard pattern.
-    const DST: u64 = 0x4_0000;
-    b.mem.write(DST, &[0xA5; 0x4_0000]);
+    src
+}
+
+/// The S2M descriptors (ring at 0x2000) of buffers of `lens` in the
+/// destination area, which is pre-filled with a guard pattern; returns the
+/// buffers (address, length).
+fn post_s2m_buffers<W: UdmaWidth>(
+    b: &mut Bench<W>,
+    lens: &[u32],
+    skew: &impl Fn(usize) -> u64,
+) -> Vec<(u64, u32)> {
+    use desc::*;
+    b.mem.write(PACK_DST, &[0xA5; 0x4_0000]);
     let mut dst_bufs = Vec::new();
-    let mut addr = DST;
-    for (k, &len) in s2m_lens.iter().enumerate() {
+    let mut addr = PACK_DST;
+    for (k, &len) in lens.iter().enumerate() {
         let p = addr + skew(k + 1);
         let d = S2mDesc {
             len,
@@ -360,15 +428,18 @@ fn pack_copy_at<W: UdmaWidth>(
         };
         b.mem.write(0x2000 + 16 * k as u64, &d.encode().unwrap());
         dst_bufs.push((p, len));
-        addr = next(p, len);
+        addr = pack_next(p, len);
     }
-    // RX doorbell first, then TX.
-    b.write(q_addr(Side::S2m, q, UDMA_Q_RTP_INC), s2m_lens.len() as u32);
-    b.write(q_addr(Side::M2s, q, UDMA_Q_RTP_INC), m2s_lens.len() as u32);
+    dst_bufs
+}
+
+/// Run `cycles` cycles with the M2S stream of queue `q` looped into S2M
+/// through a 4-beat FIFO; returns the stream beats (tkeep, tlast).
+fn loop_stream<W: UdmaWidth>(b: &mut Bench<W>, q: u32, cycles: usize) -> Beats {
+    use std::collections::VecDeque;
     let mut fifo: VecDeque<(Beat, u64, bool, bool)> = VecDeque::new();
     let mut beats = Vec::new();
-    let total: u32 = m2s_lens.iter().sum();
-    for _ in 0..2000 + 40 * total as usize / W::BEAT_BYTES as usize {
+    for _ in 0..cycles {
         b.i.m_axis_tready = (fifo.len() < 4) as u64;
         let front = fifo.front().copied();
         b.i.s_axis_tvalid = front.is_some() as u64;
@@ -395,36 +466,7 @@ fn pack_copy_at<W: UdmaWidth>(
     }
     b.i.m_axis_tready = 0;
     b.i.s_axis_tvalid = 0;
-    let rhp = RingPos::from_reg(b.read(q_addr(Side::S2m, q, UDMA_Q_RHP)).0);
-    assert_eq!(
-        rhp.offset as usize,
-        s2m_lens.len(),
-        "every S2M descriptor completed"
-    );
-    let rhp = RingPos::from_reg(b.read(q_addr(Side::M2s, q, UDMA_Q_RHP)).0);
-    assert_eq!(
-        rhp.offset as usize,
-        m2s_lens.len(),
-        "every M2S descriptor completed"
-    );
-    let mut dst = Vec::new();
-    for &(a, l) in &dst_bufs {
-        dst.extend_from_slice(b.mem.read(a, l as usize));
-    }
-    // No byte outside the destination buffers changed.
-    for a in DST..DST + 0x4_0000 {
-        let inside = dst_bufs
-            .iter()
-            .any(|&(p, l)| (p..p + l as u64).contains(&a));
-        if !inside {
-            assert_eq!(
-                b.mem.read(a, 1)[0],
-                0xA5,
-                "byte {a:#x} outside the buffers changed"
-            );
-        }
-    }
-    (src, dst, beats)
+    beats
 }
 
 /// [`pack_copy_at`] at 64 bits with 64-byte aligned buffers.
