@@ -140,7 +140,8 @@ module udma_engine
   logic [1:0]                stat_pkt;
   logic [1:0][NumQ-1:0]      avail, stopped;
   logic [1:0]                normal;
-  logic [1:0][63:0]          desc_addr, comp_addr;
+  logic [1:0][63:0]          desc_addr, comp_addr, next_addr;
+  logic [1:0]                has_next;
   udma_q_ptr_ring_id_t [1:0] head_id, crhp_id;
   udma_q_ptr_offset_t [1:0]  head_off;
   logic [1:0]                comp_en;
@@ -194,6 +195,8 @@ module udma_engine
     .stopped_o     (stopped),
     .normal_o      (normal),
     .desc_addr_o   (desc_addr),
+    .next_addr_o   (next_addr),
+    .has_next_o    (has_next),
     .comp_addr_o   (comp_addr),
     .head_id_o     (head_id),
     .head_off_o    (head_off),
@@ -217,6 +220,8 @@ module udma_engine
     .stopped_i     (stopped[0]),
     .normal_i      (normal[0]),
     .desc_addr_i   (desc_addr[0]),
+    .next_addr_i   (next_addr[0]),
+    .has_next_i    (has_next[0]),
     .head_id_i     (head_id[0]),
     .wr_busy_i     (s_wr_busy),
     .wr_q_i        (stat_q[1]),
@@ -266,6 +271,8 @@ module udma_engine
     .avail_i       (avail[1]),
     .stopped_i     (stopped[1]),
     .desc_addr_i   (desc_addr[1]),
+    .next_addr_i   (next_addr[1]),
+    .has_next_i    (has_next[1]),
     .comp_addr_i   (comp_addr[1]),
     .head_id_i     (head_id[1]),
     .head_off_i    (head_off[1]),

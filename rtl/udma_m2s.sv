@@ -11,6 +11,9 @@
 // error); DMB waits until S2M has no write of this queue in flight before the data
 // is read; a middle descriptor without CONCAT starts on a new stream beat (SPLIT
 // sends the carried bytes as a short beat first).
+// Descriptor prefetch (p_pf): once every data burst of the descriptor is requested, TX
+// reads the queue's head + 1 descriptor into pf_desc_q; IDLE takes it straight to DCHK
+// when it fetches that queue next (docs/udma.md "Descriptor prefetch").
 //
 // Golden model: model/src/udma/m2s.rs. States and transitions: docs/udma.md.
 
@@ -41,6 +44,8 @@ module udma_m2s
   input  logic                 normal_i,
   input  logic [63:0]          desc_addr_i,
   input  udma_q_ptr_ring_id_t  head_id_i,
+  input  logic [63:0]          next_addr_i,
+  input  logic                 has_next_i,
   // S2M write in flight (for DMB) and its queue
   input  logic                 wr_busy_i,
   input  logic [QueueIdxW-1:0] wr_q_i,
@@ -110,6 +115,12 @@ module udma_m2s
   // data bursts requested and not yet fully received; a burst failed (no more ARs)
   logic [OutW-1:0]                    m_out_q, m_out_d;
   logic                               derr_q, derr_d;
+  // descriptor prefetch: read outstanding, buffered, queue, address, descriptor, RRESP error
+  logic                               pf_out_q, pf_out_d, pf_vld_q, pf_vld_d;
+  logic [QueueIdxW-1:0]               pf_qn_q, pf_qn_d;
+  logic [63:0]                        pf_addr_q, pf_addr_d;
+  logic [127:0]                       pf_desc_q, pf_desc_d;
+  logic                               pf_err_q, pf_err_d;
   // Read-data ring: unpacked and written one beat at a time by p_buf (a packed vector is
   // copied whole into a _d and back at every evaluation of the Verilated model;
   // docs/decisions.md). coverage_off: as a packed vector it was wider than the toggle
@@ -136,8 +147,13 @@ module udma_m2s
   logic [BeatBytes-1:0]   tot_keep, carry_keep;
   logic                   lastp, emit, split, dmb_hold;
   m2s_state_e             go_state;
+  logic                   pf_beat, pf_want, pf_ar, pf_wait, idle_fetch;
+  logic [127:0]           pf_in;
 
-  assign beat      = r_own_i && rvalid_i;
+  // an M2S R beat is the prefetch's once no data burst is outstanding (the prefetch AR
+  // follows every data AR of the descriptor)
+  assign pf_beat   = r_own_i && rvalid_i && pf_out_q && (m_out_q == '0);
+  assign beat      = r_own_i && rvalid_i && !pf_beat;
   assign have      = rb_avail_q != '0;
   assign last_beat = beat && (rd_cnt_i == rd_len_i);
   assign err_beat  = beat && (rresp_i != AXI_RESP_OKAY[1:0]);
@@ -152,9 +168,19 @@ module udma_m2s
   // the whole descriptor at lane desc_addr mod BeatBytes
   if (DataWidth >= 128) begin : gen_desc_wide
     assign desc_in = 128'(rdata_i >> {desc_addr_i[LaneBits-1:0], 3'b000});
+    assign pf_in   = 128'(rdata_i >> {pf_addr_q[LaneBits-1:0], 3'b000});
   end else begin : gen_desc_narrow
     assign desc_in = {rdata_i, desc_q[127:DataWidth]};
+    assign pf_in   = {rdata_i, pf_desc_q[127:DataWidth]};
   end
+
+  // prefetch request: TX with every data burst requested, none failed, a next descriptor
+  // in the queue and the buffer free; a read-port grant outside DAR and TX's data
+  // requests is the prefetch's; IDLE waits while it is granted or outstanding
+  assign pf_want = (state_q == MTx) && (iss_need_q == '0) && !derr_q && !pf_out_q &&
+                   !pf_vld_q && has_next_i;
+  assign pf_ar   = rd_owner_i && (state_q != MDar) && !((state_q == MTx) && (iss_need_q != '0));
+  assign pf_wait = pf_out_q || rd_owner_i;
 
   // packing: carry bytes, then the descriptor's bytes of ring beat rb_rp_q. Evaluated
   // only in MTx, the one state that uses it (the Verilated model skips the shifts and
@@ -240,8 +266,8 @@ module udma_m2s
       end
       MTx: begin
         // once granted, the AR is held until its handshake
-        want_o = iss_want;
-        if (rd_owner_i) begin
+        want_o = iss_want || pf_want;
+        if (rd_owner_i && iss_need_q != '0) begin
           arvalid_o = 1'b1;
           araddr_o  = iss_addr_q;
           arlen_o   = 8'(beats - 18'd1);
@@ -264,6 +290,11 @@ module udma_m2s
       end
       default: ;
     endcase
+    if (pf_ar) begin
+      arvalid_o = 1'b1;
+      araddr_o  = pf_addr_q;
+      arlen_o   = 8'(DescBeats - 1);
+    end
   end
 
   // next state
@@ -301,24 +332,35 @@ module udma_m2s
     ev_bytes_o    = '0;
     found         = 1'b0;
     cand          = '0;
+    idle_fetch    = 1'b0;
     unique case (state_q)
       MIdle: begin
-        if (pkt_q) begin
+        if (pf_wait) begin
+          // a prefetch read is granted or outstanding: its beats come first
+        end else if (pkt_q) begin
           if (stopped_i[q_q]) begin
             state_d = MClose;
           end else if (avail_i[q_q]) begin
-            state_d = MDar;
+            idle_fetch = 1'b1;
           end
         end else if (normal_i && |avail_i) begin  // (the scan only when a queue is ready)
           for (int k = 1; k <= NumQ; k++) begin
             cand = QueueIdxW'(rr_last_q + QueueIdxW'(k));
             if (!found && avail_i[cand]) begin
-              found     = 1'b1;
-              q_d       = cand;
-              rr_last_d = cand;
-              state_d   = MDar;
+              found      = 1'b1;
+              q_d        = cand;
+              rr_last_d  = cand;
+              idle_fetch = 1'b1;
             end
           end
+        end
+        // the queue's head is the buffered descriptor: straight to DCHK, else read it
+        if (idle_fetch && pf_vld_q && (pf_qn_q == q_d)) begin
+          desc_d  = pf_desc_q;
+          rderr_d = pf_err_q;
+          state_d = MDchk;
+        end else if (idle_fetch) begin
+          state_d = MDar;
         end
       end
       MDar: begin
@@ -403,8 +445,8 @@ module udma_m2s
           rb_res_d     = '0;
           state_d      = pkt_q ? MClose : MIdle;
         end else begin
-          // issue: the AR handshake reserves the burst's beats
-          if (arvalid_o && arready_i) begin
+          // issue: the AR handshake of a data burst reserves its beats
+          if (arvalid_o && arready_i && !pf_ar) begin
             iss_addr_d = iss_addr_q + (64'(beats) << LaneBits);
             iss_need_d = iss_need_q - beats;
           end
@@ -424,8 +466,8 @@ module udma_m2s
           end
           rb_avail_d = rb_avail_q - (RbIdxW+1)'(pop) + done_beats;
           rb_res_d   = rb_res_q - (RbIdxW+1)'(pop) +
-                       ((arvalid_o && arready_i) ? (RbIdxW+1)'(beats) : '0);
-          m_out_d    = m_out_q + OutW'(arvalid_o && arready_i) - OutW'(last_beat);
+                       ((arvalid_o && arready_i && !pf_ar) ? (RbIdxW+1)'(beats) : '0);
+          m_out_d    = m_out_q + OutW'(arvalid_o && arready_i && !pf_ar) - OutW'(last_beat);
         end
       end
       MFlush: begin
@@ -451,6 +493,55 @@ module udma_m2s
         end
       end
     endcase
+  end
+
+  // Descriptor prefetch buffer (golden: model/src/udma/pf.rs): the request latches the
+  // queue and head + 1 address, the AR handshake starts the read, its beats assemble the
+  // descriptor; settled IDLE empties the buffer (used or dropped).
+  always_comb begin : p_pf
+    pf_out_d  = pf_out_q;
+    pf_vld_d  = pf_vld_q;
+    pf_qn_d   = pf_qn_q;
+    pf_addr_d = pf_addr_q;
+    pf_desc_d = pf_desc_q;
+    pf_err_d  = pf_err_q;
+    if (pf_want) begin
+      pf_qn_d   = q_q;
+      pf_addr_d = next_addr_i;
+    end
+    if (pf_ar && arready_i) begin
+      pf_out_d = 1'b1;
+      pf_err_d = 1'b0;
+    end
+    if (pf_beat) begin
+      pf_desc_d = pf_in;
+      pf_err_d  = pf_err_q | (rresp_i != AXI_RESP_OKAY[1:0]);
+      if (rd_cnt_i == rd_len_i) begin
+        pf_out_d = 1'b0;
+        pf_vld_d = 1'b1;
+      end
+    end
+    if (state_q == MIdle && !pf_wait) begin
+      pf_vld_d = 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_pf_regs
+    if (!rst_ni) begin
+      pf_out_q  <= 1'b0;
+      pf_vld_q  <= 1'b0;
+      pf_qn_q   <= '0;
+      pf_addr_q <= '0;
+      pf_desc_q <= '0;
+      pf_err_q  <= 1'b0;
+    end else begin
+      pf_out_q  <= pf_out_d;
+      pf_vld_q  <= pf_vld_d;
+      pf_qn_q   <= pf_qn_d;
+      pf_addr_q <= pf_addr_d;
+      pf_desc_q <= pf_desc_d;
+      pf_err_q  <= pf_err_d;
+    end
   end
 
   assign ev_q_o     = q_q;

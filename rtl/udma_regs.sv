@@ -52,6 +52,9 @@ module udma_regs
   output logic [1:0][NumQ-1:0]      stopped_o,
   output logic [1:0]                normal_o,
   output logic [1:0][63:0]          desc_addr_o,
+  // the descriptor after the head (head + 1) and whether the queue holds it
+  output logic [1:0][63:0]          next_addr_o,
+  output logic [1:0]                has_next_o,
   output logic [1:0][63:0]          comp_addr_o,
   output udma_q_ptr_ring_id_t [1:0] head_id_o,
   output udma_q_ptr_offset_t [1:0]  head_off_o,
@@ -188,8 +191,18 @@ module udma_regs
   // ---------------- views ----------------
   // Ring occupancy is computed only for the two queues that need it (the CSR read and the
   // doorbell), not for every queue at every evaluation (simulation speed).
+  // head + 1 of the FSM's queue (the descriptor the FSMs prefetch); its ring id is not used
+  udma_q_ptr_t [1:0] nx_ptr;
+  logic              unused_nx_id;
+  assign unused_nx_id = ^{nx_ptr[0].ring_id, nx_ptr[1].ring_id};
+
   always_comb begin
     for (int s = 0; s < 2; s++) begin
+      nx_ptr[s]      = ptr_step(head_q[s][ev_q_i[s]], rl_q[s][ev_q_i[s]]);
+      next_addr_o[s] = {rbp_hi_q[s][ev_q_i[s]], rbp_lo_q[s][ev_q_i[s]]} +
+                       (64'(nx_ptr[s].offset) << DescSh);
+      has_next_o[s]  = nonempty_q[s][ev_q_i[s]] &&
+                       (nx_ptr[s].offset != tail_q[s][ev_q_i[s]].offset);
       normal_o[s]    = state_q[s] == UDMA_STATE_NORMAL[1:0];
       stopped_o[s]   = stop_q[s];
       avail_o[s]     = {NumQ{normal_o[s]}} & en_pref_q[s] & en_sched_q[s] & ~stop_q[s] &

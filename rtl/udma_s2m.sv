@@ -12,6 +12,9 @@
 // MaxWrOutstanding bursts wait for B (bcnt_q). The descriptor completes (SDrain) only
 // when every burst is written and every B returned: its completion write and the next
 // descriptor's writes follow every B of its data.
+// Descriptor prefetch (p_pf): in SData / SDrain the queue's head + 1 descriptor is read
+// into pf_desc_q; IDLE takes it straight to DCHK when it fetches that queue next
+// (docs/udma.md "Descriptor prefetch").
 //
 // Golden model: model/src/udma/s2m.rs. States and transitions: docs/udma.md.
 
@@ -44,6 +47,8 @@ module udma_s2m
   input  logic [NumQ-1:0] avail_i,
   input  logic [NumQ-1:0] stopped_i,
   input  logic [63:0]     desc_addr_i,
+  input  logic [63:0]     next_addr_i,
+  input  logic            has_next_i,
   input  logic [63:0]     comp_addr_i,
   input  udma_q_ptr_ring_id_t head_id_i,
   input  udma_q_ptr_offset_t  head_off_i,
@@ -159,6 +164,12 @@ module udma_s2m
   logic [LaneBits-1:0]                hcnt_q, hcnt_d;
   logic                               hlast_q, hlast_d;
   logic                               huser_q, huser_d;
+  // descriptor prefetch: read outstanding, buffered, queue, address, descriptor, RRESP error
+  logic                               pf_out_q, pf_out_d, pf_vld_q, pf_vld_d;
+  logic [QueueIdxW-1:0]               pf_qn_q, pf_qn_d;
+  logic [63:0]                        pf_addr_q, pf_addr_d;
+  logic [127:0]                       pf_desc_q, pf_desc_d;
+  logic                               pf_err_q, pf_err_d;
 
   logic                 beat, last_beat, err_beat, aw_hs, w_hs, b_hs, b_err, t_hs;
   logic [LaneBits:0]    n;
@@ -185,8 +196,12 @@ module udma_s2m
   logic                   bq_wi;  // queue slot of the burst closed now
   logic [63:0]            snd_addr;
   logic [BeatIdxW-1:0]    snd_len;
+  logic                   pf_beat, pf_want, pf_ar, pf_wait, idle_decide;
+  logic [127:0]           pf_in;
 
-  assign beat      = r_own_i && rvalid_i;
+  // outside SDr an S2M R beat is the prefetch's (IDLE waits for it)
+  assign pf_beat   = r_own_i && rvalid_i && pf_out_q;
+  assign beat      = r_own_i && rvalid_i && !pf_beat;
   assign last_beat = beat && (rd_cnt_i == rd_len_i);
   assign err_beat  = beat && (rresp_i != AXI_RESP_OKAY[1:0]);
   assign aw_hs     = m_axi_awvalid && m_axi_awready;
@@ -206,15 +221,24 @@ module udma_s2m
   assign data_b      = (bcnt_q != '0) && b_hs;
   assign w0        = desc_q[31:0];
   assign bufp      = desc_q[127:64];
+  // prefetch request: SData / SDrain with a next descriptor in the queue and the buffer
+  // free; a read-port grant outside SDar is the prefetch's; IDLE waits while it is
+  // granted or outstanding
+  assign pf_want   = ((state_q == SData) || (state_q == SDrain)) && !pf_out_q && !pf_vld_q &&
+                     has_next_i;
+  assign pf_ar     = rd_owner_i && (state_q != SDar);
+  assign pf_wait   = pf_out_q || rd_owner_i;
 
   // descriptor assembly (as M2S) and completion beats: a narrow port writes the
   // 16 bytes in DescBeats full beats, a wide one in one beat at lane addr mod BeatBytes
   if (DataWidth >= 128) begin : gen_desc_wide
     assign desc_in = 128'(rdata_i >> {desc_addr_i[LaneBits-1:0], 3'b000});
+    assign pf_in   = 128'(rdata_i >> {pf_addr_q[LaneBits-1:0], 3'b000});
     assign cbeat   = DataWidth'(cd) << {comp_addr_i[LaneBits-1:0], 3'b000};
     assign cstrb   = BeatBytes'({UDMA_DESC_BYTES{1'b1}}) << comp_addr_i[LaneBits-1:0];
   end else begin : gen_desc_narrow
     assign desc_in = {rdata_i, desc_q[127:DataWidth]};
+    assign pf_in   = {rdata_i, pf_desc_q[127:DataWidth]};
     assign cbeat   = DataWidth'(cd >> (32'(widx_q) * DataWidth));
     assign cstrb   = '1;
   end
@@ -319,6 +343,14 @@ module udma_s2m
       SDrop: s_axis_tready = 1'b1;
       default: ;
     endcase
+    if (state_q == SData || state_q == SDrain) begin
+      want_o = pf_want;
+    end
+    if (pf_ar) begin
+      arvalid_o = 1'b1;
+      araddr_o  = pf_addr_q;
+      arlen_o   = 8'(DescBeats - 1);
+    end
     // the sender: AW and W of the oldest queued burst (never in SCaw: drained before)
     if (sending) begin
       m_axi_awvalid = aw_ok;
@@ -372,6 +404,7 @@ module udma_s2m
     hlast_d       = hlast_q;
     huser_d       = huser_q;
     go_drop       = 1'b0;
+    idle_decide   = 1'b0;
     ev_head_adv_o = 1'b0;
     ev_crhp_adv_o = 1'b0;
     ev_done_inc_o = 1'b0;
@@ -382,18 +415,29 @@ module udma_s2m
     ev_drop_o     = '0;
     unique case (state_q)
       SIdle: begin
-        if (pkt_q || s_axis_tvalid) begin
+        if (pf_wait) begin
+          // a prefetch read is granted or outstanding: its beats come first
+        end else if (pkt_q || s_axis_tvalid) begin
           if (stopped_i[idle_q]) begin
-            q_d     = idle_q;
-            pkt_d   = 1'b1;
-            tout_d  = '0;
-            go_drop = 1'b1;
+            idle_decide = 1'b1;
+            q_d         = idle_q;
+            pkt_d       = 1'b1;
+            tout_d      = '0;
+            go_drop     = 1'b1;
           end else if (avail_i[idle_q]) begin
-            q_d     = idle_q;
-            first_d = !pkt_q;
-            pkt_d   = 1'b1;
-            tout_d  = '0;
-            state_d = SDar;
+            idle_decide = 1'b1;
+            q_d         = idle_q;
+            first_d     = !pkt_q;
+            pkt_d       = 1'b1;
+            tout_d      = '0;
+            // the queue's head is the buffered descriptor: straight to DCHK, else read it
+            if (pf_vld_q && (pf_qn_q == idle_q)) begin
+              desc_d  = pf_desc_q;
+              rderr_d = pf_err_q;
+              state_d = SDchk;
+            end else begin
+              state_d = SDar;
+            end
           end else if (s_axis_tvalid || hcnt_q != '0) begin
             if (tout_i != 32'd0 && (tout_q + 32'd1) >= tout_i) begin
               ev_err_o     = 1'b1;
@@ -601,6 +645,56 @@ module udma_s2m
     bcnt_d = bcnt_q + BcntW'(sending && aw_hs) - BcntW'(data_b);
     if (data_b && b_err && (state_q == SData || state_q == SDrain)) begin
       state_d = SBerr;
+    end
+  end
+
+  // Descriptor prefetch buffer (golden: model/src/udma/pf.rs): the request latches the
+  // queue and head + 1 address, the AR handshake starts the read, its beats assemble the
+  // descriptor; settled IDLE keeps it only while it made no decision and its queue is
+  // available (every error stops its queue: the buffer never outlives one).
+  always_comb begin : p_pf
+    pf_out_d  = pf_out_q;
+    pf_vld_d  = pf_vld_q;
+    pf_qn_d   = pf_qn_q;
+    pf_addr_d = pf_addr_q;
+    pf_desc_d = pf_desc_q;
+    pf_err_d  = pf_err_q;
+    if (pf_want) begin
+      pf_qn_d   = q_q;
+      pf_addr_d = next_addr_i;
+    end
+    if (pf_ar && arready_i) begin
+      pf_out_d = 1'b1;
+      pf_err_d = 1'b0;
+    end
+    if (pf_beat) begin
+      pf_desc_d = pf_in;
+      pf_err_d  = pf_err_q | (rresp_i != AXI_RESP_OKAY[1:0]);
+      if (rd_cnt_i == rd_len_i) begin
+        pf_out_d = 1'b0;
+        pf_vld_d = 1'b1;
+      end
+    end
+    if (state_q == SIdle && !pf_wait) begin
+      pf_vld_d = pf_vld_q && !idle_decide && avail_i[pf_qn_q];
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_pf_regs
+    if (!rst_ni) begin
+      pf_out_q  <= 1'b0;
+      pf_vld_q  <= 1'b0;
+      pf_qn_q   <= '0;
+      pf_addr_q <= '0;
+      pf_desc_q <= '0;
+      pf_err_q  <= 1'b0;
+    end else begin
+      pf_out_q  <= pf_out_d;
+      pf_vld_q  <= pf_vld_d;
+      pf_qn_q   <= pf_qn_d;
+      pf_addr_q <= pf_addr_d;
+      pf_desc_q <= pf_desc_d;
+      pf_err_q  <= pf_err_d;
     end
   end
 

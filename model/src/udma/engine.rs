@@ -8,10 +8,10 @@
 use core::marker::PhantomData;
 
 use super::beat::{Beat, Beat4, Lanes, WideData};
-use super::m2s::{M2s, M2sOut, M2sState, RdPort, MAX_RD_OUTSTANDING};
-use super::regfile::{CsrIn, RegFile, SideEv, SideStat};
+use super::m2s::{ArReq, M2s, M2sOut, M2sState, RdPort, MAX_RD_OUTSTANDING};
+use super::regfile::{CsrIn, CsrOut, RegFile, SideEv, SideStat};
 use super::regs::{UDMA_CSR_ADDR_WIDTH, UDMA_NUM_QUEUES};
-use super::s2m::{S2m, S2mState, StreamIn, WrIn, MAX_WR_OUTSTANDING};
+use super::s2m::{S2m, S2mOut, S2mState, StreamIn, WrIn, MAX_WR_OUTSTANDING};
 use crate::ports::{BlockDesc, CycleModel, PortBundle};
 
 /// The `udma_engine` port list, written once (SV port order; `rtl/udma_engine.sv`
@@ -617,7 +617,8 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         });
         // Clock edge.
         let stats = self.stats();
-        self.m2s.idle_pick(&self.regs.side[0]);
+        self.m2s.idle(&self.regs.side[0], false);
+        self.s2m.idle_quiet(&self.regs.side[1]);
         const NO_EV: SideEv = SideEv {
             q: 0,
             head_adv: false,
@@ -695,43 +696,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
             RD_S2M => so.ar,
             _ => Default::default(),
         };
-        let size = W::BEAT_BYTES.trailing_zeros() as u64;
-        let o = put(PinsOutOf {
-            s_axil_awready: csr.awready as u64,
-            s_axil_wready: csr.wready as u64,
-            s_axil_bresp: csr.bresp as u64,
-            s_axil_bvalid: csr.bvalid as u64,
-            s_axil_arready: csr.arready as u64,
-            s_axil_rdata: csr.rdata as u64,
-            s_axil_rresp: csr.rresp as u64,
-            s_axil_rvalid: csr.rvalid as u64,
-            m_axi_araddr: ar.addr,
-            m_axi_arlen: ar.len as u64,
-            m_axi_arsize: if ar.valid { size } else { 0 },
-            m_axi_arburst: if ar.valid { BURST_INCR } else { 0 },
-            m_axi_arvalid: ar.valid as u64,
-            m_axi_rready: r_busy as u64,
-            m_axi_awaddr: so.wr.awaddr,
-            m_axi_awlen: so.wr.awlen as u64,
-            m_axi_awsize: if so.wr.awvalid { size } else { 0 },
-            m_axi_awburst: if so.wr.awvalid { BURST_INCR } else { 0 },
-            m_axi_awvalid: so.wr.awvalid as u64,
-            m_axi_wdata: so.wr.wdata,
-            m_axi_wstrb: so.wr.wstrb,
-            m_axi_wlast: so.wr.wlast as u64,
-            m_axi_wvalid: so.wr.wvalid as u64,
-            m_axi_bready: so.wr.bready as u64,
-            m_axis_tdata: mo.axis.tdata,
-            m_axis_tkeep: mo.axis.tkeep,
-            m_axis_tlast: mo.axis.tlast as u64,
-            m_axis_tid: mo.axis.tid as u64,
-            m_axis_tuser: mo.axis.tuser as u64,
-            m_axis_tvalid: mo.axis.tvalid as u64,
-            s_axis_tready: so.tready as u64,
-            irq_o: self.regs.irq() as u64,
-            err_irq_o: self.regs.err_irq() as u64,
-            dbg_o: self.dbg(),
-        });
+        let o = put(self.pins_out(&csr, &ar, &mo, &so, r_busy));
         if i.rst_ni() & 1 == 0 {
             return o;
         }
@@ -772,8 +737,73 @@ impl<W: UdmaWidth> UdmaEngine<W> {
             bb,
         );
         self.regs.update_ev(&csr_in(i), [&mo.ev, &so.ev], &stats);
-        // AR arbiter (S2M first, a grant only while a tracker slot is free)
-        // and the tracker of outstanding bursts (in order, one ID).
+        self.read_port_edge(&ar, &rd, head, (so.want, mo.want));
+        o
+    }
+
+    /// The cycle's outputs (the RTL's output assigns): the CSR slave, the
+    /// granted side's AR, the S2M write port, the M2S stream, `tready`,
+    /// the interrupts and `dbg_o`.
+    #[inline(always)]
+    fn pins_out(
+        &self,
+        csr: &CsrOut,
+        ar: &ArReq,
+        mo: &M2sOut<W::D>,
+        so: &S2mOut<W::D>,
+        r_busy: bool,
+    ) -> PinsOutOf<W::D> {
+        let size = W::BEAT_BYTES.trailing_zeros() as u64;
+        PinsOutOf {
+            s_axil_awready: csr.awready as u64,
+            s_axil_wready: csr.wready as u64,
+            s_axil_bresp: csr.bresp as u64,
+            s_axil_bvalid: csr.bvalid as u64,
+            s_axil_arready: csr.arready as u64,
+            s_axil_rdata: csr.rdata as u64,
+            s_axil_rresp: csr.rresp as u64,
+            s_axil_rvalid: csr.rvalid as u64,
+            m_axi_araddr: ar.addr,
+            m_axi_arlen: ar.len as u64,
+            m_axi_arsize: if ar.valid { size } else { 0 },
+            m_axi_arburst: if ar.valid { BURST_INCR } else { 0 },
+            m_axi_arvalid: ar.valid as u64,
+            m_axi_rready: r_busy as u64,
+            m_axi_awaddr: so.wr.awaddr,
+            m_axi_awlen: so.wr.awlen as u64,
+            m_axi_awsize: if so.wr.awvalid { size } else { 0 },
+            m_axi_awburst: if so.wr.awvalid { BURST_INCR } else { 0 },
+            m_axi_awvalid: so.wr.awvalid as u64,
+            m_axi_wdata: so.wr.wdata,
+            m_axi_wstrb: so.wr.wstrb,
+            m_axi_wlast: so.wr.wlast as u64,
+            m_axi_wvalid: so.wr.wvalid as u64,
+            m_axi_bready: so.wr.bready as u64,
+            m_axis_tdata: mo.axis.tdata,
+            m_axis_tkeep: mo.axis.tkeep,
+            m_axis_tlast: mo.axis.tlast as u64,
+            m_axis_tid: mo.axis.tid as u64,
+            m_axis_tuser: mo.axis.tuser as u64,
+            m_axis_tvalid: mo.axis.tvalid as u64,
+            s_axis_tready: so.tready as u64,
+            irq_o: self.regs.irq() as u64,
+            err_irq_o: self.regs.err_irq() as u64,
+            dbg_o: self.dbg(),
+        }
+    }
+
+    /// Clock edge of the read port: the AR arbiter (S2M first, a grant only
+    /// while a tracker slot is free; a grant lasts to its AR handshake) and
+    /// the in-order tracker of outstanding bursts (side, ARLEN), retired by
+    /// the beat count. `head`: the oldest burst, `wants`: (S2M, M2S).
+    #[inline(always)]
+    fn read_port_edge(
+        &mut self,
+        ar: &ArReq,
+        rd: &RdPort<W::D>,
+        head: (bool, u32),
+        wants: (bool, bool),
+    ) {
         let ar_hs = ar.valid && rd.arready;
         let mut cnt = self.ot_cnt;
         if ar_hs {
@@ -782,9 +812,9 @@ impl<W: UdmaWidth> UdmaEngine<W> {
             self.rd_owner = RD_NONE;
             cnt += 1;
         } else if self.rd_owner == RD_NONE && self.ot_cnt < MAX_RD_OUTSTANDING {
-            if so.want {
+            if wants.0 {
                 self.rd_owner = RD_S2M;
-            } else if mo.want {
+            } else if wants.1 {
                 self.rd_owner = RD_M2S;
             }
         }
@@ -798,7 +828,6 @@ impl<W: UdmaWidth> UdmaEngine<W> {
             }
         }
         self.ot_cnt = cnt;
-        o
     }
 }
 

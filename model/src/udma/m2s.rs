@@ -21,6 +21,7 @@
 
 use super::beat::{desc_beats, keep_at, Lanes};
 use super::desc::{decode_len, ring_id_of};
+use super::pf::DescPf;
 use super::regfile::{SideEv, SideRegs, SideStat, NQ};
 use super::regs::*;
 
@@ -137,6 +138,8 @@ pub struct M2s<D: Lanes> {
     pub carry_data: D,
     /// Bytes held in `carry_data` (0..bb).
     pub carry_bytes: u32,
+    /// Descriptor prefetch: head + 1 of the queue in TX (docs/udma.md).
+    pub pf: DescPf,
 }
 
 impl<D: Lanes> Default for M2s<D> {
@@ -161,6 +164,7 @@ impl<D: Lanes> Default for M2s<D> {
             derr: false,
             carry_data: D::ZERO,
             carry_bytes: 0,
+            pf: DescPf::default(),
         }
     }
 }
@@ -259,20 +263,74 @@ impl<D: Lanes> M2s<D> {
         };
     }
 
-    /// IDLE with no open packet: pick the next available queue round robin
-    /// from `rr_last + 1` (the `avail_o` vector rotated so that queue
-    /// `rr_last + 1` is bit 0) and fetch its descriptor.
-    #[inline]
-    pub fn idle_pick(&mut self, regs: &SideRegs) {
+    /// IDLE with no open packet: the next available queue round robin from
+    /// `rr_last + 1` (the `avail_o` vector rotated so that queue `rr_last + 1`
+    /// is bit 0), which becomes the current queue.
+    #[inline(always)]
+    fn pick(&mut self, regs: &SideRegs) -> Option<usize> {
         let avail = regs.avail_mask();
-        if avail != 0 {
-            let start = (self.rr_last + 1) % NQ;
-            let k = avail.rotate_right(start as u32).trailing_zeros() as usize;
-            let q = (start + k) % NQ;
-            self.q = q;
-            self.rr_last = q;
-            self.state = M2sState::Dar;
+        if avail == 0 {
+            return None;
         }
+        let start = (self.rr_last + 1) % NQ;
+        let k = avail.rotate_right(start as u32).trailing_zeros() as usize;
+        let q = (start + k) % NQ;
+        self.q = q;
+        self.rr_last = q;
+        Some(q)
+    }
+
+    /// IDLE (stage `idle` of the RTL's next state). Waits while a prefetch
+    /// read is granted (`ar_pending`) or outstanding. Else: an open packet
+    /// waits on its queue (stopped: CLOSE), no open packet picks a queue
+    /// (engine NORMAL); the queue's descriptor comes from the prefetch
+    /// buffer when it holds the queue's head (→ DCHK), else it is read
+    /// (→ DAR). The buffer is emptied either way.
+    #[inline(always)]
+    pub fn idle(&mut self, regs: &SideRegs, ar_pending: bool) {
+        if self.pf.out || ar_pending {
+            return;
+        }
+        let fetch = if self.pkt_open {
+            if regs.q[self.q].stopped {
+                self.state = M2sState::Close;
+                None
+            } else {
+                regs.avail(self.q).then_some(self.q)
+            }
+        } else {
+            self.pick(regs)
+        };
+        let hit = self.pf.settle(fetch, false);
+        if fetch.is_some() {
+            self.state = match hit {
+                Some((desc, err)) => {
+                    self.desc = desc;
+                    self.rd_err = err;
+                    M2sState::Dchk
+                }
+                None => M2sState::Dar,
+            };
+        }
+    }
+
+    /// TX requests the prefetch of the queue's head + 1: every data burst of
+    /// the descriptor is requested, none failed, the queue holds a next
+    /// descriptor and the buffer is free.
+    #[inline(always)]
+    fn pf_want(&self, regs: &SideRegs) -> bool {
+        self.state == M2sState::Tx
+            && self.iss_need == 0
+            && !self.derr
+            && self.pf.free()
+            && regs.q[self.q].has_next()
+    }
+
+    /// The read-port grant is the prefetch's: outside DAR and outside TX's
+    /// data requests.
+    #[inline(always)]
+    fn pf_ar_state(&self) -> bool {
+        !(self.state == M2sState::Dar || self.state == M2sState::Tx && self.iss_need != 0)
     }
 
     /// Outputs for this cycle (from the state and the inputs; `owner`: the
@@ -297,12 +355,17 @@ impl<D: Lanes> M2s<D> {
                 // failed and the ring has room for all its beats; once
                 // granted the AR is held until its handshake.
                 let beats = burst_beats(self.iss_addr, self.iss_need, bb);
-                o.want = self.iss_need != 0 && !self.derr && self.rb_res + beats <= RD_BUF_BEATS;
+                o.want = self.iss_need != 0 && !self.derr && self.rb_res + beats <= RD_BUF_BEATS
+                    || self.pf_want(regs);
                 if owner {
-                    o.ar = ArReq {
-                        valid: true,
-                        addr: self.iss_addr,
-                        len: beats.wrapping_sub(1),
+                    o.ar = if self.iss_need != 0 {
+                        ArReq {
+                            valid: true,
+                            addr: self.iss_addr,
+                            len: beats - 1,
+                        }
+                    } else {
+                        self.pf.ar(bb)
                     };
                 }
                 if self.rb_avail == 0 {
@@ -332,8 +395,15 @@ impl<D: Lanes> M2s<D> {
                     tid: self.q as u32,
                     tuser: self.state == M2sState::Close,
                 };
+                if owner {
+                    o.ar = self.pf.ar(bb);
+                }
             }
-            _ => {}
+            _ => {
+                if owner {
+                    o.ar = self.pf.ar(bb);
+                }
+            }
         }
         o
     }
@@ -354,21 +424,22 @@ impl<D: Lanes> M2s<D> {
         o: &mut M2sOut<D>,
         bb: u32,
     ) {
-        let beat = owner && rd.rvalid;
+        // An M2S R beat is the prefetch's once no data burst is outstanding
+        // (the prefetch AR follows every data AR of the descriptor).
+        let pf_beat = owner && rd.rvalid && self.pf.out && self.m_out == 0;
+        let beat = owner && rd.rvalid && !pf_beat;
         let last_beat = beat && rd.cnt == rd.len;
         let err_beat = beat && rd.rresp != AXI_RESP_OKAY;
+        let pf_hs = o.ar.valid && rd.arready && self.pf_ar_state();
+        let pf_want = self.pf_want(regs);
+        let pf_addr = if pf_want {
+            regs.q[self.q].next_desc_addr()
+        } else {
+            0
+        };
+        let pf_req = (pf_want, self.q, pf_addr);
         match self.state {
-            M2sState::Idle => {
-                if self.pkt_open {
-                    if regs.q[self.q].stopped {
-                        self.state = M2sState::Close;
-                    } else if regs.avail(self.q) {
-                        self.state = M2sState::Dar;
-                    }
-                } else {
-                    self.idle_pick(regs);
-                }
-            }
+            M2sState::Idle => self.idle(regs, o.ar.valid),
             M2sState::Dar => {
                 if o.ar.valid && rd.arready {
                     self.rd_err = false;
@@ -385,28 +456,7 @@ impl<D: Lanes> M2s<D> {
                     }
                 }
             }
-            M2sState::Dchk => {
-                let err = if self.rd_err {
-                    Some(UDMA_M2S_ERR_PREF_AXI_RESPONSE)
-                } else if ring_id_of(self.w0()) != regs.q[self.q].head.ring_id {
-                    Some(UDMA_M2S_ERR_PREF_RING_ID)
-                } else if (self.w0() & (1 << UDMA_DESC_FIRST_BIT) != 0) == self.pkt_open {
-                    Some(UDMA_M2S_ERR_DESC_FIRST)
-                } else {
-                    None
-                };
-                match err {
-                    Some(b) => {
-                        o.ev.err = Some(b);
-                        self.state = if self.pkt_open {
-                            M2sState::Close
-                        } else {
-                            M2sState::Idle
-                        };
-                    }
-                    None => self.start_data(bb),
-                }
-            }
+            M2sState::Dchk => self.check(regs, o, bb),
             M2sState::Tx => self.transfer(rd, beat, last_beat, err_beat, tready, o, bb),
             M2sState::Done => {
                 o.ev.head_adv = true;
@@ -442,6 +492,34 @@ impl<D: Lanes> M2s<D> {
                     self.state = M2sState::Idle;
                 }
             }
+        }
+        self.pf.update(pf_req, pf_hs, pf_beat, rd, bb);
+    }
+
+    /// DCHK: RRESP error → PREF_AXI_RESPONSE, ring id ≠ the head's →
+    /// PREF_RING_ID, FIRST ≠ (no packet open) → DESC_FIRST (the descriptor
+    /// is not executed: CLOSE an open packet, else IDLE); else its data.
+    #[inline(always)]
+    fn check(&mut self, regs: &SideRegs, o: &mut M2sOut<D>, bb: u32) {
+        let err = if self.rd_err {
+            Some(UDMA_M2S_ERR_PREF_AXI_RESPONSE)
+        } else if ring_id_of(self.w0()) != regs.q[self.q].head.ring_id {
+            Some(UDMA_M2S_ERR_PREF_RING_ID)
+        } else if (self.w0() & (1 << UDMA_DESC_FIRST_BIT) != 0) == self.pkt_open {
+            Some(UDMA_M2S_ERR_DESC_FIRST)
+        } else {
+            None
+        };
+        match err {
+            Some(b) => {
+                o.ev.err = Some(b);
+                self.state = if self.pkt_open {
+                    M2sState::Close
+                } else {
+                    M2sState::Idle
+                };
+            }
+            None => self.start_data(bb),
         }
     }
 
@@ -499,8 +577,8 @@ impl<D: Lanes> M2s<D> {
             };
             return;
         }
-        // Issue: the AR handshake reserves the burst's beats.
-        let ar_hs = o.ar.valid && rd.arready;
+        // Issue: the AR handshake of a data burst reserves its beats.
+        let ar_hs = o.ar.valid && rd.arready && self.iss_need != 0;
         if ar_hs {
             let beats = o.ar.len + 1;
             self.iss_addr = self.iss_addr.wrapping_add(u64::from(beats * bb));

@@ -212,7 +212,6 @@ impl AxiMem {
     /// Advance one cycle: consume the handshakes of the previous cycle (`o`
     /// are the engine outputs sampled then), then choose this cycle's drive.
     pub fn step(&mut self, o: Option<&PinsOut>) {
-        let beat = self.bb;
         self.now += 1;
         // The handshake bits of the last cycle (not a copy of the data beat).
         let prev = Handshake {
@@ -223,87 +222,110 @@ impl AxiMem {
             bvalid: self.drive.bvalid,
         };
         if let Some(o) = o {
-            // ---- read ----
-            if o.m_axi_arvalid != 0 {
-                if prev.arready {
-                    let lat = self.rd_lat as u64 + self.rng.below(self.max_lat as u64 + 1);
-                    self.rd.push_back(Burst {
-                        addr: o.m_axi_araddr & !(beat - 1),
-                        len: o.m_axi_arlen as u32,
-                        cnt: 0,
-                        ready_at: self.now + lat,
-                    });
-                } else {
-                    self.cov.bp_ar += 1;
-                }
-            }
-            if prev.rvalid && o.m_axi_rready != 0 {
-                if let Some(b) = self.rd.front_mut() {
-                    b.cnt += 1;
-                    if b.cnt > b.len {
-                        self.rd.pop_front();
-                    }
-                }
-                self.drive.rvalid = false;
-            }
-            // ---- write ----
-            if o.m_axi_awvalid != 0 {
-                if prev.awready {
-                    self.aw
-                        .push_back((o.m_axi_awaddr & !(beat - 1), o.m_axi_awlen as u32));
-                    self.cov.aw_bursts +=
-                        (o.m_axi_awlen > 0 && o.m_axi_awaddr >= self.burst_lo) as u64;
-                } else {
-                    self.cov.bp_aw += 1;
-                }
-            }
-            if o.m_axi_wvalid != 0 {
-                if prev.wready {
-                    let last = o.m_axi_wlast != 0;
-                    self.wq.push_back((o.m_axi_wdata, o.m_axi_wstrb, last));
-                    self.wlasts += last as usize;
-                } else {
-                    self.cov.bp_w += 1;
-                }
-            }
-            if prev.bvalid && o.m_axi_bready != 0 {
-                self.drive.bvalid = false;
-            }
+            self.take_reads(o, &prev);
+            self.take_writes(o, &prev);
         }
-        // Commit a write once its address and last data beat are in.
-        if self.wlasts > 0 {
-            if let Some((addr, len)) = self.aw.pop_front() {
-                let mut worst = AXI_RESP_OKAY;
-                let mut k = 0u64;
-                while let Some((d, strb, last)) = self.wq.pop_front() {
-                    if k <= u64::from(len) {
-                        let a = addr.wrapping_add(k * beat);
-                        let r = self.resp(a);
-                        worst = worst.max(r);
-                        if r == AXI_RESP_OKAY {
-                            self.write_beat(a, &d, strb);
-                        }
-                    }
-                    k += 1;
-                    if last {
-                        break;
-                    }
-                }
-                self.wlasts -= 1;
-                self.count_err(worst);
-                let lat = self.rng.below(self.max_lat as u64 + 1);
-                self.bq.push_back((worst, self.now + lat));
-            }
-        }
+        self.commit_write();
+        self.drive_read();
+        self.drive_write();
+    }
 
-        // ---- drive ----
+    /// AR and R handshakes of the last cycle: a burst accepted (with its
+    /// latency), a beat taken.
+    #[inline(always)]
+    fn take_reads(&mut self, o: &PinsOut, prev: &Handshake) {
+        if o.m_axi_arvalid != 0 {
+            if prev.arready {
+                let lat = self.rd_lat as u64 + self.rng.below(self.max_lat as u64 + 1);
+                self.rd.push_back(Burst {
+                    addr: o.m_axi_araddr & !(self.bb - 1),
+                    len: o.m_axi_arlen as u32,
+                    cnt: 0,
+                    ready_at: self.now + lat,
+                });
+            } else {
+                self.cov.bp_ar += 1;
+            }
+        }
+        if prev.rvalid && o.m_axi_rready != 0 {
+            if let Some(b) = self.rd.front_mut() {
+                b.cnt += 1;
+                if b.cnt > b.len {
+                    self.rd.pop_front();
+                }
+            }
+            self.drive.rvalid = false;
+        }
+    }
+
+    /// AW, W and B handshakes of the last cycle.
+    #[inline(always)]
+    fn take_writes(&mut self, o: &PinsOut, prev: &Handshake) {
+        if o.m_axi_awvalid != 0 {
+            if prev.awready {
+                self.aw
+                    .push_back((o.m_axi_awaddr & !(self.bb - 1), o.m_axi_awlen as u32));
+                self.cov.aw_bursts += (o.m_axi_awlen > 0 && o.m_axi_awaddr >= self.burst_lo) as u64;
+            } else {
+                self.cov.bp_aw += 1;
+            }
+        }
+        if o.m_axi_wvalid != 0 {
+            if prev.wready {
+                let last = o.m_axi_wlast != 0;
+                self.wq.push_back((o.m_axi_wdata, o.m_axi_wstrb, last));
+                self.wlasts += last as usize;
+            } else {
+                self.cov.bp_w += 1;
+            }
+        }
+        if prev.bvalid && o.m_axi_bready != 0 {
+            self.drive.bvalid = false;
+        }
+    }
+
+    /// Commit a write once its address and last data beat are in; its B
+    /// (the worst response of its beats) may be given after a random latency.
+    #[inline(always)]
+    fn commit_write(&mut self) {
+        if self.wlasts == 0 {
+            return;
+        }
+        let Some((addr, len)) = self.aw.pop_front() else {
+            return;
+        };
+        let mut worst = AXI_RESP_OKAY;
+        let mut k = 0u64;
+        while let Some((d, strb, last)) = self.wq.pop_front() {
+            if k <= u64::from(len) {
+                let a = addr.wrapping_add(k * self.bb);
+                let r = self.resp(a);
+                worst = worst.max(r);
+                if r == AXI_RESP_OKAY {
+                    self.write_beat(a, &d, strb);
+                }
+            }
+            k += 1;
+            if last {
+                break;
+            }
+        }
+        self.wlasts -= 1;
+        self.count_err(worst);
+        let lat = self.rng.below(self.max_lat as u64 + 1);
+        self.bq.push_back((worst, self.now + lat));
+    }
+
+    /// This cycle's AR ready and R beat.
+    #[inline(always)]
+    fn drive_read(&mut self) {
         self.drive.arready = self.rd.len() < self.rd_depth && self.chance();
         if !self.drive.rvalid {
             if let Some(&b) = self.rd.front() {
                 if b.ready_at > self.now {
                     self.cov.bp_r += 1;
                 } else if self.chance() {
-                    let a = b.addr.wrapping_add(b.cnt as u64 * beat);
+                    let a = b.addr.wrapping_add(b.cnt as u64 * self.bb);
                     let r = self.resp(a);
                     self.count_err(r);
                     self.drive.rvalid = true;
@@ -320,6 +342,11 @@ impl AxiMem {
             self.drive.rresp = 0;
             self.drive.rlast = false;
         }
+    }
+
+    /// This cycle's AW and W ready and B response.
+    #[inline(always)]
+    fn drive_write(&mut self) {
         let writes = self.aw.len() + self.bq.len() + self.drive.bvalid as usize;
         self.drive.awready = writes < self.wr_depth && self.chance();
         self.drive.wready =

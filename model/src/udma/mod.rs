@@ -9,6 +9,7 @@ pub mod engine;
 pub mod fault;
 pub mod m2s;
 pub mod mem;
+pub mod pf;
 pub mod regfile;
 pub mod regs;
 pub mod s2m;

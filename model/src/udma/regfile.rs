@@ -64,6 +64,17 @@ impl QueueRegs {
         self.ring_base()
             .wrapping_add((self.head.offset as u64) * UDMA_DESC_BYTES as u64)
     }
+    /// Address of the descriptor after the head (head + 1, wrapping at `rl`:
+    /// the RTL's `ptr_step`), which the FSMs prefetch.
+    pub fn next_desc_addr(&self) -> u64 {
+        self.ring_base()
+            .wrapping_add((self.head.step(self.rl).offset as u64) * UDMA_DESC_BYTES as u64)
+    }
+    /// The queue holds a descriptor after the head (head ≠ tail and
+    /// head + 1 ≠ tail).
+    pub fn has_next(&self) -> bool {
+        self.nonempty() && self.head.step(self.rl).offset != self.tail.offset
+    }
     /// Address of the next completion slot.
     pub fn comp_addr(&self) -> u64 {
         self.comp_base()

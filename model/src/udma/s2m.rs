@@ -27,6 +27,7 @@
 use super::beat::{desc_beats, keep_at, Lanes};
 use super::desc::{decode_len, ring_id_of};
 use super::m2s::{ArReq, RdPort, MAX_BURST};
+use super::pf::DescPf;
 
 /// Write bursts the S2M side keeps waiting for their B responses
 /// (`MaxWrOutstanding` of `udma_engine`; docs/decisions.md).
@@ -171,6 +172,9 @@ pub struct S2m<D: Lanes> {
     pub hlast: bool,
     /// `tuser` of the `tlast` beat.
     pub huser: bool,
+    /// Descriptor prefetch: head + 1 of the queue in DATA / DRAIN
+    /// (docs/udma.md).
+    pub pf: DescPf,
 }
 
 /// Bytes the next memory write of state DATA takes.
@@ -333,6 +337,14 @@ impl<D: Lanes> S2m<D> {
             S2mState::Drop => o.tready = true,
             _ => {}
         }
+        // Descriptor prefetch: requested in DATA / DRAIN; a grant outside DAR
+        // is the prefetch's.
+        if matches!(self.state, S2mState::Data | S2mState::Drain) {
+            o.want = self.pf_want(regs);
+        }
+        if owner && self.state != S2mState::Dar {
+            o.ar = self.pf.ar(bb);
+        }
         if self.bq_cnt != 0 {
             // The sender: AW and W of the oldest queued burst.
             let (addr, len) = self.bq[(self.bq_rp & (WR_QUEUE - 1)) as usize];
@@ -378,7 +390,17 @@ impl<D: Lanes> S2m<D> {
         o: &mut S2mOut<D>,
         bb: u32,
     ) {
-        let beat = owner && rd.rvalid;
+        // Outside DR an S2M R beat is the prefetch's (IDLE waits for it).
+        let pf_beat = owner && rd.rvalid && self.pf.out;
+        let beat = owner && rd.rvalid && !pf_beat;
+        let pf_hs = o.ar.valid && rd.arready && self.state != S2mState::Dar;
+        let pf_want = self.pf_want(regs);
+        let pf_addr = if pf_want {
+            regs.q[self.q].next_desc_addr()
+        } else {
+            0
+        };
+        let pf_req = (pf_want, self.q, pf_addr);
         let hs = Handshakes {
             beat,
             last_beat: beat && rd.cnt == rd.len,
@@ -418,7 +440,25 @@ impl<D: Lanes> S2m<D> {
             }
             _ => self.drop_rest(s, &hs, o),
         }
+        self.pf.update(pf_req, pf_hs, pf_beat, rd, bb);
         self.send(sending, berr_ok, &hs, o);
+    }
+
+    /// DATA / DRAIN request the prefetch of the queue's head + 1: the queue
+    /// holds a next descriptor and the buffer is free.
+    #[inline(always)]
+    fn pf_want(&self, regs: &SideRegs) -> bool {
+        matches!(self.state, S2mState::Data | S2mState::Drain)
+            && self.pf.free()
+            && regs.q[self.q].has_next()
+    }
+
+    /// A quiet cycle's IDLE (no open packet, no stream beat, no read): only
+    /// the prefetch buffer can change (dropped unless its queue is available).
+    #[inline(always)]
+    pub fn idle_quiet(&mut self, regs: &SideRegs) {
+        let keep = regs.avail(self.pf.q);
+        self.pf.settle(None, keep);
     }
 
     /// The sender and the B counter (every state but CAW, whose write is the
@@ -463,15 +503,24 @@ impl<D: Lanes> S2m<D> {
     /// into a stopped queue, or count the no-descriptor timeout.
     #[inline(always)]
     fn idle(&mut self, regs: &SideRegs, s: &StreamIn<D>, o: &mut S2mOut<D>) {
+        // Wait while a prefetch read is granted or outstanding.
+        if self.pf.out || o.ar.valid {
+            return;
+        }
         let q = self.idle_q(s);
+        let mut fetch = None;
+        let mut decide = false;
         if self.in_pkt || s.tvalid {
             let r = &regs.q[q];
             if r.stopped {
+                decide = true;
                 self.q = q;
                 self.in_pkt = true;
                 self.tout = 0;
                 self.enter_drop(o);
             } else if regs.avail(q) {
+                decide = true;
+                fetch = Some(q);
                 self.q = q;
                 self.first = !self.in_pkt;
                 self.in_pkt = true;
@@ -490,9 +539,14 @@ impl<D: Lanes> S2m<D> {
                 }
             }
         }
+        let keep = !decide && regs.avail(self.pf.q);
+        if let Some((desc, err)) = self.pf.settle(fetch, keep) {
+            self.desc = desc;
+            self.rd_err = err;
+            self.state = S2mState::Dchk;
+        }
     }
 
-    /// DAR, DR, DCHK: read the head descriptor and check it (AXI response, ring id).
     #[inline(always)]
     fn descriptor_fetch(
         &mut self,

@@ -536,47 +536,86 @@ impl<W: UdmaWidth> UdmaEnv<W> {
     }
 
     /// Build job for queue q.
+    /// The next job of queue `q`: the directed phase's next transfer, or a
+    /// random job (one or several descriptors, maybe with an injected error).
     fn make_job(&mut self, q: usize) -> Job {
-        let src = SRC_BASE + q as u64 * BUF_AREA;
-        let dst = DST_BASE + q as u64 * BUF_AREA;
-        let mut j = Job::default();
         if !self.random_on {
-            const SIZES: [u32; 12] = [1, 7, 8, 9, 64, 100, 4096, 4097, 65536, 13, 3000, 511];
-            // Pointers: aligned in the first round of sizes, then odd byte
-            // offsets (1..=61, different on each side) with the same odd sizes.
-            const SKEW: [(u64, u64); 12] = [
-                (1, 3),
-                (7, 1),
-                (5, 61),
-                (3, 17),
-                (33, 9),
-                (13, 31),
-                (1, 2),
-                (17, 33),
-                (9, 7),
-                (31, 15),
-                (61, 5),
-                (2, 11),
-            ];
-            let k = self.directed_done as usize;
-            let len = SIZES[k % SIZES.len()];
-            let (ms, ss) = if k < SIZES.len() {
-                (0, 0)
-            } else {
-                SKEW[k % SKEW.len()]
-            };
-            j.m2s[0] = (src + ms, len);
-            j.s2m[0] = (dst + ss, len);
-            j.nm = 1;
-            j.ns = 1;
-            j.directed = true;
-            return j;
+            return self.directed_job(q);
         }
         // At most rl - 1 descriptors per side: the driver keeps one slot free.
         let max_n = (self.qs[q].rl - 1).clamp(1, 4) as u64;
+        let inject = self.pick_inject(q, max_n);
+        let needs_multi = matches!(
+            inject,
+            Some(Inject::DecerrSrcClose) | Some(Inject::FirstInMiddle) | Some(Inject::DbOverMidPkt)
+        );
+        let multi = max_n >= 2 && (self.rng.chance(35, 100) || needs_multi);
+        let mut j = if multi {
+            self.multi_job(q, max_n)
+        } else {
+            let (src, dst) = Self::areas(q);
+            let mut j = Job::default();
+            let len = self.rand_len();
+            j.m2s[0] = (src + self.skew(), len);
+            j.s2m[0] = (dst + self.skew(), len);
+            j.nm = 1;
+            j.ns = 1;
+            j
+        };
+        j.inject = inject;
+        self.apply_inject(q, &mut j);
+        j
+    }
+
+    /// Source and destination buffer areas of queue `q`.
+    fn areas(q: usize) -> (u64, u64) {
+        (
+            SRC_BASE + q as u64 * BUF_AREA,
+            DST_BASE + q as u64 * BUF_AREA,
+        )
+    }
+
+    /// The directed phase's next transfer: the sizes once aligned, then
+    /// again at odd byte offsets (1..=61, different on each side).
+    fn directed_job(&self, q: usize) -> Job {
+        const SIZES: [u32; 12] = [1, 7, 8, 9, 64, 100, 4096, 4097, 65536, 13, 3000, 511];
+        const SKEW: [(u64, u64); 12] = [
+            (1, 3),
+            (7, 1),
+            (5, 61),
+            (3, 17),
+            (33, 9),
+            (13, 31),
+            (1, 2),
+            (17, 33),
+            (9, 7),
+            (31, 15),
+            (61, 5),
+            (2, 11),
+        ];
+        let (src, dst) = Self::areas(q);
+        let mut j = Job::default();
+        let k = self.directed_done as usize;
+        let len = SIZES[k % SIZES.len()];
+        let (ms, ss) = if k < SIZES.len() {
+            (0, 0)
+        } else {
+            SKEW[k % SKEW.len()]
+        };
+        j.m2s[0] = (src + ms, len);
+        j.s2m[0] = (dst + ss, len);
+        j.nm = 1;
+        j.ns = 1;
+        j.directed = true;
+        j
+    }
+
+    /// One random job in five injects an error: the least-injected kind so
+    /// far (from a random start), so every kind is injected early whatever
+    /// the seed; kinds that need two descriptors or a completion ring fall
+    /// back to a kind the queue can take.
+    fn pick_inject(&mut self, q: usize, max_n: u64) -> Option<Inject> {
         let mut inject = if self.rng.chance(20, 100) {
-            // The least-injected kind so far (from a random start), so every
-            // kind is injected early whatever the seed.
             let start = self.rng.below(INJECTS.len() as u64) as usize;
             let k = (0..INJECTS.len())
                 .map(|i| (start + i) % INJECTS.len())
@@ -598,49 +637,51 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         if inject == Some(Inject::SlverrComp) && !self.qs[q].comp {
             inject = Some(Inject::SlverrDst);
         }
-        let needs_multi = matches!(
-            inject,
-            Some(Inject::DecerrSrcClose) | Some(Inject::FirstInMiddle) | Some(Inject::DbOverMidPkt)
-        );
-        let multi = max_n >= 2 && (self.rng.chance(35, 100) || needs_multi);
-        if multi {
-            j.nm = self.rng.range(2, max_n) as usize;
-            let mut off = 0u64;
-            let mut total = 0u32;
-            // Any length in the middle of a packet: the engine packs across descriptors.
-            for k in 0..j.nm {
-                let len = self.rng.range(1, 2048) as u32;
-                let p = src + off + self.skew();
-                j.m2s[k] = (p, len);
-                off = p + len as u64 - src;
-                total += len;
-            }
-            let want = self.rng.range(1, max_n) as usize;
-            let mut rem = total;
-            let mut doff = 0u64;
-            // S2M buffers of any length at any byte alignment.
-            while j.ns + 1 < want {
-                if rem < 2 {
-                    break;
-                }
-                let c = self.rng.range(1, (rem as u64 - 1).min(4096)) as u32;
-                let p = dst + doff + self.skew();
-                j.s2m[j.ns] = (p, c);
-                j.ns += 1;
-                doff = p + c as u64 - dst;
-                rem -= c;
-            }
-            j.s2m[j.ns] = (dst + doff + self.skew(), rem);
-            j.ns += 1;
-        } else {
-            let len = self.rand_len();
-            j.m2s[0] = (src + self.skew(), len);
-            j.s2m[0] = (dst + self.skew(), len);
-            j.nm = 1;
-            j.ns = 1;
+        inject
+    }
+
+    /// A packet of 2..=`max_n` M2S descriptors of any length (the engine
+    /// packs across descriptors) into up to `max_n` S2M buffers of any
+    /// length at any byte alignment.
+    fn multi_job(&mut self, q: usize, max_n: u64) -> Job {
+        let (src, dst) = Self::areas(q);
+        let mut j = Job {
+            nm: self.rng.range(2, max_n) as usize,
+            ..Job::default()
+        };
+        let mut off = 0u64;
+        let mut total = 0u32;
+        for k in 0..j.nm {
+            let len = self.rng.range(1, 2048) as u32;
+            let p = src + off + self.skew();
+            j.m2s[k] = (p, len);
+            off = p + len as u64 - src;
+            total += len;
         }
-        j.inject = inject;
-        match inject {
+        let want = self.rng.range(1, max_n) as usize;
+        let mut rem = total;
+        let mut doff = 0u64;
+        while j.ns + 1 < want {
+            if rem < 2 {
+                break;
+            }
+            let c = self.rng.range(1, (rem as u64 - 1).min(4096)) as u32;
+            let p = dst + doff + self.skew();
+            j.s2m[j.ns] = (p, c);
+            j.ns += 1;
+            doff = p + c as u64 - dst;
+            rem -= c;
+        }
+        j.s2m[j.ns] = (dst + doff + self.skew(), rem);
+        j.ns += 1;
+        j
+    }
+
+    /// The buffer changes of the job's injected error (a source or
+    /// destination in the SLVERR window, a second source past memory).
+    fn apply_inject(&mut self, q: usize, j: &mut Job) {
+        let (src, dst) = Self::areas(q);
+        match j.inject {
             Some(Inject::SlverrSrc) => j.m2s[0].0 = BAD_LO + self.rng.below(512),
             Some(Inject::DecerrSrcClose) => {
                 j.m2s[1].0 = MEM_SIZE + self.rng.below(512);
@@ -664,13 +705,13 @@ impl<W: UdmaWidth> UdmaEnv<W> {
             Some(Inject::NoDesc) => j.ns = 0,
             _ => {}
         }
-        j
     }
 
+    /// Post a new job on queue `q`: buffers, descriptors, injected register
+    /// faults and doorbells (RX first), then the queue waits for it.
     fn start_job(&mut self, q: usize, cycle: u64) {
         let mut job = self.make_job(q);
         let inj = job.inject.unwrap_or(Inject::None);
-        let rl = self.qs[q].rl;
         // A multi-descriptor packet posted in two steps (one packet in four, and
         // every DbOverMidPkt): the first descriptor now, the rest (or an
         // overflowing increment) once a poll shows M2S done with the first
@@ -679,30 +720,59 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         // descriptor or finding its queue stopped.
         let split = job.nm > 1
             && (inj == Inject::DbOverMidPkt || (inj == Inject::None && self.rng.chance(1, 4)));
-        // Half of those split the S2M side too: two S2M buffers, the first
-        // exactly as long as the first M2S buffer, which is shortened to whole
-        // beats (M2S holds a partial last beat until it has read the next
-        // descriptor, to know whether it concatenates), and no CONCAT on the
-        // second M2S descriptor. So M2S sends all of the first buffer's bytes
-        // before it pauses; S2M fills its first buffer, then idles with the
-        // packet open, no descriptor and no stream data until both late
-        // doorbells (udma_s2m SIdle, docs/signoff.md §6).
-        let bb = W::BEAT_BYTES;
-        let split_s2m = split && inj == Inject::None && job.m2s[0].1 >= bb && self.rng.bool();
-        if split_s2m {
-            let dst = DST_BASE + q as u64 * BUF_AREA;
-            // shortened only: the next source buffer still starts past its end
-            job.m2s[0].1 = job.m2s[0].1 / bb * bb;
-            let total: u32 = job.m2s[..job.nm].iter().map(|c| c.1).sum();
-            let first = job.m2s[0].1;
-            let a0 = dst + self.skew();
-            let a1 = a0 + first as u64 + self.skew();
-            job.s2m = [(a0, first), (a1, total - first), (0, 0), (0, 0)];
-            job.ns = 2;
-            job.split_s2m = true;
-            self.cov.split_doorbells_s2m += 1;
+        let split_s2m = split && inj == Inject::None && self.split_s2m(q, &mut job);
+        self.write_buffers(q, &job);
+        let mt = self.write_m2s_descs(q, &job, split_s2m);
+        let st = self.write_s2m_descs(q, &job);
+        self.inject_ring_bases(q, inj);
+        self.ring_doorbells(q, &job, (split, split_s2m), cycle);
+        self.count_job(&job);
+        let d = &mut self.qs[q];
+        if mt.offset < d.mt.offset {
+            self.cov.wraps_m2s += 1;
         }
-        // Data and descriptors (the driver's stores), then doorbells RX first.
+        if st.offset < d.st.offset {
+            self.cov.wraps_s2m += 1;
+        }
+        d.mt = mt;
+        d.st = st;
+        d.job = job;
+        d.phase = QPhase::Wait;
+        d.timer = cycle + 64;
+        d.started = cycle;
+    }
+
+    /// Half of the split jobs split the S2M side too: two S2M buffers, the
+    /// first exactly as long as the first M2S buffer, which is shortened to
+    /// whole beats (M2S holds a partial last beat until it has read the next
+    /// descriptor, to know whether it concatenates), and no CONCAT on the
+    /// second M2S descriptor. So M2S sends all of the first buffer's bytes
+    /// before it pauses; S2M fills its first buffer, then idles with the
+    /// packet open, no descriptor and no stream data until both late
+    /// doorbells (udma_s2m SIdle, docs/signoff.md §6). Returns whether it did.
+    fn split_s2m(&mut self, q: usize, job: &mut Job) -> bool {
+        let bb = W::BEAT_BYTES;
+        if !(job.m2s[0].1 >= bb && self.rng.bool()) {
+            return false;
+        }
+        let (_, dst) = Self::areas(q);
+        // shortened only: the next source buffer still starts past its end
+        job.m2s[0].1 = job.m2s[0].1 / bb * bb;
+        let total: u32 = job.m2s[..job.nm].iter().map(|c| c.1).sum();
+        let first = job.m2s[0].1;
+        let a0 = dst + self.skew();
+        let a1 = a0 + first as u64 + self.skew();
+        job.s2m = [(a0, first), (a1, total - first), (0, 0), (0, 0)];
+        job.ns = 2;
+        job.split_s2m = true;
+        self.cov.split_doorbells_s2m += 1;
+        true
+    }
+
+    /// The driver's data stores: random source bytes, and the guard pattern
+    /// over the whole destination span (from the queue's area start to GUARD
+    /// bytes past the last buffer), checked when the job completes.
+    fn write_buffers(&mut self, q: usize, job: &Job) {
         let total: u32 = job.m2s[..job.nm].iter().map(|c| c.1).sum();
         let mut buf = vec![0u8; total as usize];
         self.rng.fill(&mut buf);
@@ -714,9 +784,7 @@ impl<W: UdmaWidth> UdmaEnv<W> {
             o += len as usize;
         }
         if job.ns > 0 && (DST_BASE..MEM_SIZE).contains(&job.s2m[0].0) {
-            // Guard pattern over the whole destination span (from the queue's
-            // area start to GUARD bytes past the last buffer), checked at the end.
-            let (lo, hi) = guard_span(q, &job);
+            let (lo, hi) = guard_span(q, job);
             self.mem.write(lo, &vec![GUARD_BYTE; (hi - lo) as usize]);
         }
         let bb = W::BEAT_BYTES as u64;
@@ -724,8 +792,15 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         if ptrs.clone().any(|c| c.0 % bb != 0) {
             self.cov.unaligned_ptr_jobs += 1;
         }
-        // DMB on one M2S descriptor in four, CONCAT on half the middle ones
-        // (random phase; the directed phase posts single plain descriptors).
+    }
+
+    /// The job's M2S descriptors in the ring from the queue's next slot;
+    /// returns the slot after them. DMB on one descriptor in four, CONCAT on
+    /// half the middle ones (random phase; the directed phase posts single
+    /// plain descriptors).
+    fn write_m2s_descs(&mut self, q: usize, job: &Job, split_s2m: bool) -> RingPos {
+        let inj = job.inject.unwrap_or(Inject::None);
+        let rl = self.qs[q].rl;
         let (mut dmb, mut concat) = ([false; 4], [false; 4]);
         if self.random_on {
             for k in 0..job.nm {
@@ -764,6 +839,14 @@ impl<W: UdmaWidth> UdmaEnv<W> {
             );
             mt = mt.advance(1, rl);
         }
+        mt
+    }
+
+    /// The job's S2M descriptors in the ring from the queue's next slot;
+    /// returns the slot after them.
+    fn write_s2m_descs(&mut self, q: usize, job: &Job) -> RingPos {
+        let inj = job.inject.unwrap_or(Inject::None);
+        let rl = self.qs[q].rl;
         let mut st = self.qs[q].st;
         for (k, &(addr, len)) in job.s2m[..job.ns].iter().enumerate() {
             let rid = if inj == Inject::RingIdS2m && k == 0 {
@@ -785,6 +868,12 @@ impl<W: UdmaWidth> UdmaEnv<W> {
             );
             st = st.advance(1, rl);
         }
+        st
+    }
+
+    /// Injected register faults: a descriptor or completion ring base in
+    /// the SLVERR window or past memory.
+    fn inject_ring_bases(&mut self, q: usize, inj: Inject) {
         match inj {
             Inject::SlverrDescM2s => {
                 self.wr(
@@ -808,6 +897,20 @@ impl<W: UdmaWidth> UdmaEnv<W> {
             }
             _ => {}
         }
+    }
+
+    /// The doorbells, RX (S2M) first; a split job posts its first
+    /// descriptor(s) now and the rest later (`late_db`, `late_db_s2m`); the
+    /// doorbell-overflow injections ring `rl` descriptors.
+    fn ring_doorbells(
+        &mut self,
+        q: usize,
+        job: &Job,
+        (split, split_s2m): (bool, bool),
+        cycle: u64,
+    ) {
+        let inj = job.inject.unwrap_or(Inject::None);
+        let rl = self.qs[q].rl;
         if split_s2m {
             self.wr(q_reg(Side::S2m, q, UDMA_Q_RTP_INC), 1, Tag::None);
             let after_first = self.qs[q].st.advance(1, rl);
@@ -838,6 +941,10 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         } else {
             self.wr(q_reg(Side::M2s, q, UDMA_Q_RTP_INC), n, Tag::None);
         }
+    }
+
+    /// The job's coverage counters (injected kind, packet shapes).
+    fn count_job(&mut self, job: &Job) {
         if let Some(i) = job.inject {
             let k = INJECTS.iter().position(|x| *x == i).unwrap_or(0);
             self.cov.injected[k] += 1;
@@ -852,19 +959,6 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         if job.m2s[..job.nm].iter().any(|c| c.1 == 65536) {
             self.cov.len_65536 += 1;
         }
-        let d = &mut self.qs[q];
-        if mt.offset < d.mt.offset {
-            self.cov.wraps_m2s += 1;
-        }
-        if st.offset < d.st.offset {
-            self.cov.wraps_s2m += 1;
-        }
-        d.mt = mt;
-        d.st = st;
-        d.job = job;
-        d.phase = QPhase::Wait;
-        d.timer = cycle + 64;
-        d.started = cycle;
     }
 
     fn issue_poll(&mut self, q: usize, cycle: u64) {
@@ -886,36 +980,12 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         d.timer = cycle + gap;
     }
 
+    /// A job completed: check its data, guard bytes, pointers and
+    /// completion descriptors, count it and let the queue idle.
     fn check_done(&mut self, q: usize, cycle: u64) {
         let d = self.qs[q];
         let j = d.job;
-        // Bytes landed: concatenated S2M buffers equal the concatenated M2S buffers.
-        let mut src = Vec::new();
-        for &(a, l) in &j.m2s[..j.nm] {
-            src.extend_from_slice(self.mem.read(a, l as usize));
-        }
-        let mut dst = Vec::new();
-        for &(a, l) in &j.s2m[..j.ns] {
-            dst.extend_from_slice(self.mem.read(a, l as usize));
-        }
-        if src != dst {
-            let at = src.iter().zip(&dst).position(|(a, b)| a != b).unwrap_or(0);
-            self.fail(
-                cycle,
-                format!("queue {q}: data mismatch at byte {at} of {}", src.len()),
-            );
-        }
-        // No byte of the destination span outside the S2M buffers changed.
-        let (lo, hi) = guard_span(q, &j);
-        let bufs = &j.s2m[..j.ns];
-        let bad = first_changed_guard(&self.mem.data, lo, hi, bufs);
-        if let Some(a) = bad {
-            self.fail(
-                cycle,
-                format!("queue {q}: byte {a:#x} outside the S2M buffers changed"),
-            );
-        }
-        self.cov.guard_bytes_checked += hi - lo - bufs.iter().map(|c| c.1 as u64).sum::<u64>();
+        self.check_data(q, &j, cycle);
         // Pointers and ring ids advanced.
         let (mh, sh) = (RingPos::from_reg(d.poll[0]), RingPos::from_reg(d.poll[1]));
         let (mtp, stp) = (RingPos::from_reg(d.poll[2]), RingPos::from_reg(d.poll[3]));
@@ -923,47 +993,9 @@ impl<W: UdmaWidth> UdmaEnv<W> {
             self.fail(cycle, format!("queue {q}: pointers M2S head {mh:?} tail {mtp:?}, S2M head {sh:?} tail {stp:?}; expected {:?} / {:?}", d.mt, d.st));
         }
         self.cov.ring_id_seen[mh.ring_id as usize] += 1;
-        // Completion descriptors.
-        let mut cp = d.cp;
         if d.comp {
-            for k in 0..j.ns {
-                let a = COMP_RINGS + q as u64 * 0x1000 + cp.offset as u64 * 16;
-                let mut b = [0u8; 16];
-                b.copy_from_slice(self.mem.read(a, 16));
-                match CompDesc::decode(&b) {
-                    Ok(c) => {
-                        let ok = c.ring_id == cp.ring_id
-                            && c.len == j.s2m[k].1
-                            && c.first == (k == 0)
-                            && c.last == (k + 1 == j.ns)
-                            && !c.error
-                            && c.buf1_used;
-                        if !ok {
-                            self.fail(
-                                cycle,
-                                format!(
-                                    "queue {q}: completion {k} {c:?}, expected ring id {} len {}",
-                                    cp.ring_id, j.s2m[k].1
-                                ),
-                            );
-                        }
-                        self.cov.comp_checked += 1;
-                    }
-                    Err(e) => self.fail(cycle, format!("queue {q}: completion {k}: {e}")),
-                }
-                cp = cp.advance(1, d.rl);
-            }
-            if RingPos::from_reg(d.poll[10]) != cp {
-                self.fail(
-                    cycle,
-                    format!(
-                        "queue {q}: completion head {:?}, expected {cp:?}",
-                        RingPos::from_reg(d.poll[10])
-                    ),
-                );
-            }
+            self.check_completions(q, cycle);
         }
-        self.qs[q].cp = cp;
         if j.split_s2m {
             self.cov.split_s2m_checked += 1;
         }
@@ -987,6 +1019,82 @@ impl<W: UdmaWidth> UdmaEnv<W> {
             } else {
                 0
             };
+    }
+
+    /// Bytes landed (the concatenated S2M buffers equal the concatenated M2S
+    /// buffers) and no byte of the destination span outside the S2M buffers
+    /// changed.
+    fn check_data(&mut self, q: usize, j: &Job, cycle: u64) {
+        let mut src = Vec::new();
+        for &(a, l) in &j.m2s[..j.nm] {
+            src.extend_from_slice(self.mem.read(a, l as usize));
+        }
+        let mut dst = Vec::new();
+        for &(a, l) in &j.s2m[..j.ns] {
+            dst.extend_from_slice(self.mem.read(a, l as usize));
+        }
+        if src != dst {
+            let at = src.iter().zip(&dst).position(|(a, b)| a != b).unwrap_or(0);
+            self.fail(
+                cycle,
+                format!("queue {q}: data mismatch at byte {at} of {}", src.len()),
+            );
+        }
+        let (lo, hi) = guard_span(q, j);
+        let bufs = &j.s2m[..j.ns];
+        let bad = first_changed_guard(&self.mem.data, lo, hi, bufs);
+        if let Some(a) = bad {
+            self.fail(
+                cycle,
+                format!("queue {q}: byte {a:#x} outside the S2M buffers changed"),
+            );
+        }
+        self.cov.guard_bytes_checked += hi - lo - bufs.iter().map(|c| c.1 as u64).sum::<u64>();
+    }
+
+    /// The job's completion descriptors (ring id, length, FIRST/LAST, no
+    /// error) and the completion head after them.
+    fn check_completions(&mut self, q: usize, cycle: u64) {
+        let d = self.qs[q];
+        let j = d.job;
+        let mut cp = d.cp;
+        for k in 0..j.ns {
+            let a = COMP_RINGS + q as u64 * 0x1000 + cp.offset as u64 * 16;
+            let mut b = [0u8; 16];
+            b.copy_from_slice(self.mem.read(a, 16));
+            match CompDesc::decode(&b) {
+                Ok(c) => {
+                    let ok = c.ring_id == cp.ring_id
+                        && c.len == j.s2m[k].1
+                        && c.first == (k == 0)
+                        && c.last == (k + 1 == j.ns)
+                        && !c.error
+                        && c.buf1_used;
+                    if !ok {
+                        self.fail(
+                            cycle,
+                            format!(
+                                "queue {q}: completion {k} {c:?}, expected ring id {} len {}",
+                                cp.ring_id, j.s2m[k].1
+                            ),
+                        );
+                    }
+                    self.cov.comp_checked += 1;
+                }
+                Err(e) => self.fail(cycle, format!("queue {q}: completion {k}: {e}")),
+            }
+            cp = cp.advance(1, d.rl);
+        }
+        if RingPos::from_reg(d.poll[10]) != cp {
+            self.fail(
+                cycle,
+                format!(
+                    "queue {q}: completion head {:?}, expected {cp:?}",
+                    RingPos::from_reg(d.poll[10])
+                ),
+            );
+        }
+        self.qs[q].cp = cp;
     }
 
     fn evaluate(&mut self, q: usize, cycle: u64) {
@@ -1132,6 +1240,8 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         }
     }
 
+    /// The driver's cycle: engine start-up, the switch to the random
+    /// phase, occasional bad CSR accesses, then the queues due this cycle.
     fn driver(&mut self, cycle: u64) {
         if cycle == RESET_CYCLES {
             for side in [Side::M2s, Side::S2m] {
@@ -1152,23 +1262,8 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         {
             self.start_random();
         }
-        // Occasional bad CSR access.
         if self.random_on && self.ops.len() < 24 && self.rng.chance(1, 3000) {
-            let (write, addr, strb) = match self.rng.below(7) {
-                0 => (false, UDMA_GEN_BASE, 0xf),
-                1 => (true, q_reg(Side::M2s, NQ, UDMA_Q_CFG), 0xf),
-                2 => (false, q_reg(Side::M2s, 0, UDMA_Q_CFG) + 2, 0xf),
-                3 => (true, q_reg(Side::S2m, 1, UDMA_Q_STATUS), 0xf),
-                4 => (true, q_reg(Side::M2s, 2, UDMA_Q_DESC_PREF_CFG), 0x3),
-                _ => self.unmapped_csr(),
-            };
-            self.ops.push_back(CsrOp {
-                write,
-                addr,
-                data: 0x1234,
-                strb,
-                tag: Tag::BadCsr,
-            });
+            self.bad_csr_access();
         }
         // The queues with something to do this cycle (bit q): those whose
         // wake cycle has come. Every other queue does nothing in the loop
@@ -1194,62 +1289,98 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         while order != 0 {
             let k = order.trailing_zeros() as usize;
             order &= order - 1;
-            let q = (k + start) % NQ;
-            // The fields read here, not a copy of the whole (≈ 250-byte)
-            // queue driver: that copy, 16 times a cycle, was a third of the
-            // environment's time.
-            let d = &self.qs[q];
-            let (phase, started, late_db) = (d.phase, d.started, d.late_db);
-            if phase == QPhase::Wait && cycle - started > HANG_CYCLES {
-                self.cov.hangs += 1;
-                self.fail(
-                    cycle,
-                    format!("queue {q}: no progress for {HANG_CYCLES} cycles"),
-                );
-                self.qs[q].phase = QPhase::Recover;
-            }
-            if let Some((due, n, head)) = late_db {
-                let d = &self.qs[q];
-                let first_done = RingPos::from_reg(d.poll[0]) == head;
-                // (bounded: a late S2M doorbell never waits more than 3000
-                // cycles past its due time for the S2M head)
-                let s2m_done = cycle >= due + 3000
-                    || d.late_db_s2m
-                        .is_none_or(|(_, sh)| RingPos::from_reg(d.poll[1]) == sh);
-                if cycle >= due && first_done && s2m_done && self.ops.len() < 23 {
-                    if let Some((ns, _)) = d.late_db_s2m {
-                        // RX first, as every doorbell of this driver
-                        self.wr(q_reg(Side::S2m, q, UDMA_Q_RTP_INC), ns, Tag::None);
-                    }
-                    self.wr(q_reg(Side::M2s, q, UDMA_Q_RTP_INC), n, Tag::None);
-                    self.qs[q].late_db = None;
-                    self.qs[q].late_db_s2m = None;
-                }
-            }
-            let d = &self.qs[q];
-            if d.outstanding == 0 && cycle >= d.timer {
-                match d.phase {
-                    QPhase::Idle => {
-                        if self.ops.len() < 24
-                            && (self.random_on || (q == 0 && self.directed_done < DIRECTED_JOBS))
-                        {
-                            self.start_job(q, cycle);
-                        }
-                    }
-                    QPhase::Wait | QPhase::Recover => {
-                        if self.ops.len() < 24 {
-                            self.issue_poll(q, cycle);
-                        }
-                    }
-                    QPhase::Off => {}
-                }
-            }
-            self.wake[q] = self.qs[q].wake();
+            self.visit_queue((k + start) % NQ, cycle);
         }
-        // A queue still due after its visit did nothing: its start, poll or
-        // late doorbell waits for room in the CSR queue (ops.len() < 24, or
-        // < 23), which only the CSR master makes; until then only a hang
-        // (not gated by the CSR queue) can wake it.
+        self.update_wake(cycle);
+    }
+
+    /// An occasional bad CSR access (unmapped, misaligned, partial strobe,
+    /// write to a read-only register).
+    fn bad_csr_access(&mut self) {
+        let (write, addr, strb) = match self.rng.below(7) {
+            0 => (false, UDMA_GEN_BASE, 0xf),
+            1 => (true, q_reg(Side::M2s, NQ, UDMA_Q_CFG), 0xf),
+            2 => (false, q_reg(Side::M2s, 0, UDMA_Q_CFG) + 2, 0xf),
+            3 => (true, q_reg(Side::S2m, 1, UDMA_Q_STATUS), 0xf),
+            4 => (true, q_reg(Side::M2s, 2, UDMA_Q_DESC_PREF_CFG), 0x3),
+            _ => self.unmapped_csr(),
+        };
+        self.ops.push_back(CsrOp {
+            write,
+            addr,
+            data: 0x1234,
+            strb,
+            tag: Tag::BadCsr,
+        });
+    }
+
+    /// One due queue: hang detection, its late doorbells, then a new job or
+    /// a poll; its wake cycle recomputed.
+    fn visit_queue(&mut self, q: usize, cycle: u64) {
+        // The fields read here, not a copy of the whole (≈ 250-byte)
+        // queue driver: that copy, 16 times a cycle, was a third of the
+        // environment's time.
+        let d = &self.qs[q];
+        let (phase, started, late_db) = (d.phase, d.started, d.late_db);
+        if phase == QPhase::Wait && cycle - started > HANG_CYCLES {
+            self.cov.hangs += 1;
+            self.fail(
+                cycle,
+                format!("queue {q}: no progress for {HANG_CYCLES} cycles"),
+            );
+            self.qs[q].phase = QPhase::Recover;
+        }
+        if let Some((due, n, head)) = late_db {
+            self.late_doorbells(q, cycle, (due, n, head));
+        }
+        let d = &self.qs[q];
+        if d.outstanding == 0 && cycle >= d.timer {
+            match d.phase {
+                QPhase::Idle => {
+                    if self.ops.len() < 24
+                        && (self.random_on || (q == 0 && self.directed_done < DIRECTED_JOBS))
+                    {
+                        self.start_job(q, cycle);
+                    }
+                }
+                QPhase::Wait | QPhase::Recover => {
+                    if self.ops.len() < 24 {
+                        self.issue_poll(q, cycle);
+                    }
+                }
+                QPhase::Off => {}
+            }
+        }
+        self.wake[q] = self.qs[q].wake();
+    }
+
+    /// A split job's late doorbells (S2M first), once M2S is done with the
+    /// first descriptor, the S2M head is past its first part and `due` has
+    /// come.
+    fn late_doorbells(&mut self, q: usize, cycle: u64, (due, n, head): (u64, u32, RingPos)) {
+        let d = &self.qs[q];
+        let first_done = RingPos::from_reg(d.poll[0]) == head;
+        // (bounded: a late S2M doorbell never waits more than 3000
+        // cycles past its due time for the S2M head)
+        let s2m_done = cycle >= due + 3000
+            || d.late_db_s2m
+                .is_none_or(|(_, sh)| RingPos::from_reg(d.poll[1]) == sh);
+        if cycle >= due && first_done && s2m_done && self.ops.len() < 23 {
+            if let Some((ns, _)) = d.late_db_s2m {
+                // RX first, as every doorbell of this driver
+                self.wr(q_reg(Side::S2m, q, UDMA_Q_RTP_INC), ns, Tag::None);
+            }
+            self.wr(q_reg(Side::M2s, q, UDMA_Q_RTP_INC), n, Tag::None);
+            self.qs[q].late_db = None;
+            self.qs[q].late_db_s2m = None;
+        }
+    }
+
+    /// A queue still due after its visit did nothing: its start, poll or
+    /// late doorbell waits for room in the CSR queue (ops.len() < 24, or
+    /// < 23), which only the CSR master makes; until then only a hang
+    /// (not gated by the CSR queue) can wake it.
+    fn update_wake(&mut self, cycle: u64) {
         let mut blocked = 0u32;
         let mut next = u64::MAX;
         for (q, &w) in self.wake.iter().enumerate() {

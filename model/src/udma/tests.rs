@@ -314,18 +314,76 @@ fn pack_copy_at<W: UdmaWidth>(
     skew: impl Fn(usize) -> u64,
     concat: bool,
 ) -> (Vec<u8>, Vec<u8>, Beats) {
-    use desc::*;
+    use desc::RingPos;
     use regs::*;
-    use std::collections::VecDeque;
     let mut b: Bench<W> = Bench::new();
     let q = 5;
     b.setup(Side::M2s, q, 0x1000, 8);
     b.setup(Side::S2m, q, 0x2000, 8);
-    let next = |addr: u64, len: u32| (addr + len as u64 + 64).div_ceil(64) * 64;
-    // Source buffers filled with a counting pattern.
+    let src = post_m2s_packet(&mut b, m2s_lens, &skew, concat);
+    let dst_bufs = post_s2m_buffers(&mut b, s2m_lens, &skew);
+    // RX doorbell first, then TX.
+    b.write(q_addr(Side::S2m, q, UDMA_Q_RTP_INC), s2m_lens.len() as u32);
+    b.write(q_addr(Side::M2s, q, UDMA_Q_RTP_INC), m2s_lens.len() as u32);
+    let total: u32 = m2s_lens.iter().sum();
+    let beats = loop_stream(
+        &mut b,
+        q,
+        2000 + 40 * total as usize / W::BEAT_BYTES as usize,
+    );
+    let rhp = RingPos::from_reg(b.read(q_addr(Side::S2m, q, UDMA_Q_RHP)).0);
+    assert_eq!(
+        rhp.offset as usize,
+        s2m_lens.len(),
+        "every S2M descriptor completed"
+    );
+    let rhp = RingPos::from_reg(b.read(q_addr(Side::M2s, q, UDMA_Q_RHP)).0);
+    assert_eq!(
+        rhp.offset as usize,
+        m2s_lens.len(),
+        "every M2S descriptor completed"
+    );
+    let mut dst = Vec::new();
+    for &(a, l) in &dst_bufs {
+        dst.extend_from_slice(b.mem.read(a, l as usize));
+    }
+    // No byte outside the destination buffers changed.
+    for a in PACK_DST..PACK_DST + 0x4_0000 {
+        let inside = dst_bufs
+            .iter()
+            .any(|&(p, l)| (p..p + l as u64).contains(&a));
+        if !inside {
+            assert_eq!(
+                b.mem.read(a, 1)[0],
+                0xA5,
+                "byte {a:#x} outside the buffers changed"
+            );
+        }
+    }
+    (src, dst, beats)
+}
+
+/// Destination area of [`pack_copy_at`] (pre-filled with 0xA5).
+const PACK_DST: u64 = 0x4_0000;
+
+/// Next buffer start of [`pack_copy_at`]: 64-byte aligned, past the buffer
+/// at `addr` of `len` bytes with a guard gap.
+fn pack_next(addr: u64, len: u32) -> u64 {
+    (addr + len as u64 + 64).div_ceil(64) * 64
+}
+
+/// The M2S descriptors of one packet (ring at 0x1000) over source buffers of
+/// `lens` filled with a counting pattern; returns the packet's bytes.
+fn post_m2s_packet<W: UdmaWidth>(
+    b: &mut Bench<W>,
+    lens: &[u32],
+    skew: &impl Fn(usize) -> u64,
+    concat: bool,
+) -> Vec<u8> {
+    use desc::*;
     let mut src = Vec::new();
     let mut addr = 0x8000u64;
-    for (k, &len) in m2s_lens.iter().enumerate() {
+    for (k, &len) in lens.iter().enumerate() {
         let p = addr + skew(k);
         let bytes: Vec<u8> = (0..len).map(|i| (src.len() as u32 + i + 1) as u8).collect();
         b.mem.write(p, &bytes);
@@ -334,7 +392,7 @@ fn pack_copy_at<W: UdmaWidth>(
             len,
             ring_id: 1,
             first: k == 0,
-            last: k + 1 == m2s_lens.len(),
+            last: k + 1 == lens.len(),
             int_en: false,
             dmb: false,
             concat: concat && k > 0,
@@ -342,14 +400,24 @@ fn pack_copy_at<W: UdmaWidth>(
             buf_ptr: p,
         };
         b.mem.write(0x1000 + 16 * k as u64, &d.encode().unwrap());
-        addr = next(p, len);
+        addr = pack_next(p, len);
     }
-    // Destination area pre-filled with a guard pattern.
-    const DST: u64 = 0x4_0000;
-    b.mem.write(DST, &[0xA5; 0x4_0000]);
+    src
+}
+
+/// The S2M descriptors (ring at 0x2000) of buffers of `lens` in the
+/// destination area, which is pre-filled with a guard pattern; returns the
+/// buffers (address, length).
+fn post_s2m_buffers<W: UdmaWidth>(
+    b: &mut Bench<W>,
+    lens: &[u32],
+    skew: &impl Fn(usize) -> u64,
+) -> Vec<(u64, u32)> {
+    use desc::*;
+    b.mem.write(PACK_DST, &[0xA5; 0x4_0000]);
     let mut dst_bufs = Vec::new();
-    let mut addr = DST;
-    for (k, &len) in s2m_lens.iter().enumerate() {
+    let mut addr = PACK_DST;
+    for (k, &len) in lens.iter().enumerate() {
         let p = addr + skew(k + 1);
         let d = S2mDesc {
             len,
@@ -360,15 +428,18 @@ fn pack_copy_at<W: UdmaWidth>(
         };
         b.mem.write(0x2000 + 16 * k as u64, &d.encode().unwrap());
         dst_bufs.push((p, len));
-        addr = next(p, len);
+        addr = pack_next(p, len);
     }
-    // RX doorbell first, then TX.
-    b.write(q_addr(Side::S2m, q, UDMA_Q_RTP_INC), s2m_lens.len() as u32);
-    b.write(q_addr(Side::M2s, q, UDMA_Q_RTP_INC), m2s_lens.len() as u32);
+    dst_bufs
+}
+
+/// Run `cycles` cycles with the M2S stream of queue `q` looped into S2M
+/// through a 4-beat FIFO; returns the stream beats (tkeep, tlast).
+fn loop_stream<W: UdmaWidth>(b: &mut Bench<W>, q: u32, cycles: usize) -> Beats {
+    use std::collections::VecDeque;
     let mut fifo: VecDeque<(Beat, u64, bool, bool)> = VecDeque::new();
     let mut beats = Vec::new();
-    let total: u32 = m2s_lens.iter().sum();
-    for _ in 0..2000 + 40 * total as usize / W::BEAT_BYTES as usize {
+    for _ in 0..cycles {
         b.i.m_axis_tready = (fifo.len() < 4) as u64;
         let front = fifo.front().copied();
         b.i.s_axis_tvalid = front.is_some() as u64;
@@ -395,36 +466,7 @@ fn pack_copy_at<W: UdmaWidth>(
     }
     b.i.m_axis_tready = 0;
     b.i.s_axis_tvalid = 0;
-    let rhp = RingPos::from_reg(b.read(q_addr(Side::S2m, q, UDMA_Q_RHP)).0);
-    assert_eq!(
-        rhp.offset as usize,
-        s2m_lens.len(),
-        "every S2M descriptor completed"
-    );
-    let rhp = RingPos::from_reg(b.read(q_addr(Side::M2s, q, UDMA_Q_RHP)).0);
-    assert_eq!(
-        rhp.offset as usize,
-        m2s_lens.len(),
-        "every M2S descriptor completed"
-    );
-    let mut dst = Vec::new();
-    for &(a, l) in &dst_bufs {
-        dst.extend_from_slice(b.mem.read(a, l as usize));
-    }
-    // No byte outside the destination buffers changed.
-    for a in DST..DST + 0x4_0000 {
-        let inside = dst_bufs
-            .iter()
-            .any(|&(p, l)| (p..p + l as u64).contains(&a));
-        if !inside {
-            assert_eq!(
-                b.mem.read(a, 1)[0],
-                0xA5,
-                "byte {a:#x} outside the buffers changed"
-            );
-        }
-    }
-    (src, dst, beats)
+    beats
 }
 
 /// [`pack_copy_at`] at 64 bits with 64-byte aligned buffers.
@@ -1006,4 +1048,307 @@ fn step_to_writes_the_outputs_of_step_on_every_cycle_at_every_width() {
     check::<W64>();
     check::<W128>();
     check::<W256>();
+}
+
+/// Cycles for a copy of `n` descriptors of `len` bytes on each side (queue
+/// 2, one packet per descriptor pair: M2S FIRST | LAST, S2M buffer of `len`)
+/// on the golden model at width `W` with an always-ready memory answering
+/// reads `rd_lat` cycles late and the stream looped back through a 4-beat
+/// FIFO, from the TX doorbell to the last S2M head advance. Every
+/// destination buffer is checked equal to its source.
+fn many_desc_copy_cycles<W: UdmaWidth>(n: u32, len: u32, rd_lat: u32) -> u64 {
+    use desc::*;
+    use regs::*;
+    let mut b: Bench<W> = Bench::new();
+    b.mem.rd_lat = rd_lat;
+    let q = 2;
+    let rl = n + 1;
+    b.setup(Side::M2s, q, 0x1000, rl);
+    b.setup(Side::S2m, q, 0x2000, rl);
+    const SRC: u64 = 0x1_0000;
+    const DST: u64 = 0x6_0000;
+    let mut src = Vec::new();
+    for k in 0..n {
+        let p = SRC + u64::from(k * len);
+        let bytes: Vec<u8> = (0..len).map(|i| (i * 7 + k * 13 + 3) as u8).collect();
+        b.mem.write(p, &bytes);
+        src.extend_from_slice(&bytes);
+        let m = M2sDesc {
+            len,
+            ring_id: 1,
+            first: true,
+            last: true,
+            int_en: false,
+            dmb: false,
+            concat: false,
+            meta_ctrl: 0,
+            buf_ptr: p,
+        };
+        b.mem
+            .write(0x1000 + 16 * u64::from(k), &m.encode().unwrap());
+        let d = S2mDesc {
+            len,
+            ring_id: 1,
+            int_en: false,
+            buf2_ptr_lo: 0,
+            buf1_ptr: DST + u64::from(k * len),
+        };
+        b.mem
+            .write(0x2000 + 16 * u64::from(k), &d.encode().unwrap());
+    }
+    b.write(q_addr(Side::S2m, q, UDMA_Q_RTP_INC), n);
+    b.write(q_addr(Side::M2s, q, UDMA_Q_RTP_INC), n);
+    let mut fifo: std::collections::VecDeque<(Beat, u64, bool)> = Default::default();
+    let mut cycles = 0u64;
+    while b.dut.regs.side[1].q[q as usize].head.offset != n {
+        b.i.m_axis_tready = (fifo.len() < 4) as u64;
+        let front = fifo.front().copied();
+        b.i.s_axis_tvalid = front.is_some() as u64;
+        let (d, k, l) = front.unwrap_or((ZERO, 0, false));
+        b.i.s_axis_tdata = d;
+        b.i.s_axis_tkeep = k;
+        b.i.s_axis_tlast = l as u64;
+        b.i.s_axis_tid = q as u64;
+        b.tick();
+        if b.o.s_axis_tready == 1 && front.is_some() {
+            fifo.pop_front();
+        }
+        if b.o.m_axis_tvalid == 1 && b.i.m_axis_tready == 1 {
+            fifo.push_back((b.o.m_axis_tdata, b.o.m_axis_tkeep, b.o.m_axis_tlast == 1));
+        }
+        cycles += 1;
+        assert!(
+            cycles < 10_000_000,
+            "copy of {n} x {len} bytes never completed"
+        );
+    }
+    assert_eq!(b.mem.read(DST, (n * len) as usize), &src[..]);
+    cycles
+}
+
+#[test]
+fn descriptor_prefetch_keeps_short_descriptors_under_a_cycle_bound_per_beat() {
+    // docs/udma.md "Descriptor prefetch" (issue 34): 64 copies of 512 B and
+    // of 2 KiB, one descriptor per side each, at 64 and 256 bits, ideal
+    // memory (and a 16-cycle read latency). Lower bound by hand: every beat
+    // crosses R, the stream and W one per cycle, so cycles >= beats. Upper
+    // bounds: a per-beat cost the engine without prefetch exceeds (it took
+    // 8 789 / 21 077 / 2 773 / 8 661 cycles, 10 837 / 10 709 with the read
+    // latency: 2.15 / 1.29 / 2.71 / 2.11 and 2.65 / 2.61 cycles per beat,
+    // each descriptor fetched by M2S and S2M only when the previous one was
+    // done). Exact counts: the golden model's (docs/udma.md quotes them).
+    for (bb, len, lat, cycles, max_cpb, expect) in [
+        (
+            8,
+            512,
+            0,
+            many_desc_copy_cycles::<W64>(64, 512, 0),
+            1.40,
+            5_578,
+        ),
+        (
+            8,
+            2048,
+            0,
+            many_desc_copy_cycles::<W64>(64, 2048, 0),
+            1.12,
+            17_925,
+        ),
+        (
+            32,
+            512,
+            0,
+            many_desc_copy_cycles::<W256>(64, 512, 0),
+            2.45,
+            2_458,
+        ),
+        (
+            32,
+            2048,
+            0,
+            many_desc_copy_cycles::<W256>(64, 2048, 0),
+            1.40,
+            5_575,
+        ),
+        (
+            8,
+            512,
+            16,
+            many_desc_copy_cycles::<W64>(64, 512, 16),
+            1.65,
+            6_555,
+        ),
+        (
+            32,
+            2048,
+            16,
+            many_desc_copy_cycles::<W256>(64, 2048, 16),
+            1.65,
+            6_552,
+        ),
+    ] {
+        let beats = u64::from(64 * len / bb as u32);
+        let cpb = cycles as f64 / beats as f64;
+        println!("bb {bb}, 64 x {len} B, read latency {lat}: {cycles} cycles for {beats} beats ({cpb:.3} per beat)");
+        assert!(
+            cycles >= beats,
+            "bb {bb} len {len}: {cycles} < {beats} beats"
+        );
+        assert!(
+            cpb <= max_cpb,
+            "bb {bb} len {len} lat {lat}: {cpb:.3} cycles per beat > {max_cpb}"
+        );
+        assert_eq!(cycles, expect, "bb {bb} len {len} lat {lat}");
+    }
+}
+
+/// Outcome of [`prefetch_error_run`].
+#[derive(Debug, PartialEq, Eq)]
+struct PfRun {
+    /// Head offsets (M2S, S2M) at the end.
+    heads: (u32, u32),
+    /// Q_ERR (M2S, S2M).
+    qerr: (u32, u32),
+    /// S2M Q_DROP_BYTES.
+    dropped: u32,
+    /// A prefetched descriptor was buffered on (M2S, S2M) at some cycle.
+    saw_pf: (bool, bool),
+}
+
+/// Six one-descriptor packets of 64 bytes on queue 4 at 64 bits (M2S ring
+/// at `m2s_ring`, ring length 8), run for 3 000 cycles; M2S descriptor
+/// `m2s_bad` and S2M descriptor `s2m_bad` carry a wrong ring id. The
+/// destination of every descriptor S2M completed is checked equal to its source.
+fn prefetch_error_run(m2s_ring: u64, m2s_bad: Option<u32>, s2m_bad: Option<u32>) -> PfRun {
+    use desc::*;
+    use regs::*;
+    let mut b: Bench = Bench::new();
+    let (q, n, len) = (4, 6u32, 64u32);
+    b.setup(Side::M2s, q, m2s_ring, 8);
+    b.setup(Side::S2m, q, 0x2000, 8);
+    let src = |k: u32| 0x1_0000 + u64::from(k * len);
+    let dst = |k: u32| 0x6_0000 + u64::from(k * len);
+    for k in 0..n {
+        let bytes: Vec<u8> = (0..len).map(|i| (i * 5 + k * 11 + 1) as u8).collect();
+        b.mem.write(src(k), &bytes);
+        let mut m = M2sDesc::whole_packet(len, 1, src(k));
+        if m2s_bad == Some(k) {
+            m.ring_id = 2;
+        }
+        if m2s_ring + 16 * u64::from(k) < b.mem.slverr.0 {
+            b.mem
+                .write(m2s_ring + 16 * u64::from(k), &m.encode().unwrap());
+        }
+        let d = S2mDesc {
+            len,
+            ring_id: if s2m_bad == Some(k) { 3 } else { 1 },
+            int_en: false,
+            buf2_ptr_lo: 0,
+            buf1_ptr: dst(k),
+        };
+        b.mem
+            .write(0x2000 + 16 * u64::from(k), &d.encode().unwrap());
+    }
+    b.write(q_addr(Side::S2m, q, UDMA_Q_RTP_INC), n);
+    b.write(q_addr(Side::M2s, q, UDMA_Q_RTP_INC), n);
+    let mut fifo: std::collections::VecDeque<(Beat, u64, bool)> = Default::default();
+    let mut saw_pf = (false, false);
+    for _ in 0..3000 {
+        b.i.m_axis_tready = (fifo.len() < 4) as u64;
+        let front = fifo.front().copied();
+        b.i.s_axis_tvalid = front.is_some() as u64;
+        let (d, k, l) = front.unwrap_or((ZERO, 0, false));
+        b.i.s_axis_tdata = d;
+        b.i.s_axis_tkeep = k;
+        b.i.s_axis_tlast = l as u64;
+        b.i.s_axis_tid = q as u64;
+        b.tick();
+        if b.o.s_axis_tready == 1 && front.is_some() {
+            fifo.pop_front();
+        }
+        if b.o.m_axis_tvalid == 1 && b.i.m_axis_tready == 1 {
+            fifo.push_back((b.o.m_axis_tdata, b.o.m_axis_tkeep, b.o.m_axis_tlast == 1));
+        }
+        saw_pf.0 |= b.dut.m2s.pf.vld;
+        saw_pf.1 |= b.dut.s2m.pf.vld;
+    }
+    b.i.m_axis_tready = 0;
+    b.i.s_axis_tvalid = 0;
+    let head =
+        |b: &mut Bench, side| RingPos::from_reg(b.read(q_addr(side, q, UDMA_Q_RHP)).0).offset;
+    let heads = (head(&mut b, Side::M2s), head(&mut b, Side::S2m));
+    for k in 0..heads.1 {
+        let want = b.mem.read(src(k), len as usize).to_vec();
+        assert_eq!(
+            b.mem.read(dst(k), len as usize),
+            &want[..],
+            "descriptor {k}"
+        );
+    }
+    PfRun {
+        heads,
+        qerr: (
+            b.read(q_addr(Side::M2s, q, UDMA_Q_ERR)).0,
+            b.read(q_addr(Side::S2m, q, UDMA_Q_ERR)).0,
+        ),
+        dropped: b.read(q_addr(Side::S2m, q, UDMA_Q_DROP_BYTES)).0,
+        saw_pf,
+    }
+}
+
+#[test]
+fn a_prefetched_descriptor_is_checked_as_a_fetched_one() {
+    use regs::*;
+    // docs/udma.md "Descriptor prefetch": the prefetched head + 1 goes
+    // through DCHK like a descriptor read in DAR/DR (seed 001 §4-§5,
+    // PUBLIC-FACTS §1 bit positions). Expectations by hand:
+    // all six packets complete on both sides without an error.
+    let clean = prefetch_error_run(0x1000, None, None);
+    assert_eq!(
+        clean,
+        PfRun {
+            heads: (6, 6),
+            qerr: (0, 0),
+            dropped: 0,
+            saw_pf: (true, true)
+        }
+    );
+    // M2S descriptor 2 has ring id 2 (head's is 1): descriptors 0 and 1 are
+    // copied, M2S stops at head 2 with PREF_RING_ID (bit 17); S2M waits at 2.
+    let r = prefetch_error_run(0x1000, Some(2), None);
+    assert_eq!(
+        r,
+        PfRun {
+            heads: (2, 2),
+            qerr: (1 << UDMA_M2S_ERR_PREF_RING_ID, 0),
+            dropped: 0,
+            saw_pf: (true, true)
+        }
+    );
+    // S2M descriptor 2 has ring id 3: S2M stops at head 2 with PREF_RING_ID
+    // (bit 11) and drops packets 2..5 (4 x 64 bytes); M2S sends all six.
+    let r = prefetch_error_run(0x1000, None, Some(2));
+    assert_eq!(
+        r,
+        PfRun {
+            heads: (6, 2),
+            qerr: (0, 1 << UDMA_S2M_ERR_PREF_RING_ID),
+            dropped: 4 * 64,
+            saw_pf: (true, true)
+        }
+    );
+    // The M2S ring ends 64 bytes below the SLVERR window (slots 0..3 read
+    // fine, slot 4 answers SLVERR, read by the prefetch during slot 3): M2S
+    // stops at head 4 with PREF_AXI_RESPONSE (bit 11), S2M copied 0..3.
+    let slverr_lo = 0xF_0000;
+    let r = prefetch_error_run(slverr_lo - 64, None, None);
+    assert_eq!(
+        r,
+        PfRun {
+            heads: (4, 4),
+            qerr: (1 << UDMA_M2S_ERR_PREF_AXI_RESPONSE, 0),
+            dropped: 0,
+            saw_pf: (true, true)
+        }
+    );
 }
