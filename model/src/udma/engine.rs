@@ -583,8 +583,10 @@ impl<W: UdmaWidth> UdmaEngine<W> {
 
     /// A quiet cycle ([`Self::quiet`]): the full cycle's result with the idle
     /// FSM stages reduced to what they do in IDLE. Outputs: the CSR slave's,
-    /// the interrupts and `dbg_o`, every other port 0. Edge: the M2S
-    /// round-robin pick over `avail_o`, the register file with no FSM event
+    /// the interrupts and `dbg_o`, every other port 0. Edge: the M2S IDLE
+    /// (round-robin pick over `avail_o`, the prefetch buffer used or
+    /// emptied), the S2M prefetch buffer kept only while its queue is
+    /// available, the register file with no FSM event
     /// (the CSR access only); the arbiter stays free (no side wants the port).
     /// Equal to [`Self::step_pins_with`] on the same state and inputs (test
     /// `quiet_cycles_equal_the_full_cycle`).

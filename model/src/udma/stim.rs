@@ -682,7 +682,20 @@ impl<W: UdmaWidth> UdmaEnv<W> {
     fn apply_inject(&mut self, q: usize, j: &mut Job) {
         let (src, dst) = Self::areas(q);
         match j.inject {
-            Some(Inject::SlverrSrc) => j.m2s[0].0 = BAD_LO + self.rng.below(512),
+            Some(Inject::SlverrSrc) => {
+                j.m2s[0].0 = BAD_LO + self.rng.below(512);
+                // One single-descriptor job in two: eight bursts from one
+                // burst below the window's end, so the first burst fails and
+                // the later ones, already requested, complete without an
+                // error (udma_m2s: a data burst's last beat after the
+                // descriptor's failed one is neither streamed nor counted).
+                let bb = u64::from(W::BEAT_BYTES);
+                if j.nm == 1 && self.rng.bool() {
+                    let len = (8 * 16 * bb) as u32;
+                    j.m2s[0] = (BAD_HI - 16 * bb, len);
+                    j.s2m[0].1 = len;
+                }
+            }
             Some(Inject::DecerrSrcClose) => {
                 j.m2s[1].0 = MEM_SIZE + self.rng.below(512);
                 // One in two: whole beats before the cut (the first buffer
