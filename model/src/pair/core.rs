@@ -95,21 +95,6 @@ pub struct Glue {
     dec_out: [DecoderOut; 3],
     /// `dec_out[k]` already holds the outputs of decoder `k`'s held registers.
     dec_held: [bool; 3],
-    /// Test-only: step every decoder every cycle (the reference the skipped
-    /// decoder steps are tested equal to).
-    #[cfg(test)]
-    pub(super) always_step_decoders: bool,
-    /// Test-only: write every engine's CSR and interconnect lines every
-    /// cycle (the reference the skipped writes of low lines are tested equal to).
-    #[cfg(test)]
-    pub(super) write_every_line: bool,
-    /// Test-only: step the EVT_SEM every cycle (the reference its skipped
-    /// quiet steps, [`EvtSem::quiet_outputs`], are tested equal to).
-    #[cfg(test)]
-    pub(super) always_step_evt: bool,
-    /// Test-only: EVT_SEM steps skipped so far.
-    #[cfg(test)]
-    pub(super) evt_skipped: u64,
     /// Per-cycle wiring between the instances, kept between cycles so a
     /// cycle allocates nothing (every slot is rewritten every cycle; no state).
     wires: Wires,
@@ -392,14 +377,6 @@ impl Glue {
             stats: GlueStats::default(),
             dec_out: Default::default(),
             dec_held: [false; 3],
-            #[cfg(test)]
-            always_step_decoders: false,
-            #[cfg(test)]
-            write_every_line: false,
-            #[cfg(test)]
-            always_step_evt: false,
-            #[cfg(test)]
-            evt_skipped: 0,
             wires: Wires::default(),
         }
     }
@@ -472,11 +449,7 @@ impl Glue {
         let eng = self.engines_step(engines, rst, &csr, &xo);
 
         // ---- EVT_SEM
-        #[cfg(test)]
-        let step_evt = self.always_step_evt;
-        #[cfg(not(test))]
-        let step_evt = false;
-        let (so, _skipped) = Self::evt_step(
+        let so = Self::evt_step(
             evt,
             &mut self.wires.evt_in,
             rst,
@@ -484,12 +457,7 @@ impl Glue {
             &xo,
             i.dbg_sem_idx,
             n,
-            step_evt,
         );
-        #[cfg(test)]
-        {
-            self.evt_skipped += u64::from(_skipped);
-        }
         self.stats.out_incs += u64::from(xo.inc_valid[0]) + u64::from(xo.inc_valid[1]);
         self.stats.in_incs += u64::from(xo.inc_valid[2]) + u64::from(xo.inc_valid[3]);
 
@@ -658,12 +626,6 @@ impl Glue {
             | xo.wm_awready
             | xo.wm_wready
             | xo.wm_bvalid;
-        #[cfg(test)]
-        let lines = if self.write_every_line {
-            u32::MAX
-        } else {
-            lines
-        };
         for e in 0..n {
             let (eng, lp) = (&mut engines[e], &mut loops[e]);
             let (tv, head) = lp.head_ref(rst);
@@ -770,8 +732,7 @@ impl Glue {
         xo: &XbarMOut,
         dbg_idx: u64,
         n: usize,
-        always: bool,
-    ) -> (EvtSemOut, bool) {
+    ) -> EvtSemOut {
         let mine = csr.tgt == Some(n);
         let lines = mine && (csr.awvalid | csr.wvalid | csr.bready | csr.arvalid | csr.rready);
         let valid = u64::from(xo.inc_valid[0])
@@ -780,7 +741,7 @@ impl Glue {
             | u64::from(xo.inc_valid[3]) << 3;
         si.rst_ni = u64::from(!rst);
         si.dbg_idx_i = dbg_idx & 0xFF;
-        if !(always || rst || lines || valid != 0) {
+        if !(rst || lines || valid != 0) {
             // Every valid and ready low: the address, data, index and value
             // lines are not read by a quiet cycle (they keep their last
             // values; every step below drives them first).
@@ -791,7 +752,7 @@ impl Glue {
             si.s_axil_rready = 0;
             si.inc_valid_i = 0;
             if let Some(o) = evt.quiet_outputs(si) {
-                return (o, true);
+                return o;
             }
         }
         let [i0, i1, i2, i3] = xo.inc_idx.map(u64::from);
@@ -809,7 +770,7 @@ impl Glue {
         si.inc_idx_i[0] = i0 | i1 << 8 | i2 << 16 | i3 << 24;
         si.inc_value_i[0] = v0 | v1 << 32;
         si.inc_value_i[1] = v2 | v3 << 32;
-        (evt.step(si), false)
+        evt.step(si)
     }
 
     /// Step the three decoders while they have work: `valid_i` high (their
@@ -820,12 +781,8 @@ impl Glue {
     #[inline(always)]
     fn decoders_step(&mut self, rst: bool) {
         for k in 0..3 {
-            #[cfg(test)]
-            let all = self.always_step_decoders;
-            #[cfg(not(test))]
-            let all = false;
             let d = &mut self.dec[k];
-            if all || rst || self.xbar.dec_valid(k, rst) || d.q.valid_q != 0 || d.fault.is_some() {
+            if rst || self.xbar.dec_valid(k, rst) || d.q.valid_q != 0 || d.fault.is_some() {
                 self.dec_out[k] = d.step(&self.xbar.dec_input(k, rst));
                 self.dec_held[k] = false;
             } else if !self.dec_held[k] {

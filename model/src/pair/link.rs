@@ -113,9 +113,6 @@ pub struct Link {
     dropping: bool,
     /// Bursts dropped by the fault.
     pub dropped: u64,
-    /// Test-only: evaluate the whole clock edge every cycle (no early return).
-    #[cfg(test)]
-    pub(super) full_update: bool,
 }
 
 /// LOCAL offset range of the EVT_SEM window inside a core (map of docs/pair.md).
@@ -150,8 +147,6 @@ impl Link {
             fault: None,
             dropping: false,
             dropped: 0,
-            #[cfg(test)]
-            full_update: false,
         }
     }
 
@@ -162,15 +157,9 @@ impl Link {
 
     fn reset(&mut self) {
         let (l, f, d) = (self.latency, self.fault, self.dropped);
-        #[cfg(test)]
-        let full = self.full_update;
         *self = Self::new(l);
         self.fault = f;
         self.dropped = d;
-        #[cfg(test)]
-        {
-            self.full_update = full;
-        }
     }
 
     /// Outputs of both sides (reset state while `rst`).
@@ -229,13 +218,9 @@ impl Link {
         self.b_held = o.bvalid && !n.bready;
         // No handshake on either side: no FIFO moves, no burst opens or
         // closes, nothing is dropped (every event below is false), so the
-        // edge is the time step and the held flags above. Test-only
-        // `full_update` runs the whole edge (the reference this is tested equal to).
-        #[cfg(test)]
-        let all = self.full_update;
-        #[cfg(not(test))]
-        let all = false;
-        if !(aw_in || w_in || b_out || aw_out || w_out || b_in || all) {
+        // edge is the time step and the held flags above (the RTL lockstep
+        // checks this shortcut).
+        if !(aw_in || w_in || b_out || aw_out || w_out || b_in) {
             return;
         }
         // Fault: swallow a semaphore burst, answer it on the near side.

@@ -110,10 +110,6 @@ pub struct Sram {
     /// `Words - 1` of the debug port's index (`words` rounded up to a power
     /// of two, minus one; fixed by `words`).
     dbg_mask: u32,
-    /// Test-only: evaluate both FSMs every edge (the reference the skipped
-    /// idle edges are tested equal to).
-    #[cfg(test)]
-    pub(super) full_update: bool,
 }
 
 /// Byte-lane mask of an 8-bit strobe (bits above 7 are ignored): byte `b`
@@ -164,8 +160,6 @@ impl Sram {
             rd_err: false,
             dbg: 0,
             dbg_mask: (words as u32).next_power_of_two() - 1,
-            #[cfg(test)]
-            full_update: false,
         }
     }
 
@@ -235,16 +229,11 @@ impl Sram {
         let dbg_ok = dbg_at < self.words();
         // Both FSMs idle and neither address handshakes: no write beat
         // (WREADY is low in WR_IDLE), no load, no state change; only the
-        // debug port acts. Test-only `full_update` runs both FSMs.
-        #[cfg(test)]
-        let all = self.full_update;
-        #[cfg(not(test))]
-        let all = false;
+        // debug port acts (the RTL lockstep checks this shortcut).
         let quiet = self.wr_st == WrState::WrIdle
             && self.rd_st == RdState::RdIdle
             && !(o.awready && i.awvalid)
-            && !(o.arready && i.arvalid)
-            && !all;
+            && !(o.arready && i.arvalid);
         if rst {
             self.reset();
         } else if quiet {
