@@ -948,17 +948,7 @@ impl System {
             }
             if i == 0 {
                 first_done = *self.timing.q7(by);
-                if let Q7Op::TxLaunch {
-                    core,
-                    queue,
-                    engines,
-                    ..
-                } = op
-                {
-                    self.timing
-                        .share
-                        .insert((core.0, *queue), engines.len() as u32);
-                }
+                self.note_launch_share(op);
             }
         }
         if let Some(pre) = pre {

@@ -293,10 +293,9 @@ impl System {
         Ok(())
     }
 
-    /// The port transactions of one queued op: its program from the one
-    /// generator ([`System::q7_program`], the program fast mode applies).
-    fn q7_steps(&mut self, op: &Q7Op) -> Result<(CoreId, VecDeque<PortStep>), SystemError> {
-        let (by, prog) = self.q7_program(op)?;
+    /// A TX launch shares its queue's data time among its engines: record
+    /// how many (fast and cycle mode, when the launch's first step is taken).
+    pub(super) fn note_launch_share(&mut self, op: &Q7Op) {
         if let Q7Op::TxLaunch {
             core,
             queue,
@@ -308,6 +307,13 @@ impl System {
                 .share
                 .insert((core.0, *queue), engines.len() as u32);
         }
+    }
+
+    /// The port transactions of one queued op: its program from the one
+    /// generator ([`System::q7_program`], the program fast mode applies).
+    fn q7_steps(&mut self, op: &Q7Op) -> Result<(CoreId, VecDeque<PortStep>), SystemError> {
+        let (by, prog) = self.q7_program(op)?;
+        self.note_launch_share(op);
         let mut s = VecDeque::new();
         for step in &prog {
             self.port_steps(by, step, &mut s)?;
