@@ -17,7 +17,6 @@ use crate::addr::WindowRemapper;
 use crate::evt_sem::regs::{EVT_SEM_FULL_STRB, EVT_SEM_RESP_OKAY, EVT_SEM_WAIT_SEM_GE_DEC};
 use crate::evt_sem::{EvtSem, EvtSemIn};
 use crate::ports::CycleModel;
-use crate::regs::axil::AxilOut;
 use crate::udma::desc::RingPos;
 use crate::udma::engine::Udma;
 use crate::udma::regfile::{QueueRegs, SideEv};
@@ -299,17 +298,7 @@ impl Core {
             i.s_axil_araddr = u64::from(a.araddr);
             i.s_axil_arvalid = a.arvalid.into();
             i.s_axil_rready = a.rready.into();
-            let o = self.evt_step(&i);
-            AxilOut {
-                awready: o.s_axil_awready == 1,
-                wready: o.s_axil_wready == 1,
-                bvalid: o.s_axil_bvalid == 1,
-                bresp: o.s_axil_bresp as u32,
-                arready: o.s_axil_arready == 1,
-                rvalid: o.s_axil_rvalid == 1,
-                rdata: o.s_axil_rdata as u32,
-                rresp: o.s_axil_rresp as u32,
-            }
+            crate::axil_out_of!(self.evt_step(&i))
         });
         match r {
             Some((resp, data)) if resp == EVT_SEM_RESP_OKAY => Ok(data),

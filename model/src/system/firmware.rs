@@ -284,15 +284,8 @@ pub fn data_desc(side: u8, len: u32, ring_id: u8, ptr: u64) -> Result<[u8; 16], 
 pub fn sema_desc(side: u8, s: SemaDesc, ring_id: u8, ptr: u64) -> Result<[u8; 16], DescError> {
     if side == 0 {
         M2sDesc {
-            len: s.len,
-            ring_id,
-            first: true,
-            last: true,
-            int_en: false,
             dmb: true,
-            concat: false,
-            meta_ctrl: 0,
-            buf_ptr: ptr,
+            ..M2sDesc::whole_packet(s.len, ring_id, ptr)
         }
         .encode()
     } else {

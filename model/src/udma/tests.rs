@@ -1073,17 +1073,7 @@ fn many_desc_copy_cycles<W: UdmaWidth>(n: u32, len: u32, rd_lat: u32) -> u64 {
         let bytes: Vec<u8> = (0..len).map(|i| (i * 7 + k * 13 + 3) as u8).collect();
         b.mem.write(p, &bytes);
         src.extend_from_slice(&bytes);
-        let m = M2sDesc {
-            len,
-            ring_id: 1,
-            first: true,
-            last: true,
-            int_en: false,
-            dmb: false,
-            concat: false,
-            meta_ctrl: 0,
-            buf_ptr: p,
-        };
+        let m = M2sDesc::whole_packet(len, 1, p);
         b.mem
             .write(0x1000 + 16 * u64::from(k), &m.encode().unwrap());
         let d = S2mDesc {
