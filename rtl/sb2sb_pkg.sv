@@ -239,10 +239,6 @@ package sb2sb_pkg;
   localparam logic [31:0] AXI_RESP_SLVERR = 32'h2;
 
   // ---- SB2SB core top: broadcast doorbell ----
-  // Core offset of the broadcast doorbell block (after 16 UDMA engines of 0x4_0000).
-  localparam logic [31:0] BCAST_BASE = 32'h11400000;
-  // Bytes of the block: 16 queue groups of 16 bytes.
-  localparam logic [31:0] BCAST_BYTES = 32'h100;
   // Bytes per queue group (queue q at q × 0x10).
   localparam logic [31:0] BCAST_Q_STRIDE = 32'h10;
   // M2S mask register in a queue group (RW, one bit per engine).
@@ -265,6 +261,10 @@ package sb2sb_pkg;
   localparam logic [31:0] CORE_EVT_INCR_BYTES = 32'h400;
   // UDMA engine CSR base inside a core (engine e at + e << UDMA_CSR_ADDR_WIDTH).
   localparam logic [31:0] CORE_UDMA_BASE = 32'h11000000;
+  // Broadcast doorbell block inside a core (seed 001 §4.4; registers BCAST_*).
+  localparam logic [31:0] CORE_BCAST_BASE = 32'h11400000;
+  // Bytes of the broadcast doorbell block: 16 queue groups of 16 bytes.
+  localparam logic [31:0] CORE_BCAST_BYTES = 32'h100;
   // Descriptor RAM base inside a core.
   localparam logic [31:0] CORE_DESC_BASE = 32'h12000000;
   // Descriptor RAM size.

@@ -7,7 +7,8 @@
 // Core address map (sb2sb_pkg CORE_*, generated from model/src/system/map.rs):
 //   CORE_EVT_SEM_BASE .. +CORE_EVT_SEM_BYTES   EVT_SEM window (target NumEngines)
 //   CORE_UDMA_BASE + e << UDMA_CSR_ADDR_WIDTH  UDMA engine e CSRs
-//   BCAST_BASE .. +BCAST_BYTES          broadcast doorbell (seed 001 §4.4): per
+//   CORE_BCAST_BASE .. +CORE_BCAST_BYTES
+//                                       broadcast doorbell (seed 001 §4.4): per
 //                                       queue q and side a MASK register (RW,
 //                                       one bit per engine) and a TAIL_INC
 //                                       trigger (WO) that writes wdata into the
@@ -125,7 +126,7 @@ module sb2sb_q7_port
   assign tix = tgt[TIW-1:0];
 
   // Broadcast block decode and the engine rung next (lowest pending bit).
-  assign boff    = 8'(addr_q - BCAST_BASE);
+  assign boff    = 8'(addr_q - CORE_BCAST_BASE);
   assign bq      = 4'(32'(boff) / BCAST_Q_STRIDE);
   assign bside   = (32'(boff) & BCAST_SIDE_STRIDE) != '0;
   assign breg    = 32'(boff) % BCAST_SIDE_STRIDE;
@@ -147,7 +148,7 @@ module sb2sb_q7_port
     end else if (addr_q >= CORE_UDMA_BASE &&
                  addr_q < CORE_UDMA_BASE + (32'(NumEngines) << UDMA_CSR_ADDR_WIDTH)) begin
       tgt = TW'((addr_q - CORE_UDMA_BASE) >> UDMA_CSR_ADDR_WIDTH);
-    end else if (addr_q >= BCAST_BASE && addr_q < BCAST_BASE + BCAST_BYTES) begin
+    end else if (addr_q >= CORE_BCAST_BASE && addr_q < CORE_BCAST_BASE + CORE_BCAST_BYTES) begin
       tgt = TBc;
     end else if (addr_q < CORE_SBUF_WINDOW_BYTES ||
                  (addr_q >= CORE_DESC_BASE && addr_q < CORE_DESC_BASE + CORE_DESC_BYTES)) begin

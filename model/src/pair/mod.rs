@@ -150,8 +150,8 @@ pub const BLOCK_SEED16: BlockDesc = BlockDesc {
 /// Engines per core of [`BLOCK_SEED16`].
 pub const SEED16_ENGINES: usize = 16;
 /// Descriptor RAM bytes of [`BLOCK_SEED16`]: the environment's 2 rings of
-/// `stim::RING_BYTES` per engine (32 KiB for 16 engines) and the semaphore
-/// constants at its end.
+/// 64 descriptors per engine (32 KiB for 16 engines, [`LegEnv::layout`]),
+/// the completion rings and the semaphore constants at its end.
 pub const SEED16_DESC_BYTES: u32 = 65536;
 
 /// Parameters of [`BLOCK_SEED16`].

@@ -6,7 +6,6 @@
 //! every engine of the mask, lowest engine first (response: the first
 //! non-OKAY one). Outputs depend on the registered state only.
 
-use super::regs::{BCAST_BASE, BCAST_BYTES};
 use crate::system::map;
 use crate::udma::regs::UDMA_CSR_ADDR_WIDTH;
 // The Q7's AXI4-Lite bundle is the one of the register blocks: `AxilIn` the
@@ -148,7 +147,7 @@ impl Q7Port {
     }
 
     fn bc_reg(&self) -> BcReg {
-        let off = self.addr.wrapping_sub(BCAST_BASE) & 0xFF;
+        let off = self.addr.wrapping_sub(map::CORE_BCAST_BASE as u32) & 0xFF;
         BcReg {
             queue: (off >> 4 & 0xF) as usize,
             side: (off >> 3 & 1) as usize,
@@ -216,7 +215,9 @@ impl Q7Port {
             engines
         } else if (map::CORE_UDMA_BASE..udma_end).contains(&a64) {
             ((a64 - map::CORE_UDMA_BASE) >> UDMA_CSR_ADDR_WIDTH) as usize
-        } else if (BCAST_BASE..BCAST_BASE + BCAST_BYTES).contains(&a) {
+        } else if (map::CORE_BCAST_BASE..map::CORE_BCAST_BASE + map::CORE_BCAST_BYTES)
+            .contains(&a64)
+        {
             engines + 3
         } else if a64 < map::CORE_SBUF_WINDOW_BYTES
             || (map::CORE_DESC_BASE..map::CORE_DESC_BASE + map::CORE_DESC_BYTES).contains(&a64)

@@ -1,15 +1,13 @@
 //! Register map of the SB2SB core top that is not a block's own: the
 //! broadcast doorbell in front of the engines (seed 001 §4.4; offsets
-//! project-defined, docs/decisions.md "Broadcast doorbell block"). Rendered
+//! project-defined, docs/decisions.md "Broadcast doorbell block"; the
+//! block's base and size are in the core address map,
+//! `system::map::CORE_BCAST_BASE` / `CORE_BCAST_BYTES`). Rendered
 //! into `rtl/sb2sb_pkg.sv` ("SB2SB core top" group) and used by
 //! `rtl/sb2sb_q7_port.sv`, its golden twin [`super::q7port`] and the system
 //! model ([`crate::system::bcast`]).
 
 crate::sv_consts! {
-    /// Core offset of the broadcast doorbell block (after 16 UDMA engines of 0x4_0000).
-    BCAST_BASE: u32 [32] = 0x1140_0000;
-    /// Bytes of the block: 16 queue groups of 16 bytes.
-    BCAST_BYTES: u32 [32] = 0x100;
     /// Bytes per queue group (queue q at q × 0x10).
     BCAST_Q_STRIDE: u32 [32] = 0x10;
     /// M2S mask register in a queue group (RW, one bit per engine).

@@ -1,58 +1,62 @@
 //! Environment of the lockstep block `leg`: it plays both Q7s of the pair.
 //!
-//! Per leg (seed 001 §4, §5, §8) the environment, through the Q7 AXI4-Lite
-//! ports only, does what `rdma_desc_gen` / `rdma_desc_start` do: it builds
-//! the CME-COPY rings of every engine of the mask in the TX core's
-//! descriptor RAM (one M2S descriptor per partition reading the TX SBUF, one
-//! S2M descriptor per partition writing the folded destination, then the
-//! LOCAL and REMOTE semaphore descriptors: a 4-byte write of 1 into
-//! SEM_INCR of the TX core and, routed, of the RX core), the RX Q7 arms the
-//! S2M rings first (RDRTP_inc) and raises the go semaphore (right_push), the
-//! TX Q7 waits for it (left_pop: poll SEM_READ, then SEM_DECR) before its
-//! M2S doorbells (TDRTP_inc). Completion is the two-semaphore pair of §5:
-//! the TX Q7 polls local_sem, the RX Q7 polls remote_sem on its own core.
+//! The Q7 programs are the system's firmware (`system::firmware`, the one
+//! generator) over the pair's ring layout ([`LegEnv::layout`]:
+//! [`RingLayout::compact`], rings of 64 descriptors in the pair's small
+//! descriptor RAM), carried by the one Q7-side AXI4-Lite master
+//! (`system::q7_master::AxilMaster`, one per Q7 port). After a reset each
+//! Q7 brings its engines to NORMAL, configures every queue-0 ring
+//! ([`firmware::queue_config`]) and stores the semaphore constants. Per leg
+//! (seed 001 §4, §5, §8), through the Q7 AXI4-Lite ports only, the TX Q7
+//! stores the M2S rings of every engine of the mask in the TX core's
+//! descriptor RAM and the RX Q7 the S2M rings next to them (one data
+//! descriptor per partition, [`firmware::data_desc`], then the LOCAL and
+//! REMOTE semaphore descriptors of [`RingLayout::sema_desc`]); the RX Q7
+//! arms the S2M rings ([`firmware::rx_arm`]: RDRTP_inc or broadcast, then
+//! right_push of the go semaphore), the TX Q7 launches
+//! ([`firmware::tx_launch`]: left_pop as a SEM_READ poll and a SEM_DECR
+//! write, then the M2S doorbells). Completion is the two-semaphore pair of
+//! §5: the TX Q7 polls local_sem, the RX Q7 polls remote_sem on its own core.
 //!
 //! The RX Q7's accesses to the TX engines' S2M queues (ring, doorbell) and
 //! to the TX core's go semaphore enter through the TX core's Q7 port: the
-//! pair does not model the Q7 MMIO route over the fabric (docs/pair.md).
+//! pair does not model the Q7 MMIO route over the fabric (docs/pair.md), so
+//! the addresses of the pair's firmware steps are core offsets, played on
+//! the port of the core they address.
 //!
 //! Around the legs: random backpressure on both memories and both links,
-//! long link stalls, a continuous scan of both SBUFs and all 256
-//! semaphores through the debug ports (so internal state is compared every
-//! cycle), and at the end the expected SBUF images and semaphore values
-//! (computed independently by the environment) are checked.
-
-// The Q7 master's match arms mirror the AXI handshake phases one by one.
-#![allow(clippy::collapsible_match, clippy::collapsible_if)]
+//! long link stalls, Q7 handshake variations (AW and W offered apart,
+//! BREADY/RREADY held low) and probes the Q7 port must refuse, a continuous
+//! scan of both SBUFs and all 256 semaphores through the debug ports (so
+//! internal state is compared every cycle), and at the end the expected SBUF
+//! images and semaphore values (computed independently by the environment)
+//! are checked.
 
 use std::collections::VecDeque;
+use std::convert::Infallible;
 
 use crate::addr::fold::{fold_chip_id_masked, fold_neighbor_masked};
-use crate::evt_sem::regs::{EVT_SEM_SEM_DECR_BASE, EVT_SEM_SEM_INCR_BASE, EVT_SEM_SEM_READ_BASE};
 use crate::ports::Stimulus;
+use crate::regs::axil::{AxilIn, AxilOut};
 use crate::stim::StimRng;
+use crate::system::bcast::{bcast_reg, Doorbells};
+use crate::system::firmware::{self, DoorbellAddrs, Q7Step, RingLayout};
 use crate::system::legs::split_partitions;
-use crate::udma::desc::{M2sDesc, RingPos, S2mDesc};
-use crate::udma::regs::*;
+use crate::system::map;
+use crate::system::q7_exec::POLL_GAP;
+use crate::system::q7_master::AxilMaster;
+use crate::system::DEFAULT_GO_SEM;
+use crate::udma::desc::RingPos;
+use crate::udma::regs::{
+    eng_addr, AXI_RESP_SLVERR, Q_PTR_RING_ID, UDMA_ENG_CHANGE_STATE, UDMA_Q_RTP_INC,
+};
 
-use super::regs::{BCAST_BASE, BCAST_MASK, BCAST_SIDE_STRIDE, BCAST_TAIL_INC};
+use super::regs::{BCAST_MASK, BCAST_TAIL_INC};
 use super::top::{straps, PairIn, PairOut, PLACE_OTHER_DIE, PLACE_OTHER_PKG, PLACE_SAME_DIE};
-use super::xbar::DESC_LO;
 use super::{PairParams, Straps};
 
-/// Descriptors per ring (RL) in the leg's descriptor RAM layout.
-pub const RING_LEN: u32 = 64;
-/// Bytes of one ring slot: ring (engine e, side s) at DESC_LO + (2e + s) × RING_BYTES.
-pub const RING_BYTES: u32 = RING_LEN * 16;
-/// The go semaphore of the RX-first handshake (system model's DEFAULT_GO_SEM).
-pub const GO_SEM: u8 = 255;
-/// EVT_SEM window base inside a core (`system::map`, the one core address map).
-const EVT_BASE: u32 = crate::system::map::CORE_EVT_SEM_BASE as u32;
-/// UDMA CSR base inside a core.
-const UDMA_BASE: u32 = crate::system::map::CORE_UDMA_BASE as u32;
 /// Cycles of a pair reset.
 const RESET_CYCLES: u64 = 4;
-
 /// A directed scenario (`sb2sb cosim --block leg --scenario NAME`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scenario {
@@ -131,9 +135,12 @@ pub struct LegSpec {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Op {
+    /// A bus write of a firmware step; `launch`: an M2S doorbell (the TX
+    /// launch, [`LegMarks::tx_doorbell`]).
     Wr {
         addr: u32,
         data: u32,
+        launch: bool,
     },
     /// Poll until the read value (as i32) is at least `min`.
     Poll {
@@ -174,34 +181,140 @@ impl Op {
             Op::Delay(_) | Op::Done { .. } | Op::CheckNoLanding { .. }
         )
     }
+
+    /// A plain write at core offset `off`.
+    fn wr(off: u64, data: u32) -> Op {
+        Op::Wr {
+            addr: off as u32,
+            data,
+            launch: false,
+        }
+    }
 }
 
-/// The Q7 masters' AWVALID, WVALID, ARVALID, BREADY, RREADY (per port)
-/// as driven last cycle: the handshakes `masters` checks.
-#[derive(Debug, Clone, Copy, Default)]
-struct LastDrive {
-    port: [[bool; 5]; 2],
+/// Append the port ops of firmware steps (addresses: core offsets) to
+/// `ops`: one write per 32-bit word of a bus step (an M2S doorbell marked as
+/// the launch), a wait as a SEM_READ poll and a SEM_DECR write of its target
+/// ([`firmware::port_wait`], as cycle mode's Q7 executor plays it). The pre-sync
+/// flag is Q7-local (no op); the pair's firmware has no completion-ring
+/// poll (its completion is the two semaphores).
+fn lower(steps: &[Q7Step], ops: &mut VecDeque<Op>) {
+    for s in steps {
+        match *s {
+            Q7Step::WaitDec { sem, target } => {
+                let w = firmware::port_wait(sem, target);
+                ops.push_back(Op::Poll {
+                    addr: w.read as u32,
+                    min: w.min,
+                });
+                ops.push_back(Op::wr(w.decr, w.data));
+            }
+            Q7Step::Doorbell {
+                soc, data, side, ..
+            } => ops.push_back(Op::Wr {
+                addr: soc as u32,
+                data,
+                launch: side == 0,
+            }),
+            Q7Step::ReadyFlag { .. } | Q7Step::PollComp { .. } => {}
+            Q7Step::Csr { .. } | Q7Step::Store { .. } | Q7Step::Push { .. } => {
+                ops.extend(s.words().into_iter().map(|(a, d)| Op::wr(a, d)));
+            }
+        }
+    }
 }
 
-impl LastDrive {
-    fn of(i: &PairIn) -> Self {
-        Self {
-            port: [
-                [
-                    i.s_axil_a_awvalid == 1,
-                    i.s_axil_a_wvalid == 1,
-                    i.s_axil_a_arvalid == 1,
-                    i.s_axil_a_bready == 1,
-                    i.s_axil_a_rready == 1,
-                ],
-                [
-                    i.s_axil_b_awvalid == 1,
-                    i.s_axil_b_wvalid == 1,
-                    i.s_axil_b_arvalid == 1,
-                    i.s_axil_b_bready == 1,
-                    i.s_axil_b_rready == 1,
-                ],
-            ],
+/// The value of a generator call whose address closure cannot fail.
+fn infallible<T>(r: Result<T, Infallible>) -> T {
+    match r {
+        Ok(v) => v,
+        Err(e) => match e {},
+    }
+}
+
+/// The doorbell registers of queue 0, side `side`, as core offsets.
+struct PairDoorbells {
+    side: u8,
+}
+
+impl DoorbellAddrs for PairDoorbells {
+    type Error = Infallible;
+    fn per_engine(&self, e: u8) -> Result<u64, Infallible> {
+        Ok(map::udma_q_offset(e, self.side, 0, UDMA_Q_RTP_INC))
+    }
+    fn bcast(&self) -> Result<(u64, u64), Infallible> {
+        let reg = |r| map::CORE_BCAST_BASE + u64::from(bcast_reg(0, self.side, r));
+        Ok((reg(BCAST_MASK), reg(BCAST_TAIL_INC)))
+    }
+}
+
+/// The AXI4-Lite inputs of Q7 port `c` (0 = A, 1 = B) set to `d`.
+fn set_port(i: &mut PairIn, c: usize, d: &AxilIn) {
+    let v = |b: bool| u64::from(b);
+    let p = if c == 0 {
+        [
+            &mut i.s_axil_a_awaddr,
+            &mut i.s_axil_a_awvalid,
+            &mut i.s_axil_a_wdata,
+            &mut i.s_axil_a_wstrb,
+            &mut i.s_axil_a_wvalid,
+            &mut i.s_axil_a_bready,
+            &mut i.s_axil_a_araddr,
+            &mut i.s_axil_a_arvalid,
+            &mut i.s_axil_a_rready,
+        ]
+    } else {
+        [
+            &mut i.s_axil_b_awaddr,
+            &mut i.s_axil_b_awvalid,
+            &mut i.s_axil_b_wdata,
+            &mut i.s_axil_b_wstrb,
+            &mut i.s_axil_b_wvalid,
+            &mut i.s_axil_b_bready,
+            &mut i.s_axil_b_araddr,
+            &mut i.s_axil_b_arvalid,
+            &mut i.s_axil_b_rready,
+        ]
+    };
+    let vals = [
+        u64::from(d.awaddr),
+        v(d.awvalid),
+        u64::from(d.wdata),
+        u64::from(d.wstrb),
+        v(d.wvalid),
+        v(d.bready),
+        u64::from(d.araddr),
+        v(d.arvalid),
+        v(d.rready),
+    ];
+    for (f, x) in p.into_iter().zip(vals) {
+        *f = x;
+    }
+}
+
+/// The AXI4-Lite outputs of Q7 port `c` in `o`.
+fn port_out(o: &PairOut, c: usize) -> AxilOut {
+    if c == 0 {
+        AxilOut {
+            awready: o.s_axil_a_awready == 1,
+            wready: o.s_axil_a_wready == 1,
+            bvalid: o.s_axil_a_bvalid == 1,
+            bresp: o.s_axil_a_bresp as u32,
+            arready: o.s_axil_a_arready == 1,
+            rvalid: o.s_axil_a_rvalid == 1,
+            rdata: o.s_axil_a_rdata as u32,
+            rresp: o.s_axil_a_rresp as u32,
+        }
+    } else {
+        AxilOut {
+            awready: o.s_axil_b_awready == 1,
+            wready: o.s_axil_b_wready == 1,
+            bvalid: o.s_axil_b_bvalid == 1,
+            bresp: o.s_axil_b_bresp as u32,
+            arready: o.s_axil_b_arready == 1,
+            rvalid: o.s_axil_b_rvalid == 1,
+            rdata: o.s_axil_b_rdata as u32,
+            rresp: o.s_axil_b_rresp as u32,
         }
     }
 }
@@ -214,36 +327,27 @@ struct Prog {
     wait_until: u64,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-enum MPhase {
-    #[default]
-    Idle,
-    Write {
-        aw: bool,
-        w: bool,
-    },
-    Read {
-        ar: bool,
-    },
-}
-
-#[derive(Debug, Clone, Copy, Default)]
-struct Master {
-    phase: MPhase,
-    addr: u32,
-    data: u32,
-    /// Program that owns the access in flight.
+/// The transaction in flight on one Q7 port.
+#[derive(Debug, Clone, Copy)]
+struct PortTxn {
+    /// The Q7-side AXI4-Lite master carrying it.
+    axil: AxilMaster,
+    /// Program that owns it.
     prog: usize,
-    /// The access must be answered SLVERR (`WrErr`/`RdErr`).
+    /// It must be answered SLVERR (`WrErr`/`RdErr`).
     want_err: bool,
-    /// WSTRB of a write.
-    strb: u32,
-    /// AWVALID / WVALID are raised from these cycles on (AW and W of one
-    /// write offered apart, in either order: the Q7 port's QWaitW/QWaitAw).
-    aw_at: u64,
-    w_at: u64,
 }
 
+/// What the leg being built needs: its spec, the straps of its TX and RX
+/// cores, the engine whose read leaves the core, the constant copy.
+#[derive(Debug, Clone, Copy)]
+struct LegCtx {
+    l: LegSpec,
+    ts: Straps,
+    rs: Straps,
+    read_err: Option<(usize, u32)>,
+    kcopy: bool,
+}
 #[derive(Debug, Clone)]
 struct LegRun {
     spec: LegSpec,
@@ -314,9 +418,10 @@ pub struct LegEnv {
     place: u64,
     rst: bool,
     progs: Vec<Prog>,
-    m: [Master; 2],
-    /// The Q7 masters' valid/ready lines driven last cycle.
-    last: LastDrive,
+    /// The transaction in flight on each Q7 port.
+    m: [Option<PortTxn>; 2],
+    /// The pair's ring layout (rings of 64 descriptors).
+    layout: RingLayout,
     legs: Vec<LegRun>,
     /// Ring tails per core, engine, side.
     tails: Vec<[RingPos; 2]>,
@@ -366,21 +471,6 @@ pub struct LegMarks {
     pub sem_reached: Option<u64>,
 }
 
-fn sem_read(s: u8) -> u32 {
-    EVT_BASE + EVT_SEM_SEM_READ_BASE + 4 * u32::from(s)
-}
-fn sem_incr(s: u8) -> u32 {
-    EVT_BASE + EVT_SEM_SEM_INCR_BASE + 4 * u32::from(s)
-}
-fn sem_decr(s: u8) -> u32 {
-    EVT_BASE + EVT_SEM_SEM_DECR_BASE + 4 * u32::from(s)
-}
-fn udma(e: usize, side: Side, off: u32) -> u32 {
-    UDMA_BASE + ((e as u32) << crate::udma::regs::UDMA_CSR_ADDR_WIDTH) + side.base() + off
-}
-fn udma_q(e: usize, side: Side, off: u32) -> u32 {
-    udma(e, side, UDMA_Q_ARRAY_BASE + off)
-}
 /// Un-routed SoC address of a core-relative offset of core `s`.
 fn soc_local(s: Straps, off: u64) -> u64 {
     s.die << 47 | s.core_idx << 32 | off
@@ -397,10 +487,6 @@ pub fn soc_route(place: u64, from: Straps, to: Straps, off: u64) -> u64 {
         PLACE_SAME_DIE => soc_local(to, off),
         _ => fold_neighbor_masked(local, to.die, 0),
     }
-}
-/// Core-relative offset of SBUF (partition, offset).
-fn sbuf_off(p: u8, off: u32) -> u64 {
-    u64::from(p) * 0x20_0000 + u64::from(off)
 }
 
 impl LegEnv {
@@ -455,8 +541,8 @@ impl LegEnv {
             place: first,
             rst: true,
             progs: Vec::new(),
-            m: [Master::default(); 2],
-            last: LastDrive::default(),
+            m: [None; 2],
+            layout: RingLayout::compact(64, p.engines as u8, p.desc_bytes.into()),
             legs: Vec::new(),
             tails: vec![[RingPos::default(); 2]; 2 * p.engines],
             exp_sbuf: img,
@@ -523,9 +609,9 @@ impl LegEnv {
         };
         let (lo, hi) = (u64::from(parts.0), u64::from(parts.1));
         // An engine's ring takes its partitions plus the two semaphore
-        // descriptors and at most RING_LEN - 1 of them (the driver keeps one
+        // descriptors and at most ring_len - 1 of them (the driver keeps one
         // slot free; a larger doorbell is refused and stops the queue).
-        let per_engine = u64::from(RING_LEN - 3) * u64::from(mask.count_ones());
+        let per_engine = u64::from(self.layout.ring_len - 3) * u64::from(mask.count_ones());
         let count = self.rng.range(1, 64.min(hi - lo).min(per_engine)) as u8;
         let start = (lo + self.rng.below(hi - lo - u64::from(count) + 1)) as u8;
         let bytes = 8 * self.rng.range(1, u64::from(pb / 8)) as u32;
@@ -586,7 +672,7 @@ impl LegEnv {
                     .iter_mut()
                     .for_each(|t| *t = [RingPos::default(); 2]);
                 self.exp_sem = [[0; 256]; 2];
-                self.m = [Master::default(); 2];
+                self.m = [None; 2];
                 self.progs.clear();
                 self.cov.resets += 1;
             }
@@ -645,8 +731,7 @@ impl LegEnv {
             Some(Step::Reset(_)) => cycle >= self.step_until,
             Some(Step::Preload) => self.preload_k >= self.dbg_words() + self.desc_words(),
             Some(_) => {
-                self.progs.iter().all(|p| p.ops.is_empty())
-                    && self.m.iter().all(|m| m.phase == MPhase::Idle)
+                self.progs.iter().all(|p| p.ops.is_empty()) && self.m.iter().all(Option::is_none)
             }
         }
     }
@@ -655,46 +740,28 @@ impl LegEnv {
         (self.p.desc_bytes / 8) as usize
     }
 
+    /// The boot and queue set-up program of core `c`, from the firmware: per
+    /// engine and side the `change_state` to NORMAL, then the queue-0 ring of
+    /// the pair's layout ([`firmware::queue_config`]: RL, ring base, CFG);
+    /// then the semaphore constants the semaphore descriptors read.
     fn setup_prog(&self, c: usize) -> Prog {
         let (sa, sb) = straps(self.place);
-        let me = if c == 0 { sa } else { sb };
-        let mut ops = VecDeque::new();
-        for e in 0..self.p.engines {
-            for (k, side) in [Side::M2s, Side::S2m].into_iter().enumerate() {
-                let ring = soc_local(
-                    me,
-                    u64::from(DESC_LO + (2 * e as u32 + k as u32) * RING_BYTES),
-                );
-                ops.push_back(Op::Wr {
-                    addr: udma(e, side, UDMA_ENG_CHANGE_STATE),
-                    data: 1 << UDMA_CHANGE_STATE_NORMAL_BIT,
-                });
-                ops.push_back(Op::Wr {
-                    addr: udma_q(e, side, UDMA_Q_RBP_LOW),
-                    data: ring as u32,
-                });
-                ops.push_back(Op::Wr {
-                    addr: udma_q(e, side, UDMA_Q_RBP_HIGH),
-                    data: (ring >> 32) as u32,
-                });
-                ops.push_back(Op::Wr {
-                    addr: udma_q(e, side, UDMA_Q_RL),
-                    data: RING_LEN,
-                });
-                ops.push_back(Op::Wr {
-                    addr: udma_q(e, side, UDMA_Q_CFG),
-                    data: 1 << UDMA_Q_CFG_EN_PREF_BIT | 1 << UDMA_Q_CFG_EN_SCHED_BIT,
-                });
+        let me = [sa, sb][c];
+        let lay = self.layout;
+        let mut steps = Vec::new();
+        for e in 0..self.p.engines as u8 {
+            for side in 0..2u8 {
+                let state = eng_addr(map::side_of(side), UDMA_ENG_CHANGE_STATE);
+                steps.push(firmware::engine_normal(map::udma_offset(e, state)));
+                let csr = |r| Ok(map::udma_q_offset(e, side, 0, r));
+                let ring = soc_local(me, lay.ring_offset(e, 0, side));
+                let q = infallible(firmware::queue_config(csr, ring, Some(lay.ring_len)));
+                steps.extend(q.into_iter().map(|(_, s)| s));
             }
         }
-        // The semaphore constants the semaphore descriptors read: {1, 0} then {0, 1}.
-        let k = self.sema_const();
-        for (w, v) in [1u32, 0, 0, 1].iter().enumerate() {
-            ops.push_back(Op::Wr {
-                addr: k + 4 * w as u32,
-                data: *v,
-            });
-        }
+        steps.push(firmware::sema_constants(lay.sema_const));
+        let mut ops = VecDeque::new();
+        lower(&steps, &mut ops);
         Prog {
             port: vec![c],
             ops,
@@ -702,237 +769,47 @@ impl LegEnv {
         }
     }
 
-    fn sema_const(&self) -> u32 {
-        DESC_LO + self.p.desc_bytes - 16
-    }
-
-    /// Build the two Q7 programs of a leg (rdma_desc_gen + rdma_desc_start of
-    /// both roles).
+    /// Build the two Q7 programs of a leg: `rdma_desc_gen` of both roles
+    /// (the ring stores, [`Self::leg_rings`]), `rdma_desc_start` of both
+    /// roles ([`Self::leg_start`]), the completion polls
+    /// ([`Self::leg_completion`]); then record the leg.
     fn start_leg(&mut self, l: LegSpec, cycle: u64, sc: Option<Scenario>) {
         let (sa, sb) = straps(self.place);
-        let (t, r) = (l.tx, 1 - l.tx);
         let st = [sa, sb];
-        let (ts, rs) = (st[t], st[r]);
-        let split = split_partitions(l.mask, l.part_start, l.part_count);
-        let n = split.len() as i32;
-        let id = self.legs.len();
-        let mut tx_ops = VecDeque::new();
-        let mut rx_ops = VecDeque::new();
-        let mut rx_db = Vec::new();
-        let mut tx_db = Vec::new();
-        let mut db: Vec<(usize, u32)> = Vec::new();
-        let konst = u64::from(self.sema_const());
         let read_err = self.read_err_next.take();
         // One random leg in four first copies the TX core's semaphore constants
         // (16 bytes) onto the RX core's own copy, which holds the same bytes:
         // a burst of the link into the peer's descriptor RAM (the in-path's
         // descriptor target), with nothing to expect beyond "unchanged".
         let kcopy = sc.is_none() && self.q7rng.chance(1, 4);
-        for (k, &(e, p0, np)) in split.iter().enumerate() {
-            let e = usize::from(e);
-            let mut descs = [Vec::new(), Vec::new()];
-            #[allow(clippy::needless_range_loop)] // side indexes tails and descs alike
-            for side in 0..2 {
-                let mut pos = self.tails[2 * e + t][side];
-                let mut push = |d: [u8; 16], pos: &mut RingPos| {
-                    descs[side].push((pos.offset, d));
-                    *pos = pos.advance(1, RING_LEN);
-                };
-                if kcopy && k == 0 && u32::from(np) + 3 < RING_LEN {
-                    let rid = pos.ring_id;
-                    let d = if side == 0 {
-                        M2sDesc::whole_packet(16, rid, soc_local(ts, konst)).encode()
-                    } else {
-                        S2mDesc {
-                            len: 16,
-                            ring_id: rid,
-                            int_en: false,
-                            buf2_ptr_lo: 0,
-                            buf1_ptr: soc_route(self.place, ts, rs, konst),
-                        }
-                        .encode()
-                    };
-                    push(d.unwrap_or([0; 16]), &mut pos);
-                    if side == 0 {
-                        self.cov.konst_copies += 1;
-                    }
-                }
-                for (j, p) in (p0..p0 + np).enumerate() {
-                    let rid = pos.ring_id;
-                    let d = if side == 0 {
-                        let bad = l.ring_err == Some((k, j as u32));
-                        let away = read_err == Some((k, j as u32));
-                        let ring_id = if bad {
-                            Q_PTR_RING_ID.wrapping_add(rid.into(), 2) as u8
-                        } else {
-                            rid
-                        };
-                        let buf_ptr = if away {
-                            soc_route(self.place, ts, rs, sbuf_off(p, l.src_off))
-                        } else {
-                            soc_local(ts, sbuf_off(p, l.src_off))
-                        };
-                        M2sDesc::whole_packet(l.bytes, ring_id, buf_ptr).encode()
-                    } else {
-                        S2mDesc {
-                            len: l.bytes,
-                            ring_id: rid,
-                            int_en: false,
-                            buf2_ptr_lo: 0,
-                            buf1_ptr: soc_route(self.place, ts, rs, sbuf_off(p, l.dst_off)),
-                        }
-                        .encode()
-                    };
-                    push(d.unwrap_or([0; 16]), &mut pos);
-                }
-                for (sem_core, sem) in [(ts, l.local_sem), (rs, l.remote_sem)] {
-                    let rid = pos.ring_id;
-                    let (len, kofs, incr) = if sem % 2 == 0 {
-                        (4, 0, u64::from(sem_incr(sem)))
-                    } else {
-                        (8, 8, u64::from(sem_incr(sem - 1)))
-                    };
-                    let d = if side == 0 {
-                        M2sDesc {
-                            len,
-                            ring_id: rid,
-                            first: true,
-                            last: true,
-                            int_en: false,
-                            dmb: true,
-                            concat: false,
-                            meta_ctrl: 0,
-                            buf_ptr: soc_local(ts, konst + kofs),
-                        }
-                        .encode()
-                    } else {
-                        S2mDesc {
-                            len,
-                            ring_id: rid,
-                            int_en: false,
-                            buf2_ptr_lo: 0,
-                            buf1_ptr: soc_route(self.place, ts, sem_core, incr),
-                        }
-                        .encode()
-                    };
-                    push(d.unwrap_or([0; 16]), &mut pos);
-                }
-                self.tails[2 * e + t][side] = pos;
-            }
-            // gen: ring stores (TX: M2S ring; RX: S2M ring, through the TX core's port)
-            for (side, ops) in [(0usize, &mut tx_ops), (1, &mut rx_ops)] {
-                let base = DESC_LO + (2 * e as u32 + side as u32) * RING_BYTES;
-                for &(slot, d) in &descs[side] {
-                    for w in 0..4 {
-                        let v = u32::from_le_bytes([
-                            d[4 * w],
-                            d[4 * w + 1],
-                            d[4 * w + 2],
-                            d[4 * w + 3],
-                        ]);
-                        ops.push_back(Op::Wr {
-                            addr: base + slot * 16 + 4 * w as u32,
-                            data: v,
-                        });
-                    }
-                }
-            }
-            let nd = descs[0].len() as u32;
-            if nd >= RING_LEN {
-                self.fail(
-                    cycle,
-                    format!(
-                        "leg {id}: engine {e} would ring {nd} descriptors on a ring of {RING_LEN} (at most {})",
-                        RING_LEN - 1
-                    ),
-                );
-            }
-            db.push((e, nd));
-            let _ = k;
-        }
-        for (side, ops) in [(Side::S2m, &mut rx_db), (Side::M2s, &mut tx_db)] {
-            *ops = Self::doorbell_ops(&db, side, l.bcast);
-        }
-        let failed = l.ring_err.map_or(0, |_| 1) + read_err.map_or(0, |_| 1);
-        let ok = n - failed;
-        // start, RX role: S2M doorbells, then the go signal (right_push).
-        if l.tx_first {
-            rx_ops.push_back(Op::Delay(3000));
-        }
-        rx_ops.push_back(Op::CheckNoLanding { rx: r });
-        rx_ops.extend(rx_db);
-        rx_ops.push_back(Op::Wr {
-            addr: sem_incr(GO_SEM),
-            data: 1,
-        });
-        // start, TX role: left_pop wait, then M2S doorbells (launch).
-        if !l.tx_first {
-            tx_ops.push_back(Op::Poll {
-                addr: sem_read(GO_SEM),
-                min: 1,
-            });
-            tx_ops.push_back(Op::Wr {
-                addr: sem_decr(GO_SEM),
-                data: 1,
-            });
-        }
-        tx_ops.extend(tx_db);
-        if l.tx_first {
-            // the early TX still consumes the go signal once RX raises it, so
-            // the handshake stays balanced for the next leg (found when the
-            // scenario ran alone: go semaphore 255 was left at 1)
-            tx_ops.push_back(Op::Poll {
-                addr: sem_read(GO_SEM),
-                min: 1,
-            });
-            tx_ops.push_back(Op::Wr {
-                addr: sem_decr(GO_SEM),
-                data: 1,
-            });
-        }
-        // completion (seed 001 §5): local_sem on TX, remote_sem on RX.
-        let (ls, rsm) = (l.local_sem, l.remote_sem);
-        self.exp_sem[t][usize::from(ls)] += ok;
-        self.exp_sem[r][usize::from(rsm)] += ok;
-        let lmin = self.exp_sem[t][usize::from(ls)];
-        let rmin = self.exp_sem[r][usize::from(rsm)];
-        tx_ops.push_back(Op::Poll {
-            addr: sem_read(ls),
-            min: lmin,
-        });
-        rx_ops.push_back(Op::Poll {
-            addr: sem_read(rsm),
-            min: rmin,
-        });
-        if l.ring_err.is_some() {
-            // the stopped engine never raises its semaphores: wait, then read exact values
-            tx_ops.push_back(Op::Delay(4000));
-            tx_ops.push_back(Op::Expect {
-                addr: sem_read(ls),
-                value: lmin as u32,
-            });
-            rx_ops.push_back(Op::Delay(4000));
-        }
-        tx_ops.push_back(Op::Done { leg: id });
-        rx_ops.push_back(Op::Done { leg: id });
+        let x = LegCtx {
+            l,
+            ts: st[l.tx],
+            rs: st[1 - l.tx],
+            read_err,
+            kcopy,
+        };
+        let id = self.legs.len();
+        let (mut tx_ops, mut rx_ops, counts) = self.leg_rings(&x, id, cycle);
+        Self::leg_start(&x, &counts, &mut tx_ops, &mut rx_ops);
+        self.leg_completion(&x, id, counts.len(), &mut tx_ops, &mut rx_ops);
         // the RX Q7's own-core accesses (remote_sem poll) go through the RX port
         self.progs.push(Prog {
-            port: vec![t],
+            port: vec![l.tx],
             ops: tx_ops,
             wait_until: 0,
         });
         self.progs.push(Prog {
-            port: vec![t, r],
+            port: vec![l.tx, 1 - l.tx],
             ops: rx_ops,
             wait_until: 0,
         });
-        let _ = sc;
         self.legs.push(LegRun {
             spec: l,
             done_sides: 0,
             sides: 2,
             rx_bursts0: if l.tx_first {
-                self.rx_bursts(r)
+                self.rx_bursts(1 - l.tx)
             } else {
                 u64::MAX
             },
@@ -945,67 +822,245 @@ impl LegEnv {
         self.quiet_since = u64::MAX;
     }
 
+    /// `rdma_desc_gen` of both roles: per engine of the mask its M2S ring
+    /// (TX program) and S2M ring (RX program, through the TX core's port)
+    /// stored from the ring tails ([`firmware::ring_stores`]). Returns the two
+    /// programs' ops and the M2S descriptor count per engine.
+    #[allow(clippy::type_complexity)]
+    fn leg_rings(
+        &mut self,
+        x: &LegCtx,
+        id: usize,
+        cycle: u64,
+    ) -> (VecDeque<Op>, VecDeque<Op>, Vec<(u8, u32)>) {
+        let lay = self.layout;
+        let mut ops = [VecDeque::new(), VecDeque::new()];
+        let mut counts = Vec::new();
+        let split = split_partitions(x.l.mask, x.l.part_start, x.l.part_count);
+        for (k, &(e, p0, np)) in split.iter().enumerate() {
+            for side in 0..2u8 {
+                let tail = (2 * usize::from(e) + x.l.tx, usize::from(side));
+                let first = self.tails[tail.0][tail.1];
+                let mut pos = first;
+                let descs = self.engine_descs(x, (k, p0, np), side, &mut pos);
+                self.tails[tail.0][tail.1] = pos;
+                let slot = |s| Ok(lay.desc_offset(e, 0, side, s));
+                let stores = firmware::ring_stores(slot, first.offset, lay.ring_len, &descs);
+                lower(&infallible(stores), &mut ops[usize::from(side)]);
+                if side == 0 {
+                    counts.push((e, descs.len() as u32));
+                }
+            }
+            let nd = counts[k].1;
+            if nd >= lay.ring_len {
+                self.fail(
+                    cycle,
+                    format!(
+                        "leg {id}: engine {e} would ring {nd} descriptors on a ring of {} (at most {})",
+                        lay.ring_len,
+                        lay.ring_len - 1
+                    ),
+                );
+            }
+        }
+        let [tx, rx] = ops;
+        (tx, rx, counts)
+    }
+
+    /// The descriptors of the ring on `side` of the engine with mask index
+    /// `k` and partitions `p0..p0 + np`, from ring position `pos` (advanced):
+    /// the constant copy (one random leg in four), one data descriptor per
+    /// partition ([`firmware::data_desc`]; the scenario's bad ring id or read
+    /// leaving the core), then the LOCAL and REMOTE semaphore descriptors
+    /// ([`RingLayout::sema_desc`], [`firmware::sema_desc`]).
+    fn engine_descs(
+        &mut self,
+        x: &LegCtx,
+        (k, p0, np): (usize, u8, u8),
+        side: u8,
+        pos: &mut RingPos,
+    ) -> Vec<[u8; 16]> {
+        let (lay, place, l) = (self.layout, self.place, x.l);
+        let mut descs = Vec::new();
+        let mut push = |d: Result<[u8; 16], _>, pos: &mut RingPos| {
+            descs.push(d.unwrap_or([0; 16]));
+            *pos = pos.advance(1, lay.ring_len);
+        };
+        if x.kcopy && k == 0 && u32::from(np) + 3 < lay.ring_len {
+            let to = if side == 0 { x.ts } else { x.rs };
+            let ptr = soc_route(place, x.ts, to, lay.sema_const);
+            push(firmware::data_desc(side, 16, pos.ring_id, ptr), pos);
+            if side == 0 {
+                self.cov.konst_copies += 1;
+            }
+        }
+        for (j, p) in (p0..p0 + np).enumerate() {
+            let at = Some((k, j as u32));
+            let (ring_id, ptr) = if side == 0 {
+                let rid = if l.ring_err == at {
+                    Q_PTR_RING_ID.wrapping_add(pos.ring_id.into(), 2) as u8
+                } else {
+                    pos.ring_id
+                };
+                let to = if x.read_err == at { x.rs } else { x.ts };
+                let src = map::sbuf_offset(p, l.src_off.into());
+                (rid, soc_route(place, x.ts, to, src))
+            } else {
+                let dst = map::sbuf_offset(p, l.dst_off.into());
+                (pos.ring_id, soc_route(place, x.ts, x.rs, dst))
+            };
+            push(firmware::data_desc(side, l.bytes, ring_id, ptr), pos);
+        }
+        for (sem_core, sem) in [(x.ts, l.local_sem), (x.rs, l.remote_sem)] {
+            let sd = lay.sema_desc(sem);
+            let to = if side == 0 { x.ts } else { sem_core };
+            let ptr = soc_route(place, x.ts, to, sd.target(side));
+            push(firmware::sema_desc(side, sd, pos.ring_id, ptr), pos);
+        }
+        descs
+    }
+
+    /// `rdma_desc_start` of both roles, from the firmware: RX clears its
+    /// flag, rings the S2M doorbells and raises the TX core's go semaphore
+    /// ([`firmware::rx_arm`]); TX takes the go semaphore, then rings the M2S
+    /// doorbells ([`firmware::tx_launch`]). Doorbells per engine or through
+    /// the broadcast block (`bcast`). A `tx_first` leg holds RX back and
+    /// moves TX's left_pop after its doorbells: the sender rings before the
+    /// receiver armed and still consumes the go signal once RX raises it, so
+    /// the handshake stays balanced for the next leg.
+    fn leg_start(
+        x: &LegCtx,
+        counts: &[(u8, u32)],
+        tx_ops: &mut VecDeque<Op>,
+        rx_ops: &mut VecDeque<Op>,
+    ) {
+        let mode = if x.l.bcast {
+            Doorbells::Broadcast
+        } else {
+            Doorbells::PerEngine
+        };
+        let db = |side| {
+            infallible(firmware::doorbells(
+                mode,
+                (0, side),
+                counts,
+                &PairDoorbells { side },
+            ))
+        };
+        let rx = firmware::rx_arm(db(1), map::sem_incr_offset(DEFAULT_GO_SEM));
+        let mut tx = firmware::tx_launch(DEFAULT_GO_SEM, db(0));
+        if x.l.tx_first {
+            rx_ops.push_back(Op::Delay(3000));
+            tx.rotate_left(1);
+        }
+        rx_ops.push_back(Op::CheckNoLanding { rx: 1 - x.l.tx });
+        lower(&rx, rx_ops);
+        lower(&tx, tx_ops);
+    }
+
+    /// Completion (seed 001 §5): every engine that completes raises
+    /// local_sem on TX and remote_sem on RX by one; TX polls its local_sem,
+    /// RX its remote_sem up to the expected values. An engine stopped by a
+    /// ring-id error raises neither: after a wait TX reads the exact value.
+    fn leg_completion(
+        &mut self,
+        x: &LegCtx,
+        id: usize,
+        engines: usize,
+        tx_ops: &mut VecDeque<Op>,
+        rx_ops: &mut VecDeque<Op>,
+    ) {
+        let l = x.l;
+        let (t, r) = (l.tx, 1 - l.tx);
+        let failed = l.ring_err.map_or(0, |_| 1) + x.read_err.map_or(0, |_| 1);
+        let ok = engines as i32 - failed;
+        let (ls, rsm) = (l.local_sem, l.remote_sem);
+        self.exp_sem[t][usize::from(ls)] += ok;
+        self.exp_sem[r][usize::from(rsm)] += ok;
+        let lmin = self.exp_sem[t][usize::from(ls)];
+        let rmin = self.exp_sem[r][usize::from(rsm)];
+        tx_ops.push_back(Op::Poll {
+            addr: map::sem_read_offset(ls) as u32,
+            min: lmin,
+        });
+        rx_ops.push_back(Op::Poll {
+            addr: map::sem_read_offset(rsm) as u32,
+            min: rmin,
+        });
+        if l.ring_err.is_some() {
+            // the stopped engine never raises its semaphores: wait, then read exact values
+            tx_ops.push_back(Op::Delay(4000));
+            tx_ops.push_back(Op::Expect {
+                addr: map::sem_read_offset(ls) as u32,
+                value: lmin as u32,
+            });
+            rx_ops.push_back(Op::Delay(4000));
+        }
+        tx_ops.push_back(Op::Done { leg: id });
+        rx_ops.push_back(Op::Done { leg: id });
+    }
+
     /// Accesses the Q7 port must refuse (SLVERR) or answer from its own
-    /// broadcast registers, on a random port while random legs run: outside
-    /// every window (write and read), a read of the memory window, a MASK with
-    /// a bit of an absent engine, TAIL_INC with an empty mask, a read of
-    /// TAIL_INC (write-only), an offset between the broadcast registers, and
-    /// a MASK written and read back. Queue 15's broadcast group, which no leg
-    /// uses (legs ring queue 0); its mask is left 0.
+    /// broadcast registers, on a random port while random legs run
+    /// ([`Self::probe_ops`]), then a store into the port's own SBUF
+    /// ([`Self::sbuf_store_probe`]).
     fn probe_prog(&mut self) -> Prog {
         let c = self.q7rng.below(2) as usize;
-        let side = self.q7rng.below(2) as u32;
-        let g = BCAST_BASE + 15 * 0x10 + side * BCAST_SIDE_STRIDE;
+        let all = self.probe_ops();
+        // the empty-mask TAIL_INC (all[4]) must find the mask 0: the first ten
+        // alone, or after the mask block (all[10..], which ends with mask 0)
+        let mut ops: VecDeque<Op> = if self.q7rng.bool() {
+            all[10..].iter().chain(&all[..10]).copied().collect()
+        } else {
+            all[..10].iter().copied().collect()
+        };
+        self.sbuf_store_probe(c, &mut ops);
+        Prog {
+            port: vec![c],
+            ops,
+            wait_until: 0,
+        }
+    }
+
+    /// The probes: outside every window (write and read), a read of the
+    /// memory window, a MASK with a bit of an absent engine, TAIL_INC with an
+    /// empty mask, a read of TAIL_INC (write-only), an offset between the
+    /// broadcast registers, stores the interconnect refuses, and a MASK
+    /// written and read back. Queue 15's broadcast group, which no leg uses
+    /// (legs ring queue 0); its mask is left 0.
+    fn probe_ops(&mut self) -> [Op; 15] {
+        let side = self.q7rng.below(2) as u8;
+        let g = (map::CORE_BCAST_BASE + u64::from(bcast_reg(15, side, 0))) as u32;
         let absent = 1u32 << self.p.engines;
         let mask = (self.q7rng.u32() & (absent - 1)).max(1);
-        let all = [
-            Op::WrErr {
-                addr: 0x1800_0000 + 4 * self.q7rng.below(64) as u32,
-                data: 1,
-                strb: 0xF,
+        let mut at = |base: u32, step: u32| base + step * self.q7rng.below(64) as u32;
+        let err = |addr: u32, data: u32| Op::WrErr {
+            addr,
+            data,
+            strb: 0xF,
+        };
+        let wr = |addr: u32, data: u32| Op::wr(addr.into(), data);
+        [
+            err(at(0x1800_0000, 4), 1),
+            Op::RdErr {
+                addr: at(0x1700_0000, 4),
             },
             Op::RdErr {
-                addr: 0x1700_0000 + 4 * self.q7rng.below(64) as u32,
+                addr: at(map::CORE_DESC_BASE as u32, 8),
             },
-            Op::RdErr {
-                addr: DESC_LO + 8 * self.q7rng.below(64) as u32,
-            },
-            Op::WrErr {
-                addr: g + BCAST_MASK,
-                data: absent | mask,
-                strb: 0xF,
-            },
-            Op::WrErr {
-                addr: g + BCAST_TAIL_INC,
-                data: 1,
-                strb: 0xF,
-            },
+            err(g + BCAST_MASK, absent | mask),
+            err(g + BCAST_TAIL_INC, 1),
             Op::RdErr {
                 addr: g + BCAST_TAIL_INC,
             },
-            Op::WrErr {
-                addr: g + 2,
-                data: 1,
-                strb: 0xF,
-            },
+            err(g + 2, 1),
             Op::RdErr { addr: g + 2 },
             // memory stores the interconnect refuses: outside the SBUF window
             // of partition 0, and between the descriptor RAM and the Q7
             // port's memory window end
-            Op::WrErr {
-                addr: 8 * self.q7rng.below(64) as u32,
-                data: 1,
-                strb: 0xF,
-            },
-            Op::WrErr {
-                addr: 0x1300_0000 + 8 * self.q7rng.below(64) as u32,
-                data: 1,
-                strb: 0xF,
-            },
-            Op::Wr {
-                addr: g + BCAST_MASK,
-                data: mask,
-            },
+            err(at(0, 8), 1),
+            err(at(0x1300_0000, 8), 1),
+            wr(g + BCAST_MASK, mask),
             Op::Expect {
                 addr: g + BCAST_MASK,
                 value: mask,
@@ -1018,94 +1073,45 @@ impl LegEnv {
                 data: 1,
                 strb: 0x1,
             },
-            Op::Wr {
-                addr: g + BCAST_MASK,
-                data: 0,
-            },
+            wr(g + BCAST_MASK, 0),
             Op::Expect {
                 addr: g + BCAST_MASK,
                 value: 0,
             },
-        ];
-        // the empty-mask TAIL_INC (all[4]) must find the mask 0: the first ten
-        // alone, or after the mask block (all[10..], which ends with mask 0)
-        let mut ops: VecDeque<Op> = if self.q7rng.bool() {
-            all[10..].iter().chain(&all[..10]).copied().collect()
-        } else {
-            all[..10].iter().copied().collect()
-        };
-        // A Q7 store into the port's own SBUF (the out-path's local SBUF
-        // target, a 4-byte strobe): it writes the word's current expected
-        // bytes back, so the image is unchanged, and only on a core that no
-        // leg in flight writes to (a leg's TX side only reads its SBUF).
+        ]
+    }
+
+    /// A Q7 store into the port's own SBUF (the out-path's local SBUF
+    /// target, a 4-byte strobe): it writes the word's current expected bytes
+    /// back, so the image is unchanged, and only on a core that no leg in
+    /// flight writes to (a leg's TX side only reads its SBUF).
+    fn sbuf_store_probe(&mut self, c: usize, ops: &mut VecDeque<Op>) {
         let rx_busy = self
             .legs
             .iter()
             .any(|l| l.done_sides < l.sides && 1 - l.spec.tx == c);
-        if !rx_busy {
-            let pb = self.p.sbuf_part_bytes;
-            let part = self.q7rng.below(128) as u8;
-            let off = 4 * self.q7rng.below(u64::from(pb / 4)) as u32;
-            let k = usize::from(part) * pb as usize + off as usize;
-            let b = &self.exp_sbuf[c][k..k + 4];
-            ops.push_back(Op::Wr {
-                addr: sbuf_off(part, self.p.sbuf_win_base + off) as u32,
-                data: u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
-            });
-            self.cov.q7_sbuf_stores += 1;
+        if rx_busy {
+            return;
         }
-        Prog {
-            port: vec![c],
-            ops,
-            wait_until: 0,
-        }
-    }
-
-    /// The doorbell writes of one side for engines `db` (engine, descriptors):
-    /// one RTP_INC per engine, or through the broadcast doorbell one MASK
-    /// write and one TAIL_INC trigger per group of engines with the same count.
-    fn doorbell_ops(db: &[(usize, u32)], side: Side, bcast: bool) -> Vec<Op> {
-        if !bcast {
-            return db
-                .iter()
-                .map(|&(e, nd)| Op::Wr {
-                    addr: udma_q(e, side, UDMA_Q_RTP_INC),
-                    data: nd,
-                })
-                .collect();
-        }
-        let mut groups: Vec<(u32, u32)> = Vec::new();
-        for &(e, nd) in db {
-            match groups.iter_mut().find(|g| g.0 == nd) {
-                Some(g) => g.1 |= 1 << e,
-                None => groups.push((nd, 1 << e)),
-            }
-        }
-        let s = u32::from(side == Side::S2m);
-        let reg = |r: u32| BCAST_BASE + s * BCAST_SIDE_STRIDE + r; // queue 0
-        groups
-            .into_iter()
-            .flat_map(|(nd, mask)| {
-                [
-                    Op::Wr {
-                        addr: reg(BCAST_MASK),
-                        data: mask,
-                    },
-                    Op::Wr {
-                        addr: reg(BCAST_TAIL_INC),
-                        data: nd,
-                    },
-                ]
-            })
-            .collect()
+        let pb = self.p.sbuf_part_bytes;
+        let part = self.q7rng.below(128) as u8;
+        let off = 4 * self.q7rng.below(u64::from(pb / 4)) as u32;
+        let k = usize::from(part) * pb as usize + off as usize;
+        let b = &self.exp_sbuf[c][k..k + 4];
+        ops.push_back(Op::wr(
+            map::sbuf_offset(part, u64::from(self.p.sbuf_win_base + off)),
+            u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+        ));
+        self.cov.q7_sbuf_stores += 1;
     }
 
     /// The port a program's head op uses.
     fn op_port(p: &Prog) -> usize {
         // RX programs: everything on the TX port except the final remote_sem poll
         // and the landing check, which read the RX core.
+        let go = map::sem_read_offset(DEFAULT_GO_SEM) as u32;
         match (p.port.len(), p.ops.front()) {
-            (2, Some(Op::Poll { addr, .. })) if *addr != sem_read(GO_SEM) => p.port[1],
+            (2, Some(Op::Poll { addr, .. })) if *addr != go => p.port[1],
             (2, Some(Op::Expect { .. })) => p.port[1],
             _ => p.port[0],
         }
@@ -1154,189 +1160,129 @@ impl LegEnv {
         self.cov.scen[k] += 1;
     }
 
-    /// Handle the Q7 masters: completions seen in `o`, then the next accesses.
+    /// The Q7 ports: the responses seen in `o`, then the next accesses.
     fn masters(&mut self, cycle: u64, o: Option<&PairOut>) {
-        for c in 0..2 {
-            let (awr, wr, bv, br, arr, rv, rd, rr) = match (o, c) {
-                (None, _) => (false, false, false, 0, false, false, 0, 0),
-                (Some(o), 0) => (
-                    o.s_axil_a_awready == 1,
-                    o.s_axil_a_wready == 1,
-                    o.s_axil_a_bvalid == 1,
-                    o.s_axil_a_bresp,
-                    o.s_axil_a_arready == 1,
-                    o.s_axil_a_rvalid == 1,
-                    o.s_axil_a_rdata,
-                    o.s_axil_a_rresp,
-                ),
-                (Some(o), _) => (
-                    o.s_axil_b_awready == 1,
-                    o.s_axil_b_wready == 1,
-                    o.s_axil_b_bvalid == 1,
-                    o.s_axil_b_bresp,
-                    o.s_axil_b_arready == 1,
-                    o.s_axil_b_rvalid == 1,
-                    o.s_axil_b_rdata,
-                    o.s_axil_b_rresp,
-                ),
-            };
-            let [l_aw, l_w, l_ar, l_br, l_rr] = self.last.port[c];
-            let mut m = self.m[c];
-            match m.phase {
-                MPhase::Write { aw, w } => {
-                    let aw = aw && !(l_aw && awr);
-                    let w = w && !(l_w && wr);
-                    m.phase = MPhase::Write { aw, w };
-                    if !aw && !w && bv && !l_br {
-                        self.cov.q7_resp_held += 1;
-                    }
-                    if !aw && !w && bv && l_br {
-                        if (br != 0) != m.want_err || (m.want_err && br != 2) {
-                            self.fail(
-                                cycle,
-                                format!("Q7 {c}: write 0x{:08x} answered {br}", m.addr),
-                            );
-                        } else if m.want_err {
-                            self.cov.q7_slverr += 1;
-                        }
-                        m.phase = MPhase::Idle;
-                        self.pop_op(m.prog, cycle, None);
-                    }
-                }
-                MPhase::Read { ar } => {
-                    let ar = ar && !(l_ar && arr);
-                    m.phase = MPhase::Read { ar };
-                    if !ar && rv && !l_rr {
-                        self.cov.q7_resp_held += 1;
-                    }
-                    if !ar && rv && l_rr {
-                        if (rr != 0) != m.want_err || (m.want_err && rr != 2) {
-                            self.fail(
-                                cycle,
-                                format!("Q7 {c}: read 0x{:08x} answered {rr}", m.addr),
-                            );
-                        } else if m.want_err {
-                            self.cov.q7_slverr += 1;
-                        }
-                        m.phase = MPhase::Idle;
-                        self.pop_op(m.prog, cycle, Some(rd as u32));
-                    }
-                }
-                MPhase::Idle => {}
+        if let Some(o) = o {
+            for c in 0..2 {
+                self.retire(c, cycle, &port_out(o, c));
             }
-            self.m[c].phase = m.phase;
-            self.m[c].addr = m.addr;
         }
-        // Issue: each idle port takes the first ready program op aimed at it.
         for c in 0..2 {
-            if self.m[c].phase != MPhase::Idle {
-                continue;
-            }
-            // Programs of the ports with an access in flight (no allocation:
-            // two ports).
-            let busy = self.m.map(|m| (m.phase != MPhase::Idle).then_some(m.prog));
-            let np = self.progs.len();
-            let start = (cycle as usize) % np.max(1);
-            for k in 0..np {
-                let pi = (start + k) % np;
-                let pr = &self.progs[pi];
-                if busy.contains(&Some(pi))
-                    || pr.ops.is_empty()
-                    || pr.wait_until > cycle
-                    || Self::op_port(pr) != c
-                {
-                    continue;
-                }
-                let op = *self.progs[pi].ops.front().unwrap();
-                match op {
-                    Op::Wr { addr, data } | Op::WrErr { addr, data, .. } => {
-                        if self.marks.tx_doorbell.is_none() && self.is_m2s_doorbell(addr) {
-                            self.marks.tx_doorbell = Some(cycle);
-                        }
-                        let strb = match op {
-                            Op::WrErr { strb, .. } => strb,
-                            _ => 0xF,
-                        };
-                        // One write in eight offers AW and W 1..3 cycles apart,
-                        // either one first.
-                        let (mut aw_at, mut w_at) = (cycle, cycle);
-                        if self.q7rng.chance(1, 8) {
-                            let d = self.q7rng.range(1, 3);
-                            if self.q7rng.bool() {
-                                aw_at += d;
-                            } else {
-                                w_at += d;
-                            }
-                            self.cov.q7_aw_w_apart += 1;
-                        }
-                        self.m[c] = Master {
-                            phase: MPhase::Write { aw: true, w: true },
-                            addr,
-                            data,
-                            prog: pi,
-                            want_err: matches!(op, Op::WrErr { .. }),
-                            strb,
-                            aw_at,
-                            w_at,
-                        };
-                        self.cov.q7_writes += 1;
-                    }
-                    Op::Poll { addr, .. } | Op::Expect { addr, .. } | Op::RdErr { addr } => {
-                        if let Op::Poll { .. } = op {
-                            self.cov.polls += 1;
-                        }
-                        self.m[c] = Master {
-                            phase: MPhase::Read { ar: true },
-                            addr,
-                            data: 0,
-                            prog: pi,
-                            want_err: matches!(op, Op::RdErr { .. }),
-                            strb: 0xF,
-                            aw_at: cycle,
-                            w_at: cycle,
-                        };
-                        self.cov.q7_reads += 1;
-                    }
-                    _ => continue,
-                }
-                break;
+            if self.m[c].is_none() {
+                self.issue(c, cycle);
             }
         }
     }
 
-    fn drive_masters(&mut self, i: &mut PairIn, cycle: u64) {
-        for c in 0..2 {
-            let m = self.m[c];
-            let (aw, w, ar) = match m.phase {
-                MPhase::Write { aw, w } => (aw && cycle >= m.aw_at, w && cycle >= m.w_at, false),
-                MPhase::Read { ar } => (false, false, ar),
-                MPhase::Idle => (false, false, false),
-            };
-            let (awv, wv, arv) = (u64::from(aw), u64::from(w), u64::from(ar));
-            // BREADY / RREADY low one cycle in four (the port holds its response).
-            let (br, rr) = (!self.q7rng.chance(1, 4), !self.q7rng.chance(1, 4));
-            let (brv, rrv) = (u64::from(br), u64::from(rr));
-            if c == 0 {
-                i.s_axil_a_awaddr = u64::from(m.addr);
-                i.s_axil_a_araddr = u64::from(m.addr);
-                i.s_axil_a_wdata = u64::from(m.data);
-                i.s_axil_a_wstrb = u64::from(m.strb);
-                i.s_axil_a_awvalid = awv;
-                i.s_axil_a_wvalid = wv;
-                i.s_axil_a_arvalid = arv;
-                i.s_axil_a_bready = brv;
-                i.s_axil_a_rready = rrv;
-            } else {
-                i.s_axil_b_awaddr = u64::from(m.addr);
-                i.s_axil_b_araddr = u64::from(m.addr);
-                i.s_axil_b_wdata = u64::from(m.data);
-                i.s_axil_b_wstrb = u64::from(m.strb);
-                i.s_axil_b_awvalid = awv;
-                i.s_axil_b_wvalid = wv;
-                i.s_axil_b_arvalid = arv;
-                i.s_axil_b_bready = brv;
-                i.s_axil_b_rready = rrv;
+    /// Port `c`'s handshakes in its outputs `o` of the last cycle; a taken
+    /// response ends the access (checked against the expected answer) and
+    /// pops its op.
+    fn retire(&mut self, c: usize, cycle: u64, o: &AxilOut) {
+        let Some(mut t) = self.m[c] else {
+            return;
+        };
+        if t.axil.held(o) {
+            self.cov.q7_resp_held += 1;
+        }
+        let done = t.axil.observe(o);
+        self.m[c] = Some(t);
+        let Some((resp, data)) = done else {
+            return;
+        };
+        let dir = if t.axil.write { "write" } else { "read" };
+        if (resp != 0) != t.want_err || (t.want_err && resp != AXI_RESP_SLVERR) {
+            let msg = format!("Q7 {c}: {dir} 0x{:08x} answered {resp}", t.axil.addr);
+            self.fail(cycle, msg);
+        } else if t.want_err {
+            self.cov.q7_slverr += 1;
+        }
+        self.m[c] = None;
+        self.pop_op(t.prog, cycle, (!t.axil.write).then_some(data));
+    }
+
+    /// Idle port `c` takes the first ready program op aimed at it (programs
+    /// taken in turn from one that rotates with the cycle).
+    fn issue(&mut self, c: usize, cycle: u64) {
+        let busy = self.m.map(|t| t.map(|t| t.prog));
+        let np = self.progs.len();
+        let start = (cycle as usize) % np.max(1);
+        for k in 0..np {
+            let pi = (start + k) % np;
+            let pr = &self.progs[pi];
+            if busy.contains(&Some(pi)) || pr.wait_until > cycle || Self::op_port(pr) != c {
+                continue;
             }
+            let Some(&op) = pr.ops.front() else {
+                continue;
+            };
+            if let Some(axil) = self.access(op, cycle) {
+                let want_err = matches!(op, Op::WrErr { .. } | Op::RdErr { .. });
+                self.m[c] = Some(PortTxn {
+                    axil,
+                    prog: pi,
+                    want_err,
+                });
+                return;
+            }
+        }
+    }
+
+    /// The AXI4-Lite transaction of bus op `op` (`None`: a local op).
+    fn access(&mut self, op: Op, cycle: u64) -> Option<AxilMaster> {
+        match op {
+            Op::Wr { addr, data, launch } => {
+                if launch {
+                    self.marks.tx_doorbell.get_or_insert(cycle);
+                }
+                Some(self.write_access(AxilMaster::write(addr, data)))
+            }
+            Op::WrErr { addr, data, strb } => {
+                Some(self.write_access(AxilMaster::write(addr, data).with_strb(strb)))
+            }
+            Op::Poll { addr, .. } | Op::Expect { addr, .. } | Op::RdErr { addr } => {
+                if let Op::Poll { .. } = op {
+                    self.cov.polls += 1;
+                }
+                self.cov.q7_reads += 1;
+                Some(AxilMaster::read(addr))
+            }
+            Op::Delay(_) | Op::CheckNoLanding { .. } | Op::Done { .. } => None,
+        }
+    }
+
+    /// A write, with one in eight offering AW and W 1..3 cycles apart,
+    /// either one first.
+    fn write_access(&mut self, m: AxilMaster) -> AxilMaster {
+        self.cov.q7_writes += 1;
+        if !self.q7rng.chance(1, 8) {
+            return m;
+        }
+        let d = self.q7rng.range(1, 3) as u32;
+        self.cov.q7_aw_w_apart += 1;
+        if self.q7rng.bool() {
+            m.offer_apart(d, 0)
+        } else {
+            m.offer_apart(0, d)
+        }
+    }
+
+    /// This cycle's drive of both Q7 ports: each port's transaction, with
+    /// BREADY / RREADY low one cycle in four (the port holds its response).
+    fn drive_ports(&mut self, i: &mut PairIn) {
+        for c in 0..2 {
+            let (br, rr) = (!self.q7rng.chance(1, 4), !self.q7rng.chance(1, 4));
+            let d = match &mut self.m[c] {
+                Some(t) => {
+                    t.axil.set_ready(if t.axil.write { br } else { rr });
+                    t.axil.drive()
+                }
+                None => AxilIn {
+                    bready: br,
+                    rready: rr,
+                    ..AxilIn::default()
+                },
+            };
+            set_port(i, c, &d);
         }
     }
 
@@ -1346,20 +1292,16 @@ impl LegEnv {
             return;
         };
         match (op, rd) {
-            (Op::Poll { min, .. }, Some(v)) => {
-                if (v as i32) < min {
-                    // poll again later (the Q7 busy-waits with a gap)
-                    self.progs[pi].wait_until = cycle + 48;
-                    return;
-                }
+            (Op::Poll { min, .. }, Some(v)) if (v as i32) < min => {
+                // poll again later (the Q7 busy-waits with a gap)
+                self.progs[pi].wait_until = cycle + POLL_GAP;
+                return;
             }
-            (Op::Expect { addr, value }, Some(v)) => {
-                if v != value {
-                    self.fail(
-                        cycle,
-                        format!("read 0x{addr:08x}: expected {value}, got {v}"),
-                    );
-                }
+            (Op::Expect { addr, value }, Some(v)) if v != value => {
+                self.fail(
+                    cycle,
+                    format!("read 0x{addr:08x}: expected {value}, got {v}"),
+                );
             }
             _ => {}
         }
@@ -1422,12 +1364,6 @@ impl LegEnv {
     /// The SBUF word of debug-port position `k` (< [`Self::dbg_words`]).
     fn dbg_word(&self, k: usize) -> usize {
         self.dbg_map.as_ref().map_or(k, |m| m[k] as usize)
-    }
-
-    /// An M2S doorbell of queue 0: an engine's RTP_INC or the broadcast TAIL_INC.
-    fn is_m2s_doorbell(&self, addr: u32) -> bool {
-        addr == BCAST_BASE + BCAST_TAIL_INC
-            || (0..self.p.engines).any(|e| addr == udma_q(e, Side::M2s, UDMA_Q_RTP_INC))
     }
 
     fn next_step(&mut self, cycle: u64) {
@@ -1575,6 +1511,12 @@ impl LegEnv {
         e
     }
 
+    /// The pair's ring layout: rings of 64 descriptors on queue 0 in the
+    /// pair's descriptor RAM ([`RingLayout::compact`]).
+    pub fn layout(&self) -> RingLayout {
+        self.layout
+    }
+
     /// Milestones of the run so far.
     pub fn marks(&self) -> LegMarks {
         self.marks
@@ -1672,7 +1614,7 @@ impl Stimulus for LegEnv {
         }
         i.rst_ni = u64::from(!self.rst);
         i.place_i = self.place;
-        self.drive_masters(&mut i, cycle);
+        self.drive_ports(&mut i);
         // debug memory port: preload, then a continuous scan
         let words = self.dbg_words();
         let mut hist = (false, false, 0usize);
@@ -1737,7 +1679,7 @@ impl Stimulus for LegEnv {
             }
         }
         let quiet = self.progs.iter().all(|p| p.ops.is_empty())
-            && self.m.iter().all(|m| m.phase == MPhase::Idle)
+            && self.m.iter().all(Option::is_none)
             && !self.rst;
         if !quiet {
             self.quiet_since = u64::MAX;
@@ -1747,7 +1689,6 @@ impl Stimulus for LegEnv {
         if cycle + 1 == self.cycles {
             self.final_check(cycle);
         }
-        self.last = LastDrive::of(&i);
         i
     }
 
@@ -1807,6 +1748,25 @@ impl Stimulus for LegEnv {
 mod closure_tests {
     use super::super::tests::run_golden;
     use super::*;
+
+    /// The pair's ring layout fits the descriptor RAM of every registered
+    /// pair: 4 engines × 2 rings of 64 × 16 B = 8 KiB, completion rings to
+    /// 12 KiB, constants at 16 KiB − 16 (16 engines: 32 + 16 KiB in 64 KiB).
+    #[test]
+    fn the_pair_layout_fits_every_registered_descriptor_ram() {
+        for p in [
+            PairParams::default(),
+            super::super::seed_params(),
+            super::super::seed16_params(),
+        ] {
+            let l = LegEnv::with_params(p, 1, 1, None).layout();
+            assert_eq!((l.ring_len, l.slot_bytes, l.queues), (64, 1024, 1));
+            assert!(l.fits(p.engines as u8, p.desc_bytes.into()), "{p:?}");
+            assert_eq!(l.sema_const, 0x1200_0000 + u64::from(p.desc_bytes) - 16);
+        }
+        let l = LegEnv::with_scenario(1, 1, None).layout();
+        assert_eq!(l.comp_ring_offset(0, 0), 0x1200_2000);
+    }
 
     /// The Q7 handshake variations and probes (docs/signoff.md §6) on the
     /// golden pair: every scenario and the random legs still complete, the

@@ -93,7 +93,7 @@ fn random_legs_fit_their_rings_and_two_directions_share_no_partition_or_semaphor
         for x in std::iter::once(&l).chain(m.as_ref()) {
             let split = crate::system::legs::split_partitions(x.mask, x.part_start, x.part_count);
             for &(_, _, np) in &split {
-                assert!(u32::from(np) + 2 < super::stim::RING_LEN, "{x:?}");
+                assert!(u32::from(np) + 2 < env.layout().ring_len, "{x:?}");
             }
         }
         if let Some(m) = m {

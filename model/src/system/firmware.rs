@@ -22,9 +22,9 @@
 
 use crate::udma::desc::{DescError, M2sDesc, S2mDesc};
 use crate::udma::regs::{
-    UDMA_COMP_CFG_EN_COMP_RING_UPDATE_BIT, UDMA_DESC_BYTES, UDMA_NUM_QUEUES, UDMA_Q_CFG,
-    UDMA_Q_CFG_EN_PREF_BIT, UDMA_Q_CFG_EN_SCHED_BIT, UDMA_Q_CRBP_HIGH, UDMA_Q_CRBP_LOW,
-    UDMA_Q_RBP_HIGH, UDMA_Q_RBP_LOW, UDMA_Q_RL, UDMA_S2M_Q_COMP_CFG,
+    UDMA_CHANGE_STATE_NORMAL_BIT, UDMA_COMP_CFG_EN_COMP_RING_UPDATE_BIT, UDMA_DESC_BYTES,
+    UDMA_NUM_QUEUES, UDMA_Q_CFG, UDMA_Q_CFG_EN_PREF_BIT, UDMA_Q_CFG_EN_SCHED_BIT, UDMA_Q_CRBP_HIGH,
+    UDMA_Q_CRBP_LOW, UDMA_Q_RBP_HIGH, UDMA_Q_RBP_LOW, UDMA_Q_RL, UDMA_S2M_Q_COMP_CFG,
 };
 
 use super::bcast::Doorbells;
@@ -60,6 +60,18 @@ pub struct SemaDesc {
     pub incr: u64,
 }
 
+impl SemaDesc {
+    /// The core offset the descriptor of `side` points at: M2S reads the
+    /// constant on the TX core, S2M writes SEM_INCR on the semaphore's core.
+    pub const fn target(&self, side: u8) -> u64 {
+        if side == 0 {
+            self.src
+        } else {
+            self.incr
+        }
+    }
+}
+
 /// The 16 bytes of semaphore constants at [`RingLayout::sema_const`]: `{1, 0}` then `{0, 1}`.
 pub const SEMA_CONST_BYTES: [u8; 16] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0];
 /// Offset of the odd-semaphore pair `{0, 1}` inside the constants.
@@ -77,6 +89,35 @@ impl RingLayout {
         comp_base: map::CORE_DESC_BASE + 0x0200_0000,
         sema_const: map::CORE_DESC_BASE + map::SEMA_ONE_OFFSET,
     };
+
+    /// A layout for a small descriptor RAM of `desc_bytes` from the core's
+    /// descriptor base (the pair environment's): queue 0 only, one ring
+    /// slot of `ring_len` descriptors per (engine, side) from the base, the
+    /// completion rings of `engines` engines right after them, the
+    /// semaphore constants in the last 16 bytes ([`Self::fits`] checks it).
+    pub const fn compact(ring_len: u32, engines: u8, desc_bytes: u64) -> Self {
+        let slot_bytes = ring_len as u64 * UDMA_DESC_BYTES as u64;
+        Self {
+            ring_len,
+            ring_base: map::CORE_DESC_BASE,
+            slot_bytes,
+            queues: 1,
+            comp_base: map::CORE_DESC_BASE + 2 * engines as u64 * slot_bytes,
+            sema_const: map::CORE_DESC_BASE + desc_bytes - SEMA_CONST_BYTES.len() as u64,
+        }
+    }
+
+    /// Whether the rings and completion rings of `engines` engines and the
+    /// semaphore constants lie in a descriptor RAM of `desc_bytes` from the
+    /// core's descriptor base, in that order and without overlap.
+    pub const fn fits(&self, engines: u8, desc_bytes: u64) -> bool {
+        let last = engines.saturating_sub(1);
+        let q = self.queues.saturating_sub(1);
+        self.ring_base >= map::CORE_DESC_BASE
+            && self.ring_offset(last, q, 1) + self.slot_bytes <= self.comp_base
+            && self.comp_ring_offset(last, q) + self.slot_bytes <= self.sema_const
+            && self.sema_const + SEMA_CONST_BYTES.len() as u64 <= map::CORE_DESC_BASE + desc_bytes
+    }
 
     /// The same layout with `ring_len` descriptors per ring.
     pub const fn with_ring_len(self, ring_len: u32) -> Self {
@@ -198,6 +239,28 @@ impl Q7Step {
     }
 }
 
+/// A wait step ([`Q7Step::WaitDec`]) as a Q7 plays it through its port
+/// (the port has no wait port): poll SEM_READ\[sem\] of its own core until
+/// the value is at least `min`, then write `data` into SEM_DECR\[sem\]
+/// (core offsets `read`, `decr`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PortWait {
+    pub read: u64,
+    pub min: i32,
+    pub decr: u64,
+    pub data: u32,
+}
+
+/// The port form of a wait for `sem` ≥ `target` then take `target`.
+pub const fn port_wait(sem: u8, target: i32) -> PortWait {
+    PortWait {
+        read: map::sem_read_offset(sem),
+        min: target,
+        decr: map::sem_decr_offset(sem),
+        data: target as u32,
+    }
+}
+
 /// The queue-register writes that give (engine, queue, side) the ring at
 /// routed `ring_soc`: RL (when `rl` is given: the queue has no ring yet),
 /// RBP_LOW, RBP_HIGH, CFG (EN_PREF | EN_SCHED). `csr(reg)` is the routed
@@ -251,6 +314,15 @@ pub fn comp_ring_config<E>(
         ));
     }
     Ok(out)
+}
+
+/// The boot write that brings one side of an engine to NORMAL: its
+/// `change_state` register at routed `soc` (PUBLIC-FACTS §1).
+pub fn engine_normal(soc: u64) -> Q7Step {
+    Q7Step::Csr {
+        soc,
+        data: 1 << UDMA_CHANGE_STATE_NORMAL_BIT,
+    }
 }
 
 /// The store of the semaphore constants at routed `soc`.
@@ -417,18 +489,24 @@ mod tests {
     }
 
     #[test]
-    fn a_pair_style_layout_is_expressible() {
-        // Two-core environment: rings of 64 on queue 0 only, slot (2e + s) × 1 KiB.
-        let l = RingLayout {
-            ring_len: 64,
-            ring_base: 0x1200_0000,
-            slot_bytes: 64 * 16,
-            queues: 1,
-            comp_base: 0x1300_0000,
-            sema_const: 0x1200_0000 + 0x10_0000 - 16,
-        };
+    fn the_compact_layout_packs_rings_completion_rings_and_constants() {
+        // Pair environment: rings of 64 on queue 0 only, slot (2e + s) × 1 KiB,
+        // 4 engines in 16 KiB: completion rings from 8 KiB, constants at 16 KiB − 16.
+        let l = RingLayout::compact(64, 4, 16384);
+        assert_eq!(l.ring_offset(0, 0, 0), 0x1200_0000);
         assert_eq!(l.ring_offset(3, 0, 1), 0x1200_0000 + 7 * 1024);
+        assert_eq!(l.desc_offset(1, 0, 1, 2), 0x1200_0000 + 3 * 1024 + 32);
+        assert_eq!(l.comp_ring_offset(0, 0), 0x1200_2000);
+        assert_eq!(l.sema_const, 0x1200_3FF0);
         assert_eq!(l.max_ring_len(), 64);
+        assert!(l.ring_len_ok() && l.fits(4, 16384));
+        // 16 engines need 48 KiB of rings and completion rings: 64 KiB fits, 32 KiB not.
+        assert!(RingLayout::compact(64, 16, 65536).fits(16, 65536));
+        assert!(!RingLayout::compact(64, 16, 32768).fits(16, 32768));
+        assert!(RingLayout::SYSTEM.fits(16, map::CORE_DESC_BYTES));
+        // the semaphore descriptors read the compact layout's constants
+        assert_eq!(l.sema_desc(7).target(0), 0x1200_3FF8);
+        assert_eq!(l.sema_desc(7).target(1), 0x1000_1818);
     }
 
     #[test]

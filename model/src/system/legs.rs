@@ -689,13 +689,14 @@ impl System {
         ] {
             let rid = pos.ring_id;
             let sd = layout.sema_desc(sem);
-            let ptr = if g.role == Role::Tx {
-                self.topo
-                    .fold(g.tx, g.tx, core_local(g.tx_loc.core, sd.src))?
+            let (to, to_loc) = if g.side == 0 {
+                (g.tx, g.tx_loc)
             } else {
-                self.topo
-                    .fold(g.tx, sem_core, core_local(sem_loc.core, sd.incr))?
+                (sem_core, sem_loc)
             };
+            let ptr = self
+                .topo
+                .fold(g.tx, to, core_local(to_loc.core, sd.target(g.side)))?;
             let d = firmware::sema_desc(g.side, sd, rid, ptr);
             push(d, &mut pos)?;
         }

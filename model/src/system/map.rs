@@ -50,11 +50,6 @@ pub const CORE_REGS_BASE: u64 = 0x1001_0000;
 pub const NUM_REGS: u64 = 256;
 /// CSR space of one UDMA engine (18 address bits, `udma::regs::UDMA_CSR_ADDR_WIDTH`).
 pub const CORE_UDMA_STRIDE: u64 = 1 << crate::udma::regs::UDMA_CSR_ADDR_WIDTH;
-/// Core offset of the broadcast doorbell block (after the 16 UDMA engines;
-/// its registers are `pair::regs`).
-pub const CORE_BCAST_BASE: u64 = crate::pair::regs::BCAST_BASE as u64;
-/// Bytes of the broadcast doorbell block.
-pub const CORE_BCAST_BYTES: u64 = crate::pair::regs::BCAST_BYTES as u64;
 /// Offset of the EVT_SEM SEM_READ window inside a core (a Q7 poll reads it).
 pub const CORE_EVT_READ_BASE: u64 =
     CORE_EVT_SEM_BASE + crate::evt_sem::regs::EVT_SEM_SEM_READ_BASE as u64;
@@ -80,6 +75,10 @@ crate::sv_consts! {
     CORE_EVT_INCR_BYTES: u64 [32] = 4 * crate::evt_sem::NUM_SEM as u64;
     /// UDMA engine CSR base inside a core (engine e at + e << UDMA_CSR_ADDR_WIDTH).
     CORE_UDMA_BASE: u64 [32] = 0x1100_0000;
+    /// Broadcast doorbell block inside a core (seed 001 §4.4; registers BCAST_*).
+    CORE_BCAST_BASE: u64 [32] = 0x1140_0000;
+    /// Bytes of the broadcast doorbell block: 16 queue groups of 16 bytes.
+    CORE_BCAST_BYTES: u64 [32] = 0x100;
     /// Descriptor RAM base inside a core.
     CORE_DESC_BASE: u64 [32] = 0x1200_0000;
     /// Descriptor RAM size.

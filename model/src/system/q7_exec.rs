@@ -43,7 +43,7 @@ use crate::regs::axil::{AxilIn, AxilOut};
 use crate::udma::regs::AXI_RESP_OKAY;
 
 use super::bcast::BcastWrite;
-use super::firmware::Q7Step;
+use super::firmware::{port_wait, Q7Step};
 use super::map::{self, Target};
 use super::q7_master::AxilMaster;
 use super::topology::DMA_ENGINES;
@@ -248,19 +248,19 @@ impl System {
 
     /// Wait ≥ `target` then take it: a `SEM_READ` poll and a `SEM_DECR` write on core `c`'s own port.
     fn q7_wait_steps(c: CoreId, sem: u8, target: i32) -> [PortStep; 2] {
-        let decr = map::sem_decr_offset(sem);
+        let w = port_wait(sem, target);
         [
             PortStep::Poll {
                 port: c.0,
-                addr: map::sem_read_offset(sem) as u32,
-                min: target,
+                addr: w.read as u32,
+                min: w.min,
             },
             PortStep::Write {
                 port: c.0,
-                addr: decr as u32,
-                data: target as u32,
+                addr: w.decr as u32,
+                data: w.data,
                 kind: WrKind::Evt {
-                    offset: (decr - map::CORE_EVT_SEM_BASE) as u32,
+                    offset: (w.decr - map::CORE_EVT_SEM_BASE) as u32,
                 },
             },
         ]

@@ -1,12 +1,17 @@
-//! The one Q7-side AXI4-Lite master of the system model: one 32-bit
-//! transaction at a time, every valid raised at once and held until its
-//! handshake, BREADY/RREADY always high.
+//! The one Q7-side AXI4-Lite master: one 32-bit transaction at a time,
+//! every valid held until its handshake. By default every valid rises at
+//! once, the strobe is full and BREADY/RREADY stay high; a lockstep
+//! environment may offer AW and W some cycles apart
+//! ([`AxilMaster::offer_apart`]), send a partial strobe
+//! ([`AxilMaster::with_strb`]) and hold BREADY/RREADY low
+//! ([`AxilMaster::set_ready`]).
 //!
 //! Cycle mode's Q7 executor drives the Q7 ports with it ([`super::q7_exec`]);
 //! the golden core's direct register accesses (fast mode's MMIO writes into
 //! a UDMA register file, [`super::Core::udma_write`], or the EVT_SEM window,
 //! [`super::Core::evt_write`]) run the same master against that block's
-//! slave with [`AxilMaster::run`].
+//! slave with [`AxilMaster::run`]; the pair's lockstep environment
+//! (`pair::stim`) drives both Q7 ports of the pair with one master each.
 
 use crate::regs::axil::{AxilIn, AxilOut};
 
@@ -22,9 +27,16 @@ pub struct AxilMaster {
     pub data: u32,
     /// Write (true) or read.
     pub write: bool,
+    /// Write strobe.
+    pub strb: u32,
     aw: bool,
     w: bool,
     ar: bool,
+    /// Cycles before AWVALID / WVALID first rise.
+    aw_wait: u32,
+    w_wait: u32,
+    /// BREADY / RREADY driven this cycle.
+    ready: bool,
 }
 
 impl AxilMaster {
@@ -34,9 +46,13 @@ impl AxilMaster {
             addr,
             data,
             write: true,
+            strb: FULL_STRB,
             aw: true,
             w: true,
             ar: false,
+            aw_wait: 0,
+            w_wait: 0,
+            ready: true,
         }
     }
 
@@ -46,24 +62,59 @@ impl AxilMaster {
             addr,
             data: 0,
             write: false,
+            strb: FULL_STRB,
             aw: false,
             w: false,
             ar: true,
+            aw_wait: 0,
+            w_wait: 0,
+            ready: true,
         }
+    }
+
+    /// The same write with byte strobes `strb`.
+    pub const fn with_strb(self, strb: u32) -> Self {
+        Self { strb, ..self }
+    }
+
+    /// The same write with AWVALID raised `aw_wait` and WVALID `w_wait`
+    /// cycles after the first drive (AW and W offered apart, in either order).
+    pub const fn offer_apart(self, aw_wait: u32, w_wait: u32) -> Self {
+        Self {
+            aw_wait,
+            w_wait,
+            ..self
+        }
+    }
+
+    /// BREADY / RREADY of the next drive (held until changed).
+    pub fn set_ready(&mut self, ready: bool) {
+        self.ready = ready;
+    }
+
+    /// Whether the slave offers this transaction's response in outputs `o`
+    /// of a cycle whose drive held BREADY/RREADY low (the response waits).
+    pub const fn held(&self, o: &AxilOut) -> bool {
+        !self.ready
+            && if self.write {
+                !self.aw && !self.w && o.bvalid
+            } else {
+                !self.ar && o.rvalid
+            }
     }
 
     /// This cycle's drive of the slave's inputs.
     pub const fn drive(&self) -> AxilIn {
         AxilIn {
             awaddr: self.addr,
-            awvalid: self.write && self.aw,
+            awvalid: self.write && self.aw && self.aw_wait == 0,
             wdata: self.data,
-            wstrb: FULL_STRB,
-            wvalid: self.write && self.w,
-            bready: true,
+            wstrb: self.strb,
+            wvalid: self.write && self.w && self.w_wait == 0,
+            bready: self.ready,
             araddr: self.addr,
             arvalid: !self.write && self.ar,
-            rready: true,
+            rready: self.ready,
         }
     }
 
@@ -71,14 +122,17 @@ impl AxilMaster {
     /// takes this cycle's handshakes; `Some((resp, data))` when the B (write:
     /// the written data) or the R (read: the read data) was taken.
     pub fn observe(&mut self, o: &AxilOut) -> Option<(u32, u32)> {
+        let d = self.drive();
         let done = if self.write {
-            (!self.aw && !self.w && o.bvalid).then_some((o.bresp, self.data))
+            (!self.aw && !self.w && o.bvalid && d.bready).then_some((o.bresp, self.data))
         } else {
-            (!self.ar && o.rvalid).then_some((o.rresp, o.rdata))
+            (!self.ar && o.rvalid && d.rready).then_some((o.rresp, o.rdata))
         };
-        self.aw &= !o.awready;
-        self.w &= !o.wready;
-        self.ar &= !o.arready;
+        self.aw &= !(d.awvalid && o.awready);
+        self.w &= !(d.wvalid && o.wready);
+        self.ar &= !(d.arvalid && o.arready);
+        self.aw_wait = self.aw_wait.saturating_sub(1);
+        self.w_wait = self.w_wait.saturating_sub(1);
         done
     }
 
@@ -143,6 +197,34 @@ mod tests {
         let e = AxilMaster::write(0x20, 1).run(16, |i| slave(&mut a, &mut reg, i));
         assert_eq!(e, Some((crate::udma::regs::AXI_RESP_SLVERR, 1)));
         assert_eq!(reg, 0xDEAD_BEEF);
+    }
+
+    #[test]
+    fn aw_and_w_apart_a_partial_strobe_and_a_held_b() {
+        let (mut a, mut reg) = (AxilAdapter::default(), 0u32);
+        let mut m = AxilMaster::write(0x4, 0x1234_5678)
+            .with_strb(0x3)
+            .offer_apart(2, 0);
+        let (mut n, mut held, mut aw_seen) = (0u32, 0u32, Vec::new());
+        let r = loop {
+            m.set_ready(n >= 6);
+            let d = m.drive();
+            assert_eq!(d.wstrb, 0x3);
+            aw_seen.push(d.awvalid);
+            let o = slave(&mut a, &mut reg, &d);
+            held += u32::from(m.held(&o));
+            n += 1;
+            if let Some(r) = m.observe(&o) {
+                break r;
+            }
+            assert!(n < 32, "no B");
+        };
+        assert_eq!(r, (0, 0x1234_5678));
+        // docs/axil.md: W taken in cycle 0 (independent of AW), AW raised
+        // and taken in cycle 2, commit in 3, B valid from 4, held low in 4
+        // and 5, taken in 6.
+        assert_eq!(&aw_seen[..3], &[false, false, true]);
+        assert_eq!((n, held), (7, 2));
     }
 
     #[test]
