@@ -1768,6 +1768,54 @@ mod closure_tests {
         assert_eq!(l.comp_ring_offset(0, 0), 0x1200_2000);
     }
 
+    /// The set-up program of core B (die 1) on the other-die placement, as
+    /// hand-computed from the map (PUBLIC-FACTS §1 queue layout): engine 0
+    /// M2S change_state NORMAL (0x1100_0204 ← 1), RL (0x1100_1030 ← 64),
+    /// RBP_LOW/HIGH of the un-routed ring 1 << 47 | 0x1200_0000, CFG
+    /// (0x1100_1020 ← EN_PREF | EN_SCHED); engine 0 S2M the same 0x2_0000
+    /// further with the ring 1 KiB further; the program ends with the
+    /// constants {1, 0}, {0, 1} at 0x1200_3FF0.
+    #[test]
+    fn core_b_setup_program_is_the_hand_computed_sequence() {
+        let env = LegEnv::with_scenario(1, 1, None);
+        let ops: Vec<(u32, u32)> = env
+            .setup_prog(1)
+            .ops
+            .iter()
+            .map(|o| match *o {
+                Op::Wr { addr, data, .. } => (addr, data),
+                ref x => panic!("{x:?}"),
+            })
+            .collect();
+        assert_eq!(ops.len(), 4 * 2 * 5 + 4);
+        assert_eq!(
+            &ops[..10],
+            &[
+                (0x1100_0204, 1),
+                (0x1100_1030, 64),
+                (0x1100_1028, 0x1200_0000),
+                (0x1100_102C, 0x8000),
+                (0x1100_1020, 0x3_0000),
+                (0x1102_0204, 1),
+                (0x1102_1030, 64),
+                (0x1102_1028, 0x1200_0400),
+                (0x1102_102C, 0x8000),
+                (0x1102_1020, 0x3_0000),
+            ]
+        );
+        // engine 3 S2M: ring slot 7, CSRs at 0x1100_0000 + 3 << 18 + 0x2_0000
+        assert_eq!(ops[37], (0x110E_1028, 0x1200_1C00));
+        assert_eq!(
+            &ops[40..],
+            &[
+                (0x1200_3FF0, 1),
+                (0x1200_3FF4, 0),
+                (0x1200_3FF8, 0),
+                (0x1200_3FFC, 1)
+            ]
+        );
+    }
+
     /// The Q7 handshake variations and probes (docs/signoff.md §6) on the
     /// golden pair: every scenario and the random legs still complete, the
     /// end-of-run images and semaphores check, every probe is refused with

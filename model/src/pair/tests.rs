@@ -69,7 +69,7 @@ fn seed1_300k_end_image_check_runs_and_passes() {
 /// descriptors on a 64-slot ring; the UDMA refuses a doorbell past the free
 /// space (one slot kept free), the queue stopped, the leg never completed and
 /// the pair was never quiet. The environment now keeps every ring within
-/// RING_LEN - 1 and fails when the pair is not quiet at the end (drain).
+/// the layout's ring_len - 1 and fails when the pair is not quiet at the end (drain).
 #[test]
 fn seed1_1m_drains_and_checks_the_end_images_and_every_semaphore() {
     let cycles = 1_000_000;
