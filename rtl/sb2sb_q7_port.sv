@@ -200,136 +200,204 @@ module sb2sb_q7_port
     end
   end
 
-  always_comb begin
-    st_d   = st_q;
-    pref_d = pref_q;
-    addr_d = addr_q;
-    data_d = data_q;
-    strb_d = strb_q;
-    awp_d  = awp_q;
-    wp_d   = wp_q;
-    resp_d = resp_q;
-    bmask_d = bmask_q;
-    bpend_d = bpend_q;
+  // Next state, one process per phase of an access (golden: Q7Port::update and its
+  // stages): each computes the whole next state for its states from the current one;
+  // p_next takes the one of the current state's phase.
+  typedef struct packed {
+    qst_e                               st;
+    logic                               pref;
+    logic [31:0]                        addr;
+    logic [31:0]                        data;
+    logic [3:0]                         strb;
+    logic                               awp;
+    logic                               wp;
+    logic [1:0]                         resp;
+    logic [NQ-1:0][1:0][NumEngines-1:0] bmask;
+    logic [NumEngines-1:0]              bpend;
+  } q7_regs_t;
+
+  q7_regs_t cur, nx_req, nx_wr, nx_bc, nx_rd;
+
+  assign cur = '{st: st_q, pref: pref_q, addr: addr_q, data: data_q, strb: strb_q,
+                 awp: awp_q, wp: wp_q, resp: resp_q, bmask: bmask_q, bpend: bpend_q};
+
+  // Request (golden: accept): QIdle offers the write and the read channels on alternate
+  // cycles and captures AW and W (or AR); QWaitW / QWaitAw wait for the other half.
+  always_comb begin : p_request
+    nx_req = cur;
     unique case (st_q)
       QIdle: begin
-        pref_d = ~pref_q;
+        nx_req.pref = ~pref_q;
         if (!pref_q && (s_axil_awvalid || s_axil_wvalid)) begin
-          if (s_axil_awvalid) addr_d = s_axil_awaddr;
+          if (s_axil_awvalid) nx_req.addr = s_axil_awaddr;
           if (s_axil_wvalid) begin
-            data_d = s_axil_wdata;
-            strb_d = s_axil_wstrb;
+            nx_req.data = s_axil_wdata;
+            nx_req.strb = s_axil_wstrb;
           end
-          awp_d = 1'b1;
-          wp_d  = 1'b1;
-          st_d  = !s_axil_wvalid ? QWaitW : !s_axil_awvalid ? QWaitAw : QWFwd;
+          nx_req.awp = 1'b1;
+          nx_req.wp  = 1'b1;
+          nx_req.st  = !s_axil_wvalid ? QWaitW : !s_axil_awvalid ? QWaitAw : QWFwd;
         end else if (pref_q && s_axil_arvalid) begin
-          addr_d = s_axil_araddr;
-          st_d   = QRFwd;
+          nx_req.addr = s_axil_araddr;
+          nx_req.st   = QRFwd;
         end
       end
       QWaitW: begin
         if (s_axil_wvalid) begin
-          data_d = s_axil_wdata;
-          strb_d = s_axil_wstrb;
-          st_d   = QWFwd;
+          nx_req.data = s_axil_wdata;
+          nx_req.strb = s_axil_wstrb;
+          nx_req.st   = QWFwd;
         end
       end
       QWaitAw: begin
         if (s_axil_awvalid) begin
-          addr_d = s_axil_awaddr;
-          st_d   = QWFwd;
+          nx_req.addr = s_axil_awaddr;
+          nx_req.st   = QWFwd;
         end
       end
+      default: ;
+    endcase
+  end
+
+  // Write (golden: write): QWFwd forwards AW and W to the target (SLVERR for no target;
+  // the broadcast block's MASK write, or its TAIL_INC that starts the broadcast),
+  // QWResp waits for its B, QBack hands the response to the Q7.
+  always_comb begin : p_write
+    nx_wr = cur;
+    unique case (st_q)
       QWFwd: begin
         if (tgt == TErr) begin
-          resp_d = 2'd2;
-          st_d   = QBack;
+          nx_wr.resp = 2'd2;
+          nx_wr.st   = QBack;
         end else if (tgt == TBc) begin
-          resp_d = 2'd2;
-          st_d   = QBack;
+          nx_wr.resp = 2'd2;
+          nx_wr.st   = QBack;
           if (bok && !btrig) begin
             // MASK: only bits of engines that exist
             if (NumEngines >= 32 || (data_q >> NumEngines) == 32'd0) begin
-              bmask_d[bq][bside] = NumEngines'(data_q);
-              resp_d = 2'd0;
+              nx_wr.bmask[bq][bside] = NumEngines'(data_q);
+              nx_wr.resp = 2'd0;
             end
           end else if (bok && bmask_q[bq][bside] != '0) begin
             // TAIL_INC: ring every engine of the mask
-            bpend_d = bmask_q[bq][bside];
-            awp_d   = 1'b1;
-            wp_d    = 1'b1;
-            resp_d  = 2'd0;
-            st_d    = QBcFwd;
+            nx_wr.bpend = bmask_q[bq][bside];
+            nx_wr.awp   = 1'b1;
+            nx_wr.wp    = 1'b1;
+            nx_wr.resp  = 2'd0;
+            nx_wr.st    = QBcFwd;
           end
         end else if (tgt == TMem) begin
-          if (m_axi_awready) awp_d = 1'b0;
-          if (m_axi_wready) wp_d = 1'b0;
-          if ((!awp_q || m_axi_awready) && (!wp_q || m_axi_wready)) st_d = QWResp;
+          if (m_axi_awready) nx_wr.awp = 1'b0;
+          if (m_axi_wready) nx_wr.wp = 1'b0;
+          if ((!awp_q || m_axi_awready) && (!wp_q || m_axi_wready)) nx_wr.st = QWResp;
         end else begin
-          if (t_awready_i[tix]) awp_d = 1'b0;
-          if (t_wready_i[tix]) wp_d = 1'b0;
-          if ((!awp_q || t_awready_i[tix]) && (!wp_q || t_wready_i[tix])) st_d = QWResp;
+          if (t_awready_i[tix]) nx_wr.awp = 1'b0;
+          if (t_wready_i[tix]) nx_wr.wp = 1'b0;
+          if ((!awp_q || t_awready_i[tix]) && (!wp_q || t_wready_i[tix])) nx_wr.st = QWResp;
         end
       end
       QWResp: begin
         if (tgt == TMem) begin
           if (m_axi_bvalid) begin
-            resp_d = m_axi_bresp;
-            st_d   = QBack;
+            nx_wr.resp = m_axi_bresp;
+            nx_wr.st   = QBack;
           end
         end else if (t_bvalid_i[tix]) begin
-          resp_d = t_bresp_i[tix];
-          st_d   = QBack;
+          nx_wr.resp = t_bresp_i[tix];
+          nx_wr.st   = QBack;
         end
       end
       QBack: begin
-        if (s_axil_bready) st_d = QIdle;
+        if (s_axil_bready) nx_wr.st = QIdle;
       end
+      default: ;
+    endcase
+  end
+
+  // Broadcast (golden: broadcast): the TAIL_INC write goes to every engine of the mask,
+  // lowest first (QBcFwd forwards AW and W, QBcResp takes its B); the response is the
+  // first non-OKAY one.
+  always_comb begin : p_bcast
+    nx_bc = cur;
+    unique case (st_q)
       QBcFwd: begin
-        if (t_awready_i[be]) awp_d = 1'b0;
-        if (t_wready_i[be]) wp_d = 1'b0;
-        if ((!awp_q || t_awready_i[be]) && (!wp_q || t_wready_i[be])) st_d = QBcResp;
+        if (t_awready_i[be]) nx_bc.awp = 1'b0;
+        if (t_wready_i[be]) nx_bc.wp = 1'b0;
+        if ((!awp_q || t_awready_i[be]) && (!wp_q || t_wready_i[be])) nx_bc.st = QBcResp;
       end
       QBcResp: begin
         if (t_bvalid_i[be]) begin
-          if (resp_q == 2'd0) resp_d = t_bresp_i[be];
-          bpend_d = bpend_q & ~(NumEngines'(1) << be);
+          if (resp_q == 2'd0) nx_bc.resp = t_bresp_i[be];
+          nx_bc.bpend = bpend_q & ~(NumEngines'(1) << be);
           if ((bpend_q & ~(NumEngines'(1) << be)) == '0) begin
-            st_d = QBack;
+            nx_bc.st = QBack;
           end else begin
-            awp_d = 1'b1;
-            wp_d  = 1'b1;
-            st_d  = QBcFwd;
+            nx_bc.awp = 1'b1;
+            nx_bc.wp  = 1'b1;
+            nx_bc.st  = QBcFwd;
           end
         end
       end
+      default: ;
+    endcase
+  end
+
+  // Read (golden: read): QRFwd forwards AR to the target (the broadcast block answers a
+  // MASK read itself; memory and no target answer SLVERR), QRResp takes its R, QRBack
+  // hands it to the Q7.
+  always_comb begin : p_read
+    nx_rd = cur;
+    unique case (st_q)
       QRFwd: begin
         if (tgt == TBc) begin
           // MASK reads back; TAIL_INC is write-only
-          resp_d = bok && !btrig ? 2'd0 : 2'd2;
-          data_d = bok && !btrig ? 32'(bmask_q[bq][bside]) : 32'd0;
-          st_d   = QRBack;
+          nx_rd.resp = bok && !btrig ? 2'd0 : 2'd2;
+          nx_rd.data = bok && !btrig ? 32'(bmask_q[bq][bside]) : 32'd0;
+          nx_rd.st   = QRBack;
         end else if (tgt >= TMem) begin
-          resp_d = 2'd2;
-          data_d = '0;
-          st_d   = QRBack;
+          nx_rd.resp = 2'd2;
+          nx_rd.data = '0;
+          nx_rd.st   = QRBack;
         end else if (t_arready_i[tix]) begin
-          st_d = QRResp;
+          nx_rd.st = QRResp;
         end
       end
       QRResp: begin
         if (t_rvalid_i[tix]) begin
-          resp_d = t_rresp_i[tix];
-          data_d = t_rdata_i[tix];
-          st_d   = QRBack;
+          nx_rd.resp = t_rresp_i[tix];
+          nx_rd.data = t_rdata_i[tix];
+          nx_rd.st   = QRBack;
         end
       end
       QRBack: begin
-        if (s_axil_rready) st_d = QIdle;
+        if (s_axil_rready) nx_rd.st = QIdle;
       end
-      default: st_d = QIdle;
+      default: ;
     endcase
+  end
+
+  always_comb begin : p_next
+    q7_regs_t nx;
+    unique case (st_q)
+      QIdle, QWaitW, QWaitAw: nx = nx_req;
+      QWFwd, QWResp, QBack:   nx = nx_wr;
+      QBcFwd, QBcResp:        nx = nx_bc;
+      QRFwd, QRResp, QRBack:  nx = nx_rd;
+      default: begin
+        nx    = cur;
+        nx.st = QIdle;
+      end
+    endcase
+    st_d    = nx.st;
+    pref_d  = nx.pref;
+    addr_d  = nx.addr;
+    data_d  = nx.data;
+    strb_d  = nx.strb;
+    awp_d   = nx.awp;
+    wp_d    = nx.wp;
+    resp_d  = nx.resp;
+    bmask_d = nx.bmask;
+    bpend_d = nx.bpend;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -11,9 +11,12 @@
 // error); DMB waits until S2M has no write of this queue in flight before the data
 // is read; a middle descriptor without CONCAT starts on a new stream beat (SPLIT
 // sends the carried bytes as a short beat first).
-// Descriptor prefetch (p_pf): once every data burst of the descriptor is requested, TX
-// reads the queue's head + 1 descriptor into pf_desc_q; IDLE takes it straight to DCHK
-// when it fetches that queue next (docs/udma.md "Descriptor prefetch").
+// Descriptor prefetch (u_pf, module udma_desc_pf): once every data burst of the
+// descriptor is requested, TX reads the queue's head + 1 descriptor into the buffer;
+// IDLE takes it straight to DCHK when it fetches that queue next (docs/udma.md
+// "Descriptor prefetch").
+// Next state: one process per concern (p_idle, p_fetch, p_check, p_stream, p_ring,
+// p_ctl), each named after the golden model's stage it mirrors.
 //
 // Golden model: model/src/udma/m2s.rs. States and transitions: docs/udma.md.
 
@@ -115,12 +118,13 @@ module udma_m2s
   // data bursts requested and not yet fully received; a burst failed (no more ARs)
   logic [OutW-1:0]                    m_out_q, m_out_d;
   logic                               derr_q, derr_d;
-  // descriptor prefetch: read outstanding, buffered, queue, address, descriptor, RRESP error
-  logic                               pf_out_q, pf_out_d, pf_vld_q, pf_vld_d;
-  logic [QueueIdxW-1:0]               pf_qn_q, pf_qn_d;
-  logic [63:0]                        pf_addr_q, pf_addr_d;
-  logic [127:0]                       pf_desc_q, pf_desc_d;
-  logic                               pf_err_q, pf_err_d;
+  // descriptor prefetch buffer (udma_desc_pf): read outstanding, buffered, queue, address,
+  // descriptor, RRESP error
+  logic                               pf_out, pf_vld;
+  logic [QueueIdxW-1:0]               pf_qn;
+  logic [63:0]                        pf_addr;
+  logic [127:0]                       pf_desc;
+  logic                               pf_err;
   // Read-data ring: unpacked and written one beat at a time by p_buf (a packed vector is
   // copied whole into a _d and back at every evaluation of the Verilated model;
   // docs/decisions.md). coverage_off: as a packed vector it was wider than the toggle
@@ -147,12 +151,16 @@ module udma_m2s
   logic [BeatBytes-1:0]   tot_keep, carry_keep;
   logic                   lastp, emit, split, dmb_hold;
   m2s_state_e             go_state;
-  logic                   pf_beat, pf_want, pf_ar, pf_wait, idle_fetch;
-  logic [127:0]           pf_in;
+  logic                   pf_beat, pf_want, pf_ar, pf_wait;
+  // next-state stages: IDLE's decision, DCHK's verdict, TX's stream pop and error exit
+  logic                   idle_fetch, idle_close, pf_hit;
+  logic                   chk_err;
+  logic [4:0]             chk_err_bit;
+  logic                   pop, tx_fail, ar_data_hs;
 
   // an M2S R beat is the prefetch's once no data burst is outstanding (the prefetch AR
   // follows every data AR of the descriptor)
-  assign pf_beat   = r_own_i && rvalid_i && pf_out_q && (m_out_q == '0);
+  assign pf_beat   = r_own_i && rvalid_i && pf_out && (m_out_q == '0);
   assign beat      = r_own_i && rvalid_i && !pf_beat;
   assign have      = rb_avail_q != '0;
   assign last_beat = beat && (rd_cnt_i == rd_len_i);
@@ -168,19 +176,17 @@ module udma_m2s
   // the whole descriptor at lane desc_addr mod BeatBytes
   if (DataWidth >= 128) begin : gen_desc_wide
     assign desc_in = 128'(rdata_i >> {desc_addr_i[LaneBits-1:0], 3'b000});
-    assign pf_in   = 128'(rdata_i >> {pf_addr_q[LaneBits-1:0], 3'b000});
   end else begin : gen_desc_narrow
     assign desc_in = {rdata_i, desc_q[127:DataWidth]};
-    assign pf_in   = {rdata_i, pf_desc_q[127:DataWidth]};
   end
 
   // prefetch request: TX with every data burst requested, none failed, a next descriptor
   // in the queue and the buffer free; a read-port grant outside DAR and TX's data
   // requests is the prefetch's; IDLE waits while it is granted or outstanding
-  assign pf_want = (state_q == MTx) && (iss_need_q == '0) && !derr_q && !pf_out_q &&
-                   !pf_vld_q && has_next_i;
+  assign pf_want = (state_q == MTx) && (iss_need_q == '0) && !derr_q && !pf_out &&
+                   !pf_vld && has_next_i;
   assign pf_ar   = rd_owner_i && (state_q != MDar) && !((state_q == MTx) && (iss_need_q != '0));
-  assign pf_wait = pf_out_q || rd_owner_i;
+  assign pf_wait = pf_out || rd_owner_i;
 
   // packing: carry bytes, then the descriptor's bytes of ring beat rb_rp_q. Evaluated
   // only in MTx, the one state that uses it (the Verilated model skips the shifts and
@@ -292,132 +298,127 @@ module udma_m2s
     endcase
     if (pf_ar) begin
       arvalid_o = 1'b1;
-      araddr_o  = pf_addr_q;
+      araddr_o  = pf_addr;
       arlen_o   = 8'(DescBeats - 1);
     end
   end
 
-  // next state
-  always_comb begin
+  // ---- next state, one process per concern (golden: M2s::update and its stages) ----
+  // A data AR handshakes (not the prefetch's); TX ends on a failed burst: nothing
+  // streamable, no read outstanding or granted.
+  assign ar_data_hs = arvalid_o && arready_i && !pf_ar;
+  assign tx_fail    = (state_q == MTx) && !have && derr_q && (m_out_q == '0) && !arvalid_o;
+
+  // IDLE (golden: idle, pick): an open packet waits on its queue (stopped: close it);
+  // without one, round robin from rr_last + 1 over the available queues (engine NORMAL).
+  // Nothing is decided while a prefetch read is granted or outstanding.
+  always_comb begin : p_idle
     logic                 found;
     logic [QueueIdxW-1:0] cand;
-    logic                 pop;
-    logic [RbIdxW:0]      done_beats;
-    state_d       = state_q;
-    q_d           = q_q;
-    rr_last_d     = rr_last_q;
-    pkt_d         = pkt_q;
-    desc_d        = desc_q;
-    rderr_d       = rderr_q;
-    rem_d         = rem_q;
-    src_offset_d  = src_offset_q;
-    iss_addr_d    = iss_addr_q;
-    iss_need_d    = iss_need_q;
-    rb_wp_d       = rb_wp_q;
-    rb_rp_d       = rb_rp_q;
-    rb_res_d      = rb_res_q;
-    rb_avail_d    = rb_avail_q;
-    m_out_d       = m_out_q;
-    derr_d        = derr_q;
-    pop           = 1'b0;
-    done_beats    = '0;
-    buf_we        = 1'b0;
-    carry_data_d  = carry_data_q;
-    carry_bytes_d = carry_bytes_q;
-    ev_head_adv_o = 1'b0;
-    ev_done_inc_o = 1'b0;
-    ev_int_set_o  = 1'b0;
-    ev_err_o      = 1'b0;
-    ev_err_bit_o  = '0;
-    ev_bytes_o    = '0;
-    found         = 1'b0;
-    cand          = '0;
-    idle_fetch    = 1'b0;
-    unique case (state_q)
-      MIdle: begin
-        if (pf_wait) begin
-          // a prefetch read is granted or outstanding: its beats come first
-        end else if (pkt_q) begin
-          if (stopped_i[q_q]) begin
-            state_d = MClose;
-          end else if (avail_i[q_q]) begin
+    q_d        = q_q;
+    rr_last_d  = rr_last_q;
+    idle_fetch = 1'b0;
+    idle_close = 1'b0;
+    found      = 1'b0;
+    cand       = '0;
+    if (state_q == MIdle && !pf_wait) begin
+      if (pkt_q) begin
+        if (stopped_i[q_q]) begin
+          idle_close = 1'b1;
+        end else if (avail_i[q_q]) begin
+          idle_fetch = 1'b1;
+        end
+      end else if (normal_i && |avail_i) begin  // (the scan only when a queue is ready)
+        for (int k = 1; k <= NumQ; k++) begin
+          cand = QueueIdxW'(rr_last_q + QueueIdxW'(k));
+          if (!found && avail_i[cand]) begin
+            found      = 1'b1;
+            q_d        = cand;
+            rr_last_d  = cand;
             idle_fetch = 1'b1;
           end
-        end else if (normal_i && |avail_i) begin  // (the scan only when a queue is ready)
-          for (int k = 1; k <= NumQ; k++) begin
-            cand = QueueIdxW'(rr_last_q + QueueIdxW'(k));
-            if (!found && avail_i[cand]) begin
-              found      = 1'b1;
-              q_d        = cand;
-              rr_last_d  = cand;
-              idle_fetch = 1'b1;
-            end
-          end
         end
-        // the queue's head is the buffered descriptor: straight to DCHK, else read it
-        if (idle_fetch && pf_vld_q && (pf_qn_q == q_d)) begin
-          desc_d  = pf_desc_q;
-          rderr_d = pf_err_q;
-          state_d = MDchk;
-        end else if (idle_fetch) begin
-          state_d = MDar;
+      end
+    end
+  end
+  // the queue's head is the buffered descriptor: straight to DCHK, else read it
+  assign pf_hit = idle_fetch && pf_vld && (pf_qn == q_d);
+
+  // Descriptor register and its read error (golden: idle, fetch, receive): the buffered
+  // descriptor (IDLE), the descriptor read (DAR, DR); in TX rderr_q is the error of the
+  // data burst being received.
+  always_comb begin : p_fetch
+    desc_d  = desc_q;
+    rderr_d = rderr_q;
+    unique case (state_q)
+      MIdle: begin
+        if (pf_hit) begin
+          desc_d  = pf_desc;
+          rderr_d = pf_err;
         end
       end
       MDar: begin
         if (arvalid_o && arready_i) begin
           rderr_d = 1'b0;
-          state_d = MDr;
         end
       end
       MDr: begin
         if (beat) begin
           desc_d  = desc_in;
           rderr_d = rderr_q | err_beat;
-          if (last_beat) begin
-            state_d = MDchk;
-          end
         end
       end
+      MTx: begin
+        if (beat && !tx_fail) begin
+          rderr_d = (rderr_q | err_beat) && !last_beat;
+        end
+      end
+      default: ;
+    endcase
+  end
+
+  // DCHK (golden: check): RRESP error, ring id against the head's, FIRST against the
+  // open packet; the first failing check names the error.
+  always_comb begin : p_check
+    chk_err     = 1'b0;
+    chk_err_bit = '0;
+    if (state_q == MDchk) begin
+      chk_err = 1'b1;
+      if (rderr_q) begin
+        chk_err_bit = UDMA_M2S_ERR_PREF_AXI_RESPONSE[4:0];
+      end else if (w0.ring_id != head_id_i) begin
+        chk_err_bit = UDMA_M2S_ERR_PREF_RING_ID[4:0];
+      end else if (w0.first_f == pkt_q) begin
+        chk_err_bit = UDMA_M2S_ERR_DESC_FIRST[4:0];
+      end else begin
+        chk_err = 1'b0;
+      end
+    end
+  end
+
+  // Stream (golden: start_data, stream): DCHK sets the descriptor's byte count and first
+  // offset; TX streams ring beat rb_rp (carry + descriptor bytes, §1 Packing) out or into
+  // the carry; SPLIT, FLUSH and CLOSE send the carry. A failed TX empties the ring.
+  always_comb begin : p_stream
+    rem_d         = rem_q;
+    src_offset_d  = src_offset_q;
+    rb_rp_d       = rb_rp_q;
+    carry_data_d  = carry_data_q;
+    carry_bytes_d = carry_bytes_q;
+    pop           = 1'b0;
+    ev_bytes_o    = '0;
+    unique case (state_q)
       MDchk: begin
-        if (rderr_q) begin
-          ev_err_o     = 1'b1;
-          ev_err_bit_o = UDMA_M2S_ERR_PREF_AXI_RESPONSE[4:0];
-          state_d      = pkt_q ? MClose : MIdle;
-        end else if (w0.ring_id != head_id_i) begin
-          ev_err_o     = 1'b1;
-          ev_err_bit_o = UDMA_M2S_ERR_PREF_RING_ID[4:0];
-          state_d      = pkt_q ? MClose : MIdle;
-        end else if (w0.first_f == pkt_q) begin
-          ev_err_o     = 1'b1;
-          ev_err_bit_o = UDMA_M2S_ERR_DESC_FIRST[4:0];
-          state_d      = pkt_q ? MClose : MIdle;
-        end else begin
+        if (!chk_err) begin
           rem_d        = (w0.len == '0) ? LenW'(UDMA_DESC_MAX_LEN) : LenW'(w0.len);
-          iss_addr_d   = {bufp[63:LaneBits], {LaneBits{1'b0}}};
-          iss_need_d   = need;
           src_offset_d = bufp[LaneBits-1:0];
-          state_d      = w0.dmb ? MDmb : go_state;
-        end
-      end
-      MDmb: begin
-        if (!dmb_hold) begin
-          state_d = go_state;
-        end
-      end
-      MSplit: begin
-        if (m_axis_tready) begin
-          carry_data_d  = '0;
-          carry_bytes_d = '0;
-          state_d       = MTx;
         end
       end
       MTx: begin
         if (have && (m_axis_tready || !emit)) begin
-          // stream: the ring beat rb_rp (carry + descriptor bytes) out or carried
           pop          = 1'b1;
           ev_bytes_o   = 6'(nbytes);
           rem_d        = rem_q - LenW'(nbytes);
-          pkt_d        = !m_axis_tlast;
           src_offset_d = '0;
           rb_rp_d      = rb_rp_q + RbIdxW'(1);
           if (tot >= (LaneBits+2)'(BeatBytes)) begin
@@ -430,32 +431,54 @@ module udma_m2s
             carry_data_d  = comb[DataWidth-1:0];
             carry_bytes_d = LaneBits'(tot);
           end
-          if (lastp && (tot > (LaneBits+2)'(BeatBytes))) begin
-            state_d = MFlush;
-          end else if (rem_d == '0) begin
-            state_d = MDone;
-          end
+        end else if (tx_fail) begin
+          rb_rp_d = rb_wp_q;
         end
-        if (!have && derr_q && (m_out_q == '0) && !arvalid_o) begin
-          // every burst before the failed one streamed, nothing outstanding
-          ev_err_o     = 1'b1;
-          ev_err_bit_o = UDMA_M2S_ERR_DATA_AXI_RESPONSE[4:0];
-          derr_d       = 1'b0;
-          rb_rp_d      = rb_wp_q;
-          rb_res_d     = '0;
-          state_d      = pkt_q ? MClose : MIdle;
+      end
+      MSplit, MFlush, MClose: begin
+        if (m_axis_tready) begin
+          carry_data_d  = '0;
+          carry_bytes_d = '0;
+        end
+      end
+      default: ;
+    endcase
+  end
+
+  // Read-data ring (golden: start_data, issue, receive): DCHK sets the data bursts to
+  // request; in TX the AR handshake of a data burst reserves its beats, an R beat lands in
+  // the ring and a burst's last beat makes it streamable (or, with an error in any of its
+  // beats, stops the descriptor's data). A failed TX clears the reservation.
+  always_comb begin : p_ring
+    logic [RbIdxW:0] done_beats;
+    iss_addr_d = iss_addr_q;
+    iss_need_d = iss_need_q;
+    rb_wp_d    = rb_wp_q;
+    rb_res_d   = rb_res_q;
+    rb_avail_d = rb_avail_q;
+    m_out_d    = m_out_q;
+    derr_d     = derr_q;
+    buf_we     = 1'b0;
+    done_beats = '0;
+    unique case (state_q)
+      MDchk: begin
+        if (!chk_err) begin
+          iss_addr_d = {bufp[63:LaneBits], {LaneBits{1'b0}}};
+          iss_need_d = need;
+        end
+      end
+      MTx: begin
+        if (tx_fail) begin
+          derr_d   = 1'b0;
+          rb_res_d = '0;
         end else begin
-          // issue: the AR handshake of a data burst reserves its beats
-          if (arvalid_o && arready_i && !pf_ar) begin
+          if (ar_data_hs) begin
             iss_addr_d = iss_addr_q + (64'(beats) << LaneBits);
             iss_need_d = iss_need_q - beats;
           end
-          // receive: the beat lands in the ring; the burst's last beat makes it
-          // streamable (or, with an error, stops the descriptor's data)
           if (beat) begin
             buf_we  = 1'b1;
             rb_wp_d = rb_wp_q + RbIdxW'(1);
-            rderr_d = (rderr_q | err_beat) && !last_beat;
             if (last_beat) begin
               if (rderr_q | err_beat) begin
                 derr_d = 1'b1;
@@ -466,16 +489,83 @@ module udma_m2s
           end
           rb_avail_d = rb_avail_q - (RbIdxW+1)'(pop) + done_beats;
           rb_res_d   = rb_res_q - (RbIdxW+1)'(pop) +
-                       ((arvalid_o && arready_i && !pf_ar) ? (RbIdxW+1)'(beats) : '0);
-          m_out_d    = m_out_q + OutW'(arvalid_o && arready_i && !pf_ar) - OutW'(last_beat);
+                       (ar_data_hs ? (RbIdxW+1)'(beats) : '0);
+          m_out_d    = m_out_q + OutW'(ar_data_hs) - OutW'(last_beat);
+        end
+      end
+      default: ;
+    endcase
+  end
+
+  // FSM state, open packet and register-file events (golden: update): the stages'
+  // verdicts decide the next state.
+  always_comb begin : p_ctl
+    state_d       = state_q;
+    pkt_d         = pkt_q;
+    ev_head_adv_o = 1'b0;
+    ev_done_inc_o = 1'b0;
+    ev_int_set_o  = 1'b0;
+    ev_err_o      = 1'b0;
+    ev_err_bit_o  = '0;
+    unique case (state_q)
+      MIdle: begin
+        if (idle_close) begin
+          state_d = MClose;
+        end else if (pf_hit) begin
+          state_d = MDchk;
+        end else if (idle_fetch) begin
+          state_d = MDar;
+        end
+      end
+      MDar: begin
+        if (arvalid_o && arready_i) begin
+          state_d = MDr;
+        end
+      end
+      MDr: begin
+        if (last_beat) begin
+          state_d = MDchk;
+        end
+      end
+      MDchk: begin
+        if (chk_err) begin
+          ev_err_o     = 1'b1;
+          ev_err_bit_o = chk_err_bit;
+          state_d      = pkt_q ? MClose : MIdle;
+        end else begin
+          state_d = w0.dmb ? MDmb : go_state;
+        end
+      end
+      MDmb: begin
+        if (!dmb_hold) begin
+          state_d = go_state;
+        end
+      end
+      MSplit: begin
+        if (m_axis_tready) begin
+          state_d = MTx;
+        end
+      end
+      MTx: begin
+        if (pop) begin
+          pkt_d = !m_axis_tlast;
+          if (lastp && (tot > (LaneBits+2)'(BeatBytes))) begin
+            state_d = MFlush;
+          end else if (rem_d == '0) begin
+            state_d = MDone;
+          end
+        end
+        if (tx_fail) begin
+          // every burst before the failed one streamed, nothing outstanding
+          ev_err_o     = 1'b1;
+          ev_err_bit_o = UDMA_M2S_ERR_DATA_AXI_RESPONSE[4:0];
+          state_d      = pkt_q ? MClose : MIdle;
         end
       end
       MFlush: begin
         if (m_axis_tready) begin
-          pkt_d         = 1'b0;
-          carry_data_d  = '0;
-          carry_bytes_d = '0;
-          state_d       = MDone;
+          pkt_d   = 1'b0;
+          state_d = MDone;
         end
       end
       MDone: begin
@@ -486,63 +576,37 @@ module udma_m2s
       end
       default: begin  // MClose
         if (m_axis_tready) begin
-          pkt_d         = 1'b0;
-          carry_data_d  = '0;
-          carry_bytes_d = '0;
-          state_d       = MIdle;
+          pkt_d   = 1'b0;
+          state_d = MIdle;
         end
       end
     endcase
   end
 
-  // Descriptor prefetch buffer (golden: model/src/udma/pf.rs): the request latches the
-  // queue and head + 1 address, the AR handshake starts the read, its beats assemble the
-  // descriptor; settled IDLE empties the buffer (used or dropped).
-  always_comb begin : p_pf
-    pf_out_d  = pf_out_q;
-    pf_vld_d  = pf_vld_q;
-    pf_qn_d   = pf_qn_q;
-    pf_addr_d = pf_addr_q;
-    pf_desc_d = pf_desc_q;
-    pf_err_d  = pf_err_q;
-    if (pf_want) begin
-      pf_qn_d   = q_q;
-      pf_addr_d = next_addr_i;
-    end
-    if (pf_ar && arready_i) begin
-      pf_out_d = 1'b1;
-      pf_err_d = 1'b0;
-    end
-    if (pf_beat) begin
-      pf_desc_d = pf_in;
-      pf_err_d  = pf_err_q | (rresp_i != AXI_RESP_OKAY[1:0]);
-      if (rd_cnt_i == rd_len_i) begin
-        pf_out_d = 1'b0;
-        pf_vld_d = 1'b1;
-      end
-    end
-    if (state_q == MIdle && !pf_wait) begin
-      pf_vld_d = 1'b0;
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin : p_pf_regs
-    if (!rst_ni) begin
-      pf_out_q  <= 1'b0;
-      pf_vld_q  <= 1'b0;
-      pf_qn_q   <= '0;
-      pf_addr_q <= '0;
-      pf_desc_q <= '0;
-      pf_err_q  <= 1'b0;
-    end else begin
-      pf_out_q  <= pf_out_d;
-      pf_vld_q  <= pf_vld_d;
-      pf_qn_q   <= pf_qn_d;
-      pf_addr_q <= pf_addr_d;
-      pf_desc_q <= pf_desc_d;
-      pf_err_q  <= pf_err_d;
-    end
-  end
+  // Descriptor prefetch buffer: requested in TX, used or emptied by settled IDLE.
+  udma_desc_pf #(
+    .NumQ      (NumQ),
+    .DataWidth (DataWidth)
+  ) u_pf (
+    .clk_i,
+    .rst_ni,
+    .want_i   (pf_want),
+    .q_i      (q_q),
+    .addr_i   (next_addr_i),
+    .ar_hs_i  (pf_ar && arready_i),
+    .beat_i   (pf_beat),
+    .rdata_i,
+    .rresp_i,
+    .last_i   (rd_cnt_i == rd_len_i),
+    .settle_i ((state_q == MIdle) && !pf_wait),
+    .keep_i   (1'b0),
+    .out_o    (pf_out),
+    .vld_o    (pf_vld),
+    .q_o      (pf_qn),
+    .addr_o   (pf_addr),
+    .desc_o   (pf_desc),
+    .err_o    (pf_err)
+  );
 
   assign ev_q_o     = q_q;
   assign dmb_wait_o = (state_q == MDmb);

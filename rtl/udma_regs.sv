@@ -84,7 +84,7 @@ module udma_regs
 
   // ---------------- state ----------------
   // Per-queue registers are unpacked [side][queue] arrays, updated element by element in
-  // the flop process p_state (no _d copies): a packed [1:0][NumQ-1:0][31:0] vector is
+  // the flop process p_arrays (no _d copies): a packed [1:0][NumQ-1:0][31:0] vector is
   // copied whole (1024 bits) into its _d and back at every evaluation of the Verilated
   // model (docs/decisions.md, "UDMA register file update at the edge"). As packed
   // vectors they were wider than the toggle-coverage width limit, so they had no toggle
@@ -109,7 +109,7 @@ module udma_regs
   // Q_CFG's two enables and "ring not empty" (head offset != tail offset) as one bit
   // per queue, so the FSM views are whole-vector operations (simulation speed:
   // docs/decisions.md, "Evaluate-when-used logic"). nonempty_q is updated at the edge
-  // for the queues whose head or tail moves (p_state, step 3).
+  // for the queues whose head or tail moves (p_occupancy).
   logic [1:0][NumQ-1:0]       en_pref_q;
   logic [1:0][NumQ-1:0]       en_sched_q;
   logic [1:0][NumQ-1:0]       nonempty_q;
@@ -441,8 +441,8 @@ module udma_regs
     end
   end
 
-  // 2. CSR write: write enables of the written queue's (wside, wqi) registers and the
-  // engine registers' next state.
+  // CSR write: write enables of the written queue's (wside, wqi) registers and the
+  // engine registers' next state, in the processes below (one per concern).
   logic                 csr_wr;     // a write without error commits
   logic                 we_pref, we_rbp_lo, we_rbp_hi, we_rl, we_crbp_lo, we_crbp_hi;
   logic                 tail_wr;    // the doorbell moves the written queue's tail (tail_n)
@@ -458,48 +458,18 @@ module udma_regs
   assign csr_wr = wr && !wr_bad;
   assign base_d = {d[31:BaseSh], {BaseSh{1'b0}}};
 
-  always_comb begin
+  // 2. Status: ERR_STATUS and INT_STATUS are sticky, W1C; FSM events, bad accesses and a
+  // doorbell overflow set their bits, a CSR write of 1s clears them (set wins).
+  logic [1:0][31:0]     clr_err;
+  logic [1:0][NumQ-1:0] clr_int;
+
+  always_comb begin : p_status
     logic [1:0][31:0]     set_err;
     logic [1:0][NumQ-1:0] set_int;
-    logic [1:0][31:0]     clr_err;
-    logic [1:0][NumQ-1:0] clr_int;
-    logic [UsedW-1:0]     t;
-    // Only the offsets of the next head and tail are compared (ring ids unused).
-    /* verilator lint_off UNUSEDSIGNAL */
-    udma_q_ptr_t          h_nx, t_nx;
-    /* verilator lint_on UNUSEDSIGNAL */
-    we_pref    = 1'b0;
-    we_rbp_lo  = 1'b0;
-    we_rbp_hi  = 1'b0;
-    we_rl      = 1'b0;
-    we_crbp_lo = 1'b0;
-    we_crbp_hi = 1'b0;
-    tail_wr    = 1'b0;
-    qerr_wr    = 1'b0;
-    rst_wr     = 1'b0;
-    tail_n     = tail_q[wside][wqi];
-    en_pref_d  = en_pref_q;
-    en_sched_d = en_sched_q;
-    nonempty_d = nonempty_q;
-    comp_en_d  = comp_en_q;
-    stop_d     = stop_q;
-    state_d    = state_q;
-    emask_d    = emask_q;
-    tout_d     = tout_q;
-    cfg_len_d  = cfg_len_q;
-    set_err    = '0;
-    set_int    = '0;
-    clr_err    = '0;
-    clr_int    = '0;
-    t          = db_new;
-    ev_qerr    = qerr_q[wside][wqi];
-
-    // 1. FSM events
+    set_err = '0;
+    set_int = '0;
     for (int s = 0; s < 2; s++) begin
       if (ev_err_i[s]) begin
-        stop_d[s][ev_q_i[s]] = 1'b1;
-        ev_qerr = ev_qerr | ((s == int'(wside) && ev_q_i[s] == wqi) ?
-                             (32'd1 << ev_err_bit_i[s]) : 32'd0);
         set_err[s] = set_err[s] | (32'd1 << ev_err_bit_i[s]);
       end
       if (ev_int_set_i[s]) begin
@@ -515,72 +485,126 @@ module udma_regs
     if (db_over) begin
       set_err[wside][UDMA_ERR_DB_OVERFLOW] = 1'b1;
     end
-
-    // 2. CSR write
-    if (csr_wr) begin
-      if (wq_reg) begin
-        unique case (32'(woff))
-          UDMA_Q_DESC_PREF_CFG: we_pref = 1'b1;
-          UDMA_Q_CFG: begin
-            en_pref_d[wside][wqi]  = d_cfg.en_pref;
-            en_sched_d[wside][wqi] = d_cfg.en_sched;
-          end
-          UDMA_Q_RBP_LOW: we_rbp_lo = 1'b1;
-          UDMA_Q_RBP_HIGH: we_rbp_hi = 1'b1;
-          UDMA_Q_RL: we_rl = 1'b1;
-          UDMA_Q_CRBP_LOW: we_crbp_lo = 1'b1;
-          UDMA_Q_CRBP_HIGH: we_crbp_hi = 1'b1;
-          UDMA_S2M_Q_COMP_CFG: comp_en_d[wside][wqi] = d_comp_cfg.en_comp_ring_update;
-          UDMA_Q_RTP_INC: begin
-            if (db_over) begin
-              stop_d[wside][wqi] = 1'b1;
-              ev_qerr[UDMA_ERR_DB_OVERFLOW] = 1'b1;
-              qerr_wr = 1'b1;
-            end else if (inc != '0) begin
-              tail_wr = 1'b1;
-              if (t >= UsedW'(rl_q[wside][wqi])) begin
-                t = t - UsedW'(rl_q[wside][wqi]);
-                tail_n.offset  = t[PtrW-1:0];
-                tail_n.ring_id = tail_q[wside][wqi].ring_id + 1'b1;
-              end else begin
-                tail_n.offset = t[PtrW-1:0];
-              end
-            end
-          end
-          default: begin  // q_sw_ctrl
-            if (d_sw_ctrl.rst_q) begin
-              rst_wr             = 1'b1;
-              stop_d[wside][wqi] = 1'b0;
-            end
-          end
-        endcase
-      end else begin
-        unique case (32'(woff))
-          UDMA_ENG_CHANGE_STATE: begin
-            if (d_change.abort_f) begin
-              state_d[wside] = UDMA_STATE_ABORT[1:0];
-            end else if (d_change.dis) begin
-              state_d[wside] = UDMA_STATE_IDLE[1:0];
-            end else if (d_change.normal) begin
-              state_d[wside] = UDMA_STATE_NORMAL[1:0];
-            end
-          end
-          UDMA_ENG_ERR_LOG_MASK: emask_d[wside] = d;
-          UDMA_M2S_CFG_LEN: cfg_len_d[wside] = d;
-          UDMA_ENG_NO_DESC_TOUT: tout_d[wside] = d;
-          UDMA_ENG_ERR_STATUS: clr_err[wside] = d;
-          UDMA_ENG_INT_STATUS: clr_int[wside] = d[NumQ-1:0];
-          default: ;
-        endcase
-      end
-    end
     for (int s = 0; s < 2; s++) begin
       estat_d[s] = (estat_q[s] & ~clr_err[s]) | set_err[s];
       istat_d[s] = (istat_q[s] & ~clr_int[s]) | set_int[s];
     end
+  end
 
-    // 3. Ring occupancy of the queues whose head or tail moves at this edge: each side's
-    // event queue and the CSR-written queue (RST_Q wins over a head advance).
+  // 3. CSR write of a queue register: write enables of the array registers, the per-queue
+  // configuration bits, the doorbell (tail += INC, ring id + 1 on wrap) and RST_Q.
+  always_comb begin : p_queue_write
+    logic [UsedW-1:0] t;
+    we_pref    = 1'b0;
+    we_rbp_lo  = 1'b0;
+    we_rbp_hi  = 1'b0;
+    we_rl      = 1'b0;
+    we_crbp_lo = 1'b0;
+    we_crbp_hi = 1'b0;
+    tail_wr    = 1'b0;
+    qerr_wr    = 1'b0;
+    rst_wr     = 1'b0;
+    tail_n     = tail_q[wside][wqi];
+    en_pref_d  = en_pref_q;
+    en_sched_d = en_sched_q;
+    comp_en_d  = comp_en_q;
+    t          = db_new;
+    if (csr_wr && wq_reg) begin
+      unique case (32'(woff))
+        UDMA_Q_DESC_PREF_CFG: we_pref = 1'b1;
+        UDMA_Q_CFG: begin
+          en_pref_d[wside][wqi]  = d_cfg.en_pref;
+          en_sched_d[wside][wqi] = d_cfg.en_sched;
+        end
+        UDMA_Q_RBP_LOW: we_rbp_lo = 1'b1;
+        UDMA_Q_RBP_HIGH: we_rbp_hi = 1'b1;
+        UDMA_Q_RL: we_rl = 1'b1;
+        UDMA_Q_CRBP_LOW: we_crbp_lo = 1'b1;
+        UDMA_Q_CRBP_HIGH: we_crbp_hi = 1'b1;
+        UDMA_S2M_Q_COMP_CFG: comp_en_d[wside][wqi] = d_comp_cfg.en_comp_ring_update;
+        UDMA_Q_RTP_INC: begin
+          if (db_over) begin
+            qerr_wr = 1'b1;
+          end else if (inc != '0) begin
+            tail_wr = 1'b1;
+            if (t >= UsedW'(rl_q[wside][wqi])) begin
+              t = t - UsedW'(rl_q[wside][wqi]);
+              tail_n.offset  = t[PtrW-1:0];
+              tail_n.ring_id = tail_q[wside][wqi].ring_id + 1'b1;
+            end else begin
+              tail_n.offset = t[PtrW-1:0];
+            end
+          end
+        end
+        default: begin  // q_sw_ctrl
+          if (d_sw_ctrl.rst_q) begin
+            rst_wr = 1'b1;
+          end
+        end
+      endcase
+    end
+  end
+
+  // 4. Queue stop and Q_ERR of the written queue: an FSM error stops its queue, a doorbell
+  // overflow stops the written queue (its Q_ERR is the FSM events' result with the
+  // DB_OVERFLOW bit on top), RST_Q restarts it.
+  always_comb begin : p_stop
+    stop_d  = stop_q;
+    ev_qerr = qerr_q[wside][wqi];
+    for (int s = 0; s < 2; s++) begin
+      if (ev_err_i[s]) begin
+        stop_d[s][ev_q_i[s]] = 1'b1;
+        ev_qerr = ev_qerr | ((s == int'(wside) && ev_q_i[s] == wqi) ?
+                             (32'd1 << ev_err_bit_i[s]) : 32'd0);
+      end
+    end
+    if (qerr_wr) begin
+      stop_d[wside][wqi] = 1'b1;
+      ev_qerr[UDMA_ERR_DB_OVERFLOW] = 1'b1;
+    end
+    if (rst_wr) begin
+      stop_d[wside][wqi] = 1'b0;
+    end
+  end
+
+  // 5. CSR write of an engine register: CHANGE_STATE (ABORT > DIS > NORMAL), the stored
+  // registers, and the W1C clears of ERR_STATUS / INT_STATUS.
+  always_comb begin : p_engine_write
+    state_d   = state_q;
+    emask_d   = emask_q;
+    tout_d    = tout_q;
+    cfg_len_d = cfg_len_q;
+    clr_err   = '0;
+    clr_int   = '0;
+    if (csr_wr && !wq_reg) begin
+      unique case (32'(woff))
+        UDMA_ENG_CHANGE_STATE: begin
+          if (d_change.abort_f) begin
+            state_d[wside] = UDMA_STATE_ABORT[1:0];
+          end else if (d_change.dis) begin
+            state_d[wside] = UDMA_STATE_IDLE[1:0];
+          end else if (d_change.normal) begin
+            state_d[wside] = UDMA_STATE_NORMAL[1:0];
+          end
+        end
+        UDMA_ENG_ERR_LOG_MASK: emask_d[wside] = d;
+        UDMA_M2S_CFG_LEN: cfg_len_d[wside] = d;
+        UDMA_ENG_NO_DESC_TOUT: tout_d[wside] = d;
+        UDMA_ENG_ERR_STATUS: clr_err[wside] = d;
+        UDMA_ENG_INT_STATUS: clr_int[wside] = d[NumQ-1:0];
+        default: ;
+      endcase
+    end
+  end
+
+  // 6. Ring occupancy of the queues whose head or tail moves at this edge: each side's
+  // event queue and the CSR-written queue (RST_Q wins over a head advance).
+  always_comb begin : p_occupancy
+    // Only the offsets of the next head and tail are compared (ring ids unused).
+    /* verilator lint_off UNUSEDSIGNAL */
+    udma_q_ptr_t h_nx, t_nx;
+    /* verilator lint_on UNUSEDSIGNAL */
+    nonempty_d = nonempty_q;
     for (int s = 0; s < 2; s++) begin
       h_nx = ev_head_adv_i[s] ? head_ev_d[s] : head_q[s][ev_q_i[s]];
       t_nx = tail_q[s][ev_q_i[s]];
@@ -610,7 +634,7 @@ module udma_regs
   // ---------------- registers ----------------
   // Per-queue arrays: write ports of the FSM events (queue ev_q_i), then of the CSR write
   // (queue wqi of side wside); the later write wins.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_arrays
     if (!rst_ni) begin
       pref_cfg_q <= '{default: '{default: '0}};
       rbp_lo_q   <= '{default: '{default: '0}};
@@ -684,7 +708,7 @@ module udma_regs
   end
 
   // Per-queue bits and engine registers.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_regs
     if (!rst_ni) begin
       en_pref_q  <= '0;
       en_sched_q <= '0;

@@ -12,9 +12,11 @@
 // MaxWrOutstanding bursts wait for B (bcnt_q). The descriptor completes (SDrain) only
 // when every burst is written and every B returned: its completion write and the next
 // descriptor's writes follow every B of its data.
-// Descriptor prefetch (p_pf): in SData / SDrain the queue's head + 1 descriptor is read
-// into pf_desc_q; IDLE takes it straight to DCHK when it fetches that queue next
-// (docs/udma.md "Descriptor prefetch").
+// Descriptor prefetch (u_pf, module udma_desc_pf): in SData / SDrain the queue's head + 1
+// descriptor is read into the buffer; IDLE takes it straight to DCHK when it fetches that
+// queue next (docs/udma.md "Descriptor prefetch").
+// Next state: one process per concern (p_idle, p_fetch, p_check, p_exit, p_collect,
+// p_comp, p_send, p_ctl), each named after the golden model's stage it mirrors.
 //
 // Golden model: model/src/udma/s2m.rs. States and transitions: docs/udma.md.
 
@@ -164,12 +166,13 @@ module udma_s2m
   logic [LaneBits-1:0]                hcnt_q, hcnt_d;
   logic                               hlast_q, hlast_d;
   logic                               huser_q, huser_d;
-  // descriptor prefetch: read outstanding, buffered, queue, address, descriptor, RRESP error
-  logic                               pf_out_q, pf_out_d, pf_vld_q, pf_vld_d;
-  logic [QueueIdxW-1:0]               pf_qn_q, pf_qn_d;
-  logic [63:0]                        pf_addr_q, pf_addr_d;
-  logic [127:0]                       pf_desc_q, pf_desc_d;
-  logic                               pf_err_q, pf_err_d;
+  // descriptor prefetch buffer (udma_desc_pf): read outstanding, buffered, queue, address,
+  // descriptor, RRESP error
+  logic                               pf_out, pf_vld;
+  logic [QueueIdxW-1:0]               pf_qn;
+  logic [63:0]                        pf_addr;
+  logic [127:0]                       pf_desc;
+  logic                               pf_err;
 
   logic                 beat, last_beat, err_beat, aw_hs, w_hs, b_hs, b_err, t_hs;
   logic [LaneBits:0]    n;
@@ -191,16 +194,22 @@ module udma_s2m
   logic [DataWidth-1:0]   rest;
   logic [LaneBits+1:0]    ttot;
   logic [BeatBytes-1:0]   tk_keep;
-  logic                   go_drop, wend;
+  logic                   go_drop;
   logic                   can_collect, sending, aw_ok, data_b;
   logic                   bq_wi;  // queue slot of the burst closed now
   logic [63:0]            snd_addr;
   logic [BeatIdxW-1:0]    snd_len;
-  logic                   pf_beat, pf_want, pf_ar, pf_wait, idle_decide;
-  logic [127:0]           pf_in;
+  logic                   pf_beat, pf_want, pf_ar, pf_wait;
+  // next-state stages: IDLE's decision, DCHK's verdict, the error exit, the collector's
+  // burst close and DRAIN, the completion write's AW/W progress
+  logic                   idle_take, idle_decide, idle_fetch, idle_drop, idle_nodesc, pf_hit;
+  logic                   chk_err;
+  logic [4:0]             chk_err_bit;
+  logic                   bq_push, col_drain;
+  logic                   comp_awd, comp_wd, caw_done;
 
   // outside SDr an S2M R beat is the prefetch's (IDLE waits for it)
-  assign pf_beat   = r_own_i && rvalid_i && pf_out_q;
+  assign pf_beat   = r_own_i && rvalid_i && pf_out;
   assign beat      = r_own_i && rvalid_i && !pf_beat;
   assign last_beat = beat && (rd_cnt_i == rd_len_i);
   assign err_beat  = beat && (rresp_i != AXI_RESP_OKAY[1:0]);
@@ -224,21 +233,19 @@ module udma_s2m
   // prefetch request: SData / SDrain with a next descriptor in the queue and the buffer
   // free; a read-port grant outside SDar is the prefetch's; IDLE waits while it is
   // granted or outstanding
-  assign pf_want   = ((state_q == SData) || (state_q == SDrain)) && !pf_out_q && !pf_vld_q &&
+  assign pf_want   = ((state_q == SData) || (state_q == SDrain)) && !pf_out && !pf_vld &&
                      has_next_i;
   assign pf_ar     = rd_owner_i && (state_q != SDar);
-  assign pf_wait   = pf_out_q || rd_owner_i;
+  assign pf_wait   = pf_out || rd_owner_i;
 
   // descriptor assembly (as M2S) and completion beats: a narrow port writes the
   // 16 bytes in DescBeats full beats, a wide one in one beat at lane addr mod BeatBytes
   if (DataWidth >= 128) begin : gen_desc_wide
     assign desc_in = 128'(rdata_i >> {desc_addr_i[LaneBits-1:0], 3'b000});
-    assign pf_in   = 128'(rdata_i >> {pf_addr_q[LaneBits-1:0], 3'b000});
     assign cbeat   = DataWidth'(cd) << {comp_addr_i[LaneBits-1:0], 3'b000};
     assign cstrb   = BeatBytes'({UDMA_DESC_BYTES{1'b1}}) << comp_addr_i[LaneBits-1:0];
   end else begin : gen_desc_narrow
     assign desc_in = {rdata_i, desc_q[127:DataWidth]};
-    assign pf_in   = {rdata_i, pf_desc_q[127:DataWidth]};
     assign cbeat   = DataWidth'(cd >> (32'(widx_q) * DataWidth));
     assign cstrb   = '1;
   end
@@ -348,7 +355,7 @@ module udma_s2m
     end
     if (pf_ar) begin
       arvalid_o = 1'b1;
-      araddr_o  = pf_addr_q;
+      araddr_o  = pf_addr;
       arlen_o   = 8'(DescBeats - 1);
     end
     // the sender: AW and W of the oldest queued burst (never in SCaw: drained before)
@@ -365,191 +372,224 @@ module udma_s2m
     m_axi_bready = m_axi_bready || (bcnt_q != '0);
   end
 
-  // next state
-  always_comb begin
-    logic snd_a, snd_w;
-    state_d       = state_q;
-    q_d           = q_q;
-    pkt_d         = pkt_q;
-    first_d       = first_q;
-    desc_d        = desc_q;
-    rderr_d       = rderr_q;
-    cap_d         = cap_q;
-    used_d        = used_q;
-    dst_d         = dst_q;
-    wa_d          = wa_q;
-    wbuf_we       = 1'b0;
-    wbuf_wd       = '0;
-    wstb_wd       = '0;
-    wp_d          = wp_q;
-    rp_d          = rp_q;
-    wn_d          = wn_q;
-    bq_addr_d     = bq_addr_q;
-    bq_len_d      = bq_len_q;
-    bq_rp_d       = bq_rp_q;
-    bq_cnt_d      = bq_cnt_q;
-    bcnt_d        = bcnt_q;
-    snd_a         = 1'b0;
-    snd_w         = 1'b0;
-    wi_d          = wi_q;
-    wend          = 1'b0;
-    blast_d       = blast_q;
-    buser_d       = buser_q;
-    awd_d         = awd_q;
-    wd_d          = wd_q;
-    widx_d        = widx_q;
-    tout_d        = tout_q;
-    hdata_d       = hdata_q;
-    hcnt_d        = hcnt_q;
-    hlast_d       = hlast_q;
-    huser_d       = huser_q;
-    go_drop       = 1'b0;
-    idle_decide   = 1'b0;
-    ev_head_adv_o = 1'b0;
-    ev_crhp_adv_o = 1'b0;
-    ev_done_inc_o = 1'b0;
-    ev_int_set_o  = 1'b0;
-    ev_err_o      = 1'b0;
-    ev_err_bit_o  = '0;
-    ev_bytes_o    = '0;
-    ev_drop_o     = '0;
+  // ---- next state, one process per concern (golden: S2m::update and its stages) ----
+
+  // IDLE (golden: idle): the queue is the open packet's, else the stream beat's tid.
+  // Stopped: drop the packet; available: fetch its head descriptor (the buffered one when
+  // it is that queue's); else count the cycles a beat or held bytes wait, and at
+  // NO_DESC_TOUT raise NO_DESC and drop. Nothing is decided while a prefetch read is
+  // granted or outstanding.
+  always_comb begin : p_idle
+    q_d         = q_q;
+    tout_d      = tout_q;
+    idle_take   = 1'b0;
+    idle_decide = 1'b0;
+    idle_fetch  = 1'b0;
+    idle_drop   = 1'b0;
+    idle_nodesc = 1'b0;
+    if (state_q == SIdle && !pf_wait && (pkt_q || s_axis_tvalid)) begin
+      if (stopped_i[idle_q]) begin
+        idle_decide = 1'b1;
+        idle_drop   = 1'b1;
+      end else if (avail_i[idle_q]) begin
+        idle_decide = 1'b1;
+        idle_fetch  = 1'b1;
+      end else if (s_axis_tvalid || hcnt_q != '0) begin
+        if (tout_i != 32'd0 && (tout_q + 32'd1) >= tout_i) begin
+          idle_nodesc = 1'b1;
+          idle_drop   = 1'b1;
+        end else begin
+          tout_d = tout_q + 32'd1;
+        end
+      end
+      idle_take = idle_decide || idle_nodesc;
+      if (idle_take) begin
+        q_d    = idle_q;
+        tout_d = '0;
+      end
+    end
+  end
+  // the queue's head is the buffered descriptor: straight to DCHK, else read it
+  assign pf_hit = idle_fetch && pf_vld && (pf_qn == idle_q);
+
+  // Descriptor register and its read error (golden: idle, descriptor_fetch): the
+  // buffered descriptor (IDLE), the descriptor read (DAR, DR).
+  always_comb begin : p_fetch
+    desc_d  = desc_q;
+    rderr_d = rderr_q;
     unique case (state_q)
       SIdle: begin
-        if (pf_wait) begin
-          // a prefetch read is granted or outstanding: its beats come first
-        end else if (pkt_q || s_axis_tvalid) begin
-          if (stopped_i[idle_q]) begin
-            idle_decide = 1'b1;
-            q_d         = idle_q;
-            pkt_d       = 1'b1;
-            tout_d      = '0;
-            go_drop     = 1'b1;
-          end else if (avail_i[idle_q]) begin
-            idle_decide = 1'b1;
-            q_d         = idle_q;
-            first_d     = !pkt_q;
-            pkt_d       = 1'b1;
-            tout_d      = '0;
-            // the queue's head is the buffered descriptor: straight to DCHK, else read it
-            if (pf_vld_q && (pf_qn_q == idle_q)) begin
-              desc_d  = pf_desc_q;
-              rderr_d = pf_err_q;
-              state_d = SDchk;
-            end else begin
-              state_d = SDar;
-            end
-          end else if (s_axis_tvalid || hcnt_q != '0) begin
-            if (tout_i != 32'd0 && (tout_q + 32'd1) >= tout_i) begin
-              ev_err_o     = 1'b1;
-              ev_err_bit_o = UDMA_S2M_ERR_NO_DESC[4:0];
-              q_d          = idle_q;
-              pkt_d        = 1'b1;
-              tout_d       = '0;
-              go_drop      = 1'b1;
-            end else begin
-              tout_d = tout_q + 32'd1;
-            end
-          end
+        if (pf_hit) begin
+          desc_d  = pf_desc;
+          rderr_d = pf_err;
         end
       end
       SDar: begin
         if (arvalid_o && arready_i) begin
           rderr_d = 1'b0;
-          state_d = SDr;
         end
       end
       SDr: begin
         if (beat) begin
           desc_d  = desc_in;
           rderr_d = rderr_q | err_beat;
-          if (last_beat) begin
-            state_d = SDchk;
+        end
+      end
+      default: ;
+    endcase
+  end
+
+  // DCHK (golden: descriptor_fetch): RRESP error, then ring id against the head's.
+  always_comb begin : p_check
+    chk_err     = 1'b0;
+    chk_err_bit = '0;
+    if (state_q == SDchk) begin
+      if (rderr_q) begin
+        chk_err     = 1'b1;
+        chk_err_bit = UDMA_S2M_ERR_PREF_AXI_RESPONSE[4:0];
+      end else if (w0.ring_id != head_id_i) begin
+        chk_err     = 1'b1;
+        chk_err_bit = UDMA_S2M_ERR_PREF_RING_ID[4:0];
+      end
+    end
+  end
+
+  // Error exit (golden: enter_drop and its callers): a stopped queue or NO_DESC in IDLE, a
+  // failed DCHK, BERR once the queued bursts are written, a completion B error. The error
+  // event names the cause; the packet is dropped.
+  always_comb begin : p_exit
+    ev_err_o     = 1'b0;
+    ev_err_bit_o = '0;
+    go_drop      = idle_drop;
+    if (idle_nodesc) begin
+      ev_err_o     = 1'b1;
+      ev_err_bit_o = UDMA_S2M_ERR_NO_DESC[4:0];
+    end
+    if (chk_err) begin
+      ev_err_o     = 1'b1;
+      ev_err_bit_o = chk_err_bit;
+      go_drop      = 1'b1;
+    end
+    if (state_q == SBerr && bq_cnt_q == '0 && bcnt_q == '0) begin
+      ev_err_o     = 1'b1;
+      ev_err_bit_o = UDMA_S2M_ERR_DATA_AXI_RESPONSE[4:0];
+      go_drop      = 1'b1;
+    end
+    if (state_q == SCb && b_hs && b_err) begin
+      ev_err_o     = 1'b1;
+      ev_err_bit_o = UDMA_S2M_ERR_COMP_AXI_RESPONSE[4:0];
+      go_drop      = 1'b1;
+    end
+  end
+
+  // Collector (golden: collect_data, enter_drop): DCHK starts the descriptor (capacity,
+  // destination); in DATA the hold and the stream beat form a write (§1 Packing) whose
+  // beat lands in the write-data ring; the burst being collected is closed and queued
+  // for the sender when it is full, the descriptor is full, the packet ended, the next
+  // beat starts a new 4 KiB page, or M2S waits on a DMB of the queue while the stream has
+  // no beat. ADV ends a finished packet's hold; the error exit drops the held bytes and
+  // the beats collected.
+  always_comb begin : p_collect
+    logic wend;
+    hdata_d   = hdata_q;
+    hcnt_d    = hcnt_q;
+    hlast_d   = hlast_q;
+    huser_d   = huser_q;
+    cap_d     = cap_q;
+    used_d    = used_q;
+    dst_d     = dst_q;
+    blast_d   = blast_q;
+    buser_d   = buser_q;
+    wa_d      = wa_q;
+    wp_d      = wp_q;
+    wn_d      = wn_q;
+    bq_addr_d = bq_addr_q;
+    bq_len_d  = bq_len_q;
+    bq_push   = 1'b0;
+    col_drain = 1'b0;
+    wbuf_we   = 1'b0;
+    wbuf_wd   = '0;
+    wstb_wd   = '0;
+    ev_bytes_o = '0;
+    wend      = 1'b0;
+    if (state_q == SDchk && !chk_err) begin
+      cap_d   = (w0.len == '0) ? LenW'(UDMA_DESC_MAX_LEN) : LenW'(w0.len);
+      used_d  = '0;
+      dst_d   = bufp;
+      blast_d = 1'b0;
+      buser_d = 1'b0;
+    end
+    if (state_q == SData && can_collect) begin
+      if (!need_beat || t_hs) begin
+        if (t_hs) begin
+          hlast_d = s_axis_tlast;
+          huser_d = s_axis_tuser;
+        end
+        hdata_d = rest;
+        hcnt_d  = LaneBits'(ttot - (LaneBits+2)'(tk));
+        blast_d = hlast_d && (hcnt_d == '0);
+        buser_d = huser_d;
+        if (tk != '0) begin
+          wbuf_we = 1'b1;
+          wbuf_wd = (comb[DataWidth-1:0] & kmask) << {doff, 3'b000};
+          wstb_wd = tk_keep << doff;
+          wp_d    = wp_q + WbIdxW'(1);
+          if (wn_q == '0) begin
+            wa_d = {dst_q[63:LaneBits], {LaneBits{1'b0}}};
           end
+          wn_d       = wn_q + (BeatIdxW+1)'(1);
+          dst_d      = dst_q + 64'(tk);
+          cap_d      = cap_q - LenW'(tk);
+          used_d     = used_q + LenW'(tk);
+          ev_bytes_o = 6'(tk);
+          wend       = (wn_d == (BeatIdxW+1)'(MaxWrBurst)) || (cap_d == '0) || blast_d ||
+                       (dst_d[11:0] == 12'd0);
+        end else if (blast_d) begin
+          wend      = (wn_q != '0);
+          col_drain = 1'b1;
+        end
+      end else if (wn_q != '0 && dmb_req_i) begin
+        wend = 1'b1;  // no beat and M2S waits on a DMB: issue what is collected
+      end
+      if (wend) begin
+        // close the burst: queued for the sender
+        bq_addr_d[bq_wi] = wa_d;
+        bq_len_d[bq_wi]  = BeatIdxW'(wn_d - (BeatIdxW+1)'(1));
+        bq_push = 1'b1;
+        wn_d    = '0;
+        if (blast_d || cap_d == '0) begin
+          col_drain = 1'b1;
         end
       end
-      SDchk: begin
-        if (rderr_q) begin
-          ev_err_o     = 1'b1;
-          ev_err_bit_o = UDMA_S2M_ERR_PREF_AXI_RESPONSE[4:0];
-          go_drop      = 1'b1;
-        end else if (w0.ring_id != head_id_i) begin
-          ev_err_o     = 1'b1;
-          ev_err_bit_o = UDMA_S2M_ERR_PREF_RING_ID[4:0];
-          go_drop      = 1'b1;
-        end else begin
-          cap_d   = (w0.len == '0) ? LenW'(UDMA_DESC_MAX_LEN) : LenW'(w0.len);
-          used_d  = '0;
-          dst_d   = bufp;
-          blast_d = 1'b0;
-          buser_d = 1'b0;
-          state_d = SData;
-        end
-      end
-      SData: begin
-        if (can_collect) begin
-          if (!need_beat || t_hs) begin
-            if (t_hs) begin
-              hlast_d = s_axis_tlast;
-              huser_d = s_axis_tuser;
-            end
-            hdata_d = rest;
-            hcnt_d  = LaneBits'(ttot - (LaneBits+2)'(tk));
-            blast_d = hlast_d && (hcnt_d == '0);
-            buser_d = huser_d;
-            if (tk != '0) begin
-              wbuf_we = 1'b1;
-              wbuf_wd = (comb[DataWidth-1:0] & kmask) << {doff, 3'b000};
-              wstb_wd = tk_keep << doff;
-              wp_d    = wp_q + WbIdxW'(1);
-              if (wn_q == '0) begin
-                wa_d = {dst_q[63:LaneBits], {LaneBits{1'b0}}};
-              end
-              wn_d       = wn_q + (BeatIdxW+1)'(1);
-              dst_d      = dst_q + 64'(tk);
-              cap_d      = cap_q - LenW'(tk);
-              used_d     = used_q + LenW'(tk);
-              ev_bytes_o = 6'(tk);
-              wend       = (wn_d == (BeatIdxW+1)'(MaxWrBurst)) || (cap_d == '0) || blast_d ||
-                           (dst_d[11:0] == 12'd0);
-            end else if (blast_d) begin
-              wend    = (wn_q != '0);
-              state_d = SDrain;
-            end
-          end else if (wn_q != '0 && dmb_req_i) begin
-            wend = 1'b1;  // no beat and M2S waits on a DMB: issue what is collected
-          end
-          if (wend) begin
-            // close the burst: queued for the sender
-            bq_addr_d[bq_wi] = wa_d;
-            bq_len_d[bq_wi]  = BeatIdxW'(wn_d - (BeatIdxW+1)'(1));
-            bq_cnt_d = bq_cnt_q + 2'd1;
-            wn_d     = '0;
-            if (blast_d || cap_d == '0) begin
-              state_d = SDrain;
-            end
-          end
-        end
-      end
-      SDrain: begin
-        if (bq_cnt_q == '0 && bcnt_q == '0) begin
-          state_d = SCmp;
-        end
-      end
-      SBerr: begin
-        if (bq_cnt_q == '0 && bcnt_q == '0) begin
-          ev_err_o     = 1'b1;
-          ev_err_bit_o = UDMA_S2M_ERR_DATA_AXI_RESPONSE[4:0];
-          go_drop      = 1'b1;
-        end
-      end
+    end
+    if (state_q == SAdv && blast_q) begin
+      hlast_d = 1'b0;
+    end
+    if (go_drop) begin
+      hdata_d = '0;
+      hcnt_d  = '0;
+      wn_d    = '0;
+      wp_d    = rp_q;
+      hlast_d = 1'b0;
+    end
+  end
+
+  // Completion write (golden: completion): CMP clears the AW/W done flags, CAW sends the
+  // AW and the DescBeats W beats of the completion descriptor.
+  always_comb begin : p_comp
+    logic snd_a, snd_w;
+    widx_d   = widx_q;
+    comp_awd = awd_q;
+    comp_wd  = wd_q;
+    caw_done = 1'b0;
+    snd_a    = 1'b0;
+    snd_w    = 1'b0;
+    unique case (state_q)
       SCmp: begin
         if (comp_en_i) begin
-          awd_d   = 1'b0;
-          wd_d    = 1'b0;
-          widx_d  = '0;
-          state_d = SCaw;
-        end else begin
-          state_d = SAdv;
+          comp_awd = 1'b0;
+          comp_wd  = 1'b0;
+          widx_d   = '0;
         end
       end
       SCaw: begin
@@ -563,63 +603,27 @@ module udma_s2m
           end
         end
         // both done: the flags are the sender's again (cleared)
-        awd_d = snd_a && !snd_w;
-        wd_d  = snd_w && !snd_a;
-        if (snd_a && snd_w) begin
-          state_d = SCb;
-        end
+        comp_awd = snd_a && !snd_w;
+        comp_wd  = snd_w && !snd_a;
+        caw_done = snd_a && snd_w;
       end
-      SCb: begin
-        if (b_hs) begin
-          if (b_err) begin
-            ev_err_o     = 1'b1;
-            ev_err_bit_o = UDMA_S2M_ERR_COMP_AXI_RESPONSE[4:0];
-            go_drop      = 1'b1;
-          end else begin
-            state_d = SAdv;
-          end
-        end
-      end
-      SAdv: begin
-        ev_head_adv_o = 1'b1;
-        ev_crhp_adv_o = comp_en_i;
-        ev_done_inc_o = 1'b1;
-        ev_int_set_o  = w0.int_en;
-        first_d       = 1'b0;
-        if (blast_q) begin
-          pkt_d   = 1'b0;
-          hlast_d = 1'b0;
-        end
-        state_d = SIdle;
-      end
-      default: begin  // SDrop
-        if (t_hs) begin
-          ev_drop_o = 6'(n);
-          if (s_axis_tlast) begin
-            pkt_d   = 1'b0;
-            state_d = SIdle;
-          end
-        end
-      end
+      default: ;
     endcase
-    // leave for SDrop: held bytes are dropped (counted); a packet whose tlast
-    // was already taken ends here instead
-    if (go_drop) begin
-      ev_drop_o = 6'(hcnt_q);
-      hdata_d   = '0;
-      hcnt_d    = '0;
-      wn_d      = '0;
-      wp_d      = rp_q;
-      if (hlast_q) begin
-        hlast_d = 1'b0;
-        pkt_d   = 1'b0;
-        state_d = SIdle;
-      end else begin
-        state_d = SDrop;
-      end
-    end
-    // The sender and the B counter: AW and W of the oldest queued burst, popped when
-    // both are done; a data B error while collecting or draining leads to SBerr.
+  end
+
+  // Sender and B counter (golden: send): AW and W of the oldest queued burst, popped
+  // when both are done; the AW/W done flags are the completion write's in CMP/CAW (the
+  // burst queue is empty there); bursts whose AW is done wait for their B.
+  always_comb begin : p_send
+    logic snd_a, snd_w;
+    rp_d     = rp_q;
+    wi_d     = wi_q;
+    bq_rp_d  = bq_rp_q;
+    bq_cnt_d = bq_cnt_q + 2'(bq_push);
+    awd_d    = comp_awd;
+    wd_d     = comp_wd;
+    snd_a    = 1'b0;
+    snd_w    = 1'b0;
     if (sending) begin
       snd_a = awd_q || aw_hs;
       snd_w = wd_q;
@@ -643,60 +647,130 @@ module udma_s2m
       end
     end
     bcnt_d = bcnt_q + BcntW'(sending && aw_hs) - BcntW'(data_b);
+  end
+
+  // FSM state, packet and register-file events (golden: update): the stages' verdicts
+  // decide the next state; the error exit leaves for DROP (or ends a packet whose tlast
+  // was already taken); a data B error while collecting or draining leads to BERR.
+  always_comb begin : p_ctl
+    state_d       = state_q;
+    pkt_d         = pkt_q;
+    first_d       = first_q;
+    ev_head_adv_o = 1'b0;
+    ev_crhp_adv_o = 1'b0;
+    ev_done_inc_o = 1'b0;
+    ev_int_set_o  = 1'b0;
+    ev_drop_o     = '0;
+    unique case (state_q)
+      SIdle: begin
+        if (idle_take) begin
+          pkt_d = 1'b1;
+        end
+        if (idle_fetch) begin
+          first_d = !pkt_q;
+          state_d = pf_hit ? SDchk : SDar;
+        end
+      end
+      SDar: begin
+        if (arvalid_o && arready_i) begin
+          state_d = SDr;
+        end
+      end
+      SDr: begin
+        if (last_beat) begin
+          state_d = SDchk;
+        end
+      end
+      SDchk: begin
+        if (!chk_err) begin
+          state_d = SData;
+        end
+      end
+      SData: begin
+        if (col_drain) begin
+          state_d = SDrain;
+        end
+      end
+      SDrain: begin
+        if (bq_cnt_q == '0 && bcnt_q == '0) begin
+          state_d = SCmp;
+        end
+      end
+      SBerr: ;  // leaves through the error exit
+      SCmp: state_d = comp_en_i ? SCaw : SAdv;
+      SCaw: begin
+        if (caw_done) begin
+          state_d = SCb;
+        end
+      end
+      SCb: begin
+        if (b_hs && !b_err) begin
+          state_d = SAdv;
+        end
+      end
+      SAdv: begin
+        ev_head_adv_o = 1'b1;
+        ev_crhp_adv_o = comp_en_i;
+        ev_done_inc_o = 1'b1;
+        ev_int_set_o  = w0.int_en;
+        first_d       = 1'b0;
+        if (blast_q) begin
+          pkt_d = 1'b0;
+        end
+        state_d = SIdle;
+      end
+      default: begin  // SDrop
+        if (t_hs) begin
+          ev_drop_o = 6'(n);
+          if (s_axis_tlast) begin
+            pkt_d   = 1'b0;
+            state_d = SIdle;
+          end
+        end
+      end
+    endcase
+    // leave for SDrop: held bytes are dropped (counted); a packet whose tlast
+    // was already taken ends here instead
+    if (go_drop) begin
+      ev_drop_o = 6'(hcnt_q);
+      if (hlast_q) begin
+        pkt_d   = 1'b0;
+        state_d = SIdle;
+      end else begin
+        state_d = SDrop;
+      end
+    end
     if (data_b && b_err && (state_q == SData || state_q == SDrain)) begin
       state_d = SBerr;
     end
   end
 
-  // Descriptor prefetch buffer (golden: model/src/udma/pf.rs): the request latches the
-  // queue and head + 1 address, the AR handshake starts the read, its beats assemble the
-  // descriptor; settled IDLE keeps it only while it made no decision and its queue is
-  // available (every error stops its queue: the buffer never outlives one).
-  always_comb begin : p_pf
-    pf_out_d  = pf_out_q;
-    pf_vld_d  = pf_vld_q;
-    pf_qn_d   = pf_qn_q;
-    pf_addr_d = pf_addr_q;
-    pf_desc_d = pf_desc_q;
-    pf_err_d  = pf_err_q;
-    if (pf_want) begin
-      pf_qn_d   = q_q;
-      pf_addr_d = next_addr_i;
-    end
-    if (pf_ar && arready_i) begin
-      pf_out_d = 1'b1;
-      pf_err_d = 1'b0;
-    end
-    if (pf_beat) begin
-      pf_desc_d = pf_in;
-      pf_err_d  = pf_err_q | (rresp_i != AXI_RESP_OKAY[1:0]);
-      if (rd_cnt_i == rd_len_i) begin
-        pf_out_d = 1'b0;
-        pf_vld_d = 1'b1;
-      end
-    end
-    if (state_q == SIdle && !pf_wait) begin
-      pf_vld_d = pf_vld_q && !idle_decide && avail_i[pf_qn_q];
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin : p_pf_regs
-    if (!rst_ni) begin
-      pf_out_q  <= 1'b0;
-      pf_vld_q  <= 1'b0;
-      pf_qn_q   <= '0;
-      pf_addr_q <= '0;
-      pf_desc_q <= '0;
-      pf_err_q  <= 1'b0;
-    end else begin
-      pf_out_q  <= pf_out_d;
-      pf_vld_q  <= pf_vld_d;
-      pf_qn_q   <= pf_qn_d;
-      pf_addr_q <= pf_addr_d;
-      pf_desc_q <= pf_desc_d;
-      pf_err_q  <= pf_err_d;
-    end
-  end
+  // Descriptor prefetch buffer: requested in SData / SDrain; settled IDLE keeps it only
+  // while it made no decision and its queue is available (every error stops its queue:
+  // the buffer never outlives one).
+  udma_desc_pf #(
+    .NumQ      (NumQ),
+    .DataWidth (DataWidth)
+  ) u_pf (
+    .clk_i,
+    .rst_ni,
+    .want_i   (pf_want),
+    .q_i      (q_q),
+    .addr_i   (next_addr_i),
+    .ar_hs_i  (pf_ar && arready_i),
+    .beat_i   (pf_beat),
+    .rdata_i,
+    .rresp_i,
+    .last_i   (rd_cnt_i == rd_len_i),
+    .settle_i ((state_q == SIdle) && !pf_wait),
+    .keep_i   (!idle_decide && avail_i[pf_qn]),
+    .out_o    (pf_out),
+    .vld_o    (pf_vld),
+    .q_o      (pf_qn),
+    .addr_o   (pf_addr),
+    .desc_o   (pf_desc),
+    .err_o    (pf_err)
+  );
 
   assign state_o   = state_q;
   assign stat_q_o  = q_q;

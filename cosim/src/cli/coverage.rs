@@ -190,106 +190,147 @@ pub enum WaiverError {
 pub fn parse_waivers(text: &str, file: &str) -> Result<Vec<Waiver>, WaiverError> {
     let mut v = Vec::new();
     for (i, l) in text.lines().enumerate() {
-        let mut t = l.trim();
+        let t = l.trim();
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        let mut tool = None;
-        if let Some(rest) = t.strip_prefix("verilator=") {
-            let (ver, r) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-            if ver.is_empty() {
-                return Err(WaiverError::Kind {
-                    file: file.to_string(),
-                    line: i + 1,
-                    kind: "verilator=".into(),
-                });
-            }
-            tool = Some(ver.to_string());
-            t = r.trim_start();
-        }
-        let mut it = t.splitn(3, char::is_whitespace);
-        let kind = it.next().unwrap_or("").to_string();
-        let target = it.next().unwrap_or("").trim().to_string();
-        let mut reason = it.next().unwrap_or("").trim().to_string();
-        let line = i + 1;
-        let file = file.to_string();
-        let mut pattern = None;
-        let mut occurrence = None;
-        let mut from = Vec::new();
-        if kind == "credit" {
-            // BLOCK:MODULE FROM[,FROM] REASON
-            let ok = target
-                .split_once(':')
-                .is_some_and(|(b, m)| !b.is_empty() && !m.is_empty());
-            let rest = reason.clone();
-            let (f, r) = rest.split_once(char::is_whitespace).unwrap_or((&rest, ""));
-            from = f
-                .split(',')
-                .filter(|x| !x.is_empty())
-                .map(str::to_string)
-                .collect();
-            if !ok || from.is_empty() {
-                return Err(WaiverError::CreditTarget { file, line, target });
-            }
-            reason = r.trim().to_string();
-        }
-        if kind == "text" {
-            // FILE "PATTERN" REASON
-            let rest = reason.clone();
-            let Some(body) = rest.strip_prefix('"') else {
-                return Err(WaiverError::TextTarget { file, line });
-            };
-            let Some((pat, r)) = body.split_once('"') else {
-                return Err(WaiverError::TextTarget { file, line });
-            };
-            if pat.is_empty() || target.is_empty() {
-                return Err(WaiverError::TextTarget { file, line });
-            }
-            pattern = Some(pat.to_string());
-            let mut r = r;
-            if let Some(n) = r.strip_prefix('#') {
-                let digits: String = n.chars().take_while(|c| c.is_ascii_digit()).collect();
-                match digits.parse::<usize>() {
-                    Ok(k) if k >= 1 => occurrence = Some(k),
-                    _ => return Err(WaiverError::TextTarget { file, line }),
-                }
-                r = &n[digits.len()..];
-            }
-            reason = r.trim().to_string();
-        }
-        if reason.is_empty() {
-            return Err(WaiverError::NoReason { file, line });
-        }
-        match kind.as_str() {
-            "line" => {
-                let ok = target
-                    .rsplit_once(':')
-                    .is_some_and(|(f, n)| !f.is_empty() && n.parse::<u32>().is_ok());
-                if !ok {
-                    return Err(WaiverError::LineTarget { file, line, target });
-                }
-            }
-            "toggle" => {
-                if !target.contains(':') {
-                    return Err(WaiverError::ToggleTarget { file, line, target });
-                }
-            }
-            "text" | "credit" => {}
-            _ => return Err(WaiverError::Kind { file, line, kind }),
-        }
-        v.push(Waiver {
-            kind,
-            target,
-            pattern,
-            occurrence,
-            resolved_line: None,
-            reason,
-            at: line,
-            tool,
-            from,
-        });
+        v.push(parse_waiver(t, file, i + 1)?);
     }
     Ok(v)
+}
+
+/// One waiver line `t` (not blank, not a comment), line `line` of `file`.
+fn parse_waiver(t: &str, file: &str, line: usize) -> Result<Waiver, WaiverError> {
+    let (tool, t) = split_tool(t, file, line)?;
+    let mut it = t.splitn(3, char::is_whitespace);
+    let kind = it.next().unwrap_or("").to_string();
+    let target = it.next().unwrap_or("").trim().to_string();
+    let mut reason = it.next().unwrap_or("").trim().to_string();
+    let file = file.to_string();
+    let mut pattern = None;
+    let mut occurrence = None;
+    let mut from = Vec::new();
+    if kind == "credit" {
+        (from, reason) =
+            parse_credit(&target, &reason).ok_or_else(|| WaiverError::CreditTarget {
+                file: file.clone(),
+                line,
+                target: target.clone(),
+            })?;
+    }
+    if kind == "text" {
+        let (pat, occ, r) =
+            parse_text(&target, &reason).ok_or_else(|| WaiverError::TextTarget {
+                file: file.clone(),
+                line,
+            })?;
+        (pattern, occurrence, reason) = (Some(pat), occ, r);
+    }
+    if reason.is_empty() {
+        return Err(WaiverError::NoReason { file, line });
+    }
+    check_target(&kind, &target, &file, line)?;
+    Ok(Waiver {
+        kind,
+        target,
+        pattern,
+        occurrence,
+        resolved_line: None,
+        reason,
+        at: line,
+        tool,
+        from,
+    })
+}
+
+/// The optional `verilator=VERSION` prefix of a waiver line: the version and
+/// the rest of the line.
+fn split_tool<'a>(
+    t: &'a str,
+    file: &str,
+    line: usize,
+) -> Result<(Option<String>, &'a str), WaiverError> {
+    let Some(rest) = t.strip_prefix("verilator=") else {
+        return Ok((None, t));
+    };
+    let (ver, r) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    if ver.is_empty() {
+        return Err(WaiverError::Kind {
+            file: file.to_string(),
+            line,
+            kind: "verilator=".into(),
+        });
+    }
+    Ok((Some(ver.to_string()), r.trim_start()))
+}
+
+/// `credit BLOCK:MODULE FROM[,FROM] REASON`: the blocks FROM and the reason;
+/// `None` when BLOCK, MODULE or FROM is missing.
+fn parse_credit(target: &str, rest: &str) -> Option<(Vec<String>, String)> {
+    let ok = target
+        .split_once(':')
+        .is_some_and(|(b, m)| !b.is_empty() && !m.is_empty());
+    let (f, r) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let from: Vec<String> = f
+        .split(',')
+        .filter(|x| !x.is_empty())
+        .map(str::to_string)
+        .collect();
+    (ok && !from.is_empty()).then(|| (from, r.trim().to_string()))
+}
+
+/// `text FILE "PATTERN"[#N] REASON`: the pattern, the occurrence N and the
+/// reason; `None` when the quotes, the file, the pattern or N (≥ 1) is
+/// malformed.
+fn parse_text(target: &str, rest: &str) -> Option<(String, Option<usize>, String)> {
+    let (pat, mut r) = rest.strip_prefix('"')?.split_once('"')?;
+    if pat.is_empty() || target.is_empty() {
+        return None;
+    }
+    let mut occurrence = None;
+    if let Some(n) = r.strip_prefix('#') {
+        let digits: String = n.chars().take_while(|c| c.is_ascii_digit()).collect();
+        occurrence = Some(digits.parse::<usize>().ok().filter(|k| *k >= 1)?);
+        r = &n[digits.len()..];
+    }
+    Some((pat.to_string(), occurrence, r.trim().to_string()))
+}
+
+/// The waiver kind is known and its WHERE has that kind's form.
+fn check_target(kind: &str, target: &str, file: &str, line: usize) -> Result<(), WaiverError> {
+    let (file, target_s) = (file.to_string(), target.to_string());
+    match kind {
+        "line" => {
+            let ok = target
+                .rsplit_once(':')
+                .is_some_and(|(f, n)| !f.is_empty() && n.parse::<u32>().is_ok());
+            if !ok {
+                return Err(WaiverError::LineTarget {
+                    file,
+                    line,
+                    target: target_s,
+                });
+            }
+        }
+        "toggle" => {
+            if !target.contains(':') {
+                return Err(WaiverError::ToggleTarget {
+                    file,
+                    line,
+                    target: target_s,
+                });
+            }
+        }
+        "text" | "credit" => {}
+        _ => {
+            return Err(WaiverError::Kind {
+                file,
+                line,
+                kind: kind.to_string(),
+            })
+        }
+    }
+    Ok(())
 }
 
 fn base(f: &str) -> &str {
@@ -519,62 +560,23 @@ fn pct(f: &Figure) -> String {
 }
 
 pub fn run(a: CoverageArgs) -> Result<i32> {
-    let wtext = std::fs::read_to_string(&a.waivers)
-        .with_context(|| format!("reading waiver file {}", a.waivers.display()))?;
-    let mut waivers = parse_waivers(&wtext, &a.waivers.display().to_string())?;
-    // Tool-bug waivers of another Verilator do not apply to this build's data.
-    let tool = crate::rtl::VERILATOR_VERSION;
-    let (mine, other): (Vec<Waiver>, Vec<Waiver>) = waivers
-        .into_iter()
-        .partition(|w| w.tool.as_deref().is_none_or(|v| tool.starts_with(v)));
-    waivers = mine;
-    if !other.is_empty() {
-        eprintln!(
-            "coverage: {} tool-bug waiver(s) of another Verilator not applied (this build: {tool})",
-            other.len()
-        );
-    }
-    let mut used = vec![false; waivers.len()];
+    let wfile = a.waivers.display().to_string();
+    let mut waivers = load_waivers(&a.waivers)?;
+    let data = load_blocks(&a.dir, &mut waivers, &wfile)?;
+    let covered_in = credit_sources(&data, &waivers);
     let root = format!(
         "{}/",
         std::fs::canonicalize(".")
             .map(|p| p.display().to_string())
             .unwrap_or_default()
     );
-    let mut blocks = Vec::new();
-    let mut data = Vec::new();
-    for name in crate::blocks::names() {
-        let p = a.dir.join(format!("{name}.dat"));
-        if !p.exists() {
-            continue;
-        }
-        let text =
-            std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
-        let pts = parse_dat(&text).with_context(|| p.display().to_string())?;
-        resolve_text_waivers(&mut waivers, &pts, &a.waivers.display().to_string(), &|f| {
-            std::fs::read_to_string(f).ok()
-        })?;
-        data.push((name, pts));
-    }
-    // Covered point keys of every block a `credit` entry names.
-    let mut covered_in = BTreeMap::new();
-    for (name, pts) in &data {
-        if waivers.iter().any(|w| w.from.iter().any(|b| b == name)) {
-            let keys: std::collections::BTreeSet<PointKey> =
-                pts.iter().filter(|p| p.count > 0).map(point_key).collect();
-            covered_in.insert(name.to_string(), keys);
-        }
-    }
-    for (name, pts) in &data {
-        blocks.push(block_coverage_credited(
-            name,
-            pts,
-            &waivers,
-            &mut used,
-            &root,
-            &covered_in,
-        ));
-    }
+    let mut used = vec![false; waivers.len()];
+    let blocks: Vec<BlockCoverage> = data
+        .iter()
+        .map(|(name, pts)| {
+            block_coverage_credited(name, pts, &waivers, &mut used, &root, &covered_in)
+        })
+        .collect();
     anyhow::ensure!(
         !blocks.is_empty(),
         "no <block>.dat in {} (run `make coverage`)",
@@ -597,11 +599,80 @@ pub fn run(a: CoverageArgs) -> Result<i32> {
         );
         return Ok(0);
     }
+    print_table(&blocks);
+    print_uncovered(&blocks, a.max_list);
+    for w in &stale {
+        println!(
+            "stale waiver ({wfile}:{}): {} {} matches no uncovered point",
+            w.at, w.kind, w.target
+        );
+    }
+    Ok(0)
+}
+
+/// The waivers of `path` that apply to this build: tool-bug waivers of
+/// another Verilator are left out (said on stderr).
+fn load_waivers(path: &Path) -> Result<Vec<Waiver>> {
+    let wtext = std::fs::read_to_string(path)
+        .with_context(|| format!("reading waiver file {}", path.display()))?;
+    let waivers = parse_waivers(&wtext, &path.display().to_string())?;
+    let tool = crate::rtl::VERILATOR_VERSION;
+    let (mine, other): (Vec<Waiver>, Vec<Waiver>) = waivers
+        .into_iter()
+        .partition(|w| w.tool.as_deref().is_none_or(|v| tool.starts_with(v)));
+    if !other.is_empty() {
+        eprintln!(
+            "coverage: {} tool-bug waiver(s) of another Verilator not applied (this build: {tool})",
+            other.len()
+        );
+    }
+    Ok(mine)
+}
+
+/// The points of every registered block with a `<block>.dat` in `dir`, in
+/// registry order; the `text` waivers resolved against each block's sources.
+fn load_blocks(
+    dir: &Path,
+    waivers: &mut [Waiver],
+    wfile: &str,
+) -> Result<Vec<(&'static str, Vec<Point>)>> {
+    let mut data = Vec::new();
+    for name in crate::blocks::names() {
+        let p = dir.join(format!("{name}.dat"));
+        if !p.exists() {
+            continue;
+        }
+        let text =
+            std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
+        let pts = parse_dat(&text).with_context(|| p.display().to_string())?;
+        resolve_text_waivers(waivers, &pts, wfile, &|f| std::fs::read_to_string(f).ok())?;
+        data.push((name, pts));
+    }
+    Ok(data)
+}
+
+/// Covered point keys of every block a `credit` entry names.
+fn credit_sources(
+    data: &[(&'static str, Vec<Point>)],
+    waivers: &[Waiver],
+) -> BTreeMap<String, std::collections::BTreeSet<PointKey>> {
+    let mut covered_in = BTreeMap::new();
+    for (name, pts) in data {
+        if waivers.iter().any(|w| w.from.iter().any(|b| b == name)) {
+            let keys = pts.iter().filter(|p| p.count > 0).map(point_key).collect();
+            covered_in.insert(name.to_string(), keys);
+        }
+    }
+    covered_in
+}
+
+/// The per-block table: line (after waivers), toggle, expression, waived.
+fn print_table(blocks: &[BlockCoverage]) {
     println!(
         "{:<10} {:>24} {:>24} {:>24} {:>9}",
         "block", "line (after waivers)", "toggle", "expression", "waived"
     );
-    for b in &blocks {
+    for b in blocks {
         let waived = b.line.waived + b.toggle.waived + b.expr.as_ref().map_or(0, |e| e.waived);
         let credited =
             b.line.credited + b.toggle.credited + b.expr.as_ref().map_or(0, |e| e.credited);
@@ -622,15 +693,19 @@ pub fn run(a: CoverageArgs) -> Result<i32> {
             }
         );
     }
-    for b in &blocks {
+}
+
+/// The uncovered points of each block, at most `max_list` a block (0: all).
+fn print_uncovered(blocks: &[BlockCoverage], max_list: usize) {
+    for b in blocks {
         if b.uncovered.is_empty() {
             continue;
         }
         println!("\nuncovered in {} ({} points):", b.block, b.uncovered.len());
-        let n = if a.max_list == 0 {
+        let n = if max_list == 0 {
             b.uncovered.len()
         } else {
-            a.max_list.min(b.uncovered.len())
+            max_list.min(b.uncovered.len())
         };
         for u in &b.uncovered[..n] {
             let k = match u.kind {
@@ -647,16 +722,6 @@ pub fn run(a: CoverageArgs) -> Result<i32> {
             );
         }
     }
-    for w in &stale {
-        println!(
-            "stale waiver ({}:{}): {} {} matches no uncovered point",
-            a.waivers.display(),
-            w.at,
-            w.kind,
-            w.target
-        );
-    }
-    Ok(0)
 }
 
 #[cfg(test)]

@@ -79,6 +79,7 @@ pub const RTL_FILES: &[&str] = &[
     "axil_reg_adapter.sv",
     "evt_sem.sv",
     "udma_regs.sv",
+    "udma_desc_pf.sv",
     "udma_m2s.sv",
     "udma_s2m.sv",
     "udma_engine.sv",

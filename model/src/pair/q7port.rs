@@ -329,14 +329,29 @@ impl Q7Port {
         (o, c, m, dbg)
     }
 
-    /// Clock edge. `t` holds the CSR targets' outputs (UDMA engines, then EVT_SEM).
+    /// Clock edge. `t` holds the CSR targets' outputs (UDMA engines, then
+    /// EVT_SEM). One stage per phase of an access, as the RTL's next-state
+    /// processes: [`Self::accept`] (`p_request`), [`Self::write`]
+    /// (`p_write`), [`Self::broadcast`] (`p_bcast`), [`Self::read`] (`p_read`).
     #[inline]
     pub fn update(&mut self, rst: bool, i: &AxilIn, t: &(impl CsrTargets + ?Sized), mem: &MemResp) {
         if rst {
             self.reset();
             return;
         }
-        let tgt = self.tgt();
+        match self.state {
+            Q7State::Idle | Q7State::WaitW | Q7State::WaitAw => self.accept(i),
+            Q7State::WFwd | Q7State::WResp | Q7State::Back => self.write(i, t, mem),
+            Q7State::BcFwd | Q7State::BcResp => self.broadcast(t),
+            _ => self.read(i, t),
+        }
+    }
+
+    /// Request (`p_request`): IDLE offers the write and the read channels on
+    /// alternate cycles and captures AW and W (or AR); WAIT_W / WAIT_AW wait
+    /// for the other half of the write.
+    #[inline]
+    fn accept(&mut self, i: &AxilIn) {
         match self.state {
             Q7State::Idle => {
                 let pref = self.pref;
@@ -370,12 +385,22 @@ impl Q7Port {
                     self.state = Q7State::WFwd;
                 }
             }
-            Q7State::WaitAw => {
+            _ => {
                 if i.awvalid {
                     self.set_addr(i.awaddr);
                     self.state = Q7State::WFwd;
                 }
             }
+        }
+    }
+
+    /// Write (`p_write`): W_FWD forwards AW and W to the target (SLVERR for
+    /// no target; the broadcast block's writes), W_RESP waits for its B,
+    /// BACK hands the response to the Q7.
+    #[inline]
+    fn write(&mut self, i: &AxilIn, t: &(impl CsrTargets + ?Sized), mem: &MemResp) {
+        let tgt = self.tgt();
+        match self.state {
             Q7State::WFwd => {
                 if tgt == self.t_err() {
                     self.resp = 2;
@@ -411,41 +436,54 @@ impl Q7Port {
                     self.state = Q7State::Back;
                 }
             }
-            Q7State::Back => {
+            _ => {
                 if i.bready {
                     self.state = Q7State::Idle;
                 }
             }
-            Q7State::BcFwd => {
-                let e = self.bc_engine();
-                let (awr, wr) = (t.target(e).awready, t.target(e).wready);
-                let done = (!self.awp || awr) && (!self.wp || wr);
-                if awr {
-                    self.awp = false;
-                }
-                if wr {
-                    self.wp = false;
-                }
-                if done {
-                    self.state = Q7State::BcResp;
-                }
+        }
+    }
+
+    /// Broadcast (`p_bcast`): the TAIL_INC write goes to every engine of the
+    /// mask, lowest first (BC_FWD forwards AW and W, BC_RESP takes its B);
+    /// the response is the first non-OKAY one.
+    #[inline]
+    fn broadcast(&mut self, t: &(impl CsrTargets + ?Sized)) {
+        let e = self.bc_engine();
+        if self.state == Q7State::BcFwd {
+            let (awr, wr) = (t.target(e).awready, t.target(e).wready);
+            let done = (!self.awp || awr) && (!self.wp || wr);
+            if awr {
+                self.awp = false;
             }
-            Q7State::BcResp => {
-                let e = self.bc_engine();
-                if t.target(e).bvalid {
-                    if self.resp == 0 {
-                        self.resp = t.target(e).bresp;
-                    }
-                    self.bpend &= !(1 << e);
-                    if self.bpend == 0 {
-                        self.state = Q7State::Back;
-                    } else {
-                        self.awp = true;
-                        self.wp = true;
-                        self.state = Q7State::BcFwd;
-                    }
-                }
+            if wr {
+                self.wp = false;
             }
+            if done {
+                self.state = Q7State::BcResp;
+            }
+        } else if t.target(e).bvalid {
+            if self.resp == 0 {
+                self.resp = t.target(e).bresp;
+            }
+            self.bpend &= !(1 << e);
+            if self.bpend == 0 {
+                self.state = Q7State::Back;
+            } else {
+                self.awp = true;
+                self.wp = true;
+                self.state = Q7State::BcFwd;
+            }
+        }
+    }
+
+    /// Read (`p_read`): R_FWD forwards AR to the target (the broadcast block
+    /// answers a MASK read itself; memory and no target answer SLVERR),
+    /// R_RESP takes its R, R_BACK hands it to the Q7.
+    #[inline]
+    fn read(&mut self, i: &AxilIn, t: &(impl CsrTargets + ?Sized)) {
+        let tgt = self.tgt();
+        match self.state {
             Q7State::RFwd => {
                 if tgt == self.t_bc() {
                     // MASK reads back; TAIL_INC is write-only

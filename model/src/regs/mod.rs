@@ -815,6 +815,7 @@ pub const RTL_FILES: &[&str] = &[
     "evt_sem.sv",
     "udma_regs.sv",
     "udma_engine.sv",
+    "udma_desc_pf.sv",
     "udma_m2s.sv",
     "udma_s2m.sv",
 ];

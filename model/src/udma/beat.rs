@@ -322,12 +322,6 @@ pub trait Lanes: WideData + Copy + Default + Eq + core::fmt::Debug + Send + Sync
     fn desc_shift_in(desc: u128, beat: &Self, bb: usize, addr: u64) -> u128;
     /// [`desc_beat`]: beat `idx` of a 16-byte descriptor write and its strobe.
     fn desc_beat(d: u128, idx: usize, bb: usize, addr: u64) -> (Self, u64);
-    /// A double beat as a [`Beat2`] (tests compare with the [`Beat`] forms).
-    #[cfg(test)]
-    fn wide2(c: &Self::Double) -> Beat2;
-    /// A [`Beat2`] cut to a double beat.
-    #[cfg(test)]
-    fn narrow2(c: &Beat2) -> Self::Double;
 }
 
 /// A 4-byte data beat (`DataWidth` 32) held in a 64-bit word, the high four
@@ -437,16 +431,6 @@ impl Lanes for Beat4 {
         };
         (Beat4(u64::from(b)), keep_at(bb as u32, 0))
     }
-    #[cfg(test)]
-    fn wide2(c: &u64) -> Beat2 {
-        let mut o = [0u64; 2 * WORDS];
-        o[0] = *c;
-        o
-    }
-    #[cfg(test)]
-    fn narrow2(c: &Beat2) -> u64 {
-        c[0]
-    }
 }
 
 /// `LOW64[n]`: mask of the low `n` bytes of a `u64` (`n <= 8`).
@@ -520,17 +504,6 @@ impl Lanes for u64 {
             (d >> (8 * from)) as u64 & low64(bb)
         };
         (b, keep_at(bb as u32, 0))
-    }
-    #[cfg(test)]
-    fn wide2(c: &u128) -> Beat2 {
-        let mut o = [0u64; 2 * WORDS];
-        o[0] = *c as u64;
-        o[1] = (*c >> 64) as u64;
-        o
-    }
-    #[cfg(test)]
-    fn narrow2(c: &Beat2) -> u128 {
-        lo128(c)
     }
 }
 
@@ -632,18 +605,6 @@ macro_rules! lanes_words {
                     (words.take(idx * bb, bb), keep_at(bb as u32, 0))
                 }
             }
-            #[cfg(test)]
-            fn wide2(c: &[u64; $n2]) -> Beat2 {
-                let mut o = [0u64; 2 * WORDS];
-                o[..$n2].copy_from_slice(c);
-                o
-            }
-            #[cfg(test)]
-            fn narrow2(c: &Beat2) -> [u64; $n2] {
-                let mut o = [0u64; $n2];
-                o.copy_from_slice(&c[..$n2]);
-                o
-            }
         }
     };
 }
@@ -731,24 +692,73 @@ impl Lanes for [u64; 2] {
             )
         }
     }
-    #[cfg(test)]
-    fn wide2(c: &[u128; 2]) -> Beat2 {
-        let mut o = [0u64; 2 * WORDS];
-        o[0] = c[0] as u64;
-        o[1] = (c[0] >> 64) as u64;
-        o[2] = c[1] as u64;
-        o[3] = (c[1] >> 64) as u64;
-        o
-    }
-    #[cfg(test)]
-    fn narrow2(c: &Beat2) -> [u128; 2] {
-        [lo128(c), u128::from(c[2]) | u128::from(c[3]) << 64]
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A double beat ([`Lanes::Double`]) as a [`Beat2`] and back, to compare
+    /// the sized lane moves with the [`Beat`] forms.
+    trait Double2: Sized {
+        fn wide2(&self) -> Beat2;
+        /// A [`Beat2`] cut to the double beat.
+        fn narrow2(c: &Beat2) -> Self;
+    }
+
+    /// `DataWidth` 32 (two 4-byte beats in one word).
+    impl Double2 for u64 {
+        fn wide2(&self) -> Beat2 {
+            let mut o = [0u64; 2 * WORDS];
+            o[0] = *self;
+            o
+        }
+        fn narrow2(c: &Beat2) -> Self {
+            c[0]
+        }
+    }
+
+    /// `DataWidth` 64.
+    impl Double2 for u128 {
+        fn wide2(&self) -> Beat2 {
+            let mut o = [0u64; 2 * WORDS];
+            o[0] = *self as u64;
+            o[1] = (*self >> 64) as u64;
+            o
+        }
+        fn narrow2(c: &Beat2) -> Self {
+            lo128(c)
+        }
+    }
+
+    /// `DataWidth` 128.
+    impl Double2 for [u128; 2] {
+        fn wide2(&self) -> Beat2 {
+            let mut o = [0u64; 2 * WORDS];
+            o[0] = self[0] as u64;
+            o[1] = (self[0] >> 64) as u64;
+            o[2] = self[1] as u64;
+            o[3] = (self[1] >> 64) as u64;
+            o
+        }
+        fn narrow2(c: &Beat2) -> Self {
+            [lo128(c), u128::from(c[2]) | u128::from(c[3]) << 64]
+        }
+    }
+
+    /// Word-array beats (`DataWidth` 256).
+    impl<const N2: usize> Double2 for [u64; N2] {
+        fn wide2(&self) -> Beat2 {
+            let mut o = [0u64; 2 * WORDS];
+            o[..N2].copy_from_slice(self);
+            o
+        }
+        fn narrow2(c: &Beat2) -> Self {
+            let mut o = [0u64; N2];
+            o.copy_from_slice(&c[..N2]);
+            o
+        }
+    }
 
     /// Byte-array references of the lane moves (the former representation).
     fn bytes_take(b: &[u8; 32], from: usize, n: usize) -> [u8; 32] {
@@ -840,7 +850,10 @@ mod tests {
     /// forms at every offset and length the engine uses (a beat's bytes,
     /// a double beat's `2 cap`), for random data, and the descriptor moves at
     /// every beat size `bbs` of the type.
-    fn sized_equals_beat<D: Lanes>(cap: usize, bbs: &[usize], seed: u64) {
+    fn sized_equals_beat<D: Lanes>(cap: usize, bbs: &[usize], seed: u64)
+    where
+        D::Double: Double2,
+    {
         let mut r = crate::stim::StimRng::new(seed);
         for _ in 0..100 {
             let (a, b) = (rand_lanes::<D>(&mut r), rand_lanes::<D>(&mut r));
@@ -861,15 +874,15 @@ mod tests {
             for na in 0..=cap {
                 for nb in 0..=cap {
                     let c = a.concat(na, &b, nb);
-                    assert_eq!(D::wide2(&c), concat(&wa, na, &wb, nb), "concat {na} {nb}");
+                    assert_eq!(c.wide2(), concat(&wa, na, &wb, nb), "concat {na} {nb}");
                 }
             }
             let mut cw: Beat2 = [0; 2 * WORDS];
             for w in cw.iter_mut() {
                 *w = r.u64();
             }
-            let c = D::narrow2(&cw);
-            let cw = D::wide2(&c);
+            let c = D::Double::narrow2(&cw);
+            let cw = c.wide2();
             for from in 0..=2 * cap {
                 for n in 0..=cap.min(2 * cap - from) {
                     let got = D::slice2(&c, from, n).to_beat();

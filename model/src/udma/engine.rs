@@ -366,6 +366,7 @@ const RTL_FILES: &[&str] = &[
     "sb2sb_pkg.sv",
     "axil_reg_adapter.sv",
     "udma_regs.sv",
+    "udma_desc_pf.sv",
     "udma_m2s.sv",
     "udma_s2m.sv",
     "udma_engine.sv",
@@ -619,7 +620,7 @@ impl<W: UdmaWidth> UdmaEngine<W> {
         });
         // Clock edge.
         let stats = self.stats();
-        self.m2s.idle(&self.regs.side[0], false);
+        self.m2s.idle_quiet(&self.regs.side[0]);
         self.s2m.idle_quiet(&self.regs.side[1]);
         const NO_EV: SideEv = SideEv {
             q: 0,

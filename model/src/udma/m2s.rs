@@ -21,7 +21,7 @@
 
 use super::beat::{desc_beats, keep_at, Lanes};
 use super::desc::{decode_len, ring_id_of};
-use super::pf::DescPf;
+use super::pf::{DescPf, PfIn};
 use super::regfile::{SideEv, SideRegs, SideStat, NQ};
 use super::regs::*;
 
@@ -280,14 +280,15 @@ impl<D: Lanes> M2s<D> {
         Some(q)
     }
 
-    /// IDLE (stage `idle` of the RTL's next state). Waits while a prefetch
-    /// read is granted (`ar_pending`) or outstanding. Else: an open packet
-    /// waits on its queue (stopped: CLOSE), no open packet picks a queue
-    /// (engine NORMAL); the queue's descriptor comes from the prefetch
-    /// buffer when it holds the queue's head (→ DCHK), else it is read
-    /// (→ DAR). The buffer is emptied either way.
+    /// IDLE (`p_idle` of the RTL). Waits while a prefetch read is granted
+    /// (`ar_pending`) or outstanding. Else: an open packet waits on its
+    /// queue (stopped: CLOSE), no open packet picks a queue (engine
+    /// NORMAL); the queue's descriptor comes from the prefetch buffer when
+    /// it holds the queue's head (→ DCHK), else it is read (→ DAR). The
+    /// buffer is emptied at the edge either way (the settled IDLE input of
+    /// [`DescPf::step`]).
     #[inline(always)]
-    pub fn idle(&mut self, regs: &SideRegs, ar_pending: bool) {
+    fn idle(&mut self, regs: &SideRegs, ar_pending: bool) {
         if self.pf.out || ar_pending {
             return;
         }
@@ -301,7 +302,7 @@ impl<D: Lanes> M2s<D> {
         } else {
             self.pick(regs)
         };
-        let hit = self.pf.settle(fetch, false);
+        let hit = fetch.and_then(|q| self.pf.hit(q));
         if fetch.is_some() {
             self.state = match hit {
                 Some((desc, err)) => {
@@ -312,6 +313,14 @@ impl<D: Lanes> M2s<D> {
                 None => M2sState::Dar,
             };
         }
+    }
+
+    /// A quiet cycle's IDLE (no open packet, no read granted or
+    /// outstanding): the queue pick, and the prefetch buffer emptied.
+    #[inline(always)]
+    pub fn idle_quiet(&mut self, regs: &SideRegs) {
+        self.idle(regs, false);
+        self.pf.settle(false);
     }
 
     /// TX requests the prefetch of the queue's head + 1: every data burst of
@@ -437,25 +446,19 @@ impl<D: Lanes> M2s<D> {
         } else {
             0
         };
-        let pf_req = (pf_want, self.q, pf_addr);
+        let pf_in = PfIn {
+            want: pf_want,
+            q: self.q,
+            addr: pf_addr,
+            ar_hs: pf_hs,
+            beat: pf_beat,
+            rd,
+            settle: self.state == M2sState::Idle && !self.pf.out && !o.ar.valid,
+            keep: false,
+        };
         match self.state {
             M2sState::Idle => self.idle(regs, o.ar.valid),
-            M2sState::Dar => {
-                if o.ar.valid && rd.arready {
-                    self.rd_err = false;
-                    self.state = M2sState::Dr;
-                }
-            }
-            M2sState::Dr => {
-                if beat {
-                    let a = regs.q[self.q].head_desc_addr();
-                    self.desc = D::desc_shift_in(self.desc, &rd.rdata, bb as usize, a);
-                    self.rd_err |= err_beat;
-                    if last_beat {
-                        self.state = M2sState::Dchk;
-                    }
-                }
-            }
+            M2sState::Dar | M2sState::Dr => self.fetch(regs, rd, beat, last_beat, err_beat, o, bb),
             M2sState::Dchk => self.check(regs, o, bb),
             M2sState::Tx => self.transfer(rd, beat, last_beat, err_beat, tready, o, bb),
             M2sState::Done => {
@@ -493,7 +496,36 @@ impl<D: Lanes> M2s<D> {
                 }
             }
         }
-        self.pf.update(pf_req, pf_hs, pf_beat, rd, bb);
+        self.pf.step(&pf_in, bb);
+    }
+
+    /// DAR, DR (`p_fetch` of the RTL): the descriptor read; its beats shift
+    /// into the descriptor register with the OR of their RRESP errors.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn fetch(
+        &mut self,
+        regs: &SideRegs,
+        rd: &RdPort<D>,
+        beat: bool,
+        last_beat: bool,
+        err_beat: bool,
+        o: &M2sOut<D>,
+        bb: u32,
+    ) {
+        if self.state == M2sState::Dar {
+            if o.ar.valid && rd.arready {
+                self.rd_err = false;
+                self.state = M2sState::Dr;
+            }
+        } else if beat {
+            let a = regs.q[self.q].head_desc_addr();
+            self.desc = D::desc_shift_in(self.desc, &rd.rdata, bb as usize, a);
+            self.rd_err |= err_beat;
+            if last_beat {
+                self.state = M2sState::Dchk;
+            }
+        }
     }
 
     /// DCHK: RRESP error → PREF_AXI_RESPONSE, ring id ≠ the head's →
@@ -524,7 +556,9 @@ impl<D: Lanes> M2s<D> {
     }
 
     /// TX: issue the descriptor's data bursts, receive their beats into the
-    /// ring and stream the complete ones (§1 *Packing*), all in one cycle.
+    /// ring and stream the complete ones (§1 *Packing*), all in one cycle;
+    /// or, once a burst failed and nothing is left to stream or outstanding,
+    /// the error exit.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn transfer(
@@ -537,33 +571,7 @@ impl<D: Lanes> M2s<D> {
         o: &mut M2sOut<D>,
         bb: u32,
     ) {
-        let (avail, res, out) = (self.rb_avail, self.rb_res, self.m_out);
-        let mut pop = false;
-        // Stream: a complete beat is in the ring.
-        if avail != 0 && (tready || !o.axis.tvalid) {
-            pop = true;
-            let p = o.pack.unwrap_or_else(|| self.pack(bb));
-            o.ev.bytes_add = p.n;
-            self.rem -= p.n;
-            self.pkt_open = !o.axis.tlast;
-            self.src_offset = 0;
-            self.rb_rp = (self.rb_rp + 1) & (RD_BUF_BEATS - 1);
-            if p.tot >= bb {
-                self.carry_data = D::slice2(&p.comb, bb as usize, (p.tot - bb) as usize);
-                self.carry_bytes = p.tot - bb;
-            } else if p.lastp {
-                self.carry_data = D::ZERO;
-                self.carry_bytes = 0;
-            } else {
-                self.carry_data = D::slice2(&p.comb, 0, p.tot as usize);
-                self.carry_bytes = p.tot;
-            }
-            if p.lastp && p.tot > bb {
-                self.state = M2sState::Flush;
-            } else if self.rem == 0 {
-                self.state = M2sState::Done;
-            }
-        } else if avail == 0 && self.derr && out == 0 && !o.ar.valid {
+        if self.rb_avail == 0 && self.derr && self.m_out == 0 && !o.ar.valid {
             // Every burst before the failed one is streamed and nothing is
             // outstanding: the error, the ring emptied.
             o.ev.err = Some(UDMA_M2S_ERR_DATA_AXI_RESPONSE);
@@ -577,15 +585,64 @@ impl<D: Lanes> M2s<D> {
             };
             return;
         }
-        // Issue: the AR handshake of a data burst reserves its beats.
+        let pop = self.stream(tready, o, bb);
+        self.ring(rd, beat, last_beat, err_beat, pop, o, bb);
+    }
+
+    /// TX's stream (`p_stream` of the RTL): a complete beat in the ring
+    /// (carry + descriptor bytes) goes out or into the carry. Returns
+    /// whether the ring beat was taken.
+    #[inline(always)]
+    fn stream(&mut self, tready: bool, o: &mut M2sOut<D>, bb: u32) -> bool {
+        if self.rb_avail == 0 || (o.axis.tvalid && !tready) {
+            return false;
+        }
+        let p = o.pack.unwrap_or_else(|| self.pack(bb));
+        o.ev.bytes_add = p.n;
+        self.rem -= p.n;
+        self.pkt_open = !o.axis.tlast;
+        self.src_offset = 0;
+        self.rb_rp = (self.rb_rp + 1) & (RD_BUF_BEATS - 1);
+        if p.tot >= bb {
+            self.carry_data = D::slice2(&p.comb, bb as usize, (p.tot - bb) as usize);
+            self.carry_bytes = p.tot - bb;
+        } else if p.lastp {
+            self.carry_data = D::ZERO;
+            self.carry_bytes = 0;
+        } else {
+            self.carry_data = D::slice2(&p.comb, 0, p.tot as usize);
+            self.carry_bytes = p.tot;
+        }
+        if p.lastp && p.tot > bb {
+            self.state = M2sState::Flush;
+        } else if self.rem == 0 {
+            self.state = M2sState::Done;
+        }
+        true
+    }
+
+    /// TX's read-data ring (`p_ring` of the RTL): the AR handshake of a data
+    /// burst reserves its beats; an R beat lands in the ring and a burst's
+    /// last beat makes it streamable (or, with an error, stops the
+    /// descriptor's data); `pop`: the stream took a ring beat.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn ring(
+        &mut self,
+        rd: &RdPort<D>,
+        beat: bool,
+        last_beat: bool,
+        err_beat: bool,
+        pop: bool,
+        o: &M2sOut<D>,
+        bb: u32,
+    ) {
         let ar_hs = o.ar.valid && rd.arready && self.iss_need != 0;
         if ar_hs {
             let beats = o.ar.len + 1;
             self.iss_addr = self.iss_addr.wrapping_add(u64::from(beats * bb));
             self.iss_need -= beats;
         }
-        // Receive: the beat lands in the ring; a burst's last beat makes it
-        // streamable (or, with an error, stops the descriptor's data).
         let mut done_beats = 0;
         if beat {
             self.buf[(self.rb_wp & (RD_BUF_BEATS - 1)) as usize] = rd.rdata;
@@ -600,8 +657,8 @@ impl<D: Lanes> M2s<D> {
                 }
             }
         }
-        self.rb_avail = avail - pop as u32 + done_beats;
-        self.rb_res = res - pop as u32 + if ar_hs { o.ar.len + 1 } else { 0 };
-        self.m_out = out + ar_hs as u32 - last_beat as u32;
+        self.rb_avail = self.rb_avail - pop as u32 + done_beats;
+        self.rb_res = self.rb_res - pop as u32 + if ar_hs { o.ar.len + 1 } else { 0 };
+        self.m_out = self.m_out + ar_hs as u32 - last_beat as u32;
     }
 }

@@ -1,5 +1,7 @@
-//! Descriptor prefetch buffer of one side (mirrors the `pf_*` registers and
-//! the `p_pf` process of `rtl/udma_m2s.sv` and `rtl/udma_s2m.sv`).
+//! Descriptor prefetch buffer of one side: the golden twin of
+//! `rtl/udma_desc_pf.sv` (same state, [`PfIn`] = its input ports, [`DescPf::step`]
+//! = its next-state process), instantiated by both sides (`udma_m2s.sv`,
+//! `udma_s2m.sv`; [`super::m2s::M2s::pf`], [`super::s2m::S2m::pf`]).
 //!
 //! While a side moves the data of the descriptor at the head of queue `q`
 //! (M2S in TX once every data burst is requested, S2M in DATA or DRAIN), it
@@ -7,15 +9,17 @@
 //! buffer, if the queue holds one (head + 1 ≠ tail). When the side next leaves
 //! IDLE to fetch a descriptor of queue `q`, the buffered one is that queue's
 //! head (the head advanced by exactly one since) and goes straight to DCHK
-//! with its read error flag: the ring-id check, the FIRST check and the error
-//! handling are those of a descriptor read in DAR/DR (docs/udma.md §2, §5).
+//! with its read error flag ([`DescPf::hit`]): the ring-id check, the FIRST
+//! check and the error handling are those of a descriptor read in DAR/DR
+//! (docs/udma.md §2, §5).
 //!
 //! IDLE waits while a prefetch read is granted or outstanding (the R beats of
-//! a side arrive in order, so a DAR/DR never overtakes it). In IDLE the buffer
-//! is dropped unless its queue is still available and IDLE made no decision
-//! (every error stops its queue, so a buffer never survives an error, nor a
-//! RST_Q, which empties the queue); M2S always decides in its first settled
-//! IDLE cycle, S2M may wait there for the first beat of the next packet.
+//! a side arrive in order, so a DAR/DR never overtakes it). In a settled IDLE
+//! cycle the buffer is dropped unless `keep` (its queue is still available
+//! and IDLE made no decision; every error stops its queue, so a buffer never
+//! survives an error, nor a RST_Q, which empties the queue); M2S always
+//! decides in its first settled IDLE cycle (`keep` = false), S2M may wait
+//! there for the first beat of the next packet.
 
 use super::beat::{desc_beats, Lanes};
 use super::m2s::{ArReq, RdPort};
@@ -56,48 +60,63 @@ impl DescPf {
         }
     }
 
-    /// Clock edge of the buffer outside IDLE's decision: `want` (the side
-    /// requests head + 1 of queue `q` at `addr` this cycle), `ar_hs` (its
-    /// prefetch AR handshakes), `beat` (this R beat is the prefetch's).
-    #[allow(clippy::too_many_arguments)]
+    /// The buffered descriptor and its error flag when it is queue `q`'s
+    /// (the side's `pf_hit`: IDLE fetches a descriptor of `q`).
     #[inline(always)]
-    pub fn update<D: Lanes>(
-        &mut self,
-        (want, q, addr): (bool, usize, u64),
-        ar_hs: bool,
-        beat: bool,
-        rd: &RdPort<D>,
-        bb: u32,
-    ) {
-        if want {
-            self.q = q;
-            self.addr = addr;
+    pub fn hit(&self, q: usize) -> Option<(u128, bool)> {
+        (self.vld && self.q == q).then_some((self.desc, self.err))
+    }
+
+    /// Clock edge (`p_next` of `udma_desc_pf.sv`): the request latches the
+    /// queue and address, the AR handshake starts the read, its beats
+    /// assemble the descriptor (the last one makes it valid), a settled IDLE
+    /// keeps it only with `keep`.
+    #[inline(always)]
+    pub fn step<D: Lanes>(&mut self, i: &PfIn<'_, D>, bb: u32) {
+        if i.want {
+            self.q = i.q;
+            self.addr = i.addr;
         }
-        if ar_hs {
+        if i.ar_hs {
             self.out = true;
             self.err = false;
         }
-        if beat {
-            self.desc = D::desc_shift_in(self.desc, &rd.rdata, bb as usize, self.addr);
-            self.err |= rd.rresp != AXI_RESP_OKAY;
-            if rd.cnt == rd.len {
+        if i.beat {
+            self.desc = D::desc_shift_in(self.desc, &i.rd.rdata, bb as usize, self.addr);
+            self.err |= i.rd.rresp != AXI_RESP_OKAY;
+            if i.rd.cnt == i.rd.len {
                 self.out = false;
                 self.vld = true;
             }
         }
+        if i.settle {
+            self.settle(i.keep);
+        }
     }
 
-    /// IDLE, settled (no prefetch granted or outstanding): `fetch` = the
-    /// queue IDLE fetches a descriptor of now, if any; `keep` = the buffer may
-    /// stay (IDLE made no decision and its queue is available). Returns the
-    /// buffered descriptor and its error flag when it is `fetch`'s head.
+    /// Settled IDLE: the buffer stays only with `keep` (the part of
+    /// [`Self::step`] a quiet IDLE cycle runs, its other inputs being 0).
     #[inline(always)]
-    pub fn settle(&mut self, fetch: Option<usize>, keep: bool) -> Option<(u128, bool)> {
-        let hit = match fetch {
-            Some(q) if self.vld && self.q == q => Some((self.desc, self.err)),
-            _ => None,
-        };
-        self.vld = self.vld && keep && fetch.is_none();
-        hit
+    pub fn settle(&mut self, keep: bool) {
+        self.vld = self.vld && keep;
     }
+}
+
+/// Inputs of one clock edge: the input ports of `udma_desc_pf`.
+#[derive(Debug, Clone, Copy)]
+pub struct PfIn<'a, D> {
+    /// The side requests head + 1 of queue `q` at `addr` (`want_i`, `q_i`, `addr_i`).
+    pub want: bool,
+    pub q: usize,
+    pub addr: u64,
+    /// The prefetch AR handshakes (`ar_hs_i`).
+    pub ar_hs: bool,
+    /// This R beat is the prefetch's (`beat_i`); `rd` carries its data,
+    /// response and whether it is the read's last beat (`rdata_i`, `rresp_i`,
+    /// `last_i`).
+    pub beat: bool,
+    pub rd: &'a RdPort<D>,
+    /// Settled IDLE (`settle_i`): the buffer stays only with `keep` (`keep_i`).
+    pub settle: bool,
+    pub keep: bool,
 }

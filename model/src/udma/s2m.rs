@@ -27,7 +27,7 @@
 use super::beat::{desc_beats, keep_at, Lanes};
 use super::desc::{decode_len, ring_id_of};
 use super::m2s::{ArReq, RdPort, MAX_BURST};
-use super::pf::DescPf;
+use super::pf::{DescPf, PfIn};
 
 /// Write bursts the S2M side keeps waiting for their B responses
 /// (`MaxWrOutstanding` of `udma_engine`; docs/decisions.md).
@@ -400,7 +400,8 @@ impl<D: Lanes> S2m<D> {
         } else {
             0
         };
-        let pf_req = (pf_want, self.q, pf_addr);
+        let pf_settle = self.state == S2mState::Idle && !self.pf.out && !o.ar.valid;
+        let q_pre = self.q;
         let hs = Handshakes {
             beat,
             last_beat: beat && rd.cnt == rd.len,
@@ -414,8 +415,9 @@ impl<D: Lanes> S2m<D> {
         // Pre-edge: the sender has a burst; a data B error now leads to BERR.
         let sending = self.bq_cnt != 0;
         let berr_ok = matches!(self.state, S2mState::Data | S2mState::Drain);
+        let mut decide = false;
         match self.state {
-            S2mState::Idle => self.idle(regs, s, o),
+            S2mState::Idle => decide = self.idle(regs, s, o),
             S2mState::Dar | S2mState::Dr | S2mState::Dchk => {
                 self.descriptor_fetch(regs, rd, &hs, o, bb)
             }
@@ -440,7 +442,17 @@ impl<D: Lanes> S2m<D> {
             }
             _ => self.drop_rest(s, &hs, o),
         }
-        self.pf.update(pf_req, pf_hs, pf_beat, rd, bb);
+        let pf_in = PfIn {
+            want: pf_want,
+            q: q_pre,
+            addr: pf_addr,
+            ar_hs: pf_hs,
+            beat: pf_beat,
+            rd,
+            settle: pf_settle,
+            keep: !decide && regs.avail(self.pf.q),
+        };
+        self.pf.step(&pf_in, bb);
         self.send(sending, berr_ok, &hs, o);
     }
 
@@ -458,7 +470,7 @@ impl<D: Lanes> S2m<D> {
     #[inline(always)]
     pub fn idle_quiet(&mut self, regs: &SideRegs) {
         let keep = regs.avail(self.pf.q);
-        self.pf.settle(None, keep);
+        self.pf.settle(keep);
     }
 
     /// The sender and the B counter (every state but CAW, whose write is the
@@ -499,13 +511,16 @@ impl<D: Lanes> S2m<D> {
         self.bcnt = bcnt;
     }
 
-    /// IDLE: pick the queue of the next packet; start a descriptor fetch, drop
-    /// into a stopped queue, or count the no-descriptor timeout.
+    /// IDLE (`p_idle` of the RTL): pick the queue of the next packet; start
+    /// a descriptor fetch (the buffered descriptor when it is the queue's
+    /// head), drop into a stopped queue, or count the no-descriptor timeout.
+    /// Returns whether IDLE decided (fetch or drop: the prefetch buffer is
+    /// then emptied at the edge).
     #[inline(always)]
-    fn idle(&mut self, regs: &SideRegs, s: &StreamIn<D>, o: &mut S2mOut<D>) {
+    fn idle(&mut self, regs: &SideRegs, s: &StreamIn<D>, o: &mut S2mOut<D>) -> bool {
         // Wait while a prefetch read is granted or outstanding.
         if self.pf.out || o.ar.valid {
-            return;
+            return false;
         }
         let q = self.idle_q(s);
         let mut fetch = None;
@@ -539,12 +554,12 @@ impl<D: Lanes> S2m<D> {
                 }
             }
         }
-        let keep = !decide && regs.avail(self.pf.q);
-        if let Some((desc, err)) = self.pf.settle(fetch, keep) {
+        if let Some((desc, err)) = fetch.and_then(|q| self.pf.hit(q)) {
             self.desc = desc;
             self.rd_err = err;
             self.state = S2mState::Dchk;
         }
+        decide
     }
 
     #[inline(always)]

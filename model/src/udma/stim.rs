@@ -1254,8 +1254,20 @@ impl<W: UdmaWidth> UdmaEnv<W> {
     }
 
     /// The driver's cycle: engine start-up, the switch to the random
-    /// phase, occasional bad CSR accesses, then the queues due this cycle.
+    /// phase, occasional bad CSR accesses ([`Self::driver_setup`]), then
+    /// the queues due this cycle ([`Self::due`], [`Self::visit_due`]).
     fn driver(&mut self, cycle: u64) {
+        if self.driver_setup(cycle) {
+            if let Some(todo) = self.due(cycle) {
+                self.visit_due(todo, cycle);
+            }
+        }
+    }
+
+    /// Engine start-up, the switch to the random phase and the occasional
+    /// bad CSR access. Returns whether the queues run this cycle (out of
+    /// reset).
+    fn driver_setup(&mut self, cycle: u64) -> bool {
         if cycle == RESET_CYCLES {
             for side in [Side::M2s, Side::S2m] {
                 self.wr(
@@ -1267,7 +1279,7 @@ impl<W: UdmaWidth> UdmaEnv<W> {
             self.program_queue(0);
         }
         if cycle < RESET_CYCLES {
-            return;
+            return false;
         }
         if !self.random_on
             && self.directed_done >= DIRECTED_JOBS
@@ -1284,17 +1296,24 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         // the same before and during the loop). Most cycles no queue is due,
         // or the only ones due wait for room in the CSR queue (`blocked`),
         // and the loop is skipped.
+        true
+    }
+
+    /// The queues with something to do this cycle (bit q), `None` when the
+    /// visits are skipped.
+    fn due(&self, cycle: u64) -> Option<u32> {
         if cycle < self.next_wake && (self.blocked == 0 || self.ops.len() >= 24) {
-            #[cfg(test)]
-            self.check_wake(cycle, None);
-            return;
+            return None;
         }
         let mut todo = 0u32;
         for (q, &w) in self.wake.iter().enumerate() {
             todo |= u32::from(cycle >= w) << q;
         }
-        #[cfg(test)]
-        self.check_wake(cycle, Some(todo));
+        Some(todo)
+    }
+
+    /// Visit the queues of `todo`, then recompute the wake cycles.
+    fn visit_due(&mut self, todo: u32, cycle: u64) {
         // Rotate the starting queue so no queue starves for CSR bandwidth:
         // queue `(k + cycle) % NQ` is visited k-th.
         let start = cycle as usize % NQ;
@@ -1403,46 +1422,6 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         }
         self.blocked = blocked;
         self.next_wake = next;
-    }
-
-    /// The wake set against the drivers' fields (tests). `todo`: the queues
-    /// visited at `cycle`, `None` if the visits are skipped. Every queue the
-    /// driver would visit by the fields alone (a hang, a late doorbell past
-    /// its due cycle, or the timer expired with no read outstanding) is
-    /// visited, unless its visit cannot do anything: a late doorbell past
-    /// due still waiting for the polls, or (skipped cycle) a queue in
-    /// `blocked` while the CSR queue is full. No other queue is visited.
-    #[cfg(test)]
-    fn check_wake(&self, cycle: u64, todo: Option<u32>) {
-        for (q, d) in self.qs.iter().enumerate() {
-            let hang = (d.phase == QPhase::Wait) & (cycle.wrapping_sub(d.started) > HANG_CYCLES);
-            let late = d.late_db.is_some_and(|(due, _, _)| cycle >= due);
-            let ready = (d.outstanding == 0) & (cycle >= d.timer) & (d.phase != QPhase::Off);
-            let late_rings = d.late_db.is_some_and(|(due, _, head)| {
-                cycle >= due
-                    && RingPos::from_reg(d.poll[0]) == head
-                    && (cycle >= due + 3000
-                        || d.late_db_s2m
-                            .is_none_or(|(_, sh)| RingPos::from_reg(d.poll[1]) == sh))
-            });
-            let acts = hang | late_rings | ready;
-            let state = format!("hang {hang} late {late} (rings {late_rings}) ready {ready}");
-            match todo {
-                Some(t) => {
-                    let woken = t >> q & 1 != 0;
-                    assert!(
-                        woken == acts && (!woken || hang | late | ready),
-                        "cycle {cycle} queue {q}: woken {woken}, {state}"
-                    );
-                }
-                None => assert!(
-                    !acts || (!hang && self.blocked >> q & 1 != 0 && self.ops.len() >= 24),
-                    "cycle {cycle} queue {q}: skipped, blocked {:#x} ops {}, {state}",
-                    self.blocked,
-                    self.ops.len()
-                ),
-            }
-        }
     }
 
     /// A bad CSR access at an unmapped offset inside a mapped window (coverage
@@ -1635,6 +1614,31 @@ impl<W: UdmaWidth> UdmaEnv<W> {
     pub fn check_failures(&self) -> u64 {
         self.cov.check_fail
     }
+
+    /// The engine's previous outputs `o` (none in reset) into the memory,
+    /// the stream checker and the CSR master.
+    fn monitor(&mut self, o: Option<&PinsOut>, cycle: u64) {
+        self.mem.step(o);
+        self.stream(o);
+        self.csr_master(o, cycle);
+    }
+
+    /// The engine's inputs for this cycle: reset, the memory's AXI handshakes and data.
+    fn drive(&mut self, cycle: u64) -> W::In {
+        let m = &self.mem.drive;
+        let i = &mut self.drv;
+        i.rst_ni = (cycle >= RESET_CYCLES) as u64;
+        i.m_axi_arready = m.arready as u64;
+        i.m_axi_rvalid = m.rvalid as u64;
+        i.m_axi_rdata = m.rdata;
+        i.m_axi_rresp = m.rresp as u64;
+        i.m_axi_rlast = m.rlast as u64;
+        i.m_axi_awready = m.awready as u64;
+        i.m_axi_wready = m.wready as u64;
+        i.m_axi_bvalid = m.bvalid as u64;
+        i.m_axi_bresp = m.bresp as u64;
+        W::to_in(i)
+    }
 }
 
 impl<W: UdmaWidth> Stimulus for UdmaEnv<W> {
@@ -1682,23 +1686,9 @@ impl<W: UdmaWidth> Stimulus for UdmaEnv<W> {
             }
             _ => None,
         };
-        self.mem.step(o);
-        self.stream(o);
-        self.csr_master(o, cycle);
+        self.monitor(o, cycle);
         self.driver(cycle);
-        let m = &self.mem.drive;
-        let i = &mut self.drv;
-        i.rst_ni = (cycle >= RESET_CYCLES) as u64;
-        i.m_axi_arready = m.arready as u64;
-        i.m_axi_rvalid = m.rvalid as u64;
-        i.m_axi_rdata = m.rdata;
-        i.m_axi_rresp = m.rresp as u64;
-        i.m_axi_rlast = m.rlast as u64;
-        i.m_axi_awready = m.awready as u64;
-        i.m_axi_wready = m.wready as u64;
-        i.m_axi_bvalid = m.bvalid as u64;
-        i.m_axi_bresp = m.bresp as u64;
-        W::to_in(i)
+        self.drive(cycle)
     }
 
     fn coverage(&self) -> Vec<(String, u64)> {
@@ -1800,6 +1790,100 @@ impl<W: UdmaWidth> Stimulus for UdmaEnv<W> {
                 "memory images differ at {a:#x}: golden-side {:#04x}, rtl-side {:#04x}",
                 self.mem.data[a], other.mem.data[a]
             )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod wake_tests {
+    use super::super::{Udma, UdmaOut};
+    use super::*;
+    use crate::ports::CycleModel;
+
+    /// The wake set against the drivers' fields. `todo`: the queues
+    /// visited at `cycle`, `None` if the visits are skipped. Every queue the
+    /// driver would visit by the fields alone (a hang, a late doorbell past
+    /// its due cycle, or the timer expired with no read outstanding) is
+    /// visited, unless its visit cannot do anything: a late doorbell past
+    /// due still waiting for the polls, or (skipped cycle) a queue in
+    /// `blocked` while the CSR queue is full. No other queue is visited.
+    fn check_wake(env: &UdmaStim, cycle: u64, todo: Option<u32>) {
+        for (q, d) in env.qs.iter().enumerate() {
+            let hang = (d.phase == QPhase::Wait) & (cycle.wrapping_sub(d.started) > HANG_CYCLES);
+            let late = d.late_db.is_some_and(|(due, _, _)| cycle >= due);
+            let ready = (d.outstanding == 0) & (cycle >= d.timer) & (d.phase != QPhase::Off);
+            let late_rings = d.late_db.is_some_and(|(due, _, head)| {
+                cycle >= due
+                    && RingPos::from_reg(d.poll[0]) == head
+                    && (cycle >= due + 3000
+                        || d.late_db_s2m
+                            .is_none_or(|(_, sh)| RingPos::from_reg(d.poll[1]) == sh))
+            });
+            let acts = hang | late_rings | ready;
+            let state = format!("hang {hang} late {late} (rings {late_rings}) ready {ready}");
+            match todo {
+                Some(t) => {
+                    let woken = t >> q & 1 != 0;
+                    assert!(
+                        woken == acts && (!woken || hang | late | ready),
+                        "cycle {cycle} queue {q}: woken {woken}, {state}"
+                    );
+                }
+                None => assert!(
+                    !acts || (!hang && env.blocked >> q & 1 != 0 && env.ops.len() >= 24),
+                    "cycle {cycle} queue {q}: skipped, blocked {:#x} ops {}, {state}",
+                    env.blocked,
+                    env.ops.len()
+                ),
+            }
+        }
+    }
+
+    /// [`UdmaEnv::next`] from its stages, with the wake set checked between
+    /// the driver's set-up and its visits.
+    fn next_checked(
+        env: &mut UdmaStim,
+        cycle: u64,
+        prev: Option<&UdmaOut>,
+    ) -> <UdmaStim as Stimulus>::In {
+        let pins;
+        let o = match prev {
+            Some(p) if cycle > RESET_CYCLES => {
+                pins = <W64 as UdmaWidth>::pins_out(p);
+                Some(&pins)
+            }
+            _ => None,
+        };
+        env.monitor(o, cycle);
+        if env.driver_setup(cycle) {
+            let todo = env.due(cycle);
+            check_wake(env, cycle, todo);
+            if let Some(t) = todo {
+                env.visit_due(t, cycle);
+            }
+        }
+        env.drive(cycle)
+    }
+
+    /// The driver visits a queue exactly when its fields make it due (the
+    /// full scan of every queue, [`check_wake`]), on every cycle of two
+    /// seeds driving the golden engine; the stages reassembled give the
+    /// inputs of [`UdmaEnv::next`] on every cycle.
+    #[test]
+    fn the_wake_set_visits_exactly_the_queues_the_driver_fields_make_due() {
+        let cycles = 300_000;
+        for seed in 1..=2 {
+            let mut env = UdmaStim::new(seed, cycles);
+            let mut plain = UdmaStim::new(seed, cycles);
+            let mut dut = Udma::new();
+            let mut prev: Option<UdmaOut> = None;
+            for c in 0..cycles {
+                let i = next_checked(&mut env, c, prev.as_ref());
+                assert_eq!(i, plain.next(c, prev.as_ref()), "seed {seed} cycle {c}");
+                prev = Some(dut.step(&i));
+            }
+            assert_eq!(env.fail_msg, None);
+            assert!(env.cov.random_jobs > 0, "seed {seed}: the random phase ran");
         }
     }
 }
