@@ -2,7 +2,9 @@
 // UDMA engines, each with its M2S stream looped into its own S2M stream (the
 // CME-COPY memory-to-memory channel of seed 001 §8), one EVT_SEM, the SBUF
 // and the descriptor RAM as AXI4 slaves, the interconnect that routes every
-// burst by cayman_addr_decode, and the Q7 AXI4-Lite port.
+// burst by cayman_addr_decode, and the Q7 AXI4-Lite port. The SBUF is NumEngines
+// banks of 128 / NumEngines partitions each (one axi4_sram per bank); the
+// debug port addresses the SBUF as one array of 128 partitions.
 //
 // Golden twin: model/src/pair/core.rs (same instances, same wiring).
 
@@ -15,7 +17,11 @@ module sb2sb_core
   parameter int unsigned DescBytes     = 16384,
   localparam int unsigned NumWm     = NumEngines + 2,
   localparam int unsigned SbufWords = 128 * SbufPartBytes / 8,
-  localparam int unsigned DescWords = DescBytes / 8
+  localparam int unsigned DescWords = DescBytes / 8,
+  // SBUF banks (sb2sb_xbar: bank = partition / (128 / NumBanks)), then the descriptor RAM
+  localparam int unsigned NumBanks  = NumEngines,
+  localparam int unsigned NumMem    = NumBanks + 1,
+  localparam int unsigned BankWords = SbufWords / NumBanks
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -104,19 +110,19 @@ module sb2sb_core
   logic [NumEngines-1:0][63:0] rm_araddr;
   logic [NumEngines-1:0][7:0]  rm_arlen;
   logic [NumEngines-1:0]       rm_arvalid, rm_arready, rm_rvalid, rm_rready;
-  logic [63:0]                 rm_rdata;
-  logic [1:0]                  rm_rresp;
-  logic                        rm_rlast;
+  logic [NumEngines-1:0][63:0] rm_rdata;
+  logic [NumEngines-1:0][1:0]  rm_rresp;
+  logic [NumEngines-1:0]       rm_rlast;
   // ---- memory targets
-  logic [1:0][31:0] mem_awaddr, mem_araddr;
-  logic [1:0]       mem_awvalid, mem_awready, mem_wvalid, mem_wready, mem_bvalid, mem_bready;
-  logic [1:0]       mem_arvalid, mem_arready, mem_rlast, mem_rvalid, mem_rready;
-  logic [1:0][1:0]  mem_bresp, mem_rresp;
-  logic [1:0][63:0] mem_rdata, mem_dbg_rdata;
-  logic [1:0][63:0] mem_wdata;
-  logic [1:0][7:0]  mem_wstrb;
-  logic [7:0]       mem_arlen;
-  logic [1:0]       mem_wlast;
+  logic [NumMem-1:0][31:0] mem_awaddr, mem_araddr;
+  logic [NumMem-1:0]       mem_awvalid, mem_awready, mem_wvalid, mem_wready, mem_bvalid;
+  logic [NumMem-1:0]       mem_bready, mem_arvalid, mem_arready, mem_rlast, mem_rvalid;
+  logic [NumMem-1:0]       mem_rready;
+  logic [NumMem-1:0][1:0]  mem_bresp, mem_rresp;
+  logic [NumMem-1:0][63:0] mem_rdata, mem_dbg_rdata;
+  logic [NumMem-1:0][63:0] mem_wdata;
+  logic [NumMem-1:0][7:0]  mem_wstrb, mem_arlen;
+  logic [NumMem-1:0]       mem_wlast;
   // ---- CSR targets
   logic [UDMA_CSR_ADDR_WIDTH-1:0]           t_awaddr, t_araddr;
   logic [31:0]           t_wdata;
@@ -181,9 +187,9 @@ module sb2sb_core
       .m_axi_arburst (arburst),
       .m_axi_arvalid (rm_arvalid[e]),
       .m_axi_arready (rm_arready[e]),
-      .m_axi_rdata   (rm_rdata),
-      .m_axi_rresp   (rm_rresp),
-      .m_axi_rlast   (rm_rlast),
+      .m_axi_rdata   (rm_rdata[e]),
+      .m_axi_rresp   (rm_rresp[e]),
+      .m_axi_rlast   (rm_rlast[e]),
       .m_axi_rvalid  (rm_rvalid[e]),
       .m_axi_rready  (rm_rready[e]),
       .m_axi_awaddr  (wm_awaddr[e]),
@@ -430,9 +436,26 @@ module sb2sb_core
     .dbg_in_o      (dbg_xin_o)
   );
 
-  // ---- memories: 0 = SBUF, 1 = descriptor RAM
-  for (genvar k = 0; k < 2; k++) begin : gen_mem
-    localparam int unsigned Words = (k == 0) ? SbufWords : DescWords;
+  // ---- memories: SBUF banks 0..NumBanks-1, descriptor RAM NumBanks. The
+  // debug port's SBUF word address w (SBUF as one array, 2^SAW words) is
+  // word w % BankWords of bank w / BankWords (none past the last bank).
+  localparam int unsigned SAW = $clog2(SbufWords);
+  logic [31:0]       dbg_sword, dbg_bank, dbg_bword;
+  logic [NumMem-1:0] dbg_we;
+  assign dbg_sword = 32'(dbg_mem_addr_i[SAW-1:0]);
+  assign dbg_bank  = dbg_sword / BankWords;
+  assign dbg_bword = dbg_sword % BankWords;
+  always_comb begin
+    dbg_we = '0;
+    if (dbg_mem_sel_i) begin
+      dbg_we[NumBanks] = dbg_mem_we_i;
+    end else if (dbg_bank < NumBanks) begin
+      dbg_we[dbg_bank] = dbg_mem_we_i;
+    end
+  end
+
+  for (genvar k = 0; k < NumMem; k++) begin : gen_mem
+    localparam int unsigned Words = (k < NumBanks) ? BankWords : DescWords;
     localparam int unsigned AW = $clog2(Words);
     axi4_sram #(.Words(Words)) u_mem (
       .clk_i,
@@ -450,7 +473,7 @@ module sb2sb_core
       .s_axi_bvalid (mem_bvalid[k]),
       .s_axi_bready (mem_bready[k]),
       .s_axi_araddr (mem_araddr[k]),
-      .s_axi_arlen  (mem_arlen),
+      .s_axi_arlen  (mem_arlen[k]),
       .s_axi_arvalid(mem_arvalid[k]),
       .s_axi_arready(mem_arready[k]),
       .s_axi_rdata  (mem_rdata[k]),
@@ -458,25 +481,38 @@ module sb2sb_core
       .s_axi_rlast  (mem_rlast[k]),
       .s_axi_rvalid (mem_rvalid[k]),
       .s_axi_rready (mem_rready[k]),
-      .dbg_we_i     (dbg_mem_we_i && (dbg_mem_sel_i == 1'(k))),
-      .dbg_addr_i   (dbg_mem_addr_i[AW-1:0]),
+      .dbg_we_i     (dbg_we[k]),
+      .dbg_addr_i   ((k < NumBanks) ? dbg_bword[AW-1:0] : dbg_mem_addr_i[AW-1:0]),
       .dbg_wdata_i  (dbg_mem_wdata_i),
       .dbg_rdata_o  (mem_dbg_rdata[k])
     );
   end
   // The read data of the memory selected in the previous cycle (the one
-  // whose registered debug read was issued then).
-  logic dbg_sel_q;
+  // whose registered debug read was issued then); 0 past the last bank.
+  localparam int unsigned MW = $clog2(NumMem);
+  logic          dbg_sel_q, dbg_bank_ok_q;
+  logic [MW-1:0] dbg_bank_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      dbg_sel_q <= 1'b0;
+      dbg_sel_q     <= 1'b0;
+      dbg_bank_q    <= '0;
+      dbg_bank_ok_q <= 1'b0;
     end else begin
-      dbg_sel_q <= dbg_mem_sel_i;
+      dbg_sel_q     <= dbg_mem_sel_i;
+      dbg_bank_q    <= MW'(dbg_bank);
+      dbg_bank_ok_q <= dbg_bank < NumBanks;
     end
   end
-  assign dbg_mem_rdata_o = mem_dbg_rdata[dbg_sel_q];
+  always_comb begin
+    dbg_mem_rdata_o = '0;
+    if (dbg_sel_q) begin
+      dbg_mem_rdata_o = mem_dbg_rdata[NumBanks];
+    end else if (dbg_bank_ok_q) begin
+      dbg_mem_rdata_o = mem_dbg_rdata[dbg_bank_q];
+    end
+  end
   // the debug address is 20 bits whatever the memory sizes
   logic unused_dbg_addr;
-  assign unused_dbg_addr = ^dbg_mem_addr_i;
+  assign unused_dbg_addr = ^{dbg_mem_addr_i, dbg_sword, dbg_bword, dbg_bank};
 
 endmodule : sb2sb_core

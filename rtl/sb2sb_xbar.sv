@@ -1,6 +1,9 @@
-// The AXI4 interconnect of one NeuronCore (docs/pair.md). Three paths, each
-// moving the data of one burst at a time and routing it with its own
-// cayman_addr_decode instance on the 57-bit SoC address (seed 001 §2):
+// The AXI4 interconnect of one NeuronCore (docs/pair.md). The SBUF is banked
+// by partition: NumBanks = NumEngines banks, bank b holding partitions
+// b * PartsPerBank .. (b + 1) * PartsPerBank - 1 (PartsPerBank = 128 /
+// NumBanks), each an axi4_sram with its own read and write port; the
+// descriptor RAM is memory NumBanks. Every burst is routed with a
+// cayman_addr_decode instance on the 57-bit SoC address (seed 001 §2).
 //   out-path: writes of the UDMA engines and the Q7 memory port (round-robin).
 //             Its B responses return through an in-order response queue
 //             (BqDepth entries, one per burst, in the order the bursts
@@ -17,12 +20,17 @@
 //   in-path:  writes arriving from the link (the peer's bursts), local targets
 //             only — separate from the out-path so that two cores writing to
 //             each other at once cannot deadlock on their links
-//   read path: reads of the UDMA engines (round-robin)
-// The SBUF and the descriptor RAM are claimed by one write path at a time
-// (the in-path first when both claim in the same cycle).
+//   read lanes: one per engine read master, each with its own decoder; per
+//             memory a round-robin arbiter over the lanes whose burst targets
+//             it. A memory's read port belongs to the granted lane from its AR
+//             handshake to the RLAST handshake, so R returns to that lane only.
+// Each memory's write port is claimed by one write path at a time (the
+// in-path first when both claim the same memory in the same cycle); the
+// out-path, the in-path and the read lanes use different memories at once.
 //
 //   routed to this core (SAME_DIE and LOCAL core index = core_idx_i):
-//     0x0000_0000 + p * 0x20_0000 + off  SBUF partition p (window SbufWinBase..+SbufPartBytes)
+//     0x0000_0000 + p * 0x20_0000 + off  SBUF partition p (window SbufWinBase..+SbufPartBytes),
+//                                         bank p / PartsPerBank
 //     0x1000_1800 .. 0x1000_1BFF          EVT_SEM SEM_INCR: each 32-bit lane is an increment
 //                                         on an EVT_SEM hardware increment port (seed 001 §5)
 //     0x1200_0000 .. +DescBytes           descriptor RAM
@@ -45,7 +53,11 @@ module sb2sb_xbar #(
   // out-path response queue: entries (bursts whose B the master has not taken)
   localparam int unsigned BqDepth = 8,
   localparam int unsigned BqPw    = $clog2(BqDepth),
-  localparam int unsigned RGW   = (NumEngines > 1) ? $clog2(NumEngines) : 1
+  localparam int unsigned RGW   = (NumEngines > 1) ? $clog2(NumEngines) : 1,
+  // memories: SBUF banks 0..NumBanks-1, descriptor RAM NumBanks
+  localparam int unsigned NumBanks = NumEngines,
+  localparam int unsigned NumMem   = NumBanks + 1,
+  localparam int unsigned MW       = $clog2(NumMem)
 ) (
   input  logic                        clk_i,
   input  logic                        rst_ni,
@@ -73,32 +85,33 @@ module sb2sb_xbar #(
   input  logic [NumEngines-1:0][7:0]  rm_arlen_i,
   input  logic [NumEngines-1:0]       rm_arvalid_i,
   output logic [NumEngines-1:0]       rm_arready_o,
-  output logic [63:0]                 rm_rdata_o,
-  output logic [1:0]                  rm_rresp_o,
-  output logic                        rm_rlast_o,
+  output logic [NumEngines-1:0][63:0] rm_rdata_o,
+  output logic [NumEngines-1:0][1:0]  rm_rresp_o,
+  output logic [NumEngines-1:0]       rm_rlast_o,
   output logic [NumEngines-1:0]       rm_rvalid_o,
   input  logic [NumEngines-1:0]       rm_rready_i,
-  // memory targets (index 0 = SBUF, 1 = descriptor RAM; word addresses)
-  output logic [1:0][31:0]            mem_awaddr_o,
-  output logic [1:0]                  mem_awvalid_o,
-  input  logic [1:0]                  mem_awready_i,
-  output logic [1:0][63:0]            mem_wdata_o,
-  output logic [1:0][7:0]             mem_wstrb_o,
-  output logic [1:0]                  mem_wlast_o,
-  output logic [1:0]                  mem_wvalid_o,
-  input  logic [1:0]                  mem_wready_i,
-  input  logic [1:0][1:0]             mem_bresp_i,
-  input  logic [1:0]                  mem_bvalid_i,
-  output logic [1:0]                  mem_bready_o,
-  output logic [1:0][31:0]            mem_araddr_o,
-  output logic [7:0]                  mem_arlen_o,
-  output logic [1:0]                  mem_arvalid_o,
-  input  logic [1:0]                  mem_arready_i,
-  input  logic [1:0][63:0]            mem_rdata_i,
-  input  logic [1:0][1:0]             mem_rresp_i,
-  input  logic [1:0]                  mem_rlast_i,
-  input  logic [1:0]                  mem_rvalid_i,
-  output logic [1:0]                  mem_rready_o,
+  // memory targets (0..NumBanks-1 = SBUF banks, NumBanks = descriptor RAM;
+  // word addresses inside the memory)
+  output logic [NumMem-1:0][31:0]     mem_awaddr_o,
+  output logic [NumMem-1:0]           mem_awvalid_o,
+  input  logic [NumMem-1:0]           mem_awready_i,
+  output logic [NumMem-1:0][63:0]     mem_wdata_o,
+  output logic [NumMem-1:0][7:0]      mem_wstrb_o,
+  output logic [NumMem-1:0]           mem_wlast_o,
+  output logic [NumMem-1:0]           mem_wvalid_o,
+  input  logic [NumMem-1:0]           mem_wready_i,
+  input  logic [NumMem-1:0][1:0]      mem_bresp_i,
+  input  logic [NumMem-1:0]           mem_bvalid_i,
+  output logic [NumMem-1:0]           mem_bready_o,
+  output logic [NumMem-1:0][31:0]     mem_araddr_o,
+  output logic [NumMem-1:0][7:0]      mem_arlen_o,
+  output logic [NumMem-1:0]           mem_arvalid_o,
+  input  logic [NumMem-1:0]           mem_arready_i,
+  input  logic [NumMem-1:0][63:0]     mem_rdata_i,
+  input  logic [NumMem-1:0][1:0]      mem_rresp_i,
+  input  logic [NumMem-1:0]           mem_rlast_i,
+  input  logic [NumMem-1:0]           mem_rvalid_i,
+  output logic [NumMem-1:0]           mem_rready_o,
   // link target (out of the core, full SoC address)
   output logic [63:0]                 link_awaddr_o,
   output logic [7:0]                  link_awlen_o,
@@ -118,10 +131,10 @@ module sb2sb_xbar #(
   output logic [3:0][7:0]             inc_idx_o,
   output logic [3:0][31:0]            inc_value_o,
   // debug: [2:0] write state, [7:3] write grant, [10:8] write target,
-  // [13:11] read state, [18:14] read grant, [21:19] read target, [23:22] inc valid,
-  // [31:24] write bursts routed mod 256
+  // [13:11] read lane 0 state, [18:14] read lane 0 memory, [21:19] read lane 0
+  // target, [23:22] inc valid, [31:24] write bursts routed mod 256
   output logic [31:0]                 dbg_o,
-  // debug: [2:0] in-path state, [5:3] in-path target, [7:6] SBUF owner,
+  // debug: [2:0] in-path state, [5:3] in-path target, [7:6] SBUF bank 0 owner,
   // [9:8] descriptor RAM owner (0 none, 1 out-path, 2 in-path)
   output logic [15:0]                 dbg_in_o
 );
@@ -134,10 +147,16 @@ module sb2sb_xbar #(
   localparam logic [31:0] DescHi    = DescLo + 32'(DescBytes);
   localparam logic [31:0] PartBytes = 32'(SbufPartBytes);
   localparam logic [31:0] WinBase   = 32'(SbufWinBase);
+  // SBUF partitions per bank (bank = partition / PartsPerBank)
+  localparam int unsigned PartsPerBank = 128 / NumBanks;
+  localparam logic [MW-1:0] DescM = MW'(NumBanks);
 
   if (SbufPartBytes % 8 != 0 || SbufWinBase % 8 != 0 ||
       SbufWinBase + SbufPartBytes > 32'h20_0000) begin : gen_sbuf_check
     $error("sb2sb_xbar: SBUF window must be 8-byte aligned and inside a 2 MiB partition");
+  end
+  if (128 % NumBanks != 0) begin : gen_bank_check
+    $error("sb2sb_xbar: NumEngines (the SBUF bank count) must divide the 128 partitions");
   end
 
   typedef enum logic [2:0] {
@@ -151,7 +170,6 @@ module sb2sb_xbar #(
   typedef enum logic [2:0] {
     WIdle  = 3'd0,
     WAddr  = 3'd1,
-    WDec   = 3'd2,
     WRoute = 3'd3,
     WTgtAw = 3'd4,
     WData  = 3'd5,
@@ -162,7 +180,6 @@ module sb2sb_xbar #(
   typedef enum logic [2:0] {
     RIdle  = 3'd0,
     RAddr  = 3'd1,
-    RDec   = 3'd2,
     RRoute = 3'd3,
     RTgtAr = 3'd4,
     RData  = 3'd5,
@@ -170,9 +187,10 @@ module sb2sb_xbar #(
   } rst_e;
 
   typedef struct packed {
-    tgt_e        tgt;
-    logic [31:0] word;
-    logic [1:0]  resp;
+    tgt_e          tgt;
+    logic [MW-1:0] mem;
+    logic [31:0]   word;
+    logic [1:0]    resp;
   } route_t;
 
   // Route of a decoded address (see the table above).
@@ -190,8 +208,9 @@ module sb2sb_xbar #(
   );
     route_t      r;
     logic [2:0]  route;
-    logic [31:0] off, inpart, rel, bytes;
+    logic [31:0] off, inpart, rel, bytes, part;
     r.tgt  = TgtErr;
+    r.mem  = '0;
     r.word = '0;
     r.resp = 2'd3;
     route  = (id_valid && nbr_route && exit_die) ? route_nbr : route_chip;
@@ -199,12 +218,14 @@ module sb2sb_xbar #(
     bytes  = ({24'd0, len} + 32'd1) << 3;
     inpart = {11'd0, off[20:0]} & ~32'd7;
     rel    = inpart - WinBase;
+    part   = {25'd0, off[27:21]};
     if (route == sb2sb_pkg::ROUTE_SAME_DIE && loc[45:35] == '0 && loc[34:32] == core_idx) begin
       r.resp = 2'd2;
       if (off < EvtLo) begin
         if (inpart >= WinBase && rel + bytes <= PartBytes) begin
           r.tgt  = TgtSbuf;
-          r.word = ({25'd0, off[27:21]} * PartBytes + rel) >> 3;
+          r.mem  = MW'(part / PartsPerBank);
+          r.word = ((part % PartsPerBank) * PartBytes + rel) >> 3;
           r.resp = 2'd0;
         end
       end else if (off >= EvtIncrLo && off < EvtIncrHi && wr) begin
@@ -216,6 +237,7 @@ module sb2sb_xbar #(
       end else if (off >= DescLo && off < DescHi) begin
         if ((off & ~32'd7) + bytes <= DescHi) begin
           r.tgt  = TgtDesc;
+          r.mem  = DescM;
           r.word = (off - DescLo) >> 3;
           r.resp = 2'd0;
         end
@@ -229,18 +251,17 @@ module sb2sb_xbar #(
   endfunction
 
   // ---------------------------------------------------------------- decoders
-  // decoder 0: out-path, 1: read path, 2: in-path
-  logic [2:0]        dec_valid;
-  logic [2:0][63:0]  dec_addr;
-  logic [2:0][46:0]  dec_local;
-  logic [2:0]        dec_id_valid, dec_exit_die, dec_nbr_route;
-  logic [2:0][2:0]   dec_route_chip, dec_route_nbr;
-  logic [2:0]        unused_dec;
-  logic              unused_host;
-  // HOST [46] is classified by the decoder (ROUTE_HOST)
-  assign unused_host = dec_local[0][46] ^ dec_local[1][46] ^ dec_local[2][46];
+  // decoder 0: out-path, 1: in-path, 2 + e: read lane of engine e
+  localparam int unsigned NumDec = NumEngines + 2;
+  logic [NumDec-1:0]        dec_valid;
+  logic [NumDec-1:0][63:0]  dec_addr;
+  logic [NumDec-1:0][46:0]  dec_local;
+  logic [NumDec-1:0]        dec_id_valid, dec_exit_die, dec_nbr_route;
+  logic [NumDec-1:0][2:0]   dec_route_chip, dec_route_nbr;
+  logic [NumDec-1:0]        unused_dec;
+  logic [NumDec-1:0]        unused_host;
 
-  for (genvar k = 0; k < 3; k++) begin : gen_dec
+  for (genvar k = 0; k < NumDec; k++) begin : gen_dec
     logic        valid_o, die_o, exit_seng_o, peb_o, rsvd_nbr_o, rsvd_mid_o, rsvd_hi_o;
     logic [1:0]  op_o;
     logic [63:0] addr_o;
@@ -276,12 +297,15 @@ module sb2sb_xbar #(
     );
     assign unused_dec[k] = ^{valid_o, die_o, exit_seng_o, peb_o, rsvd_nbr_o, rsvd_mid_o,
                              rsvd_hi_o, op_o, addr_o, cayman_id_o};
+    // HOST [46] is classified by the decoder (ROUTE_HOST)
+    assign unused_host[k] = dec_local[k][46];
   end
 
   // ------------------------------------------------------------- write path
   wst_e            w_st_q, w_st_d;
   logic [GW-1:0]   w_g_q, w_g_d, w_rr_q, w_rr_d;
   tgt_e            w_tgt_q, w_tgt_d;
+  logic [MW-1:0]   w_mem_q, w_mem_d;
   logic [63:0]     w_addr_q, w_addr_d;
   logic [7:0]      w_len_q, w_len_d;
   logic [31:0]     w_word_q, w_word_d;
@@ -290,8 +314,8 @@ module sb2sb_xbar #(
   logic [1:0][7:0] inc_i_q, inc_i_d;
   logic [1:0][31:0] inc_val_q, inc_val_d;
   logic [7:0]      w_cnt_q, w_cnt_d;
-  logic            w_pick_ok;
-  logic [GW-1:0]   w_pick;
+  logic            w_pick_ok, w_next_ok;
+  logic [GW-1:0]   w_pick, w_next, w_rr_next;
   route_t          w_route;
   logic            w_hs, w_tgt_wready;
   // out-path response queue (in burst order) and the link bursts awaiting B
@@ -308,6 +332,7 @@ module sb2sb_xbar #(
   // in-path
   wst_e             i_st_q, i_st_d;
   tgt_e             i_tgt_q, i_tgt_d;
+  logic [MW-1:0]    i_mem_q, i_mem_d;
   logic [63:0]      i_addr_q, i_addr_d;
   logic [7:0]       i_len_q, i_len_d;
   logic [31:0]      i_word_q, i_word_d;
@@ -317,12 +342,26 @@ module sb2sb_xbar #(
   logic [1:0][31:0] inc2_val_q, inc2_val_d;
   route_t           i_route;
   logic             i_tgt_wready, i_hs;
-  // memory owners: 0 none, 1 out-path, 2 in-path
-  logic [1:0][1:0]  own_q, own_d;
+  // memory write-port owners: 0 none, 1 out-path, 2 in-path
+  logic [NumMem-1:0][1:0] own_q, own_d;
   localparam logic [1:0] OwnNone = 2'd0;
   localparam logic [1:0] OwnOut  = 2'd1;
   localparam logic [1:0] OwnIn   = 2'd2;
   localparam logic [GW-1:0] LinkM = GW'(NumEngines);
+  // per memory: a path in TGT_AW for it, and the path that may drive its
+  // write lines this cycle (the owner, or the claimant of an unowned memory:
+  // the in-path first), so the claim and the AW handshake share one cycle
+  logic [NumMem-1:0] out_w, in_w, out_has, in_has;
+  always_comb begin
+    for (int unsigned k = 0; k < NumMem; k++) begin
+      out_w[k]   = w_st_q == WTgtAw && (w_tgt_q == TgtSbuf || w_tgt_q == TgtDesc) &&
+                   w_mem_q == MW'(k);
+      in_w[k]    = i_st_q == WTgtAw && (i_tgt_q == TgtSbuf || i_tgt_q == TgtDesc) &&
+                   i_mem_q == MW'(k);
+      in_has[k]  = own_q[k] == OwnIn || (own_q[k] == OwnNone && in_w[k]);
+      out_has[k] = own_q[k] == OwnOut || (own_q[k] == OwnNone && out_w[k] && !in_w[k]);
+    end
+  end
 
   always_comb begin
     w_pick_ok = 1'b0;
@@ -342,14 +381,34 @@ module sb2sb_xbar #(
     end
   end
 
+  // At the end of a burst the out-path takes the next master at once (the
+  // round-robin pick from the master after the current one) when one
+  // requests and the response queue keeps a free entry after this burst's.
+  assign w_rr_next = (w_g_q == GW'(NumWm - 1)) ? '0 : w_g_q + 1'b1;
+  always_comb begin
+    w_next_ok = 1'b0;
+    w_next    = '0;
+    for (int unsigned k = 0; k < NumWm; k++) begin
+      logic [GW-1:0] m;
+      int unsigned   mi;
+      mi = int'(w_rr_next) + k;
+      mi = (mi >= NumWm) ? mi - NumWm : mi;
+      m  = GW'(mi);
+      if (!w_next_ok && wm_awvalid_i[m] && m != GW'(NumEngines)) begin
+        w_next_ok = 1'b1;
+        w_next    = m;
+      end
+    end
+    if (bq_cnt_q + (BqPw + 1)'(1) >= (BqPw + 1)'(BqDepth)) w_next_ok = 1'b0;
+  end
+
   assign w_route = route_of(dec_route_chip[0], dec_route_nbr[0], dec_id_valid[0],
                             dec_nbr_route[0], dec_exit_die[0], dec_local[0][45:0], w_len_q,
                             w_g_q == GW'(NumEngines), 1'b1, core_idx_i);
 
   always_comb begin
     unique case (w_tgt_q)
-      TgtSbuf: w_tgt_wready = mem_wready_i[0] && own_q[0] == OwnOut;
-      TgtDesc: w_tgt_wready = mem_wready_i[1] && own_q[1] == OwnOut;
+      TgtSbuf, TgtDesc: w_tgt_wready = mem_wready_i[w_mem_q] && own_q[w_mem_q] == OwnOut;
       TgtLink: w_tgt_wready = link_wready_i;
       default: w_tgt_wready = 1'b1;
     endcase
@@ -365,11 +424,11 @@ module sb2sb_xbar #(
     if (w_st_q == WAddr) wm_awready_o[w_g_q] = 1'b1;
     if (w_st_q == WData) wm_wready_o[w_g_q] = w_tgt_wready;
     if (bq_head) wm_bvalid_o[bq_m_q[bq_rp_q]] = 1'b1;
-    mem_awaddr_o   = {w_word_q, w_word_q};
+    mem_awaddr_o   = {NumMem{w_word_q}};
     mem_awvalid_o  = '0;
-    mem_wdata_o    = {wm_wdata_i[w_g_q], wm_wdata_i[w_g_q]};
-    mem_wstrb_o    = {wm_wstrb_i[w_g_q], wm_wstrb_i[w_g_q]};
-    mem_wlast_o    = {wm_wlast_i[w_g_q], wm_wlast_i[w_g_q]};
+    mem_wdata_o    = {NumMem{wm_wdata_i[w_g_q]}};
+    mem_wstrb_o    = {NumMem{wm_wstrb_i[w_g_q]}};
+    mem_wlast_o    = {NumMem{wm_wlast_i[w_g_q]}};
     mem_wvalid_o   = '0;
     mem_bready_o   = '0;
     link_awaddr_o  = w_addr_q;
@@ -390,39 +449,41 @@ module sb2sb_xbar #(
       default: ;
     endcase
     // memory ports follow their owner
-    for (int unsigned k = 0; k < 2; k++) begin
-      if (own_q[k] == OwnOut && (w_tgt_q == TgtSbuf || w_tgt_q == TgtDesc) &&
-          w_tgt_q[0] == 1'(k)) begin
+    for (int unsigned k = 0; k < NumMem; k++) begin
+      if (out_has[k] && (w_tgt_q == TgtSbuf || w_tgt_q == TgtDesc) &&
+          w_mem_q == MW'(k)) begin
         mem_awvalid_o[k] = w_st_q == WTgtAw;
         mem_wvalid_o[k]  = (w_st_q == WData) && wm_wvalid_i[w_g_q];
         mem_bready_o[k]  = w_st_q == WResp;
-      end else if (own_q[k] == OwnIn && (i_tgt_q == TgtSbuf || i_tgt_q == TgtDesc) &&
-                   i_tgt_q[0] == 1'(k)) begin
+      end else if (in_has[k] && (i_tgt_q == TgtSbuf || i_tgt_q == TgtDesc) &&
+                   i_mem_q == MW'(k)) begin
         mem_awaddr_o[k]  = i_word_q;
         mem_wdata_o[k]   = wm_wdata_i[LinkM];
         mem_wstrb_o[k]   = wm_wstrb_i[LinkM];
         mem_wlast_o[k]   = wm_wlast_i[LinkM];
         mem_awvalid_o[k] = i_st_q == WTgtAw;
         mem_wvalid_o[k]  = (i_st_q == WData) && wm_wvalid_i[LinkM];
-        mem_bready_o[k]  = i_st_q == WResp;
+        // the memory's B goes straight to the link: one handshake on both
+        mem_bready_o[k]  = (i_st_q == WResp) && wm_bready_i[LinkM];
       end
     end
     if (i_st_q == WAddr) wm_awready_o[LinkM] = 1'b1;
     if (i_st_q == WData) wm_wready_o[LinkM] = i_tgt_wready;
     if (i_st_q == WBack) wm_bvalid_o[LinkM] = 1'b1;
+    if (i_st_q == WResp) wm_bvalid_o[LinkM] = mem_bvalid_i[i_mem_q];
   end
 
-  assign lin_bresp_o = i_resp_q;
+  // in WResp the memory's B response, else the in-path's own (SEM_INCR, error)
+  assign lin_bresp_o = (i_st_q == WResp) ? mem_bresp_i[i_mem_q] : i_resp_q;
 
   // ---- in-path
-  assign i_route = route_of(dec_route_chip[2], dec_route_nbr[2], dec_id_valid[2],
-                            dec_nbr_route[2], dec_exit_die[2], dec_local[2][45:0], i_len_q,
+  assign i_route = route_of(dec_route_chip[1], dec_route_nbr[1], dec_id_valid[1],
+                            dec_nbr_route[1], dec_exit_die[1], dec_local[1][45:0], i_len_q,
                             1'b1, 1'b1, core_idx_i);
 
   always_comb begin
     unique case (i_tgt_q)
-      TgtSbuf: i_tgt_wready = mem_wready_i[0] && own_q[0] == OwnIn;
-      TgtDesc: i_tgt_wready = mem_wready_i[1] && own_q[1] == OwnIn;
+      TgtSbuf, TgtDesc: i_tgt_wready = mem_wready_i[i_mem_q] && own_q[i_mem_q] == OwnIn;
       default: i_tgt_wready = 1'b1;
     endcase
   end
@@ -432,6 +493,7 @@ module sb2sb_xbar #(
   always_comb begin
     i_st_d     = i_st_q;
     i_tgt_d    = i_tgt_q;
+    i_mem_d    = i_mem_q;
     i_addr_d   = i_addr_q;
     i_len_d    = i_len_q;
     i_word_d   = i_word_q;
@@ -439,30 +501,30 @@ module sb2sb_xbar #(
     inc2_v_d   = '0;
     inc2_i_d   = inc2_i_q;
     inc2_val_d = inc2_val_q;
-    dec_valid[2] = 1'b0;
-    dec_addr[2]  = i_addr_q;
+    dec_valid[1] = 1'b0;
+    dec_addr[1]  = i_addr_q;
     unique case (i_st_q)
       // one master: out of reset the in-path waits in WAddr (AWREADY high)
       WIdle: i_st_d = WAddr;
+      // the decoder takes the address in the AW handshake cycle
       WAddr: begin
+        dec_valid[1] = wm_awvalid_i[LinkM];
+        dec_addr[1]  = wm_awaddr_i[LinkM];
         if (wm_awvalid_i[LinkM]) begin
-          i_st_d   = WDec;
+          i_st_d   = WRoute;
           i_addr_d = wm_awaddr_i[LinkM];
           i_len_d  = wm_awlen_i[LinkM];
         end
       end
-      WDec: begin
-        dec_valid[2] = 1'b1;
-        i_st_d       = WRoute;
-      end
       WRoute: begin
         i_tgt_d  = i_route.tgt;
+        i_mem_d  = i_route.mem;
         i_word_d = i_route.word;
         i_resp_d = i_route.resp;
         i_st_d   = (i_route.tgt == TgtSem || i_route.tgt == TgtErr) ? WData : WTgtAw;
       end
       WTgtAw: begin
-        if (own_q[i_tgt_q[0]] == OwnIn && mem_awready_i[i_tgt_q[0]]) i_st_d = WData;
+        if (in_has[i_mem_q] && mem_awready_i[i_mem_q]) i_st_d = WData;
       end
       WData: begin
         if (i_hs) begin
@@ -480,10 +542,7 @@ module sb2sb_xbar #(
         end
       end
       WResp: begin
-        if (mem_bvalid_i[i_tgt_q[0]]) begin
-          i_st_d   = WBack;
-          i_resp_d = mem_bresp_i[i_tgt_q[0]];
-        end
+        if (mem_bvalid_i[i_mem_q] && wm_bready_i[LinkM]) i_st_d = WAddr;
       end
       WBack: begin
         if (wm_bready_i[LinkM]) i_st_d = WAddr;
@@ -495,28 +554,24 @@ module sb2sb_xbar #(
   // ---- memory owners (claimed in the target-AW state, released with the B response)
   always_comb begin
     own_d = own_q;
-    for (int unsigned k = 0; k < 2; k++) begin
-      logic out_w, in_w;
-      out_w = w_st_q == WTgtAw && (w_tgt_q == TgtSbuf || w_tgt_q == TgtDesc) &&
-              w_tgt_q[0] == 1'(k);
-      in_w  = i_st_q == WTgtAw && (i_tgt_q == TgtSbuf || i_tgt_q == TgtDesc) &&
-              i_tgt_q[0] == 1'(k);
+    for (int unsigned k = 0; k < NumMem; k++) begin
       unique case (own_q[k])
-        OwnNone: own_d[k] = in_w ? OwnIn : out_w ? OwnOut : OwnNone;
+        OwnNone: own_d[k] = in_w[k] ? OwnIn : out_w[k] ? OwnOut : OwnNone;
         OwnOut:  if (w_st_q == WResp && mem_bvalid_i[k]) own_d[k] = OwnNone;
-        OwnIn:   if (i_st_q == WResp && mem_bvalid_i[k]) own_d[k] = OwnNone;
+        OwnIn:   if (i_st_q == WResp && mem_bvalid_i[k] && wm_bready_i[LinkM]) own_d[k] = OwnNone;
         default: own_d[k] = OwnNone;
       endcase
     end
   end
 
-  assign dbg_in_o = {6'd0, own_q[1], own_q[0], i_tgt_q, i_st_q};
+  assign dbg_in_o = {6'd0, own_q[NumBanks], own_q[0], i_tgt_q, i_st_q};
 
   always_comb begin
     w_st_d    = w_st_q;
     w_g_d     = w_g_q;
     w_rr_d    = w_rr_q;
     w_tgt_d   = w_tgt_q;
+    w_mem_d   = w_mem_q;
     w_addr_d  = w_addr_q;
     w_len_d   = w_len_q;
     w_word_d  = w_word_q;
@@ -538,19 +593,19 @@ module sb2sb_xbar #(
           w_g_d  = w_pick;
         end
       end
+      // the decoder takes the address in the AW handshake cycle
       WAddr: begin
+        dec_valid[0] = wm_awvalid_i[w_g_q];
+        dec_addr[0]  = wm_awaddr_i[w_g_q];
         if (wm_awvalid_i[w_g_q]) begin
-          w_st_d   = WDec;
+          w_st_d   = WRoute;
           w_addr_d = wm_awaddr_i[w_g_q];
           w_len_d  = wm_awlen_i[w_g_q];
         end
       end
-      WDec: begin
-        dec_valid[0] = 1'b1;
-        w_st_d       = WRoute;
-      end
       WRoute: begin
         w_tgt_d  = w_route.tgt;
+        w_mem_d  = w_route.mem;
         w_word_d = w_route.word;
         w_resp_d = w_route.resp;
         w_cnt_d  = w_cnt_q + 8'd1;
@@ -558,8 +613,7 @@ module sb2sb_xbar #(
       end
       WTgtAw: begin
         unique case (w_tgt_q)
-          TgtSbuf: if (own_q[0] == OwnOut && mem_awready_i[0]) w_st_d = WData;
-          TgtDesc: if (own_q[1] == OwnOut && mem_awready_i[1]) w_st_d = WData;
+          TgtSbuf, TgtDesc: if (out_has[w_mem_q] && mem_awready_i[w_mem_q]) w_st_d = WData;
           default: if (lk_ok && link_awready_i) w_st_d = WData;
         endcase
       end
@@ -581,18 +635,20 @@ module sb2sb_xbar #(
               // waits for the peer's B
               bq_push      = 1'b1;
               bq_push_done = w_tgt_q != TgtLink;
-              w_st_d       = WIdle;
-              w_rr_d       = (w_g_q == GW'(NumWm - 1)) ? '0 : w_g_q + 1'b1;
+              w_st_d       = w_next_ok ? WAddr : WIdle;
+              w_g_d        = w_next_ok ? w_next : w_g_q;
+              w_rr_d       = w_rr_next;
             end
           end
         end
       end
       WResp: begin
-        if (mem_bvalid_i[w_tgt_q[0]]) begin
+        if (mem_bvalid_i[w_mem_q]) begin
           bq_push      = 1'b1;
-          bq_push_resp = mem_bresp_i[w_tgt_q[0]];
-          w_st_d       = WIdle;
-          w_rr_d       = (w_g_q == GW'(NumWm - 1)) ? '0 : w_g_q + 1'b1;
+          bq_push_resp = mem_bresp_i[w_mem_q];
+          w_st_d       = w_next_ok ? WAddr : WIdle;
+          w_g_d        = w_next_ok ? w_next : w_g_q;
+          w_rr_d       = w_rr_next;
         end
       end
       default: w_st_d = WIdle;
@@ -641,123 +697,184 @@ module sb2sb_xbar #(
   assign inc_idx_o   = {inc2_i_q, inc_i_q};
   assign inc_value_o = {inc2_val_q, inc_val_q};
 
-  // -------------------------------------------------------------- read path
-  rst_e                    r_st_q, r_st_d;
-  logic [RGW-1:0]          r_g_q, r_g_d, r_rr_q, r_rr_d, r_pick;
-  tgt_e                    r_tgt_q, r_tgt_d;
-  logic [63:0]             r_addr_q, r_addr_d;
-  logic [7:0]              r_len_q, r_len_d, r_cnt_q, r_cnt_d;
-  logic [31:0]             r_word_q, r_word_d;
-  logic [1:0]              r_resp_q, r_resp_d;
-  logic                    r_pick_ok, r_mem;
-  route_t                  r_route;
+  // -------------------------------------------------------------- read lanes
+  // One lane per engine read master: RIdle (after reset) -> RAddr (ARREADY
+  // high; the decoder takes the address in the handshake cycle) -> RRoute -> RTgtAr (memory targets: until the memory's
+  // arbiter grants the lane and the memory takes the AR) -> RData (until the
+  // RLAST handshake) -> RAddr; a read outside every memory answers its
+  // beats itself in RErr.
+  rst_e                         r_st_q [NumEngines];
+  rst_e                         r_st_d [NumEngines];
+  tgt_e                         r_tgt_q [NumEngines];
+  tgt_e                         r_tgt_d [NumEngines];
+  logic [NumEngines-1:0][MW-1:0] r_mem_q, r_mem_d;
+  logic [NumEngines-1:0][63:0]  r_addr_q, r_addr_d;
+  logic [NumEngines-1:0][7:0]   r_len_q, r_len_d, r_cnt_q, r_cnt_d;
+  logic [NumEngines-1:0][31:0]  r_word_q, r_word_d;
+  logic [NumEngines-1:0][1:0]   r_resp_q, r_resp_d;
+  route_t                       r_route [NumEngines];
+  // per memory: the lane owning its read port (AR handshake to RLAST), the
+  // round-robin pointer, this cycle's pick among the lanes in RTgtAr
+  logic [NumMem-1:0]            ro_v_q, ro_v_d;
+  logic [NumMem-1:0][RGW-1:0]   ro_q, ro_d, r_rr_q, r_rr_d, r_pick;
+  logic [NumMem-1:0]            r_pick_ok;
 
+  for (genvar e = 0; e < NumEngines; e++) begin : gen_rroute
+    assign r_route[e] = route_of(dec_route_chip[2+e], dec_route_nbr[2+e], dec_id_valid[2+e],
+                                 dec_nbr_route[2+e], dec_exit_die[2+e], dec_local[2+e][45:0],
+                                 r_len_q[e], 1'b0, 1'b0, core_idx_i);
+  end
+
+  // Round-robin pick per memory over the lanes waiting in RTgtAr for it, in
+  // lane order from the memory's pointer (< NumEngines; a wrap by subtraction).
   always_comb begin
-    r_pick_ok = 1'b0;
+    r_pick_ok = '0;
     r_pick    = '0;
-    for (int unsigned k = 0; k < NumEngines; k++) begin
-      logic [RGW-1:0] m;
-      int unsigned    mi;
-      mi = int'(r_rr_q) + k;
-      mi = (mi >= NumEngines) ? mi - NumEngines : mi;
-      m  = RGW'(mi);
-      if (!r_pick_ok && rm_arvalid_i[m]) begin
-        r_pick_ok = 1'b1;
-        r_pick    = m;
+    for (int unsigned k = 0; k < NumMem; k++) begin
+      for (int unsigned j = 0; j < NumEngines; j++) begin
+        int unsigned li;
+        li = int'(r_rr_q[k]) + j;
+        li = (li >= NumEngines) ? li - NumEngines : li;
+        if (!r_pick_ok[k] && r_st_q[li] == RTgtAr && r_mem_q[li] == MW'(k)) begin
+          r_pick_ok[k] = 1'b1;
+          r_pick[k]    = RGW'(li);
+        end
       end
     end
   end
-
-  assign r_route = route_of(dec_route_chip[1], dec_route_nbr[1], dec_id_valid[1],
-                            dec_nbr_route[1], dec_exit_die[1], dec_local[1][45:0], r_len_q,
-                            1'b0, 1'b0, core_idx_i);
-  assign r_mem = r_tgt_q == TgtSbuf || r_tgt_q == TgtDesc;
 
   always_comb begin
     rm_arready_o  = '0;
     rm_rvalid_o   = '0;
     rm_rdata_o    = '0;
-    rm_rresp_o    = r_resp_q;
-    rm_rlast_o    = 1'b0;
-    mem_araddr_o  = {r_word_q, r_word_q};
-    mem_arlen_o   = r_len_q;
+    rm_rlast_o    = '0;
     mem_arvalid_o = '0;
     mem_rready_o  = '0;
-    if (r_st_q == RAddr) rm_arready_o[r_g_q] = 1'b1;
-    if (r_st_q == RData && r_mem) begin
-      rm_rvalid_o[r_g_q]       = mem_rvalid_i[r_tgt_q[0]];
-      rm_rdata_o               = mem_rdata_i[r_tgt_q[0]];
-      rm_rresp_o               = mem_rresp_i[r_tgt_q[0]];
-      rm_rlast_o               = mem_rlast_i[r_tgt_q[0]];
-      mem_rready_o[r_tgt_q[0]] = rm_rready_i[r_g_q];
+    for (int unsigned e = 0; e < NumEngines; e++) begin
+      rm_rresp_o[e] = r_resp_q[e];
+      if (r_st_q[e] == RAddr) rm_arready_o[e] = 1'b1;
+      if (r_st_q[e] == RData) begin
+        rm_rvalid_o[e] = mem_rvalid_i[r_mem_q[e]];
+        rm_rdata_o[e]  = mem_rdata_i[r_mem_q[e]];
+        rm_rresp_o[e]  = mem_rresp_i[r_mem_q[e]];
+        rm_rlast_o[e]  = mem_rlast_i[r_mem_q[e]];
+      end
+      if (r_st_q[e] == RErr) begin
+        rm_rvalid_o[e] = 1'b1;
+        rm_rlast_o[e]  = r_cnt_q[e] == r_len_q[e];
+      end
     end
-    if (r_st_q == RTgtAr && r_mem) mem_arvalid_o[r_tgt_q[0]] = 1'b1;
-    if (r_st_q == RErr) begin
-      rm_rvalid_o[r_g_q] = 1'b1;
-      rm_rlast_o         = r_cnt_q == r_len_q;
+    for (int unsigned k = 0; k < NumMem; k++) begin
+      mem_araddr_o[k]  = r_word_q[r_pick[k]];
+      mem_arlen_o[k]   = r_len_q[r_pick[k]];
+      mem_arvalid_o[k] = !ro_v_q[k] && r_pick_ok[k];
+      mem_rready_o[k]  = ro_v_q[k] && rm_rready_i[ro_q[k]];
     end
   end
 
   always_comb begin
-    r_st_d   = r_st_q;
-    r_g_d    = r_g_q;
-    r_rr_d   = r_rr_q;
-    r_tgt_d  = r_tgt_q;
-    r_addr_d = r_addr_q;
-    r_len_d  = r_len_q;
-    r_cnt_d  = r_cnt_q;
-    r_word_d = r_word_q;
-    r_resp_d = r_resp_q;
-    dec_valid[1] = 1'b0;
-    dec_addr[1]  = r_addr_q;
-    unique case (r_st_q)
-      RIdle: begin
-        if (r_pick_ok) begin
-          r_st_d = RAddr;
-          r_g_d  = r_pick;
-        end
+    ro_v_d = ro_v_q;
+    ro_d   = ro_q;
+    r_rr_d = r_rr_q;
+    for (int unsigned k = 0; k < NumMem; k++) begin
+      if (mem_arvalid_o[k] && mem_arready_i[k]) begin
+        ro_v_d[k] = 1'b1;
+        ro_d[k]   = r_pick[k];
+        r_rr_d[k] = (int'(r_pick[k]) == NumEngines - 1) ? '0 : r_pick[k] + 1'b1;
+      end else if (ro_v_q[k] && mem_rvalid_i[k] && mem_rready_o[k] && mem_rlast_i[k]) begin
+        ro_v_d[k] = 1'b0;
       end
-      RAddr: begin
-        if (rm_arvalid_i[r_g_q]) begin
-          r_st_d   = RDec;
-          r_addr_d = rm_araddr_i[r_g_q];
-          r_len_d  = rm_arlen_i[r_g_q];
-        end
-      end
-      RDec: begin
-        dec_valid[1] = 1'b1;
-        r_st_d       = RRoute;
-      end
-      RRoute: begin
-        r_tgt_d  = r_route.tgt;
-        r_word_d = r_route.word;
-        r_resp_d = r_route.resp;
-        r_cnt_d  = '0;
-        r_st_d   = (r_route.tgt == TgtSbuf || r_route.tgt == TgtDesc) ? RTgtAr : RErr;
-      end
-      RTgtAr: begin
-        if (mem_arready_i[r_tgt_q[0]]) r_st_d = RData;
-      end
-      RData: begin
-        if (mem_rvalid_i[r_tgt_q[0]] && rm_rready_i[r_g_q] && mem_rlast_i[r_tgt_q[0]]) begin
-          r_st_d = RIdle;
-          r_rr_d = (int'(r_g_q) == NumEngines - 1) ? '0 : r_g_q + 1'b1;
-        end
-      end
-      RErr: begin
-        if (rm_rready_i[r_g_q]) begin
-          r_cnt_d = r_cnt_q + 8'd1;
-          if (r_cnt_q == r_len_q) begin
-            r_st_d = RIdle;
-            r_rr_d = (int'(r_g_q) == NumEngines - 1) ? '0 : r_g_q + 1'b1;
-          end
-        end
-      end
-      default: r_st_d = RIdle;
-    endcase
+    end
   end
 
-  assign dbg_o = {w_cnt_q, inc_v_q, r_tgt_q, 5'(r_g_q), r_st_q, w_tgt_q, 5'(w_g_q), w_st_q};
+  always_comb begin
+    for (int unsigned e = 0; e < NumEngines; e++) begin
+      r_st_d[e]   = r_st_q[e];
+      r_tgt_d[e]  = r_tgt_q[e];
+      r_mem_d[e]  = r_mem_q[e];
+      r_addr_d[e] = r_addr_q[e];
+      r_len_d[e]  = r_len_q[e];
+      r_cnt_d[e]  = r_cnt_q[e];
+      r_word_d[e] = r_word_q[e];
+      r_resp_d[e] = r_resp_q[e];
+      dec_valid[2+e] = 1'b0;
+      dec_addr[2+e]  = r_addr_q[e];
+      unique case (r_st_q[e])
+        // one master: out of reset the lane waits in RAddr (ARREADY high)
+        RIdle: r_st_d[e] = RAddr;
+        RAddr: begin
+          dec_valid[2+e] = rm_arvalid_i[e];
+          dec_addr[2+e]  = rm_araddr_i[e];
+          if (rm_arvalid_i[e]) begin
+            r_st_d[e]   = RRoute;
+            r_addr_d[e] = rm_araddr_i[e];
+            r_len_d[e]  = rm_arlen_i[e];
+          end
+        end
+        RRoute: begin
+          r_tgt_d[e]  = r_route[e].tgt;
+          r_mem_d[e]  = r_route[e].mem;
+          r_word_d[e] = r_route[e].word;
+          r_resp_d[e] = r_route[e].resp;
+          r_cnt_d[e]  = '0;
+          r_st_d[e]   = (r_route[e].tgt == TgtSbuf || r_route[e].tgt == TgtDesc) ? RTgtAr : RErr;
+        end
+        RTgtAr: begin
+          if (mem_arvalid_o[r_mem_q[e]] && r_pick[r_mem_q[e]] == RGW'(e) &&
+              mem_arready_i[r_mem_q[e]]) begin
+            r_st_d[e] = RData;
+          end
+        end
+        RData: begin
+          if (mem_rvalid_i[r_mem_q[e]] && rm_rready_i[e] && mem_rlast_i[r_mem_q[e]]) begin
+            r_st_d[e] = RAddr;
+          end
+        end
+        RErr: begin
+          if (rm_rready_i[e]) begin
+            r_cnt_d[e] = r_cnt_q[e] + 8'd1;
+            if (r_cnt_q[e] == r_len_q[e]) r_st_d[e] = RAddr;
+          end
+        end
+        default: r_st_d[e] = RIdle;
+      endcase
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int unsigned e = 0; e < NumEngines; e++) begin
+        r_st_q[e]  <= RIdle;
+        r_tgt_q[e] <= TgtErr;
+      end
+      r_mem_q  <= '0;
+      r_addr_q <= '0;
+      r_len_q  <= '0;
+      r_cnt_q  <= '0;
+      r_word_q <= '0;
+      r_resp_q <= '0;
+      ro_v_q   <= '0;
+      ro_q     <= '0;
+      r_rr_q   <= '0;
+    end else begin
+      for (int unsigned e = 0; e < NumEngines; e++) begin
+        r_st_q[e]  <= r_st_d[e];
+        r_tgt_q[e] <= r_tgt_d[e];
+      end
+      r_mem_q  <= r_mem_d;
+      r_addr_q <= r_addr_d;
+      r_len_q  <= r_len_d;
+      r_cnt_q  <= r_cnt_d;
+      r_word_q <= r_word_d;
+      r_resp_q <= r_resp_d;
+      ro_v_q   <= ro_v_d;
+      ro_q     <= ro_d;
+      r_rr_q   <= r_rr_d;
+    end
+  end
+
+  assign dbg_o = {w_cnt_q, inc_v_q, r_tgt_q[0], 5'(r_mem_q[0]), r_st_q[0], w_tgt_q, 5'(w_g_q),
+                  w_st_q};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -765,6 +882,7 @@ module sb2sb_xbar #(
       w_g_q     <= '0;
       w_rr_q    <= '0;
       w_tgt_q   <= TgtErr;
+      w_mem_q   <= '0;
       w_addr_q  <= '0;
       w_len_q   <= '0;
       w_word_q  <= '0;
@@ -783,6 +901,7 @@ module sb2sb_xbar #(
       lk_hi_q   <= '0;
       i_st_q    <= WIdle;
       i_tgt_q   <= TgtErr;
+      i_mem_q   <= '0;
       i_addr_q  <= '0;
       i_len_q   <= '0;
       i_word_q  <= '0;
@@ -791,20 +910,12 @@ module sb2sb_xbar #(
       inc2_i_q  <= '0;
       inc2_val_q <= '0;
       own_q     <= '0;
-      r_st_q    <= RIdle;
-      r_g_q     <= '0;
-      r_rr_q    <= '0;
-      r_tgt_q   <= TgtErr;
-      r_addr_q  <= '0;
-      r_len_q   <= '0;
-      r_cnt_q   <= '0;
-      r_word_q  <= '0;
-      r_resp_q  <= '0;
     end else begin
       w_st_q    <= w_st_d;
       w_g_q     <= w_g_d;
       w_rr_q    <= w_rr_d;
       w_tgt_q   <= w_tgt_d;
+      w_mem_q   <= w_mem_d;
       w_addr_q  <= w_addr_d;
       w_len_q   <= w_len_d;
       w_word_q  <= w_word_d;
@@ -823,6 +934,7 @@ module sb2sb_xbar #(
       lk_hi_q   <= lk_hi_d;
       i_st_q    <= i_st_d;
       i_tgt_q   <= i_tgt_d;
+      i_mem_q   <= i_mem_d;
       i_addr_q  <= i_addr_d;
       i_len_q   <= i_len_d;
       i_word_q  <= i_word_d;
@@ -831,15 +943,6 @@ module sb2sb_xbar #(
       inc2_i_q  <= inc2_i_d;
       inc2_val_q <= inc2_val_d;
       own_q     <= own_d;
-      r_st_q    <= r_st_d;
-      r_g_q     <= r_g_d;
-      r_rr_q    <= r_rr_d;
-      r_tgt_q   <= r_tgt_d;
-      r_addr_q  <= r_addr_d;
-      r_len_q   <= r_len_d;
-      r_cnt_q   <= r_cnt_d;
-      r_word_q  <= r_word_d;
-      r_resp_q  <= r_resp_d;
     end
   end
 

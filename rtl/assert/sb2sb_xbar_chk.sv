@@ -3,7 +3,7 @@
 //   wm[k]  write slave ports (engines 0..NumEngines-1, the link in-path
 //          NumEngines, the Q7 memory port NumEngines+1); B response from
 //          wm_bresp_o, for the in-path from lin_bresp_o
-//   rm[k]  read slave ports of the engines (R payload shared, RVALID per port)
+//   rm[k]  read slave ports of the engines (one read lane each)
 //   link   the write master towards the io_d2d link
 // Each port carries 64-bit beats as INCR bursts (AxSIZE 3, AxBURST INCR tied
 // here); a write-only port ties its read channel idle and vice versa. The
@@ -34,9 +34,9 @@ module sb2sb_xbar_chk #(
   input logic [NumEngines-1:0][7:0]  rm_arlen_i,
   input logic [NumEngines-1:0]       rm_arvalid_i,
   input logic [NumEngines-1:0]       rm_arready_i,
-  input logic [63:0]                 rm_rdata_i,
-  input logic [1:0]                  rm_rresp_i,
-  input logic                        rm_rlast_i,
+  input logic [NumEngines-1:0][63:0] rm_rdata_i,
+  input logic [NumEngines-1:0][1:0]  rm_rresp_i,
+  input logic [NumEngines-1:0]       rm_rlast_i,
   input logic [NumEngines-1:0]       rm_rvalid_i,
   input logic [NumEngines-1:0]       rm_rready_i,
   input logic [63:0]                 link_awaddr_i,
@@ -111,9 +111,9 @@ module sb2sb_xbar_chk #(
       .arburst_i (BurstIncr),
       .arvalid_i (rm_arvalid_i[k]),
       .arready_i (rm_arready_i[k]),
-      .rdata_i   (rm_rdata_i),
-      .rresp_i   (rm_rresp_i),
-      .rlast_i   (rm_rlast_i),
+      .rdata_i   (rm_rdata_i[k]),
+      .rresp_i   (rm_rresp_i[k]),
+      .rlast_i   (rm_rlast_i[k]),
       .rvalid_i  (rm_rvalid_i[k]),
       .rready_i  (rm_rready_i[k])
     );

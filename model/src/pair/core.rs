@@ -1,7 +1,8 @@
 //! Golden model of `rtl/sb2sb_core.sv`: one NeuronCore built from the golden
 //! blocks — `NumEngines` [`Udma`] engines with their CME-COPY loops
-//! ([`LoopFifo`]), one [`EvtSem`], two [`Decoder`]s inside the [`Xbar`], the
-//! SBUF and descriptor RAM [`Sram`]s and the [`Q7Port`] — wired port to port
+//! ([`LoopFifo`]), one [`EvtSem`], the [`Decoder`]s inside the [`Xbar`] (out-path,
+//! in-path, one per read lane), one [`Sram`] per SBUF bank and one for the
+//! descriptor RAM, and the [`Q7Port`] — wired port to port
 //! as the RTL top wires its instances. Nothing is reached around the ports:
 //! rings, doorbells and semaphores arrive through the Q7 port and the AXI
 //! fabric.
@@ -20,8 +21,8 @@ use crate::udma::{PinsIn, PinsOut, Udma};
 use super::fifo::{AxisBeat, LoopFifo};
 use super::link::{LinkFarIn, LinkNearIn, LinkOut};
 use super::q7port::{CsrDrive, CsrTargets, MemResp, Q7Port};
-use super::sram::{Sram, SramIn, WordStore};
-use super::xbar::{Masters, RmIn, WmIn, Xbar, XbarCfg, XbarMOut};
+use super::sram::{Sram, SramIn, SramOut, WordStore};
+use super::xbar::{Masters, RmIn, WmIn, Xbar, XbarCfg, XbarMOut, MAX_MEM};
 use super::PairParams;
 use crate::regs::axil::{AxilIn, AxilOut};
 
@@ -80,21 +81,30 @@ pub struct Core {
 #[derive(Debug, Clone)]
 pub struct Glue {
     pub loops: Vec<LoopFifo>,
-    /// Decoders of the out-path, the read path and the in-path (inside the xbar in the RTL).
-    pub dec: [Decoder; 3],
+    /// Decoders of the out-path (0), the in-path (1) and read lane `e`
+    /// (`2 + e`) (inside the xbar in the RTL).
+    pub dec: Vec<Decoder>,
     pub xbar: Xbar,
-    /// FSMs of the SBUF (0) and descriptor RAM (1) `axi4_sram` instances.
-    pub sram: [Sram; 2],
+    /// FSMs of the SBUF banks (`0..engines`) and the descriptor RAM
+    /// (`engines`) `axi4_sram` instances.
+    pub sram: Vec<Sram>,
     pub q7: Q7Port,
-    /// Debug memory select of the previous cycle (`dbg_sel_q`).
+    /// Words of one SBUF bank (`BankWords`).
+    bank_words: u32,
+    /// The debug port's SBUF word mask (`2^SAW - 1`, SAW = clog2 of the SBUF words).
+    dbg_sbuf_mask: u32,
+    /// Debug memory select, bank, and whether the bank exists, of the
+    /// previous cycle (`dbg_sel_q`, `dbg_bank_q`, `dbg_bank_ok_q`).
     pub dbg_sel: bool,
+    dbg_bank: usize,
+    dbg_bank_ok: bool,
     /// Model-only event counters (no RTL register; read by the system model).
     pub stats: GlueStats,
     /// The decoders' outputs this cycle (kept while a decoder's step is
     /// skipped, see [`Glue::step`]'s decoder stage).
-    dec_out: [DecoderOut; 3],
+    dec_out: Vec<DecoderOut>,
     /// `dec_out[k]` already holds the outputs of decoder `k`'s held registers.
-    dec_held: [bool; 3],
+    dec_held: Vec<bool>,
     /// Per-cycle wiring between the instances, kept between cycles so a
     /// cycle allocates nothing (every slot is rewritten every cycle; no state).
     wires: Wires,
@@ -109,6 +119,31 @@ struct Wires {
     pins: PinsIn,
     /// The EVT_SEM's input pins (the driven ones written every cycle).
     evt_in: EvtSemIn,
+    /// Every engine's read master outputs (each read lane reads its own).
+    rms: Vec<RmIn>,
+}
+
+/// SBUF bank `k`'s words inside the core's one SBUF array: word `w` of the
+/// bank is word `base + w` of the array (banks hold consecutive partitions).
+struct BankStore<'a, S: WordStore> {
+    s: &'a mut S,
+    base: u32,
+    words: u32,
+}
+
+impl<S: WordStore> WordStore for BankStore<'_, S> {
+    #[inline(always)]
+    fn words(&self) -> u32 {
+        self.words
+    }
+    #[inline(always)]
+    fn read(&self, word: u32) -> u64 {
+        self.s.read(self.base + word)
+    }
+    #[inline(always)]
+    fn write(&mut self, word: u32, data: u64, mask: u64) {
+        self.s.write(self.base + word, data, mask);
+    }
 }
 
 /// Write master `e`'s outputs from engine `e`'s pins.
@@ -126,18 +161,17 @@ fn engine_wm(o: &PinsOut) -> WmIn {
     }
 }
 
-/// The interconnect's masters this cycle: the granted engine masters (the
-/// only engines it reads, [`Xbar::grants`]), the link in and the Q7 store,
-/// and the request masks.
+/// The interconnect's masters this cycle: the granted engine write master
+/// (the only engine write master it reads, [`Xbar::write_grant`]), every
+/// engine's read master, the link in and the Q7 store, and the request masks.
 struct MasterView<'a> {
     n: usize,
     /// Write grant and its outputs (an engine's, or unused when the grant
     /// is the Q7 store).
     wg: usize,
     gw: &'a WmIn,
-    /// Read grant and its outputs.
-    rg: usize,
-    gr: &'a RmIn,
+    /// Read masters of every engine.
+    rms: &'a [RmIn],
     link: &'a WmIn,
     q7: &'a WmIn,
     aw: u32,
@@ -171,8 +205,7 @@ impl Masters for MasterView<'_> {
     }
     #[inline(always)]
     fn rm(&self, k: usize) -> &RmIn {
-        assert_eq!(k, self.rg, "the interconnect reads its read grant only");
-        self.gr
+        &self.rms[k]
     }
 }
 
@@ -207,10 +240,9 @@ impl CsrTargets for TargetView {
 struct EngineSum {
     irq: u64,
     err_irq: u64,
-    /// Outputs of the granted write / read master and of the driven CSR
-    /// target, when an engine.
+    /// Outputs of the granted write master and of the driven CSR target,
+    /// when an engine.
     gw: WmIn,
-    gr: RmIn,
     gt: AxilOut,
     /// AWVALID, WVALID, BREADY, ARVALID, RREADY of the engines' AXI masters.
     aw: u32,
@@ -265,7 +297,7 @@ pub struct GlueStats {
 }
 
 /// The instances a [`Glue`] wires for one cycle: the engines, the EVT_SEM
-/// and the two memory arrays.
+/// and the two memory arrays (the SBUF array holds every bank).
 pub struct Parts<'a, S0: WordStore, S1: WordStore> {
     pub engines: &'a mut [Udma],
     pub evt: &'a mut EvtSem,
@@ -365,19 +397,36 @@ impl Core {
 impl Glue {
     /// The glue of a core with `cfg.engines` engines, an SBUF array of
     /// `sbuf_words` and a descriptor array of `desc_words` words, in reset state.
+    ///
+    /// `cfg.engines` (1..=16) divides the 128 SBUF partitions: one SBUF bank
+    /// of `sbuf_words / engines` words per engine.
     pub fn new(cfg: XbarCfg, sbuf_words: usize, desc_words: usize) -> Self {
         let n = cfg.engines;
+        assert!(
+            (1..MAX_MEM).contains(&n) && 128 % n == 0,
+            "engines {n}: 1..=16 and a divisor of the 128 SBUF partitions"
+        );
+        let bank_words = sbuf_words / n;
+        let mut sram: Vec<Sram> = (0..n).map(|_| Sram::new(bank_words)).collect();
+        sram.push(Sram::new(desc_words));
         Self {
             loops: vec![LoopFifo::default(); n],
-            dec: [Decoder::new(), Decoder::new(), Decoder::new()],
+            dec: (0..n + 2).map(|_| Decoder::new()).collect(),
             xbar: Xbar::new(cfg),
-            sram: [Sram::new(sbuf_words), Sram::new(desc_words)],
+            sram,
             q7: Q7Port::new(n, 0, 0),
+            bank_words: bank_words as u32,
+            dbg_sbuf_mask: (sbuf_words as u32).next_power_of_two() - 1,
             dbg_sel: false,
+            dbg_bank: 0,
+            dbg_bank_ok: false,
             stats: GlueStats::default(),
-            dec_out: Default::default(),
-            dec_held: [false; 3],
-            wires: Wires::default(),
+            dec_out: vec![DecoderOut::default(); n + 2],
+            dec_held: vec![false; n + 2],
+            wires: Wires {
+                rms: vec![RmIn::default(); n],
+                ..Default::default()
+            },
         }
     }
 
@@ -437,12 +486,14 @@ impl Glue {
         } = parts;
         let rst = i.rst;
         let n = engines.len();
+        let n_mem = n + 1;
         // ---- Moore outputs
-        let mo = [
-            self.sram[0].outputs(rst, i.mem_stall),
-            self.sram[1].outputs(rst, i.mem_stall),
-        ];
-        let xo = self.xbar.master_outputs(rst, &mo, link_out);
+        let mut mo = [SramOut::default(); MAX_MEM];
+        for (o, m) in mo.iter_mut().zip(&self.sram) {
+            *o = m.outputs(rst, i.mem_stall);
+        }
+        let mo = &mo[..n_mem];
+        let xo = self.xbar.master_outputs(rst, mo, link_out);
         let (q7o, csr, memdrv, q7dbg) = self.q7.outputs(rst);
 
         // ---- UDMA engines, each with its CME-COPY loop
@@ -460,9 +511,6 @@ impl Glue {
         );
         self.stats.out_incs += u64::from(xo.inc_valid[0]) + u64::from(xo.inc_valid[1]);
         self.stats.in_incs += u64::from(xo.inc_valid[2]) + u64::from(xo.inc_valid[3]);
-
-        // ---- decoders (registered outputs of the previous cycle)
-        self.decoders_step(rst);
 
         // ---- interconnect masters without an engine: link in, Q7 store
         let link_wm = WmIn {
@@ -485,32 +533,57 @@ impl Glue {
             wvalid: memdrv.wvalid,
             bready: memdrv.bready,
         };
-        let (wg, rg) = self.xbar.grants(rst);
+        let wg = self.xbar.write_grant(rst);
         let ms = MasterView {
             n,
             wg,
             gw: &eng.gw,
-            rg,
-            gr: &eng.gr,
+            rms: &self.wires.rms,
             link: &link_wm,
             q7: &q7_wm,
             aw: eng.aw | u32::from(link_wm.awvalid) << n | u32::from(q7_wm.awvalid) << (n + 1),
             ar: eng.ar,
             b: eng.b | u32::from(link_wm.bready) << n | u32::from(q7_wm.bready) << (n + 1),
         };
-        let mut mem_in = [SramIn::default(); 2];
+        // ---- decoders (registered outputs of the previous cycle; a path in
+        // ADDR hands them its master's address)
+        Self::decoders_step(
+            &mut self.dec,
+            &mut self.dec_out,
+            &mut self.dec_held,
+            &self.xbar,
+            rst,
+            &ms,
+        );
+
+        let mut mem_in = [SramIn::default(); MAX_MEM];
         self.xbar.target_outputs(rst, &ms, &mut mem_in, near);
-        let sel = usize::from(i.dbg_mem_sel);
-        mem_in[sel].dbg_we = i.dbg_mem_we;
-        for m in mem_in.iter_mut() {
-            m.dbg_addr = i.dbg_mem_addr as u32;
+        // debug port: SBUF word w (of the one SBUF array, masked to 2^SAW)
+        // is word w % BankWords of bank w / BankWords
+        let sword = i.dbg_mem_addr as u32 & self.dbg_sbuf_mask;
+        let (bank, bword) = ((sword / self.bank_words) as usize, sword % self.bank_words);
+        for (k, m) in mem_in[..n_mem].iter_mut().enumerate() {
+            m.dbg_we = if i.dbg_mem_sel {
+                k == n && i.dbg_mem_we
+            } else {
+                k == bank && i.dbg_mem_we
+            };
+            m.dbg_addr = if k < n { bword } else { i.dbg_mem_addr as u32 };
             m.dbg_wdata = i.dbg_mem_wdata;
         }
 
         // ---- clock edges of the glue (the loops took theirs with their engines)
-        self.xbar.update(rst, &ms, &mo, link_out, &self.dec_out);
-        self.sram[0].update(rst, &mem_in[0], &mo[0], sbuf);
-        self.sram[1].update(rst, &mem_in[1], &mo[1], desc);
+        self.xbar.update(rst, &ms, mo, link_out, &self.dec_out);
+        let bank_words = self.bank_words;
+        for (k, m) in self.sram[..n].iter_mut().enumerate() {
+            let mut bs = BankStore {
+                s: &mut *sbuf,
+                base: k as u32 * bank_words,
+                words: bank_words,
+            };
+            m.update(rst, &mem_in[k], &mo[k], &mut bs);
+        }
+        self.sram[n].update(rst, &mem_in[n], &mo[n], desc);
         let q = n + 1;
         let mresp = MemResp {
             awready: xo.wm_awready >> q & 1 == 1,
@@ -552,12 +625,22 @@ impl Glue {
                 || xo.wm_wready & lm != 0 && link_in.m_wvalid;
             self.stats.busy_cycles += u64::from(eng.moved(&xo) || link_in_moved);
         }
-        let sel_q = usize::from(self.dbg_sel && !rst);
+        let dbg_mem_rdata = if rst {
+            0
+        } else if self.dbg_sel {
+            mo[n].dbg_rdata
+        } else if self.dbg_bank_ok {
+            mo[self.dbg_bank].dbg_rdata
+        } else {
+            0
+        };
         self.dbg_sel = !rst && i.dbg_mem_sel;
+        self.dbg_bank = if rst { 0 } else { bank };
+        self.dbg_bank_ok = !rst && bank < n;
         *out = CoreOut {
             axil: q7o,
             dbg_sem: so.dbg_sem_o,
-            dbg_mem_rdata: mo[sel_q].dbg_rdata,
+            dbg_mem_rdata,
             dbg_xbar: xo.dbg,
             dbg_xin: xo.dbg_in,
             dbg_q7: q7dbg,
@@ -585,7 +668,7 @@ impl Glue {
     ) -> EngineSum {
         let mut sum = EngineSum::default();
         let n = engines.len();
-        let (wg, rg) = self.xbar.grants(rst);
+        let wg = self.xbar.write_grant(rst);
         let w = &mut self.wires;
         let loops = &mut self.loops[..n];
         let pi = &mut w.pins;
@@ -594,9 +677,6 @@ impl Glue {
         pi.s_axil_wdata = csr.wdata;
         pi.s_axil_wstrb = csr.wstrb;
         pi.s_axil_araddr = csr.araddr;
-        pi.m_axi_rdata = to_beat(xo.rm_rdata);
-        pi.m_axi_rresp = xo.rm_rresp;
-        pi.m_axi_rlast = u64::from(xo.rm_rlast);
         pi.m_axi_bresp = xo.wm_bresp;
         // The CSR target's valid/ready lines (bit e = engine e).
         let tm = match csr.tgt {
@@ -642,6 +722,10 @@ impl Glue {
                 pi.m_axi_wready = bit(xo.wm_wready, e);
                 pi.m_axi_bvalid = bit(xo.wm_bvalid, e);
             }
+            // each engine's read lane drives its own R payload
+            pi.m_axi_rdata = to_beat(xo.rm_rdata[e]);
+            pi.m_axi_rresp = xo.rm_rresp[e];
+            pi.m_axi_rlast = u64::from(xo.rm_rlast >> e & 1);
             pi.m_axis_tready = u64::from(lp.tready(rst));
             pi.s_axis_tdata = head.data;
             pi.s_axis_tkeep = head.keep;
@@ -665,14 +749,12 @@ impl Glue {
             if e == wg {
                 sum.gw = engine_wm(o);
             }
-            if e == rg {
-                sum.gr = RmIn {
-                    araddr: o.m_axi_araddr,
-                    arlen: o.m_axi_arlen,
-                    arvalid: b(o.m_axi_arvalid),
-                    rready: b(o.m_axi_rready),
-                };
-            }
+            w.rms[e] = RmIn {
+                araddr: o.m_axi_araddr,
+                arlen: o.m_axi_arlen,
+                arvalid: b(o.m_axi_arvalid),
+                rready: b(o.m_axi_rready),
+            };
             if csr.tgt == Some(e) {
                 sum.gt = axil_out(
                     [
@@ -779,15 +861,21 @@ impl Glue {
     /// as it is (the RTL's output stage holds), so it is skipped; the
     /// outputs are then those of the held registers, computed once.
     #[inline(always)]
-    fn decoders_step(&mut self, rst: bool) {
-        for k in 0..3 {
-            let d = &mut self.dec[k];
-            if rst || self.xbar.dec_valid(k, rst) || d.q.valid_q != 0 || d.fault.is_some() {
-                self.dec_out[k] = d.step(&self.xbar.dec_input(k, rst));
-                self.dec_held[k] = false;
-            } else if !self.dec_held[k] {
-                self.dec_out[k] = Decoder::outputs(&d.q);
-                self.dec_held[k] = true;
+    fn decoders_step(
+        dec: &mut [Decoder],
+        dec_out: &mut [DecoderOut],
+        dec_held: &mut [bool],
+        xbar: &Xbar,
+        rst: bool,
+        ms: &impl Masters,
+    ) {
+        for (k, d) in dec.iter_mut().enumerate() {
+            if rst || xbar.dec_valid(k, rst, ms) || d.q.valid_q != 0 || d.fault.is_some() {
+                dec_out[k] = d.step(&xbar.dec_input(k, rst, ms));
+                dec_held[k] = false;
+            } else if !dec_held[k] {
+                dec_out[k] = Decoder::outputs(&d.q);
+                dec_held[k] = true;
             }
         }
     }

@@ -1,6 +1,10 @@
 //! Golden model of `rtl/sb2sb_xbar.sv`: the AXI4 interconnect of one core,
 //! routing every burst with a [`Decoder`](crate::decoder::Decoder) instance
-//! (one for the write path, one for the read path) on the SoC address.
+//! (one for the out-path, one for the in-path, one per engine read lane) on
+//! the SoC address. The SBUF is banked by partition: memory `b <
+//! engines` is SBUF bank `b` (partitions `b * 128 / engines ..`), memory
+//! `engines` the descriptor RAM; each engine's read master has its own lane
+//! and each memory a round-robin read arbiter over the lanes.
 //!
 //! The routing table is in `docs/pair.md` and the RTL header. The out-path's
 //! B responses return through an in-order response queue ([`BQ_DEPTH`]
@@ -17,6 +21,7 @@
 use crate::addr::{ROUTE_OTHER_CHIP, ROUTE_OTHER_DIE, ROUTE_SAME_DIE};
 use crate::decoder::{DecoderIn, DecoderOut};
 use crate::system::map;
+use crate::system::topology::SBUF_PARTITIONS;
 
 use super::link::{LinkNearIn, LinkOut};
 use super::sram::{SramIn, SramOut};
@@ -40,7 +45,6 @@ enum WState {
     #[default]
     Idle = 0,
     Addr = 1,
-    Dec = 2,
     Route = 3,
     TgtAw = 4,
     Data = 5,
@@ -56,7 +60,6 @@ enum RState {
     #[default]
     Idle = 0,
     Addr = 1,
-    Dec = 2,
     Route = 3,
     TgtAr = 4,
     Data = 5,
@@ -65,6 +68,39 @@ enum RState {
 
 /// Entries of the out-path's response queue (`BqDepth` of `rtl/sb2sb_xbar.sv`).
 pub const BQ_DEPTH: usize = 8;
+
+/// Most engines of a core (`sb2sb_core`'s `NumEngines` limit): read lanes
+/// and SBUF banks.
+pub const MAX_ENGINES: usize = 16;
+
+/// Most memories of a core: [`MAX_ENGINES`] SBUF banks and the descriptor RAM.
+pub const MAX_MEM: usize = MAX_ENGINES + 1;
+
+/// One read lane's registers (`r_*_q[e]` of `rtl/sb2sb_xbar.sv`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct RLane {
+    st: RState,
+    tgt: u8,
+    mem: usize,
+    addr: u64,
+    len: u64,
+    cnt: u64,
+    word: u32,
+    resp: u64,
+}
+
+impl RLane {
+    const RESET: Self = Self {
+        st: RState::Idle,
+        tgt: TGT_ERR,
+        mem: 0,
+        addr: 0,
+        len: 0,
+        cnt: 0,
+        word: 0,
+        resp: 0,
+    };
+}
 
 // The core address map (`system::map`, the one definition; `sb2sb_pkg` for the RTL).
 /// EVT_SEM SEM_INCR window (core-relative).
@@ -82,7 +118,8 @@ pub enum XbarFault {
     WrongDieBit,
 }
 
-/// Static configuration (the RTL parameters and straps).
+/// Static configuration (the RTL parameters and straps). `engines` divides
+/// the 128 SBUF partitions (one SBUF bank per engine).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct XbarCfg {
     pub engines: usize,
@@ -143,9 +180,11 @@ pub struct XbarMOut {
     pub wm_bresp: u64,
     pub rm_arready: u32,
     pub rm_rvalid: u32,
-    pub rm_rdata: u64,
-    pub rm_rresp: u64,
-    pub rm_rlast: bool,
+    /// R payload of each read lane (index = engine).
+    pub rm_rdata: [u64; MAX_ENGINES],
+    pub rm_rresp: [u64; MAX_ENGINES],
+    /// RLAST of each read lane (bit e = engine e).
+    pub rm_rlast: u32,
     /// B response of the link master (in-path).
     pub lin_bresp: u64,
     /// Increment ports 0, 1 (out-path) and 2, 3 (in-path).
@@ -163,10 +202,12 @@ const OWN_OUT: u8 = 1;
 /// Memory owner: the in-path.
 const OWN_IN: u8 = 2;
 
-/// Route of one burst (`route_t`).
+/// Route of one burst (`route_t`): target, memory index (SBUF bank or the
+/// descriptor RAM), word inside the memory, response.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Route {
     tgt: u8,
+    mem: usize,
     word: u32,
     resp: u64,
 }
@@ -180,6 +221,7 @@ pub struct Xbar {
     w_g: usize,
     w_rr: usize,
     w_tgt: u8,
+    w_mem: usize,
     w_addr: u64,
     w_len: u64,
     w_word: u32,
@@ -190,6 +232,7 @@ pub struct Xbar {
     inc_val: [u32; 2],
     i_st: WState,
     i_tgt: u8,
+    i_mem: usize,
     i_addr: u64,
     i_len: u64,
     i_word: u32,
@@ -197,16 +240,14 @@ pub struct Xbar {
     inc2_v: [bool; 2],
     inc2_i: [u8; 2],
     inc2_val: [u32; 2],
-    own: [u8; 2],
-    r_st: RState,
-    r_g: usize,
-    r_rr: usize,
-    r_tgt: u8,
-    r_addr: u64,
-    r_len: u64,
-    r_cnt: u64,
-    r_word: u32,
-    r_resp: u64,
+    /// Write-port owner of each memory.
+    own: [u8; MAX_MEM],
+    /// Read lanes (index = engine).
+    lanes: [RLane; MAX_ENGINES],
+    /// Per memory: the lane owning its read port (AR to RLAST), and the
+    /// round-robin pointer of its read arbiter.
+    ro: [Option<usize>; MAX_MEM],
+    r_rr: [usize; MAX_MEM],
     /// Out-path response queue: master, completed, response of each entry.
     bq_m: [usize; BQ_DEPTH],
     bq_done: [bool; BQ_DEPTH],
@@ -239,6 +280,7 @@ impl Xbar {
             w_g: 0,
             w_rr: 0,
             w_tgt: TGT_ERR,
+            w_mem: 0,
             w_addr: 0,
             w_len: 0,
             w_word: 0,
@@ -249,6 +291,7 @@ impl Xbar {
             inc_val: [0; 2],
             i_st: WState::Idle,
             i_tgt: TGT_ERR,
+            i_mem: 0,
             i_addr: 0,
             i_len: 0,
             i_word: 0,
@@ -256,16 +299,10 @@ impl Xbar {
             inc2_v: [false; 2],
             inc2_i: [0; 2],
             inc2_val: [0; 2],
-            own: [OWN_NONE; 2],
-            r_st: RState::Idle,
-            r_g: 0,
-            r_rr: 0,
-            r_tgt: TGT_ERR,
-            r_addr: 0,
-            r_len: 0,
-            r_cnt: 0,
-            r_word: 0,
-            r_resp: 0,
+            own: [OWN_NONE; MAX_MEM],
+            lanes: [RLane::RESET; MAX_ENGINES],
+            ro: [None; MAX_MEM],
+            r_rr: [0; MAX_MEM],
             bq_m: [0; BQ_DEPTH],
             bq_done: [false; BQ_DEPTH],
             bq_resp: [0; BQ_DEPTH],
@@ -283,13 +320,22 @@ impl Xbar {
         self.fault = f;
     }
 
-    /// All three paths idle (the in-path waiting for an AW), both memories
-    /// unclaimed and every out-path B returned.
+    /// Memories of this core: the SBUF banks and the descriptor RAM.
+    #[inline(always)]
+    pub fn mem_count(&self) -> usize {
+        self.cfg.engines + 1
+    }
+
+    /// All paths idle (the in-path and every read lane waiting for an
+    /// address), every memory unclaimed and every out-path B returned.
     pub fn idle(&self) -> bool {
         self.w_st == WState::Idle
             && matches!(self.i_st, WState::Idle | WState::Addr)
-            && self.r_st == RState::Idle
-            && self.own == [OWN_NONE; 2]
+            && self.lanes[..self.cfg.engines]
+                .iter()
+                .all(|l| matches!(l.st, RState::Idle | RState::Addr))
+            && self.own.iter().all(|&o| o == OWN_NONE)
+            && self.ro.iter().all(Option::is_none)
             && self.bq_cnt == 0
             && self.lk_pend == 0
     }
@@ -329,50 +375,74 @@ impl Xbar {
         self.cfg.engines
     }
 
-    /// Inputs of the three decoders (out-path 0, read path 1, in-path 2) this cycle.
-    #[inline]
-    pub fn dec_inputs(&self, rst: bool) -> [DecoderIn; 3] {
-        [0, 1, 2].map(|k| self.dec_input(k, rst))
+    /// Decoders of this core: out-path 0, in-path 1, read lane `e` at `2 + e`.
+    #[inline(always)]
+    pub fn dec_count(&self) -> usize {
+        self.cfg.engines + 2
     }
 
-    /// The write and read master whose outputs [`Self::target_outputs`] and
-    /// [`Self::update`] read this cycle (besides the link master and the
-    /// request masks): the registered grants (0 in reset).
+    /// The write master whose outputs [`Self::target_outputs`] and
+    /// [`Self::update`] read this cycle (besides the link master, the read
+    /// masters and the request masks): the registered grant (0 in reset).
     #[inline(always)]
-    pub fn grants(&self, rst: bool) -> (usize, usize) {
+    pub fn write_grant(&self, rst: bool) -> usize {
         if rst {
-            (0, 0)
+            0
         } else {
-            (self.w_g, self.r_g)
+            self.w_g
         }
     }
 
-    /// `valid_i` of decoder `k` this cycle: its path is in state DEC.
+    /// `valid_i` and `addr_i` of decoder `k` this cycle: its path in ADDR
+    /// takes the master's address in the handshake cycle (valid = the
+    /// master's AWVALID / ARVALID); otherwise not valid, the held address.
     #[inline(always)]
-    pub fn dec_valid(&self, k: usize, rst: bool) -> bool {
-        !rst && match k {
-            0 => self.w_st == WState::Dec,
-            1 => self.r_st == RState::Dec,
-            _ => self.i_st == WState::Dec,
+    fn dec_drive(&self, k: usize, rst: bool, ms: &impl Masters) -> (bool, u64) {
+        if rst {
+            return (false, 0);
+        }
+        match k {
+            0 if self.w_st == WState::Addr => {
+                let m = ms.wm(self.w_g);
+                (m.awvalid, m.awaddr)
+            }
+            0 => (false, self.w_addr),
+            1 if self.i_st == WState::Addr => {
+                let m = ms.wm(self.link_master());
+                (m.awvalid, m.awaddr)
+            }
+            1 => (false, self.i_addr),
+            _ => {
+                let l = &self.lanes[k - 2];
+                if l.st == RState::Addr {
+                    let m = ms.rm(k - 2);
+                    (m.arvalid, m.araddr)
+                } else {
+                    (false, l.addr)
+                }
+            }
         }
     }
 
-    /// Inputs of decoder `k` (out-path 0, read path 1, in-path 2) this cycle.
+    /// `valid_i` of decoder `k` this cycle (see [`Self::dec_input`]).
+    #[inline(always)]
+    pub fn dec_valid(&self, k: usize, rst: bool, ms: &impl Masters) -> bool {
+        self.dec_drive(k, rst, ms).0
+    }
+
+    /// Inputs of decoder `k` (out-path 0, in-path 1, read lane `k - 2`) this
+    /// cycle: in its path's ADDR state the master's address (the decoder
+    /// takes it in the AW / AR handshake cycle), else the held address.
     #[inline]
-    pub fn dec_input(&self, k: usize, rst: bool) -> DecoderIn {
+    pub fn dec_input(&self, k: usize, rst: bool, ms: &impl Masters) -> DecoderIn {
         let die = match (k, self.fault) {
             (0, Some(XbarFault::WrongDieBit)) => self.cfg.self_die ^ 1,
             _ => self.cfg.self_die,
         };
-        let addr = match (rst, k) {
-            (true, _) => 0,
-            (false, 0) => self.w_addr,
-            (false, 1) => self.r_addr,
-            (false, _) => self.i_addr,
-        };
+        let (valid, addr) = self.dec_drive(k, rst, ms);
         DecoderIn {
             rst_ni: u64::from(!rst),
-            valid_i: u64::from(self.dec_valid(k, rst)),
+            valid_i: u64::from(valid),
             op_i: 0,
             addr_i: addr,
             self_die_i: die,
@@ -385,6 +455,7 @@ impl Xbar {
         let c = &self.cfg;
         let mut r = Route {
             tgt: TGT_ERR,
+            mem: 0,
             word: 0,
             resp: 3,
         };
@@ -399,8 +470,11 @@ impl Xbar {
             r.resp = 2;
             if off < EVT_LO {
                 if inpart >= c.win_base && rel.wrapping_add(bytes) <= c.part_bytes {
+                    let part = (off >> 21) & 0x7F;
+                    let per_bank = u32::from(SBUF_PARTITIONS) / c.engines as u32;
                     r.tgt = TGT_SBUF;
-                    r.word = ((off >> 21) & 0x7F)
+                    r.mem = (part / per_bank) as usize;
+                    r.word = (part % per_bank)
                         .wrapping_mul(c.part_bytes)
                         .wrapping_add(rel)
                         >> 3;
@@ -415,6 +489,7 @@ impl Xbar {
             } else if off >= DESC_LO && off < DESC_LO + c.desc_bytes {
                 if (off & !7) + bytes <= DESC_LO + c.desc_bytes {
                     r.tgt = TGT_DESC;
+                    r.mem = c.engines;
                     r.word = (off - DESC_LO) >> 3;
                     r.resp = 0;
                 }
@@ -429,19 +504,17 @@ impl Xbar {
         r
     }
 
-    fn w_tgt_wready(&self, mem: &[SramOut; 2], link: &LinkOut) -> bool {
+    fn w_tgt_wready(&self, mem: &[SramOut], link: &LinkOut) -> bool {
         match self.w_tgt {
-            TGT_SBUF => mem[0].wready && self.own[0] == OWN_OUT,
-            TGT_DESC => mem[1].wready && self.own[1] == OWN_OUT,
+            TGT_SBUF | TGT_DESC => mem[self.w_mem].wready && self.own[self.w_mem] == OWN_OUT,
             TGT_LINK => link.wready,
             _ => true,
         }
     }
 
-    fn i_tgt_wready(&self, mem: &[SramOut; 2]) -> bool {
+    fn i_tgt_wready(&self, mem: &[SramOut]) -> bool {
         match self.i_tgt {
-            TGT_SBUF => mem[0].wready && self.own[0] == OWN_IN,
-            TGT_DESC => mem[1].wready && self.own[1] == OWN_IN,
+            TGT_SBUF | TGT_DESC => mem[self.i_mem].wready && self.own[self.i_mem] == OWN_IN,
             _ => true,
         }
     }
@@ -450,13 +523,50 @@ impl Xbar {
         t == TGT_SBUF || t == TGT_DESC
     }
 
-    fn r_mem(&self) -> bool {
-        self.r_tgt == TGT_SBUF || self.r_tgt == TGT_DESC
+    /// Memory `k`'s write lines this cycle belong to the out-path / the
+    /// in-path (`out_has`, `in_has`): its owner, or the claimant in TGT_AW
+    /// of an unowned memory (the in-path first), so a claim and its AW
+    /// handshake share one cycle. `own`: the owners (reset values in reset).
+    #[inline(always)]
+    fn has(own: u8, out_w: bool, in_w: bool) -> (bool, bool) {
+        (
+            own == OWN_OUT || (own == OWN_NONE && out_w && !in_w),
+            own == OWN_IN || (own == OWN_NONE && in_w),
+        )
+    }
+
+    /// The out-path / in-path waits in TGT_AW for memory `k` (`out_w`, `in_w`).
+    #[inline(always)]
+    fn claims(&self, k: usize) -> (bool, bool) {
+        (
+            self.w_st == WState::TgtAw && Self::is_mem(self.w_tgt) && self.w_mem == k,
+            self.i_st == WState::TgtAw && Self::is_mem(self.i_tgt) && self.i_mem == k,
+        )
+    }
+
+    /// Each memory's read pick this cycle (`r_pick`, `r_pick_ok`): the first
+    /// lane waiting for it in RTgtAr in round-robin order from its pointer;
+    /// `lanes` are the pre-edge lanes (the reset lanes in reset).
+    #[inline(always)]
+    fn read_picks(&self, lanes: &[RLane], rr: &[usize; MAX_MEM]) -> [Option<usize>; MAX_MEM] {
+        let mut req = [0u32; MAX_MEM];
+        for (e, l) in lanes.iter().enumerate() {
+            if l.st == RState::TgtAr {
+                req[l.mem] |= 1 << e;
+            }
+        }
+        let mut pick = [None; MAX_MEM];
+        for k in 0..self.mem_count() {
+            if req[k] != 0 {
+                pick[k] = rr_pick(req[k], rr[k]);
+            }
+        }
+        pick
     }
 
     /// Outputs towards the masters and the EVT_SEM.
     #[inline]
-    pub fn master_outputs(&self, rst: bool, mem: &[SramOut; 2], link: &LinkOut) -> XbarMOut {
+    pub fn master_outputs(&self, rst: bool, mem: &[SramOut], link: &LinkOut) -> XbarMOut {
         if rst {
             return XbarMOut {
                 dbg: u64::from(TGT_ERR) << 19 | u64::from(TGT_ERR) << 8,
@@ -468,7 +578,6 @@ impl Xbar {
         let mut o = XbarMOut {
             wm_bresp: self.bq_resp[self.bq_rp],
             lin_bresp: self.i_resp,
-            rm_rresp: self.r_resp,
             inc_valid: [self.inc_v[0], self.inc_v[1], self.inc2_v[0], self.inc2_v[1]],
             inc_idx: cat(self.inc_i, self.inc2_i),
             inc_value: [
@@ -488,9 +597,17 @@ impl Xbar {
                 }
             }
             WState::Back => o.wm_bvalid |= lm,
+            // the memory's B goes straight to the link
+            WState::Resp => {
+                let m = &mem[self.i_mem];
+                if m.bvalid {
+                    o.wm_bvalid |= lm;
+                }
+                o.lin_bresp = m.bresp;
+            }
             _ => {}
         }
-        o.dbg_in = u64::from(self.own[1]) << 8
+        o.dbg_in = u64::from(self.own[self.cfg.engines]) << 8
             | u64::from(self.own[0]) << 6
             | u64::from(self.i_tgt) << 3
             | (self.i_st as u64);
@@ -507,42 +624,52 @@ impl Xbar {
         if self.bq_head() {
             o.wm_bvalid |= 1u32 << self.bq_m[self.bq_rp];
         }
-        let rg = 1u32 << self.r_g;
-        if self.r_st == RState::Addr {
-            o.rm_arready = rg;
-        }
-        if self.r_st == RState::Data && self.r_mem() {
-            let m = &mem[usize::from(self.r_tgt & 1)];
-            if m.rvalid {
-                o.rm_rvalid = rg;
+        for (e, l) in self.lanes[..self.cfg.engines].iter().enumerate() {
+            let bit = 1u32 << e;
+            o.rm_rresp[e] = l.resp;
+            match l.st {
+                RState::Addr => o.rm_arready |= bit,
+                RState::Data => {
+                    let m = &mem[l.mem];
+                    if m.rvalid {
+                        o.rm_rvalid |= bit;
+                    }
+                    o.rm_rdata[e] = m.rdata;
+                    o.rm_rresp[e] = m.rresp;
+                    if m.rlast {
+                        o.rm_rlast |= bit;
+                    }
+                }
+                RState::Err => {
+                    o.rm_rvalid |= bit;
+                    if l.cnt == l.len {
+                        o.rm_rlast |= bit;
+                    }
+                }
+                _ => {}
             }
-            o.rm_rdata = m.rdata;
-            o.rm_rresp = m.rresp;
-            o.rm_rlast = m.rlast;
         }
-        if self.r_st == RState::Err {
-            o.rm_rvalid = rg;
-            o.rm_rlast = self.r_cnt == self.r_len;
-        }
+        let l0 = &self.lanes[0];
         o.dbg = u64::from(self.w_cnt) << 24
             | u64::from(self.inc_v[0]) << 22
             | u64::from(self.inc_v[1]) << 23
-            | u64::from(self.r_tgt) << 19
-            | (self.r_g as u64 & 0x1F) << 14
-            | (self.r_st as u64) << 11
+            | u64::from(l0.tgt) << 19
+            | (l0.mem as u64 & 0x1F) << 14
+            | (l0.st as u64) << 11
             | u64::from(self.w_tgt) << 8
             | (self.w_g as u64 & 0x1F) << 3
             | (self.w_st as u64);
         o
     }
 
-    /// Inputs of the two memories and of the link's near side.
+    /// Inputs of the memories (`mem_in[..mem_count()]`) and of the link's
+    /// near side.
     #[inline]
     pub fn target_outputs(
         &self,
         rst: bool,
         ms: &impl Masters,
-        mem_in: &mut [SramIn; 2],
+        mem_in: &mut [SramIn],
         link_in: &mut LinkNearIn,
     ) {
         self.mem_lines(rst, ms, mem_in);
@@ -573,53 +700,42 @@ impl Xbar {
         };
     }
 
-    /// The registers [`Self::mem_lines`] reads (their reset values in reset):
-    /// out-path state, grant, target, word; read-path state, grant, target,
-    /// word, length; owners; in-path state, target, word.
+    /// The memories' AXI lines (their debug lines are left as they are):
+    /// every memory's write lines as driven by no path (the out-path's
+    /// data, no write valid), its read lines from its read arbiter (the
+    /// picked lane's word and length, AR valid while its read port is free,
+    /// R ready from its owning lane), then the write lines of the memory the
+    /// out-path owns and of the one the in-path owns (an owner is one path,
+    /// so at most one path drives a memory's write lines).
     #[inline(always)]
-    #[allow(clippy::type_complexity)]
-    fn lines_state(
-        &self,
-        rst: bool,
-    ) -> (
-        (WState, usize, u8, u32),
-        (RState, usize, u8, u32, u64),
-        [u8; 2],
-        (WState, u8, u32),
-    ) {
-        if rst {
-            (
-                (WState::Idle, 0, TGT_ERR, 0),
-                (RState::Idle, 0, TGT_ERR, 0, 0),
-                [OWN_NONE; 2],
-                (WState::Idle, TGT_ERR, 0),
-            )
+    fn mem_lines(&self, rst: bool, ms: &impl Masters, mem_in: &mut [SramIn]) {
+        let reset_lanes = [RLane::RESET; MAX_ENGINES];
+        let n = self.cfg.engines;
+        let (lanes, ro, rr) = if rst {
+            (&reset_lanes[..n], &[None; MAX_MEM], &[0; MAX_MEM])
+        } else {
+            (&self.lanes[..n], &self.ro, &self.r_rr)
+        };
+        let (w_st, w_g, w_tgt, w_mem, w_word, i_st, i_tgt, i_mem, i_word) = if rst {
+            (WState::Idle, 0, TGT_ERR, 0, 0, WState::Idle, TGT_ERR, 0, 0)
         } else {
             (
-                (self.w_st, self.w_g, self.w_tgt, self.w_word),
-                (self.r_st, self.r_g, self.r_tgt, self.r_word, self.r_len),
-                self.own,
-                (self.i_st, self.i_tgt, self.i_word),
+                self.w_st,
+                self.w_g,
+                self.w_tgt,
+                self.w_mem,
+                self.w_word,
+                self.i_st,
+                self.i_tgt,
+                self.i_mem,
+                self.i_word,
             )
-        }
-    }
-
-    /// The two memories' AXI lines (their debug lines are left as they
-    /// are): every memory as driven by no path (the out-path's data, no
-    /// write valid) with its read lines, then the memory the out-path owns
-    /// and the one the in-path owns (an owner is one path, so at most one
-    /// path drives a memory's write lines).
-    #[inline(always)]
-    fn mem_lines(&self, rst: bool, ms: &impl Masters, mem_in: &mut [SramIn; 2]) {
-        let (
-            (w_st, w_g, w_tgt, w_word),
-            (r_st, r_g, r_tgt, r_word, r_len),
-            own,
-            (i_st, i_tgt, i_word),
-        ) = self.lines_state(rst);
+        };
+        let own = if rst { [OWN_NONE; MAX_MEM] } else { self.own };
+        let picks = self.read_picks(lanes, rr);
         let m = ms.wm(w_g);
-        for (k, s) in mem_in.iter_mut().enumerate() {
-            let rmine = r_tgt == k as u8;
+        for (k, s) in mem_in[..self.mem_count()].iter_mut().enumerate() {
+            let pl = &lanes[picks[k].unwrap_or(0)];
             *s = SramIn {
                 awaddr: w_word,
                 awvalid: false,
@@ -628,44 +744,43 @@ impl Xbar {
                 wlast: m.wlast,
                 wvalid: false,
                 bready: false,
-                araddr: r_word,
-                arlen: r_len as u32,
-                arvalid: rmine && r_st == RState::TgtAr,
-                rready: rmine && r_st == RState::Data && ms.rm(r_g).rready,
+                araddr: pl.word,
+                arlen: pl.len as u32,
+                arvalid: ro[k].is_none() && picks[k].is_some(),
+                rready: ro[k].is_some_and(|e| ms.rm(e).rready),
                 dbg_we: s.dbg_we,
                 dbg_addr: s.dbg_addr,
                 dbg_wdata: s.dbg_wdata,
             };
         }
-        if Self::is_mem(w_tgt) && own[usize::from(w_tgt & 1)] == OWN_OUT {
-            let s = &mut mem_in[usize::from(w_tgt & 1)];
+        let w_mine = Self::is_mem(w_tgt);
+        let i_mine = Self::is_mem(i_tgt);
+        let out_w = |k: usize| w_st == WState::TgtAw && w_mine && w_mem == k;
+        let in_w = |k: usize| i_st == WState::TgtAw && i_mine && i_mem == k;
+        if w_mine && Self::has(own[w_mem], out_w(w_mem), in_w(w_mem)).0 {
+            let s = &mut mem_in[w_mem];
             s.awvalid = w_st == WState::TgtAw;
             s.wvalid = w_st == WState::Data && m.wvalid;
             s.bready = w_st == WState::Resp;
         }
-        if Self::is_mem(i_tgt) && own[usize::from(i_tgt & 1)] == OWN_IN {
+        if i_mine && Self::has(own[i_mem], out_w(i_mem), in_w(i_mem)).1 {
             let lm = ms.wm(self.link_master());
-            let s = &mut mem_in[usize::from(i_tgt & 1)];
+            let s = &mut mem_in[i_mem];
             s.awaddr = i_word;
             s.wdata = lm.wdata;
             s.wstrb = lm.wstrb;
             s.wlast = lm.wlast;
             s.awvalid = i_st == WState::TgtAw;
             s.wvalid = i_st == WState::Data && lm.wvalid;
-            s.bready = i_st == WState::Resp;
+            s.bready = i_st == WState::Resp && lm.bready;
         }
     }
 
     /// The memory owners' next values (`own_d`, from the pre-edge state).
     #[inline(always)]
-    fn next_owners(&self, mem: &[SramOut; 2], own_d: &mut [u8; 2]) {
-        for (k, od) in own_d.iter_mut().enumerate() {
-            let out_w = self.w_st == WState::TgtAw
-                && Self::is_mem(self.w_tgt)
-                && usize::from(self.w_tgt & 1) == k;
-            let in_w = self.i_st == WState::TgtAw
-                && Self::is_mem(self.i_tgt)
-                && usize::from(self.i_tgt & 1) == k;
+    fn next_owners(&self, mem: &[SramOut], link_bready: bool, own_d: &mut [u8; MAX_MEM]) {
+        for (k, od) in own_d[..self.mem_count()].iter_mut().enumerate() {
+            let (out_w, in_w) = self.claims(k);
             match self.own[k] {
                 OWN_NONE => {
                     *od = if in_w {
@@ -682,7 +797,7 @@ impl Xbar {
                     }
                 }
                 OWN_IN => {
-                    if self.i_st == WState::Resp && mem[k].bvalid {
+                    if self.i_st == WState::Resp && mem[k].bvalid && link_bready {
                         *od = OWN_NONE;
                     }
                 }
@@ -693,22 +808,22 @@ impl Xbar {
 
     /// The in-path FSM's clock edge (its one master, the link, `lw`).
     #[inline(always)]
-    fn in_path_update(&mut self, lw: &WmIn, mem: &[SramOut; 2], dec: &DecoderOut) {
+    fn in_path_update(&mut self, lw: &WmIn, mem: &[SramOut], dec: &DecoderOut) {
         let mut inc2_v = [false; 2];
         match self.i_st {
             // one master: out of reset the in-path waits in ADDR
             WState::Idle => self.i_st = WState::Addr,
             WState::Addr => {
                 if lw.awvalid {
-                    self.i_st = WState::Dec;
+                    self.i_st = WState::Route;
                     self.i_addr = lw.awaddr;
                     self.i_len = lw.awlen;
                 }
             }
-            WState::Dec => self.i_st = WState::Route,
             WState::Route => {
                 let r = self.route_of(dec, self.i_len, true, true);
                 self.i_tgt = r.tgt;
+                self.i_mem = r.mem;
                 self.i_word = r.word;
                 self.i_resp = r.resp;
                 self.i_st = if r.tgt == TGT_SEM || r.tgt == TGT_ERR {
@@ -718,8 +833,9 @@ impl Xbar {
                 };
             }
             WState::TgtAw => {
-                let k = usize::from(self.i_tgt & 1);
-                if self.own[k] == OWN_IN && mem[k].awready {
+                let k = self.i_mem;
+                let (out_w, in_w) = self.claims(k);
+                if Self::has(self.own[k], out_w, in_w).1 && mem[k].awready {
                     self.i_st = WState::Data;
                 }
             }
@@ -743,10 +859,8 @@ impl Xbar {
                 }
             }
             WState::Resp => {
-                let k = usize::from(self.i_tgt & 1);
-                if mem[k].bvalid {
-                    self.i_st = WState::Back;
-                    self.i_resp = mem[k].bresp;
+                if mem[self.i_mem].bvalid && lw.bready {
+                    self.i_st = WState::Addr;
                 }
             }
             _ => {
@@ -758,63 +872,83 @@ impl Xbar {
         self.inc2_v = inc2_v;
     }
 
-    /// The read path FSM's clock edge.
+    /// The read lanes' and read arbiters' clock edge (`picks` from the
+    /// pre-edge state).
     #[inline(always)]
-    fn read_path_update(&mut self, ms: &impl Masters, mem: &[SramOut; 2], dec: &DecoderOut) {
-        let n_rm = self.cfg.engines;
-        let g = self.r_g;
-        match self.r_st {
-            RState::Idle => {
-                let all_rm = if n_rm >= 32 {
-                    u32::MAX
-                } else {
-                    (1u32 << n_rm) - 1
-                };
-                let req = ms.ar_req() & all_rm;
-                if let Some(m) = rr_pick(req, self.r_rr) {
-                    self.r_st = RState::Addr;
-                    self.r_g = m;
+    fn read_lanes_update(
+        &mut self,
+        ms: &impl Masters,
+        mem: &[SramOut],
+        dec: &[DecoderOut],
+        picks: &[Option<usize>; MAX_MEM],
+    ) {
+        let n = self.cfg.engines;
+        // arbiters: AR handshake (port free, a pick, the memory ready) or the
+        // owning lane's RLAST handshake
+        let mut ar_hs = [false; MAX_MEM];
+        for k in 0..self.mem_count() {
+            match (self.ro[k], picks[k]) {
+                (None, Some(p)) => {
+                    if mem[k].arready {
+                        ar_hs[k] = true;
+                        self.ro[k] = Some(p);
+                        self.r_rr[k] = if p == n - 1 { 0 } else { p + 1 };
+                    }
                 }
-            }
-            RState::Addr => {
-                let m = ms.rm(g);
-                if m.arvalid {
-                    self.r_st = RState::Dec;
-                    self.r_addr = m.araddr;
-                    self.r_len = m.arlen;
+                (Some(e), _) => {
+                    if mem[k].rvalid && ms.rm(e).rready && mem[k].rlast {
+                        self.ro[k] = None;
+                    }
                 }
+                _ => {}
             }
-            RState::Dec => self.r_st = RState::Route,
-            RState::Route => {
-                let r = self.route_of(dec, self.r_len, false, false);
-                self.r_tgt = r.tgt;
-                self.r_word = r.word;
-                self.r_resp = r.resp;
-                self.r_cnt = 0;
-                self.r_st = if r.tgt == TGT_SBUF || r.tgt == TGT_DESC {
-                    RState::TgtAr
-                } else {
-                    RState::Err
-                };
-            }
-            RState::TgtAr => {
-                if mem[usize::from(self.r_tgt & 1)].arready {
-                    self.r_st = RState::Data;
+        }
+        for e in 0..n {
+            let l = &mut self.lanes[e];
+            match l.st {
+                // one master: out of reset the lane waits in ADDR
+                RState::Idle => l.st = RState::Addr,
+                RState::Addr => {
+                    let m = ms.rm(e);
+                    if m.arvalid {
+                        l.st = RState::Route;
+                        l.addr = m.araddr;
+                        l.len = m.arlen;
+                    }
                 }
-            }
-            RState::Data => {
-                let m = &mem[usize::from(self.r_tgt & 1)];
-                if m.rvalid && ms.rm(g).rready && m.rlast {
-                    self.r_st = RState::Idle;
-                    self.r_rr = if g == n_rm - 1 { 0 } else { g + 1 };
+                RState::Route => {
+                    let len = l.len;
+                    let r = self.route_of(&dec[2 + e], len, false, false);
+                    let l = &mut self.lanes[e];
+                    l.tgt = r.tgt;
+                    l.mem = r.mem;
+                    l.word = r.word;
+                    l.resp = r.resp;
+                    l.cnt = 0;
+                    l.st = if Self::is_mem(r.tgt) {
+                        RState::TgtAr
+                    } else {
+                        RState::Err
+                    };
                 }
-            }
-            _ => {
-                if ms.rm(g).rready {
-                    self.r_cnt = (self.r_cnt + 1) & 0xFF;
-                    if self.r_cnt == (self.r_len + 1) & 0xFF {
-                        self.r_st = RState::Idle;
-                        self.r_rr = if g == n_rm - 1 { 0 } else { g + 1 };
+                RState::TgtAr => {
+                    if ar_hs[l.mem] && picks[l.mem] == Some(e) {
+                        l.st = RState::Data;
+                    }
+                }
+                RState::Data => {
+                    let m = &mem[l.mem];
+                    if m.rvalid && ms.rm(e).rready && m.rlast {
+                        l.st = RState::Addr;
+                    }
+                }
+                _ => {
+                    if ms.rm(e).rready {
+                        let last = l.cnt == l.len;
+                        l.cnt = (l.cnt + 1) & 0xFF;
+                        if last {
+                            l.st = RState::Addr;
+                        }
                     }
                 }
             }
@@ -827,14 +961,28 @@ impl Xbar {
     fn out_path_update(
         &mut self,
         ms: &impl Masters,
-        mem: &[SramOut; 2],
+        mem: &[SramOut],
         link: &LinkOut,
         dec: &DecoderOut,
+        w_has: bool,
     ) -> Option<(usize, bool, u64)> {
         let n_wm = self.wm_count();
         let lmi = self.link_master();
         let g = self.w_g;
         let next_rr = if g == n_wm - 1 { 0 } else { g + 1 };
+        let all_wm = if n_wm >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << n_wm) - 1
+        };
+        // the next master at the end of this burst (`w_next`): the pick from
+        // the master after this one, while the queue keeps a free entry
+        // after this burst's
+        let next = if self.bq_cnt + 1 < BQ_DEPTH {
+            rr_pick(ms.aw_req() & all_wm & !(1 << lmi), next_rr)
+        } else {
+            None
+        };
         let mut inc_v = [false; 2];
         let mut push = None;
         match self.w_st {
@@ -856,15 +1004,15 @@ impl Xbar {
             WState::Addr => {
                 let m = ms.wm(g);
                 if m.awvalid {
-                    self.w_st = WState::Dec;
+                    self.w_st = WState::Route;
                     self.w_addr = m.awaddr;
                     self.w_len = m.awlen;
                 }
             }
-            WState::Dec => self.w_st = WState::Route,
             WState::Route => {
                 let r = self.route_of(dec, self.w_len, g == lmi, true);
                 self.w_tgt = r.tgt;
+                self.w_mem = r.mem;
                 self.w_word = r.word;
                 self.w_resp = r.resp;
                 self.w_cnt = self.w_cnt.wrapping_add(1);
@@ -876,8 +1024,7 @@ impl Xbar {
             }
             WState::TgtAw => {
                 let rdy = match self.w_tgt {
-                    TGT_SBUF => self.own[0] == OWN_OUT && mem[0].awready,
-                    TGT_DESC => self.own[1] == OWN_OUT && mem[1].awready,
+                    TGT_SBUF | TGT_DESC => w_has && mem[self.w_mem].awready,
                     _ => self.lk_ok() && link.awready,
                 };
                 if rdy {
@@ -902,24 +1049,35 @@ impl Xbar {
                             // SEM_INCR and error: answered now; link: posted,
                             // the entry waits for the peer's B
                             push = Some((g, self.w_tgt != TGT_LINK, self.w_resp));
-                            self.w_st = WState::Idle;
-                            self.w_rr = next_rr;
+                            self.burst_end(next, next_rr);
                         }
                     }
                 }
             }
             WState::Resp => {
-                let k = usize::from(self.w_tgt & 1);
+                let k = self.w_mem;
                 if mem[k].bvalid {
                     push = Some((g, true, mem[k].bresp));
-                    self.w_st = WState::Idle;
-                    self.w_rr = next_rr;
+                    self.burst_end(next, next_rr);
                 }
             }
             _ => self.w_st = WState::Idle,
         }
         self.inc_v = inc_v;
         push
+    }
+
+    /// The end of an out-path burst: straight to ADDR with the `next` master
+    /// (no IDLE cycle), or to IDLE; the round-robin pointer after this master.
+    #[inline(always)]
+    fn burst_end(&mut self, next: Option<usize>, next_rr: usize) {
+        if let Some(m) = next {
+            self.w_st = WState::Addr;
+            self.w_g = m;
+        } else {
+            self.w_st = WState::Idle;
+        }
+        self.w_rr = next_rr;
     }
 
     /// The response queue's clock edge: a link B completes the oldest entry
@@ -967,9 +1125,9 @@ impl Xbar {
         &mut self,
         rst: bool,
         ms: &impl Masters,
-        mem: &[SramOut; 2],
+        mem: &[SramOut],
         link: &LinkOut,
-        dec: &[DecoderOut; 3],
+        dec: &[DecoderOut],
     ) {
         if rst {
             self.reset();
@@ -977,20 +1135,28 @@ impl Xbar {
         }
         let lmi = self.link_master();
         // ---- memory owners (from the pre-edge state): an unowned memory
-        // stays unowned unless a path is in TGT_AW, so with neither owned
-        // and neither path there the owners hold.
+        // stays unowned unless a path is in TGT_AW, so with none owned and
+        // neither path there the owners hold.
         let mut own_d = self.own;
-        if self.own != [OWN_NONE; 2] || self.w_st == WState::TgtAw || self.i_st == WState::TgtAw {
-            self.next_owners(mem, &mut own_d);
+        if self.w_st == WState::TgtAw
+            || self.i_st == WState::TgtAw
+            || self.own.iter().any(|&o| o != OWN_NONE)
+        {
+            self.next_owners(mem, ms.wm(lmi).bready, &mut own_d);
         }
-        self.in_path_update(ms.wm(lmi), mem, &dec[2]);
+        // the out-path's hold on its memory's write lines (`out_has`), from
+        // the pre-edge state of both paths
+        let (out_w, in_w) = self.claims(self.w_mem);
+        let w_has = Self::has(self.own[self.w_mem], out_w, in_w).0;
+        self.in_path_update(ms.wm(lmi), mem, &dec[1]);
         // ---- out-path and its response queue (both from the pre-edge state)
         let lk_aw_hs =
             self.w_st == WState::TgtAw && self.w_tgt == TGT_LINK && self.lk_ok() && link.awready;
         let bq_pop = self.bq_head() && ms.b_req() >> self.bq_m[self.bq_rp] & 1 != 0;
-        let push = self.out_path_update(ms, mem, link, &dec[0]);
+        let push = self.out_path_update(ms, mem, link, &dec[0], w_has);
         self.bq_update(link, lk_aw_hs, bq_pop, push);
-        self.read_path_update(ms, mem, &dec[1]);
+        let picks = self.read_picks(&self.lanes[..self.cfg.engines], &self.r_rr);
+        self.read_lanes_update(ms, mem, dec, &picks);
         self.own = own_d;
     }
 }

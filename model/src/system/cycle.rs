@@ -1,8 +1,9 @@
 //! Cycle executor: the same Q7 programs and descriptor rings, advanced one
 //! clock at a time on the golden core composition of `pair::core` — per
 //! system core one [`crate::pair::core::Glue`] (`NumEngines` 16: CME-COPY
-//! loops, the interconnect with its three `cayman_addr_decode` decoders, the
-//! SBUF and descriptor `axi4_sram` FSMs, the Q7 port) wired to that core's
+//! loops, the interconnect with its `cayman_addr_decode` decoders (out-path,
+//! in-path, one per engine read lane), the `axi4_sram` FSMs of the 16 SBUF
+//! banks and the descriptor RAM, the Q7 port) wired to that core's
 //! own golden engines ([`super::Core::engines`]), EVT_SEM ([`super::Core::evt`])
 //! and memories ([`super::Core::sbuf`], [`super::Core::desc`], through the
 //! [`super::mem::SbufWords`] / [`super::mem::DescWords`] word-array adapters,

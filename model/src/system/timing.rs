@@ -85,10 +85,11 @@ pub const STEP_HOP_NS: u64 = 1_300;
 /// 14.83 µs; `auto` = one mesh step of 7 legs per core): with the launch
 /// and the hop above fixed, the value (in 50 ns steps) that makes the worst
 /// of the four rows' ratios, model / published or its inverse, smallest
-/// (200 ns: 0.70 at 1 KiB, 1.42 at 512 KiB, on the cycle model's data path
-/// of docs/pair.md's posted-write interconnect). Below the public ~600 ns of
-/// one hardware-DGE DMA instruction (PUBLIC-FACTS §7), an upper bound here.
-pub const Q7_LEG_NS: u64 = 200;
+/// (350 ns: 0.75 at 1 KiB, 1.32 at 512 KiB, on the cycle model's data path
+/// of docs/pair.md's banked interconnect with its address stage: 2.62, 2.79,
+/// 4.11 and 14.73 µs). Below the public ~600 ns of one hardware-DGE DMA
+/// instruction (PUBLIC-FACTS §7), an upper bound here.
+pub const Q7_LEG_NS: u64 = 350;
 
 /// Firmware cost of one step in which one core issues at most `legs_per_core`
 /// legs, ns (0 for an empty step).
