@@ -394,6 +394,21 @@ impl Q7Port {
         }
     }
 
+    /// One cycle of forwarding a write's AW and W to a target: each pending
+    /// half drops once its READY is seen; true when neither is pending after
+    /// this cycle (the RTL's `done` of W_FWD and BC_FWD).
+    #[inline]
+    fn forward(&mut self, awready: bool, wready: bool) -> bool {
+        let done = (!self.awp || awready) && (!self.wp || wready);
+        if awready {
+            self.awp = false;
+        }
+        if wready {
+            self.wp = false;
+        }
+        done
+    }
+
     /// Write (`p_write`): W_FWD forwards AW and W to the target (SLVERR for
     /// no target; the broadcast block's writes), W_RESP waits for its B,
     /// BACK hands the response to the Q7.
@@ -413,14 +428,7 @@ impl Q7Port {
                     } else {
                         (t.target(tgt).awready, t.target(tgt).wready)
                     };
-                    let done = (!self.awp || awr) && (!self.wp || wr);
-                    if awr {
-                        self.awp = false;
-                    }
-                    if wr {
-                        self.wp = false;
-                    }
-                    if done {
+                    if self.forward(awr, wr) {
                         self.state = Q7State::WResp;
                     }
                 }
@@ -452,14 +460,7 @@ impl Q7Port {
         let e = self.bc_engine();
         if self.state == Q7State::BcFwd {
             let (awr, wr) = (t.target(e).awready, t.target(e).wready);
-            let done = (!self.awp || awr) && (!self.wp || wr);
-            if awr {
-                self.awp = false;
-            }
-            if wr {
-                self.wp = false;
-            }
-            if done {
+            if self.forward(awr, wr) {
                 self.state = Q7State::BcResp;
             }
         } else if t.target(e).bvalid {
