@@ -412,26 +412,48 @@ fn report_text(o: &Outcome) {
     println!("result: {}", if v.pass { "PASS" } else { "FAIL" });
 }
 
+/// Trace signal ids: per (core, engine, queue) the M2S/S2M tails, the
+/// M2S/S2M heads and the bytes moved; per (core, semaphore) its value.
+struct TraceIds {
+    queues: std::collections::BTreeMap<(u16, u8, u8), [vcd::IdCode; 5]>,
+    sems: std::collections::BTreeMap<(u16, u8), vcd::IdCode>,
+}
+
+/// Modeled time of a trace event (ps).
+fn trace_time(e: &TraceEvent) -> u64 {
+    match e {
+        TraceEvent::Doorbell { t, .. } | TraceEvent::Desc { t, .. } | TraceEvent::Sem { t, .. } => {
+            *t
+        }
+    }
+}
+
 /// Transaction-level VCD: per (core, engine, queue) the M2S/S2M tails rung
 /// and the heads after each descriptor; per core the semaphores that changed.
 /// Time unit: 1 ps of modeled time.
 fn write_trace(path: &PathBuf, events: &[TraceEvent]) -> Result<()> {
-    use std::collections::BTreeMap;
-    use vcd::{IdCode, TimescaleUnit, Value};
     let mut ev: Vec<&TraceEvent> = events.iter().collect();
-    let t_of = |e: &TraceEvent| match e {
-        TraceEvent::Doorbell { t, .. } | TraceEvent::Desc { t, .. } | TraceEvent::Sem { t, .. } => {
-            *t
-        }
-    };
-    ev.sort_by_key(|e| t_of(e));
+    ev.sort_by_key(|e| trace_time(e));
     let mut w = vcd::Writer::new(BufWriter::new(File::create(path)?));
-    w.timescale(1, TimescaleUnit::PS)?;
+    let ids = declare_trace(&mut w, &ev)?;
+    write_trace_changes(&mut w, &ev, &ids)?;
+    use std::io::Write;
+    w.writer().flush()?;
+    Ok(())
+}
+
+/// The VCD header: scope `system`, one scope per core with a signal set per
+/// (engine, queue) and a signal per semaphore that any event names.
+fn declare_trace<W: std::io::Write>(
+    w: &mut vcd::Writer<W>,
+    ev: &[&TraceEvent],
+) -> Result<TraceIds> {
+    use std::collections::BTreeSet;
+    w.timescale(1, vcd::TimescaleUnit::PS)?;
     w.add_module("system")?;
-    // Declare one scope per core with its queues and semaphores.
-    let mut queues: BTreeMap<(u16, u8, u8), ()> = BTreeMap::new();
-    let mut sems: BTreeMap<(u16, u8), ()> = BTreeMap::new();
-    for e in &ev {
+    let mut queues: BTreeSet<(u16, u8, u8)> = BTreeSet::new();
+    let mut sems: BTreeSet<(u16, u8)> = BTreeSet::new();
+    for e in ev {
         match e {
             TraceEvent::Doorbell {
                 core,
@@ -445,28 +467,27 @@ fn write_trace(path: &PathBuf, events: &[TraceEvent]) -> Result<()> {
                 queue,
                 ..
             } => {
-                queues.insert((*core, *engine, *queue), ());
+                queues.insert((*core, *engine, *queue));
             }
             TraceEvent::Sem { core, sem, .. } => {
-                sems.insert((*core, *sem), ());
+                sems.insert((*core, *sem));
             }
         }
     }
-    let mut cores: Vec<u16> = queues
-        .keys()
+    let cores: BTreeSet<u16> = queues
+        .iter()
         .map(|k| k.0)
-        .chain(sems.keys().map(|k| k.0))
+        .chain(sems.iter().map(|k| k.0))
         .collect();
-    cores.sort();
-    cores.dedup();
-    let mut qid: BTreeMap<(u16, u8, u8), [IdCode; 5]> = BTreeMap::new();
-    let mut sid: BTreeMap<(u16, u8), IdCode> = BTreeMap::new();
-    for c in &cores {
+    let mut ids = TraceIds {
+        queues: Default::default(),
+        sems: Default::default(),
+    };
+    for &c in &cores {
         w.add_module(&format!("core{c}"))?;
-        for (&(qc, e, q), _) in queues.range((*c, 0, 0)..=(*c, u8::MAX, u8::MAX)) {
-            debug_assert_eq!(qc, *c);
+        for &(qc, e, q) in queues.range((c, 0, 0)..=(c, u8::MAX, u8::MAX)) {
             let p = format!("e{e}_q{q}");
-            qid.insert(
+            ids.queues.insert(
                 (qc, e, q),
                 [
                     w.add_wire(32, &format!("{p}_m2s_tail"))?,
@@ -477,26 +498,38 @@ fn write_trace(path: &PathBuf, events: &[TraceEvent]) -> Result<()> {
                 ],
             );
         }
-        for (&(sc, s), _) in sems.range((*c, 0)..=(*c, u8::MAX)) {
-            sid.insert((sc, s), w.add_wire(32, &format!("sem{s}"))?);
+        for &(sc, s) in sems.range((c, 0)..=(c, u8::MAX)) {
+            ids.sems
+                .insert((sc, s), w.add_wire(32, &format!("sem{s}"))?);
         }
         w.upscope()?;
     }
     w.upscope()?;
     w.enddefinitions()?;
+    Ok(ids)
+}
+
+/// The VCD body: a timestamp per distinct event time, then the tails, heads,
+/// bytes moved (accumulated per queue) and semaphore values the events carry.
+fn write_trace_changes<W: std::io::Write>(
+    w: &mut vcd::Writer<W>,
+    ev: &[&TraceEvent],
+    ids: &TraceIds,
+) -> Result<()> {
+    use std::collections::BTreeMap;
     let bits = |v: u32| {
         (0..32).rev().map(move |b| {
             if (v >> b) & 1 == 1 {
-                Value::V1
+                vcd::Value::V1
             } else {
-                Value::V0
+                vcd::Value::V0
             }
         })
     };
     let mut bytes_acc: BTreeMap<(u16, u8, u8), u32> = BTreeMap::new();
     let mut last_t = None;
-    for e in ev {
-        let t = t_of(e);
+    for &e in ev {
+        let t = trace_time(e);
         if last_t != Some(t) {
             w.timestamp(t)?;
             last_t = Some(t);
@@ -510,8 +543,8 @@ fn write_trace(path: &PathBuf, events: &[TraceEvent]) -> Result<()> {
                 tail,
                 ..
             } => {
-                let ids = qid[&(*core, *engine, *queue)];
-                w.change_vector(ids[usize::from(*side & 1)], bits(*tail))?;
+                let q = ids.queues[&(*core, *engine, *queue)];
+                w.change_vector(q[usize::from(*side & 1)], bits(*tail))?;
             }
             TraceEvent::Desc {
                 core,
@@ -522,22 +555,20 @@ fn write_trace(path: &PathBuf, events: &[TraceEvent]) -> Result<()> {
                 bytes,
                 ..
             } => {
-                let ids = qid[&(*core, *engine, *queue)];
+                let q = ids.queues[&(*core, *engine, *queue)];
                 let acc = bytes_acc.entry((*core, *engine, *queue)).or_default();
                 *acc = acc.wrapping_add(*bytes);
-                w.change_vector(ids[2], bits(*m2s_head))?;
-                w.change_vector(ids[3], bits(*s2m_head))?;
-                w.change_vector(ids[4], bits(*acc))?;
+                w.change_vector(q[2], bits(*m2s_head))?;
+                w.change_vector(q[3], bits(*s2m_head))?;
+                w.change_vector(q[4], bits(*acc))?;
             }
             TraceEvent::Sem {
                 core, sem, value, ..
             } => {
-                w.change_vector(sid[&(*core, *sem)], bits(*value as u32))?;
+                w.change_vector(ids.sems[&(*core, *sem)], bits(*value as u32))?;
             }
         }
     }
-    use std::io::Write;
-    w.writer().flush()?;
     Ok(())
 }
 

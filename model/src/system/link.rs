@@ -4,8 +4,8 @@
 
 use crate::addr::Route;
 
-/// Modeled time in picoseconds.
-pub type Ps = u64;
+/// Modeled time in picoseconds (one definition, [`crate::trace::Ps`]).
+pub use crate::trace::Ps;
 
 /// The three transport classes of seed 001 §3.4 as the model sees them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
