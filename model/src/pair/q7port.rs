@@ -137,6 +137,18 @@ impl Q7Port {
         }
     }
 
+    /// The broadcast MASK register of (`queue`, `side`) (0 M2S / 1 S2M).
+    pub fn bcast_mask(&self, queue: u8, side: u8) -> u16 {
+        self.bmask[usize::from(queue)][usize::from(side)]
+    }
+
+    /// Write the broadcast MASK register of (`queue`, `side`): what an
+    /// OKAY MASK write through the port leaves (fast mode applies the write
+    /// here, where the port keeps it).
+    pub fn set_bcast_mask(&mut self, queue: u8, side: u8, mask: u16) {
+        self.bmask[usize::from(queue)][usize::from(side)] = mask;
+    }
+
     /// No transaction in flight.
     pub fn idle(&self) -> bool {
         self.state == Q7State::Idle

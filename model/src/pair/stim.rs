@@ -35,7 +35,6 @@
 use std::collections::VecDeque;
 use std::convert::Infallible;
 
-use crate::addr::fold::{fold_chip_id_masked, fold_neighbor_masked};
 use crate::ports::Stimulus;
 use crate::regs::axil::{AxilIn, AxilOut};
 use crate::stim::StimRng;
@@ -45,6 +44,7 @@ use crate::system::legs::split_partitions;
 use crate::system::map;
 use crate::system::q7_exec::POLL_GAP;
 use crate::system::q7_master::AxilMaster;
+use crate::system::topology::FoldMode;
 use crate::system::DEFAULT_GO_SEM;
 use crate::udma::desc::RingPos;
 use crate::udma::regs::{
@@ -471,22 +471,32 @@ pub struct LegMarks {
     pub sem_reached: Option<u64>,
 }
 
-/// Un-routed SoC address of a core-relative offset of core `s`.
+/// Un-routed SoC address of a core-relative offset of core `s` (the local fold).
 fn soc_local(s: Straps, off: u64) -> u64 {
-    s.die << 47 | s.core_idx << 32 | off
+    fold(FoldMode::Local, s, off)
 }
+
 /// Routed SoC address of core `to`'s offset as reached from core `from`
-/// (rdma_desc_gen's fold, seed 001 §2.3).
+/// (rdma_desc_gen's fold, seed 001 §2.3): the system's one fold,
+/// [`FoldMode::fold`], in the mode of the placement, with `to`'s chip strap
+/// as the routing id.
 pub fn soc_route(place: u64, from: Straps, to: Straps, off: u64) -> u64 {
-    let local = to.core_idx << 32 | off;
-    if from == to {
-        return soc_local(to, off);
-    }
-    match place {
-        PLACE_OTHER_PKG => fold_chip_id_masked(local, to.die, to.chip),
-        PLACE_SAME_DIE => soc_local(to, off),
-        _ => fold_neighbor_masked(local, to.die, 0),
-    }
+    let mode = match place {
+        _ if from == to => FoldMode::Local,
+        PLACE_OTHER_PKG => FoldMode::ChipId,
+        PLACE_SAME_DIE => FoldMode::Local,
+        _ => FoldMode::Neighbor,
+    };
+    fold(mode, to, off)
+}
+
+/// [`FoldMode::fold`] of core offset `off` of the core with straps `to`.
+/// The pair's straps ([`super::top::straps`]: die 0/1, core 0/1, chip id
+/// 0 or 0x12) and core offsets (< 4 GiB) are always in the fold's range.
+fn fold(mode: FoldMode, to: Straps, off: u64) -> u64 {
+    let local = map::core_local(to.core_idx as u8, off);
+    mode.fold(local, to.die as u8, to.chip as u32)
+        .expect("pair straps and core offsets lie in the fold's field ranges")
 }
 
 impl LegEnv {

@@ -220,7 +220,7 @@ impl System {
     ) -> Result<(), SystemError> {
         match self.bcast_check(to, offset, data)? {
             BcastWrite::Mask { queue, side, mask } => {
-                self.core_mut(to)?.bcast_mask[usize::from(queue)][usize::from(side)] = mask;
+                self.core_mut(to)?.hw.q7.set_bcast_mask(queue, side, mask);
                 Ok(())
             }
             BcastWrite::Trigger {
@@ -269,7 +269,7 @@ impl System {
             });
         }
         let n = Q_RTP_INC_INC.get(data);
-        let mask = self.core(to)?.bcast_mask[usize::from(q)][usize::from(side)];
+        let mask = self.core(to)?.hw.q7.bcast_mask(q, side);
         if mask == 0 {
             return Err(err("broadcast trigger with an empty mask"));
         }

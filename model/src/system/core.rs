@@ -178,8 +178,6 @@ pub struct Core {
     pub engines: Vec<Udma>,
     /// EVT_SEM cycles stepped (increments, waits, AXI accesses).
     pub evt_cycles: u64,
-    /// Broadcast doorbell masks per (queue, side) (seed 001 §4.4, [`super::bcast`]).
-    pub bcast_mask: [[u16; 2]; DMA_QUEUES as usize],
     /// `sb2sb_ready_to_receive_remote` of this core's RX Q7 (seed 001 §2.5
     /// pre-sync): set by `rdma_desc_gen` after program_window, cleared when
     /// `rdma_desc_start` arms the S2M ring.
@@ -222,8 +220,11 @@ pub fn glue_for(loc: CoreLoc, bytes_per_partition: u32, chip: u64) -> Glue {
 }
 
 impl Core {
-    /// A core after reset and engine bring-up (no SBUF allocated).
-    pub fn new(id: CoreId, loc: CoreLoc, bytes_per_partition: u32) -> Result<Self, SystemError> {
+    /// A core after reset: no SBUF allocated, both sides of every engine
+    /// still in their reset state until the boot firmware's
+    /// [`super::firmware::engine_normal`] writes reach them
+    /// ([`super::System::new`] runs them).
+    pub fn new(id: CoreId, loc: CoreLoc, bytes_per_partition: u32) -> Self {
         Self {
             id,
             loc,
@@ -234,28 +235,10 @@ impl Core {
             windows: WindowRemapper::new(),
             engines: vec![Udma::new(); usize::from(DMA_ENGINES)],
             evt_cycles: 0,
-            bcast_mask: [[0; 2]; DMA_QUEUES as usize],
             ready_to_receive_remote: 0,
             comp_poll: Default::default(),
             hw: glue_for(loc, bytes_per_partition, 0),
         }
-        .booted()
-    }
-
-    /// The boot firmware's engine bring-up (the driver's `al_udma_state_set`):
-    /// both sides of every engine to NORMAL through `change_state`, as the
-    /// pair environment does (`pair::stim`).
-    fn booted(mut self) -> Result<Self, SystemError> {
-        for e in 0..DMA_ENGINES {
-            for side in [Side::M2s, Side::S2m] {
-                self.udma_write(
-                    e,
-                    eng_addr(side, UDMA_ENG_CHANGE_STATE),
-                    1 << UDMA_CHANGE_STATE_NORMAL_BIT,
-                )?;
-            }
-        }
-        Ok(self)
     }
 
     fn evt_step(&mut self, i: &EvtSemIn) -> crate::evt_sem::EvtSemOut {
@@ -402,17 +385,14 @@ mod tests {
     use super::*;
     use crate::evt_sem::regs::EVT_SEM_SEM_INCR_BASE;
 
+    /// Core 0 of a system after boot (its engines brought to NORMAL by the
+    /// boot firmware), 1 KiB partitions.
     fn core() -> Core {
-        Core::new(
-            CoreId(0),
-            CoreLoc {
-                package: 0,
-                die: 0,
-                core: 0,
-            },
-            1024,
-        )
-        .unwrap()
+        let t = super::super::Topology {
+            sbuf_bytes_per_partition: 1024,
+            ..super::super::Topology::trn2(1)
+        };
+        super::super::System::new(t).unwrap().cores.swap_remove(0)
     }
 
     #[test]

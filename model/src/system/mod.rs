@@ -499,7 +499,7 @@ impl System {
         let cores = (0..topo.num_cores() as u16)
             .map(|i| {
                 let loc = topo.loc(CoreId(i))?;
-                let mut c = Core::new(CoreId(i), loc, topo.sbuf_bytes_per_partition)?;
+                let mut c = Core::new(CoreId(i), loc, topo.sbuf_bytes_per_partition);
                 // The chip strap of the composition's decoders: this core's
                 // routing id (a chip-id folded address carrying it names this
                 // core's package, docs/system.md "Cycle mode").
@@ -512,7 +512,7 @@ impl System {
             })
             .collect::<Result<Vec<_>, SystemError>>()?;
         let ambient = crate::trace::ambient(|| core_names(&topo));
-        Ok(Self {
+        let mut sys = Self {
             topo,
             cores,
             pending: VecDeque::new(),
@@ -536,7 +536,30 @@ impl System {
             ring_len: map::RING_LEN,
             rec_index: ambient.as_ref().map(|a| a.1),
             rec: ambient.map(|a| a.0),
-        })
+        };
+        sys.boot()?;
+        Ok(sys)
+    }
+
+    /// The boot firmware's engine bring-up (the driver's
+    /// `al_udma_state_set`): every core's Q7 writes
+    /// [`firmware::engine_normal`] to both sides of each of its engines,
+    /// applied as fast mode applies every firmware step (the pair
+    /// environment's Q7s make the same write through their ports).
+    fn boot(&mut self) -> Result<(), SystemError> {
+        use crate::udma::regs::{eng_addr, UDMA_ENG_CHANGE_STATE};
+        for c in (0..self.topo.num_cores() as u16).map(CoreId) {
+            let loc = self.topo.loc(c)?;
+            for e in 0..topology::DMA_ENGINES {
+                for side in 0..2u8 {
+                    let reg = eng_addr(map::side_of(side), UDMA_ENG_CHANGE_STATE);
+                    let local = map::core_local(loc.core, map::udma_offset(e, reg));
+                    let step = firmware::engine_normal(self.topo.fold(c, c, local)?);
+                    self.apply_q7_step(c, &step)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Start recording a timeline (docs/timeline.md); replaces a recorder

@@ -595,11 +595,6 @@ impl System {
                 },
                 _,
             ) => self.doorbell_landed(by, to, engine, queue, side)?,
-            (_, Some(BcastWrite::Mask { queue, side, mask })) => {
-                // the host's mirror of the port's MASK register
-                // (for the next trigger's all-or-nothing check)
-                self.core_mut(to)?.bcast_mask[usize::from(queue)][usize::from(side)] = mask;
-            }
             (
                 WrKind::Bcast { offset },
                 Some(BcastWrite::Trigger {

@@ -3,15 +3,18 @@
 //! once, the strobe is full and BREADY/RREADY stay high; a lockstep
 //! environment may offer AW and W some cycles apart
 //! ([`AxilMaster::offer_apart`]), send a partial strobe
-//! ([`AxilMaster::with_strb`]) and hold BREADY/RREADY low
-//! ([`AxilMaster::set_ready`]).
+//! ([`AxilMaster::with_strb`]), hold BREADY/RREADY low
+//! ([`AxilMaster::set_ready`], or each on its own with
+//! [`AxilMaster::set_readies`]) and drive a channel's payload only with its
+//! valid ([`AxilMaster::drive_quiet`], [`AxilMaster::idle`]).
 //!
 //! Cycle mode's Q7 executor drives the Q7 ports with it ([`super::q7_exec`]);
 //! the golden core's direct register accesses (fast mode's MMIO writes into
 //! a UDMA register file, [`super::Core::udma_write`], or the EVT_SEM window,
 //! [`super::Core::evt_write`]) run the same master against that block's
 //! slave with [`AxilMaster::run`]; the pair's lockstep environment
-//! (`pair::stim`) drives both Q7 ports of the pair with one master each.
+//! (`pair::stim`) drives both Q7 ports of the pair with one master each,
+//! and the UDMA block environment (`udma::stim`) its CSR port.
 
 use crate::regs::axil::{AxilIn, AxilOut};
 
@@ -36,7 +39,8 @@ pub struct AxilMaster {
     aw_wait: u32,
     w_wait: u32,
     /// BREADY / RREADY driven this cycle.
-    ready: bool,
+    bready: bool,
+    rready: bool,
 }
 
 impl AxilMaster {
@@ -52,7 +56,8 @@ impl AxilMaster {
             ar: false,
             aw_wait: 0,
             w_wait: 0,
-            ready: true,
+            bready: true,
+            rready: true,
         }
     }
 
@@ -68,7 +73,8 @@ impl AxilMaster {
             ar: true,
             aw_wait: 0,
             w_wait: 0,
-            ready: true,
+            bready: true,
+            rready: true,
         }
     }
 
@@ -89,13 +95,29 @@ impl AxilMaster {
 
     /// BREADY / RREADY of the next drive (held until changed).
     pub fn set_ready(&mut self, ready: bool) {
-        self.ready = ready;
+        self.set_readies(ready, ready);
+    }
+
+    /// BREADY and RREADY of the next drive, each on its own (held until
+    /// changed); the transaction's own response channel takes its ready.
+    pub fn set_readies(&mut self, bready: bool, rready: bool) {
+        self.bready = bready;
+        self.rready = rready;
+    }
+
+    /// The ready of this transaction's response channel.
+    const fn ready(&self) -> bool {
+        if self.write {
+            self.bready
+        } else {
+            self.rready
+        }
     }
 
     /// Whether the slave offers this transaction's response in outputs `o`
     /// of a cycle whose drive held BREADY/RREADY low (the response waits).
     pub const fn held(&self, o: &AxilOut) -> bool {
-        !self.ready
+        !self.ready()
             && if self.write {
                 !self.aw && !self.w && o.bvalid
             } else {
@@ -111,10 +133,39 @@ impl AxilMaster {
             wdata: self.data,
             wstrb: self.strb,
             wvalid: self.write && self.w && self.w_wait == 0,
-            bready: self.ready,
+            bready: self.bready,
             araddr: self.addr,
             arvalid: !self.write && self.ar,
-            rready: self.ready,
+            rready: self.rready,
+        }
+    }
+
+    /// [`Self::drive`] with each channel's payload zero while its valid is
+    /// low (address, data and strobe appear only with their valid).
+    pub const fn drive_quiet(&self) -> AxilIn {
+        let d = self.drive();
+        AxilIn {
+            awaddr: if d.awvalid { d.awaddr } else { 0 },
+            wdata: if d.wvalid { d.wdata } else { 0 },
+            wstrb: if d.wvalid { d.wstrb } else { 0 },
+            araddr: if d.arvalid { d.araddr } else { 0 },
+            ..d
+        }
+    }
+
+    /// The drive of a port with no transaction: every valid and payload
+    /// low, BREADY / RREADY as given.
+    pub const fn idle(bready: bool, rready: bool) -> AxilIn {
+        AxilIn {
+            awaddr: 0,
+            awvalid: false,
+            wdata: 0,
+            wstrb: 0,
+            wvalid: false,
+            bready,
+            araddr: 0,
+            arvalid: false,
+            rready,
         }
     }
 

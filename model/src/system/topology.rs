@@ -62,6 +62,24 @@ pub enum FoldMode {
     ChipId,
 }
 
+impl FoldMode {
+    /// The fold of seed 001 §2.3, the one definition every caller uses (the
+    /// system's [`Topology::fold`], the pair environment's routes): the
+    /// die-local address `local` of a core on die `die`, folded in this mode
+    /// — local keeps LOCAL and DIE; neighbor sets EXIT_DIE, NEIGHBOR_ROUTE,
+    /// ID_VALID; chip-id writes `routing_id` into CAYMAN_ID [53:48] and sets
+    /// CAYMAN_ID_VALID. Errors name the field out of range.
+    pub fn fold(self, local: u64, die: u8, routing_id: u32) -> Result<u64, addr::AddrError> {
+        match self {
+            FoldMode::Local => {
+                addr::fields::DIE.set(addr::fields::LOCAL.set(0, local)?, die.into())
+            }
+            FoldMode::Neighbor => addr::fold_neighbor(local, die.into(), 0),
+            FoldMode::ChipId => addr::fold_chip_id(local, die.into(), routing_id.into()),
+        }
+    }
+}
+
 /// Configuration of a system.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Topology {
@@ -355,9 +373,7 @@ impl Topology {
         self.fold_in_mode(self.fold_mode(from, to)?, to, local, routing_id)
     }
 
-    /// Fold `local` of core `to` in `mode` (seed 001 §2.3): local keeps LOCAL and
-    /// DIE; neighbor sets EXIT_DIE, NEIGHBOR_ROUTE, ID_VALID; chip-id writes
-    /// `routing_id` into CAYMAN_ID [53:48] and sets CAYMAN_ID_VALID.
+    /// Fold `local` of core `to` in `mode` ([`FoldMode::fold`] on `to`'s die).
     pub fn fold_in_mode(
         &self,
         mode: FoldMode,
@@ -365,15 +381,7 @@ impl Topology {
         local: u64,
         routing_id: u32,
     ) -> Result<u64, SystemError> {
-        let b = self.loc(to)?;
-        let r = match mode {
-            FoldMode::Local => {
-                addr::fields::DIE.set(addr::fields::LOCAL.set(0, local)?, b.die.into())
-            }
-            FoldMode::Neighbor => addr::fold_neighbor(local, b.die.into(), 0),
-            FoldMode::ChipId => addr::fold_chip_id(local, b.die.into(), routing_id.into()),
-        };
-        Ok(r?)
+        Ok(mode.fold(local, self.loc(to)?.die, routing_id)?)
     }
 }
 

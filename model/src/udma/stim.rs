@@ -29,6 +29,7 @@ use super::regfile::NQ;
 use super::regs::*;
 use crate::ports::Stimulus;
 use crate::stim::StimRng;
+use crate::system::q7_master::AxilMaster;
 
 /// Memory size of the testbench (DECERR above).
 pub const MEM_SIZE: u64 = 0x44_0000;
@@ -170,15 +171,6 @@ struct CsrOp {
     data: u32,
     strb: u32,
     tag: Tag,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum CPhase {
-    Idle,
-    Aw,
-    B,
-    Ar,
-    R,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -369,8 +361,8 @@ pub struct UdmaEnv<W: UdmaWidth> {
     drv: PinsIn,
     fifo: VecDeque<SBeat>,
     ops: VecDeque<CsrOp>,
-    cur: Option<CsrOp>,
-    cphase: CPhase,
+    /// The CSR access in flight and its master.
+    cur: Option<(CsrOp, AxilMaster)>,
     qs: [QDrv; NQ],
     /// Per queue: the first cycle at which the driver has something to do
     /// for it (`QDrv::wake`), kept up to date at every change of its driver.
@@ -1466,85 +1458,50 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         (write, addr, 0xf)
     }
 
+    /// The CSR port's master: the one AXI4-Lite master
+    /// ([`AxilMaster`], one transaction at a time from the op queue, AW and
+    /// W offered together, payload only with its valid), with BREADY and
+    /// RREADY each high three cycles in four (drawn every cycle).
     fn csr_master(&mut self, o: Option<&PinsOut>, cycle: u64) {
-        // The two ready bits of the last cycle (not a copy of all the pins).
-        let (prev_bready, prev_rready) = (self.drv.s_axil_bready, self.drv.s_axil_rready);
-        if let Some(o) = o {
-            match self.cphase {
-                CPhase::Aw => {
-                    if o.s_axil_awready != 0 {
-                        self.cphase = CPhase::B;
-                    }
-                }
-                CPhase::B => {
-                    if o.s_axil_bvalid != 0 {
-                        if prev_bready != 0 {
-                            if let Some(op) = self.cur.take() {
-                                self.on_resp(op, 0, o.s_axil_bresp as u32, cycle);
-                            }
-                            self.cphase = CPhase::Idle;
-                        } else {
-                            self.cov.bp_csr += 1;
-                        }
-                    }
-                }
-                CPhase::Ar => {
-                    if o.s_axil_arready != 0 {
-                        self.cphase = CPhase::R;
-                    }
-                }
-                CPhase::R => {
-                    if o.s_axil_rvalid != 0 {
-                        if prev_rready != 0 {
-                            if let Some(op) = self.cur.take() {
-                                self.on_resp(
-                                    op,
-                                    o.s_axil_rdata as u32,
-                                    o.s_axil_rresp as u32,
-                                    cycle,
-                                );
-                            }
-                            self.cphase = CPhase::Idle;
-                        } else {
-                            self.cov.bp_csr += 1;
-                        }
-                    }
-                }
-                CPhase::Idle => {}
+        if let (Some(o), Some((op, m))) = (o, self.cur.as_mut()) {
+            let out = crate::axil_out_of!(o);
+            if m.held(&out) {
+                self.cov.bp_csr += 1;
+            }
+            if let Some((resp, data)) = m.observe(&out) {
+                let op = *op;
+                self.cur = None;
+                self.on_resp(op, if op.write { 0 } else { data }, resp, cycle);
             }
         }
-        if self.cphase == CPhase::Idle && cycle >= RESET_CYCLES {
+        if self.cur.is_none() && cycle >= RESET_CYCLES {
             if let Some(op) = self.ops.pop_front() {
-                self.cphase = if op.write { CPhase::Aw } else { CPhase::Ar };
-                self.cur = Some(op);
+                let m = if op.write {
+                    AxilMaster::write(op.addr, op.data).with_strb(op.strb)
+                } else {
+                    AxilMaster::read(op.addr)
+                };
+                self.cur = Some((op, m));
             }
         }
+        let (bready, rready) = (self.rng.chance(3, 4), self.rng.chance(3, 4));
+        let d = match &mut self.cur {
+            Some((_, m)) => {
+                m.set_readies(bready, rready);
+                m.drive_quiet()
+            }
+            None => AxilMaster::idle(bready, rready),
+        };
         let i = &mut self.drv;
-        i.s_axil_awvalid = 0;
-        i.s_axil_wvalid = 0;
-        i.s_axil_arvalid = 0;
-        i.s_axil_awaddr = 0;
-        i.s_axil_wdata = 0;
-        i.s_axil_wstrb = 0;
-        i.s_axil_araddr = 0;
-        if let Some(op) = self.cur {
-            match self.cphase {
-                CPhase::Aw => {
-                    i.s_axil_awvalid = 1;
-                    i.s_axil_wvalid = 1;
-                    i.s_axil_awaddr = op.addr as u64;
-                    i.s_axil_wdata = op.data as u64;
-                    i.s_axil_wstrb = op.strb as u64;
-                }
-                CPhase::Ar => {
-                    i.s_axil_arvalid = 1;
-                    i.s_axil_araddr = op.addr as u64;
-                }
-                _ => {}
-            }
-        }
-        i.s_axil_bready = self.rng.chance(3, 4) as u64;
-        i.s_axil_rready = self.rng.chance(3, 4) as u64;
+        i.s_axil_awvalid = u64::from(d.awvalid);
+        i.s_axil_wvalid = u64::from(d.wvalid);
+        i.s_axil_arvalid = u64::from(d.arvalid);
+        i.s_axil_awaddr = u64::from(d.awaddr);
+        i.s_axil_wdata = u64::from(d.wdata);
+        i.s_axil_wstrb = u64::from(d.wstrb);
+        i.s_axil_araddr = u64::from(d.araddr);
+        i.s_axil_bready = u64::from(d.bready);
+        i.s_axil_rready = u64::from(d.rready);
     }
 
     fn stream(&mut self, o: Option<&PinsOut>) {
@@ -1662,7 +1619,6 @@ impl<W: UdmaWidth> Stimulus for UdmaEnv<W> {
             fifo: VecDeque::with_capacity(8),
             ops: VecDeque::with_capacity(64),
             cur: None,
-            cphase: CPhase::Idle,
             qs: [QDrv::default(); NQ],
             wake: [u64::MAX; NQ],
             next_wake: u64::MAX,
