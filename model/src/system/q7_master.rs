@@ -10,8 +10,8 @@
 //!
 //! Cycle mode's Q7 executor drives the Q7 ports with it ([`super::q7_exec`]);
 //! the golden core's direct register accesses (fast mode's MMIO writes into
-//! a UDMA register file, [`super::Core::udma_write`], or the EVT_SEM window,
-//! [`super::Core::evt_write`]) run the same master against that block's
+//! a UDMA register file, [`super::SystemCore::udma_write`], or the EVT_SEM window,
+//! [`super::SystemCore::evt_write`]) run the same master against that block's
 //! slave with [`AxilMaster::run`]; the pair's lockstep environment
 //! (`pair::stim`) drives both Q7 ports of the pair with one master each,
 //! and the UDMA block environment (`udma::stim`) its CSR port.
