@@ -1344,7 +1344,8 @@ fn cycle_mode_q7_accesses_run_on_the_target_cores_q7_port_rx_first_then_left_pop
         verify(&sys, tx, 0, rx, 0, 512, 8);
         // The start programs' transactions (the gens' set-up ones come first).
         let log: Vec<_> = sys
-            .cycle.q7_log
+            .cycle
+            .q7_log
             .iter()
             .filter(|t| t.prog != "setup")
             .cloned()
@@ -1526,7 +1527,8 @@ fn cycle_mode_bad_doorbell_is_the_typed_error_before_any_port_write() {
         "only the SEM_DECR"
     );
     assert!(sys
-        .cycle.q7_log
+        .cycle
+        .q7_log
         .iter()
         .all(|t| t.addr != rtp_inc_addr(5, 9, Side::M2s)));
 }
