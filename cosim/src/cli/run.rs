@@ -195,7 +195,7 @@ fn execute(prog: Program, mode: Mode, as_json: bool) -> anyhow::Result<i32> {
             };
             let mut t = lower::system_target(&loaded, m)?;
             let rep = lower::run(&loaded, &mut t)?;
-            (rep, (mode == Mode::Cycle).then_some(t.sys.cycles))
+            (rep, (mode == Mode::Cycle).then_some(t.sys.cycle.cycles))
         }
     };
     let passed = rep.passed();

@@ -321,7 +321,7 @@ fn run_system_on_threads(
     use crate::system::{CoreId, Mode};
     let mut t = SystemTarget::new(Arch::Cayman, 1, 4, pb, Mode::Fast).unwrap();
     t.sys.set_threads(threads);
-    t.sys.movers.min_parallel = min_parallel;
+    t.sys.fast.movers.min_parallel = min_parallel;
     assert_eq!(t.sys.threads(), threads);
     let mut rng = StimRng::new(11 + n as u64);
     let mut members = Vec::new();

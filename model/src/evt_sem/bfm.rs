@@ -1,4 +1,6 @@
-//! AXI4-Lite master bus-functional model driving the `s_axil_*` ports.
+//! AXI4-Lite master bus-functional model driving the `s_axil_*` ports: the
+//! one AXI4-Lite master (`system::q7_master`, its multi-outstanding
+//! [`AxilQueue`]) with this environment's random timing.
 //!
 //! It reacts to the previous cycle's outputs (a handshake happened in cycle
 //! `c-1` when the driven valid and the sampled ready were both high), keeps
@@ -10,6 +12,7 @@
 use super::io::{EvtSemIn, EvtSemOut};
 use super::regs::{ADDR_MASK, EVT_SEM_FULL_STRB};
 use crate::stim::StimRng;
+use crate::system::q7_master::{AxilMaster, AxilQueue, Finished};
 
 /// Per-cycle random decisions: a pool of bits refilled from a SplitMix64
 /// stream seeded from the run's [`StimRng`] (ChaCha8), so the many small
@@ -150,21 +153,14 @@ impl Timing {
     }
 }
 
-/// The AXI4-Lite master.
+/// The AXI4-Lite master: the one master ([`AxilQueue`] of
+/// [`crate::system::q7_master::AxilMaster`] transactions, up to [`DEPTH`]
+/// writes and reads in flight) with this environment's timing: each valid
+/// released at a random cycle, random B/R backpressure, noise payload on a
+/// channel whose valid is low.
 #[derive(Debug, Clone)]
 pub struct AxiLiteMaster {
-    wq: [WrTxn; DEPTH],
-    w_len: usize,
-    aw_next: usize,
-    w_next: usize,
-    awvalid: bool,
-    wvalid: bool,
-    bready: bool,
-    rq: [RdTxn; DEPTH],
-    r_len: usize,
-    ar_next: usize,
-    arvalid: bool,
-    rready: bool,
+    q: AxilQueue<WrTxn, RdTxn, DEPTH>,
     /// Current timing profile.
     pub timing: Timing,
 }
@@ -173,18 +169,7 @@ impl AxiLiteMaster {
     /// An idle master.
     pub fn new(timing: Timing) -> Self {
         Self {
-            wq: [WrTxn::default(); DEPTH],
-            w_len: 0,
-            aw_next: 0,
-            w_next: 0,
-            awvalid: false,
-            wvalid: false,
-            bready: false,
-            rq: [RdTxn::default(); DEPTH],
-            r_len: 0,
-            ar_next: 0,
-            arvalid: false,
-            rready: false,
+            q: AxilQueue::default(),
             timing,
         }
     }
@@ -196,129 +181,99 @@ impl AxiLiteMaster {
 
     /// Room for another write.
     pub fn can_write(&self) -> bool {
-        self.w_len < DEPTH
+        self.q.can_write()
     }
     /// Room for another read.
     pub fn can_read(&self) -> bool {
-        self.r_len < DEPTH
+        self.q.can_read()
     }
     /// Nothing in flight.
     pub fn idle(&self) -> bool {
-        self.w_len == 0 && self.r_len == 0
+        self.q.idle()
     }
     /// Queue a write; `false` when full.
     pub fn push_write(&mut self, t: WrTxn) -> bool {
-        if !self.can_write() {
-            return false;
-        }
-        self.wq[self.w_len] = t;
-        self.w_len += 1;
-        true
+        self.q
+            .push_write(AxilMaster::write(t.addr, t.data).with_strb(t.strb), t)
     }
     /// Queue a read; `false` when full.
     pub fn push_read(&mut self, t: RdTxn) -> bool {
-        if !self.can_read() {
-            return false;
-        }
-        self.rq[self.r_len] = t;
-        self.r_len += 1;
-        true
+        self.q.push_read(AxilMaster::read(t.addr), t)
     }
     /// The oldest write still waiting for its B response.
     pub fn oldest_write(&self) -> Option<&WrTxn> {
-        (self.w_len > 0).then(|| &self.wq[0])
+        self.q.oldest_write()
     }
     /// B is stalled by this master (bvalid high, bready low) in the last cycle.
     pub fn b_stalled(&self, o: &EvtSemOut) -> bool {
-        (o.s_axil_bvalid & 1 == 1) & !self.bready
+        (o.s_axil_bvalid & 1 == 1) & !self.q.readies().0
     }
     /// R is stalled by this master in the last cycle.
     pub fn r_stalled(&self, o: &EvtSemOut) -> bool {
-        (o.s_axil_rvalid & 1 == 1) & !self.rready
+        (o.s_axil_rvalid & 1 == 1) & !self.q.readies().1
     }
 
     /// Account for the handshakes of cycle `cycle - 1` (outputs `o`); calls
-    /// `done` for every finished transaction. (Inlined into the
-    /// environment's cycle, as [`AxiLiteMaster::drive`].)
+    /// `done` for every finished transaction; a write's record carries the
+    /// cycles of its AW and W handshakes.
     #[inline(always)]
     pub fn observe(&mut self, cycle: u64, o: &EvtSemOut, mut done: impl FnMut(Done)) {
         let prev = cycle.saturating_sub(1);
-        // The AW and W handshakes by selects (they are random: a branch
-        // each mispredicts); a slot is rewritten unchanged without one.
-        let aw_hs = self.awvalid & (o.s_axil_awready & 1 == 1);
-        let k = self.aw_next % DEPTH;
-        self.wq[k].aw_at = if aw_hs { prev } else { self.wq[k].aw_at };
-        self.aw_next += usize::from(aw_hs);
-        self.awvalid &= !aw_hs;
-        let w_hs = self.wvalid & (o.s_axil_wready & 1 == 1);
-        let k = self.w_next % DEPTH;
-        self.wq[k].w_at = if w_hs { prev } else { self.wq[k].w_at };
-        self.w_next += usize::from(w_hs);
-        self.wvalid &= !w_hs;
-        if self.bready && o.s_axil_bvalid & 1 == 1 && self.w_len > 0 {
-            done(Done::Write(self.wq[0], o.s_axil_bresp as u32));
-            self.wq.copy_within(1..self.w_len, 0);
-            self.w_len -= 1;
-            self.aw_next = self.aw_next.saturating_sub(1);
-            self.w_next = self.w_next.saturating_sub(1);
-        }
-        let ar_hs = self.arvalid & (o.s_axil_arready & 1 == 1);
-        self.ar_next += usize::from(ar_hs);
-        self.arvalid &= !ar_hs;
-        if self.rready && o.s_axil_rvalid & 1 == 1 && self.r_len > 0 {
-            done(Done::Read(
-                self.rq[0],
-                o.s_axil_rdata as u32,
-                o.s_axil_rresp as u32,
-            ));
-            self.rq.copy_within(1..self.r_len, 0);
-            self.r_len -= 1;
-            self.ar_next = self.ar_next.saturating_sub(1);
-        }
+        self.q.observe(
+            &crate::axil_out_of!(o),
+            |w| w.aw_at = prev,
+            |w| w.w_at = prev,
+            |f| {
+                done(match f {
+                    Finished::Write(w, resp) => Done::Write(w, resp),
+                    Finished::Read(r, data, resp) => Done::Read(r, data, resp),
+                })
+            },
+        );
     }
 
-    /// Drive this cycle's AXI inputs. (Inlined into the environment's cycle:
-    /// called once per cycle, its call prologue and constants cost ~20
-    /// instructions a cycle.)
+    /// Drive this cycle's AXI inputs.
     #[inline(always)]
     pub fn drive(&mut self, d: &mut Dice, i: &mut EvtSemIn) {
         let t = self.timing;
-        // Each valid rises with its chance when it is low and a transaction
-        // waits for it (the draw only then, as `!valid && waiting && chance`).
-        self.awvalid |= d.chance16_if(!self.awvalid & (self.aw_next < self.w_len), t.aw);
-        self.wvalid |= d.chance16_if(!self.wvalid & (self.w_next < self.w_len), t.w);
-        self.arvalid |= d.chance16_if(!self.arvalid & (self.ar_next < self.r_len), t.ar);
-        self.bready = d.chance16(t.b);
-        self.rready = d.chance16(t.r);
+        // Each valid rises with its chance when a transaction waits for it
+        // with the valid still low (the draw only then).
+        if d.chance16_if(self.q.aw_waiting(), t.aw) {
+            self.q.release_aw();
+        }
+        if d.chance16_if(self.q.w_waiting(), t.w) {
+            self.q.release_w();
+        }
+        if d.chance16_if(self.q.ar_waiting(), t.ar) {
+            self.q.release_ar();
+        }
+        let (bready, rready) = (d.chance16(t.b), d.chance16(t.r));
+        self.q.set_readies(bready, rready);
+        let a = self.q.drive();
 
-        i.s_axil_awvalid = u64::from(self.awvalid);
-        i.s_axil_wvalid = u64::from(self.wvalid);
-        i.s_axil_arvalid = u64::from(self.arvalid);
-        i.s_axil_bready = u64::from(self.bready);
-        i.s_axil_rready = u64::from(self.rready);
+        i.s_axil_awvalid = u64::from(a.awvalid);
+        i.s_axil_wvalid = u64::from(a.wvalid);
+        i.s_axil_arvalid = u64::from(a.arvalid);
+        i.s_axil_bready = u64::from(a.bready);
+        i.s_axil_rready = u64::from(a.rready);
         // Payload: the pending transaction while valid, otherwise noise
         // (a slave must ignore payload without valid).
         const PROT_MASK: u64 = 0x7;
         let noise = d.rng.u64();
         i.s_axil_awprot = noise & PROT_MASK;
         i.s_axil_arprot = (noise >> 3) & PROT_MASK;
-        // Selects, not branches (the valids are random); a slot index is
-        // taken modulo the depth as it is read even when not driven.
-        let aw = &self.wq[self.aw_next % DEPTH];
-        i.s_axil_awaddr = if self.awvalid {
-            u64::from(aw.addr)
+        i.s_axil_awaddr = if a.awvalid {
+            u64::from(a.awaddr)
         } else {
             (noise >> 6) & u64::from(ADDR_MASK)
         };
-        let w = &self.wq[self.w_next % DEPTH];
-        (i.s_axil_wdata, i.s_axil_wstrb) = if self.wvalid {
-            (u64::from(w.data), u64::from(w.strb))
+        (i.s_axil_wdata, i.s_axil_wstrb) = if a.wvalid {
+            (u64::from(a.wdata), u64::from(a.wstrb))
         } else {
             (noise >> 32, (noise >> 19) & 0xF)
         };
-        let ar = &self.rq[self.ar_next % DEPTH];
-        i.s_axil_araddr = if self.arvalid {
-            u64::from(ar.addr)
+        i.s_axil_araddr = if a.arvalid {
+            u64::from(a.araddr)
         } else {
             (noise >> 23) & u64::from(ADDR_MASK)
         };

@@ -198,7 +198,7 @@ impl System {
         if self.trace_on {
             let tail = super::core::pack_pos(self.core(to)?.queue(engine, queue, side).tail);
             self.trace.push(TraceEvent::Doorbell {
-                t: self.timing.now,
+                t: self.now,
                 by: by.0,
                 core: to.0,
                 engine,

@@ -5,7 +5,7 @@
 //!
 //! The engines' register files ([`crate::udma::regfile::RegFile`]) are the
 //! one copy of the UDMA register state of the system model: every CSR access
-//! ([`Core::udma_write`], [`Core::udma_read`]) is one AXI4-Lite transaction
+//! ([`SystemCore::udma_write`], [`SystemCore::udma_read`]) is one AXI4-Lite transaction
 //! through the golden register file's own adapter, so the system model and
 //! the golden engine (and, by the lockstep, the RTL) cannot disagree about
 //! what a CSR write does. [`QueueState`] is a read-only view of one queue's
@@ -121,7 +121,7 @@ impl QueueState {
 /// descriptor and byte counters, stop/error) back into the golden register
 /// file — what the golden FSM events `head_adv`, `crhp_adv`, `done_inc`,
 /// `bytes_add` do in cycle mode. CSR-owned fields (cfg, bases, RL, tail)
-/// change only through [`Core::udma_write`].
+/// change only through [`SystemCore::udma_write`].
 #[derive(Debug)]
 pub struct QueueMut<'a> {
     regs: &'a mut QueueRegs,
@@ -146,7 +146,7 @@ impl Drop for QueueMut<'_> {
         let (r, v) = (&mut *self.regs, &self.view);
         debug_assert!(
             v.cfg == r.cfg && v.rl == r.rl && v.tail == r.tail && v.rbp == r.ring_base(),
-            "QueueMut changed a CSR-owned field (cfg/rbp/rl/tail): use Core::udma_write"
+            "QueueMut changed a CSR-owned field (cfg/rbp/rl/tail): use SystemCore::udma_write"
         );
         r.head = v.head;
         r.crhp = v.crhp;
@@ -157,9 +157,13 @@ impl Drop for QueueMut<'_> {
     }
 }
 
-/// One core.
+/// One core of the system model: its golden engines, EVT_SEM and memories,
+/// the golden composition around them ([`SystemCore::hw`]), and its Q7's own
+/// state (windows, pre-sync flag, completion-poll positions). Named apart
+/// from `pair::core::Core`, the two-core pair's golden core, which holds
+/// its memories as word arrays.
 #[derive(Debug, Clone)]
-pub struct Core {
+pub struct SystemCore {
     /// Global id.
     pub id: CoreId,
     /// Position.
@@ -184,8 +188,8 @@ pub struct Core {
     pub ready_to_receive_remote: u32,
     /// This core's TX Q7 completion-poll state per (engine, queue) ([`super::comp`]).
     pub comp_poll: [[super::comp::CompPoll; DMA_QUEUES as usize]; DMA_ENGINES as usize],
-    /// The golden core composition around [`Core::engines`], [`Core::evt`],
-    /// [`Core::sbuf`] and [`Core::desc`] (`pair::core`, the twin of
+    /// The golden core composition around [`SystemCore::engines`], [`SystemCore::evt`],
+    /// [`SystemCore::sbuf`] and [`SystemCore::desc`] (`pair::core`, the twin of
     /// `rtl/sb2sb_core.sv` with `NumEngines` 16): CME-COPY loops, the
     /// interconnect with its three decoders, the SRAM FSMs and the Q7 port.
     /// Cycle mode clocks it ([`super::cycle`]); fast mode never does.
@@ -219,7 +223,7 @@ pub fn glue_for(loc: CoreLoc, bytes_per_partition: u32, chip: u64) -> Glue {
     g
 }
 
-impl Core {
+impl SystemCore {
     /// A core after reset: no SBUF allocated, both sides of every engine
     /// still in their reset state until the boot firmware's
     /// [`super::firmware::engine_normal`] writes reach them
@@ -387,7 +391,7 @@ mod tests {
 
     /// Core 0 of a system after boot (its engines brought to NORMAL by the
     /// boot firmware), 1 KiB partitions.
-    fn core() -> Core {
+    fn core() -> SystemCore {
         let t = super::super::Topology {
             sbuf_bytes_per_partition: 1024,
             ..super::super::Topology::trn2(1)

@@ -4,8 +4,8 @@
 //! loops, the interconnect with its `cayman_addr_decode` decoders (out-path,
 //! in-path, one per engine read lane), the `axi4_sram` FSMs of the 16 SBUF
 //! banks and the descriptor RAM, the Q7 port) wired to that core's
-//! own golden engines ([`super::Core::engines`]), EVT_SEM ([`super::Core::evt`])
-//! and memories ([`super::Core::sbuf`], [`super::Core::desc`], through the
+//! own golden engines ([`super::SystemCore::engines`]), EVT_SEM ([`super::SystemCore::evt`])
+//! and memories ([`super::SystemCore::sbuf`], [`super::SystemCore::desc`], through the
 //! [`super::mem::SbufWords`] / [`super::mem::DescWords`] word-array adapters,
 //! so fast mode and cycle mode read and write the same bytes).
 //!
@@ -112,7 +112,7 @@ impl System {
                 .map(|u| [u.regs.side[0].err_status, u.regs.side[1].err_status])
                 .collect(),
             failed: None,
-            last_activity: self.cycles,
+            last_activity: self.cycle.cycles,
             engines: 0,
         }
     }
@@ -254,10 +254,10 @@ impl System {
     /// Cycle mode: per cycle the Q7 programs' accesses on the Q7 ports
     /// ([`super::q7_exec`]) and one golden clock of every live core.
     pub(crate) fn run_cycle(&mut self) -> Result<(), SystemError> {
-        let start = self.cycles;
-        let mut fabric = std::mem::take(&mut self.fabric);
+        let start = self.cycle.cycles;
+        let mut fabric = std::mem::take(&mut self.cycle.fabric);
         let r = self.run_cycle_on(&mut fabric, start);
-        self.fabric = fabric;
+        self.cycle.fabric = fabric;
         r
     }
 
@@ -307,7 +307,7 @@ impl System {
                 let k = &self.cores[usize::from(c)];
                 let Some(lc) = live.get_mut(&c) else { continue };
                 if k.hw.stats.busy_cycles != b0 {
-                    lc.last_activity = self.cycles;
+                    lc.last_activity = self.cycle.cycles;
                     b = true;
                 }
                 // Errors a golden engine flags during this run end the run
@@ -332,15 +332,15 @@ impl System {
                     }
                 }
             }
-            self.cycles += 1;
-            self.timing.now = self.timing.now.max(clock::cycles_to_ps(self.cycles));
+            self.cycle.cycles += 1;
+            self.now = self.now.max(clock::cycles_to_ps(self.cycle.cycles));
             if let Some(mut r) = self.rec.take() {
                 self.trace_after(&mut r, &cores, fabric);
                 self.rec = Some(r);
             }
             let a = self.q7_retire(&mut q7, &q7_out)? || a_issue;
             if a || b || !live.is_empty() {
-                q7.last_change = self.cycles;
+                q7.last_change = self.cycle.cycles;
             }
             // Cores that are done leave; a failed one reports once quiet.
             let links_idle = |c: u16, f: &Fabric| {
@@ -354,7 +354,10 @@ impl System {
                 let quiet = self.cores[usize::from(c)].hw.idle()
                     && links_idle(c, fabric)
                     && !q7.port_busy(c);
-                if lc.failed.is_some() && quiet && self.cycles - lc.last_activity > QUIET_CYCLES {
+                if lc.failed.is_some()
+                    && quiet
+                    && self.cycle.cycles - lc.last_activity > QUIET_CYCLES
+                {
                     let err = live.remove(&c).and_then(|l| l.failed);
                     return Err(err.expect("failed"));
                 }
@@ -383,7 +386,7 @@ impl System {
             if !a && !b {
                 if let Some((&c, _)) = live
                     .iter()
-                    .find(|(_, lc)| self.cycles - lc.last_activity > STALL_CYCLES)
+                    .find(|(_, lc)| self.cycle.cycles - lc.last_activity > STALL_CYCLES)
                 {
                     let k = &self.cores[usize::from(c)];
                     let (e, q) = (0..DMA_ENGINES)
@@ -399,9 +402,9 @@ impl System {
                     });
                 }
             }
-            if self.cycles - start > self.max_cycles {
+            if self.cycle.cycles - start > self.cycle.max_cycles {
                 return Err(SystemError::Timeout {
-                    cycles: self.cycles - start,
+                    cycles: self.cycle.cycles - start,
                 });
             }
         }
@@ -431,8 +434,8 @@ impl System {
     /// a pair is posted or the one before completed until its S2M
     /// completion), and link occupancy.
     fn trace_after(&self, r: &mut Recorder, cores: &BTreeSet<u16>, fabric: &Fabric) {
-        let now = clock::cycles_to_ps(self.cycles);
-        let prev = clock::cycles_to_ps(self.cycles - 1);
+        let now = clock::cycles_to_ps(self.cycle.cycles);
+        let prev = clock::cycles_to_ps(self.cycle.cycles - 1);
         for &c in cores {
             let k = &self.cores[usize::from(c)];
             for s in 0..=255u8 {
@@ -495,7 +498,7 @@ impl System {
     }
 
     fn trace_heads(&mut self, core: CoreId, e: u8) {
-        let t = clock::cycles_to_ps(self.cycles);
+        let t = clock::cycles_to_ps(self.cycle.cycles);
         let c = &self.cores[usize::from(core.0)];
         let evs: Vec<_> = (0..DMA_QUEUES)
             .filter(|&q| c.queue(e, q, 0).desc_done > 0)

@@ -53,11 +53,20 @@ use super::{CoreId, LegOp, Q7Op, System, SystemError, TraceEvent};
 use crate::trace::{Q7Role, Recorder, Track};
 use serde_json::json;
 
+/// The fast executor's own state: its timing and its deferred byte moves
+/// (the system's shared state — topology, cores, queued programs, the
+/// modeled clock — stays in [`System`]).
+#[derive(Default)]
+pub struct FastExec {
+    /// Timing state of the current and past runs.
+    pub timing: Timing,
+    /// Deferred byte moves and their thread count.
+    pub movers: Movers,
+}
+
 /// Fast-mode timing state.
 #[derive(Debug, Clone, Default)]
 pub struct Timing {
-    /// Q7 clock (ps): advanced by Q7 programs and waits.
-    pub now: Ps,
     /// When each semaphore last received an increment: (core, sem).
     pub sem_ready: HashMap<(u16, u8), Ps>,
     /// When each queue's doorbell landed: (core, engine, queue, side).
@@ -73,9 +82,9 @@ pub struct Timing {
 }
 
 impl Timing {
-    /// The Q7 clock of `core` in the current run.
-    pub fn q7(&mut self, core: CoreId) -> &mut Ps {
-        let now = self.now;
+    /// The Q7 clock of `core` in the current run (`now` when it has not
+    /// run yet: the system's modeled time at the start of the run).
+    pub fn q7(&mut self, now: Ps, core: CoreId) -> &mut Ps {
         self.q7.entry(core.0).or_insert(now)
     }
 }
@@ -396,7 +405,7 @@ impl System {
     /// else `collective::parallel::threads()`: `SB2SB_THREADS` or the
     /// machine's hardware threads).
     pub fn threads(&self) -> usize {
-        match self.movers.threads {
+        match self.fast.movers.threads {
             0 => crate::collective::parallel::threads(),
             n => n,
         }
@@ -404,7 +413,7 @@ impl System {
 
     /// Set the fast executor's thread count (0 = the default; 1 = serial).
     pub fn set_threads(&mut self, n: usize) {
-        self.movers.threads = n;
+        self.fast.movers.threads = n;
     }
 
     /// Keep deferred byte moves across runs (`true`) until
@@ -414,7 +423,7 @@ impl System {
         if !hold {
             self.sync_moves();
         }
-        self.movers.hold = hold;
+        self.fast.movers.hold = hold;
     }
 
     /// Wait for the batch in flight, if any (its helper and this thread
@@ -422,9 +431,9 @@ impl System {
     /// Anything that touches SBUF bytes while a held sequence may have a
     /// batch in flight calls this first.
     pub(crate) fn sync_moves(&mut self) {
-        if let Some(f) = self.movers.inflight.take() {
+        if let Some(f) = self.fast.movers.inflight.take() {
             if let Err(e) = f.join() {
-                self.movers.failed.get_or_insert(e);
+                self.fast.movers.failed.get_or_insert(e);
             }
         }
     }
@@ -433,7 +442,7 @@ impl System {
     /// every partition it names (destinations allocated, untouched sources
     /// absent: they read as zeros). Call with no batch in flight.
     fn prepare_batch(&mut self, stream: bool) -> Result<(Vec<Move>, AddrMap, u64), SystemError> {
-        let mut batch = self.movers.take();
+        let mut batch = self.fast.movers.take();
         let ncores = self.cores.len();
         let mut addr: HashMap<(u16, u8), Addr> = HashMap::default();
         // Destinations first (allocated), then sources (untouched = zeros).
@@ -476,11 +485,11 @@ impl System {
     /// [`System::flush_moves`] joins it, claiming what the helper has not
     /// started. Small batches stay deferred.
     fn launch_moves(&mut self) -> Result<(), SystemError> {
-        let bytes: usize = self.movers.batch.iter().map(|m| m.len).sum();
-        if !self.movers.hold
+        let bytes: usize = self.fast.movers.batch.iter().map(|m| m.len).sum();
+        if !self.fast.movers.hold
             || self.threads() < 2
-            || (bytes as u64) < self.movers.min_parallel.unwrap_or(PARALLEL_MIN_BYTES)
-            || self.movers.batch.is_empty()
+            || (bytes as u64) < self.fast.movers.min_parallel.unwrap_or(PARALLEL_MIN_BYTES)
+            || self.fast.movers.batch.is_empty()
         {
             return Ok(());
         }
@@ -495,12 +504,13 @@ impl System {
     fn launch(&mut self, batch: Vec<Move>, addr: HashMap<(u16, u8), Addr>, threads: usize) {
         let want = threads.saturating_sub(1);
         if self
+            .fast
             .movers
             .helpers
             .as_ref()
             .is_none_or(|h| h.tx.len() != want)
         {
-            self.movers.helpers = Some(Helpers::new(want));
+            self.fast.movers.helpers = Some(Helpers::new(want));
         }
         let shared = Arc::new(Shared {
             batch,
@@ -509,7 +519,7 @@ impl System {
             done: AtomicUsize::new(0),
             err: Mutex::new(None),
         });
-        if let Some(h) = &self.movers.helpers {
+        if let Some(h) = &self.fast.movers.helpers {
             for tx in &h.tx {
                 // SAFETY (of the helper's work): the batch is hazard-free
                 // (module docs) and every range was checked when deferred;
@@ -521,14 +531,14 @@ impl System {
                 let _ = tx.send(shared.clone());
             }
         }
-        self.movers.inflight = Some(Inflight { shared });
+        self.fast.movers.inflight = Some(Inflight { shared });
     }
 
     /// Run every deferred byte move (module docs), after the batch in flight
     /// if any; the error, if any, of the first failing move in issue order.
     pub fn flush_moves(&mut self) -> Result<(), SystemError> {
         self.sync_moves();
-        let earlier = self.movers.failed.take();
+        let earlier = self.fast.movers.failed.take();
         let r = self.flush_batch();
         match earlier {
             Some(e) => Err(e),
@@ -537,20 +547,25 @@ impl System {
     }
 
     fn flush_batch(&mut self) -> Result<(), SystemError> {
-        if self.movers.batch.is_empty() {
-            self.movers.ranges.clear();
+        if self.fast.movers.batch.is_empty() {
+            self.fast.movers.ranges.clear();
             return Ok(());
         }
         let (batch, addr, total) = self.prepare_batch(false)?;
         let threads = self.threads();
         if threads > 1
             && batch.len() > CLAIM
-            && total >= self.movers.min_parallel.unwrap_or(PARALLEL_MIN_BYTES)
+            && total >= self.fast.movers.min_parallel.unwrap_or(PARALLEL_MIN_BYTES)
         {
             // The helpers and the calling thread claim moves until none is
             // left.
             self.launch(batch, addr, threads);
-            return self.movers.inflight.take().map_or(Ok(()), Inflight::join);
+            return self
+                .fast
+                .movers
+                .inflight
+                .take()
+                .map_or(Ok(()), Inflight::join);
         }
         // SAFETY: one thread; every range was checked when deferred and
         // the partitions stay in place until this returns.
@@ -624,10 +639,10 @@ impl System {
                     op: self.leg_op(core, e, q),
                     stream,
                 };
-                if self.movers.conflicts(&m) {
+                if self.fast.movers.conflicts(&m) {
                     self.flush_moves()?;
                 }
-                self.movers.push(m);
+                self.fast.movers.push(m);
                 return Ok(());
             }
         }
@@ -921,12 +936,13 @@ impl System {
             crate::evt_sem::regs::EVT_SEM_SEM_READ_BASE + u32::from(sem) * 4,
         );
         let r = self
+            .fast
             .timing
             .sem_ready
             .get(&(core.0, sem))
             .copied()
             .unwrap_or(0);
-        let c = self.timing.q7(core);
+        let c = self.fast.timing.q7(self.now, core);
         *c = (*c).max(r);
     }
 
@@ -947,7 +963,7 @@ impl System {
                 return Ok(false);
             }
             if i == 0 {
-                first_done = *self.timing.q7(by);
+                first_done = *self.fast.timing.q7(self.now, by);
                 self.note_launch_share(op);
             }
         }
@@ -955,6 +971,24 @@ impl System {
             self.q7_trace_post(op, pre, first_done)?;
         }
         Ok(true)
+    }
+
+    /// A TX launch shares its queue's data time among its engines: record
+    /// how many for the fast executor's data timing, when the launch's first step is
+    /// taken (cycle mode times the data itself).
+    fn note_launch_share(&mut self, op: &Q7Op) {
+        if let Q7Op::TxLaunch {
+            core,
+            queue,
+            engines,
+            ..
+        } = op
+        {
+            self.fast
+                .timing
+                .share
+                .insert((core.0, *queue), engines.len() as u32);
+        }
     }
 
     /// Fast mode's executor of one Q7 step by the Q7 of `by`: register
@@ -985,18 +1019,21 @@ impl System {
                 lands,
             } => {
                 self.mmio_write(by, *soc, *data)?;
-                let t = *self.timing.q7(by);
+                let t = *self.fast.timing.q7(self.now, by);
                 let (to, _) = map::route_address(&self.topo, by, *soc)?;
                 for e in (0..DMA_ENGINES).filter(|e| lands >> e & 1 == 1) {
-                    self.timing.queue_ready.insert((to.0, e, *queue, *side), t);
+                    self.fast
+                        .timing
+                        .queue_ready
+                        .insert((to.0, e, *queue, *side), t);
                 }
             }
             Q7Step::Push { soc } => {
                 self.mmio_write(by, *soc, 1)?;
-                let t = *self.timing.q7(by);
+                let t = *self.fast.timing.q7(self.now, by);
                 let (to, off) = map::route_address(&self.topo, by, *soc)?;
                 let sem = ((off - map::CORE_EVT_INCR_BASE) / 4) as u8;
-                self.timing.sem_ready.insert((to.0, sem), t);
+                self.fast.timing.sem_ready.insert((to.0, sem), t);
             }
             Q7Step::WaitDec { sem, target } => {
                 if !self.core_mut(by)?.sem_wait_ge_dec(*sem, *target) {
@@ -1018,12 +1055,19 @@ impl System {
         Ok(match op {
             Q7Op::RxArm {
                 core, tx, go_sem, ..
-            } => (*self.timing.q7(*core), self.sem(*tx, *go_sem)?),
-            Q7Op::TxLaunch { core, go_sem, .. } => {
-                (*self.timing.q7(*core), self.sem(*core, *go_sem)?)
-            }
-            Q7Op::Wait { core, sem, .. } => (*self.timing.q7(*core), self.sem(*core, *sem)?),
-            Q7Op::PollComp { core, .. } => (*self.timing.q7(*core), 0),
+            } => (
+                *self.fast.timing.q7(self.now, *core),
+                self.sem(*tx, *go_sem)?,
+            ),
+            Q7Op::TxLaunch { core, go_sem, .. } => (
+                *self.fast.timing.q7(self.now, *core),
+                self.sem(*core, *go_sem)?,
+            ),
+            Q7Op::Wait { core, sem, .. } => (
+                *self.fast.timing.q7(self.now, *core),
+                self.sem(*core, *sem)?,
+            ),
+            Q7Op::PollComp { core, .. } => (*self.fast.timing.q7(self.now, *core), 0),
         })
     }
 
@@ -1044,7 +1088,10 @@ impl System {
                 engines,
                 go_sem,
             } => {
-                let (t1, go1) = (*self.timing.q7(*core), self.sem(*tx, *go_sem)?);
+                let (t1, go1) = (
+                    *self.fast.timing.q7(self.now, *core),
+                    self.sem(*tx, *go_sem)?,
+                );
                 if let Some(r) = self.rec() {
                     let track = Track::Q7 {
                         core: core.0,
@@ -1066,7 +1113,10 @@ impl System {
                 engines,
                 go_sem,
             } => {
-                let (t1, go1) = (*self.timing.q7(*core), self.sem(*core, *go_sem)?);
+                let (t1, go1) = (
+                    *self.fast.timing.q7(self.now, *core),
+                    self.sem(*core, *go_sem)?,
+                );
                 if let Some(r) = self.rec() {
                     r.sem(core.0, *go_sem, v0, go1, popped);
                     trace_tx_launch(r, core.0, (t0, popped, t1), *queue, engines.len(), *go_sem);
@@ -1093,7 +1143,10 @@ impl System {
                 }
             }
             Q7Op::Wait { core, sem, target } => {
-                let (t1, v1) = (*self.timing.q7(*core), self.sem(*core, *sem)?);
+                let (t1, v1) = (
+                    *self.fast.timing.q7(self.now, *core),
+                    self.sem(*core, *sem)?,
+                );
                 if let Some(r) = self.rec() {
                     trace_wait(r, core.0, *sem, *target, (t0, t1));
                     r.sem(core.0, *sem, v0, v1, t1);
@@ -1193,6 +1246,7 @@ impl System {
         let core = cid.0;
         let class = self.topo.link_class(cid, pair.dst.0)?;
         let share = self
+            .fast
             .timing
             .share
             .get(&(core, q))
@@ -1210,7 +1264,8 @@ impl System {
         let ready = [0u8, 1]
             .iter()
             .map(|s| {
-                self.timing
+                self.fast
+                    .timing
                     .queue_ready
                     .get(&(core, e, q, *s))
                     .copied()
@@ -1219,6 +1274,7 @@ impl System {
             .max()
             .unwrap_or(0);
         let free = self
+            .fast
             .timing
             .engine_free
             .get(&(core, e))
@@ -1226,8 +1282,8 @@ impl System {
             .unwrap_or(0);
         let start = free.max(ready + row.fixed_ps());
         let end = start + row.desc_ps(pair.m2s.len.into());
-        self.timing.engine_free.insert((core, e), end);
-        self.timing.horizon = self.timing.horizon.max(end);
+        self.fast.timing.engine_free.insert((core, e), end);
+        self.fast.timing.horizon = self.fast.timing.horizon.max(end);
         if let Some(map::SemReg::Read(sem) | map::SemReg::Incr(sem) | map::SemReg::Decr(sem)) =
             match pair.dst.1 {
                 Target::EvtSem { offset } => map::sem_reg(offset),
@@ -1235,6 +1291,7 @@ impl System {
             }
         {
             let r = self
+                .fast
                 .timing
                 .sem_ready
                 .entry((pair.dst.0 .0, sem))
@@ -1247,7 +1304,7 @@ impl System {
     /// Fast mode: alternate Q7 programs and descriptor execution until idle.
     pub(crate) fn run_fast(&mut self) -> Result<(), SystemError> {
         let r = self.run_fast_inner();
-        if self.movers.hold {
+        if self.fast.movers.hold {
             return r.and_then(|()| self.launch_moves());
         }
         let f = self.flush_moves();
@@ -1255,14 +1312,14 @@ impl System {
     }
 
     fn run_fast_inner(&mut self) -> Result<(), SystemError> {
-        self.timing.horizon = self.timing.now;
-        self.timing.q7.clear();
+        self.fast.timing.horizon = self.now;
+        self.fast.timing.q7.clear();
         loop {
             let a = self.q7_pass()?;
             let b = self.pump_fast()?;
             if self.pending.is_empty() {
-                let q7 = self.timing.q7.values().copied().max().unwrap_or(0);
-                self.timing.now = self.timing.now.max(self.timing.horizon).max(q7);
+                let q7 = self.fast.timing.q7.values().copied().max().unwrap_or(0);
+                self.now = self.now.max(self.fast.timing.horizon).max(q7);
                 return self.check_idle();
             }
             if !a && !b {
@@ -1417,7 +1474,7 @@ mod tests {
         for threads in [1usize, 2, 3] {
             let mut sys = System::new(Topology::trn2(1)).unwrap();
             sys.set_threads(threads);
-            sys.movers.min_parallel = Some(0);
+            sys.fast.movers.min_parallel = Some(0);
             let rows = 4u8;
             for p in 0..rows {
                 sys.write_sbuf(CoreId(0), p, 0, &pattern(0, p, 4096))
@@ -1429,14 +1486,14 @@ mod tests {
             let c = SystemLeg::new(CoreId(2), 0, CoreId(3), 0, 4096, rows);
             sys.send_recv(&a, Mode::Fast).unwrap();
             assert!(
-                !sys.movers.batch.is_empty() || sys.movers.inflight.is_some(),
+                !sys.fast.movers.batch.is_empty() || sys.fast.movers.inflight.is_some(),
                 "held moves wait for the flush or are in flight"
             );
-            assert_eq!(sys.movers.inflight.is_some(), threads > 1);
+            assert_eq!(sys.fast.movers.inflight.is_some(), threads > 1);
             sys.send_recv(&b, Mode::Fast).unwrap();
             sys.send_recv(&c, Mode::Fast).unwrap();
             sys.hold_moves(false);
-            assert!(sys.movers.inflight.is_none(), "hold off joins");
+            assert!(sys.fast.movers.inflight.is_none(), "hold off joins");
             sys.flush_moves().unwrap();
             for p in 0..rows {
                 let want = pattern(0, p, 4096);
@@ -1458,7 +1515,7 @@ mod tests {
         for threads in [1usize, 2] {
             let mut sys = System::new(Topology::trn2(1)).unwrap();
             sys.set_threads(threads);
-            sys.movers.min_parallel = Some(0);
+            sys.fast.movers.min_parallel = Some(0);
             sys.write_sbuf(CoreId(0), 0, 0, &pattern(0, 0, 4096))
                 .unwrap();
             sys.hold_moves(true);

@@ -74,7 +74,7 @@ use crate::addr::AddrError;
 use crate::isa::{IsaError, RdmaDescGen, RdmaDescStart, Role};
 use crate::udma::desc::DescError;
 
-pub use self::core::{Core, QueueState};
+pub use self::core::{QueueState, SystemCore};
 pub use bcast::{DmaApbBcast, Doorbells, Trigger};
 pub use classify::{PeerClass, PreSync};
 pub use firmware::{Q7Step, RingLayout};
@@ -440,10 +440,27 @@ impl Drop for System {
     }
 }
 
-/// The whole system.
+/// The cycle executor's own state (the system's shared state stays in
+/// [`System`]).
+#[derive(Debug, Default)]
+pub struct CycleExec {
+    /// Cycles run in cycle mode.
+    pub cycles: u64,
+    /// The SoC fabric (links between the cores' compositions).
+    pub fabric: cycle::Fabric,
+    /// Cycle budget per `run`.
+    pub max_cycles: u64,
+    /// Every AXI4-Lite transaction the Q7 programs made on a core's Q7 port
+    /// (recorded when `trace_on`).
+    pub q7_log: Vec<q7_exec::Q7Txn>,
+}
+
+/// The whole system: the shared state (topology, cores with their memories
+/// and registers, the queued Q7 programs, the modeled clock, traces) and
+/// each executor's own state ([`fast::FastExec`], [`CycleExec`]).
 pub struct System {
     topo: Topology,
-    cores: Vec<Core>,
+    cores: Vec<SystemCore>,
     pub(crate) pending: VecDeque<Q7Op>,
     /// Set-up programs queued by `rdma_desc_gen`, run before the start
     /// programs ([`legs::Q7Setup`]).
@@ -459,23 +476,16 @@ pub struct System {
     pub(crate) rx_reduce: HashMap<u16, Vec<mem::RxReduce>>,
     /// Queues with doorbells rung: (core, engine, queue).
     pub(crate) active: BTreeSet<(u16, u8, u8)>,
-    /// Fast-mode timing state.
-    pub(crate) timing: fast::Timing,
-    /// Fast-mode deferred byte moves and their thread count (system/fast.rs).
-    pub(crate) movers: fast::Movers,
-    /// Cycles run in cycle mode.
-    pub cycles: u64,
-    /// Cycle mode's SoC fabric (links between the cores' compositions).
-    pub fabric: cycle::Fabric,
-    /// Cycle budget per `run` in cycle mode.
-    pub max_cycles: u64,
+    /// Modeled time now (ps): the end of the last run, in either mode.
+    pub(crate) now: Ps,
+    /// The fast executor's own state ([`fast::FastExec`]).
+    pub(crate) fast: fast::FastExec,
+    /// The cycle executor's own state ([`CycleExec`]).
+    pub cycle: CycleExec,
     /// Transaction trace (off unless `trace_on`).
     pub trace: Vec<TraceEvent>,
     /// Record [`System::trace`].
     pub trace_on: bool,
-    /// Cycle mode: every AXI4-Lite transaction the Q7 programs made on a
-    /// core's Q7 port (recorded when `trace_on`).
-    pub q7_log: Vec<q7_exec::Q7Txn>,
     /// How `rdma_desc_start` rings its engines' doorbells (default: broadcast).
     pub doorbells: Doorbells,
     /// Broadcast triggers (recorded when `trace_on` or `log_triggers`).
@@ -499,7 +509,7 @@ impl System {
         let cores = (0..topo.num_cores() as u16)
             .map(|i| {
                 let loc = topo.loc(CoreId(i))?;
-                let mut c = Core::new(CoreId(i), loc, topo.sbuf_bytes_per_partition);
+                let mut c = SystemCore::new(CoreId(i), loc, topo.sbuf_bytes_per_partition);
                 // The chip strap of the composition's decoders: this core's
                 // routing id (a chip-id folded address carrying it names this
                 // core's package, docs/system.md "Cycle mode").
@@ -522,14 +532,14 @@ impl System {
             rx_ops: HashMap::default(),
             rx_reduce: HashMap::default(),
             active: BTreeSet::new(),
-            timing: fast::Timing::default(),
-            movers: fast::Movers::default(),
-            cycles: 0,
-            fabric: cycle::Fabric::default(),
-            max_cycles: 1 << 32,
+            now: 0,
+            fast: fast::FastExec::default(),
+            cycle: CycleExec {
+                max_cycles: 1 << 32,
+                ..CycleExec::default()
+            },
             trace: Vec::new(),
             trace_on: false,
-            q7_log: Vec::new(),
             doorbells: Doorbells::default(),
             triggers: Vec::new(),
             log_triggers: false,
@@ -586,8 +596,8 @@ impl System {
     /// The executor clock of `mode` now (ps).
     pub(crate) fn clock_ps(&self, mode: Mode) -> Ps {
         match mode {
-            Mode::Fast => self.timing.now,
-            Mode::Cycle => crate::clock::cycles_to_ps(self.cycles),
+            Mode::Fast => self.now,
+            Mode::Cycle => crate::clock::cycles_to_ps(self.cycle.cycles),
         }
     }
 
@@ -597,7 +607,7 @@ impl System {
     }
 
     /// A core.
-    pub fn core(&self, c: CoreId) -> Result<&Core, SystemError> {
+    pub fn core(&self, c: CoreId) -> Result<&SystemCore, SystemError> {
         self.cores
             .get(usize::from(c.0))
             .ok_or(SystemError::NoSuchCore {
@@ -607,7 +617,7 @@ impl System {
     }
 
     /// A core, mutably.
-    pub fn core_mut(&mut self, c: CoreId) -> Result<&mut Core, SystemError> {
+    pub fn core_mut(&mut self, c: CoreId) -> Result<&mut SystemCore, SystemError> {
         let n = self.cores.len();
         self.cores
             .get_mut(usize::from(c.0))
@@ -663,7 +673,7 @@ impl System {
         self.core_mut(c)?.evt_write(off, value as u32)?;
         if self.rec.is_some() {
             let after = self.sem(c, sem)?;
-            let t = self.timing.now;
+            let t = self.now;
             if let Some(r) = self.rec() {
                 r.sem(c.0, sem, before, after, t);
             }
@@ -708,7 +718,7 @@ impl System {
 
     /// Modeled time now (ps).
     pub fn now_ps(&self) -> Ps {
-        self.timing.now
+        self.now
     }
 
     /// Bytes of host memory held by SBUFs and descriptor RAMs.
@@ -754,7 +764,7 @@ impl System {
         if self.trace_on {
             let value = self.cores[usize::from(c.0)].evt.sem(sem);
             self.trace.push(TraceEvent::Sem {
-                t: self.timing.now,
+                t: self.now,
                 core: c.0,
                 sem,
                 value,
@@ -854,8 +864,8 @@ impl System {
     /// the TX core and remote_sem on the RX core each rise by the number of
     /// engines; nothing waits on them here.
     pub fn send_recv(&mut self, leg: &SystemLeg, mode: Mode) -> Result<LegReport, SystemError> {
-        let t0 = self.timing.now;
-        let c0 = self.cycles;
+        let t0 = self.now;
+        let c0 = self.cycle.cycles;
         if self.rec.is_some() {
             let origin = self.clock_ps(mode);
             let (name, args) = self.leg_trace_label(leg)?;
@@ -882,10 +892,10 @@ impl System {
             descriptors: gtx.total,
             bytes: u64::from(leg.bytes_per_partition) * u64::from(leg.partitions),
             modeled_ps: match mode {
-                Mode::Fast => self.timing.now - t0,
-                Mode::Cycle => crate::clock::cycles_to_ps(self.cycles - c0),
+                Mode::Fast => self.now - t0,
+                Mode::Cycle => crate::clock::cycles_to_ps(self.cycle.cycles - c0),
             },
-            cycles: self.cycles - c0,
+            cycles: self.cycle.cycles - c0,
             classifier: gtx.class.log(prid(leg.src, Role::Tx)),
             pre_sync: grx.pre_sync,
         })
@@ -986,7 +996,7 @@ impl System {
     /// Fast mode applies the queued ring set-up programs at once (no
     /// modeled time): each is an instant slice on its Q7.
     fn trace_setups(&mut self) {
-        let now = self.timing.now;
+        let now = self.now;
         let progs: Vec<_> = self
             .setups
             .iter()

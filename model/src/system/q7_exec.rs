@@ -293,27 +293,10 @@ impl System {
         Ok(())
     }
 
-    /// A TX launch shares its queue's data time among its engines: record
-    /// how many (fast and cycle mode, when the launch's first step is taken).
-    pub(super) fn note_launch_share(&mut self, op: &Q7Op) {
-        if let Q7Op::TxLaunch {
-            core,
-            queue,
-            engines,
-            ..
-        } = op
-        {
-            self.timing
-                .share
-                .insert((core.0, *queue), engines.len() as u32);
-        }
-    }
-
     /// The port transactions of one queued op: its program from the one
     /// generator ([`System::q7_program`], the program fast mode applies).
     fn q7_steps(&mut self, op: &Q7Op) -> Result<(CoreId, VecDeque<PortStep>), SystemError> {
         let (by, prog) = self.q7_program(op)?;
-        self.note_launch_share(op);
         let mut s = VecDeque::new();
         for step in &prog {
             self.port_steps(by, step, &mut s)?;
@@ -325,7 +308,7 @@ impl System {
     pub(crate) fn q7_exec(&mut self) -> Result<Q7Exec, SystemError> {
         let ops: Vec<Q7Op> = self.pending.iter().cloned().collect();
         let mut x = Q7Exec {
-            last_change: self.cycles,
+            last_change: self.cycle.cycles,
             ..Q7Exec::default()
         };
         // The set-up programs first: each access word by word, routed to
@@ -398,7 +381,7 @@ impl System {
     /// access of each ready program on its idle target port. `Ok(true)` when
     /// a step completed.
     pub(crate) fn q7_issue(&mut self, x: &mut Q7Exec) -> Result<bool, SystemError> {
-        let now = self.cycles;
+        let now = self.cycle.cycles;
         let n = x.progs.len();
         let mut progressed = false;
         x.flush
@@ -491,7 +474,7 @@ impl System {
         Ok(progressed)
     }
 
-    /// After the clock edge (`self.cycles` already advanced): the handshakes
+    /// After the clock edge (`self.cycle.cycles` already advanced): the handshakes
     /// of this cycle on every port with a transaction, from the ports'
     /// outputs `outs`. `Ok(true)` when a transaction completed a step.
     pub(crate) fn q7_retire(
@@ -517,12 +500,12 @@ impl System {
                 && evt < map::CORE_EVT_SEM_BYTES
                 && matches!(map::sem_reg(evt as u32), Some(map::SemReg::Decr(_)))
             {
-                p.popped.get_or_insert(self.cycles);
+                p.popped.get_or_insert(self.cycle.cycles);
             }
             let (by, prog) = (p.by, p.src.name());
             if self.trace_on {
-                self.q7_log.push(Q7Txn {
-                    cycle: self.cycles,
+                self.cycle.q7_log.push(Q7Txn {
+                    cycle: self.cycle.cycles,
                     issued: m.issued,
                     port,
                     by: by.0,
@@ -560,7 +543,7 @@ impl System {
                         progressed = true;
                     } else {
                         p.failed_at = Some(m.issued);
-                        p.wait_until = self.cycles + POLL_GAP;
+                        p.wait_until = self.cycle.cycles + POLL_GAP;
                     }
                 }
                 PortStep::Comp { .. } => {}
@@ -620,7 +603,7 @@ impl System {
         use crate::trace::{Q7Role, Track};
         use serde_json::json;
         let ps = crate::clock::cycles_to_ps;
-        let now = self.cycles;
+        let now = self.cycle.cycles;
         let t0 = p.first.unwrap_or(now);
         let core = p.by.0;
         let txns = json!({"transactions": p.txns});
@@ -700,24 +683,24 @@ impl System {
                 popped: None,
                 txns: 0,
             })],
-            last_change: self.cycles,
+            last_change: self.cycle.cycles,
             ..Q7Exec::default()
         };
-        let c0 = self.cycles;
-        let mut fabric = std::mem::take(&mut self.fabric);
+        let c0 = self.cycle.cycles;
+        let mut fabric = std::mem::take(&mut self.cycle.fabric);
         let mut outs = BTreeMap::new();
         let r = (|| {
-            while x.progs[0].is_some() && self.cycles - c0 < 64 {
+            while x.progs[0].is_some() && self.cycle.cycles - c0 < 64 {
                 self.q7_issue(&mut x)?;
                 let cores: BTreeSet<u16> = x.ports().collect();
                 outs.clear();
                 self.clock_fabric(&cores, &mut fabric, &x.drives(), &mut outs)?;
-                self.cycles += 1;
+                self.cycle.cycles += 1;
                 self.q7_retire(&mut x, &outs)?;
             }
-            Ok(self.cycles - c0)
+            Ok(self.cycle.cycles - c0)
         })();
-        self.fabric = fabric;
+        self.cycle.fabric = fabric;
         r
     }
 }

@@ -10,8 +10,8 @@
 //!
 //! Cycle mode's Q7 executor drives the Q7 ports with it ([`super::q7_exec`]);
 //! the golden core's direct register accesses (fast mode's MMIO writes into
-//! a UDMA register file, [`super::Core::udma_write`], or the EVT_SEM window,
-//! [`super::Core::evt_write`]) run the same master against that block's
+//! a UDMA register file, [`super::SystemCore::udma_write`], or the EVT_SEM window,
+//! [`super::SystemCore::evt_write`]) run the same master against that block's
 //! slave with [`AxilMaster::run`]; the pair's lockstep environment
 //! (`pair::stim`) drives both Q7 ports of the pair with one master each,
 //! and the UDMA block environment (`udma::stim`) its CSR port.
@@ -20,6 +20,18 @@ use crate::regs::axil::{AxilIn, AxilOut};
 
 /// Full write strobe of a 32-bit access.
 const FULL_STRB: u32 = 0xF;
+
+/// A valid's wait that lasts until the caller releases it ([`AxilMaster::held_back`]).
+const HELD: u32 = u32::MAX;
+
+/// One cycle off a valid's wait ([`HELD`] stays held).
+const fn count_down(wait: u32) -> u32 {
+    if wait == HELD {
+        HELD
+    } else {
+        wait.saturating_sub(1)
+    }
+}
 
 /// One AXI4-Lite transaction in flight.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,9 +47,11 @@ pub struct AxilMaster {
     aw: bool,
     w: bool,
     ar: bool,
-    /// Cycles before AWVALID / WVALID first rise.
+    /// Cycles before AWVALID / WVALID / ARVALID first rise ([`HELD`]:
+    /// until released).
     aw_wait: u32,
     w_wait: u32,
+    ar_wait: u32,
     /// BREADY / RREADY driven this cycle.
     bready: bool,
     rready: bool,
@@ -56,6 +70,7 @@ impl AxilMaster {
             ar: false,
             aw_wait: 0,
             w_wait: 0,
+            ar_wait: 0,
             bready: true,
             rready: true,
         }
@@ -73,6 +88,7 @@ impl AxilMaster {
             ar: true,
             aw_wait: 0,
             w_wait: 0,
+            ar_wait: 0,
             bready: true,
             rready: true,
         }
@@ -91,6 +107,49 @@ impl AxilMaster {
             w_wait,
             ..self
         }
+    }
+
+    /// The same transaction with every valid held low until the caller
+    /// releases it ([`Self::release_aw`], [`Self::release_w`],
+    /// [`Self::release_ar`]): a master that raises its valids after delays
+    /// of its own choosing (random, in a block environment).
+    pub const fn held_back(self) -> Self {
+        Self {
+            aw_wait: HELD,
+            w_wait: HELD,
+            ar_wait: HELD,
+            ..self
+        }
+    }
+
+    /// Raise AWVALID from this cycle's drive on (held until its handshake).
+    pub fn release_aw(&mut self) {
+        self.aw_wait = 0;
+    }
+
+    /// Raise WVALID from this cycle's drive on.
+    pub fn release_w(&mut self) {
+        self.w_wait = 0;
+    }
+
+    /// Raise ARVALID from this cycle's drive on.
+    pub fn release_ar(&mut self) {
+        self.ar_wait = 0;
+    }
+
+    /// Whether the AW handshake is still to come.
+    pub const fn aw_pending(&self) -> bool {
+        self.write && self.aw
+    }
+
+    /// Whether the W handshake is still to come.
+    pub const fn w_pending(&self) -> bool {
+        self.write && self.w
+    }
+
+    /// Whether the AR handshake is still to come.
+    pub const fn ar_pending(&self) -> bool {
+        !self.write && self.ar
     }
 
     /// BREADY / RREADY of the next drive (held until changed).
@@ -135,7 +194,7 @@ impl AxilMaster {
             wvalid: self.write && self.w && self.w_wait == 0,
             bready: self.bready,
             araddr: self.addr,
-            arvalid: !self.write && self.ar,
+            arvalid: !self.write && self.ar && self.ar_wait == 0,
             rready: self.rready,
         }
     }
@@ -182,8 +241,9 @@ impl AxilMaster {
         self.aw &= !(d.awvalid && o.awready);
         self.w &= !(d.wvalid && o.wready);
         self.ar &= !(d.arvalid && o.arready);
-        self.aw_wait = self.aw_wait.saturating_sub(1);
-        self.w_wait = self.w_wait.saturating_sub(1);
+        self.aw_wait = count_down(self.aw_wait);
+        self.w_wait = count_down(self.w_wait);
+        self.ar_wait = count_down(self.ar_wait);
         done
     }
 
@@ -202,6 +262,232 @@ impl AxilMaster {
             }
         }
         None
+    }
+}
+
+/// A finished transaction of an [`AxilQueue`]: the caller's record, the
+/// response and (a read) the read data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Finished<W, R> {
+    /// A write and its B response.
+    Write(W, u32),
+    /// A read, its R data and response.
+    Read(R, u32, u32),
+}
+
+/// Several [`AxilMaster`] transactions in flight at once, up to `N` writes
+/// (each with the caller's record `W`) and `N` reads (record `R`): AW, W
+/// and AR are each offered by the oldest transaction whose handshake on
+/// that channel is still to come (in order, so a later write's AW may pass
+/// an earlier write's B), and B / R retire the oldest write / read. Every
+/// transaction is [`AxilMaster::held_back`]: the caller releases each
+/// channel's valid ([`Self::release_aw`], …), so the delays are its own (a
+/// block environment draws them from its rng); BREADY / RREADY are the
+/// caller's too ([`Self::set_readies`]), and so is the payload of a channel
+/// whose valid is low ([`Self::drive`] gives the offering transaction's).
+#[derive(Debug, Clone)]
+pub struct AxilQueue<W, R, const N: usize> {
+    wq: [(AxilMaster, W); N],
+    w_len: usize,
+    rq: [(AxilMaster, R); N],
+    r_len: usize,
+    bready: bool,
+    rready: bool,
+}
+
+impl<W: Copy + Default, R: Copy + Default, const N: usize> Default for AxilQueue<W, R, N> {
+    fn default() -> Self {
+        let idle = AxilMaster::read(0);
+        Self {
+            wq: [(idle, W::default()); N],
+            w_len: 0,
+            rq: [(idle, R::default()); N],
+            r_len: 0,
+            bready: false,
+            rready: false,
+        }
+    }
+}
+
+impl<W: Copy + Default, R: Copy + Default, const N: usize> AxilQueue<W, R, N> {
+    /// Room for another write.
+    pub fn can_write(&self) -> bool {
+        self.w_len < N
+    }
+
+    /// Room for another read.
+    pub fn can_read(&self) -> bool {
+        self.r_len < N
+    }
+
+    /// Nothing in flight.
+    pub fn idle(&self) -> bool {
+        self.w_len == 0 && self.r_len == 0
+    }
+
+    /// Queue the write `m` (held back) with record `rec`; `false` when full.
+    pub fn push_write(&mut self, m: AxilMaster, rec: W) -> bool {
+        if !self.can_write() {
+            return false;
+        }
+        self.wq[self.w_len] = (m.held_back(), rec);
+        self.w_len += 1;
+        true
+    }
+
+    /// Queue the read `m` (held back) with record `rec`; `false` when full.
+    pub fn push_read(&mut self, m: AxilMaster, rec: R) -> bool {
+        if !self.can_read() {
+            return false;
+        }
+        self.rq[self.r_len] = (m.held_back(), rec);
+        self.r_len += 1;
+        true
+    }
+
+    /// The record of the oldest write still waiting for its B.
+    pub fn oldest_write(&self) -> Option<&W> {
+        (self.w_len > 0).then(|| &self.wq[0].1)
+    }
+
+    /// The write that offers AW (the oldest with its AW to come).
+    fn aw_owner(&self) -> Option<usize> {
+        (0..self.w_len).find(|&k| self.wq[k].0.aw_pending())
+    }
+
+    /// The write that offers W.
+    fn w_owner(&self) -> Option<usize> {
+        (0..self.w_len).find(|&k| self.wq[k].0.w_pending())
+    }
+
+    /// The read that offers AR.
+    fn ar_owner(&self) -> Option<usize> {
+        (0..self.r_len).find(|&k| self.rq[k].0.ar_pending())
+    }
+
+    /// Whether a write waits with AWVALID still low (its release is due).
+    pub fn aw_waiting(&self) -> bool {
+        self.aw_owner()
+            .is_some_and(|k| !self.wq[k].0.drive().awvalid)
+    }
+
+    /// Whether a write waits with WVALID still low.
+    pub fn w_waiting(&self) -> bool {
+        self.w_owner().is_some_and(|k| !self.wq[k].0.drive().wvalid)
+    }
+
+    /// Whether a read waits with ARVALID still low.
+    pub fn ar_waiting(&self) -> bool {
+        self.ar_owner()
+            .is_some_and(|k| !self.rq[k].0.drive().arvalid)
+    }
+
+    /// Raise AWVALID of the write that offers AW.
+    pub fn release_aw(&mut self) {
+        if let Some(k) = self.aw_owner() {
+            self.wq[k].0.release_aw();
+        }
+    }
+
+    /// Raise WVALID of the write that offers W.
+    pub fn release_w(&mut self) {
+        if let Some(k) = self.w_owner() {
+            self.wq[k].0.release_w();
+        }
+    }
+
+    /// Raise ARVALID of the read that offers AR.
+    pub fn release_ar(&mut self) {
+        if let Some(k) = self.ar_owner() {
+            self.rq[k].0.release_ar();
+        }
+    }
+
+    /// BREADY and RREADY of the next drive.
+    pub fn set_readies(&mut self, bready: bool, rready: bool) {
+        self.bready = bready;
+        self.rready = rready;
+        for t in self.wq[..self.w_len].iter_mut() {
+            t.0.set_readies(bready, rready);
+        }
+        for t in self.rq[..self.r_len].iter_mut() {
+            t.0.set_readies(bready, rready);
+        }
+    }
+
+    /// BREADY / RREADY of the last drive.
+    pub fn readies(&self) -> (bool, bool) {
+        (self.bready, self.rready)
+    }
+
+    /// This cycle's drive: each channel from the transaction that offers it
+    /// (its payload even while its valid is low; no such transaction:
+    /// payload 0).
+    pub fn drive(&self) -> AxilIn {
+        let mut d = AxilMaster::idle(self.bready, self.rready);
+        if let Some(k) = self.aw_owner() {
+            let a = self.wq[k].0.drive();
+            (d.awaddr, d.awvalid) = (a.awaddr, a.awvalid);
+        }
+        if let Some(k) = self.w_owner() {
+            let a = self.wq[k].0.drive();
+            (d.wdata, d.wstrb, d.wvalid) = (a.wdata, a.wstrb, a.wvalid);
+        }
+        if let Some(k) = self.ar_owner() {
+            let a = self.rq[k].0.drive();
+            (d.araddr, d.arvalid) = (a.araddr, a.arvalid);
+        }
+        d
+    }
+
+    /// The slave's outputs `o` of the cycle [`Self::drive`] was applied in:
+    /// `on_aw` / `on_w` get the record of the write whose AW / W handshake
+    /// happened, `done` each finished transaction (the write first).
+    pub fn observe(
+        &mut self,
+        o: &AxilOut,
+        mut on_aw: impl FnMut(&mut W),
+        mut on_w: impl FnMut(&mut W),
+        mut done: impl FnMut(Finished<W, R>),
+    ) {
+        // Only the oldest of each direction may take a response.
+        let later = AxilOut {
+            bvalid: false,
+            rvalid: false,
+            ..*o
+        };
+        let mut retired = false;
+        for k in 0..self.w_len {
+            let (m, rec) = &mut self.wq[k];
+            let (aw0, w0) = (m.aw_pending(), m.w_pending());
+            let r = m.observe(if k == 0 { o } else { &later });
+            if aw0 && !m.aw_pending() {
+                on_aw(rec);
+            }
+            if w0 && !m.w_pending() {
+                on_w(rec);
+            }
+            if let Some((resp, _)) = r {
+                done(Finished::Write(*rec, resp));
+                retired = true;
+            }
+        }
+        if retired {
+            self.wq.copy_within(1..self.w_len, 0);
+            self.w_len -= 1;
+        }
+        retired = false;
+        for k in 0..self.r_len {
+            let r = self.rq[k].0.observe(if k == 0 { o } else { &later });
+            if let Some((resp, data)) = r {
+                done(Finished::Read(self.rq[k].1, data, resp));
+                retired = true;
+            }
+        }
+        if retired {
+            self.rq.copy_within(1..self.r_len, 0);
+            self.r_len -= 1;
+        }
     }
 }
 
@@ -276,6 +562,54 @@ mod tests {
         // and 5, taken in 6.
         assert_eq!(&aw_seen[..3], &[false, false, true]);
         assert_eq!((n, held), (7, 2));
+    }
+
+    /// Two writes and a read in flight at once through the register
+    /// adapter: the second write's AW and W are offered while the first
+    /// waits for its B, each response retires the oldest of its direction,
+    /// and the records come back in issue order with the adapter's answers
+    /// (OKAY, SLVERR above 0x10, the read data of the first write).
+    #[test]
+    fn a_queue_keeps_writes_and_reads_in_flight_in_order() {
+        let (mut a, mut reg) = (AxilAdapter::default(), 0u32);
+        let mut q: AxilQueue<u32, u32, 2> = AxilQueue::default();
+        assert!(q.push_write(AxilMaster::write(0x4, 0xAB), 1));
+        assert!(q.push_write(AxilMaster::write(0x20, 0xCD), 2));
+        assert!(!q.push_write(AxilMaster::write(0x8, 0), 3), "two at most");
+        assert!(q.push_read(AxilMaster::read(0x4), 4));
+        let (mut fin, mut aw_seen) = (Vec::new(), Vec::new());
+        for n in 0..32 {
+            // Held back until released: nothing is offered in cycle 0.
+            if n > 0 {
+                q.release_aw();
+                q.release_w();
+                q.release_ar();
+            }
+            q.set_readies(n >= 6, true);
+            let d = q.drive();
+            if n == 0 {
+                assert!(!d.awvalid && !d.wvalid && !d.arvalid);
+            }
+            let o = slave(&mut a, &mut reg, &d);
+            q.observe(&o, |r| aw_seen.push((n, *r)), |_| {}, |f| fin.push(f));
+            if q.idle() {
+                break;
+            }
+        }
+        // The read is offered alongside and answered before the first B
+        // (held low until cycle 6), with the register as it was then.
+        assert_eq!(
+            fin,
+            [
+                Finished::Read(4, 0, 0),
+                Finished::Write(1, 0),
+                Finished::Write(2, crate::udma::regs::AXI_RESP_SLVERR),
+            ]
+        );
+        assert_eq!(reg, 0xAB);
+        // The second AW is taken before the first write's B (cycle 6).
+        assert_eq!(aw_seen.iter().map(|x| x.1).collect::<Vec<_>>(), [1, 2]);
+        assert!(aw_seen[1].0 < 6, "{aw_seen:?}");
     }
 
     #[test]

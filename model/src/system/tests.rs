@@ -152,7 +152,7 @@ fn cycle_and_fast_modes_give_identical_sbuf_semaphores_and_queue_pointers() {
         for l in &legs {
             sys.send_recv(l, mode).unwrap();
         }
-        assert!(mode == Mode::Fast || sys.cycles > 0);
+        assert!(mode == Mode::Fast || sys.cycle.cycles > 0);
         out.push(state(&sys));
     }
     let (f, c) = (&out[0], &out[1]);
@@ -1109,7 +1109,7 @@ fn cycle_mode_counts_are_the_golden_counters_and_equal_fast_mode_on_an_unbalance
         // Engines outside the mask moved nothing.
         let idle = sys.queue(CoreId(1), 0, 5, 0).unwrap();
         assert_eq!((idle.desc_done, idle.bytes, idle.rl), (0, 0, 0));
-        assert!(mode == Mode::Fast || sys.cycles > 0);
+        assert!(mode == Mode::Fast || sys.cycle.cycles > 0);
         out.push(state(&sys));
     }
     assert!(out[0].0 == out[1].0, "SBUF images differ");
@@ -1251,7 +1251,7 @@ fn cycle_mode_remote_semaphore_increments_arrive_through_the_destination_xbar_in
         match mode {
             Mode::Fast => {
                 assert_eq!((tx, rx), Default::default(), "fast mode clocks no glue");
-                assert!(sys.fabric.links.is_empty());
+                assert!(sys.cycle.fabric.links.is_empty());
             }
             Mode::Cycle => {
                 assert_eq!(rx.in_incs, 2, "REMOTE increments on core 5's in-path ports");
@@ -1266,10 +1266,14 @@ fn cycle_mode_remote_semaphore_increments_arrive_through_the_destination_xbar_in
                 // through its in-port: 6 partitions × 300 B in bursts of at
                 // most 16 beats, plus one burst per semaphore descriptor.
                 assert!(rx.in_bursts >= 6 * 300 / (16 * 8) + 2, "{rx:?}");
-                assert_eq!(sys.fabric.delivered[&5], rx.in_bursts);
-                assert_eq!(sys.fabric.links.len(), 1, "one link: core 1 -> core 5");
-                assert!(sys.fabric.links.contains_key(&(1, 5)));
-                assert!(sys.fabric.idle());
+                assert_eq!(sys.cycle.fabric.delivered[&5], rx.in_bursts);
+                assert_eq!(
+                    sys.cycle.fabric.links.len(),
+                    1,
+                    "one link: core 1 -> core 5"
+                );
+                assert!(sys.cycle.fabric.links.contains_key(&(1, 5)));
+                assert!(sys.cycle.fabric.idle());
             }
         }
         out.push(sys.sbuf(CoreId(5)).unwrap().image());
@@ -1340,6 +1344,7 @@ fn cycle_mode_q7_accesses_run_on_the_target_cores_q7_port_rx_first_then_left_pop
         verify(&sys, tx, 0, rx, 0, 512, 8);
         // The start programs' transactions (the gens' set-up ones come first).
         let log: Vec<_> = sys
+            .cycle
             .q7_log
             .iter()
             .filter(|t| t.prog != "setup")
@@ -1448,14 +1453,19 @@ fn cycle_mode_tx_before_rx_rings_nothing_and_lands_no_byte_until_rx_arms() {
             "no M2S doorbell"
         );
     }
-    let start: Vec<_> = sys.q7_log.iter().filter(|t| t.prog != "setup").collect();
+    let start: Vec<_> = sys
+        .cycle
+        .q7_log
+        .iter()
+        .filter(|t| t.prog != "setup")
+        .collect();
     assert!(!start.is_empty() && start.iter().all(|t| !t.write && t.data == 0));
-    let polls = sys.q7_log.len();
+    let polls = sys.cycle.q7_log.len();
     sys.rdma_desc_start(rx, prid(rx, Role::Rx), &System::leg_start_word(&leg, &grx))
         .unwrap();
     sys.run(Mode::Cycle).unwrap();
     verify(&sys, tx, 0, rx, 0, 256, 4);
-    let log = &sys.q7_log[polls..];
+    let log = &sys.cycle.q7_log[polls..];
     let push = log
         .iter()
         .position(|t| {
@@ -1512,11 +1522,12 @@ fn cycle_mode_bad_doorbell_is_the_typed_error_before_any_port_write() {
         "left_pop ran on the port"
     );
     assert_eq!(
-        sys.q7_log.iter().filter(|t| t.write).count(),
+        sys.cycle.q7_log.iter().filter(|t| t.write).count(),
         1,
         "only the SEM_DECR"
     );
     assert!(sys
+        .cycle
         .q7_log
         .iter()
         .all(|t| t.addr != rtp_inc_addr(5, 9, Side::M2s)));
@@ -1567,7 +1578,7 @@ fn cycle_mode_modeled_cycles_include_the_q7_port_transactions() {
     sys.trace_on = true;
     let (bytes, parts, e) = (1024u32, 8u8, 4u64);
     fill(&mut sys, tx, 0, bytes, parts, 2);
-    let c0 = sys.cycles;
+    let c0 = sys.cycle.cycles;
     let rep = sys
         .send_recv(&SystemLeg::new(tx, 0, rx, 0, bytes, parts), Mode::Cycle)
         .unwrap();
@@ -1673,119 +1684,137 @@ fn s8_setup_addresses() -> (Vec<u32>, Vec<u32>) {
 #[test]
 fn cycle_mode_ring_setup_runs_on_the_q7_port_in_order_before_the_s2m_doorbells() {
     let (topo, leg) = s8_setup_leg();
-    let (tx, rx) = (leg.src, leg.dst);
     let want_n = s8_setup_count();
     assert_eq!(want_n, 1136);
-    let (want_tx, want_rx) = s8_setup_addresses();
-    assert_eq!((want_tx.len() + want_rx.len()) as u64, want_n);
+    let want = s8_setup_addresses();
+    assert_eq!((want.0.len() + want.1.len()) as u64, want_n);
     let mut out = Vec::new();
     for mode in [Mode::Fast, Mode::Cycle] {
         let mut sys = System::new(topo.clone()).unwrap();
         sys.trace_on = true;
-        fill(&mut sys, tx, 0x10_0000, 256, 128, 7);
-        let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
-        let gtx = sys.rdma_desc_gen(tx, prid(tx, Role::Tx), &wtx).unwrap();
-        let grx = sys.rdma_desc_gen(rx, prid(rx, Role::Rx), &wrx).unwrap();
-        assert_eq!(gtx.dst_soc, 0x58800000100000);
-        assert_eq!(u64::from(gtx.setup_writes + grx.setup_writes), want_n);
-        // Gen wrote nothing: no queue register, no descriptor byte yet.
-        for e in 0..4 {
-            assert_eq!(
-                sys.queue(tx, e, 0, 0).unwrap().rl,
-                0,
-                "M2S RL of engine {e}"
-            );
-            assert_eq!(
-                sys.queue(tx, e, 0, 1).unwrap().rl,
-                0,
-                "S2M RL of engine {e}"
-            );
-        }
-        assert_eq!(sys.core(tx).unwrap().desc.allocated_bytes(), 0);
-        sys.rdma_desc_start(rx, prid(rx, Role::Rx), &System::leg_start_word(&leg, &grx))
-            .unwrap();
-        sys.rdma_desc_start(tx, prid(tx, Role::Tx), &System::leg_start_word(&leg, &gtx))
-            .unwrap();
-        let c0 = sys.cycles;
+        fill(&mut sys, leg.src, 0x10_0000, 256, 128, 7);
+        s8_gen_writes_nothing_then_start(&mut sys, &leg, want_n);
+        let c0 = sys.cycle.cycles;
         sys.run(mode).unwrap();
-        verify(&sys, tx, 0x10_0000, rx, 0x10_0000, 256, 128);
-        assert_eq!((sys.sem(tx, 12).unwrap(), sys.sem(rx, 20).unwrap()), (4, 4));
-        let mut ring = Vec::new();
-        for e in 0..4u8 {
-            for side in 0..2u8 {
-                let mut b = vec![0u8; 34 * 16];
-                let off = (RingLayout::SYSTEM.ring_offset(e, 0, side) - map::CORE_DESC_BASE) as u32;
-                sys.core(tx).unwrap().desc.read(off, &mut b);
-                ring.push(b);
-            }
-        }
-        out.push((state(&sys), ring));
+        verify(&sys, leg.src, 0x10_0000, leg.dst, 0x10_0000, 256, 128);
+        let sems = (sys.sem(leg.src, 12).unwrap(), sys.sem(leg.dst, 20).unwrap());
+        assert_eq!(sems, (4, 4));
+        out.push((state(&sys), s8_ring_bytes(&sys, leg.src)));
         if mode == Mode::Fast {
-            assert!(sys.q7_log.is_empty(), "fast mode makes no port transaction");
-            continue;
+            assert!(
+                sys.cycle.q7_log.is_empty(),
+                "fast mode makes no port transaction"
+            );
+        } else {
+            check_setup_on_the_tx_port(&sys, &leg, &want, c0);
         }
-        let log = sys.q7_log.clone();
-        let setup: Vec<_> = log.iter().filter(|t| t.prog == "setup").collect();
-        assert_eq!(
-            setup.len() as u64,
-            want_n,
-            "set-up transactions on the ports"
-        );
-        assert!(setup
-            .iter()
-            .all(|t| t.port == tx.0 && t.write && t.resp == 0));
-        let seq = |by: CoreId| -> Vec<u32> {
-            setup
-                .iter()
-                .filter(|t| t.by == by.0)
-                .map(|t| t.addr)
-                .collect()
-        };
-        assert_eq!(seq(tx), want_tx, "the TX Q7's set-up, in order");
-        assert_eq!(seq(rx), want_rx, "the RX Q7's set-up, in order");
-        // Data of a few: RL = 4096, the constants {1, 0, 0, 1}.
-        let tx_data: Vec<u32> = setup
-            .iter()
-            .filter(|t| t.by == tx.0)
-            .map(|t| t.data)
-            .collect();
-        assert_eq!(tx_data[..5], [1, 0, 0, 1, map::RING_LEN]);
-        // One transaction at a time on the port.
-        let mut by_issue = log.clone();
-        by_issue.sort_by_key(|t| t.issued);
-        assert!(by_issue.windows(2).all(|w| w[0].cycle <= w[1].issued));
-        // Every set-up transaction is done before any start-program access
-        // (the RX Q7's S2M doorbell broadcast comes first) is offered.
-        let last_setup = setup.iter().map(|t| t.cycle).max().unwrap();
-        let first_start = log
-            .iter()
-            .filter(|t| t.prog != "setup")
-            .map(|t| t.issued)
-            .min()
-            .unwrap();
-        assert!(last_setup <= first_start, "{last_setup} > {first_start}");
-        let s2m_trigger = (map::CORE_BCAST_BASE
-            + u64::from(bcast::bcast_reg(0, 1, bcast::BCAST_TAIL_INC)))
-            as u32;
-        let first_s2m = log.iter().find(|t| t.addr == s2m_trigger).unwrap();
-        assert_eq!(first_s2m.prog, "rx_arm");
-        // Modeled cycles: at least 4 per set-up transaction before the first
-        // start access, and the data at one 64-bit beat per cycle after it.
-        assert!(
-            first_start - c0 >= 4 * want_n,
-            "first start access at +{} cycles, bound {}",
-            first_start - c0,
-            4 * want_n
-        );
-        let rep_cycles = sys.cycles - c0;
-        let data_min = 256 * 128 / 8;
-        assert!(rep_cycles >= 4 * want_n + data_min, "{rep_cycles}");
     }
     assert!(
         out[0].0 == out[1].0,
         "fast and cycle mode: same SBUF, semaphores, queues"
     );
     assert!(out[0].1 == out[1].1, "fast and cycle mode: same ring bytes");
+}
+
+/// Both gens of the §8 leg (256 bytes per partition) and both starts:
+/// the gens' set-up programs hold `want_n` transactions, and nothing is
+/// written before the run (no queue register, no descriptor byte).
+fn s8_gen_writes_nothing_then_start(sys: &mut System, leg: &SystemLeg, want_n: u64) {
+    let (tx, rx) = (leg.src, leg.dst);
+    let (wtx, wrx) = sys.leg_gen_words(leg).unwrap();
+    let gtx = sys.rdma_desc_gen(tx, prid(tx, Role::Tx), &wtx).unwrap();
+    let grx = sys.rdma_desc_gen(rx, prid(rx, Role::Rx), &wrx).unwrap();
+    assert_eq!(gtx.dst_soc, 0x58800000100000);
+    assert_eq!(u64::from(gtx.setup_writes + grx.setup_writes), want_n);
+    for e in 0..4 {
+        let rl = |side| sys.queue(tx, e, 0, side).unwrap().rl;
+        assert_eq!((rl(0), rl(1)), (0, 0), "M2S / S2M RL of engine {e}");
+    }
+    assert_eq!(sys.core(tx).unwrap().desc.allocated_bytes(), 0);
+    sys.rdma_desc_start(rx, prid(rx, Role::Rx), &System::leg_start_word(leg, &grx))
+        .unwrap();
+    sys.rdma_desc_start(tx, prid(tx, Role::Tx), &System::leg_start_word(leg, &gtx))
+        .unwrap();
+}
+
+/// The 34 descriptors of the M2S and S2M rings of engines 0..4, queue 0, in
+/// the TX core's descriptor RAM.
+fn s8_ring_bytes(sys: &System, tx: CoreId) -> Vec<Vec<u8>> {
+    let mut ring = Vec::new();
+    for e in 0..4u8 {
+        for side in 0..2u8 {
+            let mut b = vec![0u8; 34 * 16];
+            let off = (RingLayout::SYSTEM.ring_offset(e, 0, side) - map::CORE_DESC_BASE) as u32;
+            sys.core(tx).unwrap().desc.read(off, &mut b);
+            ring.push(b);
+        }
+    }
+    ring
+}
+
+/// The cycle-mode port log of the §8 leg run from cycle `c0`: every set-up
+/// transaction an OKAY write on the TX core's port, each Q7's in the order
+/// of `want` (TX, RX addresses), one transaction at a time, all done before
+/// the first start access (the RX arm's S2M trigger), at least 4 cycles
+/// each, and the data at one 64-bit beat per cycle after them.
+fn check_setup_on_the_tx_port(sys: &System, leg: &SystemLeg, want: &(Vec<u32>, Vec<u32>), c0: u64) {
+    let (tx, rx) = (leg.src, leg.dst);
+    let want_n = (want.0.len() + want.1.len()) as u64;
+    let log = &sys.cycle.q7_log;
+    let setup: Vec<_> = log.iter().filter(|t| t.prog == "setup").collect();
+    assert_eq!(
+        setup.len() as u64,
+        want_n,
+        "set-up transactions on the ports"
+    );
+    assert!(setup
+        .iter()
+        .all(|t| t.port == tx.0 && t.write && t.resp == 0));
+    let seq = |by: CoreId| -> Vec<u32> {
+        setup
+            .iter()
+            .filter(|t| t.by == by.0)
+            .map(|t| t.addr)
+            .collect()
+    };
+    assert_eq!(seq(tx), want.0, "the TX Q7's set-up, in order");
+    assert_eq!(seq(rx), want.1, "the RX Q7's set-up, in order");
+    // Data of a few: the constants {1, 0, 0, 1}, then RL = 4096.
+    let tx_data: Vec<u32> = setup
+        .iter()
+        .filter(|t| t.by == tx.0)
+        .map(|t| t.data)
+        .collect();
+    assert_eq!(tx_data[..5], [1, 0, 0, 1, map::RING_LEN]);
+    // One transaction at a time on the port.
+    let mut by_issue = log.clone();
+    by_issue.sort_by_key(|t| t.issued);
+    assert!(by_issue.windows(2).all(|w| w[0].cycle <= w[1].issued));
+    // Every set-up transaction is done before any start-program access
+    // (the RX Q7's S2M doorbell broadcast comes first) is offered.
+    let last_setup = setup.iter().map(|t| t.cycle).max().unwrap();
+    let first_start = log
+        .iter()
+        .filter(|t| t.prog != "setup")
+        .map(|t| t.issued)
+        .min()
+        .unwrap();
+    assert!(last_setup <= first_start, "{last_setup} > {first_start}");
+    let s2m_trigger =
+        (map::CORE_BCAST_BASE + u64::from(bcast::bcast_reg(0, 1, bcast::BCAST_TAIL_INC))) as u32;
+    let first_s2m = log.iter().find(|t| t.addr == s2m_trigger).unwrap();
+    assert_eq!(first_s2m.prog, "rx_arm");
+    // Modeled cycles: at least 4 per set-up transaction before the first
+    // start access, and the data at one 64-bit beat per cycle after it.
+    assert!(
+        first_start - c0 >= 4 * want_n,
+        "first start access at +{} cycles, bound {}",
+        first_start - c0,
+        4 * want_n
+    );
+    let rep_cycles = sys.cycle.cycles - c0;
+    let data_min = 256 * 128 / 8;
+    assert!(rep_cycles >= 4 * want_n + data_min, "{rep_cycles}");
 }
 
 /// A gen that fails (its last engine's ring is too full) returns the typed
@@ -1808,7 +1837,7 @@ fn a_refused_gen_queues_no_setup_and_makes_no_port_transaction(mut sys: System) 
     sys.send_recv(&first, Mode::Cycle).unwrap();
     assert_eq!(sys.queue(tx, 3, 0, 0).unwrap().rl, 8);
     sys.ring_len = map::RING_LEN;
-    let n0 = sys.q7_log.len();
+    let n0 = sys.cycle.q7_log.len();
     let desc0 = sys.core(tx).unwrap().desc.allocated_bytes();
     // 28 partitions over 4 engines: 7 + 2 = 9 descriptors each; engine 3 has 7 free.
     let leg = SystemLeg::new(tx, 0, rx, 0, 64, 28);
@@ -1826,7 +1855,7 @@ fn a_refused_gen_queues_no_setup_and_makes_no_port_transaction(mut sys: System) 
     );
     assert!(sys.setups.is_empty() && sys.pending.is_empty());
     sys.run(Mode::Cycle).unwrap();
-    assert_eq!(sys.q7_log.len(), n0, "no port transaction");
+    assert_eq!(sys.cycle.q7_log.len(), n0, "no port transaction");
     for eng in 0..3 {
         let q = sys.queue(tx, eng, 0, 0).unwrap();
         assert_eq!((q.rl, q.rbp), (0, 0), "engine {eng} untouched");
@@ -1879,7 +1908,7 @@ fn a_refused_gen_queues_no_setup_and_makes_no_port_transaction(mut sys: System) 
         }
     );
     assert!(sys.setups.is_empty() && sys.streams.is_empty());
-    assert_eq!(sys.q7_log.len(), n0, "still no port transaction");
+    assert_eq!(sys.cycle.q7_log.len(), n0, "still no port transaction");
 }
 
 /// A SLVERR during the set-up (one CSR write of the TX Q7's program aimed
@@ -1927,10 +1956,10 @@ fn cycle_mode_slverr_during_setup_is_q7resp_naming_the_address_and_rings_no_door
         }
     );
     assert!(e.to_string().contains(&format!("{hole:#010x}")), "{e}");
-    let last = sys.q7_log.last().unwrap();
+    let last = sys.cycle.q7_log.last().unwrap();
     assert_eq!((last.addr, last.resp, last.prog), (hole, 2, "setup"));
     assert!(
-        sys.q7_log.iter().all(|t| t.prog == "setup"),
+        sys.cycle.q7_log.iter().all(|t| t.prog == "setup"),
         "no start access"
     );
     for eng in 0..4 {
@@ -1976,7 +2005,7 @@ fn ring_step_with_setup_on_the_ports_agrees_with_fast_mode() {
             verify(&sys, CoreId(c), 0, CoreId((c + 1) % n), 1024, 512, 4);
         }
         if mode == Mode::Cycle {
-            let log = &sys.q7_log;
+            let log = &sys.cycle.q7_log;
             let last_setup = log
                 .iter()
                 .filter(|t| t.prog == "setup")

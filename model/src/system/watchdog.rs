@@ -61,7 +61,7 @@ impl System {
         match self.check_idle() {
             Err(e) => e,
             Ok(()) => SystemError::Timeout {
-                cycles: self.cycles,
+                cycles: self.cycle.cycles,
             },
         }
     }
