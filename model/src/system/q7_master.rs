@@ -113,6 +113,7 @@ impl AxilMaster {
     /// releases it ([`Self::release_aw`], [`Self::release_w`],
     /// [`Self::release_ar`]): a master that raises its valids after delays
     /// of its own choosing (random, in a block environment).
+    #[inline(always)]
     pub const fn held_back(self) -> Self {
         Self {
             aw_wait: HELD,
@@ -185,6 +186,7 @@ impl AxilMaster {
     }
 
     /// This cycle's drive of the slave's inputs.
+    #[inline(always)]
     pub const fn drive(&self) -> AxilIn {
         AxilIn {
             awaddr: self.addr,
@@ -231,6 +233,7 @@ impl AxilMaster {
     /// The slave's outputs `o` of the cycle [`Self::drive`] was applied in:
     /// takes this cycle's handshakes; `Some((resp, data))` when the B (write:
     /// the written data) or the R (read: the read data) was taken.
+    #[inline(always)]
     pub fn observe(&mut self, o: &AxilOut) -> Option<(u32, u32)> {
         let d = self.drive();
         let done = if self.write {
@@ -291,6 +294,12 @@ pub struct AxilQueue<W, R, const N: usize> {
     w_len: usize,
     rq: [(AxilMaster, R); N],
     r_len: usize,
+    /// The transactions that offer AW, W and AR: the first whose handshake
+    /// on that channel is still to come (handshakes happen in order, so the
+    /// index is the count of those done among the queued ones).
+    aw_next: usize,
+    w_next: usize,
+    ar_next: usize,
     bready: bool,
     rready: bool,
 }
@@ -303,6 +312,9 @@ impl<W: Copy + Default, R: Copy + Default, const N: usize> Default for AxilQueue
             w_len: 0,
             rq: [(idle, R::default()); N],
             r_len: 0,
+            aw_next: 0,
+            w_next: 0,
+            ar_next: 0,
             bready: false,
             rready: false,
         }
@@ -311,16 +323,19 @@ impl<W: Copy + Default, R: Copy + Default, const N: usize> Default for AxilQueue
 
 impl<W: Copy + Default, R: Copy + Default, const N: usize> AxilQueue<W, R, N> {
     /// Room for another write.
+    #[inline(always)]
     pub fn can_write(&self) -> bool {
         self.w_len < N
     }
 
     /// Room for another read.
+    #[inline(always)]
     pub fn can_read(&self) -> bool {
         self.r_len < N
     }
 
     /// Nothing in flight.
+    #[inline(always)]
     pub fn idle(&self) -> bool {
         self.w_len == 0 && self.r_len == 0
     }
@@ -350,72 +365,60 @@ impl<W: Copy + Default, R: Copy + Default, const N: usize> AxilQueue<W, R, N> {
         (self.w_len > 0).then(|| &self.wq[0].1)
     }
 
-    /// The write that offers AW (the oldest with its AW to come).
-    fn aw_owner(&self) -> Option<usize> {
-        (0..self.w_len).find(|&k| self.wq[k].0.aw_pending())
-    }
-
-    /// The write that offers W.
-    fn w_owner(&self) -> Option<usize> {
-        (0..self.w_len).find(|&k| self.wq[k].0.w_pending())
-    }
-
-    /// The read that offers AR.
-    fn ar_owner(&self) -> Option<usize> {
-        (0..self.r_len).find(|&k| self.rq[k].0.ar_pending())
-    }
-
     /// Whether a write waits with AWVALID still low (its release is due).
+    #[inline(always)]
     pub fn aw_waiting(&self) -> bool {
-        self.aw_owner()
-            .is_some_and(|k| !self.wq[k].0.drive().awvalid)
+        self.aw_next < self.w_len && self.wq[self.aw_next].0.aw_wait != 0
     }
 
     /// Whether a write waits with WVALID still low.
+    #[inline(always)]
     pub fn w_waiting(&self) -> bool {
-        self.w_owner().is_some_and(|k| !self.wq[k].0.drive().wvalid)
+        self.w_next < self.w_len && self.wq[self.w_next].0.w_wait != 0
     }
 
     /// Whether a read waits with ARVALID still low.
+    #[inline(always)]
     pub fn ar_waiting(&self) -> bool {
-        self.ar_owner()
-            .is_some_and(|k| !self.rq[k].0.drive().arvalid)
+        self.ar_next < self.r_len && self.rq[self.ar_next].0.ar_wait != 0
     }
 
     /// Raise AWVALID of the write that offers AW.
+    #[inline(always)]
     pub fn release_aw(&mut self) {
-        if let Some(k) = self.aw_owner() {
-            self.wq[k].0.release_aw();
+        if self.aw_next < self.w_len {
+            self.wq[self.aw_next].0.release_aw();
         }
     }
 
     /// Raise WVALID of the write that offers W.
+    #[inline(always)]
     pub fn release_w(&mut self) {
-        if let Some(k) = self.w_owner() {
-            self.wq[k].0.release_w();
+        if self.w_next < self.w_len {
+            self.wq[self.w_next].0.release_w();
         }
     }
 
     /// Raise ARVALID of the read that offers AR.
+    #[inline(always)]
     pub fn release_ar(&mut self) {
-        if let Some(k) = self.ar_owner() {
-            self.rq[k].0.release_ar();
+        if self.ar_next < self.r_len {
+            self.rq[self.ar_next].0.release_ar();
         }
     }
 
-    /// BREADY and RREADY of the next drive.
+    /// BREADY and RREADY of the next drive (the oldest transactions are
+    /// the ones a response can retire).
+    #[inline(always)]
     pub fn set_readies(&mut self, bready: bool, rready: bool) {
         self.bready = bready;
         self.rready = rready;
-        for t in self.wq[..self.w_len].iter_mut() {
-            t.0.set_readies(bready, rready);
-        }
-        for t in self.rq[..self.r_len].iter_mut() {
-            t.0.set_readies(bready, rready);
-        }
+        self.wq[0].0.set_readies(bready, rready);
+        self.rq[0].0.set_readies(bready, rready);
     }
 
     /// BREADY / RREADY of the last drive.
+    #[inline(always)]
     pub fn readies(&self) -> (bool, bool) {
         (self.bready, self.rready)
     }
@@ -423,19 +426,22 @@ impl<W: Copy + Default, R: Copy + Default, const N: usize> AxilQueue<W, R, N> {
     /// This cycle's drive: each channel from the transaction that offers it
     /// (its payload even while its valid is low; no such transaction:
     /// payload 0).
+    #[inline(always)]
     pub fn drive(&self) -> AxilIn {
+        // The offering transaction's channel as its own drive shows it
+        // (its handshake is still to come: valid = released).
         let mut d = AxilMaster::idle(self.bready, self.rready);
-        if let Some(k) = self.aw_owner() {
-            let a = self.wq[k].0.drive();
-            (d.awaddr, d.awvalid) = (a.awaddr, a.awvalid);
+        if self.aw_next < self.w_len {
+            let m = &self.wq[self.aw_next].0;
+            (d.awaddr, d.awvalid) = (m.addr, m.aw_wait == 0);
         }
-        if let Some(k) = self.w_owner() {
-            let a = self.wq[k].0.drive();
-            (d.wdata, d.wstrb, d.wvalid) = (a.wdata, a.wstrb, a.wvalid);
+        if self.w_next < self.w_len {
+            let m = &self.wq[self.w_next].0;
+            (d.wdata, d.wstrb, d.wvalid) = (m.data, m.strb, m.w_wait == 0);
         }
-        if let Some(k) = self.ar_owner() {
-            let a = self.rq[k].0.drive();
-            (d.araddr, d.arvalid) = (a.araddr, a.arvalid);
+        if self.ar_next < self.r_len {
+            let m = &self.rq[self.ar_next].0;
+            (d.araddr, d.arvalid) = (m.addr, m.ar_wait == 0);
         }
         d
     }
@@ -443,6 +449,7 @@ impl<W: Copy + Default, R: Copy + Default, const N: usize> AxilQueue<W, R, N> {
     /// The slave's outputs `o` of the cycle [`Self::drive`] was applied in:
     /// `on_aw` / `on_w` get the record of the write whose AW / W handshake
     /// happened, `done` each finished transaction (the write first).
+    #[inline(always)]
     pub fn observe(
         &mut self,
         o: &AxilOut,
@@ -450,43 +457,60 @@ impl<W: Copy + Default, R: Copy + Default, const N: usize> AxilQueue<W, R, N> {
         mut on_w: impl FnMut(&mut W),
         mut done: impl FnMut(Finished<W, R>),
     ) {
-        // Only the oldest of each direction may take a response.
+        // Only the oldest of each direction may take a response; the
+        // others see the channels they offer.
         let later = AxilOut {
             bvalid: false,
             rvalid: false,
             ..*o
         };
-        let mut retired = false;
-        for k in 0..self.w_len {
+        let (aw_k, w_k) = (self.aw_next, self.w_next);
+        let mut retired = None;
+        for k in 0..self.w_len.min(aw_k.max(w_k) + 1) {
+            if k != 0 && k != aw_k && k != w_k {
+                continue;
+            }
             let (m, rec) = &mut self.wq[k];
-            let (aw0, w0) = (m.aw_pending(), m.w_pending());
             let r = m.observe(if k == 0 { o } else { &later });
-            if aw0 && !m.aw_pending() {
+            if k == aw_k && !m.aw_pending() {
+                self.aw_next += 1;
                 on_aw(rec);
             }
-            if w0 && !m.w_pending() {
+            if k == w_k && !m.w_pending() {
+                self.w_next += 1;
                 on_w(rec);
             }
             if let Some((resp, _)) = r {
-                done(Finished::Write(*rec, resp));
-                retired = true;
+                retired = Some(Finished::Write(*rec, resp));
             }
         }
-        if retired {
+        if let Some(f) = retired {
+            done(f);
             self.wq.copy_within(1..self.w_len, 0);
             self.w_len -= 1;
+            self.aw_next -= 1;
+            self.w_next -= 1;
         }
-        retired = false;
-        for k in 0..self.r_len {
-            let r = self.rq[k].0.observe(if k == 0 { o } else { &later });
+        let ar_k = self.ar_next;
+        let mut retired = None;
+        for k in 0..self.r_len.min(ar_k + 1) {
+            if k != 0 && k != ar_k {
+                continue;
+            }
+            let (m, rec) = &mut self.rq[k];
+            let r = m.observe(if k == 0 { o } else { &later });
+            if k == ar_k && !m.ar_pending() {
+                self.ar_next += 1;
+            }
             if let Some((resp, data)) = r {
-                done(Finished::Read(self.rq[k].1, data, resp));
-                retired = true;
+                retired = Some(Finished::Read(*rec, data, resp));
             }
         }
-        if retired {
+        if let Some(f) = retired {
+            done(f);
             self.rq.copy_within(1..self.r_len, 0);
             self.r_len -= 1;
+            self.ar_next -= 1;
         }
     }
 }
