@@ -46,7 +46,7 @@ lint: setup gen-check eda-venv
 	@for w in 32 64 128 256; do \
 	  echo "verilator --lint-only -Wall --top-module udma_engine -GDataWidth=$$w (whole UDMA hierarchy)"; \
 	  verilator --lint-only -Wall -Irtl rtl/lint_block.vlt --top-module udma_engine -GDataWidth=$$w \
-	    rtl/sb2sb_pkg.sv rtl/udma_regs.sv rtl/udma_desc_pf.sv rtl/udma_m2s.sv rtl/udma_s2m.sv rtl/udma_engine.sv || exit 1; \
+	    rtl/sb2sb_pkg.sv rtl/udma_regs.sv rtl/udma_desc_pf.sv rtl/udma_desc_fetch.sv rtl/udma_m2s.sv rtl/udma_s2m.sv rtl/udma_engine.sv || exit 1; \
 	done
 	@for n in 1 4 16; do \
 	  echo "verilator --lint-only -Wall --top-module sb2sb_pair -GNumEngines=$$n (whole pair; both placements are the place_i strap)"; \

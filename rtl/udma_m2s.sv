@@ -11,12 +11,15 @@
 // error); DMB waits until S2M has no write of this queue in flight before the data
 // is read; a middle descriptor without CONCAT starts on a new stream beat (SPLIT
 // sends the carried bytes as a short beat first).
+// Descriptor fetch (u_fetch, module udma_desc_fetch, shared with S2M): the descriptor
+// register, the read of DAR/DR and the checks of DCHK (RRESP error, ring id, FIRST); its
+// error flag also collects the RRESP errors of the data burst TX receives.
 // Descriptor prefetch (u_pf, module udma_desc_pf): once every data burst of the
 // descriptor is requested, TX reads the queue's head + 1 descriptor into the buffer;
 // IDLE takes it straight to DCHK when it fetches that queue next (docs/udma.md
 // "Descriptor prefetch").
-// Next state: one process per concern (p_idle, p_fetch, p_check, p_stream, p_ring,
-// p_ctl), each named after the golden model's stage it mirrors.
+// Next state: one process per concern (p_idle, p_stream, p_ring, p_ctl, and u_fetch's),
+// each named after the golden model's stage it mirrors.
 //
 // Golden model: model/src/udma/m2s.rs. States and transitions: docs/udma.md.
 
@@ -104,8 +107,10 @@ module udma_m2s
   // round-robin: the queue granted last; the search starts at the next one
   logic [QueueIdxW-1:0]               rr_last_q, rr_last_d;
   logic                               pkt_q, pkt_d;
-  logic [127:0]                       desc_q, desc_d;
-  logic                               rderr_q, rderr_d;
+  // the descriptor and its read error (udma_desc_fetch; in TX the error of the data
+  // burst being received)
+  logic [127:0]                       desc;
+  logic                               rderr;
   logic [LenW-1:0]                    rem_q, rem_d;
   logic [LaneBits-1:0]                src_offset_q, src_offset_d;
   // next data AR: beat-aligned address, beats of the descriptor not yet requested
@@ -139,7 +144,6 @@ module udma_m2s
   logic                   beat, last_beat, err_beat, fin;
   udma_desc_len_ctrl_t    w0;
   logic [63:0]            bufp;
-  logic [127:0]           desc_in;
   logic [17:0]            need;
   logic [12:0]            to4k;
   logic [17:0]            beats;
@@ -165,20 +169,12 @@ module udma_m2s
   assign have      = rb_avail_q != '0;
   assign last_beat = beat && (rd_cnt_i == rd_len_i);
   assign err_beat  = beat && (rresp_i != AXI_RESP_OKAY[1:0]);
-  assign w0        = desc_q[31:0];
-  assign bufp      = desc_q[127:64];
+  assign w0        = desc[31:0];
+  assign bufp      = desc[127:64];
   // a middle descriptor without CONCAT first sends the carried bytes (short beat)
   assign split     = pkt_q && !w0.concat && (carry_bytes_q != '0);
   assign go_state  = split ? MSplit : MTx;
   assign dmb_hold  = wr_busy_i && (wr_q_i == q_q);
-
-  // descriptor assembly: narrow beats shift in from the top; a wide beat holds
-  // the whole descriptor at lane desc_addr mod BeatBytes
-  if (DataWidth >= 128) begin : gen_desc_wide
-    assign desc_in = 128'(rdata_i >> {desc_addr_i[LaneBits-1:0], 3'b000});
-  end else begin : gen_desc_narrow
-    assign desc_in = {rdata_i, desc_q[127:DataWidth]};
-  end
 
   // prefetch request: TX with every data burst requested, none failed, a next descriptor
   // in the queue and the buffer free; a read-port grant outside DAR and TX's data
@@ -344,58 +340,6 @@ module udma_m2s
   // the queue's head is the buffered descriptor: straight to DCHK, else read it
   assign pf_hit = idle_fetch && pf_vld && (pf_qn == q_d);
 
-  // Descriptor register and its read error (golden: idle, fetch, receive): the buffered
-  // descriptor (IDLE), the descriptor read (DAR, DR); in TX rderr_q is the error of the
-  // data burst being received.
-  always_comb begin : p_fetch
-    desc_d  = desc_q;
-    rderr_d = rderr_q;
-    unique case (state_q)
-      MIdle: begin
-        if (pf_hit) begin
-          desc_d  = pf_desc;
-          rderr_d = pf_err;
-        end
-      end
-      MDar: begin
-        if (arvalid_o && arready_i) begin
-          rderr_d = 1'b0;
-        end
-      end
-      MDr: begin
-        if (beat) begin
-          desc_d  = desc_in;
-          rderr_d = rderr_q | err_beat;
-        end
-      end
-      MTx: begin
-        if (beat && !tx_fail) begin
-          rderr_d = (rderr_q | err_beat) && !last_beat;
-        end
-      end
-      default: ;
-    endcase
-  end
-
-  // DCHK (golden: check): RRESP error, ring id against the head's, FIRST against the
-  // open packet; the first failing check names the error.
-  always_comb begin : p_check
-    chk_err     = 1'b0;
-    chk_err_bit = '0;
-    if (state_q == MDchk) begin
-      chk_err = 1'b1;
-      if (rderr_q) begin
-        chk_err_bit = UDMA_M2S_ERR_PREF_AXI_RESPONSE[4:0];
-      end else if (w0.ring_id != head_id_i) begin
-        chk_err_bit = UDMA_M2S_ERR_PREF_RING_ID[4:0];
-      end else if (w0.first_f == pkt_q) begin
-        chk_err_bit = UDMA_M2S_ERR_DESC_FIRST[4:0];
-      end else begin
-        chk_err = 1'b0;
-      end
-    end
-  end
-
   // Stream (golden: start_data, stream): DCHK sets the descriptor's byte count and first
   // offset; TX streams ring beat rb_rp (carry + descriptor bytes, §1 Packing) out or into
   // the carry; SPLIT, FLUSH and CLOSE send the carry. A failed TX empties the ring.
@@ -480,7 +424,7 @@ module udma_m2s
             buf_we  = 1'b1;
             rb_wp_d = rb_wp_q + RbIdxW'(1);
             if (last_beat) begin
-              if (rderr_q | err_beat) begin
+              if (rderr | err_beat) begin
                 derr_d = 1'b1;
               end else if (!derr_q) begin
                 done_beats = (RbIdxW+1)'(rd_len_i) + (RbIdxW+1)'(1);
@@ -583,6 +527,40 @@ module udma_m2s
     endcase
   end
 
+  // Descriptor fetch (golden: DescFetch, stages idle, fetch, check, ring): the descriptor
+  // register loaded by IDLE's prefetch hit or the read of DAR/DR, checked in DCHK; in TX
+  // (not failing) the error flag is the data burst's.
+  udma_desc_fetch #(
+    .DataWidth  (DataWidth),
+    .FirstCheck (1'b1),
+    .DataErr    (1'b1),
+    .ErrAxi     (UDMA_M2S_ERR_PREF_AXI_RESPONSE[4:0]),
+    .ErrRingId  (UDMA_M2S_ERR_PREF_RING_ID[4:0]),
+    .ErrFirst   (UDMA_M2S_ERR_DESC_FIRST[4:0])
+  ) u_fetch (
+    .clk_i,
+    .rst_ni,
+    .en_i          (state_q != MIdle || state_d != MIdle),
+    .ar_hs_i       ((state_q == MDar) && arvalid_o && arready_i),
+    .dr_i          (state_q == MDr),
+    .chk_i         (state_q == MDchk),
+    .data_i        ((state_q == MTx) && !tx_fail),
+    .take_i        (pf_hit),
+    .pf_desc_i     (pf_desc),
+    .pf_err_i      (pf_err),
+    .addr_lane_i   (desc_addr_i[LaneBits-1:0]),
+    .head_id_i,
+    .pkt_i         (pkt_q),
+    .beat_i        (beat),
+    .rdata_i,
+    .rresp_i,
+    .last_i        (rd_cnt_i == rd_len_i),
+    .desc_o        (desc),
+    .err_o         (rderr),
+    .chk_err_o     (chk_err),
+    .chk_err_bit_o (chk_err_bit)
+  );
+
   // Descriptor prefetch buffer: requested in TX, used or emptied by settled IDLE.
   udma_desc_pf #(
     .NumQ      (NumQ),
@@ -619,8 +597,6 @@ module udma_m2s
       q_q           <= '0;
       rr_last_q     <= '0;
       pkt_q         <= 1'b0;
-      desc_q        <= '0;
-      rderr_q       <= 1'b0;
       rem_q         <= '0;
       src_offset_q  <= '0;
       iss_addr_q    <= '0;
@@ -640,8 +616,6 @@ module udma_m2s
       q_q           <= q_d;
       rr_last_q     <= rr_last_d;
       pkt_q         <= pkt_d;
-      desc_q        <= desc_d;
-      rderr_q       <= rderr_d;
       rem_q         <= rem_d;
       src_offset_q  <= src_offset_d;
       iss_addr_q    <= iss_addr_d;
@@ -666,8 +640,9 @@ module udma_m2s
     end
   end
 
-  // meta_ctrl (descriptor word 1) is opaque to the queue logic
+  // meta_ctrl (descriptor word 1) is opaque to the queue logic; ring id and FIRST are
+  // checked in u_fetch
   logic unused_desc;
-  assign unused_desc = ^{desc_q[63:32], w0.rsvd29, w0.rsvd16};
+  assign unused_desc = ^{desc[63:32], w0.ring_id, w0.first_f, w0.rsvd29, w0.rsvd16};
 
 endmodule : udma_m2s

@@ -12,11 +12,13 @@
 // MaxWrOutstanding bursts wait for B (bcnt_q). The descriptor completes (SDrain) only
 // when every burst is written and every B returned: its completion write and the next
 // descriptor's writes follow every B of its data.
+// Descriptor fetch (u_fetch, module udma_desc_fetch, shared with M2S): the descriptor
+// register, the read of DAR/DR and the checks of DCHK (RRESP error, ring id).
 // Descriptor prefetch (u_pf, module udma_desc_pf): in SData / SDrain the queue's head + 1
 // descriptor is read into the buffer; IDLE takes it straight to DCHK when it fetches that
 // queue next (docs/udma.md "Descriptor prefetch").
-// Next state: one process per concern (p_idle, p_fetch, p_check, p_exit, p_collect,
-// p_comp, p_send, p_ctl), each named after the golden model's stage it mirrors.
+// Next state: one process per concern (p_idle, p_exit, p_collect, p_comp, p_send, p_ctl,
+// and u_fetch's), each named after the golden model's stage it mirrors.
 //
 // Golden model: model/src/udma/s2m.rs. States and transitions: docs/udma.md.
 
@@ -128,8 +130,9 @@ module udma_s2m
   logic [QueueIdxW-1:0]               q_q, q_d;
   logic                               pkt_q, pkt_d;
   logic                               first_q, first_d;
-  logic [127:0]                       desc_q, desc_d;
-  logic                               rderr_q, rderr_d;
+  // the descriptor and its read error (udma_desc_fetch)
+  logic [127:0]                       desc;
+  logic                               rderr;
   udma_cdesc_w1_len_t                 cap_q, cap_d;
   udma_cdesc_w1_len_t                 used_q, used_d;
   logic [63:0]                        dst_q, dst_d;
@@ -174,7 +177,7 @@ module udma_s2m
   logic [127:0]                       pf_desc;
   logic                               pf_err;
 
-  logic                 beat, last_beat, err_beat, aw_hs, w_hs, b_hs, b_err, t_hs;
+  logic                 beat, last_beat, aw_hs, w_hs, b_hs, b_err, t_hs;
   logic [LaneBits:0]    n;
   logic [QueueIdxW-1:0] idle_q;
   udma_desc_len_ctrl_t  w0;
@@ -182,7 +185,7 @@ module udma_s2m
   udma_cdesc_w1_t       cw1;
   udma_cdesc_w2_t       cw2;
   logic [63:0]          bufp;
-  logic [127:0]         desc_in, cd;
+  logic [127:0]         cd;
   logic [DataWidth-1:0] cbeat;
   logic [BeatBytes-1:0] cstrb;
   // packing (state SData): the write formed from the hold and the stream beat
@@ -212,7 +215,6 @@ module udma_s2m
   assign pf_beat   = r_own_i && rvalid_i && pf_out;
   assign beat      = r_own_i && rvalid_i && !pf_beat;
   assign last_beat = beat && (rd_cnt_i == rd_len_i);
-  assign err_beat  = beat && (rresp_i != AXI_RESP_OKAY[1:0]);
   assign aw_hs     = m_axi_awvalid && m_axi_awready;
   assign w_hs      = m_axi_wvalid && m_axi_wready;
   assign b_hs      = m_axi_bready && m_axi_bvalid;
@@ -228,8 +230,8 @@ module udma_s2m
   assign snd_len     = bq_len_q[bq_rp_q];
   assign aw_ok       = sending && !awd_q && (bcnt_q < BcntW'(MaxWrOutstanding));
   assign data_b      = (bcnt_q != '0) && b_hs;
-  assign w0        = desc_q[31:0];
-  assign bufp      = desc_q[127:64];
+  assign w0        = desc[31:0];
+  assign bufp      = desc[127:64];
   // prefetch request: SData / SDrain with a next descriptor in the queue and the buffer
   // free; a read-port grant outside SDar is the prefetch's; IDLE waits while it is
   // granted or outstanding
@@ -238,16 +240,14 @@ module udma_s2m
   assign pf_ar     = rd_owner_i && (state_q != SDar);
   assign pf_wait   = pf_out || rd_owner_i;
 
-  // descriptor assembly (as M2S) and completion beats: a narrow port writes the
-  // 16 bytes in DescBeats full beats, a wide one in one beat at lane addr mod BeatBytes
-  if (DataWidth >= 128) begin : gen_desc_wide
-    assign desc_in = 128'(rdata_i >> {desc_addr_i[LaneBits-1:0], 3'b000});
-    assign cbeat   = DataWidth'(cd) << {comp_addr_i[LaneBits-1:0], 3'b000};
-    assign cstrb   = BeatBytes'({UDMA_DESC_BYTES{1'b1}}) << comp_addr_i[LaneBits-1:0];
-  end else begin : gen_desc_narrow
-    assign desc_in = {rdata_i, desc_q[127:DataWidth]};
-    assign cbeat   = DataWidth'(cd >> (32'(widx_q) * DataWidth));
-    assign cstrb   = '1;
+  // completion beats: a narrow port writes the 16 bytes in DescBeats full beats, a wide
+  // one in one beat at lane addr mod BeatBytes
+  if (DataWidth >= 128) begin : gen_comp_wide
+    assign cbeat = DataWidth'(cd) << {comp_addr_i[LaneBits-1:0], 3'b000};
+    assign cstrb = BeatBytes'({UDMA_DESC_BYTES{1'b1}}) << comp_addr_i[LaneBits-1:0];
+  end else begin : gen_comp_narrow
+    assign cbeat = DataWidth'(cd >> (32'(widx_q) * DataWidth));
+    assign cstrb = '1;
   end
 
   // Evaluated only in SData, the one state that uses it (the Verilated model skips the
@@ -327,7 +327,6 @@ module udma_s2m
     s_axis_tready = 1'b0;
     ev_q_o        = q_q;
     unique case (state_q)
-      SIdle: ev_q_o = idle_q;
       SDar: begin
         want_o = 1'b1;
         if (rd_owner_i) begin
@@ -336,6 +335,7 @@ module udma_s2m
           arlen_o   = 8'(DescBeats - 1);
         end
       end
+      SIdle: ev_q_o = idle_q;
       SData: s_axis_tready = s_axis_tvalid && need_beat && can_collect;
       SCaw: begin
         m_axi_awvalid = !awd_q;
@@ -411,48 +411,6 @@ module udma_s2m
   end
   // the queue's head is the buffered descriptor: straight to DCHK, else read it
   assign pf_hit = idle_fetch && pf_vld && (pf_qn == idle_q);
-
-  // Descriptor register and its read error (golden: idle, descriptor_fetch): the
-  // buffered descriptor (IDLE), the descriptor read (DAR, DR).
-  always_comb begin : p_fetch
-    desc_d  = desc_q;
-    rderr_d = rderr_q;
-    unique case (state_q)
-      SIdle: begin
-        if (pf_hit) begin
-          desc_d  = pf_desc;
-          rderr_d = pf_err;
-        end
-      end
-      SDar: begin
-        if (arvalid_o && arready_i) begin
-          rderr_d = 1'b0;
-        end
-      end
-      SDr: begin
-        if (beat) begin
-          desc_d  = desc_in;
-          rderr_d = rderr_q | err_beat;
-        end
-      end
-      default: ;
-    endcase
-  end
-
-  // DCHK (golden: descriptor_fetch): RRESP error, then ring id against the head's.
-  always_comb begin : p_check
-    chk_err     = 1'b0;
-    chk_err_bit = '0;
-    if (state_q == SDchk) begin
-      if (rderr_q) begin
-        chk_err     = 1'b1;
-        chk_err_bit = UDMA_S2M_ERR_PREF_AXI_RESPONSE[4:0];
-      end else if (w0.ring_id != head_id_i) begin
-        chk_err     = 1'b1;
-        chk_err_bit = UDMA_S2M_ERR_PREF_RING_ID[4:0];
-      end
-    end
-  end
 
   // Error exit (golden: enter_drop and its callers): a stopped queue or NO_DESC in IDLE, a
   // failed DCHK, BERR once the queued bursts are written, a completion B error. The error
@@ -745,6 +703,39 @@ module udma_s2m
     end
   end
 
+  // Descriptor fetch (golden: DescFetch, stages idle, descriptor_fetch): the descriptor
+  // register loaded by IDLE's prefetch hit or the read of DAR/DR, checked in DCHK.
+  udma_desc_fetch #(
+    .DataWidth  (DataWidth),
+    .FirstCheck (1'b0),
+    .DataErr    (1'b0),
+    .ErrAxi     (UDMA_S2M_ERR_PREF_AXI_RESPONSE[4:0]),
+    .ErrRingId  (UDMA_S2M_ERR_PREF_RING_ID[4:0]),
+    .ErrFirst   ('0)
+  ) u_fetch (
+    .clk_i,
+    .rst_ni,
+    .en_i          (state_q != SIdle || pkt_q || s_axis_tvalid),
+    .ar_hs_i       ((state_q == SDar) && arvalid_o && arready_i),
+    .dr_i          (state_q == SDr),
+    .chk_i         (state_q == SDchk),
+    .data_i        (1'b0),
+    .take_i        (pf_hit),
+    .pf_desc_i     (pf_desc),
+    .pf_err_i      (pf_err),
+    .addr_lane_i   (desc_addr_i[LaneBits-1:0]),
+    .head_id_i,
+    .pkt_i         (pkt_q),
+    .beat_i        (beat),
+    .rdata_i,
+    .rresp_i,
+    .last_i        (1'b0),
+    .desc_o        (desc),
+    .err_o         (rderr),
+    .chk_err_o     (chk_err),
+    .chk_err_bit_o (chk_err_bit)
+  );
+
   // Descriptor prefetch buffer: requested in SData / SDrain; settled IDLE keeps it only
   // while it made no decision and its queue is available (every error stops its queue:
   // the buffer never outlives one).
@@ -785,8 +776,6 @@ module udma_s2m
       q_q     <= '0;
       pkt_q   <= 1'b0;
       first_q <= 1'b0;
-      desc_q  <= '0;
-      rderr_q <= 1'b0;
       cap_q   <= '0;
       used_q  <= '0;
       dst_q   <= '0;
@@ -817,8 +806,6 @@ module udma_s2m
       q_q     <= q_d;
       pkt_q   <= pkt_d;
       first_q <= first_d;
-      desc_q  <= desc_d;
-      rderr_q <= rderr_d;
       cap_q   <= cap_d;
       used_q  <= used_d;
       dst_q   <= dst_d;
@@ -845,10 +832,11 @@ module udma_s2m
     end
   end
 
-  // buf2_ptr_lo (descriptor word 1) is not used
+  // buf2_ptr_lo (descriptor word 1) is not used; the read error and the ring id are
+  // checked in u_fetch
   logic unused_desc;
   // S2M ignores the M2S-only control bits of len_ctrl.
-  assign unused_desc = ^{desc_q[63:32], w0.concat, w0.dmb, w0.rsvd29, w0.last_f, w0.first_f,
+  assign unused_desc = ^{desc[63:32], rderr, w0.ring_id, w0.concat, w0.dmb, w0.rsvd29, w0.last_f, w0.first_f,
                         w0.rsvd16};
 
   // The write-data ring: the formed beat and its strobes land at index wp_q.

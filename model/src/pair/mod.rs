@@ -80,6 +80,7 @@ pub const RTL_FILES: &[&str] = &[
     "evt_sem.sv",
     "udma_regs.sv",
     "udma_desc_pf.sv",
+    "udma_desc_fetch.sv",
     "udma_m2s.sv",
     "udma_s2m.sv",
     "udma_engine.sv",

@@ -816,6 +816,7 @@ pub const RTL_FILES: &[&str] = &[
     "udma_regs.sv",
     "udma_engine.sv",
     "udma_desc_pf.sv",
+    "udma_desc_fetch.sv",
     "udma_m2s.sv",
     "udma_s2m.sv",
 ];

@@ -367,6 +367,7 @@ const RTL_FILES: &[&str] = &[
     "axil_reg_adapter.sv",
     "udma_regs.sv",
     "udma_desc_pf.sv",
+    "udma_desc_fetch.sv",
     "udma_m2s.sv",
     "udma_s2m.sv",
     "udma_engine.sv",

@@ -20,7 +20,8 @@
 //! beat (SPLIT sends the carried bytes as a short, non-`tlast` beat first).
 
 use super::beat::{desc_beats, keep_at, Lanes};
-use super::desc::{decode_len, ring_id_of};
+use super::desc::decode_len;
+use super::fetch::{DescFetch, FetchIn, FetchParams};
 use super::pf::{DescPf, PfIn};
 use super::regfile::{SideEv, SideRegs, SideStat, NQ};
 use super::regs::*;
@@ -34,6 +35,15 @@ pub const MAX_RD_OUTSTANDING: u32 = 4;
 pub const RD_BUF_BEATS: u32 = MAX_RD_OUTSTANDING * MAX_BURST;
 /// Bytes per data beat at the default `DataWidth` (64 bits).
 pub const BEAT_BYTES: u32 = 8;
+/// The M2S descriptor fetch (`u_fetch` of `udma_m2s.sv`): DCHK checks FIRST,
+/// and the error flag is also the data burst's in TX.
+pub const M2S_FETCH: FetchParams = FetchParams {
+    first_check: true,
+    data_err: true,
+    err_axi: UDMA_M2S_ERR_PREF_AXI_RESPONSE,
+    err_ring_id: UDMA_M2S_ERR_PREF_RING_ID,
+    err_first: UDMA_M2S_ERR_DESC_FIRST,
+};
 
 /// Shared read-port view given to both sides each cycle (which side the R beat
 /// belongs to is a separate argument, `owner`: the side of the oldest
@@ -110,9 +120,9 @@ pub struct M2s<D: Lanes> {
     /// Round robin: the queue granted last (the search starts at the next one).
     pub rr_last: usize,
     pub pkt_open: bool,
-    /// The descriptor being executed (16 bytes, little endian).
-    pub desc: u128,
-    pub rd_err: bool,
+    /// The descriptor being executed and its read error; in TX the error of
+    /// the data burst being received (`u_fetch`).
+    pub fetch: DescFetch,
     /// Descriptor bytes not yet streamed (or carried).
     pub rem: u32,
     /// Bytes of the next ring beat below `buf_ptr` (first beat of a descriptor).
@@ -149,8 +159,7 @@ impl<D: Lanes> Default for M2s<D> {
             q: 0,
             rr_last: 0,
             pkt_open: false,
-            desc: 0,
-            rd_err: false,
+            fetch: DescFetch::default(),
             rem: 0,
             src_offset: 0,
             iss_addr: 0,
@@ -207,12 +216,12 @@ impl<D: Lanes> M2s<D> {
 
     /// Descriptor word 0 (`len_ctrl`).
     pub fn w0(&self) -> u32 {
-        self.desc as u32
+        self.fetch.w0()
     }
 
     /// Descriptor `buf_ptr`.
     pub fn bufp(&self) -> u64 {
-        (self.desc >> 64) as u64
+        self.fetch.bufp()
     }
 
     fn last(&self) -> bool {
@@ -284,13 +293,14 @@ impl<D: Lanes> M2s<D> {
     /// (`ar_pending`) or outstanding. Else: an open packet waits on its
     /// queue (stopped: CLOSE), no open packet picks a queue (engine
     /// NORMAL); the queue's descriptor comes from the prefetch buffer when
-    /// it holds the queue's head (→ DCHK), else it is read (→ DAR). The
+    /// it holds the queue's head (→ DCHK, the returned descriptor and error
+    /// flag taken by [`DescFetch`]), else it is read (→ DAR). The
     /// buffer is emptied at the edge either way (the settled IDLE input of
     /// [`DescPf::step`]).
     #[inline(always)]
-    fn idle(&mut self, regs: &SideRegs, ar_pending: bool) {
+    fn idle(&mut self, regs: &SideRegs, ar_pending: bool) -> Option<(u128, bool)> {
         if self.pf.out || ar_pending {
-            return;
+            return None;
         }
         let fetch = if self.pkt_open {
             if regs.q[self.q].stopped {
@@ -304,22 +314,22 @@ impl<D: Lanes> M2s<D> {
         };
         let hit = fetch.and_then(|q| self.pf.hit(q));
         if fetch.is_some() {
-            self.state = match hit {
-                Some((desc, err)) => {
-                    self.desc = desc;
-                    self.rd_err = err;
-                    M2sState::Dchk
-                }
-                None => M2sState::Dar,
+            self.state = if hit.is_some() {
+                M2sState::Dchk
+            } else {
+                M2sState::Dar
             };
         }
+        hit
     }
 
     /// A quiet cycle's IDLE (no open packet, no read granted or
     /// outstanding): the queue pick, and the prefetch buffer emptied.
     #[inline(always)]
     pub fn idle_quiet(&mut self, regs: &SideRegs) {
-        self.idle(regs, false);
+        if let Some((desc, err)) = self.idle(regs, false) {
+            self.fetch.take(desc, err);
+        }
         self.pf.settle(false);
     }
 
@@ -456,11 +466,15 @@ impl<D: Lanes> M2s<D> {
             settle: self.state == M2sState::Idle && !self.pf.out && !o.ar.valid,
             keep: false,
         };
+        let ar_hs = self.state == M2sState::Dar && o.ar.valid && rd.arready;
+        let mut fetch_in = self.fetch_in(regs, rd, ar_hs, beat);
         match self.state {
-            M2sState::Idle => self.idle(regs, o.ar.valid),
-            M2sState::Dar | M2sState::Dr => self.fetch(regs, rd, beat, last_beat, err_beat, o, bb),
+            M2sState::Idle => fetch_in.take = self.idle(regs, o.ar.valid),
+            M2sState::Dar | M2sState::Dr => self.fetch(rd, last_beat, o),
             M2sState::Dchk => self.check(regs, o, bb),
-            M2sState::Tx => self.transfer(rd, beat, last_beat, err_beat, tready, o, bb),
+            M2sState::Tx => {
+                fetch_in.data = self.transfer(rd, beat, last_beat, err_beat, tready, o, bb)
+            }
             M2sState::Done => {
                 o.ev.head_adv = true;
                 o.ev.done_inc = true;
@@ -497,51 +511,59 @@ impl<D: Lanes> M2s<D> {
             }
         }
         self.pf.step(&pf_in, bb);
+        self.fetch.step(&fetch_in, &M2S_FETCH, bb);
     }
 
-    /// DAR, DR (`p_fetch` of the RTL): the descriptor read; its beats shift
-    /// into the descriptor register with the OR of their RRESP errors.
-    #[allow(clippy::too_many_arguments)]
+    /// The descriptor fetch's inputs of this edge (`u_fetch` of the RTL)
+    /// from the state: DAR's AR handshake (`ar_hs`), DR, the side's R beat
+    /// (`beat`, not the prefetch's); the stages add IDLE's take and TX's
+    /// data phase.
     #[inline(always)]
-    fn fetch(
-        &mut self,
+    fn fetch_in<'a>(
+        &self,
         regs: &SideRegs,
-        rd: &RdPort<D>,
+        rd: &'a RdPort<D>,
+        ar_hs: bool,
         beat: bool,
-        last_beat: bool,
-        err_beat: bool,
-        o: &M2sOut<D>,
-        bb: u32,
-    ) {
-        if self.state == M2sState::Dar {
-            if o.ar.valid && rd.arready {
-                self.rd_err = false;
-                self.state = M2sState::Dr;
-            }
-        } else if beat {
-            let a = regs.q[self.q].head_desc_addr();
-            self.desc = D::desc_shift_in(self.desc, &rd.rdata, bb as usize, a);
-            self.rd_err |= err_beat;
-            if last_beat {
-                self.state = M2sState::Dchk;
-            }
+    ) -> FetchIn<'a, D> {
+        let dr = self.state == M2sState::Dr;
+        FetchIn {
+            take: None,
+            ar_hs,
+            dr,
+            data: false,
+            beat,
+            rd,
+            addr: if dr {
+                regs.q[self.q].head_desc_addr()
+            } else {
+                0
+            },
         }
     }
 
-    /// DCHK: RRESP error → PREF_AXI_RESPONSE, ring id ≠ the head's →
-    /// PREF_RING_ID, FIRST ≠ (no packet open) → DESC_FIRST (the descriptor
-    /// is not executed: CLOSE an open packet, else IDLE); else its data.
+    /// DAR, DR: the descriptor read (its AR and beats are [`DescFetch`]'s);
+    /// DAR ends with the AR handshake, DR with the read's last beat.
+    #[inline(always)]
+    fn fetch(&mut self, rd: &RdPort<D>, last_beat: bool, o: &M2sOut<D>) {
+        if self.state == M2sState::Dar {
+            if o.ar.valid && rd.arready {
+                self.state = M2sState::Dr;
+            }
+        } else if last_beat {
+            self.state = M2sState::Dchk;
+        }
+    }
+
+    /// DCHK ([`DescFetch::check`]): RRESP error → PREF_AXI_RESPONSE, ring id
+    /// ≠ the head's → PREF_RING_ID, FIRST ≠ (no packet open) → DESC_FIRST
+    /// (the descriptor is not executed: CLOSE an open packet, else IDLE);
+    /// else its data.
     #[inline(always)]
     fn check(&mut self, regs: &SideRegs, o: &mut M2sOut<D>, bb: u32) {
-        let err = if self.rd_err {
-            Some(UDMA_M2S_ERR_PREF_AXI_RESPONSE)
-        } else if ring_id_of(self.w0()) != regs.q[self.q].head.ring_id {
-            Some(UDMA_M2S_ERR_PREF_RING_ID)
-        } else if (self.w0() & (1 << UDMA_DESC_FIRST_BIT) != 0) == self.pkt_open {
-            Some(UDMA_M2S_ERR_DESC_FIRST)
-        } else {
-            None
-        };
+        let err = self
+            .fetch
+            .check(regs.q[self.q].head.ring_id, self.pkt_open, &M2S_FETCH);
         match err {
             Some(b) => {
                 o.ev.err = Some(b);
@@ -558,7 +580,8 @@ impl<D: Lanes> M2s<D> {
     /// TX: issue the descriptor's data bursts, receive their beats into the
     /// ring and stream the complete ones (§1 *Packing*), all in one cycle;
     /// or, once a burst failed and nothing is left to stream or outstanding,
-    /// the error exit.
+    /// the error exit. Returns whether the data phase goes on (not the
+    /// exit: [`DescFetch`]'s flag collects the burst's errors).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn transfer(
@@ -570,7 +593,7 @@ impl<D: Lanes> M2s<D> {
         tready: bool,
         o: &mut M2sOut<D>,
         bb: u32,
-    ) {
+    ) -> bool {
         if self.rb_avail == 0 && self.derr && self.m_out == 0 && !o.ar.valid {
             // Every burst before the failed one is streamed and nothing is
             // outstanding: the error, the ring emptied.
@@ -583,10 +606,11 @@ impl<D: Lanes> M2s<D> {
             } else {
                 M2sState::Idle
             };
-            return;
+            return false;
         }
         let pop = self.stream(tready, o, bb);
         self.ring(rd, beat, last_beat, err_beat, pop, o, bb);
+        true
     }
 
     /// TX's stream (`p_stream` of the RTL): a complete beat in the ring
@@ -647,8 +671,7 @@ impl<D: Lanes> M2s<D> {
         if beat {
             self.buf[(self.rb_wp & (RD_BUF_BEATS - 1)) as usize] = rd.rdata;
             self.rb_wp = (self.rb_wp + 1) & (RD_BUF_BEATS - 1);
-            let e = self.rd_err | err_beat;
-            self.rd_err = e && !last_beat;
+            let e = self.fetch.err | err_beat;
             if last_beat {
                 if e {
                     self.derr = true;

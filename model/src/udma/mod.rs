@@ -7,6 +7,7 @@ pub mod csr;
 pub mod desc;
 pub mod engine;
 pub mod fault;
+pub mod fetch;
 pub mod m2s;
 pub mod mem;
 pub mod pf;

@@ -25,7 +25,8 @@
 //! every B of its data.
 
 use super::beat::{desc_beats, keep_at, Lanes};
-use super::desc::{decode_len, ring_id_of};
+use super::desc::decode_len;
+use super::fetch::{DescFetch, FetchIn, FetchParams};
 use super::m2s::{ArReq, RdPort, MAX_BURST};
 use super::pf::{DescPf, PfIn};
 
@@ -37,16 +38,25 @@ pub const WR_QUEUE: u32 = 2;
 /// Beats of the write-data ring: the queued bursts and the one collected
 /// fit (the collector waits while the queue is full).
 pub const WR_BUF_BEATS: u32 = WR_QUEUE * MAX_BURST;
+/// The S2M descriptor fetch (`u_fetch` of `udma_s2m.sv`): no FIRST check
+/// (the packet's first descriptor is the one IDLE fetches first), the error
+/// flag is the descriptor read's only.
+pub const S2M_FETCH: FetchParams = FetchParams {
+    first_check: false,
+    data_err: false,
+    err_axi: UDMA_S2M_ERR_PREF_AXI_RESPONSE,
+    err_ring_id: UDMA_S2M_ERR_PREF_RING_ID,
+    err_first: 0,
+};
 use super::regfile::{SideEv, SideRegs, SideStat};
 use super::regs::*;
 
 /// This cycle's handshakes, as the RTL's next-state process sees them.
 #[derive(Debug, Clone, Copy)]
 struct Handshakes {
-    /// A read beat for the S2M side.
-    beat: bool,
+    /// The last beat of the S2M side's read (a DR beat; the prefetch's
+    /// beats are [`DescPf`]'s).
     last_beat: bool,
-    err_beat: bool,
     aw: bool,
     w: bool,
     b: bool,
@@ -134,9 +144,8 @@ pub struct S2m<D: Lanes> {
     pub q: usize,
     pub in_pkt: bool,
     pub first: bool,
-    /// The descriptor being executed (16 bytes, little endian).
-    pub desc: u128,
-    pub rd_err: bool,
+    /// The descriptor being executed and its read error (`u_fetch`).
+    pub fetch: DescFetch,
     pub cap: u32,
     pub used: u32,
     /// Byte address of the next write.
@@ -203,12 +212,12 @@ impl<D: Lanes> S2m<D> {
 
     /// Descriptor word 0 (`len_ctrl`).
     pub fn w0(&self) -> u32 {
-        self.desc as u32
+        self.fetch.w0()
     }
 
     /// Descriptor `buf1_ptr`.
     pub fn bufp(&self) -> u64 {
-        (self.desc >> 64) as u64
+        self.fetch.bufp()
     }
 
     /// A data or completion write of queue `q` is collected or in flight (M2S DMB waits on it).
@@ -401,11 +410,23 @@ impl<D: Lanes> S2m<D> {
             0
         };
         let pf_settle = self.state == S2mState::Idle && !self.pf.out && !o.ar.valid;
+        let dr = self.state == S2mState::Dr;
+        let mut fetch_in = FetchIn {
+            take: None,
+            ar_hs: self.state == S2mState::Dar && o.ar.valid && rd.arready,
+            dr,
+            data: false,
+            beat,
+            rd,
+            addr: if dr {
+                regs.q[self.q].head_desc_addr()
+            } else {
+                0
+            },
+        };
         let q_pre = self.q;
         let hs = Handshakes {
-            beat,
             last_beat: beat && rd.cnt == rd.len,
-            err_beat: beat && rd.rresp != AXI_RESP_OKAY,
             aw: o.wr.awvalid && wi.awready,
             w: o.wr.wvalid && wi.wready,
             b: o.wr.bready && wi.bvalid,
@@ -417,9 +438,9 @@ impl<D: Lanes> S2m<D> {
         let berr_ok = matches!(self.state, S2mState::Data | S2mState::Drain);
         let mut decide = false;
         match self.state {
-            S2mState::Idle => decide = self.idle(regs, s, o),
+            S2mState::Idle => (decide, fetch_in.take) = self.idle(regs, s, o),
             S2mState::Dar | S2mState::Dr | S2mState::Dchk => {
-                self.descriptor_fetch(regs, rd, &hs, o, bb)
+                self.descriptor_fetch(regs, rd, &hs, o)
             }
             S2mState::Data => {
                 if self.bq_cnt < WR_QUEUE {
@@ -453,6 +474,7 @@ impl<D: Lanes> S2m<D> {
             keep: !decide && regs.avail(self.pf.q),
         };
         self.pf.step(&pf_in, bb);
+        self.fetch.step(&fetch_in, &S2M_FETCH, bb);
         self.send(sending, berr_ok, &hs, o);
     }
 
@@ -515,12 +537,18 @@ impl<D: Lanes> S2m<D> {
     /// a descriptor fetch (the buffered descriptor when it is the queue's
     /// head), drop into a stopped queue, or count the no-descriptor timeout.
     /// Returns whether IDLE decided (fetch or drop: the prefetch buffer is
-    /// then emptied at the edge).
+    /// then emptied at the edge) and the buffered descriptor and its error
+    /// flag when DCHK takes it (taken by [`DescFetch`]).
     #[inline(always)]
-    fn idle(&mut self, regs: &SideRegs, s: &StreamIn<D>, o: &mut S2mOut<D>) -> bool {
+    fn idle(
+        &mut self,
+        regs: &SideRegs,
+        s: &StreamIn<D>,
+        o: &mut S2mOut<D>,
+    ) -> (bool, Option<(u128, bool)>) {
         // Wait while a prefetch read is granted or outstanding.
         if self.pf.out || o.ar.valid {
-            return false;
+            return (false, None);
         }
         let q = self.idle_q(s);
         let mut fetch = None;
@@ -554,14 +582,18 @@ impl<D: Lanes> S2m<D> {
                 }
             }
         }
-        if let Some((desc, err)) = fetch.and_then(|q| self.pf.hit(q)) {
-            self.desc = desc;
-            self.rd_err = err;
+        let hit = fetch.and_then(|q| self.pf.hit(q));
+        if hit.is_some() {
             self.state = S2mState::Dchk;
         }
-        decide
+        (decide, hit)
     }
 
+    /// DAR, DR, DCHK: the descriptor read (its AR and beats are
+    /// [`DescFetch`]'s) ends with DAR's AR handshake and DR's last beat;
+    /// DCHK ([`DescFetch::check`]: RRESP error → PREF_AXI_RESPONSE, ring id
+    /// ≠ the head's → PREF_RING_ID) drops the packet or starts the
+    /// descriptor's data.
     #[inline(always)]
     fn descriptor_fetch(
         &mut self,
@@ -569,31 +601,24 @@ impl<D: Lanes> S2m<D> {
         rd: &RdPort<D>,
         hs: &Handshakes,
         o: &mut S2mOut<D>,
-        bb: u32,
     ) {
         match self.state {
             S2mState::Dar => {
                 if o.ar.valid && rd.arready {
-                    self.rd_err = false;
                     self.state = S2mState::Dr;
                 }
             }
             S2mState::Dr => {
-                if hs.beat {
-                    let a = regs.q[self.q].head_desc_addr();
-                    self.desc = D::desc_shift_in(self.desc, &rd.rdata, bb as usize, a);
-                    self.rd_err |= hs.err_beat;
-                    if hs.last_beat {
-                        self.state = S2mState::Dchk;
-                    }
+                if hs.last_beat {
+                    self.state = S2mState::Dchk;
                 }
             }
             _ => {
-                if self.rd_err {
-                    o.ev.err = Some(UDMA_S2M_ERR_PREF_AXI_RESPONSE);
-                    self.enter_drop(o);
-                } else if ring_id_of(self.w0()) != regs.q[self.q].head.ring_id {
-                    o.ev.err = Some(UDMA_S2M_ERR_PREF_RING_ID);
+                let err = self
+                    .fetch
+                    .check(regs.q[self.q].head.ring_id, self.in_pkt, &S2M_FETCH);
+                if let Some(b) = err {
+                    o.ev.err = Some(b);
                     self.enter_drop(o);
                 } else {
                     self.cap = decode_len(self.w0());
