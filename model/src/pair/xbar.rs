@@ -20,8 +20,14 @@
 //! evaluated before the UDMA engines step; [`Xbar::target_outputs`] and
 //! [`Xbar::update`] follow once the engines' outputs are known.
 
-// The FSM arms mirror the RTL's `unique case` states one by one.
-#![allow(clippy::collapsible_match, clippy::collapsible_if)]
+// The FSM arms mirror the RTL's `unique case` states one by one, and the
+// per-lane / per-target loops index several parallel arrays as the RTL's
+// `for` loops do.
+#![allow(
+    clippy::collapsible_match,
+    clippy::collapsible_if,
+    clippy::needless_range_loop
+)]
 
 use crate::addr::{ROUTE_OTHER_CHIP, ROUTE_OTHER_DIE, ROUTE_SAME_DIE};
 use crate::decoder::{DecoderIn, DecoderOut};
