@@ -15,7 +15,10 @@ module sb2sb_core
   parameter int unsigned SbufPartBytes = 256,
   parameter int unsigned SbufWinBase   = 32'h10_0000,
   parameter int unsigned DescBytes     = 16384,
-  localparam int unsigned NumWm     = NumEngines + 2,
+  // io_d2d link lanes per direction (sb2sb_xbar: write lane e uses lane e mod NumLk)
+  parameter int unsigned NumLk         = NumEngines,
+  // write masters: the engines, then the Q7 memory port
+  localparam int unsigned NumWm     = NumEngines + 1,
   localparam int unsigned SbufWords = 128 * SbufPartBytes / 8,
   localparam int unsigned DescWords = DescBytes / 8,
   // SBUF banks (sb2sb_xbar: bank = partition / (128 / NumBanks)), then the descriptor RAM
@@ -49,32 +52,32 @@ module sb2sb_core
   output logic [1:0]            s_axil_rresp,
   output logic                  s_axil_rvalid,
   input  logic                  s_axil_rready,
-  // towards the link (AXI4 write master)
-  output logic [63:0]           m_axi_awaddr,
-  output logic [7:0]            m_axi_awlen,
-  output logic                  m_axi_awvalid,
-  input  logic                  m_axi_awready,
-  output logic [63:0]           m_axi_wdata,
-  output logic [7:0]            m_axi_wstrb,
-  output logic                  m_axi_wlast,
-  output logic                  m_axi_wvalid,
-  input  logic                  m_axi_wready,
-  input  logic [1:0]            m_axi_bresp,
-  input  logic                  m_axi_bvalid,
-  output logic                  m_axi_bready,
-  // from the link (AXI4 write slave)
-  input  logic [63:0]           s_axi_awaddr,
-  input  logic [7:0]            s_axi_awlen,
-  input  logic                  s_axi_awvalid,
-  output logic                  s_axi_awready,
-  input  logic [63:0]           s_axi_wdata,
-  input  logic [7:0]            s_axi_wstrb,
-  input  logic                  s_axi_wlast,
-  input  logic                  s_axi_wvalid,
-  output logic                  s_axi_wready,
-  output logic [1:0]            s_axi_bresp,
-  output logic                  s_axi_bvalid,
-  input  logic                  s_axi_bready,
+  // towards the link lanes (AXI4 write masters)
+  output logic [NumLk-1:0][63:0] m_axi_awaddr,
+  output logic [NumLk-1:0][7:0]  m_axi_awlen,
+  output logic [NumLk-1:0]       m_axi_awvalid,
+  input  logic [NumLk-1:0]       m_axi_awready,
+  output logic [NumLk-1:0][63:0] m_axi_wdata,
+  output logic [NumLk-1:0][7:0]  m_axi_wstrb,
+  output logic [NumLk-1:0]       m_axi_wlast,
+  output logic [NumLk-1:0]       m_axi_wvalid,
+  input  logic [NumLk-1:0]       m_axi_wready,
+  input  logic [NumLk-1:0][1:0]  m_axi_bresp,
+  input  logic [NumLk-1:0]       m_axi_bvalid,
+  output logic [NumLk-1:0]       m_axi_bready,
+  // from the link lanes (AXI4 write slaves)
+  input  logic [NumLk-1:0][63:0] s_axi_awaddr,
+  input  logic [NumLk-1:0][7:0]  s_axi_awlen,
+  input  logic [NumLk-1:0]       s_axi_awvalid,
+  output logic [NumLk-1:0]       s_axi_awready,
+  input  logic [NumLk-1:0][63:0] s_axi_wdata,
+  input  logic [NumLk-1:0][7:0]  s_axi_wstrb,
+  input  logic [NumLk-1:0]       s_axi_wlast,
+  input  logic [NumLk-1:0]       s_axi_wvalid,
+  output logic [NumLk-1:0]       s_axi_wready,
+  output logic [NumLk-1:0][1:0]  s_axi_bresp,
+  output logic [NumLk-1:0]       s_axi_bvalid,
+  input  logic [NumLk-1:0]       s_axi_bready,
   // debug
   input  logic [7:0]            dbg_sem_idx_i,
   output logic [31:0]           dbg_sem_o,
@@ -106,7 +109,7 @@ module sb2sb_core
   logic [NumWm-1:0][7:0]       wm_awlen, wm_wstrb;
   logic [NumWm-1:0]            wm_awvalid, wm_awready, wm_wlast, wm_wvalid, wm_wready;
   logic [NumWm-1:0]            wm_bvalid, wm_bready;
-  logic [1:0]                  wm_bresp, lin_bresp;
+  logic [NumWm-1:0][1:0]       wm_bresp;
   logic [NumEngines-1:0][63:0] rm_araddr;
   logic [NumEngines-1:0][7:0]  rm_arlen;
   logic [NumEngines-1:0]       rm_arvalid, rm_arready, rm_rvalid, rm_rready;
@@ -203,7 +206,7 @@ module sb2sb_core
       .m_axi_wlast   (wm_wlast[e]),
       .m_axi_wvalid  (wm_wvalid[e]),
       .m_axi_wready  (wm_wready[e]),
-      .m_axi_bresp   (wm_bresp),
+      .m_axi_bresp   (wm_bresp[e]),
       .m_axi_bvalid  (wm_bvalid[e]),
       .m_axi_bready  (wm_bready[e]),
       .m_axis_tdata  (m_tdata),
@@ -249,21 +252,9 @@ module sb2sb_core
     assign unused_eng = ^{arsize, awsize, arburst, awburst, dbg};
   end
 
-  // ---- link-in and Q7 masters
-  assign wm_awaddr[NumEngines]  = s_axi_awaddr;
-  assign wm_awlen[NumEngines]   = s_axi_awlen;
-  assign wm_awvalid[NumEngines] = s_axi_awvalid;
-  assign s_axi_awready          = wm_awready[NumEngines];
-  assign wm_wdata[NumEngines]   = s_axi_wdata;
-  assign wm_wstrb[NumEngines]   = s_axi_wstrb;
-  assign wm_wlast[NumEngines]   = s_axi_wlast;
-  assign wm_wvalid[NumEngines]  = s_axi_wvalid;
-  assign s_axi_wready           = wm_wready[NumEngines];
-  assign s_axi_bresp            = lin_bresp;
-  assign s_axi_bvalid           = wm_bvalid[NumEngines];
-  assign wm_bready[NumEngines]  = s_axi_bready;
-  assign wm_awlen[NumEngines+1] = 8'd0;
-  assign wm_wlast[NumEngines+1] = 1'b1;
+  // ---- Q7 memory-store master (single-beat bursts)
+  assign wm_awlen[NumEngines] = 8'd0;
+  assign wm_wlast[NumEngines] = 1'b1;
 
   sb2sb_q7_port #(.NumEngines(NumEngines)) u_q7 (
     .clk_i,
@@ -304,16 +295,16 @@ module sb2sb_core
     .t_rresp_i    (t_rresp),
     .t_rvalid_i   (t_rvalid),
     .t_rready_o   (t_rready),
-    .m_axi_awaddr (wm_awaddr[NumEngines+1]),
-    .m_axi_awvalid(wm_awvalid[NumEngines+1]),
-    .m_axi_awready(wm_awready[NumEngines+1]),
-    .m_axi_wdata  (wm_wdata[NumEngines+1]),
-    .m_axi_wstrb  (wm_wstrb[NumEngines+1]),
-    .m_axi_wvalid (wm_wvalid[NumEngines+1]),
-    .m_axi_wready (wm_wready[NumEngines+1]),
-    .m_axi_bresp  (wm_bresp),
-    .m_axi_bvalid (wm_bvalid[NumEngines+1]),
-    .m_axi_bready (wm_bready[NumEngines+1]),
+    .m_axi_awaddr (wm_awaddr[NumEngines]),
+    .m_axi_awvalid(wm_awvalid[NumEngines]),
+    .m_axi_awready(wm_awready[NumEngines]),
+    .m_axi_wdata  (wm_wdata[NumEngines]),
+    .m_axi_wstrb  (wm_wstrb[NumEngines]),
+    .m_axi_wvalid (wm_wvalid[NumEngines]),
+    .m_axi_wready (wm_wready[NumEngines]),
+    .m_axi_bresp  (wm_bresp[NumEngines]),
+    .m_axi_bvalid (wm_bvalid[NumEngines]),
+    .m_axi_bready (wm_bready[NumEngines]),
     .dbg_o        (dbg_q7_o)
   );
 
@@ -368,7 +359,8 @@ module sb2sb_core
     .NumEngines   (NumEngines),
     .SbufPartBytes(SbufPartBytes),
     .SbufWinBase  (SbufWinBase),
-    .DescBytes    (DescBytes)
+    .DescBytes    (DescBytes),
+    .NumLk        (NumLk)
   ) u_xbar (
     .clk_i,
     .rst_ni,
@@ -385,9 +377,20 @@ module sb2sb_core
     .wm_wvalid_i   (wm_wvalid),
     .wm_wready_o   (wm_wready),
     .wm_bresp_o    (wm_bresp),
-    .lin_bresp_o   (lin_bresp),
     .wm_bvalid_o   (wm_bvalid),
     .wm_bready_i   (wm_bready),
+    .lin_awaddr_i  (s_axi_awaddr),
+    .lin_awlen_i   (s_axi_awlen),
+    .lin_awvalid_i (s_axi_awvalid),
+    .lin_awready_o (s_axi_awready),
+    .lin_wdata_i   (s_axi_wdata),
+    .lin_wstrb_i   (s_axi_wstrb),
+    .lin_wlast_i   (s_axi_wlast),
+    .lin_wvalid_i  (s_axi_wvalid),
+    .lin_wready_o  (s_axi_wready),
+    .lin_bresp_o   (s_axi_bresp),
+    .lin_bvalid_o  (s_axi_bvalid),
+    .lin_bready_i  (s_axi_bready),
     .rm_araddr_i   (rm_araddr),
     .rm_arlen_i    (rm_arlen),
     .rm_arvalid_i  (rm_arvalid),

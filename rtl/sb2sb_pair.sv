@@ -1,4 +1,4 @@
-// Two NeuronCores joined by io_d2d links, one per direction (docs/pair.md,
+// Two NeuronCores joined by io_d2d links, NumLk lanes per direction (docs/pair.md,
 // ARCHITECTURE §10): the SB2SB leg in RTL. The placement straps place_i
 // (held stable while out of reset, like a die-id pin) give the cores their
 // identity, so the fold bits of seed 001 §2 decide the route in hardware:
@@ -16,7 +16,9 @@ module sb2sb_pair #(
   parameter int unsigned SbufPartBytes = 256,
   parameter int unsigned SbufWinBase   = 32'h10_0000,
   parameter int unsigned DescBytes     = 16384,
-  parameter int unsigned LinkLatency   = 8
+  parameter int unsigned LinkLatency   = 8,
+  // io_d2d link lanes per direction (one io_d2d_link each)
+  parameter int unsigned NumLk         = NumEngines
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -88,6 +90,7 @@ module sb2sb_pair #(
   output logic [NumEngines-1:0] b_irq_o,
   output logic [NumEngines-1:0] b_err_irq_o,
   output logic [4:0]  b_sem_err_o,
+  // debug of link lane 0 of each direction
   output logic [31:0] dbg_ab_link_o,
   output logic [31:0] dbg_ba_link_o
 );
@@ -112,28 +115,28 @@ module sb2sb_pair #(
     endcase
   end
 
-  logic [63:0] a_out_awaddr, a_out_wdata;
-  logic [7:0]  a_out_awlen, a_out_wstrb;
-  logic        a_out_awvalid, a_out_awready, a_out_wlast, a_out_wvalid, a_out_wready, a_out_bvalid, a_out_bready;
-  logic [1:0]  a_out_bresp;
-  logic [63:0] a_in_awaddr, a_in_wdata;
-  logic [7:0]  a_in_awlen, a_in_wstrb;
-  logic        a_in_awvalid, a_in_awready, a_in_wlast, a_in_wvalid, a_in_wready, a_in_bvalid, a_in_bready;
-  logic [1:0]  a_in_bresp;
-  logic [63:0] b_out_awaddr, b_out_wdata;
-  logic [7:0]  b_out_awlen, b_out_wstrb;
-  logic        b_out_awvalid, b_out_awready, b_out_wlast, b_out_wvalid, b_out_wready, b_out_bvalid, b_out_bready;
-  logic [1:0]  b_out_bresp;
-  logic [63:0] b_in_awaddr, b_in_wdata;
-  logic [7:0]  b_in_awlen, b_in_wstrb;
-  logic        b_in_awvalid, b_in_awready, b_in_wlast, b_in_wvalid, b_in_wready, b_in_bvalid, b_in_bready;
-  logic [1:0]  b_in_bresp;
+  // per direction: near side (out of the sending core), far side (into the receiving core)
+  logic [NumLk-1:0][63:0] a_out_awaddr, a_out_wdata, a_in_awaddr, a_in_wdata;
+  logic [NumLk-1:0][63:0] b_out_awaddr, b_out_wdata, b_in_awaddr, b_in_wdata;
+  logic [NumLk-1:0][7:0]  a_out_awlen, a_out_wstrb, a_in_awlen, a_in_wstrb;
+  logic [NumLk-1:0][7:0]  b_out_awlen, b_out_wstrb, b_in_awlen, b_in_wstrb;
+  logic [NumLk-1:0][1:0]  a_out_bresp, a_in_bresp, b_out_bresp, b_in_bresp;
+  logic [NumLk-1:0]       a_out_awvalid, a_out_awready, a_out_wlast, a_out_wvalid, a_out_wready;
+  logic [NumLk-1:0]       a_out_bvalid, a_out_bready;
+  logic [NumLk-1:0]       a_in_awvalid, a_in_awready, a_in_wlast, a_in_wvalid, a_in_wready;
+  logic [NumLk-1:0]       a_in_bvalid, a_in_bready;
+  logic [NumLk-1:0]       b_out_awvalid, b_out_awready, b_out_wlast, b_out_wvalid, b_out_wready;
+  logic [NumLk-1:0]       b_out_bvalid, b_out_bready;
+  logic [NumLk-1:0]       b_in_awvalid, b_in_awready, b_in_wlast, b_in_wvalid, b_in_wready;
+  logic [NumLk-1:0]       b_in_bvalid, b_in_bready;
+  logic [NumLk-1:0][31:0] ab_dbg, ba_dbg;
 
   sb2sb_core #(
     .NumEngines   (NumEngines),
     .SbufPartBytes(SbufPartBytes),
     .SbufWinBase  (SbufWinBase),
-    .DescBytes    (DescBytes)
+    .DescBytes    (DescBytes),
+    .NumLk        (NumLk)
   ) u_core_a (
     .clk_i,
     .rst_ni,
@@ -201,7 +204,8 @@ module sb2sb_pair #(
     .NumEngines   (NumEngines),
     .SbufPartBytes(SbufPartBytes),
     .SbufWinBase  (SbufWinBase),
-    .DescBytes    (DescBytes)
+    .DescBytes    (DescBytes),
+    .NumLk        (NumLk)
   ) u_core_b (
     .clk_i,
     .rst_ni,
@@ -265,66 +269,75 @@ module sb2sb_pair #(
     .sem_err_o          (b_sem_err_o)
   );
 
-  io_d2d_link #(.Latency(LinkLatency)) u_link_ab (
-    .clk_i,
-    .rst_ni,
-    .stall_i      (ab_stall_i),
-    .s_axi_awaddr (a_out_awaddr),
-    .s_axi_awlen  (a_out_awlen),
-    .s_axi_awvalid(a_out_awvalid),
-    .s_axi_awready(a_out_awready),
-    .s_axi_wdata  (a_out_wdata),
-    .s_axi_wstrb  (a_out_wstrb),
-    .s_axi_wlast  (a_out_wlast),
-    .s_axi_wvalid (a_out_wvalid),
-    .s_axi_wready (a_out_wready),
-    .s_axi_bresp  (a_out_bresp),
-    .s_axi_bvalid (a_out_bvalid),
-    .s_axi_bready (a_out_bready),
-    .m_axi_awaddr (b_in_awaddr),
-    .m_axi_awlen  (b_in_awlen),
-    .m_axi_awvalid(b_in_awvalid),
-    .m_axi_awready(b_in_awready),
-    .m_axi_wdata  (b_in_wdata),
-    .m_axi_wstrb  (b_in_wstrb),
-    .m_axi_wlast  (b_in_wlast),
-    .m_axi_wvalid (b_in_wvalid),
-    .m_axi_wready (b_in_wready),
-    .m_axi_bresp  (b_in_bresp),
-    .m_axi_bvalid (b_in_bvalid),
-    .m_axi_bready (b_in_bready),
-    .dbg_o        (dbg_ab_link_o)
-  );
+  // NumLk io_d2d link lanes per direction, each flow-controlled on its own
+  // (its FIFOs are the credits); lane l of core A's link ports to lane l of core B's.
+  for (genvar l = 0; l < NumLk; l++) begin : gen_lane
+    io_d2d_link #(.Latency(LinkLatency)) u_link_ab (
+      .clk_i,
+      .rst_ni,
+      .stall_i      (ab_stall_i),
+      .s_axi_awaddr (a_out_awaddr[l]),
+      .s_axi_awlen  (a_out_awlen[l]),
+      .s_axi_awvalid(a_out_awvalid[l]),
+      .s_axi_awready(a_out_awready[l]),
+      .s_axi_wdata  (a_out_wdata[l]),
+      .s_axi_wstrb  (a_out_wstrb[l]),
+      .s_axi_wlast  (a_out_wlast[l]),
+      .s_axi_wvalid (a_out_wvalid[l]),
+      .s_axi_wready (a_out_wready[l]),
+      .s_axi_bresp  (a_out_bresp[l]),
+      .s_axi_bvalid (a_out_bvalid[l]),
+      .s_axi_bready (a_out_bready[l]),
+      .m_axi_awaddr (b_in_awaddr[l]),
+      .m_axi_awlen  (b_in_awlen[l]),
+      .m_axi_awvalid(b_in_awvalid[l]),
+      .m_axi_awready(b_in_awready[l]),
+      .m_axi_wdata  (b_in_wdata[l]),
+      .m_axi_wstrb  (b_in_wstrb[l]),
+      .m_axi_wlast  (b_in_wlast[l]),
+      .m_axi_wvalid (b_in_wvalid[l]),
+      .m_axi_wready (b_in_wready[l]),
+      .m_axi_bresp  (b_in_bresp[l]),
+      .m_axi_bvalid (b_in_bvalid[l]),
+      .m_axi_bready (b_in_bready[l]),
+      .dbg_o        (ab_dbg[l])
+    );
 
-  io_d2d_link #(.Latency(LinkLatency)) u_link_ba (
-    .clk_i,
-    .rst_ni,
-    .stall_i      (ba_stall_i),
-    .s_axi_awaddr (b_out_awaddr),
-    .s_axi_awlen  (b_out_awlen),
-    .s_axi_awvalid(b_out_awvalid),
-    .s_axi_awready(b_out_awready),
-    .s_axi_wdata  (b_out_wdata),
-    .s_axi_wstrb  (b_out_wstrb),
-    .s_axi_wlast  (b_out_wlast),
-    .s_axi_wvalid (b_out_wvalid),
-    .s_axi_wready (b_out_wready),
-    .s_axi_bresp  (b_out_bresp),
-    .s_axi_bvalid (b_out_bvalid),
-    .s_axi_bready (b_out_bready),
-    .m_axi_awaddr (a_in_awaddr),
-    .m_axi_awlen  (a_in_awlen),
-    .m_axi_awvalid(a_in_awvalid),
-    .m_axi_awready(a_in_awready),
-    .m_axi_wdata  (a_in_wdata),
-    .m_axi_wstrb  (a_in_wstrb),
-    .m_axi_wlast  (a_in_wlast),
-    .m_axi_wvalid (a_in_wvalid),
-    .m_axi_wready (a_in_wready),
-    .m_axi_bresp  (a_in_bresp),
-    .m_axi_bvalid (a_in_bvalid),
-    .m_axi_bready (a_in_bready),
-    .dbg_o        (dbg_ba_link_o)
-  );
+    io_d2d_link #(.Latency(LinkLatency)) u_link_ba (
+      .clk_i,
+      .rst_ni,
+      .stall_i      (ba_stall_i),
+      .s_axi_awaddr (b_out_awaddr[l]),
+      .s_axi_awlen  (b_out_awlen[l]),
+      .s_axi_awvalid(b_out_awvalid[l]),
+      .s_axi_awready(b_out_awready[l]),
+      .s_axi_wdata  (b_out_wdata[l]),
+      .s_axi_wstrb  (b_out_wstrb[l]),
+      .s_axi_wlast  (b_out_wlast[l]),
+      .s_axi_wvalid (b_out_wvalid[l]),
+      .s_axi_wready (b_out_wready[l]),
+      .s_axi_bresp  (b_out_bresp[l]),
+      .s_axi_bvalid (b_out_bvalid[l]),
+      .s_axi_bready (b_out_bready[l]),
+      .m_axi_awaddr (a_in_awaddr[l]),
+      .m_axi_awlen  (a_in_awlen[l]),
+      .m_axi_awvalid(a_in_awvalid[l]),
+      .m_axi_awready(a_in_awready[l]),
+      .m_axi_wdata  (a_in_wdata[l]),
+      .m_axi_wstrb  (a_in_wstrb[l]),
+      .m_axi_wlast  (a_in_wlast[l]),
+      .m_axi_wvalid (a_in_wvalid[l]),
+      .m_axi_wready (a_in_wready[l]),
+      .m_axi_bresp  (a_in_bresp[l]),
+      .m_axi_bvalid (a_in_bvalid[l]),
+      .m_axi_bready (a_in_bready[l]),
+      .dbg_o        (ba_dbg[l])
+    );
+  end
+
+  assign dbg_ab_link_o = ab_dbg[0];
+  assign dbg_ba_link_o = ba_dbg[0];
+  logic unused_lane_dbg;
+  assign unused_lane_dbg = ^{ab_dbg, ba_dbg};
 
 endmodule : sb2sb_pair

@@ -4,29 +4,28 @@
 // NumBanks), each an axi4_sram with its own read and write port; the
 // descriptor RAM is memory NumBanks. Every burst is routed with a
 // cayman_addr_decode instance on the 57-bit SoC address (seed 001 §2).
-//   out-path: writes of the UDMA engines and the Q7 memory port (round-robin).
-//             Its B responses return through an in-order response queue
-//             (BqDepth entries, one per burst, in the order the bursts
-//             finished their data): a burst to the link is posted — the path
-//             takes the next burst as soon as the WLAST beat went into the
-//             link, and the burst's entry is completed when the peer's B
-//             comes back (after the write committed there); SBUF, descriptor
-//             RAM, SEM_INCR and error bursts complete their entry at their
-//             own B. The head entry, once completed, is the B of its master,
-//             so every master sees its B responses in issue order. Link
-//             bursts outstanding at once share one destination (address bits
-//             [63:32]): a link burst to another destination waits in TGT_AW
-//             until every earlier link B returned.
-//   in-path:  writes arriving from the link (the peer's bursts), local targets
-//             only — separate from the out-path so that two cores writing to
-//             each other at once cannot deadlock on their links
-//   read lanes: one per engine read master, each with its own decoder; per
-//             memory a round-robin arbiter over the lanes whose burst targets
-//             it. A memory's read port belongs to the granted lane from its AR
-//             handshake to the RLAST handshake, so R returns to that lane only.
-// Each memory's write port is claimed by one write path at a time (the
-// in-path first when both claim the same memory in the same cycle); the
-// out-path, the in-path and the read lanes use different memories at once.
+//   write lanes: one per write master (engine e: lane e, the Q7 memory port:
+//             lane NumEngines), each with its own decoder and an in-order
+//             response queue (BqDepth entries, one per burst in issue order).
+//             A burst to the link is posted: the lane takes its next burst
+//             once the WLAST beat went into the link, and the entry completes
+//             when the peer's B comes back (after the write committed there);
+//             SBUF and descriptor-RAM bursts complete their entry at the
+//             SRAM's B, SEM_INCR and error bursts at their WLAST. The head
+//             entry, once completed, is the lane's B, so every master sees its
+//             B responses in issue order.
+//   in-lanes: one per incoming link lane (the peer's bursts), local targets
+//             only, the SRAM's B passed straight back to its own link lane.
+//   read lanes: one per engine read master, each with its own decoder.
+// Per target a round-robin arbiter (rr_pick) over the lanes waiting for it:
+// each memory's write port (write lanes and in-lanes; the winner owns it from
+// the AW handshake to the SRAM's B), each memory's read port (read lanes, AR
+// to RLAST), the SEM_INCR window of the write lanes (increment ports 0/1) and
+// of the in-lanes (ports 2/3) (one owner each, grant to WLAST), and each link
+// lane (write lane e uses link lane e mod NumLk, the Q7 lane link lane 0;
+// the winner owns it from AW to WLAST). Link bursts outstanding on one link
+// lane share one destination (address bits [63:32]): a link burst to another
+// destination waits in TGT_AW until that lane's earlier link B returned.
 //
 //   routed to this core (SAME_DIE and LOCAL core index = core_idx_i):
 //     0x0000_0000 + p * 0x20_0000 + off  SBUF partition p (window SbufWinBase..+SbufPartBytes),
@@ -48,12 +47,22 @@ module sb2sb_xbar #(
   parameter int unsigned SbufPartBytes = 256,
   parameter int unsigned SbufWinBase   = 32'h10_0000,
   parameter int unsigned DescBytes     = 16384,
-  localparam int unsigned NumWm = NumEngines + 2,
-  localparam int unsigned GW    = $clog2(NumWm),
-  // out-path response queue: entries (bursts whose B the master has not taken)
+  // link lanes per direction (io_d2d_link instances), in-lanes
+  parameter int unsigned NumLk         = NumEngines,
+  // write lanes: the engines, then the Q7 memory port
+  localparam int unsigned NumWl = NumEngines + 1,
+  // write-port requesters of a memory: write lanes, then in-lanes
+  localparam int unsigned NumRq = NumWl + NumLk,
+  // response queue entries per write lane (bursts whose B the master has not taken)
   localparam int unsigned BqDepth = 8,
   localparam int unsigned BqPw    = $clog2(BqDepth),
+  // link bursts awaiting B per link lane (owner FIFO entries)
+  localparam int unsigned LkDepth = 8,
+  localparam int unsigned LkPw    = $clog2(LkDepth),
   localparam int unsigned RGW   = (NumEngines > 1) ? $clog2(NumEngines) : 1,
+  localparam int unsigned QW    = $clog2(NumRq),
+  localparam int unsigned JW    = $clog2(NumWl),
+  localparam int unsigned LW    = (NumLk > 1) ? $clog2(NumLk) : 1,
   // memories: SBUF banks 0..NumBanks-1, descriptor RAM NumBanks
   localparam int unsigned NumBanks = NumEngines,
   localparam int unsigned NumMem   = NumBanks + 1,
@@ -65,21 +74,32 @@ module sb2sb_xbar #(
   input  logic                        self_die_i,
   input  logic [5:0]                  self_chip_i,
   input  logic [2:0]                  core_idx_i,
-  // write masters: engines 0..NumEngines-1, link (NumEngines, in-path), Q7 (NumEngines+1)
-  input  logic [NumWm-1:0][63:0]      wm_awaddr_i,
-  input  logic [NumWm-1:0][7:0]       wm_awlen_i,
-  input  logic [NumWm-1:0]            wm_awvalid_i,
-  output logic [NumWm-1:0]            wm_awready_o,
-  input  logic [NumWm-1:0][63:0]      wm_wdata_i,
-  input  logic [NumWm-1:0][7:0]       wm_wstrb_i,
-  input  logic [NumWm-1:0]            wm_wlast_i,
-  input  logic [NumWm-1:0]            wm_wvalid_i,
-  output logic [NumWm-1:0]            wm_wready_o,
-  output logic [1:0]                  wm_bresp_o,
-  // B response of the link master (in-path)
-  output logic [1:0]                  lin_bresp_o,
-  output logic [NumWm-1:0]            wm_bvalid_o,
-  input  logic [NumWm-1:0]            wm_bready_i,
+  // write masters: engines 0..NumEngines-1, Q7 memory port NumEngines
+  input  logic [NumWl-1:0][63:0]      wm_awaddr_i,
+  input  logic [NumWl-1:0][7:0]       wm_awlen_i,
+  input  logic [NumWl-1:0]            wm_awvalid_i,
+  output logic [NumWl-1:0]            wm_awready_o,
+  input  logic [NumWl-1:0][63:0]      wm_wdata_i,
+  input  logic [NumWl-1:0][7:0]       wm_wstrb_i,
+  input  logic [NumWl-1:0]            wm_wlast_i,
+  input  logic [NumWl-1:0]            wm_wvalid_i,
+  output logic [NumWl-1:0]            wm_wready_o,
+  output logic [NumWl-1:0][1:0]       wm_bresp_o,
+  output logic [NumWl-1:0]            wm_bvalid_o,
+  input  logic [NumWl-1:0]            wm_bready_i,
+  // link-in masters (far sides of the incoming link lanes)
+  input  logic [NumLk-1:0][63:0]      lin_awaddr_i,
+  input  logic [NumLk-1:0][7:0]       lin_awlen_i,
+  input  logic [NumLk-1:0]            lin_awvalid_i,
+  output logic [NumLk-1:0]            lin_awready_o,
+  input  logic [NumLk-1:0][63:0]      lin_wdata_i,
+  input  logic [NumLk-1:0][7:0]       lin_wstrb_i,
+  input  logic [NumLk-1:0]            lin_wlast_i,
+  input  logic [NumLk-1:0]            lin_wvalid_i,
+  output logic [NumLk-1:0]            lin_wready_o,
+  output logic [NumLk-1:0][1:0]       lin_bresp_o,
+  output logic [NumLk-1:0]            lin_bvalid_o,
+  input  logic [NumLk-1:0]            lin_bready_i,
   // read masters: engines
   input  logic [NumEngines-1:0][63:0] rm_araddr_i,
   input  logic [NumEngines-1:0][7:0]  rm_arlen_i,
@@ -112,30 +132,31 @@ module sb2sb_xbar #(
   input  logic [NumMem-1:0]           mem_rlast_i,
   input  logic [NumMem-1:0]           mem_rvalid_i,
   output logic [NumMem-1:0]           mem_rready_o,
-  // link target (out of the core, full SoC address)
-  output logic [63:0]                 link_awaddr_o,
-  output logic [7:0]                  link_awlen_o,
-  output logic                        link_awvalid_o,
-  input  logic                        link_awready_i,
-  output logic [63:0]                 link_wdata_o,
-  output logic [7:0]                  link_wstrb_o,
-  output logic                        link_wlast_o,
-  output logic                        link_wvalid_o,
-  input  logic                        link_wready_i,
-  input  logic [1:0]                  link_bresp_i,
-  input  logic                        link_bvalid_i,
-  output logic                        link_bready_o,
+  // link lanes (out of the core, full SoC address)
+  output logic [NumLk-1:0][63:0]      link_awaddr_o,
+  output logic [NumLk-1:0][7:0]       link_awlen_o,
+  output logic [NumLk-1:0]            link_awvalid_o,
+  input  logic [NumLk-1:0]            link_awready_i,
+  output logic [NumLk-1:0][63:0]      link_wdata_o,
+  output logic [NumLk-1:0][7:0]       link_wstrb_o,
+  output logic [NumLk-1:0]            link_wlast_o,
+  output logic [NumLk-1:0]            link_wvalid_o,
+  input  logic [NumLk-1:0]            link_wready_i,
+  input  logic [NumLk-1:0][1:0]       link_bresp_i,
+  input  logic [NumLk-1:0]            link_bvalid_i,
+  output logic [NumLk-1:0]            link_bready_o,
   // EVT_SEM increment ports: 0 and 1 = lanes 0 and 1 of a SEM_INCR beat of
-  // the out-path, 2 and 3 = of the in-path
+  // the write lanes' window owner, 2 and 3 = of the in-lanes' owner
   output logic [3:0]                  inc_valid_o,
   output logic [3:0][7:0]             inc_idx_o,
   output logic [3:0][31:0]            inc_value_o,
-  // debug: [2:0] write state, [7:3] write grant, [10:8] write target,
-  // [13:11] read lane 0 state, [18:14] read lane 0 memory, [21:19] read lane 0
-  // target, [23:22] inc valid, [31:24] write bursts routed mod 256
+  // debug: [2:0] write lane 0 state, [7:3] SBUF bank 0 write owner, [10:8]
+  // write lane 0 target, [13:11] read lane 0 state, [18:14] read lane 0
+  // memory, [21:19] read lane 0 target, [23:22] inc valid 0/1, [31:24] write
+  // bursts routed by the write lanes mod 256
   output logic [31:0]                 dbg_o,
-  // debug: [2:0] in-path state, [5:3] in-path target, [7:6] SBUF bank 0 owner,
-  // [9:8] descriptor RAM owner (0 none, 1 out-path, 2 in-path)
+  // debug: [2:0] in-lane 0 state, [5:3] in-lane 0 target, [7:6] SBUF bank 0
+  // owner, [9:8] descriptor RAM owner (0 none, 1 a write lane, 2 an in-lane)
   output logic [15:0]                 dbg_in_o
 );
 
@@ -157,6 +178,9 @@ module sb2sb_xbar #(
   end
   if (128 % NumBanks != 0) begin : gen_bank_check
     $error("sb2sb_xbar: NumEngines (the SBUF bank count) must divide the 128 partitions");
+  end
+  if (NumLk < 1 || NumLk > NumEngines || NumRq > 64) begin : gen_lane_check
+    $error("sb2sb_xbar: NumLk must be 1..NumEngines");
   end
 
   typedef enum logic [2:0] {
@@ -250,9 +274,36 @@ module sb2sb_xbar #(
     return r;
   endfunction
 
+  // Round-robin pick, the one arbiter rule of the interconnect: the first
+  // requester of req (bit q = requester q) at or after the pointer rr, else
+  // the first one from 0. Returns {found, index}.
+  function automatic logic [6:0] rr_pick(input logic [63:0] req, input logic [5:0] rr);
+    logic [63:0] m;
+    logic [6:0]  r;
+    m = req & ({64{1'b1}} << rr);
+    if (m == '0) m = req;
+    r = '0;
+    for (int i = 63; i >= 0; i--) begin
+      if (m[i]) r = {1'b1, 6'(i)};
+    end
+    return r;
+  endfunction
+
+  // The pointer after a grant of requester q among n: q + 1, wrapping to 0.
+  function automatic logic [5:0] rr_after(input logic [5:0] q, input int unsigned n);
+    return (32'(q) + 1 >= n) ? 6'd0 : q + 6'd1;
+  endfunction
+
+  // Link lane of write lane j: engine e uses link lane e mod NumLk, the Q7 lane link lane 0.
+  function automatic int unsigned lk_of(input int unsigned j);
+    return (j < NumEngines) ? j % NumLk : 0;
+  endfunction
+
   // ---------------------------------------------------------------- decoders
-  // decoder 0: out-path, 1: in-path, 2 + e: read lane of engine e
-  localparam int unsigned NumDec = NumEngines + 2;
+  // decoder j: write lane j, NumWl + i: in-lane i, NumWl + NumLk + e: read lane e
+  localparam int unsigned InD  = NumWl;
+  localparam int unsigned RdD  = NumWl + NumLk;
+  localparam int unsigned NumDec = NumWl + NumLk + NumEngines;
   logic [NumDec-1:0]        dec_valid;
   logic [NumDec-1:0][63:0]  dec_addr;
   logic [NumDec-1:0][46:0]  dec_local;
@@ -301,401 +352,524 @@ module sb2sb_xbar #(
     assign unused_host[k] = dec_local[k][46];
   end
 
-  // ------------------------------------------------------------- write path
-  wst_e            w_st_q, w_st_d;
-  logic [GW-1:0]   w_g_q, w_g_d, w_rr_q, w_rr_d;
-  tgt_e            w_tgt_q, w_tgt_d;
-  logic [MW-1:0]   w_mem_q, w_mem_d;
-  logic [63:0]     w_addr_q, w_addr_d;
-  logic [7:0]      w_len_q, w_len_d;
-  logic [31:0]     w_word_q, w_word_d;
-  logic [1:0]      w_resp_q, w_resp_d;
-  logic [1:0]      inc_v_q, inc_v_d;
-  logic [1:0][7:0] inc_i_q, inc_i_d;
-  logic [1:0][31:0] inc_val_q, inc_val_d;
-  logic [7:0]      w_cnt_q, w_cnt_d;
-  logic            w_pick_ok, w_next_ok;
-  logic [GW-1:0]   w_pick, w_next, w_rr_next;
-  route_t          w_route;
-  logic            w_hs, w_tgt_wready;
-  // out-path response queue (in burst order) and the link bursts awaiting B
-  logic [BqDepth-1:0][GW-1:0] bq_m_q, bq_m_d;
-  logic [BqDepth-1:0]         bq_done_q, bq_done_d;
-  logic [BqDepth-1:0][1:0]    bq_resp_q, bq_resp_d;
-  logic [BqPw-1:0]            bq_wp_q, bq_wp_d, bq_rp_q, bq_rp_d;
-  logic [BqPw:0]              bq_cnt_q, bq_cnt_d;
-  logic                       bq_push, bq_push_done, bq_pop, bq_head;
-  logic [1:0]                 bq_push_resp;
-  logic [2:0]                 lk_pend_q, lk_pend_d;
-  logic [31:0]                lk_hi_q, lk_hi_d;
-  logic                       lk_ok, lk_aw_hs, lk_b_hs;
-  // in-path
-  wst_e             i_st_q, i_st_d;
-  tgt_e             i_tgt_q, i_tgt_d;
-  logic [MW-1:0]    i_mem_q, i_mem_d;
-  logic [63:0]      i_addr_q, i_addr_d;
-  logic [7:0]       i_len_q, i_len_d;
-  logic [31:0]      i_word_q, i_word_d;
-  logic [1:0]       i_resp_q, i_resp_d;
-  logic [1:0]       inc2_v_q, inc2_v_d;
-  logic [1:0][7:0]  inc2_i_q, inc2_i_d;
-  logic [1:0][31:0] inc2_val_q, inc2_val_d;
-  route_t           i_route;
-  logic             i_tgt_wready, i_hs;
-  // memory write-port owners: 0 none, 1 out-path, 2 in-path
-  logic [NumMem-1:0][1:0] own_q, own_d;
-  localparam logic [1:0] OwnNone = 2'd0;
-  localparam logic [1:0] OwnOut  = 2'd1;
-  localparam logic [1:0] OwnIn   = 2'd2;
-  localparam logic [GW-1:0] LinkM = GW'(NumEngines);
-  // per memory: a path in TGT_AW for it, and the path that may drive its
-  // write lines this cycle (the owner, or the claimant of an unowned memory:
-  // the in-path first), so the claim and the AW handshake share one cycle
-  logic [NumMem-1:0] out_w, in_w, out_has, in_has;
-  always_comb begin
-    for (int unsigned k = 0; k < NumMem; k++) begin
-      out_w[k]   = w_st_q == WTgtAw && (w_tgt_q == TgtSbuf || w_tgt_q == TgtDesc) &&
-                   w_mem_q == MW'(k);
-      in_w[k]    = i_st_q == WTgtAw && (i_tgt_q == TgtSbuf || i_tgt_q == TgtDesc) &&
-                   i_mem_q == MW'(k);
-      in_has[k]  = own_q[k] == OwnIn || (own_q[k] == OwnNone && in_w[k]);
-      out_has[k] = own_q[k] == OwnOut || (own_q[k] == OwnNone && out_w[k] && !in_w[k]);
-    end
+  // ------------------------------------------------------------- state
+  // write lanes
+  wst_e                          wl_st_q [NumWl];
+  wst_e                          wl_st_d [NumWl];
+  tgt_e                          wl_tgt_q [NumWl];
+  tgt_e                          wl_tgt_d [NumWl];
+  logic [NumWl-1:0][MW-1:0]      wl_mem_q, wl_mem_d;
+  logic [NumWl-1:0][63:0]        wl_addr_q, wl_addr_d;
+  logic [NumWl-1:0][7:0]         wl_len_q, wl_len_d;
+  logic [NumWl-1:0][31:0]        wl_word_q, wl_word_d;
+  logic [NumWl-1:0][1:0]         wl_resp_q, wl_resp_d;
+  route_t                        wl_route [NumWl];
+  logic [NumWl-1:0]              wl_aw_go, wl_wrdy, wl_hs;
+  logic [7:0]                    w_cnt_q, w_cnt_d;
+  // write lanes' response queues (in issue order)
+  logic [NumWl-1:0][BqDepth-1:0]      bq_done_q, bq_done_d;
+  logic [NumWl-1:0][BqDepth-1:0][1:0] bq_resp_q, bq_resp_d;
+  logic [NumWl-1:0][BqPw-1:0]         bq_wp_q, bq_wp_d, bq_rp_q, bq_rp_d;
+  logic [NumWl-1:0][BqPw:0]           bq_cnt_q, bq_cnt_d;
+  logic [NumWl-1:0]                   bq_push, bq_push_done, bq_pop, bq_head, wl_lk_b;
+  logic [NumWl-1:0][1:0]              bq_push_resp, wl_lk_bresp;
+  // in-lanes
+  wst_e                          il_st_q [NumLk];
+  wst_e                          il_st_d [NumLk];
+  tgt_e                          il_tgt_q [NumLk];
+  tgt_e                          il_tgt_d [NumLk];
+  logic [NumLk-1:0][MW-1:0]      il_mem_q, il_mem_d;
+  logic [NumLk-1:0][7:0]         il_len_q, il_len_d;
+  logic [NumLk-1:0][31:0]        il_word_q, il_word_d;
+  logic [NumLk-1:0][1:0]         il_resp_q, il_resp_d;
+  route_t                        il_route [NumLk];
+  logic [NumLk-1:0]              il_aw_go, il_wrdy, il_hs;
+  // memory write ports: owner (claimed at the arbiter's pick, released at the
+  // SRAM's B handshake), pointer, this cycle's pick and claimant
+  logic [NumMem-1:0]             wo_v_q, wo_v_d;
+  logic [NumMem-1:0][QW-1:0]     wo_q, wo_d, mw_rr_q, mw_rr_d, mw_pick, mc;
+  logic [NumMem-1:0]             mw_pick_ok, mc_ok;
+  logic [NumMem-1:0][NumRq-1:0]  mw_req;
+  // SEM_INCR window: write lanes' owner (ports 0/1) and in-lanes' owner (ports 2/3)
+  logic                          ls_v_q, ls_v_d, is_v_q, is_v_d;
+  logic [JW-1:0]                 ls_q, ls_d, ls_rr_q, ls_rr_d, ls_pick;
+  logic [LW-1:0]                 is_q, is_d, is_rr_q, is_rr_d, is_pick;
+  logic                          ls_pick_ok, is_pick_ok;
+  logic [1:0]                    inc_v_q, inc_v_d, inc2_v_q, inc2_v_d;
+  logic [1:0][7:0]               inc_i_q, inc_i_d, inc2_i_q, inc2_i_d;
+  logic [1:0][31:0]              inc_val_q, inc_val_d, inc2_val_q, inc2_val_d;
+  // link lanes: owner (AW to WLAST), pointer, pick, claimant, link bursts
+  // awaiting B (their write lanes in a FIFO) and their destination
+  logic [NumLk-1:0]              lo_v_q, lo_v_d, lk_pick_ok, lc_ok, lk_ok, lk_aw_hs;
+  logic [NumLk-1:0][JW-1:0]      lo_q, lo_d, lk_rr_q, lk_rr_d, lk_pick, lc;
+  logic [NumLk-1:0][LkDepth-1:0][JW-1:0] lf_q, lf_d;
+  logic [NumLk-1:0][LkPw-1:0]    lf_wp_q, lf_wp_d, lf_rp_q, lf_rp_d;
+  logic [NumLk-1:0][LkPw:0]      lk_pend_q, lk_pend_d;
+  logic [NumLk-1:0][31:0]        lk_hi_q, lk_hi_d;
+
+  // -------------------------------------------------------------- write lanes
+  // WIdle (after reset) -> WAddr (AWREADY while the response queue has a free
+  // entry; the decoder takes the address in the handshake cycle) -> WRoute ->
+  // WTgtAw (until the target's arbiter grants the lane and the target takes
+  // the AW; error bursts skip it) -> WData (until WLAST) -> WResp (SBUF and
+  // descriptor RAM: until the SRAM's B) -> WAddr.
+  for (genvar j = 0; j < NumWl; j++) begin : gen_wroute
+    assign wl_route[j] = route_of(dec_route_chip[j], dec_route_nbr[j], dec_id_valid[j],
+                                  dec_nbr_route[j], dec_exit_die[j], dec_local[j][45:0],
+                                  wl_len_q[j], 1'b0, 1'b1, core_idx_i);
   end
 
+  // Target side of each write lane: its AW taken (wl_aw_go), its W ready (wl_wrdy).
   always_comb begin
-    w_pick_ok = 1'b0;
-    w_pick    = '0;
-    // Masters in round-robin order from w_rr_q (< NumWm): a wrap by subtraction, not a
-    // modulo (simulation speed).
-    for (int unsigned k = 0; k < NumWm; k++) begin
-      logic [GW-1:0] m;
-      int unsigned   mi;
-      mi = int'(w_rr_q) + k;
-      mi = (mi >= NumWm) ? mi - NumWm : mi;
-      m  = GW'(mi);
-      if (!w_pick_ok && wm_awvalid_i[m] && m != GW'(NumEngines)) begin
-        w_pick_ok = 1'b1;
-        w_pick    = m;
-      end
-    end
-  end
-
-  // At the end of a burst the out-path takes the next master at once (the
-  // round-robin pick from the master after the current one) when one
-  // requests and the response queue keeps a free entry after this burst's.
-  assign w_rr_next = (w_g_q == GW'(NumWm - 1)) ? '0 : w_g_q + 1'b1;
-  always_comb begin
-    w_next_ok = 1'b0;
-    w_next    = '0;
-    for (int unsigned k = 0; k < NumWm; k++) begin
-      logic [GW-1:0] m;
-      int unsigned   mi;
-      mi = int'(w_rr_next) + k;
-      mi = (mi >= NumWm) ? mi - NumWm : mi;
-      m  = GW'(mi);
-      if (!w_next_ok && wm_awvalid_i[m] && m != GW'(NumEngines)) begin
-        w_next_ok = 1'b1;
-        w_next    = m;
-      end
-    end
-    if (bq_cnt_q + (BqPw + 1)'(1) >= (BqPw + 1)'(BqDepth)) w_next_ok = 1'b0;
-  end
-
-  assign w_route = route_of(dec_route_chip[0], dec_route_nbr[0], dec_id_valid[0],
-                            dec_nbr_route[0], dec_exit_die[0], dec_local[0][45:0], w_len_q,
-                            w_g_q == GW'(NumEngines), 1'b1, core_idx_i);
-
-  always_comb begin
-    unique case (w_tgt_q)
-      TgtSbuf, TgtDesc: w_tgt_wready = mem_wready_i[w_mem_q] && own_q[w_mem_q] == OwnOut;
-      TgtLink: w_tgt_wready = link_wready_i;
-      default: w_tgt_wready = 1'b1;
-    endcase
-  end
-
-  assign w_hs = (w_st_q == WData) && w_tgt_wready && wm_wvalid_i[w_g_q];
-
-  always_comb begin
-    wm_awready_o = '0;
-    wm_wready_o  = '0;
-    wm_bvalid_o  = '0;
-    wm_bresp_o   = bq_resp_q[bq_rp_q];
-    if (w_st_q == WAddr) wm_awready_o[w_g_q] = 1'b1;
-    if (w_st_q == WData) wm_wready_o[w_g_q] = w_tgt_wready;
-    if (bq_head) wm_bvalid_o[bq_m_q[bq_rp_q]] = 1'b1;
-    mem_awaddr_o   = {NumMem{w_word_q}};
-    mem_awvalid_o  = '0;
-    mem_wdata_o    = {NumMem{wm_wdata_i[w_g_q]}};
-    mem_wstrb_o    = {NumMem{wm_wstrb_i[w_g_q]}};
-    mem_wlast_o    = {NumMem{wm_wlast_i[w_g_q]}};
-    mem_wvalid_o   = '0;
-    mem_bready_o   = '0;
-    link_awaddr_o  = w_addr_q;
-    link_awlen_o   = w_len_q;
-    link_awvalid_o = 1'b0;
-    link_wdata_o   = wm_wdata_i[w_g_q];
-    link_wstrb_o   = wm_wstrb_i[w_g_q];
-    link_wlast_o   = wm_wlast_i[w_g_q];
-    link_wvalid_o  = 1'b0;
-    // every link B completes a queue entry that is waiting for it
-    link_bready_o  = 1'b1;
-    unique case (w_tgt_q)
-      TgtSbuf, TgtDesc: ;
-      TgtLink: begin
-        link_awvalid_o = (w_st_q == WTgtAw) && lk_ok;
-        link_wvalid_o  = (w_st_q == WData) && wm_wvalid_i[w_g_q];
-      end
-      default: ;
-    endcase
-    // memory ports follow their owner
-    for (int unsigned k = 0; k < NumMem; k++) begin
-      if (out_has[k] && (w_tgt_q == TgtSbuf || w_tgt_q == TgtDesc) &&
-          w_mem_q == MW'(k)) begin
-        mem_awvalid_o[k] = w_st_q == WTgtAw;
-        mem_wvalid_o[k]  = (w_st_q == WData) && wm_wvalid_i[w_g_q];
-        mem_bready_o[k]  = w_st_q == WResp;
-      end else if (in_has[k] && (i_tgt_q == TgtSbuf || i_tgt_q == TgtDesc) &&
-                   i_mem_q == MW'(k)) begin
-        mem_awaddr_o[k]  = i_word_q;
-        mem_wdata_o[k]   = wm_wdata_i[LinkM];
-        mem_wstrb_o[k]   = wm_wstrb_i[LinkM];
-        mem_wlast_o[k]   = wm_wlast_i[LinkM];
-        mem_awvalid_o[k] = i_st_q == WTgtAw;
-        mem_wvalid_o[k]  = (i_st_q == WData) && wm_wvalid_i[LinkM];
-        // the memory's B goes straight to the link: one handshake on both
-        mem_bready_o[k]  = (i_st_q == WResp) && wm_bready_i[LinkM];
-      end
-    end
-    if (i_st_q == WAddr) wm_awready_o[LinkM] = 1'b1;
-    if (i_st_q == WData) wm_wready_o[LinkM] = i_tgt_wready;
-    if (i_st_q == WBack) wm_bvalid_o[LinkM] = 1'b1;
-    if (i_st_q == WResp) wm_bvalid_o[LinkM] = mem_bvalid_i[i_mem_q];
-  end
-
-  // in WResp the memory's B response, else the in-path's own (SEM_INCR, error)
-  assign lin_bresp_o = (i_st_q == WResp) ? mem_bresp_i[i_mem_q] : i_resp_q;
-
-  // ---- in-path
-  assign i_route = route_of(dec_route_chip[1], dec_route_nbr[1], dec_id_valid[1],
-                            dec_nbr_route[1], dec_exit_die[1], dec_local[1][45:0], i_len_q,
-                            1'b1, 1'b1, core_idx_i);
-
-  always_comb begin
-    unique case (i_tgt_q)
-      TgtSbuf, TgtDesc: i_tgt_wready = mem_wready_i[i_mem_q] && own_q[i_mem_q] == OwnIn;
-      default: i_tgt_wready = 1'b1;
-    endcase
-  end
-
-  assign i_hs = (i_st_q == WData) && i_tgt_wready && wm_wvalid_i[LinkM];
-
-  always_comb begin
-    i_st_d     = i_st_q;
-    i_tgt_d    = i_tgt_q;
-    i_mem_d    = i_mem_q;
-    i_addr_d   = i_addr_q;
-    i_len_d    = i_len_q;
-    i_word_d   = i_word_q;
-    i_resp_d   = i_resp_q;
-    inc2_v_d   = '0;
-    inc2_i_d   = inc2_i_q;
-    inc2_val_d = inc2_val_q;
-    dec_valid[1] = 1'b0;
-    dec_addr[1]  = i_addr_q;
-    unique case (i_st_q)
-      // one master: out of reset the in-path waits in WAddr (AWREADY high)
-      WIdle: i_st_d = WAddr;
-      // the decoder takes the address in the AW handshake cycle
-      WAddr: begin
-        dec_valid[1] = wm_awvalid_i[LinkM];
-        dec_addr[1]  = wm_awaddr_i[LinkM];
-        if (wm_awvalid_i[LinkM]) begin
-          i_st_d   = WRoute;
-          i_addr_d = wm_awaddr_i[LinkM];
-          i_len_d  = wm_awlen_i[LinkM];
+    for (int unsigned j = 0; j < NumWl; j++) begin
+      int unsigned l;
+      l = lk_of(j);
+      unique case (wl_tgt_q[j])
+        TgtSbuf, TgtDesc: begin
+          wl_aw_go[j] = mc_ok[wl_mem_q[j]] && mc[wl_mem_q[j]] == QW'(j) &&
+                        mem_awready_i[wl_mem_q[j]];
+          wl_wrdy[j]  = mem_wready_i[wl_mem_q[j]];
         end
-      end
-      WRoute: begin
-        i_tgt_d  = i_route.tgt;
-        i_mem_d  = i_route.mem;
-        i_word_d = i_route.word;
-        i_resp_d = i_route.resp;
-        i_st_d   = (i_route.tgt == TgtSem || i_route.tgt == TgtErr) ? WData : WTgtAw;
-      end
-      WTgtAw: begin
-        if (in_has[i_mem_q] && mem_awready_i[i_mem_q]) i_st_d = WData;
-      end
-      WData: begin
-        if (i_hs) begin
-          if (i_tgt_q == TgtSem) begin
-            for (int unsigned l = 0; l < 2; l++) begin
-              inc2_v_d[l]   = |wm_wstrb_i[LinkM][4*l +: 4];
-              inc2_i_d[l]   = 8'(i_word_q * 2 + l);
-              inc2_val_d[l] = wm_wdata_i[LinkM][32*l +: 32];
+        TgtSem: begin
+          wl_aw_go[j] = !ls_v_q && ls_pick_ok && ls_pick == JW'(j);
+          wl_wrdy[j]  = 1'b1;
+        end
+        TgtLink: begin
+          wl_aw_go[j] = lk_aw_hs[l] && lc[l] == JW'(j);
+          wl_wrdy[j]  = link_wready_i[l];
+        end
+        default: begin
+          wl_aw_go[j] = 1'b1;
+          wl_wrdy[j]  = 1'b1;
+        end
+      endcase
+      wl_aw_go[j] = wl_aw_go[j] && wl_st_q[j] == WTgtAw;
+      wl_hs[j]    = wl_st_q[j] == WData && wl_wrdy[j] && wm_wvalid_i[j];
+    end
+  end
+
+  always_comb begin
+    w_cnt_d = w_cnt_q;
+    for (int unsigned j = 0; j < NumWl; j++) begin
+      wl_st_d[j]      = wl_st_q[j];
+      wl_tgt_d[j]     = wl_tgt_q[j];
+      wl_mem_d[j]     = wl_mem_q[j];
+      wl_addr_d[j]    = wl_addr_q[j];
+      wl_len_d[j]     = wl_len_q[j];
+      wl_word_d[j]    = wl_word_q[j];
+      wl_resp_d[j]    = wl_resp_q[j];
+      bq_push[j]      = 1'b0;
+      bq_push_done[j] = 1'b1;
+      bq_push_resp[j] = wl_resp_q[j];
+      dec_valid[j]    = 1'b0;
+      dec_addr[j]     = '0;
+      unique case (wl_st_q[j])
+        // one master: out of reset the lane waits in WAddr
+        WIdle: wl_st_d[j] = WAddr;
+        WAddr: begin
+          dec_valid[j] = wm_awvalid_i[j] && wm_awready_o[j];
+          dec_addr[j]  = wm_awaddr_i[j];
+          if (dec_valid[j]) begin
+            wl_st_d[j]   = WRoute;
+            wl_addr_d[j] = wm_awaddr_i[j];
+            wl_len_d[j]  = wm_awlen_i[j];
+          end
+        end
+        WRoute: begin
+          wl_tgt_d[j]  = wl_route[j].tgt;
+          wl_mem_d[j]  = wl_route[j].mem;
+          wl_word_d[j] = wl_route[j].word;
+          wl_resp_d[j] = wl_route[j].resp;
+          w_cnt_d      = w_cnt_d + 8'd1;
+          wl_st_d[j]   = (wl_route[j].tgt == TgtErr) ? WData : WTgtAw;
+        end
+        WTgtAw: if (wl_aw_go[j]) wl_st_d[j] = WData;
+        WData: begin
+          if (wl_hs[j]) begin
+            if (wl_tgt_q[j] == TgtSem) wl_word_d[j] = wl_word_q[j] + 32'd1;
+            if (wm_wlast_i[j]) begin
+              if (wl_tgt_q[j] == TgtSbuf || wl_tgt_q[j] == TgtDesc) begin
+                wl_st_d[j] = WResp;
+              end else begin
+                // SEM_INCR and error: answered now; link: posted, the entry
+                // waits for the peer's B
+                bq_push[j]      = 1'b1;
+                bq_push_done[j] = wl_tgt_q[j] != TgtLink;
+                wl_st_d[j]      = WAddr;
+              end
             end
-            i_word_d = i_word_q + 32'd1;
-          end
-          if (wm_wlast_i[LinkM]) begin
-            i_st_d = (i_tgt_q == TgtSem || i_tgt_q == TgtErr) ? WBack : WResp;
           end
         end
-      end
-      WResp: begin
-        if (mem_bvalid_i[i_mem_q] && wm_bready_i[LinkM]) i_st_d = WAddr;
-      end
-      WBack: begin
-        if (wm_bready_i[LinkM]) i_st_d = WAddr;
-      end
-      default: i_st_d = WIdle;
-    endcase
-  end
-
-  // ---- memory owners (claimed in the target-AW state, released with the B response)
-  always_comb begin
-    own_d = own_q;
-    for (int unsigned k = 0; k < NumMem; k++) begin
-      unique case (own_q[k])
-        OwnNone: own_d[k] = in_w[k] ? OwnIn : out_w[k] ? OwnOut : OwnNone;
-        OwnOut:  if (w_st_q == WResp && mem_bvalid_i[k]) own_d[k] = OwnNone;
-        OwnIn:   if (i_st_q == WResp && mem_bvalid_i[k] && wm_bready_i[LinkM]) own_d[k] = OwnNone;
-        default: own_d[k] = OwnNone;
+        WResp: begin
+          if (mem_bvalid_i[wl_mem_q[j]]) begin
+            bq_push[j]      = 1'b1;
+            bq_push_resp[j] = mem_bresp_i[wl_mem_q[j]];
+            wl_st_d[j]      = WAddr;
+          end
+        end
+        default: wl_st_d[j] = WIdle;
       endcase
     end
   end
 
-  assign dbg_in_o = {6'd0, own_q[NumBanks], own_q[0], i_tgt_q, i_st_q};
-
+  // ---- write lanes' response queues: a link B completes the lane's oldest
+  // entry still waiting (a lane's link B responses return in its burst order
+  // on its one link lane, and only link entries wait), the completed head is
+  // the lane's B, the lane's push is appended.
   always_comb begin
-    w_st_d    = w_st_q;
-    w_g_d     = w_g_q;
-    w_rr_d    = w_rr_q;
-    w_tgt_d   = w_tgt_q;
-    w_mem_d   = w_mem_q;
-    w_addr_d  = w_addr_q;
-    w_len_d   = w_len_q;
-    w_word_d  = w_word_q;
-    w_resp_d  = w_resp_q;
-    w_cnt_d   = w_cnt_q;
-    inc_v_d   = '0;
-    inc_i_d   = inc_i_q;
-    inc_val_d = inc_val_q;
-    bq_push      = 1'b0;
-    bq_push_done = 1'b1;
-    bq_push_resp = w_resp_q;
-    dec_valid[0] = 1'b0;
-    dec_addr[0]  = w_addr_q;
-    unique case (w_st_q)
-      WIdle: begin
-        // a burst is taken only with a free queue entry for its response
-        if (w_pick_ok && bq_cnt_q != (BqPw + 1)'(BqDepth)) begin
-          w_st_d = WAddr;
-          w_g_d  = w_pick;
+    for (int unsigned j = 0; j < NumWl; j++) begin
+      logic found;
+      bq_head[j]   = bq_cnt_q[j] != '0 && bq_done_q[j][bq_rp_q[j]];
+      bq_pop[j]    = bq_head[j] && wm_bready_i[j];
+      bq_done_d[j] = bq_done_q[j];
+      bq_resp_d[j] = bq_resp_q[j];
+      bq_wp_d[j]   = bq_wp_q[j];
+      bq_rp_d[j]   = bq_rp_q[j];
+      found        = 1'b0;
+      for (int unsigned k = 0; k < BqDepth; k++) begin
+        logic [BqPw-1:0] idx;
+        idx = bq_rp_q[j] + BqPw'(k);
+        if (wl_lk_b[j] && !found && (BqPw + 1)'(k) < bq_cnt_q[j] && !bq_done_q[j][idx]) begin
+          found              = 1'b1;
+          bq_done_d[j][idx]  = 1'b1;
+          bq_resp_d[j][idx]  = wl_lk_bresp[j];
         end
       end
-      // the decoder takes the address in the AW handshake cycle
-      WAddr: begin
-        dec_valid[0] = wm_awvalid_i[w_g_q];
-        dec_addr[0]  = wm_awaddr_i[w_g_q];
-        if (wm_awvalid_i[w_g_q]) begin
-          w_st_d   = WRoute;
-          w_addr_d = wm_awaddr_i[w_g_q];
-          w_len_d  = wm_awlen_i[w_g_q];
-        end
+      if (bq_pop[j]) bq_rp_d[j] = bq_rp_q[j] + 1'b1;
+      if (bq_push[j]) begin
+        bq_done_d[j][bq_wp_q[j]] = bq_push_done[j];
+        bq_resp_d[j][bq_wp_q[j]] = bq_push_resp[j];
+        bq_wp_d[j]               = bq_wp_q[j] + 1'b1;
       end
-      WRoute: begin
-        w_tgt_d  = w_route.tgt;
-        w_mem_d  = w_route.mem;
-        w_word_d = w_route.word;
-        w_resp_d = w_route.resp;
-        w_cnt_d  = w_cnt_q + 8'd1;
-        w_st_d   = (w_route.tgt == TgtSem || w_route.tgt == TgtErr) ? WData : WTgtAw;
-      end
-      WTgtAw: begin
-        unique case (w_tgt_q)
-          TgtSbuf, TgtDesc: if (out_has[w_mem_q] && mem_awready_i[w_mem_q]) w_st_d = WData;
-          default: if (lk_ok && link_awready_i) w_st_d = WData;
-        endcase
-      end
-      WData: begin
-        if (w_hs) begin
-          if (w_tgt_q == TgtSem) begin
-            for (int unsigned l = 0; l < 2; l++) begin
-              inc_v_d[l]   = |wm_wstrb_i[w_g_q][4*l +: 4];
-              inc_i_d[l]   = 8'(w_word_q * 2 + l);
-              inc_val_d[l] = wm_wdata_i[w_g_q][32*l +: 32];
-            end
-            w_word_d = w_word_q + 32'd1;
-          end
-          if (wm_wlast_i[w_g_q]) begin
-            if (w_tgt_q == TgtSbuf || w_tgt_q == TgtDesc) begin
-              w_st_d = WResp;
-            end else begin
-              // SEM_INCR and error: answered now; link: posted, the entry
-              // waits for the peer's B
-              bq_push      = 1'b1;
-              bq_push_done = w_tgt_q != TgtLink;
-              w_st_d       = w_next_ok ? WAddr : WIdle;
-              w_g_d        = w_next_ok ? w_next : w_g_q;
-              w_rr_d       = w_rr_next;
-            end
-          end
-        end
-      end
-      WResp: begin
-        if (mem_bvalid_i[w_mem_q]) begin
-          bq_push      = 1'b1;
-          bq_push_resp = mem_bresp_i[w_mem_q];
-          w_st_d       = w_next_ok ? WAddr : WIdle;
-          w_g_d        = w_next_ok ? w_next : w_g_q;
-          w_rr_d       = w_rr_next;
-        end
-      end
-      default: w_st_d = WIdle;
-    endcase
+      bq_cnt_d[j] = bq_cnt_q[j] + (BqPw + 1)'(bq_push[j]) - (BqPw + 1)'(bq_pop[j]);
+    end
   end
 
-  // ---- out-path response queue
-  assign lk_ok    = lk_pend_q == '0 || w_addr_q[63:32] == lk_hi_q;
-  assign lk_aw_hs = link_awvalid_o && link_awready_i;
-  assign lk_b_hs  = link_bvalid_i && link_bready_o;
-  assign bq_head  = bq_cnt_q != '0 && bq_done_q[bq_rp_q];
-  assign bq_pop   = bq_head && wm_bready_i[bq_m_q[bq_rp_q]];
-
   always_comb begin
-    logic found;
-    bq_m_d    = bq_m_q;
-    bq_done_d = bq_done_q;
-    bq_resp_d = bq_resp_q;
-    bq_wp_d   = bq_wp_q;
-    bq_rp_d   = bq_rp_q;
-    lk_pend_d = lk_pend_q + 3'(lk_aw_hs) - 3'(lk_b_hs);
-    lk_hi_d   = lk_aw_hs ? w_addr_q[63:32] : lk_hi_q;
-    found     = 1'b0;
-    // a link B completes the oldest entry still waiting (link B responses
-    // return in burst order, and only link entries wait)
-    for (int unsigned k = 0; k < BqDepth; k++) begin
-      logic [BqPw-1:0] idx;
-      idx = bq_rp_q + BqPw'(k);
-      if (lk_b_hs && !found && (BqPw + 1)'(k) < bq_cnt_q && !bq_done_q[idx]) begin
-        found           = 1'b1;
-        bq_done_d[idx]  = 1'b1;
-        bq_resp_d[idx]  = link_bresp_i;
+    for (int unsigned j = 0; j < NumWl; j++) begin
+      wm_awready_o[j] = wl_st_q[j] == WAddr && bq_cnt_q[j] != (BqPw + 1)'(BqDepth);
+      wm_wready_o[j]  = wl_st_q[j] == WData && wl_wrdy[j];
+      wm_bvalid_o[j]  = bq_head[j];
+      wm_bresp_o[j]   = bq_resp_q[j][bq_rp_q[j]];
+    end
+  end
+
+  // ------------------------------------------------ write arbiters per target
+  // Requesters of memory k's write port: write lanes (q = j) and in-lanes
+  // (q = NumWl + i) waiting in WTgtAw for it. The claimant is the owner, or
+  // the pick of an unowned port (it drives the port's lines from the pick
+  // cycle, so the claim and the AW handshake share one cycle).
+  always_comb begin
+    logic [6:0] p;
+    mw_req = '0;
+    for (int unsigned j = 0; j < NumWl; j++) begin
+      if (wl_st_q[j] == WTgtAw && (wl_tgt_q[j] == TgtSbuf || wl_tgt_q[j] == TgtDesc)) begin
+        mw_req[wl_mem_q[j]][j] = 1'b1;
       end
     end
-    if (bq_pop) bq_rp_d = bq_rp_q + 1'b1;
-    if (bq_push) begin
-      bq_m_d[bq_wp_q]    = w_g_q;
-      bq_done_d[bq_wp_q] = bq_push_done;
-      bq_resp_d[bq_wp_q] = bq_push_resp;
-      bq_wp_d            = bq_wp_q + 1'b1;
+    for (int unsigned i = 0; i < NumLk; i++) begin
+      if (il_st_q[i] == WTgtAw && (il_tgt_q[i] == TgtSbuf || il_tgt_q[i] == TgtDesc)) begin
+        mw_req[il_mem_q[i]][NumWl+i] = 1'b1;
+      end
     end
-    bq_cnt_d = bq_cnt_q + (BqPw + 1)'(bq_push) - (BqPw + 1)'(bq_pop);
+    for (int unsigned k = 0; k < NumMem; k++) begin
+      p             = rr_pick(64'(mw_req[k]), 6'(mw_rr_q[k]));
+      mw_pick_ok[k] = p[6];
+      mw_pick[k]    = QW'(p[5:0]);
+      mc_ok[k]      = wo_v_q[k] || mw_pick_ok[k];
+      mc[k]         = wo_v_q[k] ? wo_q[k] : mw_pick[k];
+    end
+  end
+
+  // Memory write lines follow the claimant: the write lane's or the in-lane's
+  // W beats; the SRAM's B goes to a write lane at once and straight to an
+  // in-lane's link lane (one handshake on both).
+  always_comb begin
+    for (int unsigned k = 0; k < NumMem; k++) begin
+      int unsigned q;
+      q = int'(mc[k]);
+      mem_awaddr_o[k]  = '0;
+      mem_awvalid_o[k] = 1'b0;
+      mem_wdata_o[k]   = '0;
+      mem_wstrb_o[k]   = '0;
+      mem_wlast_o[k]   = 1'b0;
+      mem_wvalid_o[k]  = 1'b0;
+      mem_bready_o[k]  = 1'b0;
+      if (mc_ok[k] && q < NumWl) begin
+        mem_awaddr_o[k]  = wl_word_q[q];
+        mem_wdata_o[k]   = wm_wdata_i[q];
+        mem_wstrb_o[k]   = wm_wstrb_i[q];
+        mem_wlast_o[k]   = wm_wlast_i[q];
+        mem_awvalid_o[k] = wl_st_q[q] == WTgtAw;
+        mem_wvalid_o[k]  = wl_st_q[q] == WData && wm_wvalid_i[q];
+        mem_bready_o[k]  = wl_st_q[q] == WResp;
+      end else if (mc_ok[k] && q < NumRq) begin
+        mem_awaddr_o[k]  = il_word_q[q-NumWl];
+        mem_wdata_o[k]   = lin_wdata_i[q-NumWl];
+        mem_wstrb_o[k]   = lin_wstrb_i[q-NumWl];
+        mem_wlast_o[k]   = lin_wlast_i[q-NumWl];
+        mem_awvalid_o[k] = il_st_q[q-NumWl] == WTgtAw;
+        mem_wvalid_o[k]  = il_st_q[q-NumWl] == WData && lin_wvalid_i[q-NumWl];
+        mem_bready_o[k]  = il_st_q[q-NumWl] == WResp && lin_bready_i[q-NumWl];
+      end
+    end
+  end
+
+  always_comb begin
+    wo_v_d  = wo_v_q;
+    wo_d    = wo_q;
+    mw_rr_d = mw_rr_q;
+    for (int unsigned k = 0; k < NumMem; k++) begin
+      if (!wo_v_q[k] && mw_pick_ok[k]) begin
+        wo_v_d[k]  = 1'b1;
+        wo_d[k]    = mw_pick[k];
+        mw_rr_d[k] = QW'(rr_after(6'(mw_pick[k]), NumRq));
+      end else if (wo_v_q[k] && mem_bvalid_i[k] && mem_bready_o[k]) begin
+        wo_v_d[k] = 1'b0;
+      end
+    end
+  end
+
+  // SEM_INCR window: one owner among the write lanes (ports 0/1) and one
+  // among the in-lanes (ports 2/3), from the pick to the WLAST beat; each
+  // beat's two 32-bit lanes with strobes are increments on the ports.
+  always_comb begin
+    logic [63:0] lreq, ireq;
+    logic [6:0]  p;
+    lreq = '0;
+    ireq = '0;
+    for (int unsigned j = 0; j < NumWl; j++) begin
+      lreq[j] = wl_st_q[j] == WTgtAw && wl_tgt_q[j] == TgtSem;
+    end
+    for (int unsigned i = 0; i < NumLk; i++) begin
+      ireq[i] = il_st_q[i] == WTgtAw && il_tgt_q[i] == TgtSem;
+    end
+    p          = rr_pick(lreq, 6'(ls_rr_q));
+    ls_pick_ok = p[6];
+    ls_pick    = JW'(p[5:0]);
+    p          = rr_pick(ireq, 6'(is_rr_q));
+    is_pick_ok = p[6];
+    is_pick    = LW'(p[5:0]);
+  end
+
+  always_comb begin
+    ls_v_d  = ls_v_q;
+    ls_d    = ls_q;
+    ls_rr_d = ls_rr_q;
+    is_v_d  = is_v_q;
+    is_d    = is_q;
+    is_rr_d = is_rr_q;
+    if (!ls_v_q && ls_pick_ok) begin
+      ls_v_d  = 1'b1;
+      ls_d    = ls_pick;
+      ls_rr_d = JW'(rr_after(6'(ls_pick), NumWl));
+    end else if (ls_v_q && wl_hs[ls_q] && wm_wlast_i[ls_q]) begin
+      ls_v_d = 1'b0;
+    end
+    if (!is_v_q && is_pick_ok) begin
+      is_v_d  = 1'b1;
+      is_d    = is_pick;
+      is_rr_d = LW'(rr_after(6'(is_pick), NumLk));
+    end else if (is_v_q && il_hs[is_q] && lin_wlast_i[is_q]) begin
+      is_v_d = 1'b0;
+    end
+  end
+
+  always_comb begin
+    inc_v_d    = '0;
+    inc_i_d    = inc_i_q;
+    inc_val_d  = inc_val_q;
+    inc2_v_d   = '0;
+    inc2_i_d   = inc2_i_q;
+    inc2_val_d = inc2_val_q;
+    for (int unsigned j = 0; j < NumWl; j++) begin
+      if (wl_hs[j] && wl_tgt_q[j] == TgtSem) begin
+        for (int unsigned l = 0; l < 2; l++) begin
+          inc_v_d[l]   = |wm_wstrb_i[j][4*l +: 4];
+          inc_i_d[l]   = 8'(wl_word_q[j] * 2 + l);
+          inc_val_d[l] = wm_wdata_i[j][32*l +: 32];
+        end
+      end
+    end
+    for (int unsigned i = 0; i < NumLk; i++) begin
+      if (il_hs[i] && il_tgt_q[i] == TgtSem) begin
+        for (int unsigned l = 0; l < 2; l++) begin
+          inc2_v_d[l]   = |lin_wstrb_i[i][4*l +: 4];
+          inc2_i_d[l]   = 8'(il_word_q[i] * 2 + l);
+          inc2_val_d[l] = lin_wdata_i[i][32*l +: 32];
+        end
+      end
+    end
   end
 
   assign inc_valid_o = {inc2_v_q, inc_v_q};
   assign inc_idx_o   = {inc2_i_q, inc_i_q};
   assign inc_value_o = {inc2_val_q, inc_val_q};
+
+  // --------------------------------------------------------------- link lanes
+  // Requesters of link lane L: the write lanes using it (lk_of) waiting in
+  // WTgtAw for the link. The claimant (owner, or the pick of an unowned lane)
+  // drives the lane's AW while it may (lk_ok: a free owner-FIFO entry, and no
+  // link B outstanding or the outstanding ones share its destination) and
+  // then its W beats; ownership ends with the WLAST handshake. Every link B
+  // completes the entry of the write lane at the owner FIFO's head.
+  always_comb begin
+    logic [63:0] req;
+    logic [6:0]  p;
+    for (int unsigned l = 0; l < NumLk; l++) begin
+      req = '0;
+      for (int unsigned j = 0; j < NumWl; j++) begin
+        req[j] = lk_of(j) == l && wl_st_q[j] == WTgtAw && wl_tgt_q[j] == TgtLink;
+      end
+      p             = rr_pick(req, 6'(lk_rr_q[l]));
+      lk_pick_ok[l] = p[6];
+      lk_pick[l]    = JW'(p[5:0]);
+      lc_ok[l]      = lo_v_q[l] || lk_pick_ok[l];
+      lc[l]         = lo_v_q[l] ? lo_q[l] : lk_pick[l];
+      lk_ok[l]      = lk_pend_q[l] != (LkPw + 1)'(LkDepth) &&
+                      (lk_pend_q[l] == '0 || wl_addr_q[lc[l]][63:32] == lk_hi_q[l]);
+      link_awaddr_o[l]  = '0;
+      link_awlen_o[l]   = '0;
+      link_awvalid_o[l] = 1'b0;
+      link_wdata_o[l]   = '0;
+      link_wstrb_o[l]   = '0;
+      link_wlast_o[l]   = 1'b0;
+      link_wvalid_o[l]  = 1'b0;
+      if (lc_ok[l]) begin
+        link_awaddr_o[l]  = wl_addr_q[lc[l]];
+        link_awlen_o[l]   = wl_len_q[lc[l]];
+        link_awvalid_o[l] = wl_st_q[lc[l]] == WTgtAw && lk_ok[l];
+        link_wdata_o[l]   = wm_wdata_i[lc[l]];
+        link_wstrb_o[l]   = wm_wstrb_i[lc[l]];
+        link_wlast_o[l]   = wm_wlast_i[lc[l]];
+        link_wvalid_o[l]  = wl_st_q[lc[l]] == WData && wm_wvalid_i[lc[l]];
+      end
+      // every link B completes a queue entry that is waiting for it
+      link_bready_o[l]  = 1'b1;
+      lk_aw_hs[l]       = link_awvalid_o[l] && link_awready_i[l];
+    end
+  end
+
+  always_comb begin
+    wl_lk_b     = '0;
+    wl_lk_bresp = '0;
+    for (int unsigned l = 0; l < NumLk; l++) begin
+      lo_v_d[l]    = lo_v_q[l];
+      lo_d[l]      = lo_q[l];
+      lk_rr_d[l]   = lk_rr_q[l];
+      lf_d[l]      = lf_q[l];
+      lf_wp_d[l]   = lf_wp_q[l];
+      lf_rp_d[l]   = lf_rp_q[l];
+      lk_hi_d[l]   = lk_hi_q[l];
+      if (!lo_v_q[l] && lk_pick_ok[l]) begin
+        lo_v_d[l]  = 1'b1;
+        lo_d[l]    = lk_pick[l];
+        lk_rr_d[l] = JW'(rr_after(6'(lk_pick[l]), NumWl));
+      end
+      if (lc_ok[l] && wl_hs[lc[l]] && wm_wlast_i[lc[l]]) lo_v_d[l] = 1'b0;
+      if (lk_aw_hs[l]) begin
+        lf_d[l][lf_wp_q[l]] = lc[l];
+        lf_wp_d[l]          = lf_wp_q[l] + 1'b1;
+        lk_hi_d[l]          = wl_addr_q[lc[l]][63:32];
+      end
+      if (link_bvalid_i[l]) begin
+        wl_lk_b[lf_q[l][lf_rp_q[l]]]     = 1'b1;
+        wl_lk_bresp[lf_q[l][lf_rp_q[l]]] = link_bresp_i[l];
+        lf_rp_d[l]                       = lf_rp_q[l] + 1'b1;
+      end
+      lk_pend_d[l] = lk_pend_q[l] + (LkPw + 1)'(lk_aw_hs[l]) - (LkPw + 1)'(link_bvalid_i[l]);
+    end
+  end
+
+  // ----------------------------------------------------------------- in-lanes
+  // One per incoming link lane, local targets only: WIdle (after reset) ->
+  // WAddr (AWREADY high) -> WRoute -> WTgtAw (SBUF, descriptor RAM, SEM_INCR:
+  // until the target's arbiter grants the lane and the target takes the AW)
+  // -> WData -> WResp (the SRAM's B straight to the link lane) or WBack (SEM_INCR
+  // and error bursts answer themselves) -> WAddr.
+  for (genvar i = 0; i < NumLk; i++) begin : gen_iroute
+    assign il_route[i] = route_of(dec_route_chip[InD+i], dec_route_nbr[InD+i],
+                                  dec_id_valid[InD+i], dec_nbr_route[InD+i],
+                                  dec_exit_die[InD+i], dec_local[InD+i][45:0], il_len_q[i],
+                                  1'b1, 1'b1, core_idx_i);
+  end
+
+  always_comb begin
+    for (int unsigned i = 0; i < NumLk; i++) begin
+      unique case (il_tgt_q[i])
+        TgtSbuf, TgtDesc: begin
+          il_aw_go[i] = mc_ok[il_mem_q[i]] && mc[il_mem_q[i]] == QW'(NumWl + i) &&
+                        mem_awready_i[il_mem_q[i]];
+          il_wrdy[i]  = mem_wready_i[il_mem_q[i]];
+        end
+        TgtSem: begin
+          il_aw_go[i] = !is_v_q && is_pick_ok && is_pick == LW'(i);
+          il_wrdy[i]  = 1'b1;
+        end
+        default: begin
+          il_aw_go[i] = 1'b1;
+          il_wrdy[i]  = 1'b1;
+        end
+      endcase
+      il_aw_go[i]      = il_aw_go[i] && il_st_q[i] == WTgtAw;
+      il_hs[i]         = il_st_q[i] == WData && il_wrdy[i] && lin_wvalid_i[i];
+      lin_awready_o[i] = il_st_q[i] == WAddr;
+      lin_wready_o[i]  = il_st_q[i] == WData && il_wrdy[i];
+      lin_bvalid_o[i]  = (il_st_q[i] == WBack) ||
+                         (il_st_q[i] == WResp && mem_bvalid_i[il_mem_q[i]]);
+      // in WResp the memory's B response, else the lane's own (SEM_INCR, error)
+      lin_bresp_o[i]   = (il_st_q[i] == WResp) ? mem_bresp_i[il_mem_q[i]] : il_resp_q[i];
+    end
+  end
+
+  always_comb begin
+    for (int unsigned i = 0; i < NumLk; i++) begin
+      il_st_d[i]   = il_st_q[i];
+      il_tgt_d[i]  = il_tgt_q[i];
+      il_mem_d[i]  = il_mem_q[i];
+      il_len_d[i]  = il_len_q[i];
+      il_word_d[i] = il_word_q[i];
+      il_resp_d[i] = il_resp_q[i];
+      dec_valid[InD+i] = 1'b0;
+      dec_addr[InD+i]  = '0;
+      unique case (il_st_q[i])
+        // one master: out of reset the lane waits in WAddr (AWREADY high)
+        WIdle: il_st_d[i] = WAddr;
+        WAddr: begin
+          dec_valid[InD+i] = lin_awvalid_i[i];
+          dec_addr[InD+i]  = lin_awaddr_i[i];
+          if (lin_awvalid_i[i]) begin
+            il_st_d[i]  = WRoute;
+            il_len_d[i] = lin_awlen_i[i];
+          end
+        end
+        WRoute: begin
+          il_tgt_d[i]  = il_route[i].tgt;
+          il_mem_d[i]  = il_route[i].mem;
+          il_word_d[i] = il_route[i].word;
+          il_resp_d[i] = il_route[i].resp;
+          il_st_d[i]   = (il_route[i].tgt == TgtErr) ? WData : WTgtAw;
+        end
+        WTgtAw: if (il_aw_go[i]) il_st_d[i] = WData;
+        WData: begin
+          if (il_hs[i]) begin
+            if (il_tgt_q[i] == TgtSem) il_word_d[i] = il_word_q[i] + 32'd1;
+            if (lin_wlast_i[i]) begin
+              il_st_d[i] = (il_tgt_q[i] == TgtSem || il_tgt_q[i] == TgtErr) ? WBack : WResp;
+            end
+          end
+        end
+        WResp: if (mem_bvalid_i[il_mem_q[i]] && lin_bready_i[i]) il_st_d[i] = WAddr;
+        WBack: if (lin_bready_i[i]) il_st_d[i] = WAddr;
+        default: il_st_d[i] = WIdle;
+      endcase
+    end
+  end
+
+  logic [1:0] own0, ownd;
+  assign own0     = !wo_v_q[0] ? 2'd0 : (32'(wo_q[0]) < NumWl) ? 2'd1 : 2'd2;
+  assign ownd     = !wo_v_q[NumBanks] ? 2'd0 : (32'(wo_q[NumBanks]) < NumWl) ? 2'd1 : 2'd2;
+  assign dbg_in_o = {6'd0, ownd, own0, il_tgt_q[0], il_st_q[0]};
 
   // -------------------------------------------------------------- read lanes
   // One lane per engine read master: RIdle (after reset) -> RAddr (ARREADY
@@ -708,7 +882,6 @@ module sb2sb_xbar #(
   tgt_e                         r_tgt_q [NumEngines];
   tgt_e                         r_tgt_d [NumEngines];
   logic [NumEngines-1:0][MW-1:0] r_mem_q, r_mem_d;
-  logic [NumEngines-1:0][63:0]  r_addr_q, r_addr_d;
   logic [NumEngines-1:0][7:0]   r_len_q, r_len_d, r_cnt_q, r_cnt_d;
   logic [NumEngines-1:0][31:0]  r_word_q, r_word_d;
   logic [NumEngines-1:0][1:0]   r_resp_q, r_resp_d;
@@ -720,26 +893,24 @@ module sb2sb_xbar #(
   logic [NumMem-1:0]            r_pick_ok;
 
   for (genvar e = 0; e < NumEngines; e++) begin : gen_rroute
-    assign r_route[e] = route_of(dec_route_chip[2+e], dec_route_nbr[2+e], dec_id_valid[2+e],
-                                 dec_nbr_route[2+e], dec_exit_die[2+e], dec_local[2+e][45:0],
-                                 r_len_q[e], 1'b0, 1'b0, core_idx_i);
+    assign r_route[e] = route_of(dec_route_chip[RdD+e], dec_route_nbr[RdD+e],
+                                 dec_id_valid[RdD+e], dec_nbr_route[RdD+e],
+                                 dec_exit_die[RdD+e], dec_local[RdD+e][45:0], r_len_q[e],
+                                 1'b0, 1'b0, core_idx_i);
   end
 
-  // Round-robin pick per memory over the lanes waiting in RTgtAr for it, in
-  // lane order from the memory's pointer (< NumEngines; a wrap by subtraction).
+  // Round-robin pick per memory over the lanes waiting in RTgtAr for it (rr_pick).
   always_comb begin
-    r_pick_ok = '0;
-    r_pick    = '0;
+    logic [63:0] req;
+    logic [6:0]  p;
     for (int unsigned k = 0; k < NumMem; k++) begin
-      for (int unsigned j = 0; j < NumEngines; j++) begin
-        int unsigned li;
-        li = int'(r_rr_q[k]) + j;
-        li = (li >= NumEngines) ? li - NumEngines : li;
-        if (!r_pick_ok[k] && r_st_q[li] == RTgtAr && r_mem_q[li] == MW'(k)) begin
-          r_pick_ok[k] = 1'b1;
-          r_pick[k]    = RGW'(li);
-        end
+      req = '0;
+      for (int unsigned e = 0; e < NumEngines; e++) begin
+        req[e] = r_st_q[e] == RTgtAr && r_mem_q[e] == MW'(k);
       end
+      p            = rr_pick(req, 6'(r_rr_q[k]));
+      r_pick_ok[k] = p[6];
+      r_pick[k]    = RGW'(p[5:0]);
     end
   end
 
@@ -780,7 +951,7 @@ module sb2sb_xbar #(
       if (mem_arvalid_o[k] && mem_arready_i[k]) begin
         ro_v_d[k] = 1'b1;
         ro_d[k]   = r_pick[k];
-        r_rr_d[k] = (int'(r_pick[k]) == NumEngines - 1) ? '0 : r_pick[k] + 1'b1;
+        r_rr_d[k] = RGW'(rr_after(6'(r_pick[k]), NumEngines));
       end else if (ro_v_q[k] && mem_rvalid_i[k] && mem_rready_o[k] && mem_rlast_i[k]) begin
         ro_v_d[k] = 1'b0;
       end
@@ -792,22 +963,20 @@ module sb2sb_xbar #(
       r_st_d[e]   = r_st_q[e];
       r_tgt_d[e]  = r_tgt_q[e];
       r_mem_d[e]  = r_mem_q[e];
-      r_addr_d[e] = r_addr_q[e];
       r_len_d[e]  = r_len_q[e];
       r_cnt_d[e]  = r_cnt_q[e];
       r_word_d[e] = r_word_q[e];
       r_resp_d[e] = r_resp_q[e];
-      dec_valid[2+e] = 1'b0;
-      dec_addr[2+e]  = r_addr_q[e];
+      dec_valid[RdD+e] = 1'b0;
+      dec_addr[RdD+e]  = '0;
       unique case (r_st_q[e])
         // one master: out of reset the lane waits in RAddr (ARREADY high)
         RIdle: r_st_d[e] = RAddr;
         RAddr: begin
-          dec_valid[2+e] = rm_arvalid_i[e];
-          dec_addr[2+e]  = rm_araddr_i[e];
+          dec_valid[RdD+e] = rm_arvalid_i[e];
+          dec_addr[RdD+e]  = rm_araddr_i[e];
           if (rm_arvalid_i[e]) begin
             r_st_d[e]   = RRoute;
-            r_addr_d[e] = rm_araddr_i[e];
             r_len_d[e]  = rm_arlen_i[e];
           end
         end
@@ -848,7 +1017,6 @@ module sb2sb_xbar #(
         r_tgt_q[e] <= TgtErr;
       end
       r_mem_q  <= '0;
-      r_addr_q <= '0;
       r_len_q  <= '0;
       r_cnt_q  <= '0;
       r_word_q <= '0;
@@ -862,7 +1030,6 @@ module sb2sb_xbar #(
         r_tgt_q[e] <= r_tgt_d[e];
       end
       r_mem_q  <= r_mem_d;
-      r_addr_q <= r_addr_d;
       r_len_q  <= r_len_d;
       r_cnt_q  <= r_cnt_d;
       r_word_q <= r_word_d;
@@ -873,76 +1040,111 @@ module sb2sb_xbar #(
     end
   end
 
-  assign dbg_o = {w_cnt_q, inc_v_q, r_tgt_q[0], 5'(r_mem_q[0]), r_st_q[0], w_tgt_q, 5'(w_g_q),
-                  w_st_q};
+  assign dbg_o = {w_cnt_q, inc_v_q, r_tgt_q[0], 5'(r_mem_q[0]), r_st_q[0], wl_tgt_q[0],
+                  5'(wo_q[0]), wl_st_q[0]};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      w_st_q    <= WIdle;
-      w_g_q     <= '0;
-      w_rr_q    <= '0;
-      w_tgt_q   <= TgtErr;
-      w_mem_q   <= '0;
-      w_addr_q  <= '0;
-      w_len_q   <= '0;
-      w_word_q  <= '0;
-      w_resp_q  <= '0;
+      for (int unsigned j = 0; j < NumWl; j++) begin
+        wl_st_q[j]  <= WIdle;
+        wl_tgt_q[j] <= TgtErr;
+      end
+      for (int unsigned i = 0; i < NumLk; i++) begin
+        il_st_q[i]  <= WIdle;
+        il_tgt_q[i] <= TgtErr;
+      end
+      wl_mem_q  <= '0;
+      wl_addr_q <= '0;
+      wl_len_q  <= '0;
+      wl_word_q <= '0;
+      wl_resp_q <= '0;
       w_cnt_q   <= '0;
-      inc_v_q   <= '0;
-      inc_i_q   <= '0;
-      inc_val_q <= '0;
-      bq_m_q    <= '0;
       bq_done_q <= '0;
       bq_resp_q <= '0;
       bq_wp_q   <= '0;
       bq_rp_q   <= '0;
       bq_cnt_q  <= '0;
-      lk_pend_q <= '0;
-      lk_hi_q   <= '0;
-      i_st_q    <= WIdle;
-      i_tgt_q   <= TgtErr;
-      i_mem_q   <= '0;
-      i_addr_q  <= '0;
-      i_len_q   <= '0;
-      i_word_q  <= '0;
-      i_resp_q  <= '0;
-      inc2_v_q  <= '0;
-      inc2_i_q  <= '0;
-      inc2_val_q <= '0;
-      own_q     <= '0;
+      il_mem_q  <= '0;
+      il_len_q  <= '0;
+      il_word_q <= '0;
+      il_resp_q <= '0;
     end else begin
-      w_st_q    <= w_st_d;
-      w_g_q     <= w_g_d;
-      w_rr_q    <= w_rr_d;
-      w_tgt_q   <= w_tgt_d;
-      w_mem_q   <= w_mem_d;
-      w_addr_q  <= w_addr_d;
-      w_len_q   <= w_len_d;
-      w_word_q  <= w_word_d;
-      w_resp_q  <= w_resp_d;
+      for (int unsigned j = 0; j < NumWl; j++) begin
+        wl_st_q[j]  <= wl_st_d[j];
+        wl_tgt_q[j] <= wl_tgt_d[j];
+      end
+      for (int unsigned i = 0; i < NumLk; i++) begin
+        il_st_q[i]  <= il_st_d[i];
+        il_tgt_q[i] <= il_tgt_d[i];
+      end
+      wl_mem_q  <= wl_mem_d;
+      wl_addr_q <= wl_addr_d;
+      wl_len_q  <= wl_len_d;
+      wl_word_q <= wl_word_d;
+      wl_resp_q <= wl_resp_d;
       w_cnt_q   <= w_cnt_d;
-      inc_v_q   <= inc_v_d;
-      inc_i_q   <= inc_i_d;
-      inc_val_q <= inc_val_d;
-      bq_m_q    <= bq_m_d;
       bq_done_q <= bq_done_d;
       bq_resp_q <= bq_resp_d;
       bq_wp_q   <= bq_wp_d;
       bq_rp_q   <= bq_rp_d;
       bq_cnt_q  <= bq_cnt_d;
-      lk_pend_q <= lk_pend_d;
-      lk_hi_q   <= lk_hi_d;
-      i_st_q    <= i_st_d;
-      i_tgt_q   <= i_tgt_d;
-      i_mem_q   <= i_mem_d;
-      i_addr_q  <= i_addr_d;
-      i_len_q   <= i_len_d;
-      i_word_q  <= i_word_d;
-      i_resp_q  <= i_resp_d;
-      inc2_v_q  <= inc2_v_d;
-      inc2_i_q  <= inc2_i_d;
+      il_mem_q  <= il_mem_d;
+      il_len_q  <= il_len_d;
+      il_word_q <= il_word_d;
+      il_resp_q <= il_resp_d;
+    end
+  end
+
+  // arbiters, increment ports, link lanes
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wo_v_q     <= '0;
+      wo_q       <= '0;
+      mw_rr_q    <= '0;
+      ls_v_q     <= 1'b0;
+      ls_q       <= '0;
+      ls_rr_q    <= '0;
+      is_v_q     <= 1'b0;
+      is_q       <= '0;
+      is_rr_q    <= '0;
+      inc_v_q    <= '0;
+      inc_i_q    <= '0;
+      inc_val_q  <= '0;
+      inc2_v_q   <= '0;
+      inc2_i_q   <= '0;
+      inc2_val_q <= '0;
+      lo_v_q     <= '0;
+      lo_q       <= '0;
+      lk_rr_q    <= '0;
+      lf_q       <= '0;
+      lf_wp_q    <= '0;
+      lf_rp_q    <= '0;
+      lk_pend_q  <= '0;
+      lk_hi_q    <= '0;
+    end else begin
+      wo_v_q     <= wo_v_d;
+      wo_q       <= wo_d;
+      mw_rr_q    <= mw_rr_d;
+      ls_v_q     <= ls_v_d;
+      ls_q       <= ls_d;
+      ls_rr_q    <= ls_rr_d;
+      is_v_q     <= is_v_d;
+      is_q       <= is_d;
+      is_rr_q    <= is_rr_d;
+      inc_v_q    <= inc_v_d;
+      inc_i_q    <= inc_i_d;
+      inc_val_q  <= inc_val_d;
+      inc2_v_q   <= inc2_v_d;
+      inc2_i_q   <= inc2_i_d;
       inc2_val_q <= inc2_val_d;
-      own_q     <= own_d;
+      lo_v_q     <= lo_v_d;
+      lo_q       <= lo_d;
+      lk_rr_q    <= lk_rr_d;
+      lf_q       <= lf_d;
+      lf_wp_q    <= lf_wp_d;
+      lf_rp_q    <= lf_rp_d;
+      lk_pend_q  <= lk_pend_d;
+      lk_hi_q    <= lk_hi_d;
     end
   end
 

@@ -463,13 +463,32 @@ fn xb_write(k: usize, len: u64, last: bool) -> HarnessIn {
     })
 }
 
-/// B of write port `k` offered and not taken, with the shared and the
-/// in-path response codes.
-fn xb_b_stalled(k: usize, shared: u64, lin: u64) -> HarnessIn {
+/// B of write port `k` offered and not taken, with the response codes
+/// `resp` of both write ports (2 bits each).
+fn xb_b_stalled(k: usize, resp: u64) -> HarnessIn {
     cyc(|i| {
         i.xb_wm_bvalid = 1 << k;
-        i.xb_wm_bresp = shared;
-        i.xb_lin_bresp = lin
+        i.xb_wm_bresp = resp
+    })
+}
+
+/// The in-lane port: AW and one W beat (WLAST) accepted in the same cycle.
+fn xb_lin_write() -> HarnessIn {
+    cyc(|i| {
+        i.xb_lin_awvalid = 1;
+        i.xb_lin_awready = 1;
+        i.xb_lin_wvalid = 1;
+        i.xb_lin_wready = 1;
+        i.xb_lin_wlast = 1;
+        i.xb_lin_wstrb = 0xFF
+    })
+}
+
+/// The in-lane's B offered and not taken, with response `resp`.
+fn xb_lin_b_stalled(resp: u64) -> HarnessIn {
+    cyc(|i| {
+        i.xb_lin_bvalid = 1;
+        i.xb_lin_bresp = resp
     })
 }
 
@@ -487,47 +506,53 @@ fn fires_in(name: &str, at: usize, scope: &str, cycles: &[HarnessIn]) {
     ignore = "needs an assertion build: make assert-test"
 )]
 fn xbar_checkers_watch_each_port_with_its_own_response() {
-    // The link in-path (write port 1 of 3) answers with lin_bresp: a change
-    // of it under a stalled B fires there; a change of the shared wm_bresp
-    // (the other ports' response) does not concern it.
+    // The in-lane (the incoming link lane) answers with its own lin_bresp: a
+    // change of it under a stalled B fires there; a change of a write
+    // lane's response does not concern it.
     fires_in(
         "AXI_B_STABLE",
         3,
-        "u_xbar.gen_wm",
-        &[
-            xb_write(1, 0, true),
-            xb_b_stalled(1, 0, 0),
-            xb_b_stalled(1, 0, 2),
-        ],
+        "u_xbar.gen_lin",
+        &[xb_lin_write(), xb_lin_b_stalled(0), xb_lin_b_stalled(2)],
     );
     quiet(&[
-        xb_write(1, 0, true),
-        xb_b_stalled(1, 0, 0),
-        xb_b_stalled(1, 2, 0),
+        xb_lin_write(),
+        xb_lin_b_stalled(0),
         cyc(|i| {
-            i.xb_wm_bvalid = 2;
-            i.xb_wm_bready = 2
+            i.xb_lin_bvalid = 1;
+            i.xb_wm_bresp = 2
+        }),
+        cyc(|i| {
+            i.xb_lin_bvalid = 1;
+            i.xb_lin_bready = 1
         }),
     ]);
-    // An engine's port (0) answers with the shared wm_bresp.
+    // Each write lane answers with its own 2 bits of wm_bresp: the engine's
+    // port (0) fires on a change of bits [1:0] under its stalled B, not on
+    // a change of the Q7 port's bits [3:2].
     fires_in(
         "AXI_B_STABLE",
         3,
         "u_xbar.gen_wm",
-        &[
-            xb_write(0, 0, true),
-            xb_b_stalled(0, 0, 0),
-            xb_b_stalled(0, 2, 0),
-        ],
+        &[xb_write(0, 0, true), xb_b_stalled(0, 0), xb_b_stalled(0, 2)],
     );
-    // Per-port AWLEN lanes: the Q7 port (2) with AWLEN 1 and WLAST on beat 0.
+    quiet(&[
+        xb_write(0, 0, true),
+        xb_b_stalled(0, 0),
+        xb_b_stalled(0, 2 << 2),
+        cyc(|i| {
+            i.xb_wm_bvalid = 1;
+            i.xb_wm_bready = 1
+        }),
+    ]);
+    // Per-port AWLEN lanes: the Q7 port (1) with AWLEN 1 and WLAST on beat 0.
     fires_in(
         "AXI_WLAST",
         3,
         "u_xbar.gen_wm",
-        &[xb_write(2, 1, true), idle(), idle()],
+        &[xb_write(1, 1, true), idle(), idle()],
     );
-    quiet(&[xb_write(2, 0, true), idle(), idle()]);
+    quiet(&[xb_write(1, 0, true), idle(), idle()]);
     // A response without a request on the engine's read port.
     fires_in(
         "AXI_R_NO_REQ",
@@ -539,14 +564,14 @@ fn xbar_checkers_watch_each_port_with_its_own_response() {
     fires_in(
         "AXI_AW_VALID_HELD",
         2,
-        "u_xbar.u_link_chk",
+        "u_xbar.gen_link",
         &[cyc(|i| i.xb_link_awvalid = 1), idle()],
     );
     // B from the link for a burst whose data has not been sent.
     fires_in(
         "AXI_B_NO_REQ",
         2,
-        "u_xbar.u_link_chk",
+        "u_xbar.gen_link",
         &[
             cyc(|i| {
                 i.xb_link_awvalid = 1;

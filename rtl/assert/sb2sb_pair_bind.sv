@@ -6,10 +6,11 @@
 `include "evt_sem_bind.sv"
 `include "udma_engine_bind.sv"
 
-// The interconnect of each core: every AXI4 port of sb2sb_xbar (write and
-// read slave ports, the link master); see sb2sb_xbar_chk.sv.
+// The interconnect of each core: every AXI4 port of sb2sb_xbar (write-lane,
+// in-lane and read slave ports, the link-lane masters); see sb2sb_xbar_chk.sv.
 bind sb2sb_xbar sb2sb_xbar_chk #(
-  .NumEngines(NumEngines)
+  .NumEngines(NumEngines),
+  .NumLk     (NumLk)
 ) u_xbar_chk (
   .clk_i          (clk_i),
   .rst_ni         (rst_ni),
@@ -23,9 +24,20 @@ bind sb2sb_xbar sb2sb_xbar_chk #(
   .wm_wvalid_i    (wm_wvalid_i),
   .wm_wready_i    (wm_wready_o),
   .wm_bresp_i     (wm_bresp_o),
-  .lin_bresp_i    (lin_bresp_o),
   .wm_bvalid_i    (wm_bvalid_o),
   .wm_bready_i    (wm_bready_i),
+  .lin_awaddr_i   (lin_awaddr_i),
+  .lin_awlen_i    (lin_awlen_i),
+  .lin_awvalid_i  (lin_awvalid_i),
+  .lin_awready_i  (lin_awready_o),
+  .lin_wdata_i    (lin_wdata_i),
+  .lin_wstrb_i    (lin_wstrb_i),
+  .lin_wlast_i    (lin_wlast_i),
+  .lin_wvalid_i   (lin_wvalid_i),
+  .lin_wready_i   (lin_wready_o),
+  .lin_bresp_i    (lin_bresp_o),
+  .lin_bvalid_i   (lin_bvalid_o),
+  .lin_bready_i   (lin_bready_i),
   .rm_araddr_i    (rm_araddr_i),
   .rm_arlen_i     (rm_arlen_i),
   .rm_arvalid_i   (rm_arvalid_i),

@@ -1,19 +1,21 @@
 // AXI4 checkers of one core's interconnect (bind to sb2sb_xbar): the rules of
 // axi4_master_chk on every AXI4 port of the xbar —
-//   wm[k]  write slave ports (engines 0..NumEngines-1, the link in-path
-//          NumEngines, the Q7 memory port NumEngines+1); B response from
-//          wm_bresp_o, for the in-path from lin_bresp_o
-//   rm[k]  read slave ports of the engines (one read lane each)
-//   link   the write master towards the io_d2d link
+//   wm[k]   write slave ports of the write lanes (engines 0..NumEngines-1,
+//           the Q7 memory port NumEngines), each with its own B response
+//   lin[l]  write slave ports of the in-lanes (the incoming link lanes)
+//   rm[k]   read slave ports of the engines (one read lane each)
+//   link[l] the write masters towards the outgoing io_d2d link lanes
 // Each port carries 64-bit beats as INCR bursts (AxSIZE 3, AxBURST INCR tied
 // here); a write-only port ties its read channel idle and vice versa. The
 // SRAM ports (mem_*) carry no AWLEN and are not AXI4 ports: not checked.
-// Instance names (gen_wm[k].u_chk, gen_rm[k].u_chk, u_link_chk) appear in a
+// Instance names (gen_wm[k].u_chk, gen_lin[k].u_chk, gen_rm[k].u_chk,
+// gen_link[k].u_link_chk) appear in a
 // failure report's scope.
 
 module sb2sb_xbar_chk #(
   parameter int unsigned NumEngines = 4,
-  localparam int unsigned NumWm = NumEngines + 2
+  parameter int unsigned NumLk      = NumEngines,
+  localparam int unsigned NumWm = NumEngines + 1
 ) (
   input logic                        clk_i,
   input logic                        rst_ni,
@@ -26,10 +28,21 @@ module sb2sb_xbar_chk #(
   input logic [NumWm-1:0]            wm_wlast_i,
   input logic [NumWm-1:0]            wm_wvalid_i,
   input logic [NumWm-1:0]            wm_wready_i,
-  input logic [1:0]                  wm_bresp_i,
-  input logic [1:0]                  lin_bresp_i,
+  input logic [NumWm-1:0][1:0]       wm_bresp_i,
   input logic [NumWm-1:0]            wm_bvalid_i,
   input logic [NumWm-1:0]            wm_bready_i,
+  input logic [NumLk-1:0][63:0]      lin_awaddr_i,
+  input logic [NumLk-1:0][7:0]       lin_awlen_i,
+  input logic [NumLk-1:0]            lin_awvalid_i,
+  input logic [NumLk-1:0]            lin_awready_i,
+  input logic [NumLk-1:0][63:0]      lin_wdata_i,
+  input logic [NumLk-1:0][7:0]       lin_wstrb_i,
+  input logic [NumLk-1:0]            lin_wlast_i,
+  input logic [NumLk-1:0]            lin_wvalid_i,
+  input logic [NumLk-1:0]            lin_wready_i,
+  input logic [NumLk-1:0][1:0]       lin_bresp_i,
+  input logic [NumLk-1:0]            lin_bvalid_i,
+  input logic [NumLk-1:0]            lin_bready_i,
   input logic [NumEngines-1:0][63:0] rm_araddr_i,
   input logic [NumEngines-1:0][7:0]  rm_arlen_i,
   input logic [NumEngines-1:0]       rm_arvalid_i,
@@ -39,18 +52,18 @@ module sb2sb_xbar_chk #(
   input logic [NumEngines-1:0]       rm_rlast_i,
   input logic [NumEngines-1:0]       rm_rvalid_i,
   input logic [NumEngines-1:0]       rm_rready_i,
-  input logic [63:0]                 link_awaddr_i,
-  input logic [7:0]                  link_awlen_i,
-  input logic                        link_awvalid_i,
-  input logic                        link_awready_i,
-  input logic [63:0]                 link_wdata_i,
-  input logic [7:0]                  link_wstrb_i,
-  input logic                        link_wlast_i,
-  input logic                        link_wvalid_i,
-  input logic                        link_wready_i,
-  input logic [1:0]                  link_bresp_i,
-  input logic                        link_bvalid_i,
-  input logic                        link_bready_i
+  input logic [NumLk-1:0][63:0]      link_awaddr_i,
+  input logic [NumLk-1:0][7:0]       link_awlen_i,
+  input logic [NumLk-1:0]            link_awvalid_i,
+  input logic [NumLk-1:0]            link_awready_i,
+  input logic [NumLk-1:0][63:0]      link_wdata_i,
+  input logic [NumLk-1:0][7:0]       link_wstrb_i,
+  input logic [NumLk-1:0]            link_wlast_i,
+  input logic [NumLk-1:0]            link_wvalid_i,
+  input logic [NumLk-1:0]            link_wready_i,
+  input logic [NumLk-1:0][1:0]       link_bresp_i,
+  input logic [NumLk-1:0]            link_bvalid_i,
+  input logic [NumLk-1:0]            link_bready_i
 );
   localparam logic [2:0] Size8     = 3'd3;
   localparam logic [1:0] BurstIncr = 2'b01;
@@ -70,9 +83,41 @@ module sb2sb_xbar_chk #(
       .wlast_i   (wm_wlast_i[k]),
       .wvalid_i  (wm_wvalid_i[k]),
       .wready_i  (wm_wready_i[k]),
-      .bresp_i   ((k == NumEngines) ? lin_bresp_i : wm_bresp_i),
+      .bresp_i   (wm_bresp_i[k]),
       .bvalid_i  (wm_bvalid_i[k]),
       .bready_i  (wm_bready_i[k]),
+      .araddr_i  (64'd0),
+      .arlen_i   (8'd0),
+      .arsize_i  (Size8),
+      .arburst_i (BurstIncr),
+      .arvalid_i (1'b0),
+      .arready_i (1'b0),
+      .rdata_i   (64'd0),
+      .rresp_i   (2'd0),
+      .rlast_i   (1'b0),
+      .rvalid_i  (1'b0),
+      .rready_i  (1'b0)
+    );
+  end
+
+  for (genvar k = 0; k < NumLk; k++) begin : gen_lin
+    axi4_master_chk #(.AddrWidth(64), .DataWidth(64), .DutIsMaster(1'b0)) u_chk (
+      .clk_i     (clk_i),
+      .rst_ni    (rst_ni),
+      .awaddr_i  (lin_awaddr_i[k]),
+      .awlen_i   (lin_awlen_i[k]),
+      .awsize_i  (Size8),
+      .awburst_i (BurstIncr),
+      .awvalid_i (lin_awvalid_i[k]),
+      .awready_i (lin_awready_i[k]),
+      .wdata_i   (lin_wdata_i[k]),
+      .wstrb_i   (lin_wstrb_i[k]),
+      .wlast_i   (lin_wlast_i[k]),
+      .wvalid_i  (lin_wvalid_i[k]),
+      .wready_i  (lin_wready_i[k]),
+      .bresp_i   (lin_bresp_i[k]),
+      .bvalid_i  (lin_bvalid_i[k]),
+      .bready_i  (lin_bready_i[k]),
       .araddr_i  (64'd0),
       .arlen_i   (8'd0),
       .arsize_i  (Size8),
@@ -119,33 +164,35 @@ module sb2sb_xbar_chk #(
     );
   end
 
-  axi4_master_chk #(.AddrWidth(64), .DataWidth(64)) u_link_chk (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .awaddr_i  (link_awaddr_i),
-    .awlen_i   (link_awlen_i),
-    .awsize_i  (Size8),
-    .awburst_i (BurstIncr),
-    .awvalid_i (link_awvalid_i),
-    .awready_i (link_awready_i),
-    .wdata_i   (link_wdata_i),
-    .wstrb_i   (link_wstrb_i),
-    .wlast_i   (link_wlast_i),
-    .wvalid_i  (link_wvalid_i),
-    .wready_i  (link_wready_i),
-    .bresp_i   (link_bresp_i),
-    .bvalid_i  (link_bvalid_i),
-    .bready_i  (link_bready_i),
-    .araddr_i  (64'd0),
-    .arlen_i   (8'd0),
-    .arsize_i  (Size8),
-    .arburst_i (BurstIncr),
-    .arvalid_i (1'b0),
-    .arready_i (1'b0),
-    .rdata_i   (64'd0),
-    .rresp_i   (2'd0),
-    .rlast_i   (1'b0),
-    .rvalid_i  (1'b0),
-    .rready_i  (1'b0)
-  );
+  for (genvar k = 0; k < NumLk; k++) begin : gen_link
+    axi4_master_chk #(.AddrWidth(64), .DataWidth(64)) u_link_chk (
+      .clk_i     (clk_i),
+      .rst_ni    (rst_ni),
+      .awaddr_i  (link_awaddr_i[k]),
+      .awlen_i   (link_awlen_i[k]),
+      .awsize_i  (Size8),
+      .awburst_i (BurstIncr),
+      .awvalid_i (link_awvalid_i[k]),
+      .awready_i (link_awready_i[k]),
+      .wdata_i   (link_wdata_i[k]),
+      .wstrb_i   (link_wstrb_i[k]),
+      .wlast_i   (link_wlast_i[k]),
+      .wvalid_i  (link_wvalid_i[k]),
+      .wready_i  (link_wready_i[k]),
+      .bresp_i   (link_bresp_i[k]),
+      .bvalid_i  (link_bvalid_i[k]),
+      .bready_i  (link_bready_i[k]),
+      .araddr_i  (64'd0),
+      .arlen_i   (8'd0),
+      .arsize_i  (Size8),
+      .arburst_i (BurstIncr),
+      .arvalid_i (1'b0),
+      .arready_i (1'b0),
+      .rdata_i   (64'd0),
+      .rresp_i   (2'd0),
+      .rlast_i   (1'b0),
+      .rvalid_i  (1'b0),
+      .rready_i  (1'b0)
+    );
+  end
 endmodule : sb2sb_xbar_chk

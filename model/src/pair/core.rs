@@ -1,7 +1,7 @@
 //! Golden model of `rtl/sb2sb_core.sv`: one NeuronCore built from the golden
 //! blocks — `NumEngines` [`Udma`] engines with their CME-COPY loops
-//! ([`LoopFifo`]), one [`EvtSem`], the [`Decoder`]s inside the [`Xbar`] (out-path,
-//! in-path, one per read lane), one [`Sram`] per SBUF bank and one for the
+//! ([`LoopFifo`]), one [`EvtSem`], the [`Decoder`]s inside the [`Xbar`] (one
+//! per write lane, in-lane and read lane), one [`Sram`] per SBUF bank and one for the
 //! descriptor RAM, and the [`Q7Port`] — wired port to port
 //! as the RTL top wires its instances. Nothing is reached around the ports:
 //! rings, doorbells and semaphores arrive through the Q7 port and the AXI
@@ -81,8 +81,8 @@ pub struct Core {
 #[derive(Debug, Clone)]
 pub struct Glue {
     pub loops: Vec<LoopFifo>,
-    /// Decoders of the out-path (0), the in-path (1) and read lane `e`
-    /// (`2 + e`) (inside the xbar in the RTL).
+    /// Decoders of the write lanes, in-lanes and read lanes
+    /// ([`Xbar::dec_count`]; inside the xbar in the RTL).
     pub dec: Vec<Decoder>,
     pub xbar: Xbar,
     /// FSMs of the SBUF banks (`0..engines`) and the descriptor RAM
@@ -121,6 +121,10 @@ struct Wires {
     evt_in: EvtSemIn,
     /// Every engine's read master outputs (each read lane reads its own).
     rms: Vec<RmIn>,
+    /// Every engine's write master outputs (each write lane reads its own).
+    wms: Vec<WmIn>,
+    /// The incoming link lanes' far sides as write masters of the in-lanes.
+    lins: Vec<WmIn>,
 }
 
 /// SBUF bank `k`'s words inside the core's one SBUF array: word `w` of the
@@ -161,51 +165,64 @@ fn engine_wm(o: &PinsOut) -> WmIn {
     }
 }
 
-/// The interconnect's masters this cycle: the granted engine write master
-/// (the only engine write master it reads, [`Xbar::write_grant`]), every
-/// engine's read master, the link in and the Q7 store, and the request masks.
+/// An incoming link lane's far side as an in-lane's write master.
+#[inline(always)]
+fn link_wm(l: &LinkOut) -> WmIn {
+    WmIn {
+        awaddr: l.m_awaddr,
+        awlen: l.m_awlen,
+        awvalid: l.m_awvalid,
+        wdata: l.m_wdata,
+        wstrb: l.m_wstrb,
+        wlast: l.m_wlast,
+        wvalid: l.m_wvalid,
+        bready: l.m_bready,
+    }
+}
+
+/// The EVT_SEM's CSR port outputs as the Q7 port's bundle.
+#[inline(always)]
+fn evt_axil(so: &EvtSemOut) -> AxilOut {
+    axil_out(
+        [
+            so.s_axil_awready,
+            so.s_axil_wready,
+            so.s_axil_bvalid,
+            so.s_axil_arready,
+            so.s_axil_rvalid,
+        ],
+        so.s_axil_bresp,
+        so.s_axil_rdata,
+        so.s_axil_rresp,
+    )
+}
+
+/// The interconnect's masters this cycle: every engine's write and read
+/// master, the Q7 store, the incoming link lanes.
 struct MasterView<'a> {
     n: usize,
-    /// Write grant and its outputs (an engine's, or unused when the grant
-    /// is the Q7 store).
-    wg: usize,
-    gw: &'a WmIn,
-    /// Read masters of every engine.
+    wms: &'a [WmIn],
     rms: &'a [RmIn],
-    link: &'a WmIn,
+    lins: &'a [WmIn],
     q7: &'a WmIn,
-    aw: u32,
-    ar: u32,
-    b: u32,
 }
 
 impl Masters for MasterView<'_> {
     #[inline(always)]
-    fn aw_req(&self) -> u32 {
-        self.aw
-    }
-    #[inline(always)]
-    fn ar_req(&self) -> u32 {
-        self.ar
-    }
-    #[inline(always)]
-    fn b_req(&self) -> u32 {
-        self.b
-    }
-    #[inline(always)]
-    fn wm(&self, k: usize) -> &WmIn {
-        if k == self.n {
-            self.link
-        } else if k == self.n + 1 {
+    fn wm(&self, j: usize) -> &WmIn {
+        if j == self.n {
             self.q7
         } else {
-            assert_eq!(k, self.wg, "the interconnect reads its write grant only");
-            self.gw
+            &self.wms[j]
         }
     }
     #[inline(always)]
-    fn rm(&self, k: usize) -> &RmIn {
-        &self.rms[k]
+    fn lin(&self, i: usize) -> &WmIn {
+        &self.lins[i]
+    }
+    #[inline(always)]
+    fn rm(&self, e: usize) -> &RmIn {
+        &self.rms[e]
     }
 }
 
@@ -240,9 +257,7 @@ impl CsrTargets for TargetView {
 struct EngineSum {
     irq: u64,
     err_irq: u64,
-    /// Outputs of the granted write master and of the driven CSR target,
-    /// when an engine.
-    gw: WmIn,
+    /// Outputs of the driven CSR target, when an engine.
     gt: AxilOut,
     /// AWVALID, WVALID, BREADY, ARVALID, RREADY of the engines' AXI masters.
     aw: u32,
@@ -263,6 +278,53 @@ impl EngineSum {
             | self.b & xo.wm_bvalid)
             != 0
     }
+}
+
+impl EngineSum {
+    /// Engine `e`'s bits and, when it is the driven CSR target (`tgt`), its
+    /// CSR outputs.
+    #[inline(always)]
+    fn take(&mut self, o: &PinsOut, e: usize, tgt: bool) {
+        if tgt {
+            self.gt = axil_out(
+                [
+                    o.s_axil_awready,
+                    o.s_axil_wready,
+                    o.s_axil_bvalid,
+                    o.s_axil_arready,
+                    o.s_axil_rvalid,
+                ],
+                o.s_axil_bresp,
+                o.s_axil_rdata,
+                o.s_axil_rresp,
+            );
+        }
+        let m = |x: u64| (x as u32 & 1) << e;
+        self.aw |= m(o.m_axi_awvalid);
+        self.w |= m(o.m_axi_wvalid);
+        self.b |= m(o.m_axi_bready);
+        self.ar |= m(o.m_axi_arvalid);
+        self.r |= m(o.m_axi_rready);
+        self.irq |= (o.irq_o & 1) << e;
+        self.err_irq |= (o.err_irq_o & 1) << e;
+    }
+}
+
+/// Drive engine `e`'s ten per-engine lines from `masks` (bit e of each, in
+/// the order of [`Glue::engines_step`]).
+#[inline(always)]
+fn drive_lines(pi: &mut PinsIn, masks: &[u32; 10], e: usize) {
+    let bit = |k: usize| u64::from(masks[k] >> e & 1);
+    pi.s_axil_awvalid = bit(0);
+    pi.s_axil_wvalid = bit(1);
+    pi.s_axil_bready = bit(2);
+    pi.s_axil_arvalid = bit(3);
+    pi.s_axil_rready = bit(4);
+    pi.m_axi_arready = bit(5);
+    pi.m_axi_rvalid = bit(6);
+    pi.m_axi_awready = bit(7);
+    pi.m_axi_wready = bit(8);
+    pi.m_axi_bvalid = bit(9);
 }
 
 /// A CSR target's `s_axil_*` output pins as the Q7 port's bundle (the
@@ -351,17 +413,12 @@ impl Core {
         self.glue.set_straps(s);
     }
 
-    /// One cycle. `link_out` are the outputs of the outgoing link (its near
-    /// side serves this core's link target), `link_in` those of the incoming
-    /// link (its far side is this core's link-in master). Returns the core's
-    /// outputs, the outgoing link's near-side inputs and the incoming link's
-    /// far-side inputs.
-    pub fn step(
-        &mut self,
-        i: &CoreIn,
-        link_out: &LinkOut,
-        link_in: &LinkOut,
-    ) -> (CoreOut, LinkNearIn, LinkFarIn) {
+    /// One cycle. `link_out` are the outputs of the outgoing link lanes
+    /// (their near sides serve this core's link lanes), `link_in` those of
+    /// the incoming link lanes (their far sides are this core's in-lanes'
+    /// masters). Writes the core's outputs, the outgoing lanes' near-side
+    /// inputs and the incoming lanes' far-side inputs in place.
+    pub fn step_into(&mut self, i: &CoreIn, links: LinkPorts<'_>, out: &mut CoreOut) {
         let [m0, m1] = &mut self.mem;
         let parts = Parts {
             engines: &mut self.engines,
@@ -369,29 +426,19 @@ impl Core {
             sbuf: m0,
             desc: m1,
         };
-        self.glue.step(parts, i, link_out, link_in)
+        self.glue.step_into(parts, i, links, out);
     }
+}
 
-    /// [`Self::step`] writing its three results in place.
-    pub fn step_into(
-        &mut self,
-        i: &CoreIn,
-        link_out: &LinkOut,
-        link_in: &LinkOut,
-        out: &mut CoreOut,
-        near: &mut LinkNearIn,
-        far: &mut LinkFarIn,
-    ) {
-        let [m0, m1] = &mut self.mem;
-        let parts = Parts {
-            engines: &mut self.engines,
-            evt: &mut self.evt,
-            sbuf: m0,
-            desc: m1,
-        };
-        self.glue
-            .step_into(parts, i, link_out, link_in, out, near, far);
-    }
+/// A core's link lanes for one cycle: the outputs of its outgoing lanes
+/// (`out`) and incoming lanes (`inc`), and the slots for the outgoing lanes'
+/// near-side inputs (`near`) and the incoming lanes' far-side inputs
+/// (`far`), one per lane ([`Xbar::link_lanes`]).
+pub struct LinkPorts<'a> {
+    pub out: &'a [LinkOut],
+    pub inc: &'a [LinkOut],
+    pub near: &'a mut [LinkNearIn],
+    pub far: &'a mut [LinkFarIn],
 }
 
 impl Glue {
@@ -411,7 +458,7 @@ impl Glue {
         sram.push(Sram::new(desc_words));
         Self {
             loops: vec![LoopFifo::default(); n],
-            dec: (0..n + 2).map(|_| Decoder::new()).collect(),
+            dec: (0..3 * n + 1).map(|_| Decoder::new()).collect(),
             xbar: Xbar::new(cfg),
             sram,
             q7: Q7Port::new(n, 0, 0),
@@ -421,10 +468,12 @@ impl Glue {
             dbg_bank: 0,
             dbg_bank_ok: false,
             stats: GlueStats::default(),
-            dec_out: vec![DecoderOut::default(); n + 2],
-            dec_held: vec![false; n + 2],
+            dec_out: vec![DecoderOut::default(); 3 * n + 1],
+            dec_held: vec![false; 3 * n + 1],
             wires: Wires {
                 rms: vec![RmIn::default(); n],
+                wms: vec![WmIn::default(); n],
+                lins: vec![WmIn::default(); n],
                 ..Default::default()
             },
         }
@@ -449,34 +498,17 @@ impl Glue {
         self.q7.core_idx = s.core_idx;
     }
 
-    /// One cycle of the core with its `parts` (see [`Core::step`]).
+    /// One cycle of the core with its `parts` and link lanes (see
+    /// [`Core::step_into`]), in the RTL's evaluation order: the Moore
+    /// outputs, the engines and the EVT_SEM, the decoders, the interconnect's
+    /// target side, then the clock edges.
     #[inline]
-    pub fn step<S0: WordStore, S1: WordStore>(
-        &mut self,
-        parts: Parts<'_, S0, S1>,
-        i: &CoreIn,
-        link_out: &LinkOut,
-        link_in: &LinkOut,
-    ) -> (CoreOut, LinkNearIn, LinkFarIn) {
-        let mut out = CoreOut::default();
-        let mut near = LinkNearIn::default();
-        let mut far = LinkFarIn::default();
-        self.step_into(parts, i, link_out, link_in, &mut out, &mut near, &mut far);
-        (out, near, far)
-    }
-
-    /// [`Self::step`] writing the core's outputs, the outgoing link's
-    /// near-side inputs and the incoming link's far-side inputs in place.
-    #[allow(clippy::too_many_arguments)]
     pub fn step_into<S0: WordStore, S1: WordStore>(
         &mut self,
         parts: Parts<'_, S0, S1>,
         i: &CoreIn,
-        link_out: &LinkOut,
-        link_in: &LinkOut,
+        links: LinkPorts<'_>,
         out: &mut CoreOut,
-        near: &mut LinkNearIn,
-        far: &mut LinkFarIn,
     ) {
         let Parts {
             engines,
@@ -486,20 +518,16 @@ impl Glue {
         } = parts;
         let rst = i.rst;
         let n = engines.len();
-        let n_mem = n + 1;
         // ---- Moore outputs
         let mut mo = [SramOut::default(); MAX_MEM];
         for (o, m) in mo.iter_mut().zip(&self.sram) {
             *o = m.outputs(rst, i.mem_stall);
         }
-        let mo = &mo[..n_mem];
-        let xo = self.xbar.master_outputs(rst, mo, link_out);
+        let mo = &mo[..n + 1];
+        let xo = self.xbar.master_outputs(rst, mo, links.out);
         let (q7o, csr, memdrv, q7dbg) = self.q7.outputs(rst);
-
-        // ---- UDMA engines, each with its CME-COPY loop
+        // ---- UDMA engines (each with its CME-COPY loop) and the EVT_SEM
         let eng = self.engines_step(engines, rst, &csr, &xo);
-
-        // ---- EVT_SEM
         let so = Self::evt_step(
             evt,
             &mut self.wires.evt_in,
@@ -511,18 +539,10 @@ impl Glue {
         );
         self.stats.out_incs += u64::from(xo.inc_valid[0]) + u64::from(xo.inc_valid[1]);
         self.stats.in_incs += u64::from(xo.inc_valid[2]) + u64::from(xo.inc_valid[3]);
-
-        // ---- interconnect masters without an engine: link in, Q7 store
-        let link_wm = WmIn {
-            awaddr: link_in.m_awaddr,
-            awlen: link_in.m_awlen,
-            awvalid: link_in.m_awvalid,
-            wdata: link_in.m_wdata,
-            wstrb: link_in.m_wstrb,
-            wlast: link_in.m_wlast,
-            wvalid: link_in.m_wvalid,
-            bready: link_in.m_bready,
-        };
+        // ---- the in-lanes' masters (the incoming lanes' far sides), the Q7 store
+        for (w, l) in self.wires.lins.iter_mut().zip(links.inc) {
+            *w = link_wm(l);
+        }
         let q7_wm = WmIn {
             awaddr: memdrv.awaddr,
             awlen: 0,
@@ -533,20 +553,14 @@ impl Glue {
             wvalid: memdrv.wvalid,
             bready: memdrv.bready,
         };
-        let wg = self.xbar.write_grant(rst);
         let ms = MasterView {
             n,
-            wg,
-            gw: &eng.gw,
+            wms: &self.wires.wms,
             rms: &self.wires.rms,
-            link: &link_wm,
+            lins: &self.wires.lins,
             q7: &q7_wm,
-            aw: eng.aw | u32::from(link_wm.awvalid) << n | u32::from(q7_wm.awvalid) << (n + 1),
-            ar: eng.ar,
-            b: eng.b | u32::from(link_wm.bready) << n | u32::from(q7_wm.bready) << (n + 1),
         };
-        // ---- decoders (registered outputs of the previous cycle; a path in
-        // ADDR hands them its master's address)
+        // ---- decoders (a lane in ADDR hands its decoder the master's address)
         Self::decoders_step(
             &mut self.dec,
             &mut self.dec_out,
@@ -555,88 +569,37 @@ impl Glue {
             rst,
             &ms,
         );
-
         let mut mem_in = [SramIn::default(); MAX_MEM];
-        self.xbar.target_outputs(rst, &ms, &mut mem_in, near);
-        // debug port: SBUF word w (of the one SBUF array, masked to 2^SAW)
-        // is word w % BankWords of bank w / BankWords
-        let sword = i.dbg_mem_addr as u32 & self.dbg_sbuf_mask;
-        let (bank, bword) = ((sword / self.bank_words) as usize, sword % self.bank_words);
-        for (k, m) in mem_in[..n_mem].iter_mut().enumerate() {
-            m.dbg_we = if i.dbg_mem_sel {
-                k == n && i.dbg_mem_we
-            } else {
-                k == bank && i.dbg_mem_we
-            };
-            m.dbg_addr = if k < n { bword } else { i.dbg_mem_addr as u32 };
-            m.dbg_wdata = i.dbg_mem_wdata;
-        }
-
+        self.xbar.target_outputs(rst, &ms, &mut mem_in, links.near);
+        let bank = self.dbg_lines(i, &mut mem_in[..n + 1]);
         // ---- clock edges of the glue (the loops took theirs with their engines)
-        self.xbar.update(rst, &ms, mo, link_out, &self.dec_out);
-        let bank_words = self.bank_words;
-        for (k, m) in self.sram[..n].iter_mut().enumerate() {
-            let mut bs = BankStore {
-                s: &mut *sbuf,
-                base: k as u32 * bank_words,
-                words: bank_words,
-            };
-            m.update(rst, &mem_in[k], &mo[k], &mut bs);
-        }
-        self.sram[n].update(rst, &mem_in[n], &mo[n], desc);
-        let q = n + 1;
-        let mresp = MemResp {
-            awready: xo.wm_awready >> q & 1 == 1,
-            wready: xo.wm_wready >> q & 1 == 1,
-            bresp: xo.wm_bresp,
-            bvalid: xo.wm_bvalid >> q & 1 == 1,
-        };
+        self.xbar.update(rst, &ms, mo, links.out, &self.dec_out);
+        self.srams_update(rst, &mem_in, mo, sbuf, desc);
         let tv = TargetView {
             n,
             sel: csr.tgt,
             sel_out: eng.gt,
-            evt: axil_out(
-                [
-                    so.s_axil_awready,
-                    so.s_axil_wready,
-                    so.s_axil_bvalid,
-                    so.s_axil_arready,
-                    so.s_axil_rvalid,
-                ],
-                so.s_axil_bresp,
-                so.s_axil_rdata,
-                so.s_axil_rresp,
-            ),
+            evt: evt_axil(&so),
         };
-        self.q7.update(rst, &i.axil, &tv, &mresp);
-
-        *far = LinkFarIn {
+        let mresp = MemResp {
             awready: xo.wm_awready >> n & 1 == 1,
             wready: xo.wm_wready >> n & 1 == 1,
-            bresp: xo.lin_bresp,
+            bresp: xo.wm_bresp[n],
             bvalid: xo.wm_bvalid >> n & 1 == 1,
         };
-        if !rst {
-            let lm = 1u32 << n;
-            if xo.wm_awready & lm != 0 && link_in.m_awvalid {
-                self.stats.in_bursts += 1;
-            }
-            let link_in_moved = xo.wm_awready & lm != 0 && link_in.m_awvalid
-                || xo.wm_wready & lm != 0 && link_in.m_wvalid;
-            self.stats.busy_cycles += u64::from(eng.moved(&xo) || link_in_moved);
+        self.q7.update(rst, &i.axil, &tv, &mresp);
+        for (k, f) in links.far.iter_mut().enumerate() {
+            *f = LinkFarIn {
+                awready: xo.lin_awready >> k & 1 == 1,
+                wready: xo.lin_wready >> k & 1 == 1,
+                bresp: xo.lin_bresp[k],
+                bvalid: xo.lin_bvalid >> k & 1 == 1,
+            };
         }
-        let dbg_mem_rdata = if rst {
-            0
-        } else if self.dbg_sel {
-            mo[n].dbg_rdata
-        } else if self.dbg_bank_ok {
-            mo[self.dbg_bank].dbg_rdata
-        } else {
-            0
-        };
-        self.dbg_sel = !rst && i.dbg_mem_sel;
-        self.dbg_bank = if rst { 0 } else { bank };
-        self.dbg_bank_ok = !rst && bank < n;
+        if !rst {
+            self.count_link_in(&xo, links.inc, eng.moved(&xo));
+        }
+        let dbg_mem_rdata = self.dbg_read(rst, mo, i.dbg_mem_sel, bank);
         *out = CoreOut {
             axil: q7o,
             dbg_sem: so.dbg_sem_o,
@@ -648,6 +611,82 @@ impl Glue {
             err_irq: eng.err_irq,
             sem_err: so.err_status_o,
         };
+    }
+
+    /// The memories' debug lines: SBUF word w (of the one SBUF array, masked
+    /// to 2^SAW) is word w % BankWords of bank w / BankWords; returns the bank.
+    #[inline(always)]
+    fn dbg_lines(&self, i: &CoreIn, mem_in: &mut [SramIn]) -> usize {
+        let n = mem_in.len() - 1;
+        let sword = i.dbg_mem_addr as u32 & self.dbg_sbuf_mask;
+        let (bank, bword) = ((sword / self.bank_words) as usize, sword % self.bank_words);
+        for (k, m) in mem_in.iter_mut().enumerate() {
+            m.dbg_we = if i.dbg_mem_sel {
+                k == n && i.dbg_mem_we
+            } else {
+                k == bank && i.dbg_mem_we
+            };
+            m.dbg_addr = if k < n { bword } else { i.dbg_mem_addr as u32 };
+            m.dbg_wdata = i.dbg_mem_wdata;
+        }
+        bank
+    }
+
+    /// Clock edges of the SRAM FSMs: the SBUF banks on their windows of the
+    /// SBUF array, the descriptor RAM on its array.
+    #[inline(always)]
+    fn srams_update<S0: WordStore, S1: WordStore>(
+        &mut self,
+        rst: bool,
+        mem_in: &[SramIn],
+        mo: &[SramOut],
+        sbuf: &mut S0,
+        desc: &mut S1,
+    ) {
+        let n = mo.len() - 1;
+        let bank_words = self.bank_words;
+        for (k, m) in self.sram[..n].iter_mut().enumerate() {
+            let mut bs = BankStore {
+                s: &mut *sbuf,
+                base: k as u32 * bank_words,
+                words: bank_words,
+            };
+            m.update(rst, &mem_in[k], &mo[k], &mut bs);
+        }
+        self.sram[n].update(rst, &mem_in[n], &mo[n], desc);
+    }
+
+    /// The debug read data (the memory selected in the previous cycle) and
+    /// this cycle's selection registers.
+    #[inline(always)]
+    fn dbg_read(&mut self, rst: bool, mo: &[SramOut], sel: bool, bank: usize) -> u64 {
+        let n = mo.len() - 1;
+        let d = if rst {
+            0
+        } else if self.dbg_sel {
+            mo[n].dbg_rdata
+        } else if self.dbg_bank_ok {
+            mo[self.dbg_bank].dbg_rdata
+        } else {
+            0
+        };
+        self.dbg_sel = !rst && sel;
+        self.dbg_bank = if rst { 0 } else { bank };
+        self.dbg_bank_ok = !rst && bank < n;
+        d
+    }
+
+    /// Statistics of the incoming link lanes: in-lane AW handshakes, and a
+    /// busy cycle on any engine or in-lane handshake.
+    #[inline(always)]
+    fn count_link_in(&mut self, xo: &XbarMOut, inc: &[LinkOut], eng_moved: bool) {
+        let mut moved = eng_moved;
+        for (k, l) in inc.iter().enumerate() {
+            let aw = xo.lin_awready >> k & 1 != 0 && l.m_awvalid;
+            self.stats.in_bursts += u64::from(aw);
+            moved |= aw || xo.lin_wready >> k & 1 != 0 && l.m_wvalid;
+        }
+        self.stats.busy_cycles += u64::from(moved);
     }
 
     /// Step every engine on its pins and clock its loop FIFO (fed by that
@@ -668,7 +707,6 @@ impl Glue {
     ) -> EngineSum {
         let mut sum = EngineSum::default();
         let n = engines.len();
-        let wg = self.xbar.write_grant(rst);
         let w = &mut self.wires;
         let loops = &mut self.loops[..n];
         let pi = &mut w.pins;
@@ -677,7 +715,6 @@ impl Glue {
         pi.s_axil_wdata = csr.wdata;
         pi.s_axil_wstrb = csr.wstrb;
         pi.s_axil_araddr = csr.araddr;
-        pi.m_axi_bresp = xo.wm_bresp;
         // The CSR target's valid/ready lines (bit e = engine e).
         let tm = match csr.tgt {
             Some(t) if t < n => 1u32 << t,
@@ -691,38 +728,32 @@ impl Glue {
             lane(csr.arvalid),
             lane(csr.rready),
         );
-        let bit = |m: u32, e: usize| u64::from(m >> e & 1);
-        // Engines with any of these ten lines high this cycle (the CSR
-        // target, the interconnect's grants): the others see them all low,
-        // which `pi` holds between engines (each engine's lines are cleared
-        // after its step).
-        let lines = awv
-            | wv
-            | brd
-            | arv
-            | rrd
-            | xo.rm_arready
-            | xo.rm_rvalid
-            | xo.wm_awready
-            | xo.wm_wready
-            | xo.wm_bvalid;
+        // The ten per-engine lines: the CSR target's valids / readies, the
+        // interconnect's readies and valids (bit e = engine e). Engines with
+        // none of them high see them all low, which `pi` holds between
+        // engines (each engine's lines are cleared after its step).
+        let masks = [
+            awv,
+            wv,
+            brd,
+            arv,
+            rrd,
+            xo.rm_arready,
+            xo.rm_rvalid,
+            xo.wm_awready,
+            xo.wm_wready,
+            xo.wm_bvalid,
+        ];
+        let lines = masks.iter().fold(0, |acc, m| acc | m);
         for e in 0..n {
             let (eng, lp) = (&mut engines[e], &mut loops[e]);
             let (tv, head) = lp.head_ref(rst);
             let own = lines >> e & 1 != 0;
             if own {
-                pi.s_axil_awvalid = bit(awv, e);
-                pi.s_axil_wvalid = bit(wv, e);
-                pi.s_axil_bready = bit(brd, e);
-                pi.s_axil_arvalid = bit(arv, e);
-                pi.s_axil_rready = bit(rrd, e);
-                pi.m_axi_arready = bit(xo.rm_arready, e);
-                pi.m_axi_rvalid = bit(xo.rm_rvalid, e);
-                pi.m_axi_awready = bit(xo.wm_awready, e);
-                pi.m_axi_wready = bit(xo.wm_wready, e);
-                pi.m_axi_bvalid = bit(xo.wm_bvalid, e);
+                drive_lines(pi, &masks, e);
             }
-            // each engine's read lane drives its own R payload
+            // each engine's lanes drive its own B response and R payload
+            pi.m_axi_bresp = xo.wm_bresp[e];
             pi.m_axi_rdata = to_beat(xo.rm_rdata[e]);
             pi.m_axi_rresp = xo.rm_rresp[e];
             pi.m_axi_rlast = u64::from(xo.rm_rlast >> e & 1);
@@ -735,48 +766,16 @@ impl Glue {
             pi.s_axis_tvalid = u64::from(tv);
             let o = &eng.step_pins(pi);
             if own {
-                pi.s_axil_awvalid = 0;
-                pi.s_axil_wvalid = 0;
-                pi.s_axil_bready = 0;
-                pi.s_axil_arvalid = 0;
-                pi.s_axil_rready = 0;
-                pi.m_axi_arready = 0;
-                pi.m_axi_rvalid = 0;
-                pi.m_axi_awready = 0;
-                pi.m_axi_wready = 0;
-                pi.m_axi_bvalid = 0;
+                drive_lines(pi, &[0; 10], e);
             }
-            if e == wg {
-                sum.gw = engine_wm(o);
-            }
+            w.wms[e] = engine_wm(o);
             w.rms[e] = RmIn {
                 araddr: o.m_axi_araddr,
                 arlen: o.m_axi_arlen,
                 arvalid: b(o.m_axi_arvalid),
                 rready: b(o.m_axi_rready),
             };
-            if csr.tgt == Some(e) {
-                sum.gt = axil_out(
-                    [
-                        o.s_axil_awready,
-                        o.s_axil_wready,
-                        o.s_axil_bvalid,
-                        o.s_axil_arready,
-                        o.s_axil_rvalid,
-                    ],
-                    o.s_axil_bresp,
-                    o.s_axil_rdata,
-                    o.s_axil_rresp,
-                );
-            }
-            let m = |x: u64| (x as u32 & 1) << e;
-            sum.aw |= m(o.m_axi_awvalid);
-            sum.w |= m(o.m_axi_wvalid);
-            sum.b |= m(o.m_axi_bready);
-            sum.ar |= m(o.m_axi_arvalid);
-            sum.r |= m(o.m_axi_rready);
-            sum.irq |= (o.irq_o & 1) << e;
-            sum.err_irq |= (o.err_irq_o & 1) << e;
+            sum.take(o, e, csr.tgt == Some(e));
             // Clock edge of the loop: only this engine's outputs feed it, and
             // its registered outputs were read above.
             lp.update_with(rst, b(o.m_axis_tvalid), b(o.s_axis_tready), || AxisBeat {

@@ -161,7 +161,7 @@ fn rr_pick_equals_the_wrapping_loop() {
             for rr in 0..n {
                 let want = (0..n).map(|k| (rr + k) % n).find(|&m| req >> m & 1 == 1);
                 assert_eq!(
-                    super::xbar::rr_pick(req, rr),
+                    super::xbar::rr_pick(u64::from(req), rr),
                     want,
                     "n {n} req {req:b} rr {rr}"
                 );

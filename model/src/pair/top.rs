@@ -1,10 +1,11 @@
 //! Golden model of `rtl/sb2sb_pair.sv`: two [`Core`]s joined by one
-//! [`Link`] per direction, with the placement straps of `place_i`.
+//! [`Link`] per link lane and direction (`NumLk` = the engine count), with
+//! the placement straps of `place_i`.
 
 use crate::ports::CycleModel;
 
-use super::core::{Core, CoreIn, CoreOut, Straps};
-use super::link::{Link, LinkFarIn, LinkNearIn};
+use super::core::{Core, CoreIn, CoreOut, LinkPorts, Straps};
+use super::link::{Link, LinkFarIn, LinkNearIn, LinkOut};
 use super::PairParams;
 use crate::regs::axil::AxilIn;
 
@@ -129,26 +130,28 @@ pub const fn straps(place: u64) -> (Straps, Straps) {
 pub struct Pair {
     pub a: Core,
     pub b: Core,
-    /// A -> B.
-    pub ab: Link,
-    /// B -> A.
-    pub ba: Link,
+    /// A -> B, one link per lane.
+    pub ab: Vec<Link>,
+    /// B -> A, one link per lane.
+    pub ba: Vec<Link>,
     /// The cores' results of this cycle, kept between cycles so they are
     /// written in place (every slot is rewritten every cycle; no state).
     wires: PairWires,
 }
 
 /// The wires between the cores and the links of one [`Pair`] cycle: each
-/// core's outputs, the near-side inputs of its outgoing link and the
-/// far-side inputs of its incoming link.
+/// core's outputs, the links' outputs, the near-side inputs of its outgoing
+/// lanes and the far-side inputs of its incoming lanes.
 #[derive(Debug, Clone, Default)]
 struct PairWires {
     oa: CoreOut,
     ob: CoreOut,
-    near_ab: LinkNearIn,
-    far_ba: LinkFarIn,
-    near_ba: LinkNearIn,
-    far_ab: LinkFarIn,
+    lab: Vec<LinkOut>,
+    lba: Vec<LinkOut>,
+    near_ab: Vec<LinkNearIn>,
+    far_ba: Vec<LinkFarIn>,
+    near_ba: Vec<LinkNearIn>,
+    far_ab: Vec<LinkFarIn>,
 }
 
 impl Pair {
@@ -157,9 +160,17 @@ impl Pair {
         Self {
             a: Core::new(p),
             b: Core::new(p),
-            ab: Link::new(p.link_latency),
-            ba: Link::new(p.link_latency),
-            wires: PairWires::default(),
+            ab: (0..p.engines).map(|_| Link::new(p.link_latency)).collect(),
+            ba: (0..p.engines).map(|_| Link::new(p.link_latency)).collect(),
+            wires: PairWires {
+                lab: vec![LinkOut::default(); p.engines],
+                lba: vec![LinkOut::default(); p.engines],
+                near_ab: vec![LinkNearIn::default(); p.engines],
+                far_ba: vec![LinkFarIn::default(); p.engines],
+                near_ba: vec![LinkNearIn::default(); p.engines],
+                far_ab: vec![LinkFarIn::default(); p.engines],
+                ..PairWires::default()
+            },
         }
     }
 }
@@ -184,7 +195,11 @@ impl Pair {
     /// Inject a test-only fault.
     pub fn inject(&mut self, f: LegFault) {
         match f {
-            LegFault::DropRemoteSem => self.ab.fault = Some(super::LinkFault::DropSemWrite),
+            LegFault::DropRemoteSem => {
+                for l in &mut self.ab {
+                    l.fault = Some(super::LinkFault::DropSemWrite);
+                }
+            }
             LegFault::WrongDieBit => self.a.glue.xbar.fault = Some(super::XbarFault::WrongDieBit),
         }
     }
@@ -205,57 +220,36 @@ impl CycleModel for Pair {
         let (sa, sb) = straps(i.place_i);
         self.a.set_straps(sa);
         self.b.set_straps(sb);
-        let lab = self.ab.outputs(rst, i.ab_stall_i & 1 == 1);
-        let lba = self.ba.outputs(rst, i.ba_stall_i & 1 == 1);
-        let ia = CoreIn {
-            rst,
-            mem_stall: i.a_mem_stall_i & 1 == 1,
-            axil: AxilIn {
-                awaddr: i.s_axil_a_awaddr as u32,
-                awvalid: i.s_axil_a_awvalid & 1 == 1,
-                wdata: i.s_axil_a_wdata as u32,
-                wstrb: i.s_axil_a_wstrb as u32,
-                wvalid: i.s_axil_a_wvalid & 1 == 1,
-                bready: i.s_axil_a_bready & 1 == 1,
-                araddr: i.s_axil_a_araddr as u32,
-                arvalid: i.s_axil_a_arvalid & 1 == 1,
-                rready: i.s_axil_a_rready & 1 == 1,
-            },
-            dbg_sem_idx: i.dbg_a_sem_idx_i,
-            dbg_mem_sel: i.dbg_a_mem_sel_i & 1 == 1,
-            dbg_mem_we: i.dbg_a_mem_we_i & 1 == 1,
-            dbg_mem_addr: i.dbg_a_mem_addr_i,
-            dbg_mem_wdata: i.dbg_a_mem_wdata_i,
-        };
-        let ib = CoreIn {
-            rst,
-            mem_stall: i.b_mem_stall_i & 1 == 1,
-            axil: AxilIn {
-                awaddr: i.s_axil_b_awaddr as u32,
-                awvalid: i.s_axil_b_awvalid & 1 == 1,
-                wdata: i.s_axil_b_wdata as u32,
-                wstrb: i.s_axil_b_wstrb as u32,
-                wvalid: i.s_axil_b_wvalid & 1 == 1,
-                bready: i.s_axil_b_bready & 1 == 1,
-                araddr: i.s_axil_b_araddr as u32,
-                arvalid: i.s_axil_b_arvalid & 1 == 1,
-                rready: i.s_axil_b_rready & 1 == 1,
-            },
-            dbg_sem_idx: i.dbg_b_sem_idx_i,
-            dbg_mem_sel: i.dbg_b_mem_sel_i & 1 == 1,
-            dbg_mem_we: i.dbg_b_mem_we_i & 1 == 1,
-            dbg_mem_addr: i.dbg_b_mem_addr_i,
-            dbg_mem_wdata: i.dbg_b_mem_wdata_i,
-        };
         let w = &mut self.wires;
-        self.a
-            .step_into(&ia, &lab, &lba, &mut w.oa, &mut w.near_ab, &mut w.far_ba);
-        self.b
-            .step_into(&ib, &lba, &lab, &mut w.ob, &mut w.near_ba, &mut w.far_ab);
+        for (o, l) in w.lab.iter_mut().zip(&self.ab) {
+            *o = l.outputs(rst, i.ab_stall_i & 1 == 1);
+        }
+        for (o, l) in w.lba.iter_mut().zip(&self.ba) {
+            *o = l.outputs(rst, i.ba_stall_i & 1 == 1);
+        }
+        let (ia, ib) = core_inputs(rst, i);
+        let w = &mut self.wires;
+        let pa = LinkPorts {
+            out: &w.lab,
+            inc: &w.lba,
+            near: &mut w.near_ab,
+            far: &mut w.far_ba,
+        };
+        self.a.step_into(&ia, pa, &mut w.oa);
+        let pb = LinkPorts {
+            out: &w.lba,
+            inc: &w.lab,
+            near: &mut w.near_ba,
+            far: &mut w.far_ab,
+        };
+        self.b.step_into(&ib, pb, &mut w.ob);
+        for (k, l) in self.ab.iter_mut().enumerate() {
+            l.update(rst, &w.near_ab[k], &w.far_ab[k], &w.lab[k]);
+        }
+        for (k, l) in self.ba.iter_mut().enumerate() {
+            l.update(rst, &w.near_ba[k], &w.far_ba[k], &w.lba[k]);
+        }
         let (oa, ob) = (&w.oa, &w.ob);
-        let (near_ab, far_ab, near_ba, far_ba) = (&w.near_ab, &w.far_ab, &w.near_ba, &w.far_ba);
-        self.ab.update(rst, near_ab, far_ab, &lab);
-        self.ba.update(rst, near_ba, far_ba, &lba);
         PairOut {
             s_axil_a_awready: u64::from(oa.axil.awready),
             s_axil_a_wready: u64::from(oa.axil.wready),
@@ -289,8 +283,53 @@ impl CycleModel for Pair {
             b_irq_o: ob.irq,
             b_err_irq_o: ob.err_irq,
             b_sem_err_o: ob.sem_err,
-            dbg_ab_link_o: lab.dbg,
-            dbg_ba_link_o: lba.dbg,
+            dbg_ab_link_o: w.lab[0].dbg,
+            dbg_ba_link_o: w.lba[0].dbg,
         }
     }
+}
+
+/// The cores' inputs from the pair's pins.
+fn core_inputs(rst: bool, i: &PairIn) -> (CoreIn, CoreIn) {
+    let ia = CoreIn {
+        rst,
+        mem_stall: i.a_mem_stall_i & 1 == 1,
+        axil: AxilIn {
+            awaddr: i.s_axil_a_awaddr as u32,
+            awvalid: i.s_axil_a_awvalid & 1 == 1,
+            wdata: i.s_axil_a_wdata as u32,
+            wstrb: i.s_axil_a_wstrb as u32,
+            wvalid: i.s_axil_a_wvalid & 1 == 1,
+            bready: i.s_axil_a_bready & 1 == 1,
+            araddr: i.s_axil_a_araddr as u32,
+            arvalid: i.s_axil_a_arvalid & 1 == 1,
+            rready: i.s_axil_a_rready & 1 == 1,
+        },
+        dbg_sem_idx: i.dbg_a_sem_idx_i,
+        dbg_mem_sel: i.dbg_a_mem_sel_i & 1 == 1,
+        dbg_mem_we: i.dbg_a_mem_we_i & 1 == 1,
+        dbg_mem_addr: i.dbg_a_mem_addr_i,
+        dbg_mem_wdata: i.dbg_a_mem_wdata_i,
+    };
+    let ib = CoreIn {
+        rst,
+        mem_stall: i.b_mem_stall_i & 1 == 1,
+        axil: AxilIn {
+            awaddr: i.s_axil_b_awaddr as u32,
+            awvalid: i.s_axil_b_awvalid & 1 == 1,
+            wdata: i.s_axil_b_wdata as u32,
+            wstrb: i.s_axil_b_wstrb as u32,
+            wvalid: i.s_axil_b_wvalid & 1 == 1,
+            bready: i.s_axil_b_bready & 1 == 1,
+            araddr: i.s_axil_b_araddr as u32,
+            arvalid: i.s_axil_b_arvalid & 1 == 1,
+            rready: i.s_axil_b_rready & 1 == 1,
+        },
+        dbg_sem_idx: i.dbg_b_sem_idx_i,
+        dbg_mem_sel: i.dbg_b_mem_sel_i & 1 == 1,
+        dbg_mem_we: i.dbg_b_mem_we_i & 1 == 1,
+        dbg_mem_addr: i.dbg_b_mem_addr_i,
+        dbg_mem_wdata: i.dbg_b_mem_wdata_i,
+    };
+    (ia, ib)
 }

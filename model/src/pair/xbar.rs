@@ -1,22 +1,33 @@
 //! Golden model of `rtl/sb2sb_xbar.sv`: the AXI4 interconnect of one core,
 //! routing every burst with a [`Decoder`](crate::decoder::Decoder) instance
-//! (one for the out-path, one for the in-path, one per engine read lane) on
-//! the SoC address. The SBUF is banked by partition: memory `b <
-//! engines` is SBUF bank `b` (partitions `b * 128 / engines ..`), memory
-//! `engines` the descriptor RAM; each engine's read master has its own lane
-//! and each memory a round-robin read arbiter over the lanes.
+//! (one per write lane, per in-lane and per read lane) on the SoC address.
+//! The SBUF is banked by partition: memory `b < engines` is SBUF bank `b`
+//! (partitions `b * 128 / engines ..`), memory `engines` the descriptor RAM.
 //!
-//! The routing table is in `docs/pair.md` and the RTL header. The out-path's
-//! B responses return through an in-order response queue ([`BQ_DEPTH`]
-//! entries): bursts to the link are posted and complete their entry when the
-//! peer's B comes back. The outputs
+//! Lanes: one write lane per write master (engine `e`: lane `e`, the Q7
+//! memory port: lane `engines`) with its own in-order response queue
+//! ([`BQ_DEPTH`] entries; a link burst is posted and completes its entry
+//! when the peer's B comes back), one in-lane per incoming link lane, one
+//! read lane per engine read master. Every target has a round-robin arbiter
+//! ([`rr_pick`]): each memory's write port (write lanes and in-lanes), each
+//! memory's read port (read lanes), the SEM_INCR window of the write lanes
+//! and of the in-lanes, and each outgoing link lane (write lane `e` uses
+//! link lane `e mod lanes`, the Q7 lane link lane 0; [`lk_of`]).
+//!
+//! The routing table is in `docs/pair.md` and the RTL header. The outputs
 //! towards the masters depend on the registered state and on the memories'
-//! and the link's (Moore) outputs only, so [`Xbar::master_outputs`] can be
+//! and the links' (Moore) outputs only, so [`Xbar::master_outputs`] can be
 //! evaluated before the UDMA engines step; [`Xbar::target_outputs`] and
 //! [`Xbar::update`] follow once the engines' outputs are known.
 
-// The FSM arms mirror the RTL's `unique case` states one by one.
-#![allow(clippy::collapsible_match, clippy::collapsible_if)]
+// The FSM arms mirror the RTL's `unique case` states one by one, and the
+// per-lane / per-target loops index several parallel arrays as the RTL's
+// `for` loops do.
+#![allow(
+    clippy::collapsible_match,
+    clippy::collapsible_if,
+    clippy::needless_range_loop
+)]
 
 use crate::addr::{ROUTE_OTHER_CHIP, ROUTE_OTHER_DIE, ROUTE_SAME_DIE};
 use crate::decoder::{DecoderIn, DecoderOut};
@@ -37,8 +48,8 @@ pub const TGT_LINK: u8 = 3;
 /// Target: error response.
 pub const TGT_ERR: u8 = 4;
 
-/// Write-path FSM states (out-path and in-path): `wst_e` of
-/// `rtl/sb2sb_xbar.sv`, same names and encoding.
+/// Write-lane and in-lane FSM states: `wst_e` of `rtl/sb2sb_xbar.sv`, same
+/// names and encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[repr(u8)]
 enum WState {
@@ -52,7 +63,7 @@ enum WState {
     Back = 7,
 }
 
-/// Read-path FSM states: `rst_e` of `rtl/sb2sb_xbar.sv`, same names and
+/// Read-lane FSM states: `rst_e` of `rtl/sb2sb_xbar.sv`, same names and
 /// encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[repr(u8)]
@@ -66,15 +77,85 @@ enum RState {
     Err = 6,
 }
 
-/// Entries of the out-path's response queue (`BqDepth` of `rtl/sb2sb_xbar.sv`).
+/// Entries of each write lane's response queue (`BqDepth` of `rtl/sb2sb_xbar.sv`).
 pub const BQ_DEPTH: usize = 8;
 
-/// Most engines of a core (`sb2sb_core`'s `NumEngines` limit): read lanes
-/// and SBUF banks.
+/// Entries of each link lane's owner FIFO: link bursts awaiting their B
+/// (`LkDepth` of `rtl/sb2sb_xbar.sv`).
+pub const LK_DEPTH: usize = 8;
+
+/// Most engines of a core (`sb2sb_core`'s `NumEngines` limit): read lanes,
+/// SBUF banks, link lanes and in-lanes.
 pub const MAX_ENGINES: usize = 16;
 
 /// Most memories of a core: [`MAX_ENGINES`] SBUF banks and the descriptor RAM.
 pub const MAX_MEM: usize = MAX_ENGINES + 1;
+
+/// Most write lanes of a core: the engines and the Q7 memory port.
+pub const MAX_WL: usize = MAX_ENGINES + 1;
+
+/// One write lane's registers (`wl_*_q[j]`, `bq_*_q[j]` of `rtl/sb2sb_xbar.sv`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct WLane {
+    st: WState,
+    tgt: u8,
+    mem: usize,
+    addr: u64,
+    len: u64,
+    word: u32,
+    resp: u64,
+    /// Response queue: completed and response of each entry, pointers, count.
+    bq_done: [bool; BQ_DEPTH],
+    bq_resp: [u64; BQ_DEPTH],
+    bq_wp: usize,
+    bq_rp: usize,
+    bq_cnt: usize,
+}
+
+impl WLane {
+    const RESET: Self = Self {
+        st: WState::Idle,
+        tgt: TGT_ERR,
+        mem: 0,
+        addr: 0,
+        len: 0,
+        word: 0,
+        resp: 0,
+        bq_done: [false; BQ_DEPTH],
+        bq_resp: [0; BQ_DEPTH],
+        bq_wp: 0,
+        bq_rp: 0,
+        bq_cnt: 0,
+    };
+
+    /// The head entry is completed (`bq_head`).
+    #[inline(always)]
+    fn bq_head(&self) -> bool {
+        self.bq_cnt != 0 && self.bq_done[self.bq_rp]
+    }
+}
+
+/// One in-lane's registers (`il_*_q[i]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ILane {
+    st: WState,
+    tgt: u8,
+    mem: usize,
+    len: u64,
+    word: u32,
+    resp: u64,
+}
+
+impl ILane {
+    const RESET: Self = Self {
+        st: WState::Idle,
+        tgt: TGT_ERR,
+        mem: 0,
+        len: 0,
+        word: 0,
+        resp: 0,
+    };
+}
 
 /// One read lane's registers (`r_*_q[e]` of `rtl/sb2sb_xbar.sv`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,7 +163,6 @@ struct RLane {
     st: RState,
     tgt: u8,
     mem: usize,
-    addr: u64,
     len: u64,
     cnt: u64,
     word: u32,
@@ -94,11 +174,36 @@ impl RLane {
         st: RState::Idle,
         tgt: TGT_ERR,
         mem: 0,
-        addr: 0,
         len: 0,
         cnt: 0,
         word: 0,
         resp: 0,
+    };
+}
+
+/// One outgoing link lane's registers: owner (AW to WLAST), round-robin
+/// pointer, owner FIFO of the link bursts awaiting B, their count and
+/// destination (address bits [63:32]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct LkLane {
+    own: Option<usize>,
+    rr: usize,
+    lf: [usize; LK_DEPTH],
+    lf_wp: usize,
+    lf_rp: usize,
+    pend: usize,
+    hi: u32,
+}
+
+impl LkLane {
+    const RESET: Self = Self {
+        own: None,
+        rr: 0,
+        lf: [0; LK_DEPTH],
+        lf_wp: 0,
+        lf_rp: 0,
+        pend: 0,
+        hi: 0,
     };
 }
 
@@ -113,13 +218,14 @@ pub const DESC_LO: u32 = map::CORE_DESC_BASE as u32;
 /// Test-only fault of the router.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum XbarFault {
-    /// The write-path decoder compares the DIE bit with the wrong die (the
+    /// The write lanes' decoders compare the DIE bit with the wrong die (the
     /// inverted `self_die_i`).
     WrongDieBit,
 }
 
 /// Static configuration (the RTL parameters and straps). `engines` divides
-/// the 128 SBUF partitions (one SBUF bank per engine).
+/// the 128 SBUF partitions (one SBUF bank per engine); the core has
+/// `engines` link lanes per direction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct XbarCfg {
     pub engines: usize,
@@ -154,30 +260,31 @@ pub struct RmIn {
 }
 
 /// The masters' outputs (the interconnect's master-side inputs) this cycle:
-/// write masters `0..engines + 2` (the engines, the link in, the Q7 store),
-/// read masters `0..engines`. Besides the request masks the interconnect
-/// reads a master only where its registered grant points ([`Xbar::grants`])
-/// and the link master, so a view may hold just those.
+/// write masters `0..=engines` (the engines, the Q7 store), the link-in
+/// masters `0..engines` (the incoming link lanes' far sides), read masters
+/// `0..engines`.
 pub trait Masters {
-    /// AWVALID of every write master (bit k = master k).
-    fn aw_req(&self) -> u32;
-    /// ARVALID of every read master (bit k = master k).
-    fn ar_req(&self) -> u32;
-    /// BREADY of every write master (bit k = master k).
-    fn b_req(&self) -> u32;
-    /// Write master `k`'s outputs.
-    fn wm(&self, k: usize) -> &WmIn;
-    /// Read master `k`'s outputs.
-    fn rm(&self, k: usize) -> &RmIn;
+    /// Write master `j`'s outputs.
+    fn wm(&self, j: usize) -> &WmIn;
+    /// Link-in master `i`'s outputs.
+    fn lin(&self, i: usize) -> &WmIn;
+    /// Read master `e`'s outputs.
+    fn rm(&self, e: usize) -> &RmIn;
 }
 
 /// Outputs towards the masters and the EVT_SEM (bit k of a mask = master k).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct XbarMOut {
+    /// Write masters (bit j = write lane j).
     pub wm_awready: u32,
     pub wm_wready: u32,
     pub wm_bvalid: u32,
-    pub wm_bresp: u64,
+    pub wm_bresp: [u64; MAX_WL],
+    /// Link-in masters (bit i = in-lane i).
+    pub lin_awready: u32,
+    pub lin_wready: u32,
+    pub lin_bvalid: u32,
+    pub lin_bresp: [u64; MAX_ENGINES],
     pub rm_arready: u32,
     pub rm_rvalid: u32,
     /// R payload of each read lane (index = engine).
@@ -185,22 +292,13 @@ pub struct XbarMOut {
     pub rm_rresp: [u64; MAX_ENGINES],
     /// RLAST of each read lane (bit e = engine e).
     pub rm_rlast: u32,
-    /// B response of the link master (in-path).
-    pub lin_bresp: u64,
-    /// Increment ports 0, 1 (out-path) and 2, 3 (in-path).
+    /// Increment ports 0, 1 (write lanes) and 2, 3 (in-lanes).
     pub inc_valid: [bool; 4],
     pub inc_idx: [u8; 4],
     pub inc_value: [u32; 4],
     pub dbg: u64,
     pub dbg_in: u64,
 }
-
-/// Memory owner: none.
-const OWN_NONE: u8 = 0;
-/// Memory owner: the out-path.
-const OWN_OUT: u8 = 1;
-/// Memory owner: the in-path.
-const OWN_IN: u8 = 2;
 
 /// Route of one burst (`route_t`): target, memory index (SBUF bank or the
 /// descriptor RAM), word inside the memory, response.
@@ -217,58 +315,86 @@ struct Route {
 pub struct Xbar {
     pub cfg: XbarCfg,
     pub fault: Option<XbarFault>,
-    w_st: WState,
-    w_g: usize,
-    w_rr: usize,
-    w_tgt: u8,
-    w_mem: usize,
-    w_addr: u64,
-    w_len: u64,
-    w_word: u32,
-    w_resp: u64,
+    /// Write lanes (engines, then the Q7 store).
+    wl: [WLane; MAX_WL],
+    /// Write bursts routed by the write lanes, mod 256.
     w_cnt: u8,
+    /// In-lanes (index = incoming link lane).
+    il: [ILane; MAX_ENGINES],
+    /// Per memory: the write port owned, its owner (a write lane `j`, or
+    /// in-lane `i` as `nwl + i`; the register keeps the last owner) and the
+    /// round-robin pointer of its write arbiter.
+    wo_v: [bool; MAX_MEM],
+    wo: [usize; MAX_MEM],
+    mw_rr: [usize; MAX_MEM],
+    /// SEM_INCR window owners and pointers: write lanes, in-lanes.
+    ls: Option<usize>,
+    ls_rr: usize,
+    is: Option<usize>,
+    is_rr: usize,
     inc_v: [bool; 2],
     inc_i: [u8; 2],
     inc_val: [u32; 2],
-    i_st: WState,
-    i_tgt: u8,
-    i_mem: usize,
-    i_addr: u64,
-    i_len: u64,
-    i_word: u32,
-    i_resp: u64,
     inc2_v: [bool; 2],
     inc2_i: [u8; 2],
     inc2_val: [u32; 2],
-    /// Write-port owner of each memory.
-    own: [u8; MAX_MEM],
+    /// Outgoing link lanes.
+    lk: [LkLane; MAX_ENGINES],
     /// Read lanes (index = engine).
     lanes: [RLane; MAX_ENGINES],
     /// Per memory: the lane owning its read port (AR to RLAST), and the
     /// round-robin pointer of its read arbiter.
     ro: [Option<usize>; MAX_MEM],
     r_rr: [usize; MAX_MEM],
-    /// Out-path response queue: master, completed, response of each entry.
-    bq_m: [usize; BQ_DEPTH],
-    bq_done: [bool; BQ_DEPTH],
-    bq_resp: [u64; BQ_DEPTH],
-    bq_wp: usize,
-    bq_rp: usize,
-    bq_cnt: usize,
-    /// Link bursts whose B has not come back, and their destination
-    /// (address bits [63:32]).
-    lk_pend: u8,
-    lk_hi: u32,
 }
 
-/// Round-robin pick: the first master of request mask `req` (bit k =
-/// master k) in the order `rr, rr + 1, ..., wrapping` (`rr` below the master
-/// count); the RTL's `w_pick` / `r_pick` loops as two mask scans.
+/// Round-robin pick, the one arbiter rule of the interconnect (`rr_pick` of
+/// the RTL): the first requester of mask `req` (bit q = requester q) at or
+/// after the pointer `rr`, else the first one from 0.
 #[inline(always)]
-pub(super) fn rr_pick(req: u32, rr: usize) -> Option<usize> {
-    let from_rr = req & (u32::MAX << rr);
+pub(super) fn rr_pick(req: u64, rr: usize) -> Option<usize> {
+    let from_rr = if rr >= 64 { 0 } else { req & (u64::MAX << rr) };
     let m = if from_rr != 0 { from_rr } else { req };
     (m != 0).then(|| m.trailing_zeros() as usize)
+}
+
+/// The pointer after a grant of requester `q` among `n` (`rr_after`).
+#[inline(always)]
+fn rr_after(q: usize, n: usize) -> usize {
+    if q + 1 >= n {
+        0
+    } else {
+        q + 1
+    }
+}
+
+/// Link lane of write lane `j` of a core with `n` engines (`lk_of`): engine
+/// `e` uses lane `e` (one link lane per engine), the Q7 lane lane 0.
+#[inline(always)]
+pub fn lk_of(j: usize, n: usize) -> usize {
+    if j < n {
+        j
+    } else {
+        0
+    }
+}
+
+/// Arbitration of one cycle, from the registered state: per memory the
+/// write-port claimant (owner, or the pick of an unowned port), the SEM
+/// picks, per link lane the claimant and whether it may raise AW.
+#[derive(Debug, Clone, Copy)]
+struct Arb {
+    mw_pick: [Option<usize>; MAX_MEM],
+    mc: [Option<usize>; MAX_MEM],
+    ls_pick: Option<usize>,
+    is_pick: Option<usize>,
+    lk_pick: [Option<usize>; MAX_ENGINES],
+    lc: [Option<usize>; MAX_ENGINES],
+    lk_ok: [bool; MAX_ENGINES],
+}
+
+fn is_mem(t: u8) -> bool {
+    t == TGT_SBUF || t == TGT_DESC
 }
 
 impl Xbar {
@@ -276,41 +402,26 @@ impl Xbar {
         Self {
             cfg,
             fault: None,
-            w_st: WState::Idle,
-            w_g: 0,
-            w_rr: 0,
-            w_tgt: TGT_ERR,
-            w_mem: 0,
-            w_addr: 0,
-            w_len: 0,
-            w_word: 0,
-            w_resp: 0,
+            wl: [WLane::RESET; MAX_WL],
             w_cnt: 0,
+            il: [ILane::RESET; MAX_ENGINES],
+            wo_v: [false; MAX_MEM],
+            wo: [0; MAX_MEM],
+            mw_rr: [0; MAX_MEM],
+            ls: None,
+            ls_rr: 0,
+            is: None,
+            is_rr: 0,
             inc_v: [false; 2],
             inc_i: [0; 2],
             inc_val: [0; 2],
-            i_st: WState::Idle,
-            i_tgt: TGT_ERR,
-            i_mem: 0,
-            i_addr: 0,
-            i_len: 0,
-            i_word: 0,
-            i_resp: 0,
             inc2_v: [false; 2],
             inc2_i: [0; 2],
             inc2_val: [0; 2],
-            own: [OWN_NONE; MAX_MEM],
+            lk: [LkLane::RESET; MAX_ENGINES],
             lanes: [RLane::RESET; MAX_ENGINES],
             ro: [None; MAX_MEM],
             r_rr: [0; MAX_MEM],
-            bq_m: [0; BQ_DEPTH],
-            bq_done: [false; BQ_DEPTH],
-            bq_resp: [0; BQ_DEPTH],
-            bq_wp: 0,
-            bq_rp: 0,
-            bq_cnt: 0,
-            lk_pend: 0,
-            lk_hi: 0,
         }
     }
 
@@ -326,102 +437,86 @@ impl Xbar {
         self.cfg.engines + 1
     }
 
-    /// All paths idle (the in-path and every read lane waiting for an
-    /// address), every memory unclaimed and every out-path B returned.
-    pub fn idle(&self) -> bool {
-        self.w_st == WState::Idle
-            && matches!(self.i_st, WState::Idle | WState::Addr)
-            && self.lanes[..self.cfg.engines]
-                .iter()
-                .all(|l| matches!(l.st, RState::Idle | RState::Addr))
-            && self.own.iter().all(|&o| o == OWN_NONE)
-            && self.ro.iter().all(Option::is_none)
-            && self.bq_cnt == 0
-            && self.lk_pend == 0
-    }
-
-    /// The destination the core's link near side serves this cycle
-    /// (registered state only, so a fabric can pick the link before the core
-    /// steps): while link B responses are outstanding, their destination
-    /// (address bits [63:32], offset 0; a burst to another destination waits
-    /// for them), else the out-path burst's address in TGT_AW or DATA.
-    pub fn out_link_addr(&self) -> Option<u64> {
-        if self.lk_pend != 0 {
-            return Some(u64::from(self.lk_hi) << 32);
-        }
-        (self.w_tgt == TGT_LINK && matches!(self.w_st, WState::TgtAw | WState::Data))
-            .then_some(self.w_addr)
-    }
-
-    /// A link burst may raise AWVALID: no link B outstanding, or the
-    /// outstanding ones share its destination (`lk_ok`).
+    /// Write lanes of this core: the engines and the Q7 store.
     #[inline(always)]
-    fn lk_ok(&self) -> bool {
-        self.lk_pend == 0 || (self.w_addr >> 32) as u32 == self.lk_hi
+    pub fn wl_count(&self) -> usize {
+        self.cfg.engines + 1
     }
 
-    /// The response queue's head is completed (`bq_head`).
+    /// Link lanes per direction (and in-lanes) of this core: one per engine.
     #[inline(always)]
-    fn bq_head(&self) -> bool {
-        self.bq_cnt != 0 && self.bq_done[self.bq_rp]
-    }
-
-    fn wm_count(&self) -> usize {
-        self.cfg.engines + 2
-    }
-
-    /// Index of the link-in write master.
-    pub fn link_master(&self) -> usize {
+    pub fn link_lanes(&self) -> usize {
         self.cfg.engines
     }
 
-    /// Decoders of this core: out-path 0, in-path 1, read lane `e` at `2 + e`.
+    /// Every lane waiting for an address, every port unowned and every B
+    /// returned.
+    pub fn idle(&self) -> bool {
+        let (n, nwl) = (self.cfg.engines, self.wl_count());
+        self.wl[..nwl]
+            .iter()
+            .all(|l| matches!(l.st, WState::Idle | WState::Addr) && l.bq_cnt == 0)
+            && self.il[..n]
+                .iter()
+                .all(|l| matches!(l.st, WState::Idle | WState::Addr))
+            && self.lanes[..n]
+                .iter()
+                .all(|l| matches!(l.st, RState::Idle | RState::Addr))
+            && self.wo_v.iter().all(|&v| !v)
+            && self.ro.iter().all(Option::is_none)
+            && self.ls.is_none()
+            && self.is.is_none()
+            && self.lk[..n].iter().all(|l| l.own.is_none() && l.pend == 0)
+    }
+
+    /// The destination link lane `l`'s near side serves this cycle
+    /// (registered state only, so a fabric can pick the link before the core
+    /// steps): while link B responses are outstanding on it, their
+    /// destination (address bits [63:32], offset 0; a burst to another
+    /// destination waits for them), else the address of its claimant's burst.
+    pub fn out_link_addr(&self, l: usize) -> Option<u64> {
+        let k = &self.lk[l];
+        if k.pend != 0 {
+            return Some(u64::from(k.hi) << 32);
+        }
+        self.arb().lc[l].map(|j| self.wl[j].addr)
+    }
+
+    /// Decoders of this core: write lane `j` at `j`, in-lane `i` at
+    /// `engines + 1 + i`, read lane `e` at `2 * engines + 1 + e`.
     #[inline(always)]
     pub fn dec_count(&self) -> usize {
-        self.cfg.engines + 2
+        3 * self.cfg.engines + 1
     }
 
-    /// The write master whose outputs [`Self::target_outputs`] and
-    /// [`Self::update`] read this cycle (besides the link master, the read
-    /// masters and the request masks): the registered grant (0 in reset).
-    #[inline(always)]
-    pub fn write_grant(&self, rst: bool) -> usize {
-        if rst {
-            0
-        } else {
-            self.w_g
-        }
-    }
-
-    /// `valid_i` and `addr_i` of decoder `k` this cycle: its path in ADDR
-    /// takes the master's address in the handshake cycle (valid = the
-    /// master's AWVALID / ARVALID); otherwise not valid, the held address.
+    /// `valid_i` and `addr_i` of decoder `k` this cycle: its lane in ADDR
+    /// takes the master's address in the handshake cycle; otherwise not
+    /// valid, address 0.
     #[inline(always)]
     fn dec_drive(&self, k: usize, rst: bool, ms: &impl Masters) -> (bool, u64) {
+        let (n, nwl) = (self.cfg.engines, self.wl_count());
         if rst {
             return (false, 0);
         }
-        match k {
-            0 if self.w_st == WState::Addr => {
-                let m = ms.wm(self.w_g);
-                (m.awvalid, m.awaddr)
+        if k < nwl {
+            let l = &self.wl[k];
+            let m = ms.wm(k);
+            if l.st == WState::Addr && m.awvalid && l.bq_cnt != BQ_DEPTH {
+                return (true, m.awaddr);
             }
-            0 => (false, self.w_addr),
-            1 if self.i_st == WState::Addr => {
-                let m = ms.wm(self.link_master());
-                (m.awvalid, m.awaddr)
+        } else if k < nwl + n {
+            let m = ms.lin(k - nwl);
+            if self.il[k - nwl].st == WState::Addr && m.awvalid {
+                return (true, m.awaddr);
             }
-            1 => (false, self.i_addr),
-            _ => {
-                let l = &self.lanes[k - 2];
-                if l.st == RState::Addr {
-                    let m = ms.rm(k - 2);
-                    (m.arvalid, m.araddr)
-                } else {
-                    (false, l.addr)
-                }
+        } else {
+            let e = k - nwl - n;
+            let m = ms.rm(e);
+            if self.lanes[e].st == RState::Addr && m.arvalid {
+                return (true, m.araddr);
             }
         }
+        (false, 0)
     }
 
     /// `valid_i` of decoder `k` this cycle (see [`Self::dec_input`]).
@@ -430,13 +525,13 @@ impl Xbar {
         self.dec_drive(k, rst, ms).0
     }
 
-    /// Inputs of decoder `k` (out-path 0, in-path 1, read lane `k - 2`) this
-    /// cycle: in its path's ADDR state the master's address (the decoder
-    /// takes it in the AW / AR handshake cycle), else the held address.
+    /// Inputs of decoder `k` ([`Self::dec_count`]) this cycle: in its lane's
+    /// ADDR state the master's address (the decoder takes it in the AW / AR
+    /// handshake cycle).
     #[inline]
     pub fn dec_input(&self, k: usize, rst: bool, ms: &impl Masters) -> DecoderIn {
-        let die = match (k, self.fault) {
-            (0, Some(XbarFault::WrongDieBit)) => self.cfg.self_die ^ 1,
+        let die = match self.fault {
+            Some(XbarFault::WrongDieBit) if k < self.wl_count() => self.cfg.self_die ^ 1,
             _ => self.cfg.self_die,
         };
         let (valid, addr) = self.dec_drive(k, rst, ms);
@@ -504,80 +599,88 @@ impl Xbar {
         r
     }
 
-    fn w_tgt_wready(&self, mem: &[SramOut], link: &LinkOut) -> bool {
-        match self.w_tgt {
-            TGT_SBUF | TGT_DESC => mem[self.w_mem].wready && self.own[self.w_mem] == OWN_OUT,
-            TGT_LINK => link.wready,
-            _ => true,
-        }
-    }
-
-    fn i_tgt_wready(&self, mem: &[SramOut]) -> bool {
-        match self.i_tgt {
-            TGT_SBUF | TGT_DESC => mem[self.i_mem].wready && self.own[self.i_mem] == OWN_IN,
-            _ => true,
-        }
-    }
-
-    fn is_mem(t: u8) -> bool {
-        t == TGT_SBUF || t == TGT_DESC
-    }
-
-    /// Memory `k`'s write lines this cycle belong to the out-path / the
-    /// in-path (`out_has`, `in_has`): its owner, or the claimant in TGT_AW
-    /// of an unowned memory (the in-path first), so a claim and its AW
-    /// handshake share one cycle. `own`: the owners (reset values in reset).
+    /// This cycle's arbitration (`mw_pick`, `mc`, `ls_pick`, `is_pick`,
+    /// `lk_pick`, `lc`, `lk_ok` of the RTL), from the registered state.
     #[inline(always)]
-    fn has(own: u8, out_w: bool, in_w: bool) -> (bool, bool) {
-        (
-            own == OWN_OUT || (own == OWN_NONE && out_w && !in_w),
-            own == OWN_IN || (own == OWN_NONE && in_w),
-        )
-    }
-
-    /// The out-path / in-path waits in TGT_AW for memory `k` (`out_w`, `in_w`).
-    #[inline(always)]
-    fn claims(&self, k: usize) -> (bool, bool) {
-        (
-            self.w_st == WState::TgtAw && Self::is_mem(self.w_tgt) && self.w_mem == k,
-            self.i_st == WState::TgtAw && Self::is_mem(self.i_tgt) && self.i_mem == k,
-        )
-    }
-
-    /// Each memory's read pick this cycle (`r_pick`, `r_pick_ok`): the first
-    /// lane waiting for it in RTgtAr in round-robin order from its pointer;
-    /// `lanes` are the pre-edge lanes (the reset lanes in reset).
-    #[inline(always)]
-    fn read_picks(&self, lanes: &[RLane], rr: &[usize; MAX_MEM]) -> [Option<usize>; MAX_MEM] {
-        let mut req = [0u32; MAX_MEM];
-        for (e, l) in lanes.iter().enumerate() {
-            if l.st == RState::TgtAr {
-                req[l.mem] |= 1 << e;
+    fn arb(&self) -> Arb {
+        let (n, nwl) = (self.cfg.engines, self.wl_count());
+        let mut mreq = [0u64; MAX_MEM];
+        let (mut lreq, mut ireq) = (0u64, 0u64);
+        let mut kreq = [0u64; MAX_ENGINES];
+        for (j, l) in self.wl[..nwl].iter().enumerate() {
+            if l.st != WState::TgtAw {
+                continue;
+            }
+            match l.tgt {
+                TGT_SBUF | TGT_DESC => mreq[l.mem] |= 1 << j,
+                TGT_SEM => lreq |= 1 << j,
+                TGT_LINK => kreq[lk_of(j, n)] |= 1 << j,
+                _ => {}
             }
         }
-        let mut pick = [None; MAX_MEM];
+        for (i, l) in self.il[..n].iter().enumerate() {
+            if l.st == WState::TgtAw {
+                if is_mem(l.tgt) {
+                    mreq[l.mem] |= 1 << (nwl + i);
+                } else if l.tgt == TGT_SEM {
+                    ireq |= 1 << i;
+                }
+            }
+        }
+        let mut a = Arb {
+            mw_pick: [None; MAX_MEM],
+            mc: [None; MAX_MEM],
+            ls_pick: rr_pick(lreq, self.ls_rr),
+            is_pick: rr_pick(ireq, self.is_rr),
+            lk_pick: [None; MAX_ENGINES],
+            lc: [None; MAX_ENGINES],
+            lk_ok: [false; MAX_ENGINES],
+        };
         for k in 0..self.mem_count() {
-            if req[k] != 0 {
-                pick[k] = rr_pick(req[k], rr[k]);
-            }
+            a.mw_pick[k] = rr_pick(mreq[k], self.mw_rr[k]);
+            a.mc[k] = if self.wo_v[k] {
+                Some(self.wo[k])
+            } else {
+                a.mw_pick[k]
+            };
         }
-        pick
+        for (l, k) in self.lk[..n].iter().enumerate() {
+            a.lk_pick[l] = rr_pick(kreq[l], k.rr);
+            a.lc[l] = k.own.or(a.lk_pick[l]);
+            a.lk_ok[l] = a.lc[l].is_some_and(|j| {
+                k.pend != LK_DEPTH && (k.pend == 0 || (self.wl[j].addr >> 32) as u32 == k.hi)
+            });
+        }
+        a
+    }
+
+    /// Write lane `j`'s target takes its W beat (`wl_wrdy`).
+    #[inline(always)]
+    fn wl_wrdy(&self, j: usize, mem: &[SramOut], links: &[LinkOut]) -> bool {
+        let l = &self.wl[j];
+        match l.tgt {
+            TGT_SBUF | TGT_DESC => mem[l.mem].wready,
+            TGT_LINK => links[lk_of(j, self.cfg.engines)].wready,
+            _ => true,
+        }
+    }
+
+    /// In-lane `i`'s target takes its W beat (`il_wrdy`).
+    #[inline(always)]
+    fn il_wrdy(&self, i: usize, mem: &[SramOut]) -> bool {
+        let l = &self.il[i];
+        !is_mem(l.tgt) || mem[l.mem].wready
     }
 
     /// Outputs towards the masters and the EVT_SEM.
     #[inline]
-    pub fn master_outputs(&self, rst: bool, mem: &[SramOut], link: &LinkOut) -> XbarMOut {
+    pub fn master_outputs(&self, rst: bool, mem: &[SramOut], links: &[LinkOut]) -> XbarMOut {
         if rst {
-            return XbarMOut {
-                dbg: u64::from(TGT_ERR) << 19 | u64::from(TGT_ERR) << 8,
-                dbg_in: u64::from(TGT_ERR) << 3,
-                ..Default::default()
-            };
+            return Self::new(self.cfg).master_outputs(false, mem, links);
         }
+        let (n, nwl) = (self.cfg.engines, self.wl_count());
         let cat = |a: [u8; 2], b: [u8; 2]| [a[0], a[1], b[0], b[1]];
         let mut o = XbarMOut {
-            wm_bresp: self.bq_resp[self.bq_rp],
-            lin_bresp: self.i_resp,
             inc_valid: [self.inc_v[0], self.inc_v[1], self.inc2_v[0], self.inc2_v[1]],
             inc_idx: cat(self.inc_i, self.inc2_i),
             inc_value: [
@@ -588,42 +691,59 @@ impl Xbar {
             ],
             ..Default::default()
         };
-        let lm = 1u32 << self.link_master();
-        match self.i_st {
-            WState::Addr => o.wm_awready |= lm,
-            WState::Data => {
-                if self.i_tgt_wready(mem) {
-                    o.wm_wready |= lm;
-                }
+        for (j, l) in self.wl[..nwl].iter().enumerate() {
+            let bit = 1u32 << j;
+            match l.st {
+                WState::Addr if l.bq_cnt != BQ_DEPTH => o.wm_awready |= bit,
+                WState::Data if self.wl_wrdy(j, mem, links) => o.wm_wready |= bit,
+                _ => {}
             }
-            WState::Back => o.wm_bvalid |= lm,
-            // the memory's B goes straight to the link
-            WState::Resp => {
-                let m = &mem[self.i_mem];
-                if m.bvalid {
-                    o.wm_bvalid |= lm;
-                }
-                o.lin_bresp = m.bresp;
+            if l.bq_head() {
+                o.wm_bvalid |= bit;
             }
-            _ => {}
+            o.wm_bresp[j] = l.bq_resp[l.bq_rp];
         }
-        o.dbg_in = u64::from(self.own[self.cfg.engines]) << 8
-            | u64::from(self.own[0]) << 6
-            | u64::from(self.i_tgt) << 3
-            | (self.i_st as u64);
-        let g = 1u32 << self.w_g;
-        match self.w_st {
-            WState::Addr => o.wm_awready |= g,
-            WState::Data => {
-                if self.w_tgt_wready(mem, link) {
-                    o.wm_wready |= g;
+        for (i, l) in self.il[..n].iter().enumerate() {
+            let bit = 1u32 << i;
+            o.lin_bresp[i] = l.resp;
+            match l.st {
+                WState::Addr => o.lin_awready |= bit,
+                WState::Data if self.il_wrdy(i, mem) => o.lin_wready |= bit,
+                WState::Back => o.lin_bvalid |= bit,
+                // the memory's B goes straight to the link lane
+                WState::Resp => {
+                    let m = &mem[l.mem];
+                    if m.bvalid {
+                        o.lin_bvalid |= bit;
+                    }
+                    o.lin_bresp[i] = m.bresp;
                 }
+                _ => {}
             }
-            _ => {}
         }
-        if self.bq_head() {
-            o.wm_bvalid |= 1u32 << self.bq_m[self.bq_rp];
-        }
+        self.read_outputs(mem, &mut o);
+        let own = |k: usize| match (self.wo_v[k], self.wo[k] < nwl) {
+            (false, _) => 0u64,
+            (true, true) => 1,
+            (true, false) => 2,
+        };
+        let (w0, i0, l0) = (&self.wl[0], &self.il[0], &self.lanes[0]);
+        o.dbg_in = own(n) << 8 | own(0) << 6 | u64::from(i0.tgt) << 3 | (i0.st as u64);
+        o.dbg = u64::from(self.w_cnt) << 24
+            | u64::from(self.inc_v[0]) << 22
+            | u64::from(self.inc_v[1]) << 23
+            | u64::from(l0.tgt) << 19
+            | (l0.mem as u64 & 0x1F) << 14
+            | (l0.st as u64) << 11
+            | u64::from(w0.tgt) << 8
+            | (self.wo[0] as u64 & 0x1F) << 3
+            | (w0.st as u64);
+        o
+    }
+
+    /// The read lanes' outputs towards the engines.
+    #[inline(always)]
+    fn read_outputs(&self, mem: &[SramOut], o: &mut XbarMOut) {
         for (e, l) in self.lanes[..self.cfg.engines].iter().enumerate() {
             let bit = 1u32 << e;
             o.rm_rresp[e] = l.resp;
@@ -649,208 +769,414 @@ impl Xbar {
                 _ => {}
             }
         }
-        let l0 = &self.lanes[0];
-        o.dbg = u64::from(self.w_cnt) << 24
-            | u64::from(self.inc_v[0]) << 22
-            | u64::from(self.inc_v[1]) << 23
-            | u64::from(l0.tgt) << 19
-            | (l0.mem as u64 & 0x1F) << 14
-            | (l0.st as u64) << 11
-            | u64::from(self.w_tgt) << 8
-            | (self.w_g as u64 & 0x1F) << 3
-            | (self.w_st as u64);
-        o
     }
 
-    /// Inputs of the memories (`mem_in[..mem_count()]`) and of the link's
-    /// near side.
+    /// Each memory's read pick this cycle (`r_pick`, `r_pick_ok`): the first
+    /// lane waiting for it in RTgtAr in round-robin order from its pointer.
+    #[inline(always)]
+    fn read_picks(&self) -> [Option<usize>; MAX_MEM] {
+        let mut req = [0u64; MAX_MEM];
+        for (e, l) in self.lanes[..self.cfg.engines].iter().enumerate() {
+            if l.st == RState::TgtAr {
+                req[l.mem] |= 1 << e;
+            }
+        }
+        let mut pick = [None; MAX_MEM];
+        for k in 0..self.mem_count() {
+            pick[k] = rr_pick(req[k], self.r_rr[k]);
+        }
+        pick
+    }
+
+    /// Inputs of the memories (`mem_in[..mem_count()]`, their debug lines
+    /// left as they are) and of the outgoing link lanes' near sides.
     #[inline]
     pub fn target_outputs(
         &self,
         rst: bool,
         ms: &impl Masters,
         mem_in: &mut [SramIn],
-        link_in: &mut LinkNearIn,
+        link_in: &mut [LinkNearIn],
     ) {
-        self.mem_lines(rst, ms, mem_in);
-        let (w_st, w_g, w_tgt, w_addr, w_len, lk_ok) = if rst {
-            (WState::Idle, 0, TGT_ERR, 0, 0, true)
-        } else {
-            (
-                self.w_st,
-                self.w_g,
-                self.w_tgt,
-                self.w_addr,
-                self.w_len,
-                self.lk_ok(),
-            )
-        };
-        let m = ms.wm(w_g);
-        let l = w_tgt == TGT_LINK;
-        *link_in = LinkNearIn {
-            awaddr: w_addr,
-            awlen: w_len,
-            awvalid: l && w_st == WState::TgtAw && lk_ok,
-            wdata: m.wdata,
-            wstrb: m.wstrb,
-            wlast: m.wlast,
-            wvalid: l && w_st == WState::Data && m.wvalid,
-            // every link B completes a queue entry that is waiting for it
-            bready: true,
-        };
-    }
-
-    /// The memories' AXI lines (their debug lines are left as they are):
-    /// every memory's write lines as driven by no path (the out-path's
-    /// data, no write valid), its read lines from its read arbiter (the
-    /// picked lane's word and length, AR valid while its read port is free,
-    /// R ready from its owning lane), then the write lines of the memory the
-    /// out-path owns and of the one the in-path owns (an owner is one path,
-    /// so at most one path drives a memory's write lines).
-    #[inline(always)]
-    fn mem_lines(&self, rst: bool, ms: &impl Masters, mem_in: &mut [SramIn]) {
-        let reset_lanes = [RLane::RESET; MAX_ENGINES];
-        let n = self.cfg.engines;
-        let (lanes, ro, rr) = if rst {
-            (&reset_lanes[..n], &[None; MAX_MEM], &[0; MAX_MEM])
-        } else {
-            (&self.lanes[..n], &self.ro, &self.r_rr)
-        };
-        let (w_st, w_g, w_tgt, w_mem, w_word, i_st, i_tgt, i_mem, i_word) = if rst {
-            (WState::Idle, 0, TGT_ERR, 0, 0, WState::Idle, TGT_ERR, 0, 0)
-        } else {
-            (
-                self.w_st,
-                self.w_g,
-                self.w_tgt,
-                self.w_mem,
-                self.w_word,
-                self.i_st,
-                self.i_tgt,
-                self.i_mem,
-                self.i_word,
-            )
-        };
-        let own = if rst { [OWN_NONE; MAX_MEM] } else { self.own };
-        let picks = self.read_picks(lanes, rr);
-        let m = ms.wm(w_g);
+        if rst {
+            return Self::new(self.cfg).target_outputs(false, ms, mem_in, link_in);
+        }
+        let a = self.arb();
+        let picks = self.read_picks();
         for (k, s) in mem_in[..self.mem_count()].iter_mut().enumerate() {
-            let pl = &lanes[picks[k].unwrap_or(0)];
+            let pl = &self.lanes[picks[k].unwrap_or(0)];
             *s = SramIn {
-                awaddr: w_word,
-                awvalid: false,
-                wdata: m.wdata,
-                wstrb: m.wstrb,
-                wlast: m.wlast,
-                wvalid: false,
-                bready: false,
                 araddr: pl.word,
                 arlen: pl.len as u32,
-                arvalid: ro[k].is_none() && picks[k].is_some(),
-                rready: ro[k].is_some_and(|e| ms.rm(e).rready),
+                arvalid: self.ro[k].is_none() && picks[k].is_some(),
+                rready: self.ro[k].is_some_and(|e| ms.rm(e).rready),
                 dbg_we: s.dbg_we,
                 dbg_addr: s.dbg_addr,
                 dbg_wdata: s.dbg_wdata,
+                ..SramIn::default()
             };
+            self.mem_write_lines(a.mc[k], ms, s);
         }
-        let w_mine = Self::is_mem(w_tgt);
-        let i_mine = Self::is_mem(i_tgt);
-        let out_w = |k: usize| w_st == WState::TgtAw && w_mine && w_mem == k;
-        let in_w = |k: usize| i_st == WState::TgtAw && i_mine && i_mem == k;
-        if w_mine && Self::has(own[w_mem], out_w(w_mem), in_w(w_mem)).0 {
-            let s = &mut mem_in[w_mem];
-            s.awvalid = w_st == WState::TgtAw;
-            s.wvalid = w_st == WState::Data && m.wvalid;
-            s.bready = w_st == WState::Resp;
-        }
-        if i_mine && Self::has(own[i_mem], out_w(i_mem), in_w(i_mem)).1 {
-            let lm = ms.wm(self.link_master());
-            let s = &mut mem_in[i_mem];
-            s.awaddr = i_word;
-            s.wdata = lm.wdata;
-            s.wstrb = lm.wstrb;
-            s.wlast = lm.wlast;
-            s.awvalid = i_st == WState::TgtAw;
-            s.wvalid = i_st == WState::Data && lm.wvalid;
-            s.bready = i_st == WState::Resp && lm.bready;
-        }
-    }
-
-    /// The memory owners' next values (`own_d`, from the pre-edge state).
-    #[inline(always)]
-    fn next_owners(&self, mem: &[SramOut], link_bready: bool, own_d: &mut [u8; MAX_MEM]) {
-        for (k, od) in own_d[..self.mem_count()].iter_mut().enumerate() {
-            let (out_w, in_w) = self.claims(k);
-            match self.own[k] {
-                OWN_NONE => {
-                    *od = if in_w {
-                        OWN_IN
-                    } else if out_w {
-                        OWN_OUT
-                    } else {
-                        OWN_NONE
-                    }
-                }
-                OWN_OUT => {
-                    if self.w_st == WState::Resp && mem[k].bvalid {
-                        *od = OWN_NONE;
-                    }
-                }
-                OWN_IN => {
-                    if self.i_st == WState::Resp && mem[k].bvalid && link_bready {
-                        *od = OWN_NONE;
-                    }
-                }
-                _ => *od = OWN_NONE,
+        for (l, li) in link_in[..self.link_lanes()].iter_mut().enumerate() {
+            *li = LinkNearIn {
+                // every link B completes a queue entry that is waiting for it
+                bready: true,
+                ..LinkNearIn::default()
+            };
+            if let Some(j) = a.lc[l] {
+                let (w, m) = (&self.wl[j], ms.wm(j));
+                li.awaddr = w.addr;
+                li.awlen = w.len;
+                li.awvalid = w.st == WState::TgtAw && a.lk_ok[l];
+                li.wdata = m.wdata;
+                li.wstrb = m.wstrb;
+                li.wlast = m.wlast;
+                li.wvalid = w.st == WState::Data && m.wvalid;
             }
         }
     }
 
-    /// The in-path FSM's clock edge (its one master, the link, `lw`).
+    /// A memory's write lines from its claimant `q` (a write lane, or an
+    /// in-lane as `nwl + i`); none: the lines stay low.
     #[inline(always)]
-    fn in_path_update(&mut self, lw: &WmIn, mem: &[SramOut], dec: &DecoderOut) {
-        let mut inc2_v = [false; 2];
-        match self.i_st {
-            // one master: out of reset the in-path waits in ADDR
-            WState::Idle => self.i_st = WState::Addr,
+    fn mem_write_lines(&self, q: Option<usize>, ms: &impl Masters, s: &mut SramIn) {
+        let nwl = self.wl_count();
+        let Some(q) = q else { return };
+        let (st, word, m, bready) = if q < nwl {
+            (self.wl[q].st, self.wl[q].word, ms.wm(q), true)
+        } else {
+            let m = ms.lin(q - nwl);
+            (self.il[q - nwl].st, self.il[q - nwl].word, m, m.bready)
+        };
+        s.awaddr = word;
+        s.wdata = m.wdata;
+        s.wstrb = m.wstrb;
+        s.wlast = m.wlast;
+        s.awvalid = st == WState::TgtAw;
+        s.wvalid = st == WState::Data && m.wvalid;
+        s.bready = st == WState::Resp && bready;
+    }
+
+    /// Clock edge, in the RTL's stages: every handshake of this cycle from
+    /// the pre-edge state ([`Sig`]), then the arbiters' owners, the
+    /// increment ports, the link lanes, the write lanes with their response
+    /// queues, the in-lanes and the read lanes.
+    #[inline]
+    pub fn update(
+        &mut self,
+        rst: bool,
+        ms: &impl Masters,
+        mem: &[SramOut],
+        links: &[LinkOut],
+        dec: &[DecoderOut],
+    ) {
+        if rst {
+            self.reset();
+            return;
+        }
+        let a = self.arb();
+        let g = self.signals(&a, ms, mem, links);
+        self.owners_update(&a, &g, ms);
+        self.inc_update(&g, ms);
+        let lk_b = self.link_lanes_update(&a, &g, ms, links);
+        let (n, nwl) = (self.cfg.engines, self.wl_count());
+        for j in 0..nwl {
+            let r = (self.wl[j].st == WState::Route)
+                .then(|| self.route_of(&dec[j], self.wl[j].len, false, true));
+            self.wl_update(j, &g, ms.wm(j), mem, r, lk_b[j]);
+        }
+        for i in 0..n {
+            let r = (self.il[i].st == WState::Route)
+                .then(|| self.route_of(&dec[nwl + i], self.il[i].len, true, true));
+            self.il_update(i, &g, ms.lin(i), mem, r);
+        }
+        let picks = self.read_picks();
+        self.read_lanes_update(ms, mem, &dec[nwl + n..], &picks);
+    }
+
+    /// The handshakes of this cycle (`wl_aw_go`, `wl_hs`, `il_aw_go`,
+    /// `il_hs`, `lk_aw_hs`, each memory's B handshake).
+    #[inline(always)]
+    fn signals(&self, a: &Arb, ms: &impl Masters, mem: &[SramOut], links: &[LinkOut]) -> Sig {
+        let (n, nwl) = (self.cfg.engines, self.wl_count());
+        let mut g = Sig::default();
+        for l in 0..n {
+            g.lk_aw_hs[l] = a.lc[l]
+                .is_some_and(|j| self.wl[j].st == WState::TgtAw && a.lk_ok[l] && links[l].awready);
+        }
+        for (j, w) in self.wl[..nwl].iter().enumerate() {
+            g.wl_aw_go[j] = w.st == WState::TgtAw
+                && match w.tgt {
+                    TGT_SBUF | TGT_DESC => a.mc[w.mem] == Some(j) && mem[w.mem].awready,
+                    TGT_SEM => self.ls.is_none() && a.ls_pick == Some(j),
+                    TGT_LINK => g.lk_aw_hs[lk_of(j, n)] && a.lc[lk_of(j, n)] == Some(j),
+                    _ => true,
+                };
+            g.wl_hs[j] = w.st == WState::Data && self.wl_wrdy(j, mem, links) && ms.wm(j).wvalid;
+        }
+        for (i, l) in self.il[..n].iter().enumerate() {
+            g.il_aw_go[i] = l.st == WState::TgtAw
+                && match l.tgt {
+                    TGT_SBUF | TGT_DESC => a.mc[l.mem] == Some(nwl + i) && mem[l.mem].awready,
+                    TGT_SEM => self.is.is_none() && a.is_pick == Some(i),
+                    _ => true,
+                };
+            g.il_hs[i] = l.st == WState::Data && self.il_wrdy(i, mem) && ms.lin(i).wvalid;
+        }
+        for k in 0..self.mem_count() {
+            g.mem_b_hs[k] = self.wo_v[k]
+                && mem[k].bvalid
+                && match self.wo[k] {
+                    q if q < nwl => self.wl[q].st == WState::Resp,
+                    q => self.il[q - nwl].st == WState::Resp && ms.lin(q - nwl).bready,
+                };
+        }
+        g
+    }
+
+    /// The owners of the memories' write ports and of the SEM_INCR window:
+    /// an unowned target is claimed by its pick (pointer after it), a memory
+    /// released at its B handshake, the window at its owner's WLAST beat.
+    #[inline(always)]
+    fn owners_update(&mut self, a: &Arb, g: &Sig, ms: &impl Masters) {
+        let nrq = self.wl_count() + self.cfg.engines;
+        for k in 0..self.mem_count() {
+            if !self.wo_v[k] {
+                if let Some(p) = a.mw_pick[k] {
+                    self.wo_v[k] = true;
+                    self.wo[k] = p;
+                    self.mw_rr[k] = rr_after(p, nrq);
+                }
+            } else if g.mem_b_hs[k] {
+                self.wo_v[k] = false;
+            }
+        }
+        match (self.ls, a.ls_pick) {
+            (None, Some(p)) => {
+                self.ls = Some(p);
+                self.ls_rr = rr_after(p, self.wl_count());
+            }
+            (Some(j), _) if g.wl_hs[j] && ms.wm(j).wlast => self.ls = None,
+            _ => {}
+        }
+        match (self.is, a.is_pick) {
+            (None, Some(p)) => {
+                self.is = Some(p);
+                self.is_rr = rr_after(p, self.cfg.engines);
+            }
+            (Some(i), _) if g.il_hs[i] && ms.lin(i).wlast => self.is = None,
+            _ => {}
+        }
+    }
+
+    /// The increment ports: each SEM_INCR beat's two 32-bit lanes with
+    /// strobes (write lanes: ports 0/1, in-lanes: ports 2/3).
+    #[inline(always)]
+    fn inc_update(&mut self, g: &Sig, ms: &impl Masters) {
+        let (n, nwl) = (self.cfg.engines, self.wl_count());
+        self.inc_v = [false; 2];
+        self.inc2_v = [false; 2];
+        for j in (0..nwl).filter(|&j| g.wl_hs[j] && self.wl[j].tgt == TGT_SEM) {
+            let (m, w) = (ms.wm(j), self.wl[j].word);
+            for l in 0..2 {
+                self.inc_v[l] = (m.wstrb >> (4 * l)) & 0xF != 0;
+                self.inc_i[l] = (w.wrapping_mul(2) + l as u32) as u8;
+                self.inc_val[l] = (m.wdata >> (32 * l)) as u32;
+            }
+        }
+        for i in (0..n).filter(|&i| g.il_hs[i] && self.il[i].tgt == TGT_SEM) {
+            let (m, w) = (ms.lin(i), self.il[i].word);
+            for l in 0..2 {
+                self.inc2_v[l] = (m.wstrb >> (4 * l)) & 0xF != 0;
+                self.inc2_i[l] = (w.wrapping_mul(2) + l as u32) as u8;
+                self.inc2_val[l] = (m.wdata >> (32 * l)) as u32;
+            }
+        }
+    }
+
+    /// The link lanes: owner claimed at the pick, released at the owner's
+    /// WLAST beat; the AW handshake appends the owner to the owner FIFO and
+    /// sets the destination; a link B pops it. Returns the link B of each
+    /// write lane this edge (`wl_lk_b`, `wl_lk_bresp`).
+    #[inline(always)]
+    fn link_lanes_update(
+        &mut self,
+        a: &Arb,
+        g: &Sig,
+        ms: &impl Masters,
+        links: &[LinkOut],
+    ) -> [Option<u64>; MAX_WL] {
+        let nwl = self.wl_count();
+        let mut lk_b = [None; MAX_WL];
+        for l in 0..self.link_lanes() {
+            let lc = a.lc[l];
+            let end = lc.is_some_and(|j| g.wl_hs[j] && ms.wm(j).wlast);
+            let hi = lc.map_or(0, |j| (self.wl[j].addr >> 32) as u32);
+            let k = &mut self.lk[l];
+            if k.own.is_none() {
+                if let Some(p) = a.lk_pick[l] {
+                    k.own = Some(p);
+                    k.rr = rr_after(p, nwl);
+                }
+            }
+            if end {
+                k.own = None;
+            }
+            if g.lk_aw_hs[l] {
+                k.lf[k.lf_wp] = lc.unwrap_or(0);
+                k.lf_wp = (k.lf_wp + 1) % LK_DEPTH;
+                k.hi = hi;
+            }
+            let b = links[l].bvalid;
+            if b {
+                lk_b[k.lf[k.lf_rp]] = Some(links[l].bresp);
+                k.lf_rp = (k.lf_rp + 1) % LK_DEPTH;
+            }
+            k.pend = k.pend + usize::from(g.lk_aw_hs[l]) - usize::from(b);
+        }
+        lk_b
+    }
+
+    /// Write lane `j`'s FSM and response queue (`r`: the route, in WRoute;
+    /// `lk_b`: the link B for this lane this edge).
+    #[inline(always)]
+    fn wl_update(
+        &mut self,
+        j: usize,
+        g: &Sig,
+        m: &WmIn,
+        mem: &[SramOut],
+        r: Option<Route>,
+        lk_b: Option<u64>,
+    ) {
+        let pop = self.wl[j].bq_head() && m.bready;
+        let mut push = None;
+        let mut routed = false;
+        let l = &mut self.wl[j];
+        match l.st {
+            // one master: out of reset the lane waits in ADDR
+            WState::Idle => l.st = WState::Addr,
             WState::Addr => {
-                if lw.awvalid {
-                    self.i_st = WState::Route;
-                    self.i_addr = lw.awaddr;
-                    self.i_len = lw.awlen;
+                if m.awvalid && l.bq_cnt != BQ_DEPTH {
+                    l.st = WState::Route;
+                    l.addr = m.awaddr;
+                    l.len = m.awlen;
                 }
             }
             WState::Route => {
-                let r = self.route_of(dec, self.i_len, true, true);
-                self.i_tgt = r.tgt;
-                self.i_mem = r.mem;
-                self.i_word = r.word;
-                self.i_resp = r.resp;
-                self.i_st = if r.tgt == TGT_SEM || r.tgt == TGT_ERR {
+                let r = r.expect("the route of a lane in ROUTE");
+                l.tgt = r.tgt;
+                l.mem = r.mem;
+                l.word = r.word;
+                l.resp = r.resp;
+                routed = true;
+                l.st = if r.tgt == TGT_ERR {
                     WState::Data
                 } else {
                     WState::TgtAw
                 };
             }
             WState::TgtAw => {
-                let k = self.i_mem;
-                let (out_w, in_w) = self.claims(k);
-                if Self::has(self.own[k], out_w, in_w).1 && mem[k].awready {
-                    self.i_st = WState::Data;
+                if g.wl_aw_go[j] {
+                    l.st = WState::Data;
                 }
             }
             WState::Data => {
-                if self.i_tgt_wready(mem) && lw.wvalid {
-                    if self.i_tgt == TGT_SEM {
-                        for (l, v) in inc2_v.iter_mut().enumerate() {
-                            *v = (lw.wstrb >> (4 * l)) & 0xF != 0;
-                            self.inc2_i[l] = (self.i_word.wrapping_mul(2) + l as u32) as u8;
-                            self.inc2_val[l] = (lw.wdata >> (32 * l)) as u32;
+                if g.wl_hs[j] {
+                    if l.tgt == TGT_SEM {
+                        l.word = l.word.wrapping_add(1);
+                    }
+                    if m.wlast {
+                        if is_mem(l.tgt) {
+                            l.st = WState::Resp;
+                        } else {
+                            // SEM_INCR and error: answered now; link: posted,
+                            // the entry waits for the peer's B
+                            push = Some((l.tgt != TGT_LINK, l.resp));
+                            l.st = WState::Addr;
                         }
-                        self.i_word = self.i_word.wrapping_add(1);
+                    }
+                }
+            }
+            WState::Resp => {
+                if mem[l.mem].bvalid {
+                    push = Some((true, mem[l.mem].bresp));
+                    l.st = WState::Addr;
+                }
+            }
+            _ => l.st = WState::Idle,
+        }
+        Self::bq_update(l, lk_b, pop, push);
+        if routed {
+            self.w_cnt = self.w_cnt.wrapping_add(1);
+        }
+    }
+
+    /// A write lane's response queue: a link B completes the oldest entry
+    /// still waiting (a lane's link B responses return in its burst order on
+    /// its one link lane, and only link entries wait), the completed head is
+    /// popped on BREADY, the push (completed, response) is appended.
+    #[inline(always)]
+    fn bq_update(l: &mut WLane, lk_b: Option<u64>, pop: bool, push: Option<(bool, u64)>) {
+        if let Some(resp) = lk_b {
+            if let Some(idx) = (0..l.bq_cnt)
+                .map(|k| (l.bq_rp + k) % BQ_DEPTH)
+                .find(|&i| !l.bq_done[i])
+            {
+                l.bq_done[idx] = true;
+                l.bq_resp[idx] = resp;
+            }
+        }
+        if pop {
+            l.bq_rp = (l.bq_rp + 1) % BQ_DEPTH;
+        }
+        if let Some((done, resp)) = push {
+            let w = l.bq_wp;
+            l.bq_done[w] = done;
+            l.bq_resp[w] = resp;
+            l.bq_wp = (w + 1) % BQ_DEPTH;
+        }
+        l.bq_cnt = l.bq_cnt + usize::from(push.is_some()) - usize::from(pop);
+    }
+
+    /// In-lane `i`'s FSM (its one master, the link lane's far side, `lw`;
+    /// `r`: the route, in WRoute).
+    #[inline(always)]
+    fn il_update(&mut self, i: usize, g: &Sig, lw: &WmIn, mem: &[SramOut], r: Option<Route>) {
+        let l = &mut self.il[i];
+        match l.st {
+            // one master: out of reset the lane waits in ADDR
+            WState::Idle => l.st = WState::Addr,
+            WState::Addr => {
+                if lw.awvalid {
+                    l.st = WState::Route;
+                    l.len = lw.awlen;
+                }
+            }
+            WState::Route => {
+                let r = r.expect("the route of a lane in ROUTE");
+                l.tgt = r.tgt;
+                l.mem = r.mem;
+                l.word = r.word;
+                l.resp = r.resp;
+                l.st = if r.tgt == TGT_ERR {
+                    WState::Data
+                } else {
+                    WState::TgtAw
+                };
+            }
+            WState::TgtAw => {
+                if g.il_aw_go[i] {
+                    l.st = WState::Data;
+                }
+            }
+            WState::Data => {
+                if g.il_hs[i] {
+                    if l.tgt == TGT_SEM {
+                        l.word = l.word.wrapping_add(1);
                     }
                     if lw.wlast {
-                        self.i_st = if self.i_tgt == TGT_SEM || self.i_tgt == TGT_ERR {
+                        l.st = if l.tgt == TGT_SEM || l.tgt == TGT_ERR {
                             WState::Back
                         } else {
                             WState::Resp
@@ -859,21 +1185,20 @@ impl Xbar {
                 }
             }
             WState::Resp => {
-                if mem[self.i_mem].bvalid && lw.bready {
-                    self.i_st = WState::Addr;
+                if mem[l.mem].bvalid && lw.bready {
+                    l.st = WState::Addr;
                 }
             }
             _ => {
                 if lw.bready {
-                    self.i_st = WState::Addr;
+                    l.st = WState::Addr;
                 }
             }
         }
-        self.inc2_v = inc2_v;
     }
 
     /// The read lanes' and read arbiters' clock edge (`picks` from the
-    /// pre-edge state).
+    /// pre-edge state; `dec`: the read lanes' decoders).
     #[inline(always)]
     fn read_lanes_update(
         &mut self,
@@ -892,7 +1217,7 @@ impl Xbar {
                     if mem[k].arready {
                         ar_hs[k] = true;
                         self.ro[k] = Some(p);
-                        self.r_rr[k] = if p == n - 1 { 0 } else { p + 1 };
+                        self.r_rr[k] = rr_after(p, n);
                     }
                 }
                 (Some(e), _) => {
@@ -912,20 +1237,19 @@ impl Xbar {
                     let m = ms.rm(e);
                     if m.arvalid {
                         l.st = RState::Route;
-                        l.addr = m.araddr;
                         l.len = m.arlen;
                     }
                 }
                 RState::Route => {
                     let len = l.len;
-                    let r = self.route_of(&dec[2 + e], len, false, false);
+                    let r = self.route_of(&dec[e], len, false, false);
                     let l = &mut self.lanes[e];
                     l.tgt = r.tgt;
                     l.mem = r.mem;
                     l.word = r.word;
                     l.resp = r.resp;
                     l.cnt = 0;
-                    l.st = if Self::is_mem(r.tgt) {
+                    l.st = if is_mem(r.tgt) {
                         RState::TgtAr
                     } else {
                         RState::Err
@@ -954,209 +1278,15 @@ impl Xbar {
             }
         }
     }
+}
 
-    /// The out-path FSM's clock edge; returns the response-queue push of
-    /// this edge (`bq_push`: master, completed, response).
-    #[inline(always)]
-    fn out_path_update(
-        &mut self,
-        ms: &impl Masters,
-        mem: &[SramOut],
-        link: &LinkOut,
-        dec: &DecoderOut,
-        w_has: bool,
-    ) -> Option<(usize, bool, u64)> {
-        let n_wm = self.wm_count();
-        let lmi = self.link_master();
-        let g = self.w_g;
-        let next_rr = if g == n_wm - 1 { 0 } else { g + 1 };
-        let all_wm = if n_wm >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << n_wm) - 1
-        };
-        // the next master at the end of this burst (`w_next`): the pick from
-        // the master after this one, while the queue keeps a free entry
-        // after this burst's
-        let next = if self.bq_cnt + 1 < BQ_DEPTH {
-            rr_pick(ms.aw_req() & all_wm & !(1 << lmi), next_rr)
-        } else {
-            None
-        };
-        let mut inc_v = [false; 2];
-        let mut push = None;
-        match self.w_st {
-            WState::Idle => {
-                let all_wm = if n_wm >= 32 {
-                    u32::MAX
-                } else {
-                    (1u32 << n_wm) - 1
-                };
-                let req = ms.aw_req() & all_wm & !(1 << lmi);
-                // a burst is taken only with a free queue entry for its response
-                if self.bq_cnt != BQ_DEPTH {
-                    if let Some(m) = rr_pick(req, self.w_rr) {
-                        self.w_st = WState::Addr;
-                        self.w_g = m;
-                    }
-                }
-            }
-            WState::Addr => {
-                let m = ms.wm(g);
-                if m.awvalid {
-                    self.w_st = WState::Route;
-                    self.w_addr = m.awaddr;
-                    self.w_len = m.awlen;
-                }
-            }
-            WState::Route => {
-                let r = self.route_of(dec, self.w_len, g == lmi, true);
-                self.w_tgt = r.tgt;
-                self.w_mem = r.mem;
-                self.w_word = r.word;
-                self.w_resp = r.resp;
-                self.w_cnt = self.w_cnt.wrapping_add(1);
-                self.w_st = if r.tgt == TGT_SEM || r.tgt == TGT_ERR {
-                    WState::Data
-                } else {
-                    WState::TgtAw
-                };
-            }
-            WState::TgtAw => {
-                let rdy = match self.w_tgt {
-                    TGT_SBUF | TGT_DESC => w_has && mem[self.w_mem].awready,
-                    _ => self.lk_ok() && link.awready,
-                };
-                if rdy {
-                    self.w_st = WState::Data;
-                }
-            }
-            WState::Data => {
-                let m = ms.wm(g);
-                if self.w_tgt_wready(mem, link) && m.wvalid {
-                    if self.w_tgt == TGT_SEM {
-                        for (l, v) in inc_v.iter_mut().enumerate() {
-                            *v = (m.wstrb >> (4 * l)) & 0xF != 0;
-                            self.inc_i[l] = (self.w_word.wrapping_mul(2) + l as u32) as u8;
-                            self.inc_val[l] = (m.wdata >> (32 * l)) as u32;
-                        }
-                        self.w_word = self.w_word.wrapping_add(1);
-                    }
-                    if m.wlast {
-                        if Self::is_mem(self.w_tgt) {
-                            self.w_st = WState::Resp;
-                        } else {
-                            // SEM_INCR and error: answered now; link: posted,
-                            // the entry waits for the peer's B
-                            push = Some((g, self.w_tgt != TGT_LINK, self.w_resp));
-                            self.burst_end(next, next_rr);
-                        }
-                    }
-                }
-            }
-            WState::Resp => {
-                let k = self.w_mem;
-                if mem[k].bvalid {
-                    push = Some((g, true, mem[k].bresp));
-                    self.burst_end(next, next_rr);
-                }
-            }
-            _ => self.w_st = WState::Idle,
-        }
-        self.inc_v = inc_v;
-        push
-    }
-
-    /// The end of an out-path burst: straight to ADDR with the `next` master
-    /// (no IDLE cycle), or to IDLE; the round-robin pointer after this master.
-    #[inline(always)]
-    fn burst_end(&mut self, next: Option<usize>, next_rr: usize) {
-        if let Some(m) = next {
-            self.w_st = WState::Addr;
-            self.w_g = m;
-        } else {
-            self.w_st = WState::Idle;
-        }
-        self.w_rr = next_rr;
-    }
-
-    /// The response queue's clock edge: a link B completes the oldest entry
-    /// still waiting (link B responses return in burst order, and only link
-    /// entries wait), the completed head is popped on its master's BREADY,
-    /// the out-path's push is appended; the link bursts awaiting B counted.
-    #[inline(always)]
-    fn bq_update(
-        &mut self,
-        link: &LinkOut,
-        lk_aw_hs: bool,
-        pop: bool,
-        push: Option<(usize, bool, u64)>,
-    ) {
-        let lk_b_hs = link.bvalid;
-        if lk_aw_hs {
-            self.lk_hi = (self.w_addr >> 32) as u32;
-        }
-        self.lk_pend = self.lk_pend + u8::from(lk_aw_hs) - u8::from(lk_b_hs);
-        if lk_b_hs {
-            if let Some(idx) = (0..self.bq_cnt)
-                .map(|k| (self.bq_rp + k) % BQ_DEPTH)
-                .find(|&i| !self.bq_done[i])
-            {
-                self.bq_done[idx] = true;
-                self.bq_resp[idx] = link.bresp;
-            }
-        }
-        if pop {
-            self.bq_rp = (self.bq_rp + 1) % BQ_DEPTH;
-        }
-        if let Some((m, done, resp)) = push {
-            let w = self.bq_wp;
-            self.bq_m[w] = m;
-            self.bq_done[w] = done;
-            self.bq_resp[w] = resp;
-            self.bq_wp = (w + 1) % BQ_DEPTH;
-        }
-        self.bq_cnt = self.bq_cnt + usize::from(push.is_some()) - usize::from(pop);
-    }
-
-    /// Clock edge.
-    #[inline]
-    pub fn update(
-        &mut self,
-        rst: bool,
-        ms: &impl Masters,
-        mem: &[SramOut],
-        link: &LinkOut,
-        dec: &[DecoderOut],
-    ) {
-        if rst {
-            self.reset();
-            return;
-        }
-        let lmi = self.link_master();
-        // ---- memory owners (from the pre-edge state): an unowned memory
-        // stays unowned unless a path is in TGT_AW, so with none owned and
-        // neither path there the owners hold.
-        let mut own_d = self.own;
-        if self.w_st == WState::TgtAw
-            || self.i_st == WState::TgtAw
-            || self.own.iter().any(|&o| o != OWN_NONE)
-        {
-            self.next_owners(mem, ms.wm(lmi).bready, &mut own_d);
-        }
-        // the out-path's hold on its memory's write lines (`out_has`), from
-        // the pre-edge state of both paths
-        let (out_w, in_w) = self.claims(self.w_mem);
-        let w_has = Self::has(self.own[self.w_mem], out_w, in_w).0;
-        self.in_path_update(ms.wm(lmi), mem, &dec[1]);
-        // ---- out-path and its response queue (both from the pre-edge state)
-        let lk_aw_hs =
-            self.w_st == WState::TgtAw && self.w_tgt == TGT_LINK && self.lk_ok() && link.awready;
-        let bq_pop = self.bq_head() && ms.b_req() >> self.bq_m[self.bq_rp] & 1 != 0;
-        let push = self.out_path_update(ms, mem, link, &dec[0], w_has);
-        self.bq_update(link, lk_aw_hs, bq_pop, push);
-        let picks = self.read_picks(&self.lanes[..self.cfg.engines], &self.r_rr);
-        self.read_lanes_update(ms, mem, dec, &picks);
-        self.own = own_d;
-    }
+/// The handshakes of one cycle, from the pre-edge state (see [`Xbar::update`]).
+#[derive(Debug, Clone, Copy, Default)]
+struct Sig {
+    wl_aw_go: [bool; MAX_WL],
+    wl_hs: [bool; MAX_WL],
+    il_aw_go: [bool; MAX_ENGINES],
+    il_hs: [bool; MAX_ENGINES],
+    lk_aw_hs: [bool; MAX_ENGINES],
+    mem_b_hs: [bool; MAX_MEM],
 }

@@ -15,11 +15,15 @@
 //! typed error) to the destination core and carries it through one golden
 //! [`crate::pair::link::Link`] per directed (source, destination) core pair
 //! (latency per link class, [`link_latency`]) into the destination core's
-//! link in-port (its interconnect's in-path), where it is decoded again and
+//! link in-port (its interconnect's in-lanes), where it is decoded again and
 //! lands in that core's SBUF, descriptor RAM or EVT_SEM increment ports 2/3.
-//! The in-port takes one burst at a time; when several links hold bursts for
-//! one core, the fabric grants them in turn (lowest source core first after
-//! the last grant), a grant lasting until the burst's B handshake.
+//! A core's interconnect has one link lane per engine (write lane `e` uses
+//! lane `e`, `pair::xbar::lk_of`), so each directed core pair has one link per
+//! lane, and lane `l` of a core's near side joins the link of lane `l`
+//! towards the destination of that lane's burst (`Xbar::out_link_addr`).
+//! Each in-lane takes one burst at a time; when several links hold bursts for
+//! one core's in-lane, the fabric grants them in turn (lowest source core
+//! first after the last grant), a grant lasting until the burst's B handshake.
 //!
 //! A core is clocked while it has work: from the cycle one of its queues has
 //! an M2S/S2M pair posted, or a link into or out of it holds a burst, until
@@ -33,7 +37,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::pair::core::{CoreIn, Parts};
+use crate::pair::core::{CoreIn, CoreOut, LinkPorts, Parts};
 use crate::pair::link::{Link, LinkFarIn, LinkNearIn, LinkOut, LINK_LATENCY};
 use crate::regs::axil::{AxilIn, AxilOut};
 use crate::udma::m2s::M2sState;
@@ -70,13 +74,14 @@ pub const fn link_latency(c: LinkClass) -> u16 {
 /// The SoC fabric of cycle mode: the links and the in-port grants.
 #[derive(Debug, Clone, Default)]
 pub struct Fabric {
-    /// One link per directed (source core, destination core) pair, created
-    /// on first use.
-    pub links: BTreeMap<(u16, u16), Link>,
-    /// Per destination core: the source whose link holds the in-port grant.
-    grant: HashMap<u16, u16>,
-    /// Per destination core: the last source granted (round robin).
-    last: HashMap<u16, u16>,
+    /// Per directed (source core, destination core) pair the links of its
+    /// lanes (one per engine of the source core), created on first use.
+    pub links: BTreeMap<(u16, u16), Vec<Link>>,
+    /// Per (destination core, lane): the source whose link holds the
+    /// in-lane grant.
+    grant: HashMap<(u16, usize), u16>,
+    /// Per (destination core, lane): the last source granted (round robin).
+    last: HashMap<(u16, usize), u16>,
     /// Bursts the fabric delivered per destination core (in-port grants).
     pub delivered: HashMap<u16, u64>,
 }
@@ -84,7 +89,7 @@ pub struct Fabric {
 impl Fabric {
     /// Whether no link holds a burst and no grant is open.
     pub fn idle(&self) -> bool {
-        self.grant.is_empty() && self.links.values().all(Link::idle)
+        self.grant.is_empty() && self.links.values().flatten().all(Link::idle)
     }
 }
 
@@ -133,9 +138,10 @@ impl System {
             })
     }
 
-    /// The destination core of the burst core `c` sends towards the fabric.
-    fn out_dest(&self, c: u16) -> Result<Option<u16>, SystemError> {
-        let Some(addr) = self.cores[usize::from(c)].hw.xbar.out_link_addr() else {
+    /// The destination core of the burst core `c` sends towards the fabric
+    /// on its link lane `l`.
+    fn out_dest(&self, c: u16, l: usize) -> Result<Option<u16>, SystemError> {
+        let Some(addr) = self.cores[usize::from(c)].hw.xbar.out_link_addr(l) else {
             return Ok(None);
         };
         let (to, _) = map::route_address(&self.topo, CoreId(c), addr)?;
@@ -158,97 +164,157 @@ impl System {
         axil: &BTreeMap<u16, AxilIn>,
         q7_out: &mut BTreeMap<u16, AxilOut>,
     ) -> Result<(), SystemError> {
-        // Outgoing links the live cores use this cycle (from registered state).
-        let mut out: Vec<(u16, Option<u16>)> = Vec::with_capacity(live.len());
+        // Outgoing link lanes the live cores use this cycle (from registered state).
+        let mut out: Vec<(u16, Vec<Option<u16>>)> = Vec::with_capacity(live.len());
         for &c in live {
-            let d = self.out_dest(c)?;
-            if let Some(d) = d {
-                if let std::collections::btree_map::Entry::Vacant(v) = fabric.links.entry((c, d)) {
-                    let class = self.topo.link_class(CoreId(c), CoreId(d))?;
-                    v.insert(Link::new(link_latency(class)));
+            let lanes = self.cores[usize::from(c)].hw.xbar.link_lanes();
+            let mut ds = Vec::with_capacity(lanes);
+            for l in 0..lanes {
+                let d = self.out_dest(c, l)?;
+                if let Some(d) = d {
+                    if let std::collections::btree_map::Entry::Vacant(v) =
+                        fabric.links.entry((c, d))
+                    {
+                        let class = self.topo.link_class(CoreId(c), CoreId(d))?;
+                        v.insert((0..lanes).map(|_| Link::new(link_latency(class))).collect());
+                    }
                 }
+                ds.push(d);
             }
-            out.push((c, d));
+            out.push((c, ds));
         }
-        // Moore outputs of every link.
-        let louts: BTreeMap<(u16, u16), LinkOut> = fabric
+        // Moore outputs of every link lane.
+        let louts: BTreeMap<(u16, u16), Vec<LinkOut>> = fabric
             .links
             .iter()
-            .map(|(&k, l)| (k, l.outputs(false, false)))
+            .map(|(&k, ls)| (k, ls.iter().map(|l| l.outputs(false, false)).collect()))
             .collect();
+        let mut nears: HashMap<(u16, u16, usize), LinkNearIn> = HashMap::new();
+        let mut fars: HashMap<(u16, u16, usize), LinkFarIn> = HashMap::new();
+        for (c, ds) in out {
+            self.clock_core(c, &ds, fabric, &louts, axil, q7_out, &mut nears, &mut fars)?;
+        }
+        Self::fabric_edges(live, fabric, &louts, &nears, &fars);
+        Ok(())
+    }
+
+    /// One clock of core `c` with its outgoing lanes joined to the links of
+    /// `ds` (the destination of each lane) and its in-lanes to the granted
+    /// links; the lanes' link inputs are collected in `nears` / `fars`.
+    #[allow(clippy::too_many_arguments)]
+    fn clock_core(
+        &mut self,
+        c: u16,
+        ds: &[Option<u16>],
+        fabric: &Fabric,
+        louts: &BTreeMap<(u16, u16), Vec<LinkOut>>,
+        axil: &BTreeMap<u16, AxilIn>,
+        q7_out: &mut BTreeMap<u16, AxilOut>,
+        nears: &mut HashMap<(u16, u16, usize), LinkNearIn>,
+        fars: &mut HashMap<(u16, u16, usize), LinkFarIn>,
+    ) -> Result<(), SystemError> {
+        let lanes = ds.len();
+        let ci = CoreIn {
+            axil: axil.get(&c).copied().unwrap_or_default(),
+            ..CoreIn::default()
+        };
         let idle = LinkOut::default();
-        let mut nears: HashMap<(u16, u16), LinkNearIn> = HashMap::new();
-        let mut fars: HashMap<(u16, u16), LinkFarIn> = HashMap::new();
-        for (c, d) in out {
-            let ci = CoreIn {
-                axil: axil.get(&c).copied().unwrap_or_default(),
-                ..CoreIn::default()
-            };
-            let lo = d.map_or(&idle, |d| &louts[&(c, d)]);
-            let src = fabric.grant.get(&c).copied();
-            let li = src.map_or(&idle, |s| &louts[&(s, c)]);
-            let reduce = self.rx_reduce.get(&c).map_or(&[][..], |v| &v[..]);
-            let mut err = None;
-            let k = &mut self.cores[usize::from(c)];
-            let (co, near, far) = k.hw.step(
-                Parts {
-                    engines: &mut k.engines,
-                    evt: &mut k.evt,
-                    sbuf: &mut SbufWords {
-                        sbuf: &mut k.sbuf,
-                        reduce,
-                        err: &mut err,
-                    },
-                    desc: &mut DescWords(&mut k.desc),
+        let lo: Vec<LinkOut> = (0..lanes)
+            .map(|l| ds[l].map_or(idle, |d| louts[&(c, d)][l]))
+            .collect();
+        let src: Vec<Option<u16>> = (0..lanes)
+            .map(|l| fabric.grant.get(&(c, l)).copied())
+            .collect();
+        let li: Vec<LinkOut> = (0..lanes)
+            .map(|l| src[l].map_or(idle, |s| louts[&(s, c)][l]))
+            .collect();
+        let mut near = vec![LinkNearIn::default(); lanes];
+        let mut far = vec![LinkFarIn::default(); lanes];
+        let reduce = self.rx_reduce.get(&c).map_or(&[][..], |v| &v[..]);
+        let mut err = None;
+        let k = &mut self.cores[usize::from(c)];
+        let mut co = CoreOut::default();
+        k.hw.step_into(
+            Parts {
+                engines: &mut k.engines,
+                evt: &mut k.evt,
+                sbuf: &mut SbufWords {
+                    sbuf: &mut k.sbuf,
+                    reduce,
+                    err: &mut err,
                 },
-                &ci,
-                lo,
-                li,
-            );
-            if let Some(e) = err {
-                return Err(SystemError::Reduce(e));
+                desc: &mut DescWords(&mut k.desc),
+            },
+            &ci,
+            LinkPorts {
+                out: &lo,
+                inc: &li,
+                near: &mut near,
+                far: &mut far,
+            },
+            &mut co,
+        );
+        if let Some(e) = err {
+            return Err(SystemError::Reduce(e));
+        }
+        if axil.contains_key(&c) {
+            q7_out.insert(c, co.axil);
+        }
+        for l in 0..lanes {
+            if let Some(d) = ds[l] {
+                nears.insert((c, d, l), near[l]);
             }
-            if axil.contains_key(&c) {
-                q7_out.insert(c, co.axil);
-            }
-            if let Some(d) = d {
-                nears.insert((c, d), near);
-            }
-            if let Some(s) = src {
-                fars.insert((s, c), far);
+            if let Some(s) = src[l] {
+                fars.insert((s, c, l), far[l]);
             }
         }
-        // Clock edges of the links and the in-port grants.
+        Ok(())
+    }
+
+    /// Clock edges of the links and the in-lane grants: a grant ends with
+    /// its burst's B handshake; a lane of a live destination with no grant
+    /// is granted to the next source (after the last one) whose link lane
+    /// offers an AW.
+    fn fabric_edges(
+        live: &BTreeSet<u16>,
+        fabric: &mut Fabric,
+        louts: &BTreeMap<(u16, u16), Vec<LinkOut>>,
+        nears: &HashMap<(u16, u16, usize), LinkNearIn>,
+        fars: &HashMap<(u16, u16, usize), LinkFarIn>,
+    ) {
         let (ni, fi) = (LinkNearIn::default(), LinkFarIn::default());
-        for (k, l) in fabric.links.iter_mut() {
-            let o = &louts[k];
-            let f = fars.get(k).unwrap_or(&fi);
-            l.update(false, nears.get(k).unwrap_or(&ni), f, o);
-            if fabric.grant.get(&k.1) == Some(&k.0) && f.bvalid && o.m_bready {
-                fabric.grant.remove(&k.1);
+        for (&(s, d), ls) in fabric.links.iter_mut() {
+            for (l, link) in ls.iter_mut().enumerate() {
+                let o = &louts[&(s, d)][l];
+                let f = fars.get(&(s, d, l)).unwrap_or(&fi);
+                link.update(false, nears.get(&(s, d, l)).unwrap_or(&ni), f, o);
+                if fabric.grant.get(&(d, l)) == Some(&s) && f.bvalid && o.m_bready {
+                    fabric.grant.remove(&(d, l));
+                }
             }
         }
-        let mut want: BTreeMap<u16, Vec<u16>> = BTreeMap::new();
-        for (&(s, d), o) in &louts {
-            if o.m_awvalid && !fabric.grant.contains_key(&d) {
-                want.entry(d).or_default().push(s);
+        let mut want: BTreeMap<(u16, usize), Vec<u16>> = BTreeMap::new();
+        for (&(s, d), os) in louts {
+            for (l, o) in os.iter().enumerate() {
+                if o.m_awvalid && !fabric.grant.contains_key(&(d, l)) {
+                    want.entry((d, l)).or_default().push(s);
+                }
             }
         }
-        for (d, srcs) in want {
+        for ((d, l), srcs) in want {
             if !live.contains(&d) {
                 continue; // granted once the destination is clocked
             }
-            let last = fabric.last.get(&d).copied();
+            let last = fabric.last.get(&(d, l)).copied();
             let s = srcs
                 .iter()
                 .copied()
-                .find(|&s| last.is_none_or(|l| s > l))
+                .find(|&s| last.is_none_or(|p| s > p))
                 .unwrap_or(srcs[0]);
-            fabric.grant.insert(d, s);
-            fabric.last.insert(d, s);
+            fabric.grant.insert((d, l), s);
+            fabric.last.insert((d, l), s);
             *fabric.delivered.entry(d).or_default() += 1;
         }
-        Ok(())
     }
 
     /// Cycle mode: per cycle the Q7 programs' accesses on the Q7 ports
@@ -267,28 +333,7 @@ impl System {
         let mut q7_out = BTreeMap::new();
         loop {
             let a_issue = self.q7_issue(&mut q7)?;
-            // Cores whose queues got a pair ready, and both ends of busy links.
-            let mut wake: Vec<(u16, Option<u8>)> = self
-                .active
-                .iter()
-                .filter(|&&(c, e, q)| self.pair_ready(c, e, q))
-                .map(|&(c, e, _)| (c, Some(e)))
-                .collect();
-            for (&(s, d), l) in &fabric.links {
-                if !l.idle() {
-                    wake.push((s, None));
-                    wake.push((d, None));
-                }
-            }
-            for (c, e) in wake {
-                let lc = match live.entry(c) {
-                    std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
-                    std::collections::btree_map::Entry::Vacant(v) => v.insert(self.go_live(c)),
-                };
-                if let Some(e) = e {
-                    lc.engines |= 1 << e;
-                }
-            }
+            self.wake_cores(fabric, &mut live);
             // Live cores, and the cores whose Q7 port carries a program's access.
             let cores: BTreeSet<u16> = live.keys().copied().chain(q7.ports()).collect();
             let busy0: Vec<u64> = cores
@@ -302,36 +347,7 @@ impl System {
                 self.rec = Some(r);
             }
             self.clock_fabric(&cores, fabric, &drives, &mut q7_out)?;
-            let mut b = false;
-            for (&c, b0) in cores.iter().zip(busy0) {
-                let k = &self.cores[usize::from(c)];
-                let Some(lc) = live.get_mut(&c) else { continue };
-                if k.hw.stats.busy_cycles != b0 {
-                    lc.last_activity = self.cycle.cycles;
-                    b = true;
-                }
-                // Errors a golden engine flags during this run end the run
-                // with a typed error once the core is quiet (the queue stays
-                // stopped, the bytes already accepted land).
-                for (e, u) in k.engines.iter().enumerate() {
-                    for (side, sr) in u.regs.side.iter().enumerate() {
-                        if lc.failed.is_none() && sr.err_status & !lc.err0[e][side] != 0 {
-                            let q = sr.q.iter().position(|r| r.stopped).unwrap_or(0);
-                            lc.failed = Some(SystemError::Dma {
-                                core: c,
-                                engine: e as u8,
-                                queue: q as u8,
-                                rule: format!(
-                                    "golden UDMA {} err_status {:#x}, queue err {:#x} (see udma::regs UDMA_*_ERR_*; bit 17 M2S / 11 S2M = PREF_RING_ID)",
-                                    if side == 0 { "M2S" } else { "S2M" },
-                                    sr.err_status,
-                                    sr.q[q].err
-                                ),
-                            });
-                        }
-                    }
-                }
-            }
+            let b = self.note_activity(&cores, &busy0, &mut live);
             self.cycle.cycles += 1;
             self.now = self.now.max(clock::cycles_to_ps(self.cycle.cycles));
             if let Some(mut r) = self.rec.take() {
@@ -342,34 +358,7 @@ impl System {
             if a || b || !live.is_empty() {
                 q7.last_change = self.cycle.cycles;
             }
-            // Cores that are done leave; a failed one reports once quiet.
-            let links_idle = |c: u16, f: &Fabric| {
-                !f.grant.contains_key(&c)
-                    && f.links
-                        .iter()
-                        .all(|(&(s, d), l)| (s != c && d != c) || l.idle())
-            };
-            for c in cores {
-                let Some(lc) = live.get(&c) else { continue };
-                let quiet = self.cores[usize::from(c)].hw.idle()
-                    && links_idle(c, fabric)
-                    && !q7.port_busy(c);
-                if lc.failed.is_some()
-                    && quiet
-                    && self.cycle.cycles - lc.last_activity > QUIET_CYCLES
-                {
-                    let err = live.remove(&c).and_then(|l| l.failed);
-                    return Err(err.expect("failed"));
-                }
-                if lc.failed.is_none() && quiet && self.core_drained(c) {
-                    let lc = live.remove(&c).expect("live");
-                    if self.trace_on {
-                        for e in (0..DMA_ENGINES).filter(|e| lc.engines >> e & 1 == 1) {
-                            self.trace_heads(CoreId(c), e);
-                        }
-                    }
-                }
-            }
+            self.retire_cores(&cores, fabric, &q7, &mut live)?;
             let k = &self.cores;
             self.active.retain(|&(c, e, q)| {
                 live.contains_key(&c) || {
@@ -384,23 +373,7 @@ impl System {
                 return Err(self.diagnose());
             }
             if !a && !b {
-                if let Some((&c, _)) = live
-                    .iter()
-                    .find(|(_, lc)| self.cycle.cycles - lc.last_activity > STALL_CYCLES)
-                {
-                    let k = &self.cores[usize::from(c)];
-                    let (e, q) = (0..DMA_ENGINES)
-                        .flat_map(|e| (0..DMA_QUEUES).map(move |q| (e, q)))
-                        .find(|&(e, q)| k.queue(e, q, 0).pending() > 0)
-                        .unwrap_or((0, 0));
-                    return Err(SystemError::Stalled {
-                        core: c,
-                        engine: e,
-                        queue: q,
-                        m2s: k.queue(e, q, 0).pending(),
-                        s2m: k.queue(e, q, 1).pending(),
-                    });
-                }
+                self.stall_check(&live)?;
             }
             if self.cycle.cycles - start > self.cycle.max_cycles {
                 return Err(SystemError::Timeout {
@@ -408,6 +381,127 @@ impl System {
                 });
             }
         }
+    }
+
+    /// Cores whose queues got a pair ready, and both ends of busy links, go live.
+    fn wake_cores(&self, fabric: &Fabric, live: &mut BTreeMap<u16, LiveCore>) {
+        let mut wake: Vec<(u16, Option<u8>)> = self
+            .active
+            .iter()
+            .filter(|&&(c, e, q)| self.pair_ready(c, e, q))
+            .map(|&(c, e, _)| (c, Some(e)))
+            .collect();
+        for (&(s, d), ls) in &fabric.links {
+            if !ls.iter().all(Link::idle) {
+                wake.push((s, None));
+                wake.push((d, None));
+            }
+        }
+        for (c, e) in wake {
+            let lc = match live.entry(c) {
+                std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
+                std::collections::btree_map::Entry::Vacant(v) => v.insert(self.go_live(c)),
+            };
+            if let Some(e) = e {
+                lc.engines |= 1 << e;
+            }
+        }
+    }
+
+    /// After a clock: the live cores that moved (returns whether any did),
+    /// and the first error a golden engine flagged in this run (it ends the
+    /// run with a typed error once the core is quiet: the queue stays
+    /// stopped, the bytes already accepted land).
+    fn note_activity(
+        &self,
+        cores: &BTreeSet<u16>,
+        busy0: &[u64],
+        live: &mut BTreeMap<u16, LiveCore>,
+    ) -> bool {
+        let mut b = false;
+        for (&c, &b0) in cores.iter().zip(busy0) {
+            let k = &self.cores[usize::from(c)];
+            let Some(lc) = live.get_mut(&c) else { continue };
+            if k.hw.stats.busy_cycles != b0 {
+                lc.last_activity = self.cycle.cycles;
+                b = true;
+            }
+            for (e, u) in k.engines.iter().enumerate() {
+                for (side, sr) in u.regs.side.iter().enumerate() {
+                    if lc.failed.is_none() && sr.err_status & !lc.err0[e][side] != 0 {
+                        let q = sr.q.iter().position(|r| r.stopped).unwrap_or(0);
+                        lc.failed = Some(SystemError::Dma {
+                            core: c,
+                            engine: e as u8,
+                            queue: q as u8,
+                            rule: format!(
+                                "golden UDMA {} err_status {:#x}, queue err {:#x} (see udma::regs UDMA_*_ERR_*; bit 17 M2S / 11 S2M = PREF_RING_ID)",
+                                if side == 0 { "M2S" } else { "S2M" },
+                                sr.err_status,
+                                sr.q[q].err
+                            ),
+                        });
+                    }
+                }
+            }
+        }
+        b
+    }
+
+    /// Cores that are done leave; a failed one reports once quiet.
+    fn retire_cores(
+        &mut self,
+        cores: &BTreeSet<u16>,
+        fabric: &Fabric,
+        q7: &super::q7_exec::Q7Exec,
+        live: &mut BTreeMap<u16, LiveCore>,
+    ) -> Result<(), SystemError> {
+        let links_idle = |c: u16, f: &Fabric| {
+            !f.grant.keys().any(|&(d, _)| d == c)
+                && f.links
+                    .iter()
+                    .all(|(&(s, d), ls)| (s != c && d != c) || ls.iter().all(Link::idle))
+        };
+        for &c in cores {
+            let Some(lc) = live.get(&c) else { continue };
+            let quiet =
+                self.cores[usize::from(c)].hw.idle() && links_idle(c, fabric) && !q7.port_busy(c);
+            if lc.failed.is_some() && quiet && self.cycle.cycles - lc.last_activity > QUIET_CYCLES {
+                let err = live.remove(&c).and_then(|l| l.failed);
+                return Err(err.expect("failed"));
+            }
+            if lc.failed.is_none() && quiet && self.core_drained(c) {
+                let lc = live.remove(&c).expect("live");
+                if self.trace_on {
+                    for e in (0..DMA_ENGINES).filter(|e| lc.engines >> e & 1 == 1) {
+                        self.trace_heads(CoreId(c), e);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A live core with no handshake for [`STALL_CYCLES`] is reported as stalled.
+    fn stall_check(&self, live: &BTreeMap<u16, LiveCore>) -> Result<(), SystemError> {
+        let Some((&c, _)) = live
+            .iter()
+            .find(|(_, lc)| self.cycle.cycles - lc.last_activity > STALL_CYCLES)
+        else {
+            return Ok(());
+        };
+        let k = &self.cores[usize::from(c)];
+        let (e, q) = (0..DMA_ENGINES)
+            .flat_map(|e| (0..DMA_QUEUES).map(move |q| (e, q)))
+            .find(|&(e, q)| k.queue(e, q, 0).pending() > 0)
+            .unwrap_or((0, 0));
+        Err(SystemError::Stalled {
+            core: c,
+            engine: e,
+            queue: q,
+            m2s: k.queue(e, q, 0).pending(),
+            s2m: k.queue(e, q, 1).pending(),
+        })
     }
 
     /// Timeline, before a clock: the semaphores of cores not seen yet and
@@ -477,8 +571,8 @@ impl System {
             }
             r.queue_marks.insert((c, e, q), m2);
         }
-        for (&(s, d), l) in &fabric.links {
-            match (l.idle(), r.link_busy.get(&(s, d)).copied()) {
+        for (&(s, d), ls) in &fabric.links {
+            match (ls.iter().all(Link::idle), r.link_busy.get(&(s, d)).copied()) {
                 (false, None) => {
                     r.link_busy.insert((s, d), prev);
                 }
