@@ -54,10 +54,10 @@ use super::{doorbell_of, CoreId, Q7Op, System, SystemError};
 pub const POLL_GAP: u64 = 16;
 
 /// One AXI4-Lite transaction a Q7 program made on a core's Q7 port
-/// ([`System::q7_log`], recorded when `trace_on`).
+/// ([`super::CycleExec::q7_log`], recorded when `trace_on`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Q7Txn {
-    /// Cycle ([`System::cycles`]) after the clock edge of the B / R handshake.
+    /// Cycle ([`super::CycleExec::cycles`]) after the clock edge of the B / R handshake.
     pub cycle: u64,
     /// Cycle at which AWVALID/WVALID or ARVALID was first raised.
     pub issued: u64,

@@ -3,7 +3,7 @@
 //! pending wait is reported as [`SystemError::Deadlock`] (naming the core,
 //! semaphore and target) instead of spinning. Queues left with unpaired
 //! descriptors are [`SystemError::Stalled`]. Cycle mode also has a cycle
-//! budget ([`super::System::max_cycles`], [`SystemError::Timeout`]).
+//! budget ([`super::CycleExec::max_cycles`], [`SystemError::Timeout`]).
 
 use super::topology::{DMA_ENGINES, DMA_QUEUES};
 use super::{Q7Op, System, SystemError};
