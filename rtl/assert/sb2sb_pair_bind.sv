@@ -63,7 +63,7 @@ bind sb2sb_xbar sb2sb_xbar_chk #(
 
 // Each direction of the die-to-die link: its near side (AXI4 write slave,
 // from the sending core's xbar) and its far side (AXI4 write master, into the
-// receiving core's in-path). Write-only: the read channels are tied idle.
+// receiving core's in-lane). Write-only: the read channels are tied idle.
 bind io_d2d_link axi4_master_chk #(
   .AddrWidth  (64),
   .DataWidth  (64),

@@ -347,14 +347,14 @@ fn axil_out(v: [u64; 5], bresp: u64, rdata: u64, rresp: u64) -> AxilOut {
 /// Event counters of a [`Glue`] (observability of the golden model only).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct GlueStats {
-    /// Bursts accepted by the in-path from the link (AW handshakes on the link master).
+    /// Bursts accepted by the in-lanes from the link lanes (AW handshakes on the link-in masters).
     pub in_bursts: u64,
-    /// EVT_SEM increments raised on the in-path ports (2, 3): remote semaphore writes.
+    /// EVT_SEM increments raised on the in-lanes' ports (2, 3): remote semaphore writes.
     pub in_incs: u64,
-    /// EVT_SEM increments raised on the out-path ports (0, 1).
+    /// EVT_SEM increments raised on the write lanes' ports (0, 1).
     pub out_incs: u64,
     /// Cycles in which any engine AXI handshake or a handshake of the
-    /// in-path with the incoming link (AW or W) happened.
+    /// in-lane with an incoming link lane (AW or W) happened.
     pub busy_cycles: u64,
 }
 
@@ -692,8 +692,8 @@ impl Glue {
     /// Step every engine on its pins and clock its loop FIFO (fed by that
     /// engine alone). The engine's `PinsOut` is read where it was returned:
     /// the request masks, the interrupts and the loop take their bits, and
-    /// the granted masters and the driven CSR target their bundles (the
-    /// only engine outputs the interconnect and the Q7 port read,
+    /// every engine's read and write master and the driven CSR target their
+    /// bundles (the engine outputs the interconnect and the Q7 port read,
     /// [`MasterView`], [`TargetView`]). The pins every engine shares (reset, the CSR
     /// bus, the read data and responses) are written once per cycle into
     /// [`Wires::pins`]; each engine's own lines are written before its step.

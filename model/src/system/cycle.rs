@@ -1,8 +1,8 @@
 //! Cycle executor: the same Q7 programs and descriptor rings, advanced one
 //! clock at a time on the golden core composition of `pair::core` — per
 //! system core one [`crate::pair::core::Glue`] (`NumEngines` 16: CME-COPY
-//! loops, the interconnect with its `cayman_addr_decode` decoders (out-path,
-//! in-path, one per engine read lane), the `axi4_sram` FSMs of the 16 SBUF
+//! loops, the interconnect with its `cayman_addr_decode` decoders (one per
+//! write lane, in-lane and read lane), the `axi4_sram` FSMs of the 16 SBUF
 //! banks and the descriptor RAM, the Q7 port) wired to that core's
 //! own golden engines ([`super::SystemCore::engines`]), EVT_SEM ([`super::SystemCore::evt`])
 //! and memories ([`super::SystemCore::sbuf`], [`super::SystemCore::desc`], through the
@@ -50,7 +50,7 @@ use super::{map, CoreId, System, SystemError};
 use crate::clock;
 use crate::trace::{QueueMark, Recorder, Track};
 
-/// A live core with no engine AXI handshake and no handshake of its in-path
+/// A live core with no engine AXI handshake and no handshake of its in-lanes
 /// with an incoming link for this many cycles (`GlueStats::busy_cycles`),
 /// while no Q7 program progresses either, is reported as stalled.
 const STALL_CYCLES: u64 = 4096;
