@@ -20,7 +20,7 @@ use crate::udma::{PinsIn, PinsOut, Udma};
 
 use super::fifo::{AxisBeat, LoopFifo};
 use super::link::{LinkFarIn, LinkNearIn, LinkOut};
-use super::q7port::{CsrDrive, CsrTargets, MemResp, Q7Port};
+use super::q7port::{CsrDrive, CsrTargets, MemDrive, MemResp, Q7Port};
 use super::sram::{Sram, SramIn, SramOut, WordStore};
 use super::xbar::{Masters, RmIn, WmIn, Xbar, XbarCfg, XbarMOut, MAX_MEM};
 use super::PairParams;
@@ -162,6 +162,34 @@ fn engine_wm(o: &PinsOut) -> WmIn {
         wlast: b(o.m_axi_wlast),
         wvalid: b(o.m_axi_wvalid),
         bready: b(o.m_axi_bready),
+    }
+}
+
+/// The Q7 port's memory-store master (single-beat bursts) as a write master.
+#[inline(always)]
+fn q7_store_wm(m: &MemDrive) -> WmIn {
+    WmIn {
+        awaddr: m.awaddr,
+        awlen: 0,
+        awvalid: m.awvalid,
+        wdata: m.wdata,
+        wstrb: m.wstrb,
+        wlast: true,
+        wvalid: m.wvalid,
+        bready: m.bready,
+    }
+}
+
+/// The incoming link lanes' far-side inputs from the in-lanes' outputs.
+#[inline(always)]
+fn far_lines(xo: &XbarMOut, far: &mut [LinkFarIn]) {
+    for (k, f) in far.iter_mut().enumerate() {
+        *f = LinkFarIn {
+            awready: xo.lin_awready >> k & 1 == 1,
+            wready: xo.lin_wready >> k & 1 == 1,
+            bresp: xo.lin_bresp[k],
+            bvalid: xo.lin_bvalid >> k & 1 == 1,
+        };
     }
 }
 
@@ -543,16 +571,7 @@ impl Glue {
         for (w, l) in self.wires.lins.iter_mut().zip(links.inc) {
             *w = link_wm(l);
         }
-        let q7_wm = WmIn {
-            awaddr: memdrv.awaddr,
-            awlen: 0,
-            awvalid: memdrv.awvalid,
-            wdata: memdrv.wdata,
-            wstrb: memdrv.wstrb,
-            wlast: true,
-            wvalid: memdrv.wvalid,
-            bready: memdrv.bready,
-        };
+        let q7_wm = q7_store_wm(&memdrv);
         let ms = MasterView {
             n,
             wms: &self.wires.wms,
@@ -588,14 +607,7 @@ impl Glue {
             bvalid: xo.wm_bvalid >> n & 1 == 1,
         };
         self.q7.update(rst, &i.axil, &tv, &mresp);
-        for (k, f) in links.far.iter_mut().enumerate() {
-            *f = LinkFarIn {
-                awready: xo.lin_awready >> k & 1 == 1,
-                wready: xo.lin_wready >> k & 1 == 1,
-                bresp: xo.lin_bresp[k],
-                bvalid: xo.lin_bvalid >> k & 1 == 1,
-            };
-        }
+        far_lines(&xo, links.far);
         if !rst {
             self.count_link_in(&xo, links.inc, eng.moved(&xo));
         }
