@@ -789,7 +789,7 @@ impl LegEnv {
         let read_err = self.read_err_next.take();
         // One random leg in four first copies the TX core's semaphore constants
         // (16 bytes) onto the RX core's own copy, which holds the same bytes:
-        // a burst of the link into the peer's descriptor RAM (the in-path's
+        // a burst of the link into the peer's descriptor RAM (an in-lane's
         // descriptor target), with nothing to expect beyond "unchanged".
         let kcopy = sc.is_none() && self.q7rng.chance(1, 4);
         let x = LegCtx {
@@ -1091,7 +1091,7 @@ impl LegEnv {
         ]
     }
 
-    /// A Q7 store into the port's own SBUF (the out-path's local SBUF
+    /// A Q7 store into the port's own SBUF (the Q7 write lane's local SBUF
     /// target, a 4-byte strobe): it writes the word's current expected bytes
     /// back, so the image is unchanged, and only on a core that no leg in
     /// flight writes to (a leg's TX side only reads its SBUF).

@@ -1218,7 +1218,7 @@ fn ring_id_error_mid_leg_in_cycle_mode_stops_the_queue_keeps_accepted_bytes_rais
 /// composition. A cross-die leg (core 1 → core 5, two engines): the remote
 /// semaphore increments arrive through core 5's interconnect in-port (its
 /// EVT_SEM increment ports 2/3) over the fabric link 1 → 5, the local ones
-/// through core 1's own out-path ports 0/1; every burst core 5 receives is
+/// through core 1's own write-lane increment ports 0/1; every burst core 5 receives is
 /// one fabric grant into its in-port. Fast mode (same bytes, same
 /// semaphores) never clocks the composition. A descriptor routed to a core
 /// the topology does not have is a typed route error of the fabric.
@@ -1254,11 +1254,11 @@ fn cycle_mode_remote_semaphore_increments_arrive_through_the_destination_xbar_in
                 assert!(sys.cycle.fabric.links.is_empty());
             }
             Mode::Cycle => {
-                assert_eq!(rx.in_incs, 2, "REMOTE increments on core 5's in-path ports");
+                assert_eq!(rx.in_incs, 2, "REMOTE increments on core 5's in-lane ports");
                 assert_eq!(rx.out_incs, 0);
                 assert_eq!(
                     tx.out_incs, 2,
-                    "LOCAL increments on core 1's out-path ports"
+                    "LOCAL increments on core 1's write-lane ports"
                 );
                 assert_eq!(tx.in_incs, 0, "nothing arrives at the sender");
                 assert_eq!(tx.in_bursts, 0);
