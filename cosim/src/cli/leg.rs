@@ -578,7 +578,7 @@ fn write_trace_changes<W: std::io::Write>(
 use crate::rtl::{RtlDut, XInit};
 use sb2sb_model::pair::stim::{soc_route, LegSpec as PairLeg};
 use sb2sb_model::pair::{
-    seed16_params, seed_params, top, LegEnv, PairIn, PairOut, PairParams, BLOCK_SEED, BLOCK_SEED16,
+    seed16_params, seed_params, top, CoreParams, LegEnv, PairIn, PairOut, BLOCK_SEED, BLOCK_SEED16,
 };
 use sb2sb_model::ports::BlockDesc;
 use sb2sb_model::ports::Stimulus;
@@ -595,7 +595,7 @@ struct RtlPlan {
     leg: PairLeg,
     /// Parameters of the Verilated pair and its block (`BLOCK_SEED`, or
     /// `BLOCK_SEED16` for a mask beyond 4 engines).
-    params: PairParams,
+    params: CoreParams,
     block: &'static BlockDesc,
 }
 

@@ -23,7 +23,7 @@ use super::link::{LinkFarIn, LinkNearIn, LinkOut};
 use super::q7port::{CsrDrive, CsrTargets, MemDrive, MemResp, Q7Port};
 use super::sram::{Sram, SramIn, SramOut, WordStore};
 use super::xbar::{Masters, RmIn, WmIn, Xbar, XbarCfg, XbarMOut, MAX_MEM};
-use super::PairParams;
+use super::CoreParams;
 use crate::regs::axil::{AxilIn, AxilOut};
 
 /// Per-cycle inputs of one core (the pair's pins of that core).
@@ -414,25 +414,17 @@ fn from_beat(bt: &Beat) -> u64 {
 
 impl Core {
     /// A core in reset state with parameters `p`.
-    pub fn new(p: &PairParams) -> Self {
-        let n = p.engines;
-        let cfg = XbarCfg {
-            engines: n,
-            part_bytes: p.sbuf_part_bytes,
-            win_base: p.sbuf_win_base,
-            desc_bytes: p.desc_bytes,
-            self_die: 0,
-            self_chip: 0,
-            core_idx: 0,
-        };
+    pub fn new(p: &CoreParams) -> Self {
         Self {
-            engines: (0..n).map(|_| Udma::with_max_wr_burst(16)).collect(),
+            engines: (0..p.engines)
+                .map(|_| Udma::with_max_wr_burst(16))
+                .collect(),
             evt: EvtSem::new(),
             mem: [
                 vec![0; p.sbuf_words()],
                 vec![0; (p.desc_bytes / 8) as usize],
             ],
-            glue: Glue::new(cfg, p.sbuf_words(), (p.desc_bytes / 8) as usize),
+            glue: Glue::of(p),
         }
     }
 
@@ -470,6 +462,21 @@ pub struct LinkPorts<'a> {
 }
 
 impl Glue {
+    /// The glue of a core with parameters `p` (straps 0 until
+    /// [`Glue::set_straps`]), in reset state.
+    pub fn of(p: &CoreParams) -> Self {
+        let cfg = XbarCfg {
+            engines: p.engines,
+            part_bytes: p.sbuf_part_bytes,
+            win_base: p.sbuf_win_base,
+            desc_bytes: p.desc_bytes,
+            self_die: 0,
+            self_chip: 0,
+            core_idx: 0,
+        };
+        Self::new(cfg, p.sbuf_words(), (p.desc_bytes / 8) as usize)
+    }
+
     /// The glue of a core with `cfg.engines` engines, an SBUF array of
     /// `sbuf_words` and a descriptor array of `desc_words` words, in reset state.
     ///

@@ -24,37 +24,117 @@ pub use xbar::XbarFault;
 
 use crate::ports::{BlockDesc, PortBundle};
 
-/// Parameters of the pair (the RTL's parameters; defaults = the registered block).
+/// Parameters of one NeuronCore: the RTL parameters of `rtl/sb2sb_core.sv`
+/// / `rtl/sb2sb_pair.sv` (`NumEngines`, `SbufPartBytes`, `SbufWinBase`,
+/// `DescBytes`, `LinkLatency`), of the golden core ([`Core`], the
+/// composition [`self::core::Glue`]) and of every system core
+/// (`system::SystemCore`, built with `System::with_core`). The registered
+/// lockstep blocks take their parameter overrides from the named values
+/// ([`CoreParams::LEG`], [`seed_params`], [`seed16_params`]); the system's
+/// default core is [`CoreParams::SYSTEM`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PairParams {
-    /// UDMA engines per core (`NumEngines`, 1..=16).
+pub struct CoreParams {
+    /// UDMA engines per core (`NumEngines`, 1..=16, a divisor of the 128
+    /// SBUF partitions: one SBUF bank per engine).
     pub engines: usize,
-    /// Bytes stored per SBUF partition (`SbufPartBytes`).
+    /// Data width of the engines and the interconnect in bits (`udma_engine
+    /// #(.DataWidth)` inside `rtl/sb2sb_core.sv`; the golden core is built at
+    /// [`ENGINE_DATA_BITS`]).
+    pub data_bits: u32,
+    /// Bytes stored per SBUF partition (`SbufPartBytes`): the SBUF window's size.
     pub sbuf_part_bytes: u32,
     /// Partition offset where the stored window starts (`SbufWinBase`).
     pub sbuf_win_base: u32,
     /// Descriptor RAM bytes (`DescBytes`).
     pub desc_bytes: u32,
-    /// Link latency in cycles (`LinkLatency`).
+    /// io_d2d link latency in cycles (`LinkLatency`): the other-die link; the
+    /// system derives its on-die and other-package links from it
+    /// (`system::cycle::link_latency`).
     pub link_latency: u16,
 }
 
-impl Default for PairParams {
+impl Default for CoreParams {
     fn default() -> Self {
-        Self {
-            engines: NUM_ENGINES,
-            sbuf_part_bytes: SBUF_PART_BYTES,
-            sbuf_win_base: SBUF_WIN_BASE,
-            desc_bytes: DESC_BYTES,
-            link_latency: link::LINK_LATENCY,
-        }
+        Self::LEG
     }
 }
 
-impl PairParams {
+impl CoreParams {
+    /// The registered lockstep block `leg` ([`BLOCK`]): the RTL's defaults.
+    pub const LEG: Self = Self {
+        engines: NUM_ENGINES,
+        data_bits: ENGINE_DATA_BITS,
+        sbuf_part_bytes: SBUF_PART_BYTES,
+        sbuf_win_base: SBUF_WIN_BASE,
+        desc_bytes: DESC_BYTES,
+        link_latency: link::LINK_LATENCY,
+    };
+
+    /// The system model's default core: 16 engines (PUBLIC-FACTS §4), the
+    /// SBUF window = every partition from offset 0 at the trn2 size (a system
+    /// sizes the window to its topology's partition, `System::new`), 64 MiB of
+    /// descriptor RAM (`system::map::CORE_DESC_BYTES`, room for
+    /// `RingLayout::SYSTEM`).
+    pub const SYSTEM: Self = Self {
+        engines: crate::system::topology::DMA_ENGINES as usize,
+        data_bits: ENGINE_DATA_BITS,
+        sbuf_part_bytes: crate::system::topology::SBUF_BYTES_V3,
+        sbuf_win_base: 0,
+        desc_bytes: crate::system::map::CORE_DESC_BYTES as u32,
+        link_latency: link::LINK_LATENCY,
+    };
+
     /// Words of the SBUF memory (128 partitions).
     pub fn sbuf_words(&self) -> usize {
         (128 * self.sbuf_part_bytes / 8) as usize
+    }
+
+    /// The same core with an SBUF window of `bytes` per partition from offset 0.
+    pub const fn with_sbuf(self, bytes: u32) -> Self {
+        Self {
+            sbuf_part_bytes: bytes,
+            sbuf_win_base: 0,
+            ..self
+        }
+    }
+
+    /// Checks the parameters against what the golden core and the RTL
+    /// build: `Err((field, rule))` names the first one broken.
+    pub const fn check(&self) -> Result<(), (&'static str, &'static str)> {
+        if self.engines == 0 || self.engines > 16 || 128 % self.engines != 0 {
+            return Err(("engines", "1..=16 and a divisor of the 128 SBUF partitions"));
+        }
+        if self.data_bits != ENGINE_DATA_BITS {
+            return Err((
+                "data_bits",
+                "the golden core's engines and interconnect are built at 64 bits",
+            ));
+        }
+        if self.sbuf_part_bytes == 0 || !self.sbuf_part_bytes.is_multiple_of(8) {
+            return Err(("sbuf_part_bytes", "a non-zero multiple of 8 bytes"));
+        }
+        if !self.sbuf_win_base.is_multiple_of(8)
+            || self.sbuf_win_base as u64 + self.sbuf_part_bytes as u64
+                > crate::system::map::SBUF_PARTITION_STRIDE
+        {
+            return Err((
+                "sbuf_win_base",
+                "8-byte aligned, the window inside the 2 MiB partition stride",
+            ));
+        }
+        if self.desc_bytes == 0
+            || !self.desc_bytes.is_multiple_of(8)
+            || self.desc_bytes as u64 > crate::system::map::CORE_DESC_BYTES
+        {
+            return Err((
+                "desc_bytes",
+                "a non-zero multiple of 8 bytes, at most the core map's descriptor RAM",
+            ));
+        }
+        if self.link_latency == 0 {
+            return Err(("link_latency", "at least one cycle"));
+        }
+        Ok(())
     }
 }
 
@@ -69,6 +149,8 @@ pub const SBUF_WIN_BASE: u32 = 0x10_0000;
 /// Bytes per beat of the pair's engines and interconnect (`udma_engine
 /// #(.DataWidth(64))` in `rtl/sb2sb_core.sv`).
 pub const ENGINE_BEAT_BYTES: u32 = <crate::udma::W64 as crate::udma::UdmaWidth>::BEAT_BYTES;
+/// Data width in bits of the golden core's engines ([`ENGINE_BEAT_BYTES`]).
+pub const ENGINE_DATA_BITS: u32 = ENGINE_BEAT_BYTES * 8;
 /// Descriptor RAM bytes of the registered block.
 pub const DESC_BYTES: u32 = 16384;
 
@@ -99,13 +181,10 @@ pub const RTL_FILES: &[&str] = &[
 pub const SEED_SBUF_PART_BYTES: u32 = 64 * 1024;
 
 /// Parameters of the seed-size pair ([`BLOCK_SEED`]).
-pub const fn seed_params() -> PairParams {
-    PairParams {
-        engines: NUM_ENGINES,
+pub const fn seed_params() -> CoreParams {
+    CoreParams {
         sbuf_part_bytes: SEED_SBUF_PART_BYTES,
-        sbuf_win_base: SBUF_WIN_BASE,
-        desc_bytes: DESC_BYTES,
-        link_latency: link::LINK_LATENCY,
+        ..CoreParams::LEG
     }
 }
 
@@ -127,7 +206,7 @@ pub const BLOCK_SEED: BlockDesc = BlockDesc {
     name: "leg_seed",
     top: "sb2sb_pair",
     rtl_files: RTL_FILES,
-    params: &[("SbufPartBytes", SEED_SBUF_PART_BYTES as i64)],
+    params: &[("SbufPartBytes", seed_params().sbuf_part_bytes as i64)],
     inputs: <PairIn as PortBundle>::SIGNALS,
     outputs: <PairOut as PortBundle>::SIGNALS,
 };
@@ -141,9 +220,9 @@ pub const BLOCK_SEED16: BlockDesc = BlockDesc {
     top: "sb2sb_pair",
     rtl_files: RTL_FILES,
     params: &[
-        ("NumEngines", SEED16_ENGINES as i64),
-        ("SbufPartBytes", SEED_SBUF_PART_BYTES as i64),
-        ("DescBytes", SEED16_DESC_BYTES as i64),
+        ("NumEngines", seed16_params().engines as i64),
+        ("SbufPartBytes", seed16_params().sbuf_part_bytes as i64),
+        ("DescBytes", seed16_params().desc_bytes as i64),
     ],
     inputs: <PairIn as PortBundle>::SIGNALS,
     outputs: <PairOut as PortBundle>::SIGNALS,
@@ -157,8 +236,8 @@ pub const SEED16_ENGINES: usize = 16;
 pub const SEED16_DESC_BYTES: u32 = 65536;
 
 /// Parameters of [`BLOCK_SEED16`].
-pub const fn seed16_params() -> PairParams {
-    PairParams {
+pub const fn seed16_params() -> CoreParams {
+    CoreParams {
         engines: SEED16_ENGINES,
         desc_bytes: SEED16_DESC_BYTES,
         ..seed_params()

@@ -53,7 +53,7 @@ use crate::udma::regs::{
 
 use super::regs::{BCAST_MASK, BCAST_TAIL_INC};
 use super::top::{straps, PairIn, PairOut, PLACE_OTHER_DIE, PLACE_OTHER_PKG, PLACE_SAME_DIE};
-use super::{PairParams, Straps};
+use super::{CoreParams, Straps};
 
 /// Cycles of a pair reset.
 const RESET_CYCLES: u64 = 4;
@@ -408,7 +408,7 @@ pub struct LegEnv {
     /// The Q7 masters' handshake timing and probes (its own stream, so the
     /// legs' random sequence is the same with or without it).
     q7rng: StimRng,
-    p: PairParams,
+    p: CoreParams,
     cycles: u64,
     /// Random legs after the directed ones.
     random: bool,
@@ -503,11 +503,11 @@ impl LegEnv {
     /// Environment for `seed` running only `only` (then random legs), or every
     /// scenario in turn when `None`.
     pub fn with_scenario(seed: u64, cycles: u64, only: Option<Scenario>) -> Self {
-        Self::with_params(PairParams::default(), seed, cycles, only)
+        Self::with_params(CoreParams::default(), seed, cycles, only)
     }
 
     /// [`LegEnv::with_scenario`] for a pair of parameters `p`.
-    pub fn with_params(p: PairParams, seed: u64, cycles: u64, only: Option<Scenario>) -> Self {
+    pub fn with_params(p: CoreParams, seed: u64, cycles: u64, only: Option<Scenario>) -> Self {
         let mut rng = StimRng::new(seed ^ 0x1e6);
         let bytes = (128 * p.sbuf_part_bytes) as usize;
         let mut img = [vec![0u8; bytes], vec![0u8; bytes]];
@@ -552,7 +552,7 @@ impl LegEnv {
             rst: true,
             progs: Vec::new(),
             m: [None; 2],
-            layout: RingLayout::compact(64, p.engines as u8, p.desc_bytes.into()),
+            layout: RingLayout::for_core(&p),
             legs: Vec::new(),
             tails: vec![[RingPos::default(); 2]; 2 * p.engines],
             exp_sbuf: img,
@@ -1498,7 +1498,7 @@ impl LegEnv {
     /// preloads, scans and checks only the leg's source and destination
     /// words, and watches the RX core's remote semaphore every cycle until
     /// it reaches the engine count ([`LegEnv::marks`]).
-    pub fn single_with(p: PairParams, seed: u64, cycles: u64, place: u64, l: LegSpec) -> Self {
+    pub fn single_with(p: CoreParams, seed: u64, cycles: u64, place: u64, l: LegSpec) -> Self {
         let mut e = Self::with_params(p, seed, cycles, None).directed_only();
         e.place = place;
         e.plan = VecDeque::from([Step::Reset(place), Step::Preload, Step::Setup, Step::One(l)]);
@@ -1533,7 +1533,7 @@ impl LegEnv {
     }
 
     /// Preloaded SBUF image of core `c` of a pair of parameters `p`.
-    pub fn initial_sbuf_with(p: PairParams, seed: u64, c: usize) -> Vec<u8> {
+    pub fn initial_sbuf_with(p: CoreParams, seed: u64, c: usize) -> Vec<u8> {
         Self::with_params(p, seed, 1, None).exp_sbuf[c].clone()
     }
 
@@ -1765,7 +1765,7 @@ mod closure_tests {
     #[test]
     fn the_pair_layout_fits_every_registered_descriptor_ram() {
         for p in [
-            PairParams::default(),
+            CoreParams::default(),
             super::super::seed_params(),
             super::super::seed16_params(),
         ] {

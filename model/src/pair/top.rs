@@ -6,7 +6,7 @@ use crate::ports::CycleModel;
 
 use super::core::{Core, CoreIn, CoreOut, LinkPorts, Straps};
 use super::link::{Link, LinkFarIn, LinkNearIn, LinkOut};
-use super::PairParams;
+use super::CoreParams;
 use crate::regs::axil::AxilIn;
 
 crate::port_bundle! {
@@ -156,7 +156,7 @@ struct PairWires {
 
 impl Pair {
     /// A pair with parameters `p`, in reset state.
-    pub fn new(p: &PairParams) -> Self {
+    pub fn new(p: &CoreParams) -> Self {
         Self {
             a: Core::new(p),
             b: Core::new(p),
@@ -207,7 +207,7 @@ impl Pair {
 
 impl Default for Pair {
     fn default() -> Self {
-        Self::new(&PairParams::default())
+        Self::new(&CoreParams::default())
     }
 }
 

@@ -158,6 +158,14 @@ impl System {
         n: u32,
     ) -> Result<u32, SystemError> {
         let off = rtp_inc_offset(queue, side);
+        if engine >= self.engines() {
+            return Err(SystemError::Csr {
+                core: to.0,
+                engine,
+                offset: off,
+                rule: "doorbell of an engine the core does not have (CoreParams::engines)",
+            });
+        }
         let qs = self.core(to)?.queue(engine, queue, side);
         let inc = Q_RTP_INC_INC.get(n);
         if qs.rl == 0 || inc > qs.free() {
@@ -259,8 +267,10 @@ impl System {
         }
         let side = (rel / BCAST_SIDE_STRIDE) as u8;
         if rel % BCAST_SIDE_STRIDE == BCAST_MASK {
-            if data >> DMA_ENGINES != 0 {
-                return Err(err("broadcast mask: one bit per engine, bits [15:0]"));
+            if data >> self.engines() != 0 {
+                return Err(err(
+                    "broadcast mask: one bit per engine of the core (CoreParams::engines)",
+                ));
             }
             return Ok(BcastWrite::Mask {
                 queue: q,

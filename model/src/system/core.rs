@@ -25,10 +25,10 @@ use crate::udma::regs::*;
 use super::map::NUM_REGS;
 use super::mem::{Sbuf, SparseMem};
 use super::q7_master::AxilMaster;
-use super::topology::{CoreId, CoreLoc, DMA_ENGINES, DMA_QUEUES, SBUF_PARTITIONS};
+use super::topology::{CoreId, CoreLoc, DMA_ENGINES, DMA_QUEUES};
 use super::SystemError;
 use crate::pair::core::{Glue, Straps};
-use crate::pair::xbar::XbarCfg;
+use crate::pair::CoreParams;
 
 /// AXI4-Lite handshakes give up after this many cycles (a model bug, never a hang).
 const AXI_MAX_CYCLES: u32 = 64;
@@ -178,57 +178,47 @@ pub struct SystemCore {
     pub regs: Vec<u32>,
     /// program_window remapper of this core's Q7.
     pub windows: WindowRemapper,
-    /// The 16 golden DMA engines; `engines[e].regs` is engine e's CSR state.
+    /// The golden DMA engines (`CoreParams::engines` of the system's core);
+    /// `engines[e].regs` is engine e's CSR state.
     pub engines: Vec<Udma>,
     /// EVT_SEM cycles stepped (increments, waits, AXI accesses).
     pub evt_cycles: u64,
     /// `sb2sb_ready_to_receive_remote` of this core's RX Q7 (seed 001 §2.5
-    /// pre-sync): set by `rdma_desc_gen` after program_window, cleared when
-    /// `rdma_desc_start` arms the S2M ring.
-    pub ready_to_receive_remote: u32,
+    /// pre-sync): a Q7-local variable, written only by
+    /// [`SystemCore::q7_local`] (set by `rdma_desc_gen` after
+    /// program_window, cleared when `rdma_desc_start` arms the S2M ring).
+    ready_to_receive_remote: u32,
     /// This core's TX Q7 completion-poll state per (engine, queue) ([`super::comp`]).
     pub comp_poll: [[super::comp::CompPoll; DMA_QUEUES as usize]; DMA_ENGINES as usize],
     /// The golden core composition around [`SystemCore::engines`], [`SystemCore::evt`],
     /// [`SystemCore::sbuf`] and [`SystemCore::desc`] (`pair::core`, the twin of
-    /// `rtl/sb2sb_core.sv` with `NumEngines` 16): CME-COPY loops, the
+    /// `rtl/sb2sb_core.sv` at the system's `CoreParams`): CME-COPY loops, the
     /// interconnect with its three decoders, the SRAM FSMs and the Q7 port.
     /// Cycle mode clocks it ([`super::cycle`]); fast mode never does.
     pub hw: Glue,
 }
 
-/// The composition's parameters for a system core: 16 engines, the SBUF
-/// window = every partition from offset 0 (`bytes_per_partition` each), the
-/// whole descriptor RAM.
-pub fn glue_for(loc: CoreLoc, bytes_per_partition: u32, chip: u64) -> Glue {
-    let cfg = XbarCfg {
-        engines: usize::from(DMA_ENGINES),
-        part_bytes: bytes_per_partition,
-        win_base: 0,
-        desc_bytes: super::map::CORE_DESC_BYTES as u32,
-        self_die: 0,
-        self_chip: 0,
-        core_idx: 0,
-    };
-    let sbuf_words = u64::from(bytes_per_partition) * u64::from(SBUF_PARTITIONS) / 8;
-    let mut g = Glue::new(
-        cfg,
-        sbuf_words as usize,
-        (super::map::CORE_DESC_BYTES / 8) as usize,
-    );
-    g.set_straps(Straps {
-        die: u64::from(loc.die),
-        chip,
-        core_idx: u64::from(loc.core),
-    });
-    g
-}
-
 impl SystemCore {
-    /// A core after reset: no SBUF allocated, both sides of every engine
-    /// still in their reset state until the boot firmware's
+    /// A core after reset with parameters `p` (its engines, SBUF window,
+    /// descriptor RAM; `System::with_core` checks them): no SBUF allocated
+    /// (`bytes_per_partition` addressable per partition), both sides of
+    /// every engine still in their reset state until the boot firmware's
     /// [`super::firmware::engine_normal`] writes reach them
-    /// ([`super::System::new`] runs them).
-    pub fn new(id: CoreId, loc: CoreLoc, bytes_per_partition: u32) -> Self {
+    /// ([`super::System::with_core`] runs them). `chip` is the composition's
+    /// chip strap (docs/system.md "Cycle mode").
+    pub fn new(
+        id: CoreId,
+        loc: CoreLoc,
+        bytes_per_partition: u32,
+        p: &CoreParams,
+        chip: u64,
+    ) -> Self {
+        let mut hw = Glue::of(p);
+        hw.set_straps(Straps {
+            die: u64::from(loc.die),
+            chip,
+            core_idx: u64::from(loc.core),
+        });
         Self {
             id,
             loc,
@@ -237,11 +227,29 @@ impl SystemCore {
             evt: EvtSem::new(),
             regs: vec![0; NUM_REGS as usize],
             windows: WindowRemapper::new(),
-            engines: vec![Udma::new(); usize::from(DMA_ENGINES)],
+            engines: vec![Udma::new(); p.engines],
             evt_cycles: 0,
             ready_to_receive_remote: 0,
             comp_poll: Default::default(),
-            hw: glue_for(loc, bytes_per_partition, 0),
+            hw,
+        }
+    }
+
+    /// The pre-sync flag `sb2sb_ready_to_receive_remote` of this core's Q7.
+    pub fn ready_to_receive_remote(&self) -> u32 {
+        self.ready_to_receive_remote
+    }
+
+    /// Apply a Q7-local step of a program run by this core's Q7 (one that
+    /// makes no access on a port): the one writer of the Q7's own variables.
+    /// Returns `false` for a step that is not Q7-local.
+    pub(crate) fn q7_local(&mut self, step: &super::firmware::Q7Step) -> bool {
+        match step {
+            super::firmware::Q7Step::ReadyFlag { value } => {
+                self.ready_to_receive_remote = *value;
+                true
+            }
+            _ => false,
         }
     }
 

@@ -38,7 +38,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::pair::core::{CoreIn, CoreOut, LinkPorts, Parts};
-use crate::pair::link::{Link, LinkFarIn, LinkNearIn, LinkOut, LINK_LATENCY};
+use crate::pair::link::{Link, LinkFarIn, LinkNearIn, LinkOut};
+use crate::pair::CoreParams;
 use crate::regs::axil::{AxilIn, AxilOut};
 use crate::udma::m2s::M2sState;
 use crate::udma::s2m::S2mState;
@@ -60,14 +61,21 @@ const STALL_CYCLES: u64 = 4096;
 /// reports the error.
 const QUIET_CYCLES: u64 = 64;
 
-/// Latency in cycles of the fabric link of a class (project-defined): the
-/// pair's io_d2d latency ([`LINK_LATENCY`]) for the other die, a quarter of
-/// it on one die, four times it between packages.
+/// Latency in cycles of the fabric link of a class between the system's
+/// default cores ([`CoreParams::SYSTEM`], [`link_latency_at`]).
 pub const fn link_latency(c: LinkClass) -> u16 {
+    link_latency_at(c, CoreParams::SYSTEM.link_latency)
+}
+
+/// Latency in cycles of the fabric link of a class between cores whose
+/// io_d2d link has latency `d2d` (`CoreParams::link_latency`;
+/// project-defined): `d2d` for the other die, a quarter of it on one die,
+/// four times it between packages.
+pub const fn link_latency_at(c: LinkClass, d2d: u16) -> u16 {
     match c {
-        LinkClass::OnDie => LINK_LATENCY / 4,
-        LinkClass::D2d => LINK_LATENCY,
-        LinkClass::C2c => LINK_LATENCY * 4,
+        LinkClass::OnDie => d2d / 4,
+        LinkClass::D2d => d2d,
+        LinkClass::C2c => d2d * 4,
     }
 }
 
@@ -176,7 +184,8 @@ impl System {
                         fabric.links.entry((c, d))
                     {
                         let class = self.topo.link_class(CoreId(c), CoreId(d))?;
-                        v.insert((0..lanes).map(|_| Link::new(link_latency(class))).collect());
+                        let lat = link_latency_at(class, self.core_params().link_latency);
+                        v.insert((0..lanes).map(|_| Link::new(lat)).collect());
                     }
                 }
                 ds.push(d);
@@ -189,12 +198,13 @@ impl System {
             .iter()
             .map(|(&k, ls)| (k, ls.iter().map(|l| l.outputs(false, false)).collect()))
             .collect();
+        Self::fabric_grant(live, fabric, &louts);
         let mut nears: HashMap<(u16, u16, usize), LinkNearIn> = HashMap::new();
         let mut fars: HashMap<(u16, u16, usize), LinkFarIn> = HashMap::new();
         for (c, ds) in out {
             self.clock_core(c, &ds, fabric, &louts, axil, q7_out, &mut nears, &mut fars)?;
         }
-        Self::fabric_edges(live, fabric, &louts, &nears, &fars);
+        Self::fabric_edges(fabric, &louts, &nears, &fars);
         Ok(())
     }
 
@@ -240,6 +250,8 @@ impl System {
                 evt: &mut k.evt,
                 sbuf: &mut SbufWords {
                     sbuf: &mut k.sbuf,
+                    win_base: self.core.sbuf_win_base,
+                    win_bytes: self.core.sbuf_part_bytes,
                     reduce,
                     err: &mut err,
                 },
@@ -271,28 +283,17 @@ impl System {
         Ok(())
     }
 
-    /// Clock edges of the links and the in-lane grants: a grant ends with
-    /// its burst's B handshake; a lane of a live destination with no grant
-    /// is granted to the next source (after the last one) whose link lane
-    /// offers an AW.
-    fn fabric_edges(
+    /// The in-lane grants of this cycle, before the cores are clocked (from
+    /// the links' Moore outputs): a lane of a clocked destination with no
+    /// grant is granted to the next source (after the last one) whose link
+    /// lane offers an AW, so a lane with one source sees that link's AW in
+    /// the cycle it is offered, as the pair's in-lane wired to its one link
+    /// does.
+    fn fabric_grant(
         live: &BTreeSet<u16>,
         fabric: &mut Fabric,
         louts: &BTreeMap<(u16, u16), Vec<LinkOut>>,
-        nears: &HashMap<(u16, u16, usize), LinkNearIn>,
-        fars: &HashMap<(u16, u16, usize), LinkFarIn>,
     ) {
-        let (ni, fi) = (LinkNearIn::default(), LinkFarIn::default());
-        for (&(s, d), ls) in fabric.links.iter_mut() {
-            for (l, link) in ls.iter_mut().enumerate() {
-                let o = &louts[&(s, d)][l];
-                let f = fars.get(&(s, d, l)).unwrap_or(&fi);
-                link.update(false, nears.get(&(s, d, l)).unwrap_or(&ni), f, o);
-                if fabric.grant.get(&(d, l)) == Some(&s) && f.bvalid && o.m_bready {
-                    fabric.grant.remove(&(d, l));
-                }
-            }
-        }
         let mut want: BTreeMap<(u16, usize), Vec<u16>> = BTreeMap::new();
         for (&(s, d), os) in louts {
             for (l, o) in os.iter().enumerate() {
@@ -314,6 +315,26 @@ impl System {
             fabric.grant.insert((d, l), s);
             fabric.last.insert((d, l), s);
             *fabric.delivered.entry(d).or_default() += 1;
+        }
+    }
+
+    /// Clock edges of the links; a grant ends with its burst's B handshake.
+    fn fabric_edges(
+        fabric: &mut Fabric,
+        louts: &BTreeMap<(u16, u16), Vec<LinkOut>>,
+        nears: &HashMap<(u16, u16, usize), LinkNearIn>,
+        fars: &HashMap<(u16, u16, usize), LinkFarIn>,
+    ) {
+        let (ni, fi) = (LinkNearIn::default(), LinkFarIn::default());
+        for (&(s, d), ls) in fabric.links.iter_mut() {
+            for (l, link) in ls.iter_mut().enumerate() {
+                let o = &louts[&(s, d)][l];
+                let f = fars.get(&(s, d, l)).unwrap_or(&fi);
+                link.update(false, nears.get(&(s, d, l)).unwrap_or(&ni), f, o);
+                if fabric.grant.get(&(d, l)) == Some(&s) && f.bvalid && o.m_bready {
+                    fabric.grant.remove(&(d, l));
+                }
+            }
         }
     }
 
@@ -350,6 +371,12 @@ impl System {
             let b = self.note_activity(&cores, &busy0, &mut live);
             self.cycle.cycles += 1;
             self.now = self.now.max(clock::cycles_to_ps(self.cycle.cycles));
+            if let Some(w) = self.cycle.sem_watch.as_mut() {
+                let k = &self.cores[usize::from(w.core.0)];
+                if w.reached.is_none() && k.evt.sem(w.sem) >= w.target {
+                    w.reached = Some(self.cycle.cycles);
+                }
+            }
             if let Some(mut r) = self.rec.take() {
                 self.trace_after(&mut r, &cores, fabric);
                 self.rec = Some(r);
@@ -367,7 +394,12 @@ impl System {
                 }
             });
             if self.pending.is_empty() && self.setups.is_empty() && live.is_empty() {
-                return self.check_idle();
+                // A doorbell of the last program may have posted a pair
+                // this cycle: its core goes live before the run can end.
+                self.wake_cores(fabric, &mut live);
+                if live.is_empty() {
+                    return self.check_idle();
+                }
             }
             if !a && live.is_empty() && q7.stuck() {
                 return Err(self.diagnose());
@@ -491,7 +523,7 @@ impl System {
             return Ok(());
         };
         let k = &self.cores[usize::from(c)];
-        let (e, q) = (0..DMA_ENGINES)
+        let (e, q) = (0..self.engines())
             .flat_map(|e| (0..DMA_QUEUES).map(move |q| (e, q)))
             .find(|&(e, q)| k.queue(e, q, 0).pending() > 0)
             .unwrap_or((0, 0));

@@ -1044,7 +1044,9 @@ impl System {
             Q7Step::PollComp { queue, engines } => {
                 return self.poll_completions(by, *queue, engines);
             }
-            Q7Step::ReadyFlag { value } => self.core_mut(by)?.ready_to_receive_remote = *value,
+            Q7Step::ReadyFlag { .. } => {
+                self.core_mut(by)?.q7_local(step);
+            }
         }
         Ok(true)
     }

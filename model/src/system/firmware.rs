@@ -77,6 +77,11 @@ pub const SEMA_CONST_BYTES: [u8; 16] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0
 /// Offset of the odd-semaphore pair `{0, 1}` inside the constants.
 pub const SEMA_PAIR_BYTES: u64 = 8;
 
+/// Descriptors per ring of the compact layout ([`RingLayout::for_core`]) of
+/// a core whose descriptor RAM cannot hold [`RingLayout::SYSTEM`]: the pair's
+/// rings (project-defined, docs/pair.md).
+pub const COMPACT_RING_LEN: u32 = 64;
+
 impl RingLayout {
     /// The system's layout (docs/system.md "Address map"): 64 KiB slots of
     /// 4096 descriptors for 16 engines × 16 queues × 2 sides from the base of
@@ -117,6 +122,18 @@ impl RingLayout {
             && self.ring_offset(last, q, 1) + self.slot_bytes <= self.comp_base
             && self.comp_ring_offset(last, q) + self.slot_bytes <= self.sema_const
             && self.sema_const + SEMA_CONST_BYTES.len() as u64 <= map::CORE_DESC_BASE + desc_bytes
+    }
+
+    /// The layout of a core with parameters `p`: [`Self::SYSTEM`] when its
+    /// descriptor RAM holds it, else [`Self::compact`] with rings of
+    /// [`COMPACT_RING_LEN`] (the pair environment's layout).
+    pub const fn for_core(p: &crate::pair::CoreParams) -> Self {
+        let (e, d) = (p.engines as u8, p.desc_bytes as u64);
+        if Self::SYSTEM.fits(e, d) {
+            Self::SYSTEM
+        } else {
+            Self::compact(COMPACT_RING_LEN, e, d)
+        }
     }
 
     /// The same layout with `ring_len` descriptors per ring.

@@ -232,10 +232,10 @@ impl Plan {
 }
 
 impl System {
-    /// The ring layout of this system's cores ([`RingLayout::SYSTEM`] with
+    /// The ring layout of this system's cores ([`RingLayout::for_core`] with
     /// [`System::ring_len`] descriptors per ring).
     pub fn layout(&self) -> RingLayout {
-        RingLayout::SYSTEM.with_ring_len(self.ring_len)
+        self.layout.with_ring_len(self.ring_len)
     }
 
     /// The Q7 program of a queued start, wait or poll op, from the one
@@ -323,7 +323,7 @@ impl System {
         let mut sema_log = Vec::new();
         for (k, &(e, p0, np)) in split.iter().enumerate() {
             let rl = self.gen_queue(&g, e, &mut plan)?;
-            if g.role == Role::Tx {
+            if g.role == Role::Tx && self.completion_rings {
                 self.plan_completion_ring(g.tx, e, g.q, &mut plan)?;
             }
             let n = descs_for(np, g.bytes);
@@ -349,7 +349,7 @@ impl System {
         if let Some(wr) = windows {
             let c = self.core_mut(g.core)?;
             c.windows = wr;
-            c.ready_to_receive_remote = 1;
+            c.q7_local(&Q7Step::ReadyFlag { value: 1 });
         }
         let c = self.core_mut(g.tx)?;
         for &(e, q) in &plan.comp_resets {
@@ -479,6 +479,13 @@ impl System {
                 field: "free_dim_bytes",
                 value: 0,
                 rule: "must be > 0",
+            });
+        }
+        if u32::from(w.dma_engine_mask) >> self.engines() != 0 {
+            return Err(SystemError::Leg {
+                field: "dma_engine_mask",
+                value: w.dma_engine_mask.into(),
+                rule: "selects an engine the core does not have (CoreParams::engines)",
             });
         }
         let end = u16::from(w.partition_start) + u16::from(w.partition_count);
@@ -801,7 +808,7 @@ impl System {
             },
         };
         self.pending.push_back(op);
-        if w.role == Role::Tx {
+        if w.role == Role::Tx && self.completion_rings {
             // seed 001 §5.3: poll the completions of what this start launched
             // (generation tags) before the ring slots are reused.
             let c = self.core_mut(core)?;

@@ -237,28 +237,43 @@ pub struct RxReduce {
 
 /// The SBUF as the word array of the core's SBUF `axi4_sram` FSM
 /// ([`crate::pair::sram::Sram`]) in cycle mode: word `w` is byte `8 w` of the
-/// partitions laid end to end (partition `p` at `p × bytes_per_partition`,
-/// the interconnect's SBUF word index with window base 0). Reads of an
-/// untouched partition are zero; a write allocates it. Writes inside a range
-/// of `reduce` (the last matching entry wins) fold each strobed byte run
-/// with the leg's reduce function; its error is kept in `err`.
+/// partitions' windows laid end to end (the interconnect's SBUF word index:
+/// partition `p`'s window at `p × win_bytes`, its byte `r` at SBUF offset
+/// `win_base + r`, `CoreParams::sbuf_win_base` / `sbuf_part_bytes`). Reads
+/// of an untouched partition are zero; a write allocates it. Writes inside a
+/// range of `reduce` (the last matching entry wins) fold each strobed byte
+/// run with the leg's reduce function; its error is kept in `err`.
 pub struct SbufWords<'a> {
     pub sbuf: &'a mut Sbuf,
+    /// First SBUF offset of each partition's window.
+    pub win_base: u32,
+    /// Bytes of each partition's window.
+    pub win_bytes: u32,
     pub reduce: &'a [RxReduce],
     pub err: &'a mut Option<String>,
 }
 
+impl SbufWords<'_> {
+    /// (partition, SBUF offset) of word `word`'s first byte.
+    fn at(&self, word: u32) -> (u64, u64) {
+        let a = u64::from(word) * 8;
+        let w = u64::from(self.win_bytes);
+        (a / w, a % w + u64::from(self.win_base))
+    }
+}
+
 impl WordStore for SbufWords<'_> {
     fn words(&self) -> u32 {
-        (u64::from(self.sbuf.bytes_per_partition) * u64::from(SBUF_PARTITIONS) / 8) as u32
+        (u64::from(self.win_bytes) * u64::from(SBUF_PARTITIONS) / 8) as u32
     }
 
     fn read(&self, word: u32) -> u64 {
-        let a = u64::from(word) * 8;
-        let bpp = u64::from(self.sbuf.bytes_per_partition);
-        let (p, o) = ((a / bpp) as usize, (a % bpp) as usize);
+        let (p, o) = self.at(word);
+        let o = o as usize;
         match u8::try_from(p).ok().and_then(|p| self.sbuf.part(p)) {
-            Some(b) => u64::from_le_bytes(b[o..o + 8].try_into().unwrap_or([0; 8])),
+            Some(b) => b
+                .get(o..o + 8)
+                .map_or(0, |w| u64::from_le_bytes(w.try_into().unwrap_or([0; 8]))),
             None => 0,
         }
     }
@@ -267,9 +282,10 @@ impl WordStore for SbufWords<'_> {
         if mask == 0 {
             return;
         }
-        let a = u64::from(word) * 8;
-        let bpp = u64::from(self.sbuf.bytes_per_partition);
-        let (p, o) = ((a / bpp) as u8, a % bpp);
+        let (p, o) = self.at(word);
+        let Ok(p) = u8::try_from(p) else {
+            return;
+        };
         let Ok(dst) = self.sbuf.slice_mut(p, o, 8) else {
             return;
         };

@@ -75,9 +75,10 @@ use crate::isa::{IsaError, RdmaDescGen, RdmaDescStart, Role};
 use crate::udma::desc::DescError;
 
 pub use self::core::{QueueState, SystemCore};
+pub use crate::pair::CoreParams;
 pub use bcast::{DmaApbBcast, Doorbells, Trigger};
 pub use classify::{PeerClass, PreSync};
-pub use firmware::{Q7Step, RingLayout};
+pub use firmware::{Q7Step, RingLayout, COMPACT_RING_LEN};
 pub use legs::{prid, GenReport};
 pub use link::{LinkClass, Ps};
 pub use peer::{cayman_get_p2p_pod_peer_node, sengine_get_d2d_peer_nums, Neigh};
@@ -91,6 +92,11 @@ pub enum SystemError {
     Topology {
         field: &'static str,
         value: u64,
+        rule: &'static str,
+    },
+    #[error("core parameters: {field}: {rule}")]
+    CoreParams {
+        field: &'static str,
         rule: &'static str,
     },
     #[error("no core {core} (the topology has {cores})")]
@@ -453,6 +459,21 @@ pub struct CycleExec {
     /// Every AXI4-Lite transaction the Q7 programs made on a core's Q7 port
     /// (recorded when `trace_on`).
     pub q7_log: Vec<q7_exec::Q7Txn>,
+    /// A semaphore watched after every clock ([`SemWatch`]; a leg's
+    /// data-phase end, as the pair environment's debug port watches it).
+    pub sem_watch: Option<SemWatch>,
+}
+
+/// A semaphore cycle mode watches after every clock: the first cycle
+/// ([`CycleExec::cycles`] after the clock edge) at which semaphore `sem` of
+/// `core` holds at least `target`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SemWatch {
+    pub core: CoreId,
+    pub sem: u8,
+    pub target: i32,
+    /// The cycle it was first seen at the target.
+    pub reached: Option<u64>,
 }
 
 /// The whole system: the shared state (topology, cores with their memories
@@ -460,6 +481,11 @@ pub struct CycleExec {
 /// each executor's own state ([`fast::FastExec`], [`CycleExec`]).
 pub struct System {
     topo: Topology,
+    /// The parameters of every core ([`System::with_core`]).
+    core: CoreParams,
+    /// The ring layout of every core's descriptor RAM (with the default
+    /// ring length; [`System::layout`] applies [`System::ring_len`]).
+    layout: RingLayout,
     cores: Vec<SystemCore>,
     pub(crate) pending: VecDeque<Q7Op>,
     /// Set-up programs queued by `rdma_desc_gen`, run before the start
@@ -492,8 +518,16 @@ pub struct System {
     pub triggers: Vec<Trigger>,
     /// Record [`System::triggers`] without the full trace.
     pub log_triggers: bool,
+    /// The TX firmware's completion rings (seed 001 §5.3, default on): the
+    /// TX gen configures each engine queue's S2M completion ring (the S2M
+    /// side writes one completion per descriptor) and the TX start polls
+    /// it. Off: neither, as in the pair environment (`pair::stim`), whose
+    /// TX Q7 relies on local_sem alone; the engines then write no
+    /// completions, so a leg's data phase is the pair's.
+    pub completion_rings: bool,
     /// Ring length (descriptors) `rdma_desc_gen` gives a queue it configures
-    /// (default [`map::RING_LEN`]; 2..=RING_LEN, smaller rings wrap sooner).
+    /// (default: the layout's, [`map::RING_LEN`] for the system's default
+    /// core; 2..=the layout's slot, smaller rings wrap sooner).
     pub ring_len: u32,
     /// The timeline recorder, only while tracing (docs/timeline.md): every
     /// hook is one test of this option.
@@ -503,27 +537,54 @@ pub struct System {
 }
 
 impl System {
-    /// Build a system (cores created, no SBUF allocated).
+    /// Build a system (cores created, no SBUF allocated) whose cores are the
+    /// system's default core ([`CoreParams::SYSTEM`]) with an SBUF window of
+    /// the topology's whole partition.
     pub fn new(topo: Topology) -> Result<Self, SystemError> {
+        let core = CoreParams::SYSTEM.with_sbuf(topo.sbuf_bytes_per_partition);
+        Self::with_core(topo, core)
+    }
+
+    /// Build a system whose every core is the golden core at parameters
+    /// `core` (engines, SBUF window, descriptor RAM, link latency), e.g. a
+    /// lockstep block's (`pair::seed_params()`): the SBUF window must lie in
+    /// the topology's partition, and the descriptor RAM hold the system's
+    /// ring layout ([`RingLayout::SYSTEM`]) or else the compact one of the
+    /// pair ([`RingLayout::compact`], rings of [`COMPACT_RING_LEN`]).
+    pub fn with_core(topo: Topology, core: CoreParams) -> Result<Self, SystemError> {
         topo.validate()?;
+        core.check()
+            .map_err(|(field, rule)| SystemError::CoreParams { field, rule })?;
+        if u64::from(core.sbuf_win_base) + u64::from(core.sbuf_part_bytes)
+            > u64::from(topo.sbuf_bytes_per_partition)
+        {
+            return Err(SystemError::CoreParams {
+                field: "sbuf_part_bytes",
+                rule: "the SBUF window (sbuf_win_base + sbuf_part_bytes) must lie inside the topology's partition",
+            });
+        }
+        let layout = RingLayout::for_core(&core);
         let cores = (0..topo.num_cores() as u16)
             .map(|i| {
                 let loc = topo.loc(CoreId(i))?;
-                let mut c = SystemCore::new(CoreId(i), loc, topo.sbuf_bytes_per_partition);
                 // The chip strap of the composition's decoders: this core's
                 // routing id (a chip-id folded address carrying it names this
                 // core's package, docs/system.md "Cycle mode").
-                c.hw = core::glue_for(
+                let chip = u64::from(topo.routing_id_of(CoreId(i))?);
+                Ok(SystemCore::new(
+                    CoreId(i),
                     loc,
                     topo.sbuf_bytes_per_partition,
-                    u64::from(topo.routing_id_of(CoreId(i))?),
-                );
-                Ok(c)
+                    &core,
+                    chip,
+                ))
             })
             .collect::<Result<Vec<_>, SystemError>>()?;
         let ambient = crate::trace::ambient(|| core_names(&topo));
         let mut sys = Self {
             topo,
+            core,
+            layout,
             cores,
             pending: VecDeque::new(),
             setups: VecDeque::new(),
@@ -543,12 +604,23 @@ impl System {
             doorbells: Doorbells::default(),
             triggers: Vec::new(),
             log_triggers: false,
-            ring_len: map::RING_LEN,
+            completion_rings: true,
+            ring_len: layout.ring_len,
             rec_index: ambient.as_ref().map(|a| a.1),
             rec: ambient.map(|a| a.0),
         };
         sys.boot()?;
         Ok(sys)
+    }
+
+    /// The parameters of every core of this system.
+    pub fn core_params(&self) -> &CoreParams {
+        &self.core
+    }
+
+    /// Engines per core (`CoreParams::engines`).
+    pub fn engines(&self) -> u8 {
+        self.core.engines as u8
     }
 
     /// The boot firmware's engine bring-up (the driver's
@@ -560,7 +632,7 @@ impl System {
         use crate::udma::regs::{eng_addr, UDMA_ENG_CHANGE_STATE};
         for c in (0..self.topo.num_cores() as u16).map(CoreId) {
             let loc = self.topo.loc(c)?;
-            for e in 0..topology::DMA_ENGINES {
+            for e in 0..self.engines() {
                 for side in 0..2u8 {
                     let reg = eng_addr(map::side_of(side), UDMA_ENG_CHANGE_STATE);
                     let local = map::core_local(loc.core, map::udma_offset(e, reg));
@@ -706,11 +778,11 @@ impl System {
         queue: u8,
         side: u8,
     ) -> Result<QueueState, SystemError> {
-        if engine >= topology::DMA_ENGINES || queue >= topology::DMA_QUEUES || side > 1 {
+        if engine >= self.engines() || queue >= topology::DMA_QUEUES || side > 1 {
             return Err(SystemError::Leg {
                 field: "engine/queue/side",
                 value: engine.into(),
-                rule: "engine < 16, queue < 16, side 0|1",
+                rule: "engine < the core's engines, queue < 16, side 0|1",
             });
         }
         Ok(self.core(c)?.queue(engine, queue, side))

@@ -275,7 +275,9 @@ impl System {
         out: &mut VecDeque<PortStep>,
     ) -> Result<(), SystemError> {
         match step {
-            Q7Step::ReadyFlag { value } => self.core_mut(by)?.ready_to_receive_remote = *value,
+            Q7Step::ReadyFlag { .. } => {
+                self.core_mut(by)?.q7_local(step);
+            }
             Q7Step::WaitDec { sem, target } => out.extend(Self::q7_wait_steps(by, *sem, *target)),
             Q7Step::PollComp { queue, engines } => out.push_back(PortStep::Comp {
                 queue: *queue,

@@ -874,7 +874,7 @@ fn seed001_s2_4_and_s2_5_classifier_windows_and_ready_flag_on_the_leg() {
         (true, 3),
         "RX classifies its TX peer"
     );
-    assert_eq!(sys.core(CoreId(7)).unwrap().ready_to_receive_remote, 1);
+    assert_eq!(sys.core(CoreId(7)).unwrap().ready_to_receive_remote(), 1);
     let ps = grx.pre_sync.unwrap();
     assert_eq!(ps.sb2sb_ready_to_receive_remote, 1);
     assert_eq!(
@@ -902,7 +902,7 @@ fn seed001_s2_4_and_s2_5_classifier_windows_and_ready_flag_on_the_leg() {
     .unwrap();
     sys.run(Mode::Fast).unwrap();
     assert_eq!(
-        sys.core(CoreId(7)).unwrap().ready_to_receive_remote,
+        sys.core(CoreId(7)).unwrap().ready_to_receive_remote(),
         0,
         "consumed by the RX arm"
     );
@@ -2030,4 +2030,66 @@ fn ring_step_with_setup_on_the_ports_agrees_with_fast_mode() {
         out[0] == out[1],
         "fast and cycle mode: same SBUF, semaphores, queues"
     );
+}
+
+/// The data phase of seed 001 §8's leg shape (core 3 → core 7, other die,
+/// 128 partitions × `bytes` from 0x100000, engines 0x000F, broadcast
+/// doorbells) in cycle mode on cores of the lockstep block `leg_seed`
+/// (`pair::seed_params()`), measured as `sb2sb run sendrecv --mode rtl`
+/// measures it on the Verilated pair: from the cycle the TX Q7 offers its
+/// M2S doorbell (the broadcast TAIL_INC) to the cycle the RX core's
+/// remote_sem is seen at the engine count, which the pair environment reads
+/// through the debug port one cycle after the increment (+1 here).
+/// Completion rings off: the pair environment's firmware configures none.
+fn seed_core_data_cycles(bytes: u32) -> u64 {
+    let p = crate::pair::seed_params();
+    let topo = Topology {
+        sbuf_bytes_per_partition: p.sbuf_win_base + p.sbuf_part_bytes,
+        ..Topology::seed_001_s8()
+    };
+    let mut sys = System::with_core(topo, p).unwrap();
+    sys.completion_rings = false;
+    sys.trace_on = true;
+    let (src, dst) = (CoreId(3), CoreId(7));
+    fill(&mut sys, src, 0x10_0000, bytes, 128, 1);
+    let leg = SystemLeg::new(src, 0x10_0000, dst, 0x10_0000, bytes, 128);
+    sys.cycle.sem_watch = Some(SemWatch {
+        core: dst,
+        sem: leg.remote_sem,
+        target: 4,
+        reached: None,
+    });
+    sys.send_recv(&leg, Mode::Cycle).unwrap();
+    verify(&sys, src, 0x10_0000, dst, 0x10_0000, bytes, 128);
+    let tail_inc = map::CORE_BCAST_BASE as u32 + bcast::bcast_reg(0, 0, bcast::BCAST_TAIL_INC);
+    let doorbell = sys
+        .cycle
+        .q7_log
+        .iter()
+        .find(|t| t.prog == "tx_launch" && t.write && t.addr == tail_inc)
+        .expect("the TX launch's TAIL_INC")
+        .issued;
+    let seen = sys
+        .cycle
+        .sem_watch
+        .and_then(|w| w.reached)
+        .expect("remote_sem reached 4")
+        + 1;
+    seen - doorbell
+}
+
+/// Issue 34 item 4: cycle mode equals the RTL where the RTL runs the shape.
+/// The system built at the `leg_seed` block's parameters runs the §8 leg
+/// shape through the same Q7 port, golden core and link as the Verilated
+/// pair; its data phase is the RTL's to the cycle. The oracle is the RTL,
+/// copied by hand from `sb2sb run sendrecv --mode rtl --bytes 16K` ("TX
+/// doorbell -> last remote_sem increment 83358 cycles") and `--bytes 1K`
+/// (6558 cycles) on the Verilated `leg_seed` block. Only the other-die
+/// placement is a shared shape: the pair's one link has `LinkLatency` in
+/// every placement, the system's links scale it by link class.
+#[test]
+fn cycle_mode_data_phase_at_the_leg_seed_core_equals_the_rtl() {
+    for (bytes, rtl) in [(16 * 1024, 83_358), (1024, 6_558)] {
+        assert_eq!(seed_core_data_cycles(bytes), rtl, "{bytes} B per partition");
+    }
 }
