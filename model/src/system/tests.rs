@@ -2093,3 +2093,89 @@ fn cycle_mode_data_phase_at_the_leg_seed_core_equals_the_rtl() {
         assert_eq!(seed_core_data_cycles(bytes), rtl, "{bytes} B per partition");
     }
 }
+
+/// A system at a lockstep block's core: parameters outside what the golden
+/// core and the topology hold, and legs naming an engine the core does not
+/// have, are typed errors naming the field.
+#[test]
+fn with_core_checks_the_parameters_and_the_engines_of_a_leg() {
+    let p = crate::pair::seed_params();
+    let small = Topology {
+        sbuf_bytes_per_partition: 64 * 1024,
+        ..Topology::trn2(1)
+    };
+    let e = System::with_core(small.clone(), p)
+        .err()
+        .expect("window outside the partition");
+    assert!(
+        matches!(
+            e,
+            SystemError::CoreParams {
+                field: "sbuf_part_bytes",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let three = CoreParams { engines: 3, ..p };
+    let e = System::with_core(Topology::trn2(1), three.with_sbuf(1024))
+        .err()
+        .expect("3 engines");
+    assert!(
+        matches!(
+            e,
+            SystemError::CoreParams {
+                field: "engines",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let wide = CoreParams {
+        data_bits: 256,
+        ..p.with_sbuf(1024)
+    };
+    let e = System::with_core(Topology::trn2(1), wide)
+        .err()
+        .expect("256-bit engines");
+    assert!(
+        matches!(
+            e,
+            SystemError::CoreParams {
+                field: "data_bits",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // 4 engines per core: engine 4 does not exist.
+    let mut sys = System::with_core(small, p.with_sbuf(4096)).unwrap();
+    assert_eq!(sys.engines(), 4);
+    assert_eq!(sys.layout().ring_len, COMPACT_RING_LEN);
+    let leg = SystemLeg {
+        engine_mask: 0x10,
+        ..SystemLeg::new(CoreId(3), 0, CoreId(7), 0, 256, 8)
+    };
+    let e = sys.send_recv(&leg, Mode::Fast).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            SystemError::Leg {
+                field: "dma_engine_mask",
+                value: 0x10,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(sys.queue(CoreId(3), 4, 0, 0).is_err());
+    // The four engines move a leg in both modes.
+    for mode in [Mode::Fast, Mode::Cycle] {
+        fill(&mut sys, CoreId(3), 0, 256, 8, 5);
+        let leg = SystemLeg::new(CoreId(3), 0, CoreId(7), 1024, 256, 8);
+        sys.send_recv(&leg, mode).unwrap();
+        verify(&sys, CoreId(3), 0, CoreId(7), 1024, 256, 8);
+        sys.wait_sem(CoreId(7), leg.remote_sem, 4, mode).unwrap();
+        sys.wait_sem(CoreId(3), leg.local_sem, 4, mode).unwrap();
+    }
+}
