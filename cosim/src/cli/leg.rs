@@ -889,9 +889,9 @@ impl Progress {
 
     fn new(json: bool) -> Self {
         let bar = indicatif::ProgressBar::hidden();
-        if let Ok(st) = indicatif::ProgressStyle::with_template(
-            "{spinner} {elapsed} {pos} cycles ({per_sec}) {msg}",
-        ) {
+        if let Ok(st) =
+            indicatif::ProgressStyle::with_template("{spinner} {elapsed} {pos} cycles {msg}")
+        {
             bar.set_style(st);
         }
         Self { bar, quiet: json }
@@ -912,7 +912,9 @@ impl Progress {
             (Some(_), Some(_), None) => "data phase",
             (_, _, Some(_)) => "drain",
         };
-        self.bar.set_message(phase);
+        let rate = c as f64 / t0.elapsed().as_secs_f64().max(1e-9);
+        self.bar
+            .set_message(format!("({rate:.0} cycles/s) {phase}"));
         self.bar.set_position(c);
     }
 
@@ -974,32 +976,29 @@ fn fast_reference(a: &LegArgs, plan: &RtlPlan) -> Result<FastRef> {
     })
 }
 
-/// Compares the pair's destination SBUF and semaphores with fast mode and prints the result.
-fn report_rtl(
-    a: &LegArgs,
-    plan: &RtlPlan,
-    run: &PairRun,
-    fast: FastRef,
-    host: HostTimes,
-) -> Result<i32> {
-    let (bytes, win, lo, place, leg) = (plan.bytes, plan.win, plan.lo, plan.place, plan.leg);
-    let (env, cycles, done_at, host_us, waves) =
-        (&run.env, run.cycles, run.done_at, run.host_us, &run.waves);
-    let FastRef {
-        sys,
-        src,
-        dst,
-        dst_soc: fast_dst_soc,
-    } = fast;
+/// What the comparison of the pair's end state with fast mode's found.
+struct RtlVerdict {
+    /// Core B's destination bytes and core A's source bytes that differ.
+    mismatched: u64,
+    src_mismatched: u64,
+    /// local_sem on core A and remote_sem on core B: the pair's, fast mode's.
+    local: i32,
+    remote: i32,
+    f_local: i32,
+    f_remote: i32,
+    engines: u64,
+    pass: bool,
+}
+
+/// Compares core B's destination bytes, core A's source bytes and both
+/// semaphores of the pair with fast mode's system after the same leg.
+fn compare_rtl(a: &LegArgs, plan: &RtlPlan, env: &LegEnv, fast: &FastRef) -> Result<RtlVerdict> {
+    let (bytes, win, lo, leg) = (plan.bytes, plan.win, plan.lo, plan.leg);
+    let (sys, src, dst) = (&fast.sys, fast.src, fast.dst);
     let off = |p: u8, o: u64| usize::from(p) * win as usize + (o - lo) as usize;
-    let (sa, sb) = top::straps(place);
-    let dst_soc = soc_route(place, sa, sb, u64::from(leg.dst_off));
     let engines = u64::from(
         sb2sb_model::system::legs::split_partitions(leg.mask, 0, leg.part_count).len() as u32,
     );
-
-    // the destination bytes on core B and the source bytes left on core A,
-    // each against fast mode's system after the same leg
     let (rtl_a, rtl_b) = (env.observed_sbuf(0), env.observed_sbuf(1));
     let mut mismatched = 0u64;
     let mut src_mismatched = 0u64;
@@ -1032,20 +1031,80 @@ fn report_rtl(
         && remote == f_remote
         && i64::from(local) == engines as i64
         && i64::from(remote) == engines as i64;
+    Ok(RtlVerdict {
+        mismatched,
+        src_mismatched,
+        local,
+        remote,
+        f_local,
+        f_remote,
+        engines,
+        pass,
+    })
+}
+
+impl HostTimes {
+    /// The host-time split of the run (`host` of the JSON report).
+    fn json(&self, a: &LegArgs, run: &PairRun, total_us: f64) -> serde_json::Value {
+        json!({
+            "preload": a.preload,
+            "pair_cycles": run.cycles,
+            "pair_us": run.host_us,
+            "pair_cycles_per_s": run.cycles as f64 / (run.host_us / 1e6),
+            "backdoor_load_us": run.load_us,
+            "backdoor_read_us": run.read_us,
+            "fast_reference_us": self.fast_us,
+            "total_us": total_us,
+        })
+    }
+
+    /// The host-time line of the text report.
+    fn print(&self, a: &LegArgs, run: &PairRun, total_us: f64) {
+        println!(
+            "  host             {:.2} s: pair {:.2} s for {} cycles ({:.0} cycles/s), SBUFs through the {} {:.3} s, fast-mode reference {:.2} s",
+            total_us / 1e6,
+            run.host_us / 1e6,
+            run.cycles,
+            run.cycles as f64 / (run.host_us / 1e6),
+            match a.preload {
+                Preload::Backdoor => "backdoor",
+                Preload::DebugPort => "debug port (in the pair's cycles)",
+            },
+            (run.load_us + run.read_us) / 1e6,
+            self.fast_us / 1e6
+        );
+    }
+}
+
+/// Compares the pair's end state with fast mode ([`compare_rtl`]) and prints the result.
+fn report_rtl(
+    a: &LegArgs,
+    plan: &RtlPlan,
+    run: &PairRun,
+    fast: FastRef,
+    host: HostTimes,
+) -> Result<i32> {
+    let (bytes, place, leg) = (plan.bytes, plan.place, plan.leg);
+    let (env, cycles, done_at, host_us, waves) =
+        (&run.env, run.cycles, run.done_at, run.host_us, &run.waves);
+    let (sa, sb) = top::straps(place);
+    let dst_soc = soc_route(place, sa, sb, u64::from(leg.dst_off));
+    let v = compare_rtl(a, plan, env, &fast)?;
+    let RtlVerdict {
+        mismatched,
+        src_mismatched,
+        local,
+        remote,
+        f_local,
+        f_remote,
+        engines,
+        pass,
+    } = v;
+    let (src, dst, fast_dst_soc) = (fast.src, fast.dst, fast.dst_soc);
     let moved = bytes * u64::from(a.partitions);
     let run_cycles = done_at.unwrap_or(cycles) + 1;
     let bus = BusUse::of(env, moved, engines);
     let total_us = host.t0.elapsed().as_secs_f64() * 1e6;
-    let host_json = json!({
-        "preload": a.preload,
-        "pair_cycles": cycles,
-        "pair_us": host_us,
-        "pair_cycles_per_s": cycles as f64 / (host_us / 1e6),
-        "backdoor_load_us": run.load_us,
-        "backdoor_read_us": run.read_us,
-        "fast_reference_us": host.fast_us,
-        "total_us": total_us,
-    });
     if a.json {
         let v = json!({
             "mode": "rtl",
@@ -1060,7 +1119,7 @@ fn report_rtl(
             "remote_sem": {"index": a.remote_sem, "value": remote, "fast": f_remote, "expected": engines},
             "cycles": run_cycles, "modeled_ns": sb2sb_model::clock::cycles_to_ns(run_cycles),
             "clock_mhz": sb2sb_model::clock::CORE_CLK_MHZ, "host_us": host_us, "pass": pass,
-            "host": host_json,
+            "host": host.json(a, run, total_us),
             "sbuf_part_bytes": plan.params.sbuf_part_bytes,
             "bus": bus.json(),
         });
@@ -1101,18 +1160,7 @@ fn report_rtl(
                 .unwrap_or_default()
         );
         bus.print();
-        println!(
-            "  host             {:.2} s: pair {:.2} s for {cycles} cycles ({:.0} cycles/s), SBUFs through the {} {:.3} s, fast-mode reference {:.2} s",
-            total_us / 1e6,
-            host_us / 1e6,
-            cycles as f64 / (host_us / 1e6),
-            match a.preload {
-                Preload::Backdoor => "backdoor",
-                Preload::DebugPort => "debug port (in the pair's cycles)",
-            },
-            (run.load_us + run.read_us) / 1e6,
-            host.fast_us / 1e6
-        );
+        host.print(a, run, total_us);
         println!("result: {}", if pass { "PASS" } else { "FAIL" });
     }
     Ok(if pass { 0 } else { 1 })
