@@ -218,7 +218,7 @@ fn gen_block_ctor(b: &BlockDesc, out: &mut String, cls: &str, tcls: &str, v: &st
     writeln!(out, "    ctx_->randReset(int(rr));\n    ctx_->randSeed(int(seed & 0x7fffffffu));\n    ctx_->traceEverOn(true);").unwrap();
     writeln!(
         out,
-        "    m_.reset(new {v}(ctx_.get(), \"TOP\"));\n    m_->clk_i = 0;"
+        "    m_.reset(new {v}(ctx_.get(), \"TOP\"));\n    backdoor_init(ctx_.get());\n    m_->clk_i = 0;"
     )
     .unwrap();
     if b.inputs.iter().any(|s| s.name == "rst_ni") {
@@ -620,6 +620,9 @@ fn verilator_cmd(cfg: &Config, b: &BlockDesc, mdir: &Path) -> Command {
         cmd.arg("--assert")
             .arg(format!("-I{}", cfg.assert_dir.display()));
     }
+    if has_backdoor(b) {
+        cmd.arg(cfg.manifest.join("cosim/cpp/backdoor.vlt"));
+    }
     // Parameter overrides: one RTL top can serve several registered blocks.
     for (k, v) in b.params {
         cmd.arg(format!("-G{k}={v}"));
@@ -651,13 +654,26 @@ fn verilator_cmd(cfg: &Config, b: &BlockDesc, mdir: &Path) -> Command {
     cmd
 }
 
-/// The `cxx` bridge and the generated shim (small, always rebuilt).
+/// Whether block `b` is verilated with the testbench backdoor
+/// (`cosim/cpp/backdoor.vlt`: its SRAM arrays public, read and written by
+/// `cosim/cpp/backdoor.cc`): the RTL-only blocks, which run outside the
+/// lockstep (`run sendrecv --mode rtl` loads and reads their SBUFs so). The
+/// lockstep blocks keep their Verilator output as it is.
+fn has_backdoor(b: &BlockDesc) -> bool {
+    sb2sb_model::blocks::RTL_ONLY
+        .iter()
+        .chain(sb2sb_model::blocks::RTL_OPT_IN)
+        .any(|r| r.name == b.name)
+}
+
+/// The `cxx` bridge, the backdoor and the generated shim (small, always rebuilt).
 fn compile_bridge(cfg: &Config, shim_path: &Path, includes: &[PathBuf]) {
     let mut b = cxx_build::bridge("cosim/src/ffi.rs");
     if cfg.coverage {
         b.define("VM_COVERAGE", "1");
     }
-    b.file(shim_path)
+    b.file(cfg.manifest.join("cosim/cpp/backdoor.cc"))
+        .file(shim_path)
         .includes(includes)
         .std("c++17")
         .opt_level(2)

@@ -242,3 +242,134 @@ fn odd_byte_offsets_run_in_both_modes() {
         assert!(out.contains("bytes equal, byte by byte"), "{mode}: {out}");
     }
 }
+
+/// `run sendrecv --mode rtl` with `args` after the small leg's own
+/// (8 partitions × 1 KiB, the seed's engines and semaphores): exit code and
+/// the JSON report.
+fn rtl_leg(args: &[&str]) -> (Option<i32>, serde_json::Value) {
+    let mut all = vec![
+        "run",
+        "sendrecv",
+        "--mode",
+        "rtl",
+        "--json",
+        "--partitions",
+        "8",
+        "--bytes",
+        "1K",
+    ];
+    all.extend_from_slice(args);
+    let o = sb2sb(&all);
+    let v = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{all:?}: {e}: {}", String::from_utf8_lossy(&o.stderr)));
+    (o.status.code(), v)
+}
+
+/// The testbench backdoor against the old path as the oracle: the same
+/// small leg loaded and read through the debug memory ports passes with the
+/// same ring set-up and data-phase cycles (the backdoor changes nothing the
+/// pair sees during the leg), and spends exactly its preload — one word per
+/// cycle: the leg's source and destination words (the same words here: the
+/// offsets are equal), then the descriptor RAM — in cycles the backdoor
+/// does not.
+#[test]
+fn rtl_leg_through_the_backdoor_passes_with_the_debug_port_paths_cycle_counts() {
+    let _g = common::lock();
+    let (code_bd, bd) = rtl_leg(&["--preload", "backdoor"]);
+    let (code_dp, dp) = rtl_leg(&["--preload", "debug-port"]);
+    for (code, v, what) in [(code_bd, &bd, "backdoor"), (code_dp, &dp, "debug port")] {
+        assert_eq!(code, Some(0), "{what}: {v}");
+        assert_eq!(v["pass"], true, "{what}");
+        assert_eq!(v["verified_against_fast"], true, "{what}");
+        assert_eq!(v["mismatched_bytes"], 0, "{what}");
+        assert_eq!(v["src_mismatched_bytes"], 0, "{what}");
+        assert_eq!(v["bytes"], 8 * 1024, "{what}");
+        // 8 partitions over the 4 engines of mask 0x000F: 4 completions each side
+        assert_eq!(v["local_sem"]["value"], 4, "{what}");
+        assert_eq!(v["remote_sem"]["value"], 4, "{what}");
+    }
+    assert_eq!(bd["host"]["preload"], "backdoor");
+    assert_eq!(dp["host"]["preload"], "debug-port");
+    let setup = bd["bus"]["setup_cycles"].as_u64().unwrap();
+    let data = bd["bus"]["data_cycles"].as_u64().unwrap();
+    assert!(setup > 0 && data > 0);
+    assert_eq!(dp["bus"]["setup_cycles"].as_u64(), Some(setup));
+    assert_eq!(dp["bus"]["data_cycles"].as_u64(), Some(data));
+    let preload = 8 * 1024 / 8 + u64::from(sb2sb_model::pair::DESC_BYTES) / 8;
+    assert_eq!(
+        dp["cycles"].as_u64().unwrap() - bd["cycles"].as_u64().unwrap(),
+        preload,
+        "the debug port's preload, one word per cycle"
+    );
+}
+
+/// The comparison with fast mode can fail: one source bit flipped as the
+/// backdoor stores it is one wrong byte in core B's destination and one in
+/// core A's source, and the run fails.
+#[test]
+fn a_corrupted_backdoor_word_is_caught_by_the_comparison_with_fast_mode() {
+    let _g = common::lock();
+    let (code, v) = rtl_leg(&["--inject-backdoor-fault", "5"]);
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["pass"], false);
+    assert_eq!(v["verified_against_fast"], false);
+    assert_eq!(v["mismatched_bytes"], 1);
+    assert_eq!(v["src_mismatched_bytes"], 1);
+    // the semaphores are untouched by the data: only the bytes fail
+    assert_eq!(v["remote_sem"]["value"], 4);
+}
+
+/// The backdoor as a generic capability of a Verilated block: the seed-size
+/// pair lists each core's memories (4 SBUF banks of 32 partitions × 64 KiB,
+/// then the descriptor RAM) and refuses words past an array's end; a block
+/// verilated without it reports a typed error.
+#[test]
+fn the_backdoor_lists_the_pairs_memories_and_a_block_without_one_is_a_typed_error() {
+    use sb2sb::rtl::{BackdoorError, RtlDut, XInit};
+    use sb2sb_model::pair::{PairIn, PairOut, BLOCK_SEED, DESC_BYTES, SEED_SBUF_PART_BYTES};
+    let _g = common::lock();
+    let d: RtlDut<sb2sb_model::decoder::DecoderIn, sb2sb_model::decoder::DecoderOut> =
+        RtlDut::new(&sb2sb_model::decoder::BLOCK, 1, XInit::Zero).unwrap();
+    assert!(
+        matches!(d.backdoor_mems(), Err(BackdoorError::Absent { ref block }) if block == "decoder"),
+        "{:?}",
+        d.backdoor_mems()
+    );
+    let mut p: RtlDut<PairIn, PairOut> = RtlDut::new(&BLOCK_SEED, 1, XInit::Zero).unwrap();
+    let mems = p.backdoor_mems().unwrap();
+    let bank_words = 32 * SEED_SBUF_PART_BYTES / 8;
+    let mut want = Vec::new();
+    for core in ["a", "b"] {
+        for k in 0..5 {
+            let words = if k < 4 { bank_words } else { DESC_BYTES / 8 };
+            want.push((
+                format!("TOP.sb2sb_pair.u_core_{core}.gen_mem[{k}].u_mem.mem_q"),
+                words,
+                64,
+            ));
+        }
+    }
+    let got: Vec<(String, u32, u32)> = mems
+        .iter()
+        .map(|m| (m.name.clone(), m.words, m.bits))
+        .collect();
+    assert_eq!(got, want);
+    // a round trip, and the words past the end of the descriptor RAM
+    let desc = p
+        .backdoor_find("TOP.sb2sb_pair.u_core_b.gen_mem[4].u_mem.mem_q")
+        .unwrap();
+    p.backdoor_write(desc, 7, &[0x0123_4567_89ab_cdef, 42])
+        .unwrap();
+    let mut back = [0u64; 2];
+    p.backdoor_read(desc, 7, &mut back).unwrap();
+    assert_eq!(back, [0x0123_4567_89ab_cdef, 42]);
+    let end = DESC_BYTES / 8;
+    assert!(matches!(
+        p.backdoor_write(desc, end - 1, &[0, 0]),
+        Err(BackdoorError::Range { words, .. }) if words == end
+    ));
+    assert!(matches!(
+        p.backdoor_find("TOP.sb2sb_pair.u_core_c.gen_mem[0].u_mem.mem_q"),
+        Err(BackdoorError::NoMemory { .. })
+    ));
+}

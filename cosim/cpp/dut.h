@@ -3,9 +3,14 @@
 // sb2sb-model (model/src/blocks.rs), so port names and widths are never
 // typed twice.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 #include "rust/cxx.h"
+
+class VerilatedContext;
 
 namespace sb2sb {
 
@@ -23,6 +28,36 @@ class Dut {
   // The first interface assertion that failed since the last call
   // (assertion builds; empty when none failed).
   virtual rust::String take_assert_failure() = 0;
+
+  // Testbench backdoor (cosim/cpp/backdoor.cc): the memory arrays this
+  // block's Verilation made public (cosim/cpp/backdoor.vlt), read and
+  // written directly between two steps. None for a block verilated
+  // without the configuration.
+  size_t backdoor_count() const { return bd_.size(); }
+  // Hierarchical name (`TOP.<scope>.<array>`), words and bits per word of memory k.
+  rust::String backdoor_name(size_t k) const;
+  uint32_t backdoor_words(size_t k) const;
+  uint32_t backdoor_bits(size_t k) const;
+  // Words first.. of memory k into `out` / from `data` (masked to the word
+  // width). Throw std::out_of_range for a memory or word past the end.
+  void backdoor_read(size_t k, uint32_t first, rust::Slice<uint64_t> out) const;
+  void backdoor_write(size_t k, uint32_t first, rust::Slice<const uint64_t> data);
+
+ protected:
+  // Collects the public memory arrays of the model of `ctx` (called by
+  // every generated constructor once the model exists).
+  void backdoor_init(VerilatedContext* ctx);
+
+ private:
+  struct Mem {
+    std::string name;
+    void* data;
+    uint32_t words;
+    uint32_t bits;
+    uint32_t bytes;  // bytes per word in the Verilated array: 1, 2, 4 or 8
+  };
+  const Mem& bd_mem(size_t k, uint32_t first, size_t n) const;
+  std::vector<Mem> bd_;
 };
 
 // Construct the Verilated model of block `name`. `rand_reset` is passed to

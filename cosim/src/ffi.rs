@@ -23,5 +23,18 @@ pub mod bridge {
         fn write_coverage(self: Pin<&mut Dut>, path: &str) -> Result<()>;
         /// First failed interface assertion since the last call ("" if none).
         fn take_assert_failure(self: Pin<&mut Dut>) -> String;
+
+        /// Memories of the testbench backdoor (0 for a block without one).
+        fn backdoor_count(self: &Dut) -> usize;
+        /// Hierarchical name of backdoor memory `k` (`TOP.<scope>.<array>`).
+        fn backdoor_name(self: &Dut, k: usize) -> Result<String>;
+        /// Words of backdoor memory `k`.
+        fn backdoor_words(self: &Dut, k: usize) -> Result<u32>;
+        /// Bits per word of backdoor memory `k` (1..=64).
+        fn backdoor_bits(self: &Dut, k: usize) -> Result<u32>;
+        /// Words `first..first + out.len()` of backdoor memory `k`.
+        fn backdoor_read(self: &Dut, k: usize, first: u32, out: &mut [u64]) -> Result<()>;
+        /// Store `data` at words `first..` of backdoor memory `k` (masked to its width).
+        fn backdoor_write(self: Pin<&mut Dut>, k: usize, first: u32, data: &[u64]) -> Result<()>;
     }
 }

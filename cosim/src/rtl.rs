@@ -29,8 +29,51 @@ impl XInit {
     }
 }
 
+/// One memory array of a block's testbench backdoor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BackdoorMem {
+    /// Hierarchical name, `TOP.<instance path>.<array>` (Verilator's scope
+    /// name: `TOP.sb2sb_pair.u_core_a.gen_mem[0].u_mem.mem_q`).
+    pub name: String,
+    /// Words of the array.
+    pub words: u32,
+    /// Bits per word (1..=64).
+    pub bits: u32,
+}
+
+/// A testbench backdoor access that cannot be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BackdoorError {
+    /// The block was verilated without the backdoor configuration.
+    #[error(
+        "block {block} has no testbench backdoor (only the RTL-only blocks are verilated \
+         with cosim/cpp/backdoor.vlt)"
+    )]
+    Absent { block: String },
+    /// No backdoor memory of that name.
+    #[error("block {block}: no backdoor memory {name}")]
+    NoMemory { block: String, name: String },
+    /// A memory's layout is not what the caller maps onto it.
+    #[error("block {block}: backdoor memory {name}: {rule}")]
+    Layout {
+        block: String,
+        name: String,
+        rule: String,
+    },
+    /// The words lie past the end of the memory.
+    #[error("block {block}: backdoor memory {name}: words {first}..{end} past its {words} words")]
+    Range {
+        block: String,
+        name: String,
+        first: u64,
+        end: u64,
+        words: u32,
+    },
+}
+
 /// A Verilated block driven through packed port words.
 pub struct RtlDut<I: PortBundle, O: PortBundle> {
+    block: &'static str,
     dut: UniquePtr<bridge::Dut>,
     inw: Vec<u64>,
     outw: Vec<u64>,
@@ -51,6 +94,7 @@ impl<I: PortBundle, O: PortBundle> RtlDut<I, O> {
         let dut = bridge::new_dut(block.name, vseed, x_init.code())
             .with_context(|| format!("creating the Verilated model of block {}", block.name))?;
         Ok(Self {
+            block: block.name,
             dut,
             inw: vec![0; I::WORDS],
             outw: vec![0; O::WORDS],
@@ -123,6 +167,95 @@ impl<I: PortBundle, O: PortBundle> RtlDut<I, O> {
     /// Raw output words of the last step (already masked to each width).
     pub fn last_words(&self) -> &[u64] {
         &self.outw
+    }
+
+    /// The memories of this block's testbench backdoor, in name order
+    /// ([`BackdoorError::Absent`] for a block verilated without it).
+    pub fn backdoor_mems(&self) -> Result<Vec<BackdoorMem>, BackdoorError> {
+        let n = self.dut.backdoor_count();
+        if n == 0 {
+            return Err(BackdoorError::Absent {
+                block: self.block.to_string(),
+            });
+        }
+        // Indices below the count are always valid.
+        Ok((0..n)
+            .filter_map(|k| {
+                Some(BackdoorMem {
+                    name: self.dut.backdoor_name(k).ok()?,
+                    words: self.dut.backdoor_words(k).ok()?,
+                    bits: self.dut.backdoor_bits(k).ok()?,
+                })
+            })
+            .collect())
+    }
+
+    /// Index of the backdoor memory called `name` (its full hierarchical name).
+    pub fn backdoor_find(&self, name: &str) -> Result<usize, BackdoorError> {
+        self.backdoor_mems()?
+            .iter()
+            .position(|m| m.name == name)
+            .ok_or_else(|| BackdoorError::NoMemory {
+                block: self.block.to_string(),
+                name: name.to_string(),
+            })
+    }
+
+    fn backdoor_range(&self, k: usize, first: u32, n: usize) -> Result<(), BackdoorError> {
+        let mems = self.backdoor_mems()?;
+        let m = mems.get(k).ok_or_else(|| BackdoorError::NoMemory {
+            block: self.block.to_string(),
+            name: format!("#{k}"),
+        })?;
+        let end = u64::from(first) + n as u64;
+        if end > u64::from(m.words) {
+            return Err(BackdoorError::Range {
+                block: self.block.to_string(),
+                name: m.name.clone(),
+                first: first.into(),
+                end,
+                words: m.words,
+            });
+        }
+        Ok(())
+    }
+
+    /// Words `first..first + out.len()` of backdoor memory `k`, read between
+    /// two cycles without touching the model's ports.
+    pub fn backdoor_read(
+        &self,
+        k: usize,
+        first: u32,
+        out: &mut [u64],
+    ) -> Result<(), BackdoorError> {
+        self.backdoor_range(k, first, out.len())?;
+        // the range was checked: the C++ side's own check cannot fail
+        self.dut
+            .backdoor_read(k, first, out)
+            .map_err(|e| BackdoorError::Layout {
+                block: self.block.to_string(),
+                name: format!("#{k}"),
+                rule: e.what().to_string(),
+            })
+    }
+
+    /// Store `data` at words `first..` of backdoor memory `k` (each word
+    /// masked to the memory's width), between two cycles.
+    pub fn backdoor_write(
+        &mut self,
+        k: usize,
+        first: u32,
+        data: &[u64],
+    ) -> Result<(), BackdoorError> {
+        self.backdoor_range(k, first, data.len())?;
+        self.dut
+            .pin_mut()
+            .backdoor_write(k, first, data)
+            .map_err(|e| BackdoorError::Layout {
+                block: self.block.to_string(),
+                name: format!("#{k}"),
+                rule: e.what().to_string(),
+            })
     }
 }
 

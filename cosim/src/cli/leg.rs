@@ -27,6 +27,20 @@ use serde_json::json;
 
 use super::cosim::parse_u64;
 
+mod backdoor;
+
+/// How `--mode rtl` loads the SBUFs before the leg and reads them after it.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Preload {
+    /// The testbench writes and reads the Verilated SRAM arrays directly
+    /// between two cycles (cosim/cpp/backdoor.vlt); no cycle is spent.
+    Backdoor,
+    /// The environment preloads and scans through the pair's one-word
+    /// debug memory ports, one word per core per cycle.
+    DebugPort,
+}
+
 /// Execution mode of the leg.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LegMode {
@@ -91,6 +105,15 @@ pub struct LegArgs {
     /// Print one JSON object instead of the report.
     #[arg(long)]
     pub json: bool,
+    /// `--mode rtl`: load the SBUFs before the leg and read them after it
+    /// through the testbench backdoor or the debug memory ports.
+    #[arg(long, value_enum, default_value = "backdoor")]
+    pub preload: Preload,
+    /// `--mode rtl --preload backdoor`: flip bit 0 of the first source word of
+    /// this partition as the backdoor stores it (the comparison with fast
+    /// mode must report the byte).
+    #[arg(long, hide = true, value_name = "PARTITION")]
+    pub inject_backdoor_fault: Option<u8>,
 }
 
 /// `sb2sb run sendrecv`, in stages: check the arguments ([`check_args`]),
@@ -149,6 +172,10 @@ pub fn run(a: LegArgs) -> Result<i32> {
 
 /// Stage 1: the arguments' ranges → (bytes per partition, engine mask, chip id).
 fn check_args(a: &LegArgs) -> Result<(u64, u16, u8)> {
+    anyhow::ensure!(
+        a.inject_backdoor_fault.is_none(),
+        "--inject-backdoor-fault: only --mode rtl has a backdoor"
+    );
     let bytes = parse_size(&a.bytes).map_err(|e| anyhow::anyhow!("--bytes: {e}"))?;
     anyhow::ensure!(
         (1..=65536 * 16).contains(&bytes),
@@ -604,7 +631,11 @@ struct PairRun {
     env: LegEnv,
     cycles: u64,
     done_at: Option<u64>,
+    /// Host time of the cycles (the Verilated pair and the environment).
     host_us: f64,
+    /// Host time of the backdoor's preload and read-back (0 with the debug port).
+    load_us: f64,
+    read_us: f64,
     /// The VCD and .gtkw written (`--vcd`).
     waves: Option<(PathBuf, PathBuf)>,
 }
@@ -620,10 +651,21 @@ struct FastRef {
 /// `sb2sb run sendrecv --mode rtl`: plan, run the Verilated pair, run the same
 /// leg in fast mode, compare and report.
 fn run_rtl(a: LegArgs) -> Result<i32> {
+    let t0 = Instant::now();
     let plan = rtl_plan(&a)?;
     let run = run_pair(&a, &plan)?;
+    let t_fast = Instant::now();
     let fast = fast_reference(&a, &plan)?;
-    report_rtl(&a, &plan, &run, fast)
+    let fast_us = t_fast.elapsed().as_secs_f64() * 1e6;
+    report_rtl(&a, &plan, &run, fast, HostTimes { fast_us, t0 })
+}
+
+/// Host time of the parts of an rtl-mode run that are not the pair's cycles.
+struct HostTimes {
+    /// The fast-mode reference leg (its system built and loaded, the leg run).
+    fast_us: f64,
+    /// Start of the run (the total is taken when the report is made).
+    t0: Instant,
 }
 
 /// Checks the arguments against the Verilated pair and builds its leg.
@@ -661,6 +703,14 @@ fn rtl_plan(a: &LegArgs) -> Result<RtlPlan> {
         params.engines
     );
     anyhow::ensure!(a.queue == 0, "--queue {}: rtl mode uses queue 0", a.queue);
+    if let Some(p) = a.inject_backdoor_fault {
+        anyhow::ensure!(
+            a.preload == Preload::Backdoor && p < a.partitions,
+            "--inject-backdoor-fault {p}: needs --preload backdoor and a partition below \
+             --partitions {}",
+            a.partitions
+        );
+    }
     let place = if a.same_die {
         top::PLACE_SAME_DIE
     } else if a.cross_chip {
@@ -700,12 +750,18 @@ fn rtl_plan(a: &LegArgs) -> Result<RtlPlan> {
     })
 }
 
-/// Runs the leg on the Verilated pair (with `--vcd`, traced) until both
-/// SBUFs were scanned after its end.
+/// Runs the leg on the Verilated pair (with `--vcd`, traced): the SBUFs
+/// loaded ([`Preload`]), the leg to its completion, a drain in which the
+/// semaphore debug port passes every semaphore (and, without the backdoor,
+/// the debug memory port scans the leg's words once more), then the SBUFs
+/// read.
 fn run_pair(a: &LegArgs, plan: &RtlPlan) -> Result<PairRun> {
     let (place, leg) = (plan.place, plan.leg);
     let moved = plan.bytes * u64::from(leg.part_count);
     let mut env = LegEnv::single_with(plan.params, a.seed, u64::MAX, place, leg);
+    if a.preload == Preload::Backdoor {
+        env = env.with_backdoor();
+    }
     // preload and one scan of the leg's words, and at least 1/16 byte a cycle
     let max_cycles = 2 * env.scan_words() as u64 + 16 * moved + 1_000_000;
     let mut dut: RtlDut<PairIn, PairOut> = RtlDut::new(plan.block, a.seed, XInit::Random)
@@ -716,6 +772,12 @@ fn run_pair(a: &LegArgs, plan: &RtlPlan) -> Result<PairRun> {
                 plan.block.name, BLOCK_SEED16.name
             )
         })?;
+    let t_load = Instant::now();
+    let bd = match a.preload {
+        Preload::Backdoor => Some(backdoor_preload(a, plan, &env, &mut dut)?),
+        Preload::DebugPort => None,
+    };
+    let load_us = t_load.elapsed().as_secs_f64() * 1e6;
     // `--vcd DIR` (an existing directory or a path ending in `/`): DIR/leg_rtl.vcd
     // and DIR/leg_rtl.gtkw; `--vcd FILE`: FILE and FILE with extension .gtkw.
     let waves = a.vcd.as_ref().map(|p| {
@@ -733,9 +795,13 @@ fn run_pair(a: &LegArgs, plan: &RtlPlan) -> Result<PairRun> {
         dut.open_trace(vcd)?;
     }
     let t0 = Instant::now();
+    let progress = Progress::new(a.json);
     let mut prev: Option<PairOut> = None;
     let mut cycles = 0u64;
     let mut done_at = None;
+    // after the leg: every semaphore through the rotating semaphore debug
+    // port (256 cycles), and one full scan of the leg's words without the backdoor
+    let drain = env.scan_words() as u64 + 300;
     for c in 0..max_cycles {
         let i = env.next(c, prev.as_ref());
         prev = Some(sb2sb_model::ports::CycleModel::step(&mut dut, &i));
@@ -743,13 +809,24 @@ fn run_pair(a: &LegArgs, plan: &RtlPlan) -> Result<PairRun> {
         if done_at.is_none() && env.legs_complete() {
             done_at = Some(c);
         }
-        // one full scan of the leg's words in both SBUFs after the leg
-        if done_at.is_some_and(|d| c > d + env.scan_words() as u64 + 300) {
+        if done_at.is_some_and(|d| c > d + drain) {
             break;
         }
+        if c % 4096 == 0 {
+            progress.at(c, &env, done_at, t0);
+        }
     }
+    progress.finish();
     dut.close_trace();
     let host_us = t0.elapsed().as_secs_f64() * 1e6;
+    let t_read = Instant::now();
+    if let Some(bd) = &bd {
+        for c in 0..2 {
+            let img = bd.read_sbuf(&dut, c)?;
+            env.observe_image(c, &img);
+        }
+    }
+    let read_us = t_read.elapsed().as_secs_f64() * 1e6;
     if let Some((vcd, gtkw)) = &waves {
         crate::waves::pair_gtkw(
             vcd,
@@ -770,8 +847,80 @@ fn run_pair(a: &LegArgs, plan: &RtlPlan) -> Result<PairRun> {
         cycles,
         done_at,
         host_us,
+        load_us,
+        read_us,
         waves,
     })
+}
+
+/// Loads both SBUFs through the backdoor as the debug port's preload would
+/// (the environment's words of the leg over the model's initial contents,
+/// the descriptor RAMs cleared), with `--inject-backdoor-fault`'s bit flipped.
+fn backdoor_preload(
+    a: &LegArgs,
+    plan: &RtlPlan,
+    env: &LegEnv,
+    dut: &mut RtlDut<PairIn, PairOut>,
+) -> Result<backdoor::PairBackdoor> {
+    let bd = backdoor::PairBackdoor::new(dut, plan.block.name, &plan.params)?;
+    for c in 0..2 {
+        let mut img = bd.read_sbuf(dut, c)?;
+        env.preload_image(c, &mut img);
+        if let (0, Some(p)) = (c, a.inject_backdoor_fault) {
+            let pw = (plan.params.sbuf_part_bytes / 8) as usize;
+            let k = usize::from(p) * pw + ((a.src_offset - plan.lo) / 8) as usize;
+            img[k] ^= 1;
+        }
+        bd.write_sbuf(dut, c, &img)?;
+        bd.clear_desc(dut, c, env.desc_ram_words())?;
+    }
+    Ok(bd)
+}
+
+/// Progress of a long rtl-mode run on stderr (cycles, rate, phase), shown
+/// once the run has taken more than [`Progress::AFTER`] and not with `--json`.
+struct Progress {
+    bar: indicatif::ProgressBar,
+    quiet: bool,
+}
+
+impl Progress {
+    const AFTER: std::time::Duration = std::time::Duration::from_secs(2);
+
+    fn new(json: bool) -> Self {
+        let bar = indicatif::ProgressBar::hidden();
+        if let Ok(st) =
+            indicatif::ProgressStyle::with_template("{spinner} {elapsed} {pos} cycles {msg}")
+        {
+            bar.set_style(st);
+        }
+        Self { bar, quiet: json }
+    }
+
+    fn at(&self, c: u64, env: &LegEnv, done_at: Option<u64>, t0: Instant) {
+        if self.quiet {
+            return;
+        }
+        if self.bar.is_hidden() && t0.elapsed() > Self::AFTER {
+            self.bar
+                .set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        }
+        let m = env.marks();
+        let phase = match (m.leg_start, m.tx_doorbell, done_at) {
+            (None, _, _) => "reset, preload, queue set-up",
+            (Some(_), None, _) => "ring set-up",
+            (Some(_), Some(_), None) => "data phase",
+            (_, _, Some(_)) => "drain",
+        };
+        let rate = c as f64 / t0.elapsed().as_secs_f64().max(1e-9);
+        self.bar
+            .set_message(format!("({rate:.0} cycles/s) {phase}"));
+        self.bar.set_position(c);
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
 }
 
 /// The same leg in fast mode on a system whose SBUFs hold the pair's initial images.
@@ -827,32 +976,45 @@ fn fast_reference(a: &LegArgs, plan: &RtlPlan) -> Result<FastRef> {
     })
 }
 
-/// Compares the pair's destination SBUF and semaphores with fast mode and prints the result.
-fn report_rtl(a: &LegArgs, plan: &RtlPlan, run: &PairRun, fast: FastRef) -> Result<i32> {
-    let (bytes, win, lo, place, leg) = (plan.bytes, plan.win, plan.lo, plan.place, plan.leg);
-    let (env, cycles, done_at, host_us, waves) =
-        (&run.env, run.cycles, run.done_at, run.host_us, &run.waves);
-    let FastRef {
-        sys,
-        src,
-        dst,
-        dst_soc: fast_dst_soc,
-    } = fast;
+/// What the comparison of the pair's end state with fast mode's found.
+struct RtlVerdict {
+    /// Core B's destination bytes and core A's source bytes that differ.
+    mismatched: u64,
+    src_mismatched: u64,
+    /// local_sem on core A and remote_sem on core B: the pair's, fast mode's.
+    local: i32,
+    remote: i32,
+    f_local: i32,
+    f_remote: i32,
+    engines: u64,
+    pass: bool,
+}
+
+/// Compares core B's destination bytes, core A's source bytes and both
+/// semaphores of the pair with fast mode's system after the same leg.
+fn compare_rtl(a: &LegArgs, plan: &RtlPlan, env: &LegEnv, fast: &FastRef) -> Result<RtlVerdict> {
+    let (bytes, win, lo, leg) = (plan.bytes, plan.win, plan.lo, plan.leg);
+    let (sys, src, dst) = (&fast.sys, fast.src, fast.dst);
     let off = |p: u8, o: u64| usize::from(p) * win as usize + (o - lo) as usize;
-    let (sa, sb) = top::straps(place);
-    let dst_soc = soc_route(place, sa, sb, u64::from(leg.dst_off));
     let engines = u64::from(
         sb2sb_model::system::legs::split_partitions(leg.mask, 0, leg.part_count).len() as u32,
     );
-
-    let rtl_b = env.observed_sbuf(1);
+    let (rtl_a, rtl_b) = (env.observed_sbuf(0), env.observed_sbuf(1));
     let mut mismatched = 0u64;
+    let mut src_mismatched = 0u64;
     for p in 0..a.partitions {
         let d = off(p, a.dst_offset);
         let want = sys.read_sbuf(dst, p, a.dst_offset, bytes as usize)?;
         mismatched += want
             .iter()
             .zip(&rtl_b[d..d + bytes as usize])
+            .filter(|(x, y)| x != y)
+            .count() as u64;
+        let s0 = off(p, a.src_offset);
+        let want = sys.read_sbuf(src, p, a.src_offset, bytes as usize)?;
+        src_mismatched += want
+            .iter()
+            .zip(&rtl_a[s0..s0 + bytes as usize])
             .filter(|(x, y)| x != y)
             .count() as u64;
     }
@@ -864,13 +1026,85 @@ fn report_rtl(a: &LegArgs, plan: &RtlPlan, run: &PairRun, fast: FastRef) -> Resu
     );
     let (f_local, f_remote) = (sys.sem(src, a.local_sem)?, sys.sem(dst, a.remote_sem)?);
     let pass = mismatched == 0
+        && src_mismatched == 0
         && local == f_local
         && remote == f_remote
         && i64::from(local) == engines as i64
         && i64::from(remote) == engines as i64;
+    Ok(RtlVerdict {
+        mismatched,
+        src_mismatched,
+        local,
+        remote,
+        f_local,
+        f_remote,
+        engines,
+        pass,
+    })
+}
+
+impl HostTimes {
+    /// The host-time split of the run (`host` of the JSON report).
+    fn json(&self, a: &LegArgs, run: &PairRun, total_us: f64) -> serde_json::Value {
+        json!({
+            "preload": a.preload,
+            "pair_cycles": run.cycles,
+            "pair_us": run.host_us,
+            "pair_cycles_per_s": run.cycles as f64 / (run.host_us / 1e6),
+            "backdoor_load_us": run.load_us,
+            "backdoor_read_us": run.read_us,
+            "fast_reference_us": self.fast_us,
+            "total_us": total_us,
+        })
+    }
+
+    /// The host-time line of the text report.
+    fn print(&self, a: &LegArgs, run: &PairRun, total_us: f64) {
+        println!(
+            "  host             {:.2} s: pair {:.2} s for {} cycles ({:.0} cycles/s), SBUFs through the {} {:.3} s, fast-mode reference {:.2} s",
+            total_us / 1e6,
+            run.host_us / 1e6,
+            run.cycles,
+            run.cycles as f64 / (run.host_us / 1e6),
+            match a.preload {
+                Preload::Backdoor => "backdoor",
+                Preload::DebugPort => "debug port (in the pair's cycles)",
+            },
+            (run.load_us + run.read_us) / 1e6,
+            self.fast_us / 1e6
+        );
+    }
+}
+
+/// Compares the pair's end state with fast mode ([`compare_rtl`]) and prints the result.
+fn report_rtl(
+    a: &LegArgs,
+    plan: &RtlPlan,
+    run: &PairRun,
+    fast: FastRef,
+    host: HostTimes,
+) -> Result<i32> {
+    let (bytes, place, leg) = (plan.bytes, plan.place, plan.leg);
+    let (env, cycles, done_at, host_us, waves) =
+        (&run.env, run.cycles, run.done_at, run.host_us, &run.waves);
+    let (sa, sb) = top::straps(place);
+    let dst_soc = soc_route(place, sa, sb, u64::from(leg.dst_off));
+    let v = compare_rtl(a, plan, env, &fast)?;
+    let RtlVerdict {
+        mismatched,
+        src_mismatched,
+        local,
+        remote,
+        f_local,
+        f_remote,
+        engines,
+        pass,
+    } = v;
+    let (src, dst, fast_dst_soc) = (fast.src, fast.dst, fast.dst_soc);
     let moved = bytes * u64::from(a.partitions);
     let run_cycles = done_at.unwrap_or(cycles) + 1;
     let bus = BusUse::of(env, moved, engines);
+    let total_us = host.t0.elapsed().as_secs_f64() * 1e6;
     if a.json {
         let v = json!({
             "mode": "rtl",
@@ -879,11 +1113,13 @@ fn report_rtl(a: &LegArgs, plan: &RtlPlan, run: &PairRun, fast: FastRef) -> Resu
             "fast_dst_soc_hex": format!("{fast_dst_soc:#x}"),
             "engine_mask": leg.mask, "engines": engines,
             "bytes": moved, "bytes_per_partition": bytes, "partitions": a.partitions,
-            "verified_against_fast": mismatched == 0, "mismatched_bytes": mismatched,
+            "verified_against_fast": mismatched == 0 && src_mismatched == 0,
+            "mismatched_bytes": mismatched, "src_mismatched_bytes": src_mismatched,
             "local_sem": {"index": a.local_sem, "value": local, "fast": f_local, "expected": engines},
             "remote_sem": {"index": a.remote_sem, "value": remote, "fast": f_remote, "expected": engines},
             "cycles": run_cycles, "modeled_ns": sb2sb_model::clock::cycles_to_ns(run_cycles),
             "clock_mhz": sb2sb_model::clock::CORE_CLK_MHZ, "host_us": host_us, "pass": pass,
+            "host": host.json(a, run, total_us),
             "sbuf_part_bytes": plan.params.sbuf_part_bytes,
             "bus": bus.json(),
         });
@@ -905,10 +1141,14 @@ fn report_rtl(a: &LegArgs, plan: &RtlPlan, run: &PairRun, fast: FastRef) -> Resu
             "  remote_sem {:>3}  core B: {remote} (fast {f_remote}, expected {engines})",
             a.remote_sem
         );
-        if mismatched == 0 {
-            println!("  verify           {moved} bytes equal to fast mode, byte by byte");
+        if mismatched == 0 && src_mismatched == 0 {
+            println!(
+                "  verify           {moved} bytes equal to fast mode, byte by byte (and core A's source bytes unchanged)"
+            );
         } else {
-            println!("  verify           {mismatched} bytes differ from fast mode");
+            println!(
+                "  verify           {mismatched} destination bytes and {src_mismatched} source bytes differ from fast mode"
+            );
         }
         println!(
             "  time             modeled {:.3} us = {run_cycles} cycles at {} MHz, host {host_us:.1} us{}",
@@ -920,6 +1160,7 @@ fn report_rtl(a: &LegArgs, plan: &RtlPlan, run: &PairRun, fast: FastRef) -> Resu
                 .unwrap_or_default()
         );
         bus.print();
+        host.print(a, run, total_us);
         println!("result: {}", if pass { "PASS" } else { "FAIL" });
     }
     Ok(if pass { 0 } else { 1 })

@@ -455,10 +455,20 @@ pub struct LegEnv {
     /// Semaphore the debug port watches every cycle (core, index, target)
     /// until it reaches the target, instead of rotating over all 256.
     watch: Option<(usize, u8, i32)>,
+    /// The testbench loads and reads the SBUF words itself (a backdoor into
+    /// the memory arrays, [`LegEnv::with_backdoor`]): the preload takes no
+    /// cycle of the pair, no scan through the debug memory port.
+    backdoor: bool,
+    /// Cycles of the environment's clock that took no cycle of the pair
+    /// (the backdoor's preload): the environment's cycle is the caller's
+    /// plus this.
+    skipped: u64,
 }
 
-/// Milestones of a run, in cycles of the pair's clock (for `run sendrecv
-/// --mode rtl`'s timing report).
+/// Milestones of a run, in cycles of the pair's clock as the environment
+/// counts them (for `run sendrecv --mode rtl`'s timing report; with the
+/// backdoor the count includes the preload that took no cycle of the pair,
+/// [`LegEnv::with_backdoor`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct LegMarks {
     /// The first leg started: its ring stores begin.
@@ -574,6 +584,8 @@ impl LegEnv {
             dbg_map: None,
             marks: LegMarks::default(),
             watch: None,
+            backdoor: false,
+            skipped: 0,
         }
     }
 
@@ -1537,9 +1549,74 @@ impl LegEnv {
         Self::with_params(p, seed, 1, None).exp_sbuf[c].clone()
     }
 
-    /// Words the debug port scans (and a full scan's length in cycles).
+    /// Words the debug port scans (and a full scan's length in cycles);
+    /// none with the backdoor.
     pub fn scan_words(&self) -> usize {
-        self.dbg_words()
+        if self.backdoor {
+            0
+        } else {
+            self.dbg_words()
+        }
+    }
+
+    /// The same environment with the SBUFs loaded and read by the testbench
+    /// through a backdoor into the memory arrays instead of the one-word
+    /// debug memory port: the caller stores [`LegEnv::preload_image`] and
+    /// clears [`LegEnv::desc_ram_words`] words of each descriptor RAM before
+    /// the first cycle, and hands the images it reads after the leg to
+    /// [`LegEnv::observe_image`]; the debug memory port stays idle.
+    ///
+    /// The preload step takes no cycle of the pair, but the environment's
+    /// clock and its Q7 handshake stream advance over it as over the debug
+    /// port's preload ([`LegEnv::skip_preload`]), so from the queue set-up on
+    /// the pair's inputs are the debug-port path's, cycle for cycle, shifted
+    /// by the preload's length: the leg's milestones ([`LegEnv::marks`], in
+    /// the environment's cycles) are the same.
+    pub fn with_backdoor(mut self) -> Self {
+        self.backdoor = true;
+        self
+    }
+
+    /// The preload step under the backdoor, at environment cycle `cycle`:
+    /// the idle Q7 ports' handshake draws of the preload's cycles (one word
+    /// per cycle: the debug map, then the descriptor RAM), the step
+    /// complete, the clock advanced. Returns the environment cycle to go on with.
+    fn skip_preload(&mut self, cycle: u64) -> u64 {
+        let n = self.dbg_words() + self.desc_words();
+        let mut idle = PairIn::default();
+        for _ in 0..n {
+            self.drive_ports(&mut idle);
+        }
+        self.preload_k = n;
+        self.skipped += n as u64;
+        cycle + n as u64
+    }
+
+    /// Writes into `img` (core `c`'s SBUF as 64-bit words, partition-major,
+    /// [`PairParams::sbuf_words`] long) every word the preload through the
+    /// debug port would store, from this environment's initial image.
+    pub fn preload_image(&self, c: usize, img: &mut [u64]) {
+        for j in 0..self.dbg_words() {
+            let k = self.dbg_word(j);
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&self.exp_sbuf[c][8 * k..8 * k + 8]);
+            img[k] = u64::from_le_bytes(w);
+        }
+    }
+
+    /// Words of each descriptor RAM the preload clears (the debug port's
+    /// second phase, `dbg_*_mem_sel_i` = 1).
+    pub fn desc_ram_words(&self) -> usize {
+        self.desc_words()
+    }
+
+    /// Records core `c`'s SBUF image `img` (read through the backdoor after
+    /// the leg) as the debug port's scan would: the scanned words only.
+    pub fn observe_image(&mut self, c: usize, img: &[u64]) {
+        for j in 0..self.dbg_words() {
+            let k = self.dbg_word(j);
+            self.obs_sbuf[c][k] = img[k];
+        }
     }
 
     /// True when every leg started so far has completed.
@@ -1607,12 +1684,17 @@ impl Stimulus for LegEnv {
     }
 
     fn next(&mut self, cycle: u64, prev_out: Option<&PairOut>) -> PairIn {
+        let mut cycle = cycle + self.skipped;
         if let Some(o) = prev_out {
             self.last_xbar = [o.dbg_a_xbar_o, o.dbg_b_xbar_o];
             self.record_scan(cycle, o);
         }
         self.masters(cycle, prev_out);
         self.next_step(cycle);
+        if self.backdoor && self.step == Some(Step::Preload) {
+            cycle = self.skip_preload(cycle);
+            self.next_step(cycle);
+        }
         self.rst = matches!(self.step, Some(Step::Reset(_))) && cycle < self.step_until;
         let mut i = PairIn::default();
         // `run_local_ops` never adds or drops programs (only `next_step` does);
@@ -1648,7 +1730,7 @@ impl Stimulus for LegEnv {
             i.dbg_a_mem_we_i = 1;
             i.dbg_b_mem_we_i = 1;
             self.preload_k += 1;
-        } else {
+        } else if !self.backdoor {
             let k = self.dbg_word((self.scan_k % words as u64) as usize);
             self.scan_k += 1;
             i.dbg_a_mem_addr_i = k as u64;
