@@ -1,7 +1,8 @@
 //! One NeuronCore of the system model: SBUF, descriptor RAM, the EVT_SEM
 //! golden model (the single source of semaphore state in both execution
-//! modes), the engine register file, the program_window remapper and 16
-//! golden UDMA engines ([`crate::udma::engine::Udma`]).
+//! modes), the engine register file, the program_window remapper and the
+//! golden UDMA engines ([`crate::udma::engine::Udma`]), built at the
+//! system's [`CoreParams`] (16 engines by default).
 //!
 //! The engines' register files ([`crate::udma::regfile::RegFile`]) are the
 //! one copy of the UDMA register state of the system model: every CSR access
@@ -354,7 +355,7 @@ impl SystemCore {
         let u = self
             .engines
             .get_mut(usize::from(engine))
-            .ok_or(err("no such engine (16 per core)"))?;
+            .ok_or(err("no such engine (CoreParams::engines per core)"))?;
         let m = match write {
             Some(d) => AxilMaster::write(offset, d),
             None => AxilMaster::read(offset),

@@ -1,9 +1,10 @@
 //! Cycle executor: the same Q7 programs and descriptor rings, advanced one
 //! clock at a time on the golden core composition of `pair::core` — per
-//! system core one [`crate::pair::core::Glue`] (`NumEngines` 16: CME-COPY
-//! loops, the interconnect with its `cayman_addr_decode` decoders (one per
-//! write lane, in-lane and read lane), the `axi4_sram` FSMs of the 16 SBUF
-//! banks and the descriptor RAM, the Q7 port) wired to that core's
+//! system core one [`crate::pair::core::Glue`] at the system's
+//! [`CoreParams`] (`NumEngines` 16 by default: CME-COPY loops, the
+//! interconnect with its `cayman_addr_decode` decoders (one per write lane,
+//! in-lane and read lane), the `axi4_sram` FSMs of the SBUF banks (one per
+//! engine) and the descriptor RAM, the Q7 port) wired to that core's
 //! own golden engines ([`super::SystemCore::engines`]), EVT_SEM ([`super::SystemCore::evt`])
 //! and memories ([`super::SystemCore::sbuf`], [`super::SystemCore::desc`], through the
 //! [`super::mem::SbufWords`] / [`super::mem::DescWords`] word-array adapters,
