@@ -652,12 +652,27 @@ struct FastRef {
 /// leg in fast mode, compare and report.
 fn run_rtl(a: LegArgs) -> Result<i32> {
     let t0 = Instant::now();
+    small_pages();
     let plan = rtl_plan(&a)?;
     let run = run_pair(&a, &plan)?;
     let t_fast = Instant::now();
     let fast = fast_reference(&a, &plan)?;
     let fast_us = t_fast.elapsed().as_secs_f64() * 1e6;
     report_rtl(&a, &plan, &run, fast, HostTimes { fast_us, t0 })
+}
+
+/// Transparent huge pages off for this process (Linux `PR_SET_THP_DISABLE`;
+/// elsewhere, or if refused, nothing changes). The fast-mode reference
+/// touches 16 KiB of each 1.06 MiB SBUF partition (the seed's offset
+/// 0x100000), and its huge-page advised SBUF (`datapath::ZeroedBuf`) then
+/// zeroes a 2 MiB page per touched partition: 0.2–0.4 s of kernel time for
+/// the seed's leg, against 0.05 s with small pages (docs/performance.md).
+fn small_pages() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: a process attribute; no memory is passed to the kernel.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
 }
 
 /// Host time of the parts of an rtl-mode run that are not the pair's cycles.
