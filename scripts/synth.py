@@ -15,7 +15,8 @@ synth/evt_sem_small.sv) unless --full is given. Per block:
 2. opt: an asynchronous-load flop ($aldff / $aldffe, or set/reset flops) left
    after the optimiser is an error (async reset to a constant becomes $adff).
 3. generic `synth -flatten`: cells, flip-flop bits, memories (before mapping).
-4. `synth_xilinx -flatten` (7-series): LUTs and FFs.
+4. `synth_xilinx -flatten` (7-series) with the classic `abc` LUT mapper in
+   place of `abc9`: LUTs and FFs.
 
 The table is printed (cells, flip-flop bits, memories, LUTs/FFs, latches, Yosys
 warnings, seconds); --json FILE writes it with the errors and the warnings' text.
@@ -236,7 +237,20 @@ def run_block(yosys: str, b: dict, params: dict[str, int], xilinx: bool,
     if xilinx and not coarse_only:
         script += [
             "design -load coarse",
-            f"synth_xilinx -top {top} -flatten -noiopad -noclkbuf",
+            # synth_xilinx up to its LUT mapping, then Yosys' classic `abc`
+            # LUT mapper in place of `abc9` (the rest of `map_luts` as
+            # synth_xilinx runs it), then its `finalize` stage. abc9 did not
+            # finish the 64-bit UDMA in 23 CPU-min; `abc` maps it in ~2 min
+            # (docs/decisions.md "7-series LUT mapping").
+            f"synth_xilinx -top {top} -flatten -noiopad -noclkbuf -run begin:map_luts",
+            "opt_expr -mux_undef -noclkinv",
+            "abc -luts 2:2,3,6:5,10,20",
+            "clean",
+            "xilinx_srl -fixed -minlen 3",
+            "techmap -map +/xilinx/lut_map.v -map +/xilinx/cells_map.v -D LUT_WIDTH=6",
+            "xilinx_dffopt",
+            "opt_lut_ins -tech xilinx",
+            f"synth_xilinx -top {top} -flatten -noiopad -noclkbuf -run finalize:",
             f"tee -q -o {xil} stat -json",
         ]
     t0 = time.monotonic()
