@@ -364,7 +364,9 @@ struct LegRun {
     /// xbar write-burst counter of the RX core when the leg started.
     rx_bursts0: u64,
     /// (engine index in the mask order, descriptor) whose M2S data read
-    /// leaves the core (DECERR): that engine stops there.
+    /// leaves the core (DECERR), or, at an odd descriptor, whose S2M write
+    /// runs past the RX core's SEM_INCR window (SLVERR): that engine stops
+    /// there.
     read_err: Option<(usize, u32)>,
     landed_early: bool,
 }
