@@ -307,45 +307,7 @@ impl Sram {
                     }
                 }
             }
-            let ar_hs = o.arready && i.arvalid;
-            if ar_hs && self.rd_st != RdState::RdIdle {
-                self.rd_nxt = true;
-                self.rd_nxt_addr = i.araddr;
-                self.rd_nxt_len = i.arlen;
-            }
-            match self.rd_st {
-                RdState::RdIdle => {
-                    if ar_hs {
-                        self.rd_st = RdState::RdLoad;
-                        self.rd_addr = i.araddr;
-                        self.rd_left = i.arlen;
-                    }
-                }
-                RdState::RdLoad => {
-                    self.rd_st = RdState::RdData;
-                    self.load(mem);
-                }
-                _ => {
-                    if o.rvalid && i.rready {
-                        if self.rd_left == 0 {
-                            if self.rd_nxt {
-                                // the next burst's first word, registered
-                                // like RD_LOAD's (the held AR, or the one
-                                // taken this cycle)
-                                self.rd_nxt = false;
-                                self.rd_left = self.rd_nxt_len;
-                                self.rd_addr = self.rd_nxt_addr;
-                                self.load(mem);
-                            } else {
-                                self.rd_st = RdState::RdIdle;
-                            }
-                        } else {
-                            self.rd_left -= 1;
-                            self.load(mem);
-                        }
-                    }
-                }
-            }
+            self.read_edge(i, o, mem);
             if let Some(a) = write_at {
                 mem.write(a, i.wdata, strb_mask(i.wstrb));
             }
@@ -353,6 +315,51 @@ impl Sram {
         // The memory array has no reset; the debug write wins over an AXI write.
         if i.dbg_we && dbg_ok {
             mem.write(dbg_at, i.dbg_wdata, u64::MAX);
+        }
+    }
+
+    /// The read FSM's clock edge: an AR taken while a burst is open is held;
+    /// the last beat's handshake loads the held burst's first word.
+    #[inline(always)]
+    fn read_edge(&mut self, i: &SramIn, o: &SramOut, mem: &impl WordStore) {
+        let ar_hs = o.arready && i.arvalid;
+        if ar_hs && self.rd_st != RdState::RdIdle {
+            self.rd_nxt = true;
+            self.rd_nxt_addr = i.araddr;
+            self.rd_nxt_len = i.arlen;
+        }
+        match self.rd_st {
+            RdState::RdIdle => {
+                if ar_hs {
+                    self.rd_st = RdState::RdLoad;
+                    self.rd_addr = i.araddr;
+                    self.rd_left = i.arlen;
+                }
+            }
+            RdState::RdLoad => {
+                self.rd_st = RdState::RdData;
+                self.load(mem);
+            }
+            _ => {
+                if o.rvalid && i.rready {
+                    if self.rd_left == 0 {
+                        if self.rd_nxt {
+                            // the next burst's first word, registered
+                            // like RD_LOAD's (the held AR, or the one
+                            // taken this cycle)
+                            self.rd_nxt = false;
+                            self.rd_left = self.rd_nxt_len;
+                            self.rd_addr = self.rd_nxt_addr;
+                            self.load(mem);
+                        } else {
+                            self.rd_st = RdState::RdIdle;
+                        }
+                    } else {
+                        self.rd_left -= 1;
+                        self.load(mem);
+                    }
+                }
+            }
         }
     }
 }
