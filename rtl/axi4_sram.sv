@@ -1,7 +1,13 @@
-// AXI4 SRAM slave: one write burst and one read burst in flight (independent
-// channels), INCR bursts of 64-bit beats, word-addressed by the interconnect
-// (the xbar has already checked the window and turned the SoC address into a
-// word index). Out-of-range beats answer SLVERR and are not stored.
+// AXI4 SRAM slave: INCR bursts of 64-bit beats, word-addressed by the
+// interconnect (the xbar has already checked the window and turned the SoC
+// address into a word index). Out-of-range beats answer SLVERR and are not
+// stored. Read and write channels are independent; each streams back to back:
+//   write: AW -> WLAST -> B; the next AW is taken while the B waits (WrResp),
+//          so its first W beat follows the B handshake (17 cycles per
+//          16-beat burst: AW/B, 16 W beats);
+//   read:  the next AR is taken while a burst streams (one held AR); the last
+//          R beat's handshake loads the held burst's first word, so its beats
+//          follow without a gap (16 cycles per 16-beat burst).
 //
 // Every output is a function of the registered state and stall_i only (a
 // Moore slave), so the golden composition can evaluate it before the masters
@@ -56,36 +62,51 @@ module axi4_sram #(
   wr_st_e      wr_st_q, wr_st_d;
   logic [31:0] wr_addr_q, wr_addr_d;
   logic        wr_err_q, wr_err_d;
+  // WrResp: the next burst's AW is held (its address in wr_addr_q)
+  logic        wr_nxt_q, wr_nxt_d;
   rd_st_e      rd_st_q, rd_st_d;
   logic [31:0] rd_addr_q, rd_addr_d;
   logic [7:0]  rd_left_q, rd_left_d;
   logic [63:0] rd_data_q, rd_data_d;
   logic        rd_err_q, rd_err_d;
+  // RdLoad/RdData: the next burst's AR is held
+  logic        rd_nxt_q, rd_nxt_d;
+  logic [31:0] rd_nxt_addr_q, rd_nxt_addr_d;
+  logic [7:0]  rd_nxt_len_q, rd_nxt_len_d;
   logic [63:0] dbg_q;
 
-  logic wr_ok, rd_ok, w_hs;
+  logic        wr_ok, rd_ok, w_hs, aw_hs, b_hs, ar_hs, nx_ok;
+  logic [31:0] nx_addr;
   assign wr_ok = wr_addr_q < 32'(Words);
   assign rd_ok = rd_addr_q < 32'(Words);
 
-  assign s_axi_awready = (wr_st_q == WrIdle) && !stall_i;
+  assign s_axi_awready = (wr_st_q == WrIdle || (wr_st_q == WrResp && !wr_nxt_q)) && !stall_i;
   assign s_axi_wready  = (wr_st_q == WrData) && !stall_i;
   assign s_axi_bvalid  = (wr_st_q == WrResp) && !stall_i;
   assign s_axi_bresp   = wr_err_q ? 2'd2 : 2'd0;
-  assign s_axi_arready = (rd_st_q == RdIdle) && !stall_i;
+  assign s_axi_arready = !rd_nxt_q && !stall_i;
   assign s_axi_rvalid  = (rd_st_q == RdData) && !stall_i;
   assign s_axi_rdata   = rd_data_q;
   assign s_axi_rresp   = rd_err_q ? 2'd2 : 2'd0;
   assign s_axi_rlast   = (rd_st_q == RdData) && (rd_left_q == 8'd0);
   assign dbg_rdata_o   = dbg_q;
   assign w_hs          = s_axi_wready && s_axi_wvalid;
+  assign aw_hs         = s_axi_awready && s_axi_awvalid;
+  assign b_hs          = s_axi_bvalid && s_axi_bready;
+  assign ar_hs         = s_axi_arready && s_axi_arvalid;
+  // first word of the burst that follows the last R beat: the held AR, else
+  // the AR taken in the same cycle
+  assign nx_addr       = rd_nxt_q ? rd_nxt_addr_q : s_axi_araddr;
+  assign nx_ok         = nx_addr < 32'(Words);
 
   always_comb begin
     wr_st_d   = wr_st_q;
     wr_addr_d = wr_addr_q;
     wr_err_d  = wr_err_q;
+    wr_nxt_d  = wr_nxt_q;
     unique case (wr_st_q)
       WrIdle: begin
-        if (s_axi_awready && s_axi_awvalid) begin
+        if (aw_hs) begin
           wr_st_d   = WrData;
           wr_addr_d = s_axi_awaddr;
           wr_err_d  = 1'b0;
@@ -101,8 +122,14 @@ module axi4_sram #(
         end
       end
       WrResp: begin
-        if (s_axi_bvalid && s_axi_bready) begin
-          wr_st_d = WrIdle;
+        if (aw_hs) begin
+          wr_nxt_d  = 1'b1;
+          wr_addr_d = s_axi_awaddr;
+        end
+        if (b_hs) begin
+          wr_nxt_d = 1'b0;
+          wr_err_d = 1'b0;
+          wr_st_d  = (wr_nxt_q || aw_hs) ? WrData : WrIdle;
         end
       end
       default: wr_st_d = WrIdle;
@@ -115,9 +142,18 @@ module axi4_sram #(
     rd_left_d = rd_left_q;
     rd_data_d = rd_data_q;
     rd_err_d  = rd_err_q;
+    rd_nxt_d      = rd_nxt_q;
+    rd_nxt_addr_d = rd_nxt_addr_q;
+    rd_nxt_len_d  = rd_nxt_len_q;
+    // an AR taken while a burst is open is held
+    if (ar_hs && rd_st_q != RdIdle) begin
+      rd_nxt_d      = 1'b1;
+      rd_nxt_addr_d = s_axi_araddr;
+      rd_nxt_len_d  = s_axi_arlen;
+    end
     unique case (rd_st_q)
       RdIdle: begin
-        if (s_axi_arready && s_axi_arvalid) begin
+        if (ar_hs) begin
           rd_st_d   = RdLoad;
           rd_addr_d = s_axi_araddr;
           rd_left_d = s_axi_arlen;
@@ -133,7 +169,16 @@ module axi4_sram #(
       RdData: begin
         if (s_axi_rvalid && s_axi_rready) begin
           if (rd_left_q == 8'd0) begin
-            rd_st_d = RdIdle;
+            if (rd_nxt_q || ar_hs) begin
+              // the next burst's first word, registered like RdLoad's
+              rd_nxt_d  = 1'b0;
+              rd_left_d = rd_nxt_q ? rd_nxt_len_q : s_axi_arlen;
+              rd_data_d = nx_ok ? mem_q[nx_addr[AW-1:0]] : 64'd0;
+              rd_err_d  = !nx_ok;
+              rd_addr_d = nx_addr + 32'd1;
+            end else begin
+              rd_st_d = RdIdle;
+            end
           end else begin
             rd_left_d = rd_left_q - 8'd1;
             rd_data_d = rd_ok ? mem_q[rd_addr_q[AW-1:0]] : 64'd0;
@@ -151,21 +196,29 @@ module axi4_sram #(
       wr_st_q   <= WrIdle;
       wr_addr_q <= '0;
       wr_err_q  <= 1'b0;
+      wr_nxt_q  <= 1'b0;
       rd_st_q   <= RdIdle;
       rd_addr_q <= '0;
       rd_left_q <= '0;
       rd_data_q <= '0;
       rd_err_q  <= 1'b0;
+      rd_nxt_q      <= 1'b0;
+      rd_nxt_addr_q <= '0;
+      rd_nxt_len_q  <= '0;
       dbg_q     <= '0;
     end else begin
       wr_st_q   <= wr_st_d;
       wr_addr_q <= wr_addr_d;
       wr_err_q  <= wr_err_d;
+      wr_nxt_q  <= wr_nxt_d;
       rd_st_q   <= rd_st_d;
       rd_addr_q <= rd_addr_d;
       rd_left_q <= rd_left_d;
       rd_data_q <= rd_data_d;
       rd_err_q  <= rd_err_d;
+      rd_nxt_q      <= rd_nxt_d;
+      rd_nxt_addr_q <= rd_nxt_addr_d;
+      rd_nxt_len_q  <= rd_nxt_len_d;
       // a debug write reads back the written word (write-through)
       dbg_q     <= dbg_we_i ? dbg_wdata_i : mem_q[dbg_addr_i];
     end

@@ -191,23 +191,28 @@ module sb2sb_xbar #(
     TgtErr  = 3'd4
   } tgt_e;
 
+  // write lanes (every state); in-lanes' data stage (WIdle, WTgtAw, WData)
   typedef enum logic [2:0] {
     WIdle  = 3'd0,
     WAddr  = 3'd1,
     WRoute = 3'd3,
     WTgtAw = 3'd4,
     WData  = 3'd5,
-    WResp  = 3'd6,
-    WBack  = 3'd7
+    WResp  = 3'd6
   } wst_e;
 
+  // in-lanes' address stage
+  typedef enum logic [1:0] {
+    IaIdle  = 2'd0,
+    IaAddr  = 2'd1,
+    IaRoute = 2'd2
+  } iast_e;
+
+  // read lanes' address stage
   typedef enum logic [2:0] {
     RIdle  = 3'd0,
     RAddr  = 3'd1,
-    RRoute = 3'd3,
-    RTgtAr = 3'd4,
-    RData  = 3'd5,
-    RErr   = 3'd6
+    RRoute = 3'd3
   } rst_e;
 
   typedef struct packed {
@@ -364,7 +369,12 @@ module sb2sb_xbar #(
   logic [NumWl-1:0][31:0]        wl_word_q, wl_word_d;
   logic [NumWl-1:0][1:0]         wl_resp_q, wl_resp_d;
   route_t                        wl_route [NumWl];
-  logic [NumWl-1:0]              wl_aw_go, wl_wrdy, wl_hs;
+  // the target a lane asks for: the decoder's route in WRoute (the route is
+  // known and handed over in one cycle), the registered one in WTgtAw
+  tgt_e                          wl_etgt [NumWl];
+  logic [NumWl-1:0][MW-1:0]      wl_emem;
+  logic [NumWl-1:0][31:0]        wl_eword;
+  logic [NumWl-1:0]              wl_req, wl_aw_go, wl_wrdy, wl_hs, wl_w_go;
   logic [7:0]                    w_cnt_q, w_cnt_d;
   // write lanes' response queues (in issue order)
   logic [NumWl-1:0][BqDepth-1:0]      bq_done_q, bq_done_d;
@@ -373,7 +383,10 @@ module sb2sb_xbar #(
   logic [NumWl-1:0][BqPw:0]           bq_cnt_q, bq_cnt_d;
   logic [NumWl-1:0]                   bq_push, bq_push_done, bq_pop, bq_head, wl_lk_b;
   logic [NumWl-1:0][1:0]              bq_push_resp, wl_lk_bresp;
-  // in-lanes
+  // in-lanes: address stage (the burst's AW and route), data stage (its
+  // target, W beats) and the B response waiting to go back over the link
+  iast_e                         il_a_q [NumLk];
+  iast_e                         il_a_d [NumLk];
   wst_e                          il_st_q [NumLk];
   wst_e                          il_st_d [NumLk];
   tgt_e                          il_tgt_q [NumLk];
@@ -382,12 +395,16 @@ module sb2sb_xbar #(
   logic [NumLk-1:0][7:0]         il_len_q, il_len_d;
   logic [NumLk-1:0][31:0]        il_word_q, il_word_d;
   logic [NumLk-1:0][1:0]         il_resp_q, il_resp_d;
+  logic [NumLk-1:0]              il_bp_q, il_bp_d, il_bps_q, il_bps_d;
+  logic [NumLk-1:0][MW-1:0]      il_bpm_q, il_bpm_d;
+  logic [NumLk-1:0][1:0]         il_bpr_q, il_bpr_d;
   route_t                        il_route [NumLk];
-  logic [NumLk-1:0]              il_aw_go, il_wrdy, il_hs;
-  // memory write ports: owner (claimed at the arbiter's pick, released at the
-  // SRAM's B handshake), pointer, this cycle's pick and claimant
-  logic [NumMem-1:0]             wo_v_q, wo_v_d;
-  logic [NumMem-1:0][QW-1:0]     wo_q, wo_d, mw_rr_q, mw_rr_d, mw_pick, mc;
+  logic [NumLk-1:0]              il_aw_go, il_wrdy, il_hs, il_take, il_b_hs, il_bp_ok;
+  // memory write ports: W owner (claimed at the arbiter's pick, released at
+  // its WLAST beat), B owner (from that WLAST to the SRAM's B handshake),
+  // pointer, this cycle's pick and claimant
+  logic [NumMem-1:0]             wo_v_q, wo_v_d, bo_v_q, bo_v_d, mem_b_hs, wo_end;
+  logic [NumMem-1:0][QW-1:0]     wo_q, wo_d, bo_q, bo_d, mw_rr_q, mw_rr_d, mw_pick, mc;
   logic [NumMem-1:0]             mw_pick_ok, mc_ok;
   logic [NumMem-1:0][NumRq-1:0]  mw_req;
   // SEM_INCR window: write lanes' owner (ports 0/1) and in-lanes' owner (ports 2/3)
@@ -419,32 +436,48 @@ module sb2sb_xbar #(
                                   wl_len_q[j], 1'b0, 1'b1, core_idx_i);
   end
 
-  // Target side of each write lane: its AW taken (wl_aw_go), its W ready (wl_wrdy).
+  // The target each write lane asks for (wl_req): in WRoute the decoder's
+  // route, in WTgtAw the registered one.
+  always_comb begin
+    for (int unsigned j = 0; j < NumWl; j++) begin
+      if (wl_st_q[j] == WRoute) begin
+        wl_etgt[j]  = wl_route[j].tgt;
+        wl_emem[j]  = wl_route[j].mem;
+        wl_eword[j] = wl_route[j].word;
+      end else begin
+        wl_etgt[j]  = wl_tgt_q[j];
+        wl_emem[j]  = wl_mem_q[j];
+        wl_eword[j] = wl_word_q[j];
+      end
+      wl_req[j] = wl_st_q[j] == WTgtAw || (wl_st_q[j] == WRoute && wl_route[j].tgt != TgtErr);
+    end
+  end
+
+  // Target side of each write lane: its AW taken (wl_aw_go), its W ready in
+  // WData (wl_wrdy), a beat taken (wl_hs). A link burst's first beat may go
+  // with its AW (the link lane takes W and AW independently): wl_w_go.
   always_comb begin
     for (int unsigned j = 0; j < NumWl; j++) begin
       int unsigned l;
       l = lk_of(j);
-      unique case (wl_tgt_q[j])
+      unique case (wl_etgt[j])
         TgtSbuf, TgtDesc: begin
-          wl_aw_go[j] = mc_ok[wl_mem_q[j]] && mc[wl_mem_q[j]] == QW'(j) &&
-                        mem_awready_i[wl_mem_q[j]];
-          wl_wrdy[j]  = mem_wready_i[wl_mem_q[j]];
+          wl_aw_go[j] = mc_ok[wl_emem[j]] && mc[wl_emem[j]] == QW'(j) &&
+                        mem_awready_i[wl_emem[j]];
         end
-        TgtSem: begin
-          wl_aw_go[j] = !ls_v_q && ls_pick_ok && ls_pick == JW'(j);
-          wl_wrdy[j]  = 1'b1;
-        end
-        TgtLink: begin
-          wl_aw_go[j] = lk_aw_hs[l] && lc[l] == JW'(j);
-          wl_wrdy[j]  = link_wready_i[l];
-        end
-        default: begin
-          wl_aw_go[j] = 1'b1;
-          wl_wrdy[j]  = 1'b1;
-        end
+        TgtSem: wl_aw_go[j] = !ls_v_q && ls_pick_ok && ls_pick == JW'(j);
+        TgtLink: wl_aw_go[j] = lk_aw_hs[l] && lc[l] == JW'(j);
+        default: wl_aw_go[j] = 1'b0;
       endcase
-      wl_aw_go[j] = wl_aw_go[j] && wl_st_q[j] == WTgtAw;
-      wl_hs[j]    = wl_st_q[j] == WData && wl_wrdy[j] && wm_wvalid_i[j];
+      unique case (wl_tgt_q[j])
+        TgtSbuf, TgtDesc: wl_wrdy[j] = mem_wready_i[wl_mem_q[j]];
+        TgtLink:          wl_wrdy[j] = link_wready_i[l];
+        default:          wl_wrdy[j] = 1'b1;
+      endcase
+      wl_aw_go[j] = wl_aw_go[j] && wl_req[j];
+      wl_w_go[j]  = (wl_st_q[j] == WData && wl_wrdy[j]) ||
+                    (wl_aw_go[j] && wl_etgt[j] == TgtLink && link_wready_i[l]);
+      wl_hs[j]    = wl_w_go[j] && wm_wvalid_i[j];
     end
   end
 
@@ -475,15 +508,26 @@ module sb2sb_xbar #(
             wl_len_d[j]  = wm_awlen_i[j];
           end
         end
-        WRoute: begin
-          wl_tgt_d[j]  = wl_route[j].tgt;
-          wl_mem_d[j]  = wl_route[j].mem;
-          wl_word_d[j] = wl_route[j].word;
-          wl_resp_d[j] = wl_route[j].resp;
-          w_cnt_d      = w_cnt_d + 8'd1;
-          wl_st_d[j]   = (wl_route[j].tgt == TgtErr) ? WData : WTgtAw;
+        WRoute, WTgtAw: begin
+          if (wl_st_q[j] == WRoute) begin
+            wl_tgt_d[j]  = wl_route[j].tgt;
+            wl_mem_d[j]  = wl_route[j].mem;
+            wl_word_d[j] = wl_route[j].word;
+            wl_resp_d[j] = wl_route[j].resp;
+            w_cnt_d      = w_cnt_d + 8'd1;
+            wl_st_d[j]   = (wl_route[j].tgt == TgtErr) ? WData : WTgtAw;
+          end
+          if (wl_aw_go[j]) begin
+            wl_st_d[j] = WData;
+            // a one-beat link burst whose beat went with its AW: posted
+            if (wl_hs[j] && wm_wlast_i[j]) begin
+              bq_push[j]      = 1'b1;
+              bq_push_done[j] = 1'b0;
+              bq_push_resp[j] = 2'd0;
+              wl_st_d[j]      = WAddr;
+            end
+          end
         end
-        WTgtAw: if (wl_aw_go[j]) wl_st_d[j] = WData;
         WData: begin
           if (wl_hs[j]) begin
             if (wl_tgt_q[j] == TgtSem) wl_word_d[j] = wl_word_q[j] + 32'd1;
@@ -548,7 +592,7 @@ module sb2sb_xbar #(
   always_comb begin
     for (int unsigned j = 0; j < NumWl; j++) begin
       wm_awready_o[j] = wl_st_q[j] == WAddr && bq_cnt_q[j] != (BqPw + 1)'(BqDepth);
-      wm_wready_o[j]  = wl_st_q[j] == WData && wl_wrdy[j];
+      wm_wready_o[j]  = wl_w_go[j];
       wm_bvalid_o[j]  = bq_head[j];
       wm_bresp_o[j]   = bq_resp_q[j][bq_rp_q[j]];
     end
@@ -563,8 +607,8 @@ module sb2sb_xbar #(
     logic [6:0] p;
     mw_req = '0;
     for (int unsigned j = 0; j < NumWl; j++) begin
-      if (wl_st_q[j] == WTgtAw && (wl_tgt_q[j] == TgtSbuf || wl_tgt_q[j] == TgtDesc)) begin
-        mw_req[wl_mem_q[j]][j] = 1'b1;
+      if (wl_req[j] && (wl_etgt[j] == TgtSbuf || wl_etgt[j] == TgtDesc)) begin
+        mw_req[wl_emem[j]][j] = 1'b1;
       end
     end
     for (int unsigned i = 0; i < NumLk; i++) begin
@@ -581,13 +625,15 @@ module sb2sb_xbar #(
     end
   end
 
-  // Memory write lines follow the claimant: the write lane's or the in-lane's
-  // W beats; the SRAM's B goes to a write lane at once and straight to an
-  // in-lane's link lane (one handshake on both).
+  // Memory write lines follow the claimant (AW and W beats: the write lane's
+  // or the in-lane's); BREADY follows the B owner: a write lane takes its B
+  // at once, an in-lane passes it straight to its link lane (one handshake on
+  // both). The SRAM takes the next claimant's AW while the B waits.
   always_comb begin
     for (int unsigned k = 0; k < NumMem; k++) begin
-      int unsigned q;
+      int unsigned q, b;
       q = int'(mc[k]);
+      b = int'(bo_q[k]);
       mem_awaddr_o[k]  = '0;
       mem_awvalid_o[k] = 1'b0;
       mem_wdata_o[k]   = '0;
@@ -596,37 +642,48 @@ module sb2sb_xbar #(
       mem_wvalid_o[k]  = 1'b0;
       mem_bready_o[k]  = 1'b0;
       if (mc_ok[k] && q < NumWl) begin
-        mem_awaddr_o[k]  = wl_word_q[q];
+        mem_awaddr_o[k]  = wl_eword[q];
         mem_wdata_o[k]   = wm_wdata_i[q];
         mem_wstrb_o[k]   = wm_wstrb_i[q];
         mem_wlast_o[k]   = wm_wlast_i[q];
-        mem_awvalid_o[k] = wl_st_q[q] == WTgtAw;
+        mem_awvalid_o[k] = wl_req[q];
         mem_wvalid_o[k]  = wl_st_q[q] == WData && wm_wvalid_i[q];
-        mem_bready_o[k]  = wl_st_q[q] == WResp;
       end else if (mc_ok[k] && q < NumRq) begin
         mem_awaddr_o[k]  = il_word_q[q-NumWl];
         mem_wdata_o[k]   = lin_wdata_i[q-NumWl];
         mem_wstrb_o[k]   = lin_wstrb_i[q-NumWl];
         mem_wlast_o[k]   = lin_wlast_i[q-NumWl];
-        mem_awvalid_o[k] = il_st_q[q-NumWl] == WTgtAw;
+        mem_awvalid_o[k] = il_st_q[q-NumWl] == WTgtAw && il_bp_ok[q-NumWl];
         mem_wvalid_o[k]  = il_st_q[q-NumWl] == WData && lin_wvalid_i[q-NumWl];
-        mem_bready_o[k]  = il_st_q[q-NumWl] == WResp && lin_bready_i[q-NumWl];
       end
+      if (bo_v_q[k] && b < NumWl) begin
+        mem_bready_o[k] = wl_st_q[b] == WResp;
+      end else if (bo_v_q[k] && b < NumRq) begin
+        mem_bready_o[k] = lin_bready_i[b-NumWl];
+      end
+      mem_b_hs[k] = mem_bvalid_i[k] && mem_bready_o[k];
+      // the W owner's WLAST beat
+      wo_end[k]   = wo_v_q[k] && mem_wvalid_o[k] && mem_wready_i[k] && mem_wlast_o[k];
     end
   end
 
   always_comb begin
     wo_v_d  = wo_v_q;
     wo_d    = wo_q;
+    bo_v_d  = bo_v_q;
+    bo_d    = bo_q;
     mw_rr_d = mw_rr_q;
     for (int unsigned k = 0; k < NumMem; k++) begin
       if (!wo_v_q[k] && mw_pick_ok[k]) begin
         wo_v_d[k]  = 1'b1;
         wo_d[k]    = mw_pick[k];
         mw_rr_d[k] = QW'(rr_after(6'(mw_pick[k]), NumRq));
-      end else if (wo_v_q[k] && mem_bvalid_i[k] && mem_bready_o[k]) begin
+      end else if (wo_end[k]) begin
         wo_v_d[k] = 1'b0;
+        bo_v_d[k] = 1'b1;
+        bo_d[k]   = wo_q[k];
       end
+      if (mem_b_hs[k]) bo_v_d[k] = 1'b0;
     end
   end
 
@@ -639,7 +696,7 @@ module sb2sb_xbar #(
     lreq = '0;
     ireq = '0;
     for (int unsigned j = 0; j < NumWl; j++) begin
-      lreq[j] = wl_st_q[j] == WTgtAw && wl_tgt_q[j] == TgtSem;
+      lreq[j] = wl_req[j] && wl_etgt[j] == TgtSem;
     end
     for (int unsigned i = 0; i < NumLk; i++) begin
       ireq[i] = il_st_q[i] == WTgtAw && il_tgt_q[i] == TgtSem;
@@ -683,7 +740,7 @@ module sb2sb_xbar #(
     inc2_i_d   = inc2_i_q;
     inc2_val_d = inc2_val_q;
     for (int unsigned j = 0; j < NumWl; j++) begin
-      if (wl_hs[j] && wl_tgt_q[j] == TgtSem) begin
+      if (wl_st_q[j] == WData && wl_hs[j] && wl_tgt_q[j] == TgtSem) begin
         for (int unsigned l = 0; l < 2; l++) begin
           inc_v_d[l]   = |wm_wstrb_i[j][4*l +: 4];
           inc_i_d[l]   = 8'(wl_word_q[j] * 2 + l);
@@ -719,7 +776,7 @@ module sb2sb_xbar #(
     for (int unsigned l = 0; l < NumLk; l++) begin
       req = '0;
       for (int unsigned j = 0; j < NumWl; j++) begin
-        req[j] = lk_of(j) == l && wl_st_q[j] == WTgtAw && wl_tgt_q[j] == TgtLink;
+        req[j] = lk_of(j) == l && wl_req[j] && wl_etgt[j] == TgtLink;
       end
       p             = rr_pick(req, 6'(lk_rr_q[l]));
       lk_pick_ok[l] = p[6];
@@ -738,15 +795,18 @@ module sb2sb_xbar #(
       if (lc_ok[l]) begin
         link_awaddr_o[l]  = wl_addr_q[lc[l]];
         link_awlen_o[l]   = wl_len_q[lc[l]];
-        link_awvalid_o[l] = wl_st_q[lc[l]] == WTgtAw && lk_ok[l];
+        link_awvalid_o[l] = wl_req[lc[l]] && lk_ok[l];
         link_wdata_o[l]   = wm_wdata_i[lc[l]];
         link_wstrb_o[l]   = wm_wstrb_i[lc[l]];
         link_wlast_o[l]   = wm_wlast_i[lc[l]];
-        link_wvalid_o[l]  = wl_st_q[lc[l]] == WData && wm_wvalid_i[lc[l]];
       end
       // every link B completes a queue entry that is waiting for it
       link_bready_o[l]  = 1'b1;
       lk_aw_hs[l]       = link_awvalid_o[l] && link_awready_i[l];
+      // W beats in WData, the first one also with its AW
+      if (lc_ok[l]) begin
+        link_wvalid_o[l] = (wl_st_q[lc[l]] == WData || lk_aw_hs[l]) && wm_wvalid_i[lc[l]];
+      end
     end
   end
 
@@ -782,11 +842,17 @@ module sb2sb_xbar #(
   end
 
   // ----------------------------------------------------------------- in-lanes
-  // One per incoming link lane, local targets only: WIdle (after reset) ->
-  // WAddr (AWREADY high) -> WRoute -> WTgtAw (SBUF, descriptor RAM, SEM_INCR:
-  // until the target's arbiter grants the lane and the target takes the AW)
-  // -> WData -> WResp (the SRAM's B straight to the link lane) or WBack (SEM_INCR
-  // and error bursts answer themselves) -> WAddr.
+  // One per incoming link lane, local targets only. Address stage: IaIdle
+  // (after reset) -> IaAddr (AWREADY high; the decoder takes the address) ->
+  // IaRoute (the decoder's route, held until the data stage takes it) ->
+  // IaAddr. Data stage: WIdle -> WTgtAw (SBUF, descriptor RAM, SEM_INCR:
+  // until the target's arbiter grants the lane and the target takes the AW;
+  // an error burst until its B may be owed) -> WData (until WLAST) -> the
+  // next route's WTgtAw, or WIdle. The WLAST beat leaves the burst's B
+  // waiting (il_bp): the SRAM's B straight to the link lane, SEM_INCR and
+  // error bursts answer themselves; a lane hands over its next AW only once
+  // that B went (or goes in the same cycle), so its B responses keep their
+  // order and the SRAM takes the next AW while the B waits.
   for (genvar i = 0; i < NumLk; i++) begin : gen_iroute
     assign il_route[i] = route_of(dec_route_chip[InD+i], dec_route_nbr[InD+i],
                                   dec_id_valid[InD+i], dec_nbr_route[InD+i],
@@ -796,6 +862,10 @@ module sb2sb_xbar #(
 
   always_comb begin
     for (int unsigned i = 0; i < NumLk; i++) begin
+      lin_bvalid_o[i] = il_bp_q[i] && (il_bps_q[i] || mem_bvalid_i[il_bpm_q[i]]);
+      lin_bresp_o[i]  = il_bps_q[i] ? il_bpr_q[i] : mem_bresp_i[il_bpm_q[i]];
+      il_b_hs[i]      = lin_bvalid_o[i] && lin_bready_i[i];
+      il_bp_ok[i]     = !il_bp_q[i] || il_b_hs[i];
       unique case (il_tgt_q[i])
         TgtSbuf, TgtDesc: begin
           il_aw_go[i] = mc_ok[il_mem_q[i]] && mc[il_mem_q[i]] == QW'(NumWl + i) &&
@@ -811,86 +881,110 @@ module sb2sb_xbar #(
           il_wrdy[i]  = 1'b1;
         end
       endcase
-      il_aw_go[i]      = il_aw_go[i] && il_st_q[i] == WTgtAw;
+      il_aw_go[i]      = il_aw_go[i] && il_bp_ok[i] && il_st_q[i] == WTgtAw;
       il_hs[i]         = il_st_q[i] == WData && il_wrdy[i] && lin_wvalid_i[i];
-      lin_awready_o[i] = il_st_q[i] == WAddr;
+      // the data stage takes the held route when free or at its WLAST beat
+      il_take[i]       = il_a_q[i] == IaRoute &&
+                         (il_st_q[i] == WIdle || (il_hs[i] && lin_wlast_i[i]));
+      lin_awready_o[i] = il_a_q[i] == IaAddr;
       lin_wready_o[i]  = il_st_q[i] == WData && il_wrdy[i];
-      lin_bvalid_o[i]  = (il_st_q[i] == WBack) ||
-                         (il_st_q[i] == WResp && mem_bvalid_i[il_mem_q[i]]);
-      // in WResp the memory's B response, else the lane's own (SEM_INCR, error)
-      lin_bresp_o[i]   = (il_st_q[i] == WResp) ? mem_bresp_i[il_mem_q[i]] : il_resp_q[i];
     end
   end
 
   always_comb begin
     for (int unsigned i = 0; i < NumLk; i++) begin
+      il_a_d[i]    = il_a_q[i];
       il_st_d[i]   = il_st_q[i];
       il_tgt_d[i]  = il_tgt_q[i];
       il_mem_d[i]  = il_mem_q[i];
       il_len_d[i]  = il_len_q[i];
       il_word_d[i] = il_word_q[i];
       il_resp_d[i] = il_resp_q[i];
+      il_bp_d[i]   = il_bp_q[i];
+      il_bps_d[i]  = il_bps_q[i];
+      il_bpm_d[i]  = il_bpm_q[i];
+      il_bpr_d[i]  = il_bpr_q[i];
       dec_valid[InD+i] = 1'b0;
       dec_addr[InD+i]  = '0;
-      unique case (il_st_q[i])
-        // one master: out of reset the lane waits in WAddr (AWREADY high)
-        WIdle: il_st_d[i] = WAddr;
-        WAddr: begin
+      // address stage
+      unique case (il_a_q[i])
+        // one master: out of reset the lane waits in IaAddr (AWREADY high)
+        IaIdle: il_a_d[i] = IaAddr;
+        IaAddr: begin
           dec_valid[InD+i] = lin_awvalid_i[i];
           dec_addr[InD+i]  = lin_awaddr_i[i];
           if (lin_awvalid_i[i]) begin
-            il_st_d[i]  = WRoute;
+            il_a_d[i]   = IaRoute;
             il_len_d[i] = lin_awlen_i[i];
           end
         end
-        WRoute: begin
-          il_tgt_d[i]  = il_route[i].tgt;
-          il_mem_d[i]  = il_route[i].mem;
-          il_word_d[i] = il_route[i].word;
-          il_resp_d[i] = il_route[i].resp;
-          il_st_d[i]   = (il_route[i].tgt == TgtErr) ? WData : WTgtAw;
-        end
+        IaRoute: if (il_take[i]) il_a_d[i] = IaAddr;
+        default: il_a_d[i] = IaIdle;
+      endcase
+      // data stage
+      unique case (il_st_q[i])
         WTgtAw: if (il_aw_go[i]) il_st_d[i] = WData;
         WData: begin
           if (il_hs[i]) begin
             if (il_tgt_q[i] == TgtSem) il_word_d[i] = il_word_q[i] + 32'd1;
-            if (lin_wlast_i[i]) begin
-              il_st_d[i] = (il_tgt_q[i] == TgtSem || il_tgt_q[i] == TgtErr) ? WBack : WResp;
-            end
+            if (lin_wlast_i[i]) il_st_d[i] = WIdle;
           end
         end
-        WResp: if (mem_bvalid_i[il_mem_q[i]] && lin_bready_i[i]) il_st_d[i] = WAddr;
-        WBack: if (lin_bready_i[i]) il_st_d[i] = WAddr;
         default: il_st_d[i] = WIdle;
       endcase
+      if (il_take[i]) begin
+        il_tgt_d[i]  = il_route[i].tgt;
+        il_mem_d[i]  = il_route[i].mem;
+        il_word_d[i] = il_route[i].word;
+        il_resp_d[i] = il_route[i].resp;
+        il_st_d[i]   = WTgtAw;
+      end
+      // the B owed over the link: set by the WLAST beat, cleared by its handshake
+      if (il_b_hs[i]) il_bp_d[i] = 1'b0;
+      if (il_hs[i] && lin_wlast_i[i]) begin
+        il_bp_d[i]  = 1'b1;
+        il_bps_d[i] = il_tgt_q[i] != TgtSbuf && il_tgt_q[i] != TgtDesc;
+        il_bpm_d[i] = il_mem_q[i];
+        il_bpr_d[i] = il_resp_q[i];
+      end
     end
   end
 
   logic [1:0] own0, ownd;
   assign own0     = !wo_v_q[0] ? 2'd0 : (32'(wo_q[0]) < NumWl) ? 2'd1 : 2'd2;
   assign ownd     = !wo_v_q[NumBanks] ? 2'd0 : (32'(wo_q[NumBanks]) < NumWl) ? 2'd1 : 2'd2;
-  assign dbg_in_o = {6'd0, ownd, own0, il_tgt_q[0], il_st_q[0]};
+  assign dbg_in_o = {3'd0, il_bp_q[0], il_a_q[0], ownd, own0, il_tgt_q[0], il_st_q[0]};
 
   // -------------------------------------------------------------- read lanes
-  // One lane per engine read master: RIdle (after reset) -> RAddr (ARREADY
-  // high; the decoder takes the address in the handshake cycle) -> RRoute -> RTgtAr (memory targets: until the memory's
-  // arbiter grants the lane and the memory takes the AR) -> RData (until the
-  // RLAST handshake) -> RAddr; a read outside every memory answers its
-  // beats itself in RErr.
+  // One lane per engine read master. Address stage: RIdle (after reset) ->
+  // RAddr (ARREADY high; the decoder takes the address in the handshake
+  // cycle) -> RRoute (the decoder's route: a memory burst until the memory's
+  // arbiter grants the lane and the memory takes the AR, a burst outside
+  // every memory at once; both only while the lane's burst queue has room)
+  // -> RAddr. The burst queue (RqDepth entries, issue order) holds the
+  // bursts handed over: the head's R beats go to the engine, from its memory
+  // (once that memory streams this lane's burst) or answered by the lane
+  // (DECERR/SLVERR). Each memory holds up to two read bursts (the one
+  // streaming and the next), owners ro and rn in acceptance order.
+  localparam int unsigned RqDepth = 2;
   rst_e                         r_st_q [NumEngines];
   rst_e                         r_st_d [NumEngines];
-  tgt_e                         r_tgt_q [NumEngines];
-  tgt_e                         r_tgt_d [NumEngines];
-  logic [NumEngines-1:0][MW-1:0] r_mem_q, r_mem_d;
   logic [NumEngines-1:0][7:0]   r_len_q, r_len_d, r_cnt_q, r_cnt_d;
-  logic [NumEngines-1:0][31:0]  r_word_q, r_word_d;
-  logic [NumEngines-1:0][1:0]   r_resp_q, r_resp_d;
   route_t                       r_route [NumEngines];
-  // per memory: the lane owning its read port (AR handshake to RLAST), the
-  // round-robin pointer, this cycle's pick among the lanes in RTgtAr
-  logic [NumMem-1:0]            ro_v_q, ro_v_d;
-  logic [NumMem-1:0][RGW-1:0]   ro_q, ro_d, r_rr_q, r_rr_d, r_pick;
-  logic [NumMem-1:0]            r_pick_ok;
+  // burst queue: error (the lane answers), memory, length, response
+  logic [NumEngines-1:0][RqDepth-1:0]         rq_err_q, rq_err_d;
+  logic [NumEngines-1:0][RqDepth-1:0][MW-1:0] rq_mem_q, rq_mem_d;
+  logic [NumEngines-1:0][RqDepth-1:0][7:0]    rq_len_q, rq_len_d;
+  logic [NumEngines-1:0][RqDepth-1:0][1:0]    rq_resp_q, rq_resp_d;
+  logic [NumEngines-1:0]                      rq_wp_q, rq_wp_d, rq_rp_q, rq_rp_d;
+  logic [NumEngines-1:0][1:0]                 rq_cnt_q, rq_cnt_d;
+  logic [NumEngines-1:0]        r_room, r_hv, r_herr, r_own, r_pop, r_push, r_ar_go;
+  logic [NumEngines-1:0][MW-1:0] r_hmem;
+  // per memory: the lanes whose bursts it holds (ro streaming, rn next), the
+  // round-robin pointer, this cycle's pick among the lanes asking for it
+  logic [NumMem-1:0]            ro_v_q, ro_v_d, rn_v_q, rn_v_d;
+  logic [NumMem-1:0][RGW-1:0]   ro_q, ro_d, rn_q, rn_d, r_rr_q, r_rr_d, r_pick;
+  logic [NumMem-1:0]            r_pick_ok, m_ar_hs, m_rl_hs;
 
   for (genvar e = 0; e < NumEngines; e++) begin : gen_rroute
     assign r_route[e] = route_of(dec_route_chip[RdD+e], dec_route_nbr[RdD+e],
@@ -899,14 +993,28 @@ module sb2sb_xbar #(
                                  1'b0, 1'b0, core_idx_i);
   end
 
-  // Round-robin pick per memory over the lanes waiting in RTgtAr for it (rr_pick).
+  // The head of each lane's queue.
+  always_comb begin
+    for (int unsigned e = 0; e < NumEngines; e++) begin
+      r_room[e] = rq_cnt_q[e] != 2'(RqDepth);
+      r_hv[e]   = rq_cnt_q[e] != '0;
+      r_herr[e] = rq_err_q[e][rq_rp_q[e]];
+      r_hmem[e] = rq_mem_q[e][rq_rp_q[e]];
+      // the head's memory streams this lane's burst
+      r_own[e]  = r_hv[e] && !r_herr[e] && ro_v_q[r_hmem[e]] && ro_q[r_hmem[e]] == RGW'(e);
+    end
+  end
+
+  // Round-robin pick per memory over the lanes in RRoute asking for it (rr_pick).
   always_comb begin
     logic [63:0] req;
     logic [6:0]  p;
     for (int unsigned k = 0; k < NumMem; k++) begin
       req = '0;
       for (int unsigned e = 0; e < NumEngines; e++) begin
-        req[e] = r_st_q[e] == RTgtAr && r_mem_q[e] == MW'(k);
+        req[e] = r_st_q[e] == RRoute && r_room[e] &&
+                 (r_route[e].tgt == TgtSbuf || r_route[e].tgt == TgtDesc) &&
+                 r_route[e].mem == MW'(k);
       end
       p            = rr_pick(req, 6'(r_rr_q[k]));
       r_pick_ok[k] = p[6];
@@ -919,56 +1027,76 @@ module sb2sb_xbar #(
     rm_rvalid_o   = '0;
     rm_rdata_o    = '0;
     rm_rlast_o    = '0;
+    rm_rresp_o    = '0;
     mem_arvalid_o = '0;
     mem_rready_o  = '0;
     for (int unsigned e = 0; e < NumEngines; e++) begin
-      rm_rresp_o[e] = r_resp_q[e];
       if (r_st_q[e] == RAddr) rm_arready_o[e] = 1'b1;
-      if (r_st_q[e] == RData) begin
-        rm_rvalid_o[e] = mem_rvalid_i[r_mem_q[e]];
-        rm_rdata_o[e]  = mem_rdata_i[r_mem_q[e]];
-        rm_rresp_o[e]  = mem_rresp_i[r_mem_q[e]];
-        rm_rlast_o[e]  = mem_rlast_i[r_mem_q[e]];
-      end
-      if (r_st_q[e] == RErr) begin
+      if (r_hv[e] && r_herr[e]) begin
         rm_rvalid_o[e] = 1'b1;
-        rm_rlast_o[e]  = r_cnt_q[e] == r_len_q[e];
+        rm_rlast_o[e]  = r_cnt_q[e] == rq_len_q[e][rq_rp_q[e]];
+        rm_rresp_o[e]  = rq_resp_q[e][rq_rp_q[e]];
+      end else if (r_hv[e]) begin
+        rm_rvalid_o[e] = r_own[e] && mem_rvalid_i[r_hmem[e]];
+        rm_rdata_o[e]  = mem_rdata_i[r_hmem[e]];
+        rm_rresp_o[e]  = mem_rresp_i[r_hmem[e]];
+        rm_rlast_o[e]  = mem_rlast_i[r_hmem[e]];
       end
     end
     for (int unsigned k = 0; k < NumMem; k++) begin
-      mem_araddr_o[k]  = r_word_q[r_pick[k]];
+      mem_araddr_o[k]  = r_route[r_pick[k]].word;
       mem_arlen_o[k]   = r_len_q[r_pick[k]];
-      mem_arvalid_o[k] = !ro_v_q[k] && r_pick_ok[k];
-      mem_rready_o[k]  = ro_v_q[k] && rm_rready_i[ro_q[k]];
+      mem_arvalid_o[k] = !(ro_v_q[k] && rn_v_q[k]) && r_pick_ok[k];
+      mem_rready_o[k]  = ro_v_q[k] && r_own[ro_q[k]] && r_hmem[ro_q[k]] == MW'(k) &&
+                         rm_rready_i[ro_q[k]];
+      m_ar_hs[k]       = mem_arvalid_o[k] && mem_arready_i[k];
+      m_rl_hs[k]       = mem_rvalid_i[k] && mem_rready_o[k] && mem_rlast_i[k];
     end
   end
 
+  // The memories' owner pairs: the AR handshake appends the pick, the last
+  // beat's handshake moves the next owner up.
   always_comb begin
     ro_v_d = ro_v_q;
     ro_d   = ro_q;
+    rn_v_d = rn_v_q;
+    rn_d   = rn_q;
     r_rr_d = r_rr_q;
     for (int unsigned k = 0; k < NumMem; k++) begin
-      if (mem_arvalid_o[k] && mem_arready_i[k]) begin
-        ro_v_d[k] = 1'b1;
-        ro_d[k]   = r_pick[k];
+      if (m_rl_hs[k]) begin
+        ro_v_d[k] = rn_v_q[k];
+        ro_d[k]   = rn_q[k];
+        rn_v_d[k] = 1'b0;
+      end
+      if (m_ar_hs[k]) begin
         r_rr_d[k] = RGW'(rr_after(6'(r_pick[k]), NumEngines));
-      end else if (ro_v_q[k] && mem_rvalid_i[k] && mem_rready_o[k] && mem_rlast_i[k]) begin
-        ro_v_d[k] = 1'b0;
+        if (!ro_v_d[k]) begin
+          ro_v_d[k] = 1'b1;
+          ro_d[k]   = r_pick[k];
+        end else begin
+          rn_v_d[k] = 1'b1;
+          rn_d[k]   = r_pick[k];
+        end
       end
     end
   end
 
   always_comb begin
     for (int unsigned e = 0; e < NumEngines; e++) begin
-      r_st_d[e]   = r_st_q[e];
-      r_tgt_d[e]  = r_tgt_q[e];
-      r_mem_d[e]  = r_mem_q[e];
-      r_len_d[e]  = r_len_q[e];
-      r_cnt_d[e]  = r_cnt_q[e];
-      r_word_d[e] = r_word_q[e];
-      r_resp_d[e] = r_resp_q[e];
+      r_st_d[e]    = r_st_q[e];
+      r_len_d[e]   = r_len_q[e];
+      r_cnt_d[e]   = r_cnt_q[e];
+      rq_err_d[e]  = rq_err_q[e];
+      rq_mem_d[e]  = rq_mem_q[e];
+      rq_len_d[e]  = rq_len_q[e];
+      rq_resp_d[e] = rq_resp_q[e];
+      rq_wp_d[e]   = rq_wp_q[e];
+      rq_rp_d[e]   = rq_rp_q[e];
+      r_push[e]    = 1'b0;
       dec_valid[RdD+e] = 1'b0;
       dec_addr[RdD+e]  = '0;
+      r_ar_go[e] = m_ar_hs[r_route[e].mem] && r_pick[r_route[e].mem] == RGW'(e) &&
+                   r_pick_ok[r_route[e].mem] && r_st_q[e] == RRoute;
       unique case (r_st_q[e])
         // one master: out of reset the lane waits in RAddr (ARREADY high)
         RIdle: r_st_d[e] = RAddr;
@@ -976,72 +1104,86 @@ module sb2sb_xbar #(
           dec_valid[RdD+e] = rm_arvalid_i[e];
           dec_addr[RdD+e]  = rm_araddr_i[e];
           if (rm_arvalid_i[e]) begin
-            r_st_d[e]   = RRoute;
-            r_len_d[e]  = rm_arlen_i[e];
+            r_st_d[e]  = RRoute;
+            r_len_d[e] = rm_arlen_i[e];
           end
         end
         RRoute: begin
-          r_tgt_d[e]  = r_route[e].tgt;
-          r_mem_d[e]  = r_route[e].mem;
-          r_word_d[e] = r_route[e].word;
-          r_resp_d[e] = r_route[e].resp;
-          r_cnt_d[e]  = '0;
-          r_st_d[e]   = (r_route[e].tgt == TgtSbuf || r_route[e].tgt == TgtDesc) ? RTgtAr : RErr;
-        end
-        RTgtAr: begin
-          if (mem_arvalid_o[r_mem_q[e]] && r_pick[r_mem_q[e]] == RGW'(e) &&
-              mem_arready_i[r_mem_q[e]]) begin
-            r_st_d[e] = RData;
+          if (r_route[e].tgt == TgtSbuf || r_route[e].tgt == TgtDesc) begin
+            r_push[e] = r_ar_go[e];
+          end else begin
+            r_push[e] = r_room[e];
           end
-        end
-        RData: begin
-          if (mem_rvalid_i[r_mem_q[e]] && rm_rready_i[e] && mem_rlast_i[r_mem_q[e]]) begin
-            r_st_d[e] = RAddr;
-          end
-        end
-        RErr: begin
-          if (rm_rready_i[e]) begin
-            r_cnt_d[e] = r_cnt_q[e] + 8'd1;
-            if (r_cnt_q[e] == r_len_q[e]) r_st_d[e] = RAddr;
-          end
+          if (r_push[e]) r_st_d[e] = RAddr;
         end
         default: r_st_d[e] = RIdle;
       endcase
+      // the head's beats: from its memory, or answered here
+      r_pop[e] = 1'b0;
+      if (r_hv[e] && r_herr[e] && rm_rready_i[e]) begin
+        r_cnt_d[e] = r_cnt_q[e] + 8'd1;
+        if (r_cnt_q[e] == rq_len_q[e][rq_rp_q[e]]) begin
+          r_pop[e]   = 1'b1;
+          r_cnt_d[e] = '0;
+        end
+      end else if (r_own[e] && mem_rvalid_i[r_hmem[e]] && rm_rready_i[e] &&
+                   mem_rlast_i[r_hmem[e]]) begin
+        r_pop[e] = 1'b1;
+      end
+      if (r_pop[e]) rq_rp_d[e] = rq_rp_q[e] + 1'b1;
+      if (r_push[e]) begin
+        rq_err_d[e][rq_wp_q[e]]  = !(r_route[e].tgt == TgtSbuf || r_route[e].tgt == TgtDesc);
+        rq_mem_d[e][rq_wp_q[e]]  = r_route[e].mem;
+        rq_len_d[e][rq_wp_q[e]]  = r_len_q[e];
+        rq_resp_d[e][rq_wp_q[e]] = r_route[e].resp;
+        rq_wp_d[e]               = rq_wp_q[e] + 1'b1;
+      end
+      rq_cnt_d[e] = rq_cnt_q[e] + 2'(r_push[e]) - 2'(r_pop[e]);
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int unsigned e = 0; e < NumEngines; e++) begin
-        r_st_q[e]  <= RIdle;
-        r_tgt_q[e] <= TgtErr;
+        r_st_q[e] <= RIdle;
       end
-      r_mem_q  <= '0;
-      r_len_q  <= '0;
-      r_cnt_q  <= '0;
-      r_word_q <= '0;
-      r_resp_q <= '0;
-      ro_v_q   <= '0;
-      ro_q     <= '0;
-      r_rr_q   <= '0;
+      r_len_q   <= '0;
+      r_cnt_q   <= '0;
+      rq_err_q  <= '0;
+      rq_mem_q  <= '0;
+      rq_len_q  <= '0;
+      rq_resp_q <= '0;
+      rq_wp_q   <= '0;
+      rq_rp_q   <= '0;
+      rq_cnt_q  <= '0;
+      ro_v_q    <= '0;
+      ro_q      <= '0;
+      rn_v_q    <= '0;
+      rn_q      <= '0;
+      r_rr_q    <= '0;
     end else begin
       for (int unsigned e = 0; e < NumEngines; e++) begin
-        r_st_q[e]  <= r_st_d[e];
-        r_tgt_q[e] <= r_tgt_d[e];
+        r_st_q[e] <= r_st_d[e];
       end
-      r_mem_q  <= r_mem_d;
-      r_len_q  <= r_len_d;
-      r_cnt_q  <= r_cnt_d;
-      r_word_q <= r_word_d;
-      r_resp_q <= r_resp_d;
-      ro_v_q   <= ro_v_d;
-      ro_q     <= ro_d;
-      r_rr_q   <= r_rr_d;
+      r_len_q   <= r_len_d;
+      r_cnt_q   <= r_cnt_d;
+      rq_err_q  <= rq_err_d;
+      rq_mem_q  <= rq_mem_d;
+      rq_len_q  <= rq_len_d;
+      rq_resp_q <= rq_resp_d;
+      rq_wp_q   <= rq_wp_d;
+      rq_rp_q   <= rq_rp_d;
+      rq_cnt_q  <= rq_cnt_d;
+      ro_v_q    <= ro_v_d;
+      ro_q      <= ro_d;
+      rn_v_q    <= rn_v_d;
+      rn_q      <= rn_d;
+      r_rr_q    <= r_rr_d;
     end
   end
 
-  assign dbg_o = {w_cnt_q, inc_v_q, r_tgt_q[0], 5'(r_mem_q[0]), r_st_q[0], wl_tgt_q[0],
-                  5'(wo_q[0]), wl_st_q[0]};
+  assign dbg_o = {w_cnt_q, inc_v_q, r_herr[0], rq_cnt_q[0], 5'(r_hmem[0]), r_st_q[0],
+                  wl_tgt_q[0], 5'(wo_q[0]), wl_st_q[0]};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -1050,6 +1192,7 @@ module sb2sb_xbar #(
         wl_tgt_q[j] <= TgtErr;
       end
       for (int unsigned i = 0; i < NumLk; i++) begin
+        il_a_q[i]   <= IaIdle;
         il_st_q[i]  <= WIdle;
         il_tgt_q[i] <= TgtErr;
       end
@@ -1068,12 +1211,17 @@ module sb2sb_xbar #(
       il_len_q  <= '0;
       il_word_q <= '0;
       il_resp_q <= '0;
+      il_bp_q   <= '0;
+      il_bps_q  <= '0;
+      il_bpm_q  <= '0;
+      il_bpr_q  <= '0;
     end else begin
       for (int unsigned j = 0; j < NumWl; j++) begin
         wl_st_q[j]  <= wl_st_d[j];
         wl_tgt_q[j] <= wl_tgt_d[j];
       end
       for (int unsigned i = 0; i < NumLk; i++) begin
+        il_a_q[i]   <= il_a_d[i];
         il_st_q[i]  <= il_st_d[i];
         il_tgt_q[i] <= il_tgt_d[i];
       end
@@ -1092,6 +1240,10 @@ module sb2sb_xbar #(
       il_len_q  <= il_len_d;
       il_word_q <= il_word_d;
       il_resp_q <= il_resp_d;
+      il_bp_q   <= il_bp_d;
+      il_bps_q  <= il_bps_d;
+      il_bpm_q  <= il_bpm_d;
+      il_bpr_q  <= il_bpr_d;
     end
   end
 
@@ -1100,6 +1252,8 @@ module sb2sb_xbar #(
     if (!rst_ni) begin
       wo_v_q     <= '0;
       wo_q       <= '0;
+      bo_v_q     <= '0;
+      bo_q       <= '0;
       mw_rr_q    <= '0;
       ls_v_q     <= 1'b0;
       ls_q       <= '0;
@@ -1124,6 +1278,8 @@ module sb2sb_xbar #(
     end else begin
       wo_v_q     <= wo_v_d;
       wo_q       <= wo_d;
+      bo_v_q     <= bo_v_d;
+      bo_q       <= bo_d;
       mw_rr_q    <= mw_rr_d;
       ls_v_q     <= ls_v_d;
       ls_q       <= ls_d;

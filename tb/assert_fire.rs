@@ -447,6 +447,75 @@ fn axi_4k_wlast_rlast_and_responses() {
     quiet(&[a, a, a, idle()]);
 }
 
+// ---- the two-semaphore ordering at an in-lane (sb2sb_sem_order_chk) -------
+
+/// The in-lane port: AW at core offset `off` and its one W beat (WLAST)
+/// accepted in the same cycle.
+fn so_write(off: u64) -> HarnessIn {
+    cyc(|i| {
+        i.so_lin_awaddr = off;
+        i.so_lin_awvalid = 1;
+        i.so_lin_awready = 1;
+        i.so_lin_wvalid = 1;
+        i.so_lin_wready = 1;
+        i.so_lin_wlast = 1
+    })
+}
+
+/// The in-lane's B (response `resp`) taken; `sram`: memory 1 answers its B
+/// in the same cycle.
+fn so_b(resp: u64, sram: bool) -> HarnessIn {
+    cyc(|i| {
+        i.so_lin_bvalid = 1;
+        i.so_lin_bready = 1;
+        i.so_lin_bresp = resp;
+        i.so_mem_bvalid = u64::from(sram) << 1;
+        i.so_mem_bready = u64::from(sram) << 1
+    })
+}
+
+#[test]
+#[cfg_attr(
+    not(sb2sb_assert),
+    ignore = "needs an assertion build: make assert-test"
+)]
+fn an_increment_ahead_of_its_lanes_sbuf_b_fires_at_the_in_lane() {
+    // SBUF partition 3 at 0x100000 (data), the SEM_INCR window's first word
+    // (an increment); offsets are the core-relative ones of system::map.
+    let data = 3 * 0x20_0000 + 0x10_0000;
+    let sem = sb2sb_model::system::map::CORE_EVT_INCR_BASE;
+    // the increment's beat while the data burst's B is still owed
+    fires(
+        "SEM_AFTER_DATA_B",
+        3,
+        &[idle(), so_write(data), so_write(sem)],
+    );
+    // the data burst's B with the SRAM's B first: quiet, and the increment's
+    // own B after it
+    quiet(&[
+        idle(),
+        so_write(data),
+        so_b(0, true),
+        so_write(sem),
+        so_b(0, false),
+    ]);
+    // an OKAY B of the data burst with no SRAM B in that cycle
+    fires(
+        "IN_B_AFTER_SRAM_B",
+        3,
+        &[idle(), so_write(data), so_b(0, false)],
+    );
+    // an error B (the lane's own SLVERR) needs no SRAM B; an earlier
+    // increment's B pending does not hold a later increment back
+    quiet(&[
+        idle(),
+        so_write(data),
+        so_b(2, false),
+        so_write(sem),
+        so_write(sem),
+    ]);
+}
+
 // ---- the pair's interconnect (sb2sb_xbar_chk, NumEngines 1) ---------------
 
 /// Write port `k` of the xbar: AW (AWLEN `len`) and one W beat (WLAST

@@ -7,7 +7,7 @@
 use sb2sb_model::ports::{BlockDesc, PortBundle};
 
 sb2sb_model::port_bundle! {
-    /// Harness inputs: one group per checker (`axil_`, `axi_`, `axis_`, `es_`, `ur_`, `xb_`).
+    /// Harness inputs: one group per checker (`axil_`, `axi_`, `axis_`, `es_`, `ur_`, `xb_`, `so_`).
     pub struct HarnessIn {
         rst_ni: u64 = 1,
         axil_awaddr: u64 = 16,
@@ -126,6 +126,19 @@ sb2sb_model::port_bundle! {
         xb_link_bresp: u64 = 2,
         xb_link_bvalid: u64 = 1,
         xb_link_bready: u64 = 1,
+        /// sb2sb_sem_order_chk with NumLk 1, NumMem 2: one in-lane port
+        /// (its own lines, apart from xb_lin_*) and two memories' B lines.
+        so_lin_awaddr: u64 = 64,
+        so_lin_awvalid: u64 = 1,
+        so_lin_awready: u64 = 1,
+        so_lin_wlast: u64 = 1,
+        so_lin_wvalid: u64 = 1,
+        so_lin_wready: u64 = 1,
+        so_lin_bresp: u64 = 2,
+        so_lin_bvalid: u64 = 1,
+        so_lin_bready: u64 = 1,
+        so_mem_bvalid: u64 = 2,
+        so_mem_bready: u64 = 2,
     }
 }
 

@@ -130,3 +130,28 @@ bind io_d2d_link axi4_master_chk #(
   .rvalid_i  (1'b0),
   .rready_i  (1'b0)
 );
+
+// The two-semaphore ordering at each core's in-lanes (seed 001 §5): an
+// increment arriving over a link lane only after that lane's earlier SBUF
+// data had its SRAM B; see sb2sb_sem_order_chk.sv.
+bind sb2sb_xbar sb2sb_sem_order_chk #(
+  .NumLk    (NumLk),
+  .NumMem   (NumMem),
+  .EvtLo    (EvtLo),
+  .EvtIncrLo(EvtIncrLo),
+  .EvtIncrHi(EvtIncrHi)
+) u_sem_order_chk (
+  .clk_i        (clk_i),
+  .rst_ni       (rst_ni),
+  .lin_awaddr_i (lin_awaddr_i),
+  .lin_awvalid_i(lin_awvalid_i),
+  .lin_awready_i(lin_awready_o),
+  .lin_wlast_i  (lin_wlast_i),
+  .lin_wvalid_i (lin_wvalid_i),
+  .lin_wready_i (lin_wready_o),
+  .lin_bresp_i  (lin_bresp_o),
+  .lin_bvalid_i (lin_bvalid_o),
+  .lin_bready_i (lin_bready_i),
+  .mem_bvalid_i (mem_bvalid_i),
+  .mem_bready_i (mem_bready_o)
+);

@@ -112,6 +112,17 @@ module assert_harness (
   input  logic [1:0] xb_link_bresp,
   input  logic xb_link_bvalid,
   input  logic xb_link_bready,
+  input  logic [63:0] so_lin_awaddr,
+  input  logic so_lin_awvalid,
+  input  logic so_lin_awready,
+  input  logic so_lin_wlast,
+  input  logic so_lin_wvalid,
+  input  logic so_lin_wready,
+  input  logic [1:0] so_lin_bresp,
+  input  logic so_lin_bvalid,
+  input  logic so_lin_bready,
+  input  logic [1:0] so_mem_bvalid,
+  input  logic [1:0] so_mem_bready,
   output logic alive_o
 );
   assign alive_o = rst_ni;
@@ -259,5 +270,21 @@ module assert_harness (
     .link_bresp_i (xb_link_bresp),
     .link_bvalid_i (xb_link_bvalid),
     .link_bready_i (xb_link_bready)
+  );
+
+  sb2sb_sem_order_chk #(.NumLk(1), .NumMem(2)) u_sem_order (
+    .clk_i (clk_i),
+    .rst_ni (rst_ni),
+    .lin_awaddr_i (so_lin_awaddr),
+    .lin_awvalid_i (so_lin_awvalid),
+    .lin_awready_i (so_lin_awready),
+    .lin_wlast_i (so_lin_wlast),
+    .lin_wvalid_i (so_lin_wvalid),
+    .lin_wready_i (so_lin_wready),
+    .lin_bresp_i (so_lin_bresp),
+    .lin_bvalid_i (so_lin_bvalid),
+    .lin_bready_i (so_lin_bready),
+    .mem_bvalid_i (so_mem_bvalid),
+    .mem_bready_i (so_mem_bready)
   );
 endmodule : assert_harness

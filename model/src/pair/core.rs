@@ -596,10 +596,11 @@ impl Glue {
             &ms,
         );
         let mut mem_in = [SramIn::default(); MAX_MEM];
-        self.xbar.target_outputs(rst, &ms, &mut mem_in, links.near);
+        self.xbar
+            .target_outputs(rst, &ms, mo, links.out, &mut mem_in, links.near);
         let bank = self.dbg_lines(i, &mut mem_in[..n + 1]);
         // ---- clock edges of the glue (the loops took theirs with their engines)
-        self.xbar.update(rst, &ms, mo, links.out, &self.dec_out);
+        self.xbar.update(rst, &ms, mo, links.out, &self.dec);
         self.srams_update(rst, &mem_in, mo, sbuf, desc);
         let tv = TargetView {
             n,

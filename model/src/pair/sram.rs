@@ -1,5 +1,7 @@
-//! Golden model of `rtl/axi4_sram.sv`: an AXI4 SRAM slave with one write and
-//! one read burst in flight, word-addressed, Moore outputs.
+//! Golden model of `rtl/axi4_sram.sv`: an AXI4 SRAM slave, word-addressed,
+//! Moore outputs, streaming back to back: the next AW is taken while a B
+//! waits, the next AR while a read burst streams (one held AR, whose first
+//! word the last R beat's handshake loads).
 //!
 //! The FSM ([`Sram`]) and the memory array are separate: the array is any
 //! [`WordStore`] handed to [`Sram::update`] — a `Vec<u64>` in the golden pair,
@@ -101,11 +103,17 @@ pub struct Sram {
     pub wr_st: WrState,
     pub wr_addr: u32,
     pub wr_err: bool,
+    /// WR_RESP: the next burst's AW is held (its address in `wr_addr`).
+    pub wr_nxt: bool,
     pub rd_st: RdState,
     pub rd_addr: u32,
     pub rd_left: u32,
     pub rd_data: u64,
     pub rd_err: bool,
+    /// RD_LOAD / RD_DATA: the next burst's AR is held (address, length).
+    pub rd_nxt: bool,
+    pub rd_nxt_addr: u32,
+    pub rd_nxt_len: u32,
     pub dbg: u64,
     /// `Words - 1` of the debug port's index (`words` rounded up to a power
     /// of two, minus one; fixed by `words`).
@@ -153,11 +161,15 @@ impl Sram {
             wr_st: WrState::WrIdle,
             wr_addr: 0,
             wr_err: false,
+            wr_nxt: false,
             rd_st: RdState::RdIdle,
             rd_addr: 0,
             rd_left: 0,
             rd_data: 0,
             rd_err: false,
+            rd_nxt: false,
+            rd_nxt_addr: 0,
+            rd_nxt_len: 0,
             dbg: 0,
             dbg_mask: (words as u32).next_power_of_two() - 1,
         }
@@ -167,11 +179,15 @@ impl Sram {
         self.wr_st = WrState::WrIdle;
         self.wr_addr = 0;
         self.wr_err = false;
+        self.wr_nxt = false;
         self.rd_st = RdState::RdIdle;
         self.rd_addr = 0;
         self.rd_left = 0;
         self.rd_data = 0;
         self.rd_err = false;
+        self.rd_nxt = false;
+        self.rd_nxt_addr = 0;
+        self.rd_nxt_len = 0;
         self.dbg = 0;
     }
 
@@ -200,11 +216,12 @@ impl Sram {
             self.dbg,
         );
         SramOut {
-            awready: wr_st == WrState::WrIdle && !stall,
+            awready: (wr_st == WrState::WrIdle || (wr_st == WrState::WrResp && !self.wr_nxt))
+                && !stall,
             wready: wr_st == WrState::WrData && !stall,
             bvalid: wr_st == WrState::WrResp && !stall,
             bresp: if wr_err { 2 } else { 0 },
-            arready: rd_st == RdState::RdIdle && !stall,
+            arready: !self.rd_nxt && !stall,
             rvalid: rd_st == RdState::RdData && !stall,
             rdata: rd_data,
             rresp: if rd_err { 2 } else { 0 },
@@ -274,34 +291,23 @@ impl Sram {
                     }
                 }
                 _ => {
+                    let aw_hs = o.awready && i.awvalid;
+                    if aw_hs {
+                        self.wr_nxt = true;
+                        self.wr_addr = i.awaddr;
+                    }
                     if o.bvalid && i.bready {
-                        self.wr_st = WrState::WrIdle;
-                    }
-                }
-            }
-            match self.rd_st {
-                RdState::RdIdle => {
-                    if o.arready && i.arvalid {
-                        self.rd_st = RdState::RdLoad;
-                        self.rd_addr = i.araddr;
-                        self.rd_left = i.arlen;
-                    }
-                }
-                RdState::RdLoad => {
-                    self.rd_st = RdState::RdData;
-                    self.load(mem);
-                }
-                _ => {
-                    if o.rvalid && i.rready {
-                        if self.rd_left == 0 {
-                            self.rd_st = RdState::RdIdle;
+                        self.wr_st = if self.wr_nxt {
+                            WrState::WrData
                         } else {
-                            self.rd_left -= 1;
-                            self.load(mem);
-                        }
+                            WrState::WrIdle
+                        };
+                        self.wr_nxt = false;
+                        self.wr_err = false;
                     }
                 }
             }
+            self.read_edge(i, o, mem);
             if let Some(a) = write_at {
                 mem.write(a, i.wdata, strb_mask(i.wstrb));
             }
@@ -309,6 +315,51 @@ impl Sram {
         // The memory array has no reset; the debug write wins over an AXI write.
         if i.dbg_we && dbg_ok {
             mem.write(dbg_at, i.dbg_wdata, u64::MAX);
+        }
+    }
+
+    /// The read FSM's clock edge: an AR taken while a burst is open is held;
+    /// the last beat's handshake loads the held burst's first word.
+    #[inline(always)]
+    fn read_edge(&mut self, i: &SramIn, o: &SramOut, mem: &impl WordStore) {
+        let ar_hs = o.arready && i.arvalid;
+        if ar_hs && self.rd_st != RdState::RdIdle {
+            self.rd_nxt = true;
+            self.rd_nxt_addr = i.araddr;
+            self.rd_nxt_len = i.arlen;
+        }
+        match self.rd_st {
+            RdState::RdIdle => {
+                if ar_hs {
+                    self.rd_st = RdState::RdLoad;
+                    self.rd_addr = i.araddr;
+                    self.rd_left = i.arlen;
+                }
+            }
+            RdState::RdLoad => {
+                self.rd_st = RdState::RdData;
+                self.load(mem);
+            }
+            _ => {
+                if o.rvalid && i.rready {
+                    if self.rd_left == 0 {
+                        if self.rd_nxt {
+                            // the next burst's first word, registered
+                            // like RD_LOAD's (the held AR, or the one
+                            // taken this cycle)
+                            self.rd_nxt = false;
+                            self.rd_left = self.rd_nxt_len;
+                            self.rd_addr = self.rd_nxt_addr;
+                            self.load(mem);
+                        } else {
+                            self.rd_st = RdState::RdIdle;
+                        }
+                    } else {
+                        self.rd_left -= 1;
+                        self.load(mem);
+                    }
+                }
+            }
         }
     }
 }

@@ -338,6 +338,14 @@ struct PortTxn {
     want_err: bool,
 }
 
+/// The ring_id_error scenario's failing descriptor `(k, j)` with an odd `j`
+/// (and more than one beat per partition) writes past the end of the RX
+/// core's SEM_INCR window instead of reading outside the TX core: both stop
+/// that engine's queue at descriptor `j` and raise none of its semaphores.
+fn sem_overrun(x: &LegCtx) -> bool {
+    x.read_err.is_some_and(|(_, j)| j % 2 == 1) && x.l.bytes > 8
+}
+
 /// What the leg being built needs: its spec, the straps of its TX and RX
 /// cores, the engine whose read leaves the core, the constant copy.
 #[derive(Debug, Clone, Copy)]
@@ -356,7 +364,9 @@ struct LegRun {
     /// xbar write-burst counter of the RX core when the leg started.
     rx_bursts0: u64,
     /// (engine index in the mask order, descriptor) whose M2S data read
-    /// leaves the core (DECERR): that engine stops there.
+    /// leaves the core (DECERR), or, at an odd descriptor, whose S2M write
+    /// runs past the RX core's SEM_INCR window (SLVERR): that engine stops
+    /// there.
     read_err: Option<(usize, u32)>,
     landed_early: bool,
 }
@@ -924,9 +934,18 @@ impl LegEnv {
                 } else {
                     pos.ring_id
                 };
-                let to = if x.read_err == at { x.rs } else { x.ts };
+                let to = if x.read_err == at && !sem_overrun(x) {
+                    x.rs
+                } else {
+                    x.ts
+                };
                 let src = map::sbuf_offset(p, l.src_off.into());
                 (rid, soc_route(place, x.ts, to, src))
+            } else if x.read_err == at && sem_overrun(x) {
+                // the S2M burst starts in the RX core's SEM_INCR window and
+                // runs past its end: SLVERR at the in-lane, that S2M queue stops
+                let end = map::CORE_EVT_INCR_BASE + map::CORE_EVT_INCR_BYTES;
+                (pos.ring_id, soc_route(place, x.ts, x.rs, end - 8))
             } else {
                 let dst = map::sbuf_offset(p, l.dst_off.into());
                 (pos.ring_id, soc_route(place, x.ts, x.rs, dst))

@@ -30,7 +30,7 @@
 )]
 
 use crate::addr::{ROUTE_OTHER_CHIP, ROUTE_OTHER_DIE, ROUTE_SAME_DIE};
-use crate::decoder::{DecoderIn, DecoderOut};
+use crate::decoder::{Decoder, DecoderIn, DecoderOut};
 use crate::system::map;
 use crate::system::topology::SBUF_PARTITIONS;
 
@@ -48,8 +48,8 @@ pub const TGT_LINK: u8 = 3;
 /// Target: error response.
 pub const TGT_ERR: u8 = 4;
 
-/// Write-lane and in-lane FSM states: `wst_e` of `rtl/sb2sb_xbar.sv`, same
-/// names and encoding.
+/// Write-lane FSM states and the in-lanes' data stage (`Idle`, `TgtAw`,
+/// `Data`): `wst_e` of `rtl/sb2sb_xbar.sv`, same names and encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[repr(u8)]
 enum WState {
@@ -60,10 +60,19 @@ enum WState {
     TgtAw = 4,
     Data = 5,
     Resp = 6,
-    Back = 7,
 }
 
-/// Read-lane FSM states: `rst_e` of `rtl/sb2sb_xbar.sv`, same names and
+/// In-lanes' address stage: `iast_e` of `rtl/sb2sb_xbar.sv`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[repr(u8)]
+enum IaState {
+    #[default]
+    Idle = 0,
+    Addr = 1,
+    Route = 2,
+}
+
+/// Read lanes' address stage: `rst_e` of `rtl/sb2sb_xbar.sv`, same names and
 /// encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[repr(u8)]
@@ -72,10 +81,10 @@ enum RState {
     Idle = 0,
     Addr = 1,
     Route = 3,
-    TgtAr = 4,
-    Data = 5,
-    Err = 6,
 }
+
+/// Entries of each read lane's burst queue (`RqDepth` of `rtl/sb2sb_xbar.sv`).
+const RQ_DEPTH: usize = 2;
 
 /// Entries of each write lane's response queue (`BqDepth` of `rtl/sb2sb_xbar.sv`).
 pub const BQ_DEPTH: usize = 8;
@@ -98,6 +107,9 @@ pub const MAX_WL: usize = MAX_ENGINES + 1;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct WLane {
     st: WState,
+    /// The route of the burst in ROUTE: the RTL's `wl_route[j]`, a function
+    /// of the decoder's registers (which hold), kept here from the AW edge.
+    rt: Route,
     tgt: u8,
     mem: usize,
     addr: u64,
@@ -115,6 +127,7 @@ struct WLane {
 impl WLane {
     const RESET: Self = Self {
         st: WState::Idle,
+        rt: Route::NONE,
         tgt: TGT_ERR,
         mem: 0,
         addr: 0,
@@ -133,52 +146,110 @@ impl WLane {
     fn bq_head(&self) -> bool {
         self.bq_cnt != 0 && self.bq_done[self.bq_rp]
     }
+
+    /// The lane asks for its target (`wl_req`): in TGT_AW, or in ROUTE with
+    /// a route to a target.
+    #[inline(always)]
+    fn req(&self) -> bool {
+        self.st == WState::TgtAw || (self.st == WState::Route && self.rt.tgt != TGT_ERR)
+    }
+
+    /// The target, memory and word it asks for (`wl_etgt`, `wl_emem`,
+    /// `wl_eword`): the route in ROUTE, the registered ones otherwise.
+    #[inline(always)]
+    fn eff(&self) -> (u8, usize, u32) {
+        if self.st == WState::Route {
+            (self.rt.tgt, self.rt.mem, self.rt.word)
+        } else {
+            (self.tgt, self.mem, self.word)
+        }
+    }
 }
 
-/// One in-lane's registers (`il_*_q[i]`).
+/// One in-lane's registers (`il_*_q[i]`): the address stage (`a`, `len`;
+/// `rt` is the RTL's `il_route[i]`, kept from the AW edge), the data stage
+/// (`st`, target, memory, word, response) and the B owed over the link
+/// (`bp`: SRAM's B of memory `bpm`, or answered by the lane, `bps`, with
+/// `bpr`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct ILane {
+    a: IaState,
+    rt: Route,
     st: WState,
     tgt: u8,
     mem: usize,
     len: u64,
     word: u32,
     resp: u64,
+    bp: bool,
+    bps: bool,
+    bpm: usize,
+    bpr: u64,
 }
 
 impl ILane {
     const RESET: Self = Self {
+        a: IaState::Idle,
+        rt: Route::NONE,
         st: WState::Idle,
         tgt: TGT_ERR,
         mem: 0,
         len: 0,
         word: 0,
         resp: 0,
+        bp: false,
+        bps: false,
+        bpm: 0,
+        bpr: 0,
     };
 }
 
-/// One read lane's registers (`r_*_q[e]` of `rtl/sb2sb_xbar.sv`).
+/// One read lane's registers (`r_*_q[e]`, `rq_*_q[e]` of
+/// `rtl/sb2sb_xbar.sv`): the address stage (`st`, `len`; `rt` the RTL's
+/// `r_route[e]`, kept from the AR edge), the burst queue (error, memory,
+/// length, response per entry) and the beat count of an answered head.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct RLane {
     st: RState,
-    tgt: u8,
-    mem: usize,
+    rt: Route,
     len: u64,
     cnt: u64,
-    word: u32,
-    resp: u64,
+    q_err: [bool; RQ_DEPTH],
+    q_mem: [usize; RQ_DEPTH],
+    q_len: [u64; RQ_DEPTH],
+    q_resp: [u64; RQ_DEPTH],
+    wp: usize,
+    rp: usize,
+    qn: usize,
 }
 
 impl RLane {
     const RESET: Self = Self {
         st: RState::Idle,
-        tgt: TGT_ERR,
-        mem: 0,
+        rt: Route::NONE,
         len: 0,
         cnt: 0,
-        word: 0,
-        resp: 0,
+        q_err: [false; RQ_DEPTH],
+        q_mem: [0; RQ_DEPTH],
+        q_len: [0; RQ_DEPTH],
+        q_resp: [0; RQ_DEPTH],
+        wp: 0,
+        rp: 0,
+        qn: 0,
     };
+
+    /// The head entry is answered by the lane (`r_herr`; the entry at the
+    /// read pointer, valid or not).
+    #[inline(always)]
+    fn herr(&self) -> bool {
+        self.q_err[self.rp]
+    }
+
+    /// The head entry's memory (`r_hmem`).
+    #[inline(always)]
+    fn hmem(&self) -> usize {
+        self.q_mem[self.rp]
+    }
 }
 
 /// One outgoing link lane's registers: owner (AW to WLAST), round-robin
@@ -310,6 +381,16 @@ struct Route {
     resp: u64,
 }
 
+impl Route {
+    /// No route yet (a lane out of reset).
+    const NONE: Self = Self {
+        tgt: TGT_ERR,
+        mem: 0,
+        word: 0,
+        resp: 3,
+    };
+}
+
 /// The interconnect registers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Xbar {
@@ -321,11 +402,14 @@ pub struct Xbar {
     w_cnt: u8,
     /// In-lanes (index = incoming link lane).
     il: [ILane; MAX_ENGINES],
-    /// Per memory: the write port owned, its owner (a write lane `j`, or
-    /// in-lane `i` as `nwl + i`; the register keeps the last owner) and the
-    /// round-robin pointer of its write arbiter.
+    /// Per memory: the write port's W owner (pick to WLAST; a write lane
+    /// `j`, or in-lane `i` as `nwl + i`; the register keeps the last owner),
+    /// its B owner (WLAST to the SRAM's B) and the round-robin pointer of
+    /// its write arbiter.
     wo_v: [bool; MAX_MEM],
     wo: [usize; MAX_MEM],
+    bo_v: [bool; MAX_MEM],
+    bo: [usize; MAX_MEM],
     mw_rr: [usize; MAX_MEM],
     /// SEM_INCR window owners and pointers: write lanes, in-lanes.
     ls: Option<usize>,
@@ -342,9 +426,13 @@ pub struct Xbar {
     lk: [LkLane; MAX_ENGINES],
     /// Read lanes (index = engine).
     lanes: [RLane; MAX_ENGINES],
-    /// Per memory: the lane owning its read port (AR to RLAST), and the
-    /// round-robin pointer of its read arbiter.
-    ro: [Option<usize>; MAX_MEM],
+    /// Per memory: the lanes whose read bursts it holds (`ro` streaming,
+    /// `rn` next; the registers keep the last value), and the round-robin
+    /// pointer of its read arbiter.
+    ro_v: [bool; MAX_MEM],
+    ro: [usize; MAX_MEM],
+    rn_v: [bool; MAX_MEM],
+    rn: [usize; MAX_MEM],
     r_rr: [usize; MAX_MEM],
 }
 
@@ -407,6 +495,8 @@ impl Xbar {
             il: [ILane::RESET; MAX_ENGINES],
             wo_v: [false; MAX_MEM],
             wo: [0; MAX_MEM],
+            bo_v: [false; MAX_MEM],
+            bo: [0; MAX_MEM],
             mw_rr: [0; MAX_MEM],
             ls: None,
             ls_rr: 0,
@@ -420,7 +510,10 @@ impl Xbar {
             inc2_val: [0; 2],
             lk: [LkLane::RESET; MAX_ENGINES],
             lanes: [RLane::RESET; MAX_ENGINES],
-            ro: [None; MAX_MEM],
+            ro_v: [false; MAX_MEM],
+            ro: [0; MAX_MEM],
+            rn_v: [false; MAX_MEM],
+            rn: [0; MAX_MEM],
             r_rr: [0; MAX_MEM],
         }
     }
@@ -456,14 +549,16 @@ impl Xbar {
         self.wl[..nwl]
             .iter()
             .all(|l| matches!(l.st, WState::Idle | WState::Addr) && l.bq_cnt == 0)
-            && self.il[..n]
-                .iter()
-                .all(|l| matches!(l.st, WState::Idle | WState::Addr))
+            && self.il[..n].iter().all(|l| {
+                matches!(l.a, IaState::Idle | IaState::Addr) && l.st == WState::Idle && !l.bp
+            })
             && self.lanes[..n]
                 .iter()
-                .all(|l| matches!(l.st, RState::Idle | RState::Addr))
+                .all(|l| matches!(l.st, RState::Idle | RState::Addr) && l.qn == 0)
             && self.wo_v.iter().all(|&v| !v)
-            && self.ro.iter().all(Option::is_none)
+            && self.bo_v.iter().all(|&v| !v)
+            && self.ro_v.iter().all(|&v| !v)
+            && self.rn_v.iter().all(|&v| !v)
             && self.ls.is_none()
             && self.is.is_none()
             && self.lk[..n].iter().all(|l| l.own.is_none() && l.pend == 0)
@@ -506,7 +601,7 @@ impl Xbar {
             }
         } else if k < nwl + n {
             let m = ms.lin(k - nwl);
-            if self.il[k - nwl].st == WState::Addr && m.awvalid {
+            if self.il[k - nwl].a == IaState::Addr && m.awvalid {
                 return (true, m.awaddr);
             }
         } else {
@@ -608,11 +703,12 @@ impl Xbar {
         let (mut lreq, mut ireq) = (0u64, 0u64);
         let mut kreq = [0u64; MAX_ENGINES];
         for (j, l) in self.wl[..nwl].iter().enumerate() {
-            if l.st != WState::TgtAw {
+            if !l.req() {
                 continue;
             }
-            match l.tgt {
-                TGT_SBUF | TGT_DESC => mreq[l.mem] |= 1 << j,
+            let (tgt, mem, _) = l.eff();
+            match tgt {
+                TGT_SBUF | TGT_DESC => mreq[mem] |= 1 << j,
                 TGT_SEM => lreq |= 1 << j,
                 TGT_LINK => kreq[lk_of(j, n)] |= 1 << j,
                 _ => {}
@@ -691,12 +787,24 @@ impl Xbar {
             ],
             ..Default::default()
         };
+        // W ready of the write lanes: in DATA from the target, and with a
+        // link burst's AW (the arbitration is needed only while a lane asks
+        // for a target)
+        let mut g = Sig::default();
+        if self.wl[..nwl].iter().any(WLane::req) {
+            self.wl_go(&self.arb(), mem, links, &mut g);
+        } else {
+            for j in 0..nwl {
+                g.wl_w_go[j] = self.wl[j].st == WState::Data && self.wl_wrdy(j, mem, links);
+            }
+        }
         for (j, l) in self.wl[..nwl].iter().enumerate() {
             let bit = 1u32 << j;
-            match l.st {
-                WState::Addr if l.bq_cnt != BQ_DEPTH => o.wm_awready |= bit,
-                WState::Data if self.wl_wrdy(j, mem, links) => o.wm_wready |= bit,
-                _ => {}
+            if l.st == WState::Addr && l.bq_cnt != BQ_DEPTH {
+                o.wm_awready |= bit;
+            }
+            if g.wl_w_go[j] {
+                o.wm_wready |= bit;
             }
             if l.bq_head() {
                 o.wm_bvalid |= bit;
@@ -705,21 +813,18 @@ impl Xbar {
         }
         for (i, l) in self.il[..n].iter().enumerate() {
             let bit = 1u32 << i;
-            o.lin_bresp[i] = l.resp;
-            match l.st {
-                WState::Addr => o.lin_awready |= bit,
-                WState::Data if self.il_wrdy(i, mem) => o.lin_wready |= bit,
-                WState::Back => o.lin_bvalid |= bit,
-                // the memory's B goes straight to the link lane
-                WState::Resp => {
-                    let m = &mem[l.mem];
-                    if m.bvalid {
-                        o.lin_bvalid |= bit;
-                    }
-                    o.lin_bresp[i] = m.bresp;
-                }
-                _ => {}
+            if l.a == IaState::Addr {
+                o.lin_awready |= bit;
             }
+            if l.st == WState::Data && self.il_wrdy(i, mem) {
+                o.lin_wready |= bit;
+            }
+            // the B owed: the SRAM's straight to the link lane, or the lane's own
+            let (bv, br) = Self::il_b(l, mem);
+            if bv {
+                o.lin_bvalid |= bit;
+            }
+            o.lin_bresp[i] = br;
         }
         self.read_outputs(mem, &mut o);
         let own = |k: usize| match (self.wo_v[k], self.wo[k] < nwl) {
@@ -728,12 +833,18 @@ impl Xbar {
             (true, false) => 2,
         };
         let (w0, i0, l0) = (&self.wl[0], &self.il[0], &self.lanes[0]);
-        o.dbg_in = own(n) << 8 | own(0) << 6 | u64::from(i0.tgt) << 3 | (i0.st as u64);
+        o.dbg_in = u64::from(i0.bp) << 12
+            | (i0.a as u64) << 10
+            | own(n) << 8
+            | own(0) << 6
+            | u64::from(i0.tgt) << 3
+            | (i0.st as u64);
         o.dbg = u64::from(self.w_cnt) << 24
             | u64::from(self.inc_v[0]) << 22
             | u64::from(self.inc_v[1]) << 23
-            | u64::from(l0.tgt) << 19
-            | (l0.mem as u64 & 0x1F) << 14
+            | u64::from(l0.herr()) << 21
+            | (l0.qn as u64) << 19
+            | (l0.hmem() as u64 & 0x1F) << 14
             | (l0.st as u64) << 11
             | u64::from(w0.tgt) << 8
             | (self.wo[0] as u64 & 0x1F) << 3
@@ -741,44 +852,57 @@ impl Xbar {
         o
     }
 
-    /// The read lanes' outputs towards the engines.
+    /// The read lanes' outputs towards the engines: ARREADY in ADDR, the
+    /// head entry's beats (its memory's once that memory streams this lane's
+    /// burst, or answered here).
     #[inline(always)]
     fn read_outputs(&self, mem: &[SramOut], o: &mut XbarMOut) {
         for (e, l) in self.lanes[..self.cfg.engines].iter().enumerate() {
             let bit = 1u32 << e;
-            o.rm_rresp[e] = l.resp;
-            match l.st {
-                RState::Addr => o.rm_arready |= bit,
-                RState::Data => {
-                    let m = &mem[l.mem];
-                    if m.rvalid {
-                        o.rm_rvalid |= bit;
-                    }
-                    o.rm_rdata[e] = m.rdata;
-                    o.rm_rresp[e] = m.rresp;
-                    if m.rlast {
-                        o.rm_rlast |= bit;
-                    }
+            if l.st == RState::Addr {
+                o.rm_arready |= bit;
+            }
+            if l.qn == 0 {
+                continue;
+            }
+            if l.herr() {
+                o.rm_rvalid |= bit;
+                if l.cnt == l.q_len[l.rp] {
+                    o.rm_rlast |= bit;
                 }
-                RState::Err => {
+                o.rm_rresp[e] = l.q_resp[l.rp];
+            } else {
+                let m = &mem[l.hmem()];
+                if self.r_own(e) && m.rvalid {
                     o.rm_rvalid |= bit;
-                    if l.cnt == l.len {
-                        o.rm_rlast |= bit;
-                    }
                 }
-                _ => {}
+                o.rm_rdata[e] = m.rdata;
+                o.rm_rresp[e] = m.rresp;
+                if m.rlast {
+                    o.rm_rlast |= bit;
+                }
             }
         }
     }
 
+    /// Read lane `e`'s head entry is a memory burst that its memory streams
+    /// now (`r_own`).
+    #[inline(always)]
+    fn r_own(&self, e: usize) -> bool {
+        let l = &self.lanes[e];
+        let k = l.hmem();
+        l.qn != 0 && !l.herr() && self.ro_v[k] && self.ro[k] == e
+    }
+
     /// Each memory's read pick this cycle (`r_pick`, `r_pick_ok`): the first
-    /// lane waiting for it in RTgtAr in round-robin order from its pointer.
+    /// lane in ROUTE asking for it (queue room, a memory route) in
+    /// round-robin order from its pointer.
     #[inline(always)]
     fn read_picks(&self) -> [Option<usize>; MAX_MEM] {
         let mut req = [0u64; MAX_MEM];
         for (e, l) in self.lanes[..self.cfg.engines].iter().enumerate() {
-            if l.st == RState::TgtAr {
-                req[l.mem] |= 1 << e;
+            if l.st == RState::Route && l.qn != RQ_DEPTH && is_mem(l.rt.tgt) {
+                req[l.rt.mem] |= 1 << e;
             }
         }
         let mut pick = [None; MAX_MEM];
@@ -788,34 +912,52 @@ impl Xbar {
         pick
     }
 
+    /// Memory `k`'s ARVALID: a pick and room for its burst (`mem_arvalid_o`).
+    #[inline(always)]
+    fn mem_arvalid(&self, k: usize, picks: &[Option<usize>; MAX_MEM]) -> bool {
+        !(self.ro_v[k] && self.rn_v[k]) && picks[k].is_some()
+    }
+
+    /// Memory `k`'s RREADY: the lane streaming from it takes the beat
+    /// (`mem_rready_o`).
+    #[inline(always)]
+    fn mem_rready(&self, k: usize, ms: &impl Masters) -> bool {
+        let e = self.ro[k];
+        self.ro_v[k] && self.r_own(e) && self.lanes[e].hmem() == k && ms.rm(e).rready
+    }
+
     /// Inputs of the memories (`mem_in[..mem_count()]`, their debug lines
-    /// left as they are) and of the outgoing link lanes' near sides.
+    /// left as they are) and of the outgoing link lanes' near sides, from
+    /// the registered state, the masters and the targets' (Moore) outputs.
     #[inline]
     pub fn target_outputs(
         &self,
         rst: bool,
         ms: &impl Masters,
+        mem: &[SramOut],
+        links: &[LinkOut],
         mem_in: &mut [SramIn],
         link_in: &mut [LinkNearIn],
     ) {
         if rst {
-            return Self::new(self.cfg).target_outputs(false, ms, mem_in, link_in);
+            return Self::new(self.cfg).target_outputs(false, ms, mem, links, mem_in, link_in);
         }
         let a = self.arb();
+        let g = self.signals(&a, ms, mem, links);
         let picks = self.read_picks();
         for (k, s) in mem_in[..self.mem_count()].iter_mut().enumerate() {
             let pl = &self.lanes[picks[k].unwrap_or(0)];
             *s = SramIn {
-                araddr: pl.word,
+                araddr: pl.rt.word,
                 arlen: pl.len as u32,
-                arvalid: self.ro[k].is_none() && picks[k].is_some(),
-                rready: self.ro[k].is_some_and(|e| ms.rm(e).rready),
+                arvalid: self.mem_arvalid(k, &picks),
+                rready: self.mem_rready(k, ms),
                 dbg_we: s.dbg_we,
                 dbg_addr: s.dbg_addr,
                 dbg_wdata: s.dbg_wdata,
                 ..SramIn::default()
             };
-            self.mem_write_lines(a.mc[k], ms, s);
+            self.mem_write_lines(k, a.mc[k], ms, &g, s);
         }
         for (l, li) in link_in[..self.link_lanes()].iter_mut().enumerate() {
             *li = LinkNearIn {
@@ -827,40 +969,82 @@ impl Xbar {
                 let (w, m) = (&self.wl[j], ms.wm(j));
                 li.awaddr = w.addr;
                 li.awlen = w.len;
-                li.awvalid = w.st == WState::TgtAw && a.lk_ok[l];
+                li.awvalid = w.req() && a.lk_ok[l];
                 li.wdata = m.wdata;
                 li.wstrb = m.wstrb;
                 li.wlast = m.wlast;
-                li.wvalid = w.st == WState::Data && m.wvalid;
+                // W beats in DATA, the first one also with its AW
+                li.wvalid = (w.st == WState::Data || g.lk_aw_hs[l]) && m.wvalid;
             }
         }
     }
 
-    /// A memory's write lines from its claimant `q` (a write lane, or an
-    /// in-lane as `nwl + i`); none: the lines stay low.
+    /// Memory `k`'s write lines from its claimant `q` (a write lane, or an
+    /// in-lane as `nwl + i`; none: AW and W stay low) and BREADY from its B
+    /// owner.
     #[inline(always)]
-    fn mem_write_lines(&self, q: Option<usize>, ms: &impl Masters, s: &mut SramIn) {
+    fn mem_write_lines(
+        &self,
+        k: usize,
+        q: Option<usize>,
+        ms: &impl Masters,
+        g: &Sig,
+        s: &mut SramIn,
+    ) {
         let nwl = self.wl_count();
-        let Some(q) = q else { return };
-        let (st, word, m, bready) = if q < nwl {
-            (self.wl[q].st, self.wl[q].word, ms.wm(q), true)
-        } else {
-            let m = ms.lin(q - nwl);
-            (self.il[q - nwl].st, self.il[q - nwl].word, m, m.bready)
-        };
-        s.awaddr = word;
-        s.wdata = m.wdata;
-        s.wstrb = m.wstrb;
-        s.wlast = m.wlast;
-        s.awvalid = st == WState::TgtAw;
-        s.wvalid = st == WState::Data && m.wvalid;
-        s.bready = st == WState::Resp && bready;
+        if let Some(q) = q {
+            let (awvalid, st, word, m) = if q < nwl {
+                let w = &self.wl[q];
+                (w.req(), w.st, w.eff().2, ms.wm(q))
+            } else {
+                let i = q - nwl;
+                let l = &self.il[i];
+                (
+                    l.st == WState::TgtAw && g.il_bp_ok[i],
+                    l.st,
+                    l.word,
+                    ms.lin(i),
+                )
+            };
+            s.awaddr = word;
+            s.wdata = m.wdata;
+            s.wstrb = m.wstrb;
+            s.wlast = m.wlast;
+            s.awvalid = awvalid;
+            s.wvalid = st == WState::Data && m.wvalid;
+        }
+        s.bready = self.mem_bready(k, ms);
+    }
+
+    /// Memory `k`'s BREADY: its B owner takes the B (a write lane in RESP at
+    /// once, an in-lane when its link lane takes it).
+    #[inline(always)]
+    fn mem_bready(&self, k: usize, ms: &impl Masters) -> bool {
+        let (nwl, b) = (self.wl_count(), self.bo[k]);
+        self.bo_v[k]
+            && if b < nwl {
+                self.wl[b].st == WState::Resp
+            } else {
+                ms.lin(b - nwl).bready
+            }
+    }
+
+    /// In-lane `l`'s B towards its link lane (`lin_bvalid_o`, `lin_bresp_o`).
+    #[inline(always)]
+    fn il_b(l: &ILane, mem: &[SramOut]) -> (bool, u64) {
+        let m = &mem[l.bpm];
+        (
+            l.bp && (l.bps || m.bvalid),
+            if l.bps { l.bpr } else { m.bresp },
+        )
     }
 
     /// Clock edge, in the RTL's stages: every handshake of this cycle from
     /// the pre-edge state ([`Sig`]), then the arbiters' owners, the
     /// increment ports, the link lanes, the write lanes with their response
-    /// queues, the in-lanes and the read lanes.
+    /// queues, the in-lanes and the read lanes. `decs`: the decoders after
+    /// their edge (a lane taking an address keeps its route, the function of
+    /// the decoder's registers the RTL computes in ROUTE).
     #[inline]
     pub fn update(
         &mut self,
@@ -868,7 +1052,7 @@ impl Xbar {
         ms: &impl Masters,
         mem: &[SramOut],
         links: &[LinkOut],
-        dec: &[DecoderOut],
+        decs: &[Decoder],
     ) {
         if rst {
             self.reset();
@@ -876,69 +1060,110 @@ impl Xbar {
         }
         let a = self.arb();
         let g = self.signals(&a, ms, mem, links);
-        self.owners_update(&a, &g, ms);
+        let picks = self.read_picks();
+        self.owners_update(&a, &g);
         self.inc_update(&g, ms);
         let lk_b = self.link_lanes_update(&a, &g, ms, links);
         let (n, nwl) = (self.cfg.engines, self.wl_count());
         for j in 0..nwl {
-            let r = (self.wl[j].st == WState::Route)
-                .then(|| self.route_of(&dec[j], self.wl[j].len, false, true));
-            self.wl_update(j, &g, ms.wm(j), mem, r, lk_b[j]);
+            let (w, m) = (&self.wl[j], ms.wm(j));
+            let rt = (w.st == WState::Addr && m.awvalid && w.bq_cnt != BQ_DEPTH)
+                .then(|| self.route_at(decs, j, m.awlen, false, true));
+            self.wl_update(j, &g, m, mem, rt, lk_b[j]);
         }
         for i in 0..n {
-            let r = (self.il[i].st == WState::Route)
-                .then(|| self.route_of(&dec[nwl + i], self.il[i].len, true, true));
-            self.il_update(i, &g, ms.lin(i), mem, r);
+            let m = ms.lin(i);
+            let rt = (self.il[i].a == IaState::Addr && m.awvalid)
+                .then(|| self.route_at(decs, nwl + i, m.awlen, true, true));
+            self.il_update(i, &g, m, rt);
         }
-        let picks = self.read_picks();
-        self.read_lanes_update(ms, mem, &dec[nwl + n..], &picks);
+        self.read_lanes_update(ms, mem, decs, &picks);
+    }
+
+    /// The route a lane keeps at its address edge (computed only when it
+    /// takes an address): decoder `k` after the edge, burst length `len`.
+    #[inline(always)]
+    fn route_at(&self, decs: &[Decoder], k: usize, len: u64, from_link: bool, wr: bool) -> Route {
+        self.route_of(&Decoder::outputs(&decs[k].q), len, from_link, wr)
+    }
+
+    /// The write lanes' hand-overs and W readiness this cycle, from the
+    /// registered state and the targets' outputs: `lk_aw_hs`, `wl_aw_go`,
+    /// `wl_w_go` (W ready: in DATA, or a link burst's first beat with its
+    /// AW).
+    #[inline(always)]
+    fn wl_go(&self, a: &Arb, mem: &[SramOut], links: &[LinkOut], g: &mut Sig) {
+        let (n, nwl) = (self.cfg.engines, self.wl_count());
+        for l in 0..n {
+            g.lk_aw_hs[l] =
+                a.lc[l].is_some_and(|j| self.wl[j].req() && a.lk_ok[l] && links[l].awready);
+        }
+        for (j, w) in self.wl[..nwl].iter().enumerate() {
+            let lk = lk_of(j, n);
+            let (tgt, m, _) = w.eff();
+            g.wl_aw_go[j] = w.req()
+                && match tgt {
+                    TGT_SBUF | TGT_DESC => a.mc[m] == Some(j) && mem[m].awready,
+                    TGT_SEM => self.ls.is_none() && a.ls_pick == Some(j),
+                    TGT_LINK => g.lk_aw_hs[lk] && a.lc[lk] == Some(j),
+                    _ => false,
+                };
+            g.wl_w_go[j] = (w.st == WState::Data && self.wl_wrdy(j, mem, links))
+                || (g.wl_aw_go[j] && tgt == TGT_LINK && links[lk].wready);
+        }
     }
 
     /// The handshakes of this cycle (`wl_aw_go`, `wl_hs`, `il_aw_go`,
-    /// `il_hs`, `lk_aw_hs`, each memory's B handshake).
+    /// `il_hs`, `il_take`, `il_b_hs`, `lk_aw_hs`, each memory's B handshake
+    /// and W owner's WLAST).
     #[inline(always)]
     fn signals(&self, a: &Arb, ms: &impl Masters, mem: &[SramOut], links: &[LinkOut]) -> Sig {
         let (n, nwl) = (self.cfg.engines, self.wl_count());
         let mut g = Sig::default();
-        for l in 0..n {
-            g.lk_aw_hs[l] = a.lc[l]
-                .is_some_and(|j| self.wl[j].st == WState::TgtAw && a.lk_ok[l] && links[l].awready);
-        }
-        for (j, w) in self.wl[..nwl].iter().enumerate() {
-            g.wl_aw_go[j] = w.st == WState::TgtAw
-                && match w.tgt {
-                    TGT_SBUF | TGT_DESC => a.mc[w.mem] == Some(j) && mem[w.mem].awready,
-                    TGT_SEM => self.ls.is_none() && a.ls_pick == Some(j),
-                    TGT_LINK => g.lk_aw_hs[lk_of(j, n)] && a.lc[lk_of(j, n)] == Some(j),
-                    _ => true,
-                };
-            g.wl_hs[j] = w.st == WState::Data && self.wl_wrdy(j, mem, links) && ms.wm(j).wvalid;
+        self.wl_go(a, mem, links, &mut g);
+        for j in 0..nwl {
+            g.wl_hs[j] = g.wl_w_go[j] && ms.wm(j).wvalid;
+            g.wl_wlast[j] = ms.wm(j).wlast;
         }
         for (i, l) in self.il[..n].iter().enumerate() {
+            let lw = ms.lin(i);
+            g.il_wlast[i] = lw.wlast;
+            g.il_b_hs[i] = Self::il_b(l, mem).0 && lw.bready;
+            g.il_bp_ok[i] = !l.bp || g.il_b_hs[i];
             g.il_aw_go[i] = l.st == WState::TgtAw
+                && g.il_bp_ok[i]
                 && match l.tgt {
                     TGT_SBUF | TGT_DESC => a.mc[l.mem] == Some(nwl + i) && mem[l.mem].awready,
                     TGT_SEM => self.is.is_none() && a.is_pick == Some(i),
                     _ => true,
                 };
-            g.il_hs[i] = l.st == WState::Data && self.il_wrdy(i, mem) && ms.lin(i).wvalid;
+            g.il_hs[i] = l.st == WState::Data && self.il_wrdy(i, mem) && lw.wvalid;
+            g.il_take[i] =
+                l.a == IaState::Route && (l.st == WState::Idle || (g.il_hs[i] && lw.wlast));
         }
         for k in 0..self.mem_count() {
-            g.mem_b_hs[k] = self.wo_v[k]
-                && mem[k].bvalid
+            g.mem_b_hs[k] = mem[k].bvalid && self.mem_bready(k, ms);
+            g.wo_end[k] = self.wo_v[k]
+                && mem[k].wready
                 && match self.wo[k] {
-                    q if q < nwl => self.wl[q].st == WState::Resp,
-                    q => self.il[q - nwl].st == WState::Resp && ms.lin(q - nwl).bready,
+                    q if q < nwl => {
+                        self.wl[q].st == WState::Data && ms.wm(q).wvalid && ms.wm(q).wlast
+                    }
+                    q => {
+                        let lw = ms.lin(q - nwl);
+                        self.il[q - nwl].st == WState::Data && lw.wvalid && lw.wlast
+                    }
                 };
         }
         g
     }
 
     /// The owners of the memories' write ports and of the SEM_INCR window:
-    /// an unowned target is claimed by its pick (pointer after it), a memory
-    /// released at its B handshake, the window at its owner's WLAST beat.
+    /// an unowned port is claimed by its pick (pointer after it) and its W
+    /// owner released at the WLAST beat, which makes it the B owner until the
+    /// SRAM's B handshake; the window is released at its owner's WLAST beat.
     #[inline(always)]
-    fn owners_update(&mut self, a: &Arb, g: &Sig, ms: &impl Masters) {
+    fn owners_update(&mut self, a: &Arb, g: &Sig) {
         let nrq = self.wl_count() + self.cfg.engines;
         for k in 0..self.mem_count() {
             if !self.wo_v[k] {
@@ -947,8 +1172,13 @@ impl Xbar {
                     self.wo[k] = p;
                     self.mw_rr[k] = rr_after(p, nrq);
                 }
-            } else if g.mem_b_hs[k] {
+            } else if g.wo_end[k] {
                 self.wo_v[k] = false;
+                self.bo_v[k] = true;
+                self.bo[k] = self.wo[k];
+            }
+            if g.mem_b_hs[k] {
+                self.bo_v[k] = false;
             }
         }
         match (self.ls, a.ls_pick) {
@@ -956,7 +1186,7 @@ impl Xbar {
                 self.ls = Some(p);
                 self.ls_rr = rr_after(p, self.wl_count());
             }
-            (Some(j), _) if g.wl_hs[j] && ms.wm(j).wlast => self.ls = None,
+            (Some(j), _) if g.wl_hs[j] && g.wl_wlast[j] => self.ls = None,
             _ => {}
         }
         match (self.is, a.is_pick) {
@@ -964,7 +1194,7 @@ impl Xbar {
                 self.is = Some(p);
                 self.is_rr = rr_after(p, self.cfg.engines);
             }
-            (Some(i), _) if g.il_hs[i] && ms.lin(i).wlast => self.is = None,
+            (Some(i), _) if g.il_hs[i] && g.il_wlast[i] => self.is = None,
             _ => {}
         }
     }
@@ -976,7 +1206,9 @@ impl Xbar {
         let (n, nwl) = (self.cfg.engines, self.wl_count());
         self.inc_v = [false; 2];
         self.inc2_v = [false; 2];
-        for j in (0..nwl).filter(|&j| g.wl_hs[j] && self.wl[j].tgt == TGT_SEM) {
+        for j in (0..nwl)
+            .filter(|&j| self.wl[j].st == WState::Data && g.wl_hs[j] && self.wl[j].tgt == TGT_SEM)
+        {
             let (m, w) = (ms.wm(j), self.wl[j].word);
             for l in 0..2 {
                 self.inc_v[l] = (m.wstrb >> (4 * l)) & 0xF != 0;
@@ -1037,8 +1269,8 @@ impl Xbar {
         lk_b
     }
 
-    /// Write lane `j`'s FSM and response queue (`r`: the route, in WRoute;
-    /// `lk_b`: the link B for this lane this edge).
+    /// Write lane `j`'s FSM and response queue (`rt`: the route it keeps if
+    /// it takes an address now; `lk_b`: the link B for this lane this edge).
     #[inline(always)]
     fn wl_update(
         &mut self,
@@ -1046,7 +1278,7 @@ impl Xbar {
         g: &Sig,
         m: &WmIn,
         mem: &[SramOut],
-        r: Option<Route>,
+        rt: Option<Route>,
         lk_b: Option<u64>,
     ) {
         let pop = self.wl[j].bq_head() && m.bready;
@@ -1061,24 +1293,30 @@ impl Xbar {
                     l.st = WState::Route;
                     l.addr = m.awaddr;
                     l.len = m.awlen;
+                    l.rt = rt.expect("the route of a lane taking an address");
                 }
             }
-            WState::Route => {
-                let r = r.expect("the route of a lane in ROUTE");
-                l.tgt = r.tgt;
-                l.mem = r.mem;
-                l.word = r.word;
-                l.resp = r.resp;
-                routed = true;
-                l.st = if r.tgt == TGT_ERR {
-                    WState::Data
-                } else {
-                    WState::TgtAw
-                };
-            }
-            WState::TgtAw => {
+            WState::Route | WState::TgtAw => {
+                if l.st == WState::Route {
+                    let r = l.rt;
+                    l.tgt = r.tgt;
+                    l.mem = r.mem;
+                    l.word = r.word;
+                    l.resp = r.resp;
+                    routed = true;
+                    l.st = if r.tgt == TGT_ERR {
+                        WState::Data
+                    } else {
+                        WState::TgtAw
+                    };
+                }
                 if g.wl_aw_go[j] {
                     l.st = WState::Data;
+                    // a one-beat link burst whose beat went with its AW: posted
+                    if g.wl_hs[j] && m.wlast {
+                        push = Some((false, 0));
+                        l.st = WState::Addr;
+                    }
                 }
             }
             WState::Data => {
@@ -1104,7 +1342,6 @@ impl Xbar {
                     l.st = WState::Addr;
                 }
             }
-            _ => l.st = WState::Idle,
         }
         Self::bq_update(l, lk_b, pop, push);
         if routed {
@@ -1139,32 +1376,40 @@ impl Xbar {
         l.bq_cnt = l.bq_cnt + usize::from(push.is_some()) - usize::from(pop);
     }
 
-    /// In-lane `i`'s FSM (its one master, the link lane's far side, `lw`;
-    /// `r`: the route, in WRoute).
+    /// In-lane `i`'s stages (its one master, the link lane's far side, `lw`;
+    /// `rt`: the route it keeps if it takes an address now).
     #[inline(always)]
-    fn il_update(&mut self, i: usize, g: &Sig, lw: &WmIn, mem: &[SramOut], r: Option<Route>) {
+    fn il_update(&mut self, i: usize, g: &Sig, lw: &WmIn, rt: Option<Route>) {
         let l = &mut self.il[i];
-        match l.st {
+        // the B owed over the link: cleared by its handshake, set by a WLAST beat
+        if g.il_b_hs[i] {
+            l.bp = false;
+        }
+        if g.il_hs[i] && lw.wlast {
+            l.bp = true;
+            l.bps = !is_mem(l.tgt);
+            l.bpm = l.mem;
+            l.bpr = l.resp;
+        }
+        // address stage
+        match l.a {
             // one master: out of reset the lane waits in ADDR
-            WState::Idle => l.st = WState::Addr,
-            WState::Addr => {
+            IaState::Idle => l.a = IaState::Addr,
+            IaState::Addr => {
                 if lw.awvalid {
-                    l.st = WState::Route;
+                    l.a = IaState::Route;
                     l.len = lw.awlen;
+                    l.rt = rt.expect("the route of a lane taking an address");
                 }
             }
-            WState::Route => {
-                let r = r.expect("the route of a lane in ROUTE");
-                l.tgt = r.tgt;
-                l.mem = r.mem;
-                l.word = r.word;
-                l.resp = r.resp;
-                l.st = if r.tgt == TGT_ERR {
-                    WState::Data
-                } else {
-                    WState::TgtAw
-                };
+            IaState::Route => {
+                if g.il_take[i] {
+                    l.a = IaState::Addr;
+                }
             }
+        }
+        // data stage
+        match l.st {
             WState::TgtAw => {
                 if g.il_aw_go[i] {
                     l.st = WState::Data;
@@ -1176,106 +1421,123 @@ impl Xbar {
                         l.word = l.word.wrapping_add(1);
                     }
                     if lw.wlast {
-                        l.st = if l.tgt == TGT_SEM || l.tgt == TGT_ERR {
-                            WState::Back
-                        } else {
-                            WState::Resp
-                        };
+                        l.st = WState::Idle;
                     }
                 }
             }
-            WState::Resp => {
-                if mem[l.mem].bvalid && lw.bready {
-                    l.st = WState::Addr;
-                }
-            }
-            _ => {
-                if lw.bready {
-                    l.st = WState::Addr;
-                }
-            }
+            _ => l.st = WState::Idle,
+        }
+        if g.il_take[i] {
+            let r = l.rt;
+            l.tgt = r.tgt;
+            l.mem = r.mem;
+            l.word = r.word;
+            l.resp = r.resp;
+            l.st = WState::TgtAw;
         }
     }
 
-    /// The read lanes' and read arbiters' clock edge (`picks` from the
-    /// pre-edge state; `dec`: the read lanes' decoders).
+    /// The read lanes' and the memories' read owners' clock edge (`picks`
+    /// from the pre-edge state; `decs`: the decoders after their edge).
     #[inline(always)]
     fn read_lanes_update(
         &mut self,
         ms: &impl Masters,
         mem: &[SramOut],
-        dec: &[DecoderOut],
+        decs: &[Decoder],
         picks: &[Option<usize>; MAX_MEM],
     ) {
-        let n = self.cfg.engines;
-        // arbiters: AR handshake (port free, a pick, the memory ready) or the
-        // owning lane's RLAST handshake
+        let (n, nwl) = (self.cfg.engines, self.wl_count());
+        // per memory: the AR handshake and the last beat's handshake
         let mut ar_hs = [false; MAX_MEM];
+        let mut rl_hs = [false; MAX_MEM];
         for k in 0..self.mem_count() {
-            match (self.ro[k], picks[k]) {
-                (None, Some(p)) => {
-                    if mem[k].arready {
-                        ar_hs[k] = true;
-                        self.ro[k] = Some(p);
-                        self.r_rr[k] = rr_after(p, n);
+            ar_hs[k] = self.mem_arvalid(k, picks) && mem[k].arready;
+            rl_hs[k] = mem[k].rvalid && mem[k].rlast && self.mem_rready(k, ms);
+        }
+        // per lane: the head's beat popping it, a push (from the pre-edge state)
+        let mut pop = [false; MAX_ENGINES];
+        let mut own = [false; MAX_ENGINES];
+        for e in 0..n {
+            own[e] = self.r_own(e);
+        }
+        for e in 0..n {
+            let rready = ms.rm(e).rready;
+            let l = &mut self.lanes[e];
+            if l.qn != 0 && l.herr() {
+                if rready {
+                    if l.cnt == l.q_len[l.rp] {
+                        pop[e] = true;
+                        l.cnt = 0;
+                    } else {
+                        l.cnt = (l.cnt + 1) & 0xFF;
                     }
                 }
-                (Some(e), _) => {
-                    if mem[k].rvalid && ms.rm(e).rready && mem[k].rlast {
-                        self.ro[k] = None;
-                    }
+            } else if own[e] {
+                let m = &mem[l.hmem()];
+                pop[e] = m.rvalid && rready && m.rlast;
+            }
+        }
+        for k in 0..self.mem_count() {
+            if rl_hs[k] {
+                self.ro_v[k] = self.rn_v[k];
+                self.ro[k] = self.rn[k];
+                self.rn_v[k] = false;
+            }
+            if ar_hs[k] {
+                let p = picks[k].unwrap_or(0);
+                self.r_rr[k] = rr_after(p, n);
+                if !self.ro_v[k] {
+                    self.ro_v[k] = true;
+                    self.ro[k] = p;
+                } else {
+                    self.rn_v[k] = true;
+                    self.rn[k] = p;
                 }
-                _ => {}
             }
         }
         for e in 0..n {
+            let m = ms.rm(e);
+            let rt = if self.lanes[e].st == RState::Addr && m.arvalid {
+                self.route_at(decs, nwl + n + e, m.arlen, false, false)
+            } else {
+                self.lanes[e].rt
+            };
             let l = &mut self.lanes[e];
+            let mut push = false;
             match l.st {
                 // one master: out of reset the lane waits in ADDR
                 RState::Idle => l.st = RState::Addr,
                 RState::Addr => {
-                    let m = ms.rm(e);
                     if m.arvalid {
                         l.st = RState::Route;
                         l.len = m.arlen;
+                        l.rt = rt;
                     }
                 }
                 RState::Route => {
-                    let len = l.len;
-                    let r = self.route_of(&dec[e], len, false, false);
-                    let l = &mut self.lanes[e];
-                    l.tgt = r.tgt;
-                    l.mem = r.mem;
-                    l.word = r.word;
-                    l.resp = r.resp;
-                    l.cnt = 0;
-                    l.st = if is_mem(r.tgt) {
-                        RState::TgtAr
+                    push = if is_mem(l.rt.tgt) {
+                        ar_hs[l.rt.mem] && picks[l.rt.mem] == Some(e)
                     } else {
-                        RState::Err
+                        l.qn != RQ_DEPTH
                     };
-                }
-                RState::TgtAr => {
-                    if ar_hs[l.mem] && picks[l.mem] == Some(e) {
-                        l.st = RState::Data;
-                    }
-                }
-                RState::Data => {
-                    let m = &mem[l.mem];
-                    if m.rvalid && ms.rm(e).rready && m.rlast {
+                    if push {
                         l.st = RState::Addr;
                     }
                 }
-                _ => {
-                    if ms.rm(e).rready {
-                        let last = l.cnt == l.len;
-                        l.cnt = (l.cnt + 1) & 0xFF;
-                        if last {
-                            l.st = RState::Addr;
-                        }
-                    }
-                }
             }
+            if pop[e] {
+                l.rp = (l.rp + 1) % RQ_DEPTH;
+            }
+            if push {
+                let w = l.wp;
+                l.q_err[w] = !is_mem(l.rt.tgt);
+                l.q_mem[w] = l.rt.mem;
+                l.q_len[w] = l.len;
+                l.q_resp[w] = l.rt.resp;
+                l.wp = (w + 1) % RQ_DEPTH;
+            }
+            l.qn = l.qn + usize::from(push) - usize::from(pop[e]);
         }
     }
 }
@@ -1284,9 +1546,16 @@ impl Xbar {
 #[derive(Debug, Clone, Copy, Default)]
 struct Sig {
     wl_aw_go: [bool; MAX_WL],
+    wl_w_go: [bool; MAX_WL],
     wl_hs: [bool; MAX_WL],
+    wl_wlast: [bool; MAX_WL],
     il_aw_go: [bool; MAX_ENGINES],
     il_hs: [bool; MAX_ENGINES],
+    il_wlast: [bool; MAX_ENGINES],
+    il_take: [bool; MAX_ENGINES],
+    il_b_hs: [bool; MAX_ENGINES],
+    il_bp_ok: [bool; MAX_ENGINES],
     lk_aw_hs: [bool; MAX_ENGINES],
     mem_b_hs: [bool; MAX_MEM],
+    wo_end: [bool; MAX_MEM],
 }

@@ -22,9 +22,10 @@
 //! lane `e`, `pair::xbar::lk_of`), so each directed core pair has one link per
 //! lane, and lane `l` of a core's near side joins the link of lane `l`
 //! towards the destination of that lane's burst (`Xbar::out_link_addr`).
-//! Each in-lane takes one burst at a time; when several links hold bursts for
-//! one core's in-lane, the fabric grants them in turn (lowest source core
-//! first after the last grant), a grant lasting until the burst's B handshake.
+//! When several links hold bursts for one core's in-lane, the fabric grants
+//! them in turn (lowest source core first after the last grant), a grant
+//! lasting until every burst whose AW the in-lane took over it had its B
+//! handshake (an in-lane takes its next AW while a burst streams).
 //!
 //! A core is clocked while it has work: from the cycle one of its queues has
 //! an M2S/S2M pair posted, or a link into or out of it holds a burst, until
@@ -89,9 +90,12 @@ pub struct Fabric {
     /// Per (destination core, lane): the source whose link holds the
     /// in-lane grant.
     grant: HashMap<(u16, usize), u16>,
+    /// Per (destination core, lane): bursts taken over the grant awaiting B.
+    open: HashMap<(u16, usize), u32>,
     /// Per (destination core, lane): the last source granted (round robin).
     last: HashMap<(u16, usize), u16>,
-    /// Bursts the fabric delivered per destination core (in-port grants).
+    /// Bursts the fabric delivered per destination core (AW handshakes over
+    /// the in-port grants).
     pub delivered: HashMap<u16, u64>,
 }
 
@@ -315,11 +319,12 @@ impl System {
                 .unwrap_or(srcs[0]);
             fabric.grant.insert((d, l), s);
             fabric.last.insert((d, l), s);
-            *fabric.delivered.entry(d).or_default() += 1;
         }
     }
 
-    /// Clock edges of the links; a grant ends with its burst's B handshake.
+    /// Clock edges of the links. An in-lane takes its next AW before the
+    /// previous burst's B, so a grant counts the bursts taken over it (AW
+    /// handshakes) and ends with the B handshake of the last one.
     fn fabric_edges(
         fabric: &mut Fabric,
         louts: &BTreeMap<(u16, u16), Vec<LinkOut>>,
@@ -332,8 +337,17 @@ impl System {
                 let o = &louts[&(s, d)][l];
                 let f = fars.get(&(s, d, l)).unwrap_or(&fi);
                 link.update(false, nears.get(&(s, d, l)).unwrap_or(&ni), f, o);
-                if fabric.grant.get(&(d, l)) == Some(&s) && f.bvalid && o.m_bready {
-                    fabric.grant.remove(&(d, l));
+                if fabric.grant.get(&(d, l)) == Some(&s) {
+                    let aw = o.m_awvalid && f.awready;
+                    *fabric.delivered.entry(d).or_default() += u64::from(aw);
+                    let n = fabric.open.entry((d, l)).or_default();
+                    *n += u32::from(aw);
+                    if f.bvalid && o.m_bready {
+                        *n -= 1;
+                        if *n == 0 {
+                            fabric.grant.remove(&(d, l));
+                        }
+                    }
                 }
             }
         }
