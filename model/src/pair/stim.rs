@@ -1612,7 +1612,7 @@ impl LegEnv {
     }
 
     /// Writes into `img` (core `c`'s SBUF as 64-bit words, partition-major,
-    /// [`PairParams::sbuf_words`] long) every word the preload through the
+    /// [`CoreParams::sbuf_words`] long) every word the preload through the
     /// debug port would store, from this environment's initial image.
     pub fn preload_image(&self, c: usize, img: &mut [u64]) {
         for j in 0..self.dbg_words() {

@@ -564,17 +564,23 @@ impl Xbar {
             && self.lk[..n].iter().all(|l| l.own.is_none() && l.pend == 0)
     }
 
-    /// The destination link lane `l`'s near side serves this cycle
-    /// (registered state only, so a fabric can pick the link before the core
-    /// steps): while link B responses are outstanding on it, their
-    /// destination (address bits [63:32], offset 0; a burst to another
-    /// destination waits for them), else the address of its claimant's burst.
-    pub fn out_link_addr(&self, l: usize) -> Option<u64> {
-        let k = &self.lk[l];
-        if k.pend != 0 {
-            return Some(u64::from(k.hi) << 32);
-        }
-        self.arb().lc[l].map(|j| self.wl[j].addr)
+    /// The destination each link lane's near side serves this cycle, in
+    /// `out[l]` for lane `l` (registered state only, so a fabric can pick
+    /// the link before the core steps): while link B responses are
+    /// outstanding on a lane, their destination (address bits [63:32],
+    /// offset 0; a burst to another destination waits for them), else the
+    /// address of its claimant's burst. One arbitration serves every lane.
+    pub fn out_link_addrs(&self, out: &mut Vec<Option<u64>>) {
+        out.clear();
+        let lanes = self.link_lanes();
+        let a = self.arb();
+        out.extend(self.lk[..lanes].iter().zip(&a.lc).map(|(k, lc)| {
+            if k.pend != 0 {
+                Some(u64::from(k.hi) << 32)
+            } else {
+                lc.map(|j| self.wl[j].addr)
+            }
+        }));
     }
 
     /// Decoders of this core: write lane `j` at `j`, in-lane `i` at

@@ -21,7 +21,7 @@
 //! A core's interconnect has one link lane per engine (write lane `e` uses
 //! lane `e`, `pair::xbar::lk_of`), so each directed core pair has one link per
 //! lane, and lane `l` of a core's near side joins the link of lane `l`
-//! towards the destination of that lane's burst (`Xbar::out_link_addr`).
+//! towards the destination of that lane's burst (`Xbar::out_link_addrs`).
 //! When several links hold bursts for one core's in-lane, the fabric grants
 //! them in turn (lowest source core first after the last grant), a grant
 //! lasting until every burst whose AW the in-lane took over it had its B
@@ -37,7 +37,9 @@
 //! descriptor RAM through the port's store path), then the start programs.
 //! Nothing of a leg is written around the ports (docs/system.md "Cycle mode").
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::pair::core::{CoreIn, CoreOut, LinkPorts, Parts};
 use crate::pair::link::{Link, LinkFarIn, LinkNearIn, LinkOut};
@@ -152,20 +154,26 @@ impl System {
     }
 
     /// The destination core of the burst core `c` sends towards the fabric
-    /// on its link lane `l`.
-    fn out_dest(&self, c: u16, l: usize) -> Result<Option<u16>, SystemError> {
-        let Some(addr) = self.cores[usize::from(c)].hw.xbar.out_link_addr(l) else {
-            return Ok(None);
-        };
-        let (to, _) = map::route_address(&self.topo, CoreId(c), addr)?;
-        if to.0 == c {
-            return Err(SystemError::Route {
-                from: c,
-                addr,
-                rule: "the core's interconnect sent a burst for itself out to the fabric",
-            });
-        }
-        Ok(Some(to.0))
+    /// on each of its link lanes, from the lanes' addresses `addrs`
+    /// ([`crate::pair::xbar::Xbar::out_link_addrs`]).
+    fn out_dests(&self, c: u16, addrs: &[Option<u64>]) -> Result<Vec<Option<u16>>, SystemError> {
+        addrs
+            .iter()
+            .map(|a| {
+                let Some(addr) = *a else {
+                    return Ok(None);
+                };
+                let (to, _) = map::route_address(&self.topo, CoreId(c), addr)?;
+                if to.0 == c {
+                    return Err(SystemError::Route {
+                        from: c,
+                        addr,
+                        rule: "the core's interconnect sent a burst for itself out to the fabric",
+                    });
+                }
+                Ok(Some(to.0))
+            })
+            .collect()
     }
 
     /// One clock of every live core and of every link in use; `axil` drives
@@ -179,11 +187,15 @@ impl System {
     ) -> Result<(), SystemError> {
         // Outgoing link lanes the live cores use this cycle (from registered state).
         let mut out: Vec<(u16, Vec<Option<u16>>)> = Vec::with_capacity(live.len());
+        let mut addrs = Vec::new();
         for &c in live {
             let lanes = self.cores[usize::from(c)].hw.xbar.link_lanes();
-            let mut ds = Vec::with_capacity(lanes);
-            for l in 0..lanes {
-                let d = self.out_dest(c, l)?;
+            self.cores[usize::from(c)]
+                .hw
+                .xbar
+                .out_link_addrs(&mut addrs);
+            let ds = self.out_dests(c, &addrs)?;
+            for &d in &ds {
                 if let Some(d) = d {
                     if let std::collections::btree_map::Entry::Vacant(v) =
                         fabric.links.entry((c, d))
@@ -193,7 +205,6 @@ impl System {
                         v.insert((0..lanes).map(|_| Link::new(lat)).collect());
                     }
                 }
-                ds.push(d);
             }
             out.push((c, ds));
         }
@@ -204,8 +215,8 @@ impl System {
             .map(|(&k, ls)| (k, ls.iter().map(|l| l.outputs(false, false)).collect()))
             .collect();
         Self::fabric_grant(live, fabric, &louts);
-        let mut nears: HashMap<(u16, u16, usize), LinkNearIn> = HashMap::new();
-        let mut fars: HashMap<(u16, u16, usize), LinkFarIn> = HashMap::new();
+        let mut nears: HashMap<(u16, u16, usize), LinkNearIn> = HashMap::default();
+        let mut fars: HashMap<(u16, u16, usize), LinkFarIn> = HashMap::default();
         for (c, ds) in out {
             self.clock_core(c, &ds, fabric, &louts, axil, q7_out, &mut nears, &mut fars)?;
         }

@@ -12,7 +12,7 @@
 //! misplacement, and `tb/cli_leg.rs` checks the whole path against the
 //! debug port's preload and scan.
 
-use sb2sb_model::pair::{PairIn, PairOut, PairParams};
+use sb2sb_model::pair::{CoreParams, PairIn, PairOut};
 
 use crate::rtl::{BackdoorError, RtlDut};
 
@@ -45,7 +45,7 @@ type Dut = RtlDut<PairIn, PairOut>;
 
 impl PairBackdoor {
     /// Finds both cores' memories in `dut` (a pair of parameters `p`).
-    pub fn new(dut: &Dut, block: &str, p: &PairParams) -> Result<Self, BackdoorError> {
+    pub fn new(dut: &Dut, block: &str, p: &CoreParams) -> Result<Self, BackdoorError> {
         let mems = dut.backdoor_mems()?;
         let layout = |name: &str, rule: String| BackdoorError::Layout {
             block: block.to_string(),
