@@ -83,13 +83,14 @@ pub const STEP_HOP_NS: u64 = 1_300;
 /// Calibrated against the published 8-rank fp32 all-gather (PUBLIC-FACTS §7,
 /// nccom-test SDK 2.28: 1 KiB 10.0, 8 KiB 10.22, 64 KiB 11.31, 512 KiB
 /// 14.83 µs; `auto` = one mesh step of 7 legs per core): with the launch
-/// and the hop above fixed, the value (in 50 ns steps) that makes the worst
-/// of the four rows' ratios, model / published or its inverse, smallest
-/// (350 ns: 0.75 at 1 KiB, 1.32 at 512 KiB, on the cycle model's data path
-/// of docs/pair.md's banked interconnect with its address stage: 2.62, 2.79,
-/// 4.11 and 14.73 µs). Below the public ~600 ns of one hardware-DGE DMA
-/// instruction (PUBLIC-FACTS §7), an upper bound here.
-pub const Q7_LEG_NS: u64 = 350;
+/// and the hop above fixed, the value (in 50 ns steps, at most the public
+/// ~600 ns of one hardware-DGE DMA instruction, PUBLIC-FACTS §7, an upper
+/// bound here) that makes the worst of the four rows' ratios, model /
+/// published or its inverse, smallest. On the cycle model's data path of
+/// docs/pair.md's interconnect with the address/data overlap (2.18, 2.25,
+/// 2.83 and 7.51 µs) the unbounded best would be 800 ns; the bound gives
+/// 600 ns: 0.88, 0.87, 0.84 and 0.95 of the published rows.
+pub const Q7_LEG_NS: u64 = 600;
 
 /// Firmware cost of one step in which one core issues at most `legs_per_core`
 /// legs, ns (0 for an empty step).
