@@ -23,12 +23,15 @@ void Dut::backdoor_init(VerilatedContext* ctx) {
       // Public read-write arrays of one unpacked dimension, words up to 64 bits.
       if (!var.isPublicRW() || var.udims() != 1 || var.dims() != 2) continue;
       const uint32_t bytes = var.entSize();
-      const int bits = var.packed().elements();
+      // high()/low() of dimension 0 (the packed word, flattened) and 1 (the
+      // unpacked array) are the accessors every Verilator 5 release keeps;
+      // packed()/unpacked() were replaced by range vectors in later releases.
+      const int bits = var.high(0) - var.low(0) + 1;
       if (bits < 1 || bits > 64 || !(bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8)) continue;
       Mem m;
       m.name = std::string(sc.first) + "." + v.first;
       m.data = var.datap();
-      m.words = uint32_t(var.unpacked().elements());
+      m.words = uint32_t(var.high(1) - var.low(1) + 1);
       m.bits = uint32_t(bits);
       m.bytes = bytes;
       bd_.push_back(m);
