@@ -201,7 +201,7 @@ def coarse_ff_bits(path: Path) -> int:
 
 def run_block(yosys: str, b: dict, params: dict[str, int], xilinx: bool,
               tmp: Path, timeout: float | None = None, coarse_only: bool = False,
-              log: Path | None = None, abc_fast: bool = False) -> dict:
+              log: Path | None = None) -> dict:
     top = b["top"]
     pre = tmp / f"{b['name']}.pre.json"
     opt = tmp / f"{b['name']}.opt.json"
@@ -247,7 +247,7 @@ def run_block(yosys: str, b: dict, params: dict[str, int], xilinx: bool,
             "techmap",
             "opt -fast",
             f"tee -q -o {mapped} stat -json",
-            "abc -fast" if abc_fast else "abc",
+            "abc",
             "opt -fast",
             f"hierarchy -check -top {top}",
             f"tee -q -o {gen} stat -json",
@@ -410,9 +410,6 @@ def main() -> int:
                          "keeps the flop bits of the stages that finished (an error)")
     ap.add_argument("--log", type=Path, metavar="DIR",
                     help="write each block's whole Yosys log (line-buffered) to DIR/BLOCK.log")
-    ap.add_argument("--abc-fast", action="store_true",
-                    help="generic mapping with `abc -fast` in place of `abc` (a quicker, "
-                         "less optimised mapping of the combinational logic)")
     ap.add_argument("--lint", action="store_true",
                     help="slang elaboration only (`make lint`): every registered top at its "
                          "registered and reduced parameters, and every module of rtl/ as a top "
@@ -452,9 +449,7 @@ def main() -> int:
             if sems is not None:
                 b = with_small_evt_sem(b, sems, tmp)
             row = run_block(yosys, b, params, not a.no_xilinx, tmp, a.timeout, a.coarse,
-                            a.log.resolve().relative_to(ROOT) if a.log else None, a.abc_fast)
-            if a.abc_fast:
-                row["abc_fast"] = True
+                            a.log.resolve().relative_to(ROOT) if a.log else None)
             if sems is not None:
                 row["evt_sem_sems"] = sems
             if b["top"] == "evt_sem":
