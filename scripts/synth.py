@@ -14,7 +14,9 @@ synth/evt_sem_small.sv) unless --full is given. Per block:
    read"), as is any latch.
 2. opt: an asynchronous-load flop ($aldff / $aldffe, or set/reset flops) left
    after the optimiser is an error (async reset to a constant becomes $adff).
-3. generic `synth -flatten`: cells, flip-flop bits, memories (before mapping).
+3. generic `synth -flatten` (run stage by stage): cells, flip-flop bits,
+   memories (before mapping); the flop bits after coarse synthesis and after
+   techmap are kept too.
 4. `synth_xilinx -flatten` (7-series) with the classic `abc` LUT mapper in
    place of `abc9`: LUTs and FFs.
 
@@ -198,13 +200,15 @@ def coarse_ff_bits(path: Path) -> int:
 
 
 def run_block(yosys: str, b: dict, params: dict[str, int], xilinx: bool,
-              tmp: Path, timeout: float | None = None, coarse_only: bool = False) -> dict:
+              tmp: Path, timeout: float | None = None, coarse_only: bool = False,
+              log: Path | None = None) -> dict:
     top = b["top"]
     pre = tmp / f"{b['name']}.pre.json"
     opt = tmp / f"{b['name']}.opt.json"
     optw = tmp / f"{b['name']}.optw.json"
     optw_s = tmp / f"{b['name']}.coarse.json"
     gen = tmp / f"{b['name']}.generic.json"
+    mapped = tmp / f"{b['name']}.mapped.json"
     mem = tmp / f"{b['name']}.mem.txt"
     xil = tmp / f"{b['name']}.xilinx.json"
     script = [
@@ -230,9 +234,24 @@ def run_block(yosys: str, b: dict, params: dict[str, int], xilinx: bool,
             f"tee -q -o {optw_s} stat -json -width",
         ]
     else:
+        # `synth -flatten` stage by stage (the commands of its `fine` and `check`
+        # labels as Yosys 0.70 lists them), with the flop bits after coarse synthesis
+        # and after techmap (ABC maps combinational logic only) kept, so a run stopped
+        # inside ABC still reports the mapped flop count.
         script += [
-            f"synth -top {top} -flatten",
+            f"synth -top {top} -flatten -run begin:fine",
+            f"tee -q -o {optw_s} stat -json -width",
+            "opt -fast -full",
+            "memory_map",
+            "opt -full",
+            "techmap",
+            "opt -fast",
+            f"tee -q -o {mapped} stat -json",
+            "abc",
+            "opt -fast",
+            f"hierarchy -check -top {top}",
             f"tee -q -o {gen} stat -json",
+            "check",
         ]
     if xilinx and not coarse_only:
         script += [
@@ -256,7 +275,9 @@ def run_block(yosys: str, b: dict, params: dict[str, int], xilinx: bool,
     t0 = time.monotonic()
     row: dict = {"block": b["name"], "top": top, "params": params, "errors": []}
     try:
-        r = subprocess.run([yosys, "-q", "-p", "; ".join(script)], cwd=ROOT,
+        # --log: Yosys' whole log, line-buffered, to follow a long run.
+        logargs = ["-L", str(log / f"{b['name']}.log")] if log else []
+        r = subprocess.run([yosys, "-q", *logargs, "-p", "; ".join(script)], cwd=ROOT,
                            capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         # What the finished stages wrote: the elaborated flop bits and the
@@ -270,6 +291,11 @@ def run_block(yosys: str, b: dict, params: dict[str, int], xilinx: bool,
                 for mn, m in design["modules"].items())
         if (ROOT / optw).exists():
             row["ff_bits_opt"] = coarse_ff_bits(ROOT / optw)
+        if (ROOT / optw_s).exists():
+            row["ff_bits_coarse"] = coarse_ff_bits(ROOT / optw_s)
+        if (ROOT / mapped).exists():
+            m = stat_json(ROOT / mapped)
+            row["ff_bits_mapped"] = sum(n for t, n in m.items() if FF_GENERIC.match(t))
         return row
     row["seconds"] = round(time.monotonic() - t0, 1)
     warn = [ln for ln in (r.stdout + r.stderr).splitlines() if "Warning" in ln or "ERROR" in ln]
@@ -310,8 +336,8 @@ def run_block(yosys: str, b: dict, params: dict[str, int], xilinx: bool,
         re.findall(r"parameter \\WIDTH (\d+)", mtxt), re.findall(r"parameter \\SIZE (\d+)", mtxt))]
     row["memories"] = len(sizes)
     row["memory_bits"] = sum(sizes)
+    row["ff_bits_coarse"] = coarse_ff_bits(ROOT / optw_s)
     if coarse_only:
-        row["ff_bits_coarse"] = coarse_ff_bits(ROOT / optw_s)
         return row
     g = stat_json(ROOT / gen)
     row["cells"] = sum(g.values())
@@ -382,6 +408,8 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, metavar="SECS",
                     help="stop a block's Yosys run after SECS seconds: the row says so and "
                          "keeps the flop bits of the stages that finished (an error)")
+    ap.add_argument("--log", type=Path, metavar="DIR",
+                    help="write each block's whole Yosys log (line-buffered) to DIR/BLOCK.log")
     ap.add_argument("--lint", action="store_true",
                     help="slang elaboration only (`make lint`): every registered top at its "
                          "registered and reduced parameters, and every module of rtl/ as a top "
@@ -420,7 +448,8 @@ def main() -> int:
             sems = None if a.full else SMALL_EVT_SEM.get(b["name"])
             if sems is not None:
                 b = with_small_evt_sem(b, sems, tmp)
-            row = run_block(yosys, b, params, not a.no_xilinx, tmp, a.timeout, a.coarse)
+            row = run_block(yosys, b, params, not a.no_xilinx, tmp, a.timeout, a.coarse,
+                            a.log.resolve().relative_to(ROOT) if a.log else None)
             if sems is not None:
                 row["evt_sem_sems"] = sems
             if b["top"] == "evt_sem":
@@ -497,7 +526,7 @@ def print_row(r: dict, header: bool) -> None:
                 f"synthesized {r['ff_bits']} ({100.0 * r['ff_bits'] / a:.1f} %)")
     if r.get("cells") is None:
         done = "".join(f", {k} {r[k]}" for k in ("ff_bits_rtl", "ff_bits_opt", "ff_bits_coarse",
-                                                   "arch_bits") if k in r)
+                                                   "ff_bits_mapped", "arch_bits") if k in r)
         what = "coarse" if "ff_bits_coarse" in r and not r["errors"] else "failed"
         print(f"{r['block']:<10} {ps:<44} {what:>8}  ({r.get('seconds', '-')} s{done})")
         return

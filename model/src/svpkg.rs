@@ -111,6 +111,8 @@ pub fn render() -> String {
 
 #[cfg(test)]
 mod tests {
+    /// The committed `rtl/sb2sb_pkg.sv` is the package rendered from the Rust
+    /// constants (the RTL and the model share one definition of every constant).
     #[test]
     fn committed_package_is_current() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rtl/sb2sb_pkg.sv");

@@ -28,14 +28,23 @@
 //                      modulo the length, ring id + 1 when it wraps
 // + FV_UDMA_WATCH:
 //   the ring invariants on one ring, any ring (watch_s_q / watch_q_q below).
+// + FV_UDMA_STEP_LEMMA:
+//   FV_UDMA_STEP_ORDER of udma_ring_step_fv (one ring's step keeps the lap
+//   order; proved for every value by rtl/formal/udma_ring_step.sby) assumed on
+//   the written ring and on the watched ring;
+// + FV_UDMA_DB_FREE_PROVED (without FV_UDMA_DOORBELL):
+//   FV_UDMA_DB_FREE assumed, as task db_free24 proves it.
 // FV_UDMA_ORDER and FV_UDMA_DB_FREE are checked by BMC from reset at the full
-// pointer width (task doorbell) and proved by k-induction on any one ring
-// (tasks order and db_free; make formal runs them with the ring pointers at 6
-// bits, docs/signoff.md section 8). Each is 1-inductive with FV_UDMA_IN_RING
-// and FV_UDMA_NONEMPTY: a head advances only into a non-empty ring, so it
-// stays at or before the tail on the tail's lap; a doorbell of INC <= length
-// - 1 - used wraps the tail exactly when it was on the head's lap and lands it
-// before the head.
+// pointer width (task doorbell) and proved by k-induction on any one ring:
+// tasks order and db_free (make formal runs them with the ring pointers at 6
+// bits, docs/signoff.md section 8), and at the full 24 bits db_free24, then
+// order24 with the step lemma and FV_UDMA_DB_FREE assumed (the assumption is
+// the conclusion of db_free24, which assumes neither FV_UDMA_ORDER nor the
+// lemma; the lemma is arithmetic on its inputs alone). Each is 1-inductive
+// with FV_UDMA_IN_RING and FV_UDMA_NONEMPTY: a head advances only into a
+// non-empty ring, so it stays at or before the tail on the tail's lap; a
+// doorbell of INC <= length - 1 - used wraps the tail exactly when it was on
+// the head's lap and lands it before the head.
 // The ring invariants are state invariants (SB2SB_INVARIANT: checked on the
 // current cycle), so each is 1-inductive where it is inductive at all.
 // Signals of udma_regs read here: head_q, tail_q, rl_q, nonempty_q, estat_q,
@@ -75,7 +84,6 @@ module udma_regs_fv
   input logic [1:0]                stat_pkt_i
 );
   localparam int unsigned PtrW  = $bits(udma_q_ptr_offset_t);
-  localparam int unsigned UsedW = PtrW + 2;
   localparam int unsigned SideBit = UDMA_SIDE_BIT;
   localparam int unsigned QSh     = $clog2(UDMA_Q_STRIDE);
 
@@ -222,11 +230,6 @@ module udma_regs_fv
            qoff == reg_off && 32'(a[SideBit-1:0]) >= UDMA_Q_ARRAY_BASE;
   endfunction
 
-  function automatic logic [UsedW-1:0] used(udma_q_ptr_t h, udma_q_ptr_t t, udma_q_rl_len_t l);
-    return (t.offset >= h.offset) ? UsedW'(t.offset) - UsedW'(h.offset) :
-                                    UsedW'(t.offset) + UsedW'(l) - UsedW'(h.offset);
-  endfunction
-
   // Environment.
   logic env_adv, env_rl;
   always_comb begin
@@ -301,14 +304,12 @@ module udma_regs_fv
 
   // Doorbells: the expected tail (or overflow) is computed from the state at
   // the commit and checked one cycle later. The written ring is selected once
-  // and the arithmetic done once, as the register file does it.
+  // and the arithmetic done once (udma_ring_step_fv), as the register file does
+  // it.
   logic                 db_v_d, db_over_d, db_side_d;
   logic [QueueIdxW-1:0] db_q_d;
   udma_q_ptr_t          db_tail_d;
-  udma_q_ptr_t          c_head, c_tail, c_wrap_tail;
-  udma_q_rl_len_t       c_rl;
-  logic [UsedW-1:0]     c_used, c_free, c_new;
-  logic                 c_db;
+  logic                 c_db, c_adv;
   always_comb begin
     c_db = 1'b0;
     for (int s = 0; s < 2; s++) begin
@@ -319,26 +320,45 @@ module udma_regs_fv
       end
     end
   end
-  assign c_head  = head[cs][c_q[QueueIdxW-1:0]];
-  assign c_tail  = tail[cs][c_q[QueueIdxW-1:0]];
-  assign c_rl    = rl[cs][c_q[QueueIdxW-1:0]];
-  assign c_used  = used(c_head, c_tail, c_rl);
-  assign c_free  = (UsedW'(c_rl) > c_used) ? UsedW'(c_rl) - UsedW'(1) - c_used : '0;
-  assign c_new   = UsedW'(c_tail.offset) + UsedW'(cd[PtrW-1:0]);
-  always_comb begin
-    c_wrap_tail = c_tail;
-    if (c_new >= UsedW'(c_rl) && cd[PtrW-1:0] != '0) begin
-      c_wrap_tail.offset  = PtrW'(c_new - UsedW'(c_rl));
-      c_wrap_tail.ring_id = c_tail.ring_id + 2'd1;
-    end else begin
-      c_wrap_tail.offset = PtrW'(c_new);
-    end
-  end
+  assign c_adv = ev_head_adv_i[cs] && ev_q_i[cs] == c_q[QueueIdxW-1:0];
+
+  // FV_UDMA_STEP_LEMMA: the lap-order lemma of one ring's step (proved for every
+  // value by rtl/formal/udma_ring_step.sby) assumed on the written ring and on
+  // the watched ring.
+`ifdef FV_UDMA_STEP_LEMMA
+  localparam int unsigned StepCheck = 1;
+`else
+  localparam int unsigned StepCheck = 0;
+`endif
+  udma_ring_step_fv #(.Check(StepCheck)) u_db_step (
+    .rst_ni,
+    .head_i (head[cs][c_q[QueueIdxW-1:0]]),
+    .tail_i (tail[cs][c_q[QueueIdxW-1:0]]),
+    .rl_i   (rl[cs][c_q[QueueIdxW-1:0]]),
+    .db_i   (c_db),
+    .inc_i  (cd[PtrW-1:0]),
+    .adv_i  (c_adv),
+    .tail_o (db_tail_d),
+    .over_o (db_over_d)
+  );
+`ifdef FV_UDMA_STEP_LEMMA
+  udma_q_ptr_t w_tail_unused;
+  logic        w_over_unused;
+  udma_ring_step_fv #(.Check(StepCheck)) u_watch_step (
+    .rst_ni,
+    .head_i (head[watch_s_q][watch_q_q]),
+    .tail_i (tail[watch_s_q][watch_q_q]),
+    .rl_i   (rl[watch_s_q][watch_q_q]),
+    .db_i   (1'b0),
+    .inc_i  ('0),
+    .adv_i  (ev_head_adv_i[watch_s_q] && ev_q_i[watch_s_q] == watch_q_q),
+    .tail_o (w_tail_unused),
+    .over_o (w_over_unused)
+  );
+`endif
   assign db_v_d    = c_db;
-  assign db_over_d = c_db && UsedW'(cd[PtrW-1:0]) > c_free;
   assign db_side_d = cs;
   assign db_q_d    = c_q[QueueIdxW-1:0];
-  assign db_tail_d = db_over_d ? c_tail : c_wrap_tail;
 
   logic        db_v_q, db_over_q, db_side_q;
   logic [QueueIdxW-1:0] db_q_q;
@@ -358,10 +378,24 @@ module udma_regs_fv
       db_tail_q <= db_tail_d;
     end
   end
+  logic db_free_ok;
+  assign db_free_ok = !db_v_q || !watched(int'(db_side_q), int'(db_q_q), watch_s_q, watch_q_q) ||
+                      (tail[db_side_q][db_q_q] == db_tail_q &&
+                       (!db_over_q || u_dut.estat_q[db_side_q][UDMA_ERR_DB_OVERFLOW]));
 `ifdef FV_UDMA_DOORBELL
-  `SB2SB_INVARIANT(FV_UDMA_DB_FREE, !db_v_q || !watched(int'(db_side_q), int'(db_q_q), watch_s_q,
-      watch_q_q) || (tail[db_side_q][db_q_q] == db_tail_q &&
-      (!db_over_q || u_dut.estat_q[db_side_q][UDMA_ERR_DB_OVERFLOW])))
+  `SB2SB_INVARIANT(FV_UDMA_DB_FREE, db_free_ok)
+`elsif FV_UDMA_DB_FREE_PROVED
+  // FV_UDMA_DB_FREE as proved by task db_free24 (which assumes neither it nor
+  // the lap order): assumed here, so that the lap-order step takes the
+  // register file's doorbell tail from the reference.
+  always_comb begin
+    if (rst_ni) begin
+      assume (db_free_ok);
+    end
+  end
+`else
+  logic unused_db_free;
+  assign unused_db_free = db_free_ok;
 `endif
 
   // Non-vacuity: a doorbell moves a tail; a doorbell overflows; a doorbell

@@ -226,6 +226,8 @@ mod tests {
         );
     }
 
+    /// Where two windows match, the lower-numbered one translates (hand-computed
+    /// addresses); clearing it lets the next one match.
     #[test]
     fn lowest_matching_window_wins() {
         let mut r = WindowRemapper::new();
@@ -239,6 +241,8 @@ mod tests {
         assert_eq!(r.translate(0x1000_0010).unwrap().0, 9);
     }
 
+    /// A remapper with no window programmed answers every address with the typed
+    /// `WindowMiss` error naming the address.
     #[test]
     fn empty_remapper_misses_everything() {
         let r = WindowRemapper::new();

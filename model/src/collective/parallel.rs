@@ -265,6 +265,7 @@ mod tests {
         assert!(deal(&[], 4).is_empty());
     }
 
+    /// The worker count the collectives use is at least one on any host.
     #[test]
     fn threads_default_is_positive() {
         assert!(threads() >= 1);

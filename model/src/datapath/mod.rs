@@ -299,6 +299,8 @@ mod tests {
         }
     }
 
+    /// Both copy kernels refuse buffers of different lengths with the typed error
+    /// naming both lengths, instead of copying a prefix.
     #[test]
     fn copy_rejects_length_mismatch() {
         let mut d = [0u8; 4];

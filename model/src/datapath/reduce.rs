@@ -843,6 +843,8 @@ mod tests {
         assert_eq!(f(&a), vec![0.5, -2.0, -1.0, 0.0]);
     }
 
+    /// An int32 sum wraps modulo 2^32 (i32::MAX + 1 = i32::MIN; docs/decisions.md
+    /// "Reduce arithmetic"), rather than saturating or panicking.
     #[test]
     fn int32_sum_wraps() {
         let mut acc = i32::MAX.to_le_bytes().to_vec();

@@ -414,6 +414,8 @@ mod tests {
         assert_eq!(o, DecoderOut::default(), "stays reset through the edge");
     }
 
+    /// An address with a bit set in each reserved field (bits 48, 56 and 63, from
+    /// the address map) raises each of the three reserved-field flags.
     #[test]
     fn decode_flags_reserved_fields() {
         let mut d = Decoder::new();

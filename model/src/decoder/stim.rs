@@ -582,6 +582,8 @@ mod tests {
         }
     }
 
+    /// The stimulus is a function of the seed: the same seed gives the same
+    /// coverage counts, another seed different ones.
     #[test]
     fn same_seed_same_stimulus() {
         let a = drive(42, 3000).coverage();

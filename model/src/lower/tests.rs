@@ -161,6 +161,8 @@ fn guard_pair_group_must_have_two_ranks_and_agree_with_peer_id() {
     );
 }
 
+/// A SENDRECV to a rank the program does not have is refused, naming the
+/// missing peer rank.
 #[test]
 fn guard_peer_must_exist() {
     let e = err_of(pair_program(vec![sr(1, 9, 1, 0, 64)], vec![]));
@@ -726,6 +728,7 @@ fn huge_sizes_are_errors_not_aborts() {
     assert!(err_of(p).contains("tensors[0]"));
 }
 
+/// A program that names no architecture is lowered for Cayman (docs/programs.md).
 #[test]
 fn arch_default_is_cayman() {
     let p: Program = serde_json::from_value(json!({"programs": [[]]})).unwrap();

@@ -762,6 +762,8 @@ mod tests {
         }
     }
 
+    /// A register field's mask, insert, extract, wrap-around add and maximum, on
+    /// hand-computed values of a 2-bit field at bit 30 and a whole-word field.
     #[test]
     fn field_accessors_round_trip() {
         let f = Field::new("X", 30, 2, "", Source::Project);

@@ -526,19 +526,6 @@ impl<W: UdmaWidth> UdmaEngine<W> {
             | (self.regs.axi.pending() as u64) << 20
     }
 
-    /// `dbg_o` from the DBG_STATE register fields of both sides (the plain
-    /// form [`Self::dbg`] is checked against).
-    #[cfg(test)]
-    pub(crate) fn dbg_from_stats(&self) -> u64 {
-        let m = self.m2s.stat().dbg() & 0x1_0fff;
-        let s = self.s2m.stat().dbg() & 0x1_0fff;
-        let pack = |d: u32| ((d & 0xf) | ((d >> 8) & 0xf) << 4 | ((d >> 16) & 1) << 8) as u64;
-        pack(m)
-            | pack(s) << 9
-            | (self.rd_owner as u64) << 18
-            | (self.regs.axi.pending() as u64) << 20
-    }
-
     /// One cycle on width-neutral pins (see [`CycleModel::step`]): the quiet
     /// cycle ([`Self::step_quiet`]) when both FSMs and the read port are idle
     /// and no stream beat arrives, else the full cycle.

@@ -927,6 +927,8 @@ mod tests {
         assert_eq!(UDMA_S2M_BASE, 1 << UDMA_SIDE_BIT);
     }
 
+    /// A ring pointer packs the offset in [23:0] and the ring id in [31:30]
+    /// (docs/udma.md), and unpacks back to both (hand-computed word).
     #[test]
     fn pointer_fields_round_trip() {
         let v = ptr_value(0x12_3456, 2);
