@@ -1,7 +1,8 @@
 // AXI4 SRAM slave: INCR bursts of DataBits-wide beats (one word per beat),
-// word-addressed by the interconnect (the xbar has already checked the window and turned the SoC
-// address into a word index). Out-of-range beats answer SLVERR and are not
-// stored. Read and write channels are independent; each streams back to back:
+// word-addressed by the interconnect (the xbar has already checked the
+// window and turned the SoC address into a word index). Out-of-range beats
+// answer SLVERR and are not stored. Read and write channels are
+// independent; each streams back to back:
 //   write: AW -> WLAST -> B; the next AW is taken while the B waits (WrResp),
 //          so its first W beat follows the B handshake (17 cycles per
 //          16-beat burst: AW/B, 16 W beats);

@@ -9,7 +9,7 @@
 //   2        chip 0, die 0, core 0 chip 0,    die 0, core 1 none (same die, other core)
 //   3        as 0
 //
-// Golden twin: model/src/pair/pair.rs.
+// Golden twin: model/src/pair/top.rs.
 
 module sb2sb_pair #(
   parameter int unsigned NumEngines    = 4,
