@@ -16,7 +16,8 @@
 module sb2sb_xbar_chk #(
   parameter int unsigned NumEngines = 4,
   parameter int unsigned NumLk      = NumEngines,
-  parameter int unsigned DataBits   = int'(sb2sb_pkg::ENGINE_DATA_BITS),
+  // the xbar's DataBits (the bind passes it; 64 is the firing harness's width)
+  parameter int unsigned DataBits   = 64,
   localparam int unsigned NumWm = NumEngines + 1,
   localparam int unsigned BB    = DataBits / 8
 ) (
