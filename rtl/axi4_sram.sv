@@ -1,7 +1,8 @@
-// AXI4 SRAM slave: INCR bursts of 64-bit beats, word-addressed by the
-// interconnect (the xbar has already checked the window and turned the SoC
-// address into a word index). Out-of-range beats answer SLVERR and are not
-// stored. Read and write channels are independent; each streams back to back:
+// AXI4 SRAM slave: INCR bursts of DataBits-wide beats (one word per beat),
+// word-addressed by the interconnect (the xbar has already checked the
+// window and turned the SoC address into a word index). Out-of-range beats
+// answer SLVERR and are not stored. Read and write channels are
+// independent; each streams back to back:
 //   write: AW -> WLAST -> B; the next AW is taken while the B waits (WrResp),
 //          so its first W beat follows the B handshake (17 cycles per
 //          16-beat burst: AW/B, 16 W beats);
@@ -14,12 +15,19 @@
 // (model/src/pair/sram.rs is its twin).
 //
 // A debug port reads (registered, one cycle; a debug write reads back the
-// written word) and writes one word per cycle; a debug write in the same
-// cycle as an AXI write to the same word wins.
+// written word) and writes one 64-bit lane per cycle: its address counts
+// 64-bit lanes (lane dbg_addr_i % Lanes of word dbg_addr_i / Lanes); a debug
+// write in the same cycle as an AXI write to the same lane wins.
 
 module axi4_sram #(
-  parameter int unsigned Words = 1024,
-  localparam int unsigned AW = $clog2(Words)
+  parameter int unsigned Words    = 1024,
+  parameter int unsigned DataBits = int'(sb2sb_pkg::ENGINE_DATA_BITS),
+  localparam int unsigned AW    = $clog2(Words),
+  localparam int unsigned BB    = DataBits / 8,
+  // 64-bit debug lanes per word
+  localparam int unsigned Lanes = DataBits / 64,
+  localparam int unsigned LW    = (Lanes > 1) ? $clog2(Lanes) : 1,
+  localparam int unsigned DAW   = AW + $clog2(Lanes)
 ) (
   input  logic          clk_i,
   input  logic          rst_ni,
@@ -29,8 +37,8 @@ module axi4_sram #(
   input  logic [31:0]   s_axi_awaddr,
   input  logic          s_axi_awvalid,
   output logic          s_axi_awready,
-  input  logic [63:0]   s_axi_wdata,
-  input  logic [7:0]    s_axi_wstrb,
+  input  logic [DataBits-1:0] s_axi_wdata,
+  input  logic [BB-1:0] s_axi_wstrb,
   input  logic          s_axi_wlast,
   input  logic          s_axi_wvalid,
   output logic          s_axi_wready,
@@ -42,22 +50,26 @@ module axi4_sram #(
   input  logic [7:0]    s_axi_arlen,
   input  logic          s_axi_arvalid,
   output logic          s_axi_arready,
-  output logic [63:0]   s_axi_rdata,
+  output logic [DataBits-1:0] s_axi_rdata,
   output logic [1:0]    s_axi_rresp,
   output logic          s_axi_rlast,
   output logic          s_axi_rvalid,
   input  logic          s_axi_rready,
   // debug port
   input  logic          dbg_we_i,
-  input  logic [AW-1:0] dbg_addr_i,
+  input  logic [DAW-1:0] dbg_addr_i,
   input  logic [63:0]   dbg_wdata_i,
   output logic [63:0]   dbg_rdata_o
 );
 
+  if (DataBits != 64 && DataBits != 128 && DataBits != 256) begin : gen_width_check
+    $error("axi4_sram: DataBits must be 64, 128 or 256");
+  end
+
   typedef enum logic [1:0] {WrIdle, WrData, WrResp} wr_st_e;
   typedef enum logic [1:0] {RdIdle, RdLoad, RdData} rd_st_e;
 
-  logic [63:0] mem_q [Words];
+  logic [DataBits-1:0] mem_q [Words];
 
   wr_st_e      wr_st_q, wr_st_d;
   logic [31:0] wr_addr_q, wr_addr_d;
@@ -67,13 +79,16 @@ module axi4_sram #(
   rd_st_e      rd_st_q, rd_st_d;
   logic [31:0] rd_addr_q, rd_addr_d;
   logic [7:0]  rd_left_q, rd_left_d;
-  logic [63:0] rd_data_q, rd_data_d;
+  logic [DataBits-1:0] rd_data_q, rd_data_d;
   logic        rd_err_q, rd_err_d;
   // RdLoad/RdData: the next burst's AR is held
   logic        rd_nxt_q, rd_nxt_d;
   logic [31:0] rd_nxt_addr_q, rd_nxt_addr_d;
   logic [7:0]  rd_nxt_len_q, rd_nxt_len_d;
   logic [63:0] dbg_q;
+  // the debug port's word and 64-bit lane
+  logic [AW-1:0] dbg_word;
+  logic [LW-1:0] dbg_lane;
 
   logic        wr_ok, rd_ok, w_hs, aw_hs, b_hs, ar_hs, nx_ok;
   logic [31:0] nx_addr;
@@ -90,6 +105,13 @@ module axi4_sram #(
   assign s_axi_rresp   = rd_err_q ? 2'd2 : 2'd0;
   assign s_axi_rlast   = (rd_st_q == RdData) && (rd_left_q == 8'd0);
   assign dbg_rdata_o   = dbg_q;
+  if (Lanes > 1) begin : gen_dbg_lanes
+    assign dbg_word = dbg_addr_i[DAW-1:DAW-AW];
+    assign dbg_lane = dbg_addr_i[LW-1:0];
+  end else begin : gen_dbg_one
+    assign dbg_word = dbg_addr_i;
+    assign dbg_lane = '0;
+  end
   assign w_hs          = s_axi_wready && s_axi_wvalid;
   assign aw_hs         = s_axi_awready && s_axi_awvalid;
   assign b_hs          = s_axi_bvalid && s_axi_bready;
@@ -162,7 +184,7 @@ module axi4_sram #(
       RdLoad: begin
         // Registered read of the addressed word.
         rd_st_d   = RdData;
-        rd_data_d = rd_ok ? mem_q[rd_addr_q[AW-1:0]] : 64'd0;
+        rd_data_d = rd_ok ? mem_q[rd_addr_q[AW-1:0]] : '0;
         rd_err_d  = !rd_ok;
         rd_addr_d = rd_addr_q + 32'd1;
       end
@@ -173,7 +195,7 @@ module axi4_sram #(
               // the next burst's first word, registered like RdLoad's
               rd_nxt_d  = 1'b0;
               rd_left_d = rd_nxt_q ? rd_nxt_len_q : s_axi_arlen;
-              rd_data_d = nx_ok ? mem_q[nx_addr[AW-1:0]] : 64'd0;
+              rd_data_d = nx_ok ? mem_q[nx_addr[AW-1:0]] : '0;
               rd_err_d  = !nx_ok;
               rd_addr_d = nx_addr + 32'd1;
             end else begin
@@ -181,7 +203,7 @@ module axi4_sram #(
             end
           end else begin
             rd_left_d = rd_left_q - 8'd1;
-            rd_data_d = rd_ok ? mem_q[rd_addr_q[AW-1:0]] : 64'd0;
+            rd_data_d = rd_ok ? mem_q[rd_addr_q[AW-1:0]] : '0;
             rd_err_d  = !rd_ok;
             rd_addr_d = rd_addr_q + 32'd1;
           end
@@ -220,21 +242,21 @@ module axi4_sram #(
       rd_nxt_addr_q <= rd_nxt_addr_d;
       rd_nxt_len_q  <= rd_nxt_len_d;
       // a debug write reads back the written word (write-through)
-      dbg_q     <= dbg_we_i ? dbg_wdata_i : mem_q[dbg_addr_i];
+      dbg_q     <= dbg_we_i ? dbg_wdata_i : mem_q[dbg_word][64*dbg_lane +: 64];
     end
   end
 
   // Memory array (no reset: the environment preloads it through the debug port).
   always_ff @(posedge clk_i) begin
     if (w_hs && wr_ok) begin
-      for (int unsigned b = 0; b < 8; b++) begin
+      for (int unsigned b = 0; b < BB; b++) begin
         if (s_axi_wstrb[b]) begin
           mem_q[wr_addr_q[AW-1:0]][8*b +: 8] <= s_axi_wdata[8*b +: 8];
         end
       end
     end
     if (dbg_we_i) begin
-      mem_q[dbg_addr_i] <= dbg_wdata_i;
+      mem_q[dbg_word][64*dbg_lane +: 64] <= dbg_wdata_i;
     end
   end
 

@@ -3,18 +3,20 @@
 // registered state only, which breaks the engine's output-to-input path
 // (golden twin: model/src/pair/fifo.rs). Full throughput: one beat per cycle.
 
-module axis_loop_fifo (
+module axis_loop_fifo #(
+  parameter int unsigned DataBits = int'(sb2sb_pkg::ENGINE_DATA_BITS)
+) (
   input  logic        clk_i,
   input  logic        rst_ni,
-  input  logic [63:0] s_axis_tdata,
-  input  logic [7:0]  s_axis_tkeep,
+  input  logic [DataBits-1:0]   s_axis_tdata,
+  input  logic [DataBits/8-1:0] s_axis_tkeep,
   input  logic        s_axis_tlast,
   input  logic [3:0]  s_axis_tid,
   input  logic        s_axis_tuser,
   input  logic        s_axis_tvalid,
   output logic        s_axis_tready,
-  output logic [63:0] m_axis_tdata,
-  output logic [7:0]  m_axis_tkeep,
+  output logic [DataBits-1:0]   m_axis_tdata,
+  output logic [DataBits/8-1:0] m_axis_tkeep,
   output logic        m_axis_tlast,
   output logic [3:0]  m_axis_tid,
   output logic        m_axis_tuser,
@@ -23,8 +25,8 @@ module axis_loop_fifo (
 );
 
   typedef struct packed {
-    logic [63:0] data;
-    logic [7:0]  keep;
+    logic [DataBits-1:0]   data;
+    logic [DataBits/8-1:0] keep;
     logic        last;
     logic [3:0]  id;
     logic        user;

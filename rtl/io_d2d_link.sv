@@ -17,7 +17,8 @@
 // twin: model/src/pair/link.rs).
 
 module io_d2d_link #(
-  parameter int unsigned Latency = 8,
+  parameter int unsigned Latency  = 8,
+  parameter int unsigned DataBits = int'(sb2sb_pkg::ENGINE_DATA_BITS),
   parameter int unsigned AwDepth = 4,
   parameter int unsigned WDepth  = 32,
   localparam int unsigned AwPw = $clog2(AwDepth),
@@ -31,8 +32,8 @@ module io_d2d_link #(
   input  logic [7:0]  s_axi_awlen,
   input  logic        s_axi_awvalid,
   output logic        s_axi_awready,
-  input  logic [63:0] s_axi_wdata,
-  input  logic [7:0]  s_axi_wstrb,
+  input  logic [DataBits-1:0]   s_axi_wdata,
+  input  logic [DataBits/8-1:0] s_axi_wstrb,
   input  logic        s_axi_wlast,
   input  logic        s_axi_wvalid,
   output logic        s_axi_wready,
@@ -44,8 +45,8 @@ module io_d2d_link #(
   output logic [7:0]  m_axi_awlen,
   output logic        m_axi_awvalid,
   input  logic        m_axi_awready,
-  output logic [63:0] m_axi_wdata,
-  output logic [7:0]  m_axi_wstrb,
+  output logic [DataBits-1:0]   m_axi_wdata,
+  output logic [DataBits/8-1:0] m_axi_wstrb,
   output logic        m_axi_wlast,
   output logic        m_axi_wvalid,
   input  logic        m_axi_wready,
@@ -71,8 +72,8 @@ module io_d2d_link #(
   logic [AwPw-1:0]          aw_wp_q, aw_rp_q;
   logic [AwPw:0]            aw_cnt_q;
   // W FIFO
-  logic [WDepth-1:0][63:0]  w_data_q;
-  logic [WDepth-1:0][7:0]   w_strb_q;
+  logic [WDepth-1:0][DataBits-1:0]   w_data_q;
+  logic [WDepth-1:0][DataBits/8-1:0] w_strb_q;
   logic [WDepth-1:0]        w_last_q;
   logic [WDepth-1:0][15:0]  w_ts_q;
   logic [WPw-1:0]           w_wp_q, w_rp_q;

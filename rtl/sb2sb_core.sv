@@ -4,7 +4,10 @@
 // and the descriptor RAM as AXI4 slaves, the interconnect that routes every
 // burst by cayman_addr_decode, and the Q7 AXI4-Lite port. The SBUF is NumEngines
 // banks of 128 / NumEngines partitions each (one axi4_sram per bank); the
-// debug port addresses the SBUF as one array of 128 partitions.
+// debug port addresses the SBUF as one array of 128 partitions in 64-bit
+// lanes. Engines, interconnect, memories and link lanes are DataBits wide
+// (one memory word per beat); the Q7 port's stores are narrow writes on that
+// bus (byte strobes).
 //
 // Golden twin: model/src/pair/core.rs (same instances, same wiring).
 
@@ -17,10 +20,19 @@ module sb2sb_core
   parameter int unsigned DescBytes     = 16384,
   // io_d2d link lanes per direction (sb2sb_xbar: write lane e uses lane e mod NumLk)
   parameter int unsigned NumLk         = NumEngines,
+  // data width of the engines, interconnect, memories and link lanes
+  parameter int unsigned DataBits      = int'(ENGINE_DATA_BITS),
+  localparam int unsigned BB        = DataBits / 8,
+  // 64-bit lanes of a word (the debug port's unit)
+  localparam int unsigned Lanes     = DataBits / 64,
+  // EVT_SEM increment ports per side (32-bit lanes of a beat)
+  localparam int unsigned IncL      = DataBits / 32,
   // write masters: the engines, then the Q7 memory port
   localparam int unsigned NumWm     = NumEngines + 1,
-  localparam int unsigned SbufWords = 128 * SbufPartBytes / 8,
-  localparam int unsigned DescWords = DescBytes / 8,
+  localparam int unsigned SbufWords = 128 * SbufPartBytes / BB,
+  localparam int unsigned DescWords = DescBytes / BB,
+  // 64-bit lanes of the SBUF (the debug port's SBUF address space)
+  localparam int unsigned SbufLanes = SbufWords * Lanes,
   // SBUF banks (sb2sb_xbar: bank = partition / (128 / NumBanks)), then the descriptor RAM
   localparam int unsigned NumBanks  = NumEngines,
   localparam int unsigned NumMem    = NumBanks + 1,
@@ -57,8 +69,8 @@ module sb2sb_core
   output logic [NumLk-1:0][7:0]  m_axi_awlen,
   output logic [NumLk-1:0]       m_axi_awvalid,
   input  logic [NumLk-1:0]       m_axi_awready,
-  output logic [NumLk-1:0][63:0] m_axi_wdata,
-  output logic [NumLk-1:0][7:0]  m_axi_wstrb,
+  output logic [NumLk-1:0][DataBits-1:0] m_axi_wdata,
+  output logic [NumLk-1:0][BB-1:0]       m_axi_wstrb,
   output logic [NumLk-1:0]       m_axi_wlast,
   output logic [NumLk-1:0]       m_axi_wvalid,
   input  logic [NumLk-1:0]       m_axi_wready,
@@ -70,8 +82,8 @@ module sb2sb_core
   input  logic [NumLk-1:0][7:0]  s_axi_awlen,
   input  logic [NumLk-1:0]       s_axi_awvalid,
   output logic [NumLk-1:0]       s_axi_awready,
-  input  logic [NumLk-1:0][63:0] s_axi_wdata,
-  input  logic [NumLk-1:0][7:0]  s_axi_wstrb,
+  input  logic [NumLk-1:0][DataBits-1:0] s_axi_wdata,
+  input  logic [NumLk-1:0][BB-1:0]       s_axi_wstrb,
   input  logic [NumLk-1:0]       s_axi_wlast,
   input  logic [NumLk-1:0]       s_axi_wvalid,
   output logic [NumLk-1:0]       s_axi_wready,
@@ -99,21 +111,26 @@ module sb2sb_core
   if (NumEngines < 1 || NumEngines > 16) begin : gen_eng_check
     $error("sb2sb_core: NumEngines must be 1..16");
   end
-  // the debug port addresses 2^20 words of either memory
-  if (SbufWords > (1 << 20) || DescWords > (1 << 20)) begin : gen_mem_check
-    $error("sb2sb_core: SBUF and descriptor RAM must hold at most 2^20 words each");
+  // the debug port addresses 2^20 64-bit lanes of either memory
+  if (SbufLanes > (1 << 20) || DescWords * Lanes > (1 << 20)) begin : gen_mem_check
+    $error("sb2sb_core: SBUF and descriptor RAM must hold at most 2^20 64-bit lanes each");
+  end
+  if (2 * IncL > int'(EVT_SEM_NUM_INC)) begin : gen_inc_check
+    $error("sb2sb_core: the EVT_SEM needs DataBits / 16 increment ports");
   end
 
   // ---- interconnect masters
-  logic [NumWm-1:0][63:0]      wm_awaddr, wm_wdata;
-  logic [NumWm-1:0][7:0]       wm_awlen, wm_wstrb;
+  logic [NumWm-1:0][63:0]      wm_awaddr;
+  logic [NumWm-1:0][DataBits-1:0] wm_wdata;
+  logic [NumWm-1:0][7:0]       wm_awlen;
+  logic [NumWm-1:0][BB-1:0]    wm_wstrb;
   logic [NumWm-1:0]            wm_awvalid, wm_awready, wm_wlast, wm_wvalid, wm_wready;
   logic [NumWm-1:0]            wm_bvalid, wm_bready;
   logic [NumWm-1:0][1:0]       wm_bresp;
   logic [NumEngines-1:0][63:0] rm_araddr;
   logic [NumEngines-1:0][7:0]  rm_arlen;
   logic [NumEngines-1:0]       rm_arvalid, rm_arready, rm_rvalid, rm_rready;
-  logic [NumEngines-1:0][63:0] rm_rdata;
+  logic [NumEngines-1:0][DataBits-1:0] rm_rdata;
   logic [NumEngines-1:0][1:0]  rm_rresp;
   logic [NumEngines-1:0]       rm_rlast;
   // ---- memory targets
@@ -122,9 +139,10 @@ module sb2sb_core
   logic [NumMem-1:0]       mem_bready, mem_arvalid, mem_arready, mem_rlast, mem_rvalid;
   logic [NumMem-1:0]       mem_rready;
   logic [NumMem-1:0][1:0]  mem_bresp, mem_rresp;
-  logic [NumMem-1:0][63:0] mem_rdata, mem_dbg_rdata;
-  logic [NumMem-1:0][63:0] mem_wdata;
-  logic [NumMem-1:0][7:0]  mem_wstrb, mem_arlen;
+  logic [NumMem-1:0][DataBits-1:0] mem_rdata, mem_wdata;
+  logic [NumMem-1:0][63:0] mem_dbg_rdata;
+  logic [NumMem-1:0][BB-1:0] mem_wstrb;
+  logic [NumMem-1:0][7:0]  mem_arlen;
   logic [NumMem-1:0]       mem_wlast;
   // ---- CSR targets
   logic [UDMA_CSR_ADDR_WIDTH-1:0]           t_awaddr, t_araddr;
@@ -135,9 +153,9 @@ module sb2sb_core
   logic [NumT-1:0][1:0]  t_bresp, t_rresp;
   logic [NumT-1:0][31:0] t_rdata;
   // ---- EVT_SEM increments
-  logic [3:0]       inc_valid;
-  logic [3:0][7:0]  inc_idx;
-  logic [3:0][31:0] inc_value;
+  logic [2*IncL-1:0]       inc_valid;
+  logic [2*IncL-1:0][7:0]  inc_idx;
+  logic [2*IncL-1:0][31:0] inc_value;
   logic [EVT_SEM_NUM_INC-1:0]       sem_inc_valid;
   logic [EVT_SEM_NUM_INC-1:0][7:0]  sem_inc_idx;
   logic [EVT_SEM_NUM_INC-1:0][31:0] sem_inc_value;
@@ -146,7 +164,7 @@ module sb2sb_core
     sem_inc_valid = '0;
     sem_inc_idx   = '0;
     sem_inc_value = '0;
-    for (int unsigned l = 0; l < 4; l++) begin
+    for (int unsigned l = 0; l < 2 * IncL; l++) begin
       sem_inc_valid[l] = inc_valid[l];
       sem_inc_idx[l]   = inc_idx[l];
       sem_inc_value[l] = inc_value[l];
@@ -155,8 +173,8 @@ module sb2sb_core
 
   // ---- UDMA engines with their CME-COPY loops
   for (genvar e = 0; e < NumEngines; e++) begin : gen_eng
-    logic [63:0] m_tdata, s_tdata;
-    logic [7:0]  m_tkeep, s_tkeep;
+    logic [DataBits-1:0] m_tdata, s_tdata;
+    logic [BB-1:0]       m_tkeep, s_tkeep;
     logic [3:0]  m_tid, s_tid;
     logic        m_tlast, m_tuser, m_tvalid, m_tready, s_tlast, s_tuser, s_tvalid, s_tready;
     logic [2:0]  arsize, awsize;
@@ -164,7 +182,7 @@ module sb2sb_core
     logic [31:0] dbg;
     logic        unused_eng;
 
-    udma_engine #(.DataWidth(64), .MaxWrBurst(16)) u_udma (
+    udma_engine #(.DataWidth(DataBits), .MaxWrBurst(16)) u_udma (
       .clk_i,
       .rst_ni,
       .s_axil_awaddr (t_awaddr),
@@ -228,7 +246,7 @@ module sb2sb_core
       .dbg_o         (dbg)
     );
 
-    axis_loop_fifo u_loop (
+    axis_loop_fifo #(.DataBits(DataBits)) u_loop (
       .clk_i,
       .rst_ni,
       .s_axis_tdata (m_tdata),
@@ -247,7 +265,7 @@ module sb2sb_core
       .m_axis_tready(s_tready)
     );
 
-    // INCR bursts of full 64-bit beats by construction; the debug word is
+    // INCR bursts of full-width beats by construction; the debug word is
     // compared in the block-level lockstep of udma_engine.
     assign unused_eng = ^{arsize, awsize, arburst, awburst, dbg};
   end
@@ -256,7 +274,7 @@ module sb2sb_core
   assign wm_awlen[NumEngines] = 8'd0;
   assign wm_wlast[NumEngines] = 1'b1;
 
-  sb2sb_q7_port #(.NumEngines(NumEngines)) u_q7 (
+  sb2sb_q7_port #(.NumEngines(NumEngines), .DataBits(DataBits)) u_q7 (
     .clk_i,
     .rst_ni,
     .self_die_i,
@@ -360,7 +378,8 @@ module sb2sb_core
     .SbufPartBytes(SbufPartBytes),
     .SbufWinBase  (SbufWinBase),
     .DescBytes    (DescBytes),
-    .NumLk        (NumLk)
+    .NumLk        (NumLk),
+    .DataBits     (DataBits)
   ) u_xbar (
     .clk_i,
     .rst_ni,
@@ -440,14 +459,16 @@ module sb2sb_core
   );
 
   // ---- memories: SBUF banks 0..NumBanks-1, descriptor RAM NumBanks. The
-  // debug port's SBUF word address w (SBUF as one array, 2^SAW words) is
-  // word w % BankWords of bank w / BankWords (none past the last bank).
-  localparam int unsigned SAW = $clog2(SbufWords);
+  // debug port's SBUF lane address w (SBUF as one array of 64-bit lanes,
+  // 2^SAW of them) is lane w % BankLanes of bank w / BankLanes (none past
+  // the last bank).
+  localparam int unsigned SAW       = $clog2(SbufLanes);
+  localparam int unsigned BankLanes = BankWords * Lanes;
   logic [31:0]       dbg_sword, dbg_bank, dbg_bword;
   logic [NumMem-1:0] dbg_we;
   assign dbg_sword = 32'(dbg_mem_addr_i[SAW-1:0]);
-  assign dbg_bank  = dbg_sword / BankWords;
-  assign dbg_bword = dbg_sword % BankWords;
+  assign dbg_bank  = dbg_sword / BankLanes;
+  assign dbg_bword = dbg_sword % BankLanes;
   always_comb begin
     dbg_we = '0;
     if (dbg_mem_sel_i) begin
@@ -459,8 +480,9 @@ module sb2sb_core
 
   for (genvar k = 0; k < NumMem; k++) begin : gen_mem
     localparam int unsigned Words = (k < NumBanks) ? BankWords : DescWords;
-    localparam int unsigned AW = $clog2(Words);
-    axi4_sram #(.Words(Words)) u_mem (
+    // the debug port's lane address: word address and lane
+    localparam int unsigned AW = $clog2(Words) + $clog2(Lanes);
+    axi4_sram #(.Words(Words), .DataBits(DataBits)) u_mem (
       .clk_i,
       .rst_ni,
       .stall_i      (mem_stall_i),

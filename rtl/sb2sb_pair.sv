@@ -9,7 +9,7 @@
 //   2        chip 0, die 0, core 0 chip 0,    die 0, core 1 none (same die, other core)
 //   3        as 0
 //
-// Golden twin: model/src/pair/pair.rs.
+// Golden twin: model/src/pair/top.rs.
 
 module sb2sb_pair #(
   parameter int unsigned NumEngines    = 4,
@@ -18,7 +18,9 @@ module sb2sb_pair #(
   parameter int unsigned DescBytes     = 16384,
   parameter int unsigned LinkLatency   = 8,
   // io_d2d link lanes per direction (one io_d2d_link each)
-  parameter int unsigned NumLk         = NumEngines
+  parameter int unsigned NumLk         = NumEngines,
+  // data width of the engines, interconnects, memories and link lanes
+  parameter int unsigned DataBits      = int'(sb2sb_pkg::ENGINE_DATA_BITS)
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -116,10 +118,10 @@ module sb2sb_pair #(
   end
 
   // per direction: near side (out of the sending core), far side (into the receiving core)
-  logic [NumLk-1:0][63:0] a_out_awaddr, a_out_wdata, a_in_awaddr, a_in_wdata;
-  logic [NumLk-1:0][63:0] b_out_awaddr, b_out_wdata, b_in_awaddr, b_in_wdata;
-  logic [NumLk-1:0][7:0]  a_out_awlen, a_out_wstrb, a_in_awlen, a_in_wstrb;
-  logic [NumLk-1:0][7:0]  b_out_awlen, b_out_wstrb, b_in_awlen, b_in_wstrb;
+  logic [NumLk-1:0][63:0] a_out_awaddr, a_in_awaddr, b_out_awaddr, b_in_awaddr;
+  logic [NumLk-1:0][DataBits-1:0]   a_out_wdata, a_in_wdata, b_out_wdata, b_in_wdata;
+  logic [NumLk-1:0][7:0]  a_out_awlen, a_in_awlen, b_out_awlen, b_in_awlen;
+  logic [NumLk-1:0][DataBits/8-1:0] a_out_wstrb, a_in_wstrb, b_out_wstrb, b_in_wstrb;
   logic [NumLk-1:0][1:0]  a_out_bresp, a_in_bresp, b_out_bresp, b_in_bresp;
   logic [NumLk-1:0]       a_out_awvalid, a_out_awready, a_out_wlast, a_out_wvalid, a_out_wready;
   logic [NumLk-1:0]       a_out_bvalid, a_out_bready;
@@ -136,7 +138,8 @@ module sb2sb_pair #(
     .SbufPartBytes(SbufPartBytes),
     .SbufWinBase  (SbufWinBase),
     .DescBytes    (DescBytes),
-    .NumLk        (NumLk)
+    .NumLk        (NumLk),
+    .DataBits     (DataBits)
   ) u_core_a (
     .clk_i,
     .rst_ni,
@@ -205,7 +208,8 @@ module sb2sb_pair #(
     .SbufPartBytes(SbufPartBytes),
     .SbufWinBase  (SbufWinBase),
     .DescBytes    (DescBytes),
-    .NumLk        (NumLk)
+    .NumLk        (NumLk),
+    .DataBits     (DataBits)
   ) u_core_b (
     .clk_i,
     .rst_ni,
@@ -272,7 +276,7 @@ module sb2sb_pair #(
   // NumLk io_d2d link lanes per direction, each flow-controlled on its own
   // (its FIFOs are the credits); lane l of core A's link ports to lane l of core B's.
   for (genvar l = 0; l < NumLk; l++) begin : gen_lane
-    io_d2d_link #(.Latency(LinkLatency)) u_link_ab (
+    io_d2d_link #(.Latency(LinkLatency), .DataBits(DataBits)) u_link_ab (
       .clk_i,
       .rst_ni,
       .stall_i      (ab_stall_i),
@@ -303,7 +307,7 @@ module sb2sb_pair #(
       .dbg_o        (ab_dbg[l])
     );
 
-    io_d2d_link #(.Latency(LinkLatency)) u_link_ba (
+    io_d2d_link #(.Latency(LinkLatency), .DataBits(DataBits)) u_link_ba (
       .clk_i,
       .rst_ni,
       .stall_i      (ba_stall_i),

@@ -62,6 +62,10 @@ package sb2sb_pkg;
   // Decoder op: fold_neighbor(local_i, die_i, exit_seng_i).
   localparam logic [1:0] ADDR_OP_FOLD_NEIGHBOR = 2'h2;
 
+  // ---- One core clock: the engines' data width ----
+  // AXI data width of a UDMA engine and of the core's interconnect, SBUF, descriptor RAM and io_d2d link, in bits (model/src/clock.rs).
+  localparam logic [15:0] ENGINE_DATA_BITS = 16'h100;
+
   // ---- EVT_SEM window ----
   // EVT_SEM: AXI4-Lite address width (byte offset inside the window).
   localparam logic [7:0] EVT_SEM_ADDR_W = 8'hD;

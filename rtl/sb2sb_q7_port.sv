@@ -1,7 +1,9 @@
 // The Q7 side of a NeuronCore: one AXI4-Lite slave (the testbench plays the
 // Q7 firmware through it) demultiplexed onto the UDMA engines' and the
 // EVT_SEM's CSR ports, plus a single-beat AXI4 write master into the core's
-// interconnect for memory stores (descriptor rings, constants). One access at
+// interconnect for memory stores (descriptor rings, constants): a 32-bit
+// narrow write on the DataBits-wide bus, its word copied onto every 32-bit
+// lane and strobed on the lane of its address. One access at
 // a time; write and read are offered on alternate idle cycles.
 //
 // Core address map (sb2sb_pkg CORE_*, generated from model/src/system/map.rs):
@@ -27,7 +29,11 @@ module sb2sb_q7_port
   import sb2sb_pkg::*;
 #(
   parameter int unsigned NumEngines = 4,
+  parameter int unsigned DataBits   = int'(ENGINE_DATA_BITS),
   localparam int unsigned NumT = NumEngines + 1,
+  // 32-bit lanes of the memory master's data bus
+  localparam int unsigned NumL32 = DataBits / 32,
+  localparam int unsigned BB     = DataBits / 8,
   localparam int unsigned TW   = $clog2(NumT + 3),
   localparam int unsigned TIW  = $clog2(NumT)
 ) (
@@ -75,8 +81,8 @@ module sb2sb_q7_port
   output logic [63:0]           m_axi_awaddr,
   output logic                  m_axi_awvalid,
   input  logic                  m_axi_awready,
-  output logic [63:0]           m_axi_wdata,
-  output logic [7:0]            m_axi_wstrb,
+  output logic [DataBits-1:0]   m_axi_wdata,
+  output logic [BB-1:0]         m_axi_wstrb,
   output logic                  m_axi_wvalid,
   input  logic                  m_axi_wready,
   input  logic [1:0]            m_axi_bresp,
@@ -170,8 +176,8 @@ module sb2sb_q7_port
   assign t_wdata_o    = data_q;
   assign t_wstrb_o    = strb_q;
   assign m_axi_awaddr = {16'h0, self_die_i, 12'h0, core_idx_i, addr_q};
-  assign m_axi_wdata  = {data_q, data_q};
-  assign m_axi_wstrb  = addr_q[2] ? {strb_q, 4'h0} : {4'h0, strb_q};
+  assign m_axi_wdata  = {NumL32{data_q}};
+  assign m_axi_wstrb  = BB'(strb_q) << (4 * addr_q[$clog2(BB)-1:2]);
   assign dbg_o        = 8'({tgt, st_q});
 
   always_comb begin

@@ -49,6 +49,11 @@ module sb2sb_xbar #(
   parameter int unsigned DescBytes     = 16384,
   // link lanes per direction (io_d2d_link instances), in-lanes
   parameter int unsigned NumLk         = NumEngines,
+  // data width of the engines, memories and link lanes (one word per beat)
+  parameter int unsigned DataBits      = int'(sb2sb_pkg::ENGINE_DATA_BITS),
+  localparam int unsigned BB  = DataBits / 8,
+  // 32-bit lanes of a beat: the EVT_SEM increment ports per side
+  localparam int unsigned IncL = DataBits / 32,
   // write lanes: the engines, then the Q7 memory port
   localparam int unsigned NumWl = NumEngines + 1,
   // write-port requesters of a memory: write lanes, then in-lanes
@@ -79,8 +84,8 @@ module sb2sb_xbar #(
   input  logic [NumWl-1:0][7:0]       wm_awlen_i,
   input  logic [NumWl-1:0]            wm_awvalid_i,
   output logic [NumWl-1:0]            wm_awready_o,
-  input  logic [NumWl-1:0][63:0]      wm_wdata_i,
-  input  logic [NumWl-1:0][7:0]       wm_wstrb_i,
+  input  logic [NumWl-1:0][DataBits-1:0] wm_wdata_i,
+  input  logic [NumWl-1:0][BB-1:0]    wm_wstrb_i,
   input  logic [NumWl-1:0]            wm_wlast_i,
   input  logic [NumWl-1:0]            wm_wvalid_i,
   output logic [NumWl-1:0]            wm_wready_o,
@@ -92,8 +97,8 @@ module sb2sb_xbar #(
   input  logic [NumLk-1:0][7:0]       lin_awlen_i,
   input  logic [NumLk-1:0]            lin_awvalid_i,
   output logic [NumLk-1:0]            lin_awready_o,
-  input  logic [NumLk-1:0][63:0]      lin_wdata_i,
-  input  logic [NumLk-1:0][7:0]       lin_wstrb_i,
+  input  logic [NumLk-1:0][DataBits-1:0] lin_wdata_i,
+  input  logic [NumLk-1:0][BB-1:0]    lin_wstrb_i,
   input  logic [NumLk-1:0]            lin_wlast_i,
   input  logic [NumLk-1:0]            lin_wvalid_i,
   output logic [NumLk-1:0]            lin_wready_o,
@@ -105,18 +110,18 @@ module sb2sb_xbar #(
   input  logic [NumEngines-1:0][7:0]  rm_arlen_i,
   input  logic [NumEngines-1:0]       rm_arvalid_i,
   output logic [NumEngines-1:0]       rm_arready_o,
-  output logic [NumEngines-1:0][63:0] rm_rdata_o,
+  output logic [NumEngines-1:0][DataBits-1:0] rm_rdata_o,
   output logic [NumEngines-1:0][1:0]  rm_rresp_o,
   output logic [NumEngines-1:0]       rm_rlast_o,
   output logic [NumEngines-1:0]       rm_rvalid_o,
   input  logic [NumEngines-1:0]       rm_rready_i,
   // memory targets (0..NumBanks-1 = SBUF banks, NumBanks = descriptor RAM;
-  // word addresses inside the memory)
+  // word addresses inside the memory, one DataBits word per beat)
   output logic [NumMem-1:0][31:0]     mem_awaddr_o,
   output logic [NumMem-1:0]           mem_awvalid_o,
   input  logic [NumMem-1:0]           mem_awready_i,
-  output logic [NumMem-1:0][63:0]     mem_wdata_o,
-  output logic [NumMem-1:0][7:0]      mem_wstrb_o,
+  output logic [NumMem-1:0][DataBits-1:0] mem_wdata_o,
+  output logic [NumMem-1:0][BB-1:0]   mem_wstrb_o,
   output logic [NumMem-1:0]           mem_wlast_o,
   output logic [NumMem-1:0]           mem_wvalid_o,
   input  logic [NumMem-1:0]           mem_wready_i,
@@ -127,7 +132,7 @@ module sb2sb_xbar #(
   output logic [NumMem-1:0][7:0]      mem_arlen_o,
   output logic [NumMem-1:0]           mem_arvalid_o,
   input  logic [NumMem-1:0]           mem_arready_i,
-  input  logic [NumMem-1:0][63:0]     mem_rdata_i,
+  input  logic [NumMem-1:0][DataBits-1:0] mem_rdata_i,
   input  logic [NumMem-1:0][1:0]      mem_rresp_i,
   input  logic [NumMem-1:0]           mem_rlast_i,
   input  logic [NumMem-1:0]           mem_rvalid_i,
@@ -137,22 +142,22 @@ module sb2sb_xbar #(
   output logic [NumLk-1:0][7:0]       link_awlen_o,
   output logic [NumLk-1:0]            link_awvalid_o,
   input  logic [NumLk-1:0]            link_awready_i,
-  output logic [NumLk-1:0][63:0]      link_wdata_o,
-  output logic [NumLk-1:0][7:0]       link_wstrb_o,
+  output logic [NumLk-1:0][DataBits-1:0] link_wdata_o,
+  output logic [NumLk-1:0][BB-1:0]    link_wstrb_o,
   output logic [NumLk-1:0]            link_wlast_o,
   output logic [NumLk-1:0]            link_wvalid_o,
   input  logic [NumLk-1:0]            link_wready_i,
   input  logic [NumLk-1:0][1:0]       link_bresp_i,
   input  logic [NumLk-1:0]            link_bvalid_i,
   output logic [NumLk-1:0]            link_bready_o,
-  // EVT_SEM increment ports: 0 and 1 = lanes 0 and 1 of a SEM_INCR beat of
-  // the write lanes' window owner, 2 and 3 = of the in-lanes' owner
-  output logic [3:0]                  inc_valid_o,
-  output logic [3:0][7:0]             inc_idx_o,
-  output logic [3:0][31:0]            inc_value_o,
+  // EVT_SEM increment ports: 0..IncL-1 = the 32-bit lanes of a SEM_INCR beat
+  // of the write lanes' window owner, IncL..2*IncL-1 = of the in-lanes' owner
+  output logic [2*IncL-1:0]           inc_valid_o,
+  output logic [2*IncL-1:0][7:0]      inc_idx_o,
+  output logic [2*IncL-1:0][31:0]     inc_value_o,
   // debug: [2:0] write lane 0 state, [7:3] SBUF bank 0 write owner, [10:8]
   // write lane 0 target, [13:11] read lane 0 state, [18:14] read lane 0
-  // memory, [21:19] read lane 0 target, [23:22] inc valid 0/1, [31:24] write
+  // memory, [21:19] read lane 0 target, [23:22] inc valid of ports 0/1, [31:24] write
   // bursts routed by the write lanes mod 256
   output logic [31:0]                 dbg_o,
   // debug: [2:0] in-lane 0 state, [5:3] in-lane 0 target, [7:6] SBUF bank 0
@@ -171,10 +176,16 @@ module sb2sb_xbar #(
   // SBUF partitions per bank (bank = partition / PartsPerBank)
   localparam int unsigned PartsPerBank = 128 / NumBanks;
   localparam logic [MW-1:0] DescM = MW'(NumBanks);
+  // bytes of a beat: log2 and the in-beat offset mask
+  localparam int unsigned   BbLog    = $clog2(BB);
+  localparam logic [31:0]   BeatMask = 32'(BB - 1);
 
-  if (SbufPartBytes % 8 != 0 || SbufWinBase % 8 != 0 ||
+  if (SbufPartBytes % BB != 0 || SbufWinBase % BB != 0 ||
       SbufWinBase + SbufPartBytes > 32'h20_0000) begin : gen_sbuf_check
-    $error("sb2sb_xbar: SBUF window must be 8-byte aligned and inside a 2 MiB partition");
+    $error("sb2sb_xbar: SBUF window must be beat aligned and inside a 2 MiB partition");
+  end
+  if (DataBits != 64 && DataBits != 128 && DataBits != 256) begin : gen_width_check
+    $error("sb2sb_xbar: DataBits must be 64, 128 or 256");
   end
   if (128 % NumBanks != 0) begin : gen_bank_check
     $error("sb2sb_xbar: NumEngines (the SBUF bank count) must divide the 128 partitions");
@@ -244,8 +255,8 @@ module sb2sb_xbar #(
     r.resp = 2'd3;
     route  = (id_valid && nbr_route && exit_die) ? route_nbr : route_chip;
     off    = loc[31:0];
-    bytes  = ({24'd0, len} + 32'd1) << 3;
-    inpart = {11'd0, off[20:0]} & ~32'd7;
+    bytes  = ({24'd0, len} + 32'd1) << BbLog;
+    inpart = {11'd0, off[20:0]} & ~BeatMask;
     rel    = inpart - WinBase;
     part   = {25'd0, off[27:21]};
     if (route == sb2sb_pkg::ROUTE_SAME_DIE && loc[45:35] == '0 && loc[34:32] == core_idx) begin
@@ -254,20 +265,20 @@ module sb2sb_xbar #(
         if (inpart >= WinBase && rel + bytes <= PartBytes) begin
           r.tgt  = TgtSbuf;
           r.mem  = MW'(part / PartsPerBank);
-          r.word = ((part % PartsPerBank) * PartBytes + rel) >> 3;
+          r.word = ((part % PartsPerBank) * PartBytes + rel) >> BbLog;
           r.resp = 2'd0;
         end
       end else if (off >= EvtIncrLo && off < EvtIncrHi && wr) begin
-        if ((off & ~32'd7) + bytes <= EvtIncrHi) begin
+        if ((off & ~BeatMask) + bytes <= EvtIncrHi) begin
           r.tgt  = TgtSem;
-          r.word = (off - EvtIncrLo) >> 3;
+          r.word = (off - EvtIncrLo) >> BbLog;
           r.resp = 2'd0;
         end
       end else if (off >= DescLo && off < DescHi) begin
-        if ((off & ~32'd7) + bytes <= DescHi) begin
+        if ((off & ~BeatMask) + bytes <= DescHi) begin
           r.tgt  = TgtDesc;
           r.mem  = DescM;
-          r.word = (off - DescLo) >> 3;
+          r.word = (off - DescLo) >> BbLog;
           r.resp = 2'd0;
         end
       end
@@ -412,9 +423,9 @@ module sb2sb_xbar #(
   logic [JW-1:0]                 ls_q, ls_d, ls_rr_q, ls_rr_d, ls_pick;
   logic [LW-1:0]                 is_q, is_d, is_rr_q, is_rr_d, is_pick;
   logic                          ls_pick_ok, is_pick_ok;
-  logic [1:0]                    inc_v_q, inc_v_d, inc2_v_q, inc2_v_d;
-  logic [1:0][7:0]               inc_i_q, inc_i_d, inc2_i_q, inc2_i_d;
-  logic [1:0][31:0]              inc_val_q, inc_val_d, inc2_val_q, inc2_val_d;
+  logic [IncL-1:0]               inc_v_q, inc_v_d, inc2_v_q, inc2_v_d;
+  logic [IncL-1:0][7:0]          inc_i_q, inc_i_d, inc2_i_q, inc2_i_d;
+  logic [IncL-1:0][31:0]         inc_val_q, inc_val_d, inc2_val_q, inc2_val_d;
   // link lanes: owner (AW to WLAST), pointer, pick, claimant, link bursts
   // awaiting B (their write lanes in a FIFO) and their destination
   logic [NumLk-1:0]              lo_v_q, lo_v_d, lk_pick_ok, lc_ok, lk_ok, lk_aw_hs;
@@ -687,9 +698,10 @@ module sb2sb_xbar #(
     end
   end
 
-  // SEM_INCR window: one owner among the write lanes (ports 0/1) and one
-  // among the in-lanes (ports 2/3), from the pick to the WLAST beat; each
-  // beat's two 32-bit lanes with strobes are increments on the ports.
+  // SEM_INCR window: one owner among the write lanes (ports 0..IncL-1) and
+  // one among the in-lanes (ports IncL..2*IncL-1), from the pick to the WLAST
+  // beat; each of a beat's IncL 32-bit lanes with strobes is an increment on
+  // its port.
   always_comb begin
     logic [63:0] lreq, ireq;
     logic [6:0]  p;
@@ -741,18 +753,18 @@ module sb2sb_xbar #(
     inc2_val_d = inc2_val_q;
     for (int unsigned j = 0; j < NumWl; j++) begin
       if (wl_st_q[j] == WData && wl_hs[j] && wl_tgt_q[j] == TgtSem) begin
-        for (int unsigned l = 0; l < 2; l++) begin
+        for (int unsigned l = 0; l < IncL; l++) begin
           inc_v_d[l]   = |wm_wstrb_i[j][4*l +: 4];
-          inc_i_d[l]   = 8'(wl_word_q[j] * 2 + l);
+          inc_i_d[l]   = 8'(wl_word_q[j] * IncL + l);
           inc_val_d[l] = wm_wdata_i[j][32*l +: 32];
         end
       end
     end
     for (int unsigned i = 0; i < NumLk; i++) begin
       if (il_hs[i] && il_tgt_q[i] == TgtSem) begin
-        for (int unsigned l = 0; l < 2; l++) begin
+        for (int unsigned l = 0; l < IncL; l++) begin
           inc2_v_d[l]   = |lin_wstrb_i[i][4*l +: 4];
-          inc2_i_d[l]   = 8'(il_word_q[i] * 2 + l);
+          inc2_i_d[l]   = 8'(il_word_q[i] * IncL + l);
           inc2_val_d[l] = lin_wdata_i[i][32*l +: 32];
         end
       end
@@ -1182,7 +1194,7 @@ module sb2sb_xbar #(
     end
   end
 
-  assign dbg_o = {w_cnt_q, inc_v_q, r_herr[0], rq_cnt_q[0], 5'(r_hmem[0]), r_st_q[0],
+  assign dbg_o = {w_cnt_q, inc_v_q[1:0], r_herr[0], rq_cnt_q[0], 5'(r_hmem[0]), r_st_q[0],
                   wl_tgt_q[0], 5'(wo_q[0]), wl_st_q[0]};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -183,14 +183,14 @@ fn run_sendrecv_mode_rtl_runs_the_seed_leg_on_the_pair_and_agrees_with_fast_mode
     assert_eq!(v["verified_against_fast"], true);
     assert_eq!(v["pass"], true);
     // the data phase (TX doorbell -> last remote_sem increment) lies inside
-    // the run, and no 4 engines of 8 bytes a beat move more than 32 B a cycle
+    // the run, and no 4 engines of 32 bytes a beat move more than 128 B a cycle
     let data = v["bus"]["data_cycles"].as_u64().unwrap();
     let setup = v["bus"]["setup_cycles"].as_u64().unwrap();
     assert!(setup > 0 && data > 0);
     assert!(setup + data < v["cycles"].as_u64().unwrap());
-    assert!(128 * 16384 <= 4 * 8 * data, "{data} cycles");
+    assert!(128 * 16384 <= 4 * 32 * data, "{data} cycles");
     let u = v["bus"]["utilisation"].as_f64().unwrap();
-    let want = (128.0 * 16384.0) / data as f64 / 32.0;
+    let want = (128.0 * 16384.0) / data as f64 / 128.0;
     assert!((u - want).abs() < 1e-9 && u > 0.0 && u <= 1.0, "{u}");
 }
 

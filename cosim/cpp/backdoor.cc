@@ -9,6 +9,11 @@
 #include "verilated.h"
 #include "verilated_syms.h"
 
+// Wide words (VlWide: 32-bit halves, least significant first) are read and
+// written as their 64-bit lanes, which is their memory layout on a
+// little-endian host only.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the backdoor needs a little-endian host");
+
 namespace sb2sb {
 
 void Dut::backdoor_init(VerilatedContext* ctx) {
@@ -20,20 +25,26 @@ void Dut::backdoor_init(VerilatedContext* ctx) {
     if (!vars) continue;
     for (const auto& v : *vars) {
       const VerilatedVar& var = v.second;
-      // Public read-write arrays of one unpacked dimension, words up to 64 bits.
+      // Public read-write arrays of one unpacked dimension: words up to 64
+      // bits, or wide words of whole 64-bit lanes, kept as their lanes (word
+      // w's lane l is backdoor word w * lanes + l).
       if (!var.isPublicRW() || var.udims() != 1 || var.dims() != 2) continue;
       const uint32_t bytes = var.entSize();
       // high()/low() of dimension 0 (the packed word, flattened) and 1 (the
       // unpacked array) are the accessors every Verilator 5 release keeps;
       // packed()/unpacked() were replaced by range vectors in later releases.
       const int bits = var.high(0) - var.low(0) + 1;
-      if (bits < 1 || bits > 64 || !(bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8)) continue;
+      const bool narrow =
+          bits >= 1 && bits <= 64 && (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8);
+      const bool wide = bits > 64 && bits % 64 == 0 && bytes == uint32_t(bits / 8);
+      if (!narrow && !wide) continue;
+      const uint32_t lanes = wide ? uint32_t(bits / 64) : 1;
       Mem m;
       m.name = std::string(sc.first) + "." + v.first;
       m.data = var.datap();
-      m.words = uint32_t(var.high(1) - var.low(1) + 1);
-      m.bits = uint32_t(bits);
-      m.bytes = bytes;
+      m.words = uint32_t(var.high(1) - var.low(1) + 1) * lanes;
+      m.bits = wide ? 64 : uint32_t(bits);
+      m.bytes = wide ? 8 : bytes;
       bd_.push_back(m);
     }
   }

@@ -10,8 +10,10 @@
 /// Core clock frequency in MHz.
 pub const CORE_CLK_MHZ: u64 = 850;
 
-/// AXI data width of a UDMA engine of the modeled core, in bits.
-pub const ENGINE_DATA_BITS: u32 = 256;
+crate::sv_consts! {
+    /// AXI data width of a UDMA engine and of the core's interconnect, SBUF, descriptor RAM and io_d2d link, in bits (model/src/clock.rs).
+    ENGINE_DATA_BITS: u32 [16] = 256;
+}
 
 /// Bytes per engine beat.
 pub const ENGINE_BEAT_BYTES: u32 = ENGINE_DATA_BITS / 8;

@@ -37,6 +37,10 @@ macro_rules! sv_consts {
 pub fn groups() -> Vec<(&'static str, &'static [SvConst])> {
     vec![
         ("CAYMAN address codec", crate::addr::SV_CONSTS),
+        (
+            "One core clock: the engines' data width",
+            crate::clock::SV_CONSTS,
+        ),
         ("EVT_SEM window", crate::evt_sem::regs::SV_CONSTS),
         ("UDMA engine", crate::udma::regs::SV_CONSTS),
         (

@@ -10,7 +10,8 @@
 // in-lane and read slave ports, the link-lane masters); see sb2sb_xbar_chk.sv.
 bind sb2sb_xbar sb2sb_xbar_chk #(
   .NumEngines(NumEngines),
-  .NumLk     (NumLk)
+  .NumLk     (NumLk),
+  .DataBits  (DataBits)
 ) u_xbar_chk (
   .clk_i          (clk_i),
   .rst_ni         (rst_ni),
@@ -66,14 +67,14 @@ bind sb2sb_xbar sb2sb_xbar_chk #(
 // receiving core's in-lane). Write-only: the read channels are tied idle.
 bind io_d2d_link axi4_master_chk #(
   .AddrWidth  (64),
-  .DataWidth  (64),
+  .DataWidth  (DataBits),
   .DutIsMaster(1'b0)
 ) u_s_axi_chk (
   .clk_i     (clk_i),
   .rst_ni    (rst_ni),
   .awaddr_i  (s_axi_awaddr),
   .awlen_i   (s_axi_awlen),
-  .awsize_i  (3'd3),
+  .awsize_i  (3'($clog2(DataBits / 8))),
   .awburst_i (2'b01),
   .awvalid_i (s_axi_awvalid),
   .awready_i (s_axi_awready),
@@ -87,11 +88,11 @@ bind io_d2d_link axi4_master_chk #(
   .bready_i  (s_axi_bready),
   .araddr_i  (64'd0),
   .arlen_i   (8'd0),
-  .arsize_i  (3'd3),
+  .arsize_i  (3'($clog2(DataBits / 8))),
   .arburst_i (2'b01),
   .arvalid_i (1'b0),
   .arready_i (1'b0),
-  .rdata_i   (64'd0),
+  .rdata_i   ('0),
   .rresp_i   (2'd0),
   .rlast_i   (1'b0),
   .rvalid_i  (1'b0),
@@ -100,13 +101,13 @@ bind io_d2d_link axi4_master_chk #(
 
 bind io_d2d_link axi4_master_chk #(
   .AddrWidth(64),
-  .DataWidth(64)
+  .DataWidth(DataBits)
 ) u_m_axi_chk (
   .clk_i     (clk_i),
   .rst_ni    (rst_ni),
   .awaddr_i  (m_axi_awaddr),
   .awlen_i   (m_axi_awlen),
-  .awsize_i  (3'd3),
+  .awsize_i  (3'($clog2(DataBits / 8))),
   .awburst_i (2'b01),
   .awvalid_i (m_axi_awvalid),
   .awready_i (m_axi_awready),
@@ -120,11 +121,11 @@ bind io_d2d_link axi4_master_chk #(
   .bready_i  (m_axi_bready),
   .araddr_i  (64'd0),
   .arlen_i   (8'd0),
-  .arsize_i  (3'd3),
+  .arsize_i  (3'($clog2(DataBits / 8))),
   .arburst_i (2'b01),
   .arvalid_i (1'b0),
   .arready_i (1'b0),
-  .rdata_i   (64'd0),
+  .rdata_i   ('0),
   .rresp_i   (2'd0),
   .rlast_i   (1'b0),
   .rvalid_i  (1'b0),

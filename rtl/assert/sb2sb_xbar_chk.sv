@@ -5,7 +5,8 @@
 //   lin[l]  write slave ports of the in-lanes (the incoming link lanes)
 //   rm[k]   read slave ports of the engines (one read lane each)
 //   link[l] the write masters towards the outgoing io_d2d link lanes
-// Each port carries 64-bit beats as INCR bursts (AxSIZE 3, AxBURST INCR tied
+// Each port carries DataBits-wide beats as INCR bursts (AxSIZE log2(DataBits /
+// 8), AxBURST INCR tied
 // here); a write-only port ties its read channel idle and vice versa. The
 // SRAM ports (mem_*) carry no AWLEN and are not AXI4 ports: not checked.
 // Instance names (gen_wm[k].u_chk, gen_lin[k].u_chk, gen_rm[k].u_chk,
@@ -15,7 +16,10 @@
 module sb2sb_xbar_chk #(
   parameter int unsigned NumEngines = 4,
   parameter int unsigned NumLk      = NumEngines,
-  localparam int unsigned NumWm = NumEngines + 1
+  // the xbar's DataBits (the bind passes it; 64 is the firing harness's width)
+  parameter int unsigned DataBits   = 64,
+  localparam int unsigned NumWm = NumEngines + 1,
+  localparam int unsigned BB    = DataBits / 8
 ) (
   input logic                        clk_i,
   input logic                        rst_ni,
@@ -23,8 +27,8 @@ module sb2sb_xbar_chk #(
   input logic [NumWm-1:0][7:0]       wm_awlen_i,
   input logic [NumWm-1:0]            wm_awvalid_i,
   input logic [NumWm-1:0]            wm_awready_i,
-  input logic [NumWm-1:0][63:0]      wm_wdata_i,
-  input logic [NumWm-1:0][7:0]       wm_wstrb_i,
+  input logic [NumWm-1:0][DataBits-1:0] wm_wdata_i,
+  input logic [NumWm-1:0][BB-1:0]       wm_wstrb_i,
   input logic [NumWm-1:0]            wm_wlast_i,
   input logic [NumWm-1:0]            wm_wvalid_i,
   input logic [NumWm-1:0]            wm_wready_i,
@@ -35,8 +39,8 @@ module sb2sb_xbar_chk #(
   input logic [NumLk-1:0][7:0]       lin_awlen_i,
   input logic [NumLk-1:0]            lin_awvalid_i,
   input logic [NumLk-1:0]            lin_awready_i,
-  input logic [NumLk-1:0][63:0]      lin_wdata_i,
-  input logic [NumLk-1:0][7:0]       lin_wstrb_i,
+  input logic [NumLk-1:0][DataBits-1:0] lin_wdata_i,
+  input logic [NumLk-1:0][BB-1:0]       lin_wstrb_i,
   input logic [NumLk-1:0]            lin_wlast_i,
   input logic [NumLk-1:0]            lin_wvalid_i,
   input logic [NumLk-1:0]            lin_wready_i,
@@ -47,7 +51,7 @@ module sb2sb_xbar_chk #(
   input logic [NumEngines-1:0][7:0]  rm_arlen_i,
   input logic [NumEngines-1:0]       rm_arvalid_i,
   input logic [NumEngines-1:0]       rm_arready_i,
-  input logic [NumEngines-1:0][63:0] rm_rdata_i,
+  input logic [NumEngines-1:0][DataBits-1:0] rm_rdata_i,
   input logic [NumEngines-1:0][1:0]  rm_rresp_i,
   input logic [NumEngines-1:0]       rm_rlast_i,
   input logic [NumEngines-1:0]       rm_rvalid_i,
@@ -56,8 +60,8 @@ module sb2sb_xbar_chk #(
   input logic [NumLk-1:0][7:0]       link_awlen_i,
   input logic [NumLk-1:0]            link_awvalid_i,
   input logic [NumLk-1:0]            link_awready_i,
-  input logic [NumLk-1:0][63:0]      link_wdata_i,
-  input logic [NumLk-1:0][7:0]       link_wstrb_i,
+  input logic [NumLk-1:0][DataBits-1:0] link_wdata_i,
+  input logic [NumLk-1:0][BB-1:0]       link_wstrb_i,
   input logic [NumLk-1:0]            link_wlast_i,
   input logic [NumLk-1:0]            link_wvalid_i,
   input logic [NumLk-1:0]            link_wready_i,
@@ -65,16 +69,16 @@ module sb2sb_xbar_chk #(
   input logic [NumLk-1:0]            link_bvalid_i,
   input logic [NumLk-1:0]            link_bready_i
 );
-  localparam logic [2:0] Size8     = 3'd3;
+  localparam logic [2:0] SizeBeat     = 3'($clog2(BB));
   localparam logic [1:0] BurstIncr = 2'b01;
 
   for (genvar k = 0; k < NumWm; k++) begin : gen_wm
-    axi4_master_chk #(.AddrWidth(64), .DataWidth(64), .DutIsMaster(1'b0)) u_chk (
+    axi4_master_chk #(.AddrWidth(64), .DataWidth(DataBits), .DutIsMaster(1'b0)) u_chk (
       .clk_i     (clk_i),
       .rst_ni    (rst_ni),
       .awaddr_i  (wm_awaddr_i[k]),
       .awlen_i   (wm_awlen_i[k]),
-      .awsize_i  (Size8),
+      .awsize_i  (SizeBeat),
       .awburst_i (BurstIncr),
       .awvalid_i (wm_awvalid_i[k]),
       .awready_i (wm_awready_i[k]),
@@ -88,11 +92,11 @@ module sb2sb_xbar_chk #(
       .bready_i  (wm_bready_i[k]),
       .araddr_i  (64'd0),
       .arlen_i   (8'd0),
-      .arsize_i  (Size8),
+      .arsize_i  (SizeBeat),
       .arburst_i (BurstIncr),
       .arvalid_i (1'b0),
       .arready_i (1'b0),
-      .rdata_i   (64'd0),
+      .rdata_i   ('0),
       .rresp_i   (2'd0),
       .rlast_i   (1'b0),
       .rvalid_i  (1'b0),
@@ -101,12 +105,12 @@ module sb2sb_xbar_chk #(
   end
 
   for (genvar k = 0; k < NumLk; k++) begin : gen_lin
-    axi4_master_chk #(.AddrWidth(64), .DataWidth(64), .DutIsMaster(1'b0)) u_chk (
+    axi4_master_chk #(.AddrWidth(64), .DataWidth(DataBits), .DutIsMaster(1'b0)) u_chk (
       .clk_i     (clk_i),
       .rst_ni    (rst_ni),
       .awaddr_i  (lin_awaddr_i[k]),
       .awlen_i   (lin_awlen_i[k]),
-      .awsize_i  (Size8),
+      .awsize_i  (SizeBeat),
       .awburst_i (BurstIncr),
       .awvalid_i (lin_awvalid_i[k]),
       .awready_i (lin_awready_i[k]),
@@ -120,11 +124,11 @@ module sb2sb_xbar_chk #(
       .bready_i  (lin_bready_i[k]),
       .araddr_i  (64'd0),
       .arlen_i   (8'd0),
-      .arsize_i  (Size8),
+      .arsize_i  (SizeBeat),
       .arburst_i (BurstIncr),
       .arvalid_i (1'b0),
       .arready_i (1'b0),
-      .rdata_i   (64'd0),
+      .rdata_i   ('0),
       .rresp_i   (2'd0),
       .rlast_i   (1'b0),
       .rvalid_i  (1'b0),
@@ -133,17 +137,17 @@ module sb2sb_xbar_chk #(
   end
 
   for (genvar k = 0; k < NumEngines; k++) begin : gen_rm
-    axi4_master_chk #(.AddrWidth(64), .DataWidth(64), .DutIsMaster(1'b0)) u_chk (
+    axi4_master_chk #(.AddrWidth(64), .DataWidth(DataBits), .DutIsMaster(1'b0)) u_chk (
       .clk_i     (clk_i),
       .rst_ni    (rst_ni),
       .awaddr_i  (64'd0),
       .awlen_i   (8'd0),
-      .awsize_i  (Size8),
+      .awsize_i  (SizeBeat),
       .awburst_i (BurstIncr),
       .awvalid_i (1'b0),
       .awready_i (1'b0),
-      .wdata_i   (64'd0),
-      .wstrb_i   (8'd0),
+      .wdata_i   ('0),
+      .wstrb_i   ('0),
       .wlast_i   (1'b0),
       .wvalid_i  (1'b0),
       .wready_i  (1'b0),
@@ -152,7 +156,7 @@ module sb2sb_xbar_chk #(
       .bready_i  (1'b0),
       .araddr_i  (rm_araddr_i[k]),
       .arlen_i   (rm_arlen_i[k]),
-      .arsize_i  (Size8),
+      .arsize_i  (SizeBeat),
       .arburst_i (BurstIncr),
       .arvalid_i (rm_arvalid_i[k]),
       .arready_i (rm_arready_i[k]),
@@ -165,12 +169,12 @@ module sb2sb_xbar_chk #(
   end
 
   for (genvar k = 0; k < NumLk; k++) begin : gen_link
-    axi4_master_chk #(.AddrWidth(64), .DataWidth(64)) u_link_chk (
+    axi4_master_chk #(.AddrWidth(64), .DataWidth(DataBits)) u_link_chk (
       .clk_i     (clk_i),
       .rst_ni    (rst_ni),
       .awaddr_i  (link_awaddr_i[k]),
       .awlen_i   (link_awlen_i[k]),
-      .awsize_i  (Size8),
+      .awsize_i  (SizeBeat),
       .awburst_i (BurstIncr),
       .awvalid_i (link_awvalid_i[k]),
       .awready_i (link_awready_i[k]),
@@ -184,11 +188,11 @@ module sb2sb_xbar_chk #(
       .bready_i  (link_bready_i[k]),
       .araddr_i  (64'd0),
       .arlen_i   (8'd0),
-      .arsize_i  (Size8),
+      .arsize_i  (SizeBeat),
       .arburst_i (BurstIncr),
       .arvalid_i (1'b0),
       .arready_i (1'b0),
-      .rdata_i   (64'd0),
+      .rdata_i   ('0),
       .rresp_i   (2'd0),
       .rlast_i   (1'b0),
       .rvalid_i  (1'b0),

@@ -1215,9 +1215,8 @@ impl BusUse {
             "data_cycles": self.data,
             "data_ns": self.data.map(sb2sb_model::clock::cycles_to_ns),
             "bytes_per_cycle": self.data.map(|c| self.moved as f64 / c as f64),
-            "pair_beat_bytes": sb2sb_model::pair::ENGINE_BEAT_BYTES,
-            "utilisation": self.util(sb2sb_model::pair::ENGINE_BEAT_BYTES),
-            "utilisation_of_clock_width": self.util(sb2sb_model::clock::ENGINE_BEAT_BYTES),
+            "beat_bytes": sb2sb_model::clock::ENGINE_BEAT_BYTES,
+            "utilisation": self.util(sb2sb_model::clock::ENGINE_BEAT_BYTES),
         })
     }
 
@@ -1226,7 +1225,6 @@ impl BusUse {
             println!("  bus              (the leg's milestones were not all seen)");
             return;
         };
-        let pb = sb2sb_model::pair::ENGINE_BEAT_BYTES;
         let cb = sb2sb_model::clock::ENGINE_BEAT_BYTES;
         println!(
             "  bus              ring set-up {setup} cycles; TX doorbell -> last remote_sem increment {data} cycles ({:.1} ns), {:.2} B/cycle",
@@ -1234,9 +1232,7 @@ impl BusUse {
             self.moved as f64 / data as f64
         );
         println!(
-            "  utilisation      {:.3} of {} engines x {pb} B/cycle (the pair's engines); {:.3} of {} x {cb} B (clock::ENGINE_DATA_BITS)",
-            self.util(pb).unwrap_or(0.0),
-            self.engines,
+            "  utilisation      {:.3} of {} engines x {cb} B/cycle (clock::ENGINE_DATA_BITS)",
             self.util(cb).unwrap_or(0.0),
             self.engines
         );

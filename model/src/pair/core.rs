@@ -1,5 +1,6 @@
 //! Golden model of `rtl/sb2sb_core.sv`: one NeuronCore built from the golden
-//! blocks — `NumEngines` [`Udma`] engines with their CME-COPY loops
+//! blocks — `NumEngines` [`Engine`] engines (UDMA at the core's data width,
+//! [`crate::clock::ENGINE_DATA_BITS`]) with their CME-COPY loops
 //! ([`LoopFifo`]), one [`EvtSem`], the [`Decoder`]s inside the [`Xbar`] (one
 //! per write lane, in-lane and read lane), one [`Sram`] per SBUF bank and one for the
 //! descriptor RAM, and the [`Q7Port`] — wired port to port
@@ -16,14 +17,14 @@ use crate::decoder::{Decoder, DecoderOut};
 use crate::evt_sem::{EvtSem, EvtSemIn, EvtSemOut};
 use crate::ports::CycleModel;
 use crate::udma::beat::Beat;
-use crate::udma::{PinsIn, PinsOut, Udma};
+use crate::udma::{PinsIn, PinsOut};
 
 use super::fifo::{AxisBeat, LoopFifo};
 use super::link::{LinkFarIn, LinkNearIn, LinkOut};
 use super::q7port::{CsrDrive, CsrTargets, MemDrive, MemResp, Q7Port};
-use super::sram::{Sram, SramIn, SramOut, WordStore};
+use super::sram::{Sram, SramIn, SramOut, WordStore, LANES};
 use super::xbar::{Masters, RmIn, WmIn, Xbar, XbarCfg, XbarMOut, MAX_MEM};
-use super::CoreParams;
+use super::{CoreParams, Engine};
 use crate::regs::axil::{AxilIn, AxilOut};
 
 /// Per-cycle inputs of one core (the pair's pins of that core).
@@ -61,14 +62,15 @@ pub struct Straps {
     pub core_idx: u64,
 }
 
-/// One golden NeuronCore: the blocks with state of their own ([`Udma`]
+/// One golden NeuronCore: the blocks with state of their own ([`Engine`]
 /// engines, [`EvtSem`]), the two memory arrays, and the glue that wires them
 /// ([`Glue`]: loops, decoders, interconnect, SRAM FSMs, Q7 port).
 #[derive(Debug, Clone)]
 pub struct Core {
-    pub engines: Vec<Udma>,
+    pub engines: Vec<Engine>,
     pub evt: EvtSem,
-    /// Arrays of the SBUF (0) and the descriptor RAM (1).
+    /// Arrays of the SBUF (0) and the descriptor RAM (1), as 64-bit lanes
+    /// ([`LANES`] per memory word; the debug port's and the images' unit).
     pub mem: [Vec<u64>; 2],
     pub glue: Glue,
 }
@@ -91,7 +93,8 @@ pub struct Glue {
     pub q7: Q7Port,
     /// Words of one SBUF bank (`BankWords`).
     bank_words: u32,
-    /// The debug port's SBUF word mask (`2^SAW - 1`, SAW = clog2 of the SBUF words).
+    /// The debug port's SBUF lane mask (`2^SAW - 1`, SAW = clog2 of the
+    /// SBUF's 64-bit lanes).
     dbg_sbuf_mask: u32,
     /// Debug memory select, bank, and whether the bank exists, of the
     /// previous cycle (`dbg_sel_q`, `dbg_bank_q`, `dbg_bank_ok_q`).
@@ -141,12 +144,12 @@ impl<S: WordStore> WordStore for BankStore<'_, S> {
         self.words
     }
     #[inline(always)]
-    fn read(&self, word: u32) -> u64 {
+    fn read(&self, word: u32) -> Beat {
         self.s.read(self.base + word)
     }
     #[inline(always)]
-    fn write(&mut self, word: u32, data: u64, mask: u64) {
-        self.s.write(self.base + word, data, mask);
+    fn write(&mut self, word: u32, data: &Beat, strb: u64) {
+        self.s.write(self.base + word, data, strb);
     }
 }
 
@@ -157,7 +160,7 @@ fn engine_wm(o: &PinsOut) -> WmIn {
         awaddr: o.m_axi_awaddr,
         awlen: o.m_axi_awlen,
         awvalid: b(o.m_axi_awvalid),
-        wdata: from_beat(&o.m_axi_wdata),
+        wdata: o.m_axi_wdata,
         wstrb: o.m_axi_wstrb,
         wlast: b(o.m_axi_wlast),
         wvalid: b(o.m_axi_wvalid),
@@ -389,7 +392,7 @@ pub struct GlueStats {
 /// The instances a [`Glue`] wires for one cycle: the engines, the EVT_SEM
 /// and the two memory arrays (the SBUF array holds every bank).
 pub struct Parts<'a, S0: WordStore, S1: WordStore> {
-    pub engines: &'a mut [Udma],
+    pub engines: &'a mut [Engine],
     pub evt: &'a mut EvtSem,
     pub sbuf: &'a mut S0,
     pub desc: &'a mut S1,
@@ -400,24 +403,12 @@ fn b(x: u64) -> bool {
     x & 1 != 0
 }
 
-#[inline(always)]
-fn to_beat(x: u64) -> Beat {
-    let mut bt: Beat = Default::default();
-    bt[0] = x;
-    bt
-}
-
-#[inline(always)]
-fn from_beat(bt: &Beat) -> u64 {
-    bt[0]
-}
-
 impl Core {
     /// A core in reset state with parameters `p`.
     pub fn new(p: &CoreParams) -> Self {
         Self {
             engines: (0..p.engines)
-                .map(|_| Udma::with_max_wr_burst(16))
+                .map(|_| Engine::with_max_wr_burst(16))
                 .collect(),
             evt: EvtSem::new(),
             mem: [
@@ -474,11 +465,16 @@ impl Glue {
             self_chip: 0,
             core_idx: 0,
         };
-        Self::new(cfg, p.sbuf_words(), (p.desc_bytes / 8) as usize)
+        Self::new(
+            cfg,
+            p.sbuf_words() / LANES as usize,
+            p.desc_bytes as usize / super::sram::WORD_BYTES as usize,
+        )
     }
 
     /// The glue of a core with `cfg.engines` engines, an SBUF array of
-    /// `sbuf_words` and a descriptor array of `desc_words` words, in reset state.
+    /// `sbuf_words` and a descriptor array of `desc_words` memory words
+    /// ([`super::sram::WORD_BYTES`] each), in reset state.
     ///
     /// `cfg.engines` (1..=16) divides the 128 SBUF partitions: one SBUF bank
     /// of `sbuf_words / engines` words per engine.
@@ -498,7 +494,7 @@ impl Glue {
             sram,
             q7: Q7Port::new(n, 0, 0),
             bank_words: bank_words as u32,
-            dbg_sbuf_mask: (sbuf_words as u32).next_power_of_two() - 1,
+            dbg_sbuf_mask: (sbuf_words as u32 * LANES).next_power_of_two() - 1,
             dbg_sel: false,
             dbg_bank: 0,
             dbg_bank_ok: false,
@@ -572,8 +568,9 @@ impl Glue {
             i.dbg_sem_idx,
             n,
         );
-        self.stats.out_incs += u64::from(xo.inc_valid[0]) + u64::from(xo.inc_valid[1]);
-        self.stats.in_incs += u64::from(xo.inc_valid[2]) + u64::from(xo.inc_valid[3]);
+        let (out_p, in_p) = xo.inc_valid.split_at(super::xbar::INC_L);
+        self.stats.out_incs += out_p.iter().map(|&v| u64::from(v)).sum::<u64>();
+        self.stats.in_incs += in_p.iter().map(|&v| u64::from(v)).sum::<u64>();
         // ---- the in-lanes' masters (the incoming lanes' far sides), the Q7 store
         for (w, l) in self.wires.lins.iter_mut().zip(links.inc) {
             *w = link_wm(l);
@@ -633,13 +630,15 @@ impl Glue {
         };
     }
 
-    /// The memories' debug lines: SBUF word w (of the one SBUF array, masked
-    /// to 2^SAW) is word w % BankWords of bank w / BankWords; returns the bank.
+    /// The memories' debug lines: SBUF lane w (of the one SBUF array of
+    /// 64-bit lanes, masked to 2^SAW) is lane w % BankLanes of bank w /
+    /// BankLanes; returns the bank.
     #[inline(always)]
     fn dbg_lines(&self, i: &CoreIn, mem_in: &mut [SramIn]) -> usize {
         let n = mem_in.len() - 1;
         let sword = i.dbg_mem_addr as u32 & self.dbg_sbuf_mask;
-        let (bank, bword) = ((sword / self.bank_words) as usize, sword % self.bank_words);
+        let bank_lanes = self.bank_words * LANES;
+        let (bank, bword) = ((sword / bank_lanes) as usize, sword % bank_lanes);
         for (k, m) in mem_in.iter_mut().enumerate() {
             m.dbg_we = if i.dbg_mem_sel {
                 k == n && i.dbg_mem_we
@@ -720,7 +719,7 @@ impl Glue {
     #[inline(always)]
     fn engines_step(
         &mut self,
-        engines: &mut [Udma],
+        engines: &mut [Engine],
         rst: bool,
         csr: &CsrDrive,
         xo: &XbarMOut,
@@ -774,7 +773,7 @@ impl Glue {
             }
             // each engine's lanes drive its own B response and R payload
             pi.m_axi_bresp = xo.wm_bresp[e];
-            pi.m_axi_rdata = to_beat(xo.rm_rdata[e]);
+            pi.m_axi_rdata = xo.rm_rdata[e];
             pi.m_axi_rresp = xo.rm_rresp[e];
             pi.m_axi_rlast = u64::from(xo.rm_rlast >> e & 1);
             pi.m_axis_tready = u64::from(lp.tready(rst));
@@ -836,10 +835,11 @@ impl Glue {
     ) -> EvtSemOut {
         let mine = csr.tgt == Some(n);
         let lines = mine && (csr.awvalid | csr.wvalid | csr.bready | csr.arvalid | csr.rready);
-        let valid = u64::from(xo.inc_valid[0])
-            | u64::from(xo.inc_valid[1]) << 1
-            | u64::from(xo.inc_valid[2]) << 2
-            | u64::from(xo.inc_valid[3]) << 3;
+        let valid = xo
+            .inc_valid
+            .iter()
+            .enumerate()
+            .fold(0u64, |m, (p, &v)| m | u64::from(v) << p);
         si.rst_ni = u64::from(!rst);
         si.dbg_idx_i = dbg_idx & 0xFF;
         if !(rst || lines || valid != 0) {
@@ -856,8 +856,6 @@ impl Glue {
                 return o;
             }
         }
-        let [i0, i1, i2, i3] = xo.inc_idx.map(u64::from);
-        let [v0, v1, v2, v3] = xo.inc_value.map(u64::from);
         si.s_axil_awaddr = csr.awaddr & 0x1FFF;
         si.s_axil_awvalid = u64::from(mine && csr.awvalid);
         si.s_axil_wdata = csr.wdata;
@@ -868,9 +866,13 @@ impl Glue {
         si.s_axil_arvalid = u64::from(mine && csr.arvalid);
         si.s_axil_rready = u64::from(mine && csr.rready);
         si.inc_valid_i = valid;
-        si.inc_idx_i[0] = i0 | i1 << 8 | i2 << 16 | i3 << 24;
-        si.inc_value_i[0] = v0 | v1 << 32;
-        si.inc_value_i[1] = v2 | v3 << 32;
+        // port p: index byte p % 8 of word p / 8, value half p % 2 of word p / 2
+        si.inc_idx_i = [0; 2];
+        si.inc_value_i = [0; 8];
+        for (p, (&i, &v)) in xo.inc_idx.iter().zip(&xo.inc_value).enumerate() {
+            si.inc_idx_i[p / 8] |= u64::from(i) << (8 * (p % 8));
+            si.inc_value_i[p / 2] |= u64::from(v) << (32 * (p % 2));
+        }
         evt.step(si)
     }
 

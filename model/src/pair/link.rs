@@ -3,6 +3,7 @@
 //! §3.4). Outputs depend on the registered state and `stall_i` only.
 
 use crate::system::map;
+use crate::udma::beat::Beat;
 
 /// Default link latency in cycles (`Latency` of the RTL; project-defined).
 pub const LINK_LATENCY: u16 = 8;
@@ -26,7 +27,7 @@ pub struct LinkNearIn {
     pub awaddr: u64,
     pub awlen: u64,
     pub awvalid: bool,
-    pub wdata: u64,
+    pub wdata: Beat,
     pub wstrb: u64,
     pub wlast: bool,
     pub wvalid: bool,
@@ -54,7 +55,7 @@ pub struct LinkOut {
     pub m_awaddr: u64,
     pub m_awlen: u64,
     pub m_awvalid: bool,
-    pub m_wdata: u64,
+    pub m_wdata: Beat,
     pub m_wstrb: u64,
     pub m_wlast: bool,
     pub m_wvalid: bool,
@@ -71,7 +72,7 @@ struct AwEnt {
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct WEnt {
-    data: u64,
+    data: Beat,
     strb: u64,
     last: bool,
     ts: u16,
@@ -298,7 +299,7 @@ mod tests {
         let burst = LinkNearIn {
             awaddr: 0x0012_1234_0000_0100,
             awvalid: true,
-            wdata: 0xdead_beef,
+            wdata: [0xdead_beef, 0, 0, 0],
             wstrb: 0xff,
             wlast: true,
             wvalid: true,

@@ -22,7 +22,17 @@ pub use stim::{LegEnv, Scenario, SCENARIOS};
 pub use top::{LegFault, Pair, PairIn, PairOut, LEG_FAULTS};
 pub use xbar::XbarFault;
 
+use crate::clock::ENGINE_DATA_BITS;
 use crate::ports::{BlockDesc, PortBundle};
+
+/// The golden UDMA engine of a core: at the core's data width
+/// ([`ENGINE_DATA_BITS`], `udma_engine #(.DataWidth(DataBits))` in
+/// `rtl/sb2sb_core.sv`).
+pub type Engine = crate::udma::UdmaEngine<crate::udma::W256>;
+const _: () = assert!(
+    <crate::udma::W256 as crate::udma::UdmaWidth>::BEAT_BYTES * 8 == ENGINE_DATA_BITS,
+    "the core's engines are built at the one data width"
+);
 
 /// Parameters of one NeuronCore: the RTL parameters of `rtl/sb2sb_core.sv`
 /// / `rtl/sb2sb_pair.sv` (`NumEngines`, `SbufPartBytes`, `SbufWinBase`,
@@ -37,9 +47,9 @@ pub struct CoreParams {
     /// UDMA engines per core (`NumEngines`, 1..=16, a divisor of the 128
     /// SBUF partitions: one SBUF bank per engine).
     pub engines: usize,
-    /// Data width of the engines and the interconnect in bits (`udma_engine
-    /// #(.DataWidth)` inside `rtl/sb2sb_core.sv`; the golden core is built at
-    /// [`ENGINE_DATA_BITS`]).
+    /// Data width of the engines, interconnect, memories and link lanes in
+    /// bits (`DataBits` of `rtl/sb2sb_core.sv`; the golden core is built at
+    /// [`ENGINE_DATA_BITS`], the one configuration).
     pub data_bits: u32,
     /// Bytes stored per SBUF partition (`SbufPartBytes`): the SBUF window's size.
     pub sbuf_part_bytes: u32,
@@ -84,7 +94,9 @@ impl CoreParams {
         link_latency: link::LINK_LATENCY,
     };
 
-    /// Words of the SBUF memory (128 partitions).
+    /// 64-bit words of the SBUF (128 partitions): the unit of the debug
+    /// port and of the images (the memories hold words of
+    /// [`sram::WORD_BYTES`], [`sram::LANES`] of these each).
     pub fn sbuf_words(&self) -> usize {
         (128 * self.sbuf_part_bytes / 8) as usize
     }
@@ -107,28 +119,28 @@ impl CoreParams {
         if self.data_bits != ENGINE_DATA_BITS {
             return Err((
                 "data_bits",
-                "the golden core's engines and interconnect are built at 64 bits",
+                "the core is built at the one data width, clock::ENGINE_DATA_BITS (256)",
             ));
         }
-        if self.sbuf_part_bytes == 0 || !self.sbuf_part_bytes.is_multiple_of(8) {
-            return Err(("sbuf_part_bytes", "a non-zero multiple of 8 bytes"));
+        if self.sbuf_part_bytes == 0 || !self.sbuf_part_bytes.is_multiple_of(sram::WORD_BYTES) {
+            return Err(("sbuf_part_bytes", "a non-zero multiple of the 32-byte beat"));
         }
-        if !self.sbuf_win_base.is_multiple_of(8)
+        if !self.sbuf_win_base.is_multiple_of(sram::WORD_BYTES)
             || self.sbuf_win_base as u64 + self.sbuf_part_bytes as u64
                 > crate::system::map::SBUF_PARTITION_STRIDE
         {
             return Err((
                 "sbuf_win_base",
-                "8-byte aligned, the window inside the 2 MiB partition stride",
+                "32-byte (beat) aligned, the window inside the 2 MiB partition stride",
             ));
         }
         if self.desc_bytes == 0
-            || !self.desc_bytes.is_multiple_of(8)
+            || !self.desc_bytes.is_multiple_of(sram::WORD_BYTES)
             || self.desc_bytes as u64 > crate::system::map::CORE_DESC_BYTES
         {
             return Err((
                 "desc_bytes",
-                "a non-zero multiple of 8 bytes, at most the core map's descriptor RAM",
+                "a non-zero multiple of the 32-byte beat, at most the core map's descriptor RAM",
             ));
         }
         if self.link_latency == 0 {
@@ -146,11 +158,6 @@ pub const SBUF_PART_BYTES: u32 = 256;
 /// Start of the stored window inside each 2 MiB partition: seed 001 §8's
 /// src/dst offset 0x100000.
 pub const SBUF_WIN_BASE: u32 = 0x10_0000;
-/// Bytes per beat of the pair's engines and interconnect (`udma_engine
-/// #(.DataWidth(64))` in `rtl/sb2sb_core.sv`).
-pub const ENGINE_BEAT_BYTES: u32 = <crate::udma::W64 as crate::udma::UdmaWidth>::BEAT_BYTES;
-/// Data width in bits of the golden core's engines ([`ENGINE_BEAT_BYTES`]).
-pub const ENGINE_DATA_BITS: u32 = ENGINE_BEAT_BYTES * 8;
 /// Descriptor RAM bytes of the registered block.
 pub const DESC_BYTES: u32 = 16384;
 

@@ -51,12 +51,13 @@ pub struct CsrDrive {
     pub rready: bool,
 }
 
-/// Drive of the memory store master.
+/// Drive of the memory store master: a 32-bit narrow write on the core's
+/// data bus (the word on every 32-bit lane, strobed on its address's lane).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct MemDrive {
     pub awaddr: u64,
     pub awvalid: bool,
-    pub wdata: u64,
+    pub wdata: crate::udma::beat::Beat,
     pub wstrb: u64,
     pub wvalid: bool,
     pub bready: bool,
@@ -312,12 +313,8 @@ impl Q7Port {
         };
         let mut m = MemDrive {
             awaddr: s.self_die << 47 | s.core_idx << 32 | u64::from(s.addr),
-            wdata: u64::from(s.data) << 32 | u64::from(s.data),
-            wstrb: if s.addr & 4 != 0 {
-                u64::from(s.strb) << 4
-            } else {
-                u64::from(s.strb)
-            },
+            wdata: [u64::from(s.data) << 32 | u64::from(s.data); crate::udma::beat::WORDS],
+            wstrb: u64::from(s.strb) << (4 * ((s.addr % super::sram::WORD_BYTES) >> 2)),
             ..Default::default()
         };
         if tgt <= self.engines {

@@ -1,39 +1,67 @@
-//! Golden model of `rtl/axi4_sram.sv`: an AXI4 SRAM slave, word-addressed,
+//! Golden model of `rtl/axi4_sram.sv`: an AXI4 SRAM slave, word-addressed
+//! (one word = one beat of the core's data bus, [`clock::ENGINE_DATA_BITS`]),
 //! Moore outputs, streaming back to back: the next AW is taken while a B
 //! waits, the next AR while a read burst streams (one held AR, whose first
 //! word the last R beat's handshake loads).
 //!
 //! The FSM ([`Sram`]) and the memory array are separate: the array is any
-//! [`WordStore`] handed to [`Sram::update`] — a `Vec<u64>` in the golden pair,
+//! [`WordStore`] handed to [`Sram::update`] — a `Vec<u64>` of 64-bit lanes
+//! ([`LANES`] per word) in the golden pair,
 //! an adapter over the system model's lazily allocated SBUF / descriptor RAM
 //! in the system model's cycle mode (`system::core`), so both execution modes
 //! of the system read and write the same bytes.
 
-/// The memory array of an [`Sram`]: 64-bit words, written under a byte mask.
+use crate::clock;
+use crate::udma::beat::{Beat, MAX_BB, ZERO};
+
+/// Bytes of one memory word: one beat of the core's data bus.
+pub const WORD_BYTES: u32 = clock::ENGINE_BEAT_BYTES;
+/// 64-bit lanes of a word (the debug port's unit; `Lanes` of the RTL).
+pub const LANES: u32 = WORD_BYTES / 8;
+const _: () = assert!(WORD_BYTES as usize == MAX_BB, "a word is one full beat");
+
+/// The memory array of an [`Sram`]: words of [`WORD_BYTES`] bytes (a
+/// [`Beat`], byte `b` in lane `b / 8`), written under a byte strobe.
 pub trait WordStore {
     /// Words of the array (`Words` of the RTL).
     fn words(&self) -> u32;
     /// Word `word` (`word < words()`).
-    fn read(&self, word: u32) -> u64;
-    /// `mem[word] = (mem[word] & !mask) | (data & mask)` (`word < words()`).
-    fn write(&mut self, word: u32, data: u64, mask: u64);
+    fn read(&self, word: u32) -> Beat;
+    /// Byte `b` of word `word` becomes byte `b` of `data` where bit `b` of
+    /// `strb` is set (`word < words()`).
+    fn write(&mut self, word: u32, data: &Beat, strb: u64);
 }
 
+/// A word array kept as 64-bit lanes: word `w` is lanes `LANES w ..
+/// LANES (w + 1)` (the layout the debug port addresses).
 impl WordStore for Vec<u64> {
     #[inline(always)]
     fn words(&self) -> u32 {
-        self.len() as u32
+        (self.len() / LANES as usize) as u32
     }
     #[inline(always)]
-    fn read(&self, word: u32) -> u64 {
-        self[word as usize]
+    fn read(&self, word: u32) -> Beat {
+        let at = word as usize * LANES as usize;
+        let mut b = ZERO;
+        b.copy_from_slice(&self[at..at + LANES as usize]);
+        b
     }
     #[inline(always)]
-    fn write(&mut self, word: u32, data: u64, mask: u64) {
-        let w = &mut self[word as usize];
-        *w = (*w & !mask) | (data & mask);
+    fn write(&mut self, word: u32, data: &Beat, strb: u64) {
+        let at = word as usize * LANES as usize;
+        for (k, (w, d)) in self[at..at + LANES as usize]
+            .iter_mut()
+            .zip(data)
+            .enumerate()
+        {
+            let mask = strb_mask(strb >> (8 * k));
+            *w = (*w & !mask) | (d & mask);
+        }
     }
 }
+
+/// Strobe of every byte of a word.
+pub const STRB_ALL: u64 = (1u64 << WORD_BYTES) - 1;
 
 /// Write FSM states: `wr_st_e` of `rtl/axi4_sram.sv`, same names and encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -69,7 +97,7 @@ pub struct SramOut {
     pub bresp: u64,
     pub bvalid: bool,
     pub arready: bool,
-    pub rdata: u64,
+    pub rdata: Beat,
     pub rresp: u64,
     pub rlast: bool,
     pub rvalid: bool,
@@ -81,7 +109,8 @@ pub struct SramOut {
 pub struct SramIn {
     pub awaddr: u32,
     pub awvalid: bool,
-    pub wdata: u64,
+    pub wdata: Beat,
+    /// Byte strobe (bit `b` = byte `b` of the word).
     pub wstrb: u64,
     pub wlast: bool,
     pub wvalid: bool,
@@ -91,6 +120,8 @@ pub struct SramIn {
     pub arvalid: bool,
     pub rready: bool,
     pub dbg_we: bool,
+    /// Debug address in 64-bit lanes (lane `dbg_addr % LANES` of word
+    /// `dbg_addr / LANES`).
     pub dbg_addr: u32,
     pub dbg_wdata: u64,
 }
@@ -108,15 +139,15 @@ pub struct Sram {
     pub rd_st: RdState,
     pub rd_addr: u32,
     pub rd_left: u32,
-    pub rd_data: u64,
+    pub rd_data: Beat,
     pub rd_err: bool,
     /// RD_LOAD / RD_DATA: the next burst's AR is held (address, length).
     pub rd_nxt: bool,
     pub rd_nxt_addr: u32,
     pub rd_nxt_len: u32,
     pub dbg: u64,
-    /// `Words - 1` of the debug port's index (`words` rounded up to a power
-    /// of two, minus one; fixed by `words`).
+    /// Mask of the debug port's lane index (`words × LANES` rounded up to a
+    /// power of two, minus one; fixed by `words`).
     dbg_mask: u32,
 }
 
@@ -153,7 +184,7 @@ pub(super) const fn strb_mask_loop(strb: u64) -> u64 {
 }
 
 impl Sram {
-    /// The FSM of an array of `words` 64-bit words (a power of two in the
+    /// The FSM of an array of `words` words (a power of two in the
     /// RTL's `Words`; the system model's SBUF adapter may hold any count).
     pub fn new(words: usize) -> Self {
         Self {
@@ -165,13 +196,13 @@ impl Sram {
             rd_st: RdState::RdIdle,
             rd_addr: 0,
             rd_left: 0,
-            rd_data: 0,
+            rd_data: ZERO,
             rd_err: false,
             rd_nxt: false,
             rd_nxt_addr: 0,
             rd_nxt_len: 0,
             dbg: 0,
-            dbg_mask: (words as u32).next_power_of_two() - 1,
+            dbg_mask: (words as u32 * LANES).next_power_of_two() - 1,
         }
     }
 
@@ -183,7 +214,7 @@ impl Sram {
         self.rd_st = RdState::RdIdle;
         self.rd_addr = 0;
         self.rd_left = 0;
-        self.rd_data = 0;
+        self.rd_data = ZERO;
         self.rd_err = false;
         self.rd_nxt = false;
         self.rd_nxt_addr = 0;
@@ -232,7 +263,7 @@ impl Sram {
 
     fn load(&mut self, mem: &impl WordStore) {
         let ok = self.rd_addr < self.words();
-        self.rd_data = if ok { mem.read(self.rd_addr) } else { 0 };
+        self.rd_data = if ok { mem.read(self.rd_addr) } else { ZERO };
         self.rd_err = !ok;
         self.rd_addr = self.rd_addr.wrapping_add(1);
     }
@@ -240,10 +271,11 @@ impl Sram {
     /// Clock edge with this cycle's inputs and outputs `o`; `mem` is the array.
     #[inline]
     pub fn update(&mut self, rst: bool, i: &SramIn, o: &SramOut, mem: &mut impl WordStore) {
-        // Debug port index: `dbg_addr & (Words - 1)` (an index past a
-        // non-power-of-two array reads 0 and drops the write).
+        // Debug port lane index: `dbg_addr & (Words × LANES - 1)` (an index
+        // past a non-power-of-two array reads 0 and drops the write).
         let dbg_at = i.dbg_addr & self.dbg_mask;
-        let dbg_ok = dbg_at < self.words();
+        let dbg_ok = dbg_at < self.words() * LANES;
+        let (dbg_word, dbg_lane) = (dbg_at / LANES, (dbg_at % LANES) as usize);
         // Both FSMs idle and neither address handshakes: no write beat
         // (WREADY is low in WR_IDLE), no load, no state change; only the
         // debug port acts (the RTL lockstep checks this shortcut).
@@ -257,7 +289,7 @@ impl Sram {
             self.dbg = if i.dbg_we {
                 i.dbg_wdata
             } else if dbg_ok {
-                mem.read(dbg_at)
+                mem.read(dbg_word)[dbg_lane]
             } else {
                 0
             };
@@ -269,7 +301,7 @@ impl Sram {
             self.dbg = if i.dbg_we {
                 i.dbg_wdata
             } else if dbg_ok {
-                mem.read(dbg_at)
+                mem.read(dbg_word)[dbg_lane]
             } else {
                 0
             };
@@ -309,12 +341,14 @@ impl Sram {
             }
             self.read_edge(i, o, mem);
             if let Some(a) = write_at {
-                mem.write(a, i.wdata, strb_mask(i.wstrb));
+                mem.write(a, &i.wdata, i.wstrb);
             }
         }
         // The memory array has no reset; the debug write wins over an AXI write.
         if i.dbg_we && dbg_ok {
-            mem.write(dbg_at, i.dbg_wdata, u64::MAX);
+            let mut d = ZERO;
+            d[dbg_lane] = i.dbg_wdata;
+            mem.write(dbg_word, &d, 0xFF << (8 * dbg_lane));
         }
     }
 

@@ -35,7 +35,18 @@ use crate::system::map;
 use crate::system::topology::SBUF_PARTITIONS;
 
 use super::link::{LinkNearIn, LinkOut};
-use super::sram::{SramIn, SramOut};
+use super::sram::{SramIn, SramOut, WORD_BYTES};
+use crate::udma::beat::Beat;
+
+/// log2 of the bytes of a beat (the shift from a byte offset to a word).
+const BB_LOG: u32 = WORD_BYTES.trailing_zeros();
+/// Offset-in-beat mask of a byte address.
+const BEAT_MASK: u32 = WORD_BYTES - 1;
+/// 32-bit lanes of a beat: the EVT_SEM increment ports per side (`IncL`).
+pub const INC_L: usize = WORD_BYTES as usize / 4;
+/// Increment ports of the interconnect: write lanes `0..INC_L`, in-lanes
+/// `INC_L..2 INC_L`.
+pub const INC_PORTS: usize = 2 * INC_L;
 
 /// Target: SBUF.
 pub const TGT_SBUF: u8 = 0;
@@ -314,7 +325,7 @@ pub struct WmIn {
     pub awaddr: u64,
     pub awlen: u64,
     pub awvalid: bool,
-    pub wdata: u64,
+    pub wdata: Beat,
     pub wstrb: u64,
     pub wlast: bool,
     pub wvalid: bool,
@@ -359,14 +370,15 @@ pub struct XbarMOut {
     pub rm_arready: u32,
     pub rm_rvalid: u32,
     /// R payload of each read lane (index = engine).
-    pub rm_rdata: [u64; MAX_ENGINES],
+    pub rm_rdata: [Beat; MAX_ENGINES],
     pub rm_rresp: [u64; MAX_ENGINES],
     /// RLAST of each read lane (bit e = engine e).
     pub rm_rlast: u32,
-    /// Increment ports 0, 1 (write lanes) and 2, 3 (in-lanes).
-    pub inc_valid: [bool; 4],
-    pub inc_idx: [u8; 4],
-    pub inc_value: [u32; 4],
+    /// Increment ports `0..INC_L` (write lanes) and `INC_L..INC_PORTS`
+    /// (in-lanes).
+    pub inc_valid: [bool; INC_PORTS],
+    pub inc_idx: [u8; INC_PORTS],
+    pub inc_value: [u32; INC_PORTS],
     pub dbg: u64,
     pub dbg_in: u64,
 }
@@ -416,12 +428,12 @@ pub struct Xbar {
     ls_rr: usize,
     is: Option<usize>,
     is_rr: usize,
-    inc_v: [bool; 2],
-    inc_i: [u8; 2],
-    inc_val: [u32; 2],
-    inc2_v: [bool; 2],
-    inc2_i: [u8; 2],
-    inc2_val: [u32; 2],
+    inc_v: [bool; INC_L],
+    inc_i: [u8; INC_L],
+    inc_val: [u32; INC_L],
+    inc2_v: [bool; INC_L],
+    inc2_i: [u8; INC_L],
+    inc2_val: [u32; INC_L],
     /// Outgoing link lanes.
     lk: [LkLane; MAX_ENGINES],
     /// Read lanes (index = engine).
@@ -502,12 +514,12 @@ impl Xbar {
             ls_rr: 0,
             is: None,
             is_rr: 0,
-            inc_v: [false; 2],
-            inc_i: [0; 2],
-            inc_val: [0; 2],
-            inc2_v: [false; 2],
-            inc2_i: [0; 2],
-            inc2_val: [0; 2],
+            inc_v: [false; INC_L],
+            inc_i: [0; INC_L],
+            inc_val: [0; INC_L],
+            inc2_v: [false; INC_L],
+            inc2_i: [0; INC_L],
+            inc2_val: [0; INC_L],
             lk: [LkLane::RESET; MAX_ENGINES],
             lanes: [RLane::RESET; MAX_ENGINES],
             ro_v: [false; MAX_MEM],
@@ -659,8 +671,8 @@ impl Xbar {
         let route = if nbr { d.route_nbr_o } else { d.route_chip_o } as u8;
         let loc = d.local_o;
         let off = loc as u32;
-        let bytes = ((len as u32) + 1) << 3;
-        let inpart = (off & 0x1F_FFFF) & !7;
+        let bytes = ((len as u32) + 1) << BB_LOG;
+        let inpart = (off & 0x1F_FFFF) & !BEAT_MASK;
         let rel = inpart.wrapping_sub(c.win_base);
         if route == ROUTE_SAME_DIE && (loc >> 35) & 0x7FF == 0 && (loc >> 32) & 7 == c.core_idx {
             r.resp = 2;
@@ -673,20 +685,20 @@ impl Xbar {
                     r.word = (part % per_bank)
                         .wrapping_mul(c.part_bytes)
                         .wrapping_add(rel)
-                        >> 3;
+                        >> BB_LOG;
                     r.resp = 0;
                 }
             } else if (EVT_INCR_LO..EVT_INCR_HI).contains(&off) && wr {
-                if (off & !7) + bytes <= EVT_INCR_HI {
+                if (off & !BEAT_MASK) + bytes <= EVT_INCR_HI {
                     r.tgt = TGT_SEM;
-                    r.word = (off - EVT_INCR_LO) >> 3;
+                    r.word = (off - EVT_INCR_LO) >> BB_LOG;
                     r.resp = 0;
                 }
             } else if off >= DESC_LO && off < DESC_LO + c.desc_bytes {
-                if (off & !7) + bytes <= DESC_LO + c.desc_bytes {
+                if (off & !BEAT_MASK) + bytes <= DESC_LO + c.desc_bytes {
                     r.tgt = TGT_DESC;
                     r.mem = c.engines;
-                    r.word = (off - DESC_LO) >> 3;
+                    r.word = (off - DESC_LO) >> BB_LOG;
                     r.resp = 0;
                 }
             }
@@ -781,18 +793,13 @@ impl Xbar {
             return Self::new(self.cfg).master_outputs(false, mem, links);
         }
         let (n, nwl) = (self.cfg.engines, self.wl_count());
-        let cat = |a: [u8; 2], b: [u8; 2]| [a[0], a[1], b[0], b[1]];
-        let mut o = XbarMOut {
-            inc_valid: [self.inc_v[0], self.inc_v[1], self.inc2_v[0], self.inc2_v[1]],
-            inc_idx: cat(self.inc_i, self.inc2_i),
-            inc_value: [
-                self.inc_val[0],
-                self.inc_val[1],
-                self.inc2_val[0],
-                self.inc2_val[1],
-            ],
-            ..Default::default()
-        };
+        let mut o = XbarMOut::default();
+        o.inc_valid[..INC_L].copy_from_slice(&self.inc_v);
+        o.inc_valid[INC_L..].copy_from_slice(&self.inc2_v);
+        o.inc_idx[..INC_L].copy_from_slice(&self.inc_i);
+        o.inc_idx[INC_L..].copy_from_slice(&self.inc2_i);
+        o.inc_value[..INC_L].copy_from_slice(&self.inc_val);
+        o.inc_value[INC_L..].copy_from_slice(&self.inc2_val);
         // W ready of the write lanes: in DATA from the target, and with a
         // link burst's AW (the arbitration is needed only while a lane asks
         // for a target)
@@ -1205,29 +1212,29 @@ impl Xbar {
         }
     }
 
-    /// The increment ports: each SEM_INCR beat's two 32-bit lanes with
-    /// strobes (write lanes: ports 0/1, in-lanes: ports 2/3).
+    /// The increment ports: each of a SEM_INCR beat's [`INC_L`] 32-bit lanes
+    /// with strobes (write lanes: ports `0..INC_L`, in-lanes: `INC_L..`).
     #[inline(always)]
     fn inc_update(&mut self, g: &Sig, ms: &impl Masters) {
         let (n, nwl) = (self.cfg.engines, self.wl_count());
-        self.inc_v = [false; 2];
-        self.inc2_v = [false; 2];
+        self.inc_v = [false; INC_L];
+        self.inc2_v = [false; INC_L];
         for j in (0..nwl)
             .filter(|&j| self.wl[j].st == WState::Data && g.wl_hs[j] && self.wl[j].tgt == TGT_SEM)
         {
             let (m, w) = (ms.wm(j), self.wl[j].word);
-            for l in 0..2 {
+            for l in 0..INC_L {
                 self.inc_v[l] = (m.wstrb >> (4 * l)) & 0xF != 0;
-                self.inc_i[l] = (w.wrapping_mul(2) + l as u32) as u8;
-                self.inc_val[l] = (m.wdata >> (32 * l)) as u32;
+                self.inc_i[l] = (w.wrapping_mul(INC_L as u32) + l as u32) as u8;
+                self.inc_val[l] = (m.wdata[l / 2] >> (32 * (l % 2))) as u32;
             }
         }
         for i in (0..n).filter(|&i| g.il_hs[i] && self.il[i].tgt == TGT_SEM) {
             let (m, w) = (ms.lin(i), self.il[i].word);
-            for l in 0..2 {
+            for l in 0..INC_L {
                 self.inc2_v[l] = (m.wstrb >> (4 * l)) & 0xF != 0;
-                self.inc2_i[l] = (w.wrapping_mul(2) + l as u32) as u8;
-                self.inc2_val[l] = (m.wdata >> (32 * l)) as u32;
+                self.inc2_i[l] = (w.wrapping_mul(INC_L as u32) + l as u32) as u8;
+                self.inc2_val[l] = (m.wdata[l / 2] >> (32 * (l % 2))) as u32;
             }
         }
     }

@@ -1,7 +1,7 @@
 //! One NeuronCore of the system model: SBUF, descriptor RAM, the EVT_SEM
 //! golden model (the single source of semaphore state in both execution
 //! modes), the engine register file, the program_window remapper and the
-//! golden UDMA engines ([`crate::udma::engine::Udma`]), built at the
+//! golden UDMA engines ([`crate::pair::Engine`]), built at the
 //! system's [`CoreParams`] (16 engines by default).
 //!
 //! The engines' register files ([`crate::udma::regfile::RegFile`]) are the
@@ -17,9 +17,9 @@
 use crate::addr::WindowRemapper;
 use crate::evt_sem::regs::{EVT_SEM_FULL_STRB, EVT_SEM_RESP_OKAY, EVT_SEM_WAIT_SEM_GE_DEC};
 use crate::evt_sem::{EvtSem, EvtSemIn};
+use crate::pair::Engine;
 use crate::ports::CycleModel;
 use crate::udma::desc::RingPos;
-use crate::udma::engine::Udma;
 use crate::udma::regfile::{QueueRegs, SideEv};
 use crate::udma::regs::*;
 
@@ -181,7 +181,7 @@ pub struct SystemCore {
     pub windows: WindowRemapper,
     /// The golden DMA engines (`CoreParams::engines` of the system's core);
     /// `engines[e].regs` is engine e's CSR state.
-    pub engines: Vec<Udma>,
+    pub engines: Vec<Engine>,
     /// EVT_SEM cycles stepped (increments, waits, AXI accesses).
     pub evt_cycles: u64,
     /// `sb2sb_ready_to_receive_remote` of this core's RX Q7 (seed 001 §2.5
@@ -228,7 +228,7 @@ impl SystemCore {
             evt: EvtSem::new(),
             regs: vec![0; NUM_REGS as usize],
             windows: WindowRemapper::new(),
-            engines: vec![Udma::new(); p.engines],
+            engines: vec![Engine::new(); p.engines],
             evt_cycles: 0,
             ready_to_receive_remote: 0,
             comp_poll: Default::default(),
@@ -397,6 +397,7 @@ impl SystemCore {
 mod tests {
     use super::*;
     use crate::evt_sem::regs::EVT_SEM_SEM_INCR_BASE;
+    use crate::udma::engine::Udma;
 
     /// Core 0 of a system after boot (its engines brought to NORMAL by the
     /// boot firmware), 1 KiB partitions.

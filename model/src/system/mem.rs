@@ -6,7 +6,8 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::datapath::ZeroedBuf;
-use crate::pair::sram::WordStore;
+use crate::pair::sram::{WordStore, WORD_BYTES};
+use crate::udma::beat::{Beat, ZERO};
 
 use super::topology::SBUF_PARTITIONS;
 use super::{ReduceFn, SystemError};
@@ -236,7 +237,8 @@ pub struct RxReduce {
 }
 
 /// The SBUF as the word array of the core's SBUF `axi4_sram` FSM
-/// ([`crate::pair::sram::Sram`]) in cycle mode: word `w` is byte `8 w` of the
+/// ([`crate::pair::sram::Sram`]) in cycle mode: word `w` ([`WORD_BYTES`]
+/// bytes, one beat of the core's data bus) is byte `WORD_BYTES × w` of the
 /// partitions' windows laid end to end (the interconnect's SBUF word index:
 /// partition `p`'s window at `p × win_bytes`, its byte `r` at SBUF offset
 /// `win_base + r`, `CoreParams::sbuf_win_base` / `sbuf_part_bytes`). Reads
@@ -256,7 +258,7 @@ pub struct SbufWords<'a> {
 impl SbufWords<'_> {
     /// (partition, SBUF offset) of word `word`'s first byte.
     fn at(&self, word: u32) -> (u64, u64) {
-        let a = u64::from(word) * 8;
+        let a = u64::from(word) * u64::from(WORD_BYTES);
         let w = u64::from(self.win_bytes);
         (a / w, a % w + u64::from(self.win_base))
     }
@@ -264,40 +266,49 @@ impl SbufWords<'_> {
 
 impl WordStore for SbufWords<'_> {
     fn words(&self) -> u32 {
-        (u64::from(self.win_bytes) * u64::from(SBUF_PARTITIONS) / 8) as u32
+        (u64::from(self.win_bytes) * u64::from(SBUF_PARTITIONS) / u64::from(WORD_BYTES)) as u32
     }
 
-    fn read(&self, word: u32) -> u64 {
+    fn read(&self, word: u32) -> Beat {
         let (p, o) = self.at(word);
         let o = o as usize;
-        match u8::try_from(p).ok().and_then(|p| self.sbuf.part(p)) {
-            Some(b) => b
-                .get(o..o + 8)
-                .map_or(0, |w| u64::from_le_bytes(w.try_into().unwrap_or([0; 8]))),
-            None => 0,
+        let mut b = ZERO;
+        if let Some(w) = u8::try_from(p)
+            .ok()
+            .and_then(|p| self.sbuf.part(p))
+            .and_then(|part| part.get(o..o + WORD_BYTES as usize))
+        {
+            for (d, c) in b.iter_mut().zip(w.chunks_exact(8)) {
+                *d = u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+            }
         }
+        b
     }
 
-    fn write(&mut self, word: u32, data: u64, mask: u64) {
-        if mask == 0 {
+    fn write(&mut self, word: u32, data: &Beat, strb: u64) {
+        if strb == 0 {
             return;
         }
         let (p, o) = self.at(word);
         let Ok(p) = u8::try_from(p) else {
             return;
         };
-        let Ok(dst) = self.sbuf.slice_mut(p, o, 8) else {
+        let n = WORD_BYTES as usize;
+        let Ok(dst) = self.sbuf.slice_mut(p, o, n as u64) else {
             return;
         };
-        let src = data.to_le_bytes();
+        let mut src = [0u8; WORD_BYTES as usize];
+        for (c, d) in src.chunks_exact_mut(8).zip(data) {
+            c.copy_from_slice(&d.to_le_bytes());
+        }
         let mut i = 0usize;
-        while i < 8 {
-            if mask >> (8 * i) & 0xFF == 0 {
+        while i < n {
+            if strb >> i & 1 == 0 {
                 i += 1;
                 continue;
             }
             let s = i;
-            while i < 8 && mask >> (8 * i) & 0xFF != 0 {
+            while i < n && strb >> i & 1 != 0 {
                 i += 1;
             }
             let (lo, hi) = (o + s as u64, o + i as u64);
@@ -325,28 +336,35 @@ impl WordStore for SbufWords<'_> {
 }
 
 /// The descriptor RAM as the word array of the core's descriptor
-/// `axi4_sram` FSM in cycle mode (word `w` = byte `8 w` of the RAM).
+/// `axi4_sram` FSM in cycle mode (word `w` = byte `WORD_BYTES × w` of the RAM).
 pub struct DescWords<'a>(pub &'a mut SparseMem);
 
 impl WordStore for DescWords<'_> {
     fn words(&self) -> u32 {
-        (super::map::CORE_DESC_BYTES / 8) as u32
+        (super::map::CORE_DESC_BYTES / u64::from(WORD_BYTES)) as u32
     }
 
-    fn read(&self, word: u32) -> u64 {
-        let mut b = [0u8; 8];
-        self.0.read(word * 8, &mut b);
-        u64::from_le_bytes(b)
-    }
-
-    fn write(&mut self, word: u32, data: u64, mask: u64) {
-        if mask == u64::MAX {
-            self.0.write(word * 8, &data.to_le_bytes());
-            return;
+    fn read(&self, word: u32) -> Beat {
+        let mut b = [0u8; WORD_BYTES as usize];
+        self.0.read(word * WORD_BYTES, &mut b);
+        let mut w = ZERO;
+        for (d, c) in w.iter_mut().zip(b.chunks_exact(8)) {
+            *d = u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
         }
-        let old = self.read(word);
-        let v = (old & !mask) | (data & mask);
-        self.0.write(word * 8, &v.to_le_bytes());
+        w
+    }
+
+    fn write(&mut self, word: u32, data: &Beat, strb: u64) {
+        let mut b = [0u8; WORD_BYTES as usize];
+        if strb != crate::pair::sram::STRB_ALL {
+            self.0.read(word * WORD_BYTES, &mut b);
+        }
+        for (k, c) in b.chunks_exact_mut(8).enumerate() {
+            let old = u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+            let mask = crate::pair::sram::strb_mask(strb >> (8 * k));
+            c.copy_from_slice(&((old & !mask) | (data[k] & mask)).to_le_bytes());
+        }
+        self.0.write(word * WORD_BYTES, &b);
     }
 }
 

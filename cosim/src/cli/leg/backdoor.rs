@@ -6,7 +6,9 @@
 //! `rtl/sb2sb_core.sv` instantiates its memories as `gen_mem[k].u_mem`:
 //! the SBUF banks `0..NumBanks`, each holding consecutive partitions (SBUF
 //! word `w` is word `w % BankWords` of bank `w / BankWords`, the debug
-//! port's map), then the descriptor RAM at `k = NumBanks`. The map below is
+//! port's map), then the descriptor RAM at `k = NumBanks`. Words here are
+//! 64-bit lanes: the backdoor shows a memory of `DataBits`-wide words as its
+//! lanes, as the debug port addresses it. The map below is
 //! checked against the pair's parameters (bank sizes, SBUF and descriptor
 //! RAM words); a mismatch is a [`BackdoorError::Layout`], never a silent
 //! misplacement, and `tb/cli_leg.rs` checks the whole path against the
