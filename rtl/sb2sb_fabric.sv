@@ -381,7 +381,7 @@ module sb2sb_fabric #(
   end
 
   for (genvar d = 0; d < NumCores; d++) begin : gen_dbg
-    assign dbg_o[d] = {open_q[d][0][3:0], 3'(g_q[d][0]), gv_q[d][0]};
+    assign dbg_o[d] = {open_q[d][0][3:0], gv_q[d][0] ? 3'(g_q[d][0]) : 3'd0, gv_q[d][0]};
   end
 
 endmodule : sb2sb_fabric
