@@ -266,6 +266,21 @@ impl CycleModel for SysTop {
         // 2. the links' Moore outputs, 3. the grants
         let stall = i.link_stall_i;
         self.fabric.link_outputs(rst, |s| (stall >> s) & 1 == 1);
+        // debug: the registered grant of lane 0 per destination (before this
+        // cycle's new grants; cleared by the asynchronous reset)
+        let mut dbg_fabric_o = 0u64;
+        for c in (0..SYS_CORES as u16).filter(|_| !rst) {
+            let g = self.fabric.grant_of(c, 0);
+            let d = u64::from(g.is_some())
+                | u64::from(g.unwrap_or(0) & 7) << 1
+                | u64::from(self.fabric.open_of(c, 0) & 0xF) << 4;
+            set_field(
+                std::slice::from_mut(&mut dbg_fabric_o),
+                usize::from(c),
+                8,
+                d,
+            );
+        }
         self.fabric.grant(rst, |_| true);
         // 4. every core's clock with its links
         for c in 0..SYS_CORES {
@@ -288,20 +303,9 @@ impl CycleModel for SysTop {
         // the outputs (registered fabric state before the edge)
         let mut o = SysOut {
             route_err_o: self.route_err,
+            dbg_fabric_o,
             ..SysOut::default()
         };
-        for c in 0..SYS_CORES as u16 {
-            let g = self.fabric.grant_of(c, 0);
-            let d = u64::from(g.is_some())
-                | u64::from(g.unwrap_or(0) & 7) << 1
-                | u64::from(self.fabric.open_of(c, 0) & 0xF) << 4;
-            set_field(
-                std::slice::from_mut(&mut o.dbg_fabric_o),
-                usize::from(c),
-                8,
-                d,
-            );
-        }
         let e = SYS_ENGINES;
         for (c, co) in self.outs.iter().enumerate() {
             let bit = |v: bool| u64::from(v) << c;
