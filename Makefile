@@ -107,7 +107,8 @@ COV_W32_FACTOR ?= 4
 COV_LEG_FACTOR ?= 3
 # Blocks whose instrumented C++ is compiled at -O1 (build.rs SB2SB_VL_O1): the
 # leg's coverage build takes about an hour at -O2 on a loaded 2-core machine.
-COV_VL_O1 ?= leg
+# The system top (4 cores) likewise.
+COV_VL_O1 ?= leg,system
 cov_seeds = $(if $(filter command line environment,$(origin SEEDS)),$(SEEDS),$(COV_SEEDS))
 cov_cycles = $(if $(filter command line environment,$(origin CYCLES)),$(CYCLES),$(COV_CYCLES))
 COV_TARGET ?= target/cov

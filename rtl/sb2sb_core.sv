@@ -103,7 +103,11 @@ module sb2sb_core
   output logic [7:0]            dbg_q7_o,
   output logic [NumEngines-1:0] irq_o,
   output logic [NumEngines-1:0] err_irq_o,
-  output logic [EVT_SEM_NUM_ERR-1:0] sem_err_o
+  output logic [EVT_SEM_NUM_ERR-1:0] sem_err_o,
+  // destination (SoC address bits [63:32]) of each outgoing link lane's
+  // burst, for a SoC fabric that routes the lane (sb2sb_xbar link_dest_o)
+  output logic [NumLk-1:0][31:0] lk_dest_o,
+  output logic [NumLk-1:0]       lk_dest_valid_o
 );
 
   localparam int unsigned NumT = NumEngines + 1;
@@ -455,7 +459,9 @@ module sb2sb_core
     .inc_idx_o     (inc_idx),
     .inc_value_o   (inc_value),
     .dbg_o         (dbg_xbar_o),
-    .dbg_in_o      (dbg_xin_o)
+    .dbg_in_o      (dbg_xin_o),
+    .link_dest_o      (lk_dest_o),
+    .link_dest_valid_o(lk_dest_valid_o)
   );
 
   // ---- memories: SBUF banks 0..NumBanks-1, descriptor RAM NumBanks. The

@@ -132,6 +132,11 @@ module sb2sb_pair #(
   logic [NumLk-1:0]       b_in_awvalid, b_in_awready, b_in_wlast, b_in_wvalid, b_in_wready;
   logic [NumLk-1:0]       b_in_bvalid, b_in_bready;
   logic [NumLk-1:0][31:0] ab_dbg, ba_dbg;
+  // each lane's destination: the pair wires every lane to the one peer
+  logic [NumLk-1:0][31:0] a_lk_dest, b_lk_dest;
+  logic [NumLk-1:0]       a_lk_dest_v, b_lk_dest_v;
+  logic unused_lk_dest;
+  assign unused_lk_dest = ^{a_lk_dest, b_lk_dest, a_lk_dest_v, b_lk_dest_v};
 
   sb2sb_core #(
     .NumEngines   (NumEngines),
@@ -200,7 +205,9 @@ module sb2sb_pair #(
     .dbg_q7_o       (dbg_a_q7_o),
     .irq_o              (a_irq_o),
     .err_irq_o          (a_err_irq_o),
-    .sem_err_o          (a_sem_err_o)
+    .sem_err_o          (a_sem_err_o),
+    .lk_dest_o          (a_lk_dest),
+    .lk_dest_valid_o    (a_lk_dest_v)
   );
 
   sb2sb_core #(
@@ -270,7 +277,9 @@ module sb2sb_pair #(
     .dbg_q7_o       (dbg_b_q7_o),
     .irq_o              (b_irq_o),
     .err_irq_o          (b_err_irq_o),
-    .sem_err_o          (b_sem_err_o)
+    .sem_err_o          (b_sem_err_o),
+    .lk_dest_o          (b_lk_dest),
+    .lk_dest_valid_o    (b_lk_dest_v)
   );
 
   // NumLk io_d2d link lanes per direction, each flow-controlled on its own

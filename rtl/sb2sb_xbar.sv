@@ -162,7 +162,12 @@ module sb2sb_xbar #(
   output logic [31:0]                 dbg_o,
   // debug: [2:0] in-lane 0 state, [5:3] in-lane 0 target, [7:6] SBUF bank 0
   // owner, [9:8] descriptor RAM owner (0 none, 1 a write lane, 2 an in-lane)
-  output logic [15:0]                 dbg_in_o
+  output logic [15:0]                 dbg_in_o,
+  // destination of each link lane (address bits [63:32], for the SoC fabric's
+  // route): while link bursts await B their shared destination, otherwise the
+  // address of the lane's current write-lane candidate; valid when either exists
+  output logic [NumLk-1:0][31:0]      link_dest_o,
+  output logic [NumLk-1:0]            link_dest_valid_o
 );
 
   // the core address map (sb2sb_pkg, generated from model/src/system/map.rs)
@@ -803,7 +808,6 @@ module sb2sb_xbar #(
       link_wdata_o[l]   = '0;
       link_wstrb_o[l]   = '0;
       link_wlast_o[l]   = 1'b0;
-      link_wvalid_o[l]  = 1'b0;
       if (lc_ok[l]) begin
         link_awaddr_o[l]  = wl_addr_q[lc[l]];
         link_awlen_o[l]   = wl_len_q[lc[l]];
@@ -814,7 +818,15 @@ module sb2sb_xbar #(
       end
       // every link B completes a queue entry that is waiting for it
       link_bready_o[l]  = 1'b1;
-      lk_aw_hs[l]       = link_awvalid_o[l] && link_awready_i[l];
+    end
+  end
+
+  // the handshakes in their own process: the claimant and its AW above do not
+  // depend on the link's READY (a fabric may route the lane by link_dest_o)
+  always_comb begin
+    for (int unsigned l = 0; l < NumLk; l++) begin
+      lk_aw_hs[l]      = link_awvalid_o[l] && link_awready_i[l];
+      link_wvalid_o[l] = 1'b0;
       // W beats in WData, the first one also with its AW
       if (lc_ok[l]) begin
         link_wvalid_o[l] = (wl_st_q[lc[l]] == WData || lk_aw_hs[l]) && wm_wvalid_i[lc[l]];
@@ -850,6 +862,15 @@ module sb2sb_xbar #(
         lf_rp_d[l]                       = lf_rp_q[l] + 1'b1;
       end
       lk_pend_d[l] = lk_pend_q[l] + (LkPw + 1)'(lk_aw_hs[l]) - (LkPw + 1)'(link_bvalid_i[l]);
+    end
+  end
+
+  // destination of each link lane (golden twin: Xbar::out_link_addrs)
+  always_comb begin
+    for (int unsigned l = 0; l < NumLk; l++) begin
+      link_dest_valid_o[l] = lk_pend_q[l] != '0 || lc_ok[l];
+      link_dest_o[l]       = lk_pend_q[l] != '0 ? lk_hi_q[l] :
+                             lc_ok[l] ? wl_addr_q[lc[l]][63:32] : 32'h0;
     end
   end
 

@@ -6,6 +6,8 @@ use sb2sb_model::ports::{CycleModel, Stimulus};
 
 use sb2sb_model::decoder::{Decoder, DecoderStim};
 use sb2sb_model::evt_sem::{EvtSem, EvtSemStim};
+use sb2sb_model::pair::sys_stim::SysEnv;
+use sb2sb_model::pair::system::SysTop;
 use sb2sb_model::pair::{LegEnv, Pair, Scenario, LEG_FAULTS, SCENARIOS};
 use sb2sb_model::udma::{Udma, UdmaEngine, UdmaEnv, UdmaStim, W128, W32};
 
@@ -58,6 +60,7 @@ pub fn run_named(name: &str, opts: &Options, fault: Option<&Fault>) -> Result<Re
         "udma_w32" => go::<UdmaEngine<W32>, UdmaEnv<W32>>(name, UdmaEngine::new(), opts, fault),
         "udma_w128" => go::<UdmaEngine<W128>, UdmaEnv<W128>>(name, UdmaEngine::new(), opts, fault),
         "leg" => run_leg(opts, None, None, fault),
+        "system" => go::<SysTop, SysEnv>(name, SysTop::default(), opts, fault),
         _ => {
             let _ = go::<Never, Never>;
             bail!("unknown block `{name}` (known: {})", names().join(", "))

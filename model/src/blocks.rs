@@ -14,6 +14,7 @@ pub const BLOCKS: &[BlockDesc] = &[
     crate::udma::BLOCK_W32,
     crate::udma::BLOCK_W128,
     crate::pair::BLOCK,
+    crate::pair::system::BLOCK,
 ];
 
 /// Blocks verilated for RTL-only runs (no lockstep arm, not in `cosim

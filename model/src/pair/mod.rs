@@ -7,12 +7,15 @@
 //! the link timing.
 
 pub mod core;
+pub mod fabric;
 pub mod fifo;
 pub mod link;
 pub mod q7port;
 pub mod regs;
 pub mod sram;
 pub mod stim;
+pub mod sys_stim;
+pub mod system;
 pub mod top;
 pub mod xbar;
 

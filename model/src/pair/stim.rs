@@ -134,7 +134,7 @@ pub struct LegSpec {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Op {
+pub(super) enum Op {
     /// A bus write of a firmware step; `launch`: an M2S doorbell (the TX
     /// launch, [`LegMarks::tx_doorbell`]).
     Wr {
@@ -175,7 +175,7 @@ enum Op {
 
 impl Op {
     /// A non-bus op (run by [`LegEnv::run_local_ops`] when at a program's head).
-    fn is_local(&self) -> bool {
+    pub(super) fn is_local(&self) -> bool {
         matches!(
             self,
             Op::Delay(_) | Op::Done { .. } | Op::CheckNoLanding { .. }
@@ -183,7 +183,7 @@ impl Op {
     }
 
     /// A plain write at core offset `off`.
-    fn wr(off: u64, data: u32) -> Op {
+    pub(super) fn wr(off: u64, data: u32) -> Op {
         Op::Wr {
             addr: off as u32,
             data,
@@ -198,7 +198,7 @@ impl Op {
 /// ([`firmware::port_wait`], as cycle mode's Q7 executor plays it). The pre-sync
 /// flag is Q7-local (no op); the pair's firmware has no completion-ring
 /// poll (its completion is the two semaphores).
-fn lower(steps: &[Q7Step], ops: &mut VecDeque<Op>) {
+pub(super) fn lower(steps: &[Q7Step], ops: &mut VecDeque<Op>) {
     for s in steps {
         match *s {
             Q7Step::WaitDec { sem, target } => {
@@ -225,7 +225,7 @@ fn lower(steps: &[Q7Step], ops: &mut VecDeque<Op>) {
 }
 
 /// The value of a generator call whose address closure cannot fail.
-fn infallible<T>(r: Result<T, Infallible>) -> T {
+pub(super) fn infallible<T>(r: Result<T, Infallible>) -> T {
     match r {
         Ok(v) => v,
         Err(e) => match e {},
@@ -233,8 +233,8 @@ fn infallible<T>(r: Result<T, Infallible>) -> T {
 }
 
 /// The doorbell registers of queue 0, side `side`, as core offsets.
-struct PairDoorbells {
-    side: u8,
+pub(super) struct PairDoorbells {
+    pub(super) side: u8,
 }
 
 impl DoorbellAddrs for PairDoorbells {

@@ -39,10 +39,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rustc_hash::FxHashMap as HashMap;
-
 use crate::pair::core::{CoreIn, CoreOut, LinkPorts, Parts};
-use crate::pair::link::{Link, LinkFarIn, LinkNearIn, LinkOut};
+use crate::pair::link::{Link, LinkFarIn, LinkNearIn};
 use crate::pair::CoreParams;
 use crate::regs::axil::{AxilIn, AxilOut};
 use crate::udma::m2s::M2sState;
@@ -51,7 +49,7 @@ use crate::udma::s2m::S2mState;
 use super::link::LinkClass;
 use super::mem::{DescWords, SbufWords};
 use super::topology::{DMA_ENGINES, DMA_QUEUES};
-use super::{map, CoreId, System, SystemError};
+use super::{CoreId, System, SystemError};
 use crate::clock;
 use crate::trace::{QueueMark, Recorder, Track};
 
@@ -83,30 +81,9 @@ pub const fn link_latency_at(c: LinkClass, d2d: u16) -> u16 {
     }
 }
 
-/// The SoC fabric of cycle mode: the links and the in-port grants.
-#[derive(Debug, Clone, Default)]
-pub struct Fabric {
-    /// Per directed (source core, destination core) pair the links of its
-    /// lanes (one per engine of the source core), created on first use.
-    pub links: BTreeMap<(u16, u16), Vec<Link>>,
-    /// Per (destination core, lane): the source whose link holds the
-    /// in-lane grant.
-    grant: HashMap<(u16, usize), u16>,
-    /// Per (destination core, lane): bursts taken over the grant awaiting B.
-    open: HashMap<(u16, usize), u32>,
-    /// Per (destination core, lane): the last source granted (round robin).
-    last: HashMap<(u16, usize), u16>,
-    /// Bursts the fabric delivered per destination core (AW handshakes over
-    /// the in-port grants).
-    pub delivered: HashMap<u16, u64>,
-}
-
-impl Fabric {
-    /// Whether no link holds a burst and no grant is open.
-    pub fn idle(&self) -> bool {
-        self.grant.is_empty() && self.links.values().flatten().all(Link::idle)
-    }
-}
+/// The SoC fabric of cycle mode: the golden twin of `rtl/sb2sb_fabric.sv`
+/// ([`crate::pair::fabric::Fabric`], the one definition of its rules).
+pub use crate::pair::fabric::Fabric;
 
 /// Cycle-mode state of a clocked core.
 #[derive(Debug, Clone)]
@@ -155,24 +132,11 @@ impl System {
 
     /// The destination core of the burst core `c` sends towards the fabric
     /// on each of its link lanes, from the lanes' addresses `addrs`
-    /// ([`crate::pair::xbar::Xbar::out_link_addrs`]).
+    /// ([`crate::pair::xbar::Xbar::out_link_addrs`], [`Fabric::route_lane`]).
     fn out_dests(&self, c: u16, addrs: &[Option<u64>]) -> Result<Vec<Option<u16>>, SystemError> {
         addrs
             .iter()
-            .map(|a| {
-                let Some(addr) = *a else {
-                    return Ok(None);
-                };
-                let (to, _) = map::route_address(&self.topo, CoreId(c), addr)?;
-                if to.0 == c {
-                    return Err(SystemError::Route {
-                        from: c,
-                        addr,
-                        rule: "the core's interconnect sent a burst for itself out to the fabric",
-                    });
-                }
-                Ok(Some(to.0))
-            })
+            .map(|&a| Fabric::route_lane(&self.topo, c, a))
             .collect()
     }
 
@@ -195,65 +159,40 @@ impl System {
                 .xbar
                 .out_link_addrs(&mut addrs);
             let ds = self.out_dests(c, &addrs)?;
-            for &d in &ds {
-                if let Some(d) = d {
-                    if let std::collections::btree_map::Entry::Vacant(v) =
-                        fabric.links.entry((c, d))
-                    {
-                        let class = self.topo.link_class(CoreId(c), CoreId(d))?;
-                        let lat = link_latency_at(class, self.core_params().link_latency);
-                        v.insert((0..lanes).map(|_| Link::new(lat)).collect());
-                    }
-                }
+            for &d in ds.iter().flatten() {
+                let class = self.topo.link_class(CoreId(c), CoreId(d))?;
+                let lat = link_latency_at(class, self.core_params().link_latency);
+                fabric.join(c, d, lanes, || lat);
             }
             out.push((c, ds));
         }
-        // Moore outputs of every link lane.
-        let louts: BTreeMap<(u16, u16), Vec<LinkOut>> = fabric
-            .links
-            .iter()
-            .map(|(&k, ls)| (k, ls.iter().map(|l| l.outputs(false, false)).collect()))
-            .collect();
-        Self::fabric_grant(live, fabric, &louts);
-        let mut nears: HashMap<(u16, u16, usize), LinkNearIn> = HashMap::default();
-        let mut fars: HashMap<(u16, u16, usize), LinkFarIn> = HashMap::default();
+        fabric.link_outputs(false, |_| false);
+        fabric.grant(false, |d| live.contains(&d));
         for (c, ds) in out {
-            self.clock_core(c, &ds, fabric, &louts, axil, q7_out, &mut nears, &mut fars)?;
+            self.clock_core(c, &ds, fabric, axil, q7_out)?;
         }
-        Self::fabric_edges(fabric, &louts, &nears, &fars);
+        fabric.edges(false);
         Ok(())
     }
 
     /// One clock of core `c` with its outgoing lanes joined to the links of
     /// `ds` (the destination of each lane) and its in-lanes to the granted
-    /// links; the lanes' link inputs are collected in `nears` / `fars`.
-    #[allow(clippy::too_many_arguments)]
+    /// links; the lanes' link inputs are recorded in the fabric.
     fn clock_core(
         &mut self,
         c: u16,
         ds: &[Option<u16>],
-        fabric: &Fabric,
-        louts: &BTreeMap<(u16, u16), Vec<LinkOut>>,
+        fabric: &mut Fabric,
         axil: &BTreeMap<u16, AxilIn>,
         q7_out: &mut BTreeMap<u16, AxilOut>,
-        nears: &mut HashMap<(u16, u16, usize), LinkNearIn>,
-        fars: &mut HashMap<(u16, u16, usize), LinkFarIn>,
     ) -> Result<(), SystemError> {
         let lanes = ds.len();
         let ci = CoreIn {
             axil: axil.get(&c).copied().unwrap_or_default(),
             ..CoreIn::default()
         };
-        let idle = LinkOut::default();
-        let lo: Vec<LinkOut> = (0..lanes)
-            .map(|l| ds[l].map_or(idle, |d| louts[&(c, d)][l]))
-            .collect();
-        let src: Vec<Option<u16>> = (0..lanes)
-            .map(|l| fabric.grant.get(&(c, l)).copied())
-            .collect();
-        let li: Vec<LinkOut> = (0..lanes)
-            .map(|l| src[l].map_or(idle, |s| louts[&(s, c)][l]))
-            .collect();
+        let (mut lo, mut li) = (Vec::with_capacity(lanes), Vec::with_capacity(lanes));
+        fabric.core_links(c, ds, &mut lo, &mut li);
         let mut near = vec![LinkNearIn::default(); lanes];
         let mut far = vec![LinkFarIn::default(); lanes];
         let reduce = self.rx_reduce.get(&c).map_or(&[][..], |v| &v[..]);
@@ -288,80 +227,8 @@ impl System {
         if axil.contains_key(&c) {
             q7_out.insert(c, co.axil);
         }
-        for l in 0..lanes {
-            if let Some(d) = ds[l] {
-                nears.insert((c, d, l), near[l]);
-            }
-            if let Some(s) = src[l] {
-                fars.insert((s, c, l), far[l]);
-            }
-        }
+        fabric.collect(c, ds, &near, &far);
         Ok(())
-    }
-
-    /// The in-lane grants of this cycle, before the cores are clocked (from
-    /// the links' Moore outputs): a lane of a clocked destination with no
-    /// grant is granted to the next source (after the last one) whose link
-    /// lane offers an AW, so a lane with one source sees that link's AW in
-    /// the cycle it is offered, as the pair's in-lane wired to its one link
-    /// does.
-    fn fabric_grant(
-        live: &BTreeSet<u16>,
-        fabric: &mut Fabric,
-        louts: &BTreeMap<(u16, u16), Vec<LinkOut>>,
-    ) {
-        let mut want: BTreeMap<(u16, usize), Vec<u16>> = BTreeMap::new();
-        for (&(s, d), os) in louts {
-            for (l, o) in os.iter().enumerate() {
-                if o.m_awvalid && !fabric.grant.contains_key(&(d, l)) {
-                    want.entry((d, l)).or_default().push(s);
-                }
-            }
-        }
-        for ((d, l), srcs) in want {
-            if !live.contains(&d) {
-                continue; // granted once the destination is clocked
-            }
-            let last = fabric.last.get(&(d, l)).copied();
-            let s = srcs
-                .iter()
-                .copied()
-                .find(|&s| last.is_none_or(|p| s > p))
-                .unwrap_or(srcs[0]);
-            fabric.grant.insert((d, l), s);
-            fabric.last.insert((d, l), s);
-        }
-    }
-
-    /// Clock edges of the links. An in-lane takes its next AW before the
-    /// previous burst's B, so a grant counts the bursts taken over it (AW
-    /// handshakes) and ends with the B handshake of the last one.
-    fn fabric_edges(
-        fabric: &mut Fabric,
-        louts: &BTreeMap<(u16, u16), Vec<LinkOut>>,
-        nears: &HashMap<(u16, u16, usize), LinkNearIn>,
-        fars: &HashMap<(u16, u16, usize), LinkFarIn>,
-    ) {
-        let (ni, fi) = (LinkNearIn::default(), LinkFarIn::default());
-        for (&(s, d), ls) in fabric.links.iter_mut() {
-            for (l, link) in ls.iter_mut().enumerate() {
-                let o = &louts[&(s, d)][l];
-                let f = fars.get(&(s, d, l)).unwrap_or(&fi);
-                link.update(false, nears.get(&(s, d, l)).unwrap_or(&ni), f, o);
-                if fabric.grant.get(&(d, l)) == Some(&s) {
-                    let aw = o.m_awvalid && f.awready;
-                    *fabric.delivered.entry(d).or_default() += u64::from(aw);
-                    let n = fabric.open.entry((d, l)).or_default();
-                    *n += u32::from(aw);
-                    if f.bvalid && o.m_bready {
-                        *n -= 1;
-                        if *n == 0 {
-                            fabric.grant.remove(&(d, l));
-                        }
-                    }
-                }
-            }
-        }
     }
 
     /// Cycle mode: per cycle the Q7 programs' accesses on the Q7 ports
@@ -515,7 +382,7 @@ impl System {
         live: &mut BTreeMap<u16, LiveCore>,
     ) -> Result<(), SystemError> {
         let links_idle = |c: u16, f: &Fabric| {
-            !f.grant.keys().any(|&(d, _)| d == c)
+            !f.granted_to(c)
                 && f.links
                     .iter()
                     .all(|(&(s, d), ls)| (s != c && d != c) || ls.iter().all(Link::idle))
