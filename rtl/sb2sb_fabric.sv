@@ -33,7 +33,7 @@ module sb2sb_fabric #(
   parameter int unsigned NumCores    = 4,
   parameter int unsigned CoresPerDie = 2,
   parameter int unsigned NumLk       = 2,
-  parameter int unsigned DataBits    = 64,
+  parameter int unsigned DataBits    = int'(sb2sb_pkg::ENGINE_DATA_BITS),
   // io_d2d latency to the other die of the package (CoreParams::link_latency)
   parameter int unsigned LinkLatency = 8,
   localparam int unsigned StrbBits = DataBits / 8,

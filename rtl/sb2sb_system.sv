@@ -18,7 +18,7 @@ module sb2sb_system #(
   parameter int unsigned SbufWinBase   = 32'h10_0000,
   parameter int unsigned DescBytes     = 16384,
   parameter int unsigned LinkLatency   = 8,
-  parameter int unsigned DataBits      = 64,
+  parameter int unsigned DataBits      = int'(sb2sb_pkg::ENGINE_DATA_BITS),
   // io_d2d link lanes per direction and core pair
   parameter int unsigned NumLk         = NumEngines
 ) (
@@ -87,7 +87,8 @@ module sb2sb_system #(
       .SbufPartBytes(SbufPartBytes),
       .SbufWinBase  (SbufWinBase),
       .DescBytes    (DescBytes),
-      .NumLk        (NumLk)
+      .NumLk        (NumLk),
+      .DataBits     (DataBits)
     ) u_core (
       .clk_i,
       .rst_ni,
