@@ -13,6 +13,7 @@
 use crate::ports::{BlockDesc, CycleModel, PortBundle};
 use crate::regs::axil::AxilIn;
 use crate::system::cycle::link_latency_at;
+use crate::system::link::LinkClass;
 use crate::system::topology::{CoreId, Topology};
 
 use super::core::{Core, CoreIn, CoreOut, LinkPorts, Straps};
@@ -204,6 +205,28 @@ impl SysTop {
     /// The system's topology (placement of the cores).
     pub fn topology(&self) -> &Topology {
         &self.topo
+    }
+}
+
+/// Test-only faults of the golden system top (off in every normal run), to
+/// prove the lockstep catches bugs of the composition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SysFault {
+    /// Every fabric link at the on-die latency (the link class ignored).
+    OnDieLatencyEverywhere,
+}
+
+impl SysTop {
+    /// Inject a test-only fault.
+    pub fn inject(&mut self, f: SysFault) {
+        match f {
+            SysFault::OnDieLatencyEverywhere => {
+                let lat = link_latency_at(LinkClass::OnDie, self.p.core.link_latency);
+                for l in self.fabric.links.values_mut().flatten() {
+                    l.latency = lat;
+                }
+            }
+        }
     }
 }
 
