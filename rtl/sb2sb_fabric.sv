@@ -238,7 +238,7 @@ module sb2sb_fabric #(
           assign n_wdata  = n_wvalid[s][d][l] ? o_wdata_i[s][l] : '0;
           assign n_wstrb  = n_wvalid[s][d][l] ? o_wstrb_i[s][l] : '0;
 
-          io_d2d_link #(.Latency(lat_of(s, d))) u_link (
+          io_d2d_link #(.Latency(lat_of(s, d)), .DataBits(DataBits)) u_link (
             .clk_i,
             .rst_ni,
             .stall_i      (stall_i[s]),
