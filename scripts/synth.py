@@ -47,13 +47,14 @@ RTL = ROOT / "rtl"
 REDUCED: dict[str, dict[str, int]] = {
     "evt_sem": {"NumSem": 8, "NumInc": 2, "NumWait": 1},
     "leg": {"NumEngines": 1, "SbufPartBytes": 8, "DescBytes": 256},
+    "system": {"NumEngines": 1, "SbufPartBytes": 8, "DescBytes": 256},
 }
-# Reduced runs of tops that instantiate EVT_SEM at its architecture size (the pair):
+# Reduced runs of tops that instantiate EVT_SEM at its architecture size (the pair, the system):
 # EVT_SEM at this many semaphores, through the synthesis-only module
 # synth/evt_sem_small.sv (evt_sem's ports at the sizes the top gives, the block inside
 # at SmallSem semaphores with the same increment and wait ports). The full-size EVT_SEM
 # alone does not map in 40 minutes (docs/signoff.md section 7).
-SMALL_EVT_SEM: dict[str, int] = {"leg": 8}
+SMALL_EVT_SEM: dict[str, int] = {"leg": 8, "system": 8}
 SHIM = ROOT / "synth" / "evt_sem_small.sv"
 
 FF_GENERIC = re.compile(r"^\$_(S?DFF|DFFE|SDFFE|SDFFCE|ALDFF|ALDFFE|DFFSR|DFFSRE)")
