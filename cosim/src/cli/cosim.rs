@@ -139,7 +139,14 @@ fn print_table(reports: &[Report]) {
 
 pub fn run(a: CosimArgs) -> Result<i32> {
     let names: Vec<String> = if a.block == "all" {
-        blocks::names().into_iter().map(String::from).collect()
+        // The registered lockstep blocks this build verilated (`SB2SB_BLOCKS`
+        // may have left some out).
+        let built = crate::rtl::compiled_blocks();
+        blocks::names()
+            .into_iter()
+            .filter(|n| built.iter().any(|b| b == n))
+            .map(String::from)
+            .collect()
     } else {
         vec![a.block.clone()]
     };

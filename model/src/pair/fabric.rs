@@ -262,7 +262,7 @@ mod tests {
                 let near = LinkNearIn {
                     awaddr: 0x20,
                     awvalid: busy && !aw_done[k],
-                    wdata: u64::from(s),
+                    wdata: [u64::from(s), 0, 0, 0],
                     wstrb: 0xFF,
                     wlast: true,
                     wvalid: busy && !w_done[k],
