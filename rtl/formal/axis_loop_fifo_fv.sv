@@ -24,7 +24,8 @@ module axis_loop_fifo_fv (
 
   fv_reset u_rst (.clk_i, .rst_ni);
 
-  axis_loop_fifo u_dut (
+  // The FIFO is width-generic; the proof runs it at 64-bit beats.
+  axis_loop_fifo #(.DataBits(64)) u_dut (
     .clk_i, .rst_ni,
     .s_axis_tdata, .s_axis_tkeep, .s_axis_tlast, .s_axis_tid, .s_axis_tuser,
     .s_axis_tvalid, .s_axis_tready,
