@@ -46,8 +46,8 @@ RTL = ROOT / "rtl"
 # sizes (`make synth FULL=1`) are measured in docs/signoff.md.
 REDUCED: dict[str, dict[str, int]] = {
     "evt_sem": {"NumSem": 8, "NumInc": 2, "NumWait": 1},
-    "leg": {"NumEngines": 1, "SbufPartBytes": 8, "DescBytes": 256},
-    "system": {"NumEngines": 1, "SbufPartBytes": 8, "DescBytes": 256},
+    "leg": {"NumEngines": 1, "SbufPartBytes": 32, "DescBytes": 256},
+    "system": {"NumEngines": 1, "SbufPartBytes": 32, "DescBytes": 256},
 }
 # Reduced runs of tops that instantiate EVT_SEM at its architecture size (the pair, the system):
 # EVT_SEM at this many semaphores, through the synthesis-only module
