@@ -164,8 +164,9 @@ pub const SBUF_WIN_BASE: u32 = 0x10_0000;
 /// Descriptor RAM bytes of the registered block.
 pub const DESC_BYTES: u32 = 16384;
 
-/// RTL files of `sb2sb_pair`, in compile order.
-pub const RTL_FILES: &[&str] = &[
+/// RTL files of one core and its io_d2d link, in compile order: what every
+/// top made of cores (`sb2sb_pair`, `sb2sb_system`) compiles before its own.
+pub const CORE_RTL_FILES: [&str; 16] = [
     "sb2sb_pkg.sv",
     "cayman_addr_decode.sv",
     "axil_reg_adapter.sv",
@@ -182,8 +183,32 @@ pub const RTL_FILES: &[&str] = &[
     "sb2sb_q7_port.sv",
     "sb2sb_core.sv",
     "io_d2d_link.sv",
-    "sb2sb_pair.sv",
 ];
+
+/// `CORE_RTL_FILES` followed by a top's own files (`K` = 16 + `M`, checked
+/// at compile time).
+pub const fn core_rtl_files_and<const M: usize, const K: usize>(
+    tail: [&'static str; M],
+) -> [&'static str; K] {
+    assert!(CORE_RTL_FILES.len() + M == K, "K must be 16 + M");
+    let mut out = [""; K];
+    let mut i = 0;
+    while i < CORE_RTL_FILES.len() {
+        out[i] = CORE_RTL_FILES[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < M {
+        out[CORE_RTL_FILES.len() + j] = tail[j];
+        j += 1;
+    }
+    out
+}
+
+const PAIR_RTL_FILES: [&str; 17] = core_rtl_files_and(["sb2sb_pair.sv"]);
+
+/// RTL files of `sb2sb_pair`, in compile order.
+pub const RTL_FILES: &[&str] = &PAIR_RTL_FILES;
 
 /// SBUF bytes stored per partition in the seed-size pair ([`BLOCK_SEED`]):
 /// room for seed 001 §8's 16 KiB per partition and for the 64 KiB legs of

@@ -356,27 +356,11 @@ impl CycleModel for SysTop {
     }
 }
 
+const SYSTEM_RTL_FILES: [&str; 18] =
+    super::core_rtl_files_and(["sb2sb_fabric.sv", "sb2sb_system.sv"]);
+
 /// RTL files of `sb2sb_system`, in compile order.
-pub const RTL_FILES: &[&str] = &[
-    "sb2sb_pkg.sv",
-    "cayman_addr_decode.sv",
-    "axil_reg_adapter.sv",
-    "evt_sem.sv",
-    "udma_regs.sv",
-    "udma_desc_pf.sv",
-    "udma_desc_fetch.sv",
-    "udma_m2s.sv",
-    "udma_s2m.sv",
-    "udma_engine.sv",
-    "axi4_sram.sv",
-    "axis_loop_fifo.sv",
-    "sb2sb_xbar.sv",
-    "sb2sb_q7_port.sv",
-    "sb2sb_core.sv",
-    "io_d2d_link.sv",
-    "sb2sb_fabric.sv",
-    "sb2sb_system.sv",
-];
+pub const RTL_FILES: &[&str] = &SYSTEM_RTL_FILES;
 
 /// Lockstep registration of the system top (`sb2sb cosim --block system`).
 pub const BLOCK: BlockDesc = BlockDesc {
