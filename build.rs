@@ -510,6 +510,12 @@ fn select_blocks(cfg: &Config) -> Vec<&'static BlockDesc> {
                 .filter(|b| listed.iter().any(|n| n == b.name)),
         );
     }
+    // Opt-in lockstep blocks only when named, in every build variant.
+    blocks.extend(
+        sb2sb_model::blocks::LOCKSTEP_OPT_IN
+            .iter()
+            .filter(|b| listed.iter().any(|n| n == b.name)),
+    );
     // Assertion builds also verilate the checker harness of the firing tests.
     if cfg.asserts {
         blocks.push(&assert_ports::HARNESS);

@@ -1,8 +1,8 @@
-//! Lockstep throughput per block: the golden model alone and the Verilated
-//! RTL alone on the same recorded inputs, and the full lockstep (environment,
-//! both sides, compare, history) on one thread and on two (golden side and
-//! RTL side on their own threads). Read the figures as ratios against the
-//! Verilated RTL measured in the same run.
+//! Lockstep throughput per block (decoder, evt_sem, leg, system): the golden
+//! model alone and the Verilated RTL alone on the same recorded inputs, and
+//! the full lockstep (environment, both sides, compare, history) on one
+//! thread and on two (golden side and RTL side on their own threads). Read
+//! the figures as ratios against the Verilated RTL measured in the same run.
 //!
 //! `cargo bench --bench lockstep` (or `make bench`).
 
@@ -133,6 +133,13 @@ fn bench(c: &mut Criterion) {
     block::<_, decoder::DecoderStim>(c, &decoder::BLOCK, decoder::Decoder::new);
     block::<_, evt_sem::EvtSemStim>(c, &evt_sem::BLOCK, evt_sem::EvtSem::new);
     leg(c);
+    // Block `system`: four cores and the fabric (docs/system-rtl.md), the
+    // Verilated system alone against its golden twin and the lockstep.
+    block::<_, sb2sb_model::pair::sys_stim::SysEnv>(
+        c,
+        &sb2sb_model::pair::system::BLOCK,
+        sb2sb_model::pair::system::SysTop::default,
+    );
     ratios::print(&ROWS.lock().unwrap());
 }
 

@@ -7,7 +7,7 @@ use sb2sb_model::ports::{CycleModel, Stimulus};
 use sb2sb_model::decoder::{Decoder, DecoderStim};
 use sb2sb_model::evt_sem::{EvtSem, EvtSemStim};
 use sb2sb_model::pair::sys_stim::SysEnv;
-use sb2sb_model::pair::system::SysTop;
+use sb2sb_model::pair::system::{SysIn, SysOut, SysParams, SysTop};
 use sb2sb_model::pair::{LegEnv, Pair, Scenario, LEG_FAULTS, SCENARIOS};
 use sb2sb_model::udma::{Udma, UdmaEngine, UdmaEnv, UdmaStim, W128, W32};
 
@@ -61,10 +61,47 @@ pub fn run_named(name: &str, opts: &Options, fault: Option<&Fault>) -> Result<Re
         "udma_w128" => go::<UdmaEngine<W128>, UdmaEnv<W128>>(name, UdmaEngine::new(), opts, fault),
         "leg" => run_leg(opts, None, None, fault),
         "system" => go::<SysTop, SysEnv>(name, SysTop::default(), opts, fault),
+        "system_2pkg" => go::<SysTop, SysEnv2Pkg>(
+            name,
+            SysTop::new(SysParams::BLOCK.two_packages()),
+            opts,
+            fault,
+        ),
         _ => {
             let _ = go::<Never, Never>;
             bail!("unknown block `{name}` (known: {})", names().join(", "))
         }
+    }
+}
+
+/// The environment of block `system_2pkg`: [`SysEnv`] on the system top's
+/// two-package placement (one core per die; the fold between the packages
+/// is the chip-id view, their links the other-package class).
+#[derive(Debug, Clone)]
+pub struct SysEnv2Pkg(SysEnv);
+
+impl Stimulus for SysEnv2Pkg {
+    type In = SysIn;
+    type Out = SysOut;
+
+    fn new(seed: u64, cycles: u64) -> Self {
+        Self(SysEnv::with_params(
+            SysParams::BLOCK.two_packages(),
+            seed,
+            cycles,
+        ))
+    }
+
+    fn next(&mut self, cycle: u64, prev_out: Option<&SysOut>) -> SysIn {
+        self.0.next(cycle, prev_out)
+    }
+
+    fn coverage(&self) -> Vec<(String, u64)> {
+        self.0.coverage()
+    }
+
+    fn compare_final(&self, other: &Self) -> Result<(), String> {
+        self.0.compare_final(&other.0)
     }
 }
 

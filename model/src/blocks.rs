@@ -26,7 +26,17 @@ pub const RTL_ONLY: &[BlockDesc] = &[crate::pair::BLOCK_SEED];
 /// `SB2SB_BLOCKS=all,leg_seed16`): the 16-engine seed-size pair.
 pub const RTL_OPT_IN: &[BlockDesc] = &[crate::pair::BLOCK_SEED16];
 
+/// Lockstep blocks built only when `SB2SB_BLOCKS` names them (e.g.
+/// `SB2SB_BLOCKS=all,system_2pkg`) and run only when asked for by name
+/// (`sb2sb cosim --block system_2pkg`; not in `--block all`, regress or
+/// coverage): the system top on its two-package placement, a second
+/// Verilated build of the longest lockstep top.
+pub const LOCKSTEP_OPT_IN: &[BlockDesc] = &[crate::pair::system::BLOCK_2PKG];
+
 /// Look a block up by its CLI name.
 pub fn find(name: &str) -> Option<&'static BlockDesc> {
-    BLOCKS.iter().find(|b| b.name == name)
+    BLOCKS
+        .iter()
+        .chain(LOCKSTEP_OPT_IN)
+        .find(|b| b.name == name)
 }

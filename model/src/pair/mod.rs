@@ -6,6 +6,7 @@
 //! See `docs/pair.md` for the block diagram, the address routing table and
 //! the link timing.
 
+pub mod configs;
 pub mod core;
 pub mod fabric;
 pub mod fifo;

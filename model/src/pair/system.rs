@@ -375,6 +375,30 @@ pub const BLOCK: BlockDesc = BlockDesc {
     outputs: <SysOut as PortBundle>::SIGNALS,
 };
 
+/// The system top on the two-package placement ([`SysParams::two_packages`]:
+/// one core per die, the chip-id fold, other-package links): an opt-in
+/// lockstep block (`SB2SB_BLOCKS=all,system_2pkg`,
+/// `crate::blocks::LOCKSTEP_OPT_IN`), run with `sb2sb cosim --block
+/// system_2pkg`; the same RTL and golden twin as [`BLOCK`] at another
+/// `CoresPerDie`.
+pub const BLOCK_2PKG: BlockDesc = BlockDesc {
+    name: "system_2pkg",
+    top: "sb2sb_system",
+    rtl_files: RTL_FILES,
+    params: &[
+        (
+            "NumEngines",
+            SysParams::BLOCK.two_packages().core.engines as i64,
+        ),
+        (
+            "CoresPerDie",
+            SysParams::BLOCK.two_packages().cores_per_die as i64,
+        ),
+    ],
+    inputs: <SysIn as PortBundle>::SIGNALS,
+    outputs: <SysOut as PortBundle>::SIGNALS,
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

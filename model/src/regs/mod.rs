@@ -796,6 +796,23 @@ mod tests {
                 );
             }
         }
+        // The named core configurations (docs/core.md).
+        let path = format!("{}/../docs/core.md", env!("CARGO_MANIFEST_DIR"));
+        let doc = std::fs::read_to_string(&path).expect("read docs page");
+        let fresh = splice_marked(
+            &doc,
+            "core_configs",
+            &crate::pair::configs::render_configs_md(),
+        )
+        .expect("docs/core.md has no regs:core_configs markers");
+        if update {
+            std::fs::write(&path, &fresh).expect("write docs page");
+        } else {
+            assert!(
+                fresh == doc,
+                "docs/core.md: core configuration table is stale: run `make gen`"
+            );
+        }
         // The UDMA error-cause table (docs/udma.md §3).
         let path = format!("{}/../docs/udma.md", env!("CARGO_MANIFEST_DIR"));
         let doc = std::fs::read_to_string(&path).expect("read docs page");
