@@ -214,3 +214,135 @@ fn plot_writes_an_svg_with_one_series_per_algorithm_and_the_published_points() {
         .iter()
         .any(|t| t.starts_with("published trn2 all_gather 8 ranks")));
 }
+
+/// Whether this build verilated the RTL-only system top of `--mode rtl`
+/// (an opt-in block: `SB2SB_BLOCKS=all,system_coll`); the RTL tests print
+/// why they skip otherwise.
+fn rtl_built() -> bool {
+    let name = sb2sb_model::pair::system::BLOCK_COLL.name;
+    let ok = sb2sb::rtl::compiled_blocks().iter().any(|b| b == name);
+    if !ok {
+        eprintln!(
+            "SKIP: block {name} is not in this build; build it with \
+             SB2SB_BLOCKS=all,{name} cargo test --release --test cli_nccom"
+        );
+    }
+    ok
+}
+
+/// `--mode rtl -r 4 --check` for every op at 1 KiB and 64 KiB per rank: the
+/// Verilated system's buffers equal the plain reference (`--check`) and the
+/// modeled time is a positive number of clock cycles.
+#[test]
+fn rtl_mode_checks_every_op_on_4_ranks_at_1k_and_64k() {
+    if !rtl_built() {
+        return;
+    }
+    for op in [
+        "all_gather",
+        "reduce_scatter",
+        "all_reduce",
+        "permute",
+        "sendrecv",
+    ] {
+        let o = sb2sb_line(
+            &format!("nccom {op} -r 4 -b 1K -e 64K -f 64 --mode rtl --check --json"),
+            &[],
+        );
+        assert_eq!(o.status.code(), Some(0), "{op}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["machine"], "rtl", "{v}");
+        let rows = v["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), 2, "{op}: {v}");
+        for r in rows {
+            assert_eq!(r["verified"], true, "{op}: {r}");
+            assert!(r["cycles"].as_u64().unwrap() > 0, "{op}: {r}");
+        }
+    }
+}
+
+/// More ranks than the Verilated system has cores is one line on stderr.
+#[test]
+fn rtl_mode_refuses_more_ranks_than_the_system_top_has_cores() {
+    let o = sb2sb_line("nccom all_gather -r 8 -b 1K -e 1K --mode rtl", &[]);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(
+        stderr(&o).contains("--mode rtl runs on the Verilated system top's 4 cores"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// The RTL's final buffers and semaphores equal fast mode's byte for byte,
+/// for every op (ring and the mesh / rdh algorithms of the blocked ops), and
+/// both equal the plain reference (`collective::reference`, the independent
+/// oracle).
+#[test]
+fn rtl_final_buffers_and_semaphores_equal_fast_modes() {
+    use sb2sb_model::collective::algo::{Algorithm, Choice};
+    use sb2sb_model::collective::nccom::{self, Config, Machine};
+    use sb2sb_model::collective::{read_tensor, run_algo, CollectiveOp};
+    use sb2sb_model::datapath::reduce::{Dtype, ReduceOp};
+    use sb2sb_model::isa::Arch;
+    if !rtl_built() {
+        return;
+    }
+    let cases = [
+        (CollectiveOp::AllReduce, Algorithm::Ring, Dtype::Bf16),
+        (CollectiveOp::AllReduce, Algorithm::Rdh, Dtype::Fp32),
+        (CollectiveOp::ReduceScatter, Algorithm::Mesh, Dtype::Fp32),
+        (CollectiveOp::AllGather, Algorithm::Ring, Dtype::Fp16),
+        (CollectiveOp::AllGather, Algorithm::Mesh, Dtype::Int32),
+        (CollectiveOp::Permute, Algorithm::Ring, Dtype::Fp32),
+    ];
+    for (op, algo, dtype) in cases {
+        let size = 16 << 10;
+        let cfg = Config {
+            op,
+            ranks: 4,
+            min_bytes: size,
+            max_bytes: size,
+            factor: 2,
+            dtype,
+            reduce: ReduceOp::Sum,
+            check: true,
+            channel: 0,
+            arch: Arch::Cayman,
+            seed: 5,
+            machine: Machine::SystemFast,
+            algorithm: Choice::Fixed(algo),
+        };
+        let red = op.reduces().then_some((dtype, ReduceOp::Sum));
+        let mut fast = nccom::prepare(&cfg, size).unwrap();
+        let rtl_t = sb2sb::sys_target::RtlSystemTarget::new(Arch::Cayman).unwrap();
+        let rcfg = Config {
+            machine: Machine::Rtl,
+            ..cfg
+        };
+        let mut rtl = nccom::prepare_on(&rcfg, size, Box::new(rtl_t)).unwrap();
+        for p in [&mut fast, &mut rtl] {
+            run_algo(p.target.as_mut(), op, &p.members, 0, red, algo).unwrap();
+        }
+        nccom::verify(&rcfg, size, &rtl).unwrap();
+        nccom::verify(&cfg, size, &fast).unwrap();
+        for (mf, mr) in fast.members.iter().zip(&rtl.members) {
+            for (bf, br) in [(Some(mf.input), Some(mr.input)), (mf.output, mr.output)] {
+                let (Some(bf), Some(br)) = (bf, br) else {
+                    continue;
+                };
+                let a = read_tensor(fast.target.as_ref(), &bf, 0, bf.size).unwrap();
+                let b = read_tensor(rtl.target.as_ref(), &br, 0, br.size).unwrap();
+                assert!(a == b, "{op} {algo:?}: rank {} differs", mf.input.core);
+            }
+        }
+        for c in 0..4 {
+            for s in 0..=255u8 {
+                assert_eq!(
+                    fast.target.sem(c, s).unwrap(),
+                    rtl.target.sem(c, s).unwrap(),
+                    "{op} {algo:?}: core {c} semaphore {s}"
+                );
+            }
+        }
+    }
+}
