@@ -70,6 +70,10 @@ struct Piece {
     reduce: Option<(Dtype, ReduceOp)>,
 }
 
+/// A round: its pieces with their landing offsets, and the receive-slot
+/// bytes taken per RX core.
+type Round = (Vec<(Piece, u64)>, [u64; SYS_CORES]);
+
 /// The Verilated 4-core system as a lowering target.
 pub struct RtlSystemTarget {
     arch: Arch,
@@ -282,14 +286,14 @@ impl RtlSystemTarget {
     fn rounds_of(&self, pieces: &[Piece]) -> Vec<Vec<(Piece, u64)>> {
         let lo = self.partition_bytes();
         let hi = u64::from(self.p.core.sbuf_part_bytes);
-        let mut rounds: Vec<(Vec<(Piece, u64)>, [u64; SYS_CORES])> = Vec::new();
+        let mut rounds: Vec<Round> = Vec::new();
         for &pc in pieces {
             let need = if pc.reduce.is_some() {
                 pc.bytes.next_multiple_of(SLOT_ALIGN)
             } else {
                 0
             };
-            let fits = |(r, slots): &(Vec<(Piece, u64)>, [u64; SYS_CORES])| {
+            let fits = |(r, slots): &Round| {
                 r.iter().all(|(q, _)| q.tx != pc.tx) && lo + slots[pc.rx] + need <= hi
             };
             let k = match rounds.iter().position(fits) {
