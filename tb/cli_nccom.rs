@@ -384,3 +384,63 @@ fn run_program_in_rtl_mode_passes_its_checks() {
         stderr(&o)
     );
 }
+
+/// A leg the Verilated system cannot carry is a typed error: a fifth core,
+/// a region past the target's 8 KiB of each partition, a leg that shifts
+/// partitions; a leg it can carry lands its bytes (read back through the
+/// backdoor) and leaves its semaphores at 0.
+#[test]
+fn rtl_target_refuses_legs_it_cannot_carry() {
+    use sb2sb::sys_target::RtlSystemTarget;
+    use sb2sb_model::isa::Arch;
+    use sb2sb_model::lower::{Leg, Region, Target, TargetError};
+    if !rtl_built() {
+        return;
+    }
+    let mut t = RtlSystemTarget::new(Arch::Cayman).unwrap();
+    let r = |core, partition, offset, bytes| Region {
+        core,
+        partition,
+        partitions: 4,
+        offset,
+        bytes,
+    };
+    let leg = |src, dst| Leg {
+        src,
+        dst,
+        reduce: None,
+    };
+    assert_eq!(t.partition_bytes(), 8192);
+    assert!(matches!(
+        t.run_legs(&[leg(r(0, 0, 0, 64), r(4, 0, 0, 64))]),
+        Err(TargetError::NoSuchCore { core: 4, cores: 4 })
+    ));
+    assert!(matches!(
+        t.run_legs(&[leg(r(0, 0, 0, 64), r(1, 0, 8160, 64))]),
+        Err(TargetError::OutOfRange {
+            end_offset: 8224,
+            ..
+        })
+    ));
+    assert!(matches!(
+        t.run_legs(&[leg(r(0, 0, 0, 64), r(1, 8, 0, 64))]),
+        Err(TargetError::System(m)) if m.contains("shifts partitions")
+    ));
+    let data: Vec<u8> = (0..64u8).map(|b| b.wrapping_mul(7) ^ 0x5a).collect();
+    for p in 0..4 {
+        t.write(2, p, 96, &data).unwrap();
+    }
+    let rep = t
+        .run_legs(&[leg(r(2, 0, 96, 64), r(1, 0, 200, 64))])
+        .unwrap();
+    assert_eq!((rep.legs, rep.bytes), (1, 256));
+    for p in 0..4 {
+        assert_eq!(t.read(1, p, 200, 64).unwrap(), data, "partition {p}");
+    }
+    assert_eq!(t.read(1, 4, 200, 64).unwrap(), vec![0u8; 64]);
+    for c in 0..4 {
+        for s in 0..=255u8 {
+            assert_eq!(t.sem(c, s).unwrap(), 0, "core {c} semaphore {s}");
+        }
+    }
+}
