@@ -148,6 +148,9 @@ fn configs(a: &NccomArgs) -> anyhow::Result<Vec<Config>> {
         },
         algorithm: algos[0],
     };
+    if base.machine == Machine::Rtl && a.trace.is_some() {
+        anyhow::bail!("--trace: the timeline covers fast and cycle mode, not --mode rtl");
+    }
     if base.machine == Machine::Rtl && base.ranks > SYS_CORES {
         anyhow::bail!(
             "-r {}: --mode rtl runs on the Verilated system top's {SYS_CORES} cores (-r 2..={SYS_CORES})",
