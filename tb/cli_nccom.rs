@@ -214,3 +214,233 @@ fn plot_writes_an_svg_with_one_series_per_algorithm_and_the_published_points() {
         .iter()
         .any(|t| t.starts_with("published trn2 all_gather 8 ranks")));
 }
+
+/// Whether this build verilated the RTL-only system top of `--mode rtl`
+/// (an opt-in block: `SB2SB_BLOCKS=all,system_coll`); the RTL tests print
+/// why they skip otherwise.
+fn rtl_built() -> bool {
+    let name = sb2sb_model::pair::system::BLOCK_COLL.name;
+    let ok = sb2sb::rtl::compiled_blocks().iter().any(|b| b == name);
+    if !ok {
+        eprintln!(
+            "SKIP: block {name} is not in this build; build it with \
+             SB2SB_BLOCKS=all,{name} cargo test --release --test cli_nccom"
+        );
+    }
+    ok
+}
+
+/// `--mode rtl -r 4 --check` for every op at 1 KiB and 64 KiB per rank: the
+/// Verilated system's buffers equal the plain reference (`--check`) and the
+/// modeled time is a positive number of clock cycles.
+#[test]
+fn rtl_mode_checks_every_op_on_4_ranks_at_1k_and_64k() {
+    if !rtl_built() {
+        return;
+    }
+    for op in [
+        "all_gather",
+        "reduce_scatter",
+        "all_reduce",
+        "permute",
+        "sendrecv",
+    ] {
+        let o = sb2sb_line(
+            &format!("nccom {op} -r 4 -b 1K -e 64K -f 64 --mode rtl --check --json"),
+            &[],
+        );
+        assert_eq!(o.status.code(), Some(0), "{op}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["machine"], "rtl", "{v}");
+        let rows = v["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), 2, "{op}: {v}");
+        for r in rows {
+            assert_eq!(r["verified"], true, "{op}: {r}");
+            assert!(r["cycles"].as_u64().unwrap() > 0, "{op}: {r}");
+        }
+    }
+}
+
+/// More ranks than the Verilated system has cores is one line on stderr.
+#[test]
+fn rtl_mode_refuses_more_ranks_than_the_system_top_has_cores() {
+    let o = sb2sb_line("nccom all_gather -r 8 -b 1K -e 1K --mode rtl", &[]);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(
+        stderr(&o).contains("--mode rtl runs on the Verilated system top's 4 cores"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// The RTL's final buffers and semaphores equal fast mode's byte for byte,
+/// for every op (ring and the mesh / rdh algorithms of the blocked ops), and
+/// both equal the plain reference (`collective::reference`, the independent
+/// oracle).
+#[test]
+fn rtl_final_buffers_and_semaphores_equal_fast_modes() {
+    use sb2sb_model::collective::algo::{Algorithm, Choice};
+    use sb2sb_model::collective::nccom::{self, Config, Machine};
+    use sb2sb_model::collective::{read_tensor, run_algo, CollectiveOp};
+    use sb2sb_model::datapath::reduce::{Dtype, ReduceOp};
+    use sb2sb_model::isa::Arch;
+    if !rtl_built() {
+        return;
+    }
+    let cases = [
+        (CollectiveOp::AllReduce, Algorithm::Ring, Dtype::Bf16),
+        (CollectiveOp::AllReduce, Algorithm::Rdh, Dtype::Fp32),
+        (CollectiveOp::ReduceScatter, Algorithm::Mesh, Dtype::Fp32),
+        (CollectiveOp::AllGather, Algorithm::Ring, Dtype::Fp16),
+        (CollectiveOp::AllGather, Algorithm::Mesh, Dtype::Int32),
+        (CollectiveOp::Permute, Algorithm::Ring, Dtype::Fp32),
+    ];
+    for (op, algo, dtype) in cases {
+        let size = 16 << 10;
+        let cfg = Config {
+            op,
+            ranks: 4,
+            min_bytes: size,
+            max_bytes: size,
+            factor: 2,
+            dtype,
+            reduce: ReduceOp::Sum,
+            check: true,
+            channel: 0,
+            arch: Arch::Cayman,
+            seed: 5,
+            machine: Machine::SystemFast,
+            algorithm: Choice::Fixed(algo),
+        };
+        let red = op.reduces().then_some((dtype, ReduceOp::Sum));
+        let mut fast = nccom::prepare(&cfg, size).unwrap();
+        let rtl_t = sb2sb::sys_target::RtlSystemTarget::new(Arch::Cayman).unwrap();
+        let rcfg = Config {
+            machine: Machine::Rtl,
+            ..cfg
+        };
+        let mut rtl = nccom::prepare_on(&rcfg, size, Box::new(rtl_t)).unwrap();
+        for p in [&mut fast, &mut rtl] {
+            run_algo(p.target.as_mut(), op, &p.members, 0, red, algo).unwrap();
+        }
+        nccom::verify(&rcfg, size, &rtl).unwrap();
+        nccom::verify(&cfg, size, &fast).unwrap();
+        for (mf, mr) in fast.members.iter().zip(&rtl.members) {
+            for (bf, br) in [(Some(mf.input), Some(mr.input)), (mf.output, mr.output)] {
+                let (Some(bf), Some(br)) = (bf, br) else {
+                    continue;
+                };
+                let a = read_tensor(fast.target.as_ref(), &bf, 0, bf.size).unwrap();
+                let b = read_tensor(rtl.target.as_ref(), &br, 0, br.size).unwrap();
+                assert!(a == b, "{op} {algo:?}: rank {} differs", mf.input.core);
+            }
+        }
+        for c in 0..4 {
+            for s in 0..=255u8 {
+                assert_eq!(
+                    fast.target.sem(c, s).unwrap(),
+                    rtl.target.sem(c, s).unwrap(),
+                    "{op} {algo:?}: core {c} semaphore {s}"
+                );
+            }
+        }
+    }
+}
+
+/// `run program --mode rtl` (and `run pair`) on the Verilated system: a
+/// 4-rank example program passes its own checks, a SENDRECV pair across the
+/// dies lands its bytes and raises both semaphores to 1 (host semaphore
+/// updates carried by the cores' Q7s), and a program that places a rank on
+/// a fifth core is a typed error.
+#[test]
+fn run_program_in_rtl_mode_passes_its_checks() {
+    if !rtl_built() {
+        return;
+    }
+    let o = sb2sb_line(
+        "run program examples/reduce_scatter_int32_min.json --mode rtl --json",
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["mode"], "rtl");
+    assert_eq!(v["passed"], true, "{v}");
+    assert!(v["cycles"].as_u64().unwrap() > 0, "{v}");
+    let o = sb2sb_line(
+        "run pair --from-core 0 --to-core 2 --bytes 16K --mode rtl --json",
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["passed"], true, "{v}");
+    let checks = v["checks"].as_array().unwrap();
+    assert_eq!(checks.len(), 3, "{v}");
+    assert!(checks.iter().all(|c| c["ok"] == true), "{v}");
+    let o = sb2sb_line("run program examples/all_gather.json --mode rtl", &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("core 4 does not exist (the topology has 4 cores)"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// A leg the Verilated system cannot carry is a typed error: a fifth core,
+/// a region past the target's 8 KiB of each partition, a leg that shifts
+/// partitions; a leg it can carry lands its bytes (read back through the
+/// backdoor) and leaves its semaphores at 0.
+#[test]
+fn rtl_target_refuses_legs_it_cannot_carry() {
+    use sb2sb::sys_target::RtlSystemTarget;
+    use sb2sb_model::isa::Arch;
+    use sb2sb_model::lower::{Leg, Region, Target, TargetError};
+    if !rtl_built() {
+        return;
+    }
+    let mut t = RtlSystemTarget::new(Arch::Cayman).unwrap();
+    let r = |core, partition, offset, bytes| Region {
+        core,
+        partition,
+        partitions: 4,
+        offset,
+        bytes,
+    };
+    let leg = |src, dst| Leg {
+        src,
+        dst,
+        reduce: None,
+    };
+    assert_eq!(t.partition_bytes(), 8192);
+    assert!(matches!(
+        t.run_legs(&[leg(r(0, 0, 0, 64), r(4, 0, 0, 64))]),
+        Err(TargetError::NoSuchCore { core: 4, cores: 4 })
+    ));
+    assert!(matches!(
+        t.run_legs(&[leg(r(0, 0, 0, 64), r(1, 0, 8160, 64))]),
+        Err(TargetError::OutOfRange {
+            end_offset: 8224,
+            ..
+        })
+    ));
+    assert!(matches!(
+        t.run_legs(&[leg(r(0, 0, 0, 64), r(1, 8, 0, 64))]),
+        Err(TargetError::System(m)) if m.contains("shifts partitions")
+    ));
+    let data: Vec<u8> = (0..64u8).map(|b| b.wrapping_mul(7) ^ 0x5a).collect();
+    for p in 0..4 {
+        t.write(2, p, 96, &data).unwrap();
+    }
+    let rep = t
+        .run_legs(&[leg(r(2, 0, 96, 64), r(1, 0, 200, 64))])
+        .unwrap();
+    assert_eq!((rep.legs, rep.bytes), (1, 256));
+    for p in 0..4 {
+        assert_eq!(t.read(1, p, 200, 64).unwrap(), data, "partition {p}");
+    }
+    assert_eq!(t.read(1, 4, 200, 64).unwrap(), vec![0u8; 64]);
+    for c in 0..4 {
+        for s in 0..=255u8 {
+            assert_eq!(t.sem(c, s).unwrap(), 0, "core {c} semaphore {s}");
+        }
+    }
+}

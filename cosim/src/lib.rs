@@ -15,9 +15,11 @@
 pub mod assert_ports;
 pub mod blocks;
 pub mod cli;
+pub mod core_mems;
 pub mod cputime;
 pub mod describe;
 pub mod ffi;
 pub mod lockstep;
 pub mod rtl;
+pub mod sys_target;
 pub mod waves;

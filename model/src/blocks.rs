@@ -23,8 +23,9 @@ pub const BLOCKS: &[BlockDesc] = &[
 pub const RTL_ONLY: &[BlockDesc] = &[crate::pair::BLOCK_SEED];
 
 /// RTL-only blocks built only when `SB2SB_BLOCKS` names them (e.g.
-/// `SB2SB_BLOCKS=all,leg_seed16`): the 16-engine seed-size pair.
-pub const RTL_OPT_IN: &[BlockDesc] = &[crate::pair::BLOCK_SEED16];
+/// `SB2SB_BLOCKS=all,leg_seed16`): the 16-engine seed-size pair, and the
+/// system top that runs collectives (`system_coll`, `sb2sb nccom --mode rtl`).
+pub const RTL_OPT_IN: &[BlockDesc] = &[crate::pair::BLOCK_SEED16, crate::pair::system::BLOCK_COLL];
 
 /// Lockstep blocks built only when `SB2SB_BLOCKS` names them (e.g.
 /// `SB2SB_BLOCKS=all,system_2pkg`) and run only when asked for by name

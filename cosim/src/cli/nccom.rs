@@ -19,7 +19,11 @@ use sb2sb_model::collective::nccom::{
 use sb2sb_model::collective::CollectiveOp;
 use sb2sb_model::datapath::reduce::{Dtype, ReduceOp};
 use sb2sb_model::isa::Arch;
+use sb2sb_model::lower::Target;
+use sb2sb_model::pair::system::SYS_CORES;
 use serde_json::json;
+
+use crate::sys_target::RtlSystemTarget;
 
 /// `sb2sb nccom …` (values are parsed here so that a bad one is one line on stderr).
 #[derive(clap::Args, Debug)]
@@ -54,7 +58,8 @@ pub struct NccomArgs {
     #[arg(long, default_value = "1")]
     seed: String,
     /// Machine: fast (system model, fast mode; default), flat (plain per-core SBUF images, no descriptor rings),
-    /// cycle (system model, cycle mode).
+    /// cycle (system model, cycle mode), rtl (the Verilated 4-core system top, block system_coll;
+    /// a reducing step's fold runs on the host between legs).
     #[arg(long, default_value = "fast")]
     mode: String,
     /// Algorithm: ring, mesh, rdh or auto (by size, as the runtime); a comma
@@ -138,10 +143,20 @@ fn configs(a: &NccomArgs) -> anyhow::Result<Vec<Config>> {
             "flat" => Machine::Flat,
             "fast" => Machine::SystemFast,
             "cycle" => Machine::SystemCycle,
-            m => anyhow::bail!("--mode: unknown {m:?} (flat, fast, cycle)"),
+            "rtl" => Machine::Rtl,
+            m => anyhow::bail!("--mode: unknown {m:?} (flat, fast, cycle, rtl)"),
         },
         algorithm: algos[0],
     };
+    if base.machine == Machine::Rtl && a.trace.is_some() {
+        anyhow::bail!("--trace: the timeline covers fast and cycle mode, not --mode rtl");
+    }
+    if base.machine == Machine::Rtl && base.ranks > SYS_CORES {
+        anyhow::bail!(
+            "-r {}: --mode rtl runs on the Verilated system top's {SYS_CORES} cores (-r 2..={SYS_CORES})",
+            base.ranks
+        );
+    }
     algos
         .into_iter()
         .map(|algorithm| {
@@ -163,7 +178,25 @@ fn machine_name(m: Machine) -> &'static str {
         Machine::Flat => "flat fast path",
         Machine::SystemFast => "system model, fast mode",
         Machine::SystemCycle => "system model, cycle mode",
+        Machine::Rtl => "Verilated system top, 4 cores; reducing steps fold on the host",
     }
+}
+
+/// One size on the configured machine: the RTL target is built here (a
+/// fresh Verilated system per size), the others by `nccom::run_size`.
+fn run_size(cfg: &Config, size: u64) -> anyhow::Result<Row> {
+    if cfg.machine != Machine::Rtl {
+        return Ok(nccom::run_size(cfg, size)?);
+    }
+    let t = RtlSystemTarget::new(cfg.arch)?;
+    let need = nccom::partition_bytes_needed(cfg, size);
+    if need > t.partition_bytes() {
+        anyhow::bail!(
+            "size {size}: the buffers take {need} bytes per SBUF partition, the Verilated system holds {} (--mode rtl)",
+            t.partition_bytes()
+        );
+    }
+    Ok(nccom::run_size_on(cfg, size, Box::new(t))?)
 }
 
 /// Entry point of `sb2sb nccom`.
@@ -202,13 +235,13 @@ pub fn run(a: NccomArgs) -> anyhow::Result<i32> {
         let mut rows: Vec<Row> = Vec::with_capacity(sizes.len());
         for &s in &sizes {
             bar.set_message(format!("{} {s} B", cfg.algorithm.name()));
-            let row = nccom::run_size(&cfg, s);
+            let row = run_size(&cfg, s);
             bar.inc(1);
             match row {
                 Ok(r) => rows.push(r),
                 Err(e) => {
                     bar.finish_and_clear();
-                    return Err(e.into());
+                    return Err(e);
                 }
             }
         }
@@ -277,6 +310,7 @@ fn mode_name(m: Machine) -> &'static str {
         Machine::Flat => "flat",
         Machine::SystemFast => "fast",
         Machine::SystemCycle => "cycle",
+        Machine::Rtl => "rtl",
     }
 }
 
@@ -410,7 +444,11 @@ fn report(sweeps: &[Sweep]) -> serde_json::Value {
             "arch": cfg.arch,
             "packages": cfg.ranks.div_ceil(8),
             "dies_per_package": 2,
-            "cores_per_die": 4,
+            "cores_per_die": if cfg.machine == Machine::Rtl {
+                usize::from(sb2sb_model::pair::system::SysParams::COLL.cores_per_die)
+            } else {
+                4
+            },
             "host_threads": threads_used(cfg.machine),
         },
         "timing": timing_json(cfg.machine),
@@ -528,6 +566,6 @@ fn size_label(x: f64) -> String {
 fn threads_used(m: Machine) -> usize {
     match m {
         Machine::Flat | Machine::SystemFast => sb2sb_model::collective::parallel::threads(),
-        Machine::SystemCycle => 1,
+        Machine::SystemCycle | Machine::Rtl => 1,
     }
 }

@@ -42,6 +42,9 @@ enum Mode {
     /// Flat fast path: SBUF images and SIMD kernels only (also accepts
     /// transfers that shift partitions).
     Flat,
+    /// The Verilated 4-core system top (block system_coll, program ranks on
+    /// cores 0..=3; a reducing leg's fold runs on the host).
+    Rtl,
 }
 
 /// `run sendrecv`: the leg's arguments and the timeline.
@@ -196,6 +199,11 @@ fn execute(prog: Program, mode: Mode, as_json: bool) -> anyhow::Result<i32> {
             let mut t = lower::system_target(&loaded, m)?;
             let rep = lower::run(&loaded, &mut t)?;
             (rep, (mode == Mode::Cycle).then_some(t.sys.cycle.cycles))
+        }
+        Mode::Rtl => {
+            let mut t = crate::sys_target::RtlSystemTarget::new(loaded.program.arch)?;
+            let rep = lower::run(&loaded, &mut t)?;
+            (rep, Some(t.round_cycles))
         }
     };
     let passed = rep.passed();

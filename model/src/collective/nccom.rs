@@ -45,6 +45,9 @@ pub enum Machine {
     SystemFast,
     /// The system model in cycle mode (UDMA / EVT_SEM stepped every cycle).
     SystemCycle,
+    /// The Verilated system top (`sb2sb nccom --mode rtl`): a target the
+    /// caller builds and hands to [`prepare_on`] / [`run_size_on`].
+    Rtl,
 }
 
 /// A sweep's parameters.
@@ -174,6 +177,9 @@ pub enum NccomError {
     /// The machine failed.
     #[error(transparent)]
     Target(#[from] TargetError),
+    /// A machine this crate cannot build (the RTL): the caller passes it.
+    #[error("machine {0:?} is built by its caller: use prepare_on / run_size_on")]
+    ExternalMachine(Machine),
 }
 
 /// Parse `1K`, `16M`, `2G`, `4096` (K/M/G are powers of 1024; `B` and `iB` accepted).
@@ -360,14 +366,10 @@ pub struct Prepared {
 /// buffers when they exceed the arch default (nccom-test buffers live in HBM
 /// on hardware; this model moves them SBUF→SBUF — project-defined).
 pub fn prepare(cfg: &Config, size: u64) -> Result<Prepared, NccomError> {
-    let parts = partitions_for(size);
-    let row = size / parts as u64;
-    let algorithm = cfg.algorithm_for(size);
-    let slots = algo::scratch_slots(cfg.op, algorithm, cfg.ranks);
-    let bufs = cfg.buffers(size);
+    let row = size / partitions_for(size) as u64;
     // Rounded up to 64 bytes (the system model's partition granule).
-    let pb = default_partition_bytes(cfg.arch).max((row * bufs).next_multiple_of(64));
-    let mut target: Box<dyn Target> = match cfg.machine {
+    let pb = default_partition_bytes(cfg.arch).max((row * cfg.buffers(size)).next_multiple_of(64));
+    let target: Box<dyn Target> = match cfg.machine {
         Machine::Flat => Box::new(FlatTarget::new(cfg.arch, cfg.ranks, pb)),
         Machine::SystemFast | Machine::SystemCycle => {
             // Packages of 2 dies x 4 cores (the last one may be partly used).
@@ -379,7 +381,27 @@ pub fn prepare(cfg: &Config, size: u64) -> Result<Prepared, NccomError> {
             };
             Box::new(SystemTarget::new(cfg.arch, packages, 4, pb, mode)?)
         }
+        Machine::Rtl => return Err(NccomError::ExternalMachine(cfg.machine)),
     };
+    prepare_on(cfg, size, target)
+}
+
+/// Bytes per SBUF partition the buffers of one size take (every buffer,
+/// output and scratch slot of a rank): what a caller-built target must hold.
+pub fn partition_bytes_needed(cfg: &Config, size: u64) -> u64 {
+    size / partitions_for(size) as u64 * cfg.buffers(size)
+}
+
+/// [`prepare`] on a machine the caller built (rank r on core r).
+pub fn prepare_on(
+    cfg: &Config,
+    size: u64,
+    mut target: Box<dyn Target>,
+) -> Result<Prepared, NccomError> {
+    let parts = partitions_for(size);
+    let row = size / parts as u64;
+    let algorithm = cfg.algorithm_for(size);
+    let slots = algo::scratch_slots(cfg.op, algorithm, cfg.ranks);
     let mut rng = StimRng::new(cfg.seed ^ size);
     let mut members = Vec::with_capacity(cfg.ranks);
     let mut inputs = Vec::with_capacity(cfg.ranks);
@@ -445,7 +467,15 @@ pub fn verify(cfg: &Config, size: u64, p: &Prepared) -> Result<(), NccomError> {
 
 /// Run one size: prepare, time the collective, check if asked, build the row.
 pub fn run_size(cfg: &Config, size: u64) -> Result<Row, NccomError> {
-    let mut p = prepare(cfg, size)?;
+    run_prepared(cfg, size, prepare(cfg, size)?)
+}
+
+/// [`run_size`] on a machine the caller built.
+pub fn run_size_on(cfg: &Config, size: u64, target: Box<dyn Target>) -> Result<Row, NccomError> {
+    run_prepared(cfg, size, prepare_on(cfg, size, target)?)
+}
+
+fn run_prepared(cfg: &Config, size: u64, mut p: Prepared) -> Result<Row, NccomError> {
     let t0 = Instant::now();
     let rep = run_algo(
         p.target.as_mut(),

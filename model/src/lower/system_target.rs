@@ -157,16 +157,10 @@ impl Target for SystemTarget {
     }
 
     fn sem_update(&mut self, c: usize, ev: &Events) -> Result<(), TargetError> {
-        let cur = self.sem(c, ev.update_idx)?;
-        let v = ev.semaphore_value as i32;
-        let new = match ev.update_mode {
-            UpdateMode::None => return Ok(()),
-            UpdateMode::SemIncOnRead | UpdateMode::SemIncOnComplete => cur.wrapping_add(1),
-            UpdateMode::SemDecOnRead | UpdateMode::SemDecOnComplete => cur.wrapping_sub(1),
-            UpdateMode::SemAddOnRead | UpdateMode::SemAddOnComplete => cur.wrapping_add(v),
-            UpdateMode::SemSubOnRead | UpdateMode::SemSubOnComplete => cur.wrapping_sub(v),
-            UpdateMode::SemWrOnRead | UpdateMode::SemWrOnComplete => v,
-        };
+        if ev.update_mode == UpdateMode::None {
+            return Ok(());
+        }
+        let new = sem_after(self.sem(c, ev.update_idx)?, ev);
         self.sys
             .set_sem(core(c), ev.update_idx, new)
             .map_err(sys_err)
@@ -197,7 +191,7 @@ impl Target for SystemTarget {
         // Legs on one core, after the rdma legs' bytes have landed (they
         // share no byte with them: check_batch).
         for l in legs.iter().filter(|l| l.src.core == l.dst.core) {
-            let t = self.local_leg(l)?;
+            let t = local_leg(self, l)?;
             rep.legs += 1;
             rep.bytes += l.src.total();
             rep.modeled_ns = rep.modeled_ns.max(t + fw);
@@ -223,54 +217,52 @@ impl Target for SystemTarget {
     }
 }
 
-impl SystemTarget {
-    /// A leg inside one core: fold (or copy) row by row with the datapath
-    /// kernel; its modeled ns (module docs).
-    fn local_leg(&mut self, l: &Leg) -> Result<u64, TargetError> {
-        if l.src.partitions == 0 || l.src.bytes == 0 {
-            return Ok(0);
-        }
-        let c = core(l.src.core);
-        for i in 0..l.src.partitions {
-            let src = self
-                .sys
-                .read_sbuf(
-                    c,
-                    part(l.src.partition + i),
-                    l.src.offset,
-                    l.src.bytes as usize,
-                )
-                .map_err(sys_err)?;
-            let out = match l.reduce {
-                Some((dtype, op)) => {
-                    let mut dst = self
-                        .sys
-                        .read_sbuf(
-                            c,
-                            part(l.dst.partition + i),
-                            l.dst.offset,
-                            l.dst.bytes as usize,
-                        )
-                        .map_err(sys_err)?;
-                    recv_reduce(&mut dst, &src, dtype, op)?;
-                    dst
-                }
-                None => src,
-            };
-            self.sys
-                .write_sbuf(c, part(l.dst.partition + i), l.dst.offset, &out)
-                .map_err(sys_err)?;
-        }
-        let engines = timing::lowered_engines(l.src.partitions);
-        let ps = timing::leg_ps(
-            LinkClass::OnDie,
-            l.src.partitions.into(),
-            l.src.bytes,
-            engines,
-        );
-        Ok(ps.div_ceil(1000))
+/// A semaphore's value after an instruction's EVENTS update (the one rule
+/// of every target that keeps hardware semaphores).
+pub fn sem_after(cur: i32, ev: &Events) -> i32 {
+    let v = ev.semaphore_value as i32;
+    match ev.update_mode {
+        UpdateMode::None => cur,
+        UpdateMode::SemIncOnRead | UpdateMode::SemIncOnComplete => cur.wrapping_add(1),
+        UpdateMode::SemDecOnRead | UpdateMode::SemDecOnComplete => cur.wrapping_sub(1),
+        UpdateMode::SemAddOnRead | UpdateMode::SemAddOnComplete => cur.wrapping_add(v),
+        UpdateMode::SemSubOnRead | UpdateMode::SemSubOnComplete => cur.wrapping_sub(v),
+        UpdateMode::SemWrOnRead | UpdateMode::SemWrOnComplete => v,
     }
+}
 
+/// A leg inside one core on any target: fold (or copy) row by row with the
+/// datapath kernel through the target's reads and writes; its modeled ns,
+/// an on-die leg of ⌈p / 8⌉ engines by the data-path row of
+/// `system::timing` (module docs). The one rule for one-core legs of every
+/// rdma target.
+pub fn local_leg<T: Target + ?Sized>(t: &mut T, l: &Leg) -> Result<u64, TargetError> {
+    if l.src.partitions == 0 || l.src.bytes == 0 {
+        return Ok(0);
+    }
+    for i in 0..l.src.partitions {
+        let src = t.read(l.src.core, l.src.partition + i, l.src.offset, l.src.bytes)?;
+        let out = match l.reduce {
+            Some((dtype, op)) => {
+                let mut dst = t.read(l.dst.core, l.dst.partition + i, l.dst.offset, l.dst.bytes)?;
+                recv_reduce(&mut dst, &src, dtype, op)?;
+                dst
+            }
+            None => src,
+        };
+        t.write(l.dst.core, l.dst.partition + i, l.dst.offset, &out)?;
+    }
+    let engines = timing::lowered_engines(l.src.partitions);
+    let ps = timing::leg_ps(
+        LinkClass::OnDie,
+        l.src.partitions.into(),
+        l.src.bytes,
+        engines,
+    );
+    Ok(ps.div_ceil(1000))
+}
+
+impl SystemTarget {
     fn run_legs_held(&mut self, legs: &[Leg]) -> Result<LegReport, TargetError> {
         let mut rep = LegReport::default();
         self.last_sems.clear();

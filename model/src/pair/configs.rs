@@ -17,7 +17,7 @@ pub struct Config {
 }
 
 /// Every named configuration, the lockstep blocks first.
-pub fn configs() -> [Config; 5] {
+pub fn configs() -> [Config; 6] {
     [
         Config {
             name: "CoreParams::LEG",
@@ -39,6 +39,12 @@ pub fn configs() -> [Config; 5] {
             used_by:
                 "`run sendrecv --mode rtl --engine-mask 0xFFFF` (block `leg_seed16`, opt-in build)",
             params: seed16_params(),
+        },
+        Config {
+            name: "SysParams::COLL.core",
+            used_by:
+                "`nccom --mode rtl`, `run program --mode rtl` (block `system_coll`, opt-in build)",
+            params: SysParams::COLL.core,
         },
         Config {
             name: "CoreParams::SYSTEM",

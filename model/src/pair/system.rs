@@ -27,6 +27,12 @@ pub const SYS_CORES: usize = 4;
 /// Verilator build-time budget, docs/system-rtl.md).
 pub const SYS_ENGINES: usize = 2;
 
+/// SBUF bytes per partition of [`SysParams::COLL`]: room for every buffer of
+/// an `nccom` collective on 4 ranks up to 64 KiB per rank (512 bytes per
+/// partition per buffer, at most six buffers with the mesh scratch slots) and
+/// the receive slots of a reducing step (docs/system-rtl.md).
+pub const COLL_SBUF_PART_BYTES: u32 = 16 * 1024;
+
 /// Parameters of a system top: its cores and their placement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SysParams {
@@ -44,6 +50,15 @@ impl SysParams {
             engines: SYS_ENGINES,
             ..CoreParams::LEG
         },
+        cores_per_die: 2,
+    };
+
+    /// The RTL-only system top that runs collectives ([`BLOCK_COLL`]): the
+    /// registered block's cores with an SBUF window of
+    /// [`COLL_SBUF_PART_BYTES`] per partition from offset 0 (the layout
+    /// `collective::nccom` gives its buffers), one package.
+    pub const COLL: Self = Self {
+        core: Self::BLOCK.core.with_sbuf(COLL_SBUF_PART_BYTES),
         cores_per_die: 2,
     };
 
@@ -394,6 +409,25 @@ pub const BLOCK_2PKG: BlockDesc = BlockDesc {
             "CoresPerDie",
             SysParams::BLOCK.two_packages().cores_per_die as i64,
         ),
+    ],
+    inputs: <SysIn as PortBundle>::SIGNALS,
+    outputs: <SysOut as PortBundle>::SIGNALS,
+};
+
+/// The system top at [`SysParams::COLL`] (`sb2sb nccom --mode rtl`): an
+/// RTL-only build with the testbench backdoor (`crate::blocks::RTL_OPT_IN`,
+/// built when `SB2SB_BLOCKS` names it); the same RTL and golden twin as
+/// [`BLOCK`] at other parameter values.
+pub const BLOCK_COLL: BlockDesc = BlockDesc {
+    name: "system_coll",
+    top: "sb2sb_system",
+    rtl_files: RTL_FILES,
+    params: &[
+        ("NumEngines", SysParams::COLL.core.engines as i64),
+        ("CoresPerDie", SysParams::COLL.cores_per_die as i64),
+        ("SbufPartBytes", SysParams::COLL.core.sbuf_part_bytes as i64),
+        ("SbufWinBase", SysParams::COLL.core.sbuf_win_base as i64),
+        ("DescBytes", SysParams::COLL.core.desc_bytes as i64),
     ],
     inputs: <SysIn as PortBundle>::SIGNALS,
     outputs: <SysOut as PortBundle>::SIGNALS,

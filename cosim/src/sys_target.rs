@@ -1,0 +1,496 @@
+//! [`Target`] on the Verilated system top (block `system_coll`,
+//! `SysParams::COLL`): what `sb2sb nccom --mode rtl` runs collectives on.
+//!
+//! - Regions are read and written through the testbench backdoor of every
+//!   core's SBUF ([`CoreMems`]), between two clock cycles.
+//! - A batch's rdma legs become legs of the system environment
+//!   ([`SysEnv::for_batches`]): the system's firmware, lowered to Q7 port
+//!   operations and played by the one Q7-side AXI4-Lite master on every
+//!   core's port, RX arming first, TX launching, both sides waiting for
+//!   their semaphores and decrementing them. Legs of one TX core run in
+//!   successive rounds (a core's queue-0 rings serve one leg at a time), a
+//!   leg longer than a ring holds is cut into pieces of partitions; every
+//!   round runs to completion before the next starts.
+//! - A reducing leg lands in a receive slot of the RX core (the upper half
+//!   of every partition, [`RtlSystemTarget::partition_bytes`] is the lower
+//!   half) and is folded into its destination on the host with the
+//!   datapath's `recv_reduce`, the kernel the system model's cycle mode
+//!   runs on receive (the RTL has no reduce engine).
+//! - A leg inside one core is [`local_leg`], as on the system model.
+//! - Modeled time of a batch: the cycles of its rounds at the core clock
+//!   (`clock::cycles_to_ps`) plus the firmware step cost
+//!   (`system::timing::step_ns`) the system model adds; its one-core legs
+//!   as on the system model.
+//! - Engine registers are host-side, as the system model keeps them (the
+//!   cores have no engine register file); semaphores are read through the
+//!   debug port after every batch; a host semaphore update (an
+//!   instruction's EVENTS) is a SEM_INCR or SEM_DECR write of the difference
+//!   by the core's Q7 on its port.
+
+use sb2sb_model::datapath::reduce::{recv_reduce, Dtype, ReduceOp};
+use sb2sb_model::isa::{Arch, Events};
+use sb2sb_model::lower::system_target::{local_leg, sem_after, LEG_LOCAL_SEM, LEG_REMOTE_SEM};
+use sb2sb_model::lower::target::{
+    check_batch, legs_per_core, Leg, LegReport, Region, SBUF_PARTITIONS,
+};
+use sb2sb_model::lower::{Target, TargetError};
+use sb2sb_model::pair::sys_stim::{SysEnv, SysLeg};
+use sb2sb_model::pair::system::{field, SysIn, SysOut, SysParams, BLOCK_COLL, SYS_CORES};
+use sb2sb_model::ports::{CycleModel, Stimulus};
+use sb2sb_model::system::{map, timing};
+
+use crate::core_mems::CoreMems;
+use crate::rtl::{RtlDut, XInit};
+
+/// Cycles one round of legs may take before the run is declared stuck
+/// (a leg of 128 partitions × 8 KiB takes about 40,000).
+const ROUND_LIMIT: u64 = 20_000_000;
+/// Alignment of a receive slot inside the upper half of a partition.
+const SLOT_ALIGN: u64 = 32;
+
+/// Instance path of core `c`'s memories in the backdoor's names.
+fn core_prefix(c: usize) -> String {
+    format!("TOP.sb2sb_system.gen_core[{c}].u_core.gen_mem[")
+}
+
+fn err(e: impl std::fmt::Display) -> TargetError {
+    TargetError::System(format!("rtl: {e}"))
+}
+
+/// A piece of an rdma leg that one round carries.
+#[derive(Debug, Clone, Copy)]
+struct Piece {
+    tx: usize,
+    rx: usize,
+    part: u32,
+    parts: u32,
+    bytes: u64,
+    src_off: u64,
+    dst_off: u64,
+    reduce: Option<(Dtype, ReduceOp)>,
+}
+
+/// A round: its pieces with their landing offsets, and the receive-slot
+/// bytes taken per RX core.
+type Round = (Vec<(Piece, u64)>, [u64; SYS_CORES]);
+
+/// The Verilated 4-core system as a lowering target.
+pub struct RtlSystemTarget {
+    arch: Arch,
+    p: SysParams,
+    dut: RtlDut<SysIn, SysOut>,
+    env: SysEnv,
+    mems: Vec<CoreMems>,
+    out: Option<SysOut>,
+    cycle: u64,
+    regs: Vec<Vec<u64>>,
+    sems: Vec<[i32; 256]>,
+    /// Rounds of legs run so far.
+    pub rounds: u64,
+    /// Clock cycles of those rounds.
+    pub round_cycles: u64,
+}
+
+impl RtlSystemTarget {
+    /// The Verilated system top, reset, every SBUF and descriptor RAM
+    /// cleared, every core's set-up program run.
+    pub fn new(arch: Arch) -> Result<Self, TargetError> {
+        let p = SysParams::COLL;
+        let dut = RtlDut::new(&BLOCK_COLL, 1, XInit::Zero).map_err(|e| {
+            err(format!(
+                "{e:#} (the block is verilated on request: SB2SB_BLOCKS=all,{} cargo build --release)",
+                BLOCK_COLL.name
+            ))
+        })?;
+        let bd = dut.backdoor_mems().map_err(err)?;
+        let mems = (0..SYS_CORES)
+            .map(|c| CoreMems::find(&bd, BLOCK_COLL.name, &core_prefix(c), &p.core))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(err)?;
+        let mut t = Self {
+            arch,
+            p,
+            dut,
+            env: SysEnv::for_batches(p),
+            mems,
+            out: None,
+            cycle: 0,
+            regs: vec![vec![0; 256]; SYS_CORES],
+            sems: vec![[0; 256]; SYS_CORES],
+            rounds: 0,
+            round_cycles: 0,
+        };
+        for c in 0..SYS_CORES {
+            t.mems[c]
+                .clear_desc(&mut t.dut, (p.core.desc_bytes / 8) as usize)
+                .map_err(err)?;
+            let zero = vec![0u64; t.mems[c].sbuf_words()];
+            t.mems[c].write_words(&mut t.dut, 0, &zero).map_err(err)?;
+        }
+        t.run_until_idle()?;
+        t.read_sems();
+        Ok(t)
+    }
+
+    /// Clock the system with the environment until every queued batch has
+    /// completed; the cycles it took.
+    fn run_until_idle(&mut self) -> Result<u64, TargetError> {
+        let start = self.cycle;
+        loop {
+            let i = self.env.next(self.cycle, self.out.as_ref());
+            self.out = Some(self.dut.step(&i));
+            self.cycle += 1;
+            if self.env.idle() {
+                break;
+            }
+            if self.cycle - start > ROUND_LIMIT {
+                return Err(err(format!(
+                    "a round of legs did not complete in {ROUND_LIMIT} cycles"
+                )));
+            }
+        }
+        if let Some(m) = self.env.failure() {
+            return Err(err(m));
+        }
+        if let Some(o) = &self.out {
+            if o.route_err_o != 0 || o.err_irq_o != 0 || o.sem_err_o != 0 {
+                return Err(err(format!(
+                    "error flags: route_err {:#x}, err_irq {:#x}, sem_err {:#x}",
+                    o.route_err_o, o.err_irq_o, o.sem_err_o
+                )));
+            }
+        }
+        Ok(self.cycle - start)
+    }
+
+    /// Every core's semaphores through the debug port (one index per cycle,
+    /// the system idle).
+    fn read_sems(&mut self) {
+        for s in 0..=255u8 {
+            let mut i = SysIn {
+                rst_ni: 1,
+                ..SysIn::default()
+            };
+            for c in 0..SYS_CORES {
+                i.dbg_sem_idx_i |= u64::from(s) << (8 * c);
+            }
+            let o = self.dut.step(&i);
+            self.cycle += 1;
+            for c in 0..SYS_CORES {
+                self.sems[c][usize::from(s)] = field(&o.dbg_sem_o, c, 32) as u32 as i32;
+            }
+            self.out = Some(o);
+        }
+    }
+
+    fn check_core(&self, core: usize) -> Result<(), TargetError> {
+        if core >= SYS_CORES {
+            return Err(TargetError::NoSuchCore {
+                core,
+                cores: SYS_CORES,
+            });
+        }
+        Ok(())
+    }
+
+    /// A region must lie in the visible lower half of the partitions.
+    fn check_region(&self, r: &Region) -> Result<(), TargetError> {
+        self.check_core(r.core)?;
+        let end_p = u64::from(r.partition) + u64::from(r.partitions);
+        let end_o = r.offset.saturating_add(r.bytes);
+        if end_p > u64::from(SBUF_PARTITIONS) || end_o > self.partition_bytes() {
+            return Err(TargetError::OutOfRange {
+                core: r.core,
+                partition: r.partition,
+                end_partition: end_p,
+                offset: r.offset,
+                end_offset: end_o,
+                partitions: SBUF_PARTITIONS.into(),
+                partition_bytes: self.partition_bytes(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Bytes `off..off + len` of partition `part` of core `c` (any offset
+    /// of the SBUF window).
+    fn row(&self, c: usize, part: u32, off: u64, len: u64) -> Result<Vec<u8>, TargetError> {
+        let a = u64::from(part) * u64::from(self.p.core.sbuf_part_bytes) + off;
+        let (w0, w1) = (a / 8, (a + len).div_ceil(8));
+        let mut words = vec![0u64; (w1 - w0) as usize];
+        self.mems[c]
+            .read_words(&self.dut, w0 as usize, &mut words)
+            .map_err(err)?;
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let s = (a - 8 * w0) as usize;
+        Ok(bytes[s..s + len as usize].to_vec())
+    }
+
+    /// Store `data` at byte `off` of partition `part` of core `c`.
+    fn set_row(&mut self, c: usize, part: u32, off: u64, data: &[u8]) -> Result<(), TargetError> {
+        let a = u64::from(part) * u64::from(self.p.core.sbuf_part_bytes) + off;
+        let (w0, w1) = (a / 8, (a + data.len() as u64).div_ceil(8));
+        let mut words = vec![0u64; (w1 - w0) as usize];
+        self.mems[c]
+            .read_words(&self.dut, w0 as usize, &mut words)
+            .map_err(err)?;
+        let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let s = (a - 8 * w0) as usize;
+        bytes[s..s + data.len()].copy_from_slice(data);
+        for (w, b) in words.iter_mut().zip(bytes.chunks_exact(8)) {
+            *w = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+        }
+        self.mems[c]
+            .write_words(&mut self.dut, w0 as usize, &words)
+            .map_err(err)
+    }
+
+    /// The rdma legs of a batch cut into pieces a round carries.
+    fn pieces(&self, legs: &[Leg]) -> Result<Vec<Piece>, TargetError> {
+        let cap = self.env.leg_partitions();
+        let mut out = Vec::new();
+        for l in legs {
+            if l.src.partitions == 0 || l.src.bytes == 0 || l.src.core == l.dst.core {
+                continue;
+            }
+            self.check_region(&l.src)?;
+            self.check_region(&l.dst)?;
+            if l.dst.partition != l.src.partition {
+                return Err(err(format!(
+                    "a leg from partitions {}.. to partitions {}.. shifts partitions; one rdma leg copies partition p to partition p",
+                    l.src.partition, l.dst.partition
+                )));
+            }
+            let mut p = 0;
+            while p < l.src.partitions {
+                let n = cap.min(l.src.partitions - p);
+                out.push(Piece {
+                    tx: l.src.core,
+                    rx: l.dst.core,
+                    part: l.src.partition + p,
+                    parts: n,
+                    bytes: l.src.bytes,
+                    src_off: l.src.offset,
+                    dst_off: l.dst.offset,
+                    reduce: l.reduce,
+                });
+                p += n;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Pieces in rounds: one leg per TX core per round, the receive slots of
+    /// a round's reducing pieces in the upper half of the RX core's
+    /// partitions; each piece gets its landing offset.
+    fn rounds_of(&self, pieces: &[Piece]) -> Vec<Vec<(Piece, u64)>> {
+        let lo = self.partition_bytes();
+        let hi = u64::from(self.p.core.sbuf_part_bytes);
+        let mut rounds: Vec<Round> = Vec::new();
+        for &pc in pieces {
+            let need = if pc.reduce.is_some() {
+                pc.bytes.next_multiple_of(SLOT_ALIGN)
+            } else {
+                0
+            };
+            let fits = |(r, slots): &Round| {
+                r.iter().all(|(q, _)| q.tx != pc.tx) && lo + slots[pc.rx] + need <= hi
+            };
+            let k = match rounds.iter().position(fits) {
+                Some(k) => k,
+                None => {
+                    rounds.push((Vec::new(), [0; SYS_CORES]));
+                    rounds.len() - 1
+                }
+            };
+            let (r, slots) = &mut rounds[k];
+            let land = if pc.reduce.is_some() {
+                lo + slots[pc.rx]
+            } else {
+                pc.dst_off
+            };
+            slots[pc.rx] += need;
+            r.push((pc, land));
+        }
+        rounds.into_iter().map(|(r, _)| r).collect()
+    }
+
+    /// The environment's legs of a round: every engine (fewer for fewer
+    /// partitions), the lowering's leg semaphores (the j-th leg into a core
+    /// completes on `LEG_REMOTE_SEM − 2j`).
+    fn sys_legs(&self, round: &[(Piece, u64)]) -> Result<Vec<SysLeg>, TargetError> {
+        let engines = self.p.core.engines as u32;
+        let wb = u64::from(self.p.core.sbuf_win_base);
+        let mut into = [0u8; SYS_CORES];
+        let mut legs = Vec::with_capacity(round.len());
+        for &(pc, land) in round {
+            let e = engines.min(pc.parts);
+            let j = into[pc.rx];
+            into[pc.rx] += 1;
+            let off = |o: u64| u32::try_from(wb + o).map_err(err);
+            legs.push(SysLeg {
+                tx: pc.tx,
+                rx: pc.rx,
+                mask: ((1u32 << e) - 1) as u16,
+                part_start: pc.part as u8,
+                part_count: pc.parts as u8,
+                bytes: u32::try_from(pc.bytes).map_err(err)?,
+                src_off: off(pc.src_off)?,
+                dst_off: off(land)?,
+                local_sem: LEG_LOCAL_SEM,
+                remote_sem: LEG_REMOTE_SEM - 2 * j,
+                bcast: false,
+            });
+        }
+        Ok(legs)
+    }
+
+    /// Fold a reducing piece's receive slot into its destination.
+    fn fold(&mut self, pc: &Piece, land: u64) -> Result<(), TargetError> {
+        let Some((dtype, op)) = pc.reduce else {
+            return Ok(());
+        };
+        for p in pc.part..pc.part + pc.parts {
+            let src = self.row(pc.rx, p, land, pc.bytes)?;
+            let mut dst = self.row(pc.rx, p, pc.dst_off, pc.bytes)?;
+            recv_reduce(&mut dst, &src, dtype, op)?;
+            self.set_row(pc.rx, p, pc.dst_off, &dst)?;
+        }
+        Ok(())
+    }
+
+    /// Run the rdma legs of a batch; the cycles of its rounds.
+    fn run_rdma(&mut self, legs: &[Leg]) -> Result<u64, TargetError> {
+        let pieces = self.pieces(legs)?;
+        let mut cycles = 0;
+        for round in self.rounds_of(&pieces) {
+            let sl = self.sys_legs(&round)?;
+            self.env.push_batch(sl).map_err(err)?;
+            cycles += self.run_until_idle()?;
+            self.rounds += 1;
+            for (pc, land) in &round {
+                self.fold(pc, *land)?;
+            }
+        }
+        self.round_cycles += cycles;
+        Ok(cycles)
+    }
+}
+
+impl Target for RtlSystemTarget {
+    fn arch(&self) -> Arch {
+        self.arch
+    }
+
+    fn cores(&self) -> usize {
+        SYS_CORES
+    }
+
+    /// The lower half of each partition; the upper half holds the receive
+    /// slots of reducing legs.
+    fn partition_bytes(&self) -> u64 {
+        u64::from(self.p.core.sbuf_part_bytes) / 2
+    }
+
+    fn write(
+        &mut self,
+        core: usize,
+        partition: u32,
+        offset: u64,
+        data: &[u8],
+    ) -> Result<(), TargetError> {
+        self.check_region(&Region {
+            core,
+            partition,
+            partitions: 1,
+            offset,
+            bytes: data.len() as u64,
+        })?;
+        self.set_row(core, partition, offset, data)
+    }
+
+    fn read(
+        &self,
+        core: usize,
+        partition: u32,
+        offset: u64,
+        len: u64,
+    ) -> Result<Vec<u8>, TargetError> {
+        self.check_region(&Region {
+            core,
+            partition,
+            partitions: 1,
+            offset,
+            bytes: len,
+        })?;
+        self.row(core, partition, offset, len)
+    }
+
+    fn reg_write(&mut self, core: usize, reg: u8, value: u64) -> Result<(), TargetError> {
+        self.check_core(core)?;
+        if !self.arch.is_valid_register_write(reg) {
+            return Err(TargetError::BadRegister {
+                reg,
+                arch: self.arch,
+                num: self.arch.num_registers(),
+            });
+        }
+        self.regs[core][usize::from(reg)] = value;
+        Ok(())
+    }
+
+    fn reg_read(&self, core: usize, reg: u8) -> Result<u64, TargetError> {
+        self.check_core(core)?;
+        Ok(self.regs[core][usize::from(reg)])
+    }
+
+    fn sem(&self, core: usize, idx: u8) -> Result<i32, TargetError> {
+        self.check_core(core)?;
+        Ok(self.sems[core][usize::from(idx)])
+    }
+
+    fn sem_update(&mut self, core: usize, ev: &Events) -> Result<(), TargetError> {
+        let cur = self.sem(core, ev.update_idx)?;
+        let new = sem_after(cur, ev);
+        let d = i64::from(new) - i64::from(cur);
+        if d == 0 {
+            return Ok(());
+        }
+        let (off, v) = if d > 0 {
+            (map::sem_incr_offset(ev.update_idx), d)
+        } else {
+            (map::sem_decr_offset(ev.update_idx), -d)
+        };
+        let v = u32::try_from(v).map_err(err)?;
+        self.env.push_writes(core, vec![(off, v)]).map_err(err)?;
+        self.run_until_idle()?;
+        self.read_sems();
+        Ok(())
+    }
+
+    fn run_legs(&mut self, legs: &[Leg]) -> Result<LegReport, TargetError> {
+        check_batch(legs)?;
+        let fw = timing::step_ns(legs_per_core(legs));
+        let cycles = self.run_rdma(legs)?;
+        self.read_sems();
+        let mut rep = LegReport {
+            legs: 0,
+            bytes: 0,
+            modeled_ns: sb2sb_model::clock::cycles_to_ps(cycles).div_ceil(1000) + fw,
+        };
+        // counted as the system model counts them: every non-empty rdma
+        // leg, every one-core leg
+        for l in legs {
+            if l.src.core == l.dst.core {
+                let t = local_leg(self, l)?;
+                rep.legs += 1;
+                rep.bytes += l.src.total();
+                rep.modeled_ns = rep.modeled_ns.max(t + fw);
+            } else if l.src.partitions > 0 && l.src.bytes > 0 {
+                rep.legs += 1;
+                rep.bytes += l.src.total();
+            }
+        }
+        Ok(rep)
+    }
+}
