@@ -22,7 +22,8 @@
 //
 // Coding style (docs/decisions.md, "Synthesizable RTL: next state in always_comb"): all
 // next-state logic is always_comb (defaults first); the always_ff processes hold registers
-// only. The semaphore array is written through one write port per update slot.
+// only. Each semaphore computes its own next value and has its own write enable (no array
+// write or read at an update slot's index).
 
 module evt_sem
   import sb2sb_pkg::*;
@@ -81,8 +82,9 @@ module evt_sem
   localparam int unsigned NumErr   = int'(EVT_SEM_NUM_ERR);
   localparam int unsigned NumSlots = 1 + NumInc + NumWait;
   localparam int unsigned WaitW    = NumWait > 1 ? $clog2(NumWait) : 1;
-  // Exact sum of up to NumSlots signed 32-bit terms plus a base: 32 + 5 bits suffice.
-  localparam int unsigned SumW     = 40;
+  // Exact sum of a base and up to NumSlots signed 32-bit terms: each is in [-2^31, 2^31),
+  // so the sum of NumSlots + 1 of them needs 32 + clog2(NumSlots + 1) signed bits.
+  localparam int unsigned SumW     = 32 + $clog2(NumSlots + 1);
   localparam int unsigned WinLsb   = int'(EVT_SEM_WIN_LSB);
   localparam int unsigned IdxLsb   = int'(EVT_SEM_IDX_LSB);
   localparam int unsigned FeInfoW  = $bits(evt_sem_first_err_info_t);
@@ -135,9 +137,10 @@ module evt_sem
   // ---------------------------------------------------------------------------------------
   // State
   // ---------------------------------------------------------------------------------------
-  // 256 semaphores in one flop array with asynchronous reset to 0. Unpacked, so that the
-  // simulator updates only the entries written at an edge (a packed 8192-bit vector is
-  // shadowed and copied whole every cycle by the Verilated model; docs/decisions.md).
+  // 256 semaphores, one register each with asynchronous reset to 0 and its own enable.
+  // Unpacked, so that the simulator updates only the entries written at an edge (a packed
+  // 8192-bit vector is shadowed and copied whole every cycle by the Verilated model;
+  // docs/decisions.md).
   // coverage_off: the packed vector was wider than the toggle-coverage width limit and had
   // no toggle points; this keeps it so.
   /* verilator coverage_off */
@@ -328,19 +331,30 @@ module evt_sem
   // ---------------------------------------------------------------------------------------
   // Next state: semaphores, events, errors
   // ---------------------------------------------------------------------------------------
-  // Semaphores: base + exact sum of this cycle's deltas, then saturate. Update sources
-  // ("slots") in priority order: AXI, increment ports, wait ports. The base is the AXI SET
-  // value when one commits, else the current value. Each valid slot sums the deltas of
-  // every valid slot naming its semaphore, so slots naming the same semaphore compute the
-  // same value (one result per written semaphore). The first saturating slot (in slot
-  // order) is the overflow reported.
-  logic [NumSlots-1:0] slot_v;
-  logic [IdxW-1:0]     slot_idx [NumSlots];
-  logic signed [SumW-1:0] slot_val [NumSlots];
-  logic [31:0]         slot_res [NumSlots];
-  logic                ovf_v;
-  logic [IdxW-1:0]     ovf_idx;
-  logic [31:0]         ovf_val;
+  // Semaphores: base + exact sum of this cycle's deltas, then saturate, computed per
+  // semaphore. Update sources ("slots") in priority order: AXI, increment ports, wait ports.
+  //  1. Per slot: its index decoded one-hot (slot_hit) and the sum of the deltas of every
+  //     valid slot naming the same semaphore (slot_sum; equal for all of them).
+  //  2. Per semaphore: written when a slot names it (sem_we); its delta is the slot_sum of
+  //     the slots naming it (OR of equal values), its base the AXI SET value when a SET to
+  //     it commits, else its own value; next = saturate(base + delta).
+  //  3. The overflow reported is the first valid slot (in slot order) whose semaphore
+  //     saturated.
+  // No semaphore is read or written at a slot's index: each semaphore has its own adder
+  // and a write enable (docs/decisions.md, "EVT_SEM next state per semaphore").
+  localparam int unsigned GrpW   = NumSem < 32 ? NumSem : 32;  // semaphores per skip group
+  localparam int unsigned NumGrp = NumSem / GrpW;
+
+  logic [NumSlots-1:0]               slot_v;
+  logic [NumSlots-1:0][IdxW-1:0]     slot_idx;
+  logic [NumSlots-1:0][SumW-1:0]     slot_val;
+  logic [NumSlots-1:0][NumSem-1:0]   slot_hit;
+  logic [NumSlots-1:0][SumW-1:0]     slot_sum;
+  logic [NumSem-1:0]                 sem_we;
+  logic [NumSem-1:0]                 sem_sat, sem_sat_hi;
+  logic                              ovf_v;
+  logic [IdxW-1:0]                   ovf_idx;
+  logic [31:0]                       ovf_val;
 
   always_comb begin
     slot_v      = '0;
@@ -359,34 +373,97 @@ module evt_sem
     end
   end
 
+  // Stage 1: per slot, its semaphore one-hot and the group sum of the slots naming it
+  // (evaluated only for a valid slot: simulation speed).
   always_comb begin
-    logic signed [SumW-1:0] acc;
+    slot_hit = '0;
+    slot_sum = '0;
+    sem_we   = '0;
+    for (int unsigned k = 0; k < NumSlots; k++) begin
+      if (slot_v[k]) begin
+        slot_hit[k][slot_idx[k]] = 1'b1;
+        sem_we[slot_idx[k]]      = 1'b1;
+        for (int unsigned j = 0; j < NumSlots; j++) begin
+          if (slot_v[j] && slot_idx[j] == slot_idx[k]) begin
+            slot_sum[k] = slot_sum[k] + slot_val[j];
+          end
+        end
+      end
+    end
+  end
+
+  // Stage 2: per semaphore, its next value and its register. The semaphores are in groups
+  // of GrpW, one process per group, evaluated only when one of its semaphores is written
+  // (simulation speed).
+  for (genvar g = 0; g < NumGrp; g++) begin : gen_grp
+    /* verilator coverage_off */
+    logic [31:0]     grp_d [GrpW];
+    /* verilator coverage_on */
+    logic [GrpW-1:0] grp_sat, grp_sat_hi;
+
+    always_comb begin
+      logic signed [SumW-1:0] delta;
+      logic signed [SumW-1:0] acc;
+      logic [IdxW-1:0]        s;
+      delta      = '0;
+      acc        = '0;
+      s          = '0;
+      grp_sat    = '0;
+      grp_sat_hi = '0;
+      for (int unsigned b = 0; b < GrpW; b++) begin
+        grp_d[b] = sem_q[g * GrpW + b];
+      end
+      if (|sem_we[g * GrpW +: GrpW]) begin
+        for (int unsigned b = 0; b < GrpW; b++) begin
+          s = IdxW'(g * GrpW + b);
+          if (sem_we[s]) begin
+            delta = '0;
+            for (int unsigned k = 0; k < NumSlots; k++) begin
+              if (slot_hit[k][s]) begin
+                delta = delta | slot_sum[k];
+              end
+            end
+            acc = ((wr_set_v && wr_idx == s) ? sext(w_data_q) : sext(sem_q[s])) + delta;
+            if (acc > SemMax) begin
+              grp_d[b]      = 32'h7fff_ffff;
+              grp_sat[b]    = 1'b1;
+              grp_sat_hi[b] = 1'b1;
+            end else if (acc < SemMin) begin
+              grp_d[b]   = 32'h8000_0000;
+              grp_sat[b] = 1'b1;
+            end else begin
+              grp_d[b] = acc[31:0];
+            end
+          end
+        end
+      end
+    end
+
+    assign sem_sat[g * GrpW +: GrpW]    = grp_sat;
+    assign sem_sat_hi[g * GrpW +: GrpW] = grp_sat_hi;
+
+    // One register per semaphore, written when a slot names it.
+    for (genvar b = 0; b < GrpW; b++) begin : gen_sem
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          sem_q[g * GrpW + b] <= '0;
+        end else if (sem_we[g * GrpW + b]) begin
+          sem_q[g * GrpW + b] <= grp_d[b];
+        end
+      end
+    end
+  end
+
+  // Stage 3: the overflow reported.
+  always_comb begin
     ovf_v   = 1'b0;
     ovf_idx = '0;
     ovf_val = '0;
     for (int unsigned k = 0; k < NumSlots; k++) begin
-      slot_res[k] = '0;
-      acc         = '0;
-      // Only a valid slot's result is written (and evaluated: simulation speed).
-      if (slot_v[k]) begin
-        acc = (wr_set_v && wr_idx == slot_idx[k]) ? sext(w_data_q) : sext(sem_q[slot_idx[k]]);
-        for (int unsigned j = 0; j < NumSlots; j++) begin
-          if (slot_v[j] && slot_idx[j] == slot_idx[k]) begin
-            acc = acc + slot_val[j];
-          end
-        end
-        if (acc > SemMax) begin
-          slot_res[k] = 32'h7fff_ffff;
-        end else if (acc < SemMin) begin
-          slot_res[k] = 32'h8000_0000;
-        end else begin
-          slot_res[k] = acc[31:0];
-        end
-        if (acc != sext(slot_res[k]) && !ovf_v) begin
-          ovf_v   = 1'b1;
-          ovf_idx = slot_idx[k];
-          ovf_val = slot_res[k];
-        end
+      if (slot_v[k] && sem_sat[slot_idx[k]] && !ovf_v) begin
+        ovf_v   = 1'b1;
+        ovf_idx = slot_idx[k];
+        ovf_val = sem_sat_hi[slot_idx[k]] ? 32'h7fff_ffff : 32'h8000_0000;
       end
     end
   end
@@ -466,22 +543,8 @@ module evt_sem
   end
 
   // ---------------------------------------------------------------------------------------
-  // Registers
+  // Registers (the semaphores: stage 2 above)
   // ---------------------------------------------------------------------------------------
-  // The semaphore array has one write port per slot; a semaphore is written only by the
-  // slots that name it, all with the same value.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      sem_q <= '{default: '0};
-    end else begin
-      for (int unsigned k = 0; k < NumSlots; k++) begin
-        if (slot_v[k]) begin
-          sem_q[slot_idx[k]] <= slot_res[k];
-        end
-      end
-    end
-  end
-
   // A cycle without any update source, error, W1C/re-arm write or pending error pulse
   // changes none of these registers: `busy` enables them (the Verilated model then skips
   // the process in the other cycles).

@@ -16,10 +16,11 @@
 // error: the lane joins no link (its burst waits) and route_err_o[s] sets.
 //
 // Links: per directed core pair (s, d) and lane l one io_d2d_link with the
-// latency of the pair's class (system::cycle::link_latency_at): LinkLatency
-// to the other die of the package, LinkLatency / 4 on the die, 4 x
-// LinkLatency to another package. The near side of link (s, d, l) is core
-// s's lane l while the lane's route is d; otherwise its inputs are idle.
+// latency of the pair's class, sb2sb_pkg::link_latency_at (generated from
+// system::cycle::LINK_LATENCY_RULE): LinkLatency to the other die of the
+// package, LinkLatency / 4 on the die, 4 x LinkLatency to another package.
+// The near side of link (s, d, l) is core s's lane l while the lane's route
+// is d; otherwise its inputs are idle.
 //
 // Grant: per (destination d, lane l) the links (s, d, l) offering an AW are
 // granted in turn (the next source after the last granted, round robin), in
@@ -96,17 +97,23 @@ module sb2sb_fabric #(
     return (c / CoresPerDie) % 2;
   endfunction
 
-  // latency of the link from core s to core d (system::cycle::link_latency_at)
-  function automatic int unsigned lat_of(int unsigned s, int unsigned d);
-    int unsigned r;
+  // class of the link from core s to core d (system::Topology::link_class)
+  function automatic logic [1:0] class_of(int unsigned s, int unsigned d);
+    logic [1:0] r;
     if (pkg_of(s) != pkg_of(d)) begin
-      r = 4 * LinkLatency;
+      r = sb2sb_pkg::LINK_CLASS_C2C;
     end else if (die_of(s) != die_of(d)) begin
-      r = LinkLatency;
+      r = sb2sb_pkg::LINK_CLASS_D2D;
     end else begin
-      r = LinkLatency / 4;
+      r = sb2sb_pkg::LINK_CLASS_ON_DIE;
     end
     return r;
+  endfunction
+
+  // latency of the link from core s to core d: the generated rule
+  // (sb2sb_pkg::link_latency_at, from system::cycle::LINK_LATENCY_RULE)
+  function automatic int unsigned lat_of(int unsigned s, int unsigned d);
+    return sb2sb_pkg::link_latency_at(class_of(s, d), LinkLatency);
   endfunction
 
   for (genvar c = 0; c < NumCores; c++) begin : gen_strap

@@ -443,6 +443,23 @@ package sb2sb_pkg;
     return (s2m ? UDMA_S2M_BASE : UDMA_M2S_BASE) + UDMA_Q_ARRAY_BASE + 32'(q) * UDMA_Q_STRIDE + off;
   endfunction
 
+  // ---- SoC fabric: link latency by class (system::cycle::LINK_LATENCY_RULE) ----
+  localparam logic [1:0] LINK_CLASS_ON_DIE = 2'h0;
+  localparam logic [1:0] LINK_CLASS_D2D = 2'h1;
+  localparam logic [1:0] LINK_CLASS_C2C = 2'h2;
+  // Latency in cycles of a fabric link of class `cls` when the io_d2d link's is `d2d`.
+  function automatic int unsigned link_latency_at(input logic [1:0] cls,
+                                                  input int unsigned d2d);
+    int unsigned r;
+    unique case (cls)
+      LINK_CLASS_ON_DIE: r = d2d * 1 / 4;
+      LINK_CLASS_D2D: r = d2d * 1 / 1;
+      LINK_CLASS_C2C: r = d2d * 4 / 1;
+      default: r = 0;
+    endcase
+    return r;
+  endfunction
+
   // ---- register decode (model/src/regs, from the descriptions) ----
   // Register access kind returned by the generated decode functions (regs::render_sv_decode).
   typedef enum logic [2:0] {

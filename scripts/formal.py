@@ -233,8 +233,8 @@ BUGS = [
         "EVT_SEM last increment of a semaphore wins",
         "evt_sem.sby/inc",
         "evt_sem.sv",
-        "            acc = acc + slot_val[j];",
-        "            acc = sext(sem_q[slot_idx[k]]) + slot_val[j];",
+        "            slot_sum[k] = slot_sum[k] + slot_val[j];",
+        "            slot_sum[k] = slot_val[j];",
         "EVT_SEM_INC_COUNTED",
     ),
 ]

@@ -53,7 +53,7 @@ REDUCED: dict[str, dict[str, int]] = {
 # EVT_SEM at this many semaphores, through the synthesis-only module
 # synth/evt_sem_small.sv (evt_sem's ports at the sizes the top gives, the block inside
 # at SmallSem semaphores with the same increment and wait ports). The full-size EVT_SEM
-# alone does not map in 40 minutes (docs/signoff.md section 7).
+# alone is not mapped within a CI budget (docs/signoff.md section 7).
 SMALL_EVT_SEM: dict[str, int] = {"leg": 8, "system": 8}
 SHIM = ROOT / "synth" / "evt_sem_small.sv"
 

@@ -100,6 +100,7 @@ pub fn render() -> String {
         s.push_str(&crate::regs::render_sv(b));
     }
     s.push_str(SV_FUNCTIONS);
+    s.push_str(&crate::system::cycle::sv_link_latency());
     s.push_str("\n  // ---- register decode (model/src/regs, from the descriptions) ----\n");
     s.push_str(crate::regs::SV_ACCESS_ENUM);
     for b in crate::regs::blocks() {
@@ -157,6 +158,29 @@ mod tests {
         }
         // PUBLIC-FACTS §1 layout by hand: S2M queue 15 RTP_INC = 0x2_0000 + 0x1000 + 0xF000 + 0x38.
         assert_eq!(q_addr(Side::S2m, 15, 0x38), 0x3_0038);
+    }
+
+    /// The link-latency rule by hand (8-cycle io_d2d: 2 on the die, 8 to the
+    /// other die, 32 to another package), and the package's function is
+    /// rendered from the same table, one arm per class.
+    #[test]
+    fn the_link_latency_rule_is_rendered_from_one_table() {
+        use crate::system::cycle::{link_latency_at, sv_link_latency, LINK_LATENCY_RULE};
+        use crate::system::link::LinkClass;
+        assert_eq!(link_latency_at(LinkClass::OnDie, 8), 2);
+        assert_eq!(link_latency_at(LinkClass::D2d, 8), 8);
+        assert_eq!(link_latency_at(LinkClass::C2c, 8), 32);
+        assert_eq!(link_latency_at(LinkClass::OnDie, 12), 3);
+        let sv = sv_link_latency();
+        assert!(super::render().contains(&sv));
+        for r in LINK_LATENCY_RULE {
+            assert!(sv.contains(&format!(
+                "LINK_CLASS_{}: r = d2d * {} / {};",
+                r.sv_name, r.mul, r.div
+            )));
+        }
+        assert!(sv.contains("localparam logic [1:0] LINK_CLASS_ON_DIE = 2'h0;"));
+        assert!(sv.contains("localparam logic [1:0] LINK_CLASS_C2C = 2'h2;"));
     }
 
     #[test]

@@ -69,16 +69,90 @@ pub const fn link_latency(c: LinkClass) -> u16 {
     link_latency_at(c, CoreParams::SYSTEM.link_latency)
 }
 
+/// One class's fabric-link latency as a fraction of the io_d2d latency.
+#[derive(Debug, Clone, Copy)]
+pub struct LinkLatencyRule {
+    pub class: LinkClass,
+    /// Name of the class constant in `sb2sb_pkg` (`LINK_CLASS_<name>`).
+    pub sv_name: &'static str,
+    pub mul: u16,
+    pub div: u16,
+}
+
+/// The latency of a fabric link by class (project-defined), in units of the
+/// io_d2d link's latency `d2d`: `d2d` to the other die of the package, a
+/// quarter of it on one die, four times it between packages. The one
+/// definition: [`link_latency_at`] evaluates it and `make gen` renders it as
+/// `sb2sb_pkg::link_latency_at` ([`sv_link_latency`]), which
+/// `rtl/sb2sb_fabric.sv` calls.
+pub const LINK_LATENCY_RULE: [LinkLatencyRule; 3] = [
+    LinkLatencyRule {
+        class: LinkClass::OnDie,
+        sv_name: "ON_DIE",
+        mul: 1,
+        div: 4,
+    },
+    LinkLatencyRule {
+        class: LinkClass::D2d,
+        sv_name: "D2D",
+        mul: 1,
+        div: 1,
+    },
+    LinkLatencyRule {
+        class: LinkClass::C2c,
+        sv_name: "C2C",
+        mul: 4,
+        div: 1,
+    },
+];
+
 /// Latency in cycles of the fabric link of a class between cores whose
-/// io_d2d link has latency `d2d` (`CoreParams::link_latency`;
-/// project-defined): `d2d` for the other die, a quarter of it on one die,
-/// four times it between packages.
+/// io_d2d link has latency `d2d` (`CoreParams::link_latency`), by
+/// [`LINK_LATENCY_RULE`].
 pub const fn link_latency_at(c: LinkClass, d2d: u16) -> u16 {
-    match c {
-        LinkClass::OnDie => d2d / 4,
-        LinkClass::D2d => d2d,
-        LinkClass::C2c => d2d * 4,
+    let mut i = 0;
+    while i < LINK_LATENCY_RULE.len() {
+        let r = LINK_LATENCY_RULE[i];
+        if r.class as u8 == c as u8 {
+            return d2d * r.mul / r.div;
+        }
+        i += 1;
     }
+    panic!("link class without a latency rule")
+}
+
+/// [`LINK_LATENCY_RULE`] as SystemVerilog for `sb2sb_pkg`: a class constant
+/// per rule (its index in the table) and `link_latency_at(cls, d2d)`.
+pub fn sv_link_latency() -> String {
+    let w = 2;
+    let mut s = String::from(
+        "\n  // ---- SoC fabric: link latency by class (system::cycle::LINK_LATENCY_RULE) ----\n",
+    );
+    for (i, r) in LINK_LATENCY_RULE.iter().enumerate() {
+        s.push_str(&format!(
+            "  localparam logic [{}:0] LINK_CLASS_{} = {w}'h{i:X};\n",
+            w - 1,
+            r.sv_name
+        ));
+    }
+    s.push_str(
+        "  // Latency in cycles of a fabric link of class `cls` when the io_d2d link's is `d2d`.\n",
+    );
+    let head = "  function automatic int unsigned link_latency_at(";
+    s.push_str(&format!(
+        "{head}input logic [{}:0] cls,\n{:w2$}input int unsigned d2d);\n    int unsigned r;\n    unique case (cls)\n",
+        w - 1,
+        "",
+        w2 = head.len()
+    ));
+    for r in LINK_LATENCY_RULE {
+        s.push_str(&format!(
+            "      LINK_CLASS_{}: r = d2d * {} / {};\n",
+            r.sv_name, r.mul, r.div
+        ));
+    }
+    s.push_str("      default: r = 0;\n    endcase\n    return r;\n  endfunction\n");
+    s
 }
 
 /// The SoC fabric of cycle mode: the golden twin of `rtl/sb2sb_fabric.sv`
