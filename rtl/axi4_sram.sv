@@ -3,9 +3,12 @@
 // window and turned the SoC address into a word index). Out-of-range beats
 // answer SLVERR and are not stored. Read and write channels are
 // independent; each streams back to back:
-//   write: AW -> WLAST -> B; the next AW is taken while the B waits (WrResp),
-//          so its first W beat follows the B handshake (17 cycles per
-//          16-beat burst: AW/B, 16 W beats);
+//   write: AW (with the first W beat, or before it) -> WLAST; the burst's B
+//          joins a two-entry response queue, and the next AW and its first
+//          W beat are taken in the cycle after WLAST while the B waits, so
+//          bursts stream back to back (16 cycles per 16-beat burst). W is
+//          taken in WrIdle only with its AW (the interconnect never offers
+//          W before AW); no W beat is taken while two B responses wait;
 //   read:  the next AR is taken while a burst streams (one held AR); the last
 //          R beat's handshake loads the held burst's first word, so its beats
 //          follow without a gap (16 cycles per 16-beat burst).
@@ -66,7 +69,7 @@ module axi4_sram #(
     $error("axi4_sram: DataBits must be 64, 128 or 256");
   end
 
-  typedef enum logic [1:0] {WrIdle, WrData, WrResp} wr_st_e;
+  typedef enum logic {WrIdle, WrData} wr_st_e;
   typedef enum logic [1:0] {RdIdle, RdLoad, RdData} rd_st_e;
 
   logic [DataBits-1:0] mem_q [Words];
@@ -74,8 +77,9 @@ module axi4_sram #(
   wr_st_e      wr_st_q, wr_st_d;
   logic [31:0] wr_addr_q, wr_addr_d;
   logic        wr_err_q, wr_err_d;
-  // WrResp: the next burst's AW is held (its address in wr_addr_q)
-  logic        wr_nxt_q, wr_nxt_d;
+  // response queue: B responses owed (0..2), their errors (head at [0])
+  logic [1:0]  b_cnt_q, b_cnt_d;
+  logic [1:0]  b_err_q, b_err_d;
   rd_st_e      rd_st_q, rd_st_d;
   logic [31:0] rd_addr_q, rd_addr_d;
   logic [7:0]  rd_left_q, rd_left_d;
@@ -90,15 +94,21 @@ module axi4_sram #(
   logic [AW-1:0] dbg_word;
   logic [LW-1:0] dbg_lane;
 
-  logic        wr_ok, rd_ok, w_hs, aw_hs, b_hs, ar_hs, nx_ok;
+  logic        wr_ok, rd_ok, w_hs, aw_hs, b_hs, ar_hs, nx_ok, b_room;
   logic [31:0] nx_addr;
-  assign wr_ok = wr_addr_q < 32'(Words);
+  // the word a W beat writes: the AW's in WrIdle (the beat goes with its AW)
+  logic [31:0] wr_at;
+  // a W beat taken with an address (in WrIdle only together with its AW)
+  logic        w_take;
+  assign wr_at = (wr_st_q == WrIdle) ? s_axi_awaddr : wr_addr_q;
+  assign wr_ok = wr_at < 32'(Words);
   assign rd_ok = rd_addr_q < 32'(Words);
 
-  assign s_axi_awready = (wr_st_q == WrIdle || (wr_st_q == WrResp && !wr_nxt_q)) && !stall_i;
-  assign s_axi_wready  = (wr_st_q == WrData) && !stall_i;
-  assign s_axi_bvalid  = (wr_st_q == WrResp) && !stall_i;
-  assign s_axi_bresp   = wr_err_q ? 2'd2 : 2'd0;
+  assign b_room        = b_cnt_q != 2'd2;
+  assign s_axi_awready = (wr_st_q == WrIdle) && b_room && !stall_i;
+  assign s_axi_wready  = b_room && !stall_i;
+  assign s_axi_bvalid  = (b_cnt_q != '0) && !stall_i;
+  assign s_axi_bresp   = b_err_q[0] ? 2'd2 : 2'd0;
   assign s_axi_arready = !rd_nxt_q && !stall_i;
   assign s_axi_rvalid  = (rd_st_q == RdData) && !stall_i;
   assign s_axi_rdata   = rd_data_q;
@@ -116,46 +126,43 @@ module axi4_sram #(
   assign aw_hs         = s_axi_awready && s_axi_awvalid;
   assign b_hs          = s_axi_bvalid && s_axi_bready;
   assign ar_hs         = s_axi_arready && s_axi_arvalid;
+  assign w_take        = w_hs && (wr_st_q == WrData || aw_hs);
   // first word of the burst that follows the last R beat: the held AR, else
   // the AR taken in the same cycle
   assign nx_addr       = rd_nxt_q ? rd_nxt_addr_q : s_axi_araddr;
   assign nx_ok         = nx_addr < 32'(Words);
 
   always_comb begin
+    logic done, err;
     wr_st_d   = wr_st_q;
     wr_addr_d = wr_addr_q;
     wr_err_d  = wr_err_q;
-    wr_nxt_d  = wr_nxt_q;
-    unique case (wr_st_q)
-      WrIdle: begin
-        if (aw_hs) begin
-          wr_st_d   = WrData;
-          wr_addr_d = s_axi_awaddr;
-          wr_err_d  = 1'b0;
-        end
+    b_cnt_d   = b_cnt_q;
+    b_err_d   = b_err_q;
+    done      = 1'b0;
+    err       = (wr_st_q == WrData) && wr_err_q;
+    if (aw_hs) begin
+      wr_st_d   = WrData;
+      wr_addr_d = s_axi_awaddr;
+      wr_err_d  = 1'b0;
+    end
+    if (w_take) begin
+      wr_addr_d = wr_at + 32'd1;
+      wr_err_d  = err || !wr_ok;
+      if (s_axi_wlast) begin
+        wr_st_d = WrIdle;
+        done    = 1'b1;
       end
-      WrData: begin
-        if (w_hs) begin
-          wr_addr_d = wr_addr_q + 32'd1;
-          wr_err_d  = wr_err_q || !wr_ok;
-          if (s_axi_wlast) begin
-            wr_st_d = WrResp;
-          end
-        end
-      end
-      WrResp: begin
-        if (aw_hs) begin
-          wr_nxt_d  = 1'b1;
-          wr_addr_d = s_axi_awaddr;
-        end
-        if (b_hs) begin
-          wr_nxt_d = 1'b0;
-          wr_err_d = 1'b0;
-          wr_st_d  = (wr_nxt_q || aw_hs) ? WrData : WrIdle;
-        end
-      end
-      default: wr_st_d = WrIdle;
-    endcase
+    end
+    // the response queue: the B handshake pops the head, WLAST appends
+    if (b_hs) begin
+      b_cnt_d = b_cnt_d - 2'd1;
+      b_err_d = {1'b0, b_err_q[1]};
+    end
+    if (done) begin
+      b_err_d[b_cnt_d[0]] = err || !wr_ok;
+      b_cnt_d             = b_cnt_d + 2'd1;
+    end
   end
 
   always_comb begin
@@ -218,7 +225,8 @@ module axi4_sram #(
       wr_st_q   <= WrIdle;
       wr_addr_q <= '0;
       wr_err_q  <= 1'b0;
-      wr_nxt_q  <= 1'b0;
+      b_cnt_q   <= '0;
+      b_err_q   <= '0;
       rd_st_q   <= RdIdle;
       rd_addr_q <= '0;
       rd_left_q <= '0;
@@ -232,7 +240,8 @@ module axi4_sram #(
       wr_st_q   <= wr_st_d;
       wr_addr_q <= wr_addr_d;
       wr_err_q  <= wr_err_d;
-      wr_nxt_q  <= wr_nxt_d;
+      b_cnt_q   <= b_cnt_d;
+      b_err_q   <= b_err_d;
       rd_st_q   <= rd_st_d;
       rd_addr_q <= rd_addr_d;
       rd_left_q <= rd_left_d;
@@ -248,10 +257,10 @@ module axi4_sram #(
 
   // Memory array (no reset: the environment preloads it through the debug port).
   always_ff @(posedge clk_i) begin
-    if (w_hs && wr_ok) begin
+    if (w_take && wr_ok) begin
       for (int unsigned b = 0; b < BB; b++) begin
         if (s_axi_wstrb[b]) begin
-          mem_q[wr_addr_q[AW-1:0]][8*b +: 8] <= s_axi_wdata[8*b +: 8];
+          mem_q[wr_at[AW-1:0]][8*b +: 8] <= s_axi_wdata[8*b +: 8];
         end
       end
     end

@@ -207,17 +207,16 @@ module sb2sb_xbar #(
     TgtErr  = 3'd4
   } tgt_e;
 
-  // write lanes (every state); in-lanes' data stage (WIdle, WTgtAw, WData)
+  // data stage of the write lanes (every state) and of the in-lanes (WIdle,
+  // WTgtAw, WData)
   typedef enum logic [2:0] {
     WIdle  = 3'd0,
-    WAddr  = 3'd1,
-    WRoute = 3'd3,
     WTgtAw = 3'd4,
     WData  = 3'd5,
     WResp  = 3'd6
   } wst_e;
 
-  // in-lanes' address stage
+  // address stage of the write lanes and of the in-lanes
   typedef enum logic [1:0] {
     IaIdle  = 2'd0,
     IaAddr  = 2'd1,
@@ -374,7 +373,12 @@ module sb2sb_xbar #(
   end
 
   // ------------------------------------------------------------- state
-  // write lanes
+  // write lanes: address stage (the next burst's AW and route, taken while
+  // the data stage streams) and data stage
+  iast_e                         wl_a_q [NumWl];
+  iast_e                         wl_a_d [NumWl];
+  logic [NumWl-1:0][63:0]        wl_aaddr_q, wl_aaddr_d;
+  logic [NumWl-1:0][7:0]         wl_alen_q, wl_alen_d;
   wst_e                          wl_st_q [NumWl];
   wst_e                          wl_st_d [NumWl];
   tgt_e                          wl_tgt_q [NumWl];
@@ -385,12 +389,16 @@ module sb2sb_xbar #(
   logic [NumWl-1:0][31:0]        wl_word_q, wl_word_d;
   logic [NumWl-1:0][1:0]         wl_resp_q, wl_resp_d;
   route_t                        wl_route [NumWl];
-  // the target a lane asks for: the decoder's route in WRoute (the route is
-  // known and handed over in one cycle), the registered one in WTgtAw
+  // the target a lane asks for: the decoder's route when the idle data
+  // stage takes the address stage's burst (wl_take: ROUTE, the route is known
+  // and handed over in one cycle), the registered one in WTgtAw; the burst's
+  // address and length likewise
   tgt_e                          wl_etgt [NumWl];
   logic [NumWl-1:0][MW-1:0]      wl_emem;
   logic [NumWl-1:0][31:0]        wl_eword;
-  logic [NumWl-1:0]              wl_req, wl_aw_go, wl_wrdy, wl_hs, wl_w_go;
+  logic [NumWl-1:0][63:0]        wl_eaddr;
+  logic [NumWl-1:0][7:0]         wl_elen;
+  logic [NumWl-1:0]              wl_req, wl_take, wl_aw_go, wl_wrdy, wl_hs, wl_w_go, wl_b_hs;
   logic [7:0]                    w_cnt_q, w_cnt_d;
   // write lanes' response queues (in issue order)
   logic [NumWl-1:0][BqDepth-1:0]      bq_done_q, bq_done_d;
@@ -415,12 +423,15 @@ module sb2sb_xbar #(
   logic [NumLk-1:0][MW-1:0]      il_bpm_q, il_bpm_d;
   logic [NumLk-1:0][1:0]         il_bpr_q, il_bpr_d;
   route_t                        il_route [NumLk];
-  logic [NumLk-1:0]              il_aw_go, il_wrdy, il_hs, il_take, il_b_hs, il_bp_ok;
+  logic [NumLk-1:0]              il_aw_go, il_wrdy, il_w_go, il_hs, il_take, il_b_hs, il_bp_ok;
   // memory write ports: W owner (claimed at the arbiter's pick, released at
-  // its WLAST beat), B owner (from that WLAST to the SRAM's B handshake),
-  // pointer, this cycle's pick and claimant
-  logic [NumMem-1:0]             wo_v_q, wo_v_d, bo_v_q, bo_v_d, mem_b_hs, wo_end;
-  logic [NumMem-1:0][QW-1:0]     wo_q, wo_d, bo_q, bo_d, mw_rr_q, mw_rr_d, mw_pick, mc;
+  // its WLAST beat), B owners (from that WLAST to the SRAM's B handshake, in
+  // WLAST order: the SRAM's two-entry response queue, head at [0]), pointer,
+  // this cycle's pick and claimant
+  logic [NumMem-1:0]             wo_v_q, wo_v_d, mem_b_hs, wo_end;
+  logic [NumMem-1:0][1:0]        bo_n_q, bo_n_d;
+  logic [NumMem-1:0][1:0][QW-1:0] bo_q, bo_d;
+  logic [NumMem-1:0][QW-1:0]     wo_q, wo_d, mw_rr_q, mw_rr_d, mw_pick, mc;
   logic [NumMem-1:0]             mw_pick_ok, mc_ok;
   logic [NumMem-1:0][NumRq-1:0]  mw_req;
   // SEM_INCR window: write lanes' owner (ports 0/1) and in-lanes' owner (ports 2/3)
@@ -441,37 +452,48 @@ module sb2sb_xbar #(
   logic [NumLk-1:0][31:0]        lk_hi_q, lk_hi_d;
 
   // -------------------------------------------------------------- write lanes
-  // WIdle (after reset) -> WAddr (AWREADY while the response queue has a free
-  // entry; the decoder takes the address in the handshake cycle) -> WRoute ->
-  // WTgtAw (until the target's arbiter grants the lane and the target takes
-  // the AW; error bursts skip it) -> WData (until WLAST) -> WResp (SBUF and
-  // descriptor RAM: until the SRAM's B) -> WAddr.
+  // Address stage: IaIdle (after reset) -> IaAddr (AWREADY while the response
+  // queue has room for it and the data stage's burst; the decoder takes the
+  // address in the handshake cycle) -> IaRoute (the decoder's route, held
+  // until the data stage takes it) -> IaAddr, so the next burst's AW is taken
+  // and routed while a burst's beats stream. Data stage: WIdle, taking the
+  // held route (ROUTE: it asks for the target in the same cycle) -> WTgtAw
+  // (until the target's arbiter grants the lane and the target takes the AW;
+  // error bursts skip it) -> WData (until WLAST) -> WResp (SBUF and
+  // descriptor RAM: until the SRAM's B) -> WIdle.
   for (genvar j = 0; j < NumWl; j++) begin : gen_wroute
     assign wl_route[j] = route_of(dec_route_chip[j], dec_route_nbr[j], dec_id_valid[j],
                                   dec_nbr_route[j], dec_exit_die[j], dec_local[j][45:0],
-                                  wl_len_q[j], 1'b0, 1'b1, core_idx_i);
+                                  wl_alen_q[j], 1'b0, 1'b1, core_idx_i);
   end
 
-  // The target each write lane asks for (wl_req): in WRoute the decoder's
+  // The target each write lane asks for (wl_req): in ROUTE the decoder's
   // route, in WTgtAw the registered one.
   always_comb begin
     for (int unsigned j = 0; j < NumWl; j++) begin
-      if (wl_st_q[j] == WRoute) begin
+      wl_take[j] = wl_st_q[j] == WIdle && wl_a_q[j] == IaRoute;
+      if (wl_take[j]) begin
         wl_etgt[j]  = wl_route[j].tgt;
         wl_emem[j]  = wl_route[j].mem;
         wl_eword[j] = wl_route[j].word;
+        wl_eaddr[j] = wl_aaddr_q[j];
+        wl_elen[j]  = wl_alen_q[j];
       end else begin
         wl_etgt[j]  = wl_tgt_q[j];
         wl_emem[j]  = wl_mem_q[j];
         wl_eword[j] = wl_word_q[j];
+        wl_eaddr[j] = wl_addr_q[j];
+        wl_elen[j]  = wl_len_q[j];
       end
-      wl_req[j] = wl_st_q[j] == WTgtAw || (wl_st_q[j] == WRoute && wl_route[j].tgt != TgtErr);
+      wl_req[j] = wl_st_q[j] == WTgtAw || (wl_take[j] && wl_route[j].tgt != TgtErr);
     end
   end
 
   // Target side of each write lane: its AW taken (wl_aw_go), its W ready in
-  // WData (wl_wrdy), a beat taken (wl_hs). A link burst's first beat may go
-  // with its AW (the link lane takes W and AW independently): wl_w_go.
+  // WData (wl_wrdy), a beat taken (wl_hs). The first beat of a link or
+  // memory burst may go with its AW (the link lane takes W and AW
+  // independently; the SRAM takes W in its idle state only with the AW):
+  // wl_w_go.
   always_comb begin
     for (int unsigned j = 0; j < NumWl; j++) begin
       int unsigned l;
@@ -492,14 +514,22 @@ module sb2sb_xbar #(
       endcase
       wl_aw_go[j] = wl_aw_go[j] && wl_req[j];
       wl_w_go[j]  = (wl_st_q[j] == WData && wl_wrdy[j]) ||
-                    (wl_aw_go[j] && wl_etgt[j] == TgtLink && link_wready_i[l]);
+                    (wl_aw_go[j] && wl_etgt[j] == TgtLink && link_wready_i[l]) ||
+                    (wl_aw_go[j] && (wl_etgt[j] == TgtSbuf || wl_etgt[j] == TgtDesc) &&
+                     mem_wready_i[wl_emem[j]]);
       wl_hs[j]    = wl_w_go[j] && wm_wvalid_i[j];
+      // this lane's SRAM B: the head of its memory's B owners
+      wl_b_hs[j]  = wl_st_q[j] == WResp && mem_b_hs[wl_mem_q[j]] &&
+                    bo_q[wl_mem_q[j]][0] == QW'(j);
     end
   end
 
   always_comb begin
     w_cnt_d = w_cnt_q;
     for (int unsigned j = 0; j < NumWl; j++) begin
+      wl_a_d[j]       = wl_a_q[j];
+      wl_aaddr_d[j]   = wl_aaddr_q[j];
+      wl_alen_d[j]    = wl_alen_q[j];
       wl_st_d[j]      = wl_st_q[j];
       wl_tgt_d[j]     = wl_tgt_q[j];
       wl_mem_d[j]     = wl_mem_q[j];
@@ -512,35 +542,48 @@ module sb2sb_xbar #(
       bq_push_resp[j] = wl_resp_q[j];
       dec_valid[j]    = 1'b0;
       dec_addr[j]     = '0;
-      unique case (wl_st_q[j])
-        // one master: out of reset the lane waits in WAddr
-        WIdle: wl_st_d[j] = WAddr;
-        WAddr: begin
+      // address stage
+      unique case (wl_a_q[j])
+        // one master: out of reset the lane waits in IaAddr
+        IaIdle: wl_a_d[j] = IaAddr;
+        IaAddr: begin
           dec_valid[j] = wm_awvalid_i[j] && wm_awready_o[j];
           dec_addr[j]  = wm_awaddr_i[j];
           if (dec_valid[j]) begin
-            wl_st_d[j]   = WRoute;
-            wl_addr_d[j] = wm_awaddr_i[j];
-            wl_len_d[j]  = wm_awlen_i[j];
+            wl_a_d[j]     = IaRoute;
+            wl_aaddr_d[j] = wm_awaddr_i[j];
+            wl_alen_d[j]  = wm_awlen_i[j];
           end
         end
-        WRoute, WTgtAw: begin
-          if (wl_st_q[j] == WRoute) begin
+        IaRoute: if (wl_take[j]) wl_a_d[j] = IaAddr;
+        default: wl_a_d[j] = IaIdle;
+      endcase
+      // data stage
+      unique case (wl_st_q[j])
+        WIdle, WTgtAw: begin
+          if (wl_take[j]) begin
             wl_tgt_d[j]  = wl_route[j].tgt;
             wl_mem_d[j]  = wl_route[j].mem;
             wl_word_d[j] = wl_route[j].word;
             wl_resp_d[j] = wl_route[j].resp;
+            wl_addr_d[j] = wl_aaddr_q[j];
+            wl_len_d[j]  = wl_alen_q[j];
             w_cnt_d      = w_cnt_d + 8'd1;
             wl_st_d[j]   = (wl_route[j].tgt == TgtErr) ? WData : WTgtAw;
           end
           if (wl_aw_go[j]) begin
             wl_st_d[j] = WData;
-            // a one-beat link burst whose beat went with its AW: posted
+            // a one-beat burst whose beat went with its AW: a memory burst
+            // waits for its B, a link burst is posted
             if (wl_hs[j] && wm_wlast_i[j]) begin
-              bq_push[j]      = 1'b1;
-              bq_push_done[j] = 1'b0;
-              bq_push_resp[j] = 2'd0;
-              wl_st_d[j]      = WAddr;
+              if (wl_etgt[j] == TgtSbuf || wl_etgt[j] == TgtDesc) begin
+                wl_st_d[j] = WResp;
+              end else begin
+                bq_push[j]      = 1'b1;
+                bq_push_done[j] = 1'b0;
+                bq_push_resp[j] = 2'd0;
+                wl_st_d[j]      = WIdle;
+              end
             end
           end
         end
@@ -555,16 +598,16 @@ module sb2sb_xbar #(
                 // waits for the peer's B
                 bq_push[j]      = 1'b1;
                 bq_push_done[j] = wl_tgt_q[j] != TgtLink;
-                wl_st_d[j]      = WAddr;
+                wl_st_d[j]      = WIdle;
               end
             end
           end
         end
         WResp: begin
-          if (mem_bvalid_i[wl_mem_q[j]]) begin
+          if (wl_b_hs[j]) begin
             bq_push[j]      = 1'b1;
             bq_push_resp[j] = mem_bresp_i[wl_mem_q[j]];
-            wl_st_d[j]      = WAddr;
+            wl_st_d[j]      = WIdle;
           end
         end
         default: wl_st_d[j] = WIdle;
@@ -607,7 +650,9 @@ module sb2sb_xbar #(
 
   always_comb begin
     for (int unsigned j = 0; j < NumWl; j++) begin
-      wm_awready_o[j] = wl_st_q[j] == WAddr && bq_cnt_q[j] != (BqPw + 1)'(BqDepth);
+      // room in the response queue for this burst and the data stage's
+      wm_awready_o[j] = wl_a_q[j] == IaAddr &&
+                        bq_cnt_q[j] + (BqPw + 1)'(wl_st_q[j] != WIdle) < (BqPw + 1)'(BqDepth);
       wm_wready_o[j]  = wl_w_go[j];
       wm_bvalid_o[j]  = bq_head[j];
       wm_bresp_o[j]   = bq_resp_q[j][bq_rp_q[j]];
@@ -642,14 +687,15 @@ module sb2sb_xbar #(
   end
 
   // Memory write lines follow the claimant (AW and W beats: the write lane's
-  // or the in-lane's); BREADY follows the B owner: a write lane takes its B
-  // at once, an in-lane passes it straight to its link lane (one handshake on
-  // both). The SRAM takes the next claimant's AW while the B waits.
+  // or the in-lane's, the first beat also with the AW); BREADY follows the
+  // head B owner: a write lane takes its B at once, an in-lane passes it
+  // straight to its link lane (one handshake on both). The SRAM takes the
+  // next claimant's AW and first beat while the B waits.
   always_comb begin
     for (int unsigned k = 0; k < NumMem; k++) begin
       int unsigned q, b;
       q = int'(mc[k]);
-      b = int'(bo_q[k]);
+      b = int'(bo_q[k][0]);
       mem_awaddr_o[k]  = '0;
       mem_awvalid_o[k] = 1'b0;
       mem_wdata_o[k]   = '0;
@@ -663,30 +709,31 @@ module sb2sb_xbar #(
         mem_wstrb_o[k]   = wm_wstrb_i[q];
         mem_wlast_o[k]   = wm_wlast_i[q];
         mem_awvalid_o[k] = wl_req[q];
-        mem_wvalid_o[k]  = wl_st_q[q] == WData && wm_wvalid_i[q];
+        mem_wvalid_o[k]  = (wl_st_q[q] == WData || wl_aw_go[q]) && wm_wvalid_i[q];
       end else if (mc_ok[k] && q < NumRq) begin
         mem_awaddr_o[k]  = il_word_q[q-NumWl];
         mem_wdata_o[k]   = lin_wdata_i[q-NumWl];
         mem_wstrb_o[k]   = lin_wstrb_i[q-NumWl];
         mem_wlast_o[k]   = lin_wlast_i[q-NumWl];
         mem_awvalid_o[k] = il_st_q[q-NumWl] == WTgtAw && il_bp_ok[q-NumWl];
-        mem_wvalid_o[k]  = il_st_q[q-NumWl] == WData && lin_wvalid_i[q-NumWl];
+        mem_wvalid_o[k]  = (il_st_q[q-NumWl] == WData || il_aw_go[q-NumWl]) &&
+                           lin_wvalid_i[q-NumWl];
       end
-      if (bo_v_q[k] && b < NumWl) begin
+      if (bo_n_q[k] != '0 && b < NumWl) begin
         mem_bready_o[k] = wl_st_q[b] == WResp;
-      end else if (bo_v_q[k] && b < NumRq) begin
+      end else if (bo_n_q[k] != '0 && b < NumRq) begin
         mem_bready_o[k] = lin_bready_i[b-NumWl];
       end
       mem_b_hs[k] = mem_bvalid_i[k] && mem_bready_o[k];
-      // the W owner's WLAST beat
-      wo_end[k]   = wo_v_q[k] && mem_wvalid_o[k] && mem_wready_i[k] && mem_wlast_o[k];
+      // the claimant's WLAST beat (a one-beat burst's goes with its AW)
+      wo_end[k]   = mc_ok[k] && mem_wvalid_o[k] && mem_wready_i[k] && mem_wlast_o[k];
     end
   end
 
   always_comb begin
     wo_v_d  = wo_v_q;
     wo_d    = wo_q;
-    bo_v_d  = bo_v_q;
+    bo_n_d  = bo_n_q;
     bo_d    = bo_q;
     mw_rr_d = mw_rr_q;
     for (int unsigned k = 0; k < NumMem; k++) begin
@@ -694,12 +741,17 @@ module sb2sb_xbar #(
         wo_v_d[k]  = 1'b1;
         wo_d[k]    = mw_pick[k];
         mw_rr_d[k] = QW'(rr_after(6'(mw_pick[k]), NumRq));
-      end else if (wo_end[k]) begin
-        wo_v_d[k] = 1'b0;
-        bo_v_d[k] = 1'b1;
-        bo_d[k]   = wo_q[k];
       end
-      if (mem_b_hs[k]) bo_v_d[k] = 1'b0;
+      // the B owners: the SRAM's B pops the head, a WLAST appends its lane
+      if (mem_b_hs[k]) begin
+        bo_n_d[k]    = bo_n_d[k] - 2'd1;
+        bo_d[k][0]   = bo_q[k][1];
+      end
+      if (wo_end[k]) begin
+        wo_v_d[k]             = 1'b0;
+        bo_d[k][bo_n_d[k][0]] = mc[k];
+        bo_n_d[k]             = bo_n_d[k] + 2'd1;
+      end
     end
   end
 
@@ -801,7 +853,7 @@ module sb2sb_xbar #(
       lc_ok[l]      = lo_v_q[l] || lk_pick_ok[l];
       lc[l]         = lo_v_q[l] ? lo_q[l] : lk_pick[l];
       lk_ok[l]      = lk_pend_q[l] != (LkPw + 1)'(LkDepth) &&
-                      (lk_pend_q[l] == '0 || wl_addr_q[lc[l]][63:32] == lk_hi_q[l]);
+                      (lk_pend_q[l] == '0 || wl_eaddr[lc[l]][63:32] == lk_hi_q[l]);
       link_awaddr_o[l]  = '0;
       link_awlen_o[l]   = '0;
       link_awvalid_o[l] = 1'b0;
@@ -809,8 +861,8 @@ module sb2sb_xbar #(
       link_wstrb_o[l]   = '0;
       link_wlast_o[l]   = 1'b0;
       if (lc_ok[l]) begin
-        link_awaddr_o[l]  = wl_addr_q[lc[l]];
-        link_awlen_o[l]   = wl_len_q[lc[l]];
+        link_awaddr_o[l]  = wl_eaddr[lc[l]];
+        link_awlen_o[l]   = wl_elen[lc[l]];
         link_awvalid_o[l] = wl_req[lc[l]] && lk_ok[l];
         link_wdata_o[l]   = wm_wdata_i[lc[l]];
         link_wstrb_o[l]   = wm_wstrb_i[lc[l]];
@@ -854,7 +906,7 @@ module sb2sb_xbar #(
       if (lk_aw_hs[l]) begin
         lf_d[l][lf_wp_q[l]] = lc[l];
         lf_wp_d[l]          = lf_wp_q[l] + 1'b1;
-        lk_hi_d[l]          = wl_addr_q[lc[l]][63:32];
+        lk_hi_d[l]          = wl_eaddr[lc[l]][63:32];
       end
       if (link_bvalid_i[l]) begin
         wl_lk_b[lf_q[l][lf_rp_q[l]]]     = 1'b1;
@@ -870,7 +922,7 @@ module sb2sb_xbar #(
     for (int unsigned l = 0; l < NumLk; l++) begin
       link_dest_valid_o[l] = lk_pend_q[l] != '0 || lc_ok[l];
       link_dest_o[l]       = lk_pend_q[l] != '0 ? lk_hi_q[l] :
-                             lc_ok[l] ? wl_addr_q[lc[l]][63:32] : 32'h0;
+                             lc_ok[l] ? wl_eaddr[lc[l]][63:32] : 32'h0;
     end
   end
 
@@ -895,7 +947,9 @@ module sb2sb_xbar #(
 
   always_comb begin
     for (int unsigned i = 0; i < NumLk; i++) begin
-      lin_bvalid_o[i] = il_bp_q[i] && (il_bps_q[i] || mem_bvalid_i[il_bpm_q[i]]);
+      // the SRAM's B is this lane's when the lane is its memory's head B owner
+      lin_bvalid_o[i] = il_bp_q[i] && (il_bps_q[i] || (mem_bvalid_i[il_bpm_q[i]] &&
+                        bo_q[il_bpm_q[i]][0] == QW'(NumWl + i)));
       lin_bresp_o[i]  = il_bps_q[i] ? il_bpr_q[i] : mem_bresp_i[il_bpm_q[i]];
       il_b_hs[i]      = lin_bvalid_o[i] && lin_bready_i[i];
       il_bp_ok[i]     = !il_bp_q[i] || il_b_hs[i];
@@ -915,12 +969,16 @@ module sb2sb_xbar #(
         end
       endcase
       il_aw_go[i]      = il_aw_go[i] && il_bp_ok[i] && il_st_q[i] == WTgtAw;
-      il_hs[i]         = il_st_q[i] == WData && il_wrdy[i] && lin_wvalid_i[i];
+      // W ready in WData, and a memory burst's first beat with its AW
+      il_w_go[i]       = (il_st_q[i] == WData && il_wrdy[i]) ||
+                         (il_aw_go[i] && (il_tgt_q[i] == TgtSbuf || il_tgt_q[i] == TgtDesc) &&
+                          il_wrdy[i]);
+      il_hs[i]         = il_w_go[i] && lin_wvalid_i[i];
       // the data stage takes the held route when free or at its WLAST beat
       il_take[i]       = il_a_q[i] == IaRoute &&
                          (il_st_q[i] == WIdle || (il_hs[i] && lin_wlast_i[i]));
       lin_awready_o[i] = il_a_q[i] == IaAddr;
-      lin_wready_o[i]  = il_st_q[i] == WData && il_wrdy[i];
+      lin_wready_o[i]  = il_w_go[i];
     end
   end
 
@@ -956,7 +1014,12 @@ module sb2sb_xbar #(
       endcase
       // data stage
       unique case (il_st_q[i])
-        WTgtAw: if (il_aw_go[i]) il_st_d[i] = WData;
+        WTgtAw: begin
+          if (il_aw_go[i]) begin
+            // a one-beat burst whose beat went with its AW ends here
+            il_st_d[i] = (il_hs[i] && lin_wlast_i[i]) ? WIdle : WData;
+          end
+        end
         WData: begin
           if (il_hs[i]) begin
             if (il_tgt_q[i] == TgtSem) il_word_d[i] = il_word_q[i] + 32'd1;
@@ -1221,9 +1284,12 @@ module sb2sb_xbar #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int unsigned j = 0; j < NumWl; j++) begin
+        wl_a_q[j]   <= IaIdle;
         wl_st_q[j]  <= WIdle;
         wl_tgt_q[j] <= TgtErr;
       end
+      wl_aaddr_q <= '0;
+      wl_alen_q  <= '0;
       for (int unsigned i = 0; i < NumLk; i++) begin
         il_a_q[i]   <= IaIdle;
         il_st_q[i]  <= WIdle;
@@ -1250,9 +1316,12 @@ module sb2sb_xbar #(
       il_bpr_q  <= '0;
     end else begin
       for (int unsigned j = 0; j < NumWl; j++) begin
+        wl_a_q[j]   <= wl_a_d[j];
         wl_st_q[j]  <= wl_st_d[j];
         wl_tgt_q[j] <= wl_tgt_d[j];
       end
+      wl_aaddr_q <= wl_aaddr_d;
+      wl_alen_q  <= wl_alen_d;
       for (int unsigned i = 0; i < NumLk; i++) begin
         il_a_q[i]   <= il_a_d[i];
         il_st_q[i]  <= il_st_d[i];
@@ -1285,7 +1354,7 @@ module sb2sb_xbar #(
     if (!rst_ni) begin
       wo_v_q     <= '0;
       wo_q       <= '0;
-      bo_v_q     <= '0;
+      bo_n_q     <= '0;
       bo_q       <= '0;
       mw_rr_q    <= '0;
       ls_v_q     <= 1'b0;
@@ -1311,7 +1380,7 @@ module sb2sb_xbar #(
     end else begin
       wo_v_q     <= wo_v_d;
       wo_q       <= wo_d;
-      bo_v_q     <= bo_v_d;
+      bo_n_q     <= bo_n_d;
       bo_q       <= bo_d;
       mw_rr_q    <= mw_rr_d;
       ls_v_q     <= ls_v_d;

@@ -33,7 +33,8 @@ module udma_s2m
   localparam int unsigned QueueIdxW = $clog2(NumQ),
   // closed bursts queued for the sender (the one being sent included), and the ring
   // that holds them and the burst being collected
-  localparam int unsigned WrQueue    = 2,
+  localparam int unsigned WrQueue    = 4,
+  localparam int unsigned BqIdxW     = $clog2(WrQueue),
   localparam int unsigned WrBufBeats = WrQueue * MaxBurst,
   localparam int unsigned WbIdxW     = $clog2(WrBufBeats),
   localparam int unsigned BcntW      = $clog2(MaxWrOutstanding + 1),
@@ -154,14 +155,16 @@ module udma_s2m
   // burst queue: address and AWLEN, oldest at bq_rp_q
   logic [WrQueue-1:0][63:0]           bq_addr_q, bq_addr_d;
   logic [WrQueue-1:0][BeatIdxW-1:0]   bq_len_q, bq_len_d;
-  logic                               bq_rp_q, bq_rp_d;
-  logic [1:0]                         bq_cnt_q, bq_cnt_d;
+  logic [BqIdxW-1:0]                  bq_rp_q, bq_rp_d;
+  logic [BqIdxW:0]                    bq_cnt_q, bq_cnt_d;
   logic [BeatIdxW-1:0]                wi_q, wi_d;
   // data bursts whose AW is done and whose B has not returned
   logic [BcntW-1:0]                   bcnt_q, bcnt_d;
   logic                               blast_q, blast_d;
   logic                               buser_q, buser_d;
   logic                               awd_q, awd_d;
+  // the second queued burst's AW is done (sent ahead of the head's W beats)
+  logic                               sa_q, sa_d;
   logic                               wd_q, wd_d;
   logic [1:0]                         widx_q, widx_d;
   logic [31:0]                        tout_q, tout_d;
@@ -199,9 +202,11 @@ module udma_s2m
   logic [BeatBytes-1:0]   tk_keep;
   logic                   go_drop;
   logic                   can_collect, sending, aw_ok, data_b;
-  logic                   bq_wi;  // queue slot of the burst closed now
+  logic [BqIdxW-1:0]      bq_wi;  // queue slot of the burst closed now
+  logic [BqIdxW-1:0]      bq_2nd; // queue slot of the second queued burst
   logic [63:0]            snd_addr;
   logic [BeatIdxW-1:0]    snd_len;
+  logic                   aw_2nd;  // the AW offered is the second queued burst's
   logic                   pf_beat, pf_want, pf_ar, pf_wait;
   // next-state stages: IDLE's decision, DCHK's verdict, the error exit, the collector's
   // burst close and DRAIN, the completion write's AW/W progress
@@ -223,12 +228,16 @@ module udma_s2m
   assign n         = (LaneBits+1)'($countones(s_axis_tkeep));
   assign idle_q    = pkt_q ? q_q : s_axis_tid;
   // the collector waits while the burst queue is full; the sender's burst
-  assign can_collect = bq_cnt_q < 2'(WrQueue);
+  assign can_collect = bq_cnt_q < (BqIdxW+1)'(WrQueue);
   assign sending     = bq_cnt_q != '0;
-  assign bq_wi       = bq_rp_q ^ bq_cnt_q[0];
+  assign bq_wi       = bq_rp_q + bq_cnt_q[BqIdxW-1:0];
+  assign bq_2nd      = bq_rp_q + BqIdxW'(1);
   assign snd_addr    = bq_addr_q[bq_rp_q];
   assign snd_len     = bq_len_q[bq_rp_q];
-  assign aw_ok       = sending && !awd_q && (bcnt_q < BcntW'(MaxWrOutstanding));
+  // AW: the head's, or once it is done the second queued burst's (AXI lets AW
+  // run ahead of W), while fewer than MaxWrOutstanding bursts wait for B
+  assign aw_2nd      = awd_q && (bq_cnt_q >= (BqIdxW+1)'(2)) && !sa_q;
+  assign aw_ok       = sending && (!awd_q || aw_2nd) && (bcnt_q < BcntW'(MaxWrOutstanding));
   assign data_b      = (bcnt_q != '0) && b_hs;
   assign w0        = desc[31:0];
   assign bufp      = desc[127:64];
@@ -361,8 +370,8 @@ module udma_s2m
     // the sender: AW and W of the oldest queued burst (never in SCaw: drained before)
     if (sending) begin
       m_axi_awvalid = aw_ok;
-      m_axi_awaddr  = aw_ok ? snd_addr : 64'd0;
-      m_axi_awlen   = aw_ok ? 8'(snd_len) : 8'd0;
+      m_axi_awaddr  = !aw_ok ? 64'd0 : aw_2nd ? bq_addr_q[bq_2nd] : snd_addr;
+      m_axi_awlen   = !aw_ok ? 8'd0 : aw_2nd ? 8'(bq_len_q[bq_2nd]) : 8'(snd_len);
       m_axi_wvalid  = !wd_q;
       m_axi_wdata   = wd_q ? '0 : wbuf_q[rp_q];
       m_axi_wstrb   = wd_q ? '0 : wstb_q[rp_q];
@@ -570,20 +579,24 @@ module udma_s2m
   end
 
   // Sender and B counter (golden: send): AW and W of the oldest queued burst, popped
-  // when both are done; the AW/W done flags are the completion write's in CMP/CAW (the
-  // burst queue is empty there); bursts whose AW is done wait for their B.
+  // when both are done, and the next queued burst's AW once the head's is done; the
+  // AW/W done flags are the completion write's in CMP/CAW (the burst queue is empty
+  // there); bursts whose AW is done wait for their B.
   always_comb begin : p_send
     logic snd_a, snd_w;
     rp_d     = rp_q;
     wi_d     = wi_q;
     bq_rp_d  = bq_rp_q;
-    bq_cnt_d = bq_cnt_q + 2'(bq_push);
+    bq_cnt_d = bq_cnt_q + (BqIdxW+1)'(bq_push);
     awd_d    = comp_awd;
     wd_d     = comp_wd;
+    sa_d     = sa_q;
     snd_a    = 1'b0;
     snd_w    = 1'b0;
     if (sending) begin
       snd_a = awd_q || aw_hs;
+      // an AW handshake with the head's AW done is the second burst's
+      sa_d  = sa_q || (awd_q && aw_hs);
       snd_w = wd_q;
       if (w_hs) begin
         rp_d = rp_q + WbIdxW'(1);
@@ -594,9 +607,11 @@ module udma_s2m
         end
       end
       if (snd_a && snd_w) begin
-        bq_rp_d  = !bq_rp_q;
-        bq_cnt_d = bq_cnt_d - 2'd1;
-        awd_d    = 1'b0;
+        // the second burst becomes the head, its AW perhaps done
+        bq_rp_d  = bq_2nd;
+        bq_cnt_d = bq_cnt_d - (BqIdxW+1)'(1);
+        awd_d    = sa_d;
+        sa_d     = 1'b0;
         wd_d     = 1'b0;
         wi_d     = '0;
       end else begin
@@ -785,13 +800,14 @@ module udma_s2m
       wn_q    <= '0;
       bq_addr_q <= '0;
       bq_len_q  <= '0;
-      bq_rp_q   <= 1'b0;
+      bq_rp_q   <= '0;
       bq_cnt_q  <= '0;
       bcnt_q    <= '0;
       wi_q    <= '0;
       blast_q <= 1'b0;
       buser_q <= 1'b0;
       awd_q   <= 1'b0;
+      sa_q    <= 1'b0;
       wd_q    <= 1'b0;
       widx_q  <= '0;
       tout_q  <= '0;
@@ -822,6 +838,7 @@ module udma_s2m
       blast_q <= blast_d;
       buser_q <= buser_d;
       awd_q   <= awd_d;
+      sa_q    <= sa_d;
       wd_q    <= wd_d;
       widx_q  <= widx_d;
       tout_q  <= tout_d;

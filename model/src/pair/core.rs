@@ -555,7 +555,13 @@ impl Glue {
             *o = m.outputs(rst, i.mem_stall);
         }
         let mo = &mo[..n + 1];
-        let xo = self.xbar.master_outputs(rst, mo, links.out);
+        // ---- the in-lanes' masters (the incoming lanes' far sides, Moore)
+        for (w, l) in self.wires.lins.iter_mut().zip(links.inc) {
+            *w = link_wm(l);
+        }
+        let xo = self
+            .xbar
+            .master_outputs(rst, mo, links.out, &self.wires.lins);
         let (q7o, csr, memdrv, q7dbg) = self.q7.outputs(rst);
         // ---- UDMA engines (each with its CME-COPY loop) and the EVT_SEM
         let eng = self.engines_step(engines, rst, &csr, &xo);
@@ -571,10 +577,7 @@ impl Glue {
         let (out_p, in_p) = xo.inc_valid.split_at(super::xbar::INC_L);
         self.stats.out_incs += out_p.iter().map(|&v| u64::from(v)).sum::<u64>();
         self.stats.in_incs += in_p.iter().map(|&v| u64::from(v)).sum::<u64>();
-        // ---- the in-lanes' masters (the incoming lanes' far sides), the Q7 store
-        for (w, l) in self.wires.lins.iter_mut().zip(links.inc) {
-            *w = link_wm(l);
-        }
+        // ---- the Q7 store
         let q7_wm = q7_store_wm(&memdrv);
         let ms = MasterView {
             n,

@@ -1,8 +1,9 @@
 //! Golden model of `rtl/axi4_sram.sv`: an AXI4 SRAM slave, word-addressed
 //! (one word = one beat of the core's data bus, [`clock::ENGINE_DATA_BITS`]),
-//! Moore outputs, streaming back to back: the next AW is taken while a B
-//! waits, the next AR while a read burst streams (one held AR, whose first
-//! word the last R beat's handshake loads).
+//! Moore outputs, streaming back to back: the next AW and its first W beat
+//! are taken in the cycle after a WLAST while that burst's B waits (a
+//! two-entry response queue), the next AR while a read burst streams (one
+//! held AR, whose first word the last R beat's handshake loads).
 //!
 //! The FSM ([`Sram`]) and the memory array are separate: the array is any
 //! [`WordStore`] handed to [`Sram::update`] — a `Vec<u64>` of 64-bit lanes
@@ -67,13 +68,11 @@ pub const STRB_ALL: u64 = (1u64 << WORD_BYTES) - 1;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[repr(u8)]
 pub enum WrState {
-    /// Idle: AWREADY high.
+    /// Idle: AWREADY high (W only with its AW).
     #[default]
     WrIdle = 0,
     /// Write data beats.
     WrData = 1,
-    /// Write response.
-    WrResp = 2,
 }
 
 /// Read FSM states: `rd_st_e` of `rtl/axi4_sram.sv`, same names and encoding.
@@ -134,8 +133,9 @@ pub struct Sram {
     pub wr_st: WrState,
     pub wr_addr: u32,
     pub wr_err: bool,
-    /// WR_RESP: the next burst's AW is held (its address in `wr_addr`).
-    pub wr_nxt: bool,
+    /// Response queue: B responses owed (0..=2) and their errors (head at 0).
+    pub b_cnt: u8,
+    pub b_err: [bool; 2],
     pub rd_st: RdState,
     pub rd_addr: u32,
     pub rd_left: u32,
@@ -192,7 +192,8 @@ impl Sram {
             wr_st: WrState::WrIdle,
             wr_addr: 0,
             wr_err: false,
-            wr_nxt: false,
+            b_cnt: 0,
+            b_err: [false; 2],
             rd_st: RdState::RdIdle,
             rd_addr: 0,
             rd_left: 0,
@@ -210,7 +211,8 @@ impl Sram {
         self.wr_st = WrState::WrIdle;
         self.wr_addr = 0;
         self.wr_err = false;
-        self.wr_nxt = false;
+        self.b_cnt = 0;
+        self.b_err = [false; 2];
         self.rd_st = RdState::RdIdle;
         self.rd_addr = 0;
         self.rd_left = 0;
@@ -228,7 +230,7 @@ impl Sram {
 
     /// Both FSMs idle (no burst open).
     pub fn idle(&self) -> bool {
-        self.wr_st == WrState::WrIdle && self.rd_st == RdState::RdIdle
+        self.wr_st == WrState::WrIdle && self.rd_st == RdState::RdIdle && self.b_cnt == 0
     }
 
     /// Outputs from the registered state (the reset state while `rst`).
@@ -237,21 +239,19 @@ impl Sram {
         if rst {
             return Self::new(self.words as usize).outputs(false, stall);
         }
-        let (wr_st, rd_st, wr_err, rd_err, rd_left, rd_data, dbg) = (
+        let (wr_st, rd_st, rd_err, rd_left, rd_data, dbg) = (
             self.wr_st,
             self.rd_st,
-            self.wr_err,
             self.rd_err,
             self.rd_left,
             self.rd_data,
             self.dbg,
         );
         SramOut {
-            awready: (wr_st == WrState::WrIdle || (wr_st == WrState::WrResp && !self.wr_nxt))
-                && !stall,
-            wready: wr_st == WrState::WrData && !stall,
-            bvalid: wr_st == WrState::WrResp && !stall,
-            bresp: if wr_err { 2 } else { 0 },
+            awready: wr_st == WrState::WrIdle && self.b_cnt != 2 && !stall,
+            wready: self.b_cnt != 2 && !stall,
+            bvalid: self.b_cnt != 0 && !stall,
+            bresp: if self.b_err[0] { 2 } else { 0 },
             arready: !self.rd_nxt && !stall,
             rvalid: rd_st == RdState::RdData && !stall,
             rdata: rd_data,
@@ -276,11 +276,13 @@ impl Sram {
         let dbg_at = i.dbg_addr & self.dbg_mask;
         let dbg_ok = dbg_at < self.words() * LANES;
         let (dbg_word, dbg_lane) = (dbg_at / LANES, (dbg_at % LANES) as usize);
-        // Both FSMs idle and neither address handshakes: no write beat
-        // (WREADY is low in WR_IDLE), no load, no state change; only the
-        // debug port acts (the RTL lockstep checks this shortcut).
+        // Both FSMs idle, no B owed and neither address handshakes: no write
+        // beat (W is taken in WR_IDLE only with its AW), no load, no state
+        // change; only the debug port acts (the RTL lockstep checks this
+        // shortcut).
         let quiet = self.wr_st == WrState::WrIdle
             && self.rd_st == RdState::RdIdle
+            && self.b_cnt == 0
             && !(o.awready && i.awvalid)
             && !(o.arready && i.arvalid);
         if rst {
@@ -294,10 +296,7 @@ impl Sram {
                 0
             };
         } else {
-            let w_hs = o.wready && i.wvalid;
-            let wr_ok = self.wr_addr < self.words();
-            // Reads below see the memory before this edge's writes.
-            let write_at = (w_hs && wr_ok).then_some(self.wr_addr);
+            let write_at = self.write_edge(i, o);
             self.dbg = if i.dbg_we {
                 i.dbg_wdata
             } else if dbg_ok {
@@ -305,40 +304,6 @@ impl Sram {
             } else {
                 0
             };
-            match self.wr_st {
-                WrState::WrIdle => {
-                    if o.awready && i.awvalid {
-                        self.wr_st = WrState::WrData;
-                        self.wr_addr = i.awaddr;
-                        self.wr_err = false;
-                    }
-                }
-                WrState::WrData => {
-                    if w_hs {
-                        self.wr_addr = self.wr_addr.wrapping_add(1);
-                        self.wr_err |= !wr_ok;
-                        if i.wlast {
-                            self.wr_st = WrState::WrResp;
-                        }
-                    }
-                }
-                _ => {
-                    let aw_hs = o.awready && i.awvalid;
-                    if aw_hs {
-                        self.wr_nxt = true;
-                        self.wr_addr = i.awaddr;
-                    }
-                    if o.bvalid && i.bready {
-                        self.wr_st = if self.wr_nxt {
-                            WrState::WrData
-                        } else {
-                            WrState::WrIdle
-                        };
-                        self.wr_nxt = false;
-                        self.wr_err = false;
-                    }
-                }
-            }
             self.read_edge(i, o, mem);
             if let Some(a) = write_at {
                 mem.write(a, &i.wdata, i.wstrb);
@@ -350,6 +315,42 @@ impl Sram {
             d[dbg_lane] = i.dbg_wdata;
             mem.write(dbg_word, &d, 0xFF << (8 * dbg_lane));
         }
+    }
+
+    /// The write FSM's clock edge: an AW opens a burst (its first W beat may
+    /// go with it), WLAST closes it and appends its B to the response queue,
+    /// whose head the B handshake pops. Returns the word this edge writes.
+    #[inline(always)]
+    fn write_edge(&mut self, i: &SramIn, o: &SramOut) -> Option<u32> {
+        let aw_hs = o.awready && i.awvalid;
+        let data = self.wr_st == WrState::WrData;
+        let w_take = o.wready && i.wvalid && (data || aw_hs);
+        let at = if data { self.wr_addr } else { i.awaddr };
+        let ok = at < self.words();
+        let err = data && self.wr_err;
+        let mut done = false;
+        if aw_hs {
+            self.wr_st = WrState::WrData;
+            self.wr_addr = i.awaddr;
+            self.wr_err = false;
+        }
+        if w_take {
+            self.wr_addr = at.wrapping_add(1);
+            self.wr_err = err || !ok;
+            if i.wlast {
+                self.wr_st = WrState::WrIdle;
+                done = true;
+            }
+        }
+        if o.bvalid && i.bready {
+            self.b_cnt -= 1;
+            self.b_err = [self.b_err[1], false];
+        }
+        if done {
+            self.b_err[usize::from(self.b_cnt & 1)] = err || !ok;
+            self.b_cnt += 1;
+        }
+        (w_take && ok).then_some(at)
     }
 
     /// The read FSM's clock edge: an AR taken while a burst is open is held;

@@ -1132,7 +1132,7 @@ mod tests {
     #[test]
     fn golden_system_runs_ring_steps_and_mixes_clean() {
         for p in [SysParams::BLOCK, SysParams::BLOCK.two_packages()] {
-            let cycles = 120_000;
+            let cycles = 160_000;
             let mut env = SysEnv::with_params(p, 3, cycles);
             let mut top = super::super::system::SysTop::new(p);
             let mut out = None;

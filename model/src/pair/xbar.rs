@@ -59,21 +59,20 @@ pub const TGT_LINK: u8 = 3;
 /// Target: error response.
 pub const TGT_ERR: u8 = 4;
 
-/// Write-lane FSM states and the in-lanes' data stage (`Idle`, `TgtAw`,
-/// `Data`): `wst_e` of `rtl/sb2sb_xbar.sv`, same names and encoding.
+/// Data stage of the write lanes (every state) and of the in-lanes (`Idle`,
+/// `TgtAw`, `Data`): `wst_e` of `rtl/sb2sb_xbar.sv`, same names and encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[repr(u8)]
 enum WState {
     #[default]
     Idle = 0,
-    Addr = 1,
-    Route = 3,
     TgtAw = 4,
     Data = 5,
     Resp = 6,
 }
 
-/// In-lanes' address stage: `iast_e` of `rtl/sb2sb_xbar.sv`.
+/// Address stage of the write lanes and of the in-lanes: `iast_e` of
+/// `rtl/sb2sb_xbar.sv`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[repr(u8)]
 enum IaState {
@@ -114,12 +113,17 @@ pub const MAX_MEM: usize = MAX_ENGINES + 1;
 /// Most write lanes of a core: the engines and the Q7 memory port.
 pub const MAX_WL: usize = MAX_ENGINES + 1;
 
-/// One write lane's registers (`wl_*_q[j]`, `bq_*_q[j]` of `rtl/sb2sb_xbar.sv`).
+/// One write lane's registers (`wl_*_q[j]`, `bq_*_q[j]` of `rtl/sb2sb_xbar.sv`):
+/// the address stage (`a`, `aaddr`, `alen`; `rt` is the RTL's `wl_route[j]`,
+/// a function of the decoder's registers, which hold, kept here from the AW
+/// edge) and the data stage (`st`, target, memory, address, length, word,
+/// response).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct WLane {
+    a: IaState,
+    aaddr: u64,
+    alen: u64,
     st: WState,
-    /// The route of the burst in ROUTE: the RTL's `wl_route[j]`, a function
-    /// of the decoder's registers (which hold), kept here from the AW edge.
     rt: Route,
     tgt: u8,
     mem: usize,
@@ -137,6 +141,9 @@ struct WLane {
 
 impl WLane {
     const RESET: Self = Self {
+        a: IaState::Idle,
+        aaddr: 0,
+        alen: 0,
         st: WState::Idle,
         rt: Route::NONE,
         tgt: TGT_ERR,
@@ -158,22 +165,47 @@ impl WLane {
         self.bq_cnt != 0 && self.bq_done[self.bq_rp]
     }
 
+    /// The idle data stage takes the address stage's burst (`wl_take`:
+    /// ROUTE).
+    #[inline(always)]
+    fn take(&self) -> bool {
+        self.st == WState::Idle && self.a == IaState::Route
+    }
+
     /// The lane asks for its target (`wl_req`): in TGT_AW, or in ROUTE with
     /// a route to a target.
     #[inline(always)]
     fn req(&self) -> bool {
-        self.st == WState::TgtAw || (self.st == WState::Route && self.rt.tgt != TGT_ERR)
+        self.st == WState::TgtAw || (self.take() && self.rt.tgt != TGT_ERR)
     }
 
     /// The target, memory and word it asks for (`wl_etgt`, `wl_emem`,
     /// `wl_eword`): the route in ROUTE, the registered ones otherwise.
     #[inline(always)]
     fn eff(&self) -> (u8, usize, u32) {
-        if self.st == WState::Route {
+        if self.take() {
             (self.rt.tgt, self.rt.mem, self.rt.word)
         } else {
             (self.tgt, self.mem, self.word)
         }
+    }
+
+    /// The burst's address and length (`wl_eaddr`, `wl_elen`): the address
+    /// stage's in ROUTE, the data stage's otherwise.
+    #[inline(always)]
+    fn eff_addr(&self) -> (u64, u64) {
+        if self.take() {
+            (self.aaddr, self.alen)
+        } else {
+            (self.addr, self.len)
+        }
+    }
+
+    /// AWREADY: the address stage waits for an address and the response
+    /// queue has room for it and for the data stage's burst.
+    #[inline(always)]
+    fn awready(&self) -> bool {
+        self.a == IaState::Addr && self.bq_cnt + usize::from(self.st != WState::Idle) < BQ_DEPTH
     }
 }
 
@@ -416,12 +448,13 @@ pub struct Xbar {
     il: [ILane; MAX_ENGINES],
     /// Per memory: the write port's W owner (pick to WLAST; a write lane
     /// `j`, or in-lane `i` as `nwl + i`; the register keeps the last owner),
-    /// its B owner (WLAST to the SRAM's B) and the round-robin pointer of
-    /// its write arbiter.
+    /// its B owners (WLAST to the SRAM's B, in WLAST order: `bo_n` of them,
+    /// head at 0; the SRAM's two-entry response queue) and the round-robin
+    /// pointer of its write arbiter.
     wo_v: [bool; MAX_MEM],
     wo: [usize; MAX_MEM],
-    bo_v: [bool; MAX_MEM],
-    bo: [usize; MAX_MEM],
+    bo_n: [usize; MAX_MEM],
+    bo: [[usize; 2]; MAX_MEM],
     mw_rr: [usize; MAX_MEM],
     /// SEM_INCR window owners and pointers: write lanes, in-lanes.
     ls: Option<usize>,
@@ -507,8 +540,8 @@ impl Xbar {
             il: [ILane::RESET; MAX_ENGINES],
             wo_v: [false; MAX_MEM],
             wo: [0; MAX_MEM],
-            bo_v: [false; MAX_MEM],
-            bo: [0; MAX_MEM],
+            bo_n: [0; MAX_MEM],
+            bo: [[0; 2]; MAX_MEM],
             mw_rr: [0; MAX_MEM],
             ls: None,
             ls_rr: 0,
@@ -558,17 +591,16 @@ impl Xbar {
     /// returned.
     pub fn idle(&self) -> bool {
         let (n, nwl) = (self.cfg.engines, self.wl_count());
-        self.wl[..nwl]
+        self.wl[..nwl].iter().all(|l| {
+            matches!(l.a, IaState::Idle | IaState::Addr) && l.st == WState::Idle && l.bq_cnt == 0
+        }) && self.il[..n]
             .iter()
-            .all(|l| matches!(l.st, WState::Idle | WState::Addr) && l.bq_cnt == 0)
-            && self.il[..n].iter().all(|l| {
-                matches!(l.a, IaState::Idle | IaState::Addr) && l.st == WState::Idle && !l.bp
-            })
+            .all(|l| matches!(l.a, IaState::Idle | IaState::Addr) && l.st == WState::Idle && !l.bp)
             && self.lanes[..n]
                 .iter()
                 .all(|l| matches!(l.st, RState::Idle | RState::Addr) && l.qn == 0)
             && self.wo_v.iter().all(|&v| !v)
-            && self.bo_v.iter().all(|&v| !v)
+            && self.bo_n.iter().all(|&v| v == 0)
             && self.ro_v.iter().all(|&v| !v)
             && self.rn_v.iter().all(|&v| !v)
             && self.ls.is_none()
@@ -590,7 +622,7 @@ impl Xbar {
             if k.pend != 0 {
                 Some(u64::from(k.hi) << 32)
             } else {
-                lc.map(|j| self.wl[j].addr)
+                lc.map(|j| self.wl[j].eff_addr().0)
             }
         }));
     }
@@ -614,7 +646,7 @@ impl Xbar {
         if k < nwl {
             let l = &self.wl[k];
             let m = ms.wm(k);
-            if l.st == WState::Addr && m.awvalid && l.bq_cnt != BQ_DEPTH {
+            if m.awvalid && l.awready() {
                 return (true, m.awaddr);
             }
         } else if k < nwl + n {
@@ -762,7 +794,8 @@ impl Xbar {
             a.lk_pick[l] = rr_pick(kreq[l], k.rr);
             a.lc[l] = k.own.or(a.lk_pick[l]);
             a.lk_ok[l] = a.lc[l].is_some_and(|j| {
-                k.pend != LK_DEPTH && (k.pend == 0 || (self.wl[j].addr >> 32) as u32 == k.hi)
+                k.pend != LK_DEPTH
+                    && (k.pend == 0 || (self.wl[j].eff_addr().0 >> 32) as u32 == k.hi)
             });
         }
         a
@@ -788,9 +821,15 @@ impl Xbar {
 
     /// Outputs towards the masters and the EVT_SEM.
     #[inline]
-    pub fn master_outputs(&self, rst: bool, mem: &[SramOut], links: &[LinkOut]) -> XbarMOut {
+    pub fn master_outputs(
+        &self,
+        rst: bool,
+        mem: &[SramOut],
+        links: &[LinkOut],
+        lins: &[WmIn],
+    ) -> XbarMOut {
         if rst {
-            return Self::new(self.cfg).master_outputs(false, mem, links);
+            return Self::new(self.cfg).master_outputs(false, mem, links, lins);
         }
         let (n, nwl) = (self.cfg.engines, self.wl_count());
         let mut o = XbarMOut::default();
@@ -800,20 +839,29 @@ impl Xbar {
         o.inc_idx[INC_L..].copy_from_slice(&self.inc2_i);
         o.inc_value[..INC_L].copy_from_slice(&self.inc_val);
         o.inc_value[INC_L..].copy_from_slice(&self.inc2_val);
-        // W ready of the write lanes: in DATA from the target, and with a
-        // link burst's AW (the arbitration is needed only while a lane asks
-        // for a target)
+        // W ready of the write lanes and in-lanes: in DATA from the target,
+        // and with a link or memory burst's AW (the arbitration is needed
+        // only while a lane asks for a target)
         let mut g = Sig::default();
-        if self.wl[..nwl].iter().any(WLane::req) {
-            self.wl_go(&self.arb(), mem, links, &mut g);
+        let asks = self.wl[..nwl].iter().any(WLane::req)
+            || self.il[..n].iter().any(|l| l.st == WState::TgtAw);
+        if asks {
+            let a = self.arb();
+            self.wl_go(&a, mem, links, &mut g);
+            for (i, lw) in lins[..n].iter().enumerate() {
+                self.il_go(&a, i, lw, mem, &mut g);
+            }
         } else {
             for j in 0..nwl {
                 g.wl_w_go[j] = self.wl[j].st == WState::Data && self.wl_wrdy(j, mem, links);
             }
+            for i in 0..n {
+                g.il_w_go[i] = self.il[i].st == WState::Data && self.il_wrdy(i, mem);
+            }
         }
         for (j, l) in self.wl[..nwl].iter().enumerate() {
             let bit = 1u32 << j;
-            if l.st == WState::Addr && l.bq_cnt != BQ_DEPTH {
+            if l.awready() {
                 o.wm_awready |= bit;
             }
             if g.wl_w_go[j] {
@@ -829,11 +877,11 @@ impl Xbar {
             if l.a == IaState::Addr {
                 o.lin_awready |= bit;
             }
-            if l.st == WState::Data && self.il_wrdy(i, mem) {
+            if g.il_w_go[i] {
                 o.lin_wready |= bit;
             }
             // the B owed: the SRAM's straight to the link lane, or the lane's own
-            let (bv, br) = Self::il_b(l, mem);
+            let (bv, br) = self.il_b(i, mem);
             if bv {
                 o.lin_bvalid |= bit;
             }
@@ -980,8 +1028,7 @@ impl Xbar {
             };
             if let Some(j) = a.lc[l] {
                 let (w, m) = (&self.wl[j], ms.wm(j));
-                li.awaddr = w.addr;
-                li.awlen = w.len;
+                (li.awaddr, li.awlen) = w.eff_addr();
                 li.awvalid = w.req() && a.lk_ok[l];
                 li.wdata = m.wdata;
                 li.wstrb = m.wstrb;
@@ -1006,15 +1053,21 @@ impl Xbar {
     ) {
         let nwl = self.wl_count();
         if let Some(q) = q {
-            let (awvalid, st, word, m) = if q < nwl {
+            // W beats in DATA, the first one also with the AW
+            let (awvalid, w_on, word, m) = if q < nwl {
                 let w = &self.wl[q];
-                (w.req(), w.st, w.eff().2, ms.wm(q))
+                (
+                    w.req(),
+                    w.st == WState::Data || g.wl_aw_go[q],
+                    w.eff().2,
+                    ms.wm(q),
+                )
             } else {
                 let i = q - nwl;
                 let l = &self.il[i];
                 (
                     l.st == WState::TgtAw && g.il_bp_ok[i],
-                    l.st,
+                    l.st == WState::Data || g.il_aw_go[i],
                     l.word,
                     ms.lin(i),
                 )
@@ -1024,17 +1077,17 @@ impl Xbar {
             s.wstrb = m.wstrb;
             s.wlast = m.wlast;
             s.awvalid = awvalid;
-            s.wvalid = st == WState::Data && m.wvalid;
+            s.wvalid = w_on && m.wvalid;
         }
         s.bready = self.mem_bready(k, ms);
     }
 
-    /// Memory `k`'s BREADY: its B owner takes the B (a write lane in RESP at
-    /// once, an in-lane when its link lane takes it).
+    /// Memory `k`'s BREADY: its head B owner takes the B (a write lane in
+    /// RESP at once, an in-lane when its link lane takes it).
     #[inline(always)]
     fn mem_bready(&self, k: usize, ms: &impl Masters) -> bool {
-        let (nwl, b) = (self.wl_count(), self.bo[k]);
-        self.bo_v[k]
+        let (nwl, b) = (self.wl_count(), self.bo[k][0]);
+        self.bo_n[k] != 0
             && if b < nwl {
                 self.wl[b].st == WState::Resp
             } else {
@@ -1042,12 +1095,15 @@ impl Xbar {
             }
     }
 
-    /// In-lane `l`'s B towards its link lane (`lin_bvalid_o`, `lin_bresp_o`).
+    /// In-lane `i`'s B towards its link lane (`lin_bvalid_o`, `lin_bresp_o`):
+    /// its own, or the SRAM's while the lane is that memory's head B owner.
     #[inline(always)]
-    fn il_b(l: &ILane, mem: &[SramOut]) -> (bool, u64) {
+    fn il_b(&self, i: usize, mem: &[SramOut]) -> (bool, u64) {
+        let l = &self.il[i];
         let m = &mem[l.bpm];
+        let head = self.bo[l.bpm][0] == self.wl_count() + i;
         (
-            l.bp && (l.bps || m.bvalid),
+            l.bp && (l.bps || (m.bvalid && head)),
             if l.bps { l.bpr } else { m.bresp },
         )
     }
@@ -1080,8 +1136,8 @@ impl Xbar {
         let (n, nwl) = (self.cfg.engines, self.wl_count());
         for j in 0..nwl {
             let (w, m) = (&self.wl[j], ms.wm(j));
-            let rt = (w.st == WState::Addr && m.awvalid && w.bq_cnt != BQ_DEPTH)
-                .then(|| self.route_at(decs, j, m.awlen, false, true));
+            let rt =
+                (m.awvalid && w.awready()).then(|| self.route_at(decs, j, m.awlen, false, true));
             self.wl_update(j, &g, m, mem, rt, lk_b[j]);
         }
         for i in 0..n {
@@ -1122,8 +1178,33 @@ impl Xbar {
                     _ => false,
                 };
             g.wl_w_go[j] = (w.st == WState::Data && self.wl_wrdy(j, mem, links))
-                || (g.wl_aw_go[j] && tgt == TGT_LINK && links[lk].wready);
+                || (g.wl_aw_go[j]
+                    && match tgt {
+                        TGT_LINK => links[lk].wready,
+                        TGT_SBUF | TGT_DESC => mem[m].wready,
+                        _ => false,
+                    });
         }
+    }
+
+    /// In-lane `i`'s hand-over and W readiness this cycle (`il_b_hs`,
+    /// `il_bp_ok`, `il_aw_go`, `il_w_go`: W ready in DATA, or a memory
+    /// burst's first beat with its AW); `lw`: its link lane's far side.
+    #[inline(always)]
+    fn il_go(&self, a: &Arb, i: usize, lw: &WmIn, mem: &[SramOut], g: &mut Sig) {
+        let nwl = self.wl_count();
+        let l = &self.il[i];
+        g.il_b_hs[i] = self.il_b(i, mem).0 && lw.bready;
+        g.il_bp_ok[i] = !l.bp || g.il_b_hs[i];
+        g.il_aw_go[i] = l.st == WState::TgtAw
+            && g.il_bp_ok[i]
+            && match l.tgt {
+                TGT_SBUF | TGT_DESC => a.mc[l.mem] == Some(nwl + i) && mem[l.mem].awready,
+                TGT_SEM => self.is.is_none() && a.is_pick == Some(i),
+                _ => true,
+            };
+        let wrdy = self.il_wrdy(i, mem);
+        g.il_w_go[i] = (l.st == WState::Data && wrdy) || (g.il_aw_go[i] && is_mem(l.tgt) && wrdy);
     }
 
     /// The handshakes of this cycle (`wl_aw_go`, `wl_hs`, `il_aw_go`,
@@ -1141,40 +1222,42 @@ impl Xbar {
         for (i, l) in self.il[..n].iter().enumerate() {
             let lw = ms.lin(i);
             g.il_wlast[i] = lw.wlast;
-            g.il_b_hs[i] = Self::il_b(l, mem).0 && lw.bready;
-            g.il_bp_ok[i] = !l.bp || g.il_b_hs[i];
-            g.il_aw_go[i] = l.st == WState::TgtAw
-                && g.il_bp_ok[i]
-                && match l.tgt {
-                    TGT_SBUF | TGT_DESC => a.mc[l.mem] == Some(nwl + i) && mem[l.mem].awready,
-                    TGT_SEM => self.is.is_none() && a.is_pick == Some(i),
-                    _ => true,
-                };
-            g.il_hs[i] = l.st == WState::Data && self.il_wrdy(i, mem) && lw.wvalid;
+            self.il_go(a, i, lw, mem, &mut g);
+            g.il_hs[i] = g.il_w_go[i] && lw.wvalid;
             g.il_take[i] =
                 l.a == IaState::Route && (l.st == WState::Idle || (g.il_hs[i] && lw.wlast));
         }
         for k in 0..self.mem_count() {
             g.mem_b_hs[k] = mem[k].bvalid && self.mem_bready(k, ms);
-            g.wo_end[k] = self.wo_v[k]
-                && mem[k].wready
-                && match self.wo[k] {
-                    q if q < nwl => {
-                        self.wl[q].st == WState::Data && ms.wm(q).wvalid && ms.wm(q).wlast
+            // the claimant's WLAST beat (a one-beat burst's goes with its AW)
+            g.wo_end[k] = mem[k].wready
+                && match a.mc[k] {
+                    None => false,
+                    Some(q) if q < nwl => {
+                        (self.wl[q].st == WState::Data || g.wl_aw_go[q])
+                            && ms.wm(q).wvalid
+                            && ms.wm(q).wlast
                     }
-                    q => {
+                    Some(q) => {
                         let lw = ms.lin(q - nwl);
-                        self.il[q - nwl].st == WState::Data && lw.wvalid && lw.wlast
+                        (self.il[q - nwl].st == WState::Data || g.il_aw_go[q - nwl])
+                            && lw.wvalid
+                            && lw.wlast
                     }
                 };
+        }
+        for j in 0..nwl {
+            let w = &self.wl[j];
+            g.wl_b_hs[j] = w.st == WState::Resp && g.mem_b_hs[w.mem] && self.bo[w.mem][0] == j;
         }
         g
     }
 
     /// The owners of the memories' write ports and of the SEM_INCR window:
     /// an unowned port is claimed by its pick (pointer after it) and its W
-    /// owner released at the WLAST beat, which makes it the B owner until the
-    /// SRAM's B handshake; the window is released at its owner's WLAST beat.
+    /// owner released at the WLAST beat, which appends it to the B owners
+    /// (popped at the SRAM's B handshake); the window is released at its
+    /// owner's WLAST beat.
     #[inline(always)]
     fn owners_update(&mut self, a: &Arb, g: &Sig) {
         let nrq = self.wl_count() + self.cfg.engines;
@@ -1185,13 +1268,15 @@ impl Xbar {
                     self.wo[k] = p;
                     self.mw_rr[k] = rr_after(p, nrq);
                 }
-            } else if g.wo_end[k] {
-                self.wo_v[k] = false;
-                self.bo_v[k] = true;
-                self.bo[k] = self.wo[k];
             }
             if g.mem_b_hs[k] {
-                self.bo_v[k] = false;
+                self.bo_n[k] -= 1;
+                self.bo[k][0] = self.bo[k][1];
+            }
+            if g.wo_end[k] {
+                self.wo_v[k] = false;
+                self.bo[k][self.bo_n[k] & 1] = a.mc[k].unwrap_or(0);
+                self.bo_n[k] += 1;
             }
         }
         match (self.ls, a.ls_pick) {
@@ -1256,7 +1341,7 @@ impl Xbar {
         for l in 0..self.link_lanes() {
             let lc = a.lc[l];
             let end = lc.is_some_and(|j| g.wl_hs[j] && ms.wm(j).wlast);
-            let hi = lc.map_or(0, |j| (self.wl[j].addr >> 32) as u32);
+            let hi = lc.map_or(0, |j| (self.wl[j].eff_addr().0 >> 32) as u32);
             let k = &mut self.lk[l];
             if k.own.is_none() {
                 if let Some(p) = a.lk_pick[l] {
@@ -1298,24 +1383,37 @@ impl Xbar {
         let mut push = None;
         let mut routed = false;
         let l = &mut self.wl[j];
-        match l.st {
+        let take = l.take();
+        let (etgt, _, _) = l.eff();
+        // address stage
+        match l.a {
             // one master: out of reset the lane waits in ADDR
-            WState::Idle => l.st = WState::Addr,
-            WState::Addr => {
-                if m.awvalid && l.bq_cnt != BQ_DEPTH {
-                    l.st = WState::Route;
-                    l.addr = m.awaddr;
-                    l.len = m.awlen;
-                    l.rt = rt.expect("the route of a lane taking an address");
+            IaState::Idle => l.a = IaState::Addr,
+            IaState::Addr => {
+                if let Some(r) = rt {
+                    l.a = IaState::Route;
+                    l.aaddr = m.awaddr;
+                    l.alen = m.awlen;
+                    l.rt = r;
                 }
             }
-            WState::Route | WState::TgtAw => {
-                if l.st == WState::Route {
+            IaState::Route => {
+                if take {
+                    l.a = IaState::Addr;
+                }
+            }
+        }
+        // data stage
+        match l.st {
+            WState::Idle | WState::TgtAw => {
+                if take {
                     let r = l.rt;
                     l.tgt = r.tgt;
                     l.mem = r.mem;
                     l.word = r.word;
                     l.resp = r.resp;
+                    l.addr = l.aaddr;
+                    l.len = l.alen;
                     routed = true;
                     l.st = if r.tgt == TGT_ERR {
                         WState::Data
@@ -1325,10 +1423,15 @@ impl Xbar {
                 }
                 if g.wl_aw_go[j] {
                     l.st = WState::Data;
-                    // a one-beat link burst whose beat went with its AW: posted
+                    // a one-beat burst whose beat went with its AW: a memory
+                    // burst waits for its B, a link burst is posted
                     if g.wl_hs[j] && m.wlast {
-                        push = Some((false, 0));
-                        l.st = WState::Addr;
+                        if is_mem(etgt) {
+                            l.st = WState::Resp;
+                        } else {
+                            push = Some((false, 0));
+                            l.st = WState::Idle;
+                        }
                     }
                 }
             }
@@ -1344,15 +1447,15 @@ impl Xbar {
                             // SEM_INCR and error: answered now; link: posted,
                             // the entry waits for the peer's B
                             push = Some((l.tgt != TGT_LINK, l.resp));
-                            l.st = WState::Addr;
+                            l.st = WState::Idle;
                         }
                     }
                 }
             }
             WState::Resp => {
-                if mem[l.mem].bvalid {
+                if g.wl_b_hs[j] {
                     push = Some((true, mem[l.mem].bresp));
-                    l.st = WState::Addr;
+                    l.st = WState::Idle;
                 }
             }
         }
@@ -1425,7 +1528,12 @@ impl Xbar {
         match l.st {
             WState::TgtAw => {
                 if g.il_aw_go[i] {
-                    l.st = WState::Data;
+                    // a one-beat burst whose beat went with its AW ends here
+                    l.st = if g.il_hs[i] && lw.wlast {
+                        WState::Idle
+                    } else {
+                        WState::Data
+                    };
                 }
             }
             WState::Data => {
@@ -1563,6 +1671,7 @@ struct Sig {
     wl_hs: [bool; MAX_WL],
     wl_wlast: [bool; MAX_WL],
     il_aw_go: [bool; MAX_ENGINES],
+    il_w_go: [bool; MAX_ENGINES],
     il_hs: [bool; MAX_ENGINES],
     il_wlast: [bool; MAX_ENGINES],
     il_take: [bool; MAX_ENGINES],
@@ -1571,4 +1680,5 @@ struct Sig {
     lk_aw_hs: [bool; MAX_ENGINES],
     mem_b_hs: [bool; MAX_MEM],
     wo_end: [bool; MAX_MEM],
+    wl_b_hs: [bool; MAX_WL],
 }

@@ -33,8 +33,10 @@ use super::pf::{DescPf, PfIn};
 /// Write bursts the S2M side keeps waiting for their B responses
 /// (`MaxWrOutstanding` of `udma_engine`; docs/decisions.md).
 pub const MAX_WR_OUTSTANDING: u32 = 8;
-/// Closed bursts queued for the sender (the one being sent included).
-pub const WR_QUEUE: u32 = 2;
+/// Closed bursts queued for the sender (the one being sent included): four,
+/// so the collector keeps collecting while two closed bursts wait and the
+/// next burst's AW can go ahead of the current one's W beats (docs/udma.md).
+pub const WR_QUEUE: u32 = 4;
 /// Beats of the write-data ring: the queued bursts and the one collected
 /// fit (the collector waits while the queue is full).
 pub const WR_BUF_BEATS: u32 = WR_QUEUE * MAX_BURST;
@@ -133,7 +135,7 @@ pub enum S2mState {
 }
 
 /// S2M state, beats of type `D` (the data width's, see [`Lanes`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct S2m<D: Lanes> {
     /// Data write burst limit in beats (`MaxWrBurst`, 1..=MAX_BURST).
     pub max_wr: u32,
@@ -171,6 +173,8 @@ pub struct S2m<D: Lanes> {
     pub buser: bool,
     pub aw_done: bool,
     pub w_done: bool,
+    /// The second queued burst's AW is done (sent ahead of the head's W beats).
+    pub aw2_done: bool,
     pub w_idx: u32,
     pub tout: u32,
     /// Hold register: packet bytes taken from the stream, not yet written (lane 0 up).
@@ -184,6 +188,46 @@ pub struct S2m<D: Lanes> {
     /// Descriptor prefetch: head + 1 of the queue in DATA / DRAIN
     /// (docs/udma.md).
     pub pf: DescPf,
+}
+
+impl<D: Lanes> Default for S2m<D> {
+    fn default() -> Self {
+        Self {
+            max_wr: 0,
+            max_wr_out: 0,
+            state: S2mState::default(),
+            q: 0,
+            in_pkt: false,
+            first: false,
+            fetch: DescFetch::default(),
+            cap: 0,
+            used: 0,
+            dst: 0,
+            wa: 0,
+            wbuf: [D::ZERO; WR_BUF_BEATS as usize],
+            wstb: [0; WR_BUF_BEATS as usize],
+            wp: 0,
+            rp: 0,
+            wn: 0,
+            bq: [(0, 0); WR_QUEUE as usize],
+            bq_rp: 0,
+            bq_cnt: 0,
+            wi: 0,
+            bcnt: 0,
+            blast: false,
+            buser: false,
+            aw_done: false,
+            w_done: false,
+            aw2_done: false,
+            w_idx: 0,
+            tout: 0,
+            hdata: D::ZERO,
+            hcnt: 0,
+            hlast: false,
+            huser: false,
+            pf: DescPf::default(),
+        }
+    }
 }
 
 /// Bytes the next memory write of state DATA takes.
@@ -355,14 +399,21 @@ impl<D: Lanes> S2m<D> {
             o.ar = self.pf.ar(bb);
         }
         if self.bq_cnt != 0 {
-            // The sender: AW and W of the oldest queued burst.
+            // The sender: AW and W of the oldest queued burst, and the next
+            // queued burst's AW once the head's is done (AW ahead of W).
             let (addr, len) = self.bq[(self.bq_rp & (WR_QUEUE - 1)) as usize];
-            let aw = !self.aw_done && self.bcnt < self.max_wr_out;
+            let aw_2nd = self.aw_2nd();
+            let (aaddr, alen) = if aw_2nd {
+                self.bq[((self.bq_rp + 1) & (WR_QUEUE - 1)) as usize]
+            } else {
+                (addr, len)
+            };
+            let aw = (!self.aw_done || aw_2nd) && self.bcnt < self.max_wr_out;
             let slot = (self.rp & (WR_BUF_BEATS - 1)) as usize;
             o.wr = WrOut {
                 awvalid: aw,
-                awaddr: if aw { addr } else { 0 },
-                awlen: if aw { len } else { 0 },
+                awaddr: if aw { aaddr } else { 0 },
+                awlen: if aw { alen } else { 0 },
                 wvalid: !self.w_done,
                 wdata: if self.w_done {
                     D::ZERO
@@ -495,14 +546,24 @@ impl<D: Lanes> S2m<D> {
         self.pf.settle(keep);
     }
 
+    /// The AW offered is the second queued burst's: the head's is done
+    /// (`aw_2nd` of the RTL).
+    #[inline(always)]
+    fn aw_2nd(&self) -> bool {
+        self.aw_done && self.bq_cnt >= 2 && !self.aw2_done
+    }
+
     /// The sender and the B counter (every state but CAW, whose write is the
     /// completion's): AW and W of the oldest queued burst, popped when both
-    /// are done; a data B error while collecting or draining leads to BERR.
+    /// are done, and the next burst's AW once the head's is done; a data B
+    /// error while collecting or draining leads to BERR.
     #[inline(always)]
     fn send(&mut self, sending: bool, berr_ok: bool, hs: &Handshakes, o: &S2mOut<D>) {
         let mut bcnt = self.bcnt;
         if sending {
             let aw = self.aw_done || hs.aw;
+            // an AW handshake with the head's AW done is the second burst's
+            let aw2 = self.aw2_done || (self.aw_done && hs.aw);
             let mut w = self.w_done;
             if hs.w {
                 self.rp = (self.rp + 1) & (WR_BUF_BEATS - 1);
@@ -514,13 +575,16 @@ impl<D: Lanes> S2m<D> {
             }
             bcnt += hs.aw as u32;
             if aw && w {
+                // the second burst becomes the head, its AW perhaps done
                 self.bq_rp = (self.bq_rp + 1) & (WR_QUEUE - 1);
                 self.bq_cnt -= 1;
-                self.aw_done = false;
+                self.aw_done = aw2;
+                self.aw2_done = false;
                 self.w_done = false;
                 self.wi = 0;
             } else {
                 self.aw_done = aw;
+                self.aw2_done = aw2;
                 self.w_done = w;
             }
         }
