@@ -30,9 +30,7 @@
 use sb2sb_model::datapath::reduce::{recv_reduce, Dtype, ReduceOp};
 use sb2sb_model::isa::{Arch, Events};
 use sb2sb_model::lower::system_target::{local_leg, sem_after, LEG_LOCAL_SEM, LEG_REMOTE_SEM};
-use sb2sb_model::lower::target::{
-    check_batch, check_core, legs_per_core, Leg, LegReport, Region, SBUF_PARTITIONS,
-};
+use sb2sb_model::lower::target::{check_batch, check_core, legs_per_core, Leg, LegReport, Region};
 use sb2sb_model::lower::{Target, TargetError};
 use sb2sb_model::pair::sys_stim::{SysEnv, SysLeg};
 use sb2sb_model::pair::system::{field, SysIn, SysOut, SysParams, BLOCK_COLL, SYS_CORES};
