@@ -30,9 +30,7 @@
 use sb2sb_model::datapath::reduce::{recv_reduce, Dtype, ReduceOp};
 use sb2sb_model::isa::{Arch, Events};
 use sb2sb_model::lower::system_target::{local_leg, sem_after, LEG_LOCAL_SEM, LEG_REMOTE_SEM};
-use sb2sb_model::lower::target::{
-    check_batch, legs_per_core, Leg, LegReport, Region, SBUF_PARTITIONS,
-};
+use sb2sb_model::lower::target::{check_batch, check_core, legs_per_core, Leg, LegReport, Region};
 use sb2sb_model::lower::{Target, TargetError};
 use sb2sb_model::pair::sys_stim::{SysEnv, SysLeg};
 use sb2sb_model::pair::system::{field, SysIn, SysOut, SysParams, BLOCK_COLL, SYS_CORES};
@@ -184,32 +182,12 @@ impl RtlSystemTarget {
     }
 
     fn check_core(&self, core: usize) -> Result<(), TargetError> {
-        if core >= SYS_CORES {
-            return Err(TargetError::NoSuchCore {
-                core,
-                cores: SYS_CORES,
-            });
-        }
-        Ok(())
+        check_core(core, SYS_CORES)
     }
 
     /// A region must lie in the visible lower half of the partitions.
     fn check_region(&self, r: &Region) -> Result<(), TargetError> {
-        self.check_core(r.core)?;
-        let end_p = u64::from(r.partition) + u64::from(r.partitions);
-        let end_o = r.offset.saturating_add(r.bytes);
-        if end_p > u64::from(SBUF_PARTITIONS) || end_o > self.partition_bytes() {
-            return Err(TargetError::OutOfRange {
-                core: r.core,
-                partition: r.partition,
-                end_partition: end_p,
-                offset: r.offset,
-                end_offset: end_o,
-                partitions: SBUF_PARTITIONS.into(),
-                partition_bytes: self.partition_bytes(),
-            });
-        }
-        Ok(())
+        r.check(SYS_CORES, self.partition_bytes())
     }
 
     /// Bytes `off..off + len` of partition `part` of core `c` (any offset

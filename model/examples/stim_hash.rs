@@ -7,6 +7,8 @@
 
 use sb2sb_model::decoder::{Decoder, DecoderStim};
 use sb2sb_model::evt_sem::{EvtSem, EvtSemStim};
+use sb2sb_model::pair::sys_stim::SysEnv;
+use sb2sb_model::pair::system::SysTop;
 use sb2sb_model::pair::{LegEnv, Pair};
 use sb2sb_model::ports::{CycleModel, PortBundle, Stimulus};
 use sb2sb_model::udma::{Udma, UdmaEngine, UdmaEnv, UdmaStim, W128, W32};
@@ -60,6 +62,7 @@ fn main() {
                 hash::<_, UdmaEnv<W128>>(UdmaEngine::<W128>::new(), seed, cycles),
             ),
             ("leg", hash::<_, LegEnv>(Pair::default(), seed, cycles)),
+            ("system", hash::<_, SysEnv>(SysTop::default(), seed, cycles)),
             (
                 "udma_w32",
                 hash::<_, UdmaEnv<W32>>(UdmaEngine::<W32>::new(), seed, cycles),

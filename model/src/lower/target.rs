@@ -46,6 +46,34 @@ impl Region {
     pub const fn total(&self) -> u64 {
         self.partitions as u64 * self.bytes
     }
+
+    /// The rectangle lies on one of `cores` cores and inside an SBUF of
+    /// [`SBUF_PARTITIONS`] partitions of `partition_bytes` bytes.
+    pub fn check(&self, cores: usize, partition_bytes: u64) -> Result<(), TargetError> {
+        check_core(self.core, cores)?;
+        let end_p = u64::from(self.partition) + u64::from(self.partitions);
+        let end_o = self.offset.saturating_add(self.bytes);
+        if end_p > u64::from(SBUF_PARTITIONS) || end_o > partition_bytes {
+            return Err(TargetError::OutOfRange {
+                core: self.core,
+                partition: self.partition,
+                end_partition: end_p,
+                offset: self.offset,
+                end_offset: end_o,
+                partitions: SBUF_PARTITIONS.into(),
+                partition_bytes,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Core `core` is one of `cores` cores.
+pub fn check_core(core: usize, cores: usize) -> Result<(), TargetError> {
+    if core >= cores {
+        return Err(TargetError::NoSuchCore { core, cores });
+    }
+    Ok(())
 }
 
 /// One directed leg: the SEND side reads `src`, the RECV side writes `dst`
@@ -304,31 +332,11 @@ impl FlatTarget {
     }
 
     fn check_core(&self, core: usize) -> Result<(), TargetError> {
-        if core >= self.sbuf.len() {
-            return Err(TargetError::NoSuchCore {
-                core,
-                cores: self.sbuf.len(),
-            });
-        }
-        Ok(())
+        check_core(core, self.sbuf.len())
     }
 
     fn check_region(&self, r: &Region) -> Result<(), TargetError> {
-        self.check_core(r.core)?;
-        let end_p = r.partition as u64 + r.partitions as u64;
-        let end_o = r.offset.saturating_add(r.bytes);
-        if end_p > SBUF_PARTITIONS as u64 || end_o > self.partition_bytes {
-            return Err(TargetError::OutOfRange {
-                core: r.core,
-                partition: r.partition,
-                end_partition: end_p,
-                offset: r.offset,
-                end_offset: end_o,
-                partitions: SBUF_PARTITIONS.into(),
-                partition_bytes: self.partition_bytes,
-            });
-        }
-        Ok(())
+        r.check(self.sbuf.len(), self.partition_bytes)
     }
 
     fn image(&mut self, core: usize) -> &mut [u8] {

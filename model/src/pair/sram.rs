@@ -171,7 +171,7 @@ const STRB_MASKS: [u64; 256] = {
 
 /// Byte-lane mask of an 8-bit strobe, one lane at a time (the plain form
 /// of [`STRB_MASKS`]).
-pub(super) const fn strb_mask_loop(strb: u64) -> u64 {
+const fn strb_mask_loop(strb: u64) -> u64 {
     let mut m = 0u64;
     let mut b = 0;
     while b < 8 {

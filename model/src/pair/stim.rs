@@ -52,7 +52,10 @@ use crate::udma::regs::{
 };
 
 use super::regs::{BCAST_MASK, BCAST_TAIL_INC};
-use super::top::{straps, PairIn, PairOut, PLACE_OTHER_DIE, PLACE_OTHER_PKG, PLACE_SAME_DIE};
+use super::top::{
+    straps, CoreInPins, CoreOutPins, PairIn, PairOut, PLACE_OTHER_DIE, PLACE_OTHER_PKG,
+    PLACE_SAME_DIE,
+};
 use super::{CoreParams, Straps};
 
 /// Cycles of a pair reset.
@@ -245,77 +248,6 @@ impl DoorbellAddrs for PairDoorbells {
     fn bcast(&self) -> Result<(u64, u64), Infallible> {
         let reg = |r| map::CORE_BCAST_BASE + u64::from(bcast_reg(0, self.side, r));
         Ok((reg(BCAST_MASK), reg(BCAST_TAIL_INC)))
-    }
-}
-
-/// The AXI4-Lite inputs of Q7 port `c` (0 = A, 1 = B) set to `d`.
-fn set_port(i: &mut PairIn, c: usize, d: &AxilIn) {
-    let v = |b: bool| u64::from(b);
-    let p = if c == 0 {
-        [
-            &mut i.s_axil_a_awaddr,
-            &mut i.s_axil_a_awvalid,
-            &mut i.s_axil_a_wdata,
-            &mut i.s_axil_a_wstrb,
-            &mut i.s_axil_a_wvalid,
-            &mut i.s_axil_a_bready,
-            &mut i.s_axil_a_araddr,
-            &mut i.s_axil_a_arvalid,
-            &mut i.s_axil_a_rready,
-        ]
-    } else {
-        [
-            &mut i.s_axil_b_awaddr,
-            &mut i.s_axil_b_awvalid,
-            &mut i.s_axil_b_wdata,
-            &mut i.s_axil_b_wstrb,
-            &mut i.s_axil_b_wvalid,
-            &mut i.s_axil_b_bready,
-            &mut i.s_axil_b_araddr,
-            &mut i.s_axil_b_arvalid,
-            &mut i.s_axil_b_rready,
-        ]
-    };
-    let vals = [
-        u64::from(d.awaddr),
-        v(d.awvalid),
-        u64::from(d.wdata),
-        u64::from(d.wstrb),
-        v(d.wvalid),
-        v(d.bready),
-        u64::from(d.araddr),
-        v(d.arvalid),
-        v(d.rready),
-    ];
-    for (f, x) in p.into_iter().zip(vals) {
-        *f = x;
-    }
-}
-
-/// The AXI4-Lite outputs of Q7 port `c` in `o`.
-fn port_out(o: &PairOut, c: usize) -> AxilOut {
-    if c == 0 {
-        AxilOut {
-            awready: o.s_axil_a_awready == 1,
-            wready: o.s_axil_a_wready == 1,
-            bvalid: o.s_axil_a_bvalid == 1,
-            bresp: o.s_axil_a_bresp as u32,
-            arready: o.s_axil_a_arready == 1,
-            rvalid: o.s_axil_a_rvalid == 1,
-            rdata: o.s_axil_a_rdata as u32,
-            rresp: o.s_axil_a_rresp as u32,
-        }
-    } else {
-        AxilOut {
-            awready: o.s_axil_b_awready == 1,
-            wready: o.s_axil_b_wready == 1,
-            bvalid: o.s_axil_b_bvalid == 1,
-            bresp: o.s_axil_b_bresp as u32,
-            arready: o.s_axil_b_arready == 1,
-            rvalid: o.s_axil_b_rvalid == 1,
-            rdata: o.s_axil_b_rdata as u32,
-            rresp: o.s_axil_b_rresp as u32,
-        }
     }
 }
 
@@ -1205,7 +1137,7 @@ impl LegEnv {
     fn masters(&mut self, cycle: u64, o: Option<&PairOut>) {
         if let Some(o) = o {
             for c in 0..2 {
-                self.retire(c, cycle, &port_out(o, c));
+                self.retire(c, cycle, &o.axil(c));
             }
         }
         for c in 0..2 {
@@ -1323,7 +1255,7 @@ impl LegEnv {
                     ..AxilIn::default()
                 },
             };
-            set_port(i, c, &d);
+            i.set_axil(c, &d);
         }
     }
 

@@ -62,6 +62,7 @@ use crate::udma::regs::{eng_addr, UDMA_ENG_CHANGE_STATE};
 
 use super::stim::{infallible, lower, Op, PairDoorbells};
 use super::system::{field, set_field, SysIn, SysOut, SysParams, SYS_CORES};
+use super::top::{CoreInPins, CoreOutPins};
 
 /// Cycles of a system reset.
 const RESET_CYCLES: u64 = 4;
@@ -289,40 +290,6 @@ impl SysEnv {
             pending: VecDeque::new(),
         }
     }
-}
-
-/// Q7 port `c`'s outputs in `o`.
-fn port_out(o: &SysOut, c: usize) -> AxilOut {
-    let b = |v: u64| (v >> c) & 1 == 1;
-    AxilOut {
-        awready: b(o.s_axil_awready),
-        wready: b(o.s_axil_wready),
-        bvalid: b(o.s_axil_bvalid),
-        bresp: ((o.s_axil_bresp >> (2 * c)) & 3) as u32,
-        arready: b(o.s_axil_arready),
-        rvalid: b(o.s_axil_rvalid),
-        rdata: field(&o.s_axil_rdata, c, 32) as u32,
-        rresp: ((o.s_axil_rresp >> (2 * c)) & 3) as u32,
-    }
-}
-
-/// Q7 port `c`'s inputs in `i` set to `d`.
-fn set_port(i: &mut SysIn, c: usize, d: &AxilIn) {
-    let bit = |v: &mut u64, x: bool| *v = *v & !(1 << c) | u64::from(x) << c;
-    set_field(&mut i.s_axil_awaddr, c, 32, u64::from(d.awaddr));
-    set_field(&mut i.s_axil_wdata, c, 32, u64::from(d.wdata));
-    set_field(&mut i.s_axil_araddr, c, 32, u64::from(d.araddr));
-    set_field(
-        std::slice::from_mut(&mut i.s_axil_wstrb),
-        c,
-        4,
-        u64::from(d.wstrb),
-    );
-    bit(&mut i.s_axil_awvalid, d.awvalid);
-    bit(&mut i.s_axil_wvalid, d.wvalid);
-    bit(&mut i.s_axil_bready, d.bready);
-    bit(&mut i.s_axil_arvalid, d.arvalid);
-    bit(&mut i.s_axil_rready, d.rready);
 }
 
 impl SysEnv {
@@ -766,7 +733,7 @@ impl SysEnv {
                     ..AxilIn::default()
                 },
             };
-            set_port(i, c, &d);
+            i.set_axil(c, &d);
         }
     }
 
@@ -1031,7 +998,7 @@ impl Stimulus for SysEnv {
         if let Some(o) = prev_out {
             self.record_scan(cycle, o);
             for c in 0..SYS_CORES {
-                self.retire(c, cycle, &port_out(o, c));
+                self.retire(c, cycle, &o.axil(c));
             }
         }
         for c in 0..SYS_CORES {

@@ -11,14 +11,14 @@
 //! the same four cores on two packages.
 
 use crate::ports::{BlockDesc, CycleModel, PortBundle};
-use crate::regs::axil::AxilIn;
 use crate::system::cycle::link_latency_at;
 use crate::system::link::LinkClass;
 use crate::system::topology::{CoreId, Topology};
 
-use super::core::{Core, CoreIn, CoreOut, LinkPorts, Straps};
+use super::core::{Core, CoreOut, LinkPorts, Straps};
 use super::fabric::Fabric;
 use super::link::{LinkFarIn, LinkNearIn, LinkOut};
+use super::top::{CoreInPins, CoreOutPins};
 use super::CoreParams;
 
 /// Cores of the registered system top (`NumCores`).
@@ -251,28 +251,47 @@ impl Default for SysTop {
     }
 }
 
-/// Core `c`'s inputs from the system's pins.
-fn core_in(rst: bool, i: &SysIn, c: usize) -> CoreIn {
-    let b = |v: u64| (v >> c) & 1 == 1;
-    CoreIn {
-        rst,
-        mem_stall: b(i.mem_stall_i),
-        axil: AxilIn {
-            awaddr: field(&i.s_axil_awaddr, c, 32) as u32,
-            awvalid: b(i.s_axil_awvalid),
-            wdata: field(&i.s_axil_wdata, c, 32) as u32,
-            wstrb: field(&[i.s_axil_wstrb], c, 4) as u32,
-            wvalid: b(i.s_axil_wvalid),
-            bready: b(i.s_axil_bready),
-            araddr: field(&i.s_axil_araddr, c, 32) as u32,
-            arvalid: b(i.s_axil_arvalid),
-            rready: b(i.s_axil_rready),
-        },
-        dbg_sem_idx: field(&[i.dbg_sem_idx_i], c, 8),
-        dbg_mem_sel: b(i.dbg_mem_sel_i),
-        dbg_mem_we: b(i.dbg_mem_we_i),
-        dbg_mem_addr: field(&i.dbg_mem_addr_i, c, 20),
-        dbg_mem_wdata: field(&i.dbg_mem_wdata_i, c, 64),
+// Core `c`'s pins: field `c` of each packed per-core port, of the width
+// of one core's signal in `sb2sb_system`'s port list.
+super::top::core_pins! {
+    SysIn {
+        axil {
+            awaddr: (s_axil_awaddr, 32),
+            awvalid: (s_axil_awvalid, 1),
+            wdata: (s_axil_wdata, 32),
+            wstrb: (s_axil_wstrb, 4),
+            wvalid: (s_axil_wvalid, 1),
+            bready: (s_axil_bready, 1),
+            araddr: (s_axil_araddr, 32),
+            arvalid: (s_axil_arvalid, 1),
+            rready: (s_axil_rready, 1),
+        }
+        mem_stall: (mem_stall_i, 1),
+        dbg_sem_idx: (dbg_sem_idx_i, 8),
+        dbg_mem_sel: (dbg_mem_sel_i, 1),
+        dbg_mem_we: (dbg_mem_we_i, 1),
+        dbg_mem_addr: (dbg_mem_addr_i, 20),
+        dbg_mem_wdata: (dbg_mem_wdata_i, 64),
+    }
+    SysOut {
+        axil {
+            awready: (s_axil_awready, 1),
+            wready: (s_axil_wready, 1),
+            bresp: (s_axil_bresp, 2),
+            bvalid: (s_axil_bvalid, 1),
+            arready: (s_axil_arready, 1),
+            rdata: (s_axil_rdata, 32),
+            rresp: (s_axil_rresp, 2),
+            rvalid: (s_axil_rvalid, 1),
+        }
+        dbg_sem: (dbg_sem_o, 32),
+        dbg_mem_rdata: (dbg_mem_rdata_o, 64),
+        dbg_xbar: (dbg_xbar_o, 32),
+        dbg_xin: (dbg_xin_o, 16),
+        dbg_q7: (dbg_q7_o, 8),
+        irq: (irq_o, SYS_ENGINES),
+        err_irq: (err_irq_o, SYS_ENGINES),
+        sem_err: (sem_err_o, 5),
     }
 }
 
@@ -325,7 +344,7 @@ impl CycleModel for SysTop {
             let routes = &self.routes[c];
             self.fabric
                 .core_links(c as u16, routes, &mut self.lo, &mut self.li);
-            let ci = core_in(rst, i, c);
+            let ci = i.core_in(c, rst);
             self.cores[c].step_into(
                 &ci,
                 LinkPorts {
@@ -344,25 +363,8 @@ impl CycleModel for SysTop {
             dbg_fabric_o,
             ..SysOut::default()
         };
-        let e = SYS_ENGINES;
         for (c, co) in self.outs.iter().enumerate() {
-            let bit = |v: bool| u64::from(v) << c;
-            o.s_axil_awready |= bit(co.axil.awready);
-            o.s_axil_wready |= bit(co.axil.wready);
-            o.s_axil_bvalid |= bit(co.axil.bvalid);
-            o.s_axil_arready |= bit(co.axil.arready);
-            o.s_axil_rvalid |= bit(co.axil.rvalid);
-            o.s_axil_bresp |= u64::from(co.axil.bresp & 3) << (2 * c);
-            o.s_axil_rresp |= u64::from(co.axil.rresp & 3) << (2 * c);
-            set_field(&mut o.s_axil_rdata, c, 32, u64::from(co.axil.rdata));
-            set_field(&mut o.dbg_sem_o, c, 32, co.dbg_sem);
-            set_field(&mut o.dbg_mem_rdata_o, c, 64, co.dbg_mem_rdata);
-            set_field(&mut o.dbg_xbar_o, c, 32, co.dbg_xbar);
-            set_field(std::slice::from_mut(&mut o.dbg_xin_o), c, 16, co.dbg_xin);
-            set_field(std::slice::from_mut(&mut o.dbg_q7_o), c, 8, co.dbg_q7);
-            set_field(std::slice::from_mut(&mut o.irq_o), c, e, co.irq);
-            set_field(std::slice::from_mut(&mut o.err_irq_o), c, e, co.err_irq);
-            set_field(std::slice::from_mut(&mut o.sem_err_o), c, 5, co.sem_err);
+            o.set_core_out(c, co);
         }
         // 5. clock edges of the fabric
         self.fabric.edges(rst);

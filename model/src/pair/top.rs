@@ -7,7 +7,7 @@ use crate::ports::CycleModel;
 use super::core::{Core, CoreIn, CoreOut, LinkPorts, Straps};
 use super::link::{Link, LinkFarIn, LinkNearIn, LinkOut};
 use super::CoreParams;
-use crate::regs::axil::AxilIn;
+use crate::regs::axil::{AxilIn, AxilOut};
 
 crate::port_bundle! {
     /// Inputs of `sb2sb_pair` (NumEngines 4).
@@ -227,7 +227,7 @@ impl CycleModel for Pair {
         for (o, l) in w.lba.iter_mut().zip(&self.ba) {
             *o = l.outputs(rst, i.ba_stall_i & 1 == 1);
         }
-        let (ia, ib) = core_inputs(rst, i);
+        let (ia, ib) = (i.core_in(0, rst), i.core_in(1, rst));
         let w = &mut self.wires;
         let pa = LinkPorts {
             out: &w.lab,
@@ -249,87 +249,212 @@ impl CycleModel for Pair {
         for (k, l) in self.ba.iter_mut().enumerate() {
             l.update(rst, &w.near_ba[k], &w.far_ba[k], &w.lba[k]);
         }
-        let (oa, ob) = (&w.oa, &w.ob);
-        PairOut {
-            s_axil_a_awready: u64::from(oa.axil.awready),
-            s_axil_a_wready: u64::from(oa.axil.wready),
-            s_axil_a_bresp: u64::from(oa.axil.bresp),
-            s_axil_a_bvalid: u64::from(oa.axil.bvalid),
-            s_axil_a_arready: u64::from(oa.axil.arready),
-            s_axil_a_rdata: u64::from(oa.axil.rdata),
-            s_axil_a_rresp: u64::from(oa.axil.rresp),
-            s_axil_a_rvalid: u64::from(oa.axil.rvalid),
-            dbg_a_sem_o: oa.dbg_sem,
-            dbg_a_mem_rdata_o: oa.dbg_mem_rdata,
-            dbg_a_xbar_o: oa.dbg_xbar,
-            dbg_a_xin_o: oa.dbg_xin,
-            dbg_a_q7_o: oa.dbg_q7,
-            a_irq_o: oa.irq,
-            a_err_irq_o: oa.err_irq,
-            a_sem_err_o: oa.sem_err,
-            s_axil_b_awready: u64::from(ob.axil.awready),
-            s_axil_b_wready: u64::from(ob.axil.wready),
-            s_axil_b_bresp: u64::from(ob.axil.bresp),
-            s_axil_b_bvalid: u64::from(ob.axil.bvalid),
-            s_axil_b_arready: u64::from(ob.axil.arready),
-            s_axil_b_rdata: u64::from(ob.axil.rdata),
-            s_axil_b_rresp: u64::from(ob.axil.rresp),
-            s_axil_b_rvalid: u64::from(ob.axil.rvalid),
-            dbg_b_sem_o: ob.dbg_sem,
-            dbg_b_mem_rdata_o: ob.dbg_mem_rdata,
-            dbg_b_xbar_o: ob.dbg_xbar,
-            dbg_b_xin_o: ob.dbg_xin,
-            dbg_b_q7_o: ob.dbg_q7,
-            b_irq_o: ob.irq,
-            b_err_irq_o: ob.err_irq,
-            b_sem_err_o: ob.sem_err,
+        let mut o = PairOut {
             dbg_ab_link_o: w.lab[0].dbg,
             dbg_ba_link_o: w.lba[0].dbg,
-        }
+            ..PairOut::default()
+        };
+        o.set_core_out(0, &w.oa);
+        o.set_core_out(1, &w.ob);
+        o
     }
 }
 
-/// The cores' inputs from the pair's pins.
-fn core_inputs(rst: bool, i: &PairIn) -> (CoreIn, CoreIn) {
-    let ia = CoreIn {
-        rst,
-        mem_stall: i.a_mem_stall_i & 1 == 1,
-        axil: AxilIn {
-            awaddr: i.s_axil_a_awaddr as u32,
-            awvalid: i.s_axil_a_awvalid & 1 == 1,
-            wdata: i.s_axil_a_wdata as u32,
-            wstrb: i.s_axil_a_wstrb as u32,
-            wvalid: i.s_axil_a_wvalid & 1 == 1,
-            bready: i.s_axil_a_bready & 1 == 1,
-            araddr: i.s_axil_a_araddr as u32,
-            arvalid: i.s_axil_a_arvalid & 1 == 1,
-            rready: i.s_axil_a_rready & 1 == 1,
-        },
-        dbg_sem_idx: i.dbg_a_sem_idx_i,
-        dbg_mem_sel: i.dbg_a_mem_sel_i & 1 == 1,
-        dbg_mem_we: i.dbg_a_mem_we_i & 1 == 1,
-        dbg_mem_addr: i.dbg_a_mem_addr_i,
-        dbg_mem_wdata: i.dbg_a_mem_wdata_i,
+/// The pins of core `c` in a top's port bundles: what connects the flat
+/// fields of [`PairIn`]/[`PairOut`] (`sb2sb_pair`, core A = 0, B = 1) and
+/// `SysIn`/`SysOut` (`sb2sb_system`, per-core fields packed by core) to a
+/// [`CoreIn`]/[`CoreOut`]. The golden tops read and write a core's pins
+/// through these, and so do the environments that drive the Q7 ports.
+pub trait CoreInPins {
+    /// Core `c`'s inputs (`rst`: the top's reset).
+    fn core_in(&self, c: usize, rst: bool) -> CoreIn;
+    /// Sets core `c`'s Q7 AXI4-Lite inputs to `d`.
+    fn set_axil(&mut self, c: usize, d: &AxilIn);
+}
+
+/// The output side of [`CoreInPins`].
+pub trait CoreOutPins {
+    /// Core `c`'s Q7 AXI4-Lite outputs.
+    fn axil(&self, c: usize) -> AxilOut;
+    /// Sets core `c`'s pins to its outputs `o`.
+    fn set_core_out(&mut self, c: usize, o: &CoreOut);
+}
+
+/// A core-side pin value as its `u64` port field (a flag is bit 0).
+pub trait Pin: Copy {
+    fn from_pin(v: u64) -> Self;
+    fn to_pin(self) -> u64;
+}
+
+impl Pin for bool {
+    #[inline(always)]
+    fn from_pin(v: u64) -> Self {
+        v & 1 == 1
+    }
+    #[inline(always)]
+    fn to_pin(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+impl Pin for u32 {
+    #[inline(always)]
+    fn from_pin(v: u64) -> Self {
+        v as u32
+    }
+    #[inline(always)]
+    fn to_pin(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+impl Pin for u64 {
+    #[inline(always)]
+    fn from_pin(v: u64) -> Self {
+        v
+    }
+    #[inline(always)]
+    fn to_pin(self) -> u64 {
+        self
+    }
+}
+
+/// The words of a packed port field (`u64` or `[u64; N]`).
+pub trait Words {
+    fn words(&self) -> &[u64];
+    fn words_mut(&mut self) -> &mut [u64];
+}
+
+impl Words for u64 {
+    #[inline(always)]
+    fn words(&self) -> &[u64] {
+        std::slice::from_ref(self)
+    }
+    #[inline(always)]
+    fn words_mut(&mut self) -> &mut [u64] {
+        std::slice::from_mut(self)
+    }
+}
+
+impl<const N: usize> Words for [u64; N] {
+    #[inline(always)]
+    fn words(&self) -> &[u64] {
+        self
+    }
+    #[inline(always)]
+    fn words_mut(&mut self) -> &mut [u64] {
+        self
+    }
+}
+
+/// [`CoreInPins`] and [`CoreOutPins`] of an input and an output bundle from
+/// one table: each core-side field and where core `c`'s pin is, either
+/// `[a_field, b_field]` (one field per core, `c` = 0 or 1) or
+/// `(field, width)` (field `c` of `width` bits of a packed port).
+macro_rules! core_pins {
+    (@get $s:ident, $c:ident, [$a:ident, $b:ident]) => {
+        $crate::pair::top::Pin::from_pin(if $c == 0 { $s.$a } else { $s.$b })
     };
-    let ib = CoreIn {
-        rst,
-        mem_stall: i.b_mem_stall_i & 1 == 1,
-        axil: AxilIn {
-            awaddr: i.s_axil_b_awaddr as u32,
-            awvalid: i.s_axil_b_awvalid & 1 == 1,
-            wdata: i.s_axil_b_wdata as u32,
-            wstrb: i.s_axil_b_wstrb as u32,
-            wvalid: i.s_axil_b_wvalid & 1 == 1,
-            bready: i.s_axil_b_bready & 1 == 1,
-            araddr: i.s_axil_b_araddr as u32,
-            arvalid: i.s_axil_b_arvalid & 1 == 1,
-            rready: i.s_axil_b_rready & 1 == 1,
-        },
-        dbg_sem_idx: i.dbg_b_sem_idx_i,
-        dbg_mem_sel: i.dbg_b_mem_sel_i & 1 == 1,
-        dbg_mem_we: i.dbg_b_mem_we_i & 1 == 1,
-        dbg_mem_addr: i.dbg_b_mem_addr_i,
-        dbg_mem_wdata: i.dbg_b_mem_wdata_i,
+    (@get $s:ident, $c:ident, ($f:ident, $w:expr)) => {
+        $crate::pair::top::Pin::from_pin($crate::pair::system::field(
+            $crate::pair::top::Words::words(&$s.$f),
+            $c,
+            $w,
+        ))
     };
-    (ia, ib)
+    (@set $s:ident, $c:ident, [$a:ident, $b:ident], $v:expr) => {
+        *(if $c == 0 { &mut $s.$a } else { &mut $s.$b }) = $crate::pair::top::Pin::to_pin($v)
+    };
+    (@set $s:ident, $c:ident, ($f:ident, $w:expr), $v:expr) => {
+        $crate::pair::system::set_field(
+            $crate::pair::top::Words::words_mut(&mut $s.$f),
+            $c,
+            $w,
+            $crate::pair::top::Pin::to_pin($v),
+        )
+    };
+    (
+        $in:ty {
+            axil { $($ai:ident: $ail:tt,)* }
+            $($ci:ident: $cil:tt,)*
+        }
+        $out:ty {
+            axil { $($ao:ident: $aol:tt,)* }
+            $($co:ident: $col:tt,)*
+        }
+    ) => {
+        impl $crate::pair::top::CoreInPins for $in {
+            #[inline(always)]
+            fn core_in(&self, c: usize, rst: bool) -> $crate::pair::CoreIn {
+                $crate::pair::CoreIn {
+                    rst,
+                    axil: $crate::regs::axil::AxilIn {
+                        $($ai: $crate::pair::top::core_pins!(@get self, c, $ail),)*
+                    },
+                    $($ci: $crate::pair::top::core_pins!(@get self, c, $cil),)*
+                }
+            }
+            #[inline(always)]
+            fn set_axil(&mut self, c: usize, d: &$crate::regs::axil::AxilIn) {
+                $($crate::pair::top::core_pins!(@set self, c, $ail, d.$ai);)*
+            }
+        }
+        impl $crate::pair::top::CoreOutPins for $out {
+            #[inline(always)]
+            fn axil(&self, c: usize) -> $crate::regs::axil::AxilOut {
+                $crate::regs::axil::AxilOut {
+                    $($ao: $crate::pair::top::core_pins!(@get self, c, $aol),)*
+                }
+            }
+            #[inline(always)]
+            fn set_core_out(&mut self, c: usize, o: &$crate::pair::CoreOut) {
+                $($crate::pair::top::core_pins!(@set self, c, $aol, o.axil.$ao);)*
+                $($crate::pair::top::core_pins!(@set self, c, $col, o.$co);)*
+            }
+        }
+    };
+}
+pub(super) use core_pins;
+
+// Core A's pins are the `*_a_*` fields, core B's the `*_b_*` fields.
+core_pins! {
+    PairIn {
+        axil {
+            awaddr: [s_axil_a_awaddr, s_axil_b_awaddr],
+            awvalid: [s_axil_a_awvalid, s_axil_b_awvalid],
+            wdata: [s_axil_a_wdata, s_axil_b_wdata],
+            wstrb: [s_axil_a_wstrb, s_axil_b_wstrb],
+            wvalid: [s_axil_a_wvalid, s_axil_b_wvalid],
+            bready: [s_axil_a_bready, s_axil_b_bready],
+            araddr: [s_axil_a_araddr, s_axil_b_araddr],
+            arvalid: [s_axil_a_arvalid, s_axil_b_arvalid],
+            rready: [s_axil_a_rready, s_axil_b_rready],
+        }
+        mem_stall: [a_mem_stall_i, b_mem_stall_i],
+        dbg_sem_idx: [dbg_a_sem_idx_i, dbg_b_sem_idx_i],
+        dbg_mem_sel: [dbg_a_mem_sel_i, dbg_b_mem_sel_i],
+        dbg_mem_we: [dbg_a_mem_we_i, dbg_b_mem_we_i],
+        dbg_mem_addr: [dbg_a_mem_addr_i, dbg_b_mem_addr_i],
+        dbg_mem_wdata: [dbg_a_mem_wdata_i, dbg_b_mem_wdata_i],
+    }
+    PairOut {
+        axil {
+            awready: [s_axil_a_awready, s_axil_b_awready],
+            wready: [s_axil_a_wready, s_axil_b_wready],
+            bresp: [s_axil_a_bresp, s_axil_b_bresp],
+            bvalid: [s_axil_a_bvalid, s_axil_b_bvalid],
+            arready: [s_axil_a_arready, s_axil_b_arready],
+            rdata: [s_axil_a_rdata, s_axil_b_rdata],
+            rresp: [s_axil_a_rresp, s_axil_b_rresp],
+            rvalid: [s_axil_a_rvalid, s_axil_b_rvalid],
+        }
+        dbg_sem: [dbg_a_sem_o, dbg_b_sem_o],
+        dbg_mem_rdata: [dbg_a_mem_rdata_o, dbg_b_mem_rdata_o],
+        dbg_xbar: [dbg_a_xbar_o, dbg_b_xbar_o],
+        dbg_xin: [dbg_a_xin_o, dbg_b_xin_o],
+        dbg_q7: [dbg_a_q7_o, dbg_b_q7_o],
+        irq: [a_irq_o, b_irq_o],
+        err_irq: [a_err_irq_o, b_err_irq_o],
+        sem_err: [a_sem_err_o, b_sem_err_o],
+    }
 }
