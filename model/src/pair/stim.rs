@@ -632,7 +632,8 @@ impl LegEnv {
     /// A random leg whose partitions lie in `parts` (`lo..hi`, non-empty).
     fn random_leg(&mut self, tx: usize, parts: (u8, u8)) -> LegSpec {
         let pb = self.p.sbuf_part_bytes;
-        let nmask = (1u16 << self.p.engines) - 1;
+        // every engine of the core (all 16: the shift is taken at 32 bits)
+        let nmask = ((1u32 << self.p.engines) - 1) as u16;
         let mask = loop {
             let m = self.rng.u32() as u16 & nmask;
             if m != 0 {
