@@ -8,7 +8,9 @@ mod common;
 
 use sb2sb::lockstep::{self, MismatchKind, Options, Report};
 use sb2sb::rtl::XInit;
-use sb2sb_model::pair::{LegEnv, LegFault, Pair, PairOut, Scenario, BLOCK, SCENARIOS};
+use sb2sb_model::pair::{
+    leg16_params, LegEnv, LegFault, Pair, PairOut, Scenario, BLOCK, BLOCK_LEG16, SCENARIOS,
+};
 use sb2sb_model::ports::{CycleModel, PortBundle, Stimulus};
 
 fn opts(seed: u64, cycles: u64) -> Options {
@@ -78,6 +80,48 @@ fn every_directed_scenario_then_random_legs_are_lockstep_clean() {
         r.cov("link_stall_cycles") >= 3000,
         "a stall of thousands of cycles"
     );
+}
+
+/// Block `leg16` (an opt-in build: `SB2SB_BLOCKS=leg16`; the test prints
+/// why it skips otherwise): the pair with 16 engines per core runs every
+/// directed scenario then random legs in lockstep with the golden pair at
+/// the same parameters, clean, with the end images and semaphores checked;
+/// the environment's legs (the same seed run on the golden pair alone)
+/// use engines above the 4-engine pair's, and engine 15.
+#[test]
+fn sixteen_engine_pair_is_lockstep_clean_over_legs_of_all_16_engines() {
+    let name = BLOCK_LEG16.name;
+    if !sb2sb::rtl::compiled_blocks().iter().any(|b| b == name) {
+        eprintln!(
+            "SKIP: block {name} is not in this build; build it with \
+             SB2SB_BLOCKS=all,{name} cargo test --release --test cosim_leg"
+        );
+        return;
+    }
+    let (seed, cycles) = (3, 300_000);
+    let p = leg16_params();
+    let r = {
+        let _g = common::lock();
+        let env = LegEnv::with_params(p, seed, cycles, None);
+        lockstep::run(Pair::new(&p), env, &BLOCK_LEG16, &opts(seed, cycles)).unwrap()
+    };
+    clean(&r);
+    for (n, _) in SCENARIOS {
+        assert!(
+            r.cov(&format!("scen_{n}")) > 0,
+            "scenario {n} never completed"
+        );
+    }
+    assert_eq!(r.cov("sems_checked"), 2 * 256, "final check ran");
+    let mut env = LegEnv::with_params(p, seed, cycles, None);
+    let mut golden = Pair::new(&p);
+    let mut prev: Option<PairOut> = None;
+    for c in 0..cycles {
+        let i = env.next(c, prev.as_ref());
+        prev = Some(golden.step(&i));
+    }
+    let masks = env.legs().iter().fold(0u16, |m, l| m | l.mask);
+    assert_eq!(masks, 0xFFFF, "every engine of the 16 carried a leg");
 }
 
 /// First cycle and outputs where a faulty golden pair departs from a clean

@@ -8,7 +8,9 @@ use sb2sb_model::decoder::{Decoder, DecoderStim};
 use sb2sb_model::evt_sem::{EvtSem, EvtSemStim};
 use sb2sb_model::pair::sys_stim::SysEnv;
 use sb2sb_model::pair::system::{SysIn, SysOut, SysParams, SysTop};
-use sb2sb_model::pair::{LegEnv, Pair, Scenario, LEG_FAULTS, SCENARIOS};
+use sb2sb_model::pair::{
+    leg16_params, LegEnv, Pair, PairIn, PairOut, Scenario, LEG_FAULTS, SCENARIOS,
+};
 use sb2sb_model::udma::{Udma, UdmaEngine, UdmaEnv, UdmaStim, W128, W32};
 
 use crate::lockstep::{self, FlipOutputBit, Options, Report};
@@ -67,6 +69,7 @@ pub fn run_named(name: &str, opts: &Options, fault: Option<&Fault>) -> Result<Re
             opts,
             fault,
         ),
+        "leg16" => go::<Pair, Leg16Env>(name, Pair::new(&leg16_params()), opts, fault),
         _ => {
             let _ = go::<Never, Never>;
             bail!("unknown block `{name}` (known: {})", names().join(", "))
@@ -93,6 +96,33 @@ impl Stimulus for SysEnv2Pkg {
     }
 
     fn next(&mut self, cycle: u64, prev_out: Option<&SysOut>) -> SysIn {
+        self.0.next(cycle, prev_out)
+    }
+
+    fn coverage(&self) -> Vec<(String, u64)> {
+        self.0.coverage()
+    }
+
+    fn compare_final(&self, other: &Self) -> Result<(), String> {
+        self.0.compare_final(&other.0)
+    }
+}
+
+/// The environment of block `leg16`: [`LegEnv`] (every scenario in turn,
+/// then random legs over all 16 engines) on the pair at
+/// [`leg16_params`].
+#[derive(Debug, Clone)]
+pub struct Leg16Env(LegEnv);
+
+impl Stimulus for Leg16Env {
+    type In = PairIn;
+    type Out = PairOut;
+
+    fn new(seed: u64, cycles: u64) -> Self {
+        Self(LegEnv::with_params(leg16_params(), seed, cycles, None))
+    }
+
+    fn next(&mut self, cycle: u64, prev_out: Option<&PairOut>) -> PairIn {
         self.0.next(cycle, prev_out)
     }
 

@@ -31,8 +31,11 @@ pub const RTL_OPT_IN: &[BlockDesc] = &[crate::pair::BLOCK_SEED16, crate::pair::s
 /// `SB2SB_BLOCKS=all,system_2pkg`) and run only when asked for by name
 /// (`sb2sb cosim --block system_2pkg`; not in `--block all`, regress or
 /// coverage): the system top on its two-package placement, a second
-/// Verilated build of the longest lockstep top.
-pub const LOCKSTEP_OPT_IN: &[BlockDesc] = &[crate::pair::system::BLOCK_2PKG];
+/// Verilated build of the longest lockstep top; the pair with the system's
+/// 16 engines per core (`leg16`), whose Verilation and C++ build cost
+/// several times that of the 4-engine `leg`.
+pub const LOCKSTEP_OPT_IN: &[BlockDesc] =
+    &[crate::pair::system::BLOCK_2PKG, crate::pair::BLOCK_LEG16];
 
 /// Look a block up by its CLI name.
 pub fn find(name: &str) -> Option<&'static BlockDesc> {

@@ -3,7 +3,7 @@
 //! the table of docs/core.md generated from them (`make gen`).
 
 use super::system::SysParams;
-use super::{seed16_params, seed_params, CoreParams};
+use super::{leg16_params, seed16_params, seed_params, CoreParams};
 
 /// One named configuration of the core.
 #[derive(Debug, Clone, Copy)]
@@ -17,12 +17,17 @@ pub struct Config {
 }
 
 /// Every named configuration, the lockstep blocks first.
-pub fn configs() -> [Config; 6] {
+pub fn configs() -> [Config; 7] {
     [
         Config {
             name: "CoreParams::LEG",
             used_by: "lockstep block `leg` (`sb2sb_pair`, two cores)",
             params: CoreParams::LEG,
+        },
+        Config {
+            name: "leg16_params()",
+            used_by: "lockstep block `leg16` (`sb2sb_pair`, two cores, opt-in build)",
+            params: leg16_params(),
         },
         Config {
             name: "SysParams::BLOCK.core",

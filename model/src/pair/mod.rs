@@ -280,5 +280,36 @@ pub const fn seed16_params() -> CoreParams {
     }
 }
 
+/// Parameters of [`BLOCK_LEG16`]: the system's default core's 16 engines
+/// ([`CoreParams::SYSTEM`]) on the `leg` block's SBUF window (256 B per
+/// partition from 0x100000, all the random legs of the environment need)
+/// and the descriptor RAM the environment's rings take at 16 engines
+/// ([`SEED16_DESC_BYTES`]).
+pub const fn leg16_params() -> CoreParams {
+    CoreParams {
+        engines: CoreParams::SYSTEM.engines,
+        desc_bytes: SEED16_DESC_BYTES,
+        ..CoreParams::LEG
+    }
+}
+
+/// The pair with 16 engines per core in lockstep with the golden pair at
+/// the same parameters ([`leg16_params`]): an opt-in lockstep block
+/// (`SB2SB_BLOCKS=leg16`, `crate::blocks::LOCKSTEP_OPT_IN`), run with
+/// `sb2sb cosim --block leg16`; the `leg` environment ([`LegEnv::with_params`])
+/// drives random legs over all 16 engines. The same RTL and golden twin as
+/// [`BLOCK`] at other parameter values.
+pub const BLOCK_LEG16: BlockDesc = BlockDesc {
+    name: "leg16",
+    top: "sb2sb_pair",
+    rtl_files: RTL_FILES,
+    params: &[
+        ("NumEngines", leg16_params().engines as i64),
+        ("DescBytes", leg16_params().desc_bytes as i64),
+    ],
+    inputs: <PairIn as PortBundle>::SIGNALS,
+    outputs: <PairOut as PortBundle>::SIGNALS,
+};
+
 #[cfg(test)]
 mod tests;

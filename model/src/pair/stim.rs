@@ -405,6 +405,10 @@ pub struct LegEnv {
     /// (the backdoor's preload): the environment's cycle is the caller's
     /// plus this.
     skipped: u64,
+    /// The Q7 masters drive every access at once (AW with W, BREADY and
+    /// RREADY high) as the system's Q7 executor does, without the handshake
+    /// variations of the lockstep runs ([`LegEnv::single_with`]).
+    q7_ideal: bool,
 }
 
 /// Milestones of a run, in cycles of the pair's clock as the environment
@@ -528,6 +532,7 @@ impl LegEnv {
             watch: None,
             backdoor: false,
             skipped: 0,
+            q7_ideal: false,
         }
     }
 
@@ -564,7 +569,8 @@ impl LegEnv {
     /// A random leg whose partitions lie in `parts` (`lo..hi`, non-empty).
     fn random_leg(&mut self, tx: usize, parts: (u8, u8)) -> LegSpec {
         let pb = self.p.sbuf_part_bytes;
-        let nmask = (1u16 << self.p.engines) - 1;
+        // every engine of the core (all 16: the shift is taken at 32 bits)
+        let nmask = ((1u32 << self.p.engines) - 1) as u16;
         let mask = loop {
             let m = self.rng.u32() as u16 & nmask;
             if m != 0 {
@@ -1227,7 +1233,7 @@ impl LegEnv {
     /// either one first.
     fn write_access(&mut self, m: AxilMaster) -> AxilMaster {
         self.cov.q7_writes += 1;
-        if !self.q7rng.chance(1, 8) {
+        if self.q7_ideal || !self.q7rng.chance(1, 8) {
             return m;
         }
         let d = self.q7rng.range(1, 3) as u32;
@@ -1243,7 +1249,10 @@ impl LegEnv {
     /// BREADY / RREADY low one cycle in four (the port holds its response).
     fn drive_ports(&mut self, i: &mut PairIn) {
         for c in 0..2 {
-            let (br, rr) = (!self.q7rng.chance(1, 4), !self.q7rng.chance(1, 4));
+            let (br, rr) = match self.q7_ideal {
+                true => (true, true),
+                false => (!self.q7rng.chance(1, 4), !self.q7rng.chance(1, 4)),
+            };
             let d = match &mut self.m[c] {
                 Some(t) => {
                     t.axil.set_ready(if t.axil.write { br } else { rr });
@@ -1481,7 +1490,17 @@ impl LegEnv {
         );
         let engines = split_partitions(l.mask, l.part_start, l.part_count).len() as i32;
         e.watch = Some((1 - l.tx, l.remote_sem, engines));
+        e.q7_ideal = true;
         e
+    }
+
+    /// The same single-leg environment with the lockstep runs' Q7 handshake
+    /// variations (one write in eight offers AW and W apart, BREADY and
+    /// RREADY low one cycle in four) instead of [`LegEnv::single_with`]'s
+    /// Q7 masters that drive every access at once.
+    pub fn with_q7_variations(mut self) -> Self {
+        self.q7_ideal = false;
+        self
     }
 
     /// The pair's ring layout: rings of 64 descriptors on queue 0 in the
