@@ -142,9 +142,11 @@ module evt_sem
     return {{(SumW - 32){v[31]}}, v};
   endfunction
 
-  // The group of semaphore i.
+  // The group of semaphore i (shifted one bit wider: GrpLsb may equal IdxW).
   function automatic logic [GrpIdxW-1:0] grp_of(logic [IdxW-1:0] i);
-    return GrpIdxW'(i >> GrpLsb);
+    logic [IdxW:0] w;
+    w = {1'b0, i};
+    return GrpIdxW'(w >> GrpLsb);
   endfunction
 
   // ---------------------------------------------------------------------------------------
@@ -417,7 +419,9 @@ module evt_sem
   // speed); a semaphore not written keeps its value.
   for (genvar g = 0; g < NumGrp; g++) begin : gen_grp
     /* verilator coverage_off */
+    /* verilator tracing_off */
     logic [31:0]           grp_d [GrpW];
+    /* verilator tracing_on */
     /* verilator coverage_on */
     logic [GrpW-1:0]       grp_we, grp_sat, grp_sat_hi;
 
