@@ -22,8 +22,8 @@
 //
 // Coding style (docs/decisions.md, "Synthesizable RTL: next state in always_comb"): all
 // next-state logic is always_comb (defaults first); the always_ff processes hold registers
-// only. Each semaphore computes its own next value and has its own write enable (no array
-// write or read at an update slot's index).
+// only. Each semaphore computes its own next value and is written only when an update
+// names it (no array write or read at an update slot's index).
 
 module evt_sem
   import sb2sb_pkg::*;
@@ -35,6 +35,10 @@ module evt_sem
   parameter int unsigned NumSem  = int'(EVT_SEM_NUM_SEM),
   parameter int unsigned NumInc  = int'(EVT_SEM_NUM_INC),
   parameter int unsigned NumWait = int'(EVT_SEM_NUM_WAIT),
+  // Semaphores per register group (a power of two dividing NumSem): the semaphores are
+  // held in groups, each group one register written when one of its semaphores is
+  // (simulation speed; in hardware every semaphore keeps its own enable).
+  parameter int unsigned SemGrpW = NumSem < 32 ? NumSem : 32,  // from 2 to NumSem
   // Derived: width of a semaphore/event index.
   localparam int unsigned IdxW   = $clog2(NumSem)
 ) (
@@ -91,6 +95,10 @@ module evt_sem
 
   localparam logic signed [SumW-1:0] SemMax = SumW'(32'sh7fff_ffff);
   localparam logic signed [SumW-1:0] SemMin = -SumW'(41'sh0_8000_0000);
+  localparam int unsigned GrpW    = SemGrpW;
+  localparam int unsigned NumGrp  = NumSem / GrpW;
+  localparam int unsigned GrpLsb  = $clog2(GrpW);
+  localparam int unsigned GrpIdxW = NumGrp > 1 ? $clog2(NumGrp) : 1;
 
   typedef enum logic [3:0] {
     RegEvent,
@@ -134,17 +142,26 @@ module evt_sem
     return {{(SumW - 32){v[31]}}, v};
   endfunction
 
+  // The group of semaphore i (shifted one bit wider: GrpLsb may equal IdxW).
+  function automatic logic [GrpIdxW-1:0] grp_of(logic [IdxW-1:0] i);
+    logic [IdxW:0] w;
+    w = {1'b0, i};
+    return GrpIdxW'(w >> GrpLsb);
+  endfunction
+
   // ---------------------------------------------------------------------------------------
   // State
   // ---------------------------------------------------------------------------------------
-  // 256 semaphores, one register each with asynchronous reset to 0 and its own enable.
-  // Unpacked, so that the simulator updates only the entries written at an edge (a packed
-  // 8192-bit vector is shadowed and copied whole every cycle by the Verilated model;
-  // docs/decisions.md).
+  // 256 semaphores with asynchronous reset to 0, semaphore i at sem_q[i / GrpW][i % GrpW]:
+  // NumGrp group registers of GrpW entries, a group written when one of its semaphores is
+  // (the others keep their value: synthesis gives each semaphore its own enable).
+  // Unpacked, so that the simulator copies only the groups written at an edge and reads a
+  // semaphore without shifting a wide vector (docs/decisions.md, "EVT_SEM next state per
+  // semaphore").
   // coverage_off: the packed vector was wider than the toggle-coverage width limit and had
   // no toggle points; this keeps it so.
   /* verilator coverage_off */
-  logic [31:0]             sem_q [NumSem];
+  logic [31:0]             sem_q [NumGrp][GrpW];
   /* verilator coverage_on */
   logic [NumSem-1:0]       evt_q;
   logic [NumErr-1:0]       err_q;
@@ -275,7 +292,9 @@ module evt_sem
       RegErrStatus:    rd_data = {{(32 - NumErr){1'b0}}, err_q};
       RegFirstErr:     rd_data = first_err_q;
       RegFirstErrData: rd_data = first_data_q;
-      RegSemRead, RegSemSet, RegSemIncr, RegSemDecr: rd_data = sem_q[rd_idx];
+      RegSemRead, RegSemSet, RegSemIncr, RegSemDecr: begin
+        rd_data = sem_q[grp_of(rd_idx)][rd_idx[GrpLsb-1:0]];
+      end
       default: rd_err_v = ar_hs;
     endcase
   end
@@ -294,7 +313,7 @@ module evt_sem
     clr_v       = '0;
     bad_v       = '0;
     for (int unsigned p = 0; p < NumWait; p++) begin
-      eff = sext(sem_q[wait_idx_i[p]]);
+      eff = sext(sem_q[grp_of(wait_idx_i[p])][wait_idx_i[p][GrpLsb-1:0]]);
       ev  = evt_q[wait_idx_i[p]];
       imm = sext(wait_value_i[p]);
       for (int unsigned q = 0; q < p; q++) begin
@@ -333,28 +352,27 @@ module evt_sem
   // ---------------------------------------------------------------------------------------
   // Semaphores: base + exact sum of this cycle's deltas, then saturate, computed per
   // semaphore. Update sources ("slots") in priority order: AXI, increment ports, wait ports.
-  //  1. Per slot: its index decoded one-hot (slot_hit) and the sum of the deltas of every
-  //     valid slot naming the same semaphore (slot_sum; equal for all of them).
+  //  1. Per slot: whether it leads its semaphore (the first valid slot naming it) and, for a
+  //     leader, the sum of the deltas of every valid slot naming that semaphore (slot_sum;
+  //     0 for any other slot). No lower slot names a leader's semaphore, so a leader sums
+  //     itself and the higher slots; the slots it sums are not leaders.
   //  2. Per semaphore: written when a slot names it (sem_we); its delta is the slot_sum of
-  //     the slots naming it (OR of equal values), its base the AXI SET value when a SET to
-  //     it commits, else its own value; next = saturate(base + delta).
-  //  3. The overflow reported is the first valid slot (in slot order) whose semaphore
-  //     saturated.
+  //     the slots naming it (an OR: only its leader's is non-zero), its base the AXI SET
+  //     value when a SET to it commits, else its own value; next = saturate(base + delta).
+  //  3. The overflow reported is the first leader (in slot order) whose semaphore
+  //     saturated: the first valid slot naming it.
   // No semaphore is read or written at a slot's index: each semaphore has its own adder
   // and a write enable (docs/decisions.md, "EVT_SEM next state per semaphore").
-  localparam int unsigned GrpW   = NumSem < 32 ? NumSem : 32;  // semaphores per skip group
-  localparam int unsigned NumGrp = NumSem / GrpW;
-
-  logic [NumSlots-1:0]               slot_v;
-  logic [NumSlots-1:0][IdxW-1:0]     slot_idx;
-  logic [NumSlots-1:0][SumW-1:0]     slot_val;
-  logic [NumSlots-1:0][NumSem-1:0]   slot_hit;
-  logic [NumSlots-1:0][SumW-1:0]     slot_sum;
-  logic [NumSem-1:0]                 sem_we;
-  logic [NumSem-1:0]                 sem_sat, sem_sat_hi;
-  logic                              ovf_v;
-  logic [IdxW-1:0]                   ovf_idx;
-  logic [31:0]                       ovf_val;
+  logic [NumSlots-1:0]    slot_v;
+  logic [IdxW-1:0]        slot_idx [NumSlots];
+  logic signed [SumW-1:0] slot_val [NumSlots];
+  logic [NumSlots-1:0]    slot_lead;
+  logic signed [SumW-1:0] slot_sum [NumSlots];
+  logic [NumSem-1:0]      sem_we;
+  logic [NumSem-1:0]      sem_sat, sem_sat_hi;
+  logic                   ovf_v;
+  logic [IdxW-1:0]        ovf_idx;
+  logic [31:0]            ovf_val;
 
   always_comb begin
     slot_v      = '0;
@@ -373,57 +391,62 @@ module evt_sem
     end
   end
 
-  // Stage 1: per slot, its semaphore one-hot and the group sum of the slots naming it
-  // (evaluated only for a valid slot: simulation speed).
+  // Stage 1: per slot, whether it leads its semaphore and a leader's sum (evaluated only
+  // for a leader: simulation speed).
   always_comb begin
-    slot_hit = '0;
-    slot_sum = '0;
-    sem_we   = '0;
+    logic [NumSlots-1:0] named;  // named by a lower leader
+    named     = '0;
+    slot_lead = '0;
+    sem_we    = '0;
     for (int unsigned k = 0; k < NumSlots; k++) begin
-      if (slot_v[k]) begin
-        slot_hit[k][slot_idx[k]] = 1'b1;
-        sem_we[slot_idx[k]]      = 1'b1;
-        for (int unsigned j = 0; j < NumSlots; j++) begin
+      slot_sum[k] = '0;
+      if (slot_v[k] && !named[k]) begin
+        slot_lead[k]        = 1'b1;
+        sem_we[slot_idx[k]] = 1'b1;
+        slot_sum[k]         = slot_val[k];
+        for (int unsigned j = k + 1; j < NumSlots; j++) begin
           if (slot_v[j] && slot_idx[j] == slot_idx[k]) begin
             slot_sum[k] = slot_sum[k] + slot_val[j];
+            named[j]    = 1'b1;
           end
         end
       end
     end
   end
 
-  // Stage 2: per semaphore, its next value and its register. The semaphores are in groups
-  // of GrpW, one process per group, evaluated only when one of its semaphores is written
-  // (simulation speed).
+  // Stage 2: per semaphore, its next value, and the group registers. One process per group
+  // of GrpW semaphores, evaluated only when one of its semaphores is written (simulation
+  // speed); a semaphore not written keeps its value.
   for (genvar g = 0; g < NumGrp; g++) begin : gen_grp
     /* verilator coverage_off */
-    logic [31:0]     grp_d [GrpW];
+    /* verilator tracing_off */
+    logic [31:0]           grp_d [GrpW];
+    /* verilator tracing_on */
     /* verilator coverage_on */
-    logic [GrpW-1:0] grp_sat, grp_sat_hi;
+    logic [GrpW-1:0]       grp_we, grp_sat, grp_sat_hi;
+
+    assign grp_we = sem_we[g * GrpW +: GrpW];
 
     always_comb begin
       logic signed [SumW-1:0] delta;
       logic signed [SumW-1:0] acc;
-      logic [IdxW-1:0]        s;
       delta      = '0;
       acc        = '0;
-      s          = '0;
       grp_sat    = '0;
       grp_sat_hi = '0;
-      for (int unsigned b = 0; b < GrpW; b++) begin
-        grp_d[b] = sem_q[g * GrpW + b];
-      end
-      if (|sem_we[g * GrpW +: GrpW]) begin
+      grp_d      = sem_q[g];
+      if (|grp_we) begin
         for (int unsigned b = 0; b < GrpW; b++) begin
-          s = IdxW'(g * GrpW + b);
-          if (sem_we[s]) begin
+          if (grp_we[b]) begin
             delta = '0;
             for (int unsigned k = 0; k < NumSlots; k++) begin
-              if (slot_hit[k][s]) begin
+              if (slot_idx[k] == IdxW'(g * GrpW + b)) begin
                 delta = delta | slot_sum[k];
               end
             end
-            acc = ((wr_set_v && wr_idx == s) ? sext(w_data_q) : sext(sem_q[s])) + delta;
+            acc = ((wr_set_v && wr_idx == IdxW'(g * GrpW + b)) ? sext(w_data_q)
+                                                               : sext(sem_q[g][b]))
+                  + delta;
             if (acc > SemMax) begin
               grp_d[b]      = 32'h7fff_ffff;
               grp_sat[b]    = 1'b1;
@@ -442,14 +465,13 @@ module evt_sem
     assign sem_sat[g * GrpW +: GrpW]    = grp_sat;
     assign sem_sat_hi[g * GrpW +: GrpW] = grp_sat_hi;
 
-    // One register per semaphore, written when a slot names it.
-    for (genvar b = 0; b < GrpW; b++) begin : gen_sem
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) begin
-          sem_q[g * GrpW + b] <= '0;
-        end else if (sem_we[g * GrpW + b]) begin
-          sem_q[g * GrpW + b] <= grp_d[b];
-        end
+    // The group's register, written when a slot names one of its semaphores (each
+    // semaphore keeps its value unless written: synthesis gives each its own enable).
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        sem_q[g] <= '{default: '0};
+      end else if (|grp_we) begin
+        sem_q[g] <= grp_d;
       end
     end
   end
@@ -460,7 +482,7 @@ module evt_sem
     ovf_idx = '0;
     ovf_val = '0;
     for (int unsigned k = 0; k < NumSlots; k++) begin
-      if (slot_v[k] && sem_sat[slot_idx[k]] && !ovf_v) begin
+      if (slot_lead[k] && sem_sat[slot_idx[k]] && !ovf_v) begin
         ovf_v   = 1'b1;
         ovf_idx = slot_idx[k];
         ovf_val = sem_sat_hi[slot_idx[k]] ? 32'h7fff_ffff : 32'h8000_0000;
@@ -574,6 +596,6 @@ module evt_sem
   assign err_pulse_o  = err_pulse_q;
   assign err_status_o = err_q;
   assign evt_o        = evt_q;
-  assign dbg_sem_o    = sem_q[dbg_idx_i];
+  assign dbg_sem_o    = sem_q[grp_of(dbg_idx_i)][dbg_idx_i[GrpLsb-1:0]];
 
 endmodule : evt_sem

@@ -27,7 +27,8 @@ bind evt_sem axil_slave_chk #(
 bind evt_sem evt_sem_inc_chk #(
   .NumSem (NumSem),
   .NumInc (NumInc),
-  .NumWait(NumWait)
+  .NumWait(NumWait),
+  .GrpW   (SemGrpW)
 ) u_inc_chk (
   .clk_i       (clk_i),
   .rst_ni      (rst_ni),

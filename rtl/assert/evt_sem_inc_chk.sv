@@ -9,11 +9,13 @@
 module evt_sem_inc_chk #(
   parameter int unsigned NumSem  = 256,
   parameter int unsigned NumInc  = 16,
-  parameter int unsigned NumWait = 4
+  parameter int unsigned NumWait = 4,
+  // The block's semaphore groups: semaphore i is sem_i[i / GrpW][i % GrpW].
+  parameter int unsigned GrpW    = 32
 ) (
   input logic                           clk_i,
   input logic                           rst_ni,
-  input logic [31:0]                    sem_i [NumSem],
+  input logic [31:0]                    sem_i [NumSem / GrpW][GrpW],
   input logic [NumInc-1:0]              inc_valid_i,
   input logic [NumInc-1:0][7:0]         inc_idx_i,
   input logic [NumInc-1:0][31:0]        inc_value_i,
@@ -26,6 +28,15 @@ module evt_sem_inc_chk #(
   `SB2SB_ASSERT_IMPORT
 
   localparam int unsigned IW = $clog2(NumSem);
+  localparam int unsigned GL = $clog2(GrpW);
+  localparam int unsigned GW = IW > GL ? IW - GL : 1;  // width of a group index
+
+  // The group of semaphore i (shifted one bit wider: GL may equal IW).
+  function automatic logic [GW-1:0] grp_of(logic [IW-1:0] i);
+    logic [IW:0] w;
+    w = {1'b0, i};
+    return GW'(w >> GL);
+  endfunction
 
   // Expected value of each port's semaphore after this edge.
   logic [NumInc-1:0]        exp_v_d, exp_v_q;
@@ -40,7 +51,7 @@ module evt_sem_inc_chk #(
       for (int unsigned w = 0; w < NumWait; w++) begin
         other = other || (dec_v_i[w] && dec_idx_i[w] == inc_idx_i[p]);
       end
-      acc = 64'(signed'(sem_i[inc_idx_i[p][IW-1:0]]));
+      acc = 64'(signed'(sem_i[grp_of(inc_idx_i[p][IW-1:0])][inc_idx_i[p][GL-1:0]]));
       for (int unsigned q = 0; q < NumInc; q++) begin
         if (inc_valid_i[q] && inc_idx_i[q] == inc_idx_i[p]) begin
           acc = acc + 64'(signed'(inc_value_i[q]));
@@ -75,7 +86,7 @@ module evt_sem_inc_chk #(
   always_comb begin
     counted = 1'b1;
     for (int unsigned p = 0; p < NumInc; p++) begin
-      if (exp_v_q[p] && sem_i[exp_idx_q[p]] != exp_val_q[p]) begin
+      if (exp_v_q[p] && sem_i[grp_of(exp_idx_q[p])][exp_idx_q[p][GL-1:0]] != exp_val_q[p]) begin
         counted = 1'b0;
       end
     end

@@ -20,6 +20,8 @@ module evt_sem_fv
   parameter int unsigned NumSem  = 4,
   parameter int unsigned NumInc  = 2,
   parameter int unsigned NumWait = 1,
+  // One semaphore group.
+  parameter int unsigned SemGrpW = 4,
   localparam int unsigned IdxW   = $clog2(NumSem),
   localparam int unsigned AddrW  = int'(EVT_SEM_ADDR_W)
 ) (
@@ -56,7 +58,7 @@ module evt_sem_fv
 
   fv_reset u_rst (.clk_i, .rst_ni);
 
-  evt_sem #(.NumSem(NumSem), .NumInc(NumInc), .NumWait(NumWait)) u_dut (
+  evt_sem #(.NumSem(NumSem), .NumInc(NumInc), .NumWait(NumWait), .SemGrpW(SemGrpW)) u_dut (
     .clk_i, .rst_ni,
     .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
     .s_axil_wdata, .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready,
@@ -128,7 +130,7 @@ module evt_sem_fv
     assign dec_idx8[p] = 8'(wait_idx_i[p]);
   end
 
-  evt_sem_inc_chk #(.NumSem(NumSem), .NumInc(NumInc), .NumWait(NumWait)) u_inc_chk (
+  evt_sem_inc_chk #(.NumSem(NumSem), .NumInc(NumInc), .NumWait(NumWait), .GrpW(SemGrpW)) u_inc_chk (
     .clk_i, .rst_ni,
     .sem_i       (u_dut.sem_q),
     .inc_valid_i (inc_valid_i),

@@ -191,13 +191,13 @@ module assert_harness (
     .tready_i (axis_tready)
   );
 
-  // The checker takes the semaphores as an unpacked array, like evt_sem's sem_q.
-  logic [31:0] es_sem_arr [4];
+  // The checker takes the semaphores in groups, like evt_sem's sem_q (here one group of 4).
+  logic [31:0] es_sem_arr [1][4];
   for (genvar i = 0; i < 4; i++) begin : gen_es_sem
-    assign es_sem_arr[i] = es_sem[32*i +: 32];
+    assign es_sem_arr[0][i] = es_sem[32*i +: 32];
   end
 
-  evt_sem_inc_chk #(.NumSem(4), .NumInc(2), .NumWait(1)) u_evt_sem (
+  evt_sem_inc_chk #(.NumSem(4), .NumInc(2), .NumWait(1), .GrpW(4)) u_evt_sem (
     .clk_i (clk_i),
     .rst_ni (rst_ni),
     .sem_i (es_sem_arr),

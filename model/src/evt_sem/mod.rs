@@ -282,9 +282,11 @@ impl Waits {
     }
 }
 
-/// The semaphore updates of this cycle (the slot adder of `p_state`):
-/// semaphores `idx[..count]` (one per update source, in slot order, repeats
-/// included) take their values in [`EvtSem::next`].
+/// The semaphore updates of this cycle (the RTL's semaphore next state,
+/// stages 1–3): semaphores `idx[..count]` (one per update source, in slot
+/// order, repeats included) take their values in [`EvtSem::next`]. The
+/// first entry of a semaphore is the RTL's leader slot, which sums every
+/// slot naming it; the repeats add into the same entry.
 struct SemUpdates {
     idx: [u8; SLOT_CAP],
     count: usize,
@@ -487,7 +489,8 @@ impl EvtSem {
         out.count = n;
         // Saturate in slot order. A repeat touch finds its semaphore already
         // saturated (never saturating again), so the first saturating entry is
-        // the first-touched semaphore that saturates. Branch-free: whether a
+        // the first-touched semaphore that saturates (the RTL's first leader
+        // whose semaphore saturated, stage 3). Branch-free: whether a
         // sum saturates is random in the traffic.
         //
         // The same pass does the edge's semaphore write (`p_state`'s
