@@ -31,7 +31,7 @@ use crate::udma::regs::{
 use super::firmware::{self, Q7Step};
 use super::map;
 use super::topology::{CoreId, DMA_ENGINES};
-use super::{System, SystemError, TraceEvent};
+use super::{SystemError, SystemState, TraceEvent};
 
 pub use crate::pair::regs::{BCAST_MASK, BCAST_Q_STRIDE, BCAST_SIDE_STRIDE, BCAST_TAIL_INC};
 
@@ -104,7 +104,7 @@ impl Trigger {
     }
 }
 
-impl System {
+impl SystemState {
     /// The `dma_apb_bcast` of queue `queue` of the engines of `engines_core`,
     /// as core `from` addresses them (routed through the fold).
     pub fn dma_apb_bcast(
@@ -356,7 +356,7 @@ impl System {
 
 /// The doorbell addresses of one queue as a Q7 of the system sees them.
 struct DoorbellAt<'a> {
-    sys: &'a System,
+    sys: &'a SystemState,
     from: CoreId,
     engines_core: CoreId,
     queue: u8,

@@ -24,7 +24,7 @@ use super::firmware;
 use super::legs::Plan;
 use super::map::{self, Target};
 use super::topology::CoreId;
-use super::{System, SystemError};
+use super::{SystemError, SystemState};
 
 /// The TX Q7's completion-poll state of one engine queue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
@@ -38,7 +38,7 @@ pub struct CompPoll {
     pub want: u64,
 }
 
-impl System {
+impl SystemState {
     /// Plan the configuration of the S2M completion ring of (core `tx`,
     /// engine, queue) if it is not yet this model's ring, against the
     /// planned registers (CSR writes by the TX Q7: CRBP_LOW, CRBP_HIGH,

@@ -269,9 +269,10 @@ impl System {
         fabric.core_links(c, ds, &mut lo, &mut li);
         let mut near = vec![LinkNearIn::default(); lanes];
         let mut far = vec![LinkFarIn::default(); lanes];
-        let reduce = self.rx_reduce.get(&c).map_or(&[][..], |v| &v[..]);
+        let st = &mut self.st;
+        let reduce = st.rx_reduce.get(&c).map_or(&[][..], |v| &v[..]);
         let mut err = None;
-        let k = &mut self.cores[usize::from(c)];
+        let k = &mut st.cores[usize::from(c)];
         let mut co = CoreOut::default();
         k.hw.step_into(
             Parts {
@@ -279,8 +280,8 @@ impl System {
                 evt: &mut k.evt,
                 sbuf: &mut SbufWords {
                     sbuf: &mut k.sbuf,
-                    win_base: self.core.sbuf_win_base,
-                    win_bytes: self.core.sbuf_part_bytes,
+                    win_base: st.core.sbuf_win_base,
+                    win_bytes: st.core.sbuf_part_bytes,
                     reduce,
                     err: &mut err,
                 },
@@ -339,7 +340,7 @@ impl System {
             self.cycle.cycles += 1;
             self.now = self.now.max(clock::cycles_to_ps(self.cycle.cycles));
             if let Some(w) = self.cycle.sem_watch.as_mut() {
-                let k = &self.cores[usize::from(w.core.0)];
+                let k = &self.st.cores[usize::from(w.core.0)];
                 if w.reached.is_none() && k.evt.sem(w.sem) >= w.target {
                     w.reached = Some(self.cycle.cycles);
                 }
@@ -353,8 +354,9 @@ impl System {
                 q7.last_change = self.cycle.cycles;
             }
             self.retire_cores(&cores, fabric, &q7, &mut live)?;
-            let k = &self.cores;
-            self.active.retain(|&(c, e, q)| {
+            let st = &mut self.st;
+            let k = &st.cores;
+            st.active.retain(|&(c, e, q)| {
                 live.contains_key(&c) || {
                     let k = &k[usize::from(c)];
                     k.queue(e, q, 0).pending() > 0 && k.queue(e, q, 1).pending() > 0
@@ -369,7 +371,7 @@ impl System {
                 }
             }
             if !a && live.is_empty() && q7.stuck() {
-                return Err(self.diagnose());
+                return Err(self.diagnose(self.cycle.cycles));
             }
             if !a && !b {
                 self.stall_check(&live)?;

@@ -49,7 +49,7 @@ use super::map::{self, Target};
 use super::mem::Sbuf;
 use super::timing;
 use super::topology::DMA_ENGINES;
-use super::{CoreId, LegOp, Q7Op, System, SystemError, TraceEvent};
+use super::{CoreId, LegOp, Q7Op, System, SystemError, SystemState, TraceEvent};
 use crate::trace::{Q7Role, Recorder, Track};
 use serde_json::json;
 
@@ -574,32 +574,6 @@ impl System {
         result.map_err(|(_, e)| e)
     }
 
-    /// The SBUFs of two different cores, the first shared, the second mutable.
-    fn two_sbufs(&mut self, src: CoreId, dst: CoreId) -> Result<(&Sbuf, &mut Sbuf), SystemError> {
-        self.core(src)?;
-        self.core(dst)?;
-        let (s, d) = (usize::from(src.0), usize::from(dst.0));
-        if s < d {
-            let (lo, hi) = self.cores.split_at_mut(d);
-            Ok((&lo[s].sbuf, &mut hi[0].sbuf))
-        } else {
-            let (lo, hi) = self.cores.split_at_mut(s);
-            Ok((&hi[0].sbuf, &mut lo[d].sbuf))
-        }
-    }
-
-    /// The receive op of the pairs of TX (core, engine, queue).
-    fn leg_op(&self, core: CoreId, e: u8, q: u8) -> LegOp {
-        if self.rx_ops.is_empty() {
-            LegOp::Copy
-        } else {
-            self.rx_ops
-                .get(&(core.0, e, q))
-                .cloned()
-                .unwrap_or_default()
-        }
-    }
-
     /// Move a whole pair: defer an SBUF→SBUF move between two partitions
     /// (flushing first if it conflicts with the batch), else move now,
     /// flushing first if the move touches SBUF (module docs). The range checks run here, in issue order.
@@ -652,280 +626,6 @@ impl System {
             self.flush_moves()?;
         }
         self.move_bytes(core, e, q, p, 0, p.m2s.len, stream)
-    }
-
-    /// Resolve a descriptor address issued by an engine of `from`.
-    pub(crate) fn resolve(&self, from: CoreId, soc: u64) -> Result<(CoreId, Target), SystemError> {
-        let (c, off) = map::route_address(&self.topo, from, soc)?;
-        Ok((
-            c,
-            map::decode_core_offset(off, self.topo.sbuf_bytes_per_partition)?,
-        ))
-    }
-
-    fn fetch(&self, core: CoreId, e: u8, q: u8, side: u8) -> Result<[u8; 16], SystemError> {
-        let qs = self.core(core)?.queue(e, q, side);
-        let a = qs.rbp + u64::from(qs.head.offset) * 16;
-        let (c, t) = self.resolve(core, a)?;
-        let Target::Desc { offset } = t else {
-            return Err(SystemError::Dma {
-                core: core.0,
-                engine: e,
-                queue: q,
-                rule: format!("ring base {a:#x} is not descriptor RAM"),
-            });
-        };
-        let mut b = [0u8; 16];
-        self.core(c)?.desc.read(offset, &mut b);
-        Ok(b)
-    }
-
-    /// Fetch the next M2S/S2M pair of (core, engine, queue), checking ring ids
-    /// (PREF_RING_ID, PUBLIC-FACTS §1) and the 1:1 pairing rule.
-    pub(crate) fn fetch_pair(&self, core: CoreId, e: u8, q: u8) -> Result<Pair, SystemError> {
-        let c = self.core(core)?;
-        let (hm, hs) = (c.queue(e, q, 0).head, c.queue(e, q, 1).head);
-        let m2s = M2sDesc::decode(&self.fetch(core, e, q, 0)?).map_err(SystemError::Desc)?;
-        let s2m = S2mDesc::decode(&self.fetch(core, e, q, 1)?).map_err(SystemError::Desc)?;
-        for (side, want, got, slot) in [
-            (0u8, hm.ring_id, m2s.ring_id, hm.offset),
-            (1, hs.ring_id, s2m.ring_id, hs.offset),
-        ] {
-            if want != got {
-                return Err(SystemError::RingId {
-                    core: core.0,
-                    engine: e,
-                    queue: q,
-                    side,
-                    slot,
-                    expected: want,
-                    found: got,
-                });
-            }
-        }
-        if m2s.len != s2m.len {
-            return Err(SystemError::Dma {
-                core: core.0,
-                engine: e,
-                queue: q,
-                rule: format!(
-                    "M2S length {} differs from S2M length {} (one packet per descriptor pair)",
-                    m2s.len, s2m.len
-                ),
-            });
-        }
-        Ok(Pair {
-            m2s,
-            src: self.resolve(core, m2s.buf_ptr)?,
-            dst: self.resolve(core, s2m.buf1_ptr)?,
-        })
-    }
-
-    /// Move `n` bytes of a pair starting `skip` bytes into it, as engine `e`
-    /// of `core`; `stream`: part of a transfer larger than the cache.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn move_bytes(
-        &mut self,
-        core: CoreId,
-        e: u8,
-        q: u8,
-        p: &Pair,
-        skip: u32,
-        n: u32,
-        stream: bool,
-    ) -> Result<(), SystemError> {
-        let (sc, st) = (p.src.0, advance(p.src.1, skip));
-        let (dc, dt) = (p.dst.0, advance(p.dst.1, skip));
-        let op = self.leg_op(core, e, q);
-        let dma_err = |rule: &str| SystemError::Dma {
-            core: core.0,
-            engine: e,
-            queue: q,
-            rule: rule.to_string(),
-        };
-        let len = n as usize;
-        match (st, dt) {
-            (
-                Target::Sbuf {
-                    partition: sp,
-                    offset: so,
-                },
-                Target::Sbuf {
-                    partition: dp,
-                    offset: doff,
-                },
-            ) => self.move_sbuf(&op, (sc, sp, so), (dc, dp, doff), n, stream, dma_err),
-            (_, Target::EvtSem { offset }) => {
-                if !n.is_multiple_of(4) || !offset.is_multiple_of(4) {
-                    return Err(dma_err(
-                        "a write into the EVT_SEM window must cover whole 4-byte registers",
-                    ));
-                }
-                let mut b = vec![0u8; len];
-                self.read_target(sc, st, &mut b)
-                    .map_err(|_| dma_err("semaphore source not readable"))?;
-                self.evt_sem_write(dc, e, offset, &b)
-            }
-            (_, dt) => {
-                let mut tmp = vec![0u8; len];
-                self.read_target(sc, st, &mut tmp)?;
-                match dt {
-                    Target::Sbuf { partition, offset } => {
-                        let s = self.core_mut(dc)?.sbuf.slice_mut(
-                            partition,
-                            offset.into(),
-                            n.into(),
-                        )?;
-                        apply(&op, s, &tmp, false)
-                    }
-                    Target::Desc { offset } => {
-                        self.core_mut(dc)?.desc.write(offset, &tmp);
-                        Ok(())
-                    }
-                    _ => Err(dma_err(
-                        "DMA writes into CSR or register space are not modeled",
-                    )),
-                }
-            }
-        }
-    }
-
-    /// [`Self::move_bytes`] from SBUF to SBUF: `n` bytes from (core,
-    /// partition, offset) `src` to `dst`, copied or reduced per `op` (an
-    /// unallocated source partition reads as zeros).
-    fn move_sbuf(
-        &mut self,
-        op: &LegOp,
-        (sc, sp, so): (CoreId, u8, u32),
-        (dc, dp, doff): (CoreId, u8, u32),
-        n: u32,
-        stream: bool,
-        dma_err: impl Fn(&str) -> SystemError,
-    ) -> Result<(), SystemError> {
-        let len = n as usize;
-        let (so, doff) = (so as usize, doff as usize);
-        self.core(sc)?.sbuf.check(sp, so as u64, n.into())?;
-        self.core(dc)?.sbuf.check(dp, doff as u64, n.into())?;
-        let zeros;
-        if sc == dc {
-            let sbuf = &mut self.core_mut(dc)?.sbuf;
-            if sp == dp {
-                let part = sbuf
-                    .partition_mut(dp)
-                    .ok_or_else(|| dma_err("no such SBUF partition"))?;
-                return match op {
-                    LegOp::Copy => {
-                        part.copy_within(so..so + len, doff);
-                        Ok(())
-                    }
-                    LegOp::Reduce(_) => {
-                        let tmp = part[so..so + len].to_vec();
-                        apply(op, &mut part[doff..doff + len], &tmp, false)
-                    }
-                };
-            }
-            let (s, d) = sbuf.two_parts(sp, dp);
-            let d = d.ok_or_else(|| dma_err("no such SBUF partition"))?;
-            let (s, stream) = match s {
-                Some(s) => (&s[so..so + len], stream),
-                None => {
-                    zeros = vec![0u8; len];
-                    (&zeros[..], false)
-                }
-            };
-            apply(op, &mut d[doff..doff + len], s, stream)
-        } else {
-            let (src, dst) = self.two_sbufs(sc, dc)?;
-            let d = dst.slice_mut(dp, doff as u64, n.into())?;
-            match src.slice(sp, so as u64, n.into())? {
-                Some(s) => apply(op, d, s, stream),
-                None => apply(op, d, &vec![0u8; len], false),
-            }
-        }
-    }
-
-    /// A DMA write of whole 4-byte registers into the EVT_SEM window of `c`:
-    /// SEM_INCR through the hardware increment port of engine `e` (one port
-    /// per DMA engine), anything else through the AXI4-Lite slave.
-    pub(crate) fn evt_sem_write(
-        &mut self,
-        c: CoreId,
-        e: u8,
-        offset: u32,
-        bytes: &[u8],
-    ) -> Result<(), SystemError> {
-        for (k, w) in bytes.chunks_exact(4).enumerate() {
-            let off = offset + 4 * k as u32;
-            let v = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-            let core = self.core_mut(c)?;
-            if (EVT_SEM_SEM_INCR_BASE..EVT_SEM_SEM_DECR_BASE).contains(&off) {
-                core.sem_inc(&[(
-                    usize::from(e),
-                    ((off - EVT_SEM_SEM_INCR_BASE) / 4) as u8,
-                    v as i32,
-                )]);
-            } else {
-                core.evt_write(off, v)?;
-            }
-            self.trace_sem(c, off);
-        }
-        Ok(())
-    }
-
-    fn read_target(&self, c: CoreId, t: Target, out: &mut [u8]) -> Result<(), SystemError> {
-        match t {
-            Target::Sbuf { partition, offset } => {
-                self.core(c)?.sbuf.read(partition, offset.into(), out)
-            }
-            Target::Desc { offset } => {
-                self.core(c)?.desc.read(offset, out);
-                Ok(())
-            }
-            _ => Err(SystemError::Unmapped { offset: 0 }),
-        }
-    }
-
-    /// Complete a pair: advance both heads, count, trace.
-    pub(crate) fn complete_pair(
-        &mut self,
-        core: CoreId,
-        e: u8,
-        q: u8,
-        bytes: u32,
-        t: Ps,
-    ) -> Result<(), SystemError> {
-        let c = self.core_mut(core)?;
-        let s2m_offset = c.queue(e, q, 1).head.offset;
-        for side in [0u8, 1] {
-            let mut qs = c.queue_mut(e, q, side);
-            qs.head = qs.head.advance(1, qs.rl);
-            qs.desc_done = qs.desc_done.wrapping_add(1);
-            qs.bytes += u64::from(bytes);
-        }
-        self.write_completion(core, e, q, bytes, s2m_offset)?;
-        if self.trace_on {
-            let c = self.core(core)?;
-            let (m, s) = (
-                super::core::pack_pos(c.queue(e, q, 0).head),
-                super::core::pack_pos(c.queue(e, q, 1).head),
-            );
-            self.trace.push(TraceEvent::Desc {
-                t,
-                core: core.0,
-                engine: e,
-                queue: q,
-                m2s_head: m,
-                s2m_head: s,
-                bytes,
-            });
-        }
-        Ok(())
-    }
-
-    /// Whether (core, engine, queue) has a pair ready.
-    pub(crate) fn pair_ready(&self, core: u16, e: u8, q: u8) -> bool {
-        let c = &self.cores[usize::from(core)];
-        c.queue(e, q, 0).pending() > 0 && c.queue(e, q, 1).pending() > 0
     }
 
     /// After a wait on `sem` of `core` passed: trace its read, and the Q7's
@@ -1223,8 +923,9 @@ impl System {
                 progressed = true;
             }
         }
-        let cores = &self.cores;
-        self.active.retain(|&(c, e, q)| {
+        let st = &mut self.st;
+        let cores = &st.cores;
+        st.active.retain(|&(c, e, q)| {
             let k = &cores[usize::from(c)];
             k.queue(e, q, 0).pending() > 0 && k.queue(e, q, 1).pending() > 0
         });
@@ -1325,9 +1026,311 @@ impl System {
                 return self.check_idle();
             }
             if !a && !b {
-                return Err(self.diagnose());
+                return Err(self.diagnose(self.cycle.cycles));
             }
         }
+    }
+}
+
+impl SystemState {
+    /// The SBUFs of two different cores, the first shared, the second mutable.
+    fn two_sbufs(&mut self, src: CoreId, dst: CoreId) -> Result<(&Sbuf, &mut Sbuf), SystemError> {
+        self.core(src)?;
+        self.core(dst)?;
+        let (s, d) = (usize::from(src.0), usize::from(dst.0));
+        if s < d {
+            let (lo, hi) = self.cores.split_at_mut(d);
+            Ok((&lo[s].sbuf, &mut hi[0].sbuf))
+        } else {
+            let (lo, hi) = self.cores.split_at_mut(s);
+            Ok((&hi[0].sbuf, &mut lo[d].sbuf))
+        }
+    }
+
+    /// The receive op of the pairs of TX (core, engine, queue).
+    fn leg_op(&self, core: CoreId, e: u8, q: u8) -> LegOp {
+        if self.rx_ops.is_empty() {
+            LegOp::Copy
+        } else {
+            self.rx_ops
+                .get(&(core.0, e, q))
+                .cloned()
+                .unwrap_or_default()
+        }
+    }
+
+    /// Resolve a descriptor address issued by an engine of `from`.
+    pub(crate) fn resolve(&self, from: CoreId, soc: u64) -> Result<(CoreId, Target), SystemError> {
+        let (c, off) = map::route_address(&self.topo, from, soc)?;
+        Ok((
+            c,
+            map::decode_core_offset(off, self.topo.sbuf_bytes_per_partition)?,
+        ))
+    }
+
+    fn fetch(&self, core: CoreId, e: u8, q: u8, side: u8) -> Result<[u8; 16], SystemError> {
+        let qs = self.core(core)?.queue(e, q, side);
+        let a = qs.rbp + u64::from(qs.head.offset) * 16;
+        let (c, t) = self.resolve(core, a)?;
+        let Target::Desc { offset } = t else {
+            return Err(SystemError::Dma {
+                core: core.0,
+                engine: e,
+                queue: q,
+                rule: format!("ring base {a:#x} is not descriptor RAM"),
+            });
+        };
+        let mut b = [0u8; 16];
+        self.core(c)?.desc.read(offset, &mut b);
+        Ok(b)
+    }
+
+    /// Fetch the next M2S/S2M pair of (core, engine, queue), checking ring ids
+    /// (PREF_RING_ID, PUBLIC-FACTS §1) and the 1:1 pairing rule.
+    pub(crate) fn fetch_pair(&self, core: CoreId, e: u8, q: u8) -> Result<Pair, SystemError> {
+        let c = self.core(core)?;
+        let (hm, hs) = (c.queue(e, q, 0).head, c.queue(e, q, 1).head);
+        let m2s = M2sDesc::decode(&self.fetch(core, e, q, 0)?).map_err(SystemError::Desc)?;
+        let s2m = S2mDesc::decode(&self.fetch(core, e, q, 1)?).map_err(SystemError::Desc)?;
+        for (side, want, got, slot) in [
+            (0u8, hm.ring_id, m2s.ring_id, hm.offset),
+            (1, hs.ring_id, s2m.ring_id, hs.offset),
+        ] {
+            if want != got {
+                return Err(SystemError::RingId {
+                    core: core.0,
+                    engine: e,
+                    queue: q,
+                    side,
+                    slot,
+                    expected: want,
+                    found: got,
+                });
+            }
+        }
+        if m2s.len != s2m.len {
+            return Err(SystemError::Dma {
+                core: core.0,
+                engine: e,
+                queue: q,
+                rule: format!(
+                    "M2S length {} differs from S2M length {} (one packet per descriptor pair)",
+                    m2s.len, s2m.len
+                ),
+            });
+        }
+        Ok(Pair {
+            m2s,
+            src: self.resolve(core, m2s.buf_ptr)?,
+            dst: self.resolve(core, s2m.buf1_ptr)?,
+        })
+    }
+
+    /// Move `n` bytes of a pair starting `skip` bytes into it, as engine `e`
+    /// of `core`; `stream`: part of a transfer larger than the cache.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn move_bytes(
+        &mut self,
+        core: CoreId,
+        e: u8,
+        q: u8,
+        p: &Pair,
+        skip: u32,
+        n: u32,
+        stream: bool,
+    ) -> Result<(), SystemError> {
+        let (sc, st) = (p.src.0, advance(p.src.1, skip));
+        let (dc, dt) = (p.dst.0, advance(p.dst.1, skip));
+        let op = self.leg_op(core, e, q);
+        let dma_err = |rule: &str| SystemError::Dma {
+            core: core.0,
+            engine: e,
+            queue: q,
+            rule: rule.to_string(),
+        };
+        let len = n as usize;
+        match (st, dt) {
+            (
+                Target::Sbuf {
+                    partition: sp,
+                    offset: so,
+                },
+                Target::Sbuf {
+                    partition: dp,
+                    offset: doff,
+                },
+            ) => self.move_sbuf(&op, (sc, sp, so), (dc, dp, doff), n, stream, dma_err),
+            (_, Target::EvtSem { offset }) => {
+                if !n.is_multiple_of(4) || !offset.is_multiple_of(4) {
+                    return Err(dma_err(
+                        "a write into the EVT_SEM window must cover whole 4-byte registers",
+                    ));
+                }
+                let mut b = vec![0u8; len];
+                self.read_target(sc, st, &mut b)
+                    .map_err(|_| dma_err("semaphore source not readable"))?;
+                self.evt_sem_write(dc, e, offset, &b)
+            }
+            (_, dt) => {
+                let mut tmp = vec![0u8; len];
+                self.read_target(sc, st, &mut tmp)?;
+                match dt {
+                    Target::Sbuf { partition, offset } => {
+                        let s = self.core_mut(dc)?.sbuf.slice_mut(
+                            partition,
+                            offset.into(),
+                            n.into(),
+                        )?;
+                        apply(&op, s, &tmp, false)
+                    }
+                    Target::Desc { offset } => {
+                        self.core_mut(dc)?.desc.write(offset, &tmp);
+                        Ok(())
+                    }
+                    _ => Err(dma_err(
+                        "DMA writes into CSR or register space are not modeled",
+                    )),
+                }
+            }
+        }
+    }
+
+    /// [`Self::move_bytes`] from SBUF to SBUF: `n` bytes from (core,
+    /// partition, offset) `src` to `dst`, copied or reduced per `op` (an
+    /// unallocated source partition reads as zeros).
+    fn move_sbuf(
+        &mut self,
+        op: &LegOp,
+        (sc, sp, so): (CoreId, u8, u32),
+        (dc, dp, doff): (CoreId, u8, u32),
+        n: u32,
+        stream: bool,
+        dma_err: impl Fn(&str) -> SystemError,
+    ) -> Result<(), SystemError> {
+        let len = n as usize;
+        let (so, doff) = (so as usize, doff as usize);
+        self.core(sc)?.sbuf.check(sp, so as u64, n.into())?;
+        self.core(dc)?.sbuf.check(dp, doff as u64, n.into())?;
+        let zeros;
+        if sc == dc {
+            let sbuf = &mut self.core_mut(dc)?.sbuf;
+            if sp == dp {
+                let part = sbuf
+                    .partition_mut(dp)
+                    .ok_or_else(|| dma_err("no such SBUF partition"))?;
+                return match op {
+                    LegOp::Copy => {
+                        part.copy_within(so..so + len, doff);
+                        Ok(())
+                    }
+                    LegOp::Reduce(_) => {
+                        let tmp = part[so..so + len].to_vec();
+                        apply(op, &mut part[doff..doff + len], &tmp, false)
+                    }
+                };
+            }
+            let (s, d) = sbuf.two_parts(sp, dp);
+            let d = d.ok_or_else(|| dma_err("no such SBUF partition"))?;
+            let (s, stream) = match s {
+                Some(s) => (&s[so..so + len], stream),
+                None => {
+                    zeros = vec![0u8; len];
+                    (&zeros[..], false)
+                }
+            };
+            apply(op, &mut d[doff..doff + len], s, stream)
+        } else {
+            let (src, dst) = self.two_sbufs(sc, dc)?;
+            let d = dst.slice_mut(dp, doff as u64, n.into())?;
+            match src.slice(sp, so as u64, n.into())? {
+                Some(s) => apply(op, d, s, stream),
+                None => apply(op, d, &vec![0u8; len], false),
+            }
+        }
+    }
+
+    /// A DMA write of whole 4-byte registers into the EVT_SEM window of `c`:
+    /// SEM_INCR through the hardware increment port of engine `e` (one port
+    /// per DMA engine), anything else through the AXI4-Lite slave.
+    pub(crate) fn evt_sem_write(
+        &mut self,
+        c: CoreId,
+        e: u8,
+        offset: u32,
+        bytes: &[u8],
+    ) -> Result<(), SystemError> {
+        for (k, w) in bytes.chunks_exact(4).enumerate() {
+            let off = offset + 4 * k as u32;
+            let v = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+            let core = self.core_mut(c)?;
+            if (EVT_SEM_SEM_INCR_BASE..EVT_SEM_SEM_DECR_BASE).contains(&off) {
+                core.sem_inc(&[(
+                    usize::from(e),
+                    ((off - EVT_SEM_SEM_INCR_BASE) / 4) as u8,
+                    v as i32,
+                )]);
+            } else {
+                core.evt_write(off, v)?;
+            }
+            self.trace_sem(c, off);
+        }
+        Ok(())
+    }
+
+    fn read_target(&self, c: CoreId, t: Target, out: &mut [u8]) -> Result<(), SystemError> {
+        match t {
+            Target::Sbuf { partition, offset } => {
+                self.core(c)?.sbuf.read(partition, offset.into(), out)
+            }
+            Target::Desc { offset } => {
+                self.core(c)?.desc.read(offset, out);
+                Ok(())
+            }
+            _ => Err(SystemError::Unmapped { offset: 0 }),
+        }
+    }
+
+    /// Complete a pair: advance both heads, count, trace.
+    pub(crate) fn complete_pair(
+        &mut self,
+        core: CoreId,
+        e: u8,
+        q: u8,
+        bytes: u32,
+        t: Ps,
+    ) -> Result<(), SystemError> {
+        let c = self.core_mut(core)?;
+        let s2m_offset = c.queue(e, q, 1).head.offset;
+        for side in [0u8, 1] {
+            let mut qs = c.queue_mut(e, q, side);
+            qs.head = qs.head.advance(1, qs.rl);
+            qs.desc_done = qs.desc_done.wrapping_add(1);
+            qs.bytes += u64::from(bytes);
+        }
+        self.write_completion(core, e, q, bytes, s2m_offset)?;
+        if self.trace_on {
+            let c = self.core(core)?;
+            let (m, s) = (
+                super::core::pack_pos(c.queue(e, q, 0).head),
+                super::core::pack_pos(c.queue(e, q, 1).head),
+            );
+            self.trace.push(TraceEvent::Desc {
+                t,
+                core: core.0,
+                engine: e,
+                queue: q,
+                m2s_head: m,
+                s2m_head: s,
+                bytes,
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether (core, engine, queue) has a pair ready.
+    pub(crate) fn pair_ready(&self, core: u16, e: u8, q: u8) -> bool {
+        let c = &self.cores[usize::from(core)];
+        c.queue(e, q, 0).pending() > 0 && c.queue(e, q, 1).pending() > 0
     }
 }
 
@@ -1372,19 +1375,6 @@ pub(crate) fn trace_wait(r: &mut Recorder, core: u16, sem: u8, target: i32, (t0,
 }
 
 impl System {
-    /// The semaphores a DMA write of `len` bytes at EVT_SEM `offset` of
-    /// `core` touches, with their values now.
-    fn sems_written(&self, core: CoreId, offset: u32, len: u32) -> Vec<(u8, i32)> {
-        (0..len / 4)
-            .map(|k| offset + 4 * k)
-            .filter(|o| (EVT_SEM_SEM_INCR_BASE..EVT_SEM_SEM_DECR_BASE).contains(o))
-            .map(|o| {
-                let s = ((o - EVT_SEM_SEM_INCR_BASE) / 4) as u8;
-                (s, self.sem(core, s).unwrap_or(0))
-            })
-            .collect()
-    }
-
     /// One fast-mode descriptor pair on the timeline: the engine queue busy
     /// from `start` to `end`, the link from `xfer` to `land`, the semaphores
     /// it raised at `land`.
@@ -1451,6 +1441,21 @@ impl System {
                 r.sem(to.0, s, v0, v1, land);
             }
         }
+    }
+}
+
+impl SystemState {
+    /// The semaphores a DMA write of `len` bytes at EVT_SEM `offset` of
+    /// `core` touches, with their values now.
+    fn sems_written(&self, core: CoreId, offset: u32, len: u32) -> Vec<(u8, i32)> {
+        (0..len / 4)
+            .map(|k| offset + 4 * k)
+            .filter(|o| (EVT_SEM_SEM_INCR_BASE..EVT_SEM_SEM_DECR_BASE).contains(o))
+            .map(|o| {
+                let s = ((o - EVT_SEM_SEM_INCR_BASE) / 4) as u8;
+                (s, self.sem(core, s).unwrap_or(0))
+            })
+            .collect()
     }
 }
 

@@ -78,6 +78,7 @@ pub use self::core::{QueueState, SystemCore};
 pub use crate::pair::CoreParams;
 pub use bcast::{DmaApbBcast, Doorbells, Trigger};
 pub use classify::{PeerClass, PreSync};
+pub use fast::FastExec;
 pub use firmware::{Q7Step, RingLayout, COMPACT_RING_LEN};
 pub use legs::{prid, GenReport};
 pub use link::{LinkClass, Ps};
@@ -476,15 +477,17 @@ pub struct SemWatch {
     pub reached: Option<u64>,
 }
 
-/// The whole system: the shared state (topology, cores with their memories
-/// and registers, the queued Q7 programs, the modeled clock, traces) and
-/// each executor's own state ([`fast::FastExec`], [`CycleExec`]).
-pub struct System {
+/// The system's shared state, read and written by both executors: the
+/// topology, the cores with their memories and registers, the queued Q7
+/// programs, the modeled clock, the traces and the options. Every
+/// operation that needs no executor is a method here ([`System`]
+/// dereferences to it).
+pub struct SystemState {
     topo: Topology,
     /// The parameters of every core ([`System::with_core`]).
     core: CoreParams,
     /// The ring layout of every core's descriptor RAM (with the default
-    /// ring length; [`System::layout`] applies [`System::ring_len`]).
+    /// ring length; [`SystemState::layout`] applies [`SystemState::ring_len`]).
     layout: RingLayout,
     cores: Vec<SystemCore>,
     pub(crate) pending: VecDeque<Q7Op>,
@@ -504,19 +507,15 @@ pub struct System {
     pub(crate) active: BTreeSet<(u16, u8, u8)>,
     /// Modeled time now (ps): the end of the last run, in either mode.
     pub(crate) now: Ps,
-    /// The fast executor's own state ([`fast::FastExec`]).
-    pub(crate) fast: fast::FastExec,
-    /// The cycle executor's own state ([`CycleExec`]).
-    pub cycle: CycleExec,
     /// Transaction trace (off unless `trace_on`).
     pub trace: Vec<TraceEvent>,
-    /// Record [`System::trace`].
+    /// Record [`SystemState::trace`].
     pub trace_on: bool,
     /// How `rdma_desc_start` rings its engines' doorbells (default: broadcast).
     pub doorbells: Doorbells,
     /// Broadcast triggers (recorded when `trace_on` or `log_triggers`).
     pub triggers: Vec<Trigger>,
-    /// Record [`System::triggers`] without the full trace.
+    /// Record [`SystemState::triggers`] without the full trace.
     pub log_triggers: bool,
     /// The TX firmware's completion rings (seed 001 §5.3, default on): the
     /// TX gen configures each engine queue's S2M completion ring (the S2M
@@ -534,6 +533,33 @@ pub struct System {
     pub(crate) rec: Option<Box<crate::trace::Recorder>>,
     /// Index of this system in the enclosing `trace::capture`.
     rec_index: Option<usize>,
+}
+
+/// The whole system: the shared state ([`SystemState`], which `System`
+/// dereferences to) and each executor's own state and code: the fast
+/// executor ([`FastExec`]) and the cycle executor ([`CycleExec`]), each
+/// taking the shared state as an argument. `System` runs the one the
+/// [`Mode`] names.
+pub struct System {
+    /// The shared state.
+    st: SystemState,
+    /// The fast executor ([`FastExec`]).
+    pub(crate) fast: FastExec,
+    /// The cycle executor ([`CycleExec`]).
+    pub cycle: CycleExec,
+}
+
+impl std::ops::Deref for System {
+    type Target = SystemState;
+    fn deref(&self) -> &SystemState {
+        &self.st
+    }
+}
+
+impl std::ops::DerefMut for System {
+    fn deref_mut(&mut self) -> &mut SystemState {
+        &mut self.st
+    }
 }
 
 impl System {
@@ -581,7 +607,7 @@ impl System {
             })
             .collect::<Result<Vec<_>, SystemError>>()?;
         let ambient = crate::trace::ambient(|| core_names(&topo));
-        let mut sys = Self {
+        let st = SystemState {
             topo,
             core,
             layout,
@@ -594,11 +620,6 @@ impl System {
             rx_reduce: HashMap::default(),
             active: BTreeSet::new(),
             now: 0,
-            fast: fast::FastExec::default(),
-            cycle: CycleExec {
-                max_cycles: 1 << 32,
-                ..CycleExec::default()
-            },
             trace: Vec::new(),
             trace_on: false,
             doorbells: Doorbells::default(),
@@ -609,18 +630,16 @@ impl System {
             rec_index: ambient.as_ref().map(|a| a.1),
             rec: ambient.map(|a| a.0),
         };
+        let mut sys = Self {
+            st,
+            fast: FastExec::default(),
+            cycle: CycleExec {
+                max_cycles: 1 << 32,
+                ..CycleExec::default()
+            },
+        };
         sys.boot()?;
         Ok(sys)
-    }
-
-    /// The parameters of every core of this system.
-    pub fn core_params(&self) -> &CoreParams {
-        &self.core
-    }
-
-    /// Engines per core (`CoreParams::engines`).
-    pub fn engines(&self) -> u8 {
-        self.core.engines as u8
     }
 
     /// The boot firmware's engine bring-up (the driver's
@@ -644,6 +663,137 @@ impl System {
         Ok(())
     }
 
+    /// The executor clock of `mode` now (ps).
+    pub(crate) fn clock_ps(&self, mode: Mode) -> Ps {
+        match mode {
+            Mode::Fast => self.now,
+            Mode::Cycle => crate::clock::cycles_to_ps(self.cycle.cycles),
+        }
+    }
+
+    /// Write SBUF bytes at (core, partition, offset).
+    pub fn write_sbuf(
+        &mut self,
+        c: CoreId,
+        partition: u8,
+        offset: u64,
+        data: &[u8],
+    ) -> Result<(), SystemError> {
+        // A batch in flight (a held sequence) finishes first.
+        self.sync_moves();
+        self.core_mut(c)?.sbuf.write(partition, offset, data)
+    }
+
+    /// Run every queued Q7 program and DMA transfer to completion: first the
+    /// set-up programs `rdma_desc_gen` queued (fast mode applies them at
+    /// once; cycle mode plays them on the Q7 ports before any start program
+    /// issues an access), then the start and wait programs.
+    pub fn run(&mut self, mode: Mode) -> Result<(), SystemError> {
+        match mode {
+            Mode::Fast => {
+                if self.rec.is_some() {
+                    self.trace_setups();
+                }
+                self.apply_setups()?;
+                self.run_fast()
+            }
+            Mode::Cycle => {
+                // Cycle mode moves SBUF bytes itself: no batch in flight.
+                self.sync_moves();
+                self.run_cycle()
+            }
+        }
+    }
+
+    /// Wait until semaphore `sem` of core `c` is ≥ `target`, then decrement
+    /// it by `target` (the next ring step's add_semaphore_wait_ge_and_dec,
+    /// seed 001 §5.2). Errors with [`SystemError::Deadlock`] when nothing
+    /// pending can ever satisfy it.
+    pub fn wait_sem(
+        &mut self,
+        c: CoreId,
+        sem: u8,
+        target: i32,
+        mode: Mode,
+    ) -> Result<(), SystemError> {
+        self.core(c)?;
+        self.pending.push_back(Q7Op::Wait {
+            core: c,
+            sem,
+            target,
+        });
+        self.run(mode)
+    }
+
+    /// The start word matching a gen report.
+    pub fn leg_start_word(leg: &SystemLeg, g: &GenReport) -> RdmaDescStart {
+        RdmaDescStart {
+            queue_id: leg.queue,
+            local_sem: leg.local_sem,
+            remote_sem: leg.remote_sem,
+            remote_core_id: g.peer.0.into(),
+            role: g.role,
+            go_sem: leg.go_sem,
+            dma_engine_mask: leg.engine_mask,
+            num_descriptors: g.total,
+            ..RdmaDescStart::default()
+        }
+    }
+
+    /// Run one directed leg: gen on both Q7s, RX start (arm S2M, right_push),
+    /// TX start (left_pop, M2S launch), then run to completion. local_sem on
+    /// the TX core and remote_sem on the RX core each rise by the number of
+    /// engines; nothing waits on them here.
+    pub fn send_recv(&mut self, leg: &SystemLeg, mode: Mode) -> Result<LegReport, SystemError> {
+        let t0 = self.now;
+        let c0 = self.cycle.cycles;
+        if self.rec.is_some() {
+            let origin = self.clock_ps(mode);
+            let (name, args) = self.leg_trace_label(leg)?;
+            if let Some(r) = self.rec() {
+                r.leg_begin(name, args, origin);
+            }
+        }
+        let issued = self.issue_leg_pair(leg);
+        let ran = issued.and_then(|g| self.run(mode).map(|()| g));
+        if self.rec.is_some() {
+            let end = self.clock_ps(mode);
+            if let Some(r) = self.rec() {
+                r.leg_end(end);
+            }
+        }
+        let (gtx, grx) = ran?;
+        let link = self.topo.link_class(leg.src, leg.dst)?;
+        Ok(LegReport {
+            dst_soc: gtx.dst_soc,
+            routing_id: gtx.routing_id,
+            fold: self.topo.fold_mode(leg.src, leg.dst)?,
+            link,
+            per_engine: gtx.per_engine.clone(),
+            descriptors: gtx.total,
+            bytes: u64::from(leg.bytes_per_partition) * u64::from(leg.partitions),
+            modeled_ps: match mode {
+                Mode::Fast => self.now - t0,
+                Mode::Cycle => crate::clock::cycles_to_ps(self.cycle.cycles - c0),
+            },
+            cycles: self.cycle.cycles - c0,
+            classifier: gtx.class.log(prid(leg.src, Role::Tx)),
+            pre_sync: grx.pre_sync,
+        })
+    }
+}
+
+impl SystemState {
+    /// The parameters of every core of this system.
+    pub fn core_params(&self) -> &CoreParams {
+        &self.core
+    }
+
+    /// Engines per core (`CoreParams::engines`).
+    pub fn engines(&self) -> u8 {
+        self.core.engines as u8
+    }
+
     /// Start recording a timeline (docs/timeline.md); replaces a recorder
     /// already attached.
     pub fn trace_start(&mut self) {
@@ -663,14 +813,6 @@ impl System {
     /// The recorder, while tracing.
     pub(crate) fn rec(&mut self) -> Option<&mut crate::trace::Recorder> {
         self.rec.as_deref_mut()
-    }
-
-    /// The executor clock of `mode` now (ps).
-    pub(crate) fn clock_ps(&self, mode: Mode) -> Ps {
-        match mode {
-            Mode::Fast => self.now,
-            Mode::Cycle => crate::clock::cycles_to_ps(self.cycle.cycles),
-        }
     }
 
     /// The topology.
@@ -715,19 +857,6 @@ impl System {
         let mut v = vec![0u8; len];
         self.core(c)?.sbuf.read(partition, offset, &mut v)?;
         Ok(v)
-    }
-
-    /// Write SBUF bytes at (core, partition, offset).
-    pub fn write_sbuf(
-        &mut self,
-        c: CoreId,
-        partition: u8,
-        offset: u64,
-        data: &[u8],
-    ) -> Result<(), SystemError> {
-        // A batch in flight (a held sequence) finishes first.
-        self.sync_moves();
-        self.core_mut(c)?.sbuf.write(partition, offset, data)
     }
 
     /// Semaphore value.
@@ -844,47 +973,6 @@ impl System {
         }
     }
 
-    /// Run every queued Q7 program and DMA transfer to completion: first the
-    /// set-up programs `rdma_desc_gen` queued (fast mode applies them at
-    /// once; cycle mode plays them on the Q7 ports before any start program
-    /// issues an access), then the start and wait programs.
-    pub fn run(&mut self, mode: Mode) -> Result<(), SystemError> {
-        match mode {
-            Mode::Fast => {
-                if self.rec.is_some() {
-                    self.trace_setups();
-                }
-                self.apply_setups()?;
-                self.run_fast()
-            }
-            Mode::Cycle => {
-                // Cycle mode moves SBUF bytes itself: no batch in flight.
-                self.sync_moves();
-                self.run_cycle()
-            }
-        }
-    }
-
-    /// Wait until semaphore `sem` of core `c` is ≥ `target`, then decrement
-    /// it by `target` (the next ring step's add_semaphore_wait_ge_and_dec,
-    /// seed 001 §5.2). Errors with [`SystemError::Deadlock`] when nothing
-    /// pending can ever satisfy it.
-    pub fn wait_sem(
-        &mut self,
-        c: CoreId,
-        sem: u8,
-        target: i32,
-        mode: Mode,
-    ) -> Result<(), SystemError> {
-        self.core(c)?;
-        self.pending.push_back(Q7Op::Wait {
-            core: c,
-            sem,
-            target,
-        });
-        self.run(mode)
-    }
-
     /// The gen/start words of a leg: (TX gen, RX gen) — the start words need
     /// the descriptor counts the gens report.
     pub fn leg_gen_words(
@@ -914,63 +1002,6 @@ impl System {
             ..base
         };
         Ok((tx, rx))
-    }
-
-    /// The start word matching a gen report.
-    pub fn leg_start_word(leg: &SystemLeg, g: &GenReport) -> RdmaDescStart {
-        RdmaDescStart {
-            queue_id: leg.queue,
-            local_sem: leg.local_sem,
-            remote_sem: leg.remote_sem,
-            remote_core_id: g.peer.0.into(),
-            role: g.role,
-            go_sem: leg.go_sem,
-            dma_engine_mask: leg.engine_mask,
-            num_descriptors: g.total,
-            ..RdmaDescStart::default()
-        }
-    }
-
-    /// Run one directed leg: gen on both Q7s, RX start (arm S2M, right_push),
-    /// TX start (left_pop, M2S launch), then run to completion. local_sem on
-    /// the TX core and remote_sem on the RX core each rise by the number of
-    /// engines; nothing waits on them here.
-    pub fn send_recv(&mut self, leg: &SystemLeg, mode: Mode) -> Result<LegReport, SystemError> {
-        let t0 = self.now;
-        let c0 = self.cycle.cycles;
-        if self.rec.is_some() {
-            let origin = self.clock_ps(mode);
-            let (name, args) = self.leg_trace_label(leg)?;
-            if let Some(r) = self.rec() {
-                r.leg_begin(name, args, origin);
-            }
-        }
-        let issued = self.issue_leg_pair(leg);
-        let ran = issued.and_then(|g| self.run(mode).map(|()| g));
-        if self.rec.is_some() {
-            let end = self.clock_ps(mode);
-            if let Some(r) = self.rec() {
-                r.leg_end(end);
-            }
-        }
-        let (gtx, grx) = ran?;
-        let link = self.topo.link_class(leg.src, leg.dst)?;
-        Ok(LegReport {
-            dst_soc: gtx.dst_soc,
-            routing_id: gtx.routing_id,
-            fold: self.topo.fold_mode(leg.src, leg.dst)?,
-            link,
-            per_engine: gtx.per_engine.clone(),
-            descriptors: gtx.total,
-            bytes: u64::from(leg.bytes_per_partition) * u64::from(leg.partitions),
-            modeled_ps: match mode {
-                Mode::Fast => self.now - t0,
-                Mode::Cycle => crate::clock::cycles_to_ps(self.cycle.cycles - c0),
-            },
-            cycles: self.cycle.cycles - c0,
-            classifier: gtx.class.log(prid(leg.src, Role::Tx)),
-            pre_sync: grx.pre_sync,
-        })
     }
 
     /// Queue one leg without running it: gen on both Q7s, then the RX and TX
@@ -1023,12 +1054,12 @@ impl System {
         self.rdma_desc_start(
             leg.dst,
             prid(leg.dst, Role::Rx),
-            &Self::leg_start_word(leg, &grx),
+            &System::leg_start_word(leg, &grx),
         )?;
         self.rdma_desc_start(
             leg.src,
             prid(leg.src, Role::Tx),
-            &Self::leg_start_word(leg, &gtx),
+            &System::leg_start_word(leg, &gtx),
         )?;
         Ok((gtx, grx))
     }
@@ -1064,7 +1095,7 @@ fn core_names(topo: &Topology) -> Vec<String> {
         .collect()
 }
 
-impl System {
+impl SystemState {
     /// Fast mode applies the queued ring set-up programs at once (no
     /// modeled time): each is an instant slice on its Q7.
     fn trace_setups(&mut self) {

@@ -6,11 +6,11 @@
 //! budget ([`super::CycleExec::max_cycles`], [`SystemError::Timeout`]).
 
 use super::topology::{DMA_ENGINES, DMA_QUEUES};
-use super::{Q7Op, System, SystemError};
+use super::{Q7Op, SystemError, SystemState};
 
-impl System {
+impl SystemState {
     /// The error for a run where nothing can progress.
-    pub(crate) fn diagnose(&self) -> SystemError {
+    pub(crate) fn diagnose(&self, cycles: u64) -> SystemError {
         for op in &self.pending {
             match op {
                 Q7Op::TxLaunch { core, go_sem, .. } => {
@@ -60,9 +60,7 @@ impl System {
         }
         match self.check_idle() {
             Err(e) => e,
-            Ok(()) => SystemError::Timeout {
-                cycles: self.cycle.cycles,
-            },
+            Ok(()) => SystemError::Timeout { cycles },
         }
     }
 
