@@ -80,7 +80,7 @@ pub struct Trigger {
     pub n_desc: u32,
 }
 
-/// A checked write into the broadcast block ([`System::bcast_check`]).
+/// A checked write into the broadcast block ([`SystemState::bcast_check`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum BcastWrite {
     /// MASK of (queue, side).
@@ -334,7 +334,7 @@ impl SystemState {
     /// The doorbell steps of one Q7 program ([`firmware::doorbells`]):
     /// `engines` (engine, descriptors) of core `engines_core`, queue
     /// `queue`, `side` (0 M2S / 1 S2M), rung by the Q7 of `from` per
-    /// [`System::doorbells`], at the routed addresses `from` uses.
+    /// [`SystemState::doorbells`], at the routed addresses `from` uses.
     pub(crate) fn doorbell_steps(
         &self,
         from: CoreId,

@@ -49,7 +49,7 @@ use crate::udma::s2m::S2mState;
 use super::link::LinkClass;
 use super::mem::{DescWords, SbufWords};
 use super::topology::{DMA_ENGINES, DMA_QUEUES};
-use super::{CoreId, System, SystemError};
+use super::{CoreId, SystemError, SystemState};
 use crate::clock;
 use crate::trace::{QueueMark, Recorder, Track};
 
@@ -159,6 +159,36 @@ pub fn sv_link_latency() -> String {
 /// ([`crate::pair::fabric::Fabric`], the one definition of its rules).
 pub use crate::pair::fabric::Fabric;
 
+/// The cycle executor: its own state here, its code `impl CycleExec`
+/// taking the system's shared state ([`SystemState`]) as an argument.
+#[derive(Debug, Default)]
+pub struct CycleExec {
+    /// Cycles run in cycle mode.
+    pub cycles: u64,
+    /// The SoC fabric (links between the cores' compositions).
+    pub fabric: Fabric,
+    /// Cycle budget per `run`.
+    pub max_cycles: u64,
+    /// Every AXI4-Lite transaction the Q7 programs made on a core's Q7 port
+    /// (recorded when `trace_on`).
+    pub q7_log: Vec<super::q7_exec::Q7Txn>,
+    /// A semaphore watched after every clock ([`SemWatch`]; a leg's
+    /// data-phase end, as the pair environment's debug port watches it).
+    pub sem_watch: Option<SemWatch>,
+}
+
+/// A semaphore cycle mode watches after every clock: the first cycle
+/// ([`CycleExec::cycles`] after the clock edge) at which semaphore `sem` of
+/// `core` holds at least `target`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SemWatch {
+    pub core: CoreId,
+    pub sem: u8,
+    pub target: i32,
+    /// The cycle it was first seen at the target.
+    pub reached: Option<u64>,
+}
+
 /// Cycle-mode state of a clocked core.
 #[derive(Debug, Clone)]
 struct LiveCore {
@@ -173,9 +203,9 @@ struct LiveCore {
     engines: u16,
 }
 
-impl System {
-    fn go_live(&self, c: u16) -> LiveCore {
-        let k = &self.cores[usize::from(c)];
+impl CycleExec {
+    fn go_live(&self, st: &SystemState, c: u16) -> LiveCore {
+        let k = &st.cores[usize::from(c)];
         LiveCore {
             err0: k
                 .engines
@@ -183,14 +213,14 @@ impl System {
                 .map(|u| [u.regs.side[0].err_status, u.regs.side[1].err_status])
                 .collect(),
             failed: None,
-            last_activity: self.cycle.cycles,
+            last_activity: self.cycles,
             engines: 0,
         }
     }
 
     /// Whether core `c`'s engines and glue are idle with every M2S queue empty.
-    fn core_drained(&self, c: u16) -> bool {
-        let k = &self.cores[usize::from(c)];
+    fn core_drained(&self, st: &SystemState, c: u16) -> bool {
+        let k = &st.cores[usize::from(c)];
         k.hw.idle()
             && k.engines.iter().all(|u| {
                 u.m2s.state == M2sState::Idle
@@ -207,10 +237,15 @@ impl System {
     /// The destination core of the burst core `c` sends towards the fabric
     /// on each of its link lanes, from the lanes' addresses `addrs`
     /// ([`crate::pair::xbar::Xbar::out_link_addrs`], [`Fabric::route_lane`]).
-    fn out_dests(&self, c: u16, addrs: &[Option<u64>]) -> Result<Vec<Option<u16>>, SystemError> {
+    fn out_dests(
+        &self,
+        st: &SystemState,
+        c: u16,
+        addrs: &[Option<u64>],
+    ) -> Result<Vec<Option<u16>>, SystemError> {
         addrs
             .iter()
-            .map(|&a| Fabric::route_lane(&self.topo, c, a))
+            .map(|&a| Fabric::route_lane(&st.topo, c, a))
             .collect()
     }
 
@@ -218,6 +253,7 @@ impl System {
     /// the cores' Q7 ports (default: idle), `q7_out` receives their outputs.
     pub(super) fn clock_fabric(
         &mut self,
+        st: &mut SystemState,
         live: &BTreeSet<u16>,
         fabric: &mut Fabric,
         axil: &BTreeMap<u16, AxilIn>,
@@ -227,15 +263,12 @@ impl System {
         let mut out: Vec<(u16, Vec<Option<u16>>)> = Vec::with_capacity(live.len());
         let mut addrs = Vec::new();
         for &c in live {
-            let lanes = self.cores[usize::from(c)].hw.xbar.link_lanes();
-            self.cores[usize::from(c)]
-                .hw
-                .xbar
-                .out_link_addrs(&mut addrs);
-            let ds = self.out_dests(c, &addrs)?;
+            let lanes = st.cores[usize::from(c)].hw.xbar.link_lanes();
+            st.cores[usize::from(c)].hw.xbar.out_link_addrs(&mut addrs);
+            let ds = self.out_dests(st, c, &addrs)?;
             for &d in ds.iter().flatten() {
-                let class = self.topo.link_class(CoreId(c), CoreId(d))?;
-                let lat = link_latency_at(class, self.core_params().link_latency);
+                let class = st.topo.link_class(CoreId(c), CoreId(d))?;
+                let lat = link_latency_at(class, st.core_params().link_latency);
                 fabric.join(c, d, lanes, || lat);
             }
             out.push((c, ds));
@@ -243,7 +276,7 @@ impl System {
         fabric.link_outputs(false, |_| false);
         fabric.grant(false, |d| live.contains(&d));
         for (c, ds) in out {
-            self.clock_core(c, &ds, fabric, axil, q7_out)?;
+            self.clock_core(st, c, &ds, fabric, axil, q7_out)?;
         }
         fabric.edges(false);
         Ok(())
@@ -254,6 +287,7 @@ impl System {
     /// links; the lanes' link inputs are recorded in the fabric.
     fn clock_core(
         &mut self,
+        st: &mut SystemState,
         c: u16,
         ds: &[Option<u16>],
         fabric: &mut Fabric,
@@ -269,7 +303,6 @@ impl System {
         fabric.core_links(c, ds, &mut lo, &mut li);
         let mut near = vec![LinkNearIn::default(); lanes];
         let mut far = vec![LinkFarIn::default(); lanes];
-        let st = &mut self.st;
         let reduce = st.rx_reduce.get(&c).map_or(&[][..], |v| &v[..]);
         let mut err = None;
         let k = &mut st.cores[usize::from(c)];
@@ -308,53 +341,57 @@ impl System {
 
     /// Cycle mode: per cycle the Q7 programs' accesses on the Q7 ports
     /// ([`super::q7_exec`]) and one golden clock of every live core.
-    pub(crate) fn run_cycle(&mut self) -> Result<(), SystemError> {
-        let start = self.cycle.cycles;
-        let mut fabric = std::mem::take(&mut self.cycle.fabric);
-        let r = self.run_cycle_on(&mut fabric, start);
-        self.cycle.fabric = fabric;
+    pub(crate) fn run(&mut self, st: &mut SystemState) -> Result<(), SystemError> {
+        let start = self.cycles;
+        let mut fabric = std::mem::take(&mut self.fabric);
+        let r = self.run_on(st, &mut fabric, start);
+        self.fabric = fabric;
         r
     }
 
-    fn run_cycle_on(&mut self, fabric: &mut Fabric, start: u64) -> Result<(), SystemError> {
+    fn run_on(
+        &mut self,
+        st: &mut SystemState,
+        fabric: &mut Fabric,
+        start: u64,
+    ) -> Result<(), SystemError> {
         let mut live: BTreeMap<u16, LiveCore> = BTreeMap::new();
-        let mut q7 = self.q7_exec()?;
+        let mut q7 = self.q7_exec(st)?;
         let mut q7_out = BTreeMap::new();
         loop {
-            let a_issue = self.q7_issue(&mut q7)?;
-            self.wake_cores(fabric, &mut live);
+            let a_issue = self.q7_issue(st, &mut q7)?;
+            self.wake_cores(st, fabric, &mut live);
             // Live cores, and the cores whose Q7 port carries a program's access.
             let cores: BTreeSet<u16> = live.keys().copied().chain(q7.ports()).collect();
             let busy0: Vec<u64> = cores
                 .iter()
-                .map(|&c| self.cores[usize::from(c)].hw.stats.busy_cycles)
+                .map(|&c| st.cores[usize::from(c)].hw.stats.busy_cycles)
                 .collect();
             let drives = q7.drives();
             q7_out.clear();
-            if let Some(mut r) = self.rec.take() {
-                self.trace_before(&mut r, &cores);
-                self.rec = Some(r);
+            if let Some(mut r) = st.rec.take() {
+                self.trace_before(st, &mut r, &cores);
+                st.rec = Some(r);
             }
-            self.clock_fabric(&cores, fabric, &drives, &mut q7_out)?;
-            let b = self.note_activity(&cores, &busy0, &mut live);
-            self.cycle.cycles += 1;
-            self.now = self.now.max(clock::cycles_to_ps(self.cycle.cycles));
-            if let Some(w) = self.cycle.sem_watch.as_mut() {
-                let k = &self.st.cores[usize::from(w.core.0)];
+            self.clock_fabric(st, &cores, fabric, &drives, &mut q7_out)?;
+            let b = self.note_activity(st, &cores, &busy0, &mut live);
+            self.cycles += 1;
+            st.now = st.now.max(clock::cycles_to_ps(self.cycles));
+            if let Some(w) = self.sem_watch.as_mut() {
+                let k = &st.cores[usize::from(w.core.0)];
                 if w.reached.is_none() && k.evt.sem(w.sem) >= w.target {
-                    w.reached = Some(self.cycle.cycles);
+                    w.reached = Some(self.cycles);
                 }
             }
-            if let Some(mut r) = self.rec.take() {
-                self.trace_after(&mut r, &cores, fabric);
-                self.rec = Some(r);
+            if let Some(mut r) = st.rec.take() {
+                self.trace_after(st, &mut r, &cores, fabric);
+                st.rec = Some(r);
             }
-            let a = self.q7_retire(&mut q7, &q7_out)? || a_issue;
+            let a = self.q7_retire(st, &mut q7, &q7_out)? || a_issue;
             if a || b || !live.is_empty() {
-                q7.last_change = self.cycle.cycles;
+                q7.last_change = self.cycles;
             }
-            self.retire_cores(&cores, fabric, &q7, &mut live)?;
-            let st = &mut self.st;
+            self.retire_cores(st, &cores, fabric, &q7, &mut live)?;
             let k = &st.cores;
             st.active.retain(|&(c, e, q)| {
                 live.contains_key(&c) || {
@@ -362,34 +399,34 @@ impl System {
                     k.queue(e, q, 0).pending() > 0 && k.queue(e, q, 1).pending() > 0
                 }
             });
-            if self.pending.is_empty() && self.setups.is_empty() && live.is_empty() {
+            if st.pending.is_empty() && st.setups.is_empty() && live.is_empty() {
                 // A doorbell of the last program may have posted a pair
                 // this cycle: its core goes live before the run can end.
-                self.wake_cores(fabric, &mut live);
+                self.wake_cores(st, fabric, &mut live);
                 if live.is_empty() {
-                    return self.check_idle();
+                    return st.check_idle();
                 }
             }
             if !a && live.is_empty() && q7.stuck() {
-                return Err(self.diagnose(self.cycle.cycles));
+                return Err(st.diagnose(self.cycles));
             }
             if !a && !b {
-                self.stall_check(&live)?;
+                self.stall_check(st, &live)?;
             }
-            if self.cycle.cycles - start > self.cycle.max_cycles {
+            if self.cycles - start > self.max_cycles {
                 return Err(SystemError::Timeout {
-                    cycles: self.cycle.cycles - start,
+                    cycles: self.cycles - start,
                 });
             }
         }
     }
 
     /// Cores whose queues got a pair ready, and both ends of busy links, go live.
-    fn wake_cores(&self, fabric: &Fabric, live: &mut BTreeMap<u16, LiveCore>) {
-        let mut wake: Vec<(u16, Option<u8>)> = self
+    fn wake_cores(&self, st: &SystemState, fabric: &Fabric, live: &mut BTreeMap<u16, LiveCore>) {
+        let mut wake: Vec<(u16, Option<u8>)> = st
             .active
             .iter()
-            .filter(|&&(c, e, q)| self.pair_ready(c, e, q))
+            .filter(|&&(c, e, q)| st.pair_ready(c, e, q))
             .map(|&(c, e, _)| (c, Some(e)))
             .collect();
         for (&(s, d), ls) in &fabric.links {
@@ -401,7 +438,7 @@ impl System {
         for (c, e) in wake {
             let lc = match live.entry(c) {
                 std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
-                std::collections::btree_map::Entry::Vacant(v) => v.insert(self.go_live(c)),
+                std::collections::btree_map::Entry::Vacant(v) => v.insert(self.go_live(st, c)),
             };
             if let Some(e) = e {
                 lc.engines |= 1 << e;
@@ -415,16 +452,17 @@ impl System {
     /// stopped, the bytes already accepted land).
     fn note_activity(
         &self,
+        st: &SystemState,
         cores: &BTreeSet<u16>,
         busy0: &[u64],
         live: &mut BTreeMap<u16, LiveCore>,
     ) -> bool {
         let mut b = false;
         for (&c, &b0) in cores.iter().zip(busy0) {
-            let k = &self.cores[usize::from(c)];
+            let k = &st.cores[usize::from(c)];
             let Some(lc) = live.get_mut(&c) else { continue };
             if k.hw.stats.busy_cycles != b0 {
-                lc.last_activity = self.cycle.cycles;
+                lc.last_activity = self.cycles;
                 b = true;
             }
             for (e, u) in k.engines.iter().enumerate() {
@@ -452,6 +490,7 @@ impl System {
     /// Cores that are done leave; a failed one reports once quiet.
     fn retire_cores(
         &mut self,
+        st: &mut SystemState,
         cores: &BTreeSet<u16>,
         fabric: &Fabric,
         q7: &super::q7_exec::Q7Exec,
@@ -466,16 +505,16 @@ impl System {
         for &c in cores {
             let Some(lc) = live.get(&c) else { continue };
             let quiet =
-                self.cores[usize::from(c)].hw.idle() && links_idle(c, fabric) && !q7.port_busy(c);
-            if lc.failed.is_some() && quiet && self.cycle.cycles - lc.last_activity > QUIET_CYCLES {
+                st.cores[usize::from(c)].hw.idle() && links_idle(c, fabric) && !q7.port_busy(c);
+            if lc.failed.is_some() && quiet && self.cycles - lc.last_activity > QUIET_CYCLES {
                 let err = live.remove(&c).and_then(|l| l.failed);
                 return Err(err.expect("failed"));
             }
-            if lc.failed.is_none() && quiet && self.core_drained(c) {
+            if lc.failed.is_none() && quiet && self.core_drained(st, c) {
                 let lc = live.remove(&c).expect("live");
-                if self.trace_on {
+                if st.trace_on {
                     for e in (0..DMA_ENGINES).filter(|e| lc.engines >> e & 1 == 1) {
-                        self.trace_heads(CoreId(c), e);
+                        self.trace_heads(st, CoreId(c), e);
                     }
                 }
             }
@@ -484,15 +523,19 @@ impl System {
     }
 
     /// A live core with no handshake for [`STALL_CYCLES`] is reported as stalled.
-    fn stall_check(&self, live: &BTreeMap<u16, LiveCore>) -> Result<(), SystemError> {
+    fn stall_check(
+        &self,
+        st: &SystemState,
+        live: &BTreeMap<u16, LiveCore>,
+    ) -> Result<(), SystemError> {
         let Some((&c, _)) = live
             .iter()
-            .find(|(_, lc)| self.cycle.cycles - lc.last_activity > STALL_CYCLES)
+            .find(|(_, lc)| self.cycles - lc.last_activity > STALL_CYCLES)
         else {
             return Ok(());
         };
-        let k = &self.cores[usize::from(c)];
-        let (e, q) = (0..self.engines())
+        let k = &st.cores[usize::from(c)];
+        let (e, q) = (0..st.engines())
             .flat_map(|e| (0..DMA_QUEUES).map(move |q| (e, q)))
             .find(|&(e, q)| k.queue(e, q, 0).pending() > 0)
             .unwrap_or((0, 0));
@@ -507,15 +550,15 @@ impl System {
 
     /// Timeline, before a clock: the semaphores of cores not seen yet and
     /// the counters of queues not seen yet.
-    fn trace_before(&self, r: &mut Recorder, cores: &BTreeSet<u16>) {
+    fn trace_before(&self, st: &SystemState, r: &mut Recorder, cores: &BTreeSet<u16>) {
         for &c in cores {
-            let k = &self.cores[usize::from(c)];
+            let k = &st.cores[usize::from(c)];
             r.sem_seen
                 .entry(c)
                 .or_insert_with(|| (0..=255u8).map(|s| k.evt.sem(s)).collect());
         }
-        for &(c, e, q) in &self.active {
-            let qs = self.cores[usize::from(c)].queue(e, q, 1);
+        for &(c, e, q) in &st.active {
+            let qs = st.cores[usize::from(c)].queue(e, q, 1);
             r.queue_marks.entry((c, e, q)).or_insert(QueueMark {
                 done: qs.desc_done,
                 bytes: qs.bytes,
@@ -528,11 +571,17 @@ impl System {
     /// descriptors completed (a queue is busy with a descriptor from when
     /// a pair is posted or the one before completed until its S2M
     /// completion), and link occupancy.
-    fn trace_after(&self, r: &mut Recorder, cores: &BTreeSet<u16>, fabric: &Fabric) {
-        let now = clock::cycles_to_ps(self.cycle.cycles);
-        let prev = clock::cycles_to_ps(self.cycle.cycles - 1);
+    fn trace_after(
+        &self,
+        st: &SystemState,
+        r: &mut Recorder,
+        cores: &BTreeSet<u16>,
+        fabric: &Fabric,
+    ) {
+        let now = clock::cycles_to_ps(self.cycles);
+        let prev = clock::cycles_to_ps(self.cycles - 1);
         for &c in cores {
-            let k = &self.cores[usize::from(c)];
+            let k = &st.cores[usize::from(c)];
             for s in 0..=255u8 {
                 let v = k.evt.sem(s);
                 let old = r.sem_seen.get(&c).map_or(v, |seen| seen[usize::from(s)]);
@@ -541,12 +590,12 @@ impl System {
                 }
             }
         }
-        for &(c, e, q) in &self.active {
+        for &(c, e, q) in &st.active {
             let Some(m) = r.queue_marks.get(&(c, e, q)).copied() else {
                 continue;
             };
-            let qs = self.cores[usize::from(c)].queue(e, q, 1);
-            let ready = self.pair_ready(c, e, q);
+            let qs = st.cores[usize::from(c)].queue(e, q, 1);
+            let ready = st.pair_ready(c, e, q);
             let mut m2 = m;
             if qs.desc_done != m.done {
                 let n = qs.desc_done.wrapping_sub(m.done);
@@ -592,9 +641,9 @@ impl System {
         }
     }
 
-    fn trace_heads(&mut self, core: CoreId, e: u8) {
-        let t = clock::cycles_to_ps(self.cycle.cycles);
-        let c = &self.cores[usize::from(core.0)];
+    fn trace_heads(&mut self, st: &mut SystemState, core: CoreId, e: u8) {
+        let t = clock::cycles_to_ps(self.cycles);
+        let c = &st.cores[usize::from(core.0)];
         let evs: Vec<_> = (0..DMA_QUEUES)
             .filter(|&q| c.queue(e, q, 0).desc_done > 0)
             .map(|q| super::TraceEvent::Desc {
@@ -607,6 +656,6 @@ impl System {
                 bytes: c.queue(e, q, 0).bytes as u32,
             })
             .collect();
-        self.trace.extend(evs);
+        st.trace.extend(evs);
     }
 }

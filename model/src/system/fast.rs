@@ -1,7 +1,10 @@
 //! Fast executor: Q7 programs and whole descriptor pairs, bytes moved with the
 //! SIMD datapath; modeled time from the data-path rows of `system::timing`.
-//! Also the pieces both executors share: descriptor fetch with the ring-id
-//! check, address resolution, and the byte mover.
+//! Its state and code are [`FastExec`] (each method takes the shared
+//! [`SystemState`]); the descriptor-pair operations it builds on —
+//! descriptor fetch with the ring-id check, address resolution, the byte
+//! mover, a pair's completion — need no executor state and are
+//! `impl SystemState` here.
 //!
 //! Byte moves on every core: an SBUF→SBUF move of a pass is not copied at
 //! once but deferred into a batch ([`Movers`]) as long as it shares no byte
@@ -12,7 +15,7 @@
 //! so every SBUF byte is read and written in an order equivalent to the
 //! serial one. (Semaphore and descriptor writes from descriptor RAM touch no
 //! SBUF byte and let the batch stand; Q7 programs touch none either.) A flush runs the batch on
-//! [`System::threads`] threads (the calling thread and `threads − 1` helpers
+//! [`super::System::threads`] threads (the calling thread and `threads − 1` helpers
 //! claim runs of consecutive moves from a shared counter until none is left;
 //! one store fence per thread after its streamed copies); the moves commute, so the bytes are
 //! those of the serial run (test: `fast_mode_threads_are_bit_identical_to_serial`).
@@ -25,7 +28,7 @@
 //! flight — handed to `threads − 1` persistent helper threads that claim
 //! runs of moves from a shared counter — and returns, so the next legs'
 //! control (descriptor generation, Q7 programs, timing) overlaps the bytes.
-//! The next launch, [`System::flush_moves`] (a conflict, a move touching
+//! The next launch, [`super::System::flush_moves`] (a conflict, a move touching
 //! SBUF outside the batch, the sequence's end), `hold_moves(false)`,
 //! `write_sbuf`, a cycle-mode run and dropping the system first join it:
 //! the joining thread claims what the helpers have not started and waits
@@ -49,13 +52,13 @@ use super::map::{self, Target};
 use super::mem::Sbuf;
 use super::timing;
 use super::topology::DMA_ENGINES;
-use super::{CoreId, LegOp, Q7Op, System, SystemError, SystemState, TraceEvent};
+use super::{CoreId, LegOp, Q7Op, SystemError, SystemState, TraceEvent};
 use crate::trace::{Q7Role, Recorder, Track};
 use serde_json::json;
 
-/// The fast executor's own state: its timing and its deferred byte moves
-/// (the system's shared state — topology, cores, queued programs, the
-/// modeled clock — stays in [`System`]).
+/// The fast executor: its own state (its timing and its deferred byte
+/// moves) and its code, `impl FastExec` taking the system's shared state
+/// ([`SystemState`]: topology, cores, queued programs, the modeled clock).
 #[derive(Default)]
 pub struct FastExec {
     /// Timing state of the current and past runs.
@@ -115,7 +118,7 @@ pub struct Movers {
     /// Smallest batch run on several threads (`None` = [`PARALLEL_MIN_BYTES`];
     /// tests lower it to exercise the threads on small batches).
     pub(crate) min_parallel: Option<u64>,
-    /// Keep the batch across runs until [`System::flush_moves`].
+    /// Keep the batch across runs until [`super::System::flush_moves`].
     pub(crate) hold: bool,
     batch: Vec<Move>,
     /// Byte ranges of the batch per (core, partition).
@@ -124,7 +127,7 @@ pub struct Movers {
     /// the executor goes on with the control of the next moves (module docs).
     inflight: Option<Inflight>,
     /// The first error of a joined in-flight batch, reported by the next
-    /// [`System::flush_moves`].
+    /// [`super::System::flush_moves`].
     failed: Option<SystemError>,
     /// The helper threads (started on the first batch on several threads).
     helpers: Option<Helpers>,
@@ -198,7 +201,7 @@ impl Helpers {
     }
 }
 
-/// A batch handed to the helpers ([`System::launch_moves`]).
+/// A batch handed to the helpers ([`FastExec::launch_moves`]).
 struct Inflight {
     shared: Arc<Shared>,
 }
@@ -400,12 +403,12 @@ fn apply(op: &LegOp, dst: &mut [u8], src: &[u8], stream: bool) -> Result<(), Sys
     }
 }
 
-impl System {
-    /// Host threads the fast executor moves bytes on ([`System::set_threads`],
+impl FastExec {
+    /// Host threads the fast executor moves bytes on ([`super::System::set_threads`],
     /// else `collective::parallel::threads()`: `SB2SB_THREADS` or the
     /// machine's hardware threads).
     pub fn threads(&self) -> usize {
-        match self.fast.movers.threads {
+        match self.movers.threads {
             0 => crate::collective::parallel::threads(),
             n => n,
         }
@@ -413,27 +416,27 @@ impl System {
 
     /// Set the fast executor's thread count (0 = the default; 1 = serial).
     pub fn set_threads(&mut self, n: usize) {
-        self.fast.movers.threads = n;
+        self.movers.threads = n;
     }
 
     /// Keep deferred byte moves across runs (`true`) until
-    /// [`System::flush_moves`]; for a batch of legs that share no bytes
+    /// [`super::System::flush_moves`]; for a batch of legs that share no bytes
     /// (the lowering's ring step). Turning it off does not flush.
     pub(crate) fn hold_moves(&mut self, hold: bool) {
         if !hold {
             self.sync_moves();
         }
-        self.fast.movers.hold = hold;
+        self.movers.hold = hold;
     }
 
     /// Wait for the batch in flight, if any (its helper and this thread
-    /// finish it); its error is kept for the next [`System::flush_moves`].
+    /// finish it); its error is kept for the next [`super::System::flush_moves`].
     /// Anything that touches SBUF bytes while a held sequence may have a
     /// batch in flight calls this first.
     pub(crate) fn sync_moves(&mut self) {
-        if let Some(f) = self.fast.movers.inflight.take() {
+        if let Some(f) = self.movers.inflight.take() {
             if let Err(e) = f.join() {
-                self.fast.movers.failed.get_or_insert(e);
+                self.movers.failed.get_or_insert(e);
             }
         }
     }
@@ -441,9 +444,13 @@ impl System {
     /// The deferred batch with its copies' store kind set and the address of
     /// every partition it names (destinations allocated, untouched sources
     /// absent: they read as zeros). Call with no batch in flight.
-    fn prepare_batch(&mut self, stream: bool) -> Result<(Vec<Move>, AddrMap, u64), SystemError> {
-        let mut batch = self.fast.movers.take();
-        let ncores = self.cores.len();
+    fn prepare_batch(
+        &mut self,
+        st: &mut SystemState,
+        stream: bool,
+    ) -> Result<(Vec<Move>, AddrMap, u64), SystemError> {
+        let mut batch = self.movers.take();
+        let ncores = st.cores.len();
         let mut addr: HashMap<(u16, u8), Addr> = HashMap::default();
         // Destinations first (allocated), then sources (untouched = zeros).
         for (alloc, side) in [(true, 1usize), (false, 0)] {
@@ -452,7 +459,7 @@ impl System {
                 if addr.contains_key(&(c, p)) {
                     continue;
                 }
-                let core = self
+                let core = st
                     .cores
                     .get_mut(usize::from(c))
                     .ok_or(SystemError::NoSuchCore {
@@ -481,20 +488,20 @@ impl System {
     /// In a held sequence on several threads: start the deferred batch on a
     /// helper thread (after the batch in flight, which is joined first, so
     /// batches run in issue order) and return, so the control of the next
-    /// legs overlaps the bytes. The next launch, [`System::sync_moves`] or
-    /// [`System::flush_moves`] joins it, claiming what the helper has not
+    /// legs overlaps the bytes. The next launch, [`FastExec::sync_moves`] or
+    /// [`super::System::flush_moves`] joins it, claiming what the helper has not
     /// started. Small batches stay deferred.
-    fn launch_moves(&mut self) -> Result<(), SystemError> {
-        let bytes: usize = self.fast.movers.batch.iter().map(|m| m.len).sum();
-        if !self.fast.movers.hold
+    fn launch_moves(&mut self, st: &mut SystemState) -> Result<(), SystemError> {
+        let bytes: usize = self.movers.batch.iter().map(|m| m.len).sum();
+        if !self.movers.hold
             || self.threads() < 2
-            || (bytes as u64) < self.fast.movers.min_parallel.unwrap_or(PARALLEL_MIN_BYTES)
-            || self.fast.movers.batch.is_empty()
+            || (bytes as u64) < self.movers.min_parallel.unwrap_or(PARALLEL_MIN_BYTES)
+            || self.movers.batch.is_empty()
         {
             return Ok(());
         }
         self.sync_moves();
-        let (batch, addr, _) = self.prepare_batch(true)?;
+        let (batch, addr, _) = self.prepare_batch(st, true)?;
         self.launch(batch, addr, self.threads());
         Ok(())
     }
@@ -504,13 +511,12 @@ impl System {
     fn launch(&mut self, batch: Vec<Move>, addr: HashMap<(u16, u8), Addr>, threads: usize) {
         let want = threads.saturating_sub(1);
         if self
-            .fast
             .movers
             .helpers
             .as_ref()
             .is_none_or(|h| h.tx.len() != want)
         {
-            self.fast.movers.helpers = Some(Helpers::new(want));
+            self.movers.helpers = Some(Helpers::new(want));
         }
         let shared = Arc::new(Shared {
             batch,
@@ -519,7 +525,7 @@ impl System {
             done: AtomicUsize::new(0),
             err: Mutex::new(None),
         });
-        if let Some(h) = &self.fast.movers.helpers {
+        if let Some(h) = &self.movers.helpers {
             for tx in &h.tx {
                 // SAFETY (of the helper's work): the batch is hazard-free
                 // (module docs) and every range was checked when deferred;
@@ -531,41 +537,36 @@ impl System {
                 let _ = tx.send(shared.clone());
             }
         }
-        self.fast.movers.inflight = Some(Inflight { shared });
+        self.movers.inflight = Some(Inflight { shared });
     }
 
     /// Run every deferred byte move (module docs), after the batch in flight
     /// if any; the error, if any, of the first failing move in issue order.
-    pub fn flush_moves(&mut self) -> Result<(), SystemError> {
+    pub fn flush_moves(&mut self, st: &mut SystemState) -> Result<(), SystemError> {
         self.sync_moves();
-        let earlier = self.fast.movers.failed.take();
-        let r = self.flush_batch();
+        let earlier = self.movers.failed.take();
+        let r = self.flush_batch(st);
         match earlier {
             Some(e) => Err(e),
             None => r,
         }
     }
 
-    fn flush_batch(&mut self) -> Result<(), SystemError> {
-        if self.fast.movers.batch.is_empty() {
-            self.fast.movers.ranges.clear();
+    fn flush_batch(&mut self, st: &mut SystemState) -> Result<(), SystemError> {
+        if self.movers.batch.is_empty() {
+            self.movers.ranges.clear();
             return Ok(());
         }
-        let (batch, addr, total) = self.prepare_batch(false)?;
+        let (batch, addr, total) = self.prepare_batch(st, false)?;
         let threads = self.threads();
         if threads > 1
             && batch.len() > CLAIM
-            && total >= self.fast.movers.min_parallel.unwrap_or(PARALLEL_MIN_BYTES)
+            && total >= self.movers.min_parallel.unwrap_or(PARALLEL_MIN_BYTES)
         {
             // The helpers and the calling thread claim moves until none is
             // left.
             self.launch(batch, addr, threads);
-            return self
-                .fast
-                .movers
-                .inflight
-                .take()
-                .map_or(Ok(()), Inflight::join);
+            return self.movers.inflight.take().map_or(Ok(()), Inflight::join);
         }
         // SAFETY: one thread; every range was checked when deferred and
         // the partitions stay in place until this returns.
@@ -579,6 +580,7 @@ impl System {
     /// flushing first if the move touches SBUF (module docs). The range checks run here, in issue order.
     fn move_or_defer(
         &mut self,
+        st: &mut SystemState,
         core: CoreId,
         e: u8,
         q: u8,
@@ -604,71 +606,70 @@ impl System {
         {
             if sc != dc || sp != dp {
                 let n = u64::from(p.m2s.len);
-                self.core(sc)?.sbuf.check(sp, so.into(), n)?;
-                self.core(dc)?.sbuf.check(dp, doff.into(), n)?;
+                st.core(sc)?.sbuf.check(sp, so.into(), n)?;
+                st.core(dc)?.sbuf.check(dp, doff.into(), n)?;
                 let m = Move {
                     src: (sc.0, sp, so as usize),
                     dst: (dc.0, dp, doff as usize),
                     len: p.m2s.len as usize,
-                    op: self.leg_op(core, e, q),
+                    op: st.leg_op(core, e, q),
                     stream,
                 };
-                if self.fast.movers.conflicts(&m) {
-                    self.flush_moves()?;
+                if self.movers.conflicts(&m) {
+                    self.flush_moves(st)?;
                 }
-                self.fast.movers.push(m);
+                self.movers.push(m);
                 return Ok(());
             }
         }
         // A move that touches no SBUF byte (a semaphore or descriptor write
         // from descriptor RAM) commutes with the batch; any other flushes it.
         if matches!(p.src.1, Target::Sbuf { .. }) || matches!(p.dst.1, Target::Sbuf { .. }) {
-            self.flush_moves()?;
+            self.flush_moves(st)?;
         }
-        self.move_bytes(core, e, q, p, 0, p.m2s.len, stream)
+        st.move_bytes(core, e, q, p, 0, p.m2s.len, stream)
     }
 
     /// After a wait on `sem` of `core` passed: trace its read, and the Q7's
     /// clock waits for the increment that satisfied it to land.
-    fn sem_waited(&mut self, core: CoreId, sem: u8) {
-        self.trace_sem(
+    fn sem_waited(&mut self, st: &mut SystemState, core: CoreId, sem: u8) {
+        st.trace_sem(
             core,
             crate::evt_sem::regs::EVT_SEM_SEM_READ_BASE + u32::from(sem) * 4,
         );
         let r = self
-            .fast
             .timing
             .sem_ready
             .get(&(core.0, sem))
             .copied()
             .unwrap_or(0);
-        let c = self.fast.timing.q7(self.now, core);
+        let c = self.timing.q7(st.now, core);
         *c = (*c).max(r);
     }
 
     /// Try one Q7 program of fast mode (cycle mode runs the same program on
     /// the Q7 ports: `system::q7_exec`); `Ok(true)` when it ran (it is then
     /// removed). The program comes from the one generator
-    /// ([`System::q7_program`]); only its first step may wait.
-    pub(crate) fn try_q7(&mut self, op: &Q7Op) -> Result<bool, SystemError> {
-        let (by, prog) = self.q7_program(op)?;
-        let pre = match self.rec {
-            Some(_) => Some(self.q7_trace_pre(op)?),
+    /// ([`super::System::q7_program`]); only its first step may wait.
+    pub(crate) fn try_q7(&mut self, st: &mut SystemState, op: &Q7Op) -> Result<bool, SystemError> {
+        let (by, prog) = st.q7_program(op)?;
+        let pre = match st.rec {
+            Some(_) => Some(self.q7_trace_pre(st, op)?),
             None => None,
         };
         let mut first_done = 0;
         for (i, step) in prog.iter().enumerate() {
-            if !self.apply_q7_step(by, step)? {
+            if !self.apply_q7_step(st, by, step)? {
                 debug_assert_eq!(i, 0, "only the first step of a Q7 program waits");
                 return Ok(false);
             }
             if i == 0 {
-                first_done = *self.fast.timing.q7(self.now, by);
+                first_done = *self.timing.q7(st.now, by);
                 self.note_launch_share(op);
             }
         }
         if let Some(pre) = pre {
-            self.q7_trace_post(op, pre, first_done)?;
+            self.q7_trace_post(st, op, pre, first_done)?;
         }
         Ok(true)
     }
@@ -684,8 +685,7 @@ impl System {
             ..
         } = op
         {
-            self.fast
-                .timing
+            self.timing
                 .share
                 .insert((core.0, *queue), engines.len() as u32);
         }
@@ -697,16 +697,21 @@ impl System {
     /// `system::timing`); a doorbell records when its queues are ready, a
     /// push when its semaphore is. `Ok(false)` when a wait or poll is not
     /// yet satisfied (nothing changed).
-    pub(crate) fn apply_q7_step(&mut self, by: CoreId, step: &Q7Step) -> Result<bool, SystemError> {
+    pub(crate) fn apply_q7_step(
+        &mut self,
+        st: &mut SystemState,
+        by: CoreId,
+        step: &Q7Step,
+    ) -> Result<bool, SystemError> {
         match step {
-            Q7Step::Csr { soc, data } => self.mmio_write(by, *soc, *data)?,
+            Q7Step::Csr { soc, data } => st.mmio_write(by, *soc, *data)?,
             Q7Step::Store { soc, bytes } => {
-                let (to, off) = map::route_address(&self.topo, by, *soc)?;
-                match map::decode_core_offset(off, self.topo.sbuf_bytes_per_partition)? {
-                    Target::Desc { offset } => self.core_mut(to)?.desc.write(offset, bytes),
+                let (to, off) = map::route_address(&st.topo, by, *soc)?;
+                match map::decode_core_offset(off, st.topo.sbuf_bytes_per_partition)? {
+                    Target::Desc { offset } => st.core_mut(to)?.desc.write(offset, bytes),
                     _ => {
                         for (a, d) in step.words() {
-                            self.mmio_write(by, a, d)?;
+                            st.mmio_write(by, a, d)?;
                         }
                     }
                 }
@@ -718,34 +723,31 @@ impl System {
                 side,
                 lands,
             } => {
-                self.mmio_write(by, *soc, *data)?;
-                let t = *self.fast.timing.q7(self.now, by);
-                let (to, _) = map::route_address(&self.topo, by, *soc)?;
+                st.mmio_write(by, *soc, *data)?;
+                let t = *self.timing.q7(st.now, by);
+                let (to, _) = map::route_address(&st.topo, by, *soc)?;
                 for e in (0..DMA_ENGINES).filter(|e| lands >> e & 1 == 1) {
-                    self.fast
-                        .timing
-                        .queue_ready
-                        .insert((to.0, e, *queue, *side), t);
+                    self.timing.queue_ready.insert((to.0, e, *queue, *side), t);
                 }
             }
             Q7Step::Push { soc } => {
-                self.mmio_write(by, *soc, 1)?;
-                let t = *self.fast.timing.q7(self.now, by);
-                let (to, off) = map::route_address(&self.topo, by, *soc)?;
+                st.mmio_write(by, *soc, 1)?;
+                let t = *self.timing.q7(st.now, by);
+                let (to, off) = map::route_address(&st.topo, by, *soc)?;
                 let sem = ((off - map::CORE_EVT_INCR_BASE) / 4) as u8;
-                self.fast.timing.sem_ready.insert((to.0, sem), t);
+                self.timing.sem_ready.insert((to.0, sem), t);
             }
             Q7Step::WaitDec { sem, target } => {
-                if !self.core_mut(by)?.sem_wait_ge_dec(*sem, *target) {
+                if !st.core_mut(by)?.sem_wait_ge_dec(*sem, *target) {
                     return Ok(false);
                 }
-                self.sem_waited(by, *sem);
+                self.sem_waited(st, by, *sem);
             }
             Q7Step::PollComp { queue, engines } => {
-                return self.poll_completions(by, *queue, engines);
+                return st.poll_completions(by, *queue, engines);
             }
             Q7Step::ReadyFlag { .. } => {
-                self.core_mut(by)?.q7_local(step);
+                st.core_mut(by)?.q7_local(step);
             }
         }
         Ok(true)
@@ -753,23 +755,16 @@ impl System {
 
     /// Before a traced Q7 program: the Q7's clock and the value of the
     /// semaphore its op signals or waits on.
-    fn q7_trace_pre(&mut self, op: &Q7Op) -> Result<(Ps, i32), SystemError> {
+    fn q7_trace_pre(&mut self, st: &mut SystemState, op: &Q7Op) -> Result<(Ps, i32), SystemError> {
         Ok(match op {
             Q7Op::RxArm {
                 core, tx, go_sem, ..
-            } => (
-                *self.fast.timing.q7(self.now, *core),
-                self.sem(*tx, *go_sem)?,
-            ),
-            Q7Op::TxLaunch { core, go_sem, .. } => (
-                *self.fast.timing.q7(self.now, *core),
-                self.sem(*core, *go_sem)?,
-            ),
-            Q7Op::Wait { core, sem, .. } => (
-                *self.fast.timing.q7(self.now, *core),
-                self.sem(*core, *sem)?,
-            ),
-            Q7Op::PollComp { core, .. } => (*self.fast.timing.q7(self.now, *core), 0),
+            } => (*self.timing.q7(st.now, *core), st.sem(*tx, *go_sem)?),
+            Q7Op::TxLaunch { core, go_sem, .. } => {
+                (*self.timing.q7(st.now, *core), st.sem(*core, *go_sem)?)
+            }
+            Q7Op::Wait { core, sem, .. } => (*self.timing.q7(st.now, *core), st.sem(*core, *sem)?),
+            Q7Op::PollComp { core, .. } => (*self.timing.q7(st.now, *core), 0),
         })
     }
 
@@ -778,6 +773,7 @@ impl System {
     /// Q7's clock after the first step (the end of a left_pop).
     fn q7_trace_post(
         &mut self,
+        st: &mut SystemState,
         op: &Q7Op,
         (t0, v0): (Ps, i32),
         popped: Ps,
@@ -790,11 +786,8 @@ impl System {
                 engines,
                 go_sem,
             } => {
-                let (t1, go1) = (
-                    *self.fast.timing.q7(self.now, *core),
-                    self.sem(*tx, *go_sem)?,
-                );
-                if let Some(r) = self.rec() {
+                let (t1, go1) = (*self.timing.q7(st.now, *core), st.sem(*tx, *go_sem)?);
+                if let Some(r) = st.rec() {
                     let track = Track::Q7 {
                         core: core.0,
                         role: Q7Role::Rx,
@@ -815,11 +808,8 @@ impl System {
                 engines,
                 go_sem,
             } => {
-                let (t1, go1) = (
-                    *self.fast.timing.q7(self.now, *core),
-                    self.sem(*core, *go_sem)?,
-                );
-                if let Some(r) = self.rec() {
+                let (t1, go1) = (*self.timing.q7(st.now, *core), st.sem(*core, *go_sem)?);
+                if let Some(r) = st.rec() {
                     r.sem(core.0, *go_sem, v0, go1, popped);
                     trace_tx_launch(r, core.0, (t0, popped, t1), *queue, engines.len(), *go_sem);
                 }
@@ -829,7 +819,7 @@ impl System {
                 queue,
                 engines,
             } => {
-                if let Some(r) = self.rec() {
+                if let Some(r) = st.rec() {
                     // The poll spins until the last completion lands.
                     let t1 = r.comp_land.get(&(core.0, *queue)).copied().unwrap_or(t0);
                     r.slice(
@@ -845,11 +835,8 @@ impl System {
                 }
             }
             Q7Op::Wait { core, sem, target } => {
-                let (t1, v1) = (
-                    *self.fast.timing.q7(self.now, *core),
-                    self.sem(*core, *sem)?,
-                );
-                if let Some(r) = self.rec() {
+                let (t1, v1) = (*self.timing.q7(st.now, *core), st.sem(*core, *sem)?);
+                if let Some(r) = st.rec() {
                     trace_wait(r, core.0, *sem, *target, (t0, t1));
                     r.sem(core.0, *sem, v0, v1, t1);
                 }
@@ -859,13 +846,13 @@ impl System {
     }
 
     /// Run every ready Q7 program once; `Ok(true)` if any ran.
-    pub(crate) fn q7_pass(&mut self) -> Result<bool, SystemError> {
+    pub(crate) fn q7_pass(&mut self, st: &mut SystemState) -> Result<bool, SystemError> {
         let mut progressed = false;
         let mut i = 0;
-        while i < self.pending.len() {
-            let op = self.pending[i].clone();
-            if self.try_q7(&op)? {
-                self.pending.remove(i);
+        while i < st.pending.len() {
+            let op = st.pending[i].clone();
+            if self.try_q7(st, &op)? {
+                st.pending.remove(i);
                 progressed = true;
             } else {
                 i += 1;
@@ -875,9 +862,9 @@ impl System {
     }
 
     /// Execute every ready descriptor pair in full; `Ok(true)` if any moved.
-    fn pump_fast(&mut self) -> Result<bool, SystemError> {
+    fn pump(&mut self, st: &mut SystemState) -> Result<bool, SystemError> {
         let mut progressed = false;
-        let keys: Vec<_> = self.active.iter().copied().collect();
+        let keys: Vec<_> = st.active.iter().copied().collect();
         // Pairs ready in this pass: with the length of the pair at hand, an
         // estimate of the bytes about to move. When it exceeds the streaming
         // threshold the copies stream (non-temporal stores): the
@@ -886,7 +873,7 @@ impl System {
         let ready: u64 = keys
             .iter()
             .map(|&(c, e, q)| {
-                let k = &self.cores[usize::from(c)];
+                let k = &st.cores[usize::from(c)];
                 u64::from(k.queue(e, q, 0).pending().min(k.queue(e, q, 1).pending()))
             })
             .sum();
@@ -895,23 +882,23 @@ impl System {
         let mut row_memo: Option<((link::LinkClass, u32), timing::DataRow)> = None;
         for (core, e, q) in keys {
             let cid = CoreId(core);
-            while self.pair_ready(core, e, q) {
-                let pair = self.fetch_pair(cid, e, q)?;
+            while st.pair_ready(core, e, q) {
+                let pair = st.fetch_pair(cid, e, q)?;
                 let stream =
                     ready * u64::from(pair.m2s.len) >= datapath::copy::STREAM_THRESHOLD as u64;
-                let sems_before = match (&self.rec, pair.dst.1) {
+                let sems_before = match (&st.rec, pair.dst.1) {
                     (Some(_), Target::EvtSem { offset }) => {
-                        Some(self.sems_written(pair.dst.0, offset, pair.m2s.len))
+                        Some(st.sems_written(pair.dst.0, offset, pair.m2s.len))
                     }
                     _ => None,
                 };
-                self.move_or_defer(cid, e, q, &pair, stream)?;
-                let (start, end) = self.pair_timing(cid, e, q, &pair, &mut row_memo)?;
+                self.move_or_defer(st, cid, e, q, &pair, stream)?;
+                let (start, end) = self.pair_timing(st, cid, e, q, &pair, &mut row_memo)?;
                 let land = end;
-                self.complete_pair(cid, e, q, pair.m2s.len, land)?;
-                if self.rec.is_some() {
+                st.complete_pair(cid, e, q, pair.m2s.len, land)?;
+                if st.rec.is_some() {
                     let xfer_start = start;
-                    self.trace_pair(
+                    st.trace_pair(
                         cid,
                         e,
                         q,
@@ -923,7 +910,6 @@ impl System {
                 progressed = true;
             }
         }
-        let st = &mut self.st;
         let cores = &st.cores;
         st.active.retain(|&(c, e, q)| {
             let k = &cores[usize::from(c)];
@@ -940,6 +926,7 @@ impl System {
     /// holds the data-path row of the last (link class, engines of the leg).
     fn pair_timing(
         &mut self,
+        st: &mut SystemState,
         cid: CoreId,
         e: u8,
         q: u8,
@@ -947,9 +934,8 @@ impl System {
         row_memo: &mut Option<((link::LinkClass, u32), timing::DataRow)>,
     ) -> Result<(Ps, Ps), SystemError> {
         let core = cid.0;
-        let class = self.topo.link_class(cid, pair.dst.0)?;
+        let class = st.topo.link_class(cid, pair.dst.0)?;
         let share = self
-            .fast
             .timing
             .share
             .get(&(core, q))
@@ -967,8 +953,7 @@ impl System {
         let ready = [0u8, 1]
             .iter()
             .map(|s| {
-                self.fast
-                    .timing
+                self.timing
                     .queue_ready
                     .get(&(core, e, q, *s))
                     .copied()
@@ -977,7 +962,6 @@ impl System {
             .max()
             .unwrap_or(0);
         let free = self
-            .fast
             .timing
             .engine_free
             .get(&(core, e))
@@ -985,8 +969,8 @@ impl System {
             .unwrap_or(0);
         let start = free.max(ready + row.fixed_ps());
         let end = start + row.desc_ps(pair.m2s.len.into());
-        self.fast.timing.engine_free.insert((core, e), end);
-        self.fast.timing.horizon = self.fast.timing.horizon.max(end);
+        self.timing.engine_free.insert((core, e), end);
+        self.timing.horizon = self.timing.horizon.max(end);
         if let Some(map::SemReg::Read(sem) | map::SemReg::Incr(sem) | map::SemReg::Decr(sem)) =
             match pair.dst.1 {
                 Target::EvtSem { offset } => map::sem_reg(offset),
@@ -994,7 +978,6 @@ impl System {
             }
         {
             let r = self
-                .fast
                 .timing
                 .sem_ready
                 .entry((pair.dst.0 .0, sem))
@@ -1005,30 +988,61 @@ impl System {
     }
 
     /// Fast mode: alternate Q7 programs and descriptor execution until idle.
-    pub(crate) fn run_fast(&mut self) -> Result<(), SystemError> {
-        let r = self.run_fast_inner();
-        if self.fast.movers.hold {
-            return r.and_then(|()| self.launch_moves());
+    pub(crate) fn run(&mut self, st: &mut SystemState) -> Result<(), SystemError> {
+        let r = self.run_inner(st);
+        if self.movers.hold {
+            return r.and_then(|()| self.launch_moves(st));
         }
-        let f = self.flush_moves();
+        let f = self.flush_moves(st);
         r.and(f)
     }
 
-    fn run_fast_inner(&mut self) -> Result<(), SystemError> {
-        self.fast.timing.horizon = self.now;
-        self.fast.timing.q7.clear();
+    fn run_inner(&mut self, st: &mut SystemState) -> Result<(), SystemError> {
+        self.timing.horizon = st.now;
+        self.timing.q7.clear();
         loop {
-            let a = self.q7_pass()?;
-            let b = self.pump_fast()?;
-            if self.pending.is_empty() {
-                let q7 = self.fast.timing.q7.values().copied().max().unwrap_or(0);
-                self.now = self.now.max(self.fast.timing.horizon).max(q7);
-                return self.check_idle();
+            let a = self.q7_pass(st)?;
+            let b = self.pump(st)?;
+            if st.pending.is_empty() {
+                let q7 = self.timing.q7.values().copied().max().unwrap_or(0);
+                st.now = st.now.max(self.timing.horizon).max(q7);
+                return st.check_idle();
             }
             if !a && !b {
-                return Err(self.diagnose(self.cycle.cycles));
+                // Fast mode runs no cycles: a timeout report names 0.
+                return Err(st.diagnose(0));
             }
         }
+    }
+
+    /// Fast mode: apply every queued set-up program at once, in order (the
+    /// same register writes and bytes cycle mode plays on the Q7 ports;
+    /// no modeled time, as before set-up went through the ports).
+    pub(crate) fn apply_setups(&mut self, st: &mut SystemState) -> Result<(), SystemError> {
+        while let Some(s) = st.setups.front() {
+            let (by, acc) = (s.core, std::mem::take(&mut st.setups[0].accesses));
+            let r = self.apply_setup(st, by, &acc);
+            if r.is_err() {
+                st.setups[0].accesses = acc;
+                return r;
+            }
+            st.setups.pop_front();
+        }
+        Ok(())
+    }
+
+    /// Apply the steps of one set-up program by the Q7 of `by` (fast mode's
+    /// step executor, [`super::System::apply_q7_step`]).
+    fn apply_setup(
+        &mut self,
+        st: &mut SystemState,
+        by: CoreId,
+        acc: &[Q7Step],
+    ) -> Result<(), SystemError> {
+        for a in acc {
+            self.apply_q7_step(st, by, a)?;
+        }
+        Ok(())
     }
 }
 
@@ -1374,7 +1388,7 @@ pub(crate) fn trace_wait(r: &mut Recorder, core: u16, sem: u8, target: i32, (t0,
     );
 }
 
-impl System {
+impl SystemState {
     /// One fast-mode descriptor pair on the timeline: the engine queue busy
     /// from `start` to `end`, the link from `xfer` to `land`, the semaphores
     /// it raised at `land`.
@@ -1462,7 +1476,7 @@ impl SystemState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::system::{Mode, SystemLeg, Topology};
+    use crate::system::{Mode, System, SystemLeg, Topology};
 
     fn pattern(core: u16, p: u8, n: usize) -> Vec<u8> {
         (0..n)

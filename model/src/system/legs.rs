@@ -29,7 +29,7 @@ use super::classify::{PeerClass, PreSync};
 use super::firmware::{self, Q7Step, RingLayout};
 use super::map::{self, core_local, sbuf_offset};
 use super::topology::{CoreId, DMA_ENGINES};
-use super::{Q7Op, System, SystemError, SystemState};
+use super::{Q7Op, SystemError, SystemState};
 
 /// Largest data length of one descriptor (PUBLIC-FACTS §1).
 pub const MAX_DESC_LEN: u64 = UDMA_DESC_MAX_LEN as u64;
@@ -231,36 +231,9 @@ impl Plan {
     }
 }
 
-impl System {
-    /// Fast mode: apply every queued set-up program at once, in order (the
-    /// same register writes and bytes cycle mode plays on the Q7 ports;
-    /// no modeled time, as before set-up went through the ports).
-    pub(crate) fn apply_setups(&mut self) -> Result<(), SystemError> {
-        while let Some(s) = self.setups.front() {
-            let (by, acc) = (s.core, std::mem::take(&mut self.setups[0].accesses));
-            let r = self.apply_setup(by, &acc);
-            if r.is_err() {
-                self.setups[0].accesses = acc;
-                return r;
-            }
-            self.setups.pop_front();
-        }
-        Ok(())
-    }
-
-    /// Apply the steps of one set-up program by the Q7 of `by` (fast mode's
-    /// step executor, [`System::apply_q7_step`]).
-    fn apply_setup(&mut self, by: CoreId, acc: &[Q7Step]) -> Result<(), SystemError> {
-        for a in acc {
-            self.apply_q7_step(by, a)?;
-        }
-        Ok(())
-    }
-}
-
 impl SystemState {
     /// The ring layout of this system's cores ([`RingLayout::for_core`] with
-    /// [`System::ring_len`] descriptors per ring).
+    /// [`SystemState::ring_len`] descriptors per ring).
     pub fn layout(&self) -> RingLayout {
         self.layout.with_ring_len(self.ring_len)
     }

@@ -41,6 +41,11 @@
 //!   programs, then the start programs); queue state:
 //!   [`System::queue`]; a trace of transactions: [`System::trace`].
 //!
+//! Structure: [`System`] owns the shared state ([`SystemState`], which it
+//! dereferences to: every method above that needs no executor is there) and
+//! the two executors, [`FastExec`] and [`CycleExec`], whose code takes the
+//! shared state as an argument; [`System::run`] runs the one a [`Mode`] names.
+//!
 //! Errors are [`SystemError`]; a leg that can never complete ends in
 //! [`SystemError::Deadlock`] naming the core, semaphore and target.
 
@@ -78,6 +83,7 @@ pub use self::core::{QueueState, SystemCore};
 pub use crate::pair::CoreParams;
 pub use bcast::{DmaApbBcast, Doorbells, Trigger};
 pub use classify::{PeerClass, PreSync};
+pub use cycle::{CycleExec, SemWatch};
 pub use fast::FastExec;
 pub use firmware::{Q7Step, RingLayout, COMPACT_RING_LEN};
 pub use legs::{prid, GenReport};
@@ -439,42 +445,12 @@ pub enum TraceEvent {
 /// the cores' SBUFs: it finishes before they are freed.
 impl Drop for System {
     fn drop(&mut self) {
-        self.sync_moves();
+        self.fast.sync_moves();
         // Inside `trace::capture`: the timeline goes to the capture.
         if let (Some(r), Some(i)) = (self.rec.take(), self.rec_index) {
             crate::trace::deposit(*r, i);
         }
     }
-}
-
-/// The cycle executor's own state (the system's shared state stays in
-/// [`System`]).
-#[derive(Debug, Default)]
-pub struct CycleExec {
-    /// Cycles run in cycle mode.
-    pub cycles: u64,
-    /// The SoC fabric (links between the cores' compositions).
-    pub fabric: cycle::Fabric,
-    /// Cycle budget per `run`.
-    pub max_cycles: u64,
-    /// Every AXI4-Lite transaction the Q7 programs made on a core's Q7 port
-    /// (recorded when `trace_on`).
-    pub q7_log: Vec<q7_exec::Q7Txn>,
-    /// A semaphore watched after every clock ([`SemWatch`]; a leg's
-    /// data-phase end, as the pair environment's debug port watches it).
-    pub sem_watch: Option<SemWatch>,
-}
-
-/// A semaphore cycle mode watches after every clock: the first cycle
-/// ([`CycleExec::cycles`] after the clock edge) at which semaphore `sem` of
-/// `core` holds at least `target`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SemWatch {
-    pub core: CoreId,
-    pub sem: u8,
-    pub target: i32,
-    /// The cycle it was first seen at the target.
-    pub reached: Option<u64>,
 }
 
 /// The system's shared state, read and written by both executors: the
@@ -656,7 +632,7 @@ impl System {
                     let reg = eng_addr(map::side_of(side), UDMA_ENG_CHANGE_STATE);
                     let local = map::core_local(loc.core, map::udma_offset(e, reg));
                     let step = firmware::engine_normal(self.topo.fold(c, c, local)?);
-                    self.apply_q7_step(c, &step)?;
+                    self.fast.apply_q7_step(&mut self.st, c, &step)?;
                 }
             }
         }
@@ -680,7 +656,7 @@ impl System {
         data: &[u8],
     ) -> Result<(), SystemError> {
         // A batch in flight (a held sequence) finishes first.
-        self.sync_moves();
+        self.fast.sync_moves();
         self.core_mut(c)?.sbuf.write(partition, offset, data)
     }
 
@@ -694,13 +670,13 @@ impl System {
                 if self.rec.is_some() {
                     self.trace_setups();
                 }
-                self.apply_setups()?;
-                self.run_fast()
+                self.fast.apply_setups(&mut self.st)?;
+                self.fast.run(&mut self.st)
             }
             Mode::Cycle => {
                 // Cycle mode moves SBUF bytes itself: no batch in flight.
-                self.sync_moves();
-                self.run_cycle()
+                self.fast.sync_moves();
+                self.cycle.run(&mut self.st)
             }
         }
     }
@@ -738,6 +714,28 @@ impl System {
             num_descriptors: g.total,
             ..RdmaDescStart::default()
         }
+    }
+
+    /// Host threads the fast executor moves bytes on ([`FastExec::threads`]).
+    pub fn threads(&self) -> usize {
+        self.fast.threads()
+    }
+
+    /// Set the fast executor's thread count (0 = the default; 1 = serial).
+    pub fn set_threads(&mut self, n: usize) {
+        self.fast.set_threads(n);
+    }
+
+    /// Keep the fast executor's deferred byte moves across runs
+    /// ([`FastExec::hold_moves`]).
+    pub(crate) fn hold_moves(&mut self, hold: bool) {
+        self.fast.hold_moves(hold);
+    }
+
+    /// Run every deferred byte move of the fast executor
+    /// ([`FastExec::flush_moves`]).
+    pub fn flush_moves(&mut self) -> Result<(), SystemError> {
+        self.fast.flush_moves(&mut self.st)
     }
 
     /// Run one directed leg: gen on both Q7s, RX start (arm S2M, right_push),

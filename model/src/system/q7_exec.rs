@@ -13,7 +13,7 @@
 //!   [`SystemError::Q7Resp`] naming the port's core, the address and the
 //!   response;
 //! - before a doorbell or a broadcast write is offered, the host-side checks
-//!   of fast mode ([`System::doorbell_check`], [`System::bcast_check`]) run
+//!   of fast mode ([`SystemState::doorbell_check`], [`SystemState::bcast_check`]) run
 //!   (typed errors before a register is touched); after its B, the same
 //!   bookkeeping as fast mode (queue marked active, DB_OVERFLOW check, trace
 //!   events stamped with the cycle of the B);
@@ -26,7 +26,7 @@
 //!   SLVERR; docs/decisions.md "Cycle-mode completion poll"), retried every
 //!   [`POLL_GAP`] cycles.
 //!
-//! - the ring set-up programs `rdma_desc_gen` queued ([`System::setups`]:
+//! - the ring set-up programs `rdma_desc_gen` queued ([`SystemState::setups`]:
 //!   queue and completion-ring CSR writes, descriptor and semaphore-constant
 //!   stores, each a routed 32-bit write — the stores take the port's memory
 //!   store master into the core's descriptor RAM) run first: no start or
@@ -47,7 +47,9 @@ use super::firmware::{port_wait, Q7Step};
 use super::map::{self, Target};
 use super::q7_master::AxilMaster;
 use super::topology::DMA_ENGINES;
-use super::{doorbell_of, CoreId, Q7Op, System, SystemError};
+#[cfg(test)]
+use super::System;
+use super::{doorbell_of, CoreId, CycleExec, Q7Op, SystemError, SystemState};
 
 /// Cycles between two polls of a Q7 program whose poll found its target not
 /// yet reached (project-defined, docs/decisions.md "Cycle-mode Q7 polls").
@@ -106,16 +108,16 @@ enum PortStep {
     },
     /// Read until the value (as i32) is at least `min`.
     Poll { port: u16, addr: u32, min: i32 },
-    /// Completion-ring poll (direct load, [`System::poll_completions`]).
+    /// Completion-ring poll (direct load, [`SystemState::poll_completions`]).
     Comp { queue: u8, engines: Vec<(u8, u64)> },
 }
 
 /// Where a program came from.
 #[derive(Debug, Clone, PartialEq)]
 enum Src {
-    /// A start or wait program ([`System::pending`]).
+    /// A start or wait program ([`SystemState::pending`]).
     Op(Q7Op),
-    /// The set-up program of an `rdma_desc_gen` (its id in [`System::setups`]).
+    /// The set-up program of an `rdma_desc_gen` (its id in [`SystemState::setups`]).
     Setup(u64),
 }
 
@@ -220,11 +222,17 @@ impl Q7Exec {
     }
 }
 
-impl System {
+impl CycleExec {
     /// The step of an MMIO write by the Q7 of `from` to routed address `soc`.
-    fn q7_write_step(&self, from: CoreId, soc: u64, data: u32) -> Result<PortStep, SystemError> {
-        let (to, off) = map::route_address(&self.topo, from, soc)?;
-        let kind = match map::decode_core_offset(off, self.topo.sbuf_bytes_per_partition)? {
+    fn q7_write_step(
+        &self,
+        st: &SystemState,
+        from: CoreId,
+        soc: u64,
+        data: u32,
+    ) -> Result<PortStep, SystemError> {
+        let (to, off) = map::route_address(&st.topo, from, soc)?;
+        let kind = match map::decode_core_offset(off, st.topo.sbuf_bytes_per_partition)? {
             Target::Udma { engine, offset } => match doorbell_of(offset) {
                 Some((side, queue)) => WrKind::Doorbell {
                     engine,
@@ -270,13 +278,14 @@ impl System {
     /// (a Q7-local step is applied here, when the program is built).
     fn port_steps(
         &mut self,
+        st: &mut SystemState,
         by: CoreId,
         step: &Q7Step,
         out: &mut VecDeque<PortStep>,
     ) -> Result<(), SystemError> {
         match step {
             Q7Step::ReadyFlag { .. } => {
-                self.core_mut(by)?.q7_local(step);
+                st.core_mut(by)?.q7_local(step);
             }
             Q7Step::WaitDec { sem, target } => out.extend(Self::q7_wait_steps(by, *sem, *target)),
             Q7Step::PollComp { queue, engines } => out.push_back(PortStep::Comp {
@@ -288,7 +297,7 @@ impl System {
             | Q7Step::Doorbell { .. }
             | Q7Step::Push { .. } => {
                 for (soc, data) in step.words() {
-                    out.push_back(self.q7_write_step(by, soc, data)?);
+                    out.push_back(self.q7_write_step(st, by, soc, data)?);
                 }
             }
         }
@@ -296,26 +305,30 @@ impl System {
     }
 
     /// The port transactions of one queued op: its program from the one
-    /// generator ([`System::q7_program`], the program fast mode applies).
-    fn q7_steps(&mut self, op: &Q7Op) -> Result<(CoreId, VecDeque<PortStep>), SystemError> {
-        let (by, prog) = self.q7_program(op)?;
+    /// generator ([`SystemState::q7_program`], the program fast mode applies).
+    fn q7_steps(
+        &mut self,
+        st: &mut SystemState,
+        op: &Q7Op,
+    ) -> Result<(CoreId, VecDeque<PortStep>), SystemError> {
+        let (by, prog) = st.q7_program(op)?;
         let mut s = VecDeque::new();
         for step in &prog {
-            self.port_steps(by, step, &mut s)?;
+            self.port_steps(st, by, step, &mut s)?;
         }
         Ok((by, s))
     }
 
     /// The executor of a run over the queued programs.
-    pub(crate) fn q7_exec(&mut self) -> Result<Q7Exec, SystemError> {
-        let ops: Vec<Q7Op> = self.pending.iter().cloned().collect();
+    pub(crate) fn q7_exec(&mut self, st: &mut SystemState) -> Result<Q7Exec, SystemError> {
+        let ops: Vec<Q7Op> = st.pending.iter().cloned().collect();
         let mut x = Q7Exec {
-            last_change: self.cycle.cycles,
+            last_change: self.cycles,
             ..Q7Exec::default()
         };
         // The set-up programs first: each access word by word, routed to
         // the Q7 port of the core it addresses.
-        let setups: Vec<(u64, CoreId, Vec<Q7Step>)> = self
+        let setups: Vec<(u64, CoreId, Vec<Q7Step>)> = st
             .setups
             .iter()
             .map(|s| (s.id, s.core, s.accesses.clone()))
@@ -323,7 +336,7 @@ impl System {
         for (id, by, prog) in setups {
             let mut steps = VecDeque::new();
             for step in &prog {
-                self.port_steps(by, step, &mut steps)?;
+                self.port_steps(st, by, step, &mut steps)?;
             }
             x.progs.push(Some(Prog {
                 src: Src::Setup(id),
@@ -338,7 +351,7 @@ impl System {
             x.setups_left += 1;
         }
         for op in ops {
-            let (by, steps) = self.q7_steps(&op)?;
+            let (by, steps) = self.q7_steps(st, &op)?;
             x.progs.push(Some(Prog {
                 src: Src::Op(op),
                 by,
@@ -350,28 +363,28 @@ impl System {
                 txns: 0,
             }));
         }
-        x.flush = (0..self.cores.len() as u16)
-            .filter(|&c| !self.cores[usize::from(c)].hw.q7.idle())
+        x.flush = (0..st.cores.len() as u16)
+            .filter(|&c| !st.cores[usize::from(c)].hw.q7.idle())
             .collect();
         Ok(x)
     }
 
     /// A program ran to its end: its op leaves the queue.
-    fn q7_finish(&mut self, x: &mut Q7Exec, pi: usize) {
-        if self.rec.is_some() {
+    fn q7_finish(&mut self, st: &mut SystemState, x: &mut Q7Exec, pi: usize) {
+        if st.rec.is_some() {
             if let Some(p) = x.progs[pi].as_ref() {
-                self.trace_prog(p);
+                self.trace_prog(st, p);
             }
         }
         match x.progs[pi].take().map(|p| p.src) {
             Some(Src::Op(op)) => {
-                if let Some(i) = self.pending.iter().position(|o| *o == op) {
-                    self.pending.remove(i);
+                if let Some(i) = st.pending.iter().position(|o| *o == op) {
+                    st.pending.remove(i);
                 }
             }
             Some(Src::Setup(id)) => {
-                if let Some(i) = self.setups.iter().position(|s| s.id == id) {
-                    self.setups.remove(i);
+                if let Some(i) = st.setups.iter().position(|s| s.id == id) {
+                    st.setups.remove(i);
                 }
                 x.setups_left -= 1;
             }
@@ -382,12 +395,15 @@ impl System {
     /// Before the clock: run the programs' local steps and offer the next
     /// access of each ready program on its idle target port. `Ok(true)` when
     /// a step completed.
-    pub(crate) fn q7_issue(&mut self, x: &mut Q7Exec) -> Result<bool, SystemError> {
-        let now = self.cycle.cycles;
+    pub(crate) fn q7_issue(
+        &mut self,
+        st: &mut SystemState,
+        x: &mut Q7Exec,
+    ) -> Result<bool, SystemError> {
+        let now = self.cycles;
         let n = x.progs.len();
         let mut progressed = false;
-        x.flush
-            .retain(|&c| !self.cores[usize::from(c)].hw.q7.idle());
+        x.flush.retain(|&c| !st.cores[usize::from(c)].hw.q7.idle());
         for k in 0..n {
             let pi = (now as usize + k) % n;
             while let Some(p) = x.progs[pi].as_ref() {
@@ -399,14 +415,14 @@ impl System {
                 }
                 let by = p.by;
                 let Some(step) = p.steps.front().cloned() else {
-                    self.q7_finish(x, pi);
+                    self.q7_finish(st, x, pi);
                     progressed = true;
                     break;
                 };
                 if let PortStep::Write { port, .. } | PortStep::Poll { port, .. } = step {
                     if x.masters.contains_key(&port)
                         || x.flush.contains(&port)
-                        || !self.cores[usize::from(port)].hw.q7.idle()
+                        || !st.cores[usize::from(port)].hw.q7.idle()
                     {
                         break; // the port is busy: offered next cycle
                     }
@@ -416,7 +432,7 @@ impl System {
                 }
                 match step {
                     PortStep::Comp { queue, engines } => {
-                        if self.poll_completions(by, queue, &engines)? {
+                        if st.poll_completions(by, queue, &engines)? {
                             let p = x.progs[pi].as_mut().expect("prog");
                             p.steps.pop_front();
                             progressed = true;
@@ -441,10 +457,10 @@ impl System {
                                 side,
                                 n,
                             } => {
-                                self.doorbell_check(to, engine, queue, side, n)?;
+                                st.doorbell_check(to, engine, queue, side, n)?;
                                 None
                             }
-                            WrKind::Bcast { offset } => Some(self.bcast_check(to, offset, data)?),
+                            WrKind::Bcast { offset } => Some(st.bcast_check(to, offset, data)?),
                             _ => None,
                         };
                         x.masters.insert(
@@ -476,11 +492,12 @@ impl System {
         Ok(progressed)
     }
 
-    /// After the clock edge (`self.cycle.cycles` already advanced): the handshakes
+    /// After the clock edge (`self.cycles` already advanced): the handshakes
     /// of this cycle on every port with a transaction, from the ports'
     /// outputs `outs`. `Ok(true)` when a transaction completed a step.
     pub(crate) fn q7_retire(
         &mut self,
+        st: &mut SystemState,
         x: &mut Q7Exec,
         outs: &BTreeMap<u16, AxilOut>,
     ) -> Result<bool, SystemError> {
@@ -502,12 +519,12 @@ impl System {
                 && evt < map::CORE_EVT_SEM_BYTES
                 && matches!(map::sem_reg(evt as u32), Some(map::SemReg::Decr(_)))
             {
-                p.popped.get_or_insert(self.cycle.cycles);
+                p.popped.get_or_insert(self.cycles);
             }
             let (by, prog) = (p.by, p.src.name());
-            if self.trace_on {
-                self.cycle.q7_log.push(Q7Txn {
-                    cycle: self.cycle.cycles,
+            if st.trace_on {
+                self.q7_log.push(Q7Txn {
+                    cycle: self.cycles,
                     issued: m.issued,
                     port,
                     by: by.0,
@@ -534,7 +551,7 @@ impl System {
                 .expect("step");
             match step {
                 PortStep::Write { kind, .. } => {
-                    self.q7_write_landed(by, to, kind, m.bcast)?;
+                    self.q7_write_landed(st, by, to, kind, m.bcast)?;
                     x.progs[pi].as_mut().expect("prog").steps.pop_front();
                     progressed = true;
                 }
@@ -545,26 +562,27 @@ impl System {
                         progressed = true;
                     } else {
                         p.failed_at = Some(m.issued);
-                        p.wait_until = self.cycle.cycles + POLL_GAP;
+                        p.wait_until = self.cycles + POLL_GAP;
                     }
                 }
                 PortStep::Comp { .. } => {}
             }
             if x.progs[pi].as_ref().is_some_and(|p| p.steps.is_empty()) {
-                self.q7_finish(x, pi);
+                self.q7_finish(st, x, pi);
             }
         }
         Ok(progressed)
     }
 }
 
-impl System {
+impl CycleExec {
     /// After the OKAY B of a program's write on the port of `to`: the same
     /// bookkeeping as fast mode (a doorbell's queue marked active and its
     /// DB_OVERFLOW check, the broadcast trigger's doorbells and log, the
     /// semaphore trace).
     fn q7_write_landed(
         &mut self,
+        st: &mut SystemState,
         by: CoreId,
         to: CoreId,
         kind: WrKind,
@@ -579,7 +597,7 @@ impl System {
                     ..
                 },
                 _,
-            ) => self.doorbell_landed(by, to, engine, queue, side)?,
+            ) => st.doorbell_landed(by, to, engine, queue, side)?,
             (
                 WrKind::Bcast { offset },
                 Some(BcastWrite::Trigger {
@@ -590,27 +608,27 @@ impl System {
                 }),
             ) => {
                 for e in (0..DMA_ENGINES).filter(|e| mask >> e & 1 == 1) {
-                    self.doorbell_landed(by, to, e, queue, side)?;
+                    st.doorbell_landed(by, to, e, queue, side)?;
                 }
-                self.bcast_logged(by, to, offset, mask, n)?;
+                st.bcast_logged(by, to, offset, mask, n)?;
             }
-            (WrKind::Evt { offset }, _) => self.trace_sem(to, offset),
+            (WrKind::Evt { offset }, _) => st.trace_sem(to, offset),
             _ => {}
         }
         Ok(())
     }
 
     /// A finished Q7 program on the timeline.
-    fn trace_prog(&mut self, p: &Prog) {
+    fn trace_prog(&mut self, st: &mut SystemState, p: &Prog) {
         use crate::trace::{Q7Role, Track};
         use serde_json::json;
         let ps = crate::clock::cycles_to_ps;
-        let now = self.cycle.cycles;
+        let now = self.cycles;
         let t0 = p.first.unwrap_or(now);
         let core = p.by.0;
         let txns = json!({"transactions": p.txns});
         let role = match &p.src {
-            Src::Setup(id) => self
+            Src::Setup(id) => st
                 .setups
                 .iter()
                 .find(|s| s.id == *id)
@@ -619,7 +637,7 @@ impl System {
             Src::Op(Q7Op::TxLaunch { .. } | Q7Op::PollComp { .. }) => Q7Role::Tx,
             Src::Op(Q7Op::Wait { .. }) => Q7Role::Wait,
         };
-        let Some(r) = self.rec() else { return };
+        let Some(r) = st.rec() else { return };
         let track = Track::Q7 { core, role };
         match &p.src {
             Src::Setup(_) => r.slice(track, "ring set-up", ps(t0), ps(now), txns),
@@ -653,12 +671,13 @@ impl System {
 }
 
 #[cfg(test)]
-impl System {
+impl CycleExec {
     /// Test hook: one write by the Q7 of `by` at core-local `addr` of core
     /// `port`'s Q7 port, through the executor and the clocked port (no
     /// program queue, no DMA). Returns the cycles it took.
     pub(crate) fn q7_raw_write(
         &mut self,
+        st: &mut SystemState,
         by: CoreId,
         port: u16,
         addr: u32,
@@ -685,24 +704,38 @@ impl System {
                 popped: None,
                 txns: 0,
             })],
-            last_change: self.cycle.cycles,
+            last_change: self.cycles,
             ..Q7Exec::default()
         };
-        let c0 = self.cycle.cycles;
-        let mut fabric = std::mem::take(&mut self.cycle.fabric);
+        let c0 = self.cycles;
+        let mut fabric = std::mem::take(&mut self.fabric);
         let mut outs = BTreeMap::new();
         let r = (|| {
-            while x.progs[0].is_some() && self.cycle.cycles - c0 < 64 {
-                self.q7_issue(&mut x)?;
+            while x.progs[0].is_some() && self.cycles - c0 < 64 {
+                self.q7_issue(st, &mut x)?;
                 let cores: BTreeSet<u16> = x.ports().collect();
                 outs.clear();
-                self.clock_fabric(&cores, &mut fabric, &x.drives(), &mut outs)?;
-                self.cycle.cycles += 1;
-                self.q7_retire(&mut x, &outs)?;
+                self.clock_fabric(st, &cores, &mut fabric, &x.drives(), &mut outs)?;
+                self.cycles += 1;
+                self.q7_retire(st, &mut x, &outs)?;
             }
-            Ok(self.cycle.cycles - c0)
+            Ok(self.cycles - c0)
         })();
-        self.cycle.fabric = fabric;
+        self.fabric = fabric;
         r
+    }
+}
+
+#[cfg(test)]
+impl System {
+    /// Test hook: [`CycleExec::q7_raw_write`] on this system.
+    pub(crate) fn q7_raw_write(
+        &mut self,
+        by: CoreId,
+        port: u16,
+        addr: u32,
+        data: u32,
+    ) -> Result<u64, SystemError> {
+        self.cycle.q7_raw_write(&mut self.st, by, port, addr, data)
     }
 }

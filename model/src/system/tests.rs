@@ -1493,18 +1493,15 @@ fn cycle_mode_bad_doorbell_is_the_typed_error_before_any_port_write() {
     sys.trace_on = true;
     sys.doorbells = Doorbells::PerEngine;
     let c = CoreId(2);
-    sys.mmio_write(
-        c,
-        sys.topology()
-            .fold(
-                c,
-                c,
-                map::core_local(2, map::sem_incr_offset(DEFAULT_GO_SEM)),
-            )
-            .unwrap(),
-        1,
-    )
-    .unwrap();
+    let go = sys
+        .topology()
+        .fold(
+            c,
+            c,
+            map::core_local(2, map::sem_incr_offset(DEFAULT_GO_SEM)),
+        )
+        .unwrap();
+    sys.mmio_write(c, go, 1).unwrap();
     sys.pending.push_back(Q7Op::TxLaunch {
         core: c,
         queue: 9,
