@@ -2040,7 +2040,12 @@ fn ring_step_with_setup_on_the_ports_agrees_with_fast_mode() {
 /// through the debug port one cycle after the increment (+1 here).
 /// Completion rings off: the pair environment's firmware configures none.
 fn seed_core_data_cycles(bytes: u32) -> u64 {
-    let p = crate::pair::seed_params();
+    core_data_cycles(crate::pair::seed_params(), 0xF, bytes)
+}
+
+/// [`seed_core_data_cycles`] on the cores of parameters `p` with the engines
+/// of `mask`, remote_sem seen at the engine count.
+fn core_data_cycles(p: crate::pair::CoreParams, mask: u16, bytes: u32) -> u64 {
     let topo = Topology {
         sbuf_bytes_per_partition: p.sbuf_win_base + p.sbuf_part_bytes,
         ..Topology::seed_001_s8()
@@ -2050,11 +2055,12 @@ fn seed_core_data_cycles(bytes: u32) -> u64 {
     sys.trace_on = true;
     let (src, dst) = (CoreId(3), CoreId(7));
     fill(&mut sys, src, 0x10_0000, bytes, 128, 1);
-    let leg = SystemLeg::new(src, 0x10_0000, dst, 0x10_0000, bytes, 128);
+    let mut leg = SystemLeg::new(src, 0x10_0000, dst, 0x10_0000, bytes, 128);
+    leg.engine_mask = mask;
     sys.cycle.sem_watch = Some(SemWatch {
         core: dst,
         sem: leg.remote_sem,
-        target: 4,
+        target: mask.count_ones() as i32,
         reached: None,
     });
     sys.send_recv(&leg, Mode::Cycle).unwrap();
@@ -2071,7 +2077,7 @@ fn seed_core_data_cycles(bytes: u32) -> u64 {
         .cycle
         .sem_watch
         .and_then(|w| w.reached)
-        .expect("remote_sem reached 4")
+        .expect("remote_sem reached the engine count")
         + 1;
     seen - doorbell
 }
@@ -2084,12 +2090,22 @@ fn seed_core_data_cycles(bytes: u32) -> u64 {
 /// The SBUFs are not loaded (backdoor, nothing stored): the cycles do not
 /// depend on the bytes.
 fn pair_data_cycles(bytes: u32, variations: bool) -> u64 {
+    pair_core_data_cycles(crate::pair::seed_params(), 0xF, bytes, variations)
+}
+
+/// [`pair_data_cycles`] on the golden pair of parameters `p` with the
+/// engines of `mask`.
+fn pair_core_data_cycles(
+    p: crate::pair::CoreParams,
+    mask: u16,
+    bytes: u32,
+    variations: bool,
+) -> u64 {
     use crate::pair::stim::LegSpec;
     use crate::ports::{CycleModel, Stimulus};
-    let p = crate::pair::seed_params();
     let l = LegSpec {
         tx: 0,
-        mask: 0xF,
+        mask,
         part_start: 0,
         part_count: 128,
         bytes,
@@ -2149,6 +2165,29 @@ fn cycle_mode_data_phase_at_the_leg_seed_core_equals_the_rtl() {
         assert_eq!(
             seed_core_data_cycles(bytes),
             pair_data_cycles(bytes, false),
+            "{bytes} B per partition"
+        );
+    }
+}
+
+/// Issue 34 item 4 at 16 engines: the system at the `leg_seed16` block's
+/// parameters (`pair::seed16_params()`, the system's 16 engines on the
+/// seed-size SBUF) runs the §8 leg over all 16 engines (`--engine-mask
+/// 0xFFFF`) in the RTL's data-phase cycles. Oracles: the RTL, copied by hand
+/// from `sb2sb run sendrecv --mode rtl --engine-mask 0xFFFF [--bytes 64K]`
+/// on the Verilated `leg_seed16` block ("TX doorbell -> last remote_sem
+/// increment" 4601 cycles at 16 KiB per partition, 16889 at 64 KiB); and at
+/// every size the golden pair at the same parameters under the `--mode rtl`
+/// environment.
+#[test]
+fn cycle_mode_data_phase_at_sixteen_engines_equals_the_rtl() {
+    let p = crate::pair::seed16_params();
+    assert_eq!(core_data_cycles(p, 0xFFFF, 16 * 1024), 4_601, "16 KiB");
+    assert_eq!(core_data_cycles(p, 0xFFFF, 64 * 1024), 16_889, "64 KiB");
+    for bytes in [1024, 16 * 1024, 64 * 1024] {
+        assert_eq!(
+            core_data_cycles(p, 0xFFFF, bytes),
+            pair_core_data_cycles(p, 0xFFFF, bytes, false),
             "{bytes} B per partition"
         );
     }
