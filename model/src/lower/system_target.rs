@@ -184,20 +184,24 @@ pub fn pieces(legs: &[Leg], cap: u32) -> Result<Vec<Piece>, TargetError> {
 /// Alignment of a receive slot of the Verilated top's target.
 pub const SLOT_ALIGN: u64 = 32;
 
+/// A round's pieces with their landing offsets.
+pub type Round = Vec<(Piece, u64)>;
+
 /// Pieces in rounds of a fixed system top: one piece per TX core per
 /// round, the first round it fits; a reducing piece also takes a receive
 /// slot of its bytes ([`SLOT_ALIGN`]) in `lo..hi` of its RX core's
 /// partitions (where the Verilated top's target lands it before its host
 /// fold). Each piece comes with its slot's offset (`dst_off` for a copy).
-pub fn rounds(pieces: &[Piece], lo: u64, hi: u64, cores: usize) -> Vec<Vec<(Piece, u64)>> {
-    let mut rounds: Vec<(Vec<(Piece, u64)>, Vec<u64>)> = Vec::new();
+pub fn rounds(pieces: &[Piece], lo: u64, hi: u64, cores: usize) -> Vec<Round> {
+    // Each round with the receive-slot bytes taken per RX core.
+    let mut rounds: Vec<(Round, Vec<u64>)> = Vec::new();
     for &pc in pieces {
         let need = if pc.reduce.is_some() {
             pc.bytes.next_multiple_of(SLOT_ALIGN)
         } else {
             0
         };
-        let fits = |(r, slots): &(Vec<(Piece, u64)>, Vec<u64>)| {
+        let fits = |(r, slots): &(Round, Vec<u64>)| {
             r.iter().all(|(q, _)| q.tx != pc.tx) && lo + slots[pc.rx] + need <= hi
         };
         let k = match rounds.iter().position(fits) {
