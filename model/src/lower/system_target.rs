@@ -597,3 +597,68 @@ impl SystemTarget {
         Ok(r.modeled_ps.div_ceil(1000))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datapath::reduce::{Dtype, ReduceOp};
+    use crate::lower::Region;
+
+    fn leg(tx: usize, rx: usize, partitions: u32, reduce: bool) -> Leg {
+        let r = |core| Region {
+            core,
+            partition: 0,
+            partitions,
+            offset: 0,
+            bytes: 512,
+        };
+        Leg {
+            src: r(tx),
+            dst: r(rx),
+            reduce: reduce.then_some((Dtype::Fp32, ReduceOp::Sum)),
+        }
+    }
+
+    /// Hand-computed: a 128-partition leg on 2 engines with rings of 64 is
+    /// cut at 122 (61 per engine); pieces of one TX core go to successive
+    /// rounds; reducing pieces into one core take 512-byte receive slots
+    /// until the 1 KiB between `lo` and `hi` is full; the j-th piece into a
+    /// core completes on 253 − 2j; engines are ⌈p / 8⌉, at most 2.
+    #[test]
+    fn pieces_rounds_engines_and_semaphores_follow_the_rtl_targets_rules() {
+        let core = SysParams::COLL.core;
+        assert_eq!(leg_partitions(&core), 122);
+        let ps = pieces(&[leg(0, 1, 128, false)], 122).unwrap();
+        assert_eq!(
+            ps.iter().map(|p| (p.part, p.parts)).collect::<Vec<_>>(),
+            vec![(0, 122), (122, 6)]
+        );
+        assert_eq!(rounds(&ps, 8192, 16384, 4).len(), 2);
+        assert_eq!(
+            [1, 6, 8, 9, 122].map(|p| leg_engines(p, core.engines)),
+            [1, 1, 1, 2, 2]
+        );
+        // Three reducing legs into core 3 from distinct TX cores: two slots
+        // of 512 B fit 1 KiB, the third waits for the next round.
+        let legs = [leg(0, 3, 4, true), leg(1, 3, 4, true), leg(2, 3, 4, true)];
+        let r = rounds(&pieces(&legs, 122).unwrap(), 1024, 2048, 4);
+        assert_eq!(r.len(), 2);
+        assert_eq!(
+            r[0].iter()
+                .map(|(p, land)| (p.tx, *land))
+                .collect::<Vec<_>>(),
+            vec![(0, 1024), (1, 1536)]
+        );
+        assert_eq!(r[1][0].1, 1024);
+        assert_eq!(
+            round_sems(&r[0], 4),
+            vec![(LEG_LOCAL_SEM, 253), (LEG_LOCAL_SEM, 251)]
+        );
+        // A copy lands at its destination offset; a shifted leg is refused.
+        let c = rounds(&pieces(&[leg(0, 1, 4, false)], 122).unwrap(), 1024, 2048, 4);
+        assert_eq!(c[0][0].1, 0);
+        let mut s = leg(0, 1, 4, false);
+        s.dst.partition = 8;
+        assert!(pieces(&[s], 122).is_err());
+    }
+}
