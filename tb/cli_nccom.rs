@@ -261,6 +261,185 @@ fn rtl_mode_checks_every_op_on_4_ranks_at_1k_and_64k() {
     }
 }
 
+/// `rows` of an `nccom ... --json` run: (size, cycles, time_us, verified).
+fn json_rows(line: &str) -> Vec<(u64, u64, f64, bool)> {
+    let o = sb2sb_line(line, &[]);
+    assert_eq!(o.status.code(), Some(0), "{line}: {}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["size_bytes"].as_u64().unwrap(),
+                r["cycles"].as_u64().unwrap(),
+                r["time_us"].as_f64().unwrap(),
+                r["verified"] == true,
+            )
+        })
+        .collect()
+}
+
+/// The four ops of the RTL's modeled-time comparison.
+const RTL_OPS: [&str; 4] = ["all_gather", "reduce_scatter", "all_reduce", "permute"];
+
+/// Most cycles a collective's RTL time may differ from its golden twin's:
+/// the firmware's round trips differ by tens of cycles per step (measured
+/// ≤ 76 over a 4-rank collective, docs/system-rtl.md); the data path agrees.
+const TWIN_CYCLES: u64 = 100;
+
+/// `--mode rtl` runs the block `system_coll`, whose golden twin is
+/// `--mode cycle --config coll` (SysParams::COLL's cores, engines,
+/// placement and memory, the same rounds of legs): the modeled time of
+/// every op at 1 KiB and 64 KiB per rank on 4 ranks is within
+/// [`TWIN_CYCLES`] cycles, and both pass `--check`.
+#[test]
+fn rtl_modeled_time_matches_cycle_mode_at_config_coll() {
+    if !rtl_built() {
+        return;
+    }
+    let mut far = Vec::new();
+    for op in RTL_OPS {
+        let base = format!("nccom {op} -r 4 -b 1K -e 64K -f 64 --check --json");
+        let rtl = json_rows(&format!("{base} --mode rtl"));
+        let cyc = json_rows(&format!("{base} --mode cycle --config coll"));
+        assert_eq!(rtl.len(), 2, "{op}");
+        for (r, c) in rtl.iter().zip(&cyc) {
+            assert!(r.3 && c.3, "{op}: rtl {r:?} cycle {c:?}");
+            assert_eq!(r.0, c.0, "{op}");
+            eprintln!(
+                "{op} {} B: rtl {} cycles {} us, cycle {} cycles {} us",
+                r.0, r.1, r.2, c.1, c.2
+            );
+            if r.1.abs_diff(c.1) > TWIN_CYCLES {
+                far.push((op, r.0, r.1, c.1));
+            }
+        }
+    }
+    assert!(
+        far.is_empty(),
+        "(op, size, rtl cycles, cycle cycles): {far:?}"
+    );
+}
+
+/// Fast and cycle mode at `--config coll` (the RTL's twin configuration,
+/// no Verilated build needed) leave every rank's buffers equal to each
+/// other byte for byte and to the plain reference
+/// (`collective::reference`), for the four ops at 1 KiB and 64 KiB per
+/// rank; both run the same legs.
+#[test]
+fn fast_and_cycle_mode_at_config_coll_agree_with_the_reference() {
+    use sb2sb_model::collective::algo::{Algorithm, Choice};
+    use sb2sb_model::collective::nccom::{self, Config, Machine};
+    use sb2sb_model::collective::{read_tensor, run_algo, CollectiveOp};
+    use sb2sb_model::datapath::reduce::{Dtype, ReduceOp};
+    use sb2sb_model::isa::Arch;
+    use sb2sb_model::pair::configs::SystemConfig;
+    for op in RTL_OPS {
+        let op = CollectiveOp::parse(op).unwrap();
+        for size in [1u64 << 10, 64 << 10] {
+            let cfg = Config {
+                op,
+                ranks: 4,
+                min_bytes: size,
+                max_bytes: size,
+                factor: 2,
+                dtype: Dtype::Fp32,
+                reduce: ReduceOp::Sum,
+                check: true,
+                channel: 0,
+                arch: Arch::Cayman,
+                seed: 3,
+                machine: Machine::SystemFast,
+                algorithm: Choice::Fixed(Algorithm::Ring),
+            };
+            let ccfg = Config {
+                machine: Machine::SystemCycle,
+                ..cfg
+            };
+            let red = op.reduces().then_some((Dtype::Fp32, ReduceOp::Sum));
+            let mut fast = nccom::prepare_with(&cfg, size, SystemConfig::Coll).unwrap();
+            let mut cyc = nccom::prepare_with(&ccfg, size, SystemConfig::Coll).unwrap();
+            let mut legs = Vec::new();
+            for p in [&mut fast, &mut cyc] {
+                assert_eq!(p.target.cores(), 4);
+                let rep =
+                    run_algo(p.target.as_mut(), op, &p.members, 0, red, Algorithm::Ring).unwrap();
+                legs.push(rep.legs);
+            }
+            assert_eq!(legs[0], legs[1], "{op} {size}");
+            nccom::verify(&cfg, size, &fast).unwrap();
+            nccom::verify(&ccfg, size, &cyc).unwrap();
+            for (mf, mc) in fast.members.iter().zip(&cyc.members) {
+                for (bf, bc) in [(Some(mf.input), Some(mc.input)), (mf.output, mc.output)] {
+                    let (Some(bf), Some(bc)) = (bf, bc) else {
+                        continue;
+                    };
+                    let a = read_tensor(fast.target.as_ref(), &bf, 0, bf.size).unwrap();
+                    let b = read_tensor(cyc.target.as_ref(), &bc, 0, bc.size).unwrap();
+                    assert!(a == b, "{op} {size}: rank {} differs", mf.input.core);
+                }
+            }
+            for c in 0..4 {
+                for s in 0..=255u8 {
+                    assert_eq!(
+                        fast.target.sem(c, s).unwrap(),
+                        cyc.target.sem(c, s).unwrap(),
+                        "{op} {size}: core {c} semaphore {s}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// `--config` names a configuration a mode can run, or stops with one
+/// line: the RTL has no top at the system's default core, the flat path
+/// no cores, `coll` has 4 cores, a lockstep top's core is not a system.
+#[test]
+fn config_option_refuses_what_a_mode_cannot_run() {
+    for (line, want) in [
+        (
+            "nccom all_gather -r 4 -b 1K -e 1K --mode rtl --config system",
+            "--config system with --mode rtl",
+        ),
+        (
+            "nccom all_gather -r 4 -b 1K -e 1K --mode flat --config coll",
+            "--config coll with --mode flat",
+        ),
+        (
+            "nccom all_gather -r 8 -b 1K -e 1K --mode cycle --config coll",
+            "config coll has 4 cores",
+        ),
+        (
+            "nccom all_gather -r 4 -b 1K -e 1K --config leg16",
+            "--config leg16: the core of lockstep block `leg16`",
+        ),
+        (
+            "nccom all_gather -r 4 -b 1K -e 1K --config huge",
+            "--config \"huge\": unknown configuration",
+        ),
+        (
+            "run program examples/reduce_scatter_int32_min.json --mode rtl --config system",
+            "--config system with --mode rtl",
+        ),
+    ] {
+        let o = sb2sb_line(line, &[]);
+        assert_ne!(o.status.code(), Some(0), "{line}");
+        let e = stderr(&o);
+        assert!(e.contains(want), "{line}: {e}");
+        assert_eq!(e.trim_end().lines().count(), 1, "{line}: {e}");
+    }
+    // The table names the configuration it ran.
+    let o = sb2sb_line(
+        "nccom all_gather -r 4 -b 1K -e 1K --mode cycle --config coll --check",
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("config coll"), "{}", stdout(&o));
+}
+
 /// More ranks than the Verilated system has cores is one line on stderr.
 #[test]
 fn rtl_mode_refuses_more_ranks_than_the_system_top_has_cores() {

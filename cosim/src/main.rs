@@ -25,7 +25,7 @@ enum Cmd {
     /// Run a program or a single send/recv leg on the system model.
     Run(cli::run::RunArgs),
     /// nccom-test style collective benchmark on the system model.
-    Nccom(cli::nccom::NccomArgs),
+    Nccom(Box<cli::nccom::NccomArgs>),
     /// Host topology: the peer-node helpers.
     Topo(cli::topo::TopoArgs),
     /// Per-block coverage table of `make coverage` (merged Verilator .dat files).
@@ -53,7 +53,7 @@ fn main() {
         Cmd::Isa(a) => cli::isa::run(a),
         Cmd::Cosim(a) => cli::cosim::run(a),
         Cmd::Run(a) => cli::run::run(a),
-        Cmd::Nccom(a) => cli::timeline::traced(a.trace.clone().as_deref(), || cli::nccom::run(a)),
+        Cmd::Nccom(a) => cli::timeline::traced(a.trace.clone().as_deref(), || cli::nccom::run(*a)),
         Cmd::Topo(a) => cli::topo::run(a),
         Cmd::Coverage(a) => cli::coverage::run(a),
         Cmd::Regress(a) => cli::regress::run(a),

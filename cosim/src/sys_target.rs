@@ -27,9 +27,11 @@
 //!   instruction's EVENTS) is a SEM_INCR or SEM_DECR write of the difference
 //!   by the core's Q7 on its port.
 
-use sb2sb_model::datapath::reduce::{recv_reduce, Dtype, ReduceOp};
+use sb2sb_model::datapath::reduce::recv_reduce;
 use sb2sb_model::isa::{Arch, Events};
-use sb2sb_model::lower::system_target::{local_leg, sem_after, LEG_LOCAL_SEM, LEG_REMOTE_SEM};
+use sb2sb_model::lower::system_target::{
+    leg_engines, leg_partitions, local_leg, pieces, round_sems, rounds, sem_after, slot_base, Piece,
+};
 use sb2sb_model::lower::target::{check_batch, check_core, legs_per_core, Leg, LegReport, Region};
 use sb2sb_model::lower::{Target, TargetError};
 use sb2sb_model::pair::sys_stim::{SysEnv, SysLeg};
@@ -43,8 +45,6 @@ use crate::rtl::{RtlDut, XInit};
 /// Cycles one round of legs may take before the run is declared stuck
 /// (a leg of 128 partitions × 8 KiB takes about 40,000).
 const ROUND_LIMIT: u64 = 20_000_000;
-/// Alignment of a receive slot inside the upper half of a partition.
-const SLOT_ALIGN: u64 = 32;
 
 /// Instance path of core `c`'s memories in the backdoor's names.
 fn core_prefix(c: usize) -> String {
@@ -54,23 +54,6 @@ fn core_prefix(c: usize) -> String {
 fn err(e: impl std::fmt::Display) -> TargetError {
     TargetError::System(format!("rtl: {e}"))
 }
-
-/// A piece of an rdma leg that one round carries.
-#[derive(Debug, Clone, Copy)]
-struct Piece {
-    tx: usize,
-    rx: usize,
-    part: u32,
-    parts: u32,
-    bytes: u64,
-    src_off: u64,
-    dst_off: u64,
-    reduce: Option<(Dtype, ReduceOp)>,
-}
-
-/// A round: its pieces with their landing offsets, and the receive-slot
-/// bytes taken per RX core.
-type Round = (Vec<(Piece, u64)>, [u64; SYS_CORES]);
 
 /// The Verilated 4-core system as a lowering target.
 pub struct RtlSystemTarget {
@@ -223,88 +206,32 @@ impl RtlSystemTarget {
             .map_err(err)
     }
 
-    /// The rdma legs of a batch cut into pieces a round carries.
+    /// The rdma legs of a batch cut into pieces a round carries (both
+    /// sides inside the visible part of the partitions).
     fn pieces(&self, legs: &[Leg]) -> Result<Vec<Piece>, TargetError> {
-        let cap = self.env.leg_partitions();
-        let mut out = Vec::new();
         for l in legs {
             if l.src.partitions == 0 || l.src.bytes == 0 || l.src.core == l.dst.core {
                 continue;
             }
             self.check_region(&l.src)?;
             self.check_region(&l.dst)?;
-            if l.dst.partition != l.src.partition {
-                return Err(err(format!(
-                    "a leg from partitions {}.. to partitions {}.. shifts partitions; one rdma leg copies partition p to partition p",
-                    l.src.partition, l.dst.partition
-                )));
-            }
-            let mut p = 0;
-            while p < l.src.partitions {
-                let n = cap.min(l.src.partitions - p);
-                out.push(Piece {
-                    tx: l.src.core,
-                    rx: l.dst.core,
-                    part: l.src.partition + p,
-                    parts: n,
-                    bytes: l.src.bytes,
-                    src_off: l.src.offset,
-                    dst_off: l.dst.offset,
-                    reduce: l.reduce,
-                });
-                p += n;
-            }
         }
-        Ok(out)
+        debug_assert_eq!(leg_partitions(&self.p.core), self.env.leg_partitions());
+        pieces(legs, self.env.leg_partitions()).map_err(|e| match e {
+            TargetError::System(m) => err(m),
+            e => e,
+        })
     }
 
-    /// Pieces in rounds: one leg per TX core per round, the receive slots of
-    /// a round's reducing pieces in the upper half of the RX core's
-    /// partitions; each piece gets its landing offset.
-    fn rounds_of(&self, pieces: &[Piece]) -> Vec<Vec<(Piece, u64)>> {
-        let lo = self.partition_bytes();
-        let hi = u64::from(self.p.core.sbuf_part_bytes);
-        let mut rounds: Vec<Round> = Vec::new();
-        for &pc in pieces {
-            let need = if pc.reduce.is_some() {
-                pc.bytes.next_multiple_of(SLOT_ALIGN)
-            } else {
-                0
-            };
-            let fits = |(r, slots): &Round| {
-                r.iter().all(|(q, _)| q.tx != pc.tx) && lo + slots[pc.rx] + need <= hi
-            };
-            let k = match rounds.iter().position(fits) {
-                Some(k) => k,
-                None => {
-                    rounds.push((Vec::new(), [0; SYS_CORES]));
-                    rounds.len() - 1
-                }
-            };
-            let (r, slots) = &mut rounds[k];
-            let land = if pc.reduce.is_some() {
-                lo + slots[pc.rx]
-            } else {
-                pc.dst_off
-            };
-            slots[pc.rx] += need;
-            r.push((pc, land));
-        }
-        rounds.into_iter().map(|(r, _)| r).collect()
-    }
-
-    /// The environment's legs of a round: every engine (fewer for fewer
-    /// partitions), the lowering's leg semaphores (the j-th leg into a core
-    /// completes on `LEG_REMOTE_SEM − 2j`).
+    /// The environment's legs of a round: the engines of `leg_engines`,
+    /// the semaphores of `round_sems` (the j-th leg into a core completes
+    /// on `LEG_REMOTE_SEM − 2j`).
     fn sys_legs(&self, round: &[(Piece, u64)]) -> Result<Vec<SysLeg>, TargetError> {
-        let engines = self.p.core.engines as u32;
         let wb = u64::from(self.p.core.sbuf_win_base);
-        let mut into = [0u8; SYS_CORES];
         let mut legs = Vec::with_capacity(round.len());
-        for &(pc, land) in round {
-            let e = engines.min(pc.parts);
-            let j = into[pc.rx];
-            into[pc.rx] += 1;
+        for (&(pc, land), (local_sem, remote_sem)) in round.iter().zip(round_sems(round, SYS_CORES))
+        {
+            let e = leg_engines(pc.parts, self.p.core.engines);
             let off = |o: u64| u32::try_from(wb + o).map_err(err);
             legs.push(SysLeg {
                 tx: pc.tx,
@@ -315,8 +242,8 @@ impl RtlSystemTarget {
                 bytes: u32::try_from(pc.bytes).map_err(err)?,
                 src_off: off(pc.src_off)?,
                 dst_off: off(land)?,
-                local_sem: LEG_LOCAL_SEM,
-                remote_sem: LEG_REMOTE_SEM - 2 * j,
+                local_sem,
+                remote_sem,
                 bcast: false,
             });
         }
@@ -341,7 +268,11 @@ impl RtlSystemTarget {
     fn run_rdma(&mut self, legs: &[Leg]) -> Result<u64, TargetError> {
         let pieces = self.pieces(legs)?;
         let mut cycles = 0;
-        for round in self.rounds_of(&pieces) {
+        let (lo, hi) = (
+            self.partition_bytes(),
+            u64::from(self.p.core.sbuf_part_bytes),
+        );
+        for round in rounds(&pieces, lo, hi, SYS_CORES) {
             let sl = self.sys_legs(&round)?;
             self.env.push_batch(sl).map_err(err)?;
             cycles += self.run_until_idle()?;
@@ -367,7 +298,7 @@ impl Target for RtlSystemTarget {
     /// The lower half of each partition; the upper half holds the receive
     /// slots of reducing legs.
     fn partition_bytes(&self) -> u64 {
-        u64::from(self.p.core.sbuf_part_bytes) / 2
+        slot_base(&self.p.core)
     }
 
     fn write(

@@ -20,6 +20,7 @@ use sb2sb_model::collective::CollectiveOp;
 use sb2sb_model::datapath::reduce::{Dtype, ReduceOp};
 use sb2sb_model::isa::Arch;
 use sb2sb_model::lower::Target;
+use sb2sb_model::pair::configs::SystemConfig;
 use sb2sb_model::pair::system::SYS_CORES;
 use serde_json::json;
 
@@ -62,6 +63,13 @@ pub struct NccomArgs {
     /// a reducing step's fold runs on the host between legs).
     #[arg(long, default_value = "fast")]
     mode: String,
+    /// Configuration of the cores (docs/core.md, docs/collectives.md):
+    /// system (the system model's 16-engine core, 4 cores per die; default
+    /// of fast and cycle mode) or coll (SysParams::COLL: the 4 cores of the
+    /// block system_coll, 2 engines, 2 cores per die; what --mode rtl runs,
+    /// so `--mode cycle --config coll` is its golden twin).
+    #[arg(long, value_name = "NAME")]
+    config: Option<String>,
     /// Algorithm: ring, mesh, rdh or auto (by size, as the runtime); a comma
     /// list runs one sweep per entry (e.g. ring,mesh,rdh,auto).
     #[arg(long, default_value = "ring")]
@@ -99,8 +107,9 @@ fn num(flag: &str, s: &str) -> anyhow::Result<u64> {
         .map_err(|_| anyhow::anyhow!("{flag}: {s:?} is not a whole number"))
 }
 
-/// The sweeps asked for: one config per `--algorithm` entry.
-fn configs(a: &NccomArgs) -> anyhow::Result<Vec<Config>> {
+/// The sweeps asked for: one config per `--algorithm` entry, and the
+/// configuration of the cores they run on.
+fn configs(a: &NccomArgs) -> anyhow::Result<(Vec<Config>, SystemConfig)> {
     let op = CollectiveOp::parse(&a.op).with_context(|| {
         format!(
             "unknown operation {:?} (all_reduce, all_gather, reduce_scatter, permute, sendrecv)",
@@ -148,6 +157,11 @@ fn configs(a: &NccomArgs) -> anyhow::Result<Vec<Config>> {
         },
         algorithm: algos[0],
     };
+    let config = match &a.config {
+        Some(n) => SystemConfig::parse(n)?,
+        None => SystemConfig::default_for(base.machine == Machine::Rtl),
+    };
+    config.check_mode(base.machine.mode_name())?;
     if base.machine == Machine::Rtl && a.trace.is_some() {
         anyhow::bail!("--trace: the timeline covers fast and cycle mode, not --mode rtl");
     }
@@ -157,19 +171,24 @@ fn configs(a: &NccomArgs) -> anyhow::Result<Vec<Config>> {
             base.ranks
         );
     }
-    algos
+    let cfgs = algos
         .into_iter()
         .map(|algorithm| {
             let c = Config { algorithm, ..base };
             c.validate()?;
+            if c.machine != Machine::Rtl {
+                nccom::check_config(&c, config)?;
+            }
             Ok(c)
         })
-        .collect()
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    Ok((cfgs, config))
 }
 
 /// One sweep's result.
 struct Sweep {
     cfg: Config,
+    config: SystemConfig,
     rows: Vec<Row>,
 }
 
@@ -183,10 +202,10 @@ fn machine_name(m: Machine) -> &'static str {
 }
 
 /// One size on the configured machine: the RTL target is built here (a
-/// fresh Verilated system per size), the others by `nccom::run_size`.
-fn run_size(cfg: &Config, size: u64) -> anyhow::Result<Row> {
+/// fresh Verilated system per size), the others by `nccom::run_size_with`.
+fn run_size(cfg: &Config, config: SystemConfig, size: u64) -> anyhow::Result<Row> {
     if cfg.machine != Machine::Rtl {
-        return Ok(nccom::run_size(cfg, size)?);
+        return Ok(nccom::run_size_with(cfg, size, config)?);
     }
     let t = RtlSystemTarget::new(cfg.arch)?;
     let need = nccom::partition_bytes_needed(cfg, size);
@@ -201,7 +220,7 @@ fn run_size(cfg: &Config, size: u64) -> anyhow::Result<Row> {
 
 /// Entry point of `sb2sb nccom`.
 pub fn run(a: NccomArgs) -> anyhow::Result<i32> {
-    let cfgs = configs(&a)?;
+    let (cfgs, config) = configs(&a)?;
     let first = cfgs[0];
     let sizes = first.sizes();
     super::timeline::label(cfgs.iter().flat_map(|c| {
@@ -235,7 +254,7 @@ pub fn run(a: NccomArgs) -> anyhow::Result<i32> {
         let mut rows: Vec<Row> = Vec::with_capacity(sizes.len());
         for &s in &sizes {
             bar.set_message(format!("{} {s} B", cfg.algorithm.name()));
-            let row = run_size(&cfg, s);
+            let row = run_size(&cfg, config, s);
             bar.inc(1);
             match row {
                 Ok(r) => rows.push(r),
@@ -245,7 +264,7 @@ pub fn run(a: NccomArgs) -> anyhow::Result<i32> {
                 }
             }
         }
-        sweeps.push(Sweep { cfg, rows });
+        sweeps.push(Sweep { cfg, config, rows });
     }
     bar.finish_and_clear();
     if let Some(f) = &a.report {
@@ -267,15 +286,15 @@ pub fn run(a: NccomArgs) -> anyhow::Result<i32> {
         return Ok(0);
     }
     if a.csv {
-        println!("requested,op,ranks,mode,size_bytes,count,type,algorithm,time_avg_us,algbw_gbps,busbw_gbps,host_us,sim_gbps,check");
+        println!("requested,op,ranks,mode,size_bytes,count,type,algorithm,time_avg_us,algbw_gbps,busbw_gbps,host_us,sim_gbps,check,config");
         for sw in &sweeps {
             for r in &sw.rows {
                 println!(
-                    "{},{},{},{},{},{},{},{},{:.3},{:.4},{:.4},{:.1},{:.3},{}",
+                    "{},{},{},{},{},{},{},{},{:.3},{:.4},{:.4},{:.1},{:.3},{},{}",
                     sw.cfg.algorithm.name(),
                     sw.cfg.op,
                     sw.cfg.ranks,
-                    mode_name(sw.cfg.machine),
+                    sw.cfg.machine.mode_name(),
                     r.size_bytes,
                     r.count,
                     r.dtype.name(),
@@ -285,7 +304,8 @@ pub fn run(a: NccomArgs) -> anyhow::Result<i32> {
                     r.busbw_gbps,
                     r.host_us,
                     r.sim_gbps,
-                    check_mark(r)
+                    check_mark(r),
+                    sw.config.name()
                 );
             }
         }
@@ -305,22 +325,24 @@ fn check_mark(r: &Row) -> &'static str {
     }
 }
 
-fn mode_name(m: Machine) -> &'static str {
-    match m {
-        Machine::Flat => "flat",
-        Machine::SystemFast => "fast",
-        Machine::SystemCycle => "cycle",
-        Machine::Rtl => "rtl",
+/// The configuration a sweep ran, and for `--mode rtl` the cycle-mode
+/// command of its golden twin.
+fn config_label(c: SystemConfig, m: Machine) -> String {
+    if m == Machine::Rtl {
+        format!("{} (twin: --mode cycle --config {})", c.name(), c.name())
+    } else {
+        c.name().to_string()
     }
 }
 
 fn table(sw: &Sweep, show_algorithm: bool) {
     let cfg = &sw.cfg;
     println!(
-        "# {} on {} ranks ({}, {}), dtype {}{}, algorithm {}, ring channel {}, {} host thread(s); time = modeled, host = wall clock",
+        "# {} on {} ranks ({}, config {}, {}), dtype {}{}, algorithm {}, ring channel {}, {} host thread(s); time = modeled, host = wall clock",
         cfg.op,
         cfg.ranks,
         machine_name(cfg.machine),
+        config_label(sw.config, cfg.machine),
         cfg.arch.name(),
         cfg.dtype,
         if cfg.op.reduces() {
@@ -378,6 +400,7 @@ fn sweep_json(sw: &Sweep) -> serde_json::Value {
     json!({
         "op": cfg.op, "ranks": cfg.ranks, "dtype": cfg.dtype, "reduce": cfg.reduce,
         "channel": cfg.channel, "arch": cfg.arch, "checked": cfg.check, "machine": cfg.machine,
+        "config": sw.config.name(),
         "algorithm": cfg.algorithm.name(),
         "bus_factor": cfg.op.bus_factor(cfg.ranks),
         "threads": threads_used(cfg.machine),
@@ -439,16 +462,20 @@ fn report(sweeps: &[Sweep]) -> serde_json::Value {
         },
         "machine": {
             "kind": cfg.machine,
-            "mode": mode_name(cfg.machine),
+            "mode": cfg.machine.mode_name(),
+            "config": sweeps[0].config.name(),
             "description": machine_name(cfg.machine),
             "arch": cfg.arch,
-            "packages": cfg.ranks.div_ceil(8),
-            "dies_per_package": 2,
-            "cores_per_die": if cfg.machine == Machine::Rtl {
-                usize::from(sb2sb_model::pair::system::SysParams::COLL.cores_per_die)
-            } else {
-                4
+            "packages": match sweeps[0].config.params() {
+                Some(p) => usize::from(p.topology().packages),
+                None => cfg.ranks.div_ceil(8),
             },
+            "dies_per_package": 2,
+            "cores_per_die": sweeps[0].config.params().map_or(4, |p| usize::from(p.cores_per_die)),
+            "engines_per_core": sweeps[0]
+                .config
+                .params()
+                .map_or(sb2sb_model::pair::CoreParams::SYSTEM.engines, |p| p.core.engines),
             "host_threads": threads_used(cfg.machine),
         },
         "timing": timing_json(cfg.machine),
@@ -501,7 +528,7 @@ fn plot(path: &Path, sweeps: &[Sweep], published: bool) -> anyhow::Result<()> {
         cfg.op,
         cfg.ranks,
         cfg.dtype,
-        mode_name(cfg.machine)
+        cfg.machine.mode_name()
     );
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 20))

@@ -10,6 +10,7 @@ use sb2sb_model::collective::nccom::parse_size;
 use sb2sb_model::datapath::reduce::Dtype;
 use sb2sb_model::isa::Arch;
 use sb2sb_model::lower::{self, Program, RunReport};
+use sb2sb_model::pair::configs::SystemConfig;
 use sb2sb_model::system::Mode as SysMode;
 use serde_json::json;
 
@@ -47,6 +48,18 @@ enum Mode {
     Rtl,
 }
 
+impl Mode {
+    /// The `--mode` name.
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Fast => "fast",
+            Mode::Cycle => "cycle",
+            Mode::Flat => "flat",
+            Mode::Rtl => "rtl",
+        }
+    }
+}
+
 /// `run sendrecv`: the leg's arguments and the timeline.
 #[derive(clap::Args, Debug)]
 struct LegTraceArgs {
@@ -70,6 +83,13 @@ struct ProgramArgs {
     /// Write the run's timeline here (Chrome trace-event JSON, docs/timeline.md; fast and cycle mode).
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
+    /// Configuration of the cores (docs/core.md): system (the system
+    /// model sized to the program's topology; default of fast and cycle
+    /// mode) or coll (SysParams::COLL, the 4 cores of the block
+    /// system_coll; what --mode rtl runs, so `--mode cycle --config coll`
+    /// is its golden twin).
+    #[arg(long, value_name = "NAME")]
+    config: Option<String>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -109,7 +129,12 @@ pub fn run(a: RunArgs) -> anyhow::Result<i32> {
                 .with_context(|| format!("cannot read {}", p.file.display()))?;
             let prog = Program::from_json(&text)
                 .with_context(|| format!("{} is not a valid program", p.file.display()))?;
-            super::timeline::traced(p.trace.as_deref(), || execute(prog, p.mode, p.json))
+            let config = match &p.config {
+                Some(n) => SystemConfig::parse(n)?,
+                None => SystemConfig::default_for(p.mode == Mode::Rtl),
+            };
+            config.check_mode(p.mode.name())?;
+            super::timeline::traced(p.trace.as_deref(), || execute(prog, p.mode, config, p.json))
         }
         RunCmd::Sendrecv(l) => {
             anyhow::ensure!(
@@ -122,7 +147,12 @@ pub fn run(a: RunArgs) -> anyhow::Result<i32> {
                 super::leg::run(l.leg)
             })
         }
-        RunCmd::Pair(s) => execute(sendrecv_program(&s)?, s.mode, s.json),
+        RunCmd::Pair(s) => execute(
+            sendrecv_program(&s)?,
+            s.mode,
+            SystemConfig::default_for(s.mode == Mode::Rtl),
+            s.json,
+        ),
     }
 }
 
@@ -181,7 +211,7 @@ fn sendrecv_program(s: &SendrecvArgs) -> anyhow::Result<Program> {
     Ok(serde_json::from_value(v)?)
 }
 
-fn execute(prog: Program, mode: Mode, as_json: bool) -> anyhow::Result<i32> {
+fn execute(prog: Program, mode: Mode, config: SystemConfig, as_json: bool) -> anyhow::Result<i32> {
     let loaded = lower::load(prog)?;
     // Cycle mode: the cycles the system model clocked (every leg, wait
     // and set-up program of the run).
@@ -196,7 +226,10 @@ fn execute(prog: Program, mode: Mode, as_json: bool) -> anyhow::Result<i32> {
             } else {
                 SysMode::Cycle
             };
-            let mut t = lower::system_target(&loaded, m)?;
+            let mut t = match config.params() {
+                Some(p) => lower::SystemTarget::with_params(loaded.program.arch, p, m)?,
+                None => lower::system_target(&loaded, m)?,
+            };
             let rep = lower::run(&loaded, &mut t)?;
             (rep, (mode == Mode::Cycle).then_some(t.sys.cycle.cycles))
         }
@@ -210,6 +243,7 @@ fn execute(prog: Program, mode: Mode, as_json: bool) -> anyhow::Result<i32> {
     if as_json {
         let mut v = serde_json::to_value(&rep)?;
         v["mode"] = json!(format!("{mode:?}").to_lowercase());
+        v["config"] = json!(config.name());
         v["passed"] = json!(passed);
         v["clock_mhz"] = json!(sb2sb_model::clock::CORE_CLK_MHZ);
         if let Some(c) = cycles {
@@ -217,16 +251,22 @@ fn execute(prog: Program, mode: Mode, as_json: bool) -> anyhow::Result<i32> {
         }
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
-        print_report(&rep, mode, cycles);
+        print_report(&rep, mode, config, cycles);
     }
     Ok(if passed { 0 } else { 1 })
 }
 
-fn print_report(rep: &RunReport, mode: Mode, cycles: Option<u64>) {
+fn print_report(rep: &RunReport, mode: Mode, config: SystemConfig, cycles: Option<u64>) {
+    let twin = if mode == Mode::Rtl {
+        format!(", twin: --mode cycle --config {}", config.name())
+    } else {
+        String::new()
+    };
     println!(
-        "program {:?} ({} mode): {} ranks, {} entries issued, {} send/recv pairs, {} collectives",
+        "program {:?} ({} mode, config {}{twin}): {} ranks, {} entries issued, {} send/recv pairs, {} collectives",
         rep.name,
         format!("{mode:?}").to_lowercase(),
+        config.name(),
         rep.ranks,
         rep.issued,
         rep.pairs,

@@ -22,10 +22,12 @@ use super::{
 use crate::datapath::reduce::{Dtype, ReduceOp};
 use crate::isa::Arch;
 use crate::lower::layout::Layout;
+use crate::lower::system_target::slot_base;
 use crate::lower::target::{
     default_partition_bytes, FlatTarget, Target, TargetError, SBUF_PARTITIONS,
 };
 use crate::lower::SystemTarget;
+use crate::pair::configs::{ConfigError, SystemConfig};
 use crate::stim::StimRng;
 
 /// Most ranks the fast path accepts.
@@ -48,6 +50,18 @@ pub enum Machine {
     /// The Verilated system top (`sb2sb nccom --mode rtl`): a target the
     /// caller builds and hands to [`prepare_on`] / [`run_size_on`].
     Rtl,
+}
+
+impl Machine {
+    /// The `--mode` name.
+    pub const fn mode_name(self) -> &'static str {
+        match self {
+            Machine::Flat => "flat",
+            Machine::SystemFast => "fast",
+            Machine::SystemCycle => "cycle",
+            Machine::Rtl => "rtl",
+        }
+    }
 }
 
 /// A sweep's parameters.
@@ -177,6 +191,19 @@ pub enum NccomError {
     /// The machine failed.
     #[error(transparent)]
     Target(#[from] TargetError),
+    /// A configuration this machine cannot run.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// More ranks than a fixed configuration has cores.
+    #[error("-r {ranks}: config {config} has {cores} cores (-r 2..={cores})")]
+    ConfigCores {
+        /// Ranks asked for.
+        ranks: usize,
+        /// The configuration.
+        config: &'static str,
+        /// Its cores.
+        cores: usize,
+    },
     /// A machine this crate cannot build (the RTL): the caller passes it.
     #[error("machine {0:?} is built by its caller: use prepare_on / run_size_on")]
     ExternalMachine(Machine),
@@ -366,6 +393,54 @@ pub struct Prepared {
 /// buffers when they exceed the arch default (nccom-test buffers live in HBM
 /// on hardware; this model moves them SBUF→SBUF — project-defined).
 pub fn prepare(cfg: &Config, size: u64) -> Result<Prepared, NccomError> {
+    prepare_with(cfg, size, SystemConfig::System)
+}
+
+/// Check that a sweep fits a fixed configuration: its ranks on the
+/// configuration's cores, every size's buffers (all of a rank's, per
+/// partition) below the receive slots ([`slot_base`]) — the room the
+/// Verilated top's target gives them, so the twin runs the same layout.
+pub fn check_config(cfg: &Config, config: SystemConfig) -> Result<(), NccomError> {
+    let Some(p) = config.params() else {
+        return Ok(());
+    };
+    let cores = config.cores().unwrap_or(usize::MAX);
+    if cfg.ranks > cores {
+        return Err(NccomError::ConfigCores {
+            ranks: cfg.ranks,
+            config: config.name(),
+            cores,
+        });
+    }
+    let max = slot_base(&p.core);
+    for size in cfg.sizes() {
+        if partition_bytes_needed(cfg, size) > max {
+            return Err(NccomError::PartitionFull {
+                size,
+                bufs: cfg.buffers(size),
+                row: size / partitions_for(size) as u64,
+                max,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// [`prepare`] at a configuration: [`SystemConfig::System`] sizes the
+/// system to the ranks and buffers, a fixed one ([`SystemConfig::Coll`])
+/// builds its system top ([`SystemTarget::with_params`]).
+pub fn prepare_with(cfg: &Config, size: u64, config: SystemConfig) -> Result<Prepared, NccomError> {
+    if let Some(p) = config.params() {
+        config.check_mode(cfg.machine.mode_name())?;
+        let mode = match cfg.machine {
+            Machine::SystemFast => crate::system::Mode::Fast,
+            Machine::SystemCycle => crate::system::Mode::Cycle,
+            Machine::Flat | Machine::Rtl => return Err(NccomError::ExternalMachine(cfg.machine)),
+        };
+        check_config(cfg, config)?;
+        let t = SystemTarget::with_params(cfg.arch, p, mode)?;
+        return prepare_on(cfg, size, Box::new(t));
+    }
     let row = size / partitions_for(size) as u64;
     // Rounded up to 64 bytes (the system model's partition granule).
     let pb = default_partition_bytes(cfg.arch).max((row * cfg.buffers(size)).next_multiple_of(64));
@@ -468,6 +543,11 @@ pub fn verify(cfg: &Config, size: u64, p: &Prepared) -> Result<(), NccomError> {
 /// Run one size: prepare, time the collective, check if asked, build the row.
 pub fn run_size(cfg: &Config, size: u64) -> Result<Row, NccomError> {
     run_prepared(cfg, size, prepare(cfg, size)?)
+}
+
+/// [`run_size`] at a configuration ([`prepare_with`]).
+pub fn run_size_with(cfg: &Config, size: u64, config: SystemConfig) -> Result<Row, NccomError> {
+    run_prepared(cfg, size, prepare_with(cfg, size, config)?)
 }
 
 /// [`run_size`] on a machine the caller built.

@@ -37,9 +37,10 @@ use std::sync::Arc;
 use super::target::{check_batch, Leg, LegReport, Target, TargetError};
 use crate::datapath::reduce::recv_reduce;
 use crate::isa::{Arch, Events, UpdateMode};
+use crate::pair::system::SysParams;
 use crate::system::link::LinkClass;
 use crate::system::timing;
-use crate::system::{CoreId, LegOp, Mode, System, SystemError, SystemLeg, Topology};
+use crate::system::{CoreId, LegOp, Mode, RingLayout, System, SystemError, SystemLeg, Topology};
 
 /// TX-core semaphore of a lowered leg (project-defined, reserved).
 pub const LEG_LOCAL_SEM: u8 = 252;
@@ -58,6 +59,10 @@ pub struct SystemTarget {
     /// The completions of the last batch's rdma legs: (TX core, local
     /// semaphore, RX core, remote semaphore), in issue order.
     pub last_sems: Vec<(usize, u8, usize, u8)>,
+    /// A fixed system top ([`SystemTarget::with_params`], e.g.
+    /// `SysParams::COLL`): its batches run in the rounds of the Verilated
+    /// top's target ([`rounds`]); `None`: the system sized to the run.
+    pub fixed: Option<SysParams>,
 }
 
 impl SystemTarget {
@@ -80,8 +85,157 @@ impl SystemTarget {
             sys: System::new(topo).map_err(sys_err)?,
             mode,
             last_sems: Vec::new(),
+            fixed: None,
         })
     }
+
+    /// The system top of parameters `p` (its cores, engines, placement,
+    /// SBUF window and descriptor RAM: `System::with_core`), the golden
+    /// twin of the Verilated top built at `p` (`SysParams::COLL`: block
+    /// `system_coll`). Its batches run as that top's target runs them:
+    /// legs cut into pieces of [`leg_partitions`], one piece per TX core
+    /// per round, the round's pieces issued together and run to completion
+    /// ([`rounds`]); a round's time is its clock cycles.
+    pub fn with_params(arch: Arch, p: SysParams, mode: Mode) -> Result<Self, TargetError> {
+        let topo = Topology {
+            arch,
+            ..p.topology()
+        };
+        Ok(Self {
+            sys: System::with_core(topo, p.core).map_err(sys_err)?,
+            mode,
+            last_sems: Vec::new(),
+            fixed: Some(p),
+        })
+    }
+}
+
+/// A piece of an rdma leg that one round of a fixed system top carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Piece {
+    /// TX core.
+    pub tx: usize,
+    /// RX core.
+    pub rx: usize,
+    /// First partition.
+    pub part: u32,
+    /// Partitions.
+    pub parts: u32,
+    /// Bytes per partition.
+    pub bytes: u64,
+    /// Source offset in the partition.
+    pub src_off: u64,
+    /// Destination offset in the partition.
+    pub dst_off: u64,
+    /// The receive-reduce of a reducing leg.
+    pub reduce: Option<(
+        crate::datapath::reduce::Dtype,
+        crate::datapath::reduce::ReduceOp,
+    )>,
+}
+
+/// UDMA engines a leg of `partitions` partitions uses on a core of
+/// `core_engines` engines: ⌈p / 8⌉ (module docs), at most the core's.
+pub fn leg_engines(partitions: u32, core_engines: usize) -> u32 {
+    timing::lowered_engines(partitions).min(u32::try_from(core_engines).unwrap_or(u32::MAX).max(1))
+}
+
+/// Partitions one leg carries on a core of parameters `core`: every
+/// engine's ring holds its partitions and the two semaphore descriptors,
+/// one slot stays free (the ring layout of `System::with_core`).
+pub fn leg_partitions(core: &crate::pair::CoreParams) -> u32 {
+    (RingLayout::for_core(core).ring_len - 3) * core.engines as u32
+}
+
+/// The rdma legs of a batch cut into pieces of at most `cap` partitions
+/// (one-core and empty legs are not rdma legs); a leg that shifts
+/// partitions is refused.
+pub fn pieces(legs: &[Leg], cap: u32) -> Result<Vec<Piece>, TargetError> {
+    let mut out = Vec::new();
+    for l in legs {
+        if l.src.partitions == 0 || l.src.bytes == 0 || l.src.core == l.dst.core {
+            continue;
+        }
+        if l.dst.partition != l.src.partition {
+            return Err(TargetError::System(format!(
+                "a leg from partitions {}.. to partitions {}.. shifts partitions; one rdma leg copies partition p to partition p",
+                l.src.partition, l.dst.partition
+            )));
+        }
+        let mut p = 0;
+        while p < l.src.partitions {
+            let n = cap.max(1).min(l.src.partitions - p);
+            out.push(Piece {
+                tx: l.src.core,
+                rx: l.dst.core,
+                part: l.src.partition + p,
+                parts: n,
+                bytes: l.src.bytes,
+                src_off: l.src.offset,
+                dst_off: l.dst.offset,
+                reduce: l.reduce,
+            });
+            p += n;
+        }
+    }
+    Ok(out)
+}
+
+/// Alignment of a receive slot of the Verilated top's target.
+pub const SLOT_ALIGN: u64 = 32;
+
+/// A round's pieces with their landing offsets.
+pub type Round = Vec<(Piece, u64)>;
+
+/// Pieces in rounds of a fixed system top: one piece per TX core per
+/// round, the first round it fits; a reducing piece also takes a receive
+/// slot of its bytes ([`SLOT_ALIGN`]) in `lo..hi` of its RX core's
+/// partitions (where the Verilated top's target lands it before its host
+/// fold). Each piece comes with its slot's offset (`dst_off` for a copy).
+pub fn rounds(pieces: &[Piece], lo: u64, hi: u64, cores: usize) -> Vec<Round> {
+    // Each round with the receive-slot bytes taken per RX core.
+    let mut rounds: Vec<(Round, Vec<u64>)> = Vec::new();
+    for &pc in pieces {
+        let need = if pc.reduce.is_some() {
+            pc.bytes.next_multiple_of(SLOT_ALIGN)
+        } else {
+            0
+        };
+        let fits = |(r, slots): &(Round, Vec<u64>)| {
+            r.iter().all(|(q, _)| q.tx != pc.tx) && lo + slots[pc.rx] + need <= hi
+        };
+        let k = match rounds.iter().position(fits) {
+            Some(k) => k,
+            None => {
+                rounds.push((Vec::new(), vec![0; cores]));
+                rounds.len() - 1
+            }
+        };
+        let (r, slots) = &mut rounds[k];
+        let land = if pc.reduce.is_some() {
+            lo + slots[pc.rx]
+        } else {
+            pc.dst_off
+        };
+        slots[pc.rx] += need;
+        r.push((pc, land));
+    }
+    rounds.into_iter().map(|(r, _)| r).collect()
+}
+
+/// The leg semaphores of a round's pieces: the TX core's
+/// [`LEG_LOCAL_SEM`] (one piece per TX core), the j-th piece into an RX
+/// core on `LEG_REMOTE_SEM − 2j`.
+pub fn round_sems(round: &[(Piece, u64)], cores: usize) -> Vec<(u8, u8)> {
+    let mut into = vec![0u8; cores];
+    round
+        .iter()
+        .map(|(pc, _)| {
+            let j = into[pc.rx];
+            into[pc.rx] += 1;
+            (LEG_LOCAL_SEM, LEG_REMOTE_SEM - 2 * j)
+        })
+        .collect()
 }
 
 fn sys_err(e: SystemError) -> TargetError {
@@ -264,6 +418,9 @@ pub fn local_leg<T: Target + ?Sized>(t: &mut T, l: &Leg) -> Result<u64, TargetEr
 
 impl SystemTarget {
     fn run_legs_held(&mut self, legs: &[Leg]) -> Result<LegReport, TargetError> {
+        if let Some(p) = self.fixed {
+            return self.run_rounds(legs, p);
+        }
         let mut rep = LegReport::default();
         self.last_sems.clear();
         // Distinct peers per core in issue order: its semaphore slot.
@@ -288,7 +445,7 @@ impl SystemTarget {
             if l.src.partitions == 0 || l.src.bytes == 0 || l.src.core == l.dst.core {
                 continue;
             }
-            let engines = timing::lowered_engines(l.src.partitions);
+            let engines = leg_engines(l.src.partitions, self.sys.engines().into());
             let mut spec = SystemLeg::new(
                 core(l.src.core),
                 l.src.offset,
@@ -344,7 +501,90 @@ impl SystemTarget {
     }
 }
 
+/// Offset of the receive slots in a partition of a fixed system top's
+/// core: its upper half (the lower half is what the Verilated top's target
+/// lays buffers in).
+pub fn slot_base(core: &crate::pair::CoreParams) -> u64 {
+    u64::from(core.sbuf_part_bytes) / 2
+}
+
 impl SystemTarget {
+    /// The system's clock: cycles clocked (cycle mode) or modeled ps
+    /// (fast mode).
+    fn clock(&self) -> u64 {
+        match self.mode {
+            Mode::Cycle => self.sys.cycle.cycles,
+            Mode::Fast => self.sys.now_ps(),
+        }
+    }
+
+    /// A batch on a fixed system top ([`SystemTarget::with_params`]): its
+    /// rdma legs in [`rounds`], every round's pieces issued together, run,
+    /// and both sides' semaphores waited for and decremented; the modeled
+    /// time is the rounds' clock.
+    fn run_rounds(&mut self, legs: &[Leg], p: SysParams) -> Result<LegReport, TargetError> {
+        self.last_sems.clear();
+        let cores = self.cores();
+        let (lo, hi) = (slot_base(&p.core), u64::from(p.core.sbuf_part_bytes));
+        let mut ticks = 0;
+        for round in rounds(&pieces(legs, leg_partitions(&p.core))?, lo, hi, cores) {
+            let t0 = self.clock();
+            let mut waits = Vec::with_capacity(round.len());
+            for ((pc, _), (ls, rs)) in round.iter().zip(round_sems(&round, cores)) {
+                let engines = leg_engines(pc.parts, p.core.engines);
+                let bytes = u32::try_from(pc.bytes).map_err(|_| {
+                    TargetError::System(format!(
+                        "leg of {} bytes per partition exceeds 32 bits",
+                        pc.bytes
+                    ))
+                })?;
+                let mut spec = SystemLeg::new(
+                    core(pc.tx),
+                    pc.src_off,
+                    core(pc.rx),
+                    pc.dst_off,
+                    bytes,
+                    part(pc.parts),
+                );
+                spec.partition_start = part(pc.part);
+                spec.engine_mask = ((1u32 << engines) - 1) as u16;
+                spec.local_sem = ls;
+                spec.remote_sem = rs;
+                if let Some((dtype, op)) = pc.reduce {
+                    spec.op = LegOp::Reduce(Arc::new(move |dst: &mut [u8], src: &[u8]| {
+                        recv_reduce(dst, src, dtype, op).map_err(|e| e.to_string())
+                    }));
+                }
+                self.sys.issue_leg(&spec).map_err(sys_err)?;
+                self.last_sems.push((pc.tx, ls, pc.rx, rs));
+                waits.push((spec.src, ls, spec.dst, rs, engines as i32));
+            }
+            // Every side's completion wait in flight with the legs, as each
+            // core's Q7 program ends with it on the Verilated top.
+            for (tx, ls, rx, rs, n) in waits {
+                self.sys.queue_wait_sem(tx, ls, n).map_err(sys_err)?;
+                self.sys.queue_wait_sem(rx, rs, n).map_err(sys_err)?;
+            }
+            self.sys.run(self.mode).map_err(sys_err)?;
+            ticks += self.clock() - t0;
+        }
+        let ps = match self.mode {
+            Mode::Cycle => crate::clock::cycles_to_ps(ticks),
+            Mode::Fast => ticks,
+        };
+        let mut rep = LegReport {
+            modeled_ns: ps.div_ceil(1000),
+            ..LegReport::default()
+        };
+        for l in legs {
+            if l.src.partitions > 0 && l.src.bytes > 0 && l.src.core != l.dst.core {
+                rep.legs += 1;
+                rep.bytes += l.src.total();
+            }
+        }
+        Ok(rep)
+    }
+
     /// One device leg plus the completion waits; returns its modeled ns.
     fn leg(&mut self, spec: &SystemLeg, engines: u32) -> Result<u64, TargetError> {
         let r = self.sys.send_recv(spec, self.mode).map_err(sys_err)?;
@@ -355,5 +595,70 @@ impl SystemTarget {
             .wait_sem(spec.dst, spec.remote_sem, engines as i32, self.mode)
             .map_err(sys_err)?;
         Ok(r.modeled_ps.div_ceil(1000))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datapath::reduce::{Dtype, ReduceOp};
+    use crate::lower::Region;
+
+    fn leg(tx: usize, rx: usize, partitions: u32, reduce: bool) -> Leg {
+        let r = |core| Region {
+            core,
+            partition: 0,
+            partitions,
+            offset: 0,
+            bytes: 512,
+        };
+        Leg {
+            src: r(tx),
+            dst: r(rx),
+            reduce: reduce.then_some((Dtype::Fp32, ReduceOp::Sum)),
+        }
+    }
+
+    /// Hand-computed: a 128-partition leg on 2 engines with rings of 64 is
+    /// cut at 122 (61 per engine); pieces of one TX core go to successive
+    /// rounds; reducing pieces into one core take 512-byte receive slots
+    /// until the 1 KiB between `lo` and `hi` is full; the j-th piece into a
+    /// core completes on 253 − 2j; engines are ⌈p / 8⌉, at most 2.
+    #[test]
+    fn pieces_rounds_engines_and_semaphores_follow_the_rtl_targets_rules() {
+        let core = SysParams::COLL.core;
+        assert_eq!(leg_partitions(&core), 122);
+        let ps = pieces(&[leg(0, 1, 128, false)], 122).unwrap();
+        assert_eq!(
+            ps.iter().map(|p| (p.part, p.parts)).collect::<Vec<_>>(),
+            vec![(0, 122), (122, 6)]
+        );
+        assert_eq!(rounds(&ps, 8192, 16384, 4).len(), 2);
+        assert_eq!(
+            [1, 6, 8, 9, 122].map(|p| leg_engines(p, core.engines)),
+            [1, 1, 1, 2, 2]
+        );
+        // Three reducing legs into core 3 from distinct TX cores: two slots
+        // of 512 B fit 1 KiB, the third waits for the next round.
+        let legs = [leg(0, 3, 4, true), leg(1, 3, 4, true), leg(2, 3, 4, true)];
+        let r = rounds(&pieces(&legs, 122).unwrap(), 1024, 2048, 4);
+        assert_eq!(r.len(), 2);
+        assert_eq!(
+            r[0].iter()
+                .map(|(p, land)| (p.tx, *land))
+                .collect::<Vec<_>>(),
+            vec![(0, 1024), (1, 1536)]
+        );
+        assert_eq!(r[1][0].1, 1024);
+        assert_eq!(
+            round_sems(&r[0], 4),
+            vec![(LEG_LOCAL_SEM, 253), (LEG_LOCAL_SEM, 251)]
+        );
+        // A copy lands at its destination offset; a shifted leg is refused.
+        let c = rounds(&pieces(&[leg(0, 1, 4, false)], 122).unwrap(), 1024, 2048, 4);
+        assert_eq!(c[0][0].1, 0);
+        let mut s = leg(0, 1, 4, false);
+        s.dst.partition = 8;
+        assert!(pieces(&[s], 122).is_err());
     }
 }

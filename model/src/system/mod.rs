@@ -692,13 +692,21 @@ impl System {
         target: i32,
         mode: Mode,
     ) -> Result<(), SystemError> {
+        self.queue_wait_sem(c, sem, target)?;
+        self.run(mode)
+    }
+
+    /// Queue [`System::wait_sem`]'s wait without running it: the next
+    /// [`System::run`] plays it on core `c`'s Q7 with the programs queued
+    /// before it (every core's waits of a batch in flight together).
+    pub fn queue_wait_sem(&mut self, c: CoreId, sem: u8, target: i32) -> Result<(), SystemError> {
         self.core(c)?;
         self.pending.push_back(Q7Op::Wait {
             core: c,
             sem,
             target,
         });
-        self.run(mode)
+        Ok(())
     }
 
     /// The start word matching a gen report.
