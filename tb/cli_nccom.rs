@@ -332,7 +332,7 @@ fn rtl_modeled_time_matches_cycle_mode_at_config_coll() {
 fn fast_and_cycle_mode_at_config_coll_agree_with_the_reference() {
     use sb2sb_model::collective::algo::{Algorithm, Choice};
     use sb2sb_model::collective::nccom::{self, Config, Machine};
-    use sb2sb_model::collective::{read_tensor, run_algo, CollectiveOp};
+    use sb2sb_model::collective::{run_algo, CollectiveOp};
     use sb2sb_model::datapath::reduce::{Dtype, ReduceOp};
     use sb2sb_model::isa::Arch;
     use sb2sb_model::pair::configs::SystemConfig;
@@ -371,25 +371,7 @@ fn fast_and_cycle_mode_at_config_coll_agree_with_the_reference() {
             assert_eq!(legs[0], legs[1], "{op} {size}");
             nccom::verify(&cfg, size, &fast).unwrap();
             nccom::verify(&ccfg, size, &cyc).unwrap();
-            for (mf, mc) in fast.members.iter().zip(&cyc.members) {
-                for (bf, bc) in [(Some(mf.input), Some(mc.input)), (mf.output, mc.output)] {
-                    let (Some(bf), Some(bc)) = (bf, bc) else {
-                        continue;
-                    };
-                    let a = read_tensor(fast.target.as_ref(), &bf, 0, bf.size).unwrap();
-                    let b = read_tensor(cyc.target.as_ref(), &bc, 0, bc.size).unwrap();
-                    assert!(a == b, "{op} {size}: rank {} differs", mf.input.core);
-                }
-            }
-            for c in 0..4 {
-                for s in 0..=255u8 {
-                    assert_eq!(
-                        fast.target.sem(c, s).unwrap(),
-                        cyc.target.sem(c, s).unwrap(),
-                        "{op} {size}: core {c} semaphore {s}"
-                    );
-                }
-            }
+            assert_same_ranks(&fast, &cyc, &format!("{op} {size}"));
         }
     }
 }
@@ -460,7 +442,7 @@ fn rtl_mode_refuses_more_ranks_than_the_system_top_has_cores() {
 fn rtl_final_buffers_and_semaphores_equal_fast_modes() {
     use sb2sb_model::collective::algo::{Algorithm, Choice};
     use sb2sb_model::collective::nccom::{self, Config, Machine};
-    use sb2sb_model::collective::{read_tensor, run_algo, CollectiveOp};
+    use sb2sb_model::collective::{run_algo, CollectiveOp};
     use sb2sb_model::datapath::reduce::{Dtype, ReduceOp};
     use sb2sb_model::isa::Arch;
     if !rtl_built() {
@@ -504,25 +486,7 @@ fn rtl_final_buffers_and_semaphores_equal_fast_modes() {
         }
         nccom::verify(&rcfg, size, &rtl).unwrap();
         nccom::verify(&cfg, size, &fast).unwrap();
-        for (mf, mr) in fast.members.iter().zip(&rtl.members) {
-            for (bf, br) in [(Some(mf.input), Some(mr.input)), (mf.output, mr.output)] {
-                let (Some(bf), Some(br)) = (bf, br) else {
-                    continue;
-                };
-                let a = read_tensor(fast.target.as_ref(), &bf, 0, bf.size).unwrap();
-                let b = read_tensor(rtl.target.as_ref(), &br, 0, br.size).unwrap();
-                assert!(a == b, "{op} {algo:?}: rank {} differs", mf.input.core);
-            }
-        }
-        for c in 0..4 {
-            for s in 0..=255u8 {
-                assert_eq!(
-                    fast.target.sem(c, s).unwrap(),
-                    rtl.target.sem(c, s).unwrap(),
-                    "{op} {algo:?}: core {c} semaphore {s}"
-                );
-            }
-        }
+        assert_same_ranks(&fast, &rtl, &format!("{op} {algo:?}"));
     }
 }
 
@@ -620,6 +584,36 @@ fn rtl_target_refuses_legs_it_cannot_carry() {
     for c in 0..4 {
         for s in 0..=255u8 {
             assert_eq!(t.sem(c, s).unwrap(), 0, "core {c} semaphore {s}");
+        }
+    }
+}
+
+/// Two runs of one collective on four cores end with every rank's input and
+/// output buffer byte for byte equal and all 256 semaphores of every core
+/// equal (`what` names the run in a failure).
+fn assert_same_ranks(
+    x: &sb2sb_model::collective::nccom::Prepared,
+    y: &sb2sb_model::collective::nccom::Prepared,
+    what: &str,
+) {
+    use sb2sb_model::collective::read_tensor;
+    for (mx, my) in x.members.iter().zip(&y.members) {
+        for (bx, by) in [(Some(mx.input), Some(my.input)), (mx.output, my.output)] {
+            let (Some(bx), Some(by)) = (bx, by) else {
+                continue;
+            };
+            let a = read_tensor(x.target.as_ref(), &bx, 0, bx.size).unwrap();
+            let b = read_tensor(y.target.as_ref(), &by, 0, by.size).unwrap();
+            assert!(a == b, "{what}: rank {} differs", mx.input.core);
+        }
+    }
+    for c in 0..4 {
+        for s in 0..=255u8 {
+            assert_eq!(
+                x.target.sem(c, s).unwrap(),
+                y.target.sem(c, s).unwrap(),
+                "{what}: core {c} semaphore {s}"
+            );
         }
     }
 }

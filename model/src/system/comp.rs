@@ -109,15 +109,7 @@ impl SystemState {
         .encode()
         .map_err(SystemError::Desc)?;
         let a = qs.crbp + u64::from(qs.crhp.offset) * 16;
-        let (c, t) = self.resolve(core, a)?;
-        let Target::Desc { offset } = t else {
-            return Err(SystemError::Dma {
-                core: core.0,
-                engine: e,
-                queue: q,
-                rule: format!("completion ring base {a:#x} is not descriptor RAM"),
-            });
-        };
+        let (c, offset) = self.desc_ram_at(core, e, q, a, "completion ring base")?;
         self.core_mut(c)?.desc.write(offset, &d);
         let mut qm = self.core_mut(core)?.queue_mut(e, q, 1);
         qm.crhp = qm.crhp.advance(1, qm.rl);

@@ -1082,18 +1082,31 @@ impl SystemState {
         ))
     }
 
-    fn fetch(&self, core: CoreId, e: u8, q: u8, side: u8) -> Result<[u8; 16], SystemError> {
-        let qs = self.core(core)?.queue(e, q, side);
-        let a = qs.rbp + u64::from(qs.head.offset) * 16;
-        let (c, t) = self.resolve(core, a)?;
-        let Target::Desc { offset } = t else {
-            return Err(SystemError::Dma {
+    /// The core and descriptor-RAM offset of ring address `a` of engine `e`,
+    /// queue `q` of `core` (`what` names the ring in the error).
+    pub(crate) fn desc_ram_at(
+        &self,
+        core: CoreId,
+        e: u8,
+        q: u8,
+        a: u64,
+        what: &str,
+    ) -> Result<(CoreId, u32), SystemError> {
+        match self.resolve(core, a)? {
+            (c, Target::Desc { offset }) => Ok((c, offset)),
+            _ => Err(SystemError::Dma {
                 core: core.0,
                 engine: e,
                 queue: q,
-                rule: format!("ring base {a:#x} is not descriptor RAM"),
-            });
-        };
+                rule: format!("{what} {a:#x} is not descriptor RAM"),
+            }),
+        }
+    }
+
+    fn fetch(&self, core: CoreId, e: u8, q: u8, side: u8) -> Result<[u8; 16], SystemError> {
+        let qs = self.core(core)?.queue(e, q, side);
+        let a = qs.rbp + u64::from(qs.head.offset) * 16;
+        let (c, offset) = self.desc_ram_at(core, e, q, a, "ring base")?;
         let mut b = [0u8; 16];
         self.core(c)?.desc.read(offset, &mut b);
         Ok(b)
