@@ -713,10 +713,17 @@ fn compile_block_libs(
         let o1 = std::env::var("SB2SB_VL_O1")
             .map(|v| v.split(',').any(|b| b == blk.name))
             .unwrap_or(false);
-        let h = if o1 {
-            format!("{} O1", dir_hash(&mdir))
+        // A coverage build keeps its source paths in the key: every coverage
+        // point names its file, and the report reads the sources from there.
+        let roots: Vec<&Path> = if cfg.coverage {
+            Vec::new()
         } else {
-            dir_hash(&mdir)
+            vec![out_dir.as_path(), cfg.manifest.as_path()]
+        };
+        let h = if o1 {
+            format!("{} O1", dir_hash(&mdir, &roots))
+        } else {
+            dir_hash(&mdir, &roots)
         };
         let fresh =
             lib.exists() && std::fs::read_to_string(&stamp).ok().as_deref() == Some(h.as_str());
@@ -889,8 +896,13 @@ fn key_hash(s: &str) -> String {
     format!("{:016x}", h.finish())
 }
 
-/// Content hash of a Verilator output directory (deterministic across runs).
-fn dir_hash(dir: &Path) -> String {
+/// Content hash of a Verilator output directory (deterministic across runs),
+/// with every occurrence of the directories in `roots` (the build's
+/// OUT_DIR, then the checkout that holds it) removed first: Verilator writes its source files'
+/// absolute paths into the C++ (the file of a fatal "did not converge"
+/// message), so without this two checkouts of the same RTL would never
+/// share a cached library.
+fn dir_hash(dir: &Path, roots: &[&Path]) -> String {
     use std::hash::{Hash, Hasher};
     let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
@@ -901,7 +913,11 @@ fn dir_hash(dir: &Path) -> String {
     for n in names {
         if matches!(n.extension().and_then(|e| e.to_str()), Some("cpp" | "h")) {
             n.file_name().hash(&mut h);
-            std::fs::read(&n).unwrap_or_default().hash(&mut h);
+            let text = String::from_utf8_lossy(&std::fs::read(&n).unwrap_or_default()).into_owned();
+            let text = roots
+                .iter()
+                .fold(text, |t, r| t.replace(&format!("{}/", r.display()), ""));
+            text.hash(&mut h);
         }
     }
     format!("{:016x}", h.finish())
