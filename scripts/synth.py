@@ -416,6 +416,9 @@ def main() -> int:
                          "registered and reduced parameters, and every module of rtl/ as a top "
                          "at its defaults, warning-free")
     a = ap.parse_args()
+    if a.log:
+        # Yosys opens DIR/BLOCK.log itself and fails on a missing directory.
+        a.log.mkdir(parents=True, exist_ok=True)
     yosys = yosys_bin()
     blocks = registry()
     if a.lint:
