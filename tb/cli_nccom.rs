@@ -330,30 +330,15 @@ fn rtl_modeled_time_matches_cycle_mode_at_config_coll() {
 /// rank; both run the same legs.
 #[test]
 fn fast_and_cycle_mode_at_config_coll_agree_with_the_reference() {
-    use sb2sb_model::collective::algo::{Algorithm, Choice};
+    use sb2sb_model::collective::algo::Algorithm;
     use sb2sb_model::collective::nccom::{self, Config, Machine};
     use sb2sb_model::collective::{run_algo, CollectiveOp};
     use sb2sb_model::datapath::reduce::{Dtype, ReduceOp};
-    use sb2sb_model::isa::Arch;
     use sb2sb_model::pair::configs::SystemConfig;
     for op in RTL_OPS {
         let op = CollectiveOp::parse(op).unwrap();
         for size in [1u64 << 10, 64 << 10] {
-            let cfg = Config {
-                op,
-                ranks: 4,
-                min_bytes: size,
-                max_bytes: size,
-                factor: 2,
-                dtype: Dtype::Fp32,
-                reduce: ReduceOp::Sum,
-                check: true,
-                channel: 0,
-                arch: Arch::Cayman,
-                seed: 3,
-                machine: Machine::SystemFast,
-                algorithm: Choice::Fixed(Algorithm::Ring),
-            };
+            let cfg = four_rank_config(op, size, Dtype::Fp32, 3, Algorithm::Ring);
             let ccfg = Config {
                 machine: Machine::SystemCycle,
                 ..cfg
@@ -440,7 +425,7 @@ fn rtl_mode_refuses_more_ranks_than_the_system_top_has_cores() {
 /// oracle).
 #[test]
 fn rtl_final_buffers_and_semaphores_equal_fast_modes() {
-    use sb2sb_model::collective::algo::{Algorithm, Choice};
+    use sb2sb_model::collective::algo::Algorithm;
     use sb2sb_model::collective::nccom::{self, Config, Machine};
     use sb2sb_model::collective::{run_algo, CollectiveOp};
     use sb2sb_model::datapath::reduce::{Dtype, ReduceOp};
@@ -458,21 +443,7 @@ fn rtl_final_buffers_and_semaphores_equal_fast_modes() {
     ];
     for (op, algo, dtype) in cases {
         let size = 16 << 10;
-        let cfg = Config {
-            op,
-            ranks: 4,
-            min_bytes: size,
-            max_bytes: size,
-            factor: 2,
-            dtype,
-            reduce: ReduceOp::Sum,
-            check: true,
-            channel: 0,
-            arch: Arch::Cayman,
-            seed: 5,
-            machine: Machine::SystemFast,
-            algorithm: Choice::Fixed(algo),
-        };
+        let cfg = four_rank_config(op, size, dtype, 5, algo);
         let red = op.reduces().then_some((dtype, ReduceOp::Sum));
         let mut fast = nccom::prepare(&cfg, size).unwrap();
         let rtl_t = sb2sb::sys_target::RtlSystemTarget::new(Arch::Cayman).unwrap();
@@ -615,5 +586,33 @@ fn assert_same_ranks(
                 "{what}: core {c} semaphore {s}"
             );
         }
+    }
+}
+
+/// A 4-rank nccom run of one size on the system model in fast mode, fixed
+/// algorithm, summing reductions, checked.
+fn four_rank_config(
+    op: sb2sb_model::collective::CollectiveOp,
+    size: u64,
+    dtype: sb2sb_model::datapath::reduce::Dtype,
+    seed: u64,
+    algo: sb2sb_model::collective::algo::Algorithm,
+) -> sb2sb_model::collective::nccom::Config {
+    use sb2sb_model::collective::algo::Choice;
+    use sb2sb_model::collective::nccom::{Config, Machine};
+    Config {
+        op,
+        ranks: 4,
+        min_bytes: size,
+        max_bytes: size,
+        factor: 2,
+        dtype,
+        reduce: sb2sb_model::datapath::reduce::ReduceOp::Sum,
+        check: true,
+        channel: 0,
+        arch: sb2sb_model::isa::Arch::Cayman,
+        seed,
+        machine: Machine::SystemFast,
+        algorithm: Choice::Fixed(algo),
     }
 }
