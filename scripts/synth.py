@@ -177,8 +177,11 @@ def instances(mods: dict, top: str, name: str) -> int:
 
 
 def stat_json(path: Path) -> dict[str, int]:
-    """Cell counts by type of the top module from a `stat -json` report."""
+    """Cell counts by type of the design from a `stat -json -top` report (every
+    module weighted by its instances; one module when flattened)."""
     data = json.loads(path.read_text())
+    if "design" in data:
+        return {t: int(n) for t, n in data["design"].get("num_cells_by_type", {}).items()}
     mods = data.get("modules", {})
     by_type: dict[str, int] = {}
     for m in mods.values():
@@ -200,9 +203,28 @@ def coarse_ff_bits(path: Path) -> int:
     return total
 
 
+def staged_figures(row: dict, top: str, pre: Path, optw: Path, optw_s: Path,
+                   mapped: Path) -> None:
+    """The flop bits of the stages a stopped or failed run finished: elaborated,
+    after `flatten; opt`, after coarse synthesis and after techmap."""
+    if (ROOT / pre).exists():
+        design = json.loads((ROOT / pre).read_text())
+        row["ff_bits_rtl"] = sum(
+            dead_flops(m)[2] * instances(design["modules"], top, mn)
+            for mn, m in design["modules"].items())
+    if (ROOT / optw).exists():
+        row["ff_bits_opt"] = coarse_ff_bits(ROOT / optw)
+    if (ROOT / optw_s).exists():
+        row["ff_bits_coarse"] = coarse_ff_bits(ROOT / optw_s)
+    if (ROOT / mapped).exists():
+        m = stat_json(ROOT / mapped)
+        row["ff_bits_mapped"] = sum(n for t, n in m.items() if FF_GENERIC.match(t))
+        row["cells_mapped"] = sum(m.values())
+
+
 def run_block(yosys: str, b: dict, params: dict[str, int], xilinx: bool,
               tmp: Path, timeout: float | None = None, coarse_only: bool = False,
-              log: Path | None = None) -> dict:
+              log: Path | None = None, hier: bool = False) -> dict:
     top = b["top"]
     pre = tmp / f"{b['name']}.pre.json"
     opt = tmp / f"{b['name']}.opt.json"
@@ -217,6 +239,7 @@ def run_block(yosys: str, b: dict, params: dict[str, int], xilinx: bool,
         f"hierarchy -top {top}",
         "proc",
         f"write_json {pre}",
+        "design -save elab",
         "flatten",
         "opt",
         f"tee -q -o {opt} stat -json",
@@ -239,19 +262,26 @@ def run_block(yosys: str, b: dict, params: dict[str, int], xilinx: bool,
         # labels as Yosys 0.70 lists them), with the flop bits after coarse synthesis
         # and after techmap (ABC maps combinational logic only) kept, so a run stopped
         # inside ABC still reports the mapped flop count.
-        script += [
-            f"synth -top {top} -flatten -run begin:fine",
-            f"tee -q -o {optw_s} stat -json -width",
+        # --hier: the generic mapping keeps the hierarchy (ABC one module at a
+        # time, a module used several times mapped once) for a top whose
+        # flattened mapping does not fit the WebAssembly Yosys' 4 GiB address
+        # space; the checks above still ran on the flattened design, and
+        # `stat -top` weights every module by its instances.
+        fine = [f"synth -top {top} -flatten -run begin:fine"]
+        if hier:
+            fine = ["design -load elab", f"synth -top {top} -run begin:fine"]
+        script += fine + [
+            f"tee -q -o {optw_s} stat -json -width -top {top}",
             "opt -fast -full",
             "memory_map",
             "opt -full",
             "techmap",
             "opt -fast",
-            f"tee -q -o {mapped} stat -json",
+            f"tee -q -o {mapped} stat -json -top {top}",
             "abc",
             "opt -fast",
             f"hierarchy -check -top {top}",
-            f"tee -q -o {gen} stat -json",
+            f"tee -q -o {gen} stat -json -top {top}",
             "check",
         ]
     if xilinx and not coarse_only:
@@ -285,23 +315,13 @@ def run_block(yosys: str, b: dict, params: dict[str, int], xilinx: bool,
         # coarse (flatten; opt) flop bits, when those stages finished.
         row["seconds"] = round(time.monotonic() - t0, 1)
         row["errors"].append(f"not finished: stopped after {row['seconds']} s (--timeout)")
-        if (ROOT / pre).exists():
-            design = json.loads((ROOT / pre).read_text())
-            row["ff_bits_rtl"] = sum(
-                dead_flops(m)[2] * instances(design["modules"], top, mn)
-                for mn, m in design["modules"].items())
-        if (ROOT / optw).exists():
-            row["ff_bits_opt"] = coarse_ff_bits(ROOT / optw)
-        if (ROOT / optw_s).exists():
-            row["ff_bits_coarse"] = coarse_ff_bits(ROOT / optw_s)
-        if (ROOT / mapped).exists():
-            m = stat_json(ROOT / mapped)
-            row["ff_bits_mapped"] = sum(n for t, n in m.items() if FF_GENERIC.match(t))
+        staged_figures(row, top, pre, optw, optw_s, mapped)
         return row
     row["seconds"] = round(time.monotonic() - t0, 1)
     warn = [ln for ln in (r.stdout + r.stderr).splitlines() if "Warning" in ln or "ERROR" in ln]
     if r.returncode != 0:
         row["errors"].append(f"yosys failed: {' | '.join(warn[-5:]) or r.stderr[-500:]}")
+        staged_figures(row, top, pre, optw, optw_s, mapped)
         return row
     # Every Yosys warning is kept in the row (count and text); the ones that mean
     # unintended hardware are errors.
@@ -409,6 +429,10 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, metavar="SECS",
                     help="stop a block's Yosys run after SECS seconds: the row says so and "
                          "keeps the flop bits of the stages that finished (an error)")
+    ap.add_argument("--hier", action="store_true",
+                    help="keep the hierarchy in the generic mapping (ABC one module at a "
+                         "time): for a top whose flattened mapping exceeds the WebAssembly "
+                         "Yosys' 4 GiB memory")
     ap.add_argument("--log", type=Path, metavar="DIR",
                     help="write each block's whole Yosys log (line-buffered) to DIR/BLOCK.log")
     ap.add_argument("--lint", action="store_true",
@@ -453,7 +477,7 @@ def main() -> int:
             if sems is not None:
                 b = with_small_evt_sem(b, sems, tmp)
             row = run_block(yosys, b, params, not a.no_xilinx, tmp, a.timeout, a.coarse,
-                            a.log.resolve().relative_to(ROOT) if a.log else None)
+                            a.log.resolve().relative_to(ROOT) if a.log else None, a.hier)
             if sems is not None:
                 row["evt_sem_sems"] = sems
             if b["top"] == "evt_sem":
