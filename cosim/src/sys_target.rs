@@ -25,7 +25,7 @@
 //!   (`clock::cycles_to_ps`) plus the firmware step cost
 //!   (`system::timing::step_ns`) the system model adds; its one-core legs
 //!   as on the system model.
-//! - Engine registers are host-side, as the system model keeps them (the
+//! - Engine registers are host-side ([`RegFile`], as on every target: the
 //!   cores have no engine register file); semaphores are read through the
 //!   debug port after every batch; a host semaphore update (an
 //!   instruction's EVENTS) is a SEM_INCR or SEM_DECR write of the difference
@@ -36,7 +36,9 @@ use sb2sb_model::isa::{Arch, Events};
 use sb2sb_model::lower::system_target::{
     leg_engines, leg_partitions, local_leg, pieces, round_sems, rounds, sem_after, slot_base, Piece,
 };
-use sb2sb_model::lower::target::{check_batch, check_core, legs_per_core, Leg, LegReport, Region};
+use sb2sb_model::lower::target::{
+    check_batch, check_core, legs_per_core, Leg, LegReport, RegFile, Region,
+};
 use sb2sb_model::lower::{Target, TargetError};
 use sb2sb_model::pair::sys_stim::{SysEnv, SysLeg};
 use sb2sb_model::pair::system::{field, SysIn, SysOut, SysParams, SysTop, BLOCK_COLL, SYS_CORES};
@@ -169,7 +171,7 @@ pub struct SysTarget<M: SysMachine> {
     env: SysEnv,
     out: Option<SysOut>,
     cycle: u64,
-    regs: Vec<Vec<u64>>,
+    regs: RegFile,
     sems: Vec<[i32; 256]>,
     /// Rounds of legs run so far.
     pub rounds: u64,
@@ -213,7 +215,7 @@ impl<M: SysMachine> SysTarget<M> {
             env: SysEnv::for_batches(p),
             out: None,
             cycle: 0,
-            regs: vec![vec![0; 256]; SYS_CORES],
+            regs: RegFile::new(arch, SYS_CORES),
             sems: vec![[0; 256]; SYS_CORES],
             rounds: 0,
             round_cycles: 0,
@@ -443,21 +445,11 @@ impl<M: SysMachine> Target for SysTarget<M> {
     }
 
     fn reg_write(&mut self, core: usize, reg: u8, value: u64) -> Result<(), TargetError> {
-        self.check_core(core)?;
-        if !self.arch.is_valid_register_write(reg) {
-            return Err(TargetError::BadRegister {
-                reg,
-                arch: self.arch,
-                num: self.arch.num_registers(),
-            });
-        }
-        self.regs[core][usize::from(reg)] = value;
-        Ok(())
+        self.regs.write(core, reg, value)
     }
 
     fn reg_read(&self, core: usize, reg: u8) -> Result<u64, TargetError> {
-        self.check_core(core)?;
-        Ok(self.regs[core][usize::from(reg)])
+        self.regs.read(core, reg)
     }
 
     fn sem(&self, core: usize, idx: u8) -> Result<i32, TargetError> {
