@@ -153,7 +153,7 @@ fn bench_leg(c: &mut Criterion) {
             (a - b) / 1024,
             sbuf >> 20,
             ((a - b) * 1024) as f64 / sbuf as f64,
-            sys.allocated_bytes() >> 20
+            sys.st.allocated_bytes() >> 20
         );
     }
     let mut g = c.benchmark_group("leg");

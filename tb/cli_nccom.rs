@@ -284,23 +284,61 @@ fn json_rows(line: &str) -> Vec<(u64, u64, f64, bool)> {
 /// The four ops of the RTL's modeled-time comparison.
 const RTL_OPS: [&str; 4] = ["all_gather", "reduce_scatter", "all_reduce", "permute"];
 
-/// Most cycles a collective's RTL time may differ from its golden twin's:
-/// the firmware's round trips differ by tens of cycles per step (measured
-/// ≤ 76 over a 4-rank collective, docs/system-rtl.md); the data path agrees.
-const TWIN_CYCLES: u64 = 100;
+/// Most cycles the system model's cycle mode at `--config coll` may differ
+/// from the golden system top under the RTL's environment over a 4-rank
+/// collective at 1 KiB or 64 KiB per rank: the two run the same legs and
+/// data path, but their Q7 firmware schedules differ (docs/system-rtl.md
+/// "Why cycle mode at coll is not the RTL to the cycle"; measured ≤ 76).
+const TWIN_CYCLES: u64 = 80;
 
-/// `--mode rtl` runs the block `system_coll`, whose golden twin is
-/// `--mode cycle --config coll` (SysParams::COLL's cores, engines,
-/// placement and memory, the same rounds of legs): the modeled time of
-/// every op at 1 KiB and 64 KiB per rank on 4 ranks is within
-/// [`TWIN_CYCLES`] cycles, and both pass `--check`.
+/// One op at one size on a caller-built 4-core target, checked against
+/// the plain reference: its modeled ns and the prepared run (for byte and
+/// semaphore comparisons).
+fn run_on_target(
+    op: &str,
+    size: u64,
+    t: Box<dyn sb2sb_model::lower::Target>,
+) -> (u64, sb2sb_model::collective::nccom::Prepared) {
+    use sb2sb_model::collective::algo::Algorithm;
+    use sb2sb_model::collective::nccom::{self, Config, Machine};
+    use sb2sb_model::collective::{run_algo, CollectiveOp};
+    use sb2sb_model::datapath::reduce::{Dtype, ReduceOp};
+    let op = CollectiveOp::parse(op).unwrap();
+    let cfg = Config {
+        machine: Machine::Rtl,
+        ..four_rank_config(op, size, Dtype::Fp32, 1, Algorithm::Ring)
+    };
+    let red = op.reduces().then_some((Dtype::Fp32, ReduceOp::Sum));
+    let mut p = nccom::prepare_on(&cfg, size, t).unwrap();
+    let rep = run_algo(p.target.as_mut(), op, &p.members, 0, red, Algorithm::Ring).unwrap();
+    nccom::verify(&cfg, size, &p).unwrap();
+    (rep.modeled_ns, p)
+}
+
+/// `--mode rtl` runs the block `system_coll`; the golden system top
+/// (`GoldenSystemTarget`: `pair::system::SysTop`, the block's lockstep
+/// twin, under the same environment and target code) gives the same
+/// modeled time, bytes and semaphores for every op at 1 KiB and 64 KiB
+/// per rank, cycle for cycle; `--mode cycle --config coll` (the system
+/// model at the same parameters) stays within [`TWIN_CYCLES`], and both
+/// pass `--check`.
 #[test]
-fn rtl_modeled_time_matches_cycle_mode_at_config_coll() {
+fn rtl_equals_the_golden_system_top_and_cycle_mode_at_config_coll_is_near() {
+    use sb2sb::sys_target::{GoldenSystemTarget, RtlSystemTarget};
+    use sb2sb_model::isa::Arch;
     if !rtl_built() {
         return;
     }
     let mut far = Vec::new();
     for op in RTL_OPS {
+        for size in [1u64 << 10, 64 << 10] {
+            let rtl_t = RtlSystemTarget::new(Arch::Cayman).unwrap();
+            let (rtl_ns, rtl) = run_on_target(op, size, Box::new(rtl_t));
+            let gold_t = GoldenSystemTarget::golden(Arch::Cayman).unwrap();
+            let (gold_ns, gold) = run_on_target(op, size, Box::new(gold_t));
+            assert_eq!(rtl_ns, gold_ns, "{op} {size}");
+            assert_same_ranks(&rtl, &gold, &format!("{op} {size}"));
+        }
         let base = format!("nccom {op} -r 4 -b 1K -e 64K -f 64 --check --json");
         let rtl = json_rows(&format!("{base} --mode rtl"));
         let cyc = json_rows(&format!("{base} --mode cycle --config coll"));
@@ -308,10 +346,6 @@ fn rtl_modeled_time_matches_cycle_mode_at_config_coll() {
         for (r, c) in rtl.iter().zip(&cyc) {
             assert!(r.3 && c.3, "{op}: rtl {r:?} cycle {c:?}");
             assert_eq!(r.0, c.0, "{op}");
-            eprintln!(
-                "{op} {} B: rtl {} cycles {} us, cycle {} cycles {} us",
-                r.0, r.1, r.2, c.1, c.2
-            );
             if r.1.abs_diff(c.1) > TWIN_CYCLES {
                 far.push((op, r.0, r.1, c.1));
             }
@@ -320,6 +354,41 @@ fn rtl_modeled_time_matches_cycle_mode_at_config_coll() {
     assert!(
         far.is_empty(),
         "(op, size, rtl cycles, cycle cycles): {far:?}"
+    );
+}
+
+/// Without a Verilated build: the golden system top under the RTL's
+/// environment (`GoldenSystemTarget`) and the system model's cycle mode at
+/// `--config coll` run every op at 1 KiB and 64 KiB per rank to the same
+/// bytes and semaphores (both checked against the plain reference), their
+/// modeled times within [`TWIN_CYCLES`] cycles.
+#[test]
+fn cycle_mode_at_config_coll_is_near_the_golden_system_top() {
+    use sb2sb::sys_target::GoldenSystemTarget;
+    use sb2sb_model::isa::Arch;
+    use sb2sb_model::lower::system_target::SystemTarget;
+    use sb2sb_model::pair::system::SysParams;
+    use sb2sb_model::system::Mode;
+    let cycles = |ns: u64| sb2sb_model::clock::ps_to_cycles(ns * 1000);
+    let mut far = Vec::new();
+    for op in RTL_OPS {
+        for size in [1u64 << 10, 64 << 10] {
+            let gold_t = GoldenSystemTarget::golden(Arch::Cayman).unwrap();
+            let (gold_ns, gold) = run_on_target(op, size, Box::new(gold_t));
+            let twin =
+                SystemTarget::with_params(Arch::Cayman, SysParams::COLL, Mode::Cycle).unwrap();
+            let (cyc_ns, cyc) = run_on_target(op, size, Box::new(twin));
+            assert_same_ranks(&gold, &cyc, &format!("{op} {size}"));
+            let (g, c) = (cycles(gold_ns), cycles(cyc_ns));
+            eprintln!("{op} {size} B: golden top {g} cycles, cycle mode at coll {c} cycles");
+            if g.abs_diff(c) > TWIN_CYCLES {
+                far.push((op, size, g, c));
+            }
+        }
+    }
+    assert!(
+        far.is_empty(),
+        "(op, size, golden-top cycles, cycle-mode cycles): {far:?}"
     );
 }
 

@@ -1,5 +1,9 @@
 //! [`Target`] on the Verilated system top (block `system_coll`,
 //! `SysParams::COLL`): what `sb2sb nccom --mode rtl` runs collectives on.
+//! The same target code runs on the golden system top ([`SysTop`], the
+//! Verilated top's lockstep twin, no Verilated build needed):
+//! [`SysTarget`] is generic over the [`SysMachine`] it clocks,
+//! [`RtlSystemTarget`] and [`GoldenSystemTarget`] are its two machines.
 //!
 //! - Regions are read and written through the testbench backdoor of every
 //!   core's SBUF ([`CoreMems`]), between two clock cycles.
@@ -21,7 +25,7 @@
 //!   (`clock::cycles_to_ps`) plus the firmware step cost
 //!   (`system::timing::step_ns`) the system model adds; its one-core legs
 //!   as on the system model.
-//! - Engine registers are host-side, as the system model keeps them (the
+//! - Engine registers are host-side ([`RegFile`], as on every target: the
 //!   cores have no engine register file); semaphores are read through the
 //!   debug port after every batch; a host semaphore update (an
 //!   instruction's EVENTS) is a SEM_INCR or SEM_DECR write of the difference
@@ -32,10 +36,12 @@ use sb2sb_model::isa::{Arch, Events};
 use sb2sb_model::lower::system_target::{
     leg_engines, leg_partitions, local_leg, pieces, round_sems, rounds, sem_after, slot_base, Piece,
 };
-use sb2sb_model::lower::target::{check_batch, check_core, legs_per_core, Leg, LegReport, Region};
+use sb2sb_model::lower::target::{
+    check_batch, check_core, legs_per_core, Leg, LegReport, RegFile, Region,
+};
 use sb2sb_model::lower::{Target, TargetError};
 use sb2sb_model::pair::sys_stim::{SysEnv, SysLeg};
-use sb2sb_model::pair::system::{field, SysIn, SysOut, SysParams, BLOCK_COLL, SYS_CORES};
+use sb2sb_model::pair::system::{field, SysIn, SysOut, SysParams, SysTop, BLOCK_COLL, SYS_CORES};
 use sb2sb_model::ports::{CycleModel, Stimulus};
 use sb2sb_model::system::{map, timing};
 
@@ -55,28 +61,31 @@ fn err(e: impl std::fmt::Display) -> TargetError {
     TargetError::System(format!("rtl: {e}"))
 }
 
-/// The Verilated 4-core system as a lowering target.
-pub struct RtlSystemTarget {
-    arch: Arch,
-    p: SysParams,
-    dut: RtlDut<SysIn, SysOut>,
-    env: SysEnv,
-    mems: Vec<CoreMems>,
-    out: Option<SysOut>,
-    cycle: u64,
-    regs: Vec<Vec<u64>>,
-    sems: Vec<[i32; 256]>,
-    /// Rounds of legs run so far.
-    pub rounds: u64,
-    /// Clock cycles of those rounds.
-    pub round_cycles: u64,
+/// A system top a [`SysTarget`] clocks, with a backdoor to every core's
+/// SBUF (64-bit words, partition-major, the debug port's map) and
+/// descriptor RAM.
+pub trait SysMachine {
+    /// One clock cycle.
+    fn step(&mut self, i: &SysIn) -> SysOut;
+    /// SBUF words `first..first + out.len()` of core `c`.
+    fn read_words(&self, c: usize, first: usize, out: &mut [u64]) -> Result<(), TargetError>;
+    /// Store `data` at SBUF words `first..` of core `c`.
+    fn write_words(&mut self, c: usize, first: usize, data: &[u64]) -> Result<(), TargetError>;
+    /// Clear core `c`'s whole SBUF window and descriptor RAM.
+    fn clear(&mut self, c: usize) -> Result<(), TargetError>;
 }
 
-impl RtlSystemTarget {
-    /// The Verilated system top, reset, every SBUF and descriptor RAM
-    /// cleared, every core's set-up program run.
-    pub fn new(arch: Arch) -> Result<Self, TargetError> {
-        let p = SysParams::COLL;
+/// The Verilated system top (block `system_coll`) and its memories
+/// through the testbench backdoor ([`CoreMems`]).
+pub struct RtlSys {
+    dut: RtlDut<SysIn, SysOut>,
+    mems: Vec<CoreMems>,
+    p: SysParams,
+}
+
+impl RtlSys {
+    /// The Verilated block `system_coll`, or the error naming its build command.
+    pub fn new(p: SysParams) -> Result<Self, TargetError> {
         let dut = RtlDut::new(&BLOCK_COLL, 1, XInit::Zero).map_err(|e| {
             err(format!(
                 "{e:#} (the block is verilated on request: SB2SB_BLOCKS=all,{} cargo build --release)",
@@ -88,25 +97,131 @@ impl RtlSystemTarget {
             .map(|c| CoreMems::find(&bd, BLOCK_COLL.name, &core_prefix(c), &p.core))
             .collect::<Result<Vec<_>, _>>()
             .map_err(err)?;
+        Ok(Self { dut, mems, p })
+    }
+}
+
+impl SysMachine for RtlSys {
+    fn step(&mut self, i: &SysIn) -> SysOut {
+        self.dut.step(i)
+    }
+
+    fn read_words(&self, c: usize, first: usize, out: &mut [u64]) -> Result<(), TargetError> {
+        self.mems[c].read_words(&self.dut, first, out).map_err(err)
+    }
+
+    fn write_words(&mut self, c: usize, first: usize, data: &[u64]) -> Result<(), TargetError> {
+        self.mems[c]
+            .write_words(&mut self.dut, first, data)
+            .map_err(err)
+    }
+
+    fn clear(&mut self, c: usize) -> Result<(), TargetError> {
+        self.mems[c]
+            .clear_desc(&mut self.dut, (self.p.core.desc_bytes / 8) as usize)
+            .map_err(err)?;
+        let zero = vec![0u64; self.mems[c].sbuf_words()];
+        self.mems[c]
+            .write_words(&mut self.dut, 0, &zero)
+            .map_err(err)
+    }
+}
+
+/// The golden system top: its cores' arrays (`mem[0]` the SBUF, `mem[1]`
+/// the descriptor RAM, as 64-bit lanes) are the backdoor.
+impl SysMachine for SysTop {
+    fn step(&mut self, i: &SysIn) -> SysOut {
+        CycleModel::step(self, i)
+    }
+
+    fn read_words(&self, c: usize, first: usize, out: &mut [u64]) -> Result<(), TargetError> {
+        let m = &self.cores[c].mem[0];
+        let src = m.get(first..first + out.len()).ok_or_else(|| {
+            err(format!(
+                "SBUF words {first}.. of core {c} past its {}",
+                m.len()
+            ))
+        })?;
+        out.copy_from_slice(src);
+        Ok(())
+    }
+
+    fn write_words(&mut self, c: usize, first: usize, data: &[u64]) -> Result<(), TargetError> {
+        let m = &mut self.cores[c].mem[0];
+        let n = m.len();
+        m.get_mut(first..first + data.len())
+            .ok_or_else(|| err(format!("SBUF words {first}.. of core {c} past its {n}")))?
+            .copy_from_slice(data);
+        Ok(())
+    }
+
+    fn clear(&mut self, c: usize) -> Result<(), TargetError> {
+        for m in &mut self.cores[c].mem {
+            m.fill(0);
+        }
+        Ok(())
+    }
+}
+
+/// A 4-core system top as a lowering target, on machine `M`.
+pub struct SysTarget<M: SysMachine> {
+    arch: Arch,
+    p: SysParams,
+    m: M,
+    env: SysEnv,
+    out: Option<SysOut>,
+    cycle: u64,
+    regs: RegFile,
+    sems: Vec<[i32; 256]>,
+    /// Rounds of legs run so far.
+    pub rounds: u64,
+    /// Clock cycles of those rounds.
+    pub round_cycles: u64,
+}
+
+/// The Verilated system top (block `system_coll`) as a lowering target.
+pub type RtlSystemTarget = SysTarget<RtlSys>;
+
+/// The golden system top at `SysParams::COLL` as a lowering target: the
+/// Verilated target's lockstep twin, with the same environment and rounds.
+pub type GoldenSystemTarget = SysTarget<SysTop>;
+
+impl RtlSystemTarget {
+    /// The Verilated system top, reset, every SBUF and descriptor RAM
+    /// cleared, every core's set-up program run.
+    pub fn new(arch: Arch) -> Result<Self, TargetError> {
+        let p = SysParams::COLL;
+        Self::on(arch, p, RtlSys::new(p)?)
+    }
+}
+
+impl GoldenSystemTarget {
+    /// The golden system top at `SysParams::COLL`, reset, every core's
+    /// set-up program run.
+    pub fn golden(arch: Arch) -> Result<Self, TargetError> {
+        let p = SysParams::COLL;
+        Self::on(arch, p, SysTop::new(p))
+    }
+}
+
+impl<M: SysMachine> SysTarget<M> {
+    /// The target on machine `m` (parameters `p`): every SBUF and
+    /// descriptor RAM cleared, reset, every core's set-up program run.
+    pub fn on(arch: Arch, p: SysParams, m: M) -> Result<Self, TargetError> {
         let mut t = Self {
             arch,
             p,
-            dut,
+            m,
             env: SysEnv::for_batches(p),
-            mems,
             out: None,
             cycle: 0,
-            regs: vec![vec![0; 256]; SYS_CORES],
+            regs: RegFile::new(arch, SYS_CORES),
             sems: vec![[0; 256]; SYS_CORES],
             rounds: 0,
             round_cycles: 0,
         };
         for c in 0..SYS_CORES {
-            t.mems[c]
-                .clear_desc(&mut t.dut, (p.core.desc_bytes / 8) as usize)
-                .map_err(err)?;
-            let zero = vec![0u64; t.mems[c].sbuf_words()];
-            t.mems[c].write_words(&mut t.dut, 0, &zero).map_err(err)?;
+            t.m.clear(c)?;
         }
         t.run_until_idle()?;
         t.read_sems();
@@ -119,7 +234,7 @@ impl RtlSystemTarget {
         let start = self.cycle;
         loop {
             let i = self.env.next(self.cycle, self.out.as_ref());
-            self.out = Some(self.dut.step(&i));
+            self.out = Some(self.m.step(&i));
             self.cycle += 1;
             if self.env.idle() {
                 break;
@@ -155,7 +270,7 @@ impl RtlSystemTarget {
             for c in 0..SYS_CORES {
                 i.dbg_sem_idx_i |= u64::from(s) << (8 * c);
             }
-            let o = self.dut.step(&i);
+            let o = self.m.step(&i);
             self.cycle += 1;
             for c in 0..SYS_CORES {
                 self.sems[c][usize::from(s)] = field(&o.dbg_sem_o, c, 32) as u32 as i32;
@@ -179,9 +294,7 @@ impl RtlSystemTarget {
         let a = u64::from(part) * u64::from(self.p.core.sbuf_part_bytes) + off;
         let (w0, w1) = (a / 8, (a + len).div_ceil(8));
         let mut words = vec![0u64; (w1 - w0) as usize];
-        self.mems[c]
-            .read_words(&self.dut, w0 as usize, &mut words)
-            .map_err(err)?;
+        self.m.read_words(c, w0 as usize, &mut words)?;
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         let s = (a - 8 * w0) as usize;
         Ok(bytes[s..s + len as usize].to_vec())
@@ -192,18 +305,14 @@ impl RtlSystemTarget {
         let a = u64::from(part) * u64::from(self.p.core.sbuf_part_bytes) + off;
         let (w0, w1) = (a / 8, (a + data.len() as u64).div_ceil(8));
         let mut words = vec![0u64; (w1 - w0) as usize];
-        self.mems[c]
-            .read_words(&self.dut, w0 as usize, &mut words)
-            .map_err(err)?;
+        self.m.read_words(c, w0 as usize, &mut words)?;
         let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         let s = (a - 8 * w0) as usize;
         bytes[s..s + data.len()].copy_from_slice(data);
         for (w, b) in words.iter_mut().zip(bytes.chunks_exact(8)) {
             *w = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
         }
-        self.mems[c]
-            .write_words(&mut self.dut, w0 as usize, &words)
-            .map_err(err)
+        self.m.write_words(c, w0 as usize, &words)
     }
 
     /// The rdma legs of a batch cut into pieces a round carries (both
@@ -286,7 +395,7 @@ impl RtlSystemTarget {
     }
 }
 
-impl Target for RtlSystemTarget {
+impl<M: SysMachine> Target for SysTarget<M> {
     fn arch(&self) -> Arch {
         self.arch
     }
@@ -336,21 +445,11 @@ impl Target for RtlSystemTarget {
     }
 
     fn reg_write(&mut self, core: usize, reg: u8, value: u64) -> Result<(), TargetError> {
-        self.check_core(core)?;
-        if !self.arch.is_valid_register_write(reg) {
-            return Err(TargetError::BadRegister {
-                reg,
-                arch: self.arch,
-                num: self.arch.num_registers(),
-            });
-        }
-        self.regs[core][usize::from(reg)] = value;
-        Ok(())
+        self.regs.write(core, reg, value)
     }
 
     fn reg_read(&self, core: usize, reg: u8) -> Result<u64, TargetError> {
-        self.check_core(core)?;
-        Ok(self.regs[core][usize::from(reg)])
+        self.regs.read(core, reg)
     }
 
     fn sem(&self, core: usize, idx: u8) -> Result<i32, TargetError> {

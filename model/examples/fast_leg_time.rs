@@ -58,7 +58,7 @@ fn main() {
     run(&mut sys, 1);
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     for p in 0..128u8 {
-        let Ok(b) = sys.read_sbuf(CoreId(4), p, 0, bpp as usize) else {
+        let Ok(b) = sys.st.read_sbuf(CoreId(4), p, 0, bpp as usize) else {
             eprintln!("fast_leg_time: read back partition {p}");
             std::process::exit(1)
         };

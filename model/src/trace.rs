@@ -152,7 +152,7 @@ pub(crate) struct QueueMark {
 }
 
 /// Records one system's timeline (module docs). Created by
-/// [`crate::system::System::trace_start`] or, inside [`capture`], by every
+/// [`crate::system::SystemState::trace_start`] or, inside [`capture`], by every
 /// `System::new`.
 #[derive(Debug, Clone, Default)]
 pub struct Recorder {

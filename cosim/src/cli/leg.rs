@@ -143,13 +143,13 @@ pub fn run(a: LegArgs) -> Result<i32> {
         )
     };
     let engines = u64::from(engine_mask.count_ones().min(u32::from(a.partitions)));
-    let (gen_tx, _) = sys.leg_gen_words(&leg)?;
+    let (gen_tx, _) = sys.st.leg_gen_words(&leg)?;
     let t0 = Instant::now();
     let rep = sys.send_recv(&leg, mode)?;
     let host_us = t0.elapsed().as_secs_f64() * 1e6;
     let v = verify(&mut sys, &a, &leg, &expect, engines, mode)?;
     if let Some(path) = &a.vcd {
-        write_trace(path, &sys.trace).with_context(|| format!("writing {}", path.display()))?;
+        write_trace(path, &sys.st.trace).with_context(|| format!("writing {}", path.display()))?;
     }
     let out = Outcome {
         a: &a,
@@ -233,10 +233,10 @@ fn build_system(a: &LegArgs, bytes: u64, chip_id: u8) -> Result<(System, CoreId,
         LegMode::Rtl => anyhow::bail!("rtl mode runs on the Verilated pair (run_rtl)"),
     };
     let mut sys = System::new(topo)?;
-    sys.trace_on = a.vcd.is_some();
-    sys.log_triggers = true;
+    sys.st.trace_on = a.vcd.is_some();
+    sys.st.log_triggers = true;
     if a.per_engine_doorbells {
-        sys.doorbells = sb2sb_model::system::Doorbells::PerEngine;
+        sys.st.doorbells = sb2sb_model::system::Doorbells::PerEngine;
     }
     Ok((sys, src, dst, mode))
 }
@@ -288,7 +288,7 @@ fn verify(
     let mut mismatched: u64 = 0;
     let mut first_bad: Option<(u8, u64)> = None;
     for (p, want) in expect.iter().enumerate() {
-        let got = sys.read_sbuf(dst, p as u8, a.dst_offset, want.len())?;
+        let got = sys.st.read_sbuf(dst, p as u8, a.dst_offset, want.len())?;
         for (k, (g, w)) in got.iter().zip(want).enumerate() {
             if g != w {
                 mismatched += 1;
@@ -296,10 +296,10 @@ fn verify(
             }
         }
     }
-    let local = sys.sem(src, a.local_sem)?;
-    let remote = sys.sem(dst, a.remote_sem)?;
+    let local = sys.st.sem(src, a.local_sem)?;
+    let remote = sys.st.sem(dst, a.remote_sem)?;
     sys.wait_sem(dst, a.remote_sem, engines as i32, mode)?;
-    let remote_after_wait = sys.sem(dst, a.remote_sem)?;
+    let remote_after_wait = sys.st.sem(dst, a.remote_sem)?;
     let sems_ok = i64::from(local) == engines as i64
         && i64::from(remote) == engines as i64
         && remote_after_wait == 0;
@@ -351,8 +351,8 @@ fn report_json(o: &Outcome) -> Result<()> {
         "gen_word_hex": super::isa::hex_word(&o.gen_tx.encode()), "log": o.fw_log(),
         "classifier": rep.classifier,
         "pre_sync": rep.pre_sync.map(|p| p.log()),
-        "doorbells": o.sys.doorbells,
-        "triggers": o.sys.triggers.iter().map(|t| t.log()).collect::<Vec<_>>(),
+        "doorbells": o.sys.st.doorbells,
+        "triggers": o.sys.st.triggers.iter().map(|t| t.log()).collect::<Vec<_>>(),
         "fold": rep.fold, "link": rep.link,
         "engine_mask": o.leg.engine_mask, "engines": engines,
         "descriptors_per_engine": rep.per_engine, "descriptors": rep.descriptors,
@@ -389,7 +389,7 @@ fn report_text(o: &Outcome) {
         println!("  pre-sync (RX)    {}", p.log());
     }
     println!("  rdma_desc_gen    {}", o.fw_log());
-    for t in &o.sys.triggers {
+    for t in &o.sys.st.triggers {
         println!("  rdma_desc_start  core {}: {}", t.from, t.log());
     }
     println!(
@@ -433,7 +433,7 @@ fn report_text(o: &Outcome) {
         println!(
             "  trace            {} ({} events)",
             p.display(),
-            o.sys.trace.len()
+            o.sys.st.trace.len()
         );
     }
     println!("result: {}", if v.pass { "PASS" } else { "FAIL" });
@@ -1019,14 +1019,14 @@ fn compare_rtl(a: &LegArgs, plan: &RtlPlan, env: &LegEnv, fast: &FastRef) -> Res
     let mut src_mismatched = 0u64;
     for p in 0..a.partitions {
         let d = off(p, a.dst_offset);
-        let want = sys.read_sbuf(dst, p, a.dst_offset, bytes as usize)?;
+        let want = sys.st.read_sbuf(dst, p, a.dst_offset, bytes as usize)?;
         mismatched += want
             .iter()
             .zip(&rtl_b[d..d + bytes as usize])
             .filter(|(x, y)| x != y)
             .count() as u64;
         let s0 = off(p, a.src_offset);
-        let want = sys.read_sbuf(src, p, a.src_offset, bytes as usize)?;
+        let want = sys.st.read_sbuf(src, p, a.src_offset, bytes as usize)?;
         src_mismatched += want
             .iter()
             .zip(&rtl_a[s0..s0 + bytes as usize])
@@ -1039,7 +1039,10 @@ fn compare_rtl(a: &LegArgs, plan: &RtlPlan, env: &LegEnv, fast: &FastRef) -> Res
         sems_a[usize::from(a.local_sem)],
         sems_b[usize::from(a.remote_sem)],
     );
-    let (f_local, f_remote) = (sys.sem(src, a.local_sem)?, sys.sem(dst, a.remote_sem)?);
+    let (f_local, f_remote) = (
+        sys.st.sem(src, a.local_sem)?,
+        sys.st.sem(dst, a.remote_sem)?,
+    );
     let pass = mismatched == 0
         && src_mismatched == 0
         && local == f_local

@@ -351,7 +351,7 @@ fn run_system_on_threads(
     }
     let rep = run(&mut t, op, &members, (n % 2) as u16, red).unwrap();
     let imgs = (0..8u16)
-        .map(|c| t.sys.sbuf(CoreId(c)).unwrap().image())
+        .map(|c| t.sys.st.sbuf(CoreId(c)).unwrap().image())
         .collect();
     (imgs, rep.modeled_ns)
 }

@@ -34,7 +34,7 @@
 
 use std::sync::Arc;
 
-use super::target::{check_batch, Leg, LegReport, Target, TargetError};
+use super::target::{check_batch, Leg, LegReport, RegFile, Target, TargetError};
 use crate::datapath::reduce::recv_reduce;
 use crate::isa::{Arch, Events, UpdateMode};
 use crate::pair::system::SysParams;
@@ -63,6 +63,8 @@ pub struct SystemTarget {
     /// `SysParams::COLL`): its batches run in the rounds of the Verilated
     /// top's target ([`rounds`]); `None`: the system sized to the run.
     pub fixed: Option<SysParams>,
+    /// The instruction engine's registers (host-side, as on every target).
+    regs: RegFile,
 }
 
 impl SystemTarget {
@@ -81,11 +83,13 @@ impl SystemTarget {
             arch,
             ..Topology::trn2(u8::try_from(packages).unwrap_or(1).max(1))
         };
+        let regs = RegFile::new(arch, topo.num_cores());
         Ok(Self {
             sys: System::new(topo).map_err(sys_err)?,
             mode,
             last_sems: Vec::new(),
             fixed: None,
+            regs,
         })
     }
 
@@ -101,11 +105,13 @@ impl SystemTarget {
             arch,
             ..p.topology()
         };
+        let regs = RegFile::new(arch, topo.num_cores());
         Ok(Self {
             sys: System::with_core(topo, p.core).map_err(sys_err)?,
             mode,
             last_sems: Vec::new(),
             fixed: Some(p),
+            regs,
         })
     }
 }
@@ -252,15 +258,15 @@ fn part(p: u32) -> u8 {
 
 impl Target for SystemTarget {
     fn arch(&self) -> Arch {
-        self.sys.topology().arch
+        self.sys.st.topology().arch
     }
 
     fn cores(&self) -> usize {
-        self.sys.topology().num_cores()
+        self.sys.st.topology().num_cores()
     }
 
     fn partition_bytes(&self) -> u64 {
-        self.sys.topology().sbuf_bytes_per_partition.into()
+        self.sys.st.topology().sbuf_bytes_per_partition.into()
     }
 
     fn write(
@@ -283,31 +289,21 @@ impl Target for SystemTarget {
         len: u64,
     ) -> Result<Vec<u8>, TargetError> {
         self.sys
+            .st
             .read_sbuf(core(c), part(partition), offset, len as usize)
             .map_err(sys_err)
     }
 
     fn reg_write(&mut self, c: usize, reg: u8, value: u64) -> Result<(), TargetError> {
-        let arch = self.arch();
-        if !arch.is_valid_register_write(reg) {
-            return Err(TargetError::BadRegister {
-                reg,
-                arch,
-                num: arch.num_registers(),
-            });
-        }
-        let v = u32::try_from(value).map_err(|_| {
-            TargetError::System(format!("register value {value:#x} exceeds 32 bits"))
-        })?;
-        self.sys.write_reg(core(c), reg, v).map_err(sys_err)
+        self.regs.write(c, reg, value)
     }
 
     fn reg_read(&self, c: usize, reg: u8) -> Result<u64, TargetError> {
-        self.sys.reg(core(c), reg).map(u64::from).map_err(sys_err)
+        self.regs.read(c, reg)
     }
 
     fn sem(&self, c: usize, idx: u8) -> Result<i32, TargetError> {
-        self.sys.sem(core(c), idx).map_err(sys_err)
+        self.sys.st.sem(core(c), idx).map_err(sys_err)
     }
 
     fn sem_update(&mut self, c: usize, ev: &Events) -> Result<(), TargetError> {
@@ -316,6 +312,7 @@ impl Target for SystemTarget {
         }
         let new = sem_after(self.sem(c, ev.update_idx)?, ev);
         self.sys
+            .st
             .set_sem(core(c), ev.update_idx, new)
             .map_err(sys_err)
     }
@@ -327,7 +324,7 @@ impl Target for SystemTarget {
         // share no bytes (check_batch), so the result is the serial one.
         let hold = self.mode == Mode::Fast;
         self.sys.hold_moves(hold);
-        if let Some(rec) = self.sys.rec() {
+        if let Some(rec) = self.sys.st.rec() {
             rec.step_begin(serde_json::json!({}));
         }
         let fw = timing::step_ns(super::target::legs_per_core(legs));
@@ -335,7 +332,7 @@ impl Target for SystemTarget {
             rep.modeled_ns += fw;
             rep
         });
-        if let Some(rec) = self.sys.rec() {
+        if let Some(rec) = self.sys.st.rec() {
             // The step lasts its reported time (the slowest leg, in ns).
             rec.step_end(r.as_ref().ok().map(|rep| rep.modeled_ns * 1000));
         }
@@ -355,14 +352,14 @@ impl Target for SystemTarget {
 
     fn launch(&mut self) -> u64 {
         let ns = timing::COLLECTIVE_LAUNCH_NS;
-        if let Some(rec) = self.sys.rec() {
+        if let Some(rec) = self.sys.st.rec() {
             rec.launch(ns * 1000);
         }
         ns
     }
 
     fn trace_collective(&mut self, name: Option<&str>) {
-        if let Some(rec) = self.sys.rec() {
+        if let Some(rec) = self.sys.st.rec() {
             match name {
                 Some(n) => rec.collective_begin(n, serde_json::json!({})),
                 None => rec.collective_end(),
@@ -445,7 +442,7 @@ impl SystemTarget {
             if l.src.partitions == 0 || l.src.bytes == 0 || l.src.core == l.dst.core {
                 continue;
             }
-            let engines = leg_engines(l.src.partitions, self.sys.engines().into());
+            let engines = leg_engines(l.src.partitions, self.sys.st.engines().into());
             let mut spec = SystemLeg::new(
                 core(l.src.core),
                 l.src.offset,
@@ -514,7 +511,7 @@ impl SystemTarget {
     fn clock(&self) -> u64 {
         match self.mode {
             Mode::Cycle => self.sys.cycle.cycles,
-            Mode::Fast => self.sys.now_ps(),
+            Mode::Fast => self.sys.st.now_ps(),
         }
     }
 
@@ -555,7 +552,7 @@ impl SystemTarget {
                         recv_reduce(dst, src, dtype, op).map_err(|e| e.to_string())
                     }));
                 }
-                self.sys.issue_leg(&spec).map_err(sys_err)?;
+                self.sys.st.issue_leg(&spec).map_err(sys_err)?;
                 self.last_sems.push((pc.tx, ls, pc.rx, rs));
                 waits.push((spec.src, ls, spec.dst, rs, engines as i32));
             }

@@ -293,7 +293,7 @@ pub struct FlatTarget {
     arch: Arch,
     partition_bytes: u64,
     sbuf: Vec<crate::datapath::ZeroedBuf>,
-    regs: Vec<Vec<u64>>,
+    regs: RegFile,
     sems: Vec<[i32; 256]>,
     /// Rate model for [`Target::run_legs`].
     pub timing: Timing,
@@ -304,6 +304,47 @@ pub struct FlatTarget {
 /// Engine register slots kept per core (covers R0..R191 and the specials up to 255).
 const REG_SLOTS: usize = 256;
 
+/// The instruction engine's registers of every core of a target (seed 002:
+/// `Arch::num_registers` general registers and the specials 128–131, what
+/// GID_LOAD and CurProcessingRankID write and the lowering reads), kept by
+/// the host: the one register file of every lowering target (no core
+/// model has one behind an address).
+#[derive(Debug, Clone)]
+pub struct RegFile {
+    arch: Arch,
+    regs: Vec<[u64; REG_SLOTS]>,
+}
+
+impl RegFile {
+    /// `cores` cores of `arch`, every register 0.
+    pub fn new(arch: Arch, cores: usize) -> Self {
+        Self {
+            arch,
+            regs: vec![[0; REG_SLOTS]; cores],
+        }
+    }
+
+    /// Write register `reg` of `core` (a register the arch lets a program write).
+    pub fn write(&mut self, core: usize, reg: u8, value: u64) -> Result<(), TargetError> {
+        check_core(core, self.regs.len())?;
+        if !self.arch.is_valid_register_write(reg) {
+            return Err(TargetError::BadRegister {
+                reg,
+                arch: self.arch,
+                num: self.arch.num_registers(),
+            });
+        }
+        self.regs[core][usize::from(reg)] = value;
+        Ok(())
+    }
+
+    /// Register `reg` of `core`.
+    pub fn read(&self, core: usize, reg: u8) -> Result<u64, TargetError> {
+        check_core(core, self.regs.len())?;
+        Ok(self.regs[core][usize::from(reg)])
+    }
+}
+
 impl FlatTarget {
     /// `cores` cores of `arch` with `partition_bytes` per SBUF partition.
     pub fn new(arch: Arch, cores: usize, partition_bytes: u64) -> Self {
@@ -313,7 +354,7 @@ impl FlatTarget {
             sbuf: (0..cores)
                 .map(|_| crate::datapath::ZeroedBuf::default())
                 .collect(),
-            regs: vec![vec![0; REG_SLOTS]; cores],
+            regs: RegFile::new(arch, cores),
             sems: vec![[0; 256]; cores],
             timing: Timing::default(),
             threads: crate::collective::parallel::threads(),
@@ -453,21 +494,11 @@ impl Target for FlatTarget {
     }
 
     fn reg_write(&mut self, core: usize, reg: u8, value: u64) -> Result<(), TargetError> {
-        self.check_core(core)?;
-        if !self.arch.is_valid_register_write(reg) {
-            return Err(TargetError::BadRegister {
-                reg,
-                arch: self.arch,
-                num: self.arch.num_registers(),
-            });
-        }
-        self.regs[core][reg as usize] = value;
-        Ok(())
+        self.regs.write(core, reg, value)
     }
 
     fn reg_read(&self, core: usize, reg: u8) -> Result<u64, TargetError> {
-        self.check_core(core)?;
-        Ok(self.regs[core][reg as usize])
+        self.regs.read(core, reg)
     }
 
     fn sem(&self, core: usize, idx: u8) -> Result<i32, TargetError> {

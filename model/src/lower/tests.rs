@@ -787,13 +787,14 @@ fn send_rings_m2s_and_recv_rings_s2m_on_the_system_model_seed_000_5c() {
         let p: Program = serde_json::from_value(prog).unwrap();
         let l = load(p).unwrap();
         let mut t = system_target(&l, mode).unwrap();
-        t.sys.trace_on = true;
+        t.sys.st.trace_on = true;
         let rep = run(&l, &mut t).unwrap();
         assert!(rep.passed(), "{:?}", rep.checks);
         let cores = [0u16, 4]; // ranks [0, 4] in pair_program
         let (tx, rx) = (cores[send_rank], cores[recv_rank]);
         let bells: Vec<(u16, u16, u8)> = t
             .sys
+            .st
             .trace
             .iter()
             .filter_map(|e| match e {

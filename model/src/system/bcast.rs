@@ -20,7 +20,7 @@
 //! A trigger is all-or-nothing: every selected engine's queue is checked
 //! (ring configured, free space, PUBLIC-FACTS §1) before any tail moves; the
 //! first refusal is a typed error naming the engine. Both doorbell paths (the
-//! per-engine `*DRTP_inc` and this one) end in [`System::ring_doorbell`], the
+//! per-engine `*DRTP_inc` and this one) end in `SystemState::ring_doorbell`, the
 //! one doorbell decode of the system model, so fast and cycle mode see the
 //! same tails.
 

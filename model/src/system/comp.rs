@@ -9,7 +9,7 @@
 //! descriptor RAM ([`super::firmware::RingLayout::comp_ring_offset`]), configured once by the TX Q7 in
 //! `rdma_desc_gen`'s set-up program (CRBP, COMP_CFG.EN_COMP_RING_UPDATE). The S2M side writes
 //! one 16-byte completion descriptor per S2M descriptor (the golden UDMA in
-//! cycle mode, [`System::write_completion`] with the same bytes in fast mode),
+//! cycle mode, `SystemState::write_completion` with the same bytes in fast mode),
 //! stamped with the completion head's ring id. `rdma_desc_start` on TX queues a
 //! poll ([`super::Q7Op::PollComp`]) after its launch: the Q7 reads the slot at
 //! its expected position and takes it as done only when its tag equals the

@@ -1,7 +1,6 @@
 //! One NeuronCore of the system model: SBUF, descriptor RAM, the EVT_SEM
 //! golden model (the single source of semaphore state in both execution
-//! modes), the engine register file, the program_window remapper and the
-//! golden UDMA engines ([`crate::pair::Engine`]), built at the
+//! modes), the program_window remapper and the golden UDMA engines ([`crate::pair::Engine`]), built at the
 //! system's [`CoreParams`] (16 engines by default).
 //!
 //! The engines' register files ([`crate::udma::regfile::RegFile`]) are the
@@ -23,7 +22,6 @@ use crate::udma::desc::RingPos;
 use crate::udma::regfile::{QueueRegs, SideEv};
 use crate::udma::regs::*;
 
-use super::map::NUM_REGS;
 use super::mem::{Sbuf, SparseMem};
 use super::q7_master::AxilMaster;
 use super::topology::{CoreId, CoreLoc, DMA_ENGINES, DMA_QUEUES};
@@ -175,8 +173,6 @@ pub struct SystemCore {
     pub desc: SparseMem,
     /// EVT_SEM golden model.
     pub evt: EvtSem,
-    /// Engine register file (u32 per register).
-    pub regs: Vec<u32>,
     /// program_window remapper of this core's Q7.
     pub windows: WindowRemapper,
     /// The golden DMA engines (`CoreParams::engines` of the system's core);
@@ -226,7 +222,6 @@ impl SystemCore {
             sbuf: Sbuf::new(bytes_per_partition),
             desc: SparseMem::default(),
             evt: EvtSem::new(),
-            regs: vec![0; NUM_REGS as usize],
             windows: WindowRemapper::new(),
             engines: vec![Engine::new(); p.engines],
             evt_cycles: 0,
@@ -381,7 +376,7 @@ impl SystemCore {
     /// through the golden register file. A doorbell past the free space is
     /// answered OKAY and, as in the golden/RTL, sets the sticky DB_OVERFLOW
     /// bit and stops the queue (the host API refuses it first, see
-    /// [`super::System::ring_doorbell`]).
+    /// `SystemState::ring_doorbell`).
     pub fn udma_write(&mut self, engine: u8, offset: u32, data: u32) -> Result<(), SystemError> {
         self.udma_axil(engine, offset, Some(data)).map(|_| ())
     }
@@ -406,7 +401,11 @@ mod tests {
             sbuf_bytes_per_partition: 1024,
             ..super::super::Topology::trn2(1)
         };
-        super::super::System::new(t).unwrap().cores.swap_remove(0)
+        super::super::System::new(t)
+            .unwrap()
+            .st
+            .cores
+            .swap_remove(0)
     }
 
     #[test]

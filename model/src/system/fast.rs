@@ -650,7 +650,7 @@ impl FastExec {
     /// Try one Q7 program of fast mode (cycle mode runs the same program on
     /// the Q7 ports: `system::q7_exec`); `Ok(true)` when it ran (it is then
     /// removed). The program comes from the one generator
-    /// ([`super::System::q7_program`]); only its first step may wait.
+    /// ([`super::SystemState::q7_program`]); only its first step may wait.
     pub(crate) fn try_q7(&mut self, st: &mut SystemState, op: &Q7Op) -> Result<bool, SystemError> {
         let (by, prog) = st.q7_program(op)?;
         let pre = match st.rec {
@@ -1032,7 +1032,7 @@ impl FastExec {
     }
 
     /// Apply the steps of one set-up program by the Q7 of `by` (fast mode's
-    /// step executor, [`super::System::apply_q7_step`]).
+    /// step executor, [`Self::apply_q7_step`]).
     fn apply_setup(
         &mut self,
         st: &mut SystemState,
@@ -1533,7 +1533,7 @@ mod tests {
                 let want = pattern(0, p, 4096);
                 for k in 1..4 {
                     assert_eq!(
-                        sys.read_sbuf(CoreId(k), p, 0, 4096).unwrap(),
+                        sys.st.read_sbuf(CoreId(k), p, 0, 4096).unwrap(),
                         want,
                         "core {k} p {p} on {threads} threads"
                     );
@@ -1583,8 +1583,8 @@ mod tests {
                 ..SystemLeg::new(CoreId(0), 0, CoreId(4), 0, 48 << 10, 128)
             };
             let r = sys.send_recv(&leg, Mode::Fast).unwrap();
-            let q = sys.queue(CoreId(0), 3, 0, 0).unwrap();
-            (sys.sbuf(CoreId(4)).unwrap().image(), r.modeled_ps, q)
+            let q = sys.st.queue(CoreId(0), 3, 0, 0).unwrap();
+            (sys.st.sbuf(CoreId(4)).unwrap().image(), r.modeled_ps, q)
         };
         let serial = run(1);
         // Every row moved whole, to its own partition, nothing past it (the

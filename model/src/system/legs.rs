@@ -304,7 +304,7 @@ impl SystemState {
     /// leave them ([`Self::planned_queue`]) before anything is emitted; then
     /// the Q7-local state (windows, pre-sync flag, completion polls) is
     /// committed and the set-up program (an ordered list of MMIO writes and
-    /// stores, [`Q7Step`]) is queued for [`System::run`]: fast mode
+    /// stores, [`Q7Step`]) is queued for [`super::System::run`]: fast mode
     /// applies it at once, cycle mode runs it on the Q7 ports. An error
     /// leaves the system untouched.
     pub fn rdma_desc_gen(
@@ -710,7 +710,7 @@ impl SystemState {
     /// `rdma_desc_start` (op 9) on the Q7 `prid` of `core`: checks the role
     /// against PRID parity and the DescriptorStream count, then queues the Q7
     /// program (RX: S2M doorbells, right_push; TX: left_pop wait, M2S
-    /// doorbells) for [`System::run`].
+    /// doorbells) for [`super::System::run`].
     pub fn rdma_desc_start(
         &mut self,
         core: CoreId,

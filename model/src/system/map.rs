@@ -13,7 +13,6 @@
 //! | --- | --- | --- |
 //! | `0x0000_0000 + p × 0x20_0000` | `bytes_per_partition` of 2 MiB | SBUF partition `p` (0..128) |
 //! | `0x1000_0000` | 0x2000 | EVT_SEM window (INCR at +0x1800, seed 001 §5.1) |
-//! | `0x1001_0000` | 256 × 4 | engine register file (u32 per register) |
 //! | `0x1100_0000 + e × 0x4_0000` | 0x4_0000 | UDMA engine `e` CSRs (M2S 0x0, S2M 0x20000; PUBLIC-FACTS §1) |
 //! | `0x1140_0000` | 0x100 | broadcast doorbell block (`dma_apb_bcast` targets, seed 001 §4.4; [`super::bcast`]) |
 //! | `0x1200_0000` | 0x0400_0000 | descriptor RAM (rings and constants, sparse) |
@@ -44,10 +43,6 @@ pub const CORE_STRIDE: u64 = 1 << 32;
 pub const CORE_SBUF_BASE: u64 = 0;
 /// Address stride of one SBUF partition (the largest configurable partition).
 pub const SBUF_PARTITION_STRIDE: u64 = 0x20_0000;
-/// Engine register file base inside a core.
-pub const CORE_REGS_BASE: u64 = 0x1001_0000;
-/// Registers in the file (192 general on v5 plus the specials up to 255).
-pub const NUM_REGS: u64 = 256;
 /// CSR space of one UDMA engine (18 address bits, `udma::regs::UDMA_CSR_ADDR_WIDTH`).
 pub const CORE_UDMA_STRIDE: u64 = 1 << crate::udma::regs::UDMA_CSR_ADDR_WIDTH;
 /// Offset of the EVT_SEM SEM_READ window inside a core (a Q7 poll reads it).
@@ -99,8 +94,6 @@ pub enum Target {
     Sbuf { partition: u8, offset: u32 },
     /// EVT_SEM window byte offset.
     EvtSem { offset: u32 },
-    /// Engine register `index`.
-    Reg { index: u16 },
     /// UDMA engine `engine`, CSR byte offset.
     Udma { engine: u8, offset: u32 },
     /// Descriptor RAM byte offset.
@@ -207,11 +200,6 @@ pub fn decode_core_offset(off: u64, bytes_per_partition: u32) -> Result<Target, 
     if (CORE_EVT_SEM_BASE..CORE_EVT_SEM_BASE + CORE_EVT_SEM_BYTES).contains(&off) {
         return Ok(Target::EvtSem {
             offset: (off - CORE_EVT_SEM_BASE) as u32,
-        });
-    }
-    if (CORE_REGS_BASE..CORE_REGS_BASE + NUM_REGS * 4).contains(&off) {
-        return Ok(Target::Reg {
-            index: ((off - CORE_REGS_BASE) / 4) as u16,
         });
     }
     if (CORE_UDMA_BASE..CORE_UDMA_BASE + u64::from(DMA_ENGINES) * CORE_UDMA_STRIDE).contains(&off) {
@@ -335,10 +323,14 @@ mod tests {
                 offset: 0x1800 + 80
             }
         );
-        assert_eq!(
-            decode_core_offset(CORE_REGS_BASE + 8, bpp).unwrap(),
-            Target::Reg { index: 2 }
-        );
+        // Between the EVT_SEM window and the UDMA engines nothing is
+        // mapped (the Q7 port answers SLVERR there).
+        assert!(matches!(
+            decode_core_offset(0x1001_0008, bpp),
+            Err(SystemError::Unmapped {
+                offset: 0x1001_0008
+            })
+        ));
         assert_eq!(
             decode_core_offset(udma_offset(15, 0x2_1038), bpp).unwrap(),
             Target::Udma {

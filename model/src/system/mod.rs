@@ -12,19 +12,19 @@
 //! sys.write_sbuf(CoreId(1), 0, 0x100, &[7u8; 64]).unwrap();          // (core, partition, offset)
 //! let leg = SystemLeg::new(CoreId(1), 0x100, CoreId(5), 0x200, 64, 1); // 1 partition × 64 bytes
 //! let rep = sys.send_recv(&leg, Mode::Fast).unwrap();                // RX arms, TX launches
-//! assert_eq!(sys.read_sbuf(CoreId(5), 0, 0x200, 64).unwrap(), vec![7u8; 64]);
-//! assert_eq!(sys.sem(CoreId(1), leg.local_sem).unwrap(), 1);         // one engine
-//! assert_eq!(sys.sem(CoreId(5), leg.remote_sem).unwrap(), 1);
+//! assert_eq!(sys.st.read_sbuf(CoreId(5), 0, 0x200, 64).unwrap(), vec![7u8; 64]);
+//! assert_eq!(sys.st.sem(CoreId(1), leg.local_sem).unwrap(), 1);      // one engine
+//! assert_eq!(sys.st.sem(CoreId(5), leg.remote_sem).unwrap(), 1);
 //! sys.wait_sem(CoreId(5), leg.remote_sem, 1, Mode::Fast).unwrap();   // next step: wait ≥ 1, decrement
 //! assert!(rep.modeled_ps > 0);
 //! ```
 //!
 //! - [`System::new`]`(Topology)`; [`Topology`] sets packages, cores per die,
 //!   SBUF bytes per partition, arch, CAYMAN_IDs and routing ids (timing: [`timing`]).
-//! - SBUF: [`System::read_sbuf`] / [`System::write_sbuf`] by (core, partition,
-//!   offset); [`System::sbuf`] borrows a core's [`mem::Sbuf`].
-//! - Several legs at once (a ring step): [`System::issue_leg`] for each, then
-//!   [`System::run`]; [`System::clear_pending`] after an error.
+//! - SBUF: [`SystemState::read_sbuf`] / [`System::write_sbuf`] by (core,
+//!   partition, offset); [`SystemState::sbuf`] borrows a core's [`mem::Sbuf`].
+//! - Several legs at once (a ring step): [`SystemState::issue_leg`] for each,
+//!   then [`System::run`]; [`SystemState::clear_pending`] after an error.
 //! - A directed leg: [`System::send_recv`]`(&SystemLeg, Mode) -> LegReport`
 //!   (src/dst core and offset, bytes per partition, partition start/count,
 //!   engine mask, queue, local/remote/go semaphores, [`LegOp`]). The report
@@ -32,18 +32,18 @@
 //! - Reducing receive: `SystemLeg::op = LegOp::Reduce(f)` applies
 //!   `f(dst, src)` on the destination bytes instead of a copy (fast and cycle
 //!   mode), e.g. a `datapath::reduce` kernel.
-//! - Semaphores and registers: [`System::sem`], [`System::set_sem`],
+//! - Semaphores: [`SystemState::sem`], [`SystemState::set_sem`],
 //!   [`System::wait_sem`] (wait ≥ target and decrement, with the deadlock
-//!   watchdog), [`System::reg`], [`System::write_reg`].
-//! - The device primitives one by one: [`System::rdma_desc_gen`] (checks
-//!   the word and queues its ring set-up program of [`Q7Step`]s),
-//!   [`System::rdma_desc_start`], [`System::run`] (runs the set-up
+//!   watchdog).
+//! - The device primitives one by one: [`SystemState::rdma_desc_gen`]
+//!   (checks the word and queues its ring set-up program of [`Q7Step`]s),
+//!   [`SystemState::rdma_desc_start`], [`System::run`] (runs the set-up
 //!   programs, then the start programs); queue state:
-//!   [`System::queue`]; a trace of transactions: [`System::trace`].
+//!   [`SystemState::queue`]; a trace of transactions: [`SystemState::trace`].
 //!
-//! Structure: [`System`] owns the shared state ([`SystemState`], which it
-//! dereferences to: every method above that needs no executor is there) and
-//! the two executors, [`FastExec`] and [`CycleExec`], whose code takes the
+//! Structure: [`System`] owns the shared state ([`SystemState`], the field
+//! `System::st`, named at each call: every method above that needs no
+//! executor is there) and the two executors, [`FastExec`] and [`CycleExec`], whose code takes the
 //! shared state as an argument; [`System::run`] runs the one a [`Mode`] names.
 //!
 //! Errors are [`SystemError`]; a leg that can never complete ends in
@@ -447,7 +447,7 @@ impl Drop for System {
     fn drop(&mut self) {
         self.fast.sync_moves();
         // Inside `trace::capture`: the timeline goes to the capture.
-        if let (Some(r), Some(i)) = (self.rec.take(), self.rec_index) {
+        if let (Some(r), Some(i)) = (self.st.rec.take(), self.st.rec_index) {
             crate::trace::deposit(*r, i);
         }
     }
@@ -456,8 +456,8 @@ impl Drop for System {
 /// The system's shared state, read and written by both executors: the
 /// topology, the cores with their memories and registers, the queued Q7
 /// programs, the modeled clock, the traces and the options. Every
-/// operation that needs no executor is a method here ([`System`]
-/// dereferences to it).
+/// operation that needs no executor is a method here, called through
+/// the field [`System::st`].
 pub struct SystemState {
     topo: Topology,
     /// The parameters of every core ([`System::with_core`]).
@@ -511,31 +511,19 @@ pub struct SystemState {
     rec_index: Option<usize>,
 }
 
-/// The whole system: the shared state ([`SystemState`], which `System`
-/// dereferences to) and each executor's own state and code: the fast
+/// The whole system: the shared state ([`SystemState`], the field `st`)
+/// and each executor's own state and code: the fast
 /// executor ([`FastExec`]) and the cycle executor ([`CycleExec`]), each
 /// taking the shared state as an argument. `System` runs the one the
 /// [`Mode`] names.
 pub struct System {
-    /// The shared state.
-    st: SystemState,
+    /// The shared state: every operation that needs no executor is a
+    /// method of it, named at the call (`sys.st.sem(..)`).
+    pub st: SystemState,
     /// The fast executor ([`FastExec`]).
     pub(crate) fast: FastExec,
     /// The cycle executor ([`CycleExec`]).
     pub cycle: CycleExec,
-}
-
-impl std::ops::Deref for System {
-    type Target = SystemState;
-    fn deref(&self) -> &SystemState {
-        &self.st
-    }
-}
-
-impl std::ops::DerefMut for System {
-    fn deref_mut(&mut self) -> &mut SystemState {
-        &mut self.st
-    }
 }
 
 impl System {
@@ -625,13 +613,13 @@ impl System {
     /// environment's Q7s make the same write through their ports).
     fn boot(&mut self) -> Result<(), SystemError> {
         use crate::udma::regs::{eng_addr, UDMA_ENG_CHANGE_STATE};
-        for c in (0..self.topo.num_cores() as u16).map(CoreId) {
-            let loc = self.topo.loc(c)?;
-            for e in 0..self.engines() {
+        for c in (0..self.st.topo.num_cores() as u16).map(CoreId) {
+            let loc = self.st.topo.loc(c)?;
+            for e in 0..self.st.engines() {
                 for side in 0..2u8 {
                     let reg = eng_addr(map::side_of(side), UDMA_ENG_CHANGE_STATE);
                     let local = map::core_local(loc.core, map::udma_offset(e, reg));
-                    let step = firmware::engine_normal(self.topo.fold(c, c, local)?);
+                    let step = firmware::engine_normal(self.st.topo.fold(c, c, local)?);
                     self.fast.apply_q7_step(&mut self.st, c, &step)?;
                 }
             }
@@ -642,7 +630,7 @@ impl System {
     /// The executor clock of `mode` now (ps).
     pub(crate) fn clock_ps(&self, mode: Mode) -> Ps {
         match mode {
-            Mode::Fast => self.now,
+            Mode::Fast => self.st.now,
             Mode::Cycle => crate::clock::cycles_to_ps(self.cycle.cycles),
         }
     }
@@ -657,7 +645,7 @@ impl System {
     ) -> Result<(), SystemError> {
         // A batch in flight (a held sequence) finishes first.
         self.fast.sync_moves();
-        self.core_mut(c)?.sbuf.write(partition, offset, data)
+        self.st.core_mut(c)?.sbuf.write(partition, offset, data)
     }
 
     /// Run every queued Q7 program and DMA transfer to completion: first the
@@ -667,8 +655,8 @@ impl System {
     pub fn run(&mut self, mode: Mode) -> Result<(), SystemError> {
         match mode {
             Mode::Fast => {
-                if self.rec.is_some() {
-                    self.trace_setups();
+                if self.st.rec.is_some() {
+                    self.st.trace_setups();
                 }
                 self.fast.apply_setups(&mut self.st)?;
                 self.fast.run(&mut self.st)
@@ -700,8 +688,8 @@ impl System {
     /// [`System::run`] plays it on core `c`'s Q7 with the programs queued
     /// before it (every core's waits of a batch in flight together).
     pub fn queue_wait_sem(&mut self, c: CoreId, sem: u8, target: i32) -> Result<(), SystemError> {
-        self.core(c)?;
-        self.pending.push_back(Q7Op::Wait {
+        self.st.core(c)?;
+        self.st.pending.push_back(Q7Op::Wait {
             core: c,
             sem,
             target,
@@ -751,35 +739,35 @@ impl System {
     /// the TX core and remote_sem on the RX core each rise by the number of
     /// engines; nothing waits on them here.
     pub fn send_recv(&mut self, leg: &SystemLeg, mode: Mode) -> Result<LegReport, SystemError> {
-        let t0 = self.now;
+        let t0 = self.st.now;
         let c0 = self.cycle.cycles;
-        if self.rec.is_some() {
+        if self.st.rec.is_some() {
             let origin = self.clock_ps(mode);
-            let (name, args) = self.leg_trace_label(leg)?;
-            if let Some(r) = self.rec() {
+            let (name, args) = self.st.leg_trace_label(leg)?;
+            if let Some(r) = self.st.rec() {
                 r.leg_begin(name, args, origin);
             }
         }
-        let issued = self.issue_leg_pair(leg);
+        let issued = self.st.issue_leg_pair(leg);
         let ran = issued.and_then(|g| self.run(mode).map(|()| g));
-        if self.rec.is_some() {
+        if self.st.rec.is_some() {
             let end = self.clock_ps(mode);
-            if let Some(r) = self.rec() {
+            if let Some(r) = self.st.rec() {
                 r.leg_end(end);
             }
         }
         let (gtx, grx) = ran?;
-        let link = self.topo.link_class(leg.src, leg.dst)?;
+        let link = self.st.topo.link_class(leg.src, leg.dst)?;
         Ok(LegReport {
             dst_soc: gtx.dst_soc,
             routing_id: gtx.routing_id,
-            fold: self.topo.fold_mode(leg.src, leg.dst)?,
+            fold: self.st.topo.fold_mode(leg.src, leg.dst)?,
             link,
             per_engine: gtx.per_engine.clone(),
             descriptors: gtx.total,
             bytes: u64::from(leg.bytes_per_partition) * u64::from(leg.partitions),
             modeled_ps: match mode {
-                Mode::Fast => self.now - t0,
+                Mode::Fast => self.st.now - t0,
                 Mode::Cycle => crate::clock::cycles_to_ps(self.cycle.cycles - c0),
             },
             cycles: self.cycle.cycles - c0,
@@ -888,23 +876,6 @@ impl SystemState {
         Ok(())
     }
 
-    /// Engine register.
-    pub fn reg(&self, c: CoreId, index: u8) -> Result<u32, SystemError> {
-        Ok(self.core(c)?.regs[usize::from(index)])
-    }
-
-    /// Write an engine register (valid indices per arch, seed 002: `< NUM_REGISTERS` or 130/131).
-    pub fn write_reg(&mut self, c: CoreId, index: u8, value: u32) -> Result<(), SystemError> {
-        if !self.topo.arch.is_valid_register_write(index) {
-            return Err(SystemError::Register {
-                index: index.into(),
-                rule: "not a writable register of this arch",
-            });
-        }
-        self.core_mut(c)?.regs[usize::from(index)] = value;
-        Ok(())
-    }
-
     /// Queue register state of (core, engine, queue, side 0 = M2S / 1 = S2M).
     pub fn queue(
         &self,
@@ -936,11 +907,25 @@ impl SystemState {
             .sum()
     }
 
-    /// A 32-bit MMIO write by a Q7 of core `from` to the routed SoC address `soc`.
+    /// A 32-bit MMIO write by a Q7 of core `from` to the routed SoC address
+    /// `soc`. An offset nothing of the core serves is the Q7 port's SLVERR,
+    /// the error cycle mode's port answers ([`SystemError::Q7Resp`]).
     pub fn mmio_write(&mut self, from: CoreId, soc: u64, data: u32) -> Result<(), SystemError> {
         let (to, off) = map::route_address(&self.topo, from, soc)?;
         let bpp = self.topo.sbuf_bytes_per_partition;
-        match map::decode_core_offset(off, bpp)? {
+        let target = match map::decode_core_offset(off, bpp) {
+            Err(SystemError::Unmapped { .. }) => {
+                return Err(SystemError::Q7Resp {
+                    core: to.0,
+                    by: from.0,
+                    addr: off as u32,
+                    access: "write",
+                    resp: crate::udma::regs::AXI_RESP_SLVERR,
+                })
+            }
+            t => t?,
+        };
+        match target {
             map::Target::Udma { engine, offset } => match doorbell_of(offset) {
                 Some((side, q)) => self.ring_doorbell(from, to, engine, q, side, data)?,
                 None => self.core_mut(to)?.udma_write(engine, offset, data)?,
@@ -950,7 +935,6 @@ impl SystemState {
                 self.core_mut(to)?.evt_write(offset, data)?;
                 self.trace_sem(to, offset);
             }
-            map::Target::Reg { index } => self.core_mut(to)?.regs[usize::from(index)] = data,
             map::Target::Desc { offset } => {
                 self.core_mut(to)?.desc.write(offset, &data.to_le_bytes())
             }
@@ -1017,7 +1001,7 @@ impl SystemState {
         Ok(self.issue_leg_pair(leg)?.0)
     }
 
-    /// [`System::issue_leg`] returning both gen reports (TX, RX).
+    /// [`SystemState::issue_leg`] returning both gen reports (TX, RX).
     fn issue_leg_pair(&mut self, leg: &SystemLeg) -> Result<(GenReport, GenReport), SystemError> {
         let (wtx, wrx) = self.leg_gen_words(leg)?;
         let gtx = self.rdma_desc_gen(leg.src, prid(leg.src, Role::Tx), &wtx)?;

@@ -232,8 +232,14 @@ impl CycleExec {
         data: u32,
     ) -> Result<PortStep, SystemError> {
         let (to, off) = map::route_address(&st.topo, from, soc)?;
-        let kind = match map::decode_core_offset(off, st.topo.sbuf_bytes_per_partition)? {
-            Target::Udma { engine, offset } => match doorbell_of(offset) {
+        // An offset nothing of the core serves goes to the port, which
+        // answers SLVERR (fast mode's `mmio_write` gives the same error).
+        let decoded = match map::decode_core_offset(off, st.topo.sbuf_bytes_per_partition) {
+            Err(SystemError::Unmapped { .. }) => None,
+            t => Some(t?),
+        };
+        let kind = match decoded {
+            Some(Target::Udma { engine, offset }) => match doorbell_of(offset) {
                 Some((side, queue)) => WrKind::Doorbell {
                     engine,
                     queue,
@@ -242,8 +248,8 @@ impl CycleExec {
                 },
                 None => WrKind::Plain,
             },
-            Target::Bcast { offset } => WrKind::Bcast { offset },
-            Target::EvtSem { offset } => WrKind::Evt { offset },
+            Some(Target::Bcast { offset }) => WrKind::Bcast { offset },
+            Some(Target::EvtSem { offset }) => WrKind::Evt { offset },
             _ => WrKind::Plain,
         };
         Ok(PortStep::Write {

@@ -21,8 +21,8 @@ fn fill(sys: &mut System, c: CoreId, off: u64, bytes: u32, parts: u8, seed: u8) 
 
 fn verify(sys: &System, src: CoreId, so: u64, dst: CoreId, d_o: u64, bytes: u32, parts: u8) {
     for p in 0..parts {
-        let a = sys.read_sbuf(src, p, so, bytes as usize).unwrap();
-        let b = sys.read_sbuf(dst, p, d_o, bytes as usize).unwrap();
+        let a = sys.st.read_sbuf(src, p, so, bytes as usize).unwrap();
+        let b = sys.st.read_sbuf(dst, p, d_o, bytes as usize).unwrap();
         assert_eq!(a, b, "partition {p}");
     }
 }
@@ -52,17 +52,17 @@ fn seed001_s8_worked_example_leg_moves_bytes_and_raises_both_semaphores_by_4() {
     assert_eq!(rep.link, LinkClass::D2d);
     assert_eq!(rep.per_engine, vec![(0, 34), (1, 34), (2, 34), (3, 34)]);
     verify(&sys, a, 0x10_0000, b, 0x10_0000, 0x4000, 128);
-    assert_eq!(sys.sem(a, 12).unwrap(), 4);
-    assert_eq!(sys.sem(b, 20).unwrap(), 4);
+    assert_eq!(sys.st.sem(a, 12).unwrap(), 4);
+    assert_eq!(sys.st.sem(b, 20).unwrap(), 4);
     assert_eq!(
-        sys.sem(a, DEFAULT_GO_SEM).unwrap(),
+        sys.st.sem(a, DEFAULT_GO_SEM).unwrap(),
         0,
         "left_pop consumed the right_push"
     );
     assert!(rep.modeled_ps > 0);
     // Next step: wait >= 4 and decrement.
     sys.wait_sem(b, 20, 4, Mode::Fast).unwrap();
-    assert_eq!(sys.sem(b, 20).unwrap(), 0);
+    assert_eq!(sys.st.sem(b, 20).unwrap(), 0);
 }
 
 #[test]
@@ -87,19 +87,19 @@ fn same_die_and_cross_chip_legs_verify() {
     assert_eq!(r2.dst_soc >> 48 & 0x3F, 0x12);
     verify(&sys, a, 0, far, 0, 4096, 16);
     assert!(r2.modeled_ps > r1.modeled_ps, "c2c slower than on-die");
-    assert_eq!(sys.sem(a, 12).unwrap(), 8);
+    assert_eq!(sys.st.sem(a, 12).unwrap(), 8);
 }
 
 /// A digest of everything the equivalence test compares.
 fn state(sys: &System) -> (Vec<Vec<u8>>, Vec<Vec<i32>>, Vec<QueueState>) {
-    let n = sys.topology().num_cores() as u16;
+    let n = sys.st.topology().num_cores() as u16;
     let images = (0..n)
-        .map(|c| sys.sbuf(CoreId(c)).unwrap().image())
+        .map(|c| sys.st.sbuf(CoreId(c)).unwrap().image())
         .collect();
     let sems = (0..n)
         .map(|c| {
             (0..=255u8)
-                .map(|s| sys.sem(CoreId(c), s).unwrap())
+                .map(|s| sys.st.sem(CoreId(c), s).unwrap())
                 .collect()
         })
         .collect();
@@ -108,7 +108,7 @@ fn state(sys: &System) -> (Vec<Vec<u8>>, Vec<Vec<i32>>, Vec<QueueState>) {
         for e in 0..16 {
             for q in 0..16 {
                 for side in 0..2 {
-                    qs.push(sys.queue(CoreId(c), e, q, side).unwrap());
+                    qs.push(sys.st.queue(CoreId(c), e, q, side).unwrap());
                 }
             }
         }
@@ -166,16 +166,18 @@ fn cycle_and_fast_modes_give_identical_sbuf_semaphores_and_queue_pointers() {
 #[rstest]
 fn tx_without_rx_is_a_deadlock_naming_core_semaphore_and_target(mut sys: System) {
     let leg = SystemLeg::new(CoreId(0), 0, CoreId(4), 0, 256, 4);
-    let (wtx, _) = sys.leg_gen_words(&leg).unwrap();
+    let (wtx, _) = sys.st.leg_gen_words(&leg).unwrap();
     let g = sys
+        .st
         .rdma_desc_gen(leg.src, prid(leg.src, Role::Tx), &wtx)
         .unwrap();
-    sys.rdma_desc_start(
-        leg.src,
-        prid(leg.src, Role::Tx),
-        &System::leg_start_word(&leg, &g),
-    )
-    .unwrap();
+    sys.st
+        .rdma_desc_start(
+            leg.src,
+            prid(leg.src, Role::Tx),
+            &System::leg_start_word(&leg, &g),
+        )
+        .unwrap();
     for mode in [Mode::Fast, Mode::Cycle] {
         let e = sys.run(mode).unwrap_err();
         assert!(
@@ -215,19 +217,21 @@ fn wait_on_a_semaphore_nobody_increments_is_a_deadlock(mut sys: System) {
             ),
             "{e}"
         );
-        sys.clear_pending();
+        sys.st.clear_pending();
     }
 }
 
 #[rstest]
 fn seed001_s4_2_role_mismatch_with_prid_parity_is_an_error(mut sys: System) {
     let leg = SystemLeg::new(CoreId(0), 0, CoreId(4), 0, 256, 4);
-    let (wtx, _) = sys.leg_gen_words(&leg).unwrap();
+    let (wtx, _) = sys.st.leg_gen_words(&leg).unwrap();
     let g = sys
+        .st
         .rdma_desc_gen(leg.src, prid(leg.src, Role::Tx), &wtx)
         .unwrap();
     let w = System::leg_start_word(&leg, &g);
     let e = sys
+        .st
         .rdma_desc_start(leg.src, prid(leg.src, Role::Rx), &w)
         .unwrap_err();
     assert!(
@@ -247,13 +251,15 @@ fn seed001_s4_2_role_mismatch_with_prid_parity_is_an_error(mut sys: System) {
 #[rstest]
 fn seed001_s5_3_descriptor_stream_count_mismatch_is_an_error(mut sys: System) {
     let leg = SystemLeg::new(CoreId(0), 0, CoreId(4), 0, 256, 4);
-    let (wtx, _) = sys.leg_gen_words(&leg).unwrap();
+    let (wtx, _) = sys.st.leg_gen_words(&leg).unwrap();
     let g = sys
+        .st
         .rdma_desc_gen(leg.src, prid(leg.src, Role::Tx), &wtx)
         .unwrap();
     let mut w = System::leg_start_word(&leg, &g);
     w.num_descriptors += 1;
     let e = sys
+        .st
         .rdma_desc_start(leg.src, prid(leg.src, Role::Tx), &w)
         .unwrap_err();
     assert_eq!(
@@ -292,11 +298,11 @@ fn reduce_op_folds_into_the_destination_in_both_modes() {
         };
         sys.send_recv(&leg, mode).unwrap();
         assert_eq!(
-            sys.read_sbuf(CoreId(6), 0, 0, 1000).unwrap(),
+            sys.st.read_sbuf(CoreId(6), 0, 0, 1000).unwrap(),
             vec![6u8; 1000]
         );
         assert_eq!(
-            sys.sem(CoreId(6), 20).unwrap(),
+            sys.st.sem(CoreId(6), 20).unwrap(),
             1,
             "semaphore write is not reduced"
         );
@@ -307,13 +313,17 @@ fn reduce_op_folds_into_the_destination_in_both_modes() {
 fn a_64_die_system_allocates_only_touched_memory() {
     let sys_topo = Topology::trn2(32);
     let mut sys = System::new(sys_topo).unwrap();
-    assert_eq!(sys.allocated_bytes(), 0);
-    let last = CoreId(sys.topology().num_cores() as u16 - 1);
+    assert_eq!(sys.st.allocated_bytes(), 0);
+    let last = CoreId(sys.st.topology().num_cores() as u16 - 1);
     sys.write_sbuf(CoreId(0), 0, 0, &[1; 64]).unwrap();
     sys.send_recv(&SystemLeg::new(CoreId(0), 0, last, 0, 64, 1), Mode::Fast)
         .unwrap();
-    assert_eq!(sys.read_sbuf(last, 0, 0, 64).unwrap(), vec![1; 64]);
-    assert!(sys.allocated_bytes() < 2 << 20, "{}", sys.allocated_bytes());
+    assert_eq!(sys.st.read_sbuf(last, 0, 0, 64).unwrap(), vec![1; 64]);
+    assert!(
+        sys.st.allocated_bytes() < 2 << 20,
+        "{}",
+        sys.st.allocated_bytes()
+    );
 }
 
 #[rstest]
@@ -350,11 +360,12 @@ fn bad_legs_are_typed_errors(mut sys: System) {
         .unwrap_err();
     assert!(matches!(e, SystemError::NoSuchCore { core: 99, .. }), "{e}");
     let mut w = sys
+        .st
         .leg_gen_words(&SystemLeg::new(CoreId(0), 0, CoreId(4), 0, 16, 1))
         .unwrap()
         .0;
     w.remote_routing_id = 3;
-    let e = sys.rdma_desc_gen(CoreId(0), 1, &w).unwrap_err();
+    let e = sys.st.rdma_desc_gen(CoreId(0), 1, &w).unwrap_err();
     assert!(
         matches!(
             e,
@@ -372,22 +383,25 @@ fn bad_legs_are_typed_errors(mut sys: System) {
 /// set-up programs ran (byte 3 holds bits [31:24]); returns the error of the run.
 fn run_with_a_corrupted_ring_id(sys: &mut System, mode: Mode) -> SystemError {
     let leg = SystemLeg::new(CoreId(0), 0, CoreId(4), 0, 256, 1);
-    let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
-    let gtx = sys.rdma_desc_gen(CoreId(0), 1, &wtx).unwrap();
-    let grx = sys.rdma_desc_gen(CoreId(4), 8, &wrx).unwrap();
+    let (wtx, wrx) = sys.st.leg_gen_words(&leg).unwrap();
+    let gtx = sys.st.rdma_desc_gen(CoreId(0), 1, &wtx).unwrap();
+    let grx = sys.st.rdma_desc_gen(CoreId(4), 8, &wrx).unwrap();
     // The gens' set-up programs run first (their ring stores), then the fault.
     sys.run(mode).unwrap();
     // Ring (0, 0, M2S) is the first slot of descriptor RAM (docs/system.md).
     let off = 3;
     let mut b = [0u8; 1];
-    sys.core(CoreId(0)).unwrap().desc.read(off, &mut b);
-    sys.core_mut(CoreId(0))
+    sys.st.core(CoreId(0)).unwrap().desc.read(off, &mut b);
+    sys.st
+        .core_mut(CoreId(0))
         .unwrap()
         .desc
         .write(off, &[b[0] ^ 0x03]);
-    sys.rdma_desc_start(CoreId(4), 8, &System::leg_start_word(&leg, &grx))
+    sys.st
+        .rdma_desc_start(CoreId(4), 8, &System::leg_start_word(&leg, &grx))
         .unwrap();
-    sys.rdma_desc_start(CoreId(0), 1, &System::leg_start_word(&leg, &gtx))
+    sys.st
+        .rdma_desc_start(CoreId(0), 1, &System::leg_start_word(&leg, &gtx))
         .unwrap();
     sys.run(mode).unwrap_err()
 }
@@ -411,17 +425,58 @@ fn corrupted_ring_id_is_reported_as_pref_ring_id(mut sys: System) {
     );
 }
 
+/// A Q7 write to a core offset nothing serves (0x1001_0000: between the
+/// EVT_SEM window and the UDMA engines; the engine registers of the
+/// instruction stream are the lowering's, `lower::target::RegFile`, not
+/// behind an address) is the same typed error in both modes: the Q7 port's
+/// SLVERR naming the port's core, the issuing core and the address. The
+/// same set-up program runs in each mode; nothing is written.
 #[rstest]
-fn engine_registers_respect_the_arch_register_file(mut sys: System) {
-    sys.write_reg(CoreId(2), 63, 7).unwrap();
-    assert_eq!(sys.reg(CoreId(2), 63).unwrap(), 7);
-    assert!(
-        sys.write_reg(CoreId(2), 64, 1).is_err(),
-        "cayman has 64 registers"
+fn a_q7_write_to_an_unmapped_core_offset_is_the_same_slverr_in_fast_and_cycle_mode() {
+    let mut errs = Vec::new();
+    for mode in [Mode::Fast, Mode::Cycle] {
+        let mut sys = System::new(Topology::default()).unwrap();
+        let to = CoreId(5);
+        let loc = sys.st.topology().loc(to).unwrap();
+        let soc = sys
+            .st
+            .topology()
+            .fold(CoreId(1), to, map::core_local(loc.core, 0x1001_0000))
+            .unwrap();
+        sys.st.setup_seq += 1;
+        let id = sys.st.setup_seq;
+        sys.st.setups.push_back(legs::Q7Setup {
+            id,
+            core: CoreId(1),
+            role: Role::Tx,
+            accesses: vec![Q7Step::Csr { soc, data: 7 }],
+            regs: Vec::new(),
+        });
+        errs.push(sys.run(mode).unwrap_err());
+        // a host write to the same place is the same error
+        assert_eq!(
+            sys.st.mmio_write(CoreId(1), soc, 7).unwrap_err(),
+            errs[0],
+            "{mode:?}"
+        );
+    }
+    assert_eq!(
+        errs[0],
+        SystemError::Q7Resp {
+            core: 5,
+            by: 1,
+            addr: 0x1001_0000,
+            access: "write",
+            resp: 2
+        }
     );
-    sys.write_reg(CoreId(2), 130, 1).unwrap();
-    sys.set_sem(CoreId(2), 9, -5).unwrap();
-    assert_eq!(sys.sem(CoreId(2), 9).unwrap(), -5);
+    assert_eq!(errs[1], errs[0]);
+}
+
+#[rstest]
+fn host_set_sem_writes_the_golden_evt_sem(mut sys: System) {
+    sys.st.set_sem(CoreId(2), 9, -5).unwrap();
+    assert_eq!(sys.st.sem(CoreId(2), 9).unwrap(), -5);
 }
 
 #[test]
@@ -438,10 +493,10 @@ fn odd_lengths_odd_semaphores_and_unaligned_offsets_agree_in_both_modes() {
         };
         sys.send_recv(&leg, mode).unwrap();
         verify(&sys, CoreId(2), 8, CoreId(5), 16, 1001, 3);
-        assert_eq!(sys.sem(CoreId(2), 13).unwrap(), 3);
-        assert_eq!(sys.sem(CoreId(2), 12).unwrap(), 0);
-        assert_eq!(sys.sem(CoreId(5), 7).unwrap(), 3);
-        assert_eq!(sys.sem(CoreId(5), 6).unwrap(), 0);
+        assert_eq!(sys.st.sem(CoreId(2), 13).unwrap(), 3);
+        assert_eq!(sys.st.sem(CoreId(2), 12).unwrap(), 0);
+        assert_eq!(sys.st.sem(CoreId(5), 7).unwrap(), 3);
+        assert_eq!(sys.st.sem(CoreId(5), 6).unwrap(), 0);
         // Byte offsets of any alignment: the UDMA reads the aligned beats and
         // writes with byte strobes (docs/udma.md, unaligned buffer pointers).
         let odd = SystemLeg::new(CoreId(2), 3, CoreId(5), 2029, 1001, 3);
@@ -449,8 +504,8 @@ fn odd_lengths_odd_semaphores_and_unaligned_offsets_agree_in_both_modes() {
         verify(&sys, CoreId(2), 3, CoreId(5), 2029, 1001, 3);
         // The bytes around the destination are untouched (filled 0 at reset).
         for p in 0..3u8 {
-            let below = sys.read_sbuf(CoreId(5), p, 2028, 1).unwrap();
-            let after = sys.read_sbuf(CoreId(5), p, 2029 + 1001, 1).unwrap();
+            let below = sys.st.read_sbuf(CoreId(5), p, 2028, 1).unwrap();
+            let after = sys.st.read_sbuf(CoreId(5), p, 2029 + 1001, 1).unwrap();
             assert_eq!((below[0], after[0]), (0, 0), "partition {p}");
         }
         out.push(state(&sys));
@@ -481,18 +536,18 @@ fn a_ring_step_of_concurrent_legs_overlaps_in_modeled_time() {
         for c in 0..n {
             fill(&mut sys, CoreId(c), 0, 4096, 16, c as u8);
         }
-        let t0 = sys.now_ps();
+        let t0 = sys.st.now_ps();
         for l in &legs {
-            sys.issue_leg(l).unwrap();
+            sys.st.issue_leg(l).unwrap();
         }
         sys.run(mode).unwrap();
         for c in 0..n {
             verify(&sys, CoreId(c), 0, CoreId((c + 1) % n), 4096, 4096, 16);
-            assert_eq!(sys.sem(CoreId(c), 12).unwrap(), 4);
-            assert_eq!(sys.sem(CoreId(c), 20).unwrap(), 4);
+            assert_eq!(sys.st.sem(CoreId(c), 12).unwrap(), 4);
+            assert_eq!(sys.st.sem(CoreId(c), 20).unwrap(), 4);
         }
         if mode == Mode::Fast {
-            let t = sys.now_ps() - t0;
+            let t = sys.st.now_ps() - t0;
             assert!(
                 t < 2 * single,
                 "8 concurrent legs took {t} ps, one leg {single} ps"
@@ -528,23 +583,25 @@ fn run_seed_s8_word(mode: Mode) -> (System, GenReport) {
     };
     let mut sys = System::new(topo).unwrap();
     let (tx, rx) = (CoreId(3), CoreId(7));
-    assert_eq!(sys.topology().d2d_peer(tx).unwrap(), rx, "5 ^ 2 pairing");
+    assert_eq!(sys.st.topology().d2d_peer(tx).unwrap(), rx, "5 ^ 2 pairing");
     fill(&mut sys, tx, 0x10_0000, 0x4000, 128, 9);
     let wtx = seed_s8_word();
     let wrx = RdmaDescGen {
         remote_core_id: 3,
-        remote_routing_id: sys.topology().routing_id_of(tx).unwrap(),
+        remote_routing_id: sys.st.topology().routing_id_of(tx).unwrap(),
         ..wtx
     };
-    let gtx = sys.rdma_desc_gen(tx, prid(tx, Role::Tx), &wtx).unwrap();
-    let grx = sys.rdma_desc_gen(rx, prid(rx, Role::Rx), &wrx).unwrap();
+    let gtx = sys.st.rdma_desc_gen(tx, prid(tx, Role::Tx), &wtx).unwrap();
+    let grx = sys.st.rdma_desc_gen(rx, prid(rx, Role::Rx), &wrx).unwrap();
     let leg = SystemLeg {
         engine_mask: 0x000F,
         ..SystemLeg::new(tx, 0x10_0000, rx, 0x10_0000, 0x4000, 128)
     };
-    sys.rdma_desc_start(rx, prid(rx, Role::Rx), &System::leg_start_word(&leg, &grx))
+    sys.st
+        .rdma_desc_start(rx, prid(rx, Role::Rx), &System::leg_start_word(&leg, &grx))
         .unwrap();
-    sys.rdma_desc_start(tx, prid(tx, Role::Tx), &System::leg_start_word(&leg, &gtx))
+    sys.st
+        .rdma_desc_start(tx, prid(tx, Role::Tx), &System::leg_start_word(&leg, &gtx))
         .unwrap();
     sys.run(mode).unwrap();
     (sys, gtx)
@@ -577,8 +634,8 @@ fn seed001_s8_word_as_printed_with_routing_id_0x12_runs_in_both_modes() {
             0x4000,
             128,
         );
-        assert_eq!(sys.sem(CoreId(3), 12).unwrap(), 4, "{mode:?}");
-        assert_eq!(sys.sem(CoreId(7), 20).unwrap(), 4, "{mode:?}");
+        assert_eq!(sys.st.sem(CoreId(3), 12).unwrap(), 4, "{mode:?}");
+        assert_eq!(sys.st.sem(CoreId(7), 20).unwrap(), 4, "{mode:?}");
     }
 }
 
@@ -599,7 +656,7 @@ fn seed001_s2_3_chip_id_fold_writes_the_peer_routing_id_into_cayman_id() {
     for (peer, rid) in [(CoreId(15), 0x12u64), (CoreId(14), 0x21)] {
         fill(&mut sys, CoreId(3), 0, 256, 4, 1);
         let leg = SystemLeg::new(CoreId(3), 0, peer, 0x40, 256, 4);
-        let (wtx, _) = sys.leg_gen_words(&leg).unwrap();
+        let (wtx, _) = sys.st.leg_gen_words(&leg).unwrap();
         assert_eq!(u64::from(wtx.remote_routing_id), rid);
         let rep = sys.send_recv(&leg, Mode::Fast).unwrap();
         assert_eq!(rep.fold, FoldMode::ChipId);
@@ -612,10 +669,10 @@ fn seed001_s2_3_chip_id_fold_writes_the_peer_routing_id_into_cayman_id() {
         // The remote semaphore descriptor (last S2M BD of engine 0, written by
         // the RX Q7 into the TX core's descriptor RAM) carries the same
         // routing id in its routed address.
-        let qs = sys.queue(CoreId(3), 0, 0, 1).unwrap();
+        let qs = sys.st.queue(CoreId(3), 0, 0, 1).unwrap();
         let slot = (qs.head.offset + qs.rl - 1) % qs.rl;
         let mut b = [0u8; 16];
-        sys.core(CoreId(3)).unwrap().desc.read(
+        sys.st.core(CoreId(3)).unwrap().desc.read(
             (RingLayout::SYSTEM.ring_offset(0, 0, 1) - map::CORE_DESC_BASE) as u32 + slot * 16,
             &mut b,
         );
@@ -633,9 +690,10 @@ fn seed001_s2_3_chip_id_fold_writes_the_peer_routing_id_into_cayman_id() {
     }
     // A word whose routing id disagrees with the host's map is refused.
     let leg = SystemLeg::new(CoreId(3), 0, CoreId(15), 0, 256, 4);
-    let (mut wtx, _) = sys.leg_gen_words(&leg).unwrap();
+    let (mut wtx, _) = sys.st.leg_gen_words(&leg).unwrap();
     wtx.remote_routing_id = 0x13;
     let e = sys
+        .st
         .rdma_desc_gen(CoreId(3), prid(CoreId(3), Role::Tx), &wtx)
         .unwrap_err();
     assert!(
@@ -685,8 +743,8 @@ fn seed001_s4_4_broadcast_doorbell_moves_the_same_bytes_as_per_engine_doorbells(
     for mode in [Mode::Fast, Mode::Cycle] {
         for db in [Doorbells::Broadcast, Doorbells::PerEngine] {
             let mut sys = System::new(Topology::default()).unwrap();
-            sys.doorbells = db;
-            sys.log_triggers = true;
+            sys.st.doorbells = db;
+            sys.st.log_triggers = true;
             fill(&mut sys, CoreId(3), 0x100, 3000, 8, 5);
             fill(&mut sys, CoreId(0), 0, 700, 10, 6);
             for l in &legs {
@@ -694,12 +752,12 @@ fn seed001_s4_4_broadcast_doorbell_moves_the_same_bytes_as_per_engine_doorbells(
             }
             verify(&sys, CoreId(3), 0x100, CoreId(7), 0x40, 3000, 8);
             verify(&sys, CoreId(0), 0, CoreId(2), 0x80, 700, 10);
-            assert_eq!(sys.sem(CoreId(3), 12).unwrap(), 4, "{mode:?} {db:?}");
-            assert_eq!(sys.sem(CoreId(2), 20).unwrap(), 3, "{mode:?} {db:?}");
+            assert_eq!(sys.st.sem(CoreId(3), 12).unwrap(), 4, "{mode:?} {db:?}");
+            assert_eq!(sys.st.sem(CoreId(2), 20).unwrap(), 3, "{mode:?} {db:?}");
             match db {
                 Doorbells::Broadcast => {
                     // Leg 1: one S2M trigger (RX) then one M2S trigger (TX), mask 0xF, 2+2 descriptors.
-                    let t = &sys.triggers;
+                    let t = &sys.st.triggers;
                     assert_eq!(t.len(), 2 + 4, "{mode:?}: 1+1 for leg 1, 2+2 for leg 2");
                     assert_eq!((t[0].from, t[0].mask, t[0].n_desc), (7, 0xF, 4));
                     assert_eq!((t[1].from, t[1].mask, t[1].n_desc), (3, 0xF, 4));
@@ -718,7 +776,7 @@ fn seed001_s4_4_broadcast_doorbell_moves_the_same_bytes_as_per_engine_doorbells(
                         )
                     );
                 }
-                Doorbells::PerEngine => assert!(sys.triggers.is_empty()),
+                Doorbells::PerEngine => assert!(sys.st.triggers.is_empty()),
             }
             out.push(state(&sys));
         }
@@ -732,16 +790,19 @@ fn broadcast_trigger_is_all_or_nothing_and_checks_its_registers(mut sys: System)
     let q = crate::udma::regs::UDMA_Q_ARRAY_BASE;
     let local = |e, r| map::core_local(0, map::udma_offset(e, q + r));
     for e in [0u8, 1] {
-        sys.mmio_write(CoreId(0), local(e, crate::udma::regs::UDMA_Q_RL), 8)
+        sys.st
+            .mmio_write(CoreId(0), local(e, crate::udma::regs::UDMA_Q_RL), 8)
             .unwrap();
     }
-    sys.mmio_write(CoreId(0), local(1, crate::udma::regs::UDMA_Q_RTP_INC), 6)
+    sys.st
+        .mmio_write(CoreId(0), local(1, crate::udma::regs::UDMA_Q_RTP_INC), 6)
         .unwrap();
-    let b = sys.dma_apb_bcast(CoreId(0), CoreId(0), 0, 0b11).unwrap();
-    sys.mmio_write(CoreId(0), b.m2s_tail_ptr - 4, b.mask)
+    let b = sys.st.dma_apb_bcast(CoreId(0), CoreId(0), 0, 0b11).unwrap();
+    sys.st
+        .mmio_write(CoreId(0), b.m2s_tail_ptr - 4, b.mask)
         .unwrap();
     // 2 > free space of engine 1 (8 − 1 − 6 = 1): refused, engine 0 untouched.
-    let e = sys.mmio_write(CoreId(0), b.m2s_tail_ptr, 2).unwrap_err();
+    let e = sys.st.mmio_write(CoreId(0), b.m2s_tail_ptr, 2).unwrap_err();
     assert!(
         matches!(
             e,
@@ -753,13 +814,14 @@ fn broadcast_trigger_is_all_or_nothing_and_checks_its_registers(mut sys: System)
         ),
         "{e}"
     );
-    assert_eq!(sys.queue(CoreId(0), 0, 0, 0).unwrap().tail.offset, 0);
-    sys.mmio_write(CoreId(0), b.m2s_tail_ptr, 1).unwrap();
-    assert_eq!(sys.queue(CoreId(0), 0, 0, 0).unwrap().tail.offset, 1);
-    assert_eq!(sys.queue(CoreId(0), 1, 0, 0).unwrap().tail.offset, 7);
+    assert_eq!(sys.st.queue(CoreId(0), 0, 0, 0).unwrap().tail.offset, 0);
+    sys.st.mmio_write(CoreId(0), b.m2s_tail_ptr, 1).unwrap();
+    assert_eq!(sys.st.queue(CoreId(0), 0, 0, 0).unwrap().tail.offset, 1);
+    assert_eq!(sys.st.queue(CoreId(0), 1, 0, 0).unwrap().tail.offset, 7);
     // The S2M trigger has its own (empty) mask; a mask beyond 16 engines is refused.
-    assert!(sys.mmio_write(CoreId(0), b.s2m_tail_ptr, 1).is_err());
+    assert!(sys.st.mmio_write(CoreId(0), b.s2m_tail_ptr, 1).is_err());
     assert!(sys
+        .st
         .mmio_write(CoreId(0), b.s2m_tail_ptr - 4, 1 << 16)
         .is_err());
 }
@@ -773,7 +835,7 @@ fn seed001_s5_3_generation_tag_poll_over_a_wrapping_completion_ring() {
     let mut rings = Vec::new();
     for mode in [Mode::Fast, Mode::Cycle] {
         let mut sys = System::new(Topology::default()).unwrap();
-        sys.ring_len = 16;
+        sys.st.ring_len = 16;
         let leg = SystemLeg {
             engine_mask: 0x0004,
             ..SystemLeg::new(CoreId(0), 0, CoreId(4), 0x100, 64, 4)
@@ -784,18 +846,18 @@ fn seed001_s5_3_generation_tag_poll_over_a_wrapping_completion_ring() {
             verify(&sys, CoreId(0), 0, CoreId(4), 0x100, 64, 4);
         }
         // 12 legs × (4 data + 2 semaphore) = 72 completions = 4 laps + 8.
-        let p = sys.core(CoreId(0)).unwrap().comp_poll[2][0];
+        let p = sys.st.core(CoreId(0)).unwrap().comp_poll[2][0];
         assert_eq!((p.seen, p.want), (72, 72), "{mode:?}");
         assert_eq!(p.pos.offset, 8);
         assert_eq!(p.pos.ring_id, (1 + 4) & 3, "initial 1, +1 mod 4 per wrap");
-        let qs = sys.queue(CoreId(0), 2, 0, 1).unwrap();
+        let qs = sys.st.queue(CoreId(0), 2, 0, 1).unwrap();
         assert_eq!(qs.crhp, p.pos, "{mode:?}: the engine's completion head");
         // Slots 0..8 hold lap 5's tag (1), slots 8..16 lap 4's (0); each
         // completion names its S2M slot and length.
         let mut ring = Vec::new();
         for slot in 0..16u32 {
             let mut b = [0u8; 16];
-            sys.core(CoreId(0)).unwrap().desc.read(
+            sys.st.core(CoreId(0)).unwrap().desc.read(
                 (RingLayout::SYSTEM.comp_ring_offset(2, 0) - map::CORE_DESC_BASE) as u32
                     + slot * 16,
                 &mut b,
@@ -815,7 +877,7 @@ fn seed001_s5_3_generation_tag_poll_over_a_wrapping_completion_ring() {
         // A poll for one more completion that never comes: slot 8 still holds
         // generation 0 while 1 is expected — stale, never taken as done.
         let want = p.want + 1;
-        sys.pending.push_back(Q7Op::PollComp {
+        sys.st.pending.push_back(Q7Op::PollComp {
             core: CoreId(0),
             queue: 0,
             engines: vec![(2, want)],
@@ -839,9 +901,9 @@ fn seed001_s5_3_generation_tag_poll_over_a_wrapping_completion_ring() {
         let mut b = rings.last().unwrap()[8];
         b[3] = (b[3] & !3) | 1;
         let off = (RingLayout::SYSTEM.comp_ring_offset(2, 0) - map::CORE_DESC_BASE) as u32 + 8 * 16;
-        sys.core_mut(CoreId(0)).unwrap().desc.write(off, &b);
+        sys.st.core_mut(CoreId(0)).unwrap().desc.write(off, &b);
         sys.run(mode).unwrap();
-        assert_eq!(sys.core(CoreId(0)).unwrap().comp_poll[2][0].seen, 73);
+        assert_eq!(sys.st.core(CoreId(0)).unwrap().comp_poll[2][0].seen, 73);
     }
     assert_eq!(
         rings[0], rings[1],
@@ -857,8 +919,9 @@ fn seed001_s5_3_generation_tag_poll_over_a_wrapping_completion_ring() {
 fn seed001_s2_4_and_s2_5_classifier_windows_and_ready_flag_on_the_leg() {
     let mut sys = System::new(Topology::seed_001_s8()).unwrap();
     let leg = SystemLeg::new(CoreId(3), 0, CoreId(7), 0x40, 256, 8);
-    let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
+    let (wtx, wrx) = sys.st.leg_gen_words(&leg).unwrap();
     let gtx = sys
+        .st
         .rdma_desc_gen(CoreId(3), prid(CoreId(3), Role::Tx), &wtx)
         .unwrap();
     assert_eq!(
@@ -867,6 +930,7 @@ fn seed001_s2_4_and_s2_5_classifier_windows_and_ready_flag_on_the_leg() {
     );
     assert_eq!(gtx.fold, FoldMode::Neighbor);
     let grx = sys
+        .st
         .rdma_desc_gen(CoreId(7), prid(CoreId(7), Role::Rx), &wrx)
         .unwrap();
     assert_eq!(
@@ -874,7 +938,7 @@ fn seed001_s2_4_and_s2_5_classifier_windows_and_ready_flag_on_the_leg() {
         (true, 3),
         "RX classifies its TX peer"
     );
-    assert_eq!(sys.core(CoreId(7)).unwrap().ready_to_receive_remote(), 1);
+    assert_eq!(sys.st.core(CoreId(7)).unwrap().ready_to_receive_remote(), 1);
     let ps = grx.pre_sync.unwrap();
     assert_eq!(ps.sb2sb_ready_to_receive_remote, 1);
     assert_eq!(
@@ -883,35 +947,43 @@ fn seed001_s2_4_and_s2_5_classifier_windows_and_ready_flag_on_the_leg() {
         "4 engines, 4 windows"
     );
     assert_eq!(grx.window_log.len(), 4);
-    let sbuf_soc = sys.topology().fold(CoreId(3), CoreId(7), 3 << 32).unwrap();
+    let sbuf_soc = sys
+        .st
+        .topology()
+        .fold(CoreId(3), CoreId(7), 3 << 32)
+        .unwrap();
     assert_eq!(
         grx.window_log[1],
         format!("R: program_window: num=1, vld=1, xt_addr=0x10000000, soc_addr=0x{sbuf_soc:x}, u_mask=0xf0000000, l_mask=0xfffffff")
     );
-    sys.rdma_desc_start(
-        CoreId(7),
-        prid(CoreId(7), Role::Rx),
-        &System::leg_start_word(&leg, &grx),
-    )
-    .unwrap();
-    sys.rdma_desc_start(
-        CoreId(3),
-        prid(CoreId(3), Role::Tx),
-        &System::leg_start_word(&leg, &gtx),
-    )
-    .unwrap();
+    sys.st
+        .rdma_desc_start(
+            CoreId(7),
+            prid(CoreId(7), Role::Rx),
+            &System::leg_start_word(&leg, &grx),
+        )
+        .unwrap();
+    sys.st
+        .rdma_desc_start(
+            CoreId(3),
+            prid(CoreId(3), Role::Tx),
+            &System::leg_start_word(&leg, &gtx),
+        )
+        .unwrap();
     sys.run(Mode::Fast).unwrap();
     assert_eq!(
-        sys.core(CoreId(7)).unwrap().ready_to_receive_remote(),
+        sys.st.core(CoreId(7)).unwrap().ready_to_receive_remote(),
         0,
         "consumed by the RX arm"
     );
     // The next leg into core 7 re-points the valid windows.
-    let (_, wrx) = sys.leg_gen_words(&leg).unwrap();
-    let (wtx, _) = sys.leg_gen_words(&leg).unwrap();
-    sys.rdma_desc_gen(CoreId(3), prid(CoreId(3), Role::Tx), &wtx)
+    let (_, wrx) = sys.st.leg_gen_words(&leg).unwrap();
+    let (wtx, _) = sys.st.leg_gen_words(&leg).unwrap();
+    sys.st
+        .rdma_desc_gen(CoreId(3), prid(CoreId(3), Role::Tx), &wtx)
         .unwrap();
     let g2 = sys
+        .st
         .rdma_desc_gen(CoreId(7), prid(CoreId(7), Role::Rx), &wrx)
         .unwrap();
     assert!(
@@ -921,7 +993,7 @@ fn seed001_s2_4_and_s2_5_classifier_windows_and_ready_flag_on_the_leg() {
         "{:?}",
         g2.window_log
     );
-    sys.clear_pending();
+    sys.st.clear_pending();
 }
 
 /// Seed 001 §4.3 (QUIRK "RX arms first, TX fires second"), asserted on the
@@ -934,11 +1006,11 @@ fn seed001_s4_3_rx_arms_s2m_then_right_push_then_left_pop_then_m2s_on_the_ordere
     for mode in [Mode::Fast, Mode::Cycle] {
         for db in [Doorbells::Broadcast, Doorbells::PerEngine] {
             let mut sys = System::new(Topology::default()).unwrap();
-            sys.doorbells = db;
-            sys.trace_on = true;
+            sys.st.doorbells = db;
+            sys.st.trace_on = true;
             let leg = SystemLeg::new(CoreId(3), 0, CoreId(7), 0, 512, 8);
             sys.send_recv(&leg, mode).unwrap();
-            let tr = &sys.trace;
+            let tr = &sys.st.trace;
             let idx = |f: &dyn Fn(&TraceEvent) -> bool| -> Vec<usize> {
                 tr.iter()
                     .enumerate()
@@ -1019,30 +1091,33 @@ fn host_doorbell_past_free_space_is_a_typed_error_and_touches_no_register() {
     let mut sys = System::new(Topology::default()).unwrap();
     let q = crate::udma::regs::UDMA_Q_ARRAY_BASE;
     let local = |r| map::core_local(0, map::udma_offset(2, q + r));
-    sys.mmio_write(CoreId(0), local(UDMA_Q_RL), 8).unwrap();
-    sys.mmio_write(CoreId(0), local(UDMA_Q_RTP_INC), 7).unwrap();
+    sys.st.mmio_write(CoreId(0), local(UDMA_Q_RL), 8).unwrap();
+    sys.st
+        .mmio_write(CoreId(0), local(UDMA_Q_RTP_INC), 7)
+        .unwrap();
     let e = sys
+        .st
         .mmio_write(CoreId(0), local(UDMA_Q_RTP_INC), 1)
         .unwrap_err();
     assert!(
         matches!(e, SystemError::Csr { core: 0, engine: 2, rule, .. } if rule.contains("DB overflow")),
         "{e}"
     );
-    let qs = sys.queue(CoreId(0), 2, 0, 0).unwrap();
+    let qs = sys.st.queue(CoreId(0), 2, 0, 0).unwrap();
     assert_eq!((qs.tail.offset, qs.stopped, qs.err), (7, false, 0));
-    let regs = &sys.core(CoreId(0)).unwrap().engines[2].regs;
+    let regs = &sys.st.core(CoreId(0)).unwrap().engines[2].regs;
     assert_eq!(regs.side[0].err_status >> UDMA_ERR_DB_OVERFLOW & 1, 0);
     // S2M: no ring yet.
     let s2m = map::core_local(
         0,
         map::udma_offset(2, crate::udma::regs::UDMA_S2M_BASE + q + UDMA_Q_RTP_INC),
     );
-    let e = sys.mmio_write(CoreId(0), s2m, 1).unwrap_err();
+    let e = sys.st.mmio_write(CoreId(0), s2m, 1).unwrap_err();
     assert!(
         matches!(e, SystemError::Csr { rule, .. } if rule.contains("RL = 0")),
         "{e}"
     );
-    assert!(!sys.queue(CoreId(0), 2, 0, 1).unwrap().stopped);
+    assert!(!sys.st.queue(CoreId(0), 2, 0, 1).unwrap().stopped);
 }
 
 /// Issue 11.3: cycle mode runs the cores' own golden engines, so its
@@ -1074,12 +1149,12 @@ fn cycle_mode_counts_are_the_golden_counters_and_equal_fast_mode_on_an_unbalance
         sys.send_recv(&leg, mode).unwrap();
         verify(&sys, CoreId(1), 0x10, CoreId(6), 0x20, 70_000, 13);
         assert_eq!(
-            sys.sem(CoreId(1), 12).unwrap(),
+            sys.st.sem(CoreId(1), 12).unwrap(),
             5,
             "{mode:?}: one LOCAL per engine"
         );
         assert_eq!(
-            sys.sem(CoreId(6), 20).unwrap(),
+            sys.st.sem(CoreId(6), 20).unwrap(),
             5,
             "{mode:?}: one REMOTE per engine"
         );
@@ -1087,7 +1162,7 @@ fn cycle_mode_counts_are_the_golden_counters_and_equal_fast_mode_on_an_unbalance
             let descs = parts * 2 + 2;
             let bytes = parts * 70_000 + 2 * 4;
             for (s, side) in [(0u8, Side::M2s), (1, Side::S2m)] {
-                let qs = sys.queue(CoreId(1), e, 5, s).unwrap();
+                let qs = sys.st.queue(CoreId(1), e, 5, s).unwrap();
                 assert_eq!(
                     (qs.desc_done, qs.bytes),
                     (descs, bytes.into()),
@@ -1095,7 +1170,7 @@ fn cycle_mode_counts_are_the_golden_counters_and_equal_fast_mode_on_an_unbalance
                 );
                 assert_eq!((qs.head, qs.pending(), qs.stopped), (qs.tail, 0, false));
                 // The same numbers read through the golden CSR port.
-                let c = sys.core_mut(CoreId(1)).unwrap();
+                let c = sys.st.core_mut(CoreId(1)).unwrap();
                 assert_eq!(
                     c.udma_read(e, q_addr(side, 5, UDMA_Q_DESC_DONE)).unwrap(),
                     descs
@@ -1107,7 +1182,7 @@ fn cycle_mode_counts_are_the_golden_counters_and_equal_fast_mode_on_an_unbalance
             }
         }
         // Engines outside the mask moved nothing.
-        let idle = sys.queue(CoreId(1), 0, 5, 0).unwrap();
+        let idle = sys.st.queue(CoreId(1), 0, 5, 0).unwrap();
         assert_eq!((idle.desc_done, idle.bytes, idle.rl), (0, 0, 0));
         assert!(mode == Mode::Fast || sys.cycle.cycles > 0);
         out.push(state(&sys));
@@ -1134,9 +1209,9 @@ fn ring_id_error_mid_leg_in_cycle_mode_stops_the_queue_keeps_accepted_bytes_rais
             engine_mask: 0x0001,
             ..SystemLeg::new(CoreId(0), 0, CoreId(4), 0x40, 256, 4)
         };
-        let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
-        let gtx = sys.rdma_desc_gen(CoreId(0), 1, &wtx).unwrap();
-        let grx = sys.rdma_desc_gen(CoreId(4), 8, &wrx).unwrap();
+        let (wtx, wrx) = sys.st.leg_gen_words(&leg).unwrap();
+        let gtx = sys.st.rdma_desc_gen(CoreId(0), 1, &wtx).unwrap();
+        let grx = sys.st.rdma_desc_gen(CoreId(4), 8, &wrx).unwrap();
         assert_eq!(
             gtx.per_engine,
             vec![(0, 6)],
@@ -1148,14 +1223,17 @@ fn ring_id_error_mid_leg_in_cycle_mode_stops_the_queue_keeps_accepted_bytes_rais
         let off =
             (RingLayout::SYSTEM.ring_offset(0, 0, 0) - map::CORE_DESC_BASE) as u32 + 2 * 16 + 3;
         let mut b = [0u8; 1];
-        sys.core(CoreId(0)).unwrap().desc.read(off, &mut b);
-        sys.core_mut(CoreId(0))
+        sys.st.core(CoreId(0)).unwrap().desc.read(off, &mut b);
+        sys.st
+            .core_mut(CoreId(0))
             .unwrap()
             .desc
             .write(off, &[b[0] ^ 0x03]);
-        sys.rdma_desc_start(CoreId(4), 8, &System::leg_start_word(&leg, &grx))
+        sys.st
+            .rdma_desc_start(CoreId(4), 8, &System::leg_start_word(&leg, &grx))
             .unwrap();
-        sys.rdma_desc_start(CoreId(0), 1, &System::leg_start_word(&leg, &gtx))
+        sys.st
+            .rdma_desc_start(CoreId(0), 1, &System::leg_start_word(&leg, &gtx))
             .unwrap();
         let e = sys.run(mode).unwrap_err();
         match mode {
@@ -1177,39 +1255,39 @@ fn ring_id_error_mid_leg_in_cycle_mode_stops_the_queue_keeps_accepted_bytes_rais
                     matches!(&e, SystemError::Dma { core: 0, engine: 0, queue: 0, rule } if rule.contains("M2S")),
                     "{e}"
                 );
-                let m = sys.queue(CoreId(0), 0, 0, 0).unwrap();
+                let m = sys.st.queue(CoreId(0), 0, 0, 0).unwrap();
                 assert!(m.stopped, "the golden engine stopped the queue");
                 assert_eq!((m.head.offset, m.tail.offset, m.desc_done), (2, 6, 2));
                 assert_eq!(m.bytes, 2 * 256, "two descriptors accepted");
-                let c = sys.core_mut(CoreId(0)).unwrap();
+                let c = sys.st.core_mut(CoreId(0)).unwrap();
                 let st = c.udma_read(0, q_addr(Side::M2s, 0, UDMA_Q_STATUS)).unwrap();
                 assert!(Q_STATUS_STOPPED.is_set(st), "{st:#x}");
                 let qerr = c.udma_read(0, q_addr(Side::M2s, 0, UDMA_Q_ERR)).unwrap();
                 assert_eq!(qerr, 1 << Side::M2s.err_pref_ring_id());
-                let s = sys.queue(CoreId(0), 0, 0, 1).unwrap();
+                let s = sys.st.queue(CoreId(0), 0, 0, 1).unwrap();
                 assert_eq!((s.desc_done, s.bytes), (2, 2 * 256), "S2M wrote both");
             }
         }
         verify(&sys, CoreId(0), 0, CoreId(4), 0x40, 256, 2);
         for p in 2..4u8 {
-            let d = sys.read_sbuf(CoreId(4), p, 0x40, 256).unwrap();
+            let d = sys.st.read_sbuf(CoreId(4), p, 0x40, 256).unwrap();
             assert!(
                 d.iter().all(|&x| x == 0),
                 "{mode:?}: partition {p} untouched"
             );
         }
         assert_eq!(
-            sys.sem(CoreId(0), 12).unwrap(),
+            sys.st.sem(CoreId(0), 12).unwrap(),
             0,
             "{mode:?}: LOCAL not raised"
         );
         assert_eq!(
-            sys.sem(CoreId(4), 20).unwrap(),
+            sys.st.sem(CoreId(4), 20).unwrap(),
             0,
             "{mode:?}: REMOTE not raised"
         );
-        sys.clear_pending();
-        images.push(sys.sbuf(CoreId(4)).unwrap().image());
+        sys.st.clear_pending();
+        images.push(sys.st.sbuf(CoreId(4)).unwrap().image());
     }
     assert!(images[0] == images[1], "same SBUF image after the error");
 }
@@ -1235,18 +1313,18 @@ fn cycle_mode_remote_semaphore_increments_arrive_through_the_destination_xbar_in
         sys.send_recv(&leg, mode).unwrap();
         verify(&sys, CoreId(1), 0x100, CoreId(5), 0x200, 300, 6);
         assert_eq!(
-            sys.sem(CoreId(5), 20).unwrap(),
+            sys.st.sem(CoreId(5), 20).unwrap(),
             2,
             "remote_sem: one per engine"
         );
         assert_eq!(
-            sys.sem(CoreId(1), 12).unwrap(),
+            sys.st.sem(CoreId(1), 12).unwrap(),
             2,
             "local_sem: one per engine"
         );
         let (tx, rx) = (
-            sys.core(CoreId(1)).unwrap().hw.stats,
-            sys.core(CoreId(5)).unwrap().hw.stats,
+            sys.st.core(CoreId(1)).unwrap().hw.stats,
+            sys.st.core(CoreId(5)).unwrap().hw.stats,
         );
         match mode {
             Mode::Fast => {
@@ -1277,7 +1355,7 @@ fn cycle_mode_remote_semaphore_increments_arrive_through_the_destination_xbar_in
                 assert!(sys.cycle.fabric.idle());
             }
         }
-        out.push(sys.sbuf(CoreId(5)).unwrap().image());
+        out.push(sys.st.sbuf(CoreId(5)).unwrap().image());
     }
     assert!(out[0] == out[1], "fast and cycle mode land the same bytes");
 
@@ -1285,24 +1363,27 @@ fn cycle_mode_remote_semaphore_increments_arrive_through_the_destination_xbar_in
     // a die with 4 cores (LOCAL [34:32] = 6).
     let mut sys = System::new(Topology::default()).unwrap();
     fill(&mut sys, CoreId(1), 0x100, 300, 6, 3);
-    let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
-    let gtx = sys.rdma_desc_gen(CoreId(1), 3, &wtx).unwrap();
-    let grx = sys.rdma_desc_gen(CoreId(5), 10, &wrx).unwrap();
+    let (wtx, wrx) = sys.st.leg_gen_words(&leg).unwrap();
+    let gtx = sys.st.rdma_desc_gen(CoreId(1), 3, &wtx).unwrap();
+    let grx = sys.st.rdma_desc_gen(CoreId(5), 10, &wrx).unwrap();
     // The gens' set-up programs run first (their ring stores), then the fault.
     sys.run(Mode::Cycle).unwrap();
     let off = (RingLayout::SYSTEM.ring_offset(1, 0, 1) - map::CORE_DESC_BASE) as u32;
     let mut b = [0u8; 16];
-    sys.core(CoreId(1)).unwrap().desc.read(off, &mut b);
+    sys.st.core(CoreId(1)).unwrap().desc.read(off, &mut b);
     let mut d = crate::udma::desc::S2mDesc::decode(&b).unwrap();
     let bad = (d.buf1_ptr & !(7 << 32)) | 6 << 32;
     d.buf1_ptr = bad;
-    sys.core_mut(CoreId(1))
+    sys.st
+        .core_mut(CoreId(1))
         .unwrap()
         .desc
         .write(off, &d.encode().unwrap());
-    sys.rdma_desc_start(CoreId(5), 10, &System::leg_start_word(&leg, &grx))
+    sys.st
+        .rdma_desc_start(CoreId(5), 10, &System::leg_start_word(&leg, &grx))
         .unwrap();
-    sys.rdma_desc_start(CoreId(1), 3, &System::leg_start_word(&leg, &gtx))
+    sys.st
+        .rdma_desc_start(CoreId(1), 3, &System::leg_start_word(&leg, &gtx))
         .unwrap();
     let e = sys.run(Mode::Cycle).unwrap_err();
     assert!(
@@ -1337,8 +1418,8 @@ fn cycle_mode_q7_accesses_run_on_the_target_cores_q7_port_rx_first_then_left_pop
     let (tx, rx) = (CoreId(3), CoreId(7));
     for mode in [Mode::Fast, Mode::Cycle] {
         let mut sys = System::new(Topology::default()).unwrap();
-        sys.doorbells = Doorbells::PerEngine;
-        sys.trace_on = true;
+        sys.st.doorbells = Doorbells::PerEngine;
+        sys.st.trace_on = true;
         fill(&mut sys, tx, 0, 512, 8, 4);
         let leg = SystemLeg::new(tx, 0, rx, 0, 512, 8);
         sys.send_recv(&leg, mode).unwrap();
@@ -1404,8 +1485,11 @@ fn cycle_mode_q7_accesses_run_on_the_target_cores_q7_port_rx_first_then_left_pop
         let mut by_issue = log.clone();
         by_issue.sort_by_key(|t| t.issued);
         assert!(by_issue.windows(2).all(|w| w[0].cycle <= w[1].issued));
-        assert_eq!(sys.sem(tx, DEFAULT_GO_SEM).unwrap(), 0);
-        assert_eq!((sys.sem(tx, 12).unwrap(), sys.sem(rx, 20).unwrap()), (4, 4));
+        assert_eq!(sys.st.sem(tx, DEFAULT_GO_SEM).unwrap(), 0);
+        assert_eq!(
+            (sys.st.sem(tx, 12).unwrap(), sys.st.sem(rx, 20).unwrap()),
+            (4, 4)
+        );
     }
 }
 
@@ -1418,16 +1502,17 @@ fn cycle_mode_tx_before_rx_rings_nothing_and_lands_no_byte_until_rx_arms() {
     use crate::udma::regs::Side;
     let (tx, rx) = (CoreId(0), CoreId(4));
     let mut sys = System::new(Topology::default()).unwrap();
-    sys.doorbells = Doorbells::PerEngine;
-    sys.trace_on = true;
+    sys.st.doorbells = Doorbells::PerEngine;
+    sys.st.trace_on = true;
     fill(&mut sys, tx, 0, 256, 4, 9);
     let leg = SystemLeg::new(tx, 0, rx, 0, 256, 4);
-    let (wtx, wrx) = sys.leg_gen_words(&leg).unwrap();
-    let gtx = sys.rdma_desc_gen(tx, prid(tx, Role::Tx), &wtx).unwrap();
-    let grx = sys.rdma_desc_gen(rx, prid(rx, Role::Rx), &wrx).unwrap();
-    sys.rdma_desc_start(tx, prid(tx, Role::Tx), &System::leg_start_word(&leg, &gtx))
+    let (wtx, wrx) = sys.st.leg_gen_words(&leg).unwrap();
+    let gtx = sys.st.rdma_desc_gen(tx, prid(tx, Role::Tx), &wtx).unwrap();
+    let grx = sys.st.rdma_desc_gen(rx, prid(rx, Role::Rx), &wrx).unwrap();
+    sys.st
+        .rdma_desc_start(tx, prid(tx, Role::Tx), &System::leg_start_word(&leg, &gtx))
         .unwrap();
-    let before = sys.sbuf(rx).unwrap().image();
+    let before = sys.st.sbuf(rx).unwrap().image();
     let e = sys.run(Mode::Cycle).unwrap_err();
     assert!(
         matches!(
@@ -1443,13 +1528,13 @@ fn cycle_mode_tx_before_rx_rings_nothing_and_lands_no_byte_until_rx_arms() {
         "{e}"
     );
     assert_eq!(
-        sys.sbuf(rx).unwrap().image(),
+        sys.st.sbuf(rx).unwrap().image(),
         before,
         "no byte landed early"
     );
     for eng in 0..4 {
         assert_eq!(
-            sys.queue(tx, eng, 0, 0).unwrap().tail.offset,
+            sys.st.queue(tx, eng, 0, 0).unwrap().tail.offset,
             0,
             "no M2S doorbell"
         );
@@ -1462,7 +1547,8 @@ fn cycle_mode_tx_before_rx_rings_nothing_and_lands_no_byte_until_rx_arms() {
         .collect();
     assert!(!start.is_empty() && start.iter().all(|t| !t.write && t.data == 0));
     let polls = sys.cycle.q7_log.len();
-    sys.rdma_desc_start(rx, prid(rx, Role::Rx), &System::leg_start_word(&leg, &grx))
+    sys.st
+        .rdma_desc_start(rx, prid(rx, Role::Rx), &System::leg_start_word(&leg, &grx))
         .unwrap();
     sys.run(Mode::Cycle).unwrap();
     verify(&sys, tx, 0, rx, 0, 256, 4);
@@ -1479,7 +1565,10 @@ fn cycle_mode_tx_before_rx_rings_nothing_and_lands_no_byte_until_rx_arms() {
         .position(|t| t.addr == rtp_inc_addr(0, 0, Side::M2s))
         .unwrap();
     assert!(push < m2s0 && log[push].cycle <= log[m2s0].issued);
-    assert_eq!((sys.sem(tx, 12).unwrap(), sys.sem(rx, 20).unwrap()), (4, 4));
+    assert_eq!(
+        (sys.st.sem(tx, 12).unwrap(), sys.st.sem(rx, 20).unwrap()),
+        (4, 4)
+    );
 }
 
 /// A doorbell on a queue with no ring in a cycle-mode Q7 program: left_pop
@@ -1490,10 +1579,11 @@ fn cycle_mode_tx_before_rx_rings_nothing_and_lands_no_byte_until_rx_arms() {
 fn cycle_mode_bad_doorbell_is_the_typed_error_before_any_port_write() {
     use crate::udma::regs::Side;
     let mut sys = System::new(Topology::default()).unwrap();
-    sys.trace_on = true;
-    sys.doorbells = Doorbells::PerEngine;
+    sys.st.trace_on = true;
+    sys.st.doorbells = Doorbells::PerEngine;
     let c = CoreId(2);
     let go = sys
+        .st
         .topology()
         .fold(
             c,
@@ -1501,8 +1591,8 @@ fn cycle_mode_bad_doorbell_is_the_typed_error_before_any_port_write() {
             map::core_local(2, map::sem_incr_offset(DEFAULT_GO_SEM)),
         )
         .unwrap();
-    sys.mmio_write(c, go, 1).unwrap();
-    sys.pending.push_back(Q7Op::TxLaunch {
+    sys.st.mmio_write(c, go, 1).unwrap();
+    sys.st.pending.push_back(Q7Op::TxLaunch {
         core: c,
         queue: 9,
         engines: vec![(5, 3)],
@@ -1513,9 +1603,9 @@ fn cycle_mode_bad_doorbell_is_the_typed_error_before_any_port_write() {
         matches!(e, SystemError::Csr { core: 2, engine: 5, rule, .. } if rule.contains("RL = 0")),
         "{e}"
     );
-    assert_eq!(sys.queue(c, 5, 9, 0).unwrap().tail.offset, 0);
+    assert_eq!(sys.st.queue(c, 5, 9, 0).unwrap().tail.offset, 0);
     assert_eq!(
-        sys.sem(c, DEFAULT_GO_SEM).unwrap(),
+        sys.st.sem(c, DEFAULT_GO_SEM).unwrap(),
         0,
         "left_pop ran on the port"
     );
@@ -1531,13 +1621,11 @@ fn cycle_mode_bad_doorbell_is_the_typed_error_before_any_port_write() {
         .all(|t| t.addr != rtp_inc_addr(5, 9, Side::M2s)));
 }
 
-/// A Q7 access the port refuses (the engine register file is not behind the
-/// Q7 port: SLVERR) is the typed error naming core, address and response.
+/// A Q7 access the port refuses (nothing of the core is mapped at
+/// 0x1001_0000: SLVERR) is the typed error naming core, address and response.
 #[rstest]
 fn cycle_mode_q7_port_slverr_is_a_typed_error_naming_core_address_and_response(mut sys: System) {
-    let e = sys
-        .q7_raw_write(CoreId(1), 5, map::CORE_REGS_BASE as u32, 7)
-        .unwrap_err();
+    let e = sys.q7_raw_write(CoreId(1), 5, 0x1001_0000, 7).unwrap_err();
     assert!(
         matches!(
             e,
@@ -1555,7 +1643,7 @@ fn cycle_mode_q7_port_slverr_is_a_typed_error_naming_core_address_and_response(m
     let n = sys
         .q7_raw_write(CoreId(5), 5, map::sem_incr_offset(3) as u32, 2)
         .unwrap();
-    assert_eq!(sys.sem(CoreId(5), 3).unwrap(), 2);
+    assert_eq!(sys.st.sem(CoreId(5), 3).unwrap(), 2);
     assert!(
         n >= 4,
         "IDLE, W_FWD, W_RESP, BACK: at least 4 cycles, took {n}"
@@ -1572,8 +1660,8 @@ fn cycle_mode_q7_port_slverr_is_a_typed_error_naming_core_address_and_response(m
 fn cycle_mode_modeled_cycles_include_the_q7_port_transactions() {
     let (tx, rx) = (CoreId(1), CoreId(5));
     let mut sys = System::new(Topology::default()).unwrap();
-    sys.doorbells = Doorbells::PerEngine;
-    sys.trace_on = true;
+    sys.st.doorbells = Doorbells::PerEngine;
+    sys.st.trace_on = true;
     let (bytes, parts, e) = (1024u32, 8u8, 4u64);
     fill(&mut sys, tx, 0, bytes, parts, 2);
     let c0 = sys.cycle.cycles;
@@ -1581,6 +1669,7 @@ fn cycle_mode_modeled_cycles_include_the_q7_port_transactions() {
         .send_recv(&SystemLeg::new(tx, 0, rx, 0, bytes, parts), Mode::Cycle)
         .unwrap();
     let first_m2s = sys
+        .st
         .trace
         .iter()
         .find_map(|t| match t {
@@ -1689,13 +1778,16 @@ fn cycle_mode_ring_setup_runs_on_the_q7_port_in_order_before_the_s2m_doorbells()
     let mut out = Vec::new();
     for mode in [Mode::Fast, Mode::Cycle] {
         let mut sys = System::new(topo.clone()).unwrap();
-        sys.trace_on = true;
+        sys.st.trace_on = true;
         fill(&mut sys, leg.src, 0x10_0000, 256, 128, 7);
         s8_gen_writes_nothing_then_start(&mut sys, &leg, want_n);
         let c0 = sys.cycle.cycles;
         sys.run(mode).unwrap();
         verify(&sys, leg.src, 0x10_0000, leg.dst, 0x10_0000, 256, 128);
-        let sems = (sys.sem(leg.src, 12).unwrap(), sys.sem(leg.dst, 20).unwrap());
+        let sems = (
+            sys.st.sem(leg.src, 12).unwrap(),
+            sys.st.sem(leg.dst, 20).unwrap(),
+        );
         assert_eq!(sems, (4, 4));
         out.push((state(&sys), s8_ring_bytes(&sys, leg.src)));
         if mode == Mode::Fast {
@@ -1719,19 +1811,21 @@ fn cycle_mode_ring_setup_runs_on_the_q7_port_in_order_before_the_s2m_doorbells()
 /// written before the run (no queue register, no descriptor byte).
 fn s8_gen_writes_nothing_then_start(sys: &mut System, leg: &SystemLeg, want_n: u64) {
     let (tx, rx) = (leg.src, leg.dst);
-    let (wtx, wrx) = sys.leg_gen_words(leg).unwrap();
-    let gtx = sys.rdma_desc_gen(tx, prid(tx, Role::Tx), &wtx).unwrap();
-    let grx = sys.rdma_desc_gen(rx, prid(rx, Role::Rx), &wrx).unwrap();
+    let (wtx, wrx) = sys.st.leg_gen_words(leg).unwrap();
+    let gtx = sys.st.rdma_desc_gen(tx, prid(tx, Role::Tx), &wtx).unwrap();
+    let grx = sys.st.rdma_desc_gen(rx, prid(rx, Role::Rx), &wrx).unwrap();
     assert_eq!(gtx.dst_soc, 0x58800000100000);
     assert_eq!(u64::from(gtx.setup_writes + grx.setup_writes), want_n);
     for e in 0..4 {
-        let rl = |side| sys.queue(tx, e, 0, side).unwrap().rl;
+        let rl = |side| sys.st.queue(tx, e, 0, side).unwrap().rl;
         assert_eq!((rl(0), rl(1)), (0, 0), "M2S / S2M RL of engine {e}");
     }
-    assert_eq!(sys.core(tx).unwrap().desc.allocated_bytes(), 0);
-    sys.rdma_desc_start(rx, prid(rx, Role::Rx), &System::leg_start_word(leg, &grx))
+    assert_eq!(sys.st.core(tx).unwrap().desc.allocated_bytes(), 0);
+    sys.st
+        .rdma_desc_start(rx, prid(rx, Role::Rx), &System::leg_start_word(leg, &grx))
         .unwrap();
-    sys.rdma_desc_start(tx, prid(tx, Role::Tx), &System::leg_start_word(leg, &gtx))
+    sys.st
+        .rdma_desc_start(tx, prid(tx, Role::Tx), &System::leg_start_word(leg, &gtx))
         .unwrap();
 }
 
@@ -1743,7 +1837,7 @@ fn s8_ring_bytes(sys: &System, tx: CoreId) -> Vec<Vec<u8>> {
         for side in 0..2u8 {
             let mut b = vec![0u8; 34 * 16];
             let off = (RingLayout::SYSTEM.ring_offset(e, 0, side) - map::CORE_DESC_BASE) as u32;
-            sys.core(tx).unwrap().desc.read(off, &mut b);
+            sys.st.core(tx).unwrap().desc.read(off, &mut b);
             ring.push(b);
         }
     }
@@ -1823,20 +1917,20 @@ fn check_setup_on_the_tx_port(sys: &System, leg: &SystemLeg, want: &(Vec<u32>, V
 /// RX gen is refused drops the TX gen's program too.
 #[rstest]
 fn a_refused_gen_queues_no_setup_and_makes_no_port_transaction(mut sys: System) {
-    sys.trace_on = true;
+    sys.st.trace_on = true;
     let (tx, rx) = (CoreId(0), CoreId(4));
     fill(&mut sys, tx, 0, 64, 28, 1);
     // Engine 3's queue 0 gets an 8-descriptor ring from a first leg.
-    sys.ring_len = 8;
+    sys.st.ring_len = 8;
     let first = SystemLeg {
         engine_mask: 0x0008,
         ..SystemLeg::new(tx, 0, rx, 0, 64, 1)
     };
     sys.send_recv(&first, Mode::Cycle).unwrap();
-    assert_eq!(sys.queue(tx, 3, 0, 0).unwrap().rl, 8);
-    sys.ring_len = map::RING_LEN;
+    assert_eq!(sys.st.queue(tx, 3, 0, 0).unwrap().rl, 8);
+    sys.st.ring_len = map::RING_LEN;
     let n0 = sys.cycle.q7_log.len();
-    let desc0 = sys.core(tx).unwrap().desc.allocated_bytes();
+    let desc0 = sys.st.core(tx).unwrap().desc.allocated_bytes();
     // 28 partitions over 4 engines: 7 + 2 = 9 descriptors each; engine 3 has 7 free.
     let leg = SystemLeg::new(tx, 0, rx, 0, 64, 28);
     let e = sys.send_recv(&leg, Mode::Cycle).unwrap_err();
@@ -1851,18 +1945,21 @@ fn a_refused_gen_queues_no_setup_and_makes_no_port_transaction(mut sys: System) 
             free: 7
         }
     );
-    assert!(sys.setups.is_empty() && sys.pending.is_empty());
+    assert!(sys.st.setups.is_empty() && sys.st.pending.is_empty());
     sys.run(Mode::Cycle).unwrap();
     assert_eq!(sys.cycle.q7_log.len(), n0, "no port transaction");
     for eng in 0..3 {
-        let q = sys.queue(tx, eng, 0, 0).unwrap();
+        let q = sys.st.queue(tx, eng, 0, 0).unwrap();
         assert_eq!((q.rl, q.rbp), (0, 0), "engine {eng} untouched");
     }
-    assert_eq!(sys.core(tx).unwrap().desc.allocated_bytes(), desc0);
+    assert_eq!(sys.st.core(tx).unwrap().desc.allocated_bytes(), desc0);
     // A bad word: typed error naming the rule, nothing queued.
-    let (mut w, _) = sys.leg_gen_words(&leg).unwrap();
+    let (mut w, _) = sys.st.leg_gen_words(&leg).unwrap();
     w.free_dim_bytes = 0;
-    let e = sys.rdma_desc_gen(tx, prid(tx, Role::Tx), &w).unwrap_err();
+    let e = sys
+        .st
+        .rdma_desc_gen(tx, prid(tx, Role::Tx), &w)
+        .unwrap_err();
     assert!(
         matches!(
             e,
@@ -1873,11 +1970,12 @@ fn a_refused_gen_queues_no_setup_and_makes_no_port_transaction(mut sys: System) 
         ),
         "{e}"
     );
-    assert!(sys.setups.is_empty());
+    assert!(sys.st.setups.is_empty());
     // The RX gen refused (engine 3's S2M ring holds 3 unpaired descriptors,
     // so 4 free < 6 needed; the M2S side has 7): the TX gen's program is
     // dropped with its record.
     let s2m_db = sys
+        .st
         .topology()
         .fold(
             tx,
@@ -1888,7 +1986,7 @@ fn a_refused_gen_queues_no_setup_and_makes_no_port_transaction(mut sys: System) 
             ),
         )
         .unwrap();
-    sys.mmio_write(tx, s2m_db, 3).unwrap();
+    sys.st.mmio_write(tx, s2m_db, 3).unwrap();
     let one = SystemLeg {
         engine_mask: 0x0008,
         ..SystemLeg::new(tx, 0, rx, 0, 64, 4)
@@ -1905,7 +2003,7 @@ fn a_refused_gen_queues_no_setup_and_makes_no_port_transaction(mut sys: System) 
             free: 4
         }
     );
-    assert!(sys.setups.is_empty() && sys.streams.is_empty());
+    assert!(sys.st.setups.is_empty() && sys.st.streams.is_empty());
     assert_eq!(sys.cycle.q7_log.len(), n0, "still no port transaction");
 }
 
@@ -1920,15 +2018,15 @@ fn cycle_mode_slverr_during_setup_is_q7resp_naming_the_address_and_rings_no_door
     let (topo, leg) = s8_setup_leg();
     let (tx, rx) = (leg.src, leg.dst);
     let mut sys = System::new(topo).unwrap();
-    sys.trace_on = true;
+    sys.st.trace_on = true;
     fill(&mut sys, tx, 0x10_0000, 256, 128, 7);
-    let (gtx, grx) = sys.issue_leg_pair(&leg).unwrap();
-    assert_eq!(sys.setups.len(), 2);
+    let (gtx, grx) = sys.st.issue_leg_pair(&leg).unwrap();
+    assert_eq!(sys.st.setups.len(), 2);
     // Engine 2's RBP_HIGH write of the TX program → the hole where a 17th
     // queue's doorbell would be.
     let rbp_hi = map::udma_offset(2, q_addr(Side::M2s, 0, UDMA_Q_RBP_HIGH)) as u32;
     let hole = map::udma_offset(2, q_addr(Side::M2s, UDMA_NUM_QUEUES, UDMA_Q_RTP_INC)) as u32;
-    let s = &mut sys.setups[0];
+    let s = &mut sys.st.setups[0];
     assert_eq!(s.core, tx);
     let k = s
         .accesses
@@ -1962,20 +2060,20 @@ fn cycle_mode_slverr_during_setup_is_q7resp_naming_the_address_and_rings_no_door
     );
     for eng in 0..4 {
         assert_eq!(
-            sys.queue(tx, eng, 0, 0).unwrap().tail.offset,
+            sys.st.queue(tx, eng, 0, 0).unwrap().tail.offset,
             0,
             "no M2S doorbell"
         );
         assert_eq!(
-            sys.queue(tx, eng, 0, 1).unwrap().tail.offset,
+            sys.st.queue(tx, eng, 0, 1).unwrap().tail.offset,
             0,
             "no S2M doorbell"
         );
     }
-    assert_eq!(sys.sem(rx, 20).unwrap(), 0);
+    assert_eq!(sys.st.sem(rx, 20).unwrap(), 0);
     let _ = (gtx, grx);
-    sys.clear_pending();
-    assert!(sys.setups.is_empty());
+    sys.st.clear_pending();
+    assert!(sys.st.setups.is_empty());
 }
 
 /// A ring step (four cores of one die, each sending to the next, all legs
@@ -1990,14 +2088,14 @@ fn ring_step_with_setup_on_the_ports_agrees_with_fast_mode() {
     let mut out = Vec::new();
     for mode in [Mode::Fast, Mode::Cycle] {
         let mut sys = System::new(Topology::default()).unwrap();
-        sys.trace_on = true;
+        sys.st.trace_on = true;
         for c in 0..n {
             fill(&mut sys, CoreId(c), 0, 512, 4, c as u8);
         }
         for l in &legs {
-            sys.issue_leg(l).unwrap();
+            sys.st.issue_leg(l).unwrap();
         }
-        assert_eq!(sys.setups.len(), 2 * n as usize);
+        assert_eq!(sys.st.setups.len(), 2 * n as usize);
         sys.run(mode).unwrap();
         for c in 0..n {
             verify(&sys, CoreId(c), 0, CoreId((c + 1) % n), 1024, 512, 4);
@@ -2051,8 +2149,8 @@ fn core_data_cycles(p: crate::pair::CoreParams, mask: u16, bytes: u32) -> u64 {
         ..Topology::seed_001_s8()
     };
     let mut sys = System::with_core(topo, p).unwrap();
-    sys.completion_rings = false;
-    sys.trace_on = true;
+    sys.st.completion_rings = false;
+    sys.st.trace_on = true;
     let (src, dst) = (CoreId(3), CoreId(7));
     fill(&mut sys, src, 0x10_0000, bytes, 128, 1);
     let mut leg = SystemLeg::new(src, 0x10_0000, dst, 0x10_0000, bytes, 128);
@@ -2249,8 +2347,8 @@ fn with_core_checks_the_parameters_and_the_engines_of_a_leg() {
     );
     // 4 engines per core: engine 4 does not exist.
     let mut sys = System::with_core(small, p.with_sbuf(4096)).unwrap();
-    assert_eq!(sys.engines(), 4);
-    assert_eq!(sys.layout().ring_len, COMPACT_RING_LEN);
+    assert_eq!(sys.st.engines(), 4);
+    assert_eq!(sys.st.layout().ring_len, COMPACT_RING_LEN);
     let leg = SystemLeg {
         engine_mask: 0x10,
         ..SystemLeg::new(CoreId(3), 0, CoreId(7), 0, 256, 8)
@@ -2267,7 +2365,7 @@ fn with_core_checks_the_parameters_and_the_engines_of_a_leg() {
         ),
         "{e}"
     );
-    assert!(sys.queue(CoreId(3), 4, 0, 0).is_err());
+    assert!(sys.st.queue(CoreId(3), 4, 0, 0).is_err());
     // The four engines move a leg in both modes.
     for mode in [Mode::Fast, Mode::Cycle] {
         fill(&mut sys, CoreId(3), 0, 256, 8, 5);

@@ -61,17 +61,17 @@ fn s8_leg(mode: Mode) {
         ..SystemLeg::new(CoreId(3), 0x10_0000, CoreId(7), 0x10_0000, 256, 128)
     };
     let mut sys = System::new(topo).unwrap();
-    sys.trace_start();
+    sys.st.trace_start();
     let rep = sys.send_recv(&leg, mode).unwrap();
     // The next step's wait (as `sb2sb run sendrecv` does): outside the
     // leg, so at its end on the timeline.
     sys.wait_sem(CoreId(7), 20, 4, mode).unwrap();
-    let rec = sys.trace_finish(None).unwrap();
+    let rec = sys.st.trace_finish(None).unwrap();
     let t = chrome(&[rec], json!({}));
     let s = check(&t).unwrap();
     assert_eq!(s.end_ps, rep.modeled_ps, "{mode:?}: last timestamp");
-    let cores = sys.topology().num_cores() as u16;
-    counters_match(&s, |c, i| sys.sem(CoreId(c), i).unwrap(), cores);
+    let cores = sys.st.topology().num_cores() as u16;
+    counters_match(&s, |c, i| sys.st.sem(CoreId(c), i).unwrap(), cores);
     // The handshake's semaphores all moved: go (255) on TX, local 12 on
     // TX (left at 4), remote 20 on RX (4, then 0 after the wait).
     for (core, sem) in [(3u64, 255u8), (3, 12), (7, 20)] {

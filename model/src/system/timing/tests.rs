@@ -45,7 +45,7 @@ fn leg_both_modes(class: LinkClass, engines: u8, bytes: u32) -> (u64, u64, u64) 
         let mut sys = System::new(topo.clone()).unwrap();
         let r = sys.send_recv(&leg, mode).unwrap();
         assert_eq!(r.link, class);
-        assert_eq!(sys.sem(dst, leg.remote_sem).unwrap(), i32::from(engines));
+        assert_eq!(sys.st.sem(dst, leg.remote_sem).unwrap(), i32::from(engines));
         out[i] = (r.modeled_ps, r.cycles);
     }
     (out[0].0, out[1].0, out[1].1)
