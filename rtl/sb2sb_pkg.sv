@@ -7,37 +7,37 @@ package sb2sb_pkg;
   // register layouts are exported as packed structs and field typedefs.
 
   // ---- CAYMAN address codec ----
-  // LOCAL [46:0]: byte offset inside the target die (both views).
+  // LOCAL `[46:0]`: byte offset inside the target die (both views).
   localparam logic [5:0] ADDR_LOCAL_LSB = 6'h0;
   // Width of LOCAL.
   localparam logic [5:0] ADDR_LOCAL_W = 6'h2F;
-  // DIE [47]: die of the target inside its package (both views).
+  // DIE `[47]`: die of the target inside its package (both views).
   localparam logic [5:0] ADDR_DIE_BIT = 6'h2F;
-  // CAYMAN_ID [53:48] (chip-id view): target chip in the 64-die mesh.
+  // CAYMAN_ID `[53:48]` (chip-id view): target chip in the 64-die mesh.
   localparam logic [5:0] ADDR_CAYMAN_ID_LSB = 6'h30;
   // Width of CAYMAN_ID.
   localparam logic [5:0] ADDR_CAYMAN_ID_W = 6'h6;
-  // CAYMAN_ID_VALID / ID_VALID [54]: the routing id is valid (same bit in both views).
+  // CAYMAN_ID_VALID / ID_VALID `[54]`: the routing id is valid (same bit in both views).
   localparam logic [5:0] ADDR_ID_VALID_BIT = 6'h36;
-  // EXIT_SENG [50] (neighbor view; position inferred, PUBLIC-FACTS §3).
+  // EXIT_SENG `[50]` (neighbor view; position inferred, PUBLIC-FACTS §3).
   localparam logic [5:0] ADDR_EXIT_SENG_BIT = 6'h32;
-  // EXIT_DIE [51] (neighbor view): cross the die boundary.
+  // EXIT_DIE `[51]` (neighbor view): cross the die boundary.
   localparam logic [5:0] ADDR_EXIT_DIE_BIT = 6'h33;
-  // NEIGHBOR_ROUTE [52] (neighbor view): engage neighbor routing.
+  // NEIGHBOR_ROUTE `[52]` (neighbor view): engage neighbor routing.
   localparam logic [5:0] ADDR_NEIGHBOR_ROUTE_BIT = 6'h34;
-  // PEB [53] (neighbor view; position inferred).
+  // PEB `[53]` (neighbor view; position inferred).
   localparam logic [5:0] ADDR_PEB_BIT = 6'h35;
-  // Reserved [49:48] in the neighbor view.
+  // Reserved `[49:48]` in the neighbor view.
   localparam logic [5:0] ADDR_RSVD_NBR_LSB = 6'h30;
   // Width of the neighbor-view reserved field.
   localparam logic [5:0] ADDR_RSVD_NBR_W = 6'h2;
-  // Reserved [56:55] in both views.
+  // Reserved `[56:55]` in both views.
   localparam logic [5:0] ADDR_RSVD_MID_LSB = 6'h37;
-  // Width of the [56:55] reserved field.
+  // Width of the `[56:55]` reserved field.
   localparam logic [5:0] ADDR_RSVD_MID_W = 6'h2;
-  // Reserved [63:57] in both views.
+  // Reserved `[63:57]` in both views.
   localparam logic [5:0] ADDR_RSVD_HI_LSB = 6'h39;
-  // Width of the [63:57] reserved field.
+  // Width of the `[63:57]` reserved field.
   localparam logic [5:0] ADDR_RSVD_HI_W = 6'h7;
   // Host memory (PCIe A0) aperture bit inside LOCAL (PUBLIC-FACTS §3).
   localparam logic [5:0] ADDR_HOST_BIT = 6'h2E;
@@ -77,19 +77,19 @@ package sb2sb_pkg;
   localparam logic [7:0] EVT_SEM_NUM_INC = 8'h10;
   // EVT_SEM: wait ports.
   localparam logic [7:0] EVT_SEM_NUM_WAIT = 8'h4;
-  // EVT_SEM: lowest offset bit of the window selector (offset[12:10]).
+  // EVT_SEM: lowest offset bit of the window selector (`offset[12:10]`).
   localparam logic [7:0] EVT_SEM_WIN_LSB = 8'hA;
-  // EVT_SEM: lowest offset bit of the register index (offset[9:2]).
+  // EVT_SEM: lowest offset bit of the register index (`offset[9:2]`).
   localparam logic [7:0] EVT_SEM_IDX_LSB = 8'h2;
-  // EVT_SEM: window code of EVENT[i] (0x0000).
+  // EVT_SEM: window code of `EVENT[i]` (0x0000).
   localparam logic [2:0] EVT_SEM_WIN_EVENT = 3'h0;
-  // EVT_SEM: window code of SEM_READ[i] (0x1000), read-only.
+  // EVT_SEM: window code of `SEM_READ[i]` (0x1000), read-only.
   localparam logic [2:0] EVT_SEM_WIN_SEM_READ = 3'h4;
-  // EVT_SEM: window code of SEM_SET[i] (0x1400).
+  // EVT_SEM: window code of `SEM_SET[i]` (0x1400).
   localparam logic [2:0] EVT_SEM_WIN_SEM_SET = 3'h5;
-  // EVT_SEM: window code of SEM_INCR[i] (0x1800).
+  // EVT_SEM: window code of `SEM_INCR[i]` (0x1800).
   localparam logic [2:0] EVT_SEM_WIN_SEM_INCR = 3'h6;
-  // EVT_SEM: window code of SEM_DECR[i] (0x1C00).
+  // EVT_SEM: window code of `SEM_DECR[i]` (0x1C00).
   localparam logic [2:0] EVT_SEM_WIN_SEM_DECR = 3'h7;
   // EVT_SEM: ERR_STATUS offset (sticky error bits, write-1-to-clear).
   localparam logic [12:0] EVT_SEM_ERR_STATUS = 13'h400;
@@ -147,7 +147,7 @@ package sb2sb_pkg;
   localparam logic [31:0] UDMA_Q_ARRAY_BASE = 32'h1000;
   // Queue register bundle stride (public: BundleSizeInBytes 4096).
   localparam logic [31:0] UDMA_Q_STRIDE = 32'h1000;
-  // Engine state, read-only: [1:0] 0 idle, 1 normal, 2 abort (public values).
+  // Engine state, read-only: `[1:0]` 0 idle, 1 normal, 2 abort (public values).
   localparam logic [31:0] UDMA_ENG_STATE = 32'h200;
   // Change state, write-only: bit0 NORMAL, bit1 DIS, bit2 ABORT (Alpine HAL).
   localparam logic [31:0] UDMA_ENG_CHANGE_STATE = 32'h204;
@@ -161,7 +161,7 @@ package sb2sb_pkg;
   localparam logic [31:0] UDMA_ENG_INT_STATUS = 32'h304;
   // Project-defined: S2M no-descriptor timeout in cycles (0 = never); M2S: stored, unused.
   localparam logic [31:0] UDMA_ENG_NO_DESC_TOUT = 32'h308;
-  // Project-defined: debug read of the side's FSM: [3:0] state, [11:8] queue, [16] packet open.
+  // Project-defined: debug read of the side's FSM: `[3:0]` state, `[11:8]` queue, `[16]` packet open.
   localparam logic [31:0] UDMA_ENG_DBG_STATE = 32'h30C;
   // Engine state: idle (reset value).
   localparam logic [31:0] UDMA_STATE_IDLE = 32'h0;
@@ -195,27 +195,27 @@ package sb2sb_pkg;
   localparam logic [31:0] UDMA_Q_DESC_PREF_CFG = 32'h0;
   // Queue cfg: EN_PREF bit16, EN_SCHEDULING (M2S) / EN_STREAM (S2M) bit17.
   localparam logic [31:0] UDMA_Q_CFG = 32'h20;
-  // Queue status, read-only: Q_USED [23:0], STOPPED 27, PREFETCH 28, SCHEDULER/RX 29, Q_FULL 31.
+  // Queue status, read-only: Q_USED `[23:0]`, STOPPED 27, PREFETCH 28, SCHEDULER/RX 29, Q_FULL 31.
   localparam logic [31:0] UDMA_Q_STATUS = 32'h24;
-  // Descriptor ring base low, bits [31:6] (rings 256-byte aligned by the driver).
+  // Descriptor ring base low, bits `[31:6]` (rings 256-byte aligned by the driver).
   localparam logic [31:0] UDMA_Q_RBP_LOW = 32'h28;
-  // Descriptor ring base high [63:32].
+  // Descriptor ring base high `[63:32]`.
   localparam logic [31:0] UDMA_Q_RBP_HIGH = 32'h2C;
   // Ring length in descriptors, 24 bits.
   localparam logic [31:0] UDMA_Q_RL = 32'h30;
-  // Head pointer, read-only: offset [23:0], ring id [31:30].
+  // Head pointer, read-only: offset `[23:0]`, ring id `[31:30]`.
   localparam logic [31:0] UDMA_Q_RHP = 32'h34;
-  // Tail-pointer increment (the doorbell), write-only, value [23:0].
+  // Tail-pointer increment (the doorbell), write-only, value `[23:0]`.
   localparam logic [31:0] UDMA_Q_RTP_INC = 32'h38;
-  // Tail pointer, read-only: offset [23:0], ring id [31:30].
+  // Tail pointer, read-only: offset `[23:0]`, ring id `[31:30]`.
   localparam logic [31:0] UDMA_Q_RTP = 32'h3C;
   // Current pointer, read-only: offset of the descriptor being (or next to be) fetched.
   localparam logic [31:0] UDMA_Q_RCP = 32'h40;
-  // Completion ring base low, bits [31:6].
+  // Completion ring base low, bits `[31:6]`.
   localparam logic [31:0] UDMA_Q_CRBP_LOW = 32'h44;
-  // Completion ring base high [63:32].
+  // Completion ring base high `[63:32]`.
   localparam logic [31:0] UDMA_Q_CRBP_HIGH = 32'h48;
-  // Completion ring head (next slot hardware writes), read-only: offset [23:0], ring id [31:30].
+  // Completion ring head (next slot hardware writes), read-only: offset `[23:0]`, ring id `[31:30]`.
   localparam logic [31:0] UDMA_Q_CRHP = 32'h4C;
   // S2M comp_cfg: bit0 EN_COMP_RING_UPDATE (Alpine HAL).
   localparam logic [31:0] UDMA_S2M_Q_COMP_CFG = 32'h54;
@@ -231,7 +231,7 @@ package sb2sb_pkg;
   localparam logic [31:0] UDMA_Q_DROP_BYTES = 32'hC8;
   // Project-defined: descriptors completed, mod 2^32.
   localparam logic [31:0] UDMA_Q_DESC_DONE = 32'hCC;
-  // Ring base low: lowest stored bit (public: [31:6]).
+  // Ring base low: lowest stored bit (public: `[31:6]`).
   localparam logic [31:0] UDMA_Q_RBP_LOW_SHIFT = 32'h6;
   // Descriptor size in bytes (public: 16).
   localparam logic [31:0] UDMA_DESC_BYTES = 32'h10;
@@ -247,7 +247,7 @@ package sb2sb_pkg;
   localparam logic [31:0] BCAST_Q_STRIDE = 32'h10;
   // M2S mask register in a queue group (RW, one bit per engine).
   localparam logic [31:0] BCAST_MASK = 32'h0;
-  // M2S tail-increment trigger in a queue group (WO, wdata [23:0] descriptors).
+  // M2S tail-increment trigger in a queue group (WO, wdata `[23:0]` descriptors).
   localparam logic [31:0] BCAST_TAIL_INC = 32'h4;
   // Offset of the S2M registers from the M2S ones in a queue group.
   localparam logic [31:0] BCAST_SIDE_STRIDE = 32'h8;

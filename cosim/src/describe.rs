@@ -8,7 +8,7 @@
 //! step contract). Signals are found by name in the block's port lists, so an
 //! AXI interface is described the same way on every block that has it; the
 //! per-block part is only which interfaces exist and how addresses and
-//! block-specific ports read ([`for_block`]).
+//! block-specific ports read (`spec`).
 //!
 //! W and R beats are numbered within their burst (`beat k/n`, n = AxLEN+1 of
 //! the AW/AR the burst belongs to, W bursts paired with AWs in order, W may
@@ -757,7 +757,7 @@ impl BeatTrack {
 
     /// Follow one cycle (golden side) and write its record into `rec`.
     /// Inlined into the runners' loops: on most cycles it is the few
-    /// valid/ready reads of [`Chan::step`].
+    /// valid/ready reads of `Chan::step`.
     #[inline(always)]
     pub fn step(&mut self, ins: &[u64], outs: &[u64], rec: &mut [u64]) {
         if self.chans.is_empty() {

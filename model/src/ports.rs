@@ -6,11 +6,11 @@
 //! both implement [`CycleModel`] over the *same* input/output bundle types, so
 //! the lockstep runner can compare them signal by signal.
 //!
-//! Port bundles are declared with [`port_bundle!`]; the macro records the
-//! signal names and widths (which must equal the SystemVerilog port names and
-//! widths — `build.rs` generates the C++ shim from this very list) and packs a
-//! bundle into 64-bit words (a signal wider than 64 bits takes several words,
-//! least-significant word first).
+//! Port bundles are declared with [`port_bundle!`](crate::port_bundle!); the
+//! macro records the signal names and widths (which must equal the
+//! SystemVerilog port names and widths — `build.rs` generates the C++ shim from
+//! this very list) and packs a bundle into 64-bit words (a signal wider than 64
+//! bits takes several words, least-significant word first).
 
 use core::fmt::Debug;
 

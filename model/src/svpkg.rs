@@ -1,10 +1,11 @@
 //! Register offsets and field positions, defined once in Rust and rendered as
 //! the SystemVerilog package `sb2sb_pkg` (`rtl/sb2sb_pkg.sv`).
 //!
-//! Each block declares its constants with [`sv_consts!`]; [`render`] emits
-//! them as `localparam`s. `build.rs` verilates the freshly rendered package,
-//! and the test `committed_package_is_current` keeps the committed copy
-//! (used by `make lint`) identical to the rendering — so nothing is typed twice.
+//! Each block declares its constants with [`sv_consts!`](crate::sv_consts!);
+//! [`render`] emits them as `localparam`s. `build.rs` verilates the freshly
+//! rendered package, and the test `committed_package_is_current` keeps the
+//! committed copy (used by `make lint`) identical to the rendering — so nothing
+//! is typed twice.
 //! The register layouts of [`crate::regs`] follow the constants as packed
 //! structs (`udma_q_ptr_t`) and field typedefs (`udma_q_ptr_offset_t`).
 

@@ -42,7 +42,7 @@ pub enum AddrCmd {
     },
     /// Fold a peer's LOCAL offset into a routed SoC address.
     Fold {
-        /// The peer's LOCAL offset [46:0].
+        /// The peer's LOCAL offset `[46:0]`.
         #[arg(long)]
         local: Option<String>,
         /// The peer's die (0 or 1).

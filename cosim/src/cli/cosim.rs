@@ -47,7 +47,7 @@ pub struct CosimArgs {
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub threads: Option<u8>,
     /// Coverage builds (`make coverage`): write each block's Verilator
-    /// coverage points to DIR/<block>.s<seed>.dat.
+    /// coverage points to `DIR/<block>.s<seed>.dat`.
     #[arg(long, value_name = "DIR")]
     pub coverage_dir: Option<PathBuf>,
     /// With --vcd: write FST instead of VCD (converted with GTKWave's

@@ -116,11 +116,11 @@ pub struct LegArgs {
     pub inject_backdoor_fault: Option<u8>,
 }
 
-/// `sb2sb run sendrecv`, in stages: check the arguments ([`check_args`]),
-/// build the system ([`build_system`]), load the source bytes and the
-/// destination background ([`load_sbufs`]), run the leg, verify bytes and the
-/// two semaphores ([`verify`]), write the trace, then report ([`report_json`]
-/// or [`report_text`]).
+/// `sb2sb run sendrecv`, in stages: check the arguments (`check_args`),
+/// build the system (`build_system`), load the source bytes and the
+/// destination background (`load_sbufs`), run the leg, verify bytes and the
+/// two semaphores (`verify`), write the trace, then report (`report_json`
+/// or `report_text`).
 pub fn run(a: LegArgs) -> Result<i32> {
     if a.mode == LegMode::Rtl {
         return run_rtl(a);

@@ -1,7 +1,7 @@
 //! `sb2sb nccom OP -r RANKS -b MIN -e MAX -f FACTOR -d DTYPE [--algorithm A] [--check] …`:
 //! an nccom-test style sweep of a collective on the system model
 //! (docs/collectives.md). Prints the nccom-test columns — size(B),
-//! count(elems), type, [algorithm], time:avg(us) (modeled), algbw(GB/s),
+//! count(elems), type, \[algorithm\], time:avg(us) (modeled), algbw(GB/s),
 //! busbw(GB/s) — plus host time and simulated GB/s, then the "Avg bus
 //! bandwidth" line; or CSV (`--csv`) or one JSON object (`--json`); writes a
 //! report (`--report-to-json-file`) and a busbw-against-size SVG (`--plot`).

@@ -71,29 +71,29 @@ impl Field {
     }
 }
 
-/// LOCAL [46:0] (both views).
+/// LOCAL `[46:0]` (both views).
 pub const LOCAL: Field = Field::new("LOCAL", ADDR_LOCAL_LSB, ADDR_LOCAL_W);
-/// DIE [47] (both views).
+/// DIE `[47]` (both views).
 pub const DIE: Field = Field::new("DIE", ADDR_DIE_BIT, 1);
-/// CAYMAN_ID [53:48] (chip-id view).
+/// CAYMAN_ID `[53:48]` (chip-id view).
 pub const CAYMAN_ID: Field = Field::new("CAYMAN_ID", ADDR_CAYMAN_ID_LSB, ADDR_CAYMAN_ID_W);
-/// CAYMAN_ID_VALID [54] (chip-id view).
+/// CAYMAN_ID_VALID `[54]` (chip-id view).
 pub const CAYMAN_ID_VALID: Field = Field::new("CAYMAN_ID_VALID", ADDR_ID_VALID_BIT, 1);
-/// EXIT_SENG [50] (neighbor view).
+/// EXIT_SENG `[50]` (neighbor view).
 pub const EXIT_SENG: Field = Field::new("EXIT_SENG", ADDR_EXIT_SENG_BIT, 1);
-/// EXIT_DIE [51] (neighbor view).
+/// EXIT_DIE `[51]` (neighbor view).
 pub const EXIT_DIE: Field = Field::new("EXIT_DIE", ADDR_EXIT_DIE_BIT, 1);
-/// NEIGHBOR_ROUTE [52] (neighbor view).
+/// NEIGHBOR_ROUTE `[52]` (neighbor view).
 pub const NEIGHBOR_ROUTE: Field = Field::new("NEIGHBOR_ROUTE", ADDR_NEIGHBOR_ROUTE_BIT, 1);
-/// PEB [53] (neighbor view).
+/// PEB `[53]` (neighbor view).
 pub const PEB: Field = Field::new("PEB", ADDR_PEB_BIT, 1);
-/// ID_VALID [54] (neighbor view; the same bit as CAYMAN_ID_VALID).
+/// ID_VALID `[54]` (neighbor view; the same bit as CAYMAN_ID_VALID).
 pub const ID_VALID: Field = Field::new("ID_VALID", ADDR_ID_VALID_BIT, 1);
-/// Reserved [49:48] of the neighbor view.
+/// Reserved `[49:48]` of the neighbor view.
 pub const RSVD_NBR: Field = Field::new("RSVD[49:48]", ADDR_RSVD_NBR_LSB, ADDR_RSVD_NBR_W);
-/// Reserved [56:55] of both views.
+/// Reserved `[56:55]` of both views.
 pub const RSVD_MID: Field = Field::new("RSVD[56:55]", ADDR_RSVD_MID_LSB, ADDR_RSVD_MID_W);
-/// Reserved [63:57] of both views.
+/// Reserved `[63:57]` of both views.
 pub const RSVD_HI: Field = Field::new("RSVD[63:57]", ADDR_RSVD_HI_LSB, ADDR_RSVD_HI_W);
 
 /// Fields of the chip-id view (`cayman_addr_decode.h`).

@@ -3,18 +3,18 @@
 //! A routed SoC address is a 64-bit word read through one of two views that
 //! share the low 48 bits and bit 54 (seed 001 §2.1/§2.2, HIGH/OBSERVED):
 //!
-//! | bits    | chip-id view      | neighbor view          |
-//! |---------|-------------------|------------------------|
-//! | [46:0]  | LOCAL             | LOCAL                  |
-//! | [47]    | DIE               | DIE                    |
-//! | [49:48] | CAYMAN_ID[1:0]    | reserved               |
-//! | [50]    | CAYMAN_ID[2]      | EXIT_SENG              |
-//! | [51]    | CAYMAN_ID[3]      | EXIT_DIE               |
-//! | [52]    | CAYMAN_ID[4]      | NEIGHBOR_ROUTE         |
-//! | [53]    | CAYMAN_ID[5]      | PEB                    |
-//! | [54]    | CAYMAN_ID_VALID   | ID_VALID (same bit)    |
-//! | [56:55] | reserved          | reserved               |
-//! | [63:57] | reserved          | reserved               |
+//! | bits      | chip-id view     | neighbor view       |
+//! |-----------|------------------|---------------------|
+//! | `[46:0]`  | LOCAL            | LOCAL               |
+//! | `[47]`    | DIE              | DIE                 |
+//! | `[49:48]` | `CAYMAN_ID[1:0]` | reserved            |
+//! | `[50]`    | `CAYMAN_ID[2]`   | EXIT_SENG           |
+//! | `[51]`    | `CAYMAN_ID[3]`   | EXIT_DIE            |
+//! | `[52]`    | `CAYMAN_ID[4]`   | NEIGHBOR_ROUTE      |
+//! | `[53]`    | `CAYMAN_ID[5]`   | PEB                 |
+//! | `[54]`    | CAYMAN_ID_VALID  | ID_VALID (same bit) |
+//! | `[56:55]` | reserved         | reserved            |
+//! | `[63:57]` | reserved         | reserved            |
 //!
 //! Submodules: [`fields`] (GET/SET per field, the two views), [`fold`]
 //! (`fold_chip_id`, `fold_neighbor`), [`route`] (decode with reserved-bit
@@ -36,37 +36,37 @@ pub use route::{classify, decode, Decoded, ReservedBits, Route, SelfId, View};
 pub use window::{Window, WindowRemapper, NUM_WINDOWS};
 
 crate::sv_consts! {
-    /// LOCAL [46:0]: byte offset inside the target die (both views).
+    /// LOCAL `[46:0]`: byte offset inside the target die (both views).
     ADDR_LOCAL_LSB: u32 [6] = 0;
     /// Width of LOCAL.
     ADDR_LOCAL_W: u32 [6] = 47;
-    /// DIE [47]: die of the target inside its package (both views).
+    /// DIE `[47]`: die of the target inside its package (both views).
     ADDR_DIE_BIT: u32 [6] = 47;
-    /// CAYMAN_ID [53:48] (chip-id view): target chip in the 64-die mesh.
+    /// CAYMAN_ID `[53:48]` (chip-id view): target chip in the 64-die mesh.
     ADDR_CAYMAN_ID_LSB: u32 [6] = 48;
     /// Width of CAYMAN_ID.
     ADDR_CAYMAN_ID_W: u32 [6] = 6;
-    /// CAYMAN_ID_VALID / ID_VALID [54]: the routing id is valid (same bit in both views).
+    /// CAYMAN_ID_VALID / ID_VALID `[54]`: the routing id is valid (same bit in both views).
     ADDR_ID_VALID_BIT: u32 [6] = 54;
-    /// EXIT_SENG [50] (neighbor view; position inferred, PUBLIC-FACTS §3).
+    /// EXIT_SENG `[50]` (neighbor view; position inferred, PUBLIC-FACTS §3).
     ADDR_EXIT_SENG_BIT: u32 [6] = 50;
-    /// EXIT_DIE [51] (neighbor view): cross the die boundary.
+    /// EXIT_DIE `[51]` (neighbor view): cross the die boundary.
     ADDR_EXIT_DIE_BIT: u32 [6] = 51;
-    /// NEIGHBOR_ROUTE [52] (neighbor view): engage neighbor routing.
+    /// NEIGHBOR_ROUTE `[52]` (neighbor view): engage neighbor routing.
     ADDR_NEIGHBOR_ROUTE_BIT: u32 [6] = 52;
-    /// PEB [53] (neighbor view; position inferred).
+    /// PEB `[53]` (neighbor view; position inferred).
     ADDR_PEB_BIT: u32 [6] = 53;
-    /// Reserved [49:48] in the neighbor view.
+    /// Reserved `[49:48]` in the neighbor view.
     ADDR_RSVD_NBR_LSB: u32 [6] = 48;
     /// Width of the neighbor-view reserved field.
     ADDR_RSVD_NBR_W: u32 [6] = 2;
-    /// Reserved [56:55] in both views.
+    /// Reserved `[56:55]` in both views.
     ADDR_RSVD_MID_LSB: u32 [6] = 55;
-    /// Width of the [56:55] reserved field.
+    /// Width of the `[56:55]` reserved field.
     ADDR_RSVD_MID_W: u32 [6] = 2;
-    /// Reserved [63:57] in both views.
+    /// Reserved `[63:57]` in both views.
     ADDR_RSVD_HI_LSB: u32 [6] = 57;
-    /// Width of the [63:57] reserved field.
+    /// Width of the `[63:57]` reserved field.
     ADDR_RSVD_HI_W: u32 [6] = 7;
     /// Host memory (PCIe A0) aperture bit inside LOCAL (PUBLIC-FACTS §3).
     ADDR_HOST_BIT: u32 [6] = 46;

@@ -3,13 +3,13 @@
 //! # Route rule (project-defined, docs/address.md)
 //!
 //! The address alone does not say which view it was built with (seed 001
-//! §2.2 GOTCHA: the two headers are alternative views of bits [53:48]), so a
+//! §2.2 GOTCHA: the two headers are alternative views of bits `[53:48]`), so a
 //! route is classified under a chosen [`View`], relative to this core's own
 //! die and chip id ([`SelfId`]):
 //!
-//! 1. ID_VALID [54] = 0 (an un-routed physical address, PUBLIC-FACTS §3):
+//! 1. ID_VALID `[54]` = 0 (an un-routed physical address, PUBLIC-FACTS §3):
 //!    bit 52 set → [`Route::NeighborDevice`] (PCIe B0_n aperture, selector
-//!    [51:50]); else bit 46 set → [`Route::Host`] (PCIe A0); else DIE equal to
+//!    `[51:50]`); else bit 46 set → [`Route::Host`] (PCIe A0); else DIE equal to
 //!    this die → [`Route::SameDie`], otherwise [`Route::OtherDie`].
 //! 2. ID_VALID = 1, chip-id view: CAYMAN_ID ≠ this chip → [`Route::OtherChip`];
 //!    otherwise bit 46 → Host, else by DIE as in 1.
@@ -26,11 +26,11 @@ use super::fields::{
 };
 use super::*;
 
-/// Which header's view to read bits [53:48] with.
+/// Which header's view to read bits `[53:48]` with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum View {
-    /// `cayman_addr_decode.h`: CAYMAN_ID [53:48].
+    /// `cayman_addr_decode.h`: CAYMAN_ID `[53:48]`.
     ChipId,
     /// `cayman_addr_decode_neighbor.h`: EXIT_SENG/EXIT_DIE/NEIGHBOR_ROUTE/PEB.
     Neighbor,
@@ -133,11 +133,11 @@ pub const fn classify(a: u64, view: View, me: SelfId) -> Route {
 /// Values of the reserved fields of an address.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub struct ReservedBits {
-    /// [49:48], reserved in the neighbor view only.
+    /// `[49:48]`, reserved in the neighbor view only.
     pub nbr_49_48: u8,
-    /// [56:55], reserved in both views.
+    /// `[56:55]`, reserved in both views.
     pub mid_56_55: u8,
-    /// [63:57], reserved in both views.
+    /// `[63:57]`, reserved in both views.
     pub hi_63_57: u8,
 }
 

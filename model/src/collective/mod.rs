@@ -7,7 +7,7 @@
 //!   reduce-scatter, all-reduce, permute, sendrecv).
 //! - [`algo`]: mesh and recursive halving/doubling, and the size rule
 //!   (`auto`) that picks an algorithm; [`run_algo`] runs them.
-//! - [`reference`]: an independent scalar reference in the ring's reduction order.
+//! - [`mod@reference`]: an independent scalar reference in the ring's reduction order.
 //! - [`run`]: execute a schedule on a [`Target`].
 //! - [`nccom`]: the nccom-test style size sweep and table.
 //! - [`parallel`]: a step's independent legs on every hardware thread

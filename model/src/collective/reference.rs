@@ -130,7 +130,7 @@ fn fold_incoming(dtype: Dtype, op: ReduceOp, acc: &mut Vec<u8>, incoming: &[u8])
 ///
 /// - mesh: values v_i = x[k + i] (i = 0..n, mod n); at h = 1, 2, 4, …
 ///   v_i = op(v_{i+h}, v_i) for i a multiple of 2h with i + h < n; result v_0.
-/// - rdh (recursive halving, n a power of two): P(r, n) = x[r] and
+/// - rdh (recursive halving, n a power of two): P(r, n) = `x[r]` and
 ///   P(r, d) = op(P(r ^ d, 2d), P(r, 2d)); result P(k, 1).
 pub fn reduced_block_algo(
     inputs: &[Vec<u8>],

@@ -1,11 +1,11 @@
-//! SIMD datapath: byte-copy kernels (this module and [`copy`]) and the fused
+//! SIMD datapath: byte-copy kernels (this module and [`mod@copy`]) and the fused
 //! receive-reduce kernels in [`reduce`].
 //!
 //! Both families share one CPU-feature probe, [`Features`]: it is detected once
 //! at run time (AVX2, AVX-512F on x86-64) and cached, and every kernel has a
 //! portable fallback that is used when the feature is absent (or on other
 //! architectures). A caller that does not care which kernel runs uses
-//! [`copy`] (`memcpy`, or a SIMD kernel in the size classes where one wins
+//! [`fn@copy`] (`memcpy`, or a SIMD kernel in the size classes where one wins
 //! by a margin or the copy exceeds the cache: [`plan`]);
 //! tests and benchmarks pick one explicitly with [`copy_with`].
 //!

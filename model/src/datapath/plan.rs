@@ -5,7 +5,7 @@
 //! the same bytes (tested against the scalar reference), so a choice changes
 //! speed only, never results.
 //!
-//! - [`super::copy`]: the C library's `memcpy` (`copy_from_slice`) is the
+//! - [`fn@super::copy`]: the C library's `memcpy` (`copy_from_slice`) is the
 //!   default. Below [`PLANNED_MIN_BYTES`] it is called straight away, with
 //!   no lookup. From there a class's first call decides once for the
 //!   process (one relaxed atomic load per call afterwards):
@@ -146,7 +146,7 @@ fn argmin(t: &[Duration]) -> usize {
         .map_or(0, |(i, _)| i)
 }
 
-/// The candidate with the smallest best-of-rounds time ([`best_times`]);
+/// The candidate with the smallest best-of-rounds time (`best_times`);
 /// ties go to the earlier candidate.
 pub fn choose<K: Copy>(cands: &[K], rounds: usize, time: impl FnMut(K) -> Duration) -> K {
     cands[argmin(&best_times(cands, rounds, time))]
@@ -290,7 +290,7 @@ fn time_copy(k: CopyKernel, dst: &mut [u8], src: &[u8], reps: usize, stream: boo
     t.elapsed()
 }
 
-/// [`super::copy`] from [`PLANNED_MIN_BYTES`] bytes (equal lengths
+/// [`fn@super::copy`] from [`PLANNED_MIN_BYTES`] bytes (equal lengths
 /// checked): the class's kernel, `memcpy` tested first; the class is
 /// calibrated on these buffers on its first call (`dst` ends up equal to
 /// `src`).
@@ -319,7 +319,7 @@ fn copy_planned_simd(code: u8, c: usize, dst: &mut [u8], src: &[u8]) {
     unsafe { super::copy::run_supported(k, dst, src, stream, true) }
 }
 
-/// The kernel [`super::copy`] uses for `dst.len()` bytes, deciding the
+/// The kernel [`fn@super::copy`] uses for `dst.len()` bytes, deciding the
 /// class on these buffers the first time (a timed class leaves `dst` equal
 /// to `src`); `memcpy` below [`PLANNED_MIN_BYTES`].
 pub fn copy_kernel(dst: &mut [u8], src: &[u8]) -> CopyKernel {
@@ -485,7 +485,7 @@ fn calibrate_reduce(slot: &AtomicU8, len: usize, dtype: Dtype) -> reduce::Kernel
     }
 }
 
-/// The copy kernel [`super::copy`] has chosen for `len` bytes, if that
+/// The copy kernel [`fn@super::copy`] has chosen for `len` bytes, if that
 /// class is calibrated already (no calibration here).
 pub fn copy_choice(len: usize) -> Option<CopyKernel> {
     copy_from_code(COPY_PLAN[size_class(len)].load(Ordering::Relaxed))

@@ -28,19 +28,19 @@ crate::sv_consts! {
     EVT_SEM_NUM_INC: u32[8] = 16;
     /// EVT_SEM: wait ports.
     EVT_SEM_NUM_WAIT: u32[8] = 4;
-    /// EVT_SEM: lowest offset bit of the window selector (offset[12:10]).
+    /// EVT_SEM: lowest offset bit of the window selector (`offset[12:10]`).
     EVT_SEM_WIN_LSB: u32[8] = 10;
-    /// EVT_SEM: lowest offset bit of the register index (offset[9:2]).
+    /// EVT_SEM: lowest offset bit of the register index (`offset[9:2]`).
     EVT_SEM_IDX_LSB: u32[8] = 2;
-    /// EVT_SEM: window code of EVENT[i] (0x0000).
+    /// EVT_SEM: window code of `EVENT[i]` (0x0000).
     EVT_SEM_WIN_EVENT: u32[3] = 0;
-    /// EVT_SEM: window code of SEM_READ[i] (0x1000), read-only.
+    /// EVT_SEM: window code of `SEM_READ[i]` (0x1000), read-only.
     EVT_SEM_WIN_SEM_READ: u32[3] = 4;
-    /// EVT_SEM: window code of SEM_SET[i] (0x1400).
+    /// EVT_SEM: window code of `SEM_SET[i]` (0x1400).
     EVT_SEM_WIN_SEM_SET: u32[3] = 5;
-    /// EVT_SEM: window code of SEM_INCR[i] (0x1800).
+    /// EVT_SEM: window code of `SEM_INCR[i]` (0x1800).
     EVT_SEM_WIN_SEM_INCR: u32[3] = 6;
-    /// EVT_SEM: window code of SEM_DECR[i] (0x1C00).
+    /// EVT_SEM: window code of `SEM_DECR[i]` (0x1C00).
     EVT_SEM_WIN_SEM_DECR: u32[3] = 7;
     /// EVT_SEM: ERR_STATUS offset (sticky error bits, write-1-to-clear).
     EVT_SEM_ERR_STATUS: u32[13] = 0x0400;
@@ -95,20 +95,20 @@ pub const EVT_SEM_FE_VALID_BIT: u32 = FIRST_ERR_VALID.lsb;
 pub const EVT_SEM_FE_KIND_LSB: u32 = FIRST_ERR_KIND.lsb;
 /// EVT_SEM: FIRST_ERR bit: the error was an AXI write (1) or read (0).
 pub const EVT_SEM_FE_WRITE_BIT: u32 = FIRST_ERR_WRITE.lsb;
-/// EVT_SEM: FIRST_ERR INFO width (INFO in [15:0]: byte offset, semaphore or port index).
+/// EVT_SEM: FIRST_ERR INFO width (INFO in `[15:0]`: byte offset, semaphore or port index).
 pub const EVT_SEM_FE_INFO_W: u32 = FIRST_ERR_INFO.width;
 
 /// EVT_SEM: bytes in the register window.
 pub const EVT_SEM_WINDOW_BYTES: u32 = 0x2000;
-/// EVT_SEM: byte offset of EVENT[0].
+/// EVT_SEM: byte offset of `EVENT[0]`.
 pub const EVT_SEM_EVENT_BASE: u32 = 0x0000;
-/// EVT_SEM: byte offset of SEM_READ[0].
+/// EVT_SEM: byte offset of `SEM_READ[0]`.
 pub const EVT_SEM_SEM_READ_BASE: u32 = 0x1000;
-/// EVT_SEM: byte offset of SEM_SET[0].
+/// EVT_SEM: byte offset of `SEM_SET[0]`.
 pub const EVT_SEM_SEM_SET_BASE: u32 = 0x1400;
-/// EVT_SEM: byte offset of SEM_INCR[0].
+/// EVT_SEM: byte offset of `SEM_INCR[0]`.
 pub const EVT_SEM_SEM_INCR_BASE: u32 = 0x1800;
-/// EVT_SEM: byte offset of SEM_DECR[0].
+/// EVT_SEM: byte offset of `SEM_DECR[0]`.
 pub const EVT_SEM_SEM_DECR_BASE: u32 = 0x1C00;
 
 // ---- register description (model/src/regs) ----
@@ -118,9 +118,9 @@ use crate::regs::{Access, Array, Block, Field, Group, Layout, Reg as RegDesc, Si
 const PF2: Source = Source::Public("PUBLIC-FACTS §2");
 const PRJ: Source = Source::Project;
 
-/// EVENT[i]: the event bit.
+/// `EVENT[i]`: the event bit.
 pub const EVENT_VALUE: Field = Field::new("VALUE", 0, 1, "", PRJ);
-/// Layout of EVENT[i].
+/// Layout of `EVENT[i]`.
 pub const EVENT: Layout = Layout {
     name: "evt_sem_event",
     fields: &[EVENT_VALUE],

@@ -1,7 +1,7 @@
 //! The 64-byte little-endian instruction words (seeds 000, 002; seed 001 §1).
 //!
 //! - [`SendRecv`] 0xCB, [`CurProcessingRankId`] 0xDB, [`GidLoad`] 0xDC: pseudo-ops
-//!   (opcode bits [7:5] = 0b110, [`is_pseudo_op`]), lowered by the host.
+//!   (opcode bits `[7:5]` = 0b110, [`is_pseudo_op`]), lowered by the host.
 //! - [`RdmaDescGen`] / [`RdmaDescStart`]: extended ops 8 / 9 under the
 //!   project-defined opcode [`OPCODE_EXTENDED`], sub-op at byte 12.
 //!
@@ -34,9 +34,9 @@ pub use rdma::{
 };
 pub use sendrecv::{SendRecv, OPCODE_SENDRECV};
 
-/// Mask of the pseudo-op class bits, opcode [7:5].
+/// Mask of the pseudo-op class bits, opcode `[7:5]`.
 pub const PSEUDO_OP_MASK: u8 = 0xE0;
-/// Value of opcode [7:5] for pseudo-ops: 0b110 (seed 000 §1, seed 002 intro).
+/// Value of opcode `[7:5]` for pseudo-ops: 0b110 (seed 000 §1, seed 002 intro).
 pub const PSEUDO_OP_CLASS: u8 = 0xC0;
 
 /// "All pseudo instructions have upper three bits of the opcode equal to 0b110"
@@ -61,7 +61,7 @@ pub const fn is_control_instruction(opcode: u8) -> bool {
 /// The classification sets of seed 002 §1/§4 an opcode falls in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct OpcodeClass {
-    /// `is_pseudo_op`: opcode [7:5] = 0b110 (compiler-emitted, lowered by NRT).
+    /// `is_pseudo_op`: opcode `[7:5]` = 0b110 (compiler-emitted, lowered by NRT).
     pub pseudo_op: bool,
     /// `is_control_instruction` (the seed-named members).
     pub control_instruction: bool,

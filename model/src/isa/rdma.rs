@@ -15,7 +15,7 @@ use super::field::{code_enum, FieldDesc, RawWord, WORD_BYTES};
 use super::header::{layout_with_prefix, set_prefix_field, Events, Header, PREFIX_SETTABLE};
 
 /// Opcode byte of the extended instructions (project-defined; not a pseudo-op:
-/// bits [7:5] = 0b111).
+/// bits `[7:5]` = 0b111).
 pub const OPCODE_EXTENDED: u8 = 0xE0;
 /// EXTENDED_RDMA_DESC_GEN (seed 001 §1).
 pub const EXT_OP_RDMA_DESC_GEN: u8 = 8;
@@ -26,7 +26,7 @@ pub const EXT_OP_RDMA_DESC_START: u8 = 9;
 pub const NUM_QUEUES: u8 = 16;
 /// SBUF partitions (seed 001 §8: 128 partitions).
 pub const NUM_PARTITIONS: u16 = 128;
-/// Width of the LOCAL SBUF offset, bits [46:0] (seed 001 §2.3).
+/// Width of the LOCAL SBUF offset, bits `[46:0]` (seed 001 §2.3).
 pub const LOCAL_ADDR_BITS: u32 = 47;
 /// Width of the tail-pointer-increment value (seed 001 §4: 24-bit val).
 pub const TAIL_INC_BITS: u32 = 24;
@@ -185,9 +185,9 @@ pub struct RdmaDescGen {
     pub remote_core_id: u32,
     /// Routing id of the peer core (folded into the SoC address high bits).
     pub remote_routing_id: u32,
-    /// Local SBUF offset of the source (LOCAL [46:0]).
+    /// Local SBUF offset of the source (LOCAL `[46:0]`).
     pub src_addr: u64,
-    /// Peer SBUF offset of the destination, before the fold (LOCAL [46:0]).
+    /// Peer SBUF offset of the destination, before the fold (LOCAL `[46:0]`).
     pub dst_addr: u64,
     /// Bytes per partition.
     pub free_dim_bytes: u32,

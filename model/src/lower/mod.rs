@@ -9,7 +9,7 @@
 //! - [`exec`]: load, issue, pair, run collectives, check results.
 //! - [`layout`]: tensors in SBUF and range-to-leg pairing.
 //! - [`target`]: the machine interface and the fast-path [`target::FlatTarget`].
-//! - [`system_target`]: the same interface on the system model (fast and cycle modes).
+//! - [`mod@system_target`]: the same interface on the system model (fast and cycle modes).
 //! - [`error`]: typed errors quoting the seed's assert strings.
 
 pub mod error;

@@ -188,7 +188,8 @@ pub fn helper_peer_core(
 /// The core of every rank: `ranks` (default one rank per core), then each
 /// `peers` entry in order, decided by [`helper_peer_core`] (module docs).
 /// An entry the helper cannot place, or whose helper core differs from an
-/// explicit `ranks` core, is a [`ProgramError::Placement`].
+/// explicit `ranks` core, is a
+/// [`ProgramError::Placement`](super::ProgramError::Placement).
 pub fn place(p: &super::Program) -> Result<Vec<usize>, super::ProgramError> {
     let mut cores = p.rank_cores();
     let t = &p.topology;

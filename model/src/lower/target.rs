@@ -4,7 +4,7 @@
 //!
 //! [`FlatTarget`] is the fast-path implementation used by `sb2sb nccom` and
 //! `sb2sb run --mode fast`: one SBUF image per core, legs executed with the
-//! SIMD copy ([`crate::datapath::copy`]) or the fused receive-reduce
+//! SIMD copy ([`fn@crate::datapath::copy`]) or the fused receive-reduce
 //! ([`crate::datapath::reduce`]), and the data-path rows of `system::timing` for the
 //! modeled time.
 

@@ -76,7 +76,7 @@ pub struct Core {
 }
 
 /// The composition of `rtl/sb2sb_core.sv` around its engines, EVT_SEM and
-/// memory arrays: everything [`Glue::step`] clocks besides the [`Parts`] it
+/// memory arrays: everything [`Glue::step_into`] clocks besides the [`Parts`] it
 /// is handed. The golden pair's [`Core`] owns its parts; the system model's
 /// cycle mode (`system::cycle`) hands each system core's own engines,
 /// EVT_SEM and memories (through [`WordStore`] adapters) to that core's glue.
@@ -104,7 +104,7 @@ pub struct Glue {
     /// Model-only event counters (no RTL register; read by the system model).
     pub stats: GlueStats,
     /// The decoders' outputs this cycle (kept while a decoder's step is
-    /// skipped, see [`Glue::step`]'s decoder stage).
+    /// skipped, see [`Glue::step_into`]'s decoder stage).
     dec_out: Vec<DecoderOut>,
     /// `dec_out[k]` already holds the outputs of decoder `k`'s held registers.
     dec_held: Vec<bool>,
@@ -113,7 +113,7 @@ pub struct Glue {
     wires: Wires,
 }
 
-/// The wires of one [`Glue::step`] kept between cycles: the engines' and
+/// The wires of one [`Glue::step_into`] kept between cycles: the engines' and
 /// the EVT_SEM's input pins.
 #[derive(Debug, Clone, Default)]
 struct Wires {

@@ -340,8 +340,8 @@ impl Q7Port {
 
     /// Clock edge. `t` holds the CSR targets' outputs (UDMA engines, then
     /// EVT_SEM). One stage per phase of an access, as the RTL's next-state
-    /// processes: [`Self::accept`] (`p_request`), [`Self::write`]
-    /// (`p_write`), [`Self::broadcast`] (`p_bcast`), [`Self::read`] (`p_read`).
+    /// processes: `Self::accept` (`p_request`), `Self::write`
+    /// (`p_write`), `Self::broadcast` (`p_bcast`), `Self::read` (`p_read`).
     #[inline]
     pub fn update(&mut self, rst: bool, i: &AxilIn, t: &(impl CsrTargets + ?Sized), mem: &MemResp) {
         if rst {

@@ -12,7 +12,7 @@ crate::sv_consts! {
     BCAST_Q_STRIDE: u32 [32] = 0x10;
     /// M2S mask register in a queue group (RW, one bit per engine).
     BCAST_MASK: u32 [32] = 0x0;
-    /// M2S tail-increment trigger in a queue group (WO, wdata [23:0] descriptors).
+    /// M2S tail-increment trigger in a queue group (WO, wdata `[23:0]` descriptors).
     BCAST_TAIL_INC: u32 [32] = 0x4;
     /// Offset of the S2M registers from the M2S ones in a queue group.
     BCAST_SIDE_STRIDE: u32 [32] = 0x8;

@@ -152,7 +152,7 @@ pub struct Sram {
 }
 
 /// Byte-lane mask of an 8-bit strobe (bits above 7 are ignored): byte `b`
-/// of the mask is 0xFF where strobe bit `b` is set ([`STRB_MASKS`]).
+/// of the mask is 0xFF where strobe bit `b` is set (`STRB_MASKS`).
 #[inline(always)]
 pub fn strb_mask(strb: u64) -> u64 {
     STRB_MASKS[(strb & 0xFF) as usize]

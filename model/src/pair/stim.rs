@@ -1538,7 +1538,7 @@ impl LegEnv {
     ///
     /// The preload step takes no cycle of the pair, but the environment's
     /// clock and its Q7 handshake stream advance over it as over the debug
-    /// port's preload ([`LegEnv::skip_preload`]), so from the queue set-up on
+    /// port's preload (`LegEnv::skip_preload`), so from the queue set-up on
     /// the pair's inputs are the debug-port path's, cycle for cycle, shifted
     /// by the preload's length: the leg's milestones ([`LegEnv::marks`], in
     /// the environment's cycles) are the same.

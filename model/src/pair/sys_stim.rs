@@ -3,7 +3,7 @@
 //!
 //! The Q7 programs are the pair environment's ([`super::stim`]): the
 //! system's firmware (`system::firmware`) lowered to port ops
-//! ([`super::stim::lower`]) over the pair's ring layout
+//! (`stim::lower`) over the pair's ring layout
 //! ([`RingLayout::for_core`]), carried by the one Q7-side AXI4-Lite master
 //! (`system::q7_master::AxilMaster`, one per Q7 port). Addresses are folded
 //! by the system's one fold ([`Topology::fold`]) for the placement of the

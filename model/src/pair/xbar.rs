@@ -1,5 +1,5 @@
 //! Golden model of `rtl/sb2sb_xbar.sv`: the AXI4 interconnect of one core,
-//! routing every burst with a [`Decoder`](crate::decoder::Decoder) instance
+//! routing every burst with a [`Decoder`] instance
 //! (one per write lane, per in-lane and per read lane) on the SoC address.
 //! The SBUF is banked by partition: memory `b < engines` is SBUF bank `b`
 //! (partitions `b * 128 / engines ..`), memory `engines` the descriptor RAM.
@@ -9,7 +9,7 @@
 //! ([`BQ_DEPTH`] entries; a link burst is posted and completes its entry
 //! when the peer's B comes back), one in-lane per incoming link lane, one
 //! read lane per engine read master. Every target has a round-robin arbiter
-//! ([`rr_pick`]): each memory's write port (write lanes and in-lanes), each
+//! (`rr_pick`): each memory's write port (write lanes and in-lanes), each
 //! memory's read port (read lanes), the SEM_INCR window of the write lanes
 //! and of the in-lanes, and each outgoing link lane (write lane `e` uses
 //! link lane `e mod lanes`, the Q7 lane link lane 0; [`lk_of`]).
@@ -611,7 +611,7 @@ impl Xbar {
     /// The destination each link lane's near side serves this cycle, in
     /// `out[l]` for lane `l` (registered state only, so a fabric can pick
     /// the link before the core steps): while link B responses are
-    /// outstanding on a lane, their destination (address bits [63:32],
+    /// outstanding on a lane, their destination (address bits `[63:32]`,
     /// offset 0; a burst to another destination waits for them), else the
     /// address of its claimant's burst. One arbitration serves every lane.
     pub fn out_link_addrs(&self, out: &mut Vec<Option<u64>>) {
@@ -1109,7 +1109,7 @@ impl Xbar {
     }
 
     /// Clock edge, in the RTL's stages: every handshake of this cycle from
-    /// the pre-edge state ([`Sig`]), then the arbiters' owners, the
+    /// the pre-edge state (`Sig`), then the arbiters' owners, the
     /// increment ports, the link lanes, the write lanes with their response
     /// queues, the in-lanes and the read lanes. `decs`: the decoders after
     /// their edge (a lane taking an address keeps its route, the function of

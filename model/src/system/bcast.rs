@@ -12,8 +12,8 @@
 //!
 //! | offset | register | access |
 //! | --- | --- | --- |
-//! | `+0x0` | M2S_MASK: engines [15:0] whose M2S queue `q` the trigger advances | RW |
-//! | `+0x4` | M2S_TAIL_INC: advance those M2S tails by wdata [23:0] | WO |
+//! | `+0x0` | M2S_MASK: engines `[15:0]` whose M2S queue `q` the trigger advances | RW |
+//! | `+0x4` | M2S_TAIL_INC: advance those M2S tails by wdata `[23:0]` | WO |
 //! | `+0x8` | S2M_MASK | RW |
 //! | `+0xC` | S2M_TAIL_INC | WO |
 //!

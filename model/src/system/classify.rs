@@ -2,15 +2,15 @@
 //!
 //! `remote_copy.cpp` logs `P%i: engine_base_addr=%llx tpb_base_addr=%llx ->
 //! is_tpb=%u is_die_0=%u engine_idx=%u` (HIGH/OBSERVED log; the bit-extract
-//! body MED): `is_die_0` is the DIE bit [47] of the peer base, `engine_idx`
+//! body MED): `is_die_0` is the DIE bit `[47]` of the peer base, `engine_idx`
 //! which engine, `is_tpb` whether the base is a TPB SBUF aperture. The Q7 uses
 //! it to tell a local-die from a cross-die peer and so to pick the §2.3 fold
 //! mode; whether the peer is in another package is host-topology-decided
 //! (§7), so [`Topology::fold_mode_of_class`] combines the two.
 //!
 //! Project-defined readings (docs/decisions.md): the host hands the Q7 the
-//! peer's un-routed die-local bases — `engine_base_addr` = DIE [47] | the
-//! peer's first UDMA engine CSR block, `tpb_base_addr` = DIE [47] | the peer's
+//! peer's un-routed die-local bases — `engine_base_addr` = DIE `[47]` | the
+//! peer's first UDMA engine CSR block, `tpb_base_addr` = DIE `[47]` | the peer's
 //! SBUF aperture ([`Topology::peer_bases`]); `engine_idx` is the global index
 //! of the core (TPB) the engine base names (the §8 example prints
 //! `engine_idx=7` for peer core 7).
@@ -30,7 +30,7 @@ pub struct PeerClass {
     pub tpb_base_addr: u64,
     /// The TPB base names a core's SBUF aperture.
     pub is_tpb: bool,
-    /// DIE bit [47] of the peer base is 0.
+    /// DIE bit `[47]` of the peer base is 0.
     pub is_die_0: bool,
     /// Global index of the core the engine base names.
     pub engine_idx: u32,

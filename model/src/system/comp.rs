@@ -11,7 +11,7 @@
 //! one 16-byte completion descriptor per S2M descriptor (the golden UDMA in
 //! cycle mode, `SystemState::write_completion` with the same bytes in fast mode),
 //! stamped with the completion head's ring id. `rdma_desc_start` on TX queues a
-//! poll ([`super::Q7Op::PollComp`]) after its launch: the Q7 reads the slot at
+//! poll (`Q7Op::PollComp`) after its launch: the Q7 reads the slot at
 //! its expected position and takes it as done only when its tag equals the
 //! expected generation, then moves on (+1 mod 4 per wrap); a slot with any
 //! other tag is stale and the poll keeps waiting. The run is complete only when

@@ -71,7 +71,7 @@ fn ser_pos<S: serde::Serializer>(p: &RingPos, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_u32(pack_pos(*p))
 }
 
-/// Pack a ring position as the pointer registers hold it: offset [23:0], ring id [31:30].
+/// Pack a ring position as the pointer registers hold it: offset `[23:0]`, ring id `[31:30]`.
 pub const fn pack_pos(p: RingPos) -> u32 {
     p.reg()
 }

@@ -8,8 +8,8 @@
 //! (add_semaphore_wait_ge_and_dec, §5.2) are built here as lists of steps.
 //! Every executor consumes the same list:
 //!
-//! - fast mode applies each step directly ([`super::FastExec::try_q7`],
-//!   [`super::FastExec::apply_setups`]);
+//! - fast mode applies each step directly (`FastExec::try_q7`,
+//!   `FastExec::apply_setups`);
 //! - cycle mode runs each bus step as 32-bit AXI4-Lite transactions on the
 //!   Q7 port of the core it addresses, through the one Q7-side master
 //!   ([`super::q7_master::AxilMaster`], [`super::q7_exec`]).

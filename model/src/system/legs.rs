@@ -293,15 +293,15 @@ impl SystemState {
     }
 
     /// `rdma_desc_gen` (op 8) on the Q7 `prid` of `core`, in the firmware's
-    /// stages: check the word ([`Self::gen_check`]), fold `dst_addr`
-    /// ([`Self::gen_fold`], seed 001 §2.3/§2.4), program the windows (RX) or
-    /// plan the semaphore constants (TX) ([`Self::gen_windows`], §2.5), then
-    /// per engine plan its queue registers ([`Self::gen_queue`]), build its
-    /// ring ([`Self::gen_ring`], data then LOCAL/REMOTE semaphore BDs, §5)
-    /// and plan its stores into descriptor RAM ([`Self::gen_store`]).
+    /// stages: check the word (`Self::gen_check`), fold `dst_addr`
+    /// (`Self::gen_fold`, seed 001 §2.3/§2.4), program the windows (RX) or
+    /// plan the semaphore constants (TX) (`Self::gen_windows`, §2.5), then
+    /// per engine plan its queue registers (`Self::gen_queue`), build its
+    /// ring (`Self::gen_ring`, data then LOCAL/REMOTE semaphore BDs, §5)
+    /// and plan its stores into descriptor RAM (`Self::gen_store`).
     ///
     /// Every check runs against the registers as the queued set-up programs
-    /// leave them ([`Self::planned_queue`]) before anything is emitted; then
+    /// leave them (`Self::planned_queue`) before anything is emitted; then
     /// the Q7-local state (windows, pre-sync flag, completion polls) is
     /// committed and the set-up program (an ordered list of MMIO writes and
     /// stores, [`Q7Step`]) is queued for [`super::System::run`]: fast mode

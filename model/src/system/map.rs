@@ -1,7 +1,7 @@
 //! The address map of a die and of a core (project-defined, docs/system.md),
 //! and the fabric decode of a routed SoC address to a (core, target) pair.
 //!
-//! Die-local LOCAL [46:0] space (bit 46 is host memory, PUBLIC-FACTS §3):
+//! Die-local LOCAL `[46:0]` space (bit 46 is host memory, PUBLIC-FACTS §3):
 //!
 //! | LOCAL range | content |
 //! | --- | --- |
@@ -17,10 +17,10 @@
 //! | `0x1140_0000` | 0x100 | broadcast doorbell block (`dma_apb_bcast` targets, seed 001 §4.4; [`super::bcast`]) |
 //! | `0x1200_0000` | 0x0400_0000 | descriptor RAM (rings and constants, sparse) |
 //!
-//! Routed addresses (seed 001 §2): with ID_VALID [54] = 0 the address is
-//! un-routed and DIE [47] names a die of the issuing core's package. With
-//! ID_VALID = 1 the fabric reads [53:48] in the neighbor view when
-//! NEIGHBOR_ROUTE [52] and EXIT_DIE [51] are both set (the other die of the
+//! Routed addresses (seed 001 §2): with ID_VALID `[54]` = 0 the address is
+//! un-routed and DIE `[47]` names a die of the issuing core's package. With
+//! ID_VALID = 1 the fabric reads `[53:48]` in the neighbor view when
+//! NEIGHBOR_ROUTE `[52]` and EXIT_DIE `[51]` are both set (the other die of the
 //! issuing package), otherwise in the chip-id view (CAYMAN_ID names the
 //! package: the package whose cores carry that routing id, seed 001 §2.3
 //! `CAYMAN_ID [53:48] <- routing_id`). [`super::Topology`] never assigns a

@@ -1,5 +1,5 @@
 //! Cycle mode's Q7 executor: the Q7 programs queued by `rdma_desc_start` and
-//! `wait_sem` ([`Q7Op`]) played cycle by cycle as AXI4-Lite transactions on
+//! `wait_sem` (`Q7Op`) played cycle by cycle as AXI4-Lite transactions on
 //! the Q7 port ([`crate::pair::q7port::Q7Port`], twin of
 //! `rtl/sb2sb_q7_port.sv`) of the core each access targets, as firmware would
 //! issue them and as the `leg` environment (`pair::stim`) does:
@@ -13,7 +13,7 @@
 //!   [`SystemError::Q7Resp`] naming the port's core, the address and the
 //!   response;
 //! - before a doorbell or a broadcast write is offered, the host-side checks
-//!   of fast mode ([`SystemState::doorbell_check`], [`SystemState::bcast_check`]) run
+//!   of fast mode (`SystemState::doorbell_check`, `SystemState::bcast_check`) run
 //!   (typed errors before a register is touched); after its B, the same
 //!   bookkeeping as fast mode (queue marked active, DB_OVERFLOW check, trace
 //!   events stamped with the cycle of the B);
@@ -26,14 +26,14 @@
 //!   SLVERR; docs/decisions.md "Cycle-mode completion poll"), retried every
 //!   [`POLL_GAP`] cycles.
 //!
-//! - the ring set-up programs `rdma_desc_gen` queued ([`SystemState::setups`]:
+//! - the ring set-up programs `rdma_desc_gen` queued (`SystemState::setups`:
 //!   queue and completion-ring CSR writes, descriptor and semaphore-constant
 //!   stores, each a routed 32-bit write — the stores take the port's memory
 //!   store master into the core's descriptor RAM) run first: no start or
 //!   wait program offers an access until every set-up program of the run
 //!   has finished (docs/decisions.md "Ring set-up program").
 //!
-//! Each queued [`Q7Op`] and each set-up program is one sequential program
+//! Each queued `Q7Op` and each set-up program is one sequential program
 //! (as fast mode runs each op on its own); one master per port, the ports'
 //! programs taken in turn.
 

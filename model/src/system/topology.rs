@@ -44,7 +44,7 @@ impl core::fmt::Display for CoreId {
 pub struct CoreLoc {
     /// Package (device) index.
     pub package: u8,
-    /// Die inside the package (0 or 1): the DIE bit [47].
+    /// Die inside the package (0 or 1): the DIE bit `[47]`.
     pub die: u8,
     /// Core inside the die.
     pub core: u8,
@@ -67,7 +67,7 @@ impl FoldMode {
     /// system's [`Topology::fold`], the pair environment's routes): the
     /// die-local address `local` of a core on die `die`, folded in this mode
     /// — local keeps LOCAL and DIE; neighbor sets EXIT_DIE, NEIGHBOR_ROUTE,
-    /// ID_VALID; chip-id writes `routing_id` into CAYMAN_ID [53:48] and sets
+    /// ID_VALID; chip-id writes `routing_id` into CAYMAN_ID `[53:48]` and sets
     /// CAYMAN_ID_VALID. Errors name the field out of range.
     pub fn fold(self, local: u64, die: u8, routing_id: u32) -> Result<u64, addr::AddrError> {
         match self {
@@ -130,8 +130,8 @@ impl Topology {
     }
 
     /// Default CAYMAN_ID of package `p` (project-defined): `p`, skipping the
-    /// ids whose bits [53:48] read as a neighbor route (NEIGHBOR_ROUTE [52] and
-    /// EXIT_DIE [51] both set: 0x18–0x1F, 0x38–0x3F), so that the system's
+    /// ids whose bits `[53:48]` read as a neighbor route (NEIGHBOR_ROUTE `[52]` and
+    /// EXIT_DIE `[51]` both set: 0x18–0x1F, 0x38–0x3F), so that the system's
     /// fabric can tell the two views apart (see [`super::map`]).
     pub const fn default_chip_id(p: u8) -> u8 {
         if p < 0x18 {
@@ -284,7 +284,7 @@ impl Topology {
             .map(|i| (i / per_pkg) as u8)
     }
 
-    /// The package the chip-id view routes to when CAYMAN_ID [53:48] = `id`:
+    /// The package the chip-id view routes to when CAYMAN_ID `[53:48]` = `id`:
     /// the package whose cores carry routing id `id` (the fold writes the peer
     /// core's routing id there, seed 001 §2.3), or, for a package none of whose
     /// cores carries an explicit routing id, the package whose CAYMAN_ID is `id`.

@@ -312,7 +312,7 @@ pub trait Lanes: WideData + Copy + Default + Eq + core::fmt::Debug + Send + Sync
     const ZERO: Self;
     /// [`take`]: bytes `[from, from + n)` moved to lane 0.
     fn take(&self, from: usize, n: usize) -> Self;
-    /// [`concat`]: `self[..na]` followed by `b[..nb]`.
+    /// [`fn@concat`]: `self[..na]` followed by `b[..nb]`.
     fn concat(&self, na: usize, b: &Self, nb: usize) -> Self::Double;
     /// [`slice2`]: lanes `[from, from + n)` of a double beat, moved to lane 0.
     fn slice2(c: &Self::Double, from: usize, n: usize) -> Self;

@@ -5,9 +5,9 @@
 //!
 //! | kind | word 0 | word 1 | words 2–3 |
 //! | --- | --- | --- | --- |
-//! | M2S (TX) | `len_ctrl`: LEN [15:0] (0 = 65536), RING_ID [25:24], FIRST 26, LAST 27, INT_EN 28, DMB 30, CONCAT 31 | `meta_ctrl` (opaque) | `buf_ptr` |
-//! | S2M (RX) | `len_ctrl`: LEN [15:0] (0 = 65536), RING_ID [25:24], INT_EN 28 | `buf2_ptr_lo` | `buf1_ptr` |
-//! | completion | ERROR 31, BUF1_USED 30, LAST 27, FIRST 26, RING_ID [25:24] | bytes written [16:0] (project-defined) | word 2: ring offset of the S2M descriptor [23:0] (project-defined); word 3: 0 |
+//! | M2S (TX) | `len_ctrl`: LEN `[15:0]` (0 = 65536), RING_ID `[25:24]`, FIRST 26, LAST 27, INT_EN 28, DMB 30, CONCAT 31 | `meta_ctrl` (opaque) | `buf_ptr` |
+//! | S2M (RX) | `len_ctrl`: LEN `[15:0]` (0 = 65536), RING_ID `[25:24]`, INT_EN 28 | `buf2_ptr_lo` | `buf1_ptr` |
+//! | completion | ERROR 31, BUF1_USED 30, LAST 27, FIRST 26, RING_ID `[25:24]` | bytes written `[16:0]` (project-defined) | word 2: ring offset of the S2M descriptor `[23:0]` (project-defined); word 3: 0 |
 //!
 //! Ring id: 2 bits, initial 1, +1 mod 4 each time the ring wraps (public).
 
@@ -384,7 +384,7 @@ impl RingPos {
             }
         }
     }
-    /// Register encoding (offset [23:0], ring id [31:30]).
+    /// Register encoding (offset `[23:0]`, ring id `[31:30]`).
     pub const fn reg(self) -> u32 {
         ptr_value(self.offset, self.ring_id as u32)
     }

@@ -3,7 +3,7 @@
 //! parameters, [`DescFetch::step`] = its next-state process `p_next` with
 //! the data-phase error of `gen_data_err`, [`DescFetch::check`] = its
 //! `p_check`), instantiated by both sides (`udma_m2s.sv`, `udma_s2m.sv`;
-//! [`super::m2s::M2s::fetch`], [`super::s2m::S2m::fetch`]). The module's
+//! `m2s::M2s::fetch`, `s2m::S2m::fetch`). The module's
 //! register enable `en_i` (the side's) has no twin: in a cycle without it no
 //! input of `step` is active.
 //!

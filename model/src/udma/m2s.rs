@@ -1,6 +1,6 @@
 //! M2S (TX) FSM: descriptor fetch, burst read, AXI4-Stream out (mirrors `rtl/udma_m2s.sv`).
 //!
-//! States (docs/udma.md §FSMs): IDLE → DAR → DR → DCHK → TX → [FLUSH] → DONE,
+//! States (docs/udma.md §FSMs): IDLE → DAR → DR → DCHK → TX → \[FLUSH\] → DONE,
 //! with CLOSE ending an open packet after an error. In TX the descriptor's data
 //! is read with several bursts outstanding into a read-data ring of
 //! [`RD_BUF_BEATS`] beats and streamed out of it at the same time: a burst's

@@ -380,11 +380,11 @@ impl RegFile {
     }
 
     /// Clock edge: apply the FSM events, then the CSR transaction. The stages
-    /// mirror the processes of `rtl/udma_regs.sv`: [`Self::csr_cycle`] (the
+    /// mirror the processes of `rtl/udma_regs.sv`: `Self::csr_cycle` (the
     /// adapter's requests, access check, read mux, doorbell check: the
     /// `assign`s above "next state"), then inside the next-state `always_comb`
-    /// "1. FSM events" ([`Self::fsm_events`], [`Self::sticky_sets`]) and
-    /// "2. CSR write" ([`Self::csr_write`]), the sticky/W1C merge, and the
+    /// "1. FSM events" (`Self::fsm_events`, `Self::sticky_sets`) and
+    /// "2. CSR write" (`Self::csr_write`), the sticky/W1C merge, and the
     /// adapter's registered responses.
     pub fn update(&mut self, i: &CsrIn, ev: &[SideEv; 2], stat: &[SideStat; 2]) {
         self.update_ev(i, [&ev[0], &ev[1]], stat);

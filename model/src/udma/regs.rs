@@ -11,7 +11,7 @@
 //! The same per-queue offsets serve both sides (TD*/TC* names in M2S, RD*/RC*
 //! in S2M) except `q_sw_ctrl` (0xb0 in M2S, 0x64 in S2M) and `comp_cfg`
 //! (0x54, S2M only). The CSR port is an AXI4-Lite slave with
-//! [`CSR_ADDR_WIDTH`]-bit addresses covering the whole engine space.
+//! [`UDMA_CSR_ADDR_WIDTH`]-bit addresses covering the whole engine space.
 
 crate::sv_consts! {
     // ---- engine space ----
@@ -33,7 +33,7 @@ crate::sv_consts! {
     UDMA_Q_STRIDE: u32 [32] = 0x1000;
 
     // ---- engine registers (offset inside a side) ----
-    /// Engine state, read-only: [1:0] 0 idle, 1 normal, 2 abort (public values).
+    /// Engine state, read-only: `[1:0]` 0 idle, 1 normal, 2 abort (public values).
     UDMA_ENG_STATE: u32 [32] = 0x200;
     /// Change state, write-only: bit0 NORMAL, bit1 DIS, bit2 ABORT (Alpine HAL).
     UDMA_ENG_CHANGE_STATE: u32 [32] = 0x204;
@@ -47,7 +47,7 @@ crate::sv_consts! {
     UDMA_ENG_INT_STATUS: u32 [32] = 0x304;
     /// Project-defined: S2M no-descriptor timeout in cycles (0 = never); M2S: stored, unused.
     UDMA_ENG_NO_DESC_TOUT: u32 [32] = 0x308;
-    /// Project-defined: debug read of the side's FSM: [3:0] state, [11:8] queue, [16] packet open.
+    /// Project-defined: debug read of the side's FSM: `[3:0]` state, `[11:8]` queue, `[16]` packet open.
     UDMA_ENG_DBG_STATE: u32 [32] = 0x30c;
 
     // ---- engine state values ----
@@ -89,27 +89,27 @@ crate::sv_consts! {
     UDMA_Q_DESC_PREF_CFG: u32 [32] = 0x00;
     /// Queue cfg: EN_PREF bit16, EN_SCHEDULING (M2S) / EN_STREAM (S2M) bit17.
     UDMA_Q_CFG: u32 [32] = 0x20;
-    /// Queue status, read-only: Q_USED [23:0], STOPPED 27, PREFETCH 28, SCHEDULER/RX 29, Q_FULL 31.
+    /// Queue status, read-only: Q_USED `[23:0]`, STOPPED 27, PREFETCH 28, SCHEDULER/RX 29, Q_FULL 31.
     UDMA_Q_STATUS: u32 [32] = 0x24;
-    /// Descriptor ring base low, bits [31:6] (rings 256-byte aligned by the driver).
+    /// Descriptor ring base low, bits `[31:6]` (rings 256-byte aligned by the driver).
     UDMA_Q_RBP_LOW: u32 [32] = 0x28;
-    /// Descriptor ring base high [63:32].
+    /// Descriptor ring base high `[63:32]`.
     UDMA_Q_RBP_HIGH: u32 [32] = 0x2c;
     /// Ring length in descriptors, 24 bits.
     UDMA_Q_RL: u32 [32] = 0x30;
-    /// Head pointer, read-only: offset [23:0], ring id [31:30].
+    /// Head pointer, read-only: offset `[23:0]`, ring id `[31:30]`.
     UDMA_Q_RHP: u32 [32] = 0x34;
-    /// Tail-pointer increment (the doorbell), write-only, value [23:0].
+    /// Tail-pointer increment (the doorbell), write-only, value `[23:0]`.
     UDMA_Q_RTP_INC: u32 [32] = 0x38;
-    /// Tail pointer, read-only: offset [23:0], ring id [31:30].
+    /// Tail pointer, read-only: offset `[23:0]`, ring id `[31:30]`.
     UDMA_Q_RTP: u32 [32] = 0x3c;
     /// Current pointer, read-only: offset of the descriptor being (or next to be) fetched.
     UDMA_Q_RCP: u32 [32] = 0x40;
-    /// Completion ring base low, bits [31:6].
+    /// Completion ring base low, bits `[31:6]`.
     UDMA_Q_CRBP_LOW: u32 [32] = 0x44;
-    /// Completion ring base high [63:32].
+    /// Completion ring base high `[63:32]`.
     UDMA_Q_CRBP_HIGH: u32 [32] = 0x48;
-    /// Completion ring head (next slot hardware writes), read-only: offset [23:0], ring id [31:30].
+    /// Completion ring head (next slot hardware writes), read-only: offset `[23:0]`, ring id `[31:30]`.
     UDMA_Q_CRHP: u32 [32] = 0x4c;
     /// S2M comp_cfg: bit0 EN_COMP_RING_UPDATE (Alpine HAL).
     UDMA_S2M_Q_COMP_CFG: u32 [32] = 0x54;
@@ -127,7 +127,7 @@ crate::sv_consts! {
     UDMA_Q_DESC_DONE: u32 [32] = 0xcc;
 
     // ---- per-queue fields ----
-    /// Ring base low: lowest stored bit (public: [31:6]).
+    /// Ring base low: lowest stored bit (public: `[31:6]`).
     UDMA_Q_RBP_LOW_SHIFT: u32 [32] = Q_BASE_LOW_ADDR.lsb;
 
     // ---- descriptor fields (PUBLIC-FACTS §1; word = little-endian u32 at byte 4*k) ----
@@ -145,7 +145,7 @@ crate::sv_consts! {
 
 // ---- constants the RTL does not use (Rust models and stimulus only) ----
 
-/// len_ctrl RING_ID field position [25:24] (public; also completion word 0).
+/// len_ctrl RING_ID field position `[25:24]` (public; also completion word 0).
 pub const UDMA_DESC_RING_ID_SHIFT: u32 = DESC_RING_ID.lsb;
 /// len_ctrl FIRST (M2S) / completion FIRST (public bit 26).
 pub const UDMA_DESC_FIRST_BIT: u32 = DESC_FIRST.lsb;
@@ -190,13 +190,13 @@ pub const UDMA_RING_ID_INIT: u32 = Q_PTR_RING_ID.reset;
 pub const UDMA_M2S_ERR_COMP_AXI_RESPONSE: u32 = M2S_ERR_COMP_AXI_RESPONSE.lsb;
 /// status: Q_USED field width (project: 24 bits; ring offsets are 24 bits).
 pub const UDMA_Q_STATUS_Q_USED_WIDTH: u32 = Q_STATUS_Q_USED.width;
-/// Pointer registers: offset field width (public [23:0]).
+/// Pointer registers: offset field width (public `[23:0]`).
 pub const UDMA_PTR_OFFSET_WIDTH: u32 = Q_PTR_OFFSET.width;
-/// Pointer registers: ring id field position (public [31:30]).
+/// Pointer registers: ring id field position (public `[31:30]`).
 pub const UDMA_PTR_RING_ID_SHIFT: u32 = Q_PTR_RING_ID.lsb;
-/// len_ctrl LEN field width: [15:0], 0 encodes 65536 (public).
+/// len_ctrl LEN field width: `[15:0]`, 0 encodes 65536 (public).
 pub const UDMA_DESC_LEN_WIDTH: u32 = DESC_LEN.width;
-/// Completion word 1: bytes written into buf1, [16:0] (project-defined).
+/// Completion word 1: bytes written into buf1, `[16:0]` (project-defined).
 pub const UDMA_CDESC_LEN_WIDTH: u32 = CDESC_LEN.width;
 /// AXI DECERR.
 pub const AXI_RESP_DECERR: u32 = 3;
@@ -309,7 +309,7 @@ pub const Q_STATUS: Layout = Layout {
     ],
 };
 
-/// Ring base low word: address bits [31:6] (rings 64-byte aligned at least).
+/// Ring base low word: address bits `[31:6]` (rings 64-byte aligned at least).
 pub const Q_BASE_LOW_ADDR: Field = Field::new("ADDR", 6, 26, "address bits [31:6]", DRV);
 /// Layout of `rbp_low` / `crbp_low`.
 pub const Q_BASE_LOW: Layout = Layout {
