@@ -6,6 +6,7 @@ use crate::ports::CycleModel;
 
 use super::core::{Core, CoreIn, CoreOut, LinkPorts, Straps};
 use super::link::{Link, LinkFarIn, LinkNearIn, LinkOut};
+use super::xbar::MAX_ENGINES;
 use super::CoreParams;
 use crate::regs::axil::{AxilIn, AxilOut};
 
@@ -50,7 +51,12 @@ crate::port_bundle! {
 }
 
 crate::port_bundle! {
-    /// Outputs of `sb2sb_pair` (NumEngines 4).
+    /// Outputs of `sb2sb_pair`. The interrupt ports (`[NumEngines-1:0]` in
+    /// the RTL) are listed at the widest core's [`MAX_ENGINES`] bits, so one
+    /// list serves every block of this top (`leg` at 4 engines, `leg16` at
+    /// 16, the seed-size pairs): a narrower top's port reads zero-extended
+    /// (the C++ shim copies every port of up to 64 bits into a 64-bit word),
+    /// and the golden side is packed to the same width.
     pub struct PairOut {
         s_axil_a_awready: u64 = 1,
         s_axil_a_wready: u64 = 1,
@@ -73,16 +79,16 @@ crate::port_bundle! {
         dbg_a_xbar_o: u64 = 32,
         dbg_a_xin_o: u64 = 16,
         dbg_a_q7_o: u64 = 8,
-        a_irq_o: u64 = 4,
-        a_err_irq_o: u64 = 4,
+        a_irq_o: u64 = MAX_ENGINES as u32,
+        a_err_irq_o: u64 = MAX_ENGINES as u32,
         a_sem_err_o: u64 = 5,
         dbg_b_sem_o: u64 = 32,
         dbg_b_mem_rdata_o: u64 = 64,
         dbg_b_xbar_o: u64 = 32,
         dbg_b_xin_o: u64 = 16,
         dbg_b_q7_o: u64 = 8,
-        b_irq_o: u64 = 4,
-        b_err_irq_o: u64 = 4,
+        b_irq_o: u64 = MAX_ENGINES as u32,
+        b_err_irq_o: u64 = MAX_ENGINES as u32,
         b_sem_err_o: u64 = 5,
         dbg_ab_link_o: u64 = 32,
         dbg_ba_link_o: u64 = 32,
