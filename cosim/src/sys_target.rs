@@ -127,6 +127,11 @@ impl SysMachine for RtlSys {
     }
 }
 
+/// A backdoor access of core `c`'s SBUF from word `first` past its `len` words.
+fn past_sbuf(c: usize, first: usize, len: usize) -> TargetError {
+    err(format!("SBUF words {first}.. of core {c} past its {len}"))
+}
+
 /// The golden system top: its cores' arrays (`mem[0]` the SBUF, `mem[1]`
 /// the descriptor RAM, as 64-bit lanes) are the backdoor.
 impl SysMachine for SysTop {
@@ -136,12 +141,9 @@ impl SysMachine for SysTop {
 
     fn read_words(&self, c: usize, first: usize, out: &mut [u64]) -> Result<(), TargetError> {
         let m = &self.cores[c].mem[0];
-        let src = m.get(first..first + out.len()).ok_or_else(|| {
-            err(format!(
-                "SBUF words {first}.. of core {c} past its {}",
-                m.len()
-            ))
-        })?;
+        let src = m
+            .get(first..first + out.len())
+            .ok_or_else(|| past_sbuf(c, first, m.len()))?;
         out.copy_from_slice(src);
         Ok(())
     }
@@ -150,7 +152,7 @@ impl SysMachine for SysTop {
         let m = &mut self.cores[c].mem[0];
         let n = m.len();
         m.get_mut(first..first + data.len())
-            .ok_or_else(|| err(format!("SBUF words {first}.. of core {c} past its {n}")))?
+            .ok_or_else(|| past_sbuf(c, first, n))?
             .copy_from_slice(data);
         Ok(())
     }

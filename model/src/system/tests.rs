@@ -956,20 +956,11 @@ fn seed001_s2_4_and_s2_5_classifier_windows_and_ready_flag_on_the_leg() {
         grx.window_log[1],
         format!("R: program_window: num=1, vld=1, xt_addr=0x10000000, soc_addr=0x{sbuf_soc:x}, u_mask=0xf0000000, l_mask=0xfffffff")
     );
-    sys.st
-        .rdma_desc_start(
-            CoreId(7),
-            prid(CoreId(7), Role::Rx),
-            &System::leg_start_word(&leg, &grx),
-        )
-        .unwrap();
-    sys.st
-        .rdma_desc_start(
-            CoreId(3),
-            prid(CoreId(3), Role::Tx),
-            &System::leg_start_word(&leg, &gtx),
-        )
-        .unwrap();
+    for (core, role, gen) in [(CoreId(7), Role::Rx, &grx), (CoreId(3), Role::Tx, &gtx)] {
+        sys.st
+            .rdma_desc_start(core, prid(core, role), &System::leg_start_word(&leg, gen))
+            .unwrap();
+    }
     sys.run(Mode::Fast).unwrap();
     assert_eq!(
         sys.st.core(CoreId(7)).unwrap().ready_to_receive_remote(),
