@@ -143,6 +143,7 @@ module udma_engine
   logic [1:0][63:0]          desc_addr, comp_addr, next_addr;
   logic [1:0]                has_next;
   udma_q_ptr_ring_id_t [1:0] head_id, crhp_id;
+  udma_q_ptr_ring_id_t       s2m_next_id;
   udma_q_ptr_offset_t [1:0]  head_off;
   logic [1:0]                comp_en;
   logic [1:0][31:0]          tout;
@@ -197,6 +198,7 @@ module udma_engine
     .desc_addr_o   (desc_addr),
     .next_addr_o   (next_addr),
     .has_next_o    (has_next),
+    .s2m_next_id_o (s2m_next_id),
     .comp_addr_o   (comp_addr),
     .head_id_o     (head_id),
     .head_off_o    (head_off),
@@ -273,6 +275,7 @@ module udma_engine
     .desc_addr_i   (desc_addr[1]),
     .next_addr_i   (next_addr[1]),
     .has_next_i    (has_next[1]),
+    .next_id_i     (s2m_next_id),
     .comp_addr_i   (comp_addr[1]),
     .head_id_i     (head_id[1]),
     .head_off_i    (head_off[1]),

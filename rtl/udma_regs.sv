@@ -55,6 +55,8 @@ module udma_regs
   // the descriptor after the head (head + 1) and whether the queue holds it
   output logic [1:0][63:0]          next_addr_o,
   output logic [1:0]                has_next_o,
+  // S2M: the ring id of head + 1 (the descriptor S2M executes while one is owed its Bs)
+  output udma_q_ptr_ring_id_t       s2m_next_id_o,
   output logic [1:0][63:0]          comp_addr_o,
   output udma_q_ptr_ring_id_t [1:0] head_id_o,
   output udma_q_ptr_offset_t [1:0]  head_off_o,
@@ -191,10 +193,12 @@ module udma_regs
   // ---------------- views ----------------
   // Ring occupancy is computed only for the two queues that need it (the CSR read and the
   // doorbell), not for every queue at every evaluation (simulation speed).
-  // head + 1 of the FSM's queue (the descriptor the FSMs prefetch); its ring id is not used
+  // head + 1 of the FSM's queue (the descriptor the FSMs prefetch); its ring id is S2M's
+  // (DCHK of the descriptor after an owed one), M2S does not use it
   udma_q_ptr_t [1:0] nx_ptr;
   logic              unused_nx_id;
-  assign unused_nx_id = ^{nx_ptr[0].ring_id, nx_ptr[1].ring_id};
+  assign unused_nx_id  = ^nx_ptr[0].ring_id;
+  assign s2m_next_id_o = nx_ptr[1].ring_id;
 
   always_comb begin
     for (int s = 0; s < 2; s++) begin

@@ -9,13 +9,18 @@
 // the descriptor is full, the packet ended, the next beat starts a new 4 KiB page, or
 // M2S waits on a DMB of this queue (dmb_req_i) while the stream has no beat. A sender
 // issues the queued bursts (AW and W) while the next one is collected; up to
-// MaxWrOutstanding bursts wait for B (bcnt_q). The descriptor completes (SDrain) only
-// when every burst is written and every B returned: its completion write and the next
-// descriptor's writes follow every B of its data.
+// MaxWrOutstanding bursts wait for B (bcnt_q). Overlap: with the completion ring off, a
+// descriptor whose bursts are all issued leaves SDrain with its Bs outstanding (pend_q,
+// pb_q Bs owed) and the queue's next descriptor (the prefetched one, at head + 1) is
+// collected at once; the owed descriptor completes (head advance, DONE, interrupt) at its
+// last B, and a B error among them fails it at its head. With the completion ring on, a
+// descriptor completes only when every B returned, so its completion write follows every
+// B of its data. A later descriptor's writes (a semaphore increment) wait for earlier data
+// Bs through M2S's DMB, which sees every outstanding B (wr_busy_o).
 // Descriptor fetch (u_fetch, module udma_desc_fetch, shared with M2S): the descriptor
 // register, the read of DAR/DR and the checks of DCHK (RRESP error, ring id).
-// Descriptor prefetch (u_pf, module udma_desc_pf): in SData / SDrain the queue's head + 1
-// descriptor is read into the buffer; IDLE takes it straight to DCHK when it fetches that
+// Descriptor prefetch (u_pf, module udma_desc_pf): in SData / SDrain with no descriptor
+// owed, the queue's head + 1 descriptor is read into the buffer; IDLE takes it straight to DCHK when it fetches that
 // queue next (docs/udma.md "Descriptor prefetch").
 // Next state: one process per concern (p_idle, p_exit, p_collect, p_comp, p_send, p_ctl,
 // and u_fetch's), each named after the golden model's stage it mirrors.
@@ -54,6 +59,7 @@ module udma_s2m
   input  logic [63:0]     desc_addr_i,
   input  logic [63:0]     next_addr_i,
   input  logic            has_next_i,
+  input  udma_q_ptr_ring_id_t next_id_i,
   input  logic [63:0]     comp_addr_i,
   input  udma_q_ptr_ring_id_t head_id_i,
   input  udma_q_ptr_offset_t  head_off_i,
@@ -160,6 +166,13 @@ module udma_s2m
   logic [BeatIdxW-1:0]                wi_q, wi_d;
   // data bursts whose AW is done and whose B has not returned
   logic [BcntW-1:0]                   bcnt_q, bcnt_d;
+  // overlap: a descriptor owed its Bs (pend_q), the Bs owed by the descriptors before the one
+  // executed (the oldest pb_q of bcnt_q), the owed descriptor's INT_EN, and its failure
+  // (the executed descriptor is then not written)
+  logic                               pend_q, pend_d;
+  logic [BcntW-1:0]                   pb_q, pb_d;
+  logic                               pint_q, pint_d;
+  logic                               perr_q, perr_d;
   logic                               blast_q, blast_d;
   logic                               buser_q, buser_d;
   logic                               awd_q, awd_d;
@@ -214,6 +227,9 @@ module udma_s2m
   logic                   chk_err;
   logic [4:0]             chk_err_bit;
   logic                   bq_push, col_drain;
+  // an owed descriptor: IDLE goes on (its queue's buffered next descriptor), it leaves SDrain
+  // owed (defer), a B it is owed arrives (owe_b), it completes (pfire) or fails (praise)
+  logic                   pend_go, defer, owe_b, pfire, praise;
   logic                   comp_awd, comp_wd, caw_done;
 
   // outside SDr an S2M R beat is the prefetch's (IDLE waits for it)
@@ -244,8 +260,8 @@ module udma_s2m
   // prefetch request: SData / SDrain with a next descriptor in the queue and the buffer
   // free; a read-port grant outside SDar is the prefetch's; IDLE waits while it is
   // granted or outstanding
-  assign pf_want   = ((state_q == SData) || (state_q == SDrain)) && !pf_out && !pf_vld &&
-                     has_next_i;
+  assign pf_want   = ((state_q == SData) || (state_q == SDrain)) && !pend_q && !pf_out &&
+                     !pf_vld && has_next_i;
   assign pf_ar     = rd_owner_i && (state_q != SDar);
   assign pf_wait   = pf_out || rd_owner_i;
 
@@ -344,7 +360,7 @@ module udma_s2m
           arlen_o   = 8'(DescBeats - 1);
         end
       end
-      SIdle: ev_q_o = idle_q;
+      SIdle: ev_q_o = pend_q ? q_q : idle_q;
       SData: s_axis_tready = s_axis_tvalid && need_beat && can_collect;
       SCaw: begin
         m_axi_awvalid = !awd_q;
@@ -396,7 +412,7 @@ module udma_s2m
     idle_fetch  = 1'b0;
     idle_drop   = 1'b0;
     idle_nodesc = 1'b0;
-    if (state_q == SIdle && !pf_wait && (pkt_q || s_axis_tvalid)) begin
+    if (state_q == SIdle && !pf_wait && pend_go && (pkt_q || s_axis_tvalid)) begin
       if (stopped_i[idle_q]) begin
         idle_decide = 1'b1;
         idle_drop   = 1'b1;
@@ -420,6 +436,8 @@ module udma_s2m
   end
   // the queue's head is the buffered descriptor: straight to DCHK, else read it
   assign pf_hit = idle_fetch && pf_vld && (pf_qn == idle_q);
+  // with a descriptor owed only the queue's next one (buffered) goes on
+  assign pend_go = !pend_q || (idle_q == q_q && pf_vld && pf_qn == q_q);
 
   // Error exit (golden: enter_drop and its callers): a stopped queue or NO_DESC in IDLE, a
   // failed DCHK, BERR once the queued bursts are written, a completion B error. The error
@@ -446,6 +464,12 @@ module udma_s2m
       ev_err_o     = 1'b1;
       ev_err_bit_o = UDMA_S2M_ERR_COMP_AXI_RESPONSE[4:0];
       go_drop      = 1'b1;
+    end
+    // a B error owed to an earlier descriptor fails it at its head (a DCHK error of the same
+    // cycle is lost; the queue stops either way)
+    if (praise) begin
+      ev_err_o     = 1'b1;
+      ev_err_bit_o = UDMA_S2M_ERR_DATA_AXI_RESPONSE[4:0];
     end
   end
 
@@ -622,6 +646,26 @@ module udma_s2m
     bcnt_d = bcnt_q + BcntW'(sending && aw_hs) - BcntW'(data_b);
   end
 
+  // Owed Bs (golden: drain, owed): SDrain with every burst issued and no B owed leaves owed
+  // when Bs are outstanding and the completion ring is off; the owed descriptor completes
+  // at its last B or fails at a B error.
+  assign defer  = (state_q == SDrain) && (bq_cnt_q == '0) && (pb_q == '0) && (bcnt_q != '0) &&
+                  !comp_en_i;
+  assign owe_b  = data_b && (pb_q != '0);
+  assign pfire  = pend_q && owe_b && !b_err && (pb_q == BcntW'(1));
+  assign praise = pend_q && owe_b && b_err;
+  always_comb begin : p_owe
+    pb_d   = pb_q - BcntW'(owe_b);
+    pend_d = pend_q && !(owe_b && (b_err || pb_q == BcntW'(1)));
+    pint_d = pint_q;
+    if (defer) begin
+      pb_d   = bcnt_q - BcntW'(data_b);
+      pend_d = (pb_d != '0) && !(data_b && b_err);
+      pint_d = w0.int_en;
+    end
+    perr_d = praise || (perr_q && state_q != SIdle && !go_drop);
+  end
+
   // FSM state, packet and register-file events (golden: update): the stages' verdicts
   // decide the next state; the error exit leaves for DROP (or ends a packet whose tlast
   // was already taken); a data B error while collecting or draining leads to BERR.
@@ -656,7 +700,7 @@ module udma_s2m
       end
       SDchk: begin
         if (!chk_err) begin
-          state_d = SData;
+          state_d = perr_q ? SBerr : SData;
         end
       end
       SData: begin
@@ -665,8 +709,10 @@ module udma_s2m
         end
       end
       SDrain: begin
-        if (bq_cnt_q == '0 && bcnt_q == '0) begin
+        if (bq_cnt_q == '0 && pb_q == '0 && bcnt_q == '0) begin
           state_d = SCmp;
+        end else if (defer) begin
+          state_d = SAdv;
         end
       end
       SBerr: ;  // leaves through the error exit
@@ -682,10 +728,11 @@ module udma_s2m
         end
       end
       SAdv: begin
-        ev_head_adv_o = 1'b1;
-        ev_crhp_adv_o = comp_en_i;
-        ev_done_inc_o = 1'b1;
-        ev_int_set_o  = w0.int_en;
+        // an owed descriptor's events come at its last B
+        ev_head_adv_o = !pend_q;
+        ev_crhp_adv_o = !pend_q && comp_en_i;
+        ev_done_inc_o = !pend_q;
+        ev_int_set_o  = !pend_q && w0.int_en;
         first_d       = 1'b0;
         if (blast_q) begin
           pkt_d = 1'b0;
@@ -716,6 +763,11 @@ module udma_s2m
     if (data_b && b_err && (state_q == SData || state_q == SDrain)) begin
       state_d = SBerr;
     end
+    if (pfire) begin
+      ev_head_adv_o = 1'b1;
+      ev_done_inc_o = 1'b1;
+      ev_int_set_o  = pint_q;
+    end
   end
 
   // Descriptor fetch (golden: DescFetch, stages idle, descriptor_fetch): the descriptor
@@ -739,7 +791,8 @@ module udma_s2m
     .pf_desc_i     (pf_desc),
     .pf_err_i      (pf_err),
     .addr_lane_i   (desc_addr_i[LaneBits-1:0]),
-    .head_id_i,
+    // with a descriptor owed, the executed one is at head + 1
+    .head_id_i     (pend_q ? next_id_i : head_id_i),
     .pkt_i         (pkt_q),
     .beat_i        (beat),
     .rdata_i,
@@ -803,6 +856,10 @@ module udma_s2m
       bq_rp_q   <= '0;
       bq_cnt_q  <= '0;
       bcnt_q    <= '0;
+      pend_q    <= 1'b0;
+      pb_q      <= '0;
+      pint_q    <= 1'b0;
+      perr_q    <= 1'b0;
       wi_q    <= '0;
       blast_q <= 1'b0;
       buser_q <= 1'b0;
@@ -815,9 +872,9 @@ module udma_s2m
       hcnt_q  <= '0;
       hlast_q <= 1'b0;
       huser_q <= 1'b0;
-    end else if (state_q != SIdle || pkt_q || s_axis_tvalid) begin
-      // In SIdle with no packet open and no stream beat offered no register changes:
-      // skipped then (simulation speed).
+    end else if (state_q != SIdle || pkt_q || s_axis_tvalid || bcnt_q != '0 || perr_q) begin
+      // In SIdle with no packet open, no stream beat offered, no B outstanding and no owed
+      // descriptor failed no register changes: skipped then (simulation speed).
       state_q <= state_d;
       q_q     <= q_d;
       pkt_q   <= pkt_d;
@@ -834,6 +891,10 @@ module udma_s2m
       bq_rp_q   <= bq_rp_d;
       bq_cnt_q  <= bq_cnt_d;
       bcnt_q    <= bcnt_d;
+      pend_q    <= pend_d;
+      pb_q      <= pb_d;
+      pint_q    <= pint_d;
+      perr_q    <= perr_d;
       wi_q    <= wi_d;
       blast_q <= blast_d;
       buser_q <= buser_d;

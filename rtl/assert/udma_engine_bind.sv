@@ -109,8 +109,15 @@ bind udma_s2m udma_wr_order_chk #(
   .clk_i      (clk_i),
   .rst_ni     (rst_ni),
   .awvalid_i  (m_axi_awvalid),
+  .awready_i  (m_axi_awready),
+  .bvalid_i   (m_axi_bvalid),
+  .bready_i   (m_axi_bready),
   .sending_i  (sending),
   .bcnt_i     (bcnt_q),
   .wn_i       (wn_q),
-  .head_adv_i (ev_head_adv_o)
+  .head_adv_i (ev_head_adv_o),
+  .end_i      ((state_q == SDrain) && ((state_d == SCmp) || (state_d == SAdv))),
+  .fail_i     (ev_err_o && ((ev_err_bit_o == UDMA_S2M_ERR_DATA_AXI_RESPONSE[4:0]) ||
+                            (ev_err_bit_o == UDMA_S2M_ERR_COMP_AXI_RESPONSE[4:0]))),
+  .wr_busy_i  (wr_busy_o)
 );

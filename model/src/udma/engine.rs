@@ -553,7 +553,8 @@ impl<W: UdmaWidth> UdmaEngine<W> {
 
     /// Nothing but the register file and the M2S queue pick can act this
     /// cycle: out of reset, M2S in IDLE with no open packet, S2M in IDLE with
-    /// no open packet and an empty hold, the read port free, no stream beat.
+    /// no open packet, an empty hold, no B owed and no failed owed descriptor,
+    /// the read port free, no stream beat.
     /// Then every FSM output is its idle value (no port request, no AXI or
     /// stream valid, no event) and the state flops of the RTL's IDLE → IDLE
     /// are not written (`udma_m2s.sv` / `udma_s2m.sv` skip them too).
@@ -568,6 +569,8 @@ impl<W: UdmaWidth> UdmaEngine<W> {
             && self.s2m.state == S2mState::Idle
             && !self.s2m.in_pkt
             && self.s2m.hcnt == 0
+            && self.s2m.bcnt == 0
+            && !self.s2m.perr
     }
 
     /// A quiet cycle ([`Self::quiet`]): the full cycle's result with the idle

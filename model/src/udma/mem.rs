@@ -3,7 +3,8 @@
 //! window, DECERR above the memory. Up to `rd_depth` read bursts and
 //! `wr_depth` write bursts are outstanding at a time (in order, one ID); each
 //! read burst's first beat comes `rd_lat` plus 0..=`max_lat` cycles after its
-//! AR, the bursts' latencies overlapping.
+//! AR, the bursts' latencies overlapping; a write burst's B comes `b_lat`
+//! plus 0..=`max_lat` cycles after its last W beat is committed.
 
 use std::collections::VecDeque;
 
@@ -78,6 +79,9 @@ pub struct AxiMem {
     /// Fixed read latency: cycles from the AR handshake to the first beat at
     /// the earliest (0 = the cycle after).
     pub rd_lat: u32,
+    /// Fixed B latency: cycles from a write burst's commit to its B at the
+    /// earliest (0 = the cycle after; a remote write's link round trip).
+    pub b_lat: u32,
     /// Read bursts accepted and not yet fully returned, at most.
     pub rd_depth: usize,
     /// Write bursts accepted (AW) and not yet answered (B taken), at most.
@@ -140,6 +144,7 @@ impl Clone for AxiMem {
             p_ready: self.p_ready,
             max_lat: self.max_lat,
             rd_lat: self.rd_lat,
+            b_lat: self.b_lat,
             rd_depth: self.rd_depth,
             wr_depth: self.wr_depth,
             now: self.now,
@@ -166,6 +171,7 @@ impl AxiMem {
             p_ready: 70,
             max_lat: 4,
             rd_lat: 0,
+            b_lat: 0,
             rd_depth: 4,
             wr_depth: 4,
             now: 0,
@@ -312,7 +318,7 @@ impl AxiMem {
         }
         self.wlasts -= 1;
         self.count_err(worst);
-        let lat = self.rng.below(self.max_lat as u64 + 1);
+        let lat = self.b_lat as u64 + self.rng.below(self.max_lat as u64 + 1);
         self.bq.push_back((worst, self.now + lat));
     }
 

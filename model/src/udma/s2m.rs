@@ -19,10 +19,18 @@
 //! descriptor is full, the packet ended, the next beat starts a new 4 KiB page,
 //! or M2S waits on a DMB of this queue while the stream has no beat. A sender
 //! issues the queued bursts (AW and W) while the next one is collected, and
-//! up to `max_wr_out` bursts wait for their B responses (`bcnt`). The
-//! descriptor completes (DRAIN) only when every burst is written and every B
-//! returned, so its completion write and the next descriptor's writes follow
-//! every B of its data.
+//! up to `max_wr_out` bursts wait for their B responses (`bcnt`).
+//!
+//! Overlap: with the completion ring off, a descriptor whose bursts are all
+//! issued leaves DRAIN with its Bs outstanding (`pend`, `pb` Bs owed) and
+//! S2M collects the next descriptor of the queue (its prefetched one, at
+//! head + 1) at once; the owed descriptor completes (head advance, DONE,
+//! interrupt) at its last B, and a B error among them fails it (its head).
+//! With the completion ring on, a descriptor completes only when every B
+//! returned (DRAIN), so its completion write follows every B of its data.
+//! A later descriptor's writes (e.g. a semaphore increment) wait for the
+//! earlier data's Bs through M2S's DMB, which sees every outstanding B
+//! ([`S2m::wr_busy`]).
 
 use super::beat::{desc_beats, keep_at, Lanes};
 use super::desc::decode_len;
@@ -188,6 +196,17 @@ pub struct S2m<D: Lanes> {
     /// Descriptor prefetch: head + 1 of the queue in DATA / DRAIN
     /// (docs/udma.md).
     pub pf: DescPf,
+    /// A descriptor of queue `q` left DRAIN with its Bs outstanding and has
+    /// not completed (the head is still its slot).
+    pub pend: bool,
+    /// Data Bs owed by the descriptors before the one being executed (the
+    /// oldest `pb` of the `bcnt`; ≥ 1 while `pend`).
+    pub pb: u32,
+    /// INT_EN of the owed descriptor.
+    pub pint: bool,
+    /// The owed descriptor failed (a B error): the one being executed is
+    /// not written (BERR from DCHK).
+    pub perr: bool,
 }
 
 impl<D: Lanes> Default for S2m<D> {
@@ -226,6 +245,10 @@ impl<D: Lanes> Default for S2m<D> {
             hlast: false,
             huser: false,
             pf: DescPf::default(),
+            pend: false,
+            pb: 0,
+            pint: false,
+            perr: false,
         }
     }
 }
@@ -338,6 +361,7 @@ impl<D: Lanes> S2m<D> {
         self.hcnt = 0;
         self.wn = 0;
         self.wp = self.rp;
+        self.perr = false;
         if self.hlast {
             self.hlast = false;
             self.in_pkt = false;
@@ -353,7 +377,8 @@ impl<D: Lanes> S2m<D> {
         let mut o = S2mOut::default();
         o.ev.q = self.q;
         match self.state {
-            S2mState::Idle => o.ev.q = self.idle_q(s),
+            // An owed descriptor's events are queue q's.
+            S2mState::Idle if !self.pend => o.ev.q = self.idle_q(s),
             S2mState::Dar => {
                 o.want = true;
                 if owner {
@@ -486,6 +511,8 @@ impl<D: Lanes> S2m<D> {
         };
         // Pre-edge: the sender has a burst; a data B error now leads to BERR.
         let sending = self.bq_cnt != 0;
+        let data_b = self.bcnt != 0 && hs.b;
+        let (pend, pb) = (self.pend, self.pb);
         let berr_ok = matches!(self.state, S2mState::Data | S2mState::Drain);
         let mut decide = false;
         match self.state {
@@ -498,11 +525,7 @@ impl<D: Lanes> S2m<D> {
                     self.collect_data(s, dmb_req, &hs, o, bb);
                 }
             }
-            S2mState::Drain => {
-                if self.bq_cnt == 0 && self.bcnt == 0 {
-                    self.state = S2mState::Cmp;
-                }
-            }
+            S2mState::Drain => self.drain(regs, data_b, &hs),
             S2mState::Berr => {
                 if self.bq_cnt == 0 && self.bcnt == 0 {
                     o.ev.err = Some(UDMA_S2M_ERR_DATA_AXI_RESPONSE);
@@ -527,6 +550,53 @@ impl<D: Lanes> S2m<D> {
         self.pf.step(&pf_in, bb);
         self.fetch.step(&fetch_in, &S2M_FETCH, bb);
         self.send(sending, berr_ok, &hs, o);
+        self.owed(pend, pb, data_b, &hs, o);
+    }
+
+    /// DRAIN: every burst issued and no B owed by an earlier descriptor:
+    /// with every B returned, the completion (CMP); else, with the
+    /// completion ring off, the descriptor is owed its Bs and leaves (ADV
+    /// without events; it completes at its last B, [`Self::owed`]).
+    #[inline(always)]
+    fn drain(&mut self, regs: &SideRegs, data_b: bool, hs: &Handshakes) {
+        if self.bq_cnt != 0 || self.pb != 0 {
+            return;
+        }
+        if self.bcnt == 0 {
+            self.state = S2mState::Cmp;
+        } else if !regs.q[self.q].comp_en() {
+            let owed = self.bcnt - data_b as u32;
+            self.pb = owed;
+            self.pend = owed != 0 && !(data_b && hs.b_err);
+            self.pint = self.w0() & (1 << UDMA_DESC_INT_EN_BIT) != 0;
+            self.state = S2mState::Adv;
+        }
+    }
+
+    /// The Bs owed by the earlier descriptors (`pend`, `pb`: pre-edge): the
+    /// owed descriptor completes at its last B (head advance, DONE,
+    /// interrupt), or fails at a B error (DATA_AXI_RESPONSE at its head,
+    /// the error of a DCHK in the same cycle lost; the descriptor being
+    /// executed goes to BERR).
+    #[inline(always)]
+    fn owed(&mut self, pend: bool, pb: u32, data_b: bool, hs: &Handshakes, o: &mut S2mOut<D>) {
+        if !(data_b && pb != 0) {
+            return;
+        }
+        self.pb = pb - 1;
+        if !pend {
+            return;
+        }
+        if hs.b_err {
+            o.ev.err = Some(UDMA_S2M_ERR_DATA_AXI_RESPONSE);
+            self.pend = false;
+            self.perr = true;
+        } else if pb == 1 {
+            o.ev.head_adv = true;
+            o.ev.done_inc = true;
+            o.ev.int_set = self.pint;
+            self.pend = false;
+        }
     }
 
     /// DATA / DRAIN request the prefetch of the queue's head + 1: the queue
@@ -534,6 +604,7 @@ impl<D: Lanes> S2m<D> {
     #[inline(always)]
     fn pf_want(&self, regs: &SideRegs) -> bool {
         matches!(self.state, S2mState::Data | S2mState::Drain)
+            && !self.pend
             && self.pf.free()
             && regs.q[self.q].has_next()
     }
@@ -610,11 +681,16 @@ impl<D: Lanes> S2m<D> {
         s: &StreamIn<D>,
         o: &mut S2mOut<D>,
     ) -> (bool, Option<(u128, bool)>) {
+        self.perr = false;
         // Wait while a prefetch read is granted or outstanding.
         if self.pf.out || o.ar.valid {
             return (false, None);
         }
         let q = self.idle_q(s);
+        // An owed descriptor: only the queue's next one (buffered) goes on.
+        if self.pend && !(q == self.q && self.pf.vld && self.pf.q == q) {
+            return (false, None);
+        }
         let mut fetch = None;
         let mut decide = false;
         if self.in_pkt || s.tvalid {
@@ -678,9 +754,14 @@ impl<D: Lanes> S2m<D> {
                 }
             }
             _ => {
-                let err = self
-                    .fetch
-                    .check(regs.q[self.q].head.ring_id, self.in_pkt, &S2M_FETCH);
+                // With a descriptor owed, this one is at head + 1.
+                let r = &regs.q[self.q];
+                let id = if self.pend {
+                    r.head.step(r.rl).ring_id
+                } else {
+                    r.head.ring_id
+                };
+                let err = self.fetch.check(id, self.in_pkt, &S2M_FETCH);
                 if let Some(b) = err {
                     o.ev.err = Some(b);
                     self.enter_drop(o);
@@ -690,7 +771,11 @@ impl<D: Lanes> S2m<D> {
                     self.dst = self.bufp();
                     self.blast = false;
                     self.buser = false;
-                    self.state = S2mState::Data;
+                    self.state = if self.perr {
+                        S2mState::Berr
+                    } else {
+                        S2mState::Data
+                    };
                 }
             }
         }
@@ -796,10 +881,13 @@ impl<D: Lanes> S2m<D> {
                 }
             }
             _ => {
-                o.ev.head_adv = true;
-                o.ev.crhp_adv = regs.q[self.q].comp_en();
-                o.ev.done_inc = true;
-                o.ev.int_set = self.w0() & (1 << UDMA_DESC_INT_EN_BIT) != 0;
+                // An owed descriptor's events come at its last B.
+                if !self.pend {
+                    o.ev.head_adv = true;
+                    o.ev.crhp_adv = regs.q[self.q].comp_en();
+                    o.ev.done_inc = true;
+                    o.ev.int_set = self.w0() & (1 << UDMA_DESC_INT_EN_BIT) != 0;
+                }
                 self.first = false;
                 if self.blast {
                     self.in_pkt = false;

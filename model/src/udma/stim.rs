@@ -1137,7 +1137,11 @@ impl<W: UdmaWidth> UdmaEnv<W> {
             }
             QPhase::Recover => {
                 let m_settled = (ms || mh == d.mt) && !on_q(p[6]) && !busy_q(p[6]);
-                let s_settled = !on_q(p[7]) && !busy_q(p[7]);
+                // S2M is off the queue and no beat of it waits in the
+                // stream loopback (a stopped queue's beats are dropped by
+                // S2M; after RST_Q a stale one would land in the next job)
+                let s_settled =
+                    !on_q(p[7]) && !busy_q(p[7]) && !self.fifo.iter().any(|b| b.id as usize == q);
                 if m_settled && s_settled {
                     for side in [Side::M2s, Side::S2m] {
                         self.wr(
