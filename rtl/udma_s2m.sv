@@ -20,8 +20,8 @@
 // Descriptor fetch (u_fetch, module udma_desc_fetch, shared with M2S): the descriptor
 // register, the read of DAR/DR and the checks of DCHK (RRESP error, ring id).
 // Descriptor prefetch (u_pf, module udma_desc_pf): in SData / SDrain with no descriptor
-// owed, the queue's head + 1 descriptor is read into the buffer; IDLE takes it straight to DCHK when it fetches that
-// queue next (docs/udma.md "Descriptor prefetch").
+// owed, the queue's head + 1 descriptor is read into the buffer; IDLE takes it straight
+// to DCHK when it fetches that queue next (docs/udma.md "Descriptor prefetch").
 // Next state: one process per concern (p_idle, p_exit, p_collect, p_comp, p_send, p_ctl,
 // and u_fetch's), each named after the golden model's stage it mirrors.
 //
