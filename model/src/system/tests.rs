@@ -2229,14 +2229,13 @@ fn pair_core_data_cycles(
 /// The system built at the `leg_seed` block's parameters runs the §8 leg
 /// shape through the same Q7 port, golden core and link as the Verilated
 /// pair. Oracles: the RTL, copied by hand from `sb2sb run sendrecv --mode
-/// rtl --bytes 1K` ("TX doorbell -> last remote_sem increment 2468
-/// cycles") and `--mode rtl` (16 KiB: 17853 cycles) on the Verilated
-/// `leg_seed` block (256-bit data); and at every size the golden pair
-/// under the same environment (a composition without the system's fabric
-/// and Q7 executor). At 64 KiB the RTL gave 67014 cycles while its
-/// environment varied the Q7 handshakes (AW and W apart, BREADY / RREADY
-/// low): the golden pair under those variations gives the same 67014, and
-/// 67005 with the Q7 masters that drive every access at once, as cycle
+/// rtl --bytes 1K` ("TX doorbell -> last remote_sem increment 1941
+/// cycles") and `--mode rtl` (16 KiB: 17326 cycles; 64 KiB: 66478) on the
+/// Verilated `leg_seed` block (256-bit data); and at every size the golden
+/// pair under the same environment (a composition without the system's
+/// fabric and Q7 executor). Under the lockstep's Q7 handshake variations
+/// (AW and W apart, BREADY / RREADY low) the golden pair gives 66487 at 64
+/// KiB, 66478 with the Q7 masters that drive every access at once, as cycle
 /// mode's Q7 executor does (docs/system.md "Cycle mode equals the RTL").
 /// Only the other-die placement is a shared shape: the pair's one link has
 /// `LinkLatency` in every placement, the system's links scale it by link
@@ -2265,9 +2264,11 @@ fn cycle_mode_data_phase_at_the_leg_seed_core_equals_the_rtl() {
 /// 0xFFFF`) in the RTL's data-phase cycles. Oracles: the RTL, copied by hand
 /// from `sb2sb run sendrecv --mode rtl --engine-mask 0xFFFF [--bytes 64K]`
 /// on the Verilated `leg_seed16` block ("TX doorbell -> last remote_sem
-/// increment" 4601 cycles at 16 KiB per partition, 16889 at 64 KiB); and at
-/// every size the golden pair at the same parameters under the `--mode rtl`
-/// environment.
+/// increment" 4601 cycles at 16 KiB per partition, 16889 at 64 KiB, before
+/// the S2M overlap; not re-run since); and at every size the golden pair at
+/// the same parameters under the `--mode rtl` environment (4482 and 16770
+/// with the overlap; the `leg16` lockstep ties the golden engine to the
+/// 16-engine RTL).
 #[test]
 fn cycle_mode_data_phase_at_sixteen_engines_equals_the_rtl() {
     let p = crate::pair::seed16_params();
