@@ -65,7 +65,7 @@ use super::system::{field, set_field, SysIn, SysOut, SysParams, SYS_CORES};
 use super::top::{CoreInPins, CoreOutPins};
 
 /// Cycles of a system reset.
-const RESET_CYCLES: u64 = 4;
+pub const RESET_CYCLES: u64 = 4;
 /// Semaphores per leg of a batch: leg `k` takes its local and remote
 /// semaphores from `k * SEMS_PER_LEG ..`, below [`DEFAULT_GO_SEM`].
 const SEMS_PER_LEG: u8 = 60;
