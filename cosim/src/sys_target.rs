@@ -39,7 +39,7 @@ fn err(e: impl std::fmt::Display) -> TargetError {
     TargetError::System(format!("rtl: {e}"))
 }
 
-/// A system top a [`SysTarget`] clocks, with a backdoor to every core's
+/// A system top a [`SysMirror`] clocks, with a backdoor to every core's
 /// SBUF (64-bit words, partition-major, the debug port's map) and
 /// descriptor RAM.
 pub trait SysMachine {

@@ -69,10 +69,6 @@ pub struct SystemTarget {
     /// A system top clocked beside cycle mode ([`SystemTarget::mirrored`]):
     /// what `--mode rtl` runs on.
     pub(super) mirror: Option<Box<dyn Mirror>>,
-    /// Rounds of a fixed system top run so far.
-    pub rounds: u64,
-    /// Clock cycles of those rounds (cycle mode).
-    pub round_cycles: u64,
 }
 
 impl SystemTarget {
@@ -99,8 +95,6 @@ impl SystemTarget {
             fixed: None,
             regs,
             mirror: None,
-            rounds: 0,
-            round_cycles: 0,
         })
     }
 
@@ -139,8 +133,6 @@ impl SystemTarget {
             fixed: Some(p),
             regs,
             mirror,
-            rounds: 0,
-            round_cycles: 0,
         };
         t.sys.queue_boot().map_err(sys_err)?;
         t.run_programs()?;
@@ -641,7 +633,6 @@ impl SystemTarget {
             }
             self.run_programs()?;
             ticks += self.clock() - t0;
-            self.rounds += 1;
             if round.iter().any(|(pc, _)| pc.reduce.is_some()) {
                 // fast mode holds the round's byte moves: land them first
                 self.sys.flush_moves().map_err(sys_err)?;
@@ -651,9 +642,6 @@ impl SystemTarget {
             }
         }
         self.check_mirror_sems()?;
-        if self.mode == Mode::Cycle {
-            self.round_cycles += ticks;
-        }
         let ps = match self.mode {
             Mode::Cycle => crate::clock::cycles_to_ps(ticks),
             Mode::Fast => ticks,
