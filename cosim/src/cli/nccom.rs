@@ -24,7 +24,7 @@ use sb2sb_model::pair::configs::SystemConfig;
 use sb2sb_model::pair::system::SYS_CORES;
 use serde_json::json;
 
-use crate::sys_target::RtlSystemTarget;
+use crate::sys_target::rtl_target;
 
 /// `sb2sb nccom …` (values are parsed here so that a bad one is one line on stderr).
 #[derive(clap::Args, Debug)]
@@ -197,7 +197,7 @@ fn machine_name(m: Machine) -> &'static str {
         Machine::Flat => "flat fast path",
         Machine::SystemFast => "system model, fast mode",
         Machine::SystemCycle => "system model, cycle mode",
-        Machine::Rtl => "Verilated system top, 4 cores; reducing steps fold on the host",
+        Machine::Rtl => "Verilated system top, 4 cores, clocked beside cycle mode at --config coll; reducing steps fold on the host",
     }
 }
 
@@ -207,7 +207,7 @@ fn run_size(cfg: &Config, config: SystemConfig, size: u64) -> anyhow::Result<Row
     if cfg.machine != Machine::Rtl {
         return Ok(nccom::run_size_with(cfg, size, config)?);
     }
-    let t = RtlSystemTarget::new(cfg.arch)?;
+    let t = rtl_target(cfg.arch)?;
     let need = nccom::partition_bytes_needed(cfg, size);
     if need > t.partition_bytes() {
         anyhow::bail!(

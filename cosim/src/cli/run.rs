@@ -234,9 +234,9 @@ fn execute(prog: Program, mode: Mode, config: SystemConfig, as_json: bool) -> an
             (rep, (mode == Mode::Cycle).then_some(t.sys.cycle.cycles))
         }
         Mode::Rtl => {
-            let mut t = crate::sys_target::RtlSystemTarget::new(loaded.program.arch)?;
+            let mut t = crate::sys_target::rtl_target(loaded.program.arch)?;
             let rep = lower::run(&loaded, &mut t)?;
-            (rep, Some(t.round_cycles))
+            (rep, Some(t.sys.cycle.cycles))
         }
     };
     let passed = rep.passed();

@@ -18,6 +18,7 @@ pub mod layout;
 pub mod program;
 pub mod rank_id;
 pub mod sendrecv;
+pub mod system_mirror;
 pub mod system_target;
 pub mod target;
 

@@ -34,11 +34,12 @@
 
 use std::sync::Arc;
 
-use super::target::{check_batch, Leg, LegReport, RegFile, Target, TargetError};
+use super::target::{check_batch, Leg, LegReport, RegFile, Region, Target, TargetError};
 use crate::datapath::reduce::recv_reduce;
 use crate::isa::{Arch, Events, UpdateMode};
 use crate::pair::system::SysParams;
 use crate::system::link::LinkClass;
+use crate::system::mirror::Mirror;
 use crate::system::timing;
 use crate::system::{CoreId, LegOp, Mode, RingLayout, System, SystemError, SystemLeg, Topology};
 
@@ -65,6 +66,9 @@ pub struct SystemTarget {
     pub fixed: Option<SysParams>,
     /// The instruction engine's registers (host-side, as on every target).
     regs: RegFile,
+    /// A system top clocked beside cycle mode ([`SystemTarget::mirrored`]):
+    /// what `--mode rtl` runs on.
+    pub(super) mirror: Option<Box<dyn Mirror>>,
 }
 
 impl SystemTarget {
@@ -90,6 +94,7 @@ impl SystemTarget {
             last_sems: Vec::new(),
             fixed: None,
             regs,
+            mirror: None,
         })
     }
 
@@ -101,18 +106,48 @@ impl SystemTarget {
     /// per round, the round's pieces issued together and run to completion
     /// ([`rounds`]); a round's time is its clock cycles.
     pub fn with_params(arch: Arch, p: SysParams, mode: Mode) -> Result<Self, TargetError> {
+        Self::fixed_on(arch, p, mode, None)
+    }
+
+    /// The fixed system top of parameters `p` with an optional machine
+    /// clocked beside its cycle mode: unbooted, then the boot program run
+    /// in `mode` (on the Q7 ports in cycle mode; every core clocked every
+    /// cycle, as the Verilated top clocks them).
+    pub(super) fn fixed_on(
+        arch: Arch,
+        p: SysParams,
+        mode: Mode,
+        mirror: Option<Box<dyn Mirror>>,
+    ) -> Result<Self, TargetError> {
         let topo = Topology {
             arch,
             ..p.topology()
         };
         let regs = RegFile::new(arch, topo.num_cores());
-        Ok(Self {
-            sys: System::with_core(topo, p.core).map_err(sys_err)?,
+        let mut sys = System::unbooted(topo, p.core).map_err(sys_err)?;
+        sys.cycle.clock_all = true;
+        let mut t = Self {
+            sys,
             mode,
             last_sems: Vec::new(),
             fixed: Some(p),
             regs,
-        })
+            mirror,
+        };
+        t.sys.queue_boot().map_err(sys_err)?;
+        t.run_programs()?;
+        t.check_mirror_sems()?;
+        Ok(t)
+    }
+
+    /// Run the queued Q7 programs and legs in this target's mode, with
+    /// the mirror (if any) clocked beside cycle mode.
+    pub(super) fn run_programs(&mut self) -> Result<(), TargetError> {
+        match self.mirror.as_deref_mut() {
+            Some(m) => self.sys.run_mirrored(m),
+            None => self.sys.run(self.mode),
+        }
+        .map_err(sys_err)
     }
 }
 
@@ -244,6 +279,29 @@ pub fn round_sems(round: &[(Piece, u64)], cores: usize) -> Vec<(u8, u8)> {
         .collect()
 }
 
+/// One partition's bytes `offset..offset + bytes` of core `core`.
+fn row_region(core: usize, partition: u32, offset: u64, bytes: u64) -> Region {
+    Region {
+        core,
+        partition,
+        partitions: 1,
+        offset,
+        bytes,
+    }
+}
+
+impl SystemTarget {
+    /// A region of a fixed system top must lie in the lower half of the
+    /// partitions ([`Target::partition_bytes`]); the sized system's
+    /// accesses are checked by the system.
+    fn check_region(&self, r: &Region) -> Result<(), TargetError> {
+        match self.fixed {
+            Some(_) => r.check(self.cores(), self.partition_bytes()),
+            None => Ok(()),
+        }
+    }
+}
+
 fn sys_err(e: SystemError) -> TargetError {
     TargetError::System(e.to_string())
 }
@@ -265,8 +323,13 @@ impl Target for SystemTarget {
         self.sys.st.topology().num_cores()
     }
 
+    /// A fixed system top: the lower half of each partition (the upper
+    /// half holds the receive slots of reducing legs, [`slot_base`]).
     fn partition_bytes(&self) -> u64 {
-        self.sys.st.topology().sbuf_bytes_per_partition.into()
+        match self.fixed {
+            Some(p) => slot_base(&p.core),
+            None => self.sys.st.topology().sbuf_bytes_per_partition.into(),
+        }
     }
 
     fn write(
@@ -276,11 +339,12 @@ impl Target for SystemTarget {
         offset: u64,
         data: &[u8],
     ) -> Result<(), TargetError> {
-        self.sys
-            .write_sbuf(core(c), part(partition), offset, data)
-            .map_err(sys_err)
+        self.check_region(&row_region(c, partition, offset, data.len() as u64))?;
+        self.write_row(c, partition, offset, data)
     }
 
+    /// The golden cores' bytes; with a mirror, the mirror's, which must
+    /// be equal.
     fn read(
         &self,
         c: usize,
@@ -288,10 +352,8 @@ impl Target for SystemTarget {
         offset: u64,
         len: u64,
     ) -> Result<Vec<u8>, TargetError> {
-        self.sys
-            .st
-            .read_sbuf(core(c), part(partition), offset, len as usize)
-            .map_err(sys_err)
+        self.check_region(&row_region(c, partition, offset, len))?;
+        self.read_row(c, partition, offset, len)
     }
 
     fn reg_write(&mut self, c: usize, reg: u8, value: u64) -> Result<(), TargetError> {
@@ -310,7 +372,12 @@ impl Target for SystemTarget {
         if ev.update_mode == UpdateMode::None {
             return Ok(());
         }
-        let new = sem_after(self.sem(c, ev.update_idx)?, ev);
+        let cur = self.sem(c, ev.update_idx)?;
+        let new = sem_after(cur, ev);
+        if self.fixed.is_some() {
+            // a fixed system top: the core's Q7 writes the difference
+            return self.host_sem_add(c, ev.update_idx, new.wrapping_sub(cur));
+        }
         self.sys
             .st
             .set_sem(core(c), ev.update_idx, new)
@@ -522,12 +589,19 @@ impl SystemTarget {
     fn run_rounds(&mut self, legs: &[Leg], p: SysParams) -> Result<LegReport, TargetError> {
         self.last_sems.clear();
         let cores = self.cores();
+        for l in legs
+            .iter()
+            .filter(|l| l.src.core != l.dst.core && l.src.total() > 0)
+        {
+            self.check_region(&l.src)?;
+            self.check_region(&l.dst)?;
+        }
         let (lo, hi) = (slot_base(&p.core), u64::from(p.core.sbuf_part_bytes));
         let mut ticks = 0;
         for round in rounds(&pieces(legs, leg_partitions(&p.core))?, lo, hi, cores) {
             let t0 = self.clock();
             let mut waits = Vec::with_capacity(round.len());
-            for ((pc, _), (ls, rs)) in round.iter().zip(round_sems(&round, cores)) {
+            for ((pc, land), (ls, rs)) in round.iter().zip(round_sems(&round, cores)) {
                 let engines = leg_engines(pc.parts, p.core.engines);
                 let bytes = u32::try_from(pc.bytes).map_err(|_| {
                     TargetError::System(format!(
@@ -539,7 +613,7 @@ impl SystemTarget {
                     core(pc.tx),
                     pc.src_off,
                     core(pc.rx),
-                    pc.dst_off,
+                    *land,
                     bytes,
                     part(pc.parts),
                 );
@@ -547,11 +621,6 @@ impl SystemTarget {
                 spec.engine_mask = ((1u32 << engines) - 1) as u16;
                 spec.local_sem = ls;
                 spec.remote_sem = rs;
-                if let Some((dtype, op)) = pc.reduce {
-                    spec.op = LegOp::Reduce(Arc::new(move |dst: &mut [u8], src: &[u8]| {
-                        recv_reduce(dst, src, dtype, op).map_err(|e| e.to_string())
-                    }));
-                }
                 self.sys.st.issue_leg(&spec).map_err(sys_err)?;
                 self.last_sems.push((pc.tx, ls, pc.rx, rs));
                 waits.push((spec.src, ls, spec.dst, rs, engines as i32));
@@ -562,9 +631,17 @@ impl SystemTarget {
                 self.sys.queue_wait_sem(tx, ls, n).map_err(sys_err)?;
                 self.sys.queue_wait_sem(rx, rs, n).map_err(sys_err)?;
             }
-            self.sys.run(self.mode).map_err(sys_err)?;
+            self.run_programs()?;
             ticks += self.clock() - t0;
+            if round.iter().any(|(pc, _)| pc.reduce.is_some()) {
+                // fast mode holds the round's byte moves: land them first
+                self.sys.flush_moves().map_err(sys_err)?;
+            }
+            for (pc, land) in &round {
+                self.fold_slot(pc, *land)?;
+            }
         }
+        self.check_mirror_sems()?;
         let ps = match self.mode {
             Mode::Cycle => crate::clock::cycles_to_ps(ticks),
             Mode::Fast => ticks,

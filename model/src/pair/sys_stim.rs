@@ -29,15 +29,6 @@
 //! the M2S doorbells (per engine or through the broadcast doorbell); TX polls
 //! local_sem, RX polls remote_sem on its own port.
 //!
-//! Caller-given batches ([`SysEnv::for_batches`], [`SysEnv::push_batch`]):
-//! the same reset, set-up programs and leg programs, with the batches a
-//! caller hands in instead of random ones (`sb2sb nccom --mode rtl`); no
-//! preload or scan (the caller loads and reads the SBUFs through a
-//! backdoor), no random backpressure or Q7 jitter (the cycle count is the
-//! batch's), and each leg's completion is `wait ≥ engines and decrement`
-//! ([`Q7Step::WaitDec`], as the system's lowering waits), so its semaphores
-//! end where they started.
-//!
 //! Around the legs: random memory backpressure per core and link
 //! backpressure per sending core, AW and W offered apart, BREADY / RREADY
 //! held low, and a continuous scan of every core's SBUF and semaphores
@@ -50,8 +41,8 @@ use crate::ports::Stimulus;
 use crate::regs::axil::{AxilIn, AxilOut};
 use crate::stim::StimRng;
 use crate::system::bcast::Doorbells;
-use crate::system::firmware::{self, Q7Step, RingLayout};
-use crate::system::legs::{split_partitions, MAX_DESC_LEN};
+use crate::system::firmware::{self, RingLayout};
+use crate::system::legs::split_partitions;
 use crate::system::map;
 use crate::system::q7_exec::POLL_GAP;
 use crate::system::q7_master::AxilMaster;
@@ -65,7 +56,7 @@ use super::system::{field, set_field, SysIn, SysOut, SysParams, SYS_CORES};
 use super::top::{CoreInPins, CoreOutPins};
 
 /// Cycles of a system reset.
-const RESET_CYCLES: u64 = 4;
+pub const RESET_CYCLES: u64 = 4;
 /// Semaphores per leg of a batch: leg `k` takes its local and remote
 /// semaphores from `k * SEMS_PER_LEG ..`, below [`DEFAULT_GO_SEM`].
 const SEMS_PER_LEG: u8 = 60;
@@ -87,44 +78,6 @@ pub struct SysLeg {
     pub remote_sem: u8,
     /// Doorbells through the broadcast doorbell block.
     pub bcast: bool,
-}
-
-/// A caller-given batch the environment cannot run.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SysBatchError {
-    /// A core index outside the system top.
-    #[error("leg {leg}: core {core} is not one of the system top's {SYS_CORES} cores")]
-    NoSuchCore { leg: usize, core: usize },
-    /// A leg from a core to itself (no rdma leg).
-    #[error("leg {leg}: TX and RX are both core {core}")]
-    SameCore { leg: usize, core: usize },
-    /// Two legs of a batch from one TX core (its queue-0 rings serve one leg at a time).
-    #[error("legs {a} and {b} of one batch both send from core {core}")]
-    SharedTx { a: usize, b: usize, core: usize },
-    /// A leg's descriptors do not fit an engine's ring.
-    #[error("leg {leg}: {partitions} partitions on engine mask {mask:#x} need more than the {room} descriptors a ring of {ring_len} holds per leg")]
-    RingFull {
-        leg: usize,
-        partitions: u8,
-        mask: u16,
-        room: u32,
-        ring_len: u32,
-    },
-    /// A leg outside the SBUF window or the partitions, empty, an engine
-    /// mask naming an absent engine, or bytes beyond one descriptor.
-    #[error("leg {leg}: {what}")]
-    Shape { leg: usize, what: String },
-    /// Two legs of a batch share a semaphore, or one uses the go semaphore.
-    #[error("leg {leg}: semaphore {sem} of core {core} is the go semaphore or taken by another leg of the batch")]
-    Semaphore { leg: usize, core: usize, sem: u8 },
-}
-
-/// A caller-given batch: legs, or 32-bit register writes of one core's Q7
-/// on its own port (core offsets).
-#[derive(Debug, Clone)]
-enum Batch {
-    Legs(Vec<SysLeg>),
-    Writes(usize, Vec<(u64, u32)>),
 }
 
 /// A Q7 program: its ops, the port of the TX core and (RX programs) of the
@@ -221,10 +174,6 @@ pub struct SysEnv {
     final_checked: bool,
     cov: Cov,
     fail_msg: Option<String>,
-    /// Batches come from the caller ([`Self::for_batches`]), not the seed.
-    caller: bool,
-    /// Caller batches not started yet.
-    pending: VecDeque<Batch>,
 }
 
 impl SysEnv {
@@ -238,16 +187,6 @@ impl SysEnv {
         }
         let words = p.core.sbuf_words();
         Self::base(p, seed, cycles, rng, img, words)
-    }
-
-    /// Environment that runs the batches a caller hands in
-    /// ([`Self::push_batch`]) on a system top of parameters `p` (module
-    /// docs): reset, every core's set-up program, then each batch once the
-    /// previous one has completed; [`Self::idle`] says when all have.
-    pub fn for_batches(p: SysParams) -> Self {
-        let mut e = Self::base(p, 0, u64::MAX, StimRng::new(0), Vec::new(), 0);
-        e.caller = true;
-        e
     }
 
     fn base(
@@ -286,8 +225,6 @@ impl SysEnv {
             final_checked: false,
             cov: Cov::default(),
             fail_msg: None,
-            caller: false,
-            pending: VecDeque::new(),
         }
     }
 }
@@ -491,16 +428,11 @@ impl SysEnv {
             (l.tx, l.local_sem, &mut tx_ops),
             (l.rx, l.remote_sem, &mut rx_ops),
         ] {
-            if self.caller {
-                // wait ≥ k and decrement: the semaphore ends where it started
-                lower(&[Q7Step::WaitDec { sem, target: k }], ops);
-            } else {
-                self.exp_sem[core][usize::from(sem)] += k;
-                ops.push_back(Op::Poll {
-                    addr: map::sem_read_offset(sem) as u32,
-                    min: self.exp_sem[core][usize::from(sem)],
-                });
-            }
+            self.exp_sem[core][usize::from(sem)] += k;
+            ops.push_back(Op::Poll {
+                addr: map::sem_read_offset(sem) as u32,
+                min: self.exp_sem[core][usize::from(sem)],
+            });
             ops.push_back(Op::Done { leg: id });
         }
         let rx_tail = rx_ops.len() - before;
@@ -548,10 +480,6 @@ impl SysEnv {
         }
         let l = lr.spec;
         self.cov.legs += 1;
-        if self.caller {
-            // the caller reads the bytes back itself
-            return;
-        }
         let pb = self.p.core.sbuf_part_bytes as usize;
         let wb = self.p.core.sbuf_win_base;
         for p in l.part_start..l.part_start + l.part_count {
@@ -568,9 +496,7 @@ impl SysEnv {
         match self.step {
             None => true,
             Some(Step::Reset) => cycle >= self.step_until,
-            Some(Step::Preload) => {
-                self.caller || self.preload_k >= self.words() + self.desc_words()
-            }
+            Some(Step::Preload) => self.preload_k >= self.words() + self.desc_words(),
             Some(_) => {
                 self.progs.iter().all(|p| p.ops.is_empty()) && self.m.iter().all(Option::is_none)
             }
@@ -597,10 +523,6 @@ impl SysEnv {
             }
             Some(Step::Setup) | Some(Step::Batch) => {
                 self.step = Some(Step::Batch);
-                if self.caller {
-                    self.start_caller_batch();
-                    return;
-                }
                 if self.drain {
                     return;
                 }
@@ -663,7 +585,7 @@ impl SysEnv {
                 Some(&Op::Wr { addr, data, .. }) => {
                     self.cov.q7_writes += 1;
                     let m = AxilMaster::write(addr, data);
-                    if !self.caller && self.q7rng.chance(1, 8) {
+                    if self.q7rng.chance(1, 8) {
                         self.cov.q7_aw_w_apart += 1;
                         let d = self.q7rng.range(1, 3) as u32;
                         if self.q7rng.bool() {
@@ -717,11 +639,7 @@ impl SysEnv {
     /// cycle in four (the port holds its response).
     fn drive_ports(&mut self, i: &mut SysIn) {
         for c in 0..SYS_CORES {
-            let (br, rr) = if self.caller {
-                (true, true)
-            } else {
-                (!self.q7rng.chance(1, 4), !self.q7rng.chance(1, 4))
-            };
+            let (br, rr) = (!self.q7rng.chance(1, 4), !self.q7rng.chance(1, 4));
             let d = match &mut self.m[c] {
                 Some((ax, _)) => {
                     ax.set_ready(if ax.write { br } else { rr });
@@ -739,9 +657,6 @@ impl SysEnv {
 
     /// The debug ports' answers to the reads of one and two cycles ago.
     fn record_scan(&mut self, cycle: u64, o: &SysOut) {
-        if self.caller {
-            return;
-        }
         if let Some(k) = self.scan_hist[cycle as usize % 2] {
             for c in 0..SYS_CORES {
                 self.obs_sbuf[c][k] = field(&o.dbg_mem_rdata_o, c, 64);
@@ -757,9 +672,6 @@ impl SysEnv {
     /// The debug ports: preload of every SBUF and descriptor RAM, then a
     /// continuous scan of the SBUFs and the semaphores.
     fn drive_debug(&mut self, cycle: u64, i: &mut SysIn) {
-        if self.caller {
-            return;
-        }
         let words = self.words();
         let mut hist = None;
         if self.step == Some(Step::Preload) && !self.rst {
@@ -858,131 +770,6 @@ impl SysEnv {
     /// Legs completed so far.
     pub fn legs_done(&self) -> usize {
         self.legs.iter().filter(|l| l.done_sides == 2).count()
-    }
-
-    /// Partitions one leg on every engine carries: an engine's ring takes
-    /// its partitions and the two semaphore descriptors, one slot stays free.
-    pub fn leg_partitions(&self) -> u32 {
-        (self.layout.ring_len - 3) * self.p.core.engines as u32
-    }
-
-    /// Queue a batch of legs (caller mode, [`Self::for_batches`]): it starts
-    /// once the set-up programs and every earlier batch have completed.
-    pub fn push_batch(&mut self, legs: Vec<SysLeg>) -> Result<(), SysBatchError> {
-        self.check_batch(&legs)?;
-        self.pending.push_back(Batch::Legs(legs));
-        Ok(())
-    }
-
-    /// Queue register writes of core `c`'s Q7 on its own port (caller mode):
-    /// `(core offset, data)` in order, after every earlier batch.
-    pub fn push_writes(&mut self, c: usize, writes: Vec<(u64, u32)>) -> Result<(), SysBatchError> {
-        if c >= SYS_CORES {
-            return Err(SysBatchError::NoSuchCore { leg: 0, core: c });
-        }
-        self.pending.push_back(Batch::Writes(c, writes));
-        Ok(())
-    }
-
-    fn start_caller_batch(&mut self) {
-        self.progs.clear();
-        match self.pending.pop_front() {
-            Some(Batch::Legs(legs)) => {
-                for l in legs {
-                    self.start_leg(l);
-                }
-            }
-            Some(Batch::Writes(c, w)) => self.progs.push(Prog {
-                tx: c,
-                rx: None,
-                ops: w.into_iter().map(|(a, d)| Op::wr(a, d)).collect(),
-                rx_tail: 0,
-                wait_until: 0,
-            }),
-            None => {}
-        }
-    }
-
-    /// Caller mode: the set-up and every queued batch have completed and no
-    /// Q7 access is in flight.
-    pub fn idle(&self) -> bool {
-        self.step == Some(Step::Batch)
-            && self.pending.is_empty()
-            && self.progs.iter().all(|p| p.ops.is_empty())
-            && self.m.iter().all(Option::is_none)
-    }
-
-    fn check_batch(&self, legs: &[SysLeg]) -> Result<(), SysBatchError> {
-        let mut sems: Vec<(usize, u8)> = Vec::new();
-        for (k, l) in legs.iter().enumerate() {
-            self.check_leg(k, l)?;
-            if let Some(a) = legs[..k].iter().position(|m| m.tx == l.tx) {
-                return Err(SysBatchError::SharedTx {
-                    a,
-                    b: k,
-                    core: l.tx,
-                });
-            }
-            for (core, sem) in [(l.tx, l.local_sem), (l.rx, l.remote_sem)] {
-                if sem == DEFAULT_GO_SEM || sems.contains(&(core, sem)) {
-                    return Err(SysBatchError::Semaphore { leg: k, core, sem });
-                }
-                sems.push((core, sem));
-            }
-        }
-        Ok(())
-    }
-
-    fn check_leg(&self, k: usize, l: &SysLeg) -> Result<(), SysBatchError> {
-        for core in [l.tx, l.rx] {
-            if core >= SYS_CORES {
-                return Err(SysBatchError::NoSuchCore { leg: k, core });
-            }
-        }
-        if l.tx == l.rx {
-            return Err(SysBatchError::SameCore { leg: k, core: l.tx });
-        }
-        let shape = |what: String| Err(SysBatchError::Shape { leg: k, what });
-        let all = (1u32 << self.p.core.engines) - 1;
-        if l.mask == 0 || u32::from(l.mask) & !all != 0 {
-            return shape(format!("engine mask {:#x} outside {all:#x}", l.mask));
-        }
-        let end = u32::from(l.part_start) + u32::from(l.part_count);
-        if l.part_count == 0 || end > 128 || l.bytes == 0 || u64::from(l.bytes) > MAX_DESC_LEN {
-            return shape(format!(
-                "partitions {}..{end} of 128, {} bytes per partition (1..={MAX_DESC_LEN})",
-                l.part_start, l.bytes
-            ));
-        }
-        let (wb, pb) = (
-            u64::from(self.p.core.sbuf_win_base),
-            u64::from(self.p.core.sbuf_part_bytes),
-        );
-        for off in [l.src_off, l.dst_off] {
-            let (lo, hi) = (u64::from(off), u64::from(off) + u64::from(l.bytes));
-            if lo < wb || hi > wb + pb {
-                return shape(format!(
-                    "bytes {lo:#x}..{hi:#x} of a partition outside the SBUF window {wb:#x}..{:#x}",
-                    wb + pb
-                ));
-            }
-        }
-        let room = self.layout.ring_len - 3;
-        let worst = split_partitions(l.mask, l.part_start, l.part_count)
-            .iter()
-            .map(|&(_, _, n)| u32::from(n))
-            .max()
-            .unwrap_or(0);
-        if worst > room {
-            return Err(SysBatchError::RingFull {
-                leg: k,
-                partitions: l.part_count,
-                mask: l.mask,
-                room,
-                ring_len: self.layout.ring_len,
-            });
-        }
-        Ok(())
     }
 }
 
@@ -1114,92 +901,5 @@ mod tests {
             assert!(cov["sbuf_words_checked"] > 0);
             assert_eq!(out.unwrap().route_err_o, 0);
         }
-    }
-
-    /// Caller mode on the golden top: a ring step of legs over every core
-    /// pair's link class lands each source row at its destination (checked
-    /// against the images the test itself moved), the legs' semaphores end
-    /// at 0 (wait and decrement), and a batch with two legs from one TX core
-    /// or a leg beyond a ring is refused with a typed error.
-    #[test]
-    fn caller_batches_run_on_the_golden_top_and_bad_ones_are_refused() {
-        let p = SysParams::COLL;
-        let mut env = SysEnv::for_batches(p);
-        let mut top = super::super::system::SysTop::new(p);
-        let mut rng = StimRng::new(9);
-        for k in &mut top.cores {
-            for w in k.mem[0].iter_mut() {
-                *w = rng.u64();
-            }
-        }
-        let before: Vec<Vec<u64>> = top.cores.iter().map(|k| k.mem[0].clone()).collect();
-        let leg = |tx: usize, rx: usize| SysLeg {
-            tx,
-            rx,
-            mask: 3,
-            part_start: 10,
-            part_count: 100,
-            bytes: 200,
-            src_off: 64,
-            dst_off: 4096 + 8 * tx as u32,
-            local_sem: 252,
-            remote_sem: 253,
-            bcast: tx == 1,
-        };
-        let ring: Vec<SysLeg> = (0..SYS_CORES)
-            .map(|c| leg(c, (c + 1) % SYS_CORES))
-            .collect();
-        env.push_batch(ring.clone()).unwrap();
-        let mut out = None;
-        let mut c = 0;
-        while c < 2 || !env.idle() {
-            let i = env.next(c, out.as_ref());
-            out = Some(top.step(&i));
-            c += 1;
-            assert!(c < 200_000, "the batch did not complete");
-        }
-        assert_eq!(env.failure(), None);
-        assert_eq!(env.legs_done(), SYS_CORES);
-        let pb = p.core.sbuf_part_bytes as usize;
-        for l in &ring {
-            let bytes = |img: &[u64], part: usize, off: usize| -> Vec<u8> {
-                let all: Vec<u8> = img.iter().flat_map(|w| w.to_le_bytes()).collect();
-                all[part * pb + off..part * pb + off + l.bytes as usize].to_vec()
-            };
-            for part in 10..110 {
-                assert_eq!(
-                    bytes(&top.cores[l.rx].mem[0], part, l.dst_off as usize),
-                    bytes(&before[l.tx], part, l.src_off as usize),
-                    "leg {} -> {} partition {part}",
-                    l.tx,
-                    l.rx
-                );
-            }
-            // the partition after the leg's range is untouched
-            assert_eq!(
-                bytes(&top.cores[l.rx].mem[0], 110, l.dst_off as usize),
-                bytes(&before[l.rx], 110, l.dst_off as usize)
-            );
-            assert_eq!(top.cores[l.tx].evt.sem(252), 0);
-            assert_eq!(top.cores[l.rx].evt.sem(253), 0);
-        }
-        let shared = vec![leg(0, 1), leg(0, 2)];
-        assert!(matches!(
-            env.push_batch(shared),
-            Err(SysBatchError::SharedTx { core: 0, .. })
-        ));
-        let long = SysLeg {
-            part_start: 0,
-            part_count: 128,
-            ..leg(0, 1)
-        };
-        assert!(matches!(
-            env.push_batch(vec![long]),
-            Err(SysBatchError::RingFull {
-                partitions: 128,
-                ..
-            })
-        ));
-        assert!(env.leg_partitions() >= 100);
     }
 }

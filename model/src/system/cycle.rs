@@ -48,6 +48,7 @@ use crate::udma::s2m::S2mState;
 
 use super::link::LinkClass;
 use super::mem::{DescWords, SbufWords};
+use super::mirror::{first_difference, Mirror};
 use super::topology::{DMA_ENGINES, DMA_QUEUES};
 use super::{CoreId, SystemError, SystemState};
 use crate::clock;
@@ -175,6 +176,10 @@ pub struct CycleExec {
     /// A semaphore watched after every clock ([`SemWatch`]; a leg's
     /// data-phase end, as the pair environment's debug port watches it).
     pub sem_watch: Option<SemWatch>,
+    /// Clock every core every cycle, as a fixed system top's RTL does (its
+    /// idle Q7 ports alternate their write / read offer every cycle);
+    /// otherwise only the cores with work.
+    pub clock_all: bool,
 }
 
 /// A semaphore cycle mode watches after every clock: the first cycle
@@ -341,10 +346,14 @@ impl CycleExec {
 
     /// Cycle mode: per cycle the Q7 programs' accesses on the Q7 ports
     /// ([`super::q7_exec`]) and one golden clock of every live core.
-    pub(crate) fn run(&mut self, st: &mut SystemState) -> Result<(), SystemError> {
+    pub(crate) fn run(
+        &mut self,
+        st: &mut SystemState,
+        mirror: Option<&mut dyn Mirror>,
+    ) -> Result<(), SystemError> {
         let start = self.cycles;
         let mut fabric = std::mem::take(&mut self.fabric);
-        let r = self.run_on(st, &mut fabric, start);
+        let r = self.run_on(st, &mut fabric, start, mirror);
         self.fabric = fabric;
         r
     }
@@ -354,15 +363,22 @@ impl CycleExec {
         st: &mut SystemState,
         fabric: &mut Fabric,
         start: u64,
+        mut mirror: Option<&mut dyn Mirror>,
     ) -> Result<(), SystemError> {
         let mut live: BTreeMap<u16, LiveCore> = BTreeMap::new();
+        let mut m_in = vec![AxilIn::default(); st.cores.len()];
+        let mut m_out = Vec::with_capacity(st.cores.len());
         let mut q7 = self.q7_exec(st)?;
         let mut q7_out = BTreeMap::new();
         loop {
             let a_issue = self.q7_issue(st, &mut q7)?;
             self.wake_cores(st, fabric, &mut live);
             // Live cores, and the cores whose Q7 port carries a program's access.
-            let cores: BTreeSet<u16> = live.keys().copied().chain(q7.ports()).collect();
+            let cores: BTreeSet<u16> = if self.clock_all {
+                (0..st.cores.len() as u16).collect()
+            } else {
+                live.keys().copied().chain(q7.ports()).collect()
+            };
             let busy0: Vec<u64> = cores
                 .iter()
                 .map(|&c| st.cores[usize::from(c)].hw.stats.busy_cycles)
@@ -374,6 +390,9 @@ impl CycleExec {
                 st.rec = Some(r);
             }
             self.clock_fabric(st, &cores, fabric, &drives, &mut q7_out)?;
+            if let Some(m) = mirror.as_deref_mut() {
+                self.clock_mirror(m, &drives, &q7_out, &mut m_in, &mut m_out)?;
+            }
             let b = self.note_activity(st, &cores, &busy0, &mut live);
             self.cycles += 1;
             st.now = st.now.max(clock::cycles_to_ps(self.cycles));
@@ -418,6 +437,36 @@ impl CycleExec {
                     cycles: self.cycles - start,
                 });
             }
+        }
+    }
+
+    /// One clock of the mirrored machine with this cycle's Q7 port drives
+    /// (idle on every other port); its outputs must equal the golden
+    /// cores' on every port that carried a transaction.
+    fn clock_mirror(
+        &self,
+        m: &mut dyn Mirror,
+        drives: &BTreeMap<u16, AxilIn>,
+        golden: &BTreeMap<u16, AxilOut>,
+        m_in: &mut [AxilIn],
+        m_out: &mut Vec<AxilOut>,
+    ) -> Result<(), SystemError> {
+        m_in.fill(AxilIn::default());
+        for (&c, d) in drives {
+            m_in[usize::from(c)] = *d;
+        }
+        let cycle = self.cycles;
+        m.clock(m_in, m_out)
+            .map_err(|what| SystemError::Mirror { cycle, what })?;
+        match first_difference(golden, m_out) {
+            None => Ok(()),
+            Some((c, g, r)) => Err(SystemError::Mirror {
+                cycle,
+                what: format!(
+                    "parted from the golden cores on core {c}'s Q7 port: golden {g:?}, mirror {r:?} (drive {:?})",
+                    m_in[usize::from(c)]
+                ),
+            }),
         }
     }
 

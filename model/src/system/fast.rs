@@ -764,7 +764,9 @@ impl FastExec {
                 (*self.timing.q7(st.now, *core), st.sem(*core, *go_sem)?)
             }
             Q7Op::Wait { core, sem, .. } => (*self.timing.q7(st.now, *core), st.sem(*core, *sem)?),
-            Q7Op::PollComp { core, .. } => (*self.timing.q7(st.now, *core), 0),
+            Q7Op::PollComp { core, .. } | Q7Op::Host { core, .. } => {
+                (*self.timing.q7(st.now, *core), 0)
+            }
         })
     }
 
@@ -839,6 +841,16 @@ impl FastExec {
                 if let Some(r) = st.rec() {
                     trace_wait(r, core.0, *sem, *target, (t0, t1));
                     r.sem(core.0, *sem, v0, v1, t1);
+                }
+            }
+            Q7Op::Host { core, steps, what } => {
+                let t1 = *self.timing.q7(st.now, *core);
+                if let Some(r) = st.rec() {
+                    let track = Track::Q7 {
+                        core: core.0,
+                        role: Q7Role::Tx,
+                    };
+                    r.slice(track, *what, t0, t1, json!({"steps": steps.len()}));
                 }
             }
         }

@@ -289,6 +289,7 @@ impl SystemState {
                     engines: engines.clone(),
                 }],
             ),
+            Q7Op::Host { core, steps, .. } => (*core, steps.clone()),
         })
     }
 

@@ -60,6 +60,7 @@ pub mod legs;
 pub mod link;
 pub mod map;
 pub mod mem;
+pub mod mirror;
 pub mod peer;
 pub mod q7_exec;
 pub mod q7_master;
@@ -241,6 +242,10 @@ pub enum SystemError {
     },
     #[error("cycle budget of {cycles} cycles exhausted")]
     Timeout { cycles: u64 },
+    /// The machine clocked beside cycle mode ([`mirror::Mirror`]) parted
+    /// from the golden cores on a Q7 port, or raised an error of its own.
+    #[error("cycle {cycle}: the mirrored system top {what}")]
+    Mirror { cycle: u64, what: String },
     #[error("register {index}: {rule}")]
     Register { index: u16, rule: &'static str },
     #[error("reduce op failed: {0}")]
@@ -406,6 +411,14 @@ pub(crate) enum Q7Op {
         queue: u8,
         engines: Vec<(u8, u64)>,
     },
+    /// A program the host has the Q7 of `core` run (the boot bring-up, an
+    /// instruction's semaphore update on a fixed system top): `what` names
+    /// it on the timeline.
+    Host {
+        core: CoreId,
+        steps: Vec<Q7Step>,
+        what: &'static str,
+    },
 }
 
 /// One traced transaction (for the transaction-level VCD of the CLI).
@@ -542,6 +555,15 @@ impl System {
     /// ring layout ([`RingLayout::SYSTEM`]) or else the compact one of the
     /// pair ([`RingLayout::compact`], rings of [`COMPACT_RING_LEN`]).
     pub fn with_core(topo: Topology, core: CoreParams) -> Result<Self, SystemError> {
+        let mut sys = Self::unbooted(topo, core)?;
+        sys.boot()?;
+        Ok(sys)
+    }
+
+    /// [`Self::with_core`] with the engines still in reset state: the
+    /// caller runs the boot program ([`Self::queue_boot`]) in the mode of
+    /// its choice.
+    pub fn unbooted(topo: Topology, core: CoreParams) -> Result<Self, SystemError> {
         topo.validate()?;
         core.check()
             .map_err(|(field, rule)| SystemError::CoreParams { field, rule })?;
@@ -594,16 +616,14 @@ impl System {
             rec_index: ambient.as_ref().map(|a| a.1),
             rec: ambient.map(|a| a.0),
         };
-        let mut sys = Self {
+        Ok(Self {
             st,
             fast: FastExec::default(),
             cycle: CycleExec {
                 max_cycles: 1 << 32,
                 ..CycleExec::default()
             },
-        };
-        sys.boot()?;
-        Ok(sys)
+        })
     }
 
     /// The boot firmware's engine bring-up (the driver's
@@ -612,19 +632,59 @@ impl System {
     /// applied as fast mode applies every firmware step (the pair
     /// environment's Q7s make the same write through their ports).
     fn boot(&mut self) -> Result<(), SystemError> {
+        for (c, step) in self.boot_program()? {
+            self.fast.apply_q7_step(&mut self.st, c, &step)?;
+        }
+        Ok(())
+    }
+
+    /// Queue the boot program as one [`Q7Op::Host`] program per core, for
+    /// the next [`Self::run`].
+    pub fn queue_boot(&mut self) -> Result<(), SystemError> {
+        let mut per_core: Vec<(CoreId, Vec<Q7Step>)> = Vec::new();
+        for (c, step) in self.boot_program()? {
+            match per_core.last_mut() {
+                Some((k, steps)) if *k == c => steps.push(step),
+                _ => per_core.push((c, vec![step])),
+            }
+        }
+        for (core, steps) in per_core {
+            self.queue_host(core, steps, "boot")?;
+        }
+        Ok(())
+    }
+
+    /// Queue a program of bus steps for the Q7 of `core`, for the next
+    /// [`Self::run`] (fast mode applies it, cycle mode runs it on the Q7
+    /// ports).
+    pub fn queue_host(
+        &mut self,
+        core: CoreId,
+        steps: Vec<Q7Step>,
+        what: &'static str,
+    ) -> Result<(), SystemError> {
+        self.st.core(core)?;
+        self.st.pending.push_back(Q7Op::Host { core, steps, what });
+        Ok(())
+    }
+
+    /// The boot firmware's steps, per core in order: [`firmware::engine_normal`]
+    /// to both sides of each engine (a machine clocked beside cycle mode,
+    /// [`mirror`], runs the same steps on its Q7 ports).
+    pub fn boot_program(&self) -> Result<Vec<(CoreId, Q7Step)>, SystemError> {
         use crate::udma::regs::{eng_addr, UDMA_ENG_CHANGE_STATE};
+        let mut prog = Vec::new();
         for c in (0..self.st.topo.num_cores() as u16).map(CoreId) {
             let loc = self.st.topo.loc(c)?;
             for e in 0..self.st.engines() {
                 for side in 0..2u8 {
                     let reg = eng_addr(map::side_of(side), UDMA_ENG_CHANGE_STATE);
                     let local = map::core_local(loc.core, map::udma_offset(e, reg));
-                    let step = firmware::engine_normal(self.st.topo.fold(c, c, local)?);
-                    self.fast.apply_q7_step(&mut self.st, c, &step)?;
+                    prog.push((c, firmware::engine_normal(self.st.topo.fold(c, c, local)?)));
                 }
             }
         }
-        Ok(())
+        Ok(prog)
     }
 
     /// The executor clock of `mode` now (ps).
@@ -664,9 +724,17 @@ impl System {
             Mode::Cycle => {
                 // Cycle mode moves SBUF bytes itself: no batch in flight.
                 self.fast.sync_moves();
-                self.cycle.run(&mut self.st)
+                self.cycle.run(&mut self.st, None)
             }
         }
+    }
+
+    /// Cycle mode with machine `m` clocked beside the golden cores, its Q7
+    /// ports driven by the same executor and checked every cycle
+    /// ([`mirror`]).
+    pub fn run_mirrored(&mut self, m: &mut dyn mirror::Mirror) -> Result<(), SystemError> {
+        self.fast.sync_moves();
+        self.cycle.run(&mut self.st, Some(m))
     }
 
     /// Wait until semaphore `sem` of core `c` is ≥ `target`, then decrement

@@ -130,6 +130,7 @@ impl Src {
             Src::Op(Q7Op::TxLaunch { .. }) => "tx_launch",
             Src::Op(Q7Op::Wait { .. }) => "wait",
             Src::Op(Q7Op::PollComp { .. }) => "poll_comp",
+            Src::Op(Q7Op::Host { what, .. }) => what,
         }
     }
 }
@@ -640,7 +641,9 @@ impl CycleExec {
                 .find(|s| s.id == *id)
                 .map_or(Q7Role::Tx, |s| super::q7_role(s.role)),
             Src::Op(Q7Op::RxArm { .. }) => Q7Role::Rx,
-            Src::Op(Q7Op::TxLaunch { .. } | Q7Op::PollComp { .. }) => Q7Role::Tx,
+            Src::Op(Q7Op::TxLaunch { .. } | Q7Op::PollComp { .. } | Q7Op::Host { .. }) => {
+                Q7Role::Tx
+            }
             Src::Op(Q7Op::Wait { .. }) => Q7Role::Wait,
         };
         let Some(r) = st.rec() else { return };
@@ -672,6 +675,7 @@ impl CycleExec {
             Src::Op(Q7Op::Wait { sem, target, .. }) => {
                 super::fast::trace_wait(r, core, *sem, *target, (ps(t0), ps(now)))
             }
+            Src::Op(Q7Op::Host { what, .. }) => r.slice(track, *what, ps(t0), ps(now), txns),
         }
     }
 }

@@ -31,7 +31,7 @@ impl SystemState {
                         what: "semaphore wait",
                     };
                 }
-                Q7Op::RxArm { .. } => {}
+                Q7Op::RxArm { .. } | Q7Op::Host { .. } => {}
                 Q7Op::PollComp {
                     core,
                     queue,
