@@ -140,7 +140,70 @@ fn bench(c: &mut Criterion) {
         &sb2sb_model::pair::system::BLOCK,
         sb2sb_model::pair::system::SysTop::default,
     );
+    nccom_rtl(c);
     ratios::print(&ROWS.lock().unwrap());
+}
+
+/// `sb2sb nccom all_gather -r 4 --check` at 64 KiB per rank (12 legs in 3
+/// ring steps, checked against the reference), the whole size as the
+/// command runs it: cycle mode at `--config coll` alone (the baseline),
+/// with the golden system top clocked beside it, and with the Verilated
+/// block `system_coll` beside it (`--mode rtl`; skipped, saying so, in a
+/// build without the block).
+fn nccom_rtl(c: &mut Criterion) {
+    use sb2sb::sys_target::{golden_target, rtl_target};
+    use sb2sb_model::collective::algo::{Algorithm, Choice};
+    use sb2sb_model::collective::nccom::{run_size_on, Config, Machine};
+    use sb2sb_model::collective::CollectiveOp;
+    use sb2sb_model::datapath::reduce::{Dtype, ReduceOp};
+    use sb2sb_model::isa::Arch;
+    use sb2sb_model::lower::system_target::SystemTarget;
+    use sb2sb_model::lower::Target;
+    use sb2sb_model::pair::system::SysParams;
+    use sb2sb_model::system::Mode;
+    let size = 64 << 10;
+    let cfg = |machine| Config {
+        op: CollectiveOp::AllGather,
+        ranks: 4,
+        min_bytes: size,
+        max_bytes: size,
+        factor: 2,
+        dtype: Dtype::Fp32,
+        reduce: ReduceOp::Sum,
+        check: true,
+        channel: 0,
+        arch: Arch::Cayman,
+        seed: 1,
+        machine,
+        algorithm: Choice::Fixed(Algorithm::Ring),
+    };
+    let run = |machine, t: Box<dyn Target>| {
+        let row = run_size_on(&cfg(machine), size, t).unwrap();
+        assert!(row.verified == Some(true));
+        black_box(row);
+    };
+    let mut g = c.benchmark_group("nccom_all_gather_4x64KiB");
+    g.sample_size(10);
+    g.bench_function("cycle_mode_coll", |b| {
+        b.iter(|| {
+            let t = SystemTarget::with_params(Arch::Cayman, SysParams::COLL, Mode::Cycle).unwrap();
+            run(Machine::SystemCycle, Box::new(t));
+        })
+    });
+    g.bench_function("cycle_mode_beside_golden_system_top", |b| {
+        b.iter(|| run(Machine::Rtl, Box::new(golden_target(Arch::Cayman).unwrap())))
+    });
+    // The probe's Verilated top is dropped before the runs build theirs
+    // (one Verilated model of the block alive at a time).
+    match rtl_target(Arch::Cayman).map(drop) {
+        Ok(()) => {
+            g.bench_function("rtl_mode_beside_verilated_system_top", |b| {
+                b.iter(|| run(Machine::Rtl, Box::new(rtl_target(Arch::Cayman).unwrap())))
+            });
+        }
+        Err(e) => eprintln!("nccom_all_gather_4x64KiB/rtl_mode skipped: {e}"),
+    }
+    g.finish();
 }
 
 /// Block `leg` (the SB2SB pair at NumEngines 4): the Verilated pair alone

@@ -154,7 +154,7 @@ sb2sb_model::port_bundle! {
 pub const HARNESS: BlockDesc = BlockDesc {
     name: "assert_harness",
     top: "assert_harness",
-    rtl_files: &["../tb/assert/assert_harness.sv"],
+    rtl_files: &["sb2sb_pkg.sv", "../tb/assert/assert_harness.sv"],
     params: &[],
     inputs: <HarnessIn as PortBundle>::SIGNALS,
     outputs: <HarnessOut as PortBundle>::SIGNALS,

@@ -22,9 +22,10 @@ module sb2sb_sem_order_chk #(
   parameter int unsigned Depth     = 8,
   // core-relative windows (the xbar's, from sb2sb_pkg): the EVT_SEM block
   // (data lies below it) and the SEM_INCR window [EvtIncrLo, EvtIncrHi)
-  parameter logic [31:0] EvtLo     = 32'h1000_0000,
-  parameter logic [31:0] EvtIncrLo = 32'h1000_1800,
-  parameter logic [31:0] EvtIncrHi = 32'h1000_1C00
+  parameter logic [31:0] EvtLo     = sb2sb_pkg::CORE_EVT_SEM_BASE,
+  parameter logic [31:0] EvtIncrLo = sb2sb_pkg::CORE_EVT_INCR_BASE,
+  parameter logic [31:0] EvtIncrHi = sb2sb_pkg::CORE_EVT_INCR_BASE +
+                                     sb2sb_pkg::CORE_EVT_INCR_BYTES
 ) (
   input logic                   clk_i,
   input logic                   rst_ni,
