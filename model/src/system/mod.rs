@@ -638,8 +638,8 @@ impl System {
         Ok(())
     }
 
-    /// Queue the boot program as one [`Q7Op::Host`] program per core, for
-    /// the next [`Self::run`].
+    /// Queue the boot program as one host program per core
+    /// ([`Self::queue_host`]), for the next [`Self::run`].
     pub fn queue_boot(&mut self) -> Result<(), SystemError> {
         let mut per_core: Vec<(CoreId, Vec<Q7Step>)> = Vec::new();
         for (c, step) in self.boot_program()? {
