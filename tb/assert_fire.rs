@@ -516,6 +516,118 @@ fn an_increment_ahead_of_its_lanes_sbuf_b_fires_at_the_in_lane() {
     ]);
 }
 
+// ---- the UDMA S2M's completion ordering (udma_wr_order_chk) ---------------
+
+/// One cycle of the S2M side: `f` sets its lines; S2M's write-busy view is
+/// high unless `f` lowers it.
+fn wo(f: impl Fn(&mut HarnessIn)) -> HarnessIn {
+    cyc(|i| {
+        i.wo_wr_busy = 1;
+        f(i)
+    })
+}
+
+/// A data burst's AW taken (the sender issuing it).
+fn wo_aw() -> HarnessIn {
+    wo(|i| {
+        i.wo_sending = 1;
+        i.wo_awvalid = 1;
+        i.wo_awready = 1
+    })
+}
+
+/// A B taken, with `f`'s other lines.
+fn wo_b(f: impl Fn(&mut HarnessIn)) -> HarnessIn {
+    wo(|i| {
+        i.wo_bvalid = 1;
+        i.wo_bready = 1;
+        f(i)
+    })
+}
+
+#[test]
+#[cfg_attr(
+    not(sb2sb_assert),
+    ignore = "needs an assertion build: make assert-test"
+)]
+fn s2m_completion_waits_for_its_data_bs_and_one_descriptor_is_owed_at_a_time() {
+    let end = wo(|i| i.wo_end = 1);
+    let adv = wo(|i| i.wo_head_adv = 1);
+    // a burst issued, the descriptor's data ended, the head advanced before its B
+    fires("WR_DONE_AFTER_DATA_B", 4, &[idle(), wo_aw(), end, adv]);
+    // a head advance with no descriptor ended
+    fires("WR_DONE_AFTER_DATA_B", 2, &[idle(), adv]);
+    // the advance in the cycle of the last B, then nothing owed: quiet
+    quiet(&[idle(), wo_aw(), end, wo_b(|i| i.wo_head_adv = 1), idle()]);
+    // the next descriptor issues a burst while the ended one is owed its B:
+    // the owed one still completes at its own B
+    quiet(&[
+        idle(),
+        wo_aw(),
+        end,
+        wo_aw(),
+        wo_b(|i| i.wo_head_adv = 1),
+        wo_b(|_| ()),
+        idle(),
+    ]);
+    // a second descriptor's data ends while the first is owed
+    fires("WR_ONE_OWED", 3, &[idle(), end, end]);
+    // ... unless the first completes or fails in that cycle
+    quiet(&[
+        idle(),
+        end,
+        wo(|i| {
+            i.wo_end = 1;
+            i.wo_head_adv = 1
+        }),
+    ]);
+    quiet(&[
+        idle(),
+        end,
+        wo(|i| {
+            i.wo_end = 1;
+            i.wo_fail = 1
+        }),
+    ]);
+}
+
+#[test]
+#[cfg_attr(
+    not(sb2sb_assert),
+    ignore = "needs an assertion build: make assert-test"
+)]
+fn s2m_write_busy_covers_every_outstanding_b_and_the_completion_write_waits() {
+    // write-busy low while a burst is issued, or while its B is owed (the
+    // semaphore descriptor's DMB would not wait for it)
+    fires(
+        "WR_BUSY_COVERS_B",
+        2,
+        &[
+            idle(),
+            wo(|i| {
+                i.wo_sending = 1;
+                i.wo_awvalid = 1;
+                i.wo_awready = 1;
+                i.wo_wr_busy = 0
+            }),
+        ],
+    );
+    fires(
+        "WR_BUSY_COVERS_B",
+        3,
+        &[idle(), wo_aw(), wo(|i| i.wo_wr_busy = 0)],
+    );
+    // write-busy low once the B has returned: quiet
+    quiet(&[idle(), wo_aw(), wo_b(|_| ()), wo(|i| i.wo_wr_busy = 0)]);
+    // a completion AW (no data burst being sent) while a data B is owed
+    let comp_aw = wo(|i| i.wo_awvalid = 1);
+    fires("WR_COMP_AFTER_DATA_B", 3, &[idle(), wo_aw(), comp_aw]);
+    quiet(&[idle(), wo_aw(), wo_b(|_| ()), comp_aw]);
+    // more bursts waiting for B than MaxWrOutstanding (8)
+    fires("WR_B_OUTSTANDING", 2, &[idle(), wo(|i| i.wo_bcnt = 9)]);
+    quiet(&[idle(), wo(|i| i.wo_bcnt = 8)]);
+}
+
 // ---- the pair's interconnect (sb2sb_xbar_chk, NumEngines 1) ---------------
 
 /// Write port `k` of the xbar: AW (AWLEN `len`) and one W beat (WLAST

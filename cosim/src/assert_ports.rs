@@ -7,7 +7,7 @@
 use sb2sb_model::ports::{BlockDesc, PortBundle};
 
 sb2sb_model::port_bundle! {
-    /// Harness inputs: one group per checker (`axil_`, `axi_`, `axis_`, `es_`, `ur_`, `xb_`, `so_`).
+    /// Harness inputs: one group per checker (`axil_`, `axi_`, `axis_`, `es_`, `ur_`, `xb_`, `so_`, `wo_`).
     pub struct HarnessIn {
         rst_ni: u64 = 1,
         axil_awaddr: u64 = 16,
@@ -139,6 +139,19 @@ sb2sb_model::port_bundle! {
         so_lin_bready: u64 = 1,
         so_mem_bvalid: u64 = 2,
         so_mem_bready: u64 = 2,
+        /// udma_wr_order_chk (MaxWrOutstanding 8): the S2M side's write
+        /// handshakes and its descriptor events.
+        wo_awvalid: u64 = 1,
+        wo_awready: u64 = 1,
+        wo_bvalid: u64 = 1,
+        wo_bready: u64 = 1,
+        wo_sending: u64 = 1,
+        wo_bcnt: u64 = 4,
+        wo_wn: u64 = 5,
+        wo_head_adv: u64 = 1,
+        wo_end: u64 = 1,
+        wo_fail: u64 = 1,
+        wo_wr_busy: u64 = 1,
     }
 }
 

@@ -123,6 +123,17 @@ module assert_harness (
   input  logic so_lin_bready,
   input  logic [1:0] so_mem_bvalid,
   input  logic [1:0] so_mem_bready,
+  input  logic wo_awvalid,
+  input  logic wo_awready,
+  input  logic wo_bvalid,
+  input  logic wo_bready,
+  input  logic wo_sending,
+  input  logic [3:0] wo_bcnt,
+  input  logic [4:0] wo_wn,
+  input  logic wo_head_adv,
+  input  logic wo_end,
+  input  logic wo_fail,
+  input  logic wo_wr_busy,
   output logic alive_o
 );
   assign alive_o = rst_ni;
@@ -286,5 +297,21 @@ module assert_harness (
     .lin_bready_i (so_lin_bready),
     .mem_bvalid_i (so_mem_bvalid),
     .mem_bready_i (so_mem_bready)
+  );
+
+  udma_wr_order_chk #(.MaxWrOutstanding(8), .BcntW(4), .WnW(5)) u_wr_order (
+    .clk_i (clk_i),
+    .rst_ni (rst_ni),
+    .awvalid_i (wo_awvalid),
+    .awready_i (wo_awready),
+    .bvalid_i (wo_bvalid),
+    .bready_i (wo_bready),
+    .sending_i (wo_sending),
+    .bcnt_i (wo_bcnt),
+    .wn_i (wo_wn),
+    .head_adv_i (wo_head_adv),
+    .end_i (wo_end),
+    .fail_i (wo_fail),
+    .wr_busy_i (wo_wr_busy)
   );
 endmodule : assert_harness
