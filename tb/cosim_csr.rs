@@ -9,7 +9,7 @@ use sb2sb_model::evt_sem::csr::EvtSemCsr;
 use sb2sb_model::evt_sem::EvtSem;
 use sb2sb_model::ports::Stimulus;
 use sb2sb_model::udma::csr::UdmaCsr;
-use sb2sb_model::udma::{UdmaEngine, UdmaWidth, W128, W32, W64};
+use sb2sb_model::udma::{UdmaEngine, UdmaWidth, W128, W256, W32, W64};
 
 fn opts(cycles: u64) -> Options {
     Options {
@@ -63,6 +63,7 @@ fn udma_csr_tests_pass_in_lockstep_at_every_width() {
     udma::<W64>();
     udma::<W32>();
     udma::<W128>();
+    udma::<W256>();
 }
 
 // ---- `sb2sb csr` (the CLI over the same generated plans) ----
@@ -99,6 +100,7 @@ fn csr_cli_runs_every_block_and_reports_the_plan_counts() {
         ("udma", &udma),
         ("udma_w32", &udma),
         ("udma_w128", &udma),
+        ("udma_w256", &udma),
     ] {
         let o = sb2sb_csr(&["--block", block, "--json"]);
         let err = String::from_utf8_lossy(&o.stderr);
@@ -163,5 +165,8 @@ fn csr_cli_reports_a_mismatch_with_cycle_signal_and_both_values() {
     let o = sb2sb_csr(&["--block", "leg"]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("evt_sem, udma, udma_w32, udma_w128"), "{err}");
+    assert!(
+        err.contains("evt_sem, udma, udma_w32, udma_w128, udma_w256"),
+        "{err}"
+    );
 }

@@ -10,7 +10,7 @@ use sb2sb::rtl::XInit;
 use sb2sb_model::ports::{CycleModel, PortBundle, Stimulus};
 use sb2sb_model::udma::{
     FaultyUdma, Udma, UdmaEngine, UdmaEnv, UdmaFault, UdmaIn, UdmaOut, UdmaStim, UdmaWidth, BLOCK,
-    W128, W32, W64,
+    W128, W256, W32, W64,
 };
 
 fn opts(seed: u64, cycles: u64) -> Options {
@@ -196,6 +196,13 @@ fn udma_w128_lockstep_driver_style_copy_wraps_ring_with_every_ring_id() {
     driver_style_wraps_at::<W128>(150_000);
 }
 
+/// Block `udma_w256` is the engine every core of the pair and the system top
+/// instances (`rtl/sb2sb_core.sv`), at its parameters and width.
+#[test]
+fn udma_w256_lockstep_driver_style_copy_wraps_ring_with_every_ring_id() {
+    driver_style_wraps_at::<W256>(150_000);
+}
+
 #[test]
 fn udma_w32_lockstep_driver_style_copy_wraps_ring_with_every_ring_id() {
     driver_style_wraps_at::<W32>(450_000);
@@ -212,6 +219,21 @@ fn udma_w128_lockstep_random_traffic_is_clean_on_all_queues() {
         "axi_data_write_bursts",
         "bp_w",
         "bp_axis_in",
+        "axi_slverr_beats",
+    ] {
+        assert!(r.cov(name) > 0, "coverage counter {name} never hit");
+    }
+}
+
+#[test]
+fn udma_w256_lockstep_random_traffic_is_clean_on_all_queues() {
+    let r = lockstep_at::<W256>(7, 300_000);
+    assert_eq!(r.cov("queues_with_jobs"), 16);
+    for name in [
+        "multi_desc_pkts",
+        "unaligned_ptr_jobs",
+        "guard_bytes_checked",
+        "axi_data_write_bursts",
         "axi_slverr_beats",
     ] {
         assert!(r.cov(name) > 0, "coverage counter {name} never hit");

@@ -11,7 +11,7 @@ use sb2sb_model::pair::system::{SysIn, SysOut, SysParams, SysTop};
 use sb2sb_model::pair::{
     leg16_params, LegEnv, Pair, PairIn, PairOut, Scenario, LEG_FAULTS, SCENARIOS,
 };
-use sb2sb_model::udma::{Udma, UdmaEngine, UdmaEnv, UdmaStim, W128, W32};
+use sb2sb_model::udma::{Udma, UdmaEngine, UdmaEnv, UdmaStim, W128, W256, W32};
 
 use crate::lockstep::{self, FlipOutputBit, Options, Report};
 
@@ -61,6 +61,7 @@ pub fn run_named(name: &str, opts: &Options, fault: Option<&Fault>) -> Result<Re
         "udma" => go::<Udma, UdmaStim>(name, Udma::new(), opts, fault),
         "udma_w32" => go::<UdmaEngine<W32>, UdmaEnv<W32>>(name, UdmaEngine::new(), opts, fault),
         "udma_w128" => go::<UdmaEngine<W128>, UdmaEnv<W128>>(name, UdmaEngine::new(), opts, fault),
+        "udma_w256" => go::<UdmaEngine<W256>, UdmaEnv<W256>>(name, UdmaEngine::new(), opts, fault),
         "leg" => run_leg(opts, None, None, fault),
         "system" => go::<SysTop, SysEnv>(name, SysTop::default(), opts, fault),
         "system_2pkg" => go::<SysTop, SysEnv2Pkg>(

@@ -11,7 +11,7 @@ use sb2sb_model::pair::sys_stim::SysEnv;
 use sb2sb_model::pair::system::SysTop;
 use sb2sb_model::pair::{LegEnv, Pair};
 use sb2sb_model::ports::{CycleModel, PortBundle, Stimulus};
-use sb2sb_model::udma::{Udma, UdmaEngine, UdmaEnv, UdmaStim, W128, W32};
+use sb2sb_model::udma::{Udma, UdmaEngine, UdmaEnv, UdmaStim, W128, W256, W32};
 
 /// FNV-1a over the packed words of every cycle's inputs, plus the coverage.
 fn hash<G: CycleModel<In = S::In, Out = S::Out>, S: Stimulus>(
@@ -60,6 +60,10 @@ fn main() {
             (
                 "udma_w128",
                 hash::<_, UdmaEnv<W128>>(UdmaEngine::<W128>::new(), seed, cycles),
+            ),
+            (
+                "udma_w256",
+                hash::<_, UdmaEnv<W256>>(UdmaEngine::<W256>::new(), seed, cycles),
             ),
             ("leg", hash::<_, LegEnv>(Pair::default(), seed, cycles)),
             ("system", hash::<_, SysEnv>(SysTop::default(), seed, cycles)),

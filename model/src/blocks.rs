@@ -13,6 +13,7 @@ pub const BLOCKS: &[BlockDesc] = &[
     crate::udma::BLOCK,
     crate::udma::BLOCK_W32,
     crate::udma::BLOCK_W128,
+    crate::udma::BLOCK_W256,
     crate::pair::BLOCK,
     crate::pair::system::BLOCK,
 ];

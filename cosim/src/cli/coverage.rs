@@ -32,12 +32,16 @@
 //! environment, and the integration block is judged on its glue (OpenTitan's
 //! chip-level coverage likewise excludes IPs closed at block level). A point
 //! covered nowhere stays uncovered. Reported as `credited`, apart from waived.
+//! A module whose parameterized name Verilator hashed (`__piN`) is matched by
+//! its instance path below FROM's top instead ([`super::cov_credit`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use serde::Serialize;
+
+use super::cov_credit::{anchors_in, CreditSource};
 
 #[derive(clap::Args, Debug)]
 pub struct CoverageArgs {
@@ -485,15 +489,16 @@ pub fn block_coverage(
 }
 
 /// As [`block_coverage`], with `credit` entries: `covered_in[FROM]` holds the
-/// keys of the points covered in block FROM's merged data.
+/// points covered in block FROM's merged data.
 pub fn block_coverage_credited(
     block: &str,
     points: &[Point],
     waivers: &[Waiver],
     used: &mut [bool],
     root: &str,
-    covered_in: &BTreeMap<String, std::collections::BTreeSet<PointKey>>,
+    covered_in: &BTreeMap<String, CreditSource>,
 ) -> BlockCoverage {
+    let anchors = anchors_in(points, covered_in);
     let mut figs: BTreeMap<Kind, Figure> = BTreeMap::new();
     let mut unc = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
@@ -508,7 +513,7 @@ pub fn block_coverage_credited(
             w.credits(block, p)
                 && w.from
                     .iter()
-                    .any(|b| covered_in.get(b).is_some_and(|s| s.contains(&point_key(p))))
+                    .any(|b| covered_in.get(b).is_some_and(|s| s.covers(p, &anchors[b])))
         });
         if let Some(k) = credit {
             used[k] = true;
@@ -651,16 +656,16 @@ fn load_blocks(
     Ok(data)
 }
 
-/// Covered point keys of every block a `credit` entry names.
+/// Covered points of every block a `credit` entry names.
 fn credit_sources(
     data: &[(&'static str, Vec<Point>)],
     waivers: &[Waiver],
-) -> BTreeMap<String, std::collections::BTreeSet<PointKey>> {
+) -> BTreeMap<String, CreditSource> {
     let mut covered_in = BTreeMap::new();
     for (name, pts) in data {
         if waivers.iter().any(|w| w.from.iter().any(|b| b == name)) {
-            let keys = pts.iter().filter(|p| p.count > 0).map(point_key).collect();
-            covered_in.insert(name.to_string(), keys);
+            let top = sb2sb_model::blocks::find(name).map_or(*name, |b| b.top);
+            covered_in.insert(name.to_string(), CreditSource::new(top, pts));
         }
     }
     covered_in
@@ -820,7 +825,7 @@ C '\x01t\x02user\x01page\x02v_user/x\x01f\x02a.sv\x01l\x021\x01h\x02TOP' 0\n";
         .unwrap();
         assert_eq!(w[0].from, vec!["udma".to_string(), "evt_sem".to_string()]);
         assert_eq!(w[0].reason, "closed by the udma block's environment");
-        let keys = |pts: &[Point]| pts.iter().filter(|p| p.count > 0).map(point_key).collect();
+        let keys = |pts: &[Point]| CreditSource::new("udma_engine", pts);
         // Covered in block udma: the leg's udma_s2m point 12 is credited; the
         // udma_engine toggle point (another module) is not.
         let covered_in = BTreeMap::from([("udma".to_string(), keys(&udma))]);
@@ -960,7 +965,7 @@ where
 
 pub fn run_csr(a: CovCsrArgs) -> Result<i32> {
     use sb2sb_model::evt_sem::{csr::EvtSemCsr, EvtSem};
-    use sb2sb_model::udma::{csr::UdmaCsr, UdmaEngine, W128, W32, W64};
+    use sb2sb_model::udma::{csr::UdmaCsr, UdmaEngine, W128, W256, W32, W64};
     anyhow::ensure!(
         crate::rtl::COVERAGE_BUILD,
         "coverage-csr needs a coverage build (SB2SB_COVERAGE=1; `make coverage` makes one)"
@@ -976,6 +981,7 @@ pub fn run_csr(a: CovCsrArgs) -> Result<i32> {
             "udma" => csr_run::<_, UdmaCsr<W64>>(b, UdmaEngine::<W64>::new(), &a)?,
             "udma_w32" => csr_run::<_, UdmaCsr<W32>>(b, UdmaEngine::<W32>::new(), &a)?,
             "udma_w128" => csr_run::<_, UdmaCsr<W128>>(b, UdmaEngine::<W128>::new(), &a)?,
+            "udma_w256" => csr_run::<_, UdmaCsr<W256>>(b, UdmaEngine::<W256>::new(), &a)?,
             _ => {}
         }
     }

@@ -1,4 +1,4 @@
-//! `sb2sb csr --block evt_sem|udma|udma_w32|udma_w128`: the CSR tests generated
+//! `sb2sb csr --block evt_sem|udma|udma_w32|udma_w128|udma_w256`: the CSR tests generated
 //! from a block's register description (model/src/regs/csr.rs: reset values,
 //! read/write, bit-bash, aliasing, WO/RO/W1C), run in lockstep against the
 //! Verilated RTL. Prints the number of transactions of each test kind, the
@@ -11,12 +11,12 @@ use sb2sb_model::evt_sem::EvtSem;
 use sb2sb_model::ports::{CycleModel, Stimulus};
 use sb2sb_model::regs::csr::{plan, SEQ_NAMES};
 use sb2sb_model::udma::csr::{insts as udma_insts, UdmaCsr};
-use sb2sb_model::udma::{UdmaEngine, UdmaWidth, W128, W32, W64};
+use sb2sb_model::udma::{UdmaEngine, UdmaWidth, W128, W256, W32, W64};
 
 use crate::lockstep::{self, Options, Report};
 
 /// Blocks `sb2sb csr` accepts.
-pub const CSR_BLOCKS: [&str; 4] = ["evt_sem", "udma", "udma_w32", "udma_w128"];
+pub const CSR_BLOCKS: [&str; 5] = ["evt_sem", "udma", "udma_w32", "udma_w128", "udma_w256"];
 
 /// Cycles a transaction of the plan may take at most (request, commit, response,
 /// and the adapter's registered answer); the run is sized from the plan.
@@ -24,7 +24,7 @@ const CYCLES_PER_OP: u64 = 8;
 
 #[derive(clap::Args, Debug)]
 pub struct CsrArgs {
-    /// Block: evt_sem, udma (64-bit data), udma_w32 or udma_w128.
+    /// Block: evt_sem, udma (64-bit data), udma_w32, udma_w128 or udma_w256.
     #[arg(long)]
     pub block: String,
     /// Print one JSON object instead of the table.
@@ -114,6 +114,7 @@ pub fn run_block(a: &CsrArgs) -> Result<CsrReport> {
         "udma" => udma::<W64>("udma", a)?,
         "udma_w32" => udma::<W32>("udma_w32", a)?,
         "udma_w128" => udma::<W128>("udma_w128", a)?,
+        "udma_w256" => udma::<W256>("udma_w256", a)?,
         other => bail!(
             "--block `{other}` has no generated CSR tests (known: {})",
             CSR_BLOCKS.join(", ")

@@ -3,6 +3,7 @@
 
 pub mod addr;
 pub mod cosim;
+pub mod cov_credit;
 pub mod coverage;
 pub mod csr;
 pub mod isa;

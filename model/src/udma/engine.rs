@@ -419,8 +419,8 @@ udma_width!(
     &[("DataWidth", 128), ("MaxWrBurst", 16), RD_OUT_PARAM, WR_OUT_PARAM]
 );
 udma_width!(
-    /// `DataWidth` 256 (golden model only; the RTL elaborates and lints at 256
-    /// but is not a registered lockstep block, to bound the build time).
+    /// `DataWidth` 256 (block `udma_w256`): the engine of every core of the
+    /// pair and the system top, at the core's parameters.
     W256, UdmaW256In, UdmaW256Out, BLOCK_W256, "udma_w256", 256, [u64; 4], 16,
     &[("DataWidth", 256), ("MaxWrBurst", 16), RD_OUT_PARAM, WR_OUT_PARAM]
 );

@@ -626,8 +626,14 @@ impl<W: UdmaWidth> UdmaEnv<W> {
         if inject == Some(Inject::DbOverMidPkt) && max_n < 2 {
             inject = Some(Inject::DbOverM2s);
         }
+        // No completion ring to fail: the error close instead (its
+        // burst-aligned cut is the path through CMP without a ring).
         if inject == Some(Inject::SlverrComp) && !self.qs[q].comp {
-            inject = Some(Inject::SlverrDst);
+            inject = Some(if max_n < 2 {
+                Inject::SlverrDst
+            } else {
+                Inject::DecerrSrcClose
+            });
         }
         inject
     }
@@ -696,10 +702,21 @@ impl<W: UdmaWidth> UdmaEnv<W> {
                 // reaches an S2M that holds no byte: a packet-ending beat with
                 // nothing to write (udma_s2m `tk == 0 && blast`,
                 // docs/signoff.md §6). Only shortened, never moved past the
-                // next buffer's start, so no source buffers overlap.
+                // next buffer's start, so no source buffers overlap. On a
+                // queue without a completion ring the cut is always made, on a
+                // whole write burst when the buffer is that long: S2M has then issued
+                // every burst when the close beat comes, and with their Bs
+                // back it passes CMP with nothing to write (`udma_s2m` CMP
+                // with `comp_en_i` low; a descriptor owed its Bs skips CMP).
                 let bb = W::BEAT_BYTES;
-                if j.m2s[0].1 >= bb && self.rng.bool() {
-                    j.m2s[0] = (src, j.m2s[0].1 / bb * bb);
+                let burst = bb * W::MAX_WR_BURST;
+                let unit = if !self.qs[q].comp && j.m2s[0].1 >= burst {
+                    burst
+                } else {
+                    bb
+                };
+                if j.m2s[0].1 >= bb && (unit == burst || self.rng.bool()) {
+                    j.m2s[0] = (src, j.m2s[0].1 / unit * unit);
                     let total: u32 = j.m2s[..j.nm].iter().map(|c| c.1).sum();
                     j.s2m = [(dst, total), (0, 0), (0, 0), (0, 0)];
                     j.ns = 1;

@@ -1542,3 +1542,63 @@ fn the_semaphore_descriptor_with_dmb_waits_for_the_data_bs() {
         t.bs[3].0
     );
 }
+
+/// `parameter ... NAME = VALUE` defaults of an RTL module's header.
+fn rtl_param_defaults(src: &str) -> std::collections::BTreeMap<String, i64> {
+    let head = &src[..src.find(") (").unwrap_or(src.len())];
+    head.lines()
+        .filter_map(|l| l.trim().strip_prefix("parameter "))
+        .filter_map(|l| {
+            let (lhs, rhs) = l.split_once('=')?;
+            let name = lhs.split_whitespace().last()?;
+            let v = rhs.trim().trim_end_matches(',').trim().parse().ok()?;
+            Some((name.to_string(), v))
+        })
+        .collect()
+}
+
+/// Block `udma_w256` is the engine the cores instance (`rtl/sb2sb_core.sv`):
+/// DataWidth is the core's data width, every parameter the core sets has the
+/// block's value, and every other parameter the block sets is the RTL
+/// default the core's engine takes. Coverage credits the cores' engine
+/// points from this block's data on that ground (docs/coverage-waivers.txt).
+#[test]
+fn udma_w256_block_has_the_parameters_of_the_cores_engine() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../rtl/");
+    let core = std::fs::read_to_string(format!("{root}sb2sb_core.sv")).unwrap();
+    let engine = std::fs::read_to_string(format!("{root}udma_engine.sv")).unwrap();
+    let at = core
+        .find("udma_engine #(")
+        .expect("the core instances udma_engine");
+    let list = &core[at + "udma_engine #(".len()..];
+    let list = &list[..list.find(") u_").expect("one parameter list")];
+    let set: Vec<(String, String)> = list
+        .split(',')
+        .filter_map(|a| {
+            let a = a.trim().strip_prefix('.')?;
+            let (n, v) = a.split_once('(')?;
+            Some((n.to_string(), v.trim_end_matches(')').to_string()))
+        })
+        .collect();
+    assert_eq!(
+        set.len(),
+        2,
+        "the core sets DataWidth and MaxWrBurst: {set:?}"
+    );
+    let defaults = rtl_param_defaults(&engine);
+    assert!(defaults.contains_key("MaxRdOutstanding"), "{defaults:?}");
+    for (name, value) in BLOCK_W256.params {
+        let core_value = match set.iter().find(|(n, _)| n == name) {
+            Some((_, v)) if v == "DataBits" => i64::from(crate::clock::ENGINE_DATA_BITS),
+            Some((_, v)) => v.parse().expect("a literal"),
+            None => defaults[*name],
+        };
+        assert_eq!(*value, core_value, "udma_w256 parameter {name}");
+    }
+    for (name, _) in &set {
+        assert!(
+            BLOCK_W256.params.iter().any(|(n, _)| n == name),
+            "the block sets the core's {name}"
+        );
+    }
+}
