@@ -39,7 +39,7 @@ use crate::ports::Stimulus;
 use crate::regs::axil::{AxilIn, AxilOut};
 use crate::stim::StimRng;
 use crate::system::bcast::{bcast_reg, Doorbells};
-use crate::system::firmware::{self, DoorbellAddrs, Q7Step, RingLayout};
+use crate::system::firmware::{self, DoorbellAddrs, Q7Step, RingLayout, SEMA_CONST_BYTES};
 use crate::system::legs::split_partitions;
 use crate::system::map;
 use crate::system::q7_exec::POLL_GAP;
@@ -227,6 +227,77 @@ pub(super) fn lower(steps: &[Q7Step], ops: &mut VecDeque<Op>) {
     }
 }
 
+/// The probes: outside every window (write and read), a read of the
+/// memory window, a MASK with a bit of an absent engine, TAIL_INC with an
+/// empty mask, a read of TAIL_INC (write-only), an offset between the
+/// broadcast registers, stores the interconnect refuses, and a MASK
+/// written and read back. Queue 15's broadcast group, which no leg uses
+/// (legs ring queue 0); its mask is left 0. `engines`: the Q7 port's engines.
+pub(super) fn probe_ops(rng: &mut StimRng, engines: usize) -> [Op; 15] {
+    let side = rng.below(2) as u8;
+    let g = (map::CORE_BCAST_BASE + u64::from(bcast_reg(15, side, 0))) as u32;
+    let absent = 1u32 << engines;
+    let mask = (rng.u32() & (absent - 1)).max(1);
+    let mut at = |base: u32, step: u32| base + step * rng.below(64) as u32;
+    let err = |addr: u32, data: u32| Op::WrErr {
+        addr,
+        data,
+        strb: 0xF,
+    };
+    let wr = |addr: u32, data: u32| Op::wr(addr.into(), data);
+    [
+        err(at(0x1800_0000, 4), 1),
+        Op::RdErr {
+            addr: at(0x1700_0000, 4),
+        },
+        Op::RdErr {
+            addr: at(map::CORE_DESC_BASE as u32, 8),
+        },
+        err(g + BCAST_MASK, absent | mask),
+        err(g + BCAST_TAIL_INC, 1),
+        Op::RdErr {
+            addr: g + BCAST_TAIL_INC,
+        },
+        err(g + 2, 1),
+        Op::RdErr { addr: g + 2 },
+        // memory stores the interconnect refuses: outside the SBUF window
+        // of partition 0, and between the descriptor RAM and the Q7
+        // port's memory window end
+        err(at(0, 8), 1),
+        err(at(0x1300_0000, 8), 1),
+        wr(g + BCAST_MASK, mask),
+        Op::Expect {
+            addr: g + BCAST_MASK,
+            value: mask,
+        },
+        // TAIL_INC with one strobe: forwarded to every engine of the mask,
+        // each refuses the partial-strobe RTP_INC (no doorbell), the first
+        // refusal is the answer
+        Op::WrErr {
+            addr: g + BCAST_TAIL_INC,
+            data: 1,
+            strb: 0x1,
+        },
+        wr(g + BCAST_MASK, 0),
+        Op::Expect {
+            addr: g + BCAST_MASK,
+            value: 0,
+        },
+    ]
+}
+
+/// The probe program's ops ([`probe_ops`]): the empty-mask TAIL_INC
+/// (the fifth) must find the mask 0, so either the first ten alone or, one
+/// time in two, the mask block (the last five, which end with mask 0) first.
+pub(super) fn probe_seq(rng: &mut StimRng, engines: usize) -> VecDeque<Op> {
+    let all = probe_ops(rng, engines);
+    if rng.bool() {
+        all[10..].iter().chain(&all[..10]).copied().collect()
+    } else {
+        all[..10].iter().copied().collect()
+    }
+}
+
 /// The value of a generator call whose address closure cannot fail.
 pub(super) fn infallible<T>(r: Result<T, Infallible>) -> T {
     match r {
@@ -278,6 +349,26 @@ fn sem_overrun(x: &LegCtx) -> bool {
     x.read_err.is_some_and(|(_, j)| j % 2 == 1) && x.l.bytes > 8
 }
 
+/// Bytes of the free descriptor RAM right below the semaphore constants that
+/// the constant copy takes along ([`LegEnv::engine_descs`]): its 40 bytes
+/// then start 24 bytes into a 256-bit word and end at the descriptor RAM's
+/// end, two words (a multi-beat burst at every data width). Every core's descriptor RAM is cleared by the preload and
+/// nothing else writes there (the completion rings end below it, checked by
+/// `the_pair_layout_fits_every_registered_descriptor_ram`), so the bytes are
+/// zero on both cores.
+pub(super) const KCOPY_LEAD: u64 = 24;
+
+/// Where the constant copy of a leg writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum KCopy {
+    /// Onto the RX core's copy: a link burst into the peer's descriptor RAM
+    /// (an in-lane's descriptor target).
+    Peer,
+    /// Onto the TX core's own copy: a write lane's burst into its own
+    /// descriptor RAM.
+    Own,
+}
+
 /// What the leg being built needs: its spec, the straps of its TX and RX
 /// cores, the engine whose read leaves the core, the constant copy.
 #[derive(Debug, Clone, Copy)]
@@ -286,7 +377,7 @@ struct LegCtx {
     ts: Straps,
     rs: Straps,
     read_err: Option<(usize, u32)>,
-    kcopy: bool,
+    kcopy: Option<KCopy>,
 }
 #[derive(Debug, Clone)]
 struct LegRun {
@@ -340,6 +431,8 @@ struct Cov {
     q7_sbuf_stores: u64,
     /// Legs that copied the semaphore constants into the peer's descriptor RAM.
     konst_copies: u64,
+    /// Legs that copied them onto the TX core's own copy.
+    konst_copies_own: u64,
     check_fail: u64,
 }
 
@@ -748,10 +841,17 @@ impl LegEnv {
         let st = [sa, sb];
         let read_err = self.read_err_next.take();
         // One random leg in four first copies the TX core's semaphore constants
-        // (16 bytes) onto the RX core's own copy, which holds the same bytes:
-        // a burst of the link into the peer's descriptor RAM (an in-lane's
-        // descriptor target), with nothing to expect beyond "unchanged".
-        let kcopy = sc.is_none() && self.q7rng.chance(1, 4);
+        // with the free bytes below them (KCOPY_LEAD) onto the RX core's copy
+        // or, one copy in two, onto the TX core's own: both hold the same
+        // bytes, so there is nothing to expect beyond "unchanged" (checked by
+        // every later semaphore descriptor that reads the constants).
+        let kcopy = (sc.is_none() && self.q7rng.chance(1, 4)).then(|| {
+            if self.q7rng.bool() {
+                KCopy::Own
+            } else {
+                KCopy::Peer
+            }
+        });
         let x = LegCtx {
             l,
             ts: st[l.tx],
@@ -856,12 +956,22 @@ impl LegEnv {
             descs.push(d.unwrap_or([0; 16]));
             *pos = pos.advance(1, lay.ring_len);
         };
-        if x.kcopy && k == 0 && u32::from(np) + 3 < lay.ring_len {
-            let to = if side == 0 { x.ts } else { x.rs };
-            let ptr = soc_route(place, x.ts, to, lay.sema_const);
-            push(firmware::data_desc(side, 16, pos.ring_id, ptr), pos);
+        if let Some(kc) = x
+            .kcopy
+            .filter(|_| k == 0 && u32::from(np) + 3 < lay.ring_len)
+        {
+            let to = match (side, kc) {
+                (1, KCopy::Peer) => x.rs,
+                _ => x.ts,
+            };
+            let ptr = soc_route(place, x.ts, to, lay.sema_const - KCOPY_LEAD);
+            let len = SEMA_CONST_BYTES.len() as u32 + KCOPY_LEAD as u32;
+            push(firmware::data_desc(side, len, pos.ring_id, ptr), pos);
             if side == 0 {
-                self.cov.konst_copies += 1;
+                match kc {
+                    KCopy::Peer => self.cov.konst_copies += 1,
+                    KCopy::Own => self.cov.konst_copies_own += 1,
+                }
             }
         }
         for (j, p) in (p0..p0 + np).enumerate() {
@@ -981,83 +1091,17 @@ impl LegEnv {
 
     /// Accesses the Q7 port must refuse (SLVERR) or answer from its own
     /// broadcast registers, on a random port while random legs run
-    /// ([`Self::probe_ops`]), then a store into the port's own SBUF
+    /// ([`probe_seq`]), then a store into the port's own SBUF
     /// ([`Self::sbuf_store_probe`]).
     fn probe_prog(&mut self) -> Prog {
         let c = self.q7rng.below(2) as usize;
-        let all = self.probe_ops();
-        // the empty-mask TAIL_INC (all[4]) must find the mask 0: the first ten
-        // alone, or after the mask block (all[10..], which ends with mask 0)
-        let mut ops: VecDeque<Op> = if self.q7rng.bool() {
-            all[10..].iter().chain(&all[..10]).copied().collect()
-        } else {
-            all[..10].iter().copied().collect()
-        };
+        let mut ops = probe_seq(&mut self.q7rng, self.p.engines);
         self.sbuf_store_probe(c, &mut ops);
         Prog {
             port: vec![c],
             ops,
             wait_until: 0,
         }
-    }
-
-    /// The probes: outside every window (write and read), a read of the
-    /// memory window, a MASK with a bit of an absent engine, TAIL_INC with an
-    /// empty mask, a read of TAIL_INC (write-only), an offset between the
-    /// broadcast registers, stores the interconnect refuses, and a MASK
-    /// written and read back. Queue 15's broadcast group, which no leg uses
-    /// (legs ring queue 0); its mask is left 0.
-    fn probe_ops(&mut self) -> [Op; 15] {
-        let side = self.q7rng.below(2) as u8;
-        let g = (map::CORE_BCAST_BASE + u64::from(bcast_reg(15, side, 0))) as u32;
-        let absent = 1u32 << self.p.engines;
-        let mask = (self.q7rng.u32() & (absent - 1)).max(1);
-        let mut at = |base: u32, step: u32| base + step * self.q7rng.below(64) as u32;
-        let err = |addr: u32, data: u32| Op::WrErr {
-            addr,
-            data,
-            strb: 0xF,
-        };
-        let wr = |addr: u32, data: u32| Op::wr(addr.into(), data);
-        [
-            err(at(0x1800_0000, 4), 1),
-            Op::RdErr {
-                addr: at(0x1700_0000, 4),
-            },
-            Op::RdErr {
-                addr: at(map::CORE_DESC_BASE as u32, 8),
-            },
-            err(g + BCAST_MASK, absent | mask),
-            err(g + BCAST_TAIL_INC, 1),
-            Op::RdErr {
-                addr: g + BCAST_TAIL_INC,
-            },
-            err(g + 2, 1),
-            Op::RdErr { addr: g + 2 },
-            // memory stores the interconnect refuses: outside the SBUF window
-            // of partition 0, and between the descriptor RAM and the Q7
-            // port's memory window end
-            err(at(0, 8), 1),
-            err(at(0x1300_0000, 8), 1),
-            wr(g + BCAST_MASK, mask),
-            Op::Expect {
-                addr: g + BCAST_MASK,
-                value: mask,
-            },
-            // TAIL_INC with one strobe: forwarded to every engine of the mask,
-            // each refuses the partial-strobe RTP_INC (no doorbell), the first
-            // refusal is the answer
-            Op::WrErr {
-                addr: g + BCAST_TAIL_INC,
-                data: 1,
-                strb: 0x1,
-            },
-            wr(g + BCAST_MASK, 0),
-            Op::Expect {
-                addr: g + BCAST_MASK,
-                value: 0,
-            },
-        ]
     }
 
     /// A Q7 store into the port's own SBUF (the Q7 write lane's local SBUF
@@ -1775,6 +1819,7 @@ impl Stimulus for LegEnv {
             ("q7_slverr", c.q7_slverr),
             ("q7_sbuf_stores", c.q7_sbuf_stores),
             ("konst_copies", c.konst_copies),
+            ("konst_copies_own", c.konst_copies_own),
             ("sbuf_words_checked", c.words_checked),
             ("sems_checked", c.sems_checked),
             ("check_fail", c.check_fail),
@@ -1825,6 +1870,9 @@ mod closure_tests {
             assert_eq!((l.ring_len, l.slot_bytes, l.queues), (64, 1024, 1));
             assert!(l.fits(p.engines as u8, p.desc_bytes.into()), "{p:?}");
             assert_eq!(l.sema_const, 0x1200_0000 + u64::from(p.desc_bytes) - 16);
+            // the constant copy's lead bytes lie past the last completion ring
+            let last = p.engines as u8 - 1;
+            assert!(l.comp_ring_offset(last, 0) + l.slot_bytes <= l.sema_const - KCOPY_LEAD);
         }
         let l = LegEnv::with_scenario(1, 1, None).layout();
         assert_eq!(l.comp_ring_offset(0, 0), 0x1200_2000);
@@ -1900,6 +1948,7 @@ mod closure_tests {
             "q7_slverr",
             "q7_sbuf_stores",
             "konst_copies",
+            "konst_copies_own",
         ] {
             assert!(cov[n] > 0, "{n}: {cov:?}");
         }

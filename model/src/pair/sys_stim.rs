@@ -41,7 +41,7 @@ use crate::ports::Stimulus;
 use crate::regs::axil::{AxilIn, AxilOut};
 use crate::stim::StimRng;
 use crate::system::bcast::Doorbells;
-use crate::system::firmware::{self, RingLayout};
+use crate::system::firmware::{self, RingLayout, SEMA_CONST_BYTES};
 use crate::system::legs::split_partitions;
 use crate::system::map;
 use crate::system::q7_exec::POLL_GAP;
@@ -49,9 +49,9 @@ use crate::system::q7_master::AxilMaster;
 use crate::system::topology::{CoreId, Topology};
 use crate::system::DEFAULT_GO_SEM;
 use crate::udma::desc::RingPos;
-use crate::udma::regs::{eng_addr, UDMA_ENG_CHANGE_STATE};
+use crate::udma::regs::{eng_addr, AXI_RESP_SLVERR, UDMA_ENG_CHANGE_STATE};
 
-use super::stim::{infallible, lower, Op, PairDoorbells};
+use super::stim::{infallible, lower, probe_seq, KCopy, Op, PairDoorbells, KCOPY_LEAD};
 use super::system::{field, set_field, SysIn, SysOut, SysParams, SYS_CORES};
 use super::top::{CoreInPins, CoreOutPins};
 
@@ -60,6 +60,20 @@ pub const RESET_CYCLES: u64 = 4;
 /// Semaphores per leg of a batch: leg `k` takes its local and remote
 /// semaphores from `k * SEMS_PER_LEG ..`, below [`DEFAULT_GO_SEM`].
 const SEMS_PER_LEG: u8 = 60;
+/// Cycles the error leg's programs wait after the launch before reading
+/// the semaphores no engine raised (as the pair's ring_id_error).
+const ERR_LEG_WAIT: u64 = 4000;
+
+/// What a leg's descriptors do besides moving its partitions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LegKind {
+    Plain,
+    /// The first engine's ring starts with the constant copy (the pair
+    /// environment's, [`KCopy`]).
+    KCopy(KCopy),
+    /// The error leg ([`SysEnv::start_err_leg`]).
+    Errors,
+}
 
 /// One leg of the system: TX core `tx` to RX core `rx`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,6 +123,8 @@ impl Prog {
 struct LegRun {
     spec: SysLeg,
     done_sides: u32,
+    /// The error leg ([`SysEnv::start_err_leg`]): no engine completes, no byte lands.
+    failed: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,6 +132,8 @@ enum Step {
     Reset,
     Preload,
     Setup,
+    /// The error leg after the first set-up, then a reset.
+    ErrLeg,
     Batch,
 }
 
@@ -138,6 +156,16 @@ struct Cov {
     bp_link: u64,
     words_checked: u64,
     sems_checked: u64,
+    /// Accesses the Q7 port refused as expected (SLVERR probes).
+    q7_slverr: u64,
+    /// Probe programs run ([`super::stim::probe_ops`]).
+    probes: u64,
+    /// Legs whose first descriptor copies the semaphore constants onto the
+    /// RX core's copy / onto the TX core's own.
+    konst_copies: u64,
+    konst_copies_own: u64,
+    /// Error legs run (a read leaving the core, an S2M burst past SEM_INCR).
+    err_legs: u64,
     check_fail: u64,
 }
 
@@ -171,6 +199,10 @@ pub struct SysEnv {
     bp_on: bool,
     /// No further batch starts: the run ends with the drain and a full scan.
     drain: bool,
+    /// The SBUFs and descriptor RAMs are loaded (a later reset keeps them).
+    preloaded: bool,
+    /// The error leg has run.
+    err_done: bool,
     final_checked: bool,
     cov: Cov,
     fail_msg: Option<String>,
@@ -222,6 +254,8 @@ impl SysEnv {
             quiet_since: u64::MAX,
             bp_on: false,
             drain: false,
+            preloaded: false,
+            err_done: false,
             final_checked: false,
             cov: Cov::default(),
             fail_msg: None,
@@ -359,39 +393,86 @@ impl SysEnv {
             .sum()
     }
 
+    /// The descriptors of the ring on `side` of the engine with mask index
+    /// `k` and partitions `p0..p0 + np` of leg `l` (as the pair
+    /// environment's): one data descriptor per partition, then the LOCAL and
+    /// REMOTE semaphore descriptors; ring positions from `pos` (advanced).
+    /// `kind` adds the constant copy before the first engine's partitions,
+    /// or the error leg's two faults ([`Self::start_err_leg`]).
+    fn engine_descs(
+        &self,
+        l: &SysLeg,
+        kind: LegKind,
+        (k, p0, np): (usize, u8, u8),
+        side: u8,
+        pos: &mut RingPos,
+    ) -> Vec<[u8; 16]> {
+        let lay = self.layout;
+        let mut descs = Vec::new();
+        let mut push = |d: Result<[u8; 16], _>, pos: &mut RingPos| {
+            descs.push(d.unwrap_or([0; 16]));
+            *pos = pos.advance(1, lay.ring_len);
+        };
+        if let LegKind::KCopy(kc) = kind {
+            if k == 0 && u32::from(np) + 3 < lay.ring_len {
+                // the pair environment's constant copy (stim::KCOPY_LEAD)
+                let to = match (side, kc) {
+                    (1, KCopy::Peer) => l.rx,
+                    _ => l.tx,
+                };
+                let ptr = self.soc(l.tx, to, lay.sema_const - KCOPY_LEAD);
+                let len = SEMA_CONST_BYTES.len() as u32 + KCOPY_LEAD as u32;
+                push(firmware::data_desc(side, len, pos.ring_id, ptr), pos);
+            }
+        }
+        let err = kind == LegKind::Errors;
+        for p in p0..p0 + np {
+            let ptr = match side {
+                // error leg, first engine: the M2S read leaves the core
+                0 if err && k == 0 => self.soc(l.tx, l.rx, map::sbuf_offset(p, l.src_off.into())),
+                0 => self.soc(l.tx, l.tx, map::sbuf_offset(p, l.src_off.into())),
+                // error leg, second engine: the S2M burst starts in the last
+                // 8 bytes of the RX core's SEM_INCR window and runs past its end
+                _ if err && k == 1 => {
+                    let end = map::CORE_EVT_INCR_BASE + map::CORE_EVT_INCR_BYTES;
+                    self.soc(l.tx, l.rx, end - 8)
+                }
+                _ => self.soc(l.tx, l.rx, map::sbuf_offset(p, l.dst_off.into())),
+            };
+            push(firmware::data_desc(side, l.bytes, pos.ring_id, ptr), pos);
+        }
+        if err && k == 1 {
+            // nothing after the overrun: its SLVERR B returns after S2M has
+            // taken the ring's next descriptor (overlap), whose semaphore
+            // increment would still go out
+            return descs;
+        }
+        for (core, sem) in [(l.tx, l.local_sem), (l.rx, l.remote_sem)] {
+            let sd = lay.sema_desc(sem);
+            let to = if side == 0 { l.tx } else { core };
+            let ptr = self.soc(l.tx, to, sd.target(side));
+            push(firmware::sema_desc(side, sd, pos.ring_id, ptr), pos);
+        }
+        descs
+    }
+
     /// The two Q7 programs of a leg (as the pair environment's): the ring
     /// stores of both roles, RX's arming and TX's launch, the completion
-    /// polls; then the leg is recorded.
-    fn start_leg(&mut self, l: SysLeg) {
+    /// polls (an error leg: a wait, then exact reads of both semaphores,
+    /// which no engine raised); then the leg is recorded.
+    fn start_leg(&mut self, l: SysLeg, kind: LegKind) {
         let id = self.legs.len();
         let lay = self.layout;
         let mut ops = [VecDeque::new(), VecDeque::new()];
         let mut counts = Vec::new();
         let n = self.p.core.engines;
-        for &(e, p0, np) in &split_partitions(l.mask, l.part_start, l.part_count) {
+        let split = split_partitions(l.mask, l.part_start, l.part_count);
+        for (k, &(e, p0, np)) in split.iter().enumerate() {
             for side in 0..2u8 {
                 let t = l.tx * n + usize::from(e);
                 let first = self.tails[t][usize::from(side)];
                 let mut pos = first;
-                let mut descs = Vec::new();
-                for p in p0..p0 + np {
-                    let ptr = if side == 0 {
-                        self.soc(l.tx, l.tx, map::sbuf_offset(p, l.src_off.into()))
-                    } else {
-                        self.soc(l.tx, l.rx, map::sbuf_offset(p, l.dst_off.into()))
-                    };
-                    descs.push(firmware::data_desc(side, l.bytes, pos.ring_id, ptr));
-                    pos = pos.advance(1, lay.ring_len);
-                }
-                for (core, sem) in [(l.tx, l.local_sem), (l.rx, l.remote_sem)] {
-                    let sd = lay.sema_desc(sem);
-                    let to = if side == 0 { l.tx } else { core };
-                    let ptr = self.soc(l.tx, to, sd.target(side));
-                    descs.push(firmware::sema_desc(side, sd, pos.ring_id, ptr));
-                    pos = pos.advance(1, lay.ring_len);
-                }
-                let descs: Vec<[u8; 16]> =
-                    descs.into_iter().map(|d| d.unwrap_or([0; 16])).collect();
+                let descs = self.engine_descs(&l, kind, (k, p0, np), side, &mut pos);
                 self.tails[t][usize::from(side)] = pos;
                 let slot = |s| Ok(lay.desc_offset(e, 0, side, s));
                 let stores = firmware::ring_stores(slot, first.offset, lay.ring_len, &descs);
@@ -421,18 +502,40 @@ impl SysEnv {
             &mut rx_ops,
         );
         lower(&firmware::tx_launch(DEFAULT_GO_SEM, db(0)), &mut tx_ops);
-        // completion: every engine raises local_sem on TX and remote_sem on RX
-        let k = counts.len() as i32;
+        // completion: every engine raises local_sem on TX and remote_sem on
+        // RX; an error leg's engines all stop before raising either
+        let failed = kind == LegKind::Errors;
+        let k = if failed { 0 } else { counts.len() as i32 };
         let before = rx_ops.len();
         for (core, sem, ops) in [
             (l.tx, l.local_sem, &mut tx_ops),
             (l.rx, l.remote_sem, &mut rx_ops),
         ] {
             self.exp_sem[core][usize::from(sem)] += k;
-            ops.push_back(Op::Poll {
-                addr: map::sem_read_offset(sem) as u32,
-                min: self.exp_sem[core][usize::from(sem)],
-            });
+            let (addr, want) = (
+                map::sem_read_offset(sem) as u32,
+                self.exp_sem[core][usize::from(sem)],
+            );
+            if failed {
+                ops.push_back(Op::Delay(ERR_LEG_WAIT));
+                ops.push_back(Op::Expect {
+                    addr,
+                    value: want as u32,
+                });
+                if core == l.rx {
+                    // the overrun's two semaphores of the RX core (the last
+                    // 8 bytes of SEM_INCR) were not incremented either
+                    let last = (map::CORE_EVT_INCR_BYTES / 4) as usize;
+                    for sem in [last - 2, last - 1] {
+                        ops.push_back(Op::Expect {
+                            addr: map::sem_read_offset(sem as u8) as u32,
+                            value: self.exp_sem[core][sem] as u32,
+                        });
+                    }
+                }
+            } else {
+                ops.push_back(Op::Poll { addr, min: want });
+            }
             ops.push_back(Op::Done { leg: id });
         }
         let rx_tail = rx_ops.len() - before;
@@ -450,11 +553,44 @@ impl SysEnv {
             rx_tail,
             wait_until: 0,
         });
-        self.record_leg(l);
+        self.record_leg(l, failed);
+    }
+
+    /// The error leg, once per run after the first set-up (a reset follows
+    /// it, as after the pair's ring_id_error scenario): from a random core
+    /// to another with the first two engines, one partition each of 16
+    /// bytes. The first engine's M2S descriptor reads the RX core's SBUF (a
+    /// read leaving the core: the read lane answers DECERR for every beat and
+    /// that M2S queue stops before sending a byte); the second engine's S2M
+    /// descriptor writes the last 8 bytes of the RX core's SEM_INCR window
+    /// and 8 past it (the RX in-lane answers SLVERR, nothing is incremented,
+    /// that S2M queue stops). No byte lands, no semaphore rises: both are
+    /// read exactly after a wait, and the end-of-run check covers the SBUFs.
+    fn start_err_leg(&mut self) {
+        let n = self.p.core.engines.min(2);
+        let tx = self.q7rng.below(SYS_CORES as u64) as usize;
+        let rx = (tx + 1 + self.q7rng.below(SYS_CORES as u64 - 1) as usize) % SYS_CORES;
+        let part = self.q7rng.below(128 - n as u64 + 1) as u8;
+        let wb = self.p.core.sbuf_win_base;
+        let l = SysLeg {
+            tx,
+            rx,
+            mask: (1u16 << n) - 1,
+            part_start: part,
+            part_count: n as u8,
+            bytes: 16,
+            src_off: wb,
+            dst_off: wb,
+            local_sem: 0,
+            remote_sem: SEMS_PER_LEG / 2,
+            bcast: false,
+        };
+        self.cov.err_legs += 1;
+        self.start_leg(l, LegKind::Errors);
     }
 
     /// Count leg `l` by link class and keep it for its completion.
-    fn record_leg(&mut self, l: SysLeg) {
+    fn record_leg(&mut self, l: SysLeg, failed: bool) {
         let class = match self
             .topo
             .link_class(CoreId(l.tx as u16), CoreId(l.rx as u16))
@@ -467,6 +603,7 @@ impl SysEnv {
         self.legs.push(LegRun {
             spec: l,
             done_sides: 0,
+            failed,
         });
         self.quiet_since = u64::MAX;
     }
@@ -476,6 +613,9 @@ impl SysEnv {
         let lr = &mut self.legs[id];
         lr.done_sides += 1;
         if lr.done_sides < 2 {
+            return;
+        }
+        if lr.failed {
             return;
         }
         let l = lr.spec;
@@ -508,18 +648,23 @@ impl SysEnv {
             return;
         }
         match self.step {
-            None => {
-                self.step = Some(Step::Reset);
-                self.rst = true;
-                self.step_until = cycle + RESET_CYCLES;
-            }
-            Some(Step::Reset) => {
+            None | Some(Step::ErrLeg) => self.reset(cycle),
+            Some(Step::Reset) if !self.preloaded => {
                 self.step = Some(Step::Preload);
                 self.preload_k = 0;
             }
-            Some(Step::Preload) => {
+            Some(Step::Reset) | Some(Step::Preload) => {
+                // the memories keep their words over a reset
+                self.preloaded = true;
                 self.step = Some(Step::Setup);
                 self.progs = (0..SYS_CORES).map(|c| self.setup_prog(c)).collect();
+            }
+            Some(Step::Setup) if !self.err_done => {
+                self.err_done = true;
+                self.step = Some(Step::ErrLeg);
+                self.bp_on = true;
+                self.progs.clear();
+                self.start_err_leg();
             }
             Some(Step::Setup) | Some(Step::Batch) => {
                 self.step = Some(Step::Batch);
@@ -531,14 +676,60 @@ impl SysEnv {
                 if cycle + self.budget(&legs) + reserve < self.cycles {
                     self.bp_on = true;
                     self.progs.clear();
-                    for l in legs {
-                        self.start_leg(l);
-                    }
+                    self.start_batch(legs);
                 } else {
                     // the drain: no batch fits any more
                     self.drain = true;
                 }
             }
+        }
+    }
+
+    /// A reset of the system (the first, and the one after the error leg):
+    /// ring tails and semaphores start over.
+    fn reset(&mut self, cycle: u64) {
+        self.step = Some(Step::Reset);
+        self.rst = true;
+        self.step_until = cycle + RESET_CYCLES;
+        self.tails
+            .iter_mut()
+            .for_each(|t| *t = [RingPos::default(); 2]);
+        self.exp_sem = [[0; 256]; SYS_CORES];
+        self.m = [None; SYS_CORES];
+        self.progs.clear();
+    }
+
+    /// Start the programs of a batch: each leg, one in four with the
+    /// constant copy (onto the RX core's copy or the TX core's own), and one
+    /// batch in three a probe program on a random Q7 port (the pair
+    /// environment's, [`probe_seq`]). These draw from the Q7 stream.
+    fn start_batch(&mut self, legs: Vec<SysLeg>) {
+        for l in legs {
+            let kind = if self.q7rng.chance(1, 4) {
+                let kc = if self.q7rng.bool() {
+                    self.cov.konst_copies_own += 1;
+                    KCopy::Own
+                } else {
+                    self.cov.konst_copies += 1;
+                    KCopy::Peer
+                };
+                LegKind::KCopy(kc)
+            } else {
+                LegKind::Plain
+            };
+            self.start_leg(l, kind);
+        }
+        if self.q7rng.chance(1, 3) {
+            self.cov.probes += 1;
+            let c = self.q7rng.below(SYS_CORES as u64) as usize;
+            let ops = probe_seq(&mut self.q7rng, self.p.core.engines);
+            self.progs.push(Prog {
+                tx: c,
+                rx: None,
+                ops,
+                rx_tail: 0,
+                wait_until: 0,
+            });
         }
     }
 }
@@ -558,12 +749,19 @@ impl SysEnv {
         let Some((resp, data)) = done else {
             return;
         };
-        if resp != 0 {
+        // the program's head op is the access in flight
+        let want_err = matches!(
+            self.progs[pi].ops.front(),
+            Some(Op::WrErr { .. } | Op::RdErr { .. })
+        );
+        if (resp != 0) != want_err || (want_err && resp != AXI_RESP_SLVERR) {
             let dir = if ax.write { "write" } else { "read" };
             self.fail(
                 cycle,
                 format!("Q7 {c}: {dir} 0x{:08x} answered {resp}", ax.addr),
             );
+        } else if want_err {
+            self.cov.q7_slverr += 1;
         }
         self.m[c] = None;
         self.pop_op(pi, cycle, (!ax.write).then_some(data));
@@ -583,22 +781,17 @@ impl SysEnv {
             }
             let ax = match pr.ops.front() {
                 Some(&Op::Wr { addr, data, .. }) => {
-                    self.cov.q7_writes += 1;
-                    let m = AxilMaster::write(addr, data);
-                    if self.q7rng.chance(1, 8) {
-                        self.cov.q7_aw_w_apart += 1;
-                        let d = self.q7rng.range(1, 3) as u32;
-                        if self.q7rng.bool() {
-                            m.offer_apart(d, 0)
-                        } else {
-                            m.offer_apart(0, d)
-                        }
-                    } else {
-                        m
-                    }
+                    self.write_access(AxilMaster::write(addr, data))
+                }
+                Some(&Op::WrErr { addr, data, strb }) => {
+                    self.write_access(AxilMaster::write(addr, data).with_strb(strb))
                 }
                 Some(&Op::Poll { addr, .. }) => {
                     self.cov.polls += 1;
+                    self.cov.q7_reads += 1;
+                    AxilMaster::read(addr)
+                }
+                Some(&Op::Expect { addr, .. } | &Op::RdErr { addr }) => {
                     self.cov.q7_reads += 1;
                     AxilMaster::read(addr)
                 }
@@ -609,28 +802,58 @@ impl SysEnv {
         }
     }
 
+    /// A write, with one in eight offering AW and W 1..3 cycles apart,
+    /// either one first.
+    fn write_access(&mut self, m: AxilMaster) -> AxilMaster {
+        self.cov.q7_writes += 1;
+        if self.q7rng.chance(1, 8) {
+            self.cov.q7_aw_w_apart += 1;
+            let d = self.q7rng.range(1, 3) as u32;
+            if self.q7rng.bool() {
+                m.offer_apart(d, 0)
+            } else {
+                m.offer_apart(0, d)
+            }
+        } else {
+            m
+        }
+    }
+
     /// The access of program `pi`'s head op completed (`rd`: read data).
     fn pop_op(&mut self, pi: usize, cycle: u64, rd: Option<u32>) {
-        if let (Some(&Op::Poll { min, .. }), Some(v)) = (self.progs[pi].ops.front(), rd) {
-            if (v as i32) < min {
+        match (self.progs[pi].ops.front().copied(), rd) {
+            (Some(Op::Poll { min, .. }), Some(v)) if (v as i32) < min => {
                 // poll again later (the Q7 busy-waits with a gap)
                 self.progs[pi].wait_until = cycle + POLL_GAP;
                 return;
             }
+            (Some(Op::Expect { addr, value }), Some(v)) if v != value => {
+                self.fail(
+                    cycle,
+                    format!("read 0x{addr:08x}: expected {value}, got {v}"),
+                );
+            }
+            _ => {}
         }
         self.progs[pi].ops.pop_front();
-        self.run_local_ops(pi);
+        self.run_local_ops(pi, cycle);
     }
 
-    /// Execute the program's non-bus ops at its head.
-    fn run_local_ops(&mut self, pi: usize) {
+    /// Execute the program's non-bus ops at its head (a delay holds the
+    /// program's next access back).
+    fn run_local_ops(&mut self, pi: usize, cycle: u64) {
         while let Some(&op) = self.progs[pi].ops.front() {
             if !op.is_local() {
                 break;
             }
             self.progs[pi].ops.pop_front();
-            if let Op::Done { leg } = op {
-                self.leg_done(leg);
+            match op {
+                Op::Done { leg } => self.leg_done(leg),
+                Op::Delay(n) => {
+                    self.progs[pi].wait_until = cycle + n;
+                    break;
+                }
+                _ => {}
             }
         }
     }
@@ -796,7 +1019,7 @@ impl Stimulus for SysEnv {
         self.next_step(cycle);
         self.rst = self.step == Some(Step::Reset) && cycle < self.step_until;
         for p in 0..self.progs.len() {
-            self.run_local_ops(p);
+            self.run_local_ops(p, cycle);
         }
         let mut i = SysIn {
             rst_ni: u64::from(!self.rst),
@@ -850,6 +1073,11 @@ impl Stimulus for SysEnv {
             ("bp_link", c.bp_link),
             ("sbuf_words_checked", c.words_checked),
             ("sems_checked", c.sems_checked),
+            ("q7_slverr", c.q7_slverr),
+            ("probes", c.probes),
+            ("konst_copies", c.konst_copies),
+            ("konst_copies_own", c.konst_copies_own),
+            ("err_legs", c.err_legs),
             ("check_fail", c.check_fail),
         ]
         .into_iter()
@@ -888,6 +1116,10 @@ mod tests {
         for p in [SysParams::BLOCK, SysParams::BLOCK.two_packages()] {
             let cycles = 160_000;
             let mut env = SysEnv::with_params(p, 3, cycles);
+            // the constant copy's lead bytes lie past the last completion ring
+            let lay = env.layout;
+            let last = p.core.engines as u8 - 1;
+            assert!(lay.comp_ring_offset(last, 0) + lay.slot_bytes <= lay.sema_const - KCOPY_LEAD);
             let mut top = super::super::system::SysTop::new(p);
             let mut out = None;
             for c in 0..cycles {
@@ -899,6 +1131,18 @@ mod tests {
             assert!(env.legs_done() >= 4, "legs done: {}", env.legs_done());
             let cov: std::collections::HashMap<String, u64> = env.coverage().into_iter().collect();
             assert!(cov["sbuf_words_checked"] > 0);
+            // the error leg ran and stopped its engines (exact semaphore
+            // reads), the probes were refused, the constant copies landed
+            // (every later semaphore descriptor reads the constants)
+            for n in [
+                "err_legs",
+                "q7_slverr",
+                "probes",
+                "konst_copies",
+                "konst_copies_own",
+            ] {
+                assert!(cov[n] > 0, "{n}: {cov:?}");
+            }
             assert_eq!(out.unwrap().route_err_o, 0);
         }
     }
